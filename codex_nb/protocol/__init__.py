@@ -1,0 +1,1 @@
+"""Pure wire types: plan arguments, events, response items, app-server shapes."""

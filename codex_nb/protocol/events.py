@@ -1,0 +1,98 @@
+"""Core events: ``Event{id, msg}`` with one class per ``msg.type`` (Codex ``EventMsg``).
+
+``msg.model_dump(mode="json")`` is Codex's wire JSON, field order included. What
+codex_nb adds (thread, turn, a per-thread plan ``revision``, a bus sequence number)
+lives on the envelope and is excluded from the wire form, so the payload stays exact.
+Other modules define further message kinds by subclassing ``EventMsg``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
+
+from .plan import PlanItemArg, UpdatePlanArgs
+
+
+class EventMsg(BaseModel):
+    """Base of every event payload; subclasses set ``type`` to the Codex wire name."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    type: str
+
+    def to_wire(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+class PlanUpdate(EventMsg):
+    """``plan_update``: the complete plan, exactly as parsed (explanation always present)."""
+
+    type: Literal["plan_update"] = "plan_update"
+    explanation: str | None = None
+    plan: list[PlanItemArg]
+
+    @classmethod
+    def from_args(cls, args: UpdatePlanArgs) -> PlanUpdate:
+        return cls(explanation=args.explanation, plan=list(args.plan))
+
+    def args(self) -> UpdatePlanArgs:
+        return UpdatePlanArgs(explanation=self.explanation, plan=list(self.plan))
+
+
+class TurnStarted(EventMsg):
+    type: Literal["turn_started"] = "turn_started"
+    turn_id: str
+    model_context_window: int | None = None
+    collaboration_mode_kind: str = "default"
+
+
+class TurnComplete(EventMsg):
+    type: Literal["turn_complete"] = "turn_complete"
+    turn_id: str
+    last_agent_message: str | None = None
+
+
+class TurnAborted(EventMsg):
+    """``turn_aborted``; reason is one of interrupted | replaced | review_ended | budget_limited."""
+
+    type: Literal["turn_aborted"] = "turn_aborted"
+    turn_id: str | None = None
+    reason: str = "interrupted"
+    started_at: int | None = None
+    completed_at: int | None = None
+    duration_ms: int | None = None
+
+
+class AgentMessage(EventMsg):
+    type: Literal["agent_message"] = "agent_message"
+    message: str
+
+
+class ErrorEvent(EventMsg):
+    """``error``: the turn failed; ``message`` is e.g. ``Fatal error: ...``."""
+
+    type: Literal["error"] = "error"
+    message: str
+
+
+class WarningEvent(EventMsg):
+    """``warning``: something went wrong that did not stop the turn (e.g. a detached subscriber)."""
+
+    type: Literal["warning"] = "warning"
+    message: str
+
+
+class Event(BaseModel):
+    """The envelope every consumer receives. Wire form: ``{"id": ..., "msg": {...}}``."""
+
+    model_config = ConfigDict(frozen=True, kw_only=True)
+    wire_fields: ClassVar[tuple[str, ...]] = ("id", "msg")
+
+    id: str
+    msg: SerializeAsAny[EventMsg]
+    thread_id: str = Field(default="", exclude=True)
+    turn_id: str | None = Field(default=None, exclude=True)
+    seq: int = Field(default=0, exclude=True)
+    revision: int | None = Field(default=None, exclude=True)
+    """Per-thread monotonic plan revision (PlanUpdate only); not part of Codex's payload."""

@@ -1,0 +1,174 @@
+"""Strict parsing of JSON text into pydantic models with serde_json's error messages.
+
+Codex parses tool arguments with serde (``deny_unknown_fields``) and reports
+``failed to parse function arguments: {err}``. Models read those messages, so we walk
+the JSON the way serde does (keys in document order, first error wins) and phrase
+errors like serde: ``missing field `plan```, ``unknown field `x`, expected
+`explanation` or `plan```, ``unknown variant `done`, expected one of ...``. The
+`` at line L column C`` suffix is best effort (the spec only pins the prefix).
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import types
+import typing
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class SerdeError(ValueError):
+    """A serde-style parse error; ``str(err)`` is the exact model-visible text."""
+
+
+class _Dup(list):  # marks an object's (key, value) pairs so duplicate keys stay visible
+    pass
+
+
+def _pairs_hook(pairs: list[tuple[str, Any]]) -> _Dup:
+    return _Dup(pairs)
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean `{'true' if value else 'false'}`"
+    if isinstance(value, int):
+        return f"integer `{value}`"
+    if isinstance(value, float):
+        return f"floating point `{value}`"
+    if isinstance(value, str):
+        return f"string {json.dumps(value, ensure_ascii=False)}"
+    if isinstance(value, _Dup):
+        return "map"
+    if isinstance(value, list):
+        return "sequence"
+    return type(value).__name__
+
+
+def _expected_list(names: list[str]) -> str:
+    quoted = [f"`{n}`" for n in names]
+    if not quoted:
+        return "there are no fields"
+    if len(quoted) == 1:
+        return quoted[0]
+    if len(quoted) == 2:
+        return f"{quoted[0]} or {quoted[1]}"
+    return "one of " + ", ".join(quoted)
+
+
+class _Walker:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def position(self, needle: str | None) -> str:
+        """Best-effort serde position: just after ``needle``, else the end of input."""
+        end = len(self.text.rstrip())
+        if needle is not None:
+            at = self.text.find(needle)
+            if at >= 0:
+                end = at + len(needle)
+        line = self.text.count("\n", 0, end) + 1
+        column = end - (self.text.rfind("\n", 0, end) + 1)
+        return f" at line {line} column {column}"
+
+    def fail(self, message: str, needle: str | None = None) -> SerdeError:
+        return SerdeError(message + self.position(needle))
+
+    def value(self, tp: Any, raw: Any, needle: str | None) -> Any:
+        origin = typing.get_origin(tp)
+        if origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            if raw is None:
+                return None
+            return self.value(args[0], raw, needle)
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            return self.struct(tp, raw, needle)
+        if isinstance(tp, type) and issubclass(tp, enum.Enum):
+            names = [str(m.value) for m in tp]
+            if not isinstance(raw, str):
+                raise self.fail(f"invalid type: {_describe(raw)}, expected variant identifier", needle)
+            if raw not in names:
+                raise self.fail(
+                    f"unknown variant `{raw}`, expected {_expected_list(names)}",
+                    json.dumps(raw, ensure_ascii=False),
+                )
+            return tp(raw)
+        if origin is list:
+            (item_tp,) = typing.get_args(tp)
+            if not isinstance(raw, list) or isinstance(raw, _Dup):
+                raise self.fail(f"invalid type: {_describe(raw)}, expected a sequence", needle)
+            return [self.value(item_tp, item, needle) for item in raw]
+        if tp is str:
+            if not isinstance(raw, str):
+                raise self.fail(f"invalid type: {_describe(raw)}, expected a string", needle)
+            return raw
+        if tp is bool:
+            if not isinstance(raw, bool):
+                raise self.fail(f"invalid type: {_describe(raw)}, expected a boolean", needle)
+            return raw
+        if tp is int:
+            if isinstance(raw, bool) or not isinstance(raw, int):
+                raise self.fail(f"invalid type: {_describe(raw)}, expected i64", needle)
+            return raw
+        if tp is float:
+            if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+                raise self.fail(f"invalid type: {_describe(raw)}, expected f64", needle)
+            return float(raw)
+        return _plain(raw)
+
+    def struct(self, model: type[BaseModel], raw: Any, needle: str | None) -> dict[str, Any]:
+        if not isinstance(raw, _Dup):
+            raise self.fail(f"invalid type: {_describe(raw)}, expected struct {model.__name__}", needle)
+        fields = model.model_fields
+        wire = {(f.alias or name): name for name, f in fields.items()}
+        out: dict[str, Any] = {}
+        for key, value in raw:
+            key_needle = json.dumps(key, ensure_ascii=False)
+            if key not in wire:
+                raise self.fail(f"unknown field `{key}`, expected {_expected_list(list(wire))}", key_needle)
+            name = wire[key]
+            if name in out:
+                raise self.fail(f"duplicate field `{key}`", key_needle)
+            out[name] = self.value(fields[name].annotation, value, key_needle)
+        for key, name in wire.items():
+            if name not in out and fields[name].is_required():
+                raise self.fail(f"missing field `{key}`")
+        return out
+
+
+def _plain(raw: Any) -> Any:
+    if isinstance(raw, _Dup):
+        return {k: _plain(v) for k, v in raw}
+    if isinstance(raw, list):
+        return [_plain(v) for v in raw]
+    return raw
+
+
+def _json_error(err: json.JSONDecodeError) -> SerdeError:
+    what = "EOF while parsing a value" if err.pos >= len(err.doc.rstrip()) else "expected value"
+    if err.msg.startswith("Expecting property name"):
+        what = "key must be a string"
+    elif err.msg.startswith("Extra data"):
+        what = "trailing characters"
+    elif err.msg.startswith("Unterminated string"):
+        what = "EOF while parsing a string"
+    return SerdeError(f"{what} at line {err.lineno} column {err.colno}")
+
+
+def parse_strict(model: type[M], text: str) -> M:
+    """Parse JSON ``text`` into ``model`` with serde semantics; raise ``SerdeError``."""
+    try:
+        raw = json.loads(text, object_pairs_hook=_pairs_hook)
+    except json.JSONDecodeError as err:
+        raise _json_error(err) from None
+    except RecursionError:
+        raise SerdeError("recursion limit exceeded at line 1 column 1") from None
+    walker = _Walker(text)
+    data = walker.struct(model, raw, None)
+    return model.model_validate(data)

@@ -1,0 +1,1 @@
+"""Session, event bus, turn loop, cancellation and (scripted) models."""

@@ -1,0 +1,92 @@
+"""Cancellation tokens with a source and a reason (spec 04; STYLE practice 9).
+
+A turn owns a token; each call gets a child. Cancelling a parent cancels its
+children. ``source`` tells a first-party cancel (Stop button, ``interrupt()``) from an
+external one (kernel shutdown, an outer task cancelled), so the turn can record the
+right ``turn_aborted`` reason and marker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from enum import StrEnum
+
+
+class CancelSource(StrEnum):
+    FIRST_PARTY = "first_party"
+    EXTERNAL = "external"
+
+
+class CancelToken:
+    """A thread-safe cancellation flag with async waiters and child tokens."""
+
+    def __init__(self, parent: CancelToken | None = None) -> None:
+        self._lock = threading.Lock()
+        self._cancelled = False
+        self.reason: str | None = None
+        self.source: CancelSource | None = None
+        self._callbacks: list[Callable[[], None]] = []
+        self._children: list[CancelToken] = []
+        if parent is not None:
+            parent._adopt(self)
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled
+
+    def child(self) -> CancelToken:
+        return CancelToken(self)
+
+    def _adopt(self, child: CancelToken) -> None:
+        with self._lock:
+            if not self._cancelled:
+                self._children.append(child)
+                return
+        child.cancel(self.reason or "cancelled", self.source or CancelSource.FIRST_PARTY)
+
+    def cancel(self, reason: str = "interrupted", source: CancelSource = CancelSource.FIRST_PARTY) -> bool:
+        """Cancel once; returns False if it was already cancelled. Safe from any thread."""
+        with self._lock:
+            if self._cancelled:
+                return False
+            self._cancelled = True
+            self.reason, self.source = reason, source
+            callbacks, self._callbacks = self._callbacks, []
+            children, self._children = self._children, []
+        for child in children:
+            child.cancel(reason, source)
+        for callback in callbacks:
+            callback()
+        return True
+
+    def on_cancel(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Run ``callback`` (from the cancelling thread) on cancel; returns a remover."""
+        with self._lock:
+            if not self._cancelled:
+                self._callbacks.append(callback)
+                return lambda: self._remove(callback)
+        callback()
+        return lambda: None
+
+    def _remove(self, callback: Callable[[], None]) -> None:
+        with self._lock:
+            if callback in self._callbacks:
+                self._callbacks.remove(callback)
+
+    async def wait(self) -> None:
+        """Return once cancelled; wakes the awaiting loop thread-safely."""
+        if self._cancelled:
+            return
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+
+        def wake() -> None:
+            loop.call_soon_threadsafe(lambda: fut.done() or fut.set_result(None))
+
+        remove = self.on_cancel(wake)
+        try:
+            await fut
+        finally:
+            remove()
