@@ -1,0 +1,51 @@
+"""The ``exec`` (freeform, lark grammar) and ``wait`` (function) tool specs (spec 05 §3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..tools.schema import function_spec
+from .description import wait_description
+
+EXEC_TOOL_NAME = "exec"
+WAIT_TOOL_NAME = "wait"
+
+EXEC_GRAMMAR = r"""
+start: pragma_source | plain_source
+pragma_source: PRAGMA_LINE NEWLINE SOURCE
+plain_source: SOURCE
+
+PRAGMA_LINE: /[ \t]*\/\/ @exec:[^\r\n]*/
+NEWLINE: /\r?\n/
+SOURCE: /[\s\S]+/
+"""
+
+
+def exec_spec(description: str) -> dict[str, Any]:
+    return {
+        "type": "custom",
+        "name": EXEC_TOOL_NAME,
+        "description": description,
+        "format": {"type": "grammar", "syntax": "lark", "definition": EXEC_GRAMMAR},
+    }
+
+
+def wait_parameters() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "cell_id": {"type": "string", "description": "Identifier of the running exec cell."},
+            "max_tokens": {"type": "number",
+                           "description": "Output token budget for this wait call. Defaults to 10000 tokens."},
+            "terminate": {"type": "boolean",
+                          "description": "True stops the running exec cell; false or omitted waits for output."},
+            "yield_time_ms": {"type": "number",
+                              "description": "Wait before yielding more output. Defaults to 10000 ms."},
+        },
+        "required": ["cell_id"],
+        "additionalProperties": False,
+    }
+
+
+def wait_spec() -> dict[str, Any]:
+    return function_spec(WAIT_TOOL_NAME, wait_description(), wait_parameters(), strict=False)
