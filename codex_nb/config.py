@@ -1,0 +1,91 @@
+"""The subset of Codex's ``config.toml`` that codex_nb understands, as one ``Config``.
+
+Two defaults, both documented in the README: ``Config()`` is the *notebook profile*
+(``update_plan`` on, because this product exists to show plans), while
+``Config.from_toml(text)`` follows newest Codex (V-New): a missing
+``[tools.update_plan]`` table means ``update_plan`` is OFF.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import ConfigError
+
+PlanValidation = Literal["off", "warn", "reject"]
+
+
+class Config(BaseModel):
+    """Runtime settings. Keyword-only; unknown fields are rejected with a clear error."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    update_plan_enabled: bool = True
+    """``[tools.update_plan] enabled``: register ``update_plan`` at all."""
+    plan_validation: PlanValidation = "off"
+    """Optional check for more than one in_progress step: off (Codex), warn, or reject."""
+    hooks_enabled: bool = True
+    """``[features] hooks`` (stable in Codex, on by default)."""
+    namespace_tools: bool = True
+    """Provider supports namespace specs; when False every namespaced tool (clock.*) is hidden."""
+    default_mode_request_user_input: bool = False
+    """``[features] default_mode_request_user_input``: allow request_user_input outside Plan mode."""
+    model_slug: str = "scripted"
+    extra: dict[str, Any] = Field(default_factory=dict)
+    """Tables from the TOML that other components parse (``hooks``, ``features.code_mode`` ...)."""
+
+    @classmethod
+    def from_toml(cls, text: str) -> Config:
+        """Parse Codex ``config.toml`` text with newest-Codex defaults (absent table = update_plan off)."""
+        if not isinstance(text, str):
+            raise ConfigError(f"Config.from_toml() takes TOML text (str), got {type(text).__name__}; "
+                              f"to read a file use Config.from_toml(path.read_text())")
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            raise ConfigError(f"config TOML does not parse: {err}. Fix the TOML syntax and try again.") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Config:
+        fields: dict[str, Any] = {"update_plan_enabled": _update_plan_enabled(data)}
+        features = _table(data, "features")
+        for key, field in (("hooks", "hooks_enabled"),
+                           ("default_mode_request_user_input", "default_mode_request_user_input")):
+            if key in features:
+                fields[field] = _bool(features[key], f"features.{key}")
+        codex_nb = _table(data, "codex_nb")
+        if "plan_validation" in codex_nb:
+            fields["plan_validation"] = codex_nb["plan_validation"]
+        if "model" in data:
+            fields["model_slug"] = str(data["model"])
+        fields["extra"] = data
+        try:
+            return cls(**fields)
+        except ValidationError as err:
+            raise ConfigError(f"invalid config value: {err.errors(include_url=False)[0]['msg']} "
+                              f"({err.errors(include_url=False)[0]['loc']})") from None
+
+
+def _table(data: dict[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"[{key}] must be a table, got {type(value).__name__}")
+    return value
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where} must be true or false, got {value!r}")
+    return value
+
+
+def _update_plan_enabled(data: dict[str, Any]) -> bool:
+    """V-New resolver: enabled only if ``[tools.update_plan]`` exists and says ``enabled = true``."""
+    table = _table(_table(data, "tools"), "update_plan")
+    if "enabled" not in table:
+        return False
+    return _bool(table["enabled"], "tools.update_plan.enabled")

@@ -1,0 +1,81 @@
+"""Running one call under the turn's cancellation (spec 04 §3) and the parallel gate.
+
+The dispatch task races the call's cancel token. If the handler already claimed its
+outcome, its real result is kept. Otherwise the task is cancelled and the call gets
+its paired aborted output (``aborted by user after {secs:.1}s``, success None) and
+the lifecycle reports ``Aborted``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from ..protocol.items import empty_tool_search_output
+from ..tools.invocation import ToolInvocation, TurnContext
+from ..tools.lifecycle import CallLifecycle, ToolCallOutcome
+from ..tools.parallel import ParallelGate
+from ..tools.payload import ToolCall, ToolOutput
+from ..tools.pipeline import CallResult, dispatch
+from ..tools.router import ToolRouter
+
+
+def aborted_output(call: ToolCall, secs: float) -> CallResult:
+    secs = max(secs, 0.1)
+    if call.payload.kind == "tool_search":
+        output = ToolOutput(body="", success=None)
+        return CallResult(call=call, item=empty_tool_search_output(call.call_id), output=output,
+                          outcome=ToolCallOutcome.aborted())
+    if call.tool_name.is_default and call.tool_name.name == "exec_command":
+        text = f"Wall time: {secs:.1f} seconds\naborted by user"
+    else:
+        text = f"aborted by user after {secs:.1f}s"
+    output = ToolOutput(body=text, success=None, extra={"aborted": True})
+    return CallResult(call=call, item=output.to_response_item(call), output=output, outcome=ToolCallOutcome.aborted())
+
+
+async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: ParallelGate | None = None) -> CallResult:
+    """Dispatch ``call`` with per-call cancellation; always returns the paired output."""
+    started = time.monotonic()
+    token = turn.cancel.child()
+    lifecycle = CallLifecycle(turn.session.record_lifecycle, thread_id=turn.thread_id, turn_id=turn.turn_id,
+                              call_id=call.call_id, tool_name=call.tool_name)
+    entry = router.lookup(call.tool_name)
+    invocation = None
+    if entry is not None:
+        invocation = ToolInvocation(call=call, tool=entry.tool, turn=turn, cancel=token)
+
+    async def admitted() -> CallResult:
+        if gate is None:
+            return await dispatch(call, turn, router, lifecycle, invocation)
+        async with gate.hold(shared=router.supports_parallel(call.tool_name)):
+            if token.cancelled:  # cancelled while waiting at the gate: never start the handler
+                raise asyncio.CancelledError
+            return await dispatch(call, turn, router, lifecycle, invocation)
+
+    task = asyncio.ensure_future(admitted())
+    waiter = asyncio.ensure_future(token.wait())
+    try:
+        await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:
+        task.cancel()
+        waiter.cancel()
+        raise
+    waiter.cancel()
+    if task.done() or lifecycle.finished:
+        return await task
+    return await _abort(task, call, lifecycle, time.monotonic() - started)
+
+
+async def _abort(task: asyncio.Future[CallResult], call: ToolCall, lifecycle: CallLifecycle,
+                 elapsed: float) -> CallResult:
+    task.cancel()
+    try:
+        result = await task
+        return result  # it completed anyway: the real result wins
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():
+            raise  # we ourselves are being cancelled (hard abort): propagate
+    lifecycle.finish(ToolCallOutcome.aborted())
+    return aborted_output(call, elapsed)

@@ -1,0 +1,114 @@
+"""Models the turn loop samples from. The strict ``ScriptedModel`` is the only fake we ship.
+
+A model receives a ``ModelRequest`` (repaired history, the step's tool specs, its
+tool generation) and returns the output items of one response.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..errors import ScriptedModelError
+
+Item = dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelRequest:
+    """One sampling request, as the model would see it."""
+
+    turn_id: str
+    items: list[Item]
+    tools: list[dict[str, Any]]
+    tool_generation: int
+    mode: str = "default"
+    parallel_tool_calls: bool = True
+
+    def outputs(self) -> dict[str, Any]:
+        """``call_id -> output`` for every output item in the request (handy in tests)."""
+        return {i["call_id"]: i.get("output") for i in self.items if i.get("type", "").endswith("_output")}
+
+    @property
+    def tool_names(self) -> list[str]:
+        names: list[str] = []
+        for spec in self.tools:
+            if spec.get("type") == "namespace":
+                names.extend(f"{spec['name']}.{t['name']}" for t in spec["tools"])
+            else:
+                names.append(spec.get("name", spec.get("type", "")))
+        return names
+
+
+class Model(Protocol):
+    async def sample(self, request: ModelRequest) -> list[Item]: ...
+
+
+Step = Sequence[Item] | Callable[[ModelRequest], Sequence[Item] | Awaitable[Sequence[Item]]]
+
+
+@dataclass
+class ScriptedModel:
+    """Replays scripted responses; fails loudly when over- or under-used.
+
+    Each entry is one model response: a list of items, or a callable taking the
+    ``ModelRequest`` (sync or async) and returning that list. Over-use raises
+    ``ScriptedModelError`` (the turn fails with a clear error). Under-use is caught
+    when a turn completes with responses left, unless ``allow_leftover=True`` (for
+    a script spread across several turns; call ``assert_exhausted()`` at the end).
+    """
+
+    responses: list[Step]
+    allow_leftover: bool = False
+    requests: list[ModelRequest] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.responses, (str, bytes)) or not isinstance(self.responses, Sequence):
+            raise ScriptedModelError("ScriptedModel takes a list of responses, each a list of items")
+        for index, step in enumerate(self.responses):
+            if not callable(step) and not _is_item_list(step):
+                raise ScriptedModelError(
+                    f"response {index} must be a list of items (e.g. [cx.function_call(...)]) or a callable; "
+                    f"got {type(step).__name__}. Wrap a single item in a list."
+                )
+        self.responses = list(self.responses)
+
+    @property
+    def remaining(self) -> int:
+        return len(self.responses) - len(self.requests)
+
+    async def sample(self, request: ModelRequest) -> list[Item]:
+        index = len(self.requests)
+        if index >= len(self.responses):
+            raise ScriptedModelError(
+                f"ScriptedModel was asked for response {index + 1} but only {len(self.responses)} were "
+                f"scripted; add a final [cx.assistant_message(...)] response so the turn can end"
+            )
+        self.requests.append(request)
+        step = self.responses[index]
+        items = step(request) if callable(step) else step
+        if inspect.isawaitable(items):
+            items = await items
+        await asyncio.sleep(0)
+        if not _is_item_list(items):
+            raise ScriptedModelError(f"scripted response {index} returned {type(items).__name__}, not a list of items")
+        return copy.deepcopy(list(items))
+
+    def check_turn_end(self) -> None:
+        if not self.allow_leftover and self.remaining > 0:
+            raise ScriptedModelError(
+                f"the turn ended but {self.remaining} scripted response(s) were never used; remove them, or "
+                f"pass allow_leftover=True to spread the script over several turns"
+            )
+
+    def assert_exhausted(self) -> None:
+        if self.remaining:
+            raise ScriptedModelError(f"{self.remaining} scripted response(s) were never used")
+
+
+def _is_item_list(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and all(isinstance(i, dict) and "type" in i for i in value)

@@ -1,0 +1,255 @@
+"""``Session``: one thread, its registry, event bus, history and turns.
+
+The session wires the parts together and offers the notebook API of DESIGN.md §3:
+``call_tool`` for direct exploration, ``run_turn`` / ``start_turn`` for scripted
+turns, ``subscribe`` / ``events`` for consumers, ``tool`` to register Python
+functions. Turns run as asyncio tasks on the running loop (in Jupyter: the kernel's),
+so a cell that starts one returns at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..config import Config
+from ..errors import TurnError
+from ..protocol.events import Event
+from ..protocol.wire import dumps
+from ..tools.builtins import builtin_tools
+from ..tools.hook_points import NoHooks, ToolHooks
+from ..tools.invocation import ModeKind, TurnContext
+from ..tools.lifecycle import ControlToolCallFact, LifecycleRecord
+from ..tools.names import ToolName
+from ..tools.payload import Payload, ToolCall
+from ..tools.pipeline import CallResult
+from ..tools.planner import ToolPlan, ToolPlanner
+from ..tools.registry import ToolRegistry
+from ..tools.errors import Fatal
+from .bus import EventBus
+from .calls import run_call
+from .cancellation import CancelSource, CancelToken
+from .models import Model
+from .turn import TurnResult, TurnRunner
+
+INTERRUPT_GRACE_SECONDS = 0.1  # GRACEFULL_INTERRUPTION_TIMEOUT_MS
+
+
+@dataclass(kw_only=True)
+class CallToolResult:
+    """What ``Session.call_tool`` returns."""
+
+    call_id: str
+    output: str
+    success: bool | None
+    item: dict[str, Any] | None
+    events: list[Event] = field(default_factory=list)
+    result: CallResult | None = None
+
+
+def _mode(mode: str | ModeKind) -> ModeKind:
+    try:
+        return ModeKind(mode)
+    except ValueError:
+        raise TurnError(f"mode must be 'default' or 'plan', got {mode!r}") from None
+
+
+class TurnHandle:
+    """A running turn. ``await handle`` gives its ``TurnResult``; ``interrupt()`` stops it."""
+
+    def __init__(self, session: Session, turn: TurnContext, task: asyncio.Task[TurnResult]) -> None:
+        self.session = session
+        self.turn = turn
+        self.task = task
+
+    @property
+    def turn_id(self) -> str:
+        return self.turn.turn_id
+
+    def done(self) -> bool:
+        return self.task.done()
+
+    def interrupt(self, reason: str = "interrupted") -> bool:
+        """Cancel the turn (first-party). Returns False if it had already ended or was interrupted.
+
+        Safe from any thread. In-flight calls get 100 ms to produce their aborted
+        outputs; after that the turn task is hard-aborted and history repair pairs
+        whatever is left.
+        """
+        if self.task.done():
+            return False
+        if not self.turn.cancel.cancel(reason, CancelSource.FIRST_PARTY):
+            return False
+        loop = self.task.get_loop()
+        loop.call_soon_threadsafe(self._schedule_hard_abort)
+        return True
+
+    def _schedule_hard_abort(self) -> None:
+        if not self.task.done():
+            self.task.get_loop().call_later(INTERRUPT_GRACE_SECONDS, self._hard_abort)
+
+    def _hard_abort(self) -> None:
+        if not self.task.done():
+            self.task.cancel()
+
+    def __await__(self):  # type: ignore[no-untyped-def]
+        return self.task.__await__()
+
+    def __repr__(self) -> str:
+        state = "done" if self.task.done() else "running"
+        return f"<TurnHandle {self.turn_id} {state}>"
+
+
+class Session:
+    """One conversation thread with its own registry, bus and history."""
+
+    def __init__(self, config: Config | None = None, *, cwd: str | None = None, thread_id: str | None = None,
+                 hooks: ToolHooks | None = None) -> None:
+        self.config = config if config is not None else Config()
+        self.thread_id = thread_id or str(uuid.uuid4())
+        self.cwd = os.path.abspath(cwd or os.getcwd())
+        self.bus = EventBus(self.thread_id)
+        self.registry = ToolRegistry()
+        self.planner = ToolPlanner(self.registry, self.config)
+        self.hooks: ToolHooks = hooks if hooks is not None else NoHooks()
+        self.history: list[dict[str, Any]] = []
+        self.lifecycle_log: list[LifecycleRecord] = []
+        self.control_tool_facts: list[ControlToolCallFact] = []
+        self._plan_revision = itertools.count(1)
+        self._active: TurnHandle | None = None
+        self._lifecycle_listeners: list[Callable[[LifecycleRecord], None]] = []
+        for tool in builtin_tools(self.config):
+            self.registry.register(tool, source="builtin")
+
+    # -- consumers -------------------------------------------------------------------
+    def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]:
+        """Call ``fn(event)`` synchronously, in order, at each emission; returns unsubscribe."""
+        return self.bus.subscribe(fn)
+
+    def events(self, *, maxsize: int = 1024) -> AsyncIterator[Event]:
+        """Async iteration over events from now on (bounded queue; oldest dropped on overflow)."""
+        return self.bus.events(maxsize=maxsize)
+
+    def next_plan_revision(self) -> int:
+        return next(self._plan_revision)
+
+    def record_lifecycle(self, record: LifecycleRecord) -> None:
+        self.lifecycle_log.append(record)
+        for listener in list(self._lifecycle_listeners):
+            listener(record)
+
+    def on_lifecycle(self, fn: Callable[[LifecycleRecord], None]) -> Callable[[], None]:
+        """Observe lifecycle start/finish records (a contributor); returns a remover."""
+        self._lifecycle_listeners.append(fn)
+        return lambda: self._lifecycle_listeners.remove(fn) if fn in self._lifecycle_listeners else None
+
+    def record_control_fact(self, fact: ControlToolCallFact) -> None:
+        self.control_tool_facts.append(fact)
+
+    # -- tools -----------------------------------------------------------------------
+    def tool(self, fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:
+        """Decorator: register a Python function as a function tool (``@session.tool`` or
+        ``@session.tool(name=..., namespace=..., exposure=..., parallel=True)``)."""
+        def register(func: Callable[..., Any]) -> Callable[..., Any]:
+            self.registry.register(func, source="user", **options)
+            return func
+
+        return register(fn) if fn is not None else register
+
+    def tool_plan(self, mode: str = "default") -> ToolPlan:
+        """What one sampling step would see right now."""
+        return self.planner.plan(_mode(mode))
+
+    def _new_turn(self, mode: ModeKind, turn_id: str | None = None) -> TurnContext:
+        return TurnContext(session=self, turn_id=turn_id or str(uuid.uuid4()), mode=mode, cancel=CancelToken(),
+                           model_slug=self.config.model_slug, started_at=time.time())
+
+    async def call_tool(self, name: str, arguments: dict[str, Any] | list[Any] | str | None = None, *,
+                        mode: str = "default", call_id: Any = None, namespace: str | None = None) -> CallToolResult:
+        """Run one call through the full pipeline, outside any turn (no history is recorded)."""
+        turn = self._new_turn(_mode(mode))
+        plan = self.planner.plan(turn.mode)
+        tool_name = self._resolve_name(plan, name, namespace)
+        call_id = f"call_{uuid.uuid4().hex[:12]}" if call_id is None else call_id
+        entry = plan.router.lookup(tool_name)
+        kind = "custom" if entry is not None and entry.tool.kind == "custom" else "function"
+        text = arguments if isinstance(arguments, str) else ("" if arguments is None else dumps(arguments))
+        if not isinstance(call_id, str):
+            message = f"invalid call_id {call_id!r}: a call id must be a string"
+            return CallToolResult(call_id=str(call_id), output=message, success=False,
+                                  item={"type": f"{'custom_tool' if kind == 'custom' else 'function'}_call_output",
+                                        "call_id": str(call_id), "output": message})
+        call = ToolCall(tool_name=tool_name, call_id=call_id, payload=Payload(kind, text))
+        events: list[Event] = []
+        unsubscribe = self.subscribe(lambda e: events.append(e) if e.turn_id == turn.turn_id else None)
+        try:
+            result = await run_call(call, turn, plan.router)
+        except Fatal as err:
+            return CallToolResult(call_id=call_id, output=f"Fatal error: {err.message}", success=False, item=None,
+                                  events=events)
+        finally:
+            unsubscribe()
+        return CallToolResult(call_id=call_id, output=result.text, success=result.success, item=result.item,
+                              events=events, result=result)
+
+    @staticmethod
+    def _resolve_name(plan: ToolPlan, name: str, namespace: str | None) -> ToolName:
+        if namespace is not None or "." not in name:
+            return ToolName.of(name, namespace)
+        dotted_ns, _, bare = name.rpartition(".")
+        dotted = ToolName.of(bare, dotted_ns)
+        return dotted if plan.router.lookup(dotted) is not None else ToolName.of(name)
+
+    # -- turns -----------------------------------------------------------------------
+    @property
+    def active_turn(self) -> TurnHandle | None:
+        return self._active if self._active is not None and not self._active.done() else None
+
+    def start_turn(self, user_text: str, *, model: Model, mode: str = "default") -> TurnHandle:
+        """Start a turn as a background task on the running loop and return at once."""
+        if not isinstance(user_text, str):
+            raise TurnError(f"user_text must be a str, got {type(user_text).__name__}")
+        if not hasattr(model, "sample"):
+            raise TurnError(f"model must have an async sample(request) method (e.g. cx.ScriptedModel), "
+                            f"got {type(model).__name__}")
+        if self.active_turn is not None:
+            raise TurnError(f"turn {self.active_turn.turn_id} is still running on this session; await it or "
+                            f"call handle.interrupt() before starting another")
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            raise TurnError("start_turn() needs a running asyncio loop: call it from a notebook cell or an "
+                            "async function (use `await session.run_turn(...)` in scripts)") from None
+        turn = self._new_turn(_mode(mode))
+        runner = TurnRunner(self, turn, model, user_text)
+        handle = TurnHandle(self, turn, asyncio.ensure_future(runner.run()))
+        self._active = handle
+        return handle
+
+    async def run_turn(self, user_text: str, *, model: Model, mode: str = "default") -> TurnResult:
+        """Run a whole turn and return its result (events included)."""
+        events: list[Event] = []
+        handle = self.start_turn(user_text, model=model, mode=mode)
+        unsubscribe = self.subscribe(lambda e: events.append(e) if e.turn_id == handle.turn_id else None)
+        try:
+            result = await handle
+        finally:
+            unsubscribe()
+        result.events = events
+        return result
+
+    def interrupt(self, reason: str = "interrupted") -> bool:
+        """Interrupt the running turn, if any (the Stop control calls this)."""
+        active = self.active_turn
+        return active.interrupt(reason) if active is not None else False
+
+    def __repr__(self) -> str:
+        return f"<Session thread={self.thread_id} tools={len(self.registry)}>"
+
+

@@ -1,0 +1,185 @@
+"""The turn loop: sample, route, dispatch, record outputs in call order, repeat.
+
+One turn runs until the model answers without tool calls, the turn is interrupted,
+or a Fatal error fails it. Every step plans from a fresh registry snapshot, repairs
+history before sampling, and records all call items, then their outputs in call
+order (spec 02 §10).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from ..errors import ScriptedModelError
+from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, TurnComplete, TurnStarted
+from ..protocol.items import message_text, user_message
+from ..runtime.cancellation import CancelSource
+from ..tools.errors import Fatal
+from ..tools.invocation import TurnContext
+from ..tools.parallel import ParallelGate
+from ..tools.payload import ToolCall
+from ..tools.pipeline import CallResult
+from ..tools.router import RoutingError
+from .calls import run_call
+from .history import repair_history
+from .models import Model, ModelRequest
+
+if TYPE_CHECKING:
+    from .session import Session
+
+TurnStatus = Literal["completed", "interrupted", "failed"]
+
+TURN_ABORTED_MARKER = (
+    "<turn_aborted>\nThe user interrupted the previous turn on purpose. Any running unified exec processes may "
+    "still be running in the background. If any tools/commands were aborted, they may have partially executed.\n"
+    "</turn_aborted>"
+)
+
+
+@dataclass(kw_only=True)
+class TurnResult:
+    turn_id: str
+    status: TurnStatus
+    items: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    error: str | None = None
+    last_agent_message: str | None = None
+
+    def outputs(self) -> dict[str, Any]:
+        """``call_id -> output`` of every tool output item recorded in this turn."""
+        return {i["call_id"]: i.get("output") for i in self.items if i.get("type", "").endswith("_output")}
+
+
+class TurnRunner:
+    """Runs one turn for a session; ``run()`` always returns a ``TurnResult``."""
+
+    def __init__(self, session: Session, turn: TurnContext, model: Model, user_text: str) -> None:
+        self.session = session
+        self.turn = turn
+        self.model = model
+        self.user_text = user_text
+        self.start_index = len(session.history)
+        self.last_agent_message: str | None = None
+
+    @property
+    def items(self) -> list[dict[str, Any]]:
+        return self.session.history[self.start_index:]
+
+    async def run(self) -> TurnResult:
+        turn = self.turn
+        turn.emit(TurnStarted(turn_id=turn.turn_id, collaboration_mode_kind=str(turn.mode)))
+        self.session.history.append(user_message(self.user_text))
+        try:
+            await self._loop()
+        except asyncio.CancelledError:
+            first_party = turn.cancel.cancelled and turn.cancel.source == CancelSource.FIRST_PARTY
+            result = self._aborted()
+            if not first_party:
+                raise  # an outer cancel (kernel shutdown...) is recorded, then honoured
+            current = asyncio.current_task()
+            if current is not None:
+                current.uncancel()  # our own hard abort after the grace period: a normal result
+            return result
+        except (Fatal, ScriptedModelError) as err:
+            return self._failed(f"Fatal error: {err.message}" if isinstance(err, Fatal) else str(err))
+        except Exception as err:  # a bug must surface as a failed turn, not a dead kernel
+            return self._failed(f"turn failed: {type(err).__name__}: {err}")
+        if turn.cancel.cancelled:
+            return self._aborted()
+        turn.emit(TurnComplete(turn_id=turn.turn_id, last_agent_message=self.last_agent_message))
+        return self._result("completed")
+
+    async def _loop(self) -> None:
+        while not self.turn.cancel.cancelled:
+            plan = self.session.planner.plan(self.turn.mode)
+            request = ModelRequest(turn_id=self.turn.turn_id, items=repair_history(self.session.history),
+                                   tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode))
+            items = await self._sample(request)
+            if items is None:
+                return
+            calls = self._record_response(items, plan.router)
+            if not calls:
+                if hasattr(self.model, "check_turn_end"):
+                    self.model.check_turn_end()
+                return
+            await self._run_calls(calls, plan.router)
+
+    async def _sample(self, request: ModelRequest) -> list[dict[str, Any]] | None:
+        sample = asyncio.ensure_future(self.model.sample(request))
+        cancelled = asyncio.ensure_future(self.turn.cancel.wait())
+        try:
+            await asyncio.wait({sample, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            cancelled.cancel()
+            if not sample.done():
+                sample.cancel()
+        if not sample.done() or sample.cancelled():
+            return None
+        return sample.result()
+
+    def _record_response(self, items: list[dict[str, Any]], router: Any) -> list[ToolCall | RoutingError]:
+        calls: list[ToolCall | RoutingError] = []
+        for item in items:
+            self.session.history.append(item)
+            if item.get("type") == "message" and item.get("role") == "assistant":
+                self.last_agent_message = message_text(item)
+                self.turn.emit(AgentMessage(message=self.last_agent_message))
+            routed = router.build_tool_call(item)
+            if routed is not None:
+                calls.append(routed)
+        return calls
+
+    async def _run_calls(self, calls: list[ToolCall | RoutingError], router: Any) -> None:
+        gate = ParallelGate()
+        tasks: list[asyncio.Future[CallResult] | None] = []
+        for call in calls:
+            tasks.append(None if isinstance(call, RoutingError) else
+                         asyncio.ensure_future(run_call(call, self.turn, router, gate)))
+        try:
+            results = await asyncio.gather(*(t for t in tasks if t is not None))
+        except BaseException:
+            for t in tasks:
+                if t is not None:
+                    t.cancel()
+            raise
+        by_task = iter(results)
+        for call in calls:  # outputs in CALL order, whatever order they finished in
+            if isinstance(call, RoutingError):
+                self.session.history.append(call.item)
+                continue
+            result = next(by_task)
+            self.session.history.extend(result.context_items)
+            self.session.history.append(result.item)
+
+    def _aborted(self) -> TurnResult:
+        turn = self.turn
+        if not turn.cancel.cancelled:
+            turn.cancel.cancel("external", CancelSource.EXTERNAL)
+        self.session.history[:] = repair_history(self.session.history)
+        first_party = turn.cancel.source == CancelSource.FIRST_PARTY
+        reason = turn.cancel.reason if turn.cancel.reason in ("interrupted", "replaced", "review_ended",
+                                                              "budget_limited") else "interrupted"
+        if first_party and reason == "interrupted":
+            self.session.history.append(user_message(TURN_ABORTED_MARKER))
+        completed_at = time.time()
+        turn.emit(TurnAborted(turn_id=turn.turn_id, reason=reason, started_at=int(turn.started_at),
+                              completed_at=int(completed_at),
+                              duration_ms=int((completed_at - turn.started_at) * 1000)))
+        result = self._result("interrupted")
+        result.error = None if first_party else f"turn cancelled from outside ({turn.cancel.reason})"
+        return result
+
+    def _failed(self, message: str) -> TurnResult:
+        self.session.history[:] = repair_history(self.session.history)
+        self.turn.emit(ErrorEvent(message=message))
+        self.turn.emit(TurnComplete(turn_id=self.turn.turn_id, last_agent_message=self.last_agent_message))
+        result = self._result("failed")
+        result.error = message
+        return result
+
+    def _result(self, status: TurnStatus) -> TurnResult:
+        return TurnResult(turn_id=self.turn.turn_id, status=status, items=list(self.items),
+                          last_agent_message=self.last_agent_message)

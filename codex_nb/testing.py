@@ -1,0 +1,44 @@
+"""Strict fakes shipped in the package for tests and notebooks (STYLE practice 11).
+
+``ScriptedModel`` is re-exported from here; ``RecordingSubscriber`` keeps the ordered
+event log of a session so tests can assert whole logs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .protocol.events import Event
+from .runtime.models import ModelRequest, ScriptedModel
+
+
+class RecordingSubscriber:
+    """Subscribe it to a session; ``events`` is the ordered log, ``types`` its msg types."""
+
+    def __init__(self, session: Any | None = None) -> None:
+        self.events: list[Event] = []
+        self._unsubscribe: Callable[[], None] | None = None
+        if session is not None:
+            self._unsubscribe = session.subscribe(self)
+
+    def __call__(self, event: Event) -> None:
+        self.events.append(event)
+
+    @property
+    def types(self) -> list[str]:
+        return [e.msg.type for e in self.events]
+
+    def of_type(self, kind: str) -> list[Event]:
+        return [e for e in self.events if e.msg.type == kind]
+
+    def wire(self) -> list[dict[str, Any]]:
+        return [e.model_dump(mode="json") for e in self.events]
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+
+__all__ = ["ModelRequest", "RecordingSubscriber", "ScriptedModel"]

@@ -1,0 +1,1 @@
+"""Built-in tool handlers, one module per tool."""

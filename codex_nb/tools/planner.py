@@ -1,0 +1,119 @@
+"""Per-step tool planning: ONE registry snapshot -> model-visible specs + router (spec 02 §5-§7).
+
+``ToolPlanner.plan()`` takes the snapshot exactly once; the specs the model sees and
+the router that executes its calls come from that same snapshot, so a registry change
+mid-step is invisible until the next ``plan()``. Specs are cached per
+(generation, mode): steady-state planning does not walk the catalog.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .exposure import ToolExposure
+from .names import DEFAULT_NAMESPACE, ToolName
+from .registry import RegisteredTool, RegistrySnapshot, ToolRegistry
+from .router import ToolRouter
+from .schema import namespace_spec
+
+if TYPE_CHECKING:
+    from ..config import Config
+
+# Code Mode finalisation (spec 02 §6 step 3, spec 05) plugs in here: it receives the
+# snapshot's ordered entries and returns the entries the step really uses (exposure
+# overrides, exec/wait prepended) plus an optional per-tool spec transform.
+Finalizer = Callable[[list[RegisteredTool], "Config"], "FinalizedTools"]
+
+
+@dataclass(frozen=True)
+class FinalizedTools:
+    entries: list[RegisteredTool]
+    spec_for: Callable[[RegisteredTool], dict[str, Any]] | None = None
+    visible: Callable[[RegisteredTool], bool] | None = None
+
+
+@dataclass(frozen=True)
+class ToolPlan:
+    """What one sampling step sees: generation, model-visible specs, router."""
+
+    generation: int
+    specs: list[dict[str, Any]]
+    router: ToolRouter
+    exposures: dict[ToolName, ToolExposure] = field(default_factory=dict)
+
+    def exposure(self, name: str | ToolName) -> ToolExposure | None:
+        """The exposure ``name`` has in this step (after plan-time overrides), or None."""
+        key = name if isinstance(name, ToolName) else ToolRegistry._key(name)
+        return self.exposures.get(key)
+
+    @property
+    def tool_names(self) -> list[str]:
+        """Model-visible names in order; namespaced tools as ``ns.name``."""
+        names: list[str] = []
+        for spec in self.specs:
+            if spec.get("type") == "namespace":
+                names.extend(f"{spec['name']}.{t['name']}" for t in spec["tools"])
+            else:
+                names.append(spec.get("name", spec.get("type", "")))
+        return names
+
+
+class ToolPlanner:
+    def __init__(self, registry: ToolRegistry, config: Config, finalizers: list[Finalizer] | None = None) -> None:
+        self.registry = registry
+        self.config = config
+        self.finalizers: list[Finalizer] = list(finalizers or [])
+        self._cache: dict[tuple[int, str], ToolPlan] = {}
+
+    def plan(self, mode: str = "default") -> ToolPlan:
+        snapshot = self.registry.snapshot()  # exactly once per step
+        key = (snapshot.generation, str(mode))
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        plan = self._build(snapshot)
+        self._cache = {k: v for k, v in self._cache.items() if k[0] == snapshot.generation}
+        self._cache[key] = plan
+        return plan
+
+    def _build(self, snapshot: RegistrySnapshot) -> ToolPlan:
+        finalized = FinalizedTools(list(snapshot.entries.values()))
+        for finalize in self.finalizers:
+            finalized = finalize(finalized.entries, self.config)
+        entries = finalized.entries
+        visible = finalized.visible or (lambda e: e.exposure.is_direct)
+        spec_for = finalized.spec_for or (lambda e: e.tool.spec())
+        specs = build_visible_specs([e for e in entries if visible(e)], spec_for, self.config)
+        routed = RegistrySnapshot(snapshot.generation, {e.tool.tool_name: e for e in entries})
+        exposures = {e.tool.tool_name: e.exposure for e in entries}
+        return ToolPlan(snapshot.generation, specs, ToolRouter(routed), exposures)
+
+
+def build_visible_specs(entries: list[RegisteredTool], spec_for: Callable[[RegisteredTool], dict[str, Any]],
+                        config: Config) -> list[dict[str, Any]]:
+    """Spec 02 §7: registry order, namespaces merged at first occurrence, tools sorted inside."""
+    specs: list[dict[str, Any]] = []
+    groups: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+    for entry in entries:
+        name = entry.tool.tool_name
+        spec = spec_for(entry)
+        if name.namespace == DEFAULT_NAMESPACE:
+            specs.append(spec)
+            continue
+        if not config.namespace_tools:
+            continue  # providers without namespace support drop every namespace spec
+        if name.namespace not in groups:
+            holder = namespace_spec(name.namespace, "", [])
+            groups[name.namespace] = (holder, holder["tools"])
+            specs.append(holder)
+        holder, tools = groups[name.namespace]
+        if not holder["description"] and entry.tool.namespace_description:
+            holder["description"] = entry.tool.namespace_description
+        tools.append(spec)
+    for ns, (holder, tools) in groups.items():
+        tools.sort(key=lambda spec: spec.get("name", ""))
+        if not holder["description"]:
+            holder["description"] = f"Tools in the {ns} namespace."
+    return specs

@@ -1,0 +1,139 @@
+"""Python functions as function tools: how users prototype tools in a notebook.
+
+The JSON schema comes from the type hints (pydantic), the description from the
+docstring. Arguments are validated; a validation error reaches the model as
+``failed to parse function arguments: ...``. Async functions run on the loop; sync
+functions run in a worker thread so the kernel stays responsive. Cancelling a sync
+tool abandons its thread: Python cannot stop it, so its result is discarded
+(documented in the README). An exception inside the tool becomes a failed output the
+model can read, never an exception in the notebook.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import traceback
+from collections.abc import Callable
+from typing import Any, get_type_hints
+
+from pydantic import ConfigDict, ValidationError, create_model
+
+from ..errors import ToolDefinitionError
+from ..protocol.wire import dumps
+from .base import Tool
+from .errors import FunctionCallError, RespondToModel
+from .exposure import ToolExposure
+from .invocation import ToolInvocation
+from .payload import ToolOutput
+from .schema import function_spec, normalize_schema
+
+
+class PythonFunctionTool(Tool):
+    """Wraps ``fn``; ``invocation`` may be requested as a keyword-only parameter named ``invocation``."""
+
+    def __init__(self, fn: Callable[..., Any], *, name: str | None = None, namespace: str | None = None,
+                 description: str | None = None, exposure: ToolExposure = ToolExposure.Direct,
+                 parallel: bool = False, namespace_description: str = "") -> None:
+        if not callable(fn):
+            raise ToolDefinitionError(f"@session.tool needs a function, got {type(fn).__name__}")
+        tool_name = name or getattr(fn, "__name__", None)
+        if not tool_name or tool_name == "<lambda>":
+            raise ToolDefinitionError("this callable has no usable __name__; pass name='my_tool'")
+        super().__init__(tool_name, namespace=namespace, exposure=exposure, supports_parallel=parallel,
+                         namespace_description=namespace_description)
+        self.fn = fn
+        self.is_async = inspect.iscoroutinefunction(fn)
+        self.description = description if description is not None else inspect.cleandoc(fn.__doc__ or "")
+        self._wants_invocation = "invocation" in inspect.signature(fn).parameters
+        self.arguments_model = _arguments_model(fn, tool_name)
+        self._spec = function_spec(tool_name, self.description, _parameters(self.arguments_model))
+
+    def spec(self) -> dict[str, Any]:
+        return self._spec
+
+    async def handle(self, invocation: ToolInvocation) -> ToolOutput:
+        kwargs = self._parse(invocation.payload_text)
+        if self._wants_invocation:
+            kwargs["invocation"] = invocation
+        try:
+            if self.is_async:
+                result = await self.fn(**kwargs)
+            else:
+                result = await asyncio.to_thread(self.fn, **kwargs)
+        except FunctionCallError:
+            raise
+        except Exception as err:
+            raise RespondToModel(_describe_exception(err)) from err
+        return _to_output(result)
+
+    def _parse(self, text: str) -> dict[str, Any]:
+        try:
+            raw = json.loads(text) if text.strip() else {}
+        except ValueError as err:
+            raise RespondToModel(f"failed to parse function arguments: {err}") from None
+        if not isinstance(raw, dict):
+            raise RespondToModel(
+                f"failed to parse function arguments: expected a JSON object, got {type(raw).__name__}"
+            )
+        try:
+            parsed = self.arguments_model.model_validate(raw)
+        except ValidationError as err:
+            raise RespondToModel(f"failed to parse function arguments: {_validation_text(err)}") from None
+        return {name: getattr(parsed, name) for name in type(parsed).model_fields}
+
+
+def _arguments_model(fn: Callable[..., Any], tool_name: str) -> Any:
+    try:
+        hints = get_type_hints(fn)
+    except Exception as err:
+        raise ToolDefinitionError(f"cannot read the type hints of {tool_name}: {err}") from err
+    fields: dict[str, Any] = {}
+    for param in inspect.signature(fn).parameters.values():
+        if param.name == "invocation":
+            continue
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            raise ToolDefinitionError(f"tool {tool_name}: *args/**kwargs cannot be described to a model; "
+                                      f"declare each argument with a type hint")
+        if param.name not in hints:
+            raise ToolDefinitionError(f"tool {tool_name}: argument {param.name!r} has no type hint; add one "
+                                      f"(e.g. {param.name}: str) so the model knows what to send")
+        default = ... if param.default is param.empty else param.default
+        fields[param.name] = (hints[param.name], default)
+    return create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
+
+
+def _parameters(model: Any) -> dict[str, Any]:
+    schema = model.model_json_schema()
+    params = normalize_schema(schema)
+    params.setdefault("properties", {})
+    params["additionalProperties"] = False
+    return params
+
+
+def _validation_text(err: ValidationError) -> str:
+    parts = []
+    for e in err.errors(include_url=False):
+        where = ".".join(str(p) for p in e["loc"]) or "arguments"
+        parts.append(f"{where}: {e['msg']}")
+    return "; ".join(parts)
+
+
+def _describe_exception(err: Exception) -> str:
+    frame = traceback.extract_tb(err.__traceback__)[-1] if err.__traceback__ else None
+    where = f" (at {frame.name}, line {frame.lineno})" if frame else ""
+    return f"tool raised {type(err).__name__}: {err}{where}"
+
+
+def _to_output(result: Any) -> ToolOutput:
+    if isinstance(result, ToolOutput):
+        return result
+    if isinstance(result, str):
+        return ToolOutput(body=result, code_mode_result=result)
+    try:
+        text, value = dumps(result), result
+    except (TypeError, ValueError):
+        text = str(result)
+        value = text
+    return ToolOutput(body=text, code_mode_result=value)
