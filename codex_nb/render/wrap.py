@@ -1,0 +1,399 @@
+"""Word wrapping that matches the Codex TUI byte for byte (spec 10 §3).
+
+The TUI wraps with Rust ``textwrap`` 0.16.2 (FirstFit, UAX #14 word separation, hyphen
+splitting, ``break_words``) behind ``adaptive_wrap_line``/``word_wrap_line`` in
+``codex-rs/tui/src/wrapping.rs``. Python's ``textwrap`` breaks differently (``/``, U+2011,
+East-Asian widths), so this module re-implements the Rust pipeline step by step:
+find words -> split words at hyphens -> break over-long words -> first fit -> slice.
+
+All positions are ``str`` indices (code points), never UTF-8 byte offsets; only the
+``textwrap`` fast path looks at the byte length, because Rust does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from uniseg.linebreak import line_break_boundaries
+from wcwidth import wcwidth
+
+__all__ = [
+    "WrapMode",
+    "adaptive_wrap",
+    "display_width",
+    "is_url_like_token",
+    "text_contains_url_like",
+    "textwrap_ranges",
+    "word_wrap",
+]
+
+Range = tuple[int, int]
+
+_ESC = "\x1b"
+_SOFT_HYPHEN = "\u00ad"
+
+
+@dataclass(frozen=True, slots=True)
+class WrapMode:
+    """The ``textwrap::Options`` knobs the TUI changes between prose and URL lines."""
+
+    unicode_breaks: bool = True  # UnicodeBreakProperties, else AsciiSpace
+    hyphen_splitter: bool = True  # HyphenSplitter, else NoHyphenation
+    break_words: bool = True
+
+
+PROSE = WrapMode()
+# url_preserving_wrap_options: URLs must stay one token for terminal link detection.
+URL = WrapMode(unicode_breaks=False, hyphen_splitter=False, break_words=False)
+
+
+# ---------------------------------------------------------------- widths
+
+
+@lru_cache(maxsize=4096)
+def _char_width(ch: str) -> int:
+    # unicode-width returns None for control characters and textwrap maps that to 0.
+    return max(wcwidth(ch), 0)
+
+
+_PLAIN, _SEQ_START, _SEQ_BODY = 0, 1, 2
+
+
+def _escape_mask(text: str) -> list[int]:
+    """Classify each character: plain, or start/body of an ANSI escape textwrap skips.
+
+    Follows ``skip_ansi_escape_sequence`` in textwrap 0.16.2 ``core.rs``.
+    """
+    kinds = [_PLAIN] * len(text)
+    if _ESC not in text:
+        return kinds
+    i, n = 0, len(text)
+    while i < n:
+        if text[i] != _ESC:
+            i += 1
+            continue
+        # The ESC itself and the character after it are always consumed; CSI and
+        # OSC bodies run on to their terminators (or the end of the text).
+        j = i + 1
+        if j < n and text[j] == "[":
+            j += 1
+            while j < n and not "\x40" <= text[j] <= "\x7e":
+                j += 1
+        elif j < n and text[j] == "]":
+            last = "]"
+            j += 1
+            while j < n and not (text[j] == "\x07" or (text[j] == "\\" and last == _ESC)):
+                last = text[j]
+                j += 1
+        end = min(j + 1, n)
+        kinds[i] = _SEQ_START
+        for k in range(i + 1, end):
+            kinds[k] = _SEQ_BODY
+        i = end
+    return kinds
+
+
+def display_width(text: str) -> int:
+    """Columns ``textwrap::core::display_width`` gives ``text`` (ANSI escapes count 0)."""
+    kinds = _escape_mask(text)
+    return sum(_char_width(ch) for ch, k in zip(text, kinds, strict=True) if k == _PLAIN)
+
+
+# ---------------------------------------------------------------- words
+
+
+@dataclass(frozen=True, slots=True)
+class _Word:
+    """A textwrap ``Word``: ``line[start:end]`` plus trailing spaces up to ``ws_end``."""
+
+    start: int
+    end: int
+    ws_end: int
+    width: int
+    penalty: str = ""
+
+
+class _Line:
+    """One ``\\n``-free line with per-character widths, so word widths are slices."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.kinds = _escape_mask(text)
+        widths = [
+            _char_width(c) if k == _PLAIN else 0 for c, k in zip(text, self.kinds, strict=True)
+        ]
+        self.prefix = [0]
+        for w in widths:
+            self.prefix.append(self.prefix[-1] + w)
+        self.widths = widths
+
+    def width(self, start: int, end: int) -> int:
+        return self.prefix[end] - self.prefix[start]
+
+    def word(self, start: int, end: int) -> _Word:
+        # Word::from trims only ASCII spaces; tabs and NBSP stay part of the word.
+        trimmed = end
+        while trimmed > start and self.text[trimmed - 1] == " ":
+            trimmed -= 1
+        return _Word(start, trimmed, end, self.width(start, trimmed))
+
+
+def _word_starts_unicode(line: _Line) -> list[int]:
+    """Break positions of find_words_unicode_break_properties, as original indices."""
+    text = line.text
+    # Like textwrap's idx_map: a sequence's ESC maps to the stripped position of the
+    # next visible character, so a break there lands before the escape sequence.
+    stripped_of: dict[int, int] = {}
+    stripped_idx = 0
+    for i, kind in enumerate(line.kinds):
+        if kind == _SEQ_BODY:
+            continue
+        stripped_of.setdefault(stripped_idx, i)
+        if kind == _PLAIN:
+            stripped_idx += 1
+    stripped = "".join(ch for ch, kind in zip(text, line.kinds, strict=True) if kind == _PLAIN)
+    # textwrap leaves hyphen breaks to the WordSplitter and cannot use soft hyphens.
+    breaks = [
+        b
+        for b in line_break_boundaries(stripped)
+        if 0 < b and stripped[b - 1] not in ("-", _SOFT_HYPHEN)
+    ]
+    # The final opportunity is dropped; the tail word is added from the original text.
+    return [stripped_of[b] for b in breaks[:-1] if b in stripped_of]
+
+
+def _word_starts_ascii(text: str) -> list[int]:
+    """Break positions of find_words_ascii_space: after each run of ASCII spaces."""
+    return [m.end() for m in re.finditer(r" +", text) if 0 < m.end() < len(text)]
+
+
+def _find_words(line: _Line, mode: WrapMode) -> list[_Word]:
+    starts = _word_starts_unicode(line) if mode.unicode_breaks else _word_starts_ascii(line.text)
+    bounds = [0, *starts, len(line.text)]
+    return [line.word(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if a < b]
+
+
+def _hyphen_split_points(text: str, word: _Word) -> list[int]:
+    """HyphenSplitter: after each '-' that has alphanumerics on both sides."""
+    points = []
+    for i in range(word.start + 1, word.end - 1):
+        if text[i] == "-" and text[i - 1].isalnum() and text[i + 1].isalnum():
+            points.append(i + 1)
+    return points
+
+
+def _split_words(line: _Line, words: list[_Word], mode: WrapMode) -> Iterator[_Word]:
+    for word in words:
+        points = _hyphen_split_points(line.text, word) if mode.hyphen_splitter else []
+        prev = word.start
+        for idx in points:
+            penalty = "" if line.text[idx - 1] == "-" else "-"
+            yield _Word(prev, idx, idx, line.width(prev, idx), penalty)
+            prev = idx
+        if prev < word.end or prev == word.start:
+            yield _Word(prev, word.end, word.ws_end, line.width(prev, word.end), word.penalty)
+
+
+def _break_apart(line: _Line, word: _Word, line_width: int) -> Iterator[_Word]:
+    """Word::break_apart: cut before the first character that would overflow."""
+    offset, width = word.start, 0
+    for idx in range(word.start, word.end):
+        if line.kinds[idx] != _PLAIN:
+            continue
+        ch_width = line.widths[idx]
+        if width > 0 and width + ch_width > line_width:
+            yield _Word(offset, idx, idx, width)
+            offset, width = idx, ch_width
+            continue
+        width += ch_width
+    if offset < word.end:
+        yield _Word(offset, word.end, word.ws_end, width, word.penalty)
+
+
+def _break_words(line: _Line, words: Iterator[_Word], line_width: int) -> list[_Word]:
+    out: list[_Word] = []
+    for word in words:
+        if word.width > line_width:
+            out.extend(_break_apart(line, word, line_width))
+        else:
+            out.append(word)
+    return out
+
+
+def _first_fit(words: list[_Word], line_width: int) -> list[list[_Word]]:
+    """wrap_first_fit: a line breaks before the first word (plus penalty) that overflows."""
+    lines: list[list[_Word]] = []
+    start, width = 0, 0
+    for idx, word in enumerate(words):
+        if width + word.width + len(word.penalty) > line_width and idx > start:
+            lines.append(words[start:idx])
+            start, width = idx, 0
+        width += word.width + (word.ws_end - word.end)
+    lines.append(words[start:])
+    return lines
+
+
+# ---------------------------------------------------------------- textwrap::wrap
+
+
+def _wrap_single_line(text: str, width: int, mode: WrapMode) -> list[Range]:
+    # Rust's fast path compares the UTF-8 byte length, not the display width.
+    if len(text.encode("utf-8")) < width:
+        return [(0, len(text.rstrip(" ")))]
+    line = _Line(text)
+    words: Iterator[_Word] | list[_Word] = _split_words(line, _find_words(line, mode), mode)
+    if mode.break_words:
+        words = _break_words(line, words, width)
+    ranges = []
+    for chunk in _first_fit(list(words), width):
+        # Penalties never occur here: HyphenSplitter splits only after a real '-'.
+        ranges.append((chunk[0].start, chunk[-1].end) if chunk else (0, 0))
+    return ranges
+
+
+def textwrap_ranges(text: str, width: int, mode: WrapMode = PROSE) -> list[Range]:
+    """``textwrap::wrap(text, width)`` as (start, end) slices of ``text``, trailing spaces off.
+
+    ``\\n`` is the line ending, so it always ends a line (the TUI's hard break).
+    """
+    out: list[Range] = []
+    base = 0
+    for part in text.split("\n"):
+        out.extend((base + a, base + b) for a, b in _wrap_single_line(part, width, mode))
+        base += len(part) + 1
+    return out
+
+
+def word_wrap(
+    text: str,
+    width: int,
+    *,
+    initial_indent_width: int = 0,
+    subsequent_indent_width: int = 0,
+    mode: WrapMode = PROSE,
+) -> list[Range]:
+    """``word_wrap_line``: the first line, then the rest re-wrapped at the subsequent width.
+
+    Returns the slices of ``text`` shown on each output line; the caller adds indents.
+    """
+    first_width = max(width - initial_indent_width, 1)
+    first = textwrap_ranges(text, first_width, mode)[0]
+    base = first[1]
+    while base < len(text) and text[base] == " ":
+        base += 1
+    rest_width = max(width - subsequent_indent_width, 1)
+    rest = textwrap_ranges(text[base:], rest_width, mode)
+    return [first, *((base + a, base + b) for a, b in rest if a < b)]
+
+
+def adaptive_wrap(
+    text: str,
+    width: int,
+    *,
+    initial_indent_width: int = 0,
+    subsequent_indent_width: int = 0,
+) -> list[Range]:
+    """``adaptive_wrap_line``: ``word_wrap`` in URL mode when ``text`` holds a URL-like token."""
+    mode = URL if text_contains_url_like(text) else PROSE
+    return word_wrap(
+        text,
+        width,
+        initial_indent_width=initial_indent_width,
+        subsequent_indent_width=subsequent_indent_width,
+        mode=mode,
+    )
+
+
+# ---------------------------------------------------------------- URL detection
+# A port of the heuristics in wrapping.rs: file paths such as src/main.rs are not URLs.
+
+_ASCII_WS = re.compile(r"[ \t\n\r\f]+")  # Rust's split_ascii_whitespace (no \v)
+_URL_TRIM = "()[]{}<>,.;:!'\""
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
+_SPECIAL_SCHEMES = frozenset({"http", "https", "ws", "wss", "ftp"})
+
+
+def text_contains_url_like(text: str) -> bool:
+    """True when any ASCII-whitespace-separated token of ``text`` looks like a URL."""
+    return any(is_url_like_token(tok) for tok in _ASCII_WS.split(text) if tok)
+
+
+def is_url_like_token(raw_token: str) -> bool:
+    """``scheme://...``, or a bare ``host[:port]/path`` whose host is a domain, IPv4 or localhost."""
+    token = raw_token.strip(_URL_TRIM)
+    return bool(token) and (_is_absolute_url_like(token) or _is_bare_url_like(token))
+
+
+def _is_absolute_url_like(token: str) -> bool:
+    if "://" not in token:
+        return False
+    return _url_parses(token) or _has_valid_scheme_prefix(token)
+
+
+def _url_parses(token: str) -> bool:
+    """Rough ``url::Url::parse`` success test: special schemes need a non-empty host."""
+    match = _SCHEME.match(token)
+    if match is None or token[match.end() : match.end() + 1] != ":":
+        return False
+    scheme = match.group().lower()
+    if scheme not in _SPECIAL_SCHEMES:
+        return True
+    authority = re.split(r"[/\\?#]", token[match.end() + 1 :].lstrip("/\\"), maxsplit=1)[0]
+    host = authority.rpartition("@")[2]
+    return bool(host.split(":", 1)[0]) if not host.startswith("[") else True
+
+
+def _has_valid_scheme_prefix(token: str) -> bool:
+    scheme, sep, rest = token.partition("://")
+    return bool(sep and rest and _SCHEME.fullmatch(scheme))
+
+
+def _is_bare_url_like(token: str) -> bool:
+    cut = re.search(r"[/?#]", token)
+    host_port = token[: cut.start()] if cut else token
+    if not host_port or (cut is None and not _ascii_lower(host_port).startswith("www.")):
+        return False
+    host, port = _split_host_and_port(host_port)
+    if not host or (port is not None and not (len(port) <= 5 and int(port) <= 65535)):
+        return False
+    return _ascii_lower(host) == "localhost" or _is_ipv4(host) or _is_domain_name(host)
+
+
+def _ascii_lower(text: str) -> str:
+    # Rust's to_ascii_lowercase leaves non-ASCII alone (str.lower maps e.g. U+212A to 'k').
+    return "".join(c.lower() if c.isascii() else c for c in text)
+
+
+def _split_host_and_port(host_port: str) -> tuple[str, str | None]:
+    if host_port.startswith("["):
+        return host_port, None
+    host, sep, port = host_port.rpartition(":")
+    if sep and host and port and all("0" <= c <= "9" for c in port):
+        return host, port
+    return host_port, None
+
+
+def _is_ipv4(host: str) -> bool:
+    parts = host.split(".")
+    # Rust's u8 parser accepts an optional leading '+'.
+    return len(parts) == 4 and all(
+        re.fullmatch(r"\+?[0-9]+", p) is not None and int(p) <= 255 for p in parts
+    )
+
+
+def _is_domain_name(host: str) -> bool:
+    labels = _ascii_lower(host).split(".")
+    if len(labels) < 2:
+        return False
+    tld = labels[-1]
+    if not (2 <= len(tld.encode()) <= 63 and re.fullmatch(r"[a-z]+", tld)):
+        return False
+    return all(_is_domain_label(label) for label in labels[:-1])
+
+
+def _is_domain_label(label: str) -> bool:
+    return 0 < len(label.encode()) <= 63 and re.fullmatch(r"[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?", label) is not None
+
