@@ -1,0 +1,176 @@
+"""One ``exec`` cell: a script running in its own isolate, its output and its limits.
+
+Every method runs on the V8 host loop. Nested ``tools.X(...)`` calls hop to the
+kernel loop that started the cell (``dispatch``) and their results hop back; the
+script sees a promise that resolves with the tool's code-mode result or rejects with
+a plain string.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..protocol.items import ContentItem
+from .host import Isolate
+from .output import CellSnapshot, CellStatus
+
+NestedDispatch = Callable[[str, str], Awaitable[Any]]
+"""``(identifier, payload_text) -> code-mode result``; raises ``NestedCallError``. Runs on the kernel loop."""
+
+CANCELLED = "code mode nested tool call cancelled"
+DISPATCHER_STOPPED = "code mode nested tool dispatcher stopped"
+
+
+class NestedCallError(Exception):
+    """A nested call failed; ``str(err)`` is what the script's promise rejects with."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CellLimits:
+    memory_limit_bytes: int = 256 * 1024 * 1024
+    max_wall_time_s: float = 600.0
+    """After this the cell is terminated even if nobody waits on it."""
+
+
+class Cell:
+    def __init__(self, *, cell_id: str, dispatch: NestedDispatch, kernel_loop: asyncio.AbstractEventLoop,
+                 store: dict[str, Any], on_notify: Callable[[str], None], limits: CellLimits) -> None:
+        self.cell_id = cell_id
+        self._dispatch = dispatch
+        self._kernel_loop = kernel_loop
+        self._store = store
+        self._on_notify = on_notify
+        self._limits = limits
+        self.status: CellStatus = "running"
+        self.error: str | None = None
+        self._items: list[ContentItem] = []
+        self._yield_requested = False
+        self._changed = asyncio.Event()
+        self._started = time.monotonic()
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._calls: set[concurrent.futures.Future[Any]] = set()
+        self._isolate = Isolate(on_messages=self._on_messages, on_failure=self._on_failure)
+        self._deadline: asyncio.TimerHandle | None = None
+
+    @property
+    def startup_seconds(self) -> float:
+        return self._isolate.startup_seconds
+
+    async def start(self, source: str, tools: list[dict[str, str]]) -> None:
+        try:
+            await self._isolate.start(tools=tools, store=dict(self._store),
+                                      memory_limit=self._limits.memory_limit_bytes)
+        except Exception as err:  # engine failed to start: the cell fails, the kernel goes on
+            await self._finish("failed", f"could not start the JavaScript engine: {err}")
+            return
+        loop = asyncio.get_running_loop()
+        self._deadline = loop.call_later(self._limits.max_wall_time_s, self._wall_time_exceeded)
+        self._isolate.run(source)
+
+    # -- messages from the script ------------------------------------------------------------
+    def _on_messages(self, batch: list[dict[str, Any]]) -> None:
+        for msg in batch:
+            if self.status != "running":
+                return
+            kind = msg.get("t")
+            if kind == "item":
+                self._items.append(msg["item"])
+            elif kind == "call":
+                self._start_call(int(msg["id"]), str(msg["tool"]), str(msg["input"]))
+            elif kind == "store":
+                self._store[str(msg["key"])] = json.loads(msg["value"])
+            elif kind == "notify":
+                self._on_notify(str(msg["text"]))
+            elif kind == "yield":
+                self._yield_requested = True
+            elif kind == "timer":
+                handle = asyncio.get_running_loop().call_later(
+                    float(msg["ms"]) / 1000, self._fire_timer, int(msg["id"]))
+                self._timers[int(msg["id"])] = handle
+            elif kind == "done":
+                error = msg.get("error")
+                self._schedule_finish("failed" if error is not None else "completed", error)
+        self._changed.set()
+
+    def _on_failure(self, text: str) -> None:
+        if self.status == "running":
+            self._schedule_finish("failed", text)
+
+    def _fire_timer(self, timer_id: int) -> None:
+        self._timers.pop(timer_id, None)
+        self._isolate.fire_timer(timer_id)
+
+    def _wall_time_exceeded(self) -> None:
+        if self.status == "running":
+            self._schedule_finish(
+                "terminated", f"exec cell exceeded the wall time limit of {self._limits.max_wall_time_s:g} seconds")
+
+    # -- nested calls ---------------------------------------------------------------------------
+    def _start_call(self, call_id: int, tool: str, payload: str) -> None:
+        future = asyncio.run_coroutine_threadsafe(self._dispatch(tool, payload), self._kernel_loop)
+        self._calls.add(future)
+        wrapped = asyncio.wrap_future(future)
+        wrapped.add_done_callback(lambda f: self._settle(call_id, future, f))
+
+    def _settle(self, call_id: int, future: concurrent.futures.Future[Any], done: asyncio.Future[Any]) -> None:
+        self._calls.discard(future)
+        if self.status != "running":
+            return
+        if done.cancelled():
+            self._isolate.settle(call_id, False, CANCELLED)
+        elif isinstance(done.exception(), NestedCallError):
+            self._isolate.settle(call_id, False, str(done.exception()))
+        elif done.exception() is not None:
+            self._isolate.settle(call_id, False, DISPATCHER_STOPPED)
+        else:
+            self._isolate.settle(call_id, True, done.result())
+
+    # -- output and lifetime ----------------------------------------------------------------------
+    async def next_output(self, yield_time_s: float) -> CellSnapshot:
+        """Wait until the script finishes, asks to yield, or ``yield_time_s`` passes; take new output."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + yield_time_s
+        while self.status == "running" and not self._yield_requested:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                break
+            self._changed.clear()
+            try:
+                await asyncio.wait_for(self._changed.wait(), remaining)
+            except TimeoutError:
+                break
+        self._yield_requested = False
+        items, self._items = self._items, []
+        return CellSnapshot(cell_id=self.cell_id, status=self.status, items=items, error=self.error,
+                            wall_time_s=time.monotonic() - self._started)
+
+    async def terminate(self, reason: str | None = None) -> None:
+        if self.status == "running":
+            await self._finish("terminated", reason)
+
+    def _schedule_finish(self, status: CellStatus, error: str | None) -> None:
+        if self.status == "running":
+            self.status, self.error = status, error  # claim now; clean up right after
+            asyncio.get_running_loop().create_task(self._cleanup())
+
+    async def _finish(self, status: CellStatus, error: str | None) -> None:
+        if self.status == "running":
+            self.status, self.error = status, error
+            await self._cleanup()
+
+    async def _cleanup(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+        for handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+        for future in list(self._calls):
+            future.cancel()
+        await self._isolate.close()
+        self._changed.set()

@@ -1,0 +1,163 @@
+"""The V8 host: a daemon thread with its own asyncio loop that owns every isolate.
+
+mini-racer runs JavaScript on V8's own thread; its Python-side plumbing is bound to an
+asyncio loop. Some of that plumbing is synchronous (reading a JS object waits for the
+isolate), so a runaway script could stall whichever loop touches it. We therefore keep
+all isolate work on this host loop and only ever talk to V8 through *cancelable*
+evaluations of small strings: the kernel's loop never blocks on JavaScript, and
+terminating a script is cancelling its in-flight evaluations (``TerminateExecution``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from contextlib import suppress
+from importlib import resources
+from typing import Any, TypeVar
+
+from py_mini_racer import JSEvalException, JSOOMException
+from py_mini_racer._mini_racer import _make_context
+
+T = TypeVar("T")
+PRELUDE = resources.files(__package__).joinpath("prelude.js").read_text(encoding="utf-8")
+_SIGNAL_EXPR = "(() => { const s = globalThis.__cx_signal; delete globalThis.__cx_signal; return s; })()"
+
+
+class V8Host:
+    """One host thread and loop; started lazily, stopped by ``close()``."""
+
+    def __init__(self, *, name: str = "codex-nb-v8") -> None:
+        self._name = name
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                thread = threading.Thread(target=self._run, args=(loop,), name=self._name, daemon=True)
+                thread.start()
+                self._loop, self._thread = loop, thread
+            return self._loop
+
+    @staticmethod
+    def _run(loop: asyncio.AbstractEventLoop) -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_forever()
+        loop.close()
+
+    def submit(self, coro: Coroutine[Any, Any, T]) -> asyncio.Future[T]:
+        """Run ``coro`` on the host loop; await the result from any loop."""
+        return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
+
+    def run_sync(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def close(self) -> None:
+        with self._lock:
+            loop, thread, self._loop, self._thread = self._loop, self._thread, None, None
+        if loop is not None and thread is not None:
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join()
+
+
+class Isolate:
+    """One fresh V8 isolate (a mini-racer context) with the Code Mode prelude installed.
+
+    All methods run on the host loop. ``on_messages`` receives each drained batch of
+    JSON messages from the script; ``on_failure`` receives an engine failure text.
+    """
+
+    def __init__(self, *, on_messages: Callable[[list[dict[str, Any]]], None],
+                 on_failure: Callable[[str], None]) -> None:
+        self._on_messages = on_messages
+        self._on_failure = on_failure
+        self._cm: Any = None
+        self._ctx: Any = None
+        self._signal_cm: Any = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closed = False
+        self.memory_limit = 0
+        self.startup_seconds = 0.0
+
+    async def start(self, *, tools: list[dict[str, str]], store: dict[str, Any], memory_limit: int) -> None:
+        started = time.perf_counter()
+        loop = asyncio.get_running_loop()
+        self._cm = _make_context(loop)
+        self._ctx = self._cm.__enter__()
+        self._signal_cm = self._ctx._register_js_notification(lambda _handle: self._schedule_drain())
+        signal = self._signal_cm.__enter__()
+        global_object = await self._ctx.eval_cancelable("globalThis")
+        global_object["__cx_signal"] = signal
+        self.memory_limit = memory_limit
+        if memory_limit:
+            self._ctx.set_hard_memory_limit(memory_limit)
+        prelude = (PRELUDE.replace("__CX_SIGNAL__", _SIGNAL_EXPR)
+                   .replace("__CX_TOOLS__", _js_literal(tools)).replace("__CX_STORE__", _js_literal(store)))
+        await self._ctx.eval_cancelable(prelude)
+        self.startup_seconds = time.perf_counter() - started
+
+    def run(self, source: str) -> None:
+        self.eval(f"__cx_run({_js_literal(source)})")
+
+    def settle(self, call_id: int, ok: bool, value: Any) -> None:
+        self.eval(f"__cx_settle({call_id}, {'true' if ok else 'false'}, {_js_literal(value)})")
+
+    def fire_timer(self, timer_id: int) -> None:
+        self.eval(f"__cx_fire({int(timer_id)})")
+
+    def eval(self, code: str) -> None:
+        """Start a cancelable evaluation; its result is ignored, failures are reported."""
+        if self._closed:
+            return
+        task = asyncio.get_running_loop().create_task(self._eval(code))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _eval(self, code: str) -> Any:
+        try:
+            return await self._ctx.eval_cancelable(code)
+        except JSOOMException:
+            self._on_failure(f"JavaScript memory limit reached ({self.memory_limit} bytes)")
+        except JSEvalException as err:
+            self._on_failure(str(err).strip() or type(err).__name__)
+        return None
+
+    def _schedule_drain(self) -> None:
+        if not self._closed:
+            task = asyncio.get_running_loop().create_task(self._drain())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _drain(self) -> None:
+        batch = await self._eval("__cx_drain()")
+        if isinstance(batch, str) and batch != "[]" and not self._closed:
+            self._on_messages(json.loads(batch))
+
+    async def close(self) -> None:
+        """Terminate anything running (cancelling an evaluation terminates it) and free V8."""
+        if self._closed:
+            return
+        self._closed = True
+        tasks = [t for t in self._tasks if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._signal_cm is not None:
+            self._signal_cm.__exit__(None, None, None)
+        if self._cm is not None:
+            self._cm.__exit__(None, None, None)
+        self._ctx = self._cm = self._signal_cm = None
+
+
+def _js_literal(value: Any) -> str:
+    """A JSON value as a JS expression (JSON is a JS subset since ES2019)."""
+    return json.dumps(value, ensure_ascii=False)
