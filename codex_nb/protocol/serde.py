@@ -161,14 +161,53 @@ def _json_error(err: json.JSONDecodeError) -> SerdeError:
     return SerdeError(f"{what} at line {err.lineno} column {err.colno}")
 
 
+RECURSION_LIMIT = 128  # serde_json's default nesting limit
+
+
+def nesting_error(text: str, limit: int = RECURSION_LIMIT) -> SerdeError | None:
+    """serde's ``recursion limit exceeded`` error if ``text`` nests deeper than ``limit``."""
+    depth, in_string, escaped, line, line_start = 0, False, False, 1, 0
+    for index, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return SerdeError(f"recursion limit exceeded at line {line} column {index - line_start + 1}")
+        elif char in "]}":
+            depth -= 1
+        elif char == "\n":
+            line, line_start = line + 1, index + 1
+    return None
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` with serde's nesting limit; raises ``SerdeError`` for any bad input."""
+    too_deep = nesting_error(text)
+    if too_deep is not None:
+        raise too_deep
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise _json_error(err) from None
+
+
 def parse_strict(model: type[M], text: str) -> M:
     """Parse JSON ``text`` into ``model`` with serde semantics; raise ``SerdeError``."""
+    too_deep = nesting_error(text)
+    if too_deep is not None:
+        raise too_deep
     try:
         raw = json.loads(text, object_pairs_hook=_pairs_hook)
     except json.JSONDecodeError as err:
         raise _json_error(err) from None
-    except RecursionError:
-        raise SerdeError("recursion limit exceeded at line 1 column 1") from None
     walker = _Walker(text)
     data = walker.struct(model, raw, None)
     return model.model_validate(data)

@@ -7,10 +7,10 @@ failures and call ``invocation.emit(...)`` for events; they never touch the sess
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
+from ..protocol.serde import SerdeError, loads
 from .exposure import ToolExposure
 from .names import ToolName
 from .payload import ToolOutput
@@ -70,8 +70,8 @@ class Tool(ABC):
         if not payload_text.strip():
             return {}
         try:
-            return json.loads(payload_text)
-        except ValueError:
+            return loads(payload_text)
+        except SerdeError:
             return payload_text
 
     def __repr__(self) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import json
 import traceback
 from collections.abc import Callable
 from typing import Any, get_type_hints
@@ -21,6 +20,7 @@ from typing import Any, get_type_hints
 from pydantic import ConfigDict, ValidationError, create_model
 
 from ..errors import ToolDefinitionError
+from ..protocol.serde import SerdeError, loads
 from ..protocol.wire import dumps
 from .base import Tool
 from .errors import FunctionCallError, RespondToModel
@@ -70,8 +70,8 @@ class PythonFunctionTool(Tool):
 
     def _parse(self, text: str) -> dict[str, Any]:
         try:
-            raw = json.loads(text) if text.strip() else {}
-        except ValueError as err:
+            raw = loads(text) if text.strip() else {}
+        except SerdeError as err:
             raise RespondToModel(f"failed to parse function arguments: {err}") from None
         if not isinstance(raw, dict):
             raise RespondToModel(

@@ -1,0 +1,160 @@
+"""Session, event bus and turns: ordering, faulty observers, async consumers, strict model."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import codex_nb as cx
+
+PLAN = {"plan": [{"step": "a", "status": "pending"}]}
+
+
+async def test_subscribers_run_in_order_at_emission(session: cx.Session) -> None:
+    log: list[str] = []
+    session.subscribe(lambda e: log.append(f"first:{e.msg.type}"))
+    session.subscribe(lambda e: log.append(f"second:{e.msg.type}"))
+    await session.call_tool("update_plan", PLAN)
+    assert log == ["first:plan_update", "second:plan_update"]
+
+
+async def test_raising_subscriber_is_detached_and_reported(session: cx.Session) -> None:
+    seen: list[str] = []
+
+    def broken(event: cx.Event) -> None:
+        raise RuntimeError("observer bug")
+
+    session.subscribe(broken)
+    session.subscribe(lambda e: seen.append(e.msg.type))
+    first = await session.call_tool("update_plan", PLAN)
+    assert first.output == "Plan updated"
+    assert seen == ["plan_update", "warning"]
+    warning = first.events[-1].msg
+    assert "raised RuntimeError: observer bug" in warning.message and "detached" in warning.message
+    await session.call_tool("update_plan", PLAN)
+    assert seen[-1] == "plan_update"
+    assert len(session.bus.detached) == 1
+
+
+async def test_unsubscribe(session: cx.Session) -> None:
+    seen: list[cx.Event] = []
+    unsubscribe = session.subscribe(seen.append)
+    unsubscribe()
+    await session.call_tool("update_plan", PLAN)
+    assert seen == []
+
+
+async def test_async_consumer_receives_events_in_order(session: cx.Session) -> None:
+    received: list[str] = []
+    ready = asyncio.Event()
+
+    async def consume() -> None:
+        iterator = session.events()
+        ready.set()
+        async for event in iterator:
+            received.append(event.msg.type)
+            if event.msg.type == "turn_complete":
+                return
+
+    consumer = asyncio.ensure_future(consume())
+    await ready.wait()
+    await asyncio.sleep(0)  # let the generator register before the turn emits
+    model = cx.ScriptedModel([[cx.function_call("update_plan", PLAN, call_id="c")], [cx.assistant_message("x")]])
+    await session.run_turn("go", model=model)
+    await consumer
+    assert received == ["turn_started", "plan_update", "agent_message", "turn_complete"]
+
+
+async def test_bounded_consumer_drops_oldest() -> None:
+    session = cx.Session()
+    iterator = session.events(maxsize=2).__aiter__()
+    first = asyncio.ensure_future(iterator.__anext__())
+    await asyncio.sleep(0)
+    for _ in range(5):
+        await session.call_tool("update_plan", PLAN)
+    event = await first
+    assert event.msg.type == "plan_update"
+    session.bus.close()
+    rest = [e async for e in iterator]
+    assert len(rest) <= 2
+
+
+async def test_start_turn_returns_at_once_and_can_be_awaited(session: cx.Session) -> None:
+    gate = asyncio.Event()
+
+    @session.tool
+    async def wait_for_gate() -> str:
+        "Blocks until released."
+        await gate.wait()
+        return "released"
+
+    model = cx.ScriptedModel([[cx.function_call("wait_for_gate", {}, call_id="g")], [cx.assistant_message("ok")]])
+    handle = session.start_turn("go", model=model)
+    assert not handle.done()
+    with pytest.raises(cx.TurnError, match="still running"):
+        session.start_turn("again", model=model)
+    gate.set()
+    result = await handle
+    assert result.status == "completed" and result.outputs() == {"g": "released"}
+
+
+async def test_scripted_model_is_strict(session: cx.Session) -> None:
+    over = cx.ScriptedModel([[cx.function_call("update_plan", PLAN, call_id="c")]])
+    result = await session.run_turn("go", model=over)
+    assert result.status == "failed"
+    assert "only 1 were scripted" in result.error
+    under = cx.ScriptedModel([[cx.assistant_message("done")], [cx.assistant_message("never used")]])
+    result = await session.run_turn("go", model=under)
+    assert result.status == "failed" and "never used" in result.error
+    with pytest.raises(cx.ScriptedModelError, match="Wrap a single item in a list"):
+        cx.ScriptedModel([cx.assistant_message("oops")])
+
+
+async def test_history_and_result_items(session: cx.Session) -> None:
+    model = cx.ScriptedModel([[cx.function_call("update_plan", PLAN, call_id="c")], [cx.assistant_message("ok")]])
+    result = await session.run_turn("hello", model=model)
+    assert [i["type"] for i in result.items] == ["message", "function_call", "function_call_output", "message"]
+    assert result.items[0] == cx.user_message("hello")
+    assert result.last_agent_message == "ok"
+    assert model.requests[0].items == [cx.user_message("hello")]
+    assert model.requests[0].tools == session.tool_plan().specs
+
+
+async def test_bad_mode_and_model_name_the_fix(session: cx.Session) -> None:
+    with pytest.raises(cx.TurnError, match="mode must be 'default' or 'plan'"):
+        await session.call_tool("update_plan", PLAN, mode="turbo")
+    with pytest.raises(cx.TurnError, match="async sample"):
+        session.start_turn("x", model=object())  # type: ignore[arg-type]
+
+
+def test_start_turn_without_loop_explains() -> None:
+    with pytest.raises(cx.TurnError, match="running asyncio loop"):
+        cx.Session().start_turn("x", model=cx.ScriptedModel([[cx.assistant_message("a")]]))
+
+
+async def test_non_string_call_id_is_a_model_visible_error(session: cx.Session) -> None:
+    rec = cx.RecordingSubscriber(session)
+    result = await session.call_tool("update_plan", PLAN, call_id=7)
+    assert result.output == "invalid call_id 7: a call id must be a string"
+    assert rec.events == []
+    model = cx.ScriptedModel([[{"type": "function_call", "name": "update_plan", "arguments": "{}", "call_id": 5}],
+                              [cx.assistant_message("ok")]])
+    turn = await session.run_turn("go", model=model)
+    assert turn.status == "completed"
+    assert {"type": "function_call_output", "call_id": "5",
+            "output": "invalid call_id 5: a call id must be a string"} in turn.items
+
+
+async def test_deeply_nested_and_huge_arguments(session: cx.Session) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    result = await session.call_tool("update_plan", deep)
+    assert result.output.startswith("failed to parse function arguments:")
+    huge = {"plan": [{"step": "x" * 1000, "status": "pending"}] * 2000}
+    result = await session.call_tool("update_plan", huge)
+    assert result.output == "Plan updated" and len(result.events[0].msg.plan) == 2000
+
+
+def test_repr_is_stable_enough(session: cx.Session) -> None:
+    assert repr(session).startswith("<Session thread=")
+    assert "0x" not in repr(session)
