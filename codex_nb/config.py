@@ -9,11 +9,12 @@ Two defaults, both documented in the README: ``Config()`` is the *notebook profi
 from __future__ import annotations
 
 import tomllib
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation, ValidationError
 
 from .errors import ConfigError
+from .hooks.config import HooksConfig, parse_hooks_table
 
 PlanValidation = Literal["off", "warn", "reject"]
 
@@ -29,6 +30,9 @@ class Config(BaseModel):
     """Optional check for more than one in_progress step: off (Codex), warn, or reject."""
     hooks_enabled: bool = True
     """``[features] hooks`` (stable in Codex, on by default)."""
+    hooks: Annotated[HooksConfig, SkipValidation] = Field(default_factory=HooksConfig, exclude=True)
+    """The ``[hooks]`` tables (spec 03 §1): hooks given in code are trusted; ``[hooks.state]`` entries
+    record trust for hooks loaded from files."""
     namespace_tools: bool = True
     """Provider supports namespace specs; when False every namespaced tool (clock.*) is hidden."""
     default_mode_request_user_input: bool = False
@@ -62,6 +66,7 @@ class Config(BaseModel):
             fields["plan_validation"] = codex_nb["plan_validation"]
         if "model" in data:
             fields["model_slug"] = str(data["model"])
+        fields["hooks"] = parse_hooks_table(_table(data, "hooks"), source_path="<config.toml>", from_file=False)
         fields["extra"] = data
         try:
             return cls(**fields)

@@ -90,6 +90,15 @@ class HookEngine:
         if config is not None:
             self.add_config(config)
 
+    @classmethod
+    def from_config(cls, config: Any, **options: Any) -> HookEngine:
+        """The engine for a ``Config``: ``[features] hooks`` and its ``[hooks]`` tables."""
+        return cls(enabled=config.hooks_enabled, config=config.hooks, **options)
+
+    @property
+    def specs(self) -> list[HookSpec]:
+        return list(self._specs)
+
     # -- configuration -------------------------------------------------------------------
     def add_config(self, config: HooksConfig) -> list[HookSpec]:
         """Add parsed hooks (and their ``[hooks.state]`` entries) after the existing ones."""

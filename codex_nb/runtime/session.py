@@ -20,10 +20,12 @@ from typing import Any
 
 from ..config import Config
 from ..errors import TurnError
+from ..hooks.engine import HookEngine
+from ..hooks.session_api import SessionHooksMixin
 from ..protocol.events import Event
 from ..protocol.wire import dumps
 from ..tools.builtins import builtin_tools
-from ..tools.hook_points import NoHooks, ToolHooks
+from ..tools.hook_points import ToolHooks
 from ..tools.invocation import ModeKind, TurnContext
 from ..tools.lifecycle import ControlToolCallFact, LifecycleRecord
 from ..tools.names import ToolName
@@ -106,7 +108,7 @@ class TurnHandle:
         return f"<TurnHandle {self.turn_id} {state}>"
 
 
-class Session:
+class Session(SessionHooksMixin):
     """One conversation thread with its own registry, bus and history."""
 
     def __init__(self, config: Config | None = None, *, cwd: str | None = None, thread_id: str | None = None,
@@ -117,7 +119,7 @@ class Session:
         self.bus = EventBus(self.thread_id)
         self.registry = ToolRegistry()
         self.planner = ToolPlanner(self.registry, self.config)
-        self.hooks: ToolHooks = hooks if hooks is not None else NoHooks()
+        self.hooks: ToolHooks = hooks if hooks is not None else HookEngine.from_config(self.config)
         self.history: list[dict[str, Any]] = []
         self.lifecycle_log: list[LifecycleRecord] = []
         self.control_tool_facts: list[ControlToolCallFact] = []
