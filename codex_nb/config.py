@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation, ValidationError
 
+from .code_mode.settings import CodeModeSettings, code_mode_settings_from_toml
 from .errors import ConfigError
 from .hooks.config import HooksConfig, parse_hooks_table
 
@@ -38,6 +39,8 @@ class Config(BaseModel):
     default_mode_request_user_input: bool = False
     """``[features] default_mode_request_user_input``: allow request_user_input outside Plan mode."""
     model_slug: str = "scripted"
+    code_mode: CodeModeSettings = Field(default_factory=CodeModeSettings)
+    """Code Mode (spec 05): ``[features] code_mode``, ``code_mode_only`` and ``[features.code_mode]``."""
     extra: dict[str, Any] = Field(default_factory=dict)
     """Tables from the TOML that other components parse (``hooks``, ``features.code_mode`` ...)."""
 
@@ -61,6 +64,7 @@ class Config(BaseModel):
                            ("default_mode_request_user_input", "default_mode_request_user_input")):
             if key in features:
                 fields[field] = _bool(features[key], f"features.{key}")
+        fields["code_mode"] = code_mode_settings_from_toml(data)
         codex_nb = _table(data, "codex_nb")
         if "plan_validation" in codex_nb:
             fields["plan_validation"] = codex_nb["plan_validation"]

@@ -20,8 +20,8 @@ from ..protocol.items import ContentItem
 from .host import Isolate
 from .output import CellSnapshot, CellStatus
 
-NestedDispatch = Callable[[str, str], Awaitable[Any]]
-"""``(identifier, payload_text) -> code-mode result``; raises ``NestedCallError``. Runs on the kernel loop."""
+NestedDispatch = Callable[[str, str, str], Awaitable[Any]]
+"""``(cell_id, identifier, payload_text) -> code-mode result``; raises ``NestedCallError``. Runs on the kernel loop."""
 
 CANCELLED = "code mode nested tool call cancelled"
 DISPATCHER_STOPPED = "code mode nested tool dispatcher stopped"
@@ -113,7 +113,7 @@ class Cell:
 
     # -- nested calls ---------------------------------------------------------------------------
     def _start_call(self, call_id: int, tool: str, payload: str) -> None:
-        future = asyncio.run_coroutine_threadsafe(self._dispatch(tool, payload), self._kernel_loop)
+        future = asyncio.run_coroutine_threadsafe(self._dispatch(self.cell_id, tool, payload), self._kernel_loop)
         self._calls.add(future)
         wrapped = asyncio.wrap_future(future)
         wrapped.add_done_callback(lambda f: self._settle(call_id, future, f))

@@ -64,7 +64,7 @@ class ToolPlanner:
     def __init__(self, registry: ToolRegistry, config: Config, finalizers: list[Finalizer] | None = None) -> None:
         self.registry = registry
         self.config = config
-        self.finalizers: list[Finalizer] = list(finalizers or [])
+        self.finalizers: list[Finalizer] = list(finalizers) if finalizers is not None else default_finalizers()
         self._cache: dict[tuple[int, str], ToolPlan] = {}
 
     def plan(self, mode: str = "default") -> ToolPlan:
@@ -89,6 +89,13 @@ class ToolPlanner:
         routed = RegistrySnapshot(snapshot.generation, {e.tool.tool_name: e for e in entries})
         exposures = {e.tool.tool_name: e.exposure for e in entries}
         return ToolPlan(snapshot.generation, specs, ToolRouter(routed), exposures)
+
+
+def default_finalizers() -> list[Finalizer]:
+    """Code Mode (owned by ``codex_nb.code_mode``): one finalizer per planner; it owns the session's cells."""
+    from ..code_mode.planning import CodeModeFinalizer
+
+    return [CodeModeFinalizer()]
 
 
 def build_visible_specs(entries: list[RegisteredTool], spec_for: Callable[[RegisteredTool], dict[str, Any]],

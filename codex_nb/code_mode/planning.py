@@ -1,0 +1,133 @@
+"""Code Mode finalisation of a step's tools (spec 02 §6 step 3 and §7, spec 05 §1-§2).
+
+``CodeModeFinalizer`` is one planner's Code Mode part: it applies the plan-time
+exposure overrides, decides which tools are nested, prepends ``exec`` and ``wait``,
+augments descriptions (CodeMode) or hides nested tools (CodeModeOnly). It owns the
+session's ``CodeModeRuntime``; the V8 host thread starts on the first ``exec``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from ..tools.exposure import ToolExposure
+from ..tools.names import ToolName
+from ..tools.registry import RegisteredTool, RegistrySnapshot
+from ..tools.router import ToolRouter
+from .cell import CellLimits
+from .description import NestedToolDefinition, build_exec_description, code_mode_sample
+from .runtime import CodeModeRuntime, NestedToolEntry
+from .settings import CodeModeSettings, ToolMode
+from .specs import EXEC_TOOL_NAME, WAIT_TOOL_NAME
+from .tools import ExecTool, NestedTarget, WaitTool
+
+if TYPE_CHECKING:
+    from ..config import Config
+    from ..tools.planner import FinalizedTools
+
+log = logging.getLogger("codex_nb.code_mode")
+CODE_MODE_SOURCE = "code_mode"
+_NOT_NESTABLE = frozenset({"tool_search", "web_search"})
+
+
+def nested_definition(entry: RegisteredTool) -> NestedToolDefinition:
+    spec = entry.tool.spec()
+    kind = "freeform" if entry.tool.kind == "custom" else "function"
+    return NestedToolDefinition(
+        tool_name=entry.tool.tool_name, description=str(spec.get("description", "")), kind=kind,
+        input_schema=spec.get("parameters") if kind == "function" else None,
+        output_schema=getattr(entry.tool, "output_schema", None),
+        namespace_description=entry.tool.namespace_description)
+
+
+def select_nested(entries: list[RegisteredTool], settings: CodeModeSettings) -> dict[ToolName, NestedToolDefinition]:
+    """Spec 05 §2: the tools reachable as ``tools.X``, first identifier wins."""
+    nested: dict[ToolName, NestedToolDefinition] = {}
+    taken: set[str] = set()
+    for entry in entries:
+        name = entry.tool.tool_name
+        if not entry.exposure.available_in_code_mode or name.namespace in settings.excluded_tool_namespaces:
+            continue
+        if name.is_default and name.name in (EXEC_TOOL_NAME, WAIT_TOOL_NAME, *_NOT_NESTABLE):
+            continue
+        definition = nested_definition(entry)
+        if definition.identifier in taken:
+            log.warning("skipping tool with a duplicate normalized code-mode name: %s", name.dotted)
+            continue
+        taken.add(definition.identifier)
+        nested[name] = definition
+    return nested
+
+
+class CodeModeFinalizer:
+    """A planner finalizer (see ``tools.planner.Finalizer``) bound to one session's runtime."""
+
+    def __init__(self) -> None:
+        self._runtime: CodeModeRuntime | None = None
+
+    def runtime(self, settings: CodeModeSettings) -> CodeModeRuntime:
+        if self._runtime is None:
+            self._runtime = CodeModeRuntime(limits=CellLimits(memory_limit_bytes=settings.memory_limit_bytes,
+                                                              max_wall_time_s=settings.max_wall_time_s))
+        return self._runtime
+
+    def close(self) -> None:
+        if self._runtime is not None:
+            self._runtime.close()
+            self._runtime = None
+
+    def __call__(self, entries: list[RegisteredTool], config: Config) -> FinalizedTools:
+        from ..tools.planner import FinalizedTools
+
+        settings: CodeModeSettings = config.code_mode
+        mode = settings.mode
+        if mode is ToolMode.DIRECT:
+            return FinalizedTools(entries)
+        entries = [direct_only_override(e, settings) for e in entries]
+        for e in entries:
+            if e.tool.tool_name.is_default and e.tool.name in (EXEC_TOOL_NAME, WAIT_TOOL_NAME):
+                log.warning("tool %s collides with Code Mode's %s and is removed", e.tool.tool_name.dotted, e.tool.name)
+        entries = [e for e in entries
+                   if not (e.tool.tool_name.is_default and e.tool.name in (EXEC_TOOL_NAME, WAIT_TOOL_NAME))]
+        nested = select_nested(entries, settings)
+        listed = [d for n, d in nested.items() if not _exposure_of(entries, n).is_deferred]
+        deferred = [d for n, d in nested.items() if _exposure_of(entries, n).is_deferred]
+        only = mode is ToolMode.CODE_MODE_ONLY
+        description = build_exec_description(listed, deferred=deferred, code_mode_only=only,
+                                             default_yield_time_ms=settings.default_exec_yield_time_ms)
+        runtime = self.runtime(settings)
+        exec_tool = ExecTool(runtime=runtime, description=description,
+                             targets={d.identifier: NestedTarget(tool_name=n, kind=d.kind) for n, d in nested.items()},
+                             entries=[NestedToolEntry(name=d.identifier, description=d.description, kind=d.kind)
+                                      for d in nested.values()],
+                             default_yield_time_ms=settings.default_exec_yield_time_ms)
+        wait_tool = WaitTool(runtime=runtime)
+        final = [RegisteredTool(exec_tool, CODE_MODE_SOURCE, ToolExposure.Direct),
+                 RegisteredTool(wait_tool, CODE_MODE_SOURCE, ToolExposure.Direct), *entries]
+        exec_tool.router = ToolRouter(RegistrySnapshot(0, {e.tool.tool_name: e for e in final}))
+
+        def visible(entry: RegisteredTool) -> bool:
+            return entry.exposure.is_direct and not (only and entry.tool.tool_name in nested)
+
+        def spec_for(entry: RegisteredTool) -> dict[str, Any]:
+            spec = entry.tool.spec()
+            definition = nested.get(entry.tool.tool_name)
+            if only or definition is None or entry.tool is exec_tool:
+                return spec
+            return {**spec, "description": code_mode_sample(definition)}
+
+        return FinalizedTools(final, spec_for=spec_for, visible=visible)
+
+
+def direct_only_override(entry: RegisteredTool, settings: CodeModeSettings) -> RegisteredTool:
+    """Spec 02 §6.3.1: code-mode-available tools in a direct-only namespace become DirectModelOnly."""
+    if entry.tool.tool_name.namespace in settings.direct_only_tool_namespaces and \
+            entry.exposure.available_in_code_mode:
+        return replace(entry, exposure=ToolExposure.DirectModelOnly)
+    return entry
+
+
+def _exposure_of(entries: list[RegisteredTool], name: ToolName) -> ToolExposure:
+    return next(e.exposure for e in entries if e.tool.tool_name == name)

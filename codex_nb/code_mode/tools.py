@@ -1,0 +1,215 @@
+"""The ``exec`` and ``wait`` tools, and how a nested ``tools.X(...)`` call is dispatched.
+
+A nested call becomes an ordinary ``ToolCall`` (call id ``exec-<uuid4>``, source
+``code_mode``, the cell id) and runs through ``run_call``: the same pipeline as a
+direct call, with hooks, lifecycle, events and per-call cancellation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from ..tools.base import Tool
+from ..tools.errors import Fatal, RespondToModel
+from ..tools.invocation import ToolInvocation, TurnContext
+from ..tools.names import ToolName
+from ..tools.payload import CallSource, Payload, ToolCall, ToolOutput
+from ..tools.router import ToolRouter
+from .cell import CANCELLED, NestedCallError
+from .description import DEFAULT_MAX_OUTPUT_TOKENS, RUNTIME_DEFAULT_YIELD_TIME_MS
+from .output import CellSnapshot, result_body
+from .pragma import PragmaError, parse_exec_source
+from .runtime import CodeModeRuntime, NestedToolEntry
+from .specs import EXEC_TOOL_NAME, WAIT_TOOL_NAME, exec_spec, wait_spec
+
+EXEC_NOT_CUSTOM = "exec expects raw JavaScript source text"
+EXEC_RECURSION = "exec cannot invoke itself"
+
+
+@dataclass(frozen=True, kw_only=True)
+class NestedTarget:
+    tool_name: ToolName
+    kind: str  # "function" | "freeform"
+
+
+def code_mode_result(output: ToolOutput) -> Any:
+    """What a nested call resolves to (spec 05 §6.5)."""
+    if output.code_mode_result is not None:
+        return output.code_mode_result
+    if isinstance(output.body, str):
+        return output.body
+    parts = [item.get("text") or item.get("image_url") or item.get("audio_url") for item in output.body
+             if item.get("type") != "encrypted_content"]
+    return "\n".join(p for p in parts if p)
+
+
+class NestedDispatcher:
+    """Turns ``tools.X(input)`` from one exec call into pipeline dispatches in ``turn``."""
+
+    def __init__(self, *, targets: dict[str, NestedTarget], router: ToolRouter, turn: TurnContext) -> None:
+        self._targets = targets
+        self._router = router
+        self._turn = turn
+
+    async def __call__(self, cell_id: str, identifier: str, payload: str) -> Any:
+        from ..runtime.calls import run_call  # runtime imports tools; import late to avoid a cycle
+
+        if identifier in (EXEC_TOOL_NAME, WAIT_TOOL_NAME):
+            raise NestedCallError(EXEC_RECURSION if identifier == EXEC_TOOL_NAME else
+                                  f"tool `{identifier}` is not available in code mode")
+        target = self._targets.get(identifier)
+        if target is None:
+            raise NestedCallError(f"tool `{identifier}` is not available in code mode")
+        if target.kind == "function":
+            try:
+                valid = isinstance(json.loads(payload), dict)
+            except ValueError:
+                valid = False
+            if not valid:
+                raise NestedCallError(f"tool `{identifier}` expects a JSON object for arguments")
+        kind = "function" if target.kind == "function" else "custom"
+        call = ToolCall(tool_name=target.tool_name, call_id=f"exec-{uuid.uuid4()}", payload=Payload(kind, payload),
+                        source=CallSource.CODE_MODE, cell_id=cell_id)
+        try:
+            result = await run_call(call, self._turn, self._router)
+        except Fatal as err:
+            raise NestedCallError(f"Fatal error: {err.message}") from None
+        if result.output.extra.get("aborted"):
+            raise NestedCallError(CANCELLED)
+        if result.output.success is False:
+            raise NestedCallError(result.output.text)
+        return code_mode_result(result.output)
+
+
+class ExecTool(Tool):
+    """``exec``: run the model's JavaScript in a fresh isolate (freeform, lark grammar)."""
+
+    kind = "custom"
+    runs_hooks = False
+
+    def __init__(self, *, runtime: CodeModeRuntime, description: str, targets: dict[str, NestedTarget],
+                 entries: list[NestedToolEntry], router: ToolRouter | None = None,
+                 default_yield_time_ms: int = RUNTIME_DEFAULT_YIELD_TIME_MS) -> None:
+        super().__init__(EXEC_TOOL_NAME)
+        self.runtime = runtime
+        self.description = description
+        self.targets = targets
+        self.entries = entries
+        self.router = router
+        self.default_yield_time_ms = default_yield_time_ms
+
+    def spec(self) -> dict[str, Any]:
+        return exec_spec(self.description)
+
+    def accepts(self, payload_kind: str) -> bool:
+        return True  # a wrong payload gets the exact model-facing error below, not a Fatal
+
+    async def handle(self, invocation: ToolInvocation) -> ToolOutput:
+        if invocation.call.payload.kind != "custom":
+            raise RespondToModel(EXEC_NOT_CUSTOM)
+        if invocation.call.source == CallSource.CODE_MODE:
+            raise RespondToModel(EXEC_RECURSION)
+        try:
+            parsed = parse_exec_source(invocation.payload_text)
+        except PragmaError as err:
+            raise RespondToModel(str(err)) from None
+        router = self.router or ToolRouter(invocation.turn.session.planner.plan(invocation.turn.mode).router.snapshot)
+        dispatch = NestedDispatcher(targets=self.targets, router=router, turn=invocation.turn)
+        yield_ms = parsed.yield_time_ms if parsed.yield_time_ms is not None else self.default_yield_time_ms
+        max_tokens = parsed.max_output_tokens if parsed.max_output_tokens is not None else DEFAULT_MAX_OUTPUT_TOKENS
+        with terminate_cells_on_cancel(self.runtime, invocation.turn):
+            cell = await self.runtime.start_cell(parsed.code, self.entries, dispatch=dispatch,
+                                                 on_notify=notifier(invocation))
+            snapshot = await self.runtime.next_output(cell.cell_id, yield_ms)
+        return cell_output(snapshot, max_tokens)
+
+
+class WaitTool(Tool):
+    """``wait``: new output of a yielded cell, or its completion; ``terminate`` stops it."""
+
+    runs_hooks = False
+
+    def __init__(self, *, runtime: CodeModeRuntime) -> None:
+        super().__init__(WAIT_TOOL_NAME)
+        self.runtime = runtime
+
+    def spec(self) -> dict[str, Any]:
+        return wait_spec()
+
+    async def handle(self, invocation: ToolInvocation) -> ToolOutput:
+        args = _wait_args(invocation.payload_text)
+        cell_id = args["cell_id"]
+        max_tokens = int(args.get("max_tokens", DEFAULT_MAX_OUTPUT_TOKENS))
+        with terminate_cells_on_cancel(self.runtime, invocation.turn):
+            if args.get("terminate"):
+                snapshot = await self.runtime.terminate(cell_id)
+            else:
+                snapshot = await self.runtime.next_output(cell_id, int(args.get("yield_time_ms",
+                                                                                RUNTIME_DEFAULT_YIELD_TIME_MS)))
+        if snapshot is None:
+            snapshot = CellSnapshot(cell_id=cell_id, status="failed", wall_time_s=0.0,
+                                    error=f"exec cell {cell_id} not found")
+        return cell_output(snapshot, max_tokens)
+
+
+def cell_output(snapshot: CellSnapshot, max_tokens: int) -> ToolOutput:
+    return ToolOutput(body=result_body(snapshot, max_output_tokens=max_tokens), success=snapshot.success,
+                      extra={"cell_id": snapshot.cell_id, "cell_status": snapshot.status})
+
+
+def _wait_args(text: str) -> dict[str, Any]:
+    try:
+        args = json.loads(text) if text.strip() else {}
+    except ValueError as err:
+        raise RespondToModel(f"failed to parse function arguments: {err}") from None
+    if not isinstance(args, dict) or not isinstance(args.get("cell_id"), str):
+        raise RespondToModel("failed to parse function arguments: missing field `cell_id`")
+    for key in ("yield_time_ms", "max_tokens"):
+        value = args.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
+            raise RespondToModel(f"failed to parse function arguments: `{key}` must be a non-negative number")
+    if args.get("terminate") is not None and not isinstance(args["terminate"], bool):
+        raise RespondToModel("failed to parse function arguments: `terminate` must be a boolean")
+    return args
+
+
+def notifier(invocation: ToolInvocation):  # type: ignore[no-untyped-def]
+    """``notify(v)``: an extra ``custom_tool_call_output`` for the exec call, kept on the session."""
+    def notify(text: str) -> None:
+        item = {"type": "custom_tool_call_output", "call_id": invocation.call_id, "name": EXEC_TOOL_NAME,
+                "output": text}
+        invocation.turn.services.setdefault("code_mode_notifications", []).append(item)
+    return notify
+
+
+class terminate_cells_on_cancel:  # noqa: N801 - used as a context manager
+    """While an exec/wait call runs, interrupting its turn terminates every active cell."""
+
+    def __init__(self, runtime: CodeModeRuntime, turn: TurnContext) -> None:
+        self._runtime = runtime
+        self._turn = turn
+        self._remove = lambda: None
+
+    def __enter__(self) -> None:
+        loop = asyncio.get_running_loop()
+        runtime = self._runtime
+
+        def on_cancel() -> None:
+            loop.call_soon_threadsafe(lambda: _keep(loop.create_task(runtime.terminate_all("turn interrupted"))))
+
+        self._remove = self._turn.cancel.on_cancel(on_cancel)
+
+    def __exit__(self, *exc: object) -> None:
+        self._remove()
+
+
+_background: set[asyncio.Task[Any]] = set()
+
+
+def _keep(task: asyncio.Task[Any]) -> None:
+    _background.add(task)
+    task.add_done_callback(_background.discard)
