@@ -1,0 +1,1 @@
+"""anywidget widgets (Python side). Import the widget modules directly; nothing is imported here."""

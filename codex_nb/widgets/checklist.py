@@ -1,0 +1,452 @@
+"""PlanChecklist: a live anywidget checklist of one session's plan snapshots.
+
+Kernel -> browser is synced state only (DESIGN §5 rule 2). Every accepted PlanUpdate
+replaces the whole snapshot (explanation, steps, thread, turn, revision) in one
+``hold_sync`` batch, i.e. one comm message. Snapshots from other threads are ignored,
+stale or out-of-order revisions are dropped, and bursts are coalesced: at most
+``max_rate`` messages per second, the latest snapshot wins, and a pending snapshot is
+flushed by a timer on the kernel's asyncio loop no later than ``1 / max_rate`` seconds
+after it arrived. Turn status changes (start, end, error) flush at once.
+
+Browser -> kernel requests are ``{id, kind, ...}`` messages checked against
+``protocol.json``; malformed ones are logged, shown in the ``protocol_error`` trait and
+answered with an ``error`` reply. The kernel keeps running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import anywidget
+import traitlets
+
+from ..protocol.events import Event
+from ..protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
+from ._static import bundle_esm, read_static
+from .protocol import ProtocolError, kinds, validate_to_kernel
+
+log = logging.getLogger("codex_nb.widgets.checklist")
+
+WIDGET = "plan_checklist"
+DEFAULT_MAX_RATE = 20.0
+_TURN_END = {"completed", "interrupted", "failed"}
+SNAPSHOT_KEYS = ("explanation", "steps", "thread_id", "turn_id", "revision")
+
+
+class EventSource(Protocol):
+    """What the checklist needs from a session."""
+
+    @property
+    def thread_id(self) -> str: ...
+
+    def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]: ...
+
+
+@dataclass(kw_only=True)
+class ChecklistStats:
+    """Counters for tests and benchmarks."""
+
+    snapshots: int = 0
+    """PlanUpdate events of this thread received."""
+    dropped_stale: int = 0
+    other_thread: int = 0
+    coalesced: int = 0
+    """Snapshots replaced by a newer one before they were sent."""
+    flushes: int = 0
+    """State batches sent (each one comm message)."""
+
+
+@dataclass(kw_only=True, frozen=True)
+class _Snapshot:
+    explanation: str | None
+    steps: list[dict[str, str]]
+    thread_id: str
+    turn_id: str | None
+    revision: int
+
+
+@dataclass(kw_only=True)
+class _Pending:
+    snapshot: _Snapshot | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def empty(self) -> bool:
+        return self.snapshot is None and not self.meta
+
+
+class PlanChecklist(anywidget.AnyWidget):
+    """Live checklist of ``session``'s plan: ``PlanChecklist(session)`` or ``session.checklist()``."""
+
+    _esm = bundle_esm("plan_checklist.js")
+    _css = read_static("plan_checklist.css")
+
+    explanation = traitlets.Unicode(None, allow_none=True).tag(sync=True)
+    steps = traitlets.List(traitlets.Dict()).tag(sync=True)
+    thread_id = traitlets.Unicode("").tag(sync=True)
+    turn_id = traitlets.Unicode(None, allow_none=True).tag(sync=True)
+    revision = traitlets.Int(None, allow_none=True).tag(sync=True)
+    """Revision of the shown snapshot; None until the first one."""
+    turn_status = traitlets.Unicode("idle").tag(sync=True)
+    """idle | running | completed | interrupted | failed (the latest turn of the thread)."""
+    error = traitlets.Unicode("").tag(sync=True)
+    """Why the latest turn failed (an ``error`` event or the background task's exception)."""
+    protocol_error = traitlets.Unicode("").tag(sync=True)
+    """The latest rejected browser message, shown in the view."""
+
+    def __init__(
+        self,
+        session: EventSource,
+        *,
+        width: int = 80,
+        max_rate: float | None = DEFAULT_MAX_RATE,
+        **kwargs: Any,
+    ) -> None:
+        if not hasattr(session, "subscribe") or not hasattr(session, "thread_id"):
+            raise TypeError(
+                f"PlanChecklist needs a codex_nb.Session (with .subscribe and .thread_id), "
+                f"got {type(session).__name__}; create one with codex_nb.Session()"
+            )
+        super().__init__(thread_id=session.thread_id, **kwargs)
+        self.width = width
+        self.stats = ChecklistStats()
+        self.rendered_revision: int | None = None
+        """The newest revision a view reported as rendered."""
+        self.handle: Any = None
+        """The tracked TurnHandle (for turn controls such as a Stop button)."""
+        self._thread = session.thread_id
+        self._interval = 1.0 / max_rate if max_rate else 0.0
+        self._lock = threading.RLock()
+        self._pending = _Pending()
+        self._newest: int = 0
+        self._status_turn: str | None = None
+        self._last_flush = float("-inf")
+        self._timer: asyncio.TimerHandle | None = None
+        self._scheduled = False
+        self._waiters: list[asyncio.Future[None]] = []
+        self._handlers: dict[str, Callable[[dict[str, Any]], object]] = {"rendered": self._on_rendered}
+        self._loop = _running_loop()
+        self._session = session
+        self.on_msg(self._on_view_msg)
+        self._unsubscribe: Callable[[], None] | None = session.subscribe(self._on_event)
+
+    @classmethod
+    def attach(cls, session: EventSource, **kwargs: Any) -> PlanChecklist:
+        """``PlanChecklist.attach(session)`` is ``PlanChecklist(session)``."""
+        return cls(session, **kwargs)
+
+    # ---- events in -------------------------------------------------------------------
+
+    def _on_event(self, event: Event) -> None:
+        if event.thread_id != self._thread:
+            self.stats.other_thread += 1
+            return
+        msg = event.msg
+        kind = msg.type
+        if kind == "plan_update":
+            self._offer(event)
+        elif kind == "turn_started":
+            turn = getattr(msg, "turn_id", None) or event.turn_id
+            self._status("running", turn=turn, error="")
+            self._track_active(turn)
+        elif kind == "turn_complete":
+            self._status("completed", turn=event.turn_id)
+        elif kind == "turn_aborted":
+            self._status("interrupted", turn=event.turn_id)
+        elif kind == "error":
+            self._status("failed", turn=event.turn_id, error=getattr(msg, "message", "error"))
+
+    def _offer(self, event: Event) -> None:
+        msg: Any = event.msg
+        with self._lock:
+            self.stats.snapshots += 1
+            revision = event.revision if event.revision is not None else self._newest + 1
+            if revision <= self._newest:
+                self.stats.dropped_stale += 1
+                return
+            self._newest = revision
+            if self._pending.snapshot is not None:
+                self.stats.coalesced += 1
+            self._pending.snapshot = _Snapshot(
+                explanation=msg.explanation,
+                steps=[{"step": item.step, "status": str(item.status)} for item in msg.plan],
+                thread_id=event.thread_id,
+                turn_id=event.turn_id,
+                revision=revision,
+            )
+            self._request_flush(urgent=False)
+
+    def _status(self, status: str, *, turn: str | None, error: str | None = None) -> None:
+        with self._lock:
+            meta = self._pending.meta
+            current = meta.get("turn_status", self.turn_status)
+            if status == "running":
+                self._status_turn = turn
+            elif current == "failed" and status in _TURN_END and turn == self._status_turn:
+                status = "failed"  # a failed turn stays failed when it then completes
+            meta["turn_status"] = status
+            if error is not None:
+                meta["error"] = error
+            self._request_flush(urgent=True)
+
+    def track(self, handle: Any) -> Any:
+        """Show the outcome of a background turn (``session.start_turn``) in this widget.
+
+        An exception in ``handle.task`` becomes the ``error`` trait, so it is never lost;
+        returns ``handle`` so ``checklist.track(session.start_turn(...))`` reads well.
+        """
+        self.handle = handle
+        task = getattr(handle, "task", handle)
+        task.add_done_callback(self._on_task_done)
+        with self._lock:
+            if self._pending.meta.get("turn_status", self.turn_status) not in ("running",):
+                self._pending.meta.update(turn_status="running", error="")
+                self._request_flush(urgent=True)
+        return handle
+
+    def _track_active(self, turn: str | None) -> None:
+        """Follow the session's running turn task, so an exception in it is shown here."""
+        handle = getattr(self._session, "active_turn", None)
+        if handle is not None and handle is not self.handle and getattr(handle, "turn_id", None) == turn:
+            self.handle = handle
+            handle.task.add_done_callback(self._on_task_done)
+
+    def _on_task_done(self, task: asyncio.Future[Any]) -> None:
+        if task.cancelled():
+            self._status("interrupted", turn=self._status_turn)
+            return
+        exc = task.exception()
+        if exc is not None:
+            log.error("background turn failed", exc_info=exc)
+            self._status("failed", turn=self._status_turn, error=f"{type(exc).__name__}: {exc}")
+            return
+        status = getattr(task.result(), "status", "completed")
+        self._status(status if status in _TURN_END else "completed", turn=self._status_turn)
+
+    # ---- coalescing and flushing -----------------------------------------------------
+
+    def _request_flush(self, *, urgent: bool) -> None:
+        """Called with the lock held: flush now, or make sure a flush is scheduled."""
+        loop = self._loop or _running_loop()
+        self._loop = loop
+        now = time.monotonic()
+        due = self._last_flush + self._interval
+        on_loop = loop is not None and _running_loop() is loop
+        if loop is None or (on_loop and (urgent or now >= due)):
+            self._flush()
+        elif not on_loop and (urgent or now >= due):
+            if not self._scheduled:
+                self._scheduled = True
+                loop.call_soon_threadsafe(self._flush)
+        elif self._timer is None and not self._scheduled:
+            self._scheduled = True
+            loop.call_soon_threadsafe(self._arm_timer, due)
+
+    def _arm_timer(self, due: float) -> None:
+        with self._lock:
+            if self._pending.empty():
+                self._scheduled = False
+                return
+            assert self._loop is not None
+            self._timer = self._loop.call_later(max(0.0, due - time.monotonic()), self._flush)
+
+    def _flush(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            self._scheduled = False
+            pending, self._pending = self._pending, _Pending()
+            if not pending.empty():
+                self._last_flush = time.monotonic()
+                self.stats.flushes += 1
+                with self.hold_sync():
+                    snapshot = pending.snapshot
+                    if snapshot is not None:
+                        self._states_to_send.update(SNAPSHOT_KEYS)  # the message carries the whole snapshot
+                        self.explanation = snapshot.explanation
+                        self.steps = snapshot.steps
+                        self.thread_id = snapshot.thread_id
+                        self.turn_id = snapshot.turn_id
+                        self.revision = snapshot.revision
+                    for name, value in pending.meta.items():
+                        setattr(self, name, value)
+            waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            waiter.get_loop().call_soon_threadsafe(_resolve, waiter)
+
+    async def settled(self) -> None:
+        """Wait until every received snapshot and status is in the synced state."""
+        while True:
+            with self._lock:
+                if self._pending.empty():
+                    return
+                waiter = asyncio.get_running_loop().create_future()
+                self._waiters.append(waiter)
+            await waiter
+
+    def flush(self) -> None:
+        """Send any pending snapshot now (e.g. before reading the traits from another thread)."""
+        self._flush()
+
+    # ---- browser -> kernel -------------------------------------------------------------
+
+    def on_request(self, kind: str, handler: Callable[[dict[str, Any]], object]) -> None:
+        """Handle browser requests of ``kind`` (declared in protocol.json) with ``handler(msg)``.
+
+        The hook for turn controls: a handler may return a dict of extra reply fields.
+        """
+        if kind not in kinds(WIDGET, "to_kernel"):
+            raise ValueError(f"{kind!r} is not a plan_checklist message kind; declare it in js/protocol.json first")
+        self._handlers[kind] = handler
+
+    def _on_view_msg(self, _widget: object, content: object, _buffers: object) -> None:
+        msg_id = content.get("id") if isinstance(content, dict) else None
+        reply_id = msg_id if isinstance(msg_id, str) else None
+        try:
+            message = validate_to_kernel(WIDGET, content)
+            extra = self._handlers[message["kind"]](message)
+        except ProtocolError as err:
+            self._reject(reply_id, f"rejected a message from the checklist view: {err}")
+            return
+        except Exception as err:  # a handler bug must not take the kernel's comm down
+            log.exception("checklist request handler failed")
+            self._reject(reply_id, f"checklist request failed: {type(err).__name__}: {err}")
+            return
+        self.send({"kind": "ack", "id": message["id"], **(extra if isinstance(extra, dict) else {})})
+
+    def _reject(self, msg_id: str | None, text: str) -> None:
+        log.warning(text)
+        with self._lock:
+            self.protocol_error = text
+        self.send({"kind": "error", "id": msg_id, "message": text})
+
+    def _on_rendered(self, message: dict[str, Any]) -> None:
+        revision = message["revision"]
+        if revision is not None and (self.rendered_revision is None or revision > self.rendered_revision):
+            self.rendered_revision = revision
+
+    # ---- static fallbacks -------------------------------------------------------------
+
+    def plan_args(self) -> UpdatePlanArgs | None:
+        """The shown snapshot as ``UpdatePlanArgs`` (None before the first one)."""
+        if self.revision is None:
+            return None
+        return UpdatePlanArgs(
+            explanation=self.explanation,
+            plan=[PlanItemArg(step=s["step"], status=StepStatus(s["status"])) for s in self.steps],
+        )
+
+    def text(self) -> str:
+        """The Codex text rendering of the shown snapshot (stable: no ids, no addresses)."""
+        args = self.plan_args()
+        if args is None:
+            body = "• Updated Plan\n  └ (no plan yet)"
+        else:
+            body = _render_text(args, self.width)
+        if self.error:
+            body += f"\n  ! {self.error}"
+        return body
+
+    def html(self) -> str:
+        """A static, escaped HTML rendering for nbconvert, GitHub and other non-widget viewers."""
+        return static_html(self.plan_args(), error=self.error)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle or {}, {})
+        data["text/plain"] = self.text()
+        data["text/html"] = self.html()
+        return data, metadata
+
+    def __repr__(self) -> str:
+        return f"<PlanChecklist revision={self.revision} steps={len(self.steps)} turn_status={self.turn_status}>"
+
+    # ---- teardown ----------------------------------------------------------------------
+
+    def detach(self) -> None:
+        """Stop following the session (the shown state stays)."""
+        with self._lock:
+            if self._unsubscribe is not None:
+                self._unsubscribe()
+                self._unsubscribe = None
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+    def close(self) -> None:
+        if hasattr(self, "_lock"):
+            self.detach()
+        super().close()
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _resolve(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)
+
+
+def _render_text(args: UpdatePlanArgs, width: int) -> str:
+    try:
+        from ..render.text import render_plan_text  # another module; may not exist yet
+    except ImportError:
+        return _fallback_text(args)
+    return render_plan_text(args, width=width)
+
+
+def _fallback_text(args: UpdatePlanArgs) -> str:
+    body: list[str] = []
+    if args.explanation and args.explanation.strip():
+        body.append(args.explanation.strip())
+    if not args.plan:
+        body.append("(no steps provided)")
+    for item in args.plan:
+        body.append(("✔ " if item.status == StepStatus.COMPLETED else "□ ") + item.step)
+    return "\n".join(["• Updated Plan"] + [("  └ " if i == 0 else "    ") + line for i, line in enumerate(body)])
+
+
+_STATIC_STEP = {
+    "completed": ("✔", "Completed", "s", "opacity:.6"),
+    "in_progress": ("□", "In progress", "strong", "color:var(--jp-brand-color1,#0097a7)"),
+    "pending": ("□", "Pending", "span", "opacity:.6"),
+}
+
+
+def static_html(args: UpdatePlanArgs | None, *, error: str = "") -> str:
+    """Escaped HTML for one snapshot; status is carried by text and semantic tags, not colour only."""
+    esc = html.escape
+    parts = ['<div class="codex-plan-static">']
+    if args is None:
+        parts.append("<div><strong>Updated Plan</strong></div><p><em>(no plan yet)</em></p>")
+    else:
+        done = sum(1 for item in args.plan if item.status == StepStatus.COMPLETED)
+        parts.append(f"<div><strong>Updated Plan</strong> <span>({done}/{len(args.plan)} done)</span></div>")
+        if args.explanation and args.explanation.strip():
+            parts.append(f'<p style="opacity:.6"><em>{esc(args.explanation.strip())}</em></p>')
+        if not args.plan:
+            parts.append('<p style="opacity:.6"><em>(no steps provided)</em></p>')
+        else:
+            parts.append('<ol style="list-style:none;padding-left:1em">')
+            for item in args.plan:
+                glyph, label, tag, style = _STATIC_STEP[str(item.status)]
+                parts.append(
+                    f'<li data-status="{item.status}" title="{label}" style="{style}">'
+                    f"{glyph} <{tag}>{esc(item.step)}</{tag}></li>"
+                )
+            parts.append("</ol>")
+    if error:
+        parts.append(f'<p role="alert" style="color:var(--jp-error-color1,#d32f2f)">{esc(error)}</p>')
+    parts.append("</div>")
+    return "".join(parts)

@@ -1,0 +1,112 @@
+// Pure state -> view-model logic for the plan checklist. No DOM here: plan_checklist.js
+// turns the view model into elements, node tests check this module directly.
+// Visual semantics follow the Codex TUI "Updated Plan" cell (spec 10).
+
+/** @typedef {import("./protocol.js").StepStatus} StepStatus */
+
+/**
+ * The synced widget state (one PlanUpdate snapshot plus turn status).
+ * @typedef {object} ChecklistState
+ * @property {string | null} explanation
+ * @property {{step: string, status: string}[]} steps
+ * @property {string} thread_id
+ * @property {string | null} turn_id
+ * @property {number | null} revision  null until the first snapshot arrives
+ * @property {string} turn_status
+ * @property {string} error
+ * @property {string} protocol_error
+ */
+
+/**
+ * @typedef {object} RowView
+ * @property {number} index
+ * @property {string} text
+ * @property {string} status
+ * @property {string} glyph
+ * @property {string} className
+ * @property {string} statusLabel
+ */
+
+export const HEADER = "Updated Plan";
+export const EMPTY_TEXT = "(no steps provided)";
+export const NO_PLAN_TEXT = "(no plan yet)";
+export const GLYPH_DONE = "\u2714";
+export const GLYPH_OPEN = "\u25a1";
+
+/** @type {Record<string, {glyph: string, label: string}>} */
+const STATUS_STYLE = {
+  completed: { glyph: GLYPH_DONE, label: "Completed" },
+  in_progress: { glyph: GLYPH_OPEN, label: "In progress" },
+  pending: { glyph: GLYPH_OPEN, label: "Pending" },
+};
+
+/** @type {Record<string, string>} */
+const TURN_LABEL = {
+  idle: "",
+  running: "Turn running",
+  completed: "Turn completed",
+  interrupted: "Turn interrupted",
+  failed: "Turn failed",
+};
+
+/**
+ * One step row. Unknown statuses render like pending but say so in the label.
+ * @param {unknown} item
+ * @param {number} index
+ * @returns {RowView}
+ */
+export function rowView(item, index) {
+  const raw = /** @type {{step?: unknown, status?: unknown}} */ (item ?? {});
+  const text = raw.step == null ? "" : String(raw.step);
+  const status = typeof raw.status === "string" ? raw.status : "unknown";
+  const style = STATUS_STYLE[status];
+  return {
+    index,
+    text,
+    status,
+    glyph: style ? style.glyph : GLYPH_OPEN,
+    className: `codex-plan-step codex-plan-step--${style ? status : "unknown"}`,
+    statusLabel: style ? style.label : `Unknown status (${status})`,
+  };
+}
+
+/**
+ * Counter of completed steps, e.g. `2/5 done`.
+ * @param {RowView[]} rows
+ */
+export function counter(rows) {
+  const done = rows.filter((r) => r.status === "completed").length;
+  return { done, total: rows.length, text: `${done}/${rows.length} done` };
+}
+
+/**
+ * The whole view model for one state. The snapshot is always rendered from scratch:
+ * nothing is inferred from a previous state.
+ * @param {Partial<ChecklistState>} state
+ */
+export function checklistView(state) {
+  const hasPlan = state.revision !== null && state.revision !== undefined;
+  const rawExplanation = typeof state.explanation === "string" ? state.explanation.trim() : "";
+  const steps = Array.isArray(state.steps) ? state.steps : [];
+  const rows = hasPlan ? steps.map(rowView) : [];
+  const count = counter(rows);
+  const turnStatus = typeof state.turn_status === "string" ? state.turn_status : "idle";
+  const error = state.error ? String(state.error) : "";
+  const protocolError = state.protocol_error ? String(state.protocol_error) : "";
+  return {
+    header: HEADER,
+    hasPlan,
+    placeholder: hasPlan ? null : NO_PLAN_TEXT,
+    explanation: hasPlan && rawExplanation ? rawExplanation : null,
+    empty: hasPlan && rows.length === 0,
+    emptyText: EMPTY_TEXT,
+    rows,
+    counter: count,
+    counterText: hasPlan ? count.text : "",
+    ariaLabel: hasPlan ? `Plan, ${count.done} of ${count.total} steps done` : "Plan, no plan yet",
+    turnStatus,
+    turnText: TURN_LABEL[turnStatus] ?? `Turn ${turnStatus}`,
+    error: error || null,
+    protocolError: protocolError || null,
+  };
+}

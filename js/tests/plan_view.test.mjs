@@ -1,0 +1,105 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  EMPTY_TEXT, GLYPH_DONE, GLYPH_OPEN, NO_PLAN_TEXT, checklistView, counter, rowView,
+} from "../plan_view.js";
+
+const snapshot = (steps, extra = {}) => ({
+  explanation: null, steps, thread_id: "t", turn_id: "u", revision: 1,
+  turn_status: "running", error: "", protocol_error: "", ...extra,
+});
+
+test("rows follow Codex semantics: glyph, class and status label", () => {
+  const view = checklistView(snapshot([
+    { step: "Investigate", status: "completed" },
+    { step: "Harden", status: "in_progress" },
+    { step: "Add tests", status: "pending" },
+  ]));
+  assert.deepEqual(view.rows, [
+    { index: 0, text: "Investigate", status: "completed", glyph: GLYPH_DONE,
+      className: "codex-plan-step codex-plan-step--completed", statusLabel: "Completed" },
+    { index: 1, text: "Harden", status: "in_progress", glyph: GLYPH_OPEN,
+      className: "codex-plan-step codex-plan-step--in_progress", statusLabel: "In progress" },
+    { index: 2, text: "Add tests", status: "pending", glyph: GLYPH_OPEN,
+      className: "codex-plan-step codex-plan-step--pending", statusLabel: "Pending" },
+  ]);
+  assert.equal(view.counterText, "1/3 done");
+  assert.equal(view.ariaLabel, "Plan, 1 of 3 steps done");
+  assert.equal(view.empty, false);
+  assert.equal(view.placeholder, null);
+});
+
+test("glyphs are U+2714 and U+25A1", () => {
+  assert.equal(GLYPH_DONE, "\u2714");
+  assert.equal(GLYPH_OPEN, "\u25a1");
+});
+
+test("an empty plan says (no steps provided) and counts 0/0", () => {
+  const view = checklistView(snapshot([], { explanation: "Starting" }));
+  assert.equal(view.empty, true);
+  assert.equal(view.emptyText, EMPTY_TEXT);
+  assert.equal(EMPTY_TEXT, "(no steps provided)");
+  assert.equal(view.explanation, "Starting");
+  assert.equal(view.counterText, "0/0 done");
+});
+
+test("before the first snapshot there is a placeholder and no counter", () => {
+  const view = checklistView(snapshot([{ step: "x", status: "pending" }], { revision: null }));
+  assert.equal(view.hasPlan, false);
+  assert.equal(view.placeholder, NO_PLAN_TEXT);
+  assert.deepEqual(view.rows, []);
+  assert.equal(view.counterText, "");
+  assert.equal(view.empty, false);
+});
+
+test("explanation is trimmed like the TUI and blank means none", () => {
+  assert.equal(checklistView(snapshot([], { explanation: "  why \n" })).explanation, "why");
+  assert.equal(checklistView(snapshot([], { explanation: "   " })).explanation, null);
+});
+
+test("several in_progress steps are all rendered in progress", () => {
+  const view = checklistView(snapshot([
+    { step: "A", status: "in_progress" }, { step: "B", status: "in_progress" },
+  ]));
+  assert.deepEqual(view.rows.map((r) => r.status), ["in_progress", "in_progress"]);
+});
+
+test("a snapshot never depends on the previous one", () => {
+  const big = checklistView(snapshot(Array.from({ length: 5 }, (_, i) => ({ step: `s${i}`, status: "pending" }))));
+  const small = checklistView(snapshot([{ step: "only", status: "completed" }], { revision: 2 }));
+  assert.equal(big.rows.length, 5);
+  assert.deepEqual(small.rows.map((r) => r.text), ["only"]);
+  assert.equal(small.counterText, "1/1 done");
+});
+
+test("malformed rows render defensively", () => {
+  assert.deepEqual(rowView({ step: 7, status: "done" }, 0), {
+    index: 0, text: "7", status: "done", glyph: GLYPH_OPEN,
+    className: "codex-plan-step codex-plan-step--unknown", statusLabel: "Unknown status (done)",
+  });
+  assert.equal(rowView(null, 1).text, "");
+  assert.deepEqual(checklistView({ revision: 3, steps: "nope" }).rows, []);
+});
+
+test("HTML in step text stays text in the view model", () => {
+  const view = checklistView(snapshot([{ step: "<img src=x onerror=alert(1)>", status: "pending" }]));
+  assert.equal(view.rows[0].text, "<img src=x onerror=alert(1)>");
+});
+
+test("1000 steps with 10 KB texts build quickly", () => {
+  const long = "word ".repeat(2048);
+  const steps = Array.from({ length: 1000 }, (_, i) => ({ step: `${i} ${long}`, status: i % 3 ? "pending" : "completed" }));
+  const start = performance.now();
+  const view = checklistView(snapshot(steps));
+  assert.equal(view.rows.length, 1000);
+  assert.equal(view.counter.done, 334);
+  assert.ok(performance.now() - start < 500);
+});
+
+test("turn status and errors pass through", () => {
+  const view = checklistView(snapshot([], { turn_status: "failed", error: "RuntimeError: boom" }));
+  assert.equal(view.turnText, "Turn failed");
+  assert.equal(view.error, "RuntimeError: boom");
+  assert.equal(checklistView(snapshot([])).error, null);
+  assert.equal(counter([]).text, "0/0 done");
+});
