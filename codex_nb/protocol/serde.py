@@ -16,7 +16,7 @@ import types
 import typing
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -166,6 +166,8 @@ RECURSION_LIMIT = 128  # serde_json's default nesting limit
 
 def nesting_error(text: str, limit: int = RECURSION_LIMIT) -> SerdeError | None:
     """serde's ``recursion limit exceeded`` error if ``text`` nests deeper than ``limit``."""
+    if text.count("[") + text.count("{") <= limit:
+        return None  # cannot nest that deep: skip the character scan (the common case)
     depth, in_string, escaped, line, line_start = 0, False, False, 1, 0
     for index, char in enumerate(text):
         if in_string:
@@ -199,11 +201,37 @@ def loads(text: str) -> Any:
         raise _json_error(err) from None
 
 
+class _DuplicateKey(Exception):
+    pass
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> None:
+    if len({key for key, _ in pairs}) != len(pairs):
+        raise _DuplicateKey
+
+
+def _fast_parse(model: type[M], text: str) -> M | None:
+    """pydantic's Rust parser for the common, valid case; None means "let serde rules decide".
+
+    pydantic silently keeps the last of duplicate keys where serde errors, so a
+    duplicate sends the input down the slow, exact path.
+    """
+    try:
+        parsed = model.model_validate_json(text, strict=True)
+        json.loads(text, object_pairs_hook=_reject_duplicates)
+    except (ValidationError, _DuplicateKey, ValueError):
+        return None
+    return parsed
+
+
 def parse_strict(model: type[M], text: str) -> M:
     """Parse JSON ``text`` into ``model`` with serde semantics; raise ``SerdeError``."""
     too_deep = nesting_error(text)
     if too_deep is not None:
         raise too_deep
+    fast = _fast_parse(model, text)
+    if fast is not None:
+        return fast
     try:
         raw = json.loads(text, object_pairs_hook=_pairs_hook)
     except json.JSONDecodeError as err:
