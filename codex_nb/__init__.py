@@ -28,6 +28,7 @@ from .protocol.events import (
 )
 from .protocol.items import assistant_message, custom_tool_call, function_call, user_message
 from .protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
+from .render import render_plan_text
 from .runtime.cancellation import CancelSource, CancelToken
 from .runtime.history import repair_history
 from .runtime.models import ModelRequest, ScriptedModel
@@ -94,6 +95,7 @@ __all__ = [
     "assistant_message",
     "custom_tool_call",
     "function_call",
+    "render_plan_text",
     "repair_history",
     "turn_plan_updated",
     "user_message",
