@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from uniseg.linebreak import line_break_boundaries
+from uniseg.linebreak import category, east_asian_width, line_break, line_break_boundaries
 from wcwidth import wcwidth
 
 __all__ = [
@@ -102,6 +102,106 @@ def display_width(text: str) -> int:
     return sum(_char_width(ch) for ch, k in zip(text, kinds, strict=True) if k == _PLAIN)
 
 
+# ---------------------------------------------------------------- UAX #14
+# uniseg implements all of UAX #14 but costs ~0.4 ms per character, far too slow for a
+# 1000-step plan. Text made only of the classes below goes through a direct port of
+# uniseg's rules for them (a test checks both agree); anything else (combining marks,
+# emoji, Hangul, curly quotes, ...) still goes through uniseg.
+
+_FAST_CLASSES = frozenset(
+    "AL NU SP BA HY SY IS EX OP CL CP PR PO GL ID NS IN BB B2 QU".split()
+)
+_EAST_ASIAN = frozenset({"F", "W", "H"})
+
+
+@lru_cache(maxsize=8192)
+def _lb_class(ch: str) -> str:
+    cls = line_break(ch).name
+    if cls in ("AI", "SG", "XX"):  # LB1
+        return "AL"
+    if cls == "CJ":  # LB1
+        return "NS"
+    if cls == "QU" and category(ch).name in ("PI", "PF"):
+        return "QU-initial-final"  # needs LB15a/b and LB19a: left to uniseg
+    return cls
+
+
+def _line_breaks(text: str) -> list[int]:
+    """UAX #14 break opportunities (indices after which a line may end), incl. len(text)."""
+    classes = [_lb_class(ch) for ch in text]
+    if not text or not _FAST_CLASSES.issuperset(classes):
+        return list(line_break_boundaries(text))
+    breaks = [i for i in range(1, len(text)) if _fast_break(text, classes, i)]
+    breaks.append(len(text))
+    return breaks
+
+
+def _skip_back(classes: list[str], j: int, skip: tuple[str, ...]) -> int:
+    while j >= 0 and classes[j] in skip:
+        j -= 1
+    return j
+
+
+def _fast_break(text: str, cls: list[str], i: int) -> bool:
+    """Whether UAX #14 (rules LB7-LB31, as uniseg orders them) allows a break before i."""
+    prev, curr = cls[i - 1], cls[i]
+    nxt = cls[i + 1] if i + 1 < len(cls) else None
+    before_spaces = _skip_back(cls, i - 1, ("SP",))
+    lead = cls[before_spaces] if before_spaces >= 0 else None
+    if curr == "SP" or prev == "GL" or (curr == "GL" and prev not in ("SP", "BA", "HY")):
+        return False  # LB7, LB12, LB12a
+    if curr in ("CL", "CP", "EX", "SY") or lead == "OP":
+        return False  # LB13, LB14
+    if prev == "SP" and curr == "IS" and nxt == "NU":
+        return True  # LB15c
+    if curr == "IS" or (lead in ("CL", "CP") and curr == "NS") or (lead == curr == "B2"):
+        return False  # LB15d, LB16, LB17
+    if prev == "SP":
+        return True  # LB18
+    if curr == "QU" or prev == "QU":
+        return False  # LB19 (only non-initial, non-final quotes get here)
+    if _lb20a_no_break(text, cls, i):
+        return False
+    if curr in ("BA", "HY", "NS", "IN") or prev == "BB":
+        return False  # LB21, LB22
+    return not _no_break_between_words(text, cls, i)
+
+
+def _lb20a_no_break(text: str, cls: list[str], i: int) -> bool:
+    """LB20a: no break after a word-initial hyphen that precedes a letter."""
+    if cls[i] != "AL" or not (cls[i - 1] == "HY" or text[i - 1] == "\u2010"):
+        return False
+    return i < 2 or cls[i - 2] in ("SP", "GL")
+
+
+def _no_break_between_words(text: str, cls: list[str], i: int) -> bool:
+    """LB23-LB30 for the fast classes: letters, numbers, prefixes/postfixes, brackets."""
+    prev, curr = cls[i - 1], cls[i]
+    nxt = cls[i + 1] if i + 1 < len(cls) else None
+    nxt2 = cls[i + 2] if i + 2 < len(cls) else None
+    pair = (prev, curr)
+    if pair in (("AL", "NU"), ("NU", "AL"), ("PR", "ID"), ("ID", "PO"), ("AL", "AL"), ("IS", "AL")):
+        return True  # LB23, LB23a, LB28, LB29
+    if (prev in ("PR", "PO") and curr == "AL") or (prev == "AL" and curr in ("PR", "PO")):
+        return True  # LB24
+    if curr in ("PO", "PR"):  # LB25: NU (SY|IS)* (CL|CP)? × (PO|PR)
+        j = i - 1 - (prev in ("CL", "CP"))
+        j = _skip_back(cls, j, ("SY", "IS"))
+        if j >= 0 and cls[j] == "NU":
+            return True
+    if prev in ("PO", "PR") and (
+        curr == "NU" or (curr == "OP" and (nxt == "NU" or (nxt == "IS" and nxt2 == "NU")))
+    ):
+        return True  # LB25
+    if curr == "NU":  # LB25: (HY|IS) × NU, NU (SY|IS)* × NU
+        j = _skip_back(cls, i - 1, ("SY", "IS"))
+        if prev in ("HY", "IS") or (j >= 0 and cls[j] == "NU"):
+            return True
+    if prev in ("AL", "NU") and curr == "OP" and east_asian_width(text[i]).name not in _EAST_ASIAN:
+        return True  # LB30
+    return prev == "CP" and curr in ("AL", "NU") and east_asian_width(text[i - 1]).name not in _EAST_ASIAN
+
+
 # ---------------------------------------------------------------- words
 
 
@@ -158,7 +258,7 @@ def _word_starts_unicode(line: _Line) -> list[int]:
     # textwrap leaves hyphen breaks to the WordSplitter and cannot use soft hyphens.
     breaks = [
         b
-        for b in line_break_boundaries(stripped)
+        for b in _line_breaks(stripped)
         if 0 < b and stripped[b - 1] not in ("-", _SOFT_HYPHEN)
     ]
     # The final opportunity is dropped; the tail word is added from the original text.
