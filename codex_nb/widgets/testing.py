@@ -55,14 +55,14 @@ class RecordingComm(BaseComm):
 
 
 @contextlib.contextmanager
-def recording_comms() -> Iterator[list[RecordingComm]]:
+def recording_comms(comm_class: type[RecordingComm] = RecordingComm) -> Iterator[list[RecordingComm]]:
     """Widgets created inside the block get recording comms, appended to the yielded list."""
     created: list[RecordingComm] = []
     original = comm_module.create_comm
 
     def create(*args: Any, **kwargs: Any) -> RecordingComm:
         kwargs.setdefault("comm_id", uuid.uuid4().hex)
-        made = RecordingComm(*args, **kwargs)
+        made = comm_class(*args, **kwargs)
         created.append(made)
         return made
 
