@@ -189,7 +189,8 @@ def test_hyphen_splits_only_between_alphanumerics() -> None:
 
 
 def test_east_asian_wide_characters_use_two_columns() -> None:
-    text = render_plan_text({"explanation": "这是一个很长的中文解释，用来测试东亚宽字符的换行行为。", "plan": []}, 20)
+    note = "这是一个很长的中文解释，用来测试东亚宽字符的换行行为。"
+    text = render_plan_text({"explanation": note, "plan": []}, 20)
     assert text.split("\n")[1:] == [
         "  └ 这是一个很长的中",
         "    文解释，用来测试",
