@@ -338,6 +338,15 @@ def test_static_dir_is_the_js_directory_in_a_checkout() -> None:
     assert static_dir() == JS
 
 
+def test_static_dir_prefers_the_wheel_layout(tmp_path: Path) -> None:
+    package = tmp_path / "site" / "codex_nb"
+    (package / "_static").mkdir(parents=True)
+    (package / "_static" / "protocol.json").write_text("{}")
+    assert static_dir(package) == package / "_static"
+    with pytest.raises(FileNotFoundError, match="force-include js/"):
+        static_dir(tmp_path / "nowhere" / "codex_nb")
+
+
 def test_python_and_js_read_the_same_protocol() -> None:
     script = (
         "import * as p from './protocol.js';"

@@ -28,9 +28,9 @@ class BundleError(ValueError):
     """A widget JS module uses an import form the linker does not support."""
 
 
-def static_dir() -> Path:
+def static_dir(package: Path | None = None) -> Path:
     """The directory holding the widget JS: ``codex_nb/_static`` in a wheel, else ``js/``."""
-    package = Path(__file__).resolve().parent.parent
+    package = package or Path(__file__).resolve().parent.parent
     for candidate in (package / "_static", package.parent / "js"):
         if (candidate / "protocol.json").is_file():
             return candidate

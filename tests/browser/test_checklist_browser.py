@@ -150,9 +150,29 @@ def drive(notebook: NotebookPage, screenshot: str) -> None:
     assert not [line for line in notebook.console if "codex_nb" in line], notebook.console
 
 
+def switch_theme(page: Any, theme: str, light: bool) -> None:
+    from playwright.sync_api import expect
+
+    page.evaluate("(theme) => { window.jupyterapp.commands.execute('apputils:change-theme', {theme}); }", theme)
+    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true" if light else "false")
+
+
 def test_checklist_follows_a_background_turn_in_jupyterlab(page: Any, jupyter_server: JupyterServer) -> None:
+    from playwright.sync_api import expect
+
     notebook = open_notebook(page, jupyter_server, "checklist_lab.ipynb", [SETUP, SCRIPT, START], "lab")
     drive(notebook, "checklist_jupyterlab.png")
+    # the widget follows JupyterLab's theme variables
+    plan = page.locator(".codex-plan")
+    light_text = plan.evaluate("el => getComputedStyle(el).color")
+    light_background = plan.evaluate("el => getComputedStyle(el).backgroundColor")
+    switch_theme(page, "JupyterLab Dark", light=False)
+    try:
+        expect(plan).not_to_have_css("color", light_text)
+        expect(plan).not_to_have_css("background-color", light_background)
+        notebook.screenshot_of(plan, "checklist_jupyterlab_dark.png")
+    finally:
+        switch_theme(page, "JupyterLab Light", light=True)
 
 
 def test_checklist_follows_a_background_turn_in_notebook7(page: Any, jupyter_server: JupyterServer) -> None:
