@@ -251,6 +251,12 @@ class Session(SessionHooksMixin):
         active = self.active_turn
         return active.interrupt(reason) if active is not None else False
 
+    def checklist(self, **options: Any) -> Any:
+        """A live ``PlanChecklist`` widget of this session (options: width, max_rate)."""
+        from ..widgets.checklist import PlanChecklist  # lazy: importing codex_nb stays widget-free
+
+        return PlanChecklist(self, **options)
+
     def __repr__(self) -> str:
         return f"<Session thread={self.thread_id} tools={len(self.registry)}>"
 
