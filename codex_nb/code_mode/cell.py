@@ -57,6 +57,7 @@ class Cell:
         self._calls: set[concurrent.futures.Future[Any]] = set()
         self._isolate = Isolate(on_messages=self._on_messages, on_failure=self._on_failure)
         self._deadline: asyncio.TimerHandle | None = None
+        self._cleanup_task: asyncio.Task[None] | None = None
 
     @property
     def startup_seconds(self) -> float:
@@ -76,9 +77,9 @@ class Cell:
     # -- messages from the script ------------------------------------------------------------
     def _on_messages(self, batch: list[dict[str, Any]]) -> None:
         for msg in batch:
-            if self.status != "running":
-                return
             kind = msg.get("t")
+            if self.status != "running" and kind != "item":
+                continue  # after the end only output still counts (a terminated script's last words)
             if kind == "item":
                 self._items.append(msg["item"])
             elif kind == "call":
@@ -145,6 +146,8 @@ class Cell:
                 await asyncio.wait_for(self._changed.wait(), remaining)
             except TimeoutError:
                 break
+        if self._cleanup_task is not None:
+            await self._cleanup_task  # a finished cell reports only once its isolate is gone
         self._yield_requested = False
         items, self._items = self._items, []
         return CellSnapshot(cell_id=self.cell_id, status=self.status, items=items, error=self.error,
@@ -157,7 +160,7 @@ class Cell:
     def _schedule_finish(self, status: CellStatus, error: str | None) -> None:
         if self.status == "running":
             self.status, self.error = status, error  # claim now; clean up right after
-            asyncio.get_running_loop().create_task(self._cleanup())
+            self._cleanup_task = asyncio.get_running_loop().create_task(self._cleanup())
 
     async def _finish(self, status: CellStatus, error: str | None) -> None:
         if self.status == "running":

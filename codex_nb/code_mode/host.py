@@ -5,7 +5,9 @@ asyncio loop. Some of that plumbing is synchronous (reading a JS object waits fo
 isolate), so a runaway script could stall whichever loop touches it. We therefore keep
 all isolate work on this host loop and only ever talk to V8 through *cancelable*
 evaluations of small strings: the kernel's loop never blocks on JavaScript, and
-terminating a script is cancelling its in-flight evaluations (``TerminateExecution``).
+terminating a script is cancelling its in-flight evaluations (``TerminateExecution``)
+and then freeing the context, which also stops JavaScript spinning inside a promise
+continuation (mini-racer runs microtasks outside the evaluation that queued them).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from py_mini_racer._mini_racer import _make_context
 
 T = TypeVar("T")
 PRELUDE = resources.files(__package__).joinpath("prelude.js").read_text(encoding="utf-8")
+FINAL_DRAIN_TIMEOUT_S = 0.1
 _SIGNAL_EXPR = "(() => { const s = globalThis.__cx_signal; delete globalThis.__cx_signal; return s; })()"
 
 
@@ -63,8 +66,34 @@ class V8Host:
         with self._lock:
             loop, thread, self._loop, self._thread = self._loop, self._thread, None, None
         if loop is not None and thread is not None:
+            asyncio.run_coroutine_threadsafe(_finish_tasks(), loop).result(5)
             loop.call_soon_threadsafe(loop.stop)
             thread.join()
+
+
+async def _finish_tasks() -> None:
+    """Let isolate clean-ups still in flight on the host loop complete before it stops."""
+    pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    if pending:
+        await asyncio.wait(pending, timeout=2)
+
+
+_default_host: V8Host | None = None
+_default_host_lock = threading.Lock()
+
+
+def default_host() -> V8Host:
+    """The process-wide host thread, created on first use and never stopped.
+
+    V8 may still deliver a late callback for a cancelled evaluation after its context is
+    freed; a host loop that stays alive makes that harmless. One daemon thread serves
+    every session (each cell still gets its own isolate).
+    """
+    global _default_host
+    with _default_host_lock:
+        if _default_host is None:
+            _default_host = V8Host()
+        return _default_host
 
 
 class Isolate:
@@ -140,6 +169,17 @@ class Isolate:
         if isinstance(batch, str) and batch != "[]" and not self._closed:
             self._on_messages(json.loads(batch))
 
+    async def _final_drain(self) -> None:
+        """Output a terminated script posted but never handed over (it never yielded to the loop)."""
+        if self._ctx is None:
+            return
+        try:  # a runaway inside a promise continuation keeps V8 busy: then freeing the context stops it
+            batch = await asyncio.wait_for(self._ctx.eval_cancelable("__cx_drain()"), FINAL_DRAIN_TIMEOUT_S)
+        except Exception:  # noqa: BLE001 - best effort: the script is gone either way
+            return
+        if isinstance(batch, str) and batch != "[]":
+            self._on_messages(json.loads(batch))
+
     async def close(self) -> None:
         """Terminate anything running (cancelling an evaluation terminates it) and free V8."""
         if self._closed:
@@ -151,6 +191,7 @@ class Isolate:
         for task in tasks:
             with suppress(asyncio.CancelledError, Exception):
                 await task
+        await self._final_drain()
         if self._signal_cm is not None:
             self._signal_cm.__exit__(None, None, None)
         if self._cm is not None:

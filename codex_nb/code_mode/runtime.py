@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
 from .cell import Cell, CellLimits, NestedDispatch
-from .host import V8Host
+from .host import V8Host, default_host
 from .output import CellSnapshot
 
 
@@ -32,11 +32,12 @@ class NestedToolEntry:
 class CodeModeRuntime:
     def __init__(self, *, limits: CellLimits | None = None, host: V8Host | None = None) -> None:
         self.limits = limits or CellLimits()
-        self._host = host or V8Host()
-        self._owns_host = host is None
+        self._host = host or default_host()
+        self._owns_host = False
         self.store: dict[str, Any] = {}
         self._cells: dict[str, Cell] = {}
         self._ids = itertools.count(1)
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     @property
     def active_cell_ids(self) -> list[str]:
@@ -85,8 +86,14 @@ class CodeModeRuntime:
             await self._host.submit(cell.terminate(reason))
         return ids
 
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        """Run ``coro`` in the background on the current loop, keeping a strong reference."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     def close(self) -> None:
-        """Terminate all cells and stop the host thread (if this runtime started it)."""
+        """Terminate all cells (the shared host thread keeps running)."""
         for cell in list(self._cells.values()):
             if cell.status == "running":
                 self._host.run_sync(cell.terminate("code mode runtime closed"))

@@ -121,7 +121,7 @@ class ExecTool(Tool):
         dispatch = NestedDispatcher(targets=self.targets, router=router, turn=invocation.turn)
         yield_ms = parsed.yield_time_ms if parsed.yield_time_ms is not None else self.default_yield_time_ms
         max_tokens = parsed.max_output_tokens if parsed.max_output_tokens is not None else DEFAULT_MAX_OUTPUT_TOKENS
-        with terminate_cells_on_cancel(self.runtime, invocation.turn):
+        async with terminate_cells_on_cancel(self.runtime, invocation.turn):
             cell = await self.runtime.start_cell(parsed.code, self.entries, dispatch=dispatch,
                                                  on_notify=notifier(invocation))
             snapshot = await self.runtime.next_output(cell.cell_id, yield_ms)
@@ -144,7 +144,7 @@ class WaitTool(Tool):
         args = _wait_args(invocation.payload_text)
         cell_id = args["cell_id"]
         max_tokens = int(args.get("max_tokens", DEFAULT_MAX_OUTPUT_TOKENS))
-        with terminate_cells_on_cancel(self.runtime, invocation.turn):
+        async with terminate_cells_on_cancel(self.runtime, invocation.turn):
             if args.get("terminate"):
                 snapshot = await self.runtime.terminate(cell_id)
             else:
@@ -187,29 +187,27 @@ def notifier(invocation: ToolInvocation):  # type: ignore[no-untyped-def]
 
 
 class terminate_cells_on_cancel:  # noqa: N801 - used as a context manager
-    """While an exec/wait call runs, interrupting its turn terminates every active cell."""
+    """While an exec/wait call runs, interrupting its turn terminates every active cell.
+
+    The cancel callback starts the termination at once (from any thread); leaving the
+    block under cancellation also awaits it, so the turn ends with no cell running.
+    """
 
     def __init__(self, runtime: CodeModeRuntime, turn: TurnContext) -> None:
         self._runtime = runtime
         self._turn = turn
         self._remove = lambda: None
 
-    def __enter__(self) -> None:
+    async def __aenter__(self) -> None:
         loop = asyncio.get_running_loop()
         runtime = self._runtime
 
         def on_cancel() -> None:
-            loop.call_soon_threadsafe(lambda: _keep(loop.create_task(runtime.terminate_all("turn interrupted"))))
+            loop.call_soon_threadsafe(runtime.spawn, runtime.terminate_all("turn interrupted"))
 
         self._remove = self._turn.cancel.on_cancel(on_cancel)
 
-    def __exit__(self, *exc: object) -> None:
+    async def __aexit__(self, *exc: object) -> None:
         self._remove()
-
-
-_background: set[asyncio.Task[Any]] = set()
-
-
-def _keep(task: asyncio.Task[Any]) -> None:
-    _background.add(task)
-    task.add_done_callback(_background.discard)
+        if self._turn.cancel.cancelled:
+            await asyncio.shield(self._runtime.terminate_all("turn interrupted"))
