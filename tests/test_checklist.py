@@ -281,6 +281,32 @@ async def test_an_interrupted_turn_is_shown(session: cx.Session) -> None:
     assert widget.turn_status == "interrupted"
 
 
+async def test_session_checklist_convenience(session: cx.Session) -> None:
+    with recording_comms():
+        widget = session.checklist(width=40)
+    assert isinstance(widget, PlanChecklist) and widget.thread_id == session.thread_id
+    await session.call_tool("update_plan", {"plan": [{"step": "a", "status": "pending"}]})
+    await widget.settled()
+    assert widget.text() == "• Updated Plan\n  └ □ a"
+    assert PlanChecklist.attach(session, max_rate=None).thread_id == session.thread_id
+
+
+def test_a_widget_outlives_its_first_loop(session: cx.Session) -> None:
+    async def first() -> PlanChecklist:
+        with recording_comms():
+            return PlanChecklist(session)
+
+    widget = asyncio.run(first())  # the loop it captured is now closed
+
+    async def second() -> None:
+        emit(session, plan(("a", "pending")), revision=1)
+        emit(session, plan(("b", "pending")), revision=2)
+        await widget.settled()
+
+    asyncio.run(second())
+    assert widget.steps == [{"step": "b", "status": "pending"}]
+
+
 def test_constructor_needs_a_session() -> None:
     with pytest.raises(TypeError, match="needs a codex_nb.Session"):
         PlanChecklist(object())  # type: ignore[arg-type]

@@ -22,7 +22,7 @@ from ..config import Config
 from ..errors import TurnError
 from ..hooks.engine import HookEngine
 from ..hooks.session_api import SessionHooksMixin
-from ..protocol.events import Event
+from ..protocol.events import Event, WarningEvent
 from ..protocol.wire import dumps
 from ..tools.builtins import builtin_tools
 from ..tools.hook_points import ToolHooks
@@ -41,6 +41,7 @@ from .models import Model
 from .turn import TurnResult, TurnRunner
 
 INTERRUPT_GRACE_SECONDS = 0.1  # GRACEFULL_INTERRUPTION_TIMEOUT_MS
+ABORT_REASONS = ("interrupted", "replaced", "review_ended", "budget_limited")
 
 
 @dataclass(kw_only=True)
@@ -69,6 +70,8 @@ class TurnHandle:
         self.session = session
         self.turn = turn
         self.task = task
+        self.hard_aborted = False
+        """True if the grace period ran out and the turn task was cancelled (spec 04 §4)."""
 
     @property
     def turn_id(self) -> str:
@@ -78,27 +81,49 @@ class TurnHandle:
         return self.task.done()
 
     def interrupt(self, reason: str = "interrupted") -> bool:
-        """Cancel the turn (first-party). Returns False if it had already ended or was interrupted.
+        """Cancel the turn (first-party). Safe from any thread; never blocks.
 
-        Safe from any thread. In-flight calls get 100 ms to produce their aborted
+        Returns True if this call started the interruption, False if the turn had
+        already finished or was already interrupted (a second ``interrupt()`` is a
+        no-op, not an error). In-flight calls get 100 ms to produce their aborted
         outputs; after that the turn task is hard-aborted and history repair pairs
-        whatever is left.
+        whatever is left. ``await handle`` gives the ``interrupted`` result.
         """
+        if reason not in ABORT_REASONS:
+            raise TurnError(f"interrupt reason must be one of {', '.join(ABORT_REASONS)}; got {reason!r}")
         if self.task.done():
             return False
         if not self.turn.cancel.cancel(reason, CancelSource.FIRST_PARTY):
             return False
-        loop = self.task.get_loop()
-        loop.call_soon_threadsafe(self._schedule_hard_abort)
+        try:
+            self.task.get_loop().call_soon_threadsafe(self._schedule_hard_abort)
+        except RuntimeError:  # the loop is closed: the task can never run again
+            return False
         return True
 
     def _schedule_hard_abort(self) -> None:
-        if not self.task.done():
-            self.task.get_loop().call_later(INTERRUPT_GRACE_SECONDS, self._hard_abort)
+        if self.task.done():
+            return
+        timer = self.task.get_loop().call_later(INTERRUPT_GRACE_SECONDS, self._hard_abort)
+        self.task.add_done_callback(lambda _: timer.cancel())
 
     def _hard_abort(self) -> None:
         if not self.task.done():
-            self.task.cancel()
+            self.hard_aborted = True
+            self.task.cancel("hard abort after the interrupt grace period")
+
+    def steer(self, text: str) -> None:
+        """Add user input to the running turn (Codex ``turn/steer``); safe from any thread.
+
+        The input is recorded before the turn's next model request, and a running
+        ``clock.sleep`` ends at once with ``Sleep interrupted by new input.``
+        """
+        if not isinstance(text, str):
+            raise TurnError(f"steer() takes the user's text (str), got {type(text).__name__}")
+        if self.task.done() or self.turn.cancel.cancelled:
+            raise TurnError(f"turn {self.turn_id} has already ended or been interrupted; start a new turn "
+                            f"with this input instead")
+        self.turn.pending_input.push(text)
 
     def __await__(self):  # type: ignore[no-untyped-def]
         return self.task.__await__()
@@ -126,6 +151,7 @@ class Session(SessionHooksMixin):
         self._plan_revision = itertools.count(1)
         self._active: TurnHandle | None = None
         self._lifecycle_listeners: list[Callable[[LifecycleRecord], None]] = []
+        self._fact_listeners: list[Callable[[ControlToolCallFact], None]] = []
         for tool in builtin_tools(self.config):
             self.registry.register(tool, source="builtin")
 
@@ -141,18 +167,47 @@ class Session(SessionHooksMixin):
     def next_plan_revision(self) -> int:
         return next(self._plan_revision)
 
+    # Lifecycle records and control-tool facts are analytics, not Codex protocol events:
+    # they stay off the event bus (whose stream is Codex wire JSON for widgets, the
+    # rollout and app-server consumers) and are observable here instead.
     def record_lifecycle(self, record: LifecycleRecord) -> None:
         self.lifecycle_log.append(record)
-        for listener in list(self._lifecycle_listeners):
-            listener(record)
+        self._notify(self._lifecycle_listeners, record)
 
     def on_lifecycle(self, fn: Callable[[LifecycleRecord], None]) -> Callable[[], None]:
-        """Observe lifecycle start/finish records (a contributor); returns a remover."""
-        self._lifecycle_listeners.append(fn)
-        return lambda: self._lifecycle_listeners.remove(fn) if fn in self._lifecycle_listeners else None
+        """Observe lifecycle start/finish records (a contributor); returns a remover.
+
+        ``fn`` runs synchronously when the record is made; one that raises is
+        detached and reported with a ``warning`` event (observers cannot veto)."""
+        return self._listen(self._lifecycle_listeners, fn)
 
     def record_control_fact(self, fact: ControlToolCallFact) -> None:
         self.control_tool_facts.append(fact)
+        self._notify(self._fact_listeners, fact)
+
+    def on_control_tool_fact(self, fn: Callable[[ControlToolCallFact], None]) -> Callable[[], None]:
+        """Observe ``ControlToolCallFact`` records as they are made; returns a remover."""
+        return self._listen(self._fact_listeners, fn)
+
+    @staticmethod
+    def _listen(listeners: list[Callable[[Any], None]], fn: Callable[[Any], None]) -> Callable[[], None]:
+        if not callable(fn):
+            raise TypeError(f"expected a callable taking one record, got {type(fn).__name__}")
+        listeners.append(fn)
+        return lambda: listeners.remove(fn) if fn in listeners else None
+
+    def _notify(self, listeners: list[Callable[[Any], None]], record: Any) -> None:
+        for fn in list(listeners):
+            try:
+                fn(record)
+            except Exception as err:  # a faulty observer is detached and reported, the call goes on
+                if fn in listeners:
+                    listeners.remove(fn)
+                name = getattr(fn, "__qualname__", repr(fn))
+                self.bus.emit(WarningEvent(message=f"lifecycle observer {name} raised {type(err).__name__}: "
+                                                   f"{err}; it was detached"), id=record.turn_id,
+                              turn_id=record.turn_id)
+
 
     # -- tools -----------------------------------------------------------------------
     def tool(self, fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:
@@ -246,8 +301,18 @@ class Session(SessionHooksMixin):
         result.events = events
         return result
 
+    def steer(self, text: str) -> None:
+        """Add user input to the running turn (see ``TurnHandle.steer``)."""
+        active = self.active_turn
+        if active is None:
+            raise TurnError("no turn is running on this session, so there is nothing to steer; start one with "
+                            "session.start_turn(text, model=...)")
+        active.steer(text)
+
     def interrupt(self, reason: str = "interrupted") -> bool:
-        """Interrupt the running turn, if any (the Stop control calls this)."""
+        """Interrupt the running turn, if any (the Stop control calls this).
+
+        Returns False when no turn is running or it is already being interrupted."""
         active = self.active_turn
         return active.interrupt(reason) if active is not None else False
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .base import Tool
+from .handlers.clock import clock_tools
 from .handlers.update_plan import UpdatePlanTool
 
 if TYPE_CHECKING:
@@ -18,4 +19,6 @@ def builtin_tools(config: Config) -> list[Tool]:
     tools: list[Tool] = []
     if config.update_plan_enabled:
         tools.append(UpdatePlanTool())
+    # ... new_context / get_context_remaining (TokenBudget) go here ...
+    tools.extend(clock_tools(config))  # clock.curr_time (+ clock.sleep), spec 07 §1
     return tools

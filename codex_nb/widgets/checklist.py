@@ -233,7 +233,7 @@ class PlanChecklist(anywidget.AnyWidget):
 
     def _request_flush(self, *, urgent: bool) -> None:
         """Called with the lock held: flush now, or make sure a flush is scheduled."""
-        loop = self._loop or _running_loop()
+        loop = self._loop if self._loop is not None and not self._loop.is_closed() else _running_loop()
         self._loop = loop
         now = time.monotonic()
         due = self._last_flush + self._interval
