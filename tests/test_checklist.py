@@ -18,7 +18,8 @@ from codex_nb.protocol.events import PlanUpdate
 from codex_nb.protocol.plan import PlanItemArg, StepStatus
 from codex_nb.widgets import protocol as wire
 from codex_nb.widgets._static import BundleError, bundle_esm, static_dir
-from codex_nb.widgets.checklist import SNAPSHOT_KEYS, PlanChecklist, static_html
+from codex_nb.widgets.checklist import SNAPSHOT_KEYS, PlanChecklist
+from codex_nb.widgets.plan_static import _fallback_text, static_html
 from codex_nb.widgets.testing import RecordingComm, recording_comms
 
 JS = Path(__file__).resolve().parent.parent / "js"
@@ -347,6 +348,22 @@ def test_text_html_escapes_and_carries_status_in_text(session: cx.Session) -> No
     assert 'title="Completed"' in page and "<s>" in page and "<strong>b &amp; c</strong>" in page
     assert "(1/3 done)" in page
     assert "(no steps provided)" in static_html(cx.UpdatePlanArgs(plan=[]))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        cx.UpdatePlanArgs(plan=[]),
+        cx.UpdatePlanArgs(explanation="  Starting ", plan=[]),
+        cx.UpdatePlanArgs(explanation="Why", plan=[PlanItemArg(step="a", status=StepStatus.COMPLETED),
+                                                   PlanItemArg(step="b", status=StepStatus.IN_PROGRESS),
+                                                   PlanItemArg(step="c", status=StepStatus.PENDING)]),
+    ],
+)
+def test_the_text_fallback_matches_the_codex_renderer_for_short_lines(args: cx.UpdatePlanArgs) -> None:
+    from codex_nb.render.text import render_plan_text
+
+    assert _fallback_text(args) == render_plan_text(args, width=80)
 
 
 def test_huge_snapshot_is_accepted_and_rendered_statically(session: cx.Session) -> None:

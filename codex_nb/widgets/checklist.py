@@ -16,7 +16,6 @@ answered with an ``error`` reply. The kernel keeps running.
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 import threading
 import time
@@ -30,6 +29,7 @@ import traitlets
 from ..protocol.events import Event
 from ..protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
 from ._static import bundle_esm, read_static
+from .plan_static import plain_text, static_html
 from .protocol import ProtocolError, kinds, validate_to_kernel
 
 log = logging.getLogger("codex_nb.widgets.checklist")
@@ -345,14 +345,7 @@ class PlanChecklist(anywidget.AnyWidget):
 
     def text(self) -> str:
         """The Codex text rendering of the shown snapshot (stable: no ids, no addresses)."""
-        args = self.plan_args()
-        if args is None:
-            body = "• Updated Plan\n  └ (no plan yet)"
-        else:
-            body = _render_text(args, self.width)
-        if self.error:
-            body += f"\n  ! {self.error}"
-        return body
+        return plain_text(self.plan_args(), width=self.width, error=self.error)
 
     def html(self) -> str:
         """A static, escaped HTML rendering for nbconvert, GitHub and other non-widget viewers."""
@@ -396,57 +389,3 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 def _resolve(waiter: asyncio.Future[None]) -> None:
     if not waiter.done():
         waiter.set_result(None)
-
-
-def _render_text(args: UpdatePlanArgs, width: int) -> str:
-    try:
-        from ..render.text import render_plan_text  # another module; may not exist yet
-    except ImportError:
-        return _fallback_text(args)
-    return render_plan_text(args, width=width)
-
-
-def _fallback_text(args: UpdatePlanArgs) -> str:
-    body: list[str] = []
-    if args.explanation and args.explanation.strip():
-        body.append(args.explanation.strip())
-    if not args.plan:
-        body.append("(no steps provided)")
-    for item in args.plan:
-        body.append(("✔ " if item.status == StepStatus.COMPLETED else "□ ") + item.step)
-    return "\n".join(["• Updated Plan"] + [("  └ " if i == 0 else "    ") + line for i, line in enumerate(body)])
-
-
-_STATIC_STEP = {
-    "completed": ("✔", "Completed", "s", "opacity:.6"),
-    "in_progress": ("□", "In progress", "strong", "color:var(--jp-brand-color1,#0097a7)"),
-    "pending": ("□", "Pending", "span", "opacity:.6"),
-}
-
-
-def static_html(args: UpdatePlanArgs | None, *, error: str = "") -> str:
-    """Escaped HTML for one snapshot; status is carried by text and semantic tags, not colour only."""
-    esc = html.escape
-    parts = ['<div class="codex-plan-static">']
-    if args is None:
-        parts.append("<div><strong>Updated Plan</strong></div><p><em>(no plan yet)</em></p>")
-    else:
-        done = sum(1 for item in args.plan if item.status == StepStatus.COMPLETED)
-        parts.append(f"<div><strong>Updated Plan</strong> <span>({done}/{len(args.plan)} done)</span></div>")
-        if args.explanation and args.explanation.strip():
-            parts.append(f'<p style="opacity:.6"><em>{esc(args.explanation.strip())}</em></p>')
-        if not args.plan:
-            parts.append('<p style="opacity:.6"><em>(no steps provided)</em></p>')
-        else:
-            parts.append('<ol style="list-style:none;padding-left:1em">')
-            for item in args.plan:
-                glyph, label, tag, style = _STATIC_STEP[str(item.status)]
-                parts.append(
-                    f'<li data-status="{item.status}" title="{label}" style="{style}">'
-                    f"{glyph} <{tag}>{esc(item.step)}</{tag}></li>"
-                )
-            parts.append("</ol>")
-    if error:
-        parts.append(f'<p role="alert" style="color:var(--jp-error-color1,#d32f2f)">{esc(error)}</p>')
-    parts.append("</div>")
-    return "".join(parts)

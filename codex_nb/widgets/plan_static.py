@@ -1,0 +1,73 @@
+"""Static renderings of one plan snapshot, for viewers without a widget manager.
+
+``text/plain`` is the Codex TUI "Updated Plan" cell (``codex_nb.render.text``, spec 10),
+``text/html`` an escaped list whose status is carried by text and semantic tags too.
+"""
+
+from __future__ import annotations
+
+import html
+
+from ..protocol.plan import StepStatus, UpdatePlanArgs
+
+NO_PLAN_TEXT = "• Updated Plan\n  └ (no plan yet)"
+
+
+def plain_text(args: UpdatePlanArgs | None, *, width: int = 80, error: str = "") -> str:
+    """The Codex text rendering (or ``(no plan yet)``), plus the error line if any."""
+    body = NO_PLAN_TEXT if args is None else _render_text(args, width)
+    return f"{body}\n  ! {error}" if error else body
+
+
+def _render_text(args: UpdatePlanArgs, width: int) -> str:
+    try:
+        from ..render.text import render_plan_text
+    except ImportError:  # a trimmed install without the renderer
+        return _fallback_text(args)
+    return render_plan_text(args, width=width)
+
+
+def _fallback_text(args: UpdatePlanArgs) -> str:
+    body: list[str] = []
+    if args.explanation and args.explanation.strip():
+        body.append(args.explanation.strip())
+    if not args.plan:
+        body.append("(no steps provided)")
+    for item in args.plan:
+        body.append(("✔ " if item.status == StepStatus.COMPLETED else "□ ") + item.step)
+    return "\n".join(["• Updated Plan"] + [("  └ " if i == 0 else "    ") + line for i, line in enumerate(body)])
+
+
+_STATIC_STEP = {
+    "completed": ("✔", "Completed", "s", "opacity:.6"),
+    "in_progress": ("□", "In progress", "strong", "color:var(--jp-brand-color1,#0097a7)"),
+    "pending": ("□", "Pending", "span", "opacity:.6"),
+}
+
+
+def static_html(args: UpdatePlanArgs | None, *, error: str = "") -> str:
+    """Escaped HTML for one snapshot; status is carried by text and semantic tags, not colour only."""
+    esc = html.escape
+    parts = ['<div class="codex-plan-static">']
+    if args is None:
+        parts.append("<div><strong>Updated Plan</strong></div><p><em>(no plan yet)</em></p>")
+    else:
+        done = sum(1 for item in args.plan if item.status == StepStatus.COMPLETED)
+        parts.append(f"<div><strong>Updated Plan</strong> <span>({done}/{len(args.plan)} done)</span></div>")
+        if args.explanation and args.explanation.strip():
+            parts.append(f'<p style="opacity:.6"><em>{esc(args.explanation.strip())}</em></p>')
+        if not args.plan:
+            parts.append('<p style="opacity:.6"><em>(no steps provided)</em></p>')
+        else:
+            parts.append('<ol style="list-style:none;padding-left:1em">')
+            for item in args.plan:
+                glyph, label, tag, style = _STATIC_STEP[str(item.status)]
+                parts.append(
+                    f'<li data-status="{item.status}" title="{label}" style="{style}">'
+                    f"{glyph} <{tag}>{esc(item.step)}</{tag}></li>"
+                )
+            parts.append("</ol>")
+    if error:
+        parts.append(f'<p role="alert" style="color:var(--jp-error-color1,#d32f2f)">{esc(error)}</p>')
+    parts.append("</div>")
+    return "".join(parts)
