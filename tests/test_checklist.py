@@ -202,6 +202,14 @@ def test_malformed_browser_messages_are_rejected_visibly(
     assert widget.steps == [{"step": "still", "status": "pending"}]
 
 
+def test_field_types_cover_every_spec_in_protocol_json() -> None:
+    specs = {spec for widget in wire.protocol()["widgets"].values() for fields in widget["to_kernel"].values()
+             for spec in fields.values()}
+    for spec in specs:
+        for name in spec.split("|"):
+            assert name in wire._CHECKS, f"protocol.json uses field type {name!r} the validator does not know"
+
+
 def test_rendered_reports_are_recorded(session: cx.Session) -> None:
     widget, comm = make(session, max_rate=None)
     comm.send_custom({"id": "a", "kind": "rendered", "revision": 3})

@@ -2,7 +2,7 @@
 
 ``protocol.json`` is the single definition of the message kinds (``js/protocol.js`` reads
 the same file). A message is ``{"id": str, "kind": str, **fields}``; field types are
-``string``, ``integer`` (not bool), ``boolean`` or ``null``, joined with ``|``. Unknown
+``string``, ``integer`` (not bool), ``boolean``, ``object``, ``array`` or ``null``, joined with ``|``. Unknown
 kinds, missing or extra fields and wrong types are rejected with a :class:`ProtocolError`
 whose message names the problem.
 """
@@ -20,6 +20,8 @@ _CHECKS = {
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
 }
 
 

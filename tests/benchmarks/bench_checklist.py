@@ -67,12 +67,12 @@ def update_times(comm: TimedComm) -> list[tuple[float, dict[str, Any]]]:
 
 async def burst(n: int, *, pause_after: bool) -> dict[str, float]:
     session = cx.Session()
+    emitted: list[float] = []  # subscribed before the widget: stamps precede any synchronous flush
+    session.subscribe(lambda e: emitted.append(time.perf_counter()) if e.msg.type == "plan_update" else None)
     with timed_comms():
         widget = PlanChecklist(session)
     comm = widget.comm
     assert isinstance(comm, TimedComm)
-    emitted: list[float] = []
-    session.subscribe(lambda e: emitted.append(time.perf_counter()) if e.msg.type == "plan_update" else None)
     gate = asyncio.Event()
     reached = asyncio.Event()
 
