@@ -18,6 +18,7 @@ from .errors import ConfigError
 from .hooks.config import HooksConfig, parse_hooks_table
 
 PlanValidation = Literal["off", "warn", "reject"]
+ApprovalPolicy = Literal["untrusted", "on-failure", "on-request", "never"]
 
 
 class Config(BaseModel):
@@ -38,6 +39,14 @@ class Config(BaseModel):
     """Provider supports namespace specs; when False every namespaced tool (clock.*) is hidden."""
     default_mode_request_user_input: bool = False
     """``[features] default_mode_request_user_input``: allow request_user_input outside Plan mode."""
+    request_user_input_enabled: bool = True
+    """``[tools] experimental_request_user_input.enabled`` (absent table = enabled)."""
+    forward_auto_resolution: bool = True
+    """Pass the model's ``autoResolutionMs`` to the frontend (V-Jul); False drops it (V-New, spec 06 A8)."""
+    request_permissions_tool: bool = False
+    """``[features] request_permissions_tool`` (under development in Codex, off by default)."""
+    approval_policy: ApprovalPolicy = "on-request"
+    """Codex ``approval_policy``; ``never`` makes request_permissions grant nothing without asking."""
     model_slug: str = "scripted"
     code_mode: CodeModeSettings = Field(default_factory=CodeModeSettings)
     """Code Mode (spec 05): ``[features] code_mode``, ``code_mode_only`` and ``[features.code_mode]``."""
@@ -61,13 +70,19 @@ class Config(BaseModel):
         fields: dict[str, Any] = {"update_plan_enabled": _update_plan_enabled(data)}
         features = _table(data, "features")
         for key, field in (("hooks", "hooks_enabled"),
-                           ("default_mode_request_user_input", "default_mode_request_user_input")):
+                           ("default_mode_request_user_input", "default_mode_request_user_input"),
+                           ("request_permissions_tool", "request_permissions_tool")):
             if key in features:
                 fields[field] = _bool(features[key], f"features.{key}")
         fields["code_mode"] = code_mode_settings_from_toml(data)
         codex_nb = _table(data, "codex_nb")
         if "plan_validation" in codex_nb:
             fields["plan_validation"] = codex_nb["plan_validation"]
+        rui = _table(_table(data, "tools"), "experimental_request_user_input")
+        if "enabled" in rui:
+            fields["request_user_input_enabled"] = _bool(rui["enabled"], "tools.experimental_request_user_input.enabled")
+        if "approval_policy" in data:
+            fields["approval_policy"] = data["approval_policy"]
         if "model" in data:
             fields["model_slug"] = str(data["model"])
         fields["hooks"] = parse_hooks_table(_table(data, "hooks"), source_path="<config.toml>", from_file=False)

@@ -113,13 +113,13 @@ def test_namespaces_merge_sort_and_describe(session: cx.Session) -> None:
     for name in ("zeta", "alpha"):
         session.registry.register(lambda: "", name=name, namespace="clockish")
     session.registry.register(lambda: "", name="mid")
-    specs = session.tool_plan().specs
+    specs = [s for s in session.tool_plan().specs if s["name"] in ("update_plan", "clockish", "mid")]  # + other builtins
     assert [s["name"] for s in specs] == ["update_plan", "clockish", "mid"]
     assert specs[1]["description"] == "Tools in the clockish namespace."
     assert [t["name"] for t in specs[1]["tools"]] == ["alpha", "zeta"]
     no_ns = cx.Session(cx.Config(namespace_tools=False))
     no_ns.registry.register(lambda: "", name="x", namespace="clockish")
-    assert [s["name"] for s in no_ns.tool_plan().specs] == ["update_plan"]
+    assert "clockish" not in [s["name"] for s in no_ns.tool_plan().specs]
 
 
 def test_exposure_controls_visibility_not_dispatch(session: cx.Session) -> None:

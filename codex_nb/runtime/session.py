@@ -37,6 +37,7 @@ from ..tools.errors import Fatal
 from .bus import EventBus
 from .calls import run_call
 from .cancellation import CancelSource, CancelToken
+from .frontend_requests import FrontendRequests
 from .models import Model
 from .turn import TurnResult, TurnRunner
 
@@ -152,6 +153,11 @@ class Session(SessionHooksMixin):
         self._active: TurnHandle | None = None
         self._lifecycle_listeners: list[Callable[[LifecycleRecord], None]] = []
         self._fact_listeners: list[Callable[[ControlToolCallFact], None]] = []
+        self.answer_policy: Any = None
+        """Who answers request_user_input / request_permissions without a person: None (a prompts
+        widget, else $CODEX_NB_ANSWER_POLICY, else fail fast), a cx.AnswerPolicy, a callable,
+        'deny', 'recommended', a JSON file path or a list of scripted answers."""
+        self.frontend_requests = FrontendRequests()
         for tool in builtin_tools(self.config):
             self.registry.register(tool, source="builtin")
 
@@ -208,6 +214,11 @@ class Session(SessionHooksMixin):
                                                    f"{err}; it was detached"), id=record.turn_id,
                               turn_id=record.turn_id)
 
+    def prompts(self) -> Any:
+        """The prompts widget of this session (questions and permission requests); display it."""
+        from ..widgets.prompts import PromptsWidget
+
+        return PromptsWidget(self)
 
     # -- tools -----------------------------------------------------------------------
     def tool(self, fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:

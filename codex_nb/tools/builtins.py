@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .base import Tool
+from .handlers.request_permissions import RequestPermissionsTool
+from .handlers.request_user_input import RequestUserInputTool
 from .handlers.clock import clock_tools
 from .handlers.update_plan import UpdatePlanTool
 
@@ -19,6 +21,10 @@ def builtin_tools(config: Config) -> list[Tool]:
     tools: list[Tool] = []
     if config.update_plan_enabled:
         tools.append(UpdatePlanTool())
+    if config.request_user_input_enabled:
+        tools.append(RequestUserInputTool(config))
+    if config.request_permissions_tool:  # the session always has its primary environment (cwd)
+        tools.append(RequestPermissionsTool())
     # ... new_context / get_context_remaining (TokenBudget) go here ...
     tools.extend(clock_tools(config))  # clock.curr_time (+ clock.sleep), spec 07 §1
     return tools

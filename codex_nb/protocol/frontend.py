@@ -1,0 +1,265 @@
+"""Wire types of the tools that wait for the frontend (spec 06): arguments, events, answers.
+
+``request_user_input`` arguments ignore unknown keys (spec 06 A3) while
+``request_permissions`` rejects them inside ``permissions`` (B3); both parse with
+serde-style messages. Field names are the wire names (``isOther``, ``autoResolutionMs``)
+so ``model_dump(mode="json")`` is Codex's JSON; ``None`` fields that Codex skips are
+dropped by a wrap serializer.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_serializer
+
+from .events import EventMsg
+from .serde import SerdeError, _Dup, _describe, _pairs_hook, _Walker, _json_error
+
+
+def _drop_none(data: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if not (k in keys and v is None)}
+
+
+# -- request_user_input -------------------------------------------------------------------
+class QuestionOption(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    label: str
+    description: str
+
+
+class Question(BaseModel):
+    """One question; ``options`` is omitted from the wire form when absent."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    id: str
+    header: str
+    question: str
+    isOther: bool = False
+    isSecret: bool = False
+    options: list[QuestionOption] | None = None
+
+    @model_serializer(mode="wrap")
+    def _ser(self, handler: Any) -> dict[str, Any]:
+        return _drop_none(handler(self), "options")
+
+
+class RequestUserInputArgs(BaseModel):
+    """What the model sends. ``autoResolutionMs`` is a non-negative integer (u64)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    questions: list[Question]
+    autoResolutionMs: int | None = None
+
+
+class RequestUserInputEvent(EventMsg):
+    """``request_user_input`` core event; ``autoResolutionMs`` omitted when absent."""
+
+    type: Literal["request_user_input"] = "request_user_input"
+    call_id: str
+    turn_id: str
+    questions: list[Question]
+    autoResolutionMs: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _ser(self, handler: Any) -> dict[str, Any]:
+        return _drop_none(handler(self), "autoResolutionMs")
+
+
+# -- request_permissions ------------------------------------------------------------------
+class FileSystemAccess(StrEnum):
+    READ = "read"
+    WRITE = "write"
+    NONE = "none"
+
+
+class PathRef(BaseModel):
+    """``{"type":"path","path":...}`` or ``{"type":"glob_pattern","pattern":...}``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: Literal["path", "glob_pattern"]
+    path: str | None = None
+    pattern: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _ser(self, handler: Any) -> dict[str, Any]:
+        return _drop_none(handler(self), "path", "pattern")
+
+
+class FileSystemEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    path: PathRef
+    access: FileSystemAccess
+
+
+class FileSystemPermissions(BaseModel):
+    """Canonical entries; serialises in the legacy ``{read?, write?}`` form when possible."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    entries: tuple[FileSystemEntry, ...] = ()
+    glob_scan_max_depth: int | None = None
+
+    @classmethod
+    def from_roots(cls, read: list[str] | None = None, write: list[str] | None = None) -> FileSystemPermissions:
+        entries = [FileSystemEntry(path=PathRef(type="path", path=p), access=FileSystemAccess.READ) for p in read or []]
+        entries += [FileSystemEntry(path=PathRef(type="path", path=p), access=FileSystemAccess.WRITE)
+                    for p in write or []]
+        return cls(entries=tuple(entries))
+
+    def is_empty(self) -> bool:
+        return not self.entries
+
+    def legacy(self) -> dict[str, list[str]] | None:
+        if self.glob_scan_max_depth is not None:
+            return None
+        out: dict[str, list[str]] = {}
+        for entry in self.entries:
+            if entry.path.type != "path" or entry.access == FileSystemAccess.NONE:
+                return None
+            out.setdefault(entry.access.value, []).append(entry.path.path or "")
+        return {k: out[k] for k in ("read", "write") if k in out}
+
+    @model_serializer(mode="wrap")
+    def _ser(self, handler: Any) -> dict[str, Any]:
+        legacy = self.legacy()
+        if legacy is not None:
+            return legacy
+        return _drop_none(handler(self), "glob_scan_max_depth")
+
+
+class NetworkPermissions(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    enabled: bool | None = None
+
+
+class PermissionProfile(BaseModel):
+    """``RequestPermissionProfile``: both fields always serialised (null when absent)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    network: NetworkPermissions | None = None
+    file_system: FileSystemPermissions | None = None
+
+    def is_empty(self) -> bool:
+        return self.network is None and self.file_system is None
+
+    def intersect(self, granted: PermissionProfile) -> PermissionProfile:
+        """Only what was both requested and granted survives (spec 06 B5)."""
+        network = self.network if self.network is not None and granted.network == self.network else None
+        file_system = None
+        if self.file_system is not None and granted.file_system is not None:
+            kept = tuple(e for e in self.file_system.entries if e in granted.file_system.entries)
+            if kept:
+                file_system = FileSystemPermissions(entries=kept, glob_scan_max_depth=self.file_system.glob_scan_max_depth)
+        return PermissionProfile(network=network, file_system=file_system)
+
+    def union(self, other: PermissionProfile) -> PermissionProfile:
+        network = other.network if other.network is not None else self.network
+        entries = list(self.file_system.entries if self.file_system else ())
+        for entry in other.file_system.entries if other.file_system else ():
+            if entry not in entries:
+                entries.append(entry)
+        file_system = FileSystemPermissions(entries=tuple(entries)) if entries else None
+        return PermissionProfile(network=network, file_system=file_system)
+
+
+class PermissionGrantScope(StrEnum):
+    TURN = "turn"
+    SESSION = "session"
+
+
+class RequestPermissionsResponse(BaseModel):
+    """What the model receives: ``{"permissions":{...},"scope":"turn"}``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    permissions: PermissionProfile
+    scope: PermissionGrantScope = PermissionGrantScope.TURN
+    strict_auto_review: bool = False
+
+    @model_serializer(mode="wrap")
+    def _ser(self, handler: Any) -> dict[str, Any]:
+        data = handler(self)
+        if not self.strict_auto_review:
+            data.pop("strict_auto_review", None)
+        return data
+
+
+class RequestPermissionsEvent(EventMsg):
+    """``request_permissions`` core event (``reason`` omitted when absent)."""
+
+    type: Literal["request_permissions"] = "request_permissions"
+    call_id: str
+    turn_id: str
+    environment_id: str
+    started_at_ms: int
+    reason: str | None = None
+    permissions: PermissionProfile
+    cwd: str
+
+    @model_serializer(mode="wrap")
+    def _ser(self, handler: Any) -> dict[str, Any]:
+        return _drop_none(handler(self), "reason")
+
+
+class FrontendRequestResolved(EventMsg):
+    """codex_nb event: a pending frontend request settled (mirrors ``serverRequest/resolved``).
+
+    ``outcome`` is ``answered``, ``auto_resolved``, ``policy``, ``cancelled``,
+    ``replaced`` or ``unanswerable``.
+    """
+
+    type: Literal["frontend_request_resolved"] = "frontend_request_resolved"
+    request_id: str
+    kind: str
+    call_id: str
+    outcome: str
+
+
+# -- lenient / typed parsing ---------------------------------------------------------------
+class _FrontendWalker(_Walker):
+    """serde walker that ignores unknown keys for ``extra="ignore"`` models and checks u64."""
+
+    U64_FIELDS = frozenset({"autoResolutionMs", "glob_scan_max_depth"})
+
+    def struct(self, model: type[BaseModel], raw: Any, needle: str | None) -> dict[str, Any]:
+        if isinstance(raw, _Dup):
+            for key, value in raw:
+                if key in self.U64_FIELDS and key in model.model_fields and value is not None:
+                    self._u64(value, json.dumps(key))
+            if model.model_config.get("extra") == "ignore":
+                raw = _Dup((k, v) for k, v in raw if k in model.model_fields)
+        return super().struct(model, raw, needle)
+
+    def _u64(self, value: Any, needle: str) -> None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(f"invalid type: {_describe(value)}, expected u64", needle)
+        if value < 0:
+            raise self.fail(f"invalid value: integer `{value}`, expected u64", needle)
+
+
+def parse_frontend_args(model: type[BaseModel], text: str) -> Any:
+    """``parse_strict`` for this module's argument types; raises ``SerdeError``."""
+    try:
+        raw = json.loads(text, object_pairs_hook=_pairs_hook)
+    except json.JSONDecodeError as err:
+        raise _json_error(err) from None
+    except RecursionError:
+        raise SerdeError("recursion limit exceeded at line 1 column 1") from None
+    walker = _FrontendWalker(text)
+    data = walker.struct(model, raw, None)
+    try:
+        return model.model_validate(data)
+    except ValidationError as err:  # shapes the walker leaves to pydantic (literals, enums in unions)
+        first = err.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise SerdeError(f"{first['msg']} at `{where}`") from None

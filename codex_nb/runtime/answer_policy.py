@@ -1,0 +1,155 @@
+"""Headless answer policies: who answers ``request_user_input`` / ``request_permissions``
+when no person is at a widget (nbval, CI, scripts).
+
+Order of precedence for a request (see ``tools/handlers/frontend.py``):
+
+1. ``session.answer_policy`` (explicit, set in code);
+2. a prompts widget of the session whose view has rendered (a person may answer);
+3. the ``CODEX_NB_ANSWER_POLICY`` environment variable the kernel inherited:
+   ``deny`` | ``recommended`` | a path to a JSON file holding a list of scripted answers;
+4. otherwise the request fails fast with a message saying how to answer it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..errors import CodexNbError
+from .frontend_requests import EMPTY_ANSWERS, FrontendRequest, RequestKind
+
+ENV_VAR = "CODEX_NB_ANSWER_POLICY"
+
+Answerer = Callable[[FrontendRequest], Any | Awaitable[Any]]
+
+
+class AnswerPolicyError(CodexNbError):
+    """An answer policy is misconfigured or cannot answer a request (e.g. scripted answers ran out)."""
+
+
+class AnswerPolicy:
+    """Answers requests without a person. Build one with the class methods below."""
+
+    def __init__(self, name: str, answerer: Answerer) -> None:
+        self.name = name
+        self._answerer = answerer
+
+    async def answer(self, request: FrontendRequest) -> Any:
+        value = self._answerer(request)
+        if inspect.isawaitable(value):
+            value = await value
+        return value
+
+    def __repr__(self) -> str:
+        return f"AnswerPolicy.{self.name}"
+
+    # -- constructors ----------------------------------------------------------------------
+    @classmethod
+    def deny(cls) -> AnswerPolicy:
+        """Questions get ``{"answers":{}}`` (as if auto-resolved); permissions an empty turn grant."""
+        return cls("deny()", lambda r: dict(EMPTY_ANSWERS) if r.kind == RequestKind.USER_INPUT else "deny")
+
+    @classmethod
+    def recommended(cls) -> AnswerPolicy:
+        """Every question gets its first (recommended) option; permissions are granted for the turn."""
+        return cls("recommended()", _recommended)
+
+    @classmethod
+    def scripted(cls, answers: Sequence[Any]) -> AnswerPolicy:
+        """Answers consumed in order, one per request; running out is an ``AnswerPolicyError``.
+
+        A question answer is ``{question_id: "label"}`` (or the wire shape); a permission
+        answer is ``"allow_turn"``, ``"allow_session"``, ``"deny"`` or the wire shape."""
+        if isinstance(answers, (str, bytes, Mapping)) or not isinstance(answers, Sequence):
+            raise AnswerPolicyError("AnswerPolicy.scripted() takes a list of answers, one per request, e.g. "
+                                    "[{'confirm_path': 'Yes (Recommended)'}, 'allow_turn']")
+        queue = list(answers)
+        used = [0]
+
+        def next_answer(request: FrontendRequest) -> Any:
+            if used[0] >= len(queue):
+                raise AnswerPolicyError(
+                    f"scripted answer policy ran out: {len(queue)} answer(s) were scripted but request "
+                    f"{used[0] + 1} ({request.kind.value}, call {request.call_id}) needs another; add one")
+            used[0] += 1
+            return queue[used[0] - 1]
+
+        policy = cls(f"scripted({len(queue)} answers)", next_answer)
+        policy.remaining = lambda: len(queue) - used[0]  # type: ignore[attr-defined]
+        return policy
+
+    @classmethod
+    def callback(cls, fn: Answerer) -> AnswerPolicy:
+        """``fn(request)`` (sync or async) returns the answer, in the shapes ``scripted`` takes."""
+        if not callable(fn):
+            raise AnswerPolicyError(f"AnswerPolicy.callback() needs a callable, got {type(fn).__name__}")
+        return cls(f"callback({getattr(fn, '__name__', 'fn')})", fn)
+
+    @classmethod
+    def from_value(cls, value: Any) -> AnswerPolicy | None:
+        """Accept what ``session.answer_policy`` may be set to: None, a policy, a callable,
+        ``"deny"`` / ``"recommended"`` / a JSON file path, or a list of scripted answers."""
+        if value is None or isinstance(value, AnswerPolicy):
+            return value
+        if isinstance(value, str):
+            return cls.from_spec(value, where="answer_policy")
+        if callable(value):
+            return cls.callback(value)
+        if isinstance(value, Sequence):
+            return cls.scripted(value)
+        raise AnswerPolicyError(f"answer_policy must be None, a cx.AnswerPolicy, a callable, 'deny', "
+                                f"'recommended', a JSON file path or a list of answers; got {type(value).__name__}")
+
+    @classmethod
+    def from_spec(cls, spec: str, *, where: str = ENV_VAR) -> AnswerPolicy | None:
+        text = spec.strip()
+        if text in ("", "none"):
+            return None
+        if text == "deny":
+            return cls.deny()
+        if text == "recommended":
+            return cls.recommended()
+        path = Path(text.removeprefix("file:")).expanduser()
+        if path.suffix == ".json":
+            try:
+                answers = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as err:
+                raise AnswerPolicyError(f"{where}={spec!r}: cannot read scripted answers from {path}: {err}") from None
+            return cls.scripted(answers)
+        raise AnswerPolicyError(f"{where}={spec!r} is not a policy; use 'deny', 'recommended', 'none' or a path "
+                                f"to a .json file holding a list of answers")
+
+
+def env_policy(cache: dict[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> AnswerPolicy | None:
+    """The policy named by ``CODEX_NB_ANSWER_POLICY`` (read at each request), or None.
+
+    ``cache`` (one per session) keeps the policy while the variable is unchanged, so a
+    scripted answers file is consumed across requests instead of restarting each time."""
+    value = (os.environ if environ is None else environ).get(ENV_VAR)
+    if value is None:
+        return None
+    if cache is not None and cache.get("spec") == value:
+        return cache["policy"]
+    policy = AnswerPolicy.from_spec(value)
+    if cache is not None:
+        cache.update(spec=value, policy=policy)
+    return policy
+
+
+def _recommended(request: FrontendRequest) -> Any:
+    if request.kind == RequestKind.PERMISSIONS:
+        return "allow_turn"
+    questions = getattr(request.msg, "questions", [])
+    return {q.id: q.options[0].label for q in questions if q.options}
+
+
+def how_to_answer(tool: str) -> str:
+    """The fail-fast message when nobody can answer."""
+    return (f"{tool} could not be answered: no prompts widget is displayed for this session and no answer "
+            f"policy is set. Display session.prompts() in a notebook cell, set session.answer_policy "
+            f"(cx.AnswerPolicy.deny(), .recommended(), .scripted([...]) or .callback(fn)), or start the kernel "
+            f"with {ENV_VAR}=deny|recommended|/path/to/answers.json")

@@ -1,0 +1,373 @@
+"""The broker between tools that wait for a person and whoever answers them (spec 06).
+
+A handler ``open``s a request, emits its event, then ``wait``s. Every request settles
+exactly once: an answer (widget, policy, Python call), an auto-resolution, a
+replacement, a cancel (turn abort) or "unanswerable" (no frontend, no policy). The
+settled value travels to the kernel loop through ``loop.call_soon_threadsafe`` because
+widget message handlers may run on another thread. Settled requests leave ``pending``
+at once and listeners (widgets) are told; a second answer for the same id is an
+``AnswerError`` naming the id and what happened to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from ..errors import CodexNbError
+from ..protocol.events import EventMsg
+from ..protocol.frontend import (
+    FileSystemPermissions,
+    NetworkPermissions,
+    PermissionGrantScope,
+    PermissionProfile,
+    RequestPermissionsEvent,
+    RequestPermissionsResponse,
+    RequestUserInputEvent,
+)
+
+EMPTY_ANSWERS: dict[str, Any] = {"answers": {}}
+OTHER_LABEL = "None of the above"
+NOTE_PREFIX = "user_note: "
+MAX_ANSWER_TEXT = 10_000
+VIEW_GRACE_SECONDS = 10.0
+"""How long a request waits for a displayed prompts widget to render before failing."""
+
+Timer = Callable[[float, Callable[[], None]], Callable[[], None]]
+"""``timer(delay_seconds, callback) -> cancel``; the default uses ``loop.call_later``."""
+
+
+class AnswerError(CodexNbError, ValueError):
+    """An answer was rejected: unknown or settled id, or a malformed response."""
+
+
+class RequestKind(StrEnum):
+    USER_INPUT = "user_input"
+    PERMISSIONS = "permissions"
+
+
+class Outcome(StrEnum):
+    ANSWERED = "answered"
+    POLICY = "policy"
+    AUTO_RESOLVED = "auto_resolved"
+    REPLACED = "replaced"
+    CANCELLED = "cancelled"
+    UNANSWERABLE = "unanswerable"
+
+
+@dataclass(kw_only=True)
+class Settlement:
+    outcome: Outcome
+    response: Any = None
+    """The normalized wire response (dict), or for UNANSWERABLE the message."""
+
+
+@dataclass(kw_only=True, eq=False)
+class FrontendRequest:
+    """One pending question or permission request."""
+
+    id: str
+    kind: RequestKind
+    turn_id: str
+    call_id: str
+    msg: RequestUserInputEvent | RequestPermissionsEvent
+    created_at: float
+    future: asyncio.Future[Settlement]
+    loop: asyncio.AbstractEventLoop
+    settled: Settlement | None = None
+    _cancel_timers: list[Callable[[], None]] = field(default_factory=list)
+
+    @property
+    def deadline(self) -> float | None:
+        auto = getattr(self.msg, "autoResolutionMs", None)
+        return None if auto is None else self.created_at + auto / 1000
+
+    def view(self) -> dict[str, Any]:
+        """The JSON the prompts widget shows (synced trait entry)."""
+        deadline = self.deadline
+        return {"id": self.id, "kind": self.kind.value, "turn_id": self.turn_id, "call_id": self.call_id,
+                "request": self.msg.to_wire(),
+                "deadline_ms": None if deadline is None else int(deadline * 1000)}
+
+    def __repr__(self) -> str:
+        state = "pending" if self.settled is None else self.settled.outcome.value
+        return f"<FrontendRequest {self.id} {self.kind.value} call={self.call_id} {state}>"
+
+
+class FrontendRequests:
+    """Pending frontend requests of one session, keyed by request id."""
+
+    def __init__(self, *, timer: Timer | None = None, view_grace: float = VIEW_GRACE_SECONDS) -> None:
+        self._lock = threading.RLock()
+        self._pending: dict[str, FrontendRequest] = {}
+        self._history: dict[str, Outcome] = {}
+        self._ids = itertools.count(1)
+        self._listeners: list[Callable[[], None]] = []
+        self._timer = timer
+        self.view_grace = view_grace
+        self.frontends: list[Any] = []
+        """Attached prompt widgets (objects with ``alive`` and ``ready`` attributes)."""
+        self.env_policy_cache: dict[str, Any] = {}
+        self.session_grants = PermissionProfile()
+        """Permissions granted at ``session`` scope (request_permissions)."""
+
+    # -- observers ---------------------------------------------------------------------
+    def add_listener(self, fn: Callable[[], None]) -> Callable[[], None]:
+        with self._lock:
+            self._listeners.append(fn)
+        return lambda: self._remove_listener(fn)
+
+    def _remove_listener(self, fn: Callable[[], None]) -> None:
+        with self._lock:
+            if fn in self._listeners:
+                self._listeners.remove(fn)
+
+    def _notify(self) -> None:
+        for fn in list(self._listeners):
+            try:
+                fn()
+            except Exception:  # a broken widget must not break the turn  # noqa: BLE001
+                self._remove_listener(fn)
+
+    @property
+    def pending(self) -> list[FrontendRequest]:
+        with self._lock:
+            return list(self._pending.values())
+
+    def get(self, request_id: str) -> FrontendRequest | None:
+        with self._lock:
+            return self._pending.get(request_id)
+
+    def outcome(self, request_id: str) -> Outcome | None:
+        """How a past request settled (``None`` if unknown or still pending)."""
+        with self._lock:
+            return self._history.get(request_id)
+
+    # -- frontends ---------------------------------------------------------------------
+    def attach(self, frontend: Any) -> Callable[[], None]:
+        with self._lock:
+            self.frontends.append(frontend)
+        return lambda: self.detach(frontend)
+
+    def detach(self, frontend: Any) -> None:
+        with self._lock:
+            if frontend in self.frontends:
+                self.frontends.remove(frontend)
+
+    def frontend_state(self) -> str:
+        """``ready`` (a view rendered), ``displayed`` (comm open, no view yet) or ``none``."""
+        with self._lock:
+            alive = [f for f in self.frontends if getattr(f, "alive", False)]
+        if any(getattr(f, "ready", False) for f in alive):
+            return "ready"
+        return "displayed" if alive else "none"
+
+    # -- lifecycle of one request --------------------------------------------------------
+    def open(self, kind: RequestKind, *, turn_id: str, call_id: str, msg: EventMsg) -> FrontendRequest:
+        """Register a request (on the loop thread). A user-input request replaces an older
+        one of the same turn (spec 06 A5: the waiter is keyed by turn id)."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            request = FrontendRequest(id=f"req-{next(self._ids)}", kind=kind, turn_id=turn_id, call_id=call_id,
+                                      msg=msg, created_at=time.time(), future=loop.create_future(), loop=loop)
+            older = [r for r in self._pending.values()
+                     if kind == RequestKind.USER_INPUT and r.kind == kind and r.turn_id == turn_id]
+            self._pending[request.id] = request
+        for old in older:
+            self._settle(old, Settlement(outcome=Outcome.REPLACED))
+        if request.deadline is not None:
+            auto_ms = getattr(msg, "autoResolutionMs")
+            request._cancel_timers.append(self._schedule(loop, auto_ms / 1000, lambda: self.auto_resolve(request.id)))
+        self._notify()
+        return request
+
+    def _schedule(self, loop: asyncio.AbstractEventLoop, delay: float, fn: Callable[[], None]) -> Callable[[], None]:
+        if self._timer is not None:
+            return self._timer(delay, fn)
+        handle = loop.call_later(delay, fn)
+        return handle.cancel
+
+    def start_view_grace(self, request: FrontendRequest, message: str) -> None:
+        """A widget is displayed but no view rendered yet: fail after ``view_grace`` seconds."""
+        def expire() -> None:
+            if self.frontend_state() != "ready":
+                self.fail(request.id, message)
+
+        request._cancel_timers.append(self._schedule(request.loop, self.view_grace, expire))
+
+    async def wait(self, request: FrontendRequest) -> Settlement:
+        """Await the settlement; if the waiting call is cancelled, the request is cancelled."""
+        try:
+            return await request.future
+        finally:
+            if request.settled is None or not request.future.done():
+                self._settle(request, Settlement(outcome=Outcome.CANCELLED))
+                request.future.cancel()
+
+    # -- settling ------------------------------------------------------------------------
+    def _settle(self, request: FrontendRequest, settlement: Settlement) -> bool:
+        with self._lock:
+            if request.settled is not None:
+                return False
+            request.settled = settlement
+            self._pending.pop(request.id, None)
+            self._history[request.id] = settlement.outcome
+            timers, request._cancel_timers = request._cancel_timers, []
+        for cancel in timers:
+            cancel()
+
+        def deliver() -> None:
+            if not request.future.done():
+                request.future.set_result(settlement)
+
+        try:
+            request.loop.call_soon_threadsafe(deliver)
+        except RuntimeError:  # the loop is closed: nobody is waiting any more
+            pass
+        self._notify()
+        return True
+
+    def _claim(self, request_id: Any) -> FrontendRequest:
+        if not isinstance(request_id, str):
+            raise AnswerError(f"request id must be a string, got {type(request_id).__name__}")
+        with self._lock:
+            request = self._pending.get(request_id)
+            past = self._history.get(request_id)
+        if request is not None:
+            return request
+        if past is not None:
+            raise AnswerError(f"request {request_id} was already settled ({past.value}); this answer is ignored")
+        raise AnswerError(f"unknown request id {request_id!r}; pending ids: {sorted(self._pending) or 'none'}")
+
+    def answer(self, request_id: str, response: Any, *, outcome: Outcome = Outcome.ANSWERED) -> FrontendRequest:
+        """Answer a pending request (any thread). ``response`` for a question: the wire
+        ``{"answers": {qid: {"answers": [...]}}}`` or ``{qid: "label" | [strings]}``; for a
+        permission request: ``"allow_turn"``, ``"allow_session"``, ``"deny"`` or the wire
+        ``{"permissions": {...}, "scope": "turn" | "session"}``."""
+        request = self._claim(request_id)
+        normalized = normalize_answer(request, response)
+        if not self._settle(request, Settlement(outcome=outcome, response=normalized)):
+            raise AnswerError(f"request {request_id} was already settled "
+                              f"({request.settled.outcome.value if request.settled else '?'}); this answer is ignored")
+        return request
+
+    def answer_user_input(self, turn_id: str, response: Any) -> FrontendRequest:
+        """Codex ``Op::UserInputAnswer{id: turn_id}``: answer the turn's pending question."""
+        return self.answer(self._by(RequestKind.USER_INPUT, "turn_id", turn_id), response)
+
+    def answer_permissions(self, call_id: str, response: Any) -> FrontendRequest:
+        """Codex ``Op::RequestPermissionsResponse{id: call_id}``."""
+        return self.answer(self._by(RequestKind.PERMISSIONS, "call_id", call_id), response)
+
+    def _by(self, kind: RequestKind, attr: str, value: str) -> str:
+        with self._lock:
+            for request in self._pending.values():
+                if request.kind == kind and getattr(request, attr) == value:
+                    return request.id
+        raise AnswerError(f"no pending {kind.value} request with {attr} {value!r}")
+
+    def auto_resolve(self, request_id: str) -> bool:
+        """``autoResolutionMs`` elapsed: settle with ``{"answers":{}}`` (spec 06 A5)."""
+        request = self.get(request_id)
+        if request is None:
+            return False
+        return self._settle(request, Settlement(outcome=Outcome.AUTO_RESOLVED, response=dict(EMPTY_ANSWERS)))
+
+    def fail(self, request_id: str, message: str) -> bool:
+        request = self.get(request_id)
+        if request is None:
+            return False
+        return self._settle(request, Settlement(outcome=Outcome.UNANSWERABLE, response=message))
+
+    def cancel(self, request_id: str) -> bool:
+        request = self.get(request_id)
+        return request is not None and self._settle(request, Settlement(outcome=Outcome.CANCELLED))
+
+    def cancel_turn(self, turn_id: str) -> int:
+        """Cancel every pending request of a turn; returns how many."""
+        return sum(self.cancel(r.id) for r in self.pending if r.turn_id == turn_id)
+
+
+# -- answer normalization ---------------------------------------------------------------
+def normalize_answer(request: FrontendRequest, response: Any) -> dict[str, Any]:
+    if request.kind == RequestKind.USER_INPUT:
+        return normalize_user_input_answer(request.msg, response)  # type: ignore[arg-type]
+    return normalize_permissions_answer(request.msg, response)  # type: ignore[arg-type]
+
+
+def normalize_user_input_answer(msg: RequestUserInputEvent, response: Any) -> dict[str, Any]:
+    """Check an answer against the questions; return the wire ``{"answers": {...}}``."""
+    if not isinstance(response, Mapping):
+        raise AnswerError(f"a question answer must be a mapping, got {type(response).__name__}; "
+                          f"use {{question_id: 'label'}} or {{'answers': {{question_id: {{'answers': [...]}}}}}}")
+    ids = [q.id for q in msg.questions]
+    wire = (set(response) == {"answers"} and isinstance(response["answers"], Mapping)
+            and "answers" not in ids)
+    answers = response["answers"] if wire else response
+    out: dict[str, Any] = {}
+    for qid, value in answers.items():
+        if qid not in ids:
+            raise AnswerError(f"answer for unknown question id {qid!r}; the questions are {ids}")
+        if isinstance(value, Mapping) and set(value) == {"answers"}:
+            value = value["answers"]
+        elif wire:
+            raise AnswerError(f"answer for {qid!r} must be {{'answers': [strings]}}, got {value!r}")
+        strings = [value] if isinstance(value, str) else value
+        if not isinstance(strings, list) or not all(isinstance(s, str) for s in strings):
+            raise AnswerError(f"answer for {qid!r} must be a string or a list of strings, got {value!r}")
+        if any(len(s) > MAX_ANSWER_TEXT for s in strings):
+            raise AnswerError(f"answer for {qid!r} is longer than {MAX_ANSWER_TEXT} characters")
+        out[qid] = {"answers": list(strings)}
+    return {"answers": out}
+
+
+_DECISIONS = {"allow_turn": PermissionGrantScope.TURN, "allow_session": PermissionGrantScope.SESSION}
+
+
+def normalize_permissions_answer(msg: RequestPermissionsEvent, response: Any) -> dict[str, Any]:
+    """A decision string or a wire response; the grant is intersected with the request."""
+    if response == "deny":
+        return RequestPermissionsResponse(permissions=PermissionProfile()).model_dump(mode="json")
+    if isinstance(response, str) and response in _DECISIONS:
+        granted, scope = msg.permissions, _DECISIONS[response]
+    elif isinstance(response, Mapping):
+        extra = sorted(set(response) - {"permissions", "scope"})
+        if extra or "permissions" not in response:
+            raise AnswerError(f"a permissions answer needs 'permissions' (and optional 'scope'); "
+                              f"got keys {sorted(response)}")
+        try:
+            scope = PermissionGrantScope(response.get("scope", "turn"))
+        except ValueError:
+            raise AnswerError(f"scope must be 'turn' or 'session', got {response.get('scope')!r}") from None
+        granted = _granted_profile(response["permissions"])
+    else:
+        raise AnswerError(f"a permissions answer must be 'allow_turn', 'allow_session', 'deny' or "
+                          f"{{'permissions': {{...}}, 'scope': 'turn'|'session'}}; got {response!r}")
+    kept = msg.permissions.intersect(granted)
+    return RequestPermissionsResponse(permissions=kept, scope=scope).model_dump(mode="json")
+
+
+def _granted_profile(raw: Any) -> PermissionProfile:
+    if raw is None:
+        return PermissionProfile()
+    if not isinstance(raw, Mapping) or set(raw) - {"network", "file_system"}:
+        raise AnswerError(f"'permissions' must be {{'network'?, 'file_system'?}}, got {raw!r}")
+    network = raw.get("network")
+    fs = raw.get("file_system")
+    try:
+        net = None if network is None else NetworkPermissions.model_validate(network)
+        if fs is None:
+            files = None
+        elif isinstance(fs, Mapping) and "entries" not in fs:
+            files = FileSystemPermissions.from_roots(fs.get("read"), fs.get("write"))
+        else:
+            files = FileSystemPermissions.model_validate(fs)
+    except Exception as err:  # pydantic.ValidationError and friends
+        raise AnswerError(f"malformed granted permissions {raw!r}: {err}") from None
+    return PermissionProfile(network=net, file_system=files)

@@ -1,0 +1,186 @@
+"""PromptsWidget: answer ``request_user_input`` and ``request_permissions`` in the notebook.
+
+Kernel -> browser is synced state only: ``requests`` holds the session's pending
+requests (from its ``FrontendRequests`` broker, the registry of pending server
+requests), ``resolved`` the recent outcomes (from ``frontend_request_resolved``
+events), ``error`` the latest rejected browser message. Browser -> kernel is
+``{id, kind, ...}`` with ``id`` the request id (``protocol.json``, widget ``prompts``);
+answers are validated, then settle the request thread-safely. A malformed, unknown-id
+or already-settled answer is shown in ``error`` and logged; the kernel keeps running.
+
+While the widget's comm is open the session counts as having a frontend; once a view
+has rendered (it sends ``ready``) requests wait for a person instead of failing fast.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..protocol.events import Event
+from ..runtime.frontend_requests import AnswerError, FrontendRequest, RequestKind
+from ._static import bundle_esm, load_json, read_static
+
+log = logging.getLogger("codex_nb.widgets.prompts")
+
+WIDGET = "prompts"
+MAX_RESOLVED = 20
+_TYPES = {"string": str, "object": dict}
+
+
+class PromptsError(ValueError):
+    """A browser message does not match the prompts protocol."""
+
+
+def protocol() -> dict[str, Any]:
+    return load_json("protocol.json")["widgets"][WIDGET]
+
+
+def validate_message(message: object) -> dict[str, Any]:
+    """Return ``message`` if it is a valid prompts request, else raise ``PromptsError``."""
+    if not isinstance(message, dict):
+        raise PromptsError(f"expected a JSON object {{id, kind, ...}}, got {type(message).__name__}")
+    specs = protocol()["to_kernel"]
+    kind = message.get("kind")
+    if not isinstance(kind, str) or kind not in specs:
+        raise PromptsError(f"unknown message kind {kind!r}; expected one of {sorted(specs)}")
+    fields: dict[str, str] = specs[kind]
+    extra = sorted(set(message) - set(fields) - {"kind"})
+    if extra:
+        raise PromptsError(f"{kind}: unexpected field(s) {extra}")
+    for name, type_name in fields.items():
+        if not isinstance(message.get(name), _TYPES[type_name]):
+            raise PromptsError(f"{kind}: field {name!r} must be a {type_name}, got "
+                               f"{type(message.get(name)).__name__}")
+    return message
+
+
+def _summary(request: FrontendRequest) -> str:
+    msg = request.msg.to_wire()
+    if request.kind == RequestKind.USER_INPUT:
+        return "; ".join(f"{q['header']}: {q['question']}" for q in msg["questions"]) or "(no questions)"
+    perms = msg["permissions"]
+    parts = [f"{access} {', '.join(paths)}" for access, paths in (perms.get("file_system") or {}).items()
+             if isinstance(paths, list) and paths and isinstance(paths[0], str)]
+    if perms.get("network"):
+        parts.append("network")
+    return "; ".join(parts) or "permissions"
+
+
+class PromptsWidget(anywidget.AnyWidget):
+    """Pending questions and permission requests of ``session``: ``session.prompts()``."""
+
+    _esm = bundle_esm("prompts.js")
+    _css = read_static("prompts.css")
+
+    requests = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """Pending requests, oldest first: ``{id, kind, turn_id, call_id, request, deadline_ms}``."""
+    resolved = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """Recent settlements, newest last: ``{id, kind, call_id, outcome}``."""
+    error = traitlets.Unicode("").tag(sync=True)
+    """The latest rejected browser message (cleared by the next accepted one)."""
+
+    def __new__(cls, session: Any = None, **kwargs: Any) -> PromptsWidget:
+        # checked before any widget state exists, so a bad call leaves no half-built comm behind
+        if getattr(session, "frontend_requests", None) is None or not hasattr(session, "subscribe"):
+            raise TypeError(f"PromptsWidget needs a codex_nb.Session, got {type(session).__name__}; "
+                            f"create one with codex_nb.Session() and call session.prompts()")
+        return super().__new__(cls, session, **kwargs)
+
+    def __init__(self, session: Any, **kwargs: Any) -> None:
+        broker = session.frontend_requests
+        super().__init__(**kwargs)
+        self.ready = False
+        """True once a view rendered in a browser (it sent ``ready``)."""
+        self.rejected: list[str] = []
+        self._broker = broker
+        self._detach = broker.attach(self)
+        self._unlisten = broker.add_listener(self._sync)
+        self._unsubscribe = session.subscribe(self._on_event)
+        self.on_msg(self._on_view_msg)
+        self._sync()
+
+    @property
+    def alive(self) -> bool:
+        """The comm is open (the widget may be displayed)."""
+        return getattr(self, "comm", None) is not None
+
+    # -- kernel -> view -------------------------------------------------------------------
+    def _sync(self) -> None:
+        views = [r.view() for r in self._broker.pending]
+        if views != self.requests:
+            self.requests = views
+
+    def _on_event(self, event: Event) -> None:
+        if event.msg.type != "frontend_request_resolved":
+            return
+        msg = event.msg
+        entry = {"id": msg.request_id, "kind": msg.kind, "call_id": msg.call_id, "outcome": msg.outcome}
+        self.resolved = [*self.resolved, entry][-MAX_RESOLVED:]
+
+    # -- view -> kernel -------------------------------------------------------------------
+    def _on_view_msg(self, _widget: object, content: object, _buffers: object) -> None:
+        try:
+            self.handle_message(content)
+        except (PromptsError, AnswerError) as err:
+            self._reject(str(err))
+        except Exception as err:  # never let a widget message kill the comm handler  # noqa: BLE001
+            log.exception("prompts widget message failed")
+            self._reject(f"internal error handling {content!r}: {type(err).__name__}: {err}")
+
+    def handle_message(self, content: object) -> None:
+        """Validate and apply one browser message (raises on a bad one)."""
+        message = validate_message(content)
+        kind = message["kind"]
+        if kind == "ready":
+            self.ready = True
+            return
+        request = self._broker.get(message["id"])
+        if request is not None:
+            expected = "answer_user_input" if request.kind == RequestKind.USER_INPUT else "answer_permissions"
+            if kind != expected:
+                raise PromptsError(f"request {request.id} is a {request.kind.value} request; answer it with "
+                                   f"{expected}, not {kind}")
+        response = message["answers"] if kind == "answer_user_input" else message["decision"]
+        self._broker.answer(message["id"], response)
+        self.error = ""
+
+    def _reject(self, text: str) -> None:
+        log.warning("prompts widget rejected a message: %s", text)
+        self.rejected.append(text)
+        self.error = text
+
+    # -- reprs (stable for nbval: no addresses, no ids) -------------------------------------
+    def text(self) -> str:
+        pending = self._broker.pending
+        if not pending:
+            return "Prompts: no pending requests"
+        lines = [f"Prompts: {len(pending)} pending"]
+        lines += [f"  [{r.kind.value}] {_summary(r)}" for r in pending]
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        rows = "".join(f"<li>{html.escape(line.strip())}</li>" for line in self.text().splitlines()[1:])
+        head = html.escape(self.text().splitlines()[0])
+        return f'<div class="cx-prompts-static"><b>{head}</b>{f"<ul>{rows}</ul>" if rows else ""}</div>'
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        data = dict(data or {})
+        data["text/plain"] = self.text()
+        data["text/html"] = self.html()
+        return data, metadata
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def close(self) -> None:
+        self._detach()
+        self._unlisten()
+        self._unsubscribe()
+        super().close()

@@ -1,0 +1,132 @@
+// Pure state -> view-model logic for the prompts widget (questions and permission requests).
+// No DOM here: prompts.js turns these into elements; node tests check this module directly.
+// Conventions follow the Codex TUI: the client-added "Other" choice is "None of the above",
+// free text goes back as an extra "user_note: ..." answer string (spec 06 A6).
+import PROTOCOL from "./protocol.json" with { type: "json" };
+
+const PROMPTS = PROTOCOL.widgets.prompts;
+
+/** Message kinds the prompts view sends to the kernel (answers go back by request id). */
+export const PROMPTS_TO_KERNEL = Object.freeze(
+  Object.fromEntries(Object.keys(PROMPTS.to_kernel).map((k) => [k, k])),
+);
+/** @type {readonly string[]} */
+export const DECISIONS = Object.freeze([...PROMPTS.decisions]);
+export const OTHER_LABEL = PROMPTS.other_label;
+export const NOTE_PREFIX = PROMPTS.note_prefix;
+export const DECISION_LABELS = Object.freeze({
+  allow_turn: "Allow for this turn",
+  allow_session: "Allow for this session",
+  deny: "Deny",
+});
+
+/**
+ * @typedef {{label: string, description: string}} Option
+ * @typedef {{id: string, header: string, question: string, isOther: boolean, isSecret: boolean,
+ *            options?: Option[]}} Question
+ * @typedef {{id: string, kind: string, turn_id: string, call_id: string, request: any,
+ *            deadline_ms: number | null}} PendingRequest
+ * @typedef {{choice: string | null, note: string}} Selection
+ */
+
+/**
+ * The card for one pending request.
+ * @param {PendingRequest} pending
+ */
+export function cardModel(pending) {
+  const base = { id: pending.id, kind: pending.kind, deadlineMs: pending.deadline_ms ?? null };
+  if (pending.kind === "user_input") {
+    const questions = (pending.request.questions ?? []).map((/** @type {Question} */ q) => ({
+      id: q.id,
+      header: q.header,
+      question: q.question,
+      secret: Boolean(q.isSecret),
+      options: [...(q.options ?? [])],
+      other: q.isOther ? OTHER_LABEL : null,
+    }));
+    return { ...base, title: questions.map((q) => q.header).join(" · ") || "Question", questions };
+  }
+  const req = pending.request;
+  return { ...base, title: "Permission request", reason: req.reason ?? null, cwd: req.cwd ?? "",
+    lines: permissionLines(req.permissions ?? {}), decisions: DECISIONS.map((d) => ({ decision: d,
+      label: DECISION_LABELS[/** @type {keyof typeof DECISION_LABELS} */ (d)] ?? d })) };
+}
+
+/**
+ * Human lines for a permission profile (legacy {read, write} or canonical entries).
+ * @param {{network?: {enabled?: boolean} | null, file_system?: any}} permissions
+ * @returns {string[]}
+ */
+export function permissionLines(permissions) {
+  const lines = [];
+  const fs = permissions.file_system;
+  if (fs && Array.isArray(fs.entries)) {
+    for (const e of fs.entries) {
+      const target = e.path.type === "path" ? e.path.path : e.path.pattern;
+      lines.push(`${e.access === "none" ? "deny" : e.access}: ${target}`);
+    }
+  } else if (fs) {
+    for (const path of fs.read ?? []) lines.push(`read: ${path}`);
+    for (const path of fs.write ?? []) lines.push(`write: ${path}`);
+  }
+  if (permissions.network) lines.push(`network: ${permissions.network.enabled ? "enabled" : "disabled"}`);
+  return lines;
+}
+
+/**
+ * The wire answer `{qid: {answers: [...]}}` for the selections, or an error message.
+ * @param {{id: string, other: string | null}[]} questions
+ * @param {Record<string, Selection | undefined>} selections
+ * @returns {{answers: Record<string, {answers: string[]}>} | {error: string}}
+ */
+export function buildAnswers(questions, selections) {
+  /** @type {Record<string, {answers: string[]}>} */
+  const answers = {};
+  for (const q of questions) {
+    const sel = selections[q.id] ?? { choice: null, note: "" };
+    const note = (sel.note ?? "").trim();
+    if (sel.choice === null && note === "") return { error: `Choose an option for "${q.id}" or write a note.` };
+    const list = [];
+    if (sel.choice !== null) list.push(sel.choice);
+    if (note !== "") list.push(`${NOTE_PREFIX}${note}`);
+    answers[q.id] = { answers: list };
+  }
+  return { answers };
+}
+
+/**
+ * Seconds left before auto-resolution, as text ("" without a deadline).
+ * @param {number | null} deadlineMs
+ * @param {number} nowMs
+ */
+export function countdownText(deadlineMs, nowMs) {
+  if (deadlineMs === null || deadlineMs === undefined) return "";
+  const secs = Math.max(0, Math.ceil((deadlineMs - nowMs) / 1000));
+  return `continues without an answer in ${secs}s`;
+}
+
+/** @param {string} requestId @param {Record<string, {answers: string[]}>} answers */
+export function answerUserInputMessage(requestId, answers) {
+  return { id: requestId, kind: PROMPTS_TO_KERNEL.answer_user_input, answers };
+}
+
+/** @param {string} requestId @param {string} decision */
+export function answerPermissionsMessage(requestId, decision) {
+  if (!DECISIONS.includes(decision)) throw new Error(`unknown decision ${JSON.stringify(decision)}`);
+  return { id: requestId, kind: PROMPTS_TO_KERNEL.answer_permissions, decision };
+}
+
+/** @param {string} viewId */
+export function readyMessage(viewId) {
+  return { id: viewId, kind: PROMPTS_TO_KERNEL.ready };
+}
+
+/**
+ * Which cards to add and remove when the pending list changes (keyed by request id).
+ * @param {string[]} shown ids currently rendered
+ * @param {PendingRequest[]} pending
+ */
+export function diffCards(shown, pending) {
+  const want = pending.map((p) => p.id);
+  return { remove: shown.filter((id) => !want.includes(id)), add: pending.filter((p) => !shown.includes(p.id)) };
+}

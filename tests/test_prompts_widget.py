@@ -1,0 +1,170 @@
+"""PromptsWidget (Python side): synced pending requests, answers by id, bad messages,
+frontend detection, stable reprs. The DOM is covered by tests/browser/test_prompts_browser.py."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import codex_nb as cx
+from codex_nb.runtime.answer_policy import ENV_VAR
+from codex_nb.runtime.frontend_requests import FrontendRequests
+from codex_nb.widgets._static import bundle_esm, load_json
+from codex_nb.widgets.prompts import PromptsWidget, validate_message
+
+QUESTION = {"id": "confirm_path", "header": "Confirm", "question": "Proceed with the plan?",
+            "options": [{"label": "Yes (Recommended)", "description": "Continue."},
+                        {"label": "No", "description": "Stop."}]}
+ARGS = {"questions": [QUESTION], "autoResolutionMs": 60000}
+WRITE = {"permissions": {"file_system": {"write": ["out"]}}, "reason": "Save the report"}
+
+
+@pytest.fixture(autouse=True)
+def no_env_policy(monkeypatch):
+    monkeypatch.delenv(ENV_VAR, raising=False)
+
+
+@pytest.fixture
+def session() -> cx.Session:
+    s = cx.Session(cx.Config(request_permissions_tool=True), cwd="/w")
+    s.frontend_requests = FrontendRequests(timer=lambda delay, fn: (lambda: None))  # timers never fire here
+    return s
+
+
+@pytest.fixture
+def widget(session) -> PromptsWidget:
+    w = session.prompts()
+    w.handle_message({"id": "view-1", "kind": "ready"})
+    yield w
+    w.close()
+
+
+async def until(widget: PromptsWidget, predicate) -> None:
+    """Wait for a trait change making ``predicate`` true (no sleeps)."""
+    changed = asyncio.Event()
+    handler = lambda _change: changed.set()  # noqa: E731
+    widget.observe(handler, names=["requests", "resolved", "error"])
+    try:
+        while not predicate():
+            changed.clear()
+            await changed.wait()
+    finally:
+        widget.unobserve(handler, names=["requests", "resolved", "error"])
+
+
+def send(widget: PromptsWidget, content) -> None:
+    widget._on_view_msg(widget, content, [])
+
+
+async def test_question_flow_through_traits(session, widget, no_leaked_tasks):
+    task = asyncio.ensure_future(session.call_tool("request_user_input", ARGS, mode="plan", call_id="q1"))
+    await until(widget, lambda: widget.requests)
+    (entry,) = widget.requests
+    assert entry["id"] == "req-1" and entry["kind"] == "user_input" and entry["call_id"] == "q1"
+    assert entry["request"]["questions"][0]["isOther"] is True
+    assert entry["deadline_ms"] is not None
+    assert widget.text() == "Prompts: 1 pending\n  [user_input] Confirm: Proceed with the plan?"
+    send(widget, {"id": "req-1", "kind": "answer_user_input",
+                  "answers": {"confirm_path": {"answers": ["None of the above", "user_note: later"]}}})
+    res = await task
+    assert res.output == '{"answers":{"confirm_path":{"answers":["None of the above","user_note: later"]}}}'
+    assert widget.requests == [] and widget.error == ""
+    assert widget.resolved == [{"id": "req-1", "kind": "user_input", "call_id": "q1", "outcome": "answered"}]
+    assert widget.text() == "Prompts: no pending requests"
+
+
+async def test_permission_grant_and_two_pending(session, widget):
+    t1 = asyncio.ensure_future(session.call_tool("request_permissions", WRITE, call_id="p1"))
+    t2 = asyncio.ensure_future(session.call_tool("request_user_input", ARGS, mode="plan", call_id="q1"))
+    await until(widget, lambda: len(widget.requests) == 2)
+    assert [r["kind"] for r in widget.requests] == ["permissions", "user_input"]
+    assert widget.text().splitlines()[1] == "  [permissions] write /w/out"
+    send(widget, {"id": "req-2", "kind": "answer_user_input", "answers": {"confirm_path": "No"}})
+    await until(widget, lambda: len(widget.requests) == 1)
+    send(widget, {"id": "req-1", "kind": "answer_permissions", "decision": "allow_session"})
+    assert (await t1).output == '{"permissions":{"network":null,"file_system":{"write":["/w/out"]}},"scope":"session"}'
+    assert (await t2).output == '{"answers":{"confirm_path":{"answers":["No"]}}}'
+    assert widget.requests == []
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("hello", "expected a JSON object {id, kind, ...}, got str"),
+    ({"id": "req-1", "kind": "explode"}, "unknown message kind 'explode'"),
+    ({"id": "req-1", "kind": "answer_permissions"}, "answer_permissions: field 'decision' must be a string, got NoneType"),
+    ({"id": 5, "kind": "answer_permissions", "decision": "deny"}, "field 'id' must be a string, got int"),
+    ({"id": "req-1", "kind": "answer_permissions", "decision": "deny", "x": 1}, "unexpected field(s) ['x']"),
+    ({"id": "req-1", "kind": "answer_user_input", "answers": {}}, "request req-1 is a permissions request; "
+                                                                  "answer it with answer_permissions"),
+    ({"id": "req-1", "kind": "answer_permissions", "decision": "maybe"},
+     "a permissions answer must be 'allow_turn', 'allow_session', 'deny'"),
+    ({"id": "req-77", "kind": "answer_permissions", "decision": "deny"}, "unknown request id 'req-77'"),
+])
+async def test_bad_messages_are_shown_and_kernel_keeps_running(session, widget, content, message):
+    task = asyncio.ensure_future(session.call_tool("request_permissions", WRITE))
+    await until(widget, lambda: widget.requests)
+    send(widget, content)
+    assert message in widget.error
+    assert widget.rejected[-1] == widget.error
+    assert len(widget.requests) == 1  # still pending, still answerable
+    send(widget, {"id": "req-1", "kind": "answer_permissions", "decision": "deny"})
+    assert (await task).output.endswith('"file_system":null},"scope":"turn"}')
+    assert widget.error == ""
+
+
+async def test_settled_and_after_interrupt_answers_are_rejected(session, widget):
+    model = cx.ScriptedModel([[cx.function_call("request_user_input", ARGS, call_id="q1")]])
+    handle = session.start_turn("ask", model=model, mode="plan")
+    await until(widget, lambda: widget.requests)
+    handle.interrupt()
+    result = await handle
+    assert result.outputs()["q1"].startswith("aborted by user after ")
+    assert widget.requests == []
+    assert widget.resolved[-1]["outcome"] == "cancelled"
+    send(widget, {"id": "req-1", "kind": "answer_user_input", "answers": {"confirm_path": "No"}})
+    assert widget.error == "request req-1 was already settled (cancelled); this answer is ignored"
+
+
+async def test_auto_resolution_removes_card(session, widget):
+    task = asyncio.ensure_future(session.call_tool("request_user_input", ARGS, mode="plan"))
+    await until(widget, lambda: widget.requests)
+    session.frontend_requests.auto_resolve("req-1")
+    assert (await task).output == '{"answers":{}}'
+    assert widget.requests == [] and widget.resolved[-1]["outcome"] == "auto_resolved"
+
+
+async def test_frontend_state_follows_widget(session):
+    broker = session.frontend_requests
+    assert broker.frontend_state() == "none"
+    w = PromptsWidget(session)
+    assert broker.frontend_state() == "displayed"
+    w.handle_message({"id": "v", "kind": "ready"})
+    assert broker.frontend_state() == "ready"
+    w.close()
+    assert broker.frontend_state() == "none"
+
+
+def test_reprs_are_stable(session):
+    w = PromptsWidget(session)
+    bundle, _ = w._repr_mimebundle_()
+    assert bundle["text/plain"] == "Prompts: no pending requests"
+    assert bundle["text/html"] == '<div class="cx-prompts-static"><b>Prompts: no pending requests</b></div>'
+    assert repr(w) == "Prompts: no pending requests"
+    w.close()
+
+
+def test_rejects_non_sessions():
+    with pytest.raises(TypeError, match="PromptsWidget needs a codex_nb.Session"):
+        PromptsWidget(object())
+
+
+def test_protocol_and_bundle():
+    spec = load_json("protocol.json")["widgets"]["prompts"]
+    assert sorted(spec["to_kernel"]) == ["answer_permissions", "answer_user_input", "ready"]
+    assert spec["decisions"] == ["allow_turn", "allow_session", "deny"]
+    from codex_nb.runtime.frontend_requests import NOTE_PREFIX, OTHER_LABEL
+
+    assert (spec["other_label"], spec["note_prefix"]) == (OTHER_LABEL, NOTE_PREFIX)
+    esm = bundle_esm("prompts.js")
+    assert "./prompts_view.js" not in esm and "export default" in esm
+    assert validate_message({"id": "a", "kind": "ready"}) == {"id": "a", "kind": "ready"}
