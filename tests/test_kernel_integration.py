@@ -1,0 +1,89 @@
+"""A real ipykernel: a background turn started from a cell returns at once and finishes later.
+
+This is DESIGN §5 rule 1 checked against a live kernel (jupyter_client), not a mock:
+the cell that starts the turn completes while the turn is still waiting, later cells
+run, and the turn's events are still delivered.
+"""
+
+from __future__ import annotations
+
+import pytest
+from jupyter_client.manager import start_new_kernel
+
+pytestmark = pytest.mark.kernel
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    manager, client = start_new_kernel(kernel_name="python3", startup_timeout=120)
+    try:
+        yield client
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+
+
+def run(client, code: str) -> str:
+    chunks: list[str] = []
+    reply = client.execute_interactive(code, timeout=60, output_hook=lambda msg: _collect(msg, chunks))
+    assert reply["content"]["status"] == "ok", reply["content"]
+    return "".join(chunks)
+
+
+def _collect(msg, chunks: list[str]) -> None:
+    if msg["msg_type"] == "stream":
+        chunks.append(msg["content"]["text"])
+    elif msg["msg_type"] == "error":
+        chunks.append("\n".join(msg["content"]["traceback"]))
+
+
+def test_background_turn_does_not_block_the_cell(kernel) -> None:
+    run(kernel, """
+import asyncio, codex_nb as cx
+session = cx.Session()
+seen = []
+session.subscribe(lambda e: seen.append(e.msg.type))
+gate = asyncio.Event()
+
+@session.tool
+async def wait_for_gate() -> str:
+    "Waits for the next cell."
+    await gate.wait()
+    return "released"
+
+model = cx.ScriptedModel([
+    [cx.function_call("update_plan", {"plan": [{"step": "wait", "status": "in_progress"}]}, call_id="p"),
+     cx.function_call("wait_for_gate", {}, call_id="g")],
+    [cx.assistant_message("done")],
+])
+handle = session.start_turn("go", model=model)
+print("cell returned")
+""")
+    out = run(kernel, "print(handle.done(), seen)")
+    assert out.strip() == "False ['turn_started', 'plan_update']"
+    run(kernel, "gate.set()")
+    out = run(kernel, "result = await handle\nprint(result.status, result.outputs(), seen[-1])")
+    assert out.strip() == "completed {'p': 'Plan updated', 'g': 'released'} turn_complete"
+
+
+def test_interrupt_from_a_later_cell(kernel) -> None:
+    run(kernel, """
+never, started = asyncio.Event(), asyncio.Event()
+
+@session.tool
+async def hang() -> str:
+    "Never returns on its own."
+    started.set()
+    await never.wait()
+    return "unreachable"
+
+model = cx.ScriptedModel([[cx.function_call("hang", {}, call_id="h")]])
+handle = session.start_turn("hang please", model=model)
+""")
+    out = run(kernel, """
+await started.wait()  # handshake: the tool is running
+print(handle.interrupt())
+result = await handle
+print(result.status, result.outputs()["h"].startswith("aborted by user after"), seen[-1])
+""")
+    assert out.strip().splitlines() == ["True", "interrupted True turn_aborted"]
