@@ -19,6 +19,9 @@ from ..tools.payload import ToolCall, ToolOutput
 from ..tools.pipeline import CallResult, dispatch
 from ..tools.router import ToolRouter
 
+UNWIND_TIMEOUT = 1.0
+"""Seconds a hard-aborted call's handler gets to unwind before it is abandoned."""
+
 
 def aborted_output(call: ToolCall, secs: float) -> CallResult:
     secs = max(secs, 0.1)
@@ -54,28 +57,43 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
             return await dispatch(call, turn, router, lifecycle, invocation)
 
     task = asyncio.ensure_future(admitted())
-    waiter = asyncio.ensure_future(token.wait())
     try:
-        await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        with token.future() as cancelled:
+            await asyncio.wait({task, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+        if lifecycle.finished or (task.done() and not task.cancelled()):
+            return await task  # the handler claimed its outcome first: the real result is kept
+        return await _abort(task, call, lifecycle, time.monotonic() - started)
     except asyncio.CancelledError:
-        task.cancel()
-        waiter.cancel()
+        # We ourselves were cancelled (hard abort, outer cancel): the call never gets an
+        # output here; history repair pairs it with "aborted" (spec 04 §5, last row).
+        lifecycle.finish(ToolCallOutcome.aborted())
+        await _unwind(task)
         raise
-    waiter.cancel()
-    if task.done() or lifecycle.finished:
-        return await task
-    return await _abort(task, call, lifecycle, time.monotonic() - started)
 
 
 async def _abort(task: asyncio.Future[CallResult], call: ToolCall, lifecycle: CallLifecycle,
                  elapsed: float) -> CallResult:
     task.cancel()
     try:
-        result = await task
-        return result  # it completed anyway: the real result wins
+        return await task  # it completed anyway: the real result wins
     except asyncio.CancelledError:
         current = asyncio.current_task()
         if current is not None and current.cancelling():
             raise  # we ourselves are being cancelled (hard abort): propagate
     lifecycle.finish(ToolCallOutcome.aborted())
     return aborted_output(call, elapsed)
+
+
+async def _unwind(task: asyncio.Future[CallResult]) -> None:
+    """Cancel the dispatch task and give its handler a bounded chance to unwind.
+
+    A handler that ignores cancellation is abandoned after ``UNWIND_TIMEOUT`` seconds
+    (Python cannot kill it); the turn still ends.
+    """
+    task.cancel()
+    if task.done():
+        return
+    done, _ = await asyncio.wait({task}, timeout=UNWIND_TIMEOUT)
+    for t in done:
+        if not t.cancelled():
+            t.exception()  # retrieved: a late failure of an aborted call is not reported twice

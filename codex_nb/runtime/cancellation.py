@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 
 
@@ -25,6 +26,7 @@ class CancelToken:
     def __init__(self, parent: CancelToken | None = None) -> None:
         self._lock = threading.Lock()
         self._cancelled = False
+        self._flag = threading.Event()  # for worker threads: wait_sync()
         self.reason: str | None = None
         self.source: CancelSource | None = None
         self._callbacks: list[Callable[[], None]] = []
@@ -53,6 +55,7 @@ class CancelToken:
                 return False
             self._cancelled = True
             self.reason, self.source = reason, source
+            self._flag.set()
             callbacks, self._callbacks = self._callbacks, []
             children, self._children = self._children, []
         for child in children:
@@ -77,16 +80,42 @@ class CancelToken:
 
     async def wait(self) -> None:
         """Return once cancelled; wakes the awaiting loop thread-safely."""
-        if self._cancelled:
-            return
+        with self.future() as fut:
+            await fut
+
+    @contextmanager
+    def future(self) -> Iterator[asyncio.Future[None]]:
+        """A plain future on the running loop, resolved when this token is cancelled.
+
+        Unlike ``ensure_future(token.wait())`` it creates no task, so racing it with
+        ``asyncio.wait`` leaves nothing behind. The callback is removed on exit.
+        """
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
 
+        def resolve() -> None:
+            if not fut.done():
+                fut.set_result(None)
+
         def wake() -> None:
-            loop.call_soon_threadsafe(lambda: fut.done() or fut.set_result(None))
+            try:
+                loop.call_soon_threadsafe(resolve)
+            except RuntimeError:  # the loop is closed: nobody waits any more
+                pass
 
         remove = self.on_cancel(wake)
         try:
-            await fut
+            yield fut
         finally:
             remove()
+            if not fut.done():
+                fut.cancel()
+
+    def wait_sync(self, timeout: float | None = None) -> bool:
+        """Block the calling (worker) thread until cancelled or ``timeout``; True if cancelled.
+
+        For sync ``@session.tool`` functions, which run in a worker thread that Python
+        cannot stop: ``invocation.cancel.wait_sync(5)`` is a sleep that ends at once
+        when the call is cancelled. Never call it on the event loop's thread.
+        """
+        return self._flag.wait(timeout)

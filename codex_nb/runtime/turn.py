@@ -94,6 +94,8 @@ class TurnRunner:
 
     async def _loop(self) -> None:
         while not self.turn.cancel.cancelled:
+            for text in self.turn.pending_input.drain():  # steered input joins before the next request
+                self.session.history.append(user_message(text))
             plan = self.session.planner.plan(self.turn.mode)
             request = ModelRequest(turn_id=self.turn.turn_id, items=repair_history(self.session.history),
                                    tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode))
@@ -102,6 +104,8 @@ class TurnRunner:
                 return
             calls = self._record_response(items, plan.router)
             if not calls:
+                if self.turn.pending_input.pending:
+                    continue  # input arrived during the step: the turn goes on with it
                 if hasattr(self.model, "check_turn_end"):
                     self.model.check_turn_end()
                 return
@@ -109,15 +113,15 @@ class TurnRunner:
 
     async def _sample(self, request: ModelRequest) -> list[dict[str, Any]] | None:
         sample = asyncio.ensure_future(self.model.sample(request))
-        cancelled = asyncio.ensure_future(self.turn.cancel.wait())
         try:
-            await asyncio.wait({sample, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+            with self.turn.cancel.future() as cancelled:
+                await asyncio.wait({sample, cancelled}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            cancelled.cancel()
             if not sample.done():
                 sample.cancel()
-        if not sample.done() or sample.cancelled():
-            return None
+                await asyncio.wait({sample})  # a model ignoring cancel is cut off by the hard abort
+        if sample.cancelled() or self.turn.cancel.cancelled:
+            return None  # an interrupted step's response is discarded, never recorded
         return sample.result()
 
     def _record_response(self, items: list[dict[str, Any]], router: Any) -> list[ToolCall | RoutingError]:
@@ -138,21 +142,28 @@ class TurnRunner:
         for call in calls:
             tasks.append(None if isinstance(call, RoutingError) else
                          asyncio.ensure_future(run_call(call, self.turn, router, gate)))
+        running = [t for t in tasks if t is not None]
         try:
-            results = await asyncio.gather(*(t for t in tasks if t is not None))
+            results = await asyncio.gather(*running)
         except BaseException:
-            for t in tasks:
-                if t is not None:
-                    t.cancel()
+            for t in running:
+                t.cancel()
+            if running:  # each run_call unwinds within its own bound (calls.UNWIND_TIMEOUT)
+                await asyncio.wait(running)
+            self._record_outputs(calls, tasks)  # what finished is kept; repair pairs the rest
             raise
-        by_task = iter(results)
-        for call in calls:  # outputs in CALL order, whatever order they finished in
+        self._record_outputs(calls, tasks)
+
+    def _record_outputs(self, calls: list[ToolCall | RoutingError],
+                        tasks: list[asyncio.Future[CallResult] | None]) -> None:
+        """Outputs in CALL order, whatever order they finished in (spec 02 §10)."""
+        for call, task in zip(calls, tasks):
             if isinstance(call, RoutingError):
                 self.session.history.append(call.item)
-                continue
-            result = next(by_task)
-            self.session.history.extend(result.context_items)
-            self.session.history.append(result.item)
+            elif task is not None and task.done() and not task.cancelled() and task.exception() is None:
+                result = task.result()
+                self.session.history.extend(result.context_items)
+                self.session.history.append(result.item)
 
     def _aborted(self) -> TurnResult:
         turn = self.turn

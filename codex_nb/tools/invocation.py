@@ -8,6 +8,7 @@ delivery, then one cancellation point) and never reach into the session.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -30,6 +31,41 @@ class ModeKind(StrEnum):
     PLAN = "plan"
 
 
+class PendingInput:
+    """User input that arrived while the turn runs (Codex ``turn/steer``). Thread-safe.
+
+    The turn loop drains it into history before its next sampling step; until then
+    ``pending`` is True. ``signal()`` is a token that fires when input arrives, so a
+    waiting tool (``clock.sleep``) can end early without polling.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._items: list[str] = []
+        self._signal = CancelToken()
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._items)
+
+    def push(self, text: str) -> None:
+        with self._lock:
+            self._items.append(text)
+            signal = self._signal
+        signal.cancel("new input")
+
+    def drain(self) -> list[str]:
+        with self._lock:
+            items, self._items = self._items, []
+            if items:
+                self._signal = CancelToken()
+        return items
+
+    def signal(self) -> CancelToken:
+        with self._lock:
+            return self._signal
+
+
 @dataclass(kw_only=True)
 class TurnContext:
     """Per-turn facts shared by every call of the turn."""
@@ -43,6 +79,7 @@ class TurnContext:
     started_at: float = 0.0
     services: dict[str, Any] = field(default_factory=dict)
     """Per-turn state owned by individual tools (e.g. request_permissions grants)."""
+    pending_input: PendingInput = field(default_factory=PendingInput)
 
     @property
     def thread_id(self) -> str:
@@ -80,10 +117,24 @@ class ToolInvocation:
         return self.call.payload.text
 
     async def emit(self, msg: EventMsg, *, revision: int | None = None) -> Event:
-        """Send an event. It counts as emitted once this call delivers it to every
-        subscriber and queues it for async consumers, *before* the await below; a
-        cancellation arriving after that cannot retract it (spec 04 §5)."""
+        """Send an event; where the send becomes effective (spec 04 §5):
+
+        1. If this call is already cancelled, nothing is sent: ``CancelledError`` is
+           raised, so a call cancelled before its send never emits (timing-table row 1).
+        2. Otherwise the event is delivered synchronously to every subscriber and
+           queued for every async consumer. **That is the effective point**: from here
+           on the event counts as emitted, and a cancellation arriving later cannot
+           retract it (no compensating event; an aborted output is not a rollback).
+        3. Then one ``await`` (a cancellation point). A cancellation that arrives
+           during the delivery (e.g. a subscriber interrupts the turn) races the rest
+           of the handler: if the handler returns and claims its outcome first, its
+           real result is kept; if it is still awaiting, the call answers aborted.
+        """
+        if self.cancel.cancelled:
+            raise asyncio.CancelledError(f"call {self.call_id} was cancelled before its event was sent")
         event = self.turn.emit(msg, revision=revision)
         self.emitted.append(event)
+        if self.on_emit is not None:
+            self.on_emit(event)
         await asyncio.sleep(0)
         return event

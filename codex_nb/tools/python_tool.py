@@ -3,10 +3,22 @@
 The JSON schema comes from the type hints (pydantic), the description from the
 docstring. Arguments are validated; a validation error reaches the model as
 ``failed to parse function arguments: ...``. Async functions run on the loop; sync
-functions run in a worker thread so the kernel stays responsive. Cancelling a sync
-tool abandons its thread: Python cannot stop it, so its result is discarded
-(documented in the README). An exception inside the tool becomes a failed output the
-model can read, never an exception in the notebook.
+functions run in a worker thread so the kernel stays responsive. An exception inside
+the tool becomes a failed output the model can read, never an exception in the
+notebook.
+
+Cancellation (spec 04 §3):
+
+* an **async** tool is cancelled at its next ``await`` (``CancelledError`` is raised
+  there; ``finally`` blocks run);
+* a **sync** tool's call answers ``aborted by user after {secs:.1}s`` at once, but its
+  worker thread cannot be killed: it runs on until the function returns, and its
+  result or exception is discarded. Side effects it makes after the cancel still
+  happen. To stop early, take a keyword-only ``invocation`` parameter and check
+  ``invocation.cancel.cancelled`` between steps, or wait with
+  ``invocation.cancel.wait_sync(seconds)`` (returns True at once when cancelled)
+  instead of ``time.sleep``. An abandoned thread also holds one slot of the loop's
+  default executor until it returns.
 """
 
 from __future__ import annotations
@@ -61,12 +73,26 @@ class PythonFunctionTool(Tool):
             if self.is_async:
                 result = await self.fn(**kwargs)
             else:
-                result = await asyncio.to_thread(self.fn, **kwargs)
+                result = await self._run_in_thread(invocation, kwargs)
         except FunctionCallError:
             raise
         except Exception as err:
             raise RespondToModel(_describe_exception(err)) from err
         return _to_output(result)
+
+    async def _run_in_thread(self, invocation: ToolInvocation, kwargs: dict[str, Any]) -> Any:
+        """Run the sync function in a worker thread. If the call is cancelled while the
+        thread runs, its result (or exception) is discarded, deterministically, even if
+        the thread finished before the loop saw the cancel."""
+        try:
+            result = await asyncio.to_thread(self.fn, **kwargs)
+        except Exception:
+            if invocation.cancel.cancelled:
+                raise asyncio.CancelledError(f"call {invocation.call_id} was cancelled") from None
+            raise
+        if invocation.cancel.cancelled:
+            raise asyncio.CancelledError(f"call {invocation.call_id} was cancelled")
+        return result
 
     def _parse(self, text: str) -> dict[str, Any]:
         try:

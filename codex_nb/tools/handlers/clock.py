@@ -1,0 +1,197 @@
+"""``clock.curr_time`` and ``clock.sleep``: reading and waiting on time (spec 07 §1).
+
+Gate (V-Aug): ``[features] current_time_reminder = true`` (or the table form
+``[features.current_time_reminder] enabled = true``) registers ``curr_time``;
+``sleep_tool = true`` in that table adds ``sleep``. Both live in the ``clock``
+namespace and are dropped when the provider lacks namespace tools (the planner does
+that). ``sleep`` is DirectModelOnly, so Code Mode cannot call it.
+
+``sleep`` waits on one future, never polls: it ends when the duration elapses, when
+new input arrives for the turn (``handle.steer(text)``: ``Sleep interrupted by new
+input.``), or when the call is cancelled (the runtime then answers
+``aborted by user after {secs:.1}s``, spec 04 §3).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+from ...protocol.events import EventMsg
+from ...protocol.serde import SerdeError, _Walker, loads
+from ..base import Tool
+from ..errors import Fatal, RespondToModel
+from ..exposure import ToolExposure
+from ..invocation import ToolInvocation
+from ..payload import ToolOutput
+from ..schema import function_spec
+
+if TYPE_CHECKING:
+    from ...config import Config
+
+NAMESPACE = "clock"
+NAMESPACE_DESCRIPTION = "Tools for reading and waiting on time."
+CURR_TIME_DESCRIPTION = "Return the current time in UTC."
+SLEEP_DESCRIPTION = (
+    "Pause execution for a specified duration. The sleep ends early when new input arrives for the active turn. "
+    "Returns the elapsed wall-clock time."
+)
+MAX_SLEEP_MS = 43_200_000  # 12 h
+SLEEP_RANGE_ERROR = f"duration_ms must be between 1 and {MAX_SLEEP_MS}"
+SLEEP_COMPLETED = "Sleep completed."
+SLEEP_INTERRUPTED = "Sleep interrupted by new input."
+EXTERNAL_CLOCK_ERROR = ("features.current_time_reminder.clock_source is external, but no external current-time "
+                        "provider is available")
+
+
+class ItemStarted(EventMsg):
+    """``item_started`` for a core ``TurnItem`` (here only ``{"type":"Sleep",...}``); not persisted."""
+
+    type: Literal["item_started"] = "item_started"
+    thread_id: str
+    turn_id: str
+    item: dict[str, Any]
+    started_at_ms: int
+
+
+class ItemCompleted(EventMsg):
+    """``item_completed``; a ``Sleep`` item's completion is persisted (spec 09 §3)."""
+
+    type: Literal["item_completed"] = "item_completed"
+    thread_id: str
+    turn_id: str
+    item: dict[str, Any]
+    completed_at_ms: int
+
+
+def clock_settings(config: Config) -> dict[str, Any]:
+    """``[features] current_time_reminder`` as a table: ``{"enabled": bool, "sleep_tool": bool, ...}``."""
+    features = config.extra.get("features", {}) if isinstance(config.extra, dict) else {}
+    raw = features.get("current_time_reminder", False) if isinstance(features, dict) else False
+    if isinstance(raw, bool):
+        return {"enabled": raw, "sleep_tool": False, "clock_source": "system"}
+    if isinstance(raw, dict):
+        return {"enabled": raw.get("enabled") is True, "sleep_tool": raw.get("sleep_tool") is True,
+                "clock_source": raw.get("clock_source", "system")}
+    return {"enabled": False, "sleep_tool": False, "clock_source": "system"}
+
+
+def clock_tools(config: Config) -> list[Tool]:
+    """The clock tools this config registers, in Codex order (``curr_time``, then ``sleep``)."""
+    settings = clock_settings(config)
+    if not settings["enabled"]:
+        return []
+    external = settings["clock_source"] == "external"
+    tools: list[Tool] = [CurrTimeTool(external=external)]
+    if settings["sleep_tool"]:
+        tools.append(SleepTool(external=external))
+    return tools
+
+
+def _empty_parameters() -> dict[str, Any]:
+    return {"type": "object", "properties": {}, "additionalProperties": False}
+
+
+class CurrTimeTool(Tool):
+    """``clock.curr_time``: ``It is YYYY-MM-DD HH:MM:SS UTC.`` (arguments are not parsed)."""
+
+    def __init__(self, *, now: Callable[[], datetime] | None = None, external: bool = False) -> None:
+        super().__init__("curr_time", namespace=NAMESPACE, namespace_description=NAMESPACE_DESCRIPTION)
+        self._now = now or (lambda: datetime.now(UTC))
+        self._external = external
+
+    def spec(self) -> dict[str, Any]:
+        return function_spec("curr_time", CURR_TIME_DESCRIPTION, _empty_parameters())
+
+    async def handle(self, invocation: ToolInvocation) -> ToolOutput:
+        if invocation.call.payload.kind != "function":
+            raise RespondToModel("curr_time handler received unsupported payload")
+        if self._external:
+            raise Fatal(f"failed to read current time: {EXTERNAL_CLOCK_ERROR}")
+        try:
+            now = self._now().astimezone(UTC)
+        except Exception as err:
+            raise Fatal(f"failed to read current time: {err}") from err
+        stamp = f"{now:%Y-%m-%d %H:%M:%S} UTC"
+        return ToolOutput(body=f"It is {stamp}.", code_mode_result={"current_time": stamp})
+
+
+class SleepTool(Tool):
+    """``clock.sleep``: wait up to 12 h; ends early on new input; cancellable at once."""
+
+    def __init__(self, *, external: bool = False) -> None:
+        super().__init__("sleep", namespace=NAMESPACE, exposure=ToolExposure.DirectModelOnly,
+                         namespace_description=NAMESPACE_DESCRIPTION)
+        self._external = external
+
+    def spec(self) -> dict[str, Any]:
+        parameters = {
+            "type": "object",
+            "properties": {"duration_ms": {"type": "number", "description": (
+                f"How long to sleep in milliseconds. Must be between 1 and {MAX_SLEEP_MS}.")}},
+            "required": ["duration_ms"],
+            "additionalProperties": False,
+        }
+        return function_spec("sleep", SLEEP_DESCRIPTION, parameters)
+
+    async def handle(self, invocation: ToolInvocation) -> ToolOutput:
+        if invocation.call.payload.kind != "function":
+            raise RespondToModel("sleep handler received unsupported payload")
+        duration_ms = parse_duration(invocation.payload_text)
+        if not 1 <= duration_ms <= MAX_SLEEP_MS:
+            raise RespondToModel(SLEEP_RANGE_ERROR)
+        if self._external:
+            raise Fatal(f"failed to sleep: {EXTERNAL_CLOCK_ERROR}")
+        turn = invocation.turn
+        item = {"type": "Sleep", "id": invocation.call_id, "duration_ms": duration_ms}
+        await invocation.emit(ItemStarted(thread_id=turn.thread_id, turn_id=turn.turn_id, item=item,
+                                          started_at_ms=int(time.time() * 1000)))
+        started = time.monotonic()
+        interrupted = await _sleep_until_input(invocation, duration_ms / 1000)
+        secs = time.monotonic() - started
+        await invocation.emit(ItemCompleted(thread_id=turn.thread_id, turn_id=turn.turn_id, item=item,
+                                            completed_at_ms=int(time.time() * 1000)))
+        ending = SLEEP_INTERRUPTED if interrupted else SLEEP_COMPLETED
+        return ToolOutput(body=f"Wall time: {secs:.4f} seconds\n{ending}")
+
+
+async def _sleep_until_input(invocation: ToolInvocation, seconds: float) -> bool:
+    """Wait ``seconds`` or until input is pending; True if input ended it. No polling:
+    one future resolved by the input signal, one timer; cancellation ends it at once."""
+    pending = invocation.turn.pending_input
+    if pending.pending:
+        return True
+    with pending.signal().future() as arrived:
+        done, _ = await asyncio.wait({arrived}, timeout=seconds)
+    return bool(done)
+
+
+def parse_duration(text: str) -> int:
+    """Strict ``{duration_ms: u64}`` with no unknown keys; serde-style errors."""
+    try:
+        raw = loads(text)
+        walker = _Walker(text)
+        if not isinstance(raw, dict):
+            raise walker.fail(f"invalid type: {_describe(raw)}, expected struct SleepArgs")
+        for key in raw:
+            if key != "duration_ms":
+                raise walker.fail(f"unknown field `{key}`, expected `duration_ms`", f'"{key}"')
+        if "duration_ms" not in raw:
+            raise walker.fail("missing field `duration_ms`")
+        value = raw["duration_ms"]
+        if isinstance(value, int) and not isinstance(value, bool):
+            if value < 0:
+                raise walker.fail(f"invalid value: integer `{value}`, expected u64", '"duration_ms"')
+            return value
+        raise walker.fail(f"invalid type: {_describe(value)}, expected u64", '"duration_ms"')
+    except SerdeError as err:
+        raise RespondToModel(f"failed to parse function arguments: {err}") from None
+
+
+def _describe(value: Any) -> str:
+    from ...protocol.serde import _describe as serde_describe
+
+    return "map" if isinstance(value, dict) else serde_describe(value)
