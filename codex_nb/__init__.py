@@ -45,6 +45,21 @@ from .tools.payload import ToolOutput
 from .tools.planner import ToolPlan, ToolPlanner
 from .tools.registry import ToolRegistry
 
+# Widgets pull in ipywidgets/anywidget (~0.7 s): load them on first use, not at import.
+_LAZY = {"PlanChecklist": "codex_nb.widgets.checklist"}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'codex_nb' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
 __all__ = [
     "TURN_ABORTED_MARKER",
     "AgentMessage",
@@ -64,6 +79,7 @@ __all__ = [
     "LifecycleRecord",
     "ModeKind",
     "ModelRequest",
+    "PlanChecklist",
     "PlanItemArg",
     "PlanUpdate",
     "RecordingSubscriber",
