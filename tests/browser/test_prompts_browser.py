@@ -1,0 +1,101 @@
+"""PromptsWidget in a real JupyterLab: a background Plan-mode turn asks a question and then
+for permissions; the test answers both in Chromium and checks what the model received.
+
+The kernel reports through the DOM: the prompt cards come from the widget's synced
+``requests`` trait, and a Label shows the model's final message, which quotes both tool
+outputs. No sleeps: every wait is an auto-waiting ``expect``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .harness import JupyterServer, NotebookPage, notebook_json
+
+pytestmark = pytest.mark.browser
+
+SETUP = '''\
+import os
+os.environ.pop("CODEX_NB_ANSWER_POLICY", None)  # a person answers here
+import ipywidgets as widgets
+import codex_nb as cx
+
+session = cx.Session(cx.Config(request_permissions_tool=True), cwd="/tmp/project")
+prompts = session.prompts()
+received = widgets.Label(value="model is waiting")
+
+def show_final(event):
+    if event.msg.type == "agent_message":
+        received.value = "model got: " + event.msg.message
+
+session.subscribe(show_final)
+display(prompts, received)
+'''
+
+TURN = '''\
+QUESTIONS = [
+    {"id": "confirm_path", "header": "Confirm", "question": "Proceed with the plan?",
+     "options": [{"label": "Yes (Recommended)", "description": "Continue the current plan."},
+                 {"label": "No", "description": "Stop and revisit the approach."}]},
+    {"id": "api_token", "header": "Token", "question": "Which API token should I use?", "isSecret": True,
+     "options": [{"label": "Skip", "description": "Work without the API."},
+                 {"label": "From env", "description": "Read it from $API_TOKEN."}]},
+]
+PERMISSIONS = {"permissions": {"file_system": {"write": ["reports"]}}, "reason": "Save the weekly report"}
+model = cx.ScriptedModel([
+    [cx.function_call("request_user_input", {"questions": QUESTIONS}, call_id="q1")],
+    [cx.function_call("request_permissions", PERMISSIONS, call_id="p1")],
+    lambda request: [cx.assistant_message(request.outputs()["q1"] + " | " + request.outputs()["p1"])],
+])
+handle = session.start_turn("Plan the report", model=model, mode="plan")
+'''
+
+
+def test_answer_question_and_grant_permission_in_chromium(page: Any, jupyter_server: JupyterServer) -> None:
+    from playwright.sync_api import expect
+
+    jupyter_server.write_notebook("prompts_lab.ipynb", notebook_json([SETUP, TURN]))
+    notebook = NotebookPage(page, jupyter_server, "prompts_lab.ipynb", ui="lab").open()
+    notebook.run_all()
+
+    question = page.locator("form.cx-question")
+    expect(question).to_be_visible(timeout=60_000)
+    expect(question.locator(".cx-prompt-title")).to_have_text("Confirm · Token")
+    expect(question.locator("legend")).to_have_text(["Confirm", "Token"])
+    # two options each plus the client-added "None of the above"
+    expect(question.locator('fieldset[data-question-id="confirm_path"] input[type=radio]')).to_have_count(3)
+    expect(question.locator(".cx-option-label")).to_contain_text(["None of the above"])
+    secret = question.locator('fieldset[data-question-id="api_token"] input.cx-note')
+    expect(secret).to_have_attribute("type", "password")  # secret answers are masked
+    plain = question.locator('fieldset[data-question-id="confirm_path"] input.cx-note')
+    expect(plain).to_have_attribute("type", "text")
+
+    # submitting with a question unanswered is caught in the view, nothing reaches the kernel
+    question.locator('input[type=radio][value="No"]').check()
+    question.get_by_role("button", name="Submit").click()
+    expect(question.locator(".cx-form-error")).to_contain_text('"api_token"')
+
+    question.locator('fieldset[data-question-id="api_token"] input[value="None of the above"]').check()
+    secret.fill("hunter2")
+    notebook.screenshot_of(question, "prompts_question.png")
+    question.get_by_role("button", name="Submit").click()
+    expect(question).to_have_count(0)  # answered: the card disappears
+
+    permission = page.locator(".cx-permission")
+    expect(permission).to_be_visible()
+    expect(permission.locator(".cx-reason")).to_have_text("Save the weekly report")
+    expect(permission.locator(".cx-what li")).to_have_text(["write: /tmp/project/reports"])
+    notebook.screenshot_of(permission, "prompts_permission.png")
+    permission.get_by_role("button", name="Allow for this session").click()
+    expect(permission).to_have_count(0)
+
+    expect(page.locator(".widget-label", has_text="model got:")).to_have_text(
+        'model got: {"answers":{"confirm_path":{"answers":["No"]},"api_token":{"answers":["None of the above",'
+        '"user_note: hunter2"]}}} | {"permissions":{"network":null,"file_system":{"write":["/tmp/project/reports"]}},'
+        '"scope":"session"}')
+    expect(page.locator(".cx-prompts-empty")).to_be_visible()
+    expect(page.locator(".cx-prompts-error")).to_be_hidden()
+    notebook.screenshot("prompts_jupyterlab.png")
+    assert not [line for line in notebook.console if "codex_nb" in line or "prompts" in line], notebook.console
