@@ -333,6 +333,12 @@ class Session(SessionHooksMixin):
 
         return PlanChecklist(self, **options)
 
+    def turn_controls(self) -> Any:
+        """A ``TurnControls`` widget: this session's turn state and a Stop button."""
+        from ..widgets.turn_controls import TurnControls  # lazy, like checklist()
+
+        return TurnControls(self)
+
     def __repr__(self) -> str:
         return f"<Session thread={self.thread_id} tools={len(self.registry)}>"
 
