@@ -40,6 +40,7 @@ function questionCard(model, card) {
   const problem = h("div", { class: "cx-form-error", role: "alert" });
   const countdown = h("div", { class: "cx-countdown" });
   form.append(problem, countdown, h("button", { type: "submit", class: "cx-submit" }, ["Submit"]));
+  form.addEventListener("input", () => { problem.textContent = ""; });
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const built = buildAnswers(card.questions, selections);

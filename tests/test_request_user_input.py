@@ -511,3 +511,13 @@ def test_broker_has_no_leftovers_after_loop_closed():
         broker.answer(request.id, None)
     broker.answer(request.id, {})  # the loop is closed: settles without raising
     assert broker.pending == []
+
+
+async def test_next_pending_waits_for_a_request(attached):
+    waiter = asyncio.ensure_future(attached.frontend_requests.next_pending())
+    task = asyncio.ensure_future(attached.call_tool("request_user_input", ARGS, mode="plan"))
+    request = await waiter
+    assert attached.frontend_requests.pending == [request]
+    attached.frontend_requests.answer(request.id, {})
+    await task
+    assert attached.frontend_requests._listeners == []

@@ -140,6 +140,19 @@ class FrontendRequests:
         with self._lock:
             return list(self._pending.values())
 
+    async def next_pending(self) -> FrontendRequest:
+        """The oldest pending request, waiting (event-driven, no polling) until there is one."""
+        changed = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        remove = self.add_listener(lambda: loop.call_soon_threadsafe(changed.set))
+        try:
+            while not self.pending:
+                changed.clear()
+                await changed.wait()
+            return self.pending[0]
+        finally:
+            remove()
+
     def get(self, request_id: str) -> FrontendRequest | None:
         with self._lock:
             return self._pending.get(request_id)

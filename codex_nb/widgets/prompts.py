@@ -124,6 +124,11 @@ class PromptsWidget(anywidget.AnyWidget):
 
     # -- view -> kernel -------------------------------------------------------------------
     def _on_view_msg(self, _widget: object, content: object, _buffers: object) -> None:
+        self.receive(content)
+
+    def receive(self, content: object) -> bool:
+        """Apply one browser message as the comm handler does: a bad message is shown in
+        ``error`` (and kept in ``rejected``) instead of raising. Returns True if accepted."""
         try:
             self.handle_message(content)
         except (PromptsError, AnswerError) as err:
@@ -131,6 +136,9 @@ class PromptsWidget(anywidget.AnyWidget):
         except Exception as err:  # never let a widget message kill the comm handler  # noqa: BLE001
             log.exception("prompts widget message failed")
             self._reject(f"internal error handling {content!r}: {type(err).__name__}: {err}")
+        else:
+            return True
+        return False
 
     def handle_message(self, content: object) -> None:
         """Validate and apply one browser message (raises on a bad one)."""
@@ -150,7 +158,7 @@ class PromptsWidget(anywidget.AnyWidget):
         self.error = ""
 
     def _reject(self, text: str) -> None:
-        log.warning("prompts widget rejected a message: %s", text)
+        log.info("prompts widget rejected a message: %s", text)
         self.rejected.append(text)
         self.error = text
 
