@@ -23,6 +23,7 @@ import ipywidgets as widgets
 import codex_nb as cx
 
 session = cx.Session(cx.Config(request_permissions_tool=True), cwd="/tmp/project")
+session.frontend_requests.view_grace = 120  # a slow first render must not fail the request
 prompts = session.prompts()
 received = widgets.Label(value="model is waiting")
 
@@ -99,3 +100,55 @@ def test_answer_question_and_grant_permission_in_chromium(page: Any, jupyter_ser
     expect(page.locator(".cx-prompts-error")).to_be_hidden()
     notebook.screenshot("prompts_jupyterlab.png")
     assert not [line for line in notebook.console if "codex_nb" in line or "prompts" in line], notebook.console
+
+
+TWO_PENDING = '''\
+import asyncio
+QUESTION = {"id": "pick", "header": "Pick", "question": "Which branch?",
+            "options": [{"label": "main", "description": "The default branch."},
+                        {"label": "dev", "description": "The work branch."}]}
+results = {}
+
+def report(name, task):
+    results[name] = task.result().output
+    received.value = "model got: " + " | ".join(f"{k}={results[k]}" for k in sorted(results))
+
+first = asyncio.ensure_future(session.call_tool("request_user_input", {"questions": [QUESTION]}, mode="plan",
+                                                call_id="a"))
+first.add_done_callback(lambda task: report("a", task))
+second = asyncio.ensure_future(session.call_tool("request_permissions", {"permissions": {"network": {"enabled": True}}},
+                                                 call_id="b"))
+second.add_done_callback(lambda task: report("b", task))
+'''
+
+BAD_MESSAGE = 'prompts.receive({"id": "req-42", "kind": "answer_permissions", "decision": "deny"})'
+
+
+def test_two_pending_requests_and_a_visible_error(page: Any, jupyter_server: JupyterServer) -> None:
+    from playwright.sync_api import expect
+
+    jupyter_server.write_notebook("prompts_two.ipynb", notebook_json([SETUP, TWO_PENDING, BAD_MESSAGE]))
+    notebook = NotebookPage(page, jupyter_server, "prompts_two.ipynb", ui="lab").open()
+    notebook.run_all()
+
+    cards = page.locator(".cx-prompt")
+    expect(cards).to_have_count(2, timeout=60_000)
+    error = page.locator(".cx-prompts-error")
+    expect(error).to_contain_text("unknown request id 'req-42'")  # the bad answer is shown, nothing breaks
+    question = page.locator("form.cx-question")
+    question.locator('input[type=radio][value="dev"]').check()  # start answering the first ...
+
+    permission = page.locator(".cx-permission")  # ... but settle the second one first
+    expect(permission.locator(".cx-what li")).to_have_text(["network: enabled"])
+    permission.get_by_role("button", name="Deny").click()
+    expect(permission).to_have_count(0)
+    expect(cards).to_have_count(1)
+    label = page.locator(".widget-label", has_text="model got:")
+    expect(label).to_have_text('model got: b={"permissions":{"network":null,"file_system":null},"scope":"turn"}')
+    expect(error).to_be_hidden()  # an accepted answer clears the error
+
+    expect(question.locator('input[type=radio][value="dev"]')).to_be_checked()  # the other card kept its state
+    question.get_by_role("button", name="Submit").click()
+    expect(cards).to_have_count(0)
+    expect(label).to_have_text('model got: a={"answers":{"pick":{"answers":["dev"]}}} | '
+                               'b={"permissions":{"network":null,"file_system":null},"scope":"turn"}')
