@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -31,6 +32,8 @@ from ..protocol.frontend import (
     RequestPermissionsResponse,
     RequestUserInputEvent,
 )
+
+log = logging.getLogger("codex_nb.frontend_requests")
 
 EMPTY_ANSWERS: dict[str, Any] = {"answers": {}}
 OTHER_LABEL = "None of the above"
@@ -193,6 +196,8 @@ class FrontendRequests:
                      if kind == RequestKind.USER_INPUT and r.kind == kind and r.turn_id == turn_id]
             self._pending[request.id] = request
         for old in older:
+            log.warning("request_user_input %s (call %s) replaced by a newer question of turn %s",
+                        old.id, old.call_id, turn_id)
             self._settle(old, Settlement(outcome=Outcome.REPLACED))
         if request.deadline is not None:
             auto_ms = getattr(msg, "autoResolutionMs")
