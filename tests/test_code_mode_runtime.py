@@ -293,3 +293,29 @@ async def test_scripted_turn_with_exec(session):
     assert result.status == "completed"
     assert stable(result.outputs()["e1"]) == ["Script completed\nWall time X seconds\nOutput:\n", "from script"]
     assert json.loads(json.dumps(result.items))  # wire-serialisable
+
+
+async def test_interrupting_a_later_turn_terminates_cells_from_earlier_turns(session):
+    """Spec 04 §4 step 1: an interrupt terminates every active cell, not only this turn's."""
+    source = '// @exec: {"yield_time_ms": 60000}\nyield_control(); await new Promise(r => setTimeout(r, 600000))'
+    first = cx.ScriptedModel([[cx.custom_tool_call("exec", source, call_id="e1")], [cx.assistant_message("ok")]])
+    assert (await session.run_turn("start a long script", model=first)).status == "completed"
+    runtime = session.planner.finalizers[0].runtime(session.config.code_mode)
+    assert runtime.active_cell_ids == ["1"]
+
+    started, never = asyncio.Event(), asyncio.Event()
+
+    @session.tool
+    async def hold() -> str:
+        "Holds the second turn open."
+        started.set()
+        await never.wait()
+        return "unreachable"
+
+    second = cx.ScriptedModel([[cx.function_call("hold", {}, call_id="h")]])
+    handle = session.start_turn("something else", model=second)
+    await started.wait()
+    assert handle.interrupt()
+    assert (await handle).status == "interrupted"
+    await asyncio.gather(*list(runtime._tasks))  # the termination the interrupt started
+    assert runtime.active_cell_ids == []

@@ -8,6 +8,8 @@ session's ``CodeModeRuntime``; the V8 host thread starts on the first ``exec``.
 
 from __future__ import annotations
 
+import asyncio
+
 import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -25,6 +27,7 @@ from .tools import ExecTool, NestedTarget, WaitTool
 
 if TYPE_CHECKING:
     from ..config import Config
+    from ..tools.invocation import TurnContext
     from ..tools.planner import FinalizedTools
 
 log = logging.getLogger("codex_nb.code_mode")
@@ -72,6 +75,18 @@ class CodeModeFinalizer:
             self._runtime = CodeModeRuntime(limits=CellLimits(memory_limit_bytes=settings.memory_limit_bytes,
                                                               max_wall_time_s=settings.max_wall_time_s))
         return self._runtime
+
+    def terminate_cells_on_cancel(self, turn: TurnContext) -> None:
+        """Spec 04 §4 step 1: interrupting a turn terminates every active cell of the session,
+        including cells that yielded in an earlier turn."""
+        loop = asyncio.get_running_loop()
+
+        def on_cancel() -> None:
+            runtime = self._runtime
+            if runtime is not None and runtime.active_cell_ids:
+                loop.call_soon_threadsafe(runtime.spawn, runtime.terminate_all("turn interrupted"))
+
+        turn.cancel.on_cancel(on_cancel)
 
     def close(self) -> None:
         if self._runtime is not None:

@@ -295,6 +295,9 @@ class Session(SessionHooksMixin):
             raise TurnError("start_turn() needs a running asyncio loop: call it from a notebook cell or an "
                             "async function (use `await session.run_turn(...)` in scripts)") from None
         turn = self._new_turn(_mode(mode))
+        for finalizer in self.planner.finalizers:
+            if hasattr(finalizer, "terminate_cells_on_cancel"):
+                finalizer.terminate_cells_on_cancel(turn)
         runner = TurnRunner(self, turn, model, user_text)
         handle = TurnHandle(self, turn, asyncio.ensure_future(runner.run()))
         self._active = handle
