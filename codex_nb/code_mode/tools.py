@@ -178,11 +178,16 @@ def _wait_args(text: str) -> dict[str, Any]:
 
 
 def notifier(invocation: ToolInvocation):  # type: ignore[no-untyped-def]
-    """``notify(v)``: an extra ``custom_tool_call_output`` for the exec call, kept on the session."""
+    """``notify(v)``: an extra ``custom_tool_call_output`` for the exec call, injected into the
+    conversation at once during a turn (outside a turn, e.g. ``call_tool``, it is kept in
+    ``turn.services["code_mode_notifications"]``)."""
     def notify(text: str) -> None:
         item = {"type": "custom_tool_call_output", "call_id": invocation.call_id, "name": EXEC_TOOL_NAME,
                 "output": text}
         invocation.turn.services.setdefault("code_mode_notifications", []).append(item)
+        record = invocation.turn.services.get("record_item")
+        if record is not None:
+            record(item)
     return notify
 
 

@@ -28,18 +28,30 @@ def _synthetic_output(call: dict[str, Any]) -> dict[str, Any]:
     return item
 
 
+def is_code_mode_notification(item: dict[str, Any]) -> bool:
+    """Code Mode ``notify(v)`` injects an extra ``custom_tool_call_output`` named ``exec``
+    for a call that also gets its real output (spec 05): it is not the call's pairing."""
+    return item.get("type") == "custom_tool_call_output" and item.get("name") == "exec"
+
+
 def repair_history(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Return a repaired copy of ``items``; the input list is not modified."""
     call_ids = {i.get("call_id") for i in items if i.get("type") in CALL_ITEM_TYPES}
-    answered = {i.get("call_id") for i in items if i.get("type") in OUTPUT_ITEM_TYPES}
+    answered = {i.get("call_id") for i in items
+                if i.get("type") in OUTPUT_ITEM_TYPES and not is_code_mode_notification(i)}
     out: list[dict[str, Any]] = []
     seen_outputs: set[Any] = set()
     for item in items:
         kind = item.get("type")
         if kind in OUTPUT_ITEM_TYPES:
             cid = item.get("call_id")
-            if cid not in call_ids or cid in seen_outputs:
-                continue  # orphan or duplicate
+            if cid not in call_ids:
+                continue  # orphan
+            if is_code_mode_notification(item):
+                out.append(item)
+                continue
+            if cid in seen_outputs:
+                continue  # duplicate
             seen_outputs.add(cid)
             out.append(item)
             continue

@@ -72,6 +72,8 @@ class TurnRunner:
         turn = self.turn
         turn.emit(TurnStarted(turn_id=turn.turn_id, collaboration_mode_kind=str(turn.mode)))
         self.session.history.append(user_message(self.user_text))
+        # Items a tool must put into the conversation at once (Code Mode notify), not at call end.
+        turn.services["record_item"] = self.session.history.append
         try:
             await self._loop()
         except asyncio.CancelledError:
