@@ -4,6 +4,8 @@ Importing this package has no side effects: nothing is registered globally and n
 widget, kernel or thread is started.
 """
 
+from .code_mode.settings import CodeModeSettings, ToolMode
+from .code_mode.typescript import render_json_schema_to_typescript
 from .config import Config
 from .errors import (
     CodexNbError,
@@ -20,16 +22,28 @@ from .protocol.events import (
     ErrorEvent,
     Event,
     EventMsg,
+    ItemCompleted,
+    ItemStarted,
     PlanUpdate,
     TurnAborted,
     TurnComplete,
     TurnStarted,
     WarningEvent,
 )
+from .protocol.frontend import (
+    FrontendRequestResolved,
+    PermissionProfile,
+    RequestPermissionsEvent,
+    RequestPermissionsResponse,
+    RequestUserInputEvent,
+)
 from .protocol.items import assistant_message, custom_tool_call, function_call, user_message
 from .protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
 from .render import render_plan_text
+from .runtime.answer_policy import ENV_VAR as ANSWER_POLICY_ENV
+from .runtime.answer_policy import AnswerPolicy, AnswerPolicyError
 from .runtime.cancellation import CancelSource, CancelToken
+from .runtime.frontend_requests import AnswerError, FrontendRequest, FrontendRequests
 from .runtime.history import repair_history
 from .runtime.models import ModelRequest, ScriptedModel
 from .runtime.session import CallToolResult, Session, TurnHandle
@@ -38,7 +52,8 @@ from .testing import RecordingSubscriber
 from .tools.base import Tool
 from .tools.errors import Fatal, RespondToModel
 from .tools.exposure import ToolExposure
-from .tools.invocation import ModeKind, ToolInvocation, TurnContext
+from .tools.handlers.request_permissions import granted_permissions
+from .tools.invocation import ModeKind, PendingInput, ToolInvocation, TurnContext
 from .tools.lifecycle import ControlToolCallFact, ControlToolStatus, LifecycleRecord, ToolCallOutcome
 from .tools.names import ToolName
 from .tools.payload import ToolOutput
@@ -46,7 +61,8 @@ from .tools.planner import ToolPlan, ToolPlanner
 from .tools.registry import ToolRegistry
 
 # Widgets pull in ipywidgets/anywidget (~0.7 s): load them on first use, not at import.
-_LAZY = {"PlanChecklist": "codex_nb.widgets.checklist"}
+_LAZY = {"PlanChecklist": "codex_nb.widgets.checklist", "TurnControls": "codex_nb.widgets.turn_controls",
+         "PromptsWidget": "codex_nb.widgets.prompts"}
 
 
 def __getattr__(name: str) -> object:
@@ -61,11 +77,16 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
+    "ANSWER_POLICY_ENV",
     "TURN_ABORTED_MARKER",
     "AgentMessage",
+    "AnswerError",
+    "AnswerPolicy",
+    "AnswerPolicyError",
     "CallToolResult",
     "CancelSource",
     "CancelToken",
+    "CodeModeSettings",
     "CodexNbError",
     "Config",
     "ConfigError",
@@ -75,14 +96,25 @@ __all__ = [
     "Event",
     "EventMsg",
     "Fatal",
+    "FrontendRequest",
+    "FrontendRequestResolved",
+    "FrontendRequests",
     "HookError",
+    "ItemCompleted",
+    "ItemStarted",
     "LifecycleRecord",
     "ModeKind",
     "ModelRequest",
+    "PendingInput",
+    "PermissionProfile",
     "PlanChecklist",
     "PlanItemArg",
     "PlanUpdate",
+    "PromptsWidget",
     "RecordingSubscriber",
+    "RequestPermissionsEvent",
+    "RequestPermissionsResponse",
+    "RequestUserInputEvent",
     "RespondToModel",
     "ScriptedModel",
     "ScriptedModelError",
@@ -94,6 +126,7 @@ __all__ = [
     "ToolDefinitionError",
     "ToolExposure",
     "ToolInvocation",
+    "ToolMode",
     "ToolName",
     "ToolOutput",
     "ToolPlan",
@@ -102,6 +135,7 @@ __all__ = [
     "TurnAborted",
     "TurnComplete",
     "TurnContext",
+    "TurnControls",
     "TurnError",
     "TurnHandle",
     "TurnResult",
@@ -111,6 +145,8 @@ __all__ = [
     "assistant_message",
     "custom_tool_call",
     "function_call",
+    "granted_permissions",
+    "render_json_schema_to_typescript",
     "render_plan_text",
     "repair_history",
     "turn_plan_updated",

@@ -11,7 +11,11 @@ keyboard, and every message says what was wrong and what to do instead.
     ├── UnknownToolError       call_tool() for a name that is not registered
     ├── TurnError              misuse of turns (already running, not started, ...)
     ├── ScriptedModelError     the strict scripted model was over- or under-used
-    └── HookError              bad hook configuration or an untrusted hook
+    ├── HookError              bad hook configuration or an untrusted hook
+    ├── AnswerError            a frontend answer for an unknown/settled id, or malformed
+    │                          (codex_nb.runtime.frontend_requests)
+    └── AnswerPolicyError      a headless answer policy that cannot answer
+                               (codex_nb.runtime.answer_policy)
 """
 
 from __future__ import annotations

@@ -83,6 +83,26 @@ class WarningEvent(EventMsg):
     message: str
 
 
+class ItemStarted(EventMsg):
+    """``item_started`` for a core ``TurnItem`` (here only ``{"type":"Sleep",...}``); not persisted."""
+
+    type: Literal["item_started"] = "item_started"
+    thread_id: str
+    turn_id: str
+    item: dict[str, Any]
+    started_at_ms: int
+
+
+class ItemCompleted(EventMsg):
+    """``item_completed``; a ``Sleep`` item's completion is persisted (spec 09 §3)."""
+
+    type: Literal["item_completed"] = "item_completed"
+    thread_id: str
+    turn_id: str
+    item: dict[str, Any]
+    completed_at_ms: int
+
+
 class Event(BaseModel):
     """The envelope every consumer receives. Wire form: ``{"id": ..., "msg": {...}}``."""
 

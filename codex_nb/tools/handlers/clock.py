@@ -18,9 +18,9 @@ import asyncio
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from ...protocol.events import EventMsg
+from ...protocol.events import ItemCompleted, ItemStarted
 from ...protocol.serde import SerdeError, _Walker, loads
 from ..base import Tool
 from ..errors import Fatal, RespondToModel
@@ -45,26 +45,6 @@ SLEEP_COMPLETED = "Sleep completed."
 SLEEP_INTERRUPTED = "Sleep interrupted by new input."
 EXTERNAL_CLOCK_ERROR = ("features.current_time_reminder.clock_source is external, but no external current-time "
                         "provider is available")
-
-
-class ItemStarted(EventMsg):
-    """``item_started`` for a core ``TurnItem`` (here only ``{"type":"Sleep",...}``); not persisted."""
-
-    type: Literal["item_started"] = "item_started"
-    thread_id: str
-    turn_id: str
-    item: dict[str, Any]
-    started_at_ms: int
-
-
-class ItemCompleted(EventMsg):
-    """``item_completed``; a ``Sleep`` item's completion is persisted (spec 09 §3)."""
-
-    type: Literal["item_completed"] = "item_completed"
-    thread_id: str
-    turn_id: str
-    item: dict[str, Any]
-    completed_at_ms: int
 
 
 def clock_settings(config: Config) -> dict[str, Any]:
