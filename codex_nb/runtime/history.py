@@ -66,3 +66,53 @@ def is_paired(items: list[dict[str, Any]]) -> bool:
     calls = [i.get("call_id") for i in items if i.get("type") in CALL_ITEM_TYPES]
     outputs = [i.get("call_id") for i in items if i.get("type") in OUTPUT_ITEM_TYPES]
     return sorted(map(str, calls)) == sorted(map(str, outputs)) and len(set(calls)) == len(calls)
+
+
+class PairingTracker:
+    """Knows, in time proportional to the *new* items, whether a history is already paired.
+
+    Repairing the whole history before every request made an N-step turn O(N²). The
+    tracker scans each item once; while every call has exactly one output and no
+    output is an orphan or duplicate, the request can use the history as it is, and the
+    full ``repair_history`` runs only when something is actually unpaired.
+    """
+
+    def __init__(self) -> None:
+        self._reset(None)
+
+    def _reset(self, history: list[dict[str, Any]] | None) -> None:
+        self._history = history
+        self._cursor = 0
+        self._calls: set[Any] = set()
+        self._open: set[Any] = set()
+        self._broken = False
+
+    def is_paired(self, history: list[dict[str, Any]]) -> bool:
+        if history is not self._history or len(history) < self._cursor:
+            self._reset(history)
+        for item in history[self._cursor:]:
+            self._scan(item)
+        self._cursor = len(history)
+        return not self._broken and not self._open
+
+    def _scan(self, item: dict[str, Any]) -> None:
+        kind = item.get("type")
+        call_id = item.get("call_id")
+        if kind in CALL_ITEM_TYPES:
+            if call_id in self._calls:
+                self._broken = True  # a call id used twice: leave it to the full repair
+            self._calls.add(call_id)
+            self._open.add(call_id)
+        elif kind in OUTPUT_ITEM_TYPES and not is_code_mode_notification(item):
+            if call_id not in self._open:
+                self._broken = True  # orphan or duplicate (an output before its call is an orphan too)
+            self._open.discard(call_id)
+        elif kind in OUTPUT_ITEM_TYPES and call_id not in self._calls:
+            self._broken = True  # a notification for a call we never saw
+
+
+def repaired(history: list[dict[str, Any]], tracker: PairingTracker) -> list[dict[str, Any]]:
+    """The items to send: a copy of ``history`` if it is paired, else its repair."""
+    if tracker.is_paired(history):
+        return list(history)
+    return repair_history(history)

@@ -36,6 +36,7 @@ from ..tools.registry import ToolRegistry
 from ..tools.errors import Fatal
 from .bus import EventBus
 from .calls import run_call
+from .history import PairingTracker
 from .cancellation import CancelSource, CancelToken
 from .frontend_requests import FrontendRequests
 from .models import Model
@@ -147,6 +148,7 @@ class Session(SessionHooksMixin):
         self.planner = ToolPlanner(self.registry, self.config)
         self.hooks: ToolHooks = hooks if hooks is not None else HookEngine.from_config(self.config)
         self.history: list[dict[str, Any]] = []
+        self.pairing = PairingTracker()
         self.lifecycle_log: list[LifecycleRecord] = []
         self.control_tool_facts: list[ControlToolCallFact] = []
         self._plan_revision = itertools.count(1)

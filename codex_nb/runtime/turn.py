@@ -24,7 +24,7 @@ from ..tools.payload import ToolCall
 from ..tools.pipeline import CallResult
 from ..tools.router import RoutingError
 from .calls import run_call
-from .history import repair_history
+from .history import repair_history, repaired
 from .models import Model, ModelRequest
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ class TurnRunner:
             for text in self.turn.pending_input.drain():  # steered input joins before the next request
                 self.session.history.append(user_message(text))
             plan = self.session.planner.plan(self.turn.mode)
-            request = ModelRequest(turn_id=self.turn.turn_id, items=repair_history(self.session.history),
+            request = ModelRequest(turn_id=self.turn.turn_id, items=repaired(self.session.history, self.session.pairing),
                                    tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode))
             items = await self._sample(request)
             if items is None:
