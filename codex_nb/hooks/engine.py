@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import json
 import math
 import os
@@ -126,7 +127,7 @@ class HookEngine:
         """Register an in-process hook (trusted: it was passed in code).
 
         A hook is named by ``module.qualname``; registering the same name for the same event
-        again replaces it (so re-running a notebook cell does not stack hooks)."""
+        again replaces it (so re-running a notebook cell does not stack hooks); lambdas always add."""
         if event_name not in _LABELS:
             raise HookError(f"Python hooks support PreToolUse and PostToolUse, not {event_name!r}")
         if not callable(fn):
@@ -140,10 +141,14 @@ class HookEngine:
                                   status_message=status_message, additional_context_limit=additional_context_limit),
             source_path=f"python:{name}")
         # Re-running a notebook cell re-defines the function: replace the hook in place.
-        for i, old in enumerate(self._specs):
-            if old.key == spec.key:
-                self._specs[i] = spec
-                return spec
+        # Lambdas have no usable name, so each one is a new hook.
+        same = [i for i, old in enumerate(self._specs) if old.key == spec.key]
+        if same and name.endswith("<lambda>"):
+            index = sum(1 for s in self._specs if s.source_path == spec.source_path)
+            spec = dataclasses.replace(spec, group_index=index)
+        elif same:
+            self._specs[same[0]] = spec
+            return spec
         self._specs.append(spec)
         return spec
 

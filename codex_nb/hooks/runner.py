@@ -101,7 +101,7 @@ async def run_command(command: str, *, stdin_json: str, cwd: str, env: Mapping[s
     readers = asyncio.gather(out.drain(proc.stdout), err_cap.drain(proc.stderr))
     try:
         async with asyncio.timeout(timeout):
-            await asyncio.gather(_feed(proc, stdin_json.encode()), proc.wait())
+            await asyncio.gather(_feed(proc, stdin_json.encode()), _exited(proc))
             # The main process is done: children left in its group would hold the pipes open.
             _kill_group(proc.pid)
             await asyncio.shield(readers)
@@ -121,13 +121,33 @@ async def _feed(proc: asyncio.subprocess.Process, data: bytes) -> None:
         await proc.stdin.wait_closed()
 
 
+async def _exited(proc: asyncio.subprocess.Process) -> None:
+    """Return when the main process has exited.
+
+    ``Process.wait()`` (Python 3.11) also waits for the pipes to close, which a forked
+    child holding stdout would delay until the timeout; a pidfd reports the exit itself."""
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except ProcessLookupError:
+        return  # already exited and reaped
+    except (AttributeError, OSError):
+        await proc.wait()  # no pidfd (non-Linux): fall back to asyncio's wait
+        return
+    loop = asyncio.get_running_loop()
+    exited = loop.create_future()
+    loop.add_reader(fd, lambda: exited.done() or exited.set_result(None))
+    try:
+        await exited
+    finally:
+        loop.remove_reader(fd)
+        os.close(fd)
+
+
 async def _cleanup(proc: asyncio.subprocess.Process, readers: asyncio.Future[object]) -> None:
-    """Kill the group, reap the process and finish reading the pipes (always runs)."""
+    """Kill the group, finish reading the pipes and reap the process (always runs)."""
+    # killpg also reaches the leader (pgid == pid). Not proc.kill(): Popen.send_signal polls,
+    # i.e. reaps, the child behind asyncio's watcher, which then reports returncode 255.
     _kill_group(proc.pid)
-    if proc.returncode is None:
-        with contextlib.suppress(ProcessLookupError):
-            proc.kill()
-    await proc.wait()
     try:
         async with asyncio.timeout(_PIPE_GRACE_SEC):
             await readers
@@ -137,6 +157,7 @@ async def _cleanup(proc: asyncio.subprocess.Process, readers: asyncio.Future[obj
         with contextlib.suppress(BaseException):
             await readers
         proc._transport.close()  # type: ignore[attr-defined]  # no public API closes the pipes
+    await proc.wait()
 
 
 def _notes(*captures: _Capture) -> list[HookOutputEntry]:
