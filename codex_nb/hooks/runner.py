@@ -15,8 +15,9 @@ import contextlib
 import os
 import signal
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .events import HookOutputEntry
 from .outputs import RawRun
@@ -108,8 +109,25 @@ async def run_command(command: str, *, stdin_json: str, cwd: str, env: Mapping[s
     except TimeoutError:
         return RawRun(error=f"hook timed out after {timeout}s", notes=_notes(out, err_cap))
     finally:
-        await asyncio.shield(_cleanup(proc, readers))
+        await _uninterruptible(_cleanup(proc, readers))
     return RawRun(exit_code=proc.returncode, stdout=out.text(), stderr=err_cap.text(), notes=_notes(out, err_cap))
+
+
+async def _uninterruptible(coro: Coroutine[Any, Any, None]) -> None:
+    """Finish ``coro`` even if we are cancelled (again) meanwhile, then re-raise the cancel.
+
+    Cleanup is bounded (SIGKILL, then at most ``_PIPE_GRACE_SEC``), and finishing it keeps
+    the process reaped and its pipes closed before the caller moves on."""
+    task = asyncio.ensure_future(coro)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            cancelled = True
+    task.result()
+    if cancelled:
+        raise asyncio.CancelledError
 
 
 async def _feed(proc: asyncio.subprocess.Process, data: bytes) -> None:
