@@ -16,6 +16,17 @@ from .errors import (
     ToolDefinitionError,
     TurnError,
 )
+from . import hooks
+from .hooks import (
+    HookCompleted,
+    HookEngine,
+    HookInfo,
+    HookOutputEntry,
+    HookRunSummary,
+    HookStarted,
+    PostToolUseInput,
+    PreToolUseInput,
+)
 from .protocol.app_server import turn_plan_updated
 from .protocol.events import (
     AgentMessage,
@@ -99,7 +110,13 @@ __all__ = [
     "FrontendRequest",
     "FrontendRequestResolved",
     "FrontendRequests",
+    "HookCompleted",
+    "HookEngine",
     "HookError",
+    "HookInfo",
+    "HookOutputEntry",
+    "HookRunSummary",
+    "HookStarted",
     "ItemCompleted",
     "ItemStarted",
     "LifecycleRecord",
@@ -110,6 +127,8 @@ __all__ = [
     "PlanChecklist",
     "PlanItemArg",
     "PlanUpdate",
+    "PostToolUseInput",
+    "PreToolUseInput",
     "PromptsWidget",
     "RecordingSubscriber",
     "RequestPermissionsEvent",
@@ -146,6 +165,7 @@ __all__ = [
     "custom_tool_call",
     "function_call",
     "granted_permissions",
+    "hooks",
     "render_json_schema_to_typescript",
     "render_plan_text",
     "repair_history",
