@@ -9,20 +9,34 @@ engine used when the ``hooks`` feature is off or nothing is configured.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal, Protocol
 
 from .invocation import ToolInvocation
 
+_UNSET: Any = object()
 
-@dataclass(frozen=True, kw_only=True)
+
 class HookRequest:
-    """Everything a hook's stdin JSON is built from."""
+    """Everything a hook's stdin JSON is built from.
 
-    invocation: ToolInvocation
-    tool_name: str
-    tool_input: Any
-    tool_use_id: str
-    tool_response: Any = None
+    ``tool_input`` is parsed from the call's arguments on first use only: most calls
+    match no hook, and parsing the arguments again for nothing was a large share of a
+    dispatch's cost.
+    """
+
+    def __init__(self, *, invocation: ToolInvocation, tool_name: str, tool_use_id: str,
+                 tool_response: Any = None, tool_input: Any = _UNSET) -> None:
+        self.invocation = invocation
+        self.tool_name = tool_name
+        self.tool_use_id = tool_use_id
+        self.tool_response = tool_response
+        if tool_input is not _UNSET:
+            self.__dict__["tool_input"] = tool_input
+
+    @cached_property
+    def tool_input(self) -> Any:
+        return self.invocation.tool.hook_tool_input(self.invocation.payload_text)
 
 
 @dataclass(kw_only=True)

@@ -97,8 +97,7 @@ async def run_pre_tool_use(entry: RegisteredTool, inv: ToolInvocation) -> PreToo
     """Step 4: PreToolUse hooks (block, rewrite or continue)."""
     if not entry.tool.runs_hooks:
         return PreToolUseOutcome()
-    request = HookRequest(invocation=inv, tool_name=entry.tool.hook_tool_name,
-                          tool_input=entry.tool.hook_tool_input(inv.payload_text), tool_use_id=inv.call_id)
+    request = HookRequest(invocation=inv, tool_name=entry.tool.hook_tool_name, tool_use_id=inv.call_id)
     return await inv.turn.session.hooks.pre_tool_use(request)
 
 
@@ -168,8 +167,7 @@ async def run_post_tool_use(entry: RegisteredTool, inv: ToolInvocation, output: 
     """Step 9: PostToolUse hooks, only after a handler that succeeded."""
     if not entry.tool.runs_hooks or output.success is False:
         return PostToolUseOutcome()
-    request = HookRequest(invocation=inv, tool_name=entry.tool.hook_tool_name,
-                          tool_input=entry.tool.hook_tool_input(inv.payload_text), tool_use_id=inv.call_id,
+    request = HookRequest(invocation=inv, tool_name=entry.tool.hook_tool_name, tool_use_id=inv.call_id,
                           tool_response=output.body)
     return await inv.turn.session.hooks.post_tool_use(request)
 
