@@ -31,6 +31,7 @@ from ..protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
 from ._static import bundle_esm, read_static
 from .plan_static import plain_text, static_html
 from .protocol import ProtocolError, kinds, validate_to_kernel
+from .static_fallback import StaticFallback
 
 log = logging.getLogger("codex_nb.widgets.checklist")
 
@@ -81,7 +82,7 @@ class _Pending:
         return self.snapshot is None and not self.meta
 
 
-class PlanChecklist(anywidget.AnyWidget):
+class PlanChecklist(StaticFallback, anywidget.AnyWidget):
     """Live checklist of ``session``'s plan: ``PlanChecklist(session)`` or ``session.checklist()``."""
 
     _esm = bundle_esm("plan_checklist.js")
@@ -350,13 +351,6 @@ class PlanChecklist(anywidget.AnyWidget):
     def html(self) -> str:
         """A static, escaped HTML rendering for nbconvert, GitHub and other non-widget viewers."""
         return static_html(self.plan_args(), error=self.error)
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle or {}, {})
-        data["text/plain"] = self.text()
-        data["text/html"] = self.html()
-        return data, metadata
 
     def __repr__(self) -> str:
         return f"<PlanChecklist revision={self.revision} steps={len(self.steps)} turn_status={self.turn_status}>"

@@ -24,6 +24,7 @@ import traitlets
 from ..protocol.events import Event
 from ..runtime.frontend_requests import AnswerError, FrontendRequest, RequestKind
 from ._static import bundle_esm, load_json, read_static
+from .static_fallback import StaticFallback
 
 log = logging.getLogger("codex_nb.widgets.prompts")
 
@@ -71,7 +72,7 @@ def _summary(request: FrontendRequest) -> str:
     return "; ".join(parts) or "permissions"
 
 
-class PromptsWidget(anywidget.AnyWidget):
+class PromptsWidget(StaticFallback, anywidget.AnyWidget):
     """Pending questions and permission requests of ``session``: ``session.prompts()``."""
 
     _esm = bundle_esm("prompts.js")
@@ -175,14 +176,6 @@ class PromptsWidget(anywidget.AnyWidget):
         rows = "".join(f"<li>{html.escape(line.strip())}</li>" for line in self.text().splitlines()[1:])
         head = html.escape(self.text().splitlines()[0])
         return f'<div class="cx-prompts-static"><b>{head}</b>{f"<ul>{rows}</ul>" if rows else ""}</div>'
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        data = dict(data or {})
-        data["text/plain"] = self.text()
-        data["text/html"] = self.html()
-        return data, metadata
 
     def __repr__(self) -> str:
         return self.text()

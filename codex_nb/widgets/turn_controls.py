@@ -26,6 +26,7 @@ import traitlets
 from ..protocol.events import Event
 from ._static import bundle_esm, load_json
 from .protocol import ProtocolError, validate_to_kernel
+from .static_fallback import StaticFallback
 
 log = logging.getLogger("codex_nb.widgets.turn_controls")
 
@@ -44,7 +45,7 @@ def stop_outcomes() -> tuple[str, ...]:
     return tuple(load_json("protocol.json")["widgets"][WIDGET]["stop_outcomes"])
 
 
-class TurnControls(anywidget.AnyWidget):
+class TurnControls(StaticFallback, anywidget.AnyWidget):
     """Turn state of ``session`` and a Stop button: ``cx.TurnControls(session)``."""
 
     _esm = bundle_esm("turn_controls.js")
@@ -144,14 +145,6 @@ class TurnControls(anywidget.AnyWidget):
         button = '<button disabled>Stop</button>' if self.status == "running" else ""
         return (f'<div class="cx-turn-controls-static"><span class="cx-turn-status">'
                 f'{html.escape(self.text())}</span>{button}</div>')
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        data = dict(data or {})
-        data["text/plain"] = self.text()
-        data["text/html"] = self.html()
-        return data, metadata
 
     def __repr__(self) -> str:
         return self.text()
