@@ -153,18 +153,35 @@ def _pre_decision(uni: dict[str, Any], spec: dict[str, Any] | None, obj: dict[st
     return None, None
 
 
+def _checked_object(raw: RawRun, specific_keys: Any, decisions: tuple[str | None, ...]) -> tuple[Any, Any, Any, bool]:
+    """stdout as ``(object, universal fields, event-specific fields, valid)``.
+
+    Plain text or empty output is not an object and is valid (ignored); text that looks
+    like JSON but does not parse (``_object`` gives False) or an object with unknown or
+    ill-typed fields is invalid, and the run fails open.
+    """
+    obj = _object(raw)
+    if not isinstance(obj, dict):
+        return obj, None, None, obj is not False
+    uni = _universal(obj)
+    spec = _specific(obj, specific_keys)
+    valid = (uni is not None and spec is not False and not set(obj) - _PRE_TOP
+             and obj.get("decision") in decisions and _is_str(obj.get("reason")))
+    return obj, uni, spec, valid
+
+
+def _exit_failure(exit_code: int | None) -> str:
+    return "hook exited without a status code" if exit_code is None else f"hook exited with code {exit_code}"
+
+
 def parse_pre(raw: RawRun, *, synchronous: bool = True) -> RunResult:
     """Interpret one PreToolUse run (``parse_completed`` in Codex's pre_tool_use.rs)."""
     res = RunResult(entries=list(raw.notes))
     if raw.error is not None:
         res.fail(raw.error)
     elif raw.exit_code == 0 or raw.has_value:
-        obj = _object(raw)
-        uni = _universal(obj) if isinstance(obj, dict) else None
-        spec = _specific(obj, _PRE_SPECIFIC) if isinstance(obj, dict) else None
-        valid = (isinstance(obj, dict) and uni is not None and spec is not False and not set(obj) - _PRE_TOP
-                 and obj.get("decision") in (None, "approve", "block") and _is_str(obj.get("reason")))
-        if obj is False or (isinstance(obj, dict) and not valid):
+        obj, uni, spec, valid = _checked_object(raw, _PRE_SPECIFIC, (None, "approve", "block"))
+        if not valid:
             res.fail("hook returned invalid pre-tool-use JSON output")
         elif isinstance(obj, dict):
             assert uni is not None and spec is not False
@@ -190,10 +207,8 @@ def parse_pre(raw: RawRun, *, synchronous: bool = True) -> RunResult:
         else:
             res.status, res.block_reason = "blocked", reason
             res.add("feedback", reason)
-    elif raw.exit_code is None:
-        res.fail("hook exited without a status code")
     else:
-        res.fail(f"hook exited with code {raw.exit_code}")
+        res.fail(_exit_failure(raw.exit_code))
     return res
 
 
@@ -203,12 +218,8 @@ def parse_post(raw: RawRun, *, synchronous: bool = True) -> RunResult:
     if raw.error is not None:
         res.fail(raw.error)
     elif raw.exit_code == 0 or raw.has_value:
-        obj = _object(raw)
-        uni = _universal(obj) if isinstance(obj, dict) else None
-        spec = _specific(obj, _POST_SPECIFIC) if isinstance(obj, dict) else None
-        valid = (isinstance(obj, dict) and uni is not None and spec is not False and not set(obj) - _PRE_TOP
-                 and obj.get("decision") in (None, "block") and _is_str(obj.get("reason")))
-        if obj is False or (isinstance(obj, dict) and not valid):
+        obj, uni, spec, valid = _checked_object(raw, _POST_SPECIFIC, (None, "block"))
+        if not valid:
             res.fail("hook returned invalid post-tool-use JSON output")
         elif isinstance(obj, dict):
             assert uni is not None and spec is not False
@@ -220,10 +231,8 @@ def parse_post(raw: RawRun, *, synchronous: bool = True) -> RunResult:
         else:
             res.add("feedback", reason)
             res.feedback.append(reason)
-    elif raw.exit_code is None:
-        res.fail("hook exited without a status code")
     else:
-        res.fail(f"hook exited with code {raw.exit_code}")
+        res.fail(_exit_failure(raw.exit_code))
     return res
 
 
