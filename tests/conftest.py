@@ -7,6 +7,26 @@ import asyncio
 import pytest
 
 import codex_nb as cx
+from codex_nb.runtime.answer_policy import ENV_VAR
+
+
+class RenderedFrontend:
+    """Stands in for a prompts widget whose view has rendered (broker unit tests);
+    the real widget is covered by tests/browser."""
+
+    alive = True
+    ready = True
+
+
+@pytest.fixture(autouse=True)
+def no_env_answer_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A CODEX_NB_ANSWER_POLICY in the developer's shell must not change test outcomes."""
+    monkeypatch.delenv(ENV_VAR, raising=False)
+
+
+@pytest.fixture
+def rendered_frontend() -> RenderedFrontend:
+    return RenderedFrontend()
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ import asyncio
 import pytest
 
 import codex_nb as cx
-from codex_nb.runtime.answer_policy import ENV_VAR
 from codex_nb.runtime.frontend_requests import FrontendRequests
 from codex_nb.widgets._static import bundle_esm, load_json
 from codex_nb.widgets.prompts import PromptsWidget, validate_message
@@ -19,10 +18,6 @@ QUESTION = {"id": "confirm_path", "header": "Confirm", "question": "Proceed with
 ARGS = {"questions": [QUESTION], "autoResolutionMs": 60000}
 WRITE = {"permissions": {"file_system": {"write": ["out"]}}, "reason": "Save the report"}
 
-
-@pytest.fixture(autouse=True)
-def no_env_policy(monkeypatch):
-    monkeypatch.delenv(ENV_VAR, raising=False)
 
 
 @pytest.fixture

@@ -36,20 +36,12 @@ SPEC = (
 WRITE = {"permissions": {"file_system": {"write": ["/work/project", "/work/shared"]}}, "reason": "Select a root"}
 
 
-class Frontend:
-    alive = True
-    ready = True
-
-
-@pytest.fixture(autouse=True)
-def no_env_policy(monkeypatch):
-    monkeypatch.delenv(ENV_VAR, raising=False)
 
 
 @pytest.fixture
-def session() -> cx.Session:
+def session(rendered_frontend) -> cx.Session:
     s = cx.Session(cx.Config(request_permissions_tool=True), cwd="/work/project")
-    s.frontend_requests.attach(Frontend())
+    s.frontend_requests.attach(rendered_frontend)
     return s
 
 

@@ -62,16 +62,6 @@ class ManualTimer:
         fn()
 
 
-class Frontend:
-    """A stand-in for a rendered prompts widget."""
-
-    alive = True
-    ready = True
-
-
-@pytest.fixture(autouse=True)
-def no_env_policy(monkeypatch):
-    monkeypatch.delenv(ENV_VAR, raising=False)
 
 
 @pytest.fixture
@@ -82,8 +72,8 @@ def session() -> cx.Session:
 
 
 @pytest.fixture
-def attached(session) -> cx.Session:
-    session.frontend_requests.attach(Frontend())
+def attached(session, rendered_frontend) -> cx.Session:
+    session.frontend_requests.attach(rendered_frontend)
     return session
 
 
@@ -354,9 +344,9 @@ async def test_no_timer_without_auto_resolution_or_when_not_forwarded(attached):
     await task
 
 
-async def test_real_loop_timer_is_scheduled_and_cancelled():
+async def test_real_loop_timer_is_scheduled_and_cancelled(rendered_frontend):
     s = cx.Session()
-    s.frontend_requests.attach(Frontend())
+    s.frontend_requests.attach(rendered_frontend)
     task = asyncio.ensure_future(s.call_tool("request_user_input", {**ARGS, "autoResolutionMs": 60000}, mode="plan"))
     (pending,) = await wait_pending(s)
     assert len(pending._cancel_timers) == 1
