@@ -26,7 +26,7 @@ class CancelToken:
     def __init__(self, parent: CancelToken | None = None) -> None:
         self._lock = threading.Lock()
         self._cancelled = False
-        self._flag = threading.Event()  # for worker threads: wait_sync()
+        self._flag: threading.Event | None = None  # made on first wait_sync(): most tokens never need one
         self.reason: str | None = None
         self.source: CancelSource | None = None
         self._callbacks: list[Callable[[], None]] = []
@@ -55,7 +55,8 @@ class CancelToken:
                 return False
             self._cancelled = True
             self.reason, self.source = reason, source
-            self._flag.set()
+            if self._flag is not None:
+                self._flag.set()
             callbacks, self._callbacks = self._callbacks, []
             children, self._children = self._children, []
         for child in children:
@@ -118,4 +119,10 @@ class CancelToken:
         cannot stop: ``invocation.cancel.wait_sync(5)`` is a sleep that ends at once
         when the call is cancelled. Never call it on the event loop's thread.
         """
-        return self._flag.wait(timeout)
+        with self._lock:
+            if self._flag is None:
+                self._flag = threading.Event()
+                if self._cancelled:
+                    self._flag.set()
+            flag = self._flag
+        return flag.wait(timeout)
