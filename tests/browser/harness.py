@@ -209,16 +209,20 @@ class NotebookPage:
         page.on("pageerror", lambda err: self.console.append(f"pageerror: {err}"))
 
     def open(self) -> NotebookPage:
-        prefix = "/lab/tree/" if self.ui == "lab" else "/notebooks/"
-        self.page.goto(f"{self.server.url}{prefix}{self.name}?token={self.server.token}")
-        # wait for the app, the notebook panel and a connected kernel (auto-waiting function)
+        # `reset`: JupyterLab would otherwise restore the tabs of earlier tests from the saved
+        # workspace, and one of them could become the current widget that run_all() runs.
+        prefix, query = ("/lab/tree/", "reset&") if self.ui == "lab" else ("/notebooks/", "")
+        self.page.goto(f"{self.server.url}{prefix}{self.name}?{query}token={self.server.token}")
+        # wait for the app, OUR notebook panel as the current widget and a connected kernel
         self.page.wait_for_function(
-            """() => {
+            """(name) => {
                 const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
                 const s = w && w.sessionContext;
-                return !!(s && s.session && s.session.kernel && s.session.kernel.connectionStatus === 'connected'
+                return !!(s && s.path && s.path.endsWith(name) && s.session && s.session.kernel
+                          && s.session.kernel.connectionStatus === 'connected'
                           && w.content && w.content.widgets && w.content.widgets.length > 0);
             }""",
+            arg=self.name,
             timeout=60_000,
         )
         return self
