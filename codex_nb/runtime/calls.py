@@ -13,6 +13,7 @@ import time
 
 from ..protocol.items import empty_tool_search_output
 from ..tools.invocation import ToolInvocation, TurnContext
+from .cancellation import CancelToken
 from ..tools.lifecycle import CallLifecycle, ToolCallOutcome
 from ..tools.parallel import ParallelGate
 from ..tools.payload import ToolCall, ToolOutput
@@ -58,8 +59,7 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
 
     task = asyncio.ensure_future(admitted())
     try:
-        with token.future() as cancelled:
-            await asyncio.wait({task, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+        await _first_of(task, token)
         if lifecycle.finished or (task.done() and not task.cancelled()):
             return await task  # the handler claimed its outcome first: the real result is kept
         return await _abort(task, call, lifecycle, time.monotonic() - started)
@@ -69,6 +69,36 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
         lifecycle.finish(ToolCallOutcome.aborted())
         await _unwind(task)
         raise
+
+
+async def _first_of(task: asyncio.Future[CallResult], token: CancelToken) -> None:
+    """Return when ``task`` is done or ``token`` is cancelled, whichever comes first.
+
+    One future woken by two callbacks: cheaper than ``asyncio.wait`` on every call, and
+    it leaves no callback or task behind.
+    """
+    if task.done() or token.cancelled:
+        return
+    loop = asyncio.get_running_loop()
+    woken: asyncio.Future[None] = loop.create_future()
+
+    def wake(_: object = None) -> None:
+        if not woken.done():
+            woken.set_result(None)
+
+    def wake_threadsafe() -> None:
+        try:
+            loop.call_soon_threadsafe(wake)
+        except RuntimeError:  # the loop is closed: nobody waits any more
+            pass
+
+    task.add_done_callback(wake)
+    remove = token.on_cancel(wake_threadsafe)
+    try:
+        await woken
+    finally:
+        remove()
+        task.remove_done_callback(wake)
 
 
 async def _abort(task: asyncio.Future[CallResult], call: ToolCall, lifecycle: CallLifecycle,
