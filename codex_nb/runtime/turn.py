@@ -146,7 +146,7 @@ class TurnRunner:
                          asyncio.ensure_future(run_call(call, self.turn, router, gate)))
         running = [t for t in tasks if t is not None]
         try:
-            results = await asyncio.gather(*running)
+            await asyncio.gather(*running)
         except BaseException:
             for t in running:
                 t.cancel()
