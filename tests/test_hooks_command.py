@@ -231,3 +231,47 @@ async def test_file_hook_runs_only_after_trust(tmp_path):
     res = await session.call_tool("update_plan", PLAN)
     assert res.output == "Tool call blocked by PreToolUse hook: from file. Tool: update_plan"
     assert completed_runs(res)[0].source_path == str(hooks_json.resolve())
+
+
+async def test_at_most_eight_async_hooks_run_at_once(tmp_path):
+    """Nine async hooks: eight run, one waits for a slot; releasing one lets the ninth start.
+
+    Each hook process connects to a Unix socket served by the test, says it started and
+    waits for "go": the test sees real process starts, no sleeps.
+    """
+    started: list[asyncio.StreamWriter] = []
+    eight, nine = asyncio.Event(), asyncio.Event()
+
+    async def on_connect(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readline()
+        started.append(writer)
+        (eight if len(started) == 8 else nine if len(started) == 9 else asyncio.Event()).set()
+
+    sock = str(tmp_path / "hooks.sock")
+    server = await asyncio.start_unix_server(on_connect, path=sock)
+    hook = script(tmp_path, "slot.py", (
+        "import socket, sys\n"
+        "s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b'started\\n')\n"
+        "s.recv(8)\n"))
+    handler = {"type": "command", "command": f"{hook} {sock}", "async": True}
+    doc = {"hooks": {"PreToolUse": [{"matcher": "update_plan", "hooks": [handler] * 9}]}}
+    engine = HookEngine(env=BASE_ENV, config=parse_hooks_json(json.dumps(doc), source_path="<test>",
+                                                              from_file=False))
+    session = cx.Session(cwd=str(tmp_path), hooks=engine)
+    try:
+        assert (await session.call_tool("update_plan", PLAN)).output == "Plan updated"
+        await eight.wait()
+        assert (engine.async_running, engine.async_queued) == (8, 1)
+        assert not nine.is_set()
+        started[0].write(b"go\n")
+        await nine.wait()  # a slot freed: the ninth starts
+        for writer in started[1:]:
+            writer.write(b"go\n")
+        await engine.wait_async()
+        assert len(engine.async_runs) == 9
+        assert all(run.status == "completed" for run in engine.async_runs)
+    finally:
+        for writer in started:
+            writer.close()
+        server.close()
+        await server.wait_closed()

@@ -87,6 +87,8 @@ class HookEngine:
         self._trust = TrustStore()
         self._async_limit = asyncio.Semaphore(max_async)
         self._async_tasks: set[asyncio.Task[None]] = set()
+        self.async_running = 0
+        """Async hook runs holding one of the ``max_async`` slots right now."""
         self._pending_contexts: list[str] = []
         if config is not None:
             self.add_config(config)
@@ -301,13 +303,22 @@ class HookEngine:
     async def _run_async(self, order: int, spec: HookSpec, hook_input: PreToolUseInput | PostToolUseInput,
                          tool_use_id: str) -> None:
         async with self._async_limit:
-            run = await self._run_one(order, spec, hook_input, synchronous=False)
+            self.async_running += 1
+            try:
+                run = await self._run_one(order, spec, hook_input, synchronous=False)
+            finally:
+                self.async_running -= 1
         res = run.result
         if res.status in ("blocked", "stopped") or res.updated_input is not None or res.feedback:
             res.entries.append(HookOutputEntry(kind="warning", text="async hooks cannot block or rewrite; ignored"))
             res.status, res.updated_input, res.feedback = "completed", None, []
         self._pending_contexts.extend(self._contexts(run))
         self.async_runs.append(self._summary(run, tool_use_id, mode="async"))
+
+    @property
+    def async_queued(self) -> int:
+        """Async hook runs waiting for a free slot (at most ``max_async`` run at once)."""
+        return len(self._async_tasks) - self.async_running
 
     def _take_async_contexts(self) -> list[str]:
         out, self._pending_contexts = self._pending_contexts, []
