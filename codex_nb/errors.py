@@ -8,7 +8,6 @@ keyboard, and every message says what was wrong and what to do instead.
     ├── ConfigError            bad config TOML / values
     ├── ToolCollisionError     two sources register the same tool name
     ├── ToolDefinitionError    a Python function cannot become a tool
-    ├── UnknownToolError       call_tool() for a name that is not registered
     ├── TurnError              misuse of turns (already running, not started, ...)
     ├── ScriptedModelError     the strict scripted model was over- or under-used
     ├── HookError              bad hook configuration or an untrusted hook
@@ -35,10 +34,6 @@ class ToolCollisionError(CodexNbError):
 
 class ToolDefinitionError(CodexNbError, TypeError):
     """A Python object cannot be turned into a tool."""
-
-
-class UnknownToolError(CodexNbError, LookupError):
-    """``Session.call_tool`` was asked for a tool the registry does not have."""
 
 
 class TurnError(CodexNbError, RuntimeError):

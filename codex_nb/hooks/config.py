@@ -24,7 +24,6 @@ EVENT_NAMES = (
     "PreToolUse", "PostToolUse", "PermissionRequest", "PreCompact", "PostCompact", "SessionStart",
     "SessionEnd", "UserPromptSubmit", "SubagentStart", "SubagentStop", "Stop",
 )
-TOOL_EVENTS = ("PreToolUse", "PostToolUse")
 DEFAULT_TIMEOUT_SEC = 600
 DEFAULT_ADDITIONAL_CONTEXT_LIMIT = 2500
 OnError = Literal["allow", "block"]

@@ -8,7 +8,7 @@ Other modules define further message kinds by subclassing ``EventMsg``.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
@@ -107,7 +107,6 @@ class Event(BaseModel):
     """The envelope every consumer receives. Wire form: ``{"id": ..., "msg": {...}}``."""
 
     model_config = ConfigDict(frozen=True, kw_only=True)
-    wire_fields: ClassVar[tuple[str, ...]] = ("id", "msg")
 
     id: str
     msg: SerializeAsAny[EventMsg]

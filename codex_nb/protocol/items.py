@@ -74,15 +74,6 @@ def message_text(item: dict[str, Any]) -> str:
     return "".join(part.get("text", "") for part in item.get("content", []) if isinstance(part, dict))
 
 
-def output_item(call_type: str, call_id: str, body: OutputBody) -> dict[str, Any]:
-    """The output item paired with a call item of ``call_type``."""
-    if call_type == "custom_tool_call":
-        return {"type": "custom_tool_call_output", "call_id": call_id, "output": body}
-    if call_type == "tool_search_call":
-        return empty_tool_search_output(call_id)
-    return {"type": "function_call_output", "call_id": call_id, "output": body}
-
-
 def empty_tool_search_output(call_id: str) -> dict[str, Any]:
     return {"type": "tool_search_output", "call_id": call_id, "status": "completed", "execution": "client", "tools": []}
 

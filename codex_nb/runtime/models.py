@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..errors import ScriptedModelError
+from ..tools.schema import spec_tool_names
 
 Item = dict[str, Any]
 
@@ -35,13 +36,7 @@ class ModelRequest:
 
     @property
     def tool_names(self) -> list[str]:
-        names: list[str] = []
-        for spec in self.tools:
-            if spec.get("type") == "namespace":
-                names.extend(f"{spec['name']}.{t['name']}" for t in spec["tools"])
-            else:
-                names.append(spec.get("name", spec.get("type", "")))
-        return names
+        return spec_tool_names(self.tools)
 
 
 class Model(Protocol):

@@ -16,7 +16,7 @@ from .exposure import ToolExposure
 from .names import DEFAULT_NAMESPACE, ToolName
 from .registry import RegisteredTool, RegistrySnapshot, ToolRegistry
 from .router import ToolRouter
-from .schema import namespace_spec
+from .schema import namespace_spec, spec_tool_names
 
 if TYPE_CHECKING:
     from ..config import Config
@@ -51,13 +51,7 @@ class ToolPlan:
     @property
     def tool_names(self) -> list[str]:
         """Model-visible names in order; namespaced tools as ``ns.name``."""
-        names: list[str] = []
-        for spec in self.specs:
-            if spec.get("type") == "namespace":
-                names.extend(f"{spec['name']}.{t['name']}" for t in spec["tools"])
-            else:
-                names.append(spec.get("name", spec.get("type", "")))
-        return names
+        return spec_tool_names(self.specs)
 
 
 class ToolPlanner:
