@@ -16,7 +16,7 @@ import pytest
 import codex_nb as cx
 from codex_nb.protocol.events import PlanUpdate
 from codex_nb.protocol.plan import PlanItemArg, StepStatus
-from codex_nb.widgets import protocol as wire
+from codex_nb.widgets import browser_messages as wire
 from codex_nb.widgets._static import BundleError, bundle_esm, static_dir
 from codex_nb.widgets.checklist import SNAPSHOT_KEYS, PlanChecklist
 from codex_nb.widgets.plan_static import _fallback_text, static_html
