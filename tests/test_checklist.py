@@ -417,8 +417,9 @@ def test_python_and_js_read_the_same_protocol() -> None:
     assert set(wire.protocol()["turn_statuses"]) >= {"idle", "running", "completed", "interrupted", "failed"}
 
 
-def test_the_bundled_esm_is_one_valid_module(tmp_path: Path) -> None:
-    bundle = bundle_esm("plan_checklist.js")
+@pytest.mark.parametrize("entry", ["plan_checklist.js", "prompts.js", "turn_controls.js"])
+def test_the_bundled_esm_is_one_valid_module(tmp_path: Path, entry: str) -> None:
+    bundle = bundle_esm(entry)
     assert 'from "./' not in bundle
     path = tmp_path / "bundle.mjs"
     path.write_text(bundle, encoding="utf-8")
