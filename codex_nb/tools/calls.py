@@ -62,8 +62,11 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
     try:
         await _first_of(task, token)
         if lifecycle.finished or (task.done() and not task.cancelled()):
-            return await task  # the handler claimed its outcome first: the real result is kept
-        return await _abort(task, call, lifecycle, time.monotonic() - started)
+            result = await task  # the handler claimed its outcome first: the real result is kept
+        else:
+            result = await _abort(task, call, lifecycle, time.monotonic() - started)
+        token.detach()  # the call is over; an abandoned handler (below) keeps following the turn
+        return result
     except asyncio.CancelledError:
         # We ourselves were cancelled (hard abort, outer cancel): the call never gets an
         # output here; history repair pairs it with "aborted" (spec 04 §5, last row).
