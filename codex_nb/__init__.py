@@ -28,7 +28,6 @@ from .protocol.events import Event, PlanUpdate
 from .protocol.items import assistant_message, custom_tool_call, function_call, user_message
 from .protocol.model import Model, ModelRequest
 from .protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
-from .render import render_plan_text
 from .runtime.models import ScriptedModel
 from .runtime.turn import TURN_ABORTED_MARKER
 from .testing import RecordingSubscriber
@@ -38,9 +37,10 @@ from .tools.exposure import ToolExposure
 from .tools.invocation import ModeKind, ToolInvocation
 from .tools.payload import ToolOutput
 
-# Widgets pull in ipywidgets/anywidget (~0.7 s): load them on first use, not at import.
+# Widgets pull in ipywidgets/anywidget (~0.7 s) and the renderer wcwidth/uniseg tables:
+# load them on first use, not at import.
 _LAZY = {"PlanChecklist": "codex_nb.widgets.checklist", "TurnControls": "codex_nb.widgets.turn_controls",
-         "PromptsWidget": "codex_nb.widgets.prompts"}
+         "PromptsWidget": "codex_nb.widgets.prompts", "render_plan_text": "codex_nb.render"}
 
 
 def __getattr__(name: str) -> object:
