@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import inspect
 import json
 import re
 import statistics
@@ -29,6 +30,8 @@ import subprocess
 import sys
 import time
 from collections.abc import Awaitable, Callable
+
+from pydantic import BaseModel
 
 import codex_nb as cx
 from codex_nb.protocol.events import PlanUpdate
@@ -42,6 +45,13 @@ from codex_nb.tools.payload import Payload, ToolCall
 ROUNDS = 9
 
 
+class PeerStep(BaseModel):
+    """The peers' plan item (each peer builds its own validator from these hints)."""
+
+    step: str
+    status: str
+
+
 def plan_text(steps: int) -> str:
     statuses = ["completed", "in_progress", "pending"]
     return json.dumps({"explanation": "Benchmark plan",
@@ -49,12 +59,15 @@ def plan_text(steps: int) -> str:
                                 for i in range(steps)]})
 
 
-async def per_call(fn: Callable[[], Awaitable[object]] | Callable[[], object], number: int) -> float:
-    start = time.perf_counter()
-    if asyncio.iscoroutinefunction(fn):
+async def per_call(fn: Callable[[], object], number: int) -> float:
+    """Seconds per call of ``fn`` (awaiting what it returns when that is awaitable)."""
+    if inspect.isawaitable(probe := fn()):
+        await probe
+        start = time.perf_counter()
         for _ in range(number):
-            await fn()
+            await fn()  # type: ignore[misc]
     else:
+        start = time.perf_counter()
         for _ in range(number):
             fn()
     return (time.perf_counter() - start) / number
@@ -66,14 +79,8 @@ def agents_peer(text: str) -> Callable[[], Awaitable[object]] | None:
         from agents.tool_context import ToolContext
     except ImportError:
         return None
-    from pydantic import BaseModel
-
-    class Step(BaseModel):
-        step: str
-        status: str
-
     @function_tool
-    def update_plan(explanation: str | None, plan: list[Step]) -> str:
+    def update_plan(explanation: str | None, plan: list[PeerStep]) -> str:
         """Update the plan."""
         return "Plan updated"
 
@@ -87,7 +94,6 @@ def agents_peer(text: str) -> Callable[[], Awaitable[object]] | None:
 
 def pydantic_ai_peer(text: str) -> Callable[[], Awaitable[object]] | None:
     try:
-        from pydantic import BaseModel
         from pydantic_ai import RunContext
         from pydantic_ai.models.test import TestModel
         from pydantic_ai.toolsets import FunctionToolset
@@ -95,14 +101,10 @@ def pydantic_ai_peer(text: str) -> Callable[[], Awaitable[object]] | None:
     except ImportError:
         return None
 
-    class Step(BaseModel):
-        step: str
-        status: str
-
     toolset: FunctionToolset[None] = FunctionToolset()
 
     @toolset.tool_plain
-    def update_plan(explanation: str | None, plan: list[Step]) -> str:
+    def update_plan(explanation: str | None, plan: list[PeerStep]) -> str:
         """Update the plan."""
         return "Plan updated"
 
@@ -201,15 +203,18 @@ async def breakdown(steps: int) -> None:
                               cell_id=None, tool_name="update_plan") as g:
             g.finish(ControlToolStatus.COMPLETED)
 
-    async def hooks_idle() -> None:
-        from codex_nb.tools.pipeline import hook_request
-        from codex_nb.tools.invocation import ToolInvocation
+    from codex_nb.tools.invocation import ToolInvocation
+    from codex_nb.tools.pipeline import run_post_tool_use, run_pre_tool_use
+    from codex_nb.tools.payload import ToolOutput
 
-        entry = session.tool_plan().router.lookup(name)
-        call = ToolCall(tool_name=name, call_id="c", payload=Payload.function(text))
-        inv = ToolInvocation(call=call, tool=entry.tool, turn=turn, cancel=turn.cancel)
-        await session.hooks.pre_tool_use(hook_request(entry, inv))
-        await session.hooks.post_tool_use(hook_request(entry, inv, tool_response="Plan updated"))
+    entry = session.tool_plan().router.lookup(name)
+    inv = ToolInvocation(call=ToolCall(tool_name=name, call_id="c", payload=Payload.function(text)),
+                         tool=entry.tool, turn=turn, cancel=turn.cancel)
+    receipt = ToolOutput(body="Plan updated", success=True)
+
+    async def hooks_idle() -> None:
+        await run_pre_tool_use(entry, inv)
+        await run_post_tool_use(entry, inv, receipt)
 
     pieces = {
         "bare model_validate_json": lambda: UpdatePlanArgs.model_validate_json(text),
@@ -241,7 +246,9 @@ async def gate_scaling() -> float:
 
         return await turn_of(session, [[cx.function_call("noop", {}, call_id=f"c{i}") for i in range(n)]])
 
+    gc.collect()
     small = statistics.median([await exclusive_turn(500) for _ in range(3)])
+    gc.collect()
     large = await exclusive_turn(10_000)
     print(f"parallel gate: 500 exclusive calls {small:.3f} s, 10,000 {large:.3f} s -> {large / small:.1f}x "
           f"(linear would be 20x; target <= 20x)")
