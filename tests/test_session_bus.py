@@ -70,15 +70,13 @@ async def test_bounded_consumer_drops_oldest() -> None:
     session = cx.Session()
     iterator = session.events(maxsize=2).__aiter__()
     first = asyncio.ensure_future(iterator.__anext__())
-    await asyncio.sleep(0)
-    for _ in range(5):
-        await session.call_tool("update_plan", PLAN)
-    event = await first
-    assert (event.msg.type, event.revision) == ("plan_update", 1)  # taken before the queue filled
+    await asyncio.sleep(0)  # the consumer is registered and waiting
+    for revision in range(1, 6):  # five events while the consumer cannot run (no await in between)
+        session.bus.emit(cx.PlanUpdate(plan=[]), id="t", turn_id="t", revision=revision)
     session.bus.close()
-    rest = [e async for e in iterator]
-    # revisions 2..5 arrived while nobody read: a queue of 2 keeps the NEWEST two, in order
-    assert [(e.msg.type, e.revision) for e in rest] == [("plan_update", 4), ("plan_update", 5)]
+    received = [await first] + [e async for e in iterator]
+    # a queue of 2 keeps the NEWEST two, in order; 1, 2 and 3 were dropped
+    assert [e.revision for e in received] == [4, 5]
 
 
 async def test_start_turn_returns_at_once_and_can_be_awaited(session: cx.Session) -> None:
