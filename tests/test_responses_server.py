@@ -213,3 +213,24 @@ def test_real_codex_runs_a_whole_turn_offline(tmp_path: Path) -> None:
     assert "update_plan" in [t.get("name") for t in srv.requests[0]["tools"]]
     output = srv.requests[1]["input"][-1]
     assert (output["type"], output["call_id"], output["output"]) == ("function_call_output", "c1", "Plan updated")
+
+
+def test_codex_binary_prefers_codex_bin_then_the_pinned_native_binary(monkeypatch, tmp_path: Path) -> None:
+    from codex_nb.testing import CodexNotFound, pinned_codex_version
+    from codex_nb.testing.codex_ref import INSTALL_DIR, native_binary
+
+    fake = tmp_path / "codex"
+    fake.write_text("")
+    monkeypatch.setenv("CODEX_BIN", str(fake))
+    assert codex_binary() == fake
+    monkeypatch.setenv("CODEX_BIN", str(tmp_path / "missing"))
+    with pytest.raises(CodexNotFound, match="is not a file"):
+        codex_binary()
+    monkeypatch.delenv("CODEX_BIN")
+    assert pinned_codex_version() == (INSTALL_DIR.parent / ".ci" / "codex-version").read_text().strip()
+    pinned = native_binary()
+    assert pinned.is_relative_to(INSTALL_DIR / "node_modules" / "@openai") and "vendor" in pinned.parts
+    # .ci/setup installed it: the native executable, never the node launcher (bin/codex.js)
+    assert pinned.is_file() and codex_binary() == pinned
+    out = subprocess.run([str(pinned), "--version"], capture_output=True, text=True, timeout=60).stdout
+    assert pinned_codex_version() in out
