@@ -51,6 +51,22 @@ from .protocol.frontend import (
 from .protocol.items import assistant_message, custom_tool_call, function_call, user_message
 from .protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
 from .render import render_plan_text
+from .sources.app_server import (
+    AgentMessageDelta,
+    AppServerError,
+    AppServerExited,
+    AppServerNotification,
+    AppServerProtocolError,
+    AppServerRpcError,
+    AppServerTimeout,
+    AppServerTurnHandle,
+    AppServerTurnResult,
+    CodexAppServer,
+    CodexBinaryError,
+    CodexThread,
+)
+from .sources.replay import ReplayError, RolloutReplay
+from .sources.rollout import PlanSnapshot, Rollout, RolloutError, RolloutTurn, list_rollouts, read_rollout
 from .runtime.answer_policy import ENV_VAR as ANSWER_POLICY_ENV
 from .runtime.answer_policy import AnswerPolicy, AnswerPolicyError
 from .runtime.cancellation import CancelSource, CancelToken
@@ -73,7 +89,7 @@ from .tools.registry import ToolRegistry
 
 # Widgets pull in ipywidgets/anywidget (~0.7 s): load them on first use, not at import.
 _LAZY = {"PlanChecklist": "codex_nb.widgets.checklist", "TurnControls": "codex_nb.widgets.turn_controls",
-         "PromptsWidget": "codex_nb.widgets.prompts"}
+         "PromptsWidget": "codex_nb.widgets.prompts", "ReplayScrubber": "codex_nb.widgets.replay"}
 
 
 def __getattr__(name: str) -> object:
@@ -91,14 +107,26 @@ __all__ = [
     "ANSWER_POLICY_ENV",
     "TURN_ABORTED_MARKER",
     "AgentMessage",
+    "AgentMessageDelta",
     "AnswerError",
     "AnswerPolicy",
     "AnswerPolicyError",
+    "AppServerError",
+    "AppServerExited",
+    "AppServerNotification",
+    "AppServerProtocolError",
+    "AppServerRpcError",
+    "AppServerTimeout",
+    "AppServerTurnHandle",
+    "AppServerTurnResult",
     "CallToolResult",
     "CancelSource",
     "CancelToken",
     "CodeModeSettings",
+    "CodexAppServer",
+    "CodexBinaryError",
     "CodexNbError",
+    "CodexThread",
     "Config",
     "ConfigError",
     "ControlToolCallFact",
@@ -126,15 +154,22 @@ __all__ = [
     "PermissionProfile",
     "PlanChecklist",
     "PlanItemArg",
+    "PlanSnapshot",
     "PlanUpdate",
     "PostToolUseInput",
     "PreToolUseInput",
     "PromptsWidget",
     "RecordingSubscriber",
+    "ReplayError",
+    "ReplayScrubber",
     "RequestPermissionsEvent",
     "RequestPermissionsResponse",
     "RequestUserInputEvent",
     "RespondToModel",
+    "Rollout",
+    "RolloutError",
+    "RolloutReplay",
+    "RolloutTurn",
     "ScriptedModel",
     "ScriptedModelError",
     "Session",
@@ -166,6 +201,8 @@ __all__ = [
     "function_call",
     "granted_permissions",
     "hooks",
+    "list_rollouts",
+    "read_rollout",
     "render_json_schema_to_typescript",
     "render_plan_text",
     "repair_history",

@@ -15,6 +15,7 @@ import atexit
 import collections
 import ctypes
 import os
+import re
 import signal
 import sys
 import threading
@@ -26,6 +27,7 @@ STDERR_MAX_LINE_CHARS = 2000
 STREAM_LIMIT = 64 * 1024 * 1024
 """Largest single JSON-RPC line accepted from the server (a turn with huge items)."""
 
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _live_groups: set[int] = set()
 _live_lock = threading.Lock()
 _hooks_installed = False
@@ -39,7 +41,7 @@ class StderrLog:
         self.total_lines = 0
 
     def add(self, raw: bytes) -> None:
-        text = raw.decode("utf-8", "replace").rstrip("\n")
+        text = _ANSI.sub("", raw.decode("utf-8", "replace").rstrip("\n"))
         self.total_lines += 1
         self.lines.append(text if len(text) <= STDERR_MAX_LINE_CHARS else text[:STDERR_MAX_LINE_CHARS] + " ...")
 

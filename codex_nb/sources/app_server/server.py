@@ -128,7 +128,7 @@ class CodexAppServer:
             raise AppServerError("the app-server is not started; use `async with cx.CodexAppServer(...) as server` "
                                  "or `await server.start()` first")
         if self.connection.closed is not None:
-            raise self.connection.closed
+            raise self.closed_error or self.connection.closed
 
     @property
     def pid(self) -> int | None:

@@ -1,0 +1,213 @@
+"""The real Codex (``codex app-server`` 0.169.0) driven by codex_nb against a local scripted
+Responses server: plans, questions, approvals, interrupts, crashes, errors, schema."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+from pathlib import Path
+
+import pytest
+
+import codex_nb as cx
+from codex_nb.sources.app_server.process import live_process_groups
+from codex_nb.testing import RecordingSubscriber, Stall
+
+from app_server_helpers import Reached, Waiter, live_members, of_type, plan_call, real_codex
+
+QUESTION = {"questions": [{"id": "scope", "header": "Scope", "question": "Which scope?",
+                           "options": [{"label": "Small (Recommended)", "description": "one file"},
+                                       {"label": "Large", "description": "many files"}]}]}
+
+
+def _outputs(body: dict, call_id: str) -> list[str]:
+    return [item["output"] for item in body["input"]
+            if item.get("type") == "function_call_output" and item.get("call_id") == call_id]
+
+
+async def test_growing_plan_becomes_events_checklist_and_result(tmp_path: Path) -> None:
+    script = [
+        [plan_call([("read", "in_progress"), ("write", "pending")], call_id="p1")],
+        [plan_call([("read", "completed"), ("write", "in_progress"), ("test", "pending")], call_id="p2")],
+        [plan_call([("read", "completed"), ("write", "completed"), ("test", "completed")], call_id="p3",
+                   explanation="all done")],
+        [cx.assistant_message("finished")],
+    ]
+    async with real_codex(script, tmp_path / "home") as (server, srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        log = RecordingSubscriber(thread)
+        checklist = cx.PlanChecklist(thread, max_rate=None)
+        result = await thread.start_turn("plan and do it")
+        await checklist.settled()
+        assert server.connection.schema_errors == []
+    assert result.status == "completed"
+    assert result.error is None
+    assert [i["type"] for i in result.items] == ["agentMessage"]
+    plans = log.of_type("plan_update")
+    assert [e.revision for e in plans] == [1, 2, 3]
+    assert [[(s.step, str(s.status)) for s in e.msg.plan] for e in plans][1] == [
+        ("read", "completed"), ("write", "in_progress"), ("test", "pending")]
+    assert thread.latest_plan() is plans[-1]
+    assert all(e.turn_id == result.turn_id and e.thread_id == thread.thread_id for e in plans)
+    core = [t for t in log.types if t in ("turn_started", "plan_update", "turn_complete")]
+    assert core == ["turn_started", "plan_update", "plan_update", "plan_update", "turn_complete"]
+    assert log.of_type("turn_complete")[0].msg.last_agent_message == "finished"
+    assert checklist.revision == 3 and checklist.turn_status == "completed"
+    assert checklist.explanation == "all done"
+    assert [s["status"] for s in checklist.steps] == ["completed"] * 3
+    assert [e.msg.type for e in result.events if e.msg.type == "plan_update"] == ["plan_update"] * 3
+    assert len(srv.requests) == 4 and _outputs(srv.requests[1], "p1") == ["Plan updated"]
+
+
+async def test_question_in_plan_mode_answered_by_the_headless_policy(tmp_path: Path) -> None:
+    script = [[cx.function_call("request_user_input", QUESTION, call_id="q1")], [cx.assistant_message("ok")]]
+    async with real_codex(script, tmp_path / "home") as (server, srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        thread.answer_policy = cx.AnswerPolicy.recommended()
+        log = RecordingSubscriber(thread)
+        result = await thread.start_turn("ask me", mode="plan")
+    assert result.status == "completed"
+    asked = log.of_type("request_user_input")[0].msg
+    assert [q.id for q in asked.questions] == ["scope"] and asked.turn_id == result.turn_id
+    resolved = log.of_type("frontend_request_resolved")[0].msg
+    assert resolved.outcome == "policy" and resolved.kind == "user_input"
+    assert log.of_type("turn_started")[0].msg.collaboration_mode_kind == "plan"
+    answer = json.loads(_outputs(srv.requests[1], "q1")[0])
+    assert answer == {"answers": {"scope": {"answers": ["Small (Recommended)"]}}}
+    assert thread.server_requests.answered == [
+        ("item/tool/requestUserInput", {"answers": {"scope": {"answers": ["Small (Recommended)"]}}})]
+
+
+async def test_question_answered_through_the_prompts_widget(tmp_path: Path) -> None:
+    script = [[cx.function_call("request_user_input", QUESTION, call_id="q1")], [cx.assistant_message("ok")]]
+    async with real_codex(script, tmp_path / "home") as (server, srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        prompts = cx.PromptsWidget(thread)
+        assert prompts.receive({"kind": "ready", "id": "view-1"})  # what a rendered view sends
+        asked = Waiter(thread, of_type("request_user_input"))
+        handle = thread.start_turn("ask me", mode="plan")
+        await asked.wait()
+        request = thread.frontend_requests.pending[0]
+        assert prompts.requests[0]["id"] == request.id
+        assert "Scope: Which scope?" in prompts.text()
+        assert prompts.receive({"kind": "answer_user_input", "id": request.id, "answers": {"scope": "Large"}})
+        result = await handle
+        prompts.close()
+    assert result.status == "completed"
+    assert json.loads(_outputs(srv.requests[1], "q1")[0]) == {"answers": {"scope": {"answers": ["Large"]}}}
+    assert prompts.resolved[-1]["outcome"] == "answered"
+
+
+async def test_unanswerable_question_gets_the_documented_decline(tmp_path: Path) -> None:
+    script = [[cx.function_call("request_user_input", QUESTION, call_id="q1")], [cx.assistant_message("ok")]]
+    async with real_codex(script, tmp_path / "home") as (server, srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        log = RecordingSubscriber(thread)
+        result = await thread.start_turn("ask me", mode="plan")
+    assert result.status == "completed"
+    assert thread.server_requests.answered == [("item/tool/requestUserInput", {"answers": {}})]
+    assert log.of_type("frontend_request_resolved")[0].msg.outcome == "unanswerable"
+    warning = [e.msg.message for e in log.of_type("warning") if "declined" in e.msg.message]
+    assert warning and "CODEX_NB_ANSWER_POLICY" in warning[0]
+    assert len(srv.requests) == 2  # the turn went on: the model got an (empty) answer
+
+
+async def test_interrupt_mid_turn(tmp_path: Path) -> None:
+    sampling = Reached()
+    script = [[plan_call([("wait", "in_progress")], call_id="p1")], sampling]
+    async with real_codex(script, tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        controls = cx.TurnControls(thread)
+        checklist = cx.PlanChecklist(thread, max_rate=None)
+        handle = thread.start_turn("go")
+        await sampling.wait()
+        assert controls.status == "running" and controls.stoppable
+        assert controls.stop(request_id="stop-1") == {"id": "stop-1", "outcome": "interrupting"}
+        assert handle.interrupt() is False  # a second interrupt is a no-op
+        result = await handle
+        await checklist.settled()
+    assert result.status == "interrupted"
+    assert [e.msg.type for e in result.events if e.msg.type == "turn_aborted"] == ["turn_aborted"]
+    assert controls.status == "interrupted"
+    assert checklist.turn_status == "interrupted" and checklist.steps == [{"step": "wait", "status": "in_progress"}]
+
+
+async def test_killed_server_fails_the_turn_with_the_stderr_tail(tmp_path: Path) -> None:
+    sampling = Reached()
+    script = [[plan_call([("wait", "in_progress")], call_id="p1")], sampling]
+    async with real_codex(script, tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        checklist = cx.PlanChecklist(thread, max_rate=None)
+        controls = cx.TurnControls(thread)
+        handle = thread.start_turn("go")
+        await sampling.wait()
+        os.killpg(server.pid, signal.SIGKILL)
+        result = await handle
+        await checklist.settled()
+        with pytest.raises(cx.AppServerExited, match="exited unexpectedly"):
+            thread.start_turn("again")
+    assert result.status == "failed"
+    assert "exited unexpectedly (exit status -9)" in result.error
+    assert "codex app-server stderr" in result.error and server.stderr_tail() in result.error
+    assert checklist.turn_status == "failed" and "exited unexpectedly" in checklist.error
+    assert controls.status == "failed"
+    assert server.pid not in live_process_groups() and live_members(server.pid) == []
+
+
+async def test_close_ends_the_process_group(tmp_path: Path) -> None:
+    async with real_codex([], tmp_path / "home") as (server, _srv):
+        pgid = server.pid
+        assert pgid in live_members(pgid)
+        assert pgid in live_process_groups()
+    assert live_members(pgid) == []
+    assert pgid not in live_process_groups()
+
+
+async def test_json_rpc_errors_quote_the_server_and_timeouts_are_clear(tmp_path: Path) -> None:
+    async with real_codex([], tmp_path / "home") as (server, _srv):
+        with pytest.raises(cx.AppServerRpcError, match="rejected thread/resume: .*no rollout found") as info:
+            await server.resume_thread("01a230d5-0000-7000-8000-000000000000")
+        assert info.value.code and "no rollout found" in info.value.server_message
+        with pytest.raises(cx.AppServerTimeout, match="did not answer thread/start within"):
+            await server.request("thread/start", {"cwd": str(tmp_path)}, timeout=1e-6)
+        with pytest.raises(cx.AppServerProtocolError, match="turn/start params breaks TurnStartParams"):
+            await server.request("turn/start", {"threadId": "x"})
+
+
+async def test_steer_and_resume_a_saved_thread(tmp_path: Path) -> None:
+    seen: list[str] = []
+
+    def second(body: dict) -> list:
+        seen.extend(json.dumps(body["input"]).split("steered text")[1:2])
+        return [cx.assistant_message("steered")]
+
+    script = [Stall(0.5, then=[plan_call([("a", "in_progress")], call_id="p1")]), second,
+              [cx.assistant_message("resumed")]]
+    async with real_codex(script, tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        handle = thread.start_turn("go")
+        await handle.started
+        await thread.steer("steered text")
+        result = await handle
+        assert result.status == "completed" and seen
+        again = await server.resume_thread(thread.thread_id)
+        assert again is thread
+        assert (await thread.start_turn("more")).status == "completed"
+    with pytest.raises(cx.TurnError, match="nothing to steer"):
+        await thread.steer("late")
+
+
+def test_binary_resolution_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from codex_nb.sources.app_server.binary import check_version, codex_binary
+
+    monkeypatch.setenv("CODEX_BIN", str(tmp_path / "missing"))
+    with pytest.raises(cx.CodexBinaryError, match="not an executable file.*npm install @openai/codex@0.169.0"):
+        codex_binary()
+    old = tmp_path / "codex"
+    old.write_text("#!/bin/sh\necho 'codex-cli 0.100.0'\n")
+    old.chmod(old.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setenv("CODEX_BIN", str(old))
+    with pytest.raises(cx.CodexBinaryError, match="is Codex 0.100.0, older than 0.169.0"):
+        check_version(codex_binary())
