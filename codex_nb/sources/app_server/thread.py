@@ -101,6 +101,9 @@ class AppServerTurnHandle:
 class CodexThread:
     """A thread of a running ``CodexAppServer``; make it with ``server.start_thread()``."""
 
+    needs_model = False
+    """The real Codex samples its own model (``%%codex --source`` reads this)."""
+
     def __init__(self, server: CodexAppServer, info: dict[str, Any]) -> None:
         thread = info["thread"]
         self.server = server
@@ -287,6 +290,9 @@ class CodexThread:
 
 class CodexThread:
     """A thread of a running ``CodexAppServer``; make it with ``server.start_thread()``."""
+
+    needs_model = False
+    """The real Codex samples its own model (``%%codex --source`` reads this)."""
 
     def __init__(self, server: CodexAppServer, info: dict[str, Any]) -> None:
         thread = info["thread"]
