@@ -62,18 +62,21 @@ async def test_growing_plan_becomes_events_checklist_and_result(tmp_path: Path) 
 
 
 async def test_question_in_plan_mode_answered_by_the_headless_policy(tmp_path: Path) -> None:
-    script = [[cx.function_call("request_user_input", QUESTION, call_id="q1")], [cx.assistant_message("ok")]]
+    script = [[cx.function_call("request_user_input", QUESTION, call_id="q1")], [cx.assistant_message("ok")],
+              [plan_call([("after", "in_progress")], call_id="p1")], [cx.assistant_message("back")]]
     async with real_codex(script, tmp_path / "home") as (server, srv):
         thread = await server.start_thread(cwd=tmp_path)
         thread.answer_policy = cx.AnswerPolicy.recommended()
         log = RecordingSubscriber(thread)
         result = await thread.start_turn("ask me", mode="plan")
-    assert result.status == "completed"
+        after = await thread.start_turn("plan again")  # default mode again: update_plan is allowed
+    assert result.status == "completed" and after.status == "completed"
+    assert _outputs(srv.requests[3], "p1") == ["Plan updated"]
+    assert [e.msg.collaboration_mode_kind for e in log.of_type("turn_started")] == ["plan", "default"]
     asked = log.of_type("request_user_input")[0].msg
     assert [q.id for q in asked.questions] == ["scope"] and asked.turn_id == result.turn_id
     resolved = log.of_type("frontend_request_resolved")[0].msg
     assert resolved.outcome == "policy" and resolved.kind == "user_input"
-    assert log.of_type("turn_started")[0].msg.collaboration_mode_kind == "plan"
     answer = json.loads(_outputs(srv.requests[1], "q1")[0])
     assert answer == {"answers": {"scope": {"answers": ["Small (Recommended)"]}}}
     assert thread.server_requests.answered == [

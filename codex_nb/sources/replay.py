@@ -12,7 +12,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
 
 from ..errors import CodexNbError
 from ..protocol.events import Event, PlanUpdate
@@ -91,12 +90,9 @@ class RolloutReplay:
         if index is None:
             return f"Replay of {self.rollout.path.name}: {len(self)} plan snapshot(s), none shown yet"
         snap = self.rollout.plans[index]
-        return f"Replay: plan snapshot {index + 1} of {len(self)} (turn {_short(snap.turn_id)})"
+        turns = [t.turn_id for t in self.rollout.turns]
+        where = f"turn {turns.index(snap.turn_id) + 1} of {len(turns)}" if snap.turn_id in turns else "unknown turn"
+        return f"Replay: plan snapshot {index + 1} of {len(self)} ({where})"
 
     def __repr__(self) -> str:
         return f"<RolloutReplay {self.describe()}>"
-
-
-def _short(turn_id: Any) -> str:
-    text = str(turn_id or "?")
-    return text if len(text) <= 12 else text[:8] + "..."

@@ -2,7 +2,7 @@
 
 Each line of a 0.169 rollout is ``{"timestamp", "ordinal", "type", "payload"}`` with
 ``type`` one of ``session_meta``, ``event_msg``, ``response_item``, ``turn_context``,
-``world_state``, ``token_usage_record``, ``compacted``. Plan snapshots are rebuilt from
+``world_state``, ``token_usage_record``, ``compacted``, ``retained_context``. Plan snapshots are rebuilt from
 ``update_plan`` function calls; a call counts only once its paired output says
 ``Plan updated`` (a rejected call changed nothing in Codex either). Unknown line types
 are skipped and counted, malformed lines are reported with their line number, and a
@@ -22,7 +22,7 @@ from ..errors import CodexNbError
 from ..protocol.plan import UpdatePlanArgs
 
 KNOWN_TYPES = frozenset({"session_meta", "event_msg", "response_item", "turn_context", "world_state",
-                         "token_usage_record", "compacted"})
+                         "token_usage_record", "compacted", "retained_context"})
 PLAN_UPDATED = "Plan updated"
 
 

@@ -128,6 +128,7 @@ class CodexThread:
         self._completions: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._errored: set[str] = set()
         self._modes: dict[str, str] = {}
+        self._mode = "default"
 
     # -- event source --------------------------------------------------------------------------
     def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]:
@@ -202,7 +203,8 @@ class CodexThread:
         """Start a turn in the background and return at once (``await handle`` for the result).
 
         ``mode="plan"`` runs it in Codex's Plan collaboration mode (``request_user_input``
-        is available there). ``overrides`` are further ``turn/start`` params in camelCase
+        is available there, ``update_plan`` is not); the next ``mode="default"`` turn
+        switches back. ``overrides`` are further ``turn/start`` params in camelCase
         (``model``, ``effort``, ``approvalPolicy``, ...)."""
         if not isinstance(text, str):
             raise TurnError(f"start_turn() takes the user's text (str), got {type(text).__name__}")
@@ -214,9 +216,10 @@ class CodexThread:
         self.server.check_open()
         handle = AppServerTurnHandle(self)
         params: dict[str, Any] = {"threadId": self.thread_id, "input": [{"type": "text", "text": text}], **overrides}
-        if mode == "plan":
-            params["collaborationMode"] = {"mode": "plan", "settings": {"model": overrides.get("model") or self.model,
-                                                                       "developer_instructions": None}}
+        if mode != self._mode:  # Codex keeps a collaboration mode for later turns: switch only on change
+            params["collaborationMode"] = {"mode": mode, "settings": {"model": overrides.get("model") or self.model,
+                                                                     "developer_instructions": None}}
+            self._mode = mode
         handle.task = asyncio.ensure_future(self._run_turn(handle, params, mode))
         self._active = handle
         return handle
@@ -318,6 +321,7 @@ class CodexThread:
         self._completions: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._errored: set[str] = set()
         self._modes: dict[str, str] = {}
+        self._mode = "default"
 
     # -- event source --------------------------------------------------------------------------
     def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]:
@@ -392,7 +396,8 @@ class CodexThread:
         """Start a turn in the background and return at once (``await handle`` for the result).
 
         ``mode="plan"`` runs it in Codex's Plan collaboration mode (``request_user_input``
-        is available there). ``overrides`` are further ``turn/start`` params in camelCase
+        is available there, ``update_plan`` is not); the next ``mode="default"`` turn
+        switches back. ``overrides`` are further ``turn/start`` params in camelCase
         (``model``, ``effort``, ``approvalPolicy``, ...)."""
         if not isinstance(text, str):
             raise TurnError(f"start_turn() takes the user's text (str), got {type(text).__name__}")
@@ -404,9 +409,10 @@ class CodexThread:
         self.server.check_open()
         handle = AppServerTurnHandle(self)
         params: dict[str, Any] = {"threadId": self.thread_id, "input": [{"type": "text", "text": text}], **overrides}
-        if mode == "plan":
-            params["collaborationMode"] = {"mode": "plan", "settings": {"model": overrides.get("model") or self.model,
-                                                                       "developer_instructions": None}}
+        if mode != self._mode:  # Codex keeps a collaboration mode for later turns: switch only on change
+            params["collaborationMode"] = {"mode": mode, "settings": {"model": overrides.get("model") or self.model,
+                                                                     "developer_instructions": None}}
+            self._mode = mode
         handle.task = asyncio.ensure_future(self._run_turn(handle, params, mode))
         self._active = handle
         return handle
