@@ -30,6 +30,7 @@ from .hooks import (
 from .protocol.app_server import turn_plan_updated
 from .protocol.events import (
     AgentMessage,
+    AgentMessageDelta,
     ErrorEvent,
     Event,
     EventMsg,
@@ -52,7 +53,6 @@ from .protocol.items import assistant_message, custom_tool_call, function_call, 
 from .protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
 from .render import render_plan_text
 from .sources.app_server import (
-    AgentMessageDelta,
     AppServerError,
     AppServerExited,
     AppServerNotification,

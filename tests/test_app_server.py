@@ -54,6 +54,7 @@ async def test_growing_plan_becomes_events_checklist_and_result(tmp_path: Path) 
     core = [t for t in log.types if t in ("turn_started", "plan_update", "turn_complete")]
     assert core == ["turn_started", "plan_update", "plan_update", "plan_update", "turn_complete"]
     assert log.of_type("turn_complete")[0].msg.last_agent_message == "finished"
+    assert "".join(e.msg.delta for e in log.of_type("agent_message_delta")) == "finished"
     assert checklist.revision == 3 and checklist.turn_status == "completed"
     assert checklist.explanation == "all done"
     assert [s["status"] for s in checklist.steps] == ["completed"] * 3

@@ -2,13 +2,12 @@
 
 from .binary import PROTOCOL_VERSION, CodexBinaryError, codex_binary
 from .errors import AppServerError, AppServerExited, AppServerProtocolError, AppServerRpcError, AppServerTimeout
-from .events import AgentMessageDelta, AppServerNotification
+from .events import AppServerNotification
 from .server import CodexAppServer
 from .thread import AppServerTurnHandle, AppServerTurnResult, CodexThread
 
 __all__ = [
     "PROTOCOL_VERSION",
-    "AgentMessageDelta",
     "AppServerError",
     "AppServerExited",
     "AppServerNotification",

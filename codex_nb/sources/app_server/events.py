@@ -27,6 +27,7 @@ from pydantic import ValidationError
 
 from ...hooks.events import HookCompleted, HookRunSummary, HookStarted
 from ...protocol.events import (
+    AgentMessageDelta,
     ErrorEvent,
     EventMsg,
     ItemCompleted,
@@ -42,13 +43,6 @@ from ...protocol.plan import PlanItemArg, StepStatus
 _STEP_STATUS = {"pending": StepStatus.PENDING, "inProgress": StepStatus.IN_PROGRESS,
                 "completed": StepStatus.COMPLETED}
 _HOOK_EVENTS = {"preToolUse": "pre_tool_use", "postToolUse": "post_tool_use"}
-
-
-class AgentMessageDelta(EventMsg):
-    """``agent_message_delta``: a chunk of the assistant's streamed reply (Codex core event)."""
-
-    type: Literal["agent_message_delta"] = "agent_message_delta"
-    delta: str
 
 
 class AppServerNotification(EventMsg):
