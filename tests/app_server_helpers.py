@@ -44,11 +44,14 @@ def of_type(kind: str) -> Callable[[cx.Event], bool]:
 
 
 @contextlib.asynccontextmanager
-async def real_codex(script: list[Any], home: Path, *, allow_leftover: bool = False,
+async def real_codex(script: list[Any], home: Path, *, allow_leftover: bool = False, extra_toml: str = "",
                      **overrides: Any) -> AsyncIterator[tuple[cx.CodexAppServer, ResponsesServer]]:
     """The real app-server sampling from a scripted local Responses server, schema-validated."""
     async with ResponsesServer(script, allow_leftover=allow_leftover) as srv:
         srv.write_codex_home(home, **{**PLAN_TOOLS, **overrides})
+        if extra_toml:
+            with (home / "config.toml").open("a", encoding="utf-8") as f:
+                f.write(extra_toml)
         env = {**os.environ, "OPENAI_API_KEY": "sk-local-test"}
         async with cx.CodexAppServer(binary=codex_binary(), codex_home=home, env=env, validate=True) as server:
             yield server, srv

@@ -215,3 +215,28 @@ def test_binary_resolution_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("CODEX_BIN", str(old))
     with pytest.raises(cx.CodexBinaryError, match="is Codex 0.100.0, older than 0.169.0"):
         check_version(codex_binary())
+
+
+async def test_hook_runs_become_hook_events(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    hook = {"matcher": "update_plan", "hooks": [{"type": "command", "command": "echo '{}'",
+                                                  "statusMessage": "checking the plan"}]}
+    (home / "hooks.json").write_text(json.dumps({"hooks": {"PreToolUse": [hook]}}))
+    async with real_codex([], home) as (server, _srv):  # Codex says the hook's trust key and hash
+        listed = (await server.request("hooks/list", {"cwds": [str(home)]}))["data"][0]["hooks"]
+    assert [h["trustStatus"] for h in listed] == ["untrusted"]
+    trust = "".join(f'\n[hooks.state.{json.dumps(h["key"])}]\ntrusted_hash = {json.dumps(h["currentHash"])}\n'
+                    for h in listed)
+    script = [[plan_call([("a", "in_progress")], call_id="p1")], [cx.assistant_message("ok")]]
+    async with real_codex(script, home, extra_toml=trust) as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        log = RecordingSubscriber(thread)
+        result = await thread.start_turn("go")
+    assert result.status == "completed"
+    started, completed = log.of_type("hook_started"), log.of_type("hook_completed")
+    assert [e.msg.run.event_name for e in started + completed] == ["pre_tool_use", "pre_tool_use"]
+    assert completed[0].msg.run.status == "completed" and completed[0].msg.run.status_message == "checking the plan"
+    assert completed[0].msg.turn_id == result.turn_id
+    types = [t for t in log.types if t in ("hook_started", "hook_completed", "plan_update")]
+    assert types == ["hook_started", "hook_completed", "plan_update"]
