@@ -240,3 +240,58 @@ async def test_hook_runs_become_hook_events(tmp_path: Path) -> None:
     assert completed[0].msg.turn_id == result.turn_id
     types = [t for t in log.types if t in ("hook_started", "hook_completed", "plan_update")]
     assert types == ["hook_started", "hook_completed", "plan_update"]
+
+
+ESCALATED = {"cmd": "touch approved.txt", "sandbox_permissions": "require_escalated", "justification": "make a file"}
+
+
+async def _command_turn(tmp_path: Path, prepare) -> tuple[list, cx.CodexThread, RecordingSubscriber, list[dict]]:
+    script = [[cx.function_call("exec_command", ESCALATED, call_id="e1")], [cx.assistant_message("ok")]]
+    async with real_codex(script, tmp_path / "home", approval_policy="on-request",
+                          sandbox_mode="workspace-write") as (server, srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        log = RecordingSubscriber(thread)
+        await prepare(thread)
+        result = await thread.start_turn("make the file")
+        assert result.status == "completed"
+        return thread.server_requests.answered, thread, log, srv.requests
+
+
+async def test_command_approval_is_a_prompt_answered_in_the_widget(tmp_path: Path) -> None:
+    async def prepare(thread: cx.CodexThread) -> None:
+        prompts = cx.PromptsWidget(thread)
+        prompts.receive({"kind": "ready", "id": "view"})
+
+        def answer(event: cx.Event) -> None:  # what a person does when the card appears
+            if event.msg.type == "exec_approval_request":
+                request = thread.frontend_requests.pending[0]
+                assert "run: /bin/bash -lc 'touch approved.txt'" in prompts.text()
+                assert request.view()["request"]["reason"] == "make a file"
+                assert prompts.receive({"kind": "answer_approval", "id": request.id, "decision": "approve"})
+
+        thread.subscribe(answer)
+
+    answered, _thread, log, _requests = await _command_turn(tmp_path, prepare)
+    assert answered == [("item/commandExecution/requestApproval", {"decision": "accept"})]
+    asked = log.of_type("exec_approval_request")[0].msg
+    assert asked.command == "/bin/bash -lc 'touch approved.txt'" and asked.cwd == str(tmp_path)
+    assert log.of_type("frontend_request_resolved")[0].msg.kind == "approval"
+    done = [e.msg.item for e in log.of_type("item_completed") if e.msg.item["type"] == "commandExecution"]
+    assert done and done[0]["status"] == "completed" and (tmp_path / "approved.txt").exists()
+
+
+async def test_command_approval_headless_policies(tmp_path: Path) -> None:
+    async def session_wide(thread: cx.CodexThread) -> None:
+        thread.answer_policy = cx.AnswerPolicy.scripted(["approve_for_session"])
+
+    answered, *_ = await _command_turn(tmp_path / "a", session_wide)
+    assert answered == [("item/commandExecution/requestApproval", {"decision": "acceptForSession"})]
+
+    async def nobody(thread: cx.CodexThread) -> None:
+        return None
+
+    answered, _thread, log, requests = await _command_turn(tmp_path / "b", nobody)
+    assert answered == [("item/commandExecution/requestApproval", {"decision": "decline"})]
+    assert not (tmp_path / "b" / "approved.txt").exists()
+    assert any("declined" in e.msg.message for e in log.of_type("warning"))
+    assert "rejected" in _outputs(requests[1], "e1")[0].lower()

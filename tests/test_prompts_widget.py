@@ -155,8 +155,11 @@ def test_rejects_non_sessions():
 
 def test_protocol_and_bundle():
     spec = load_json("protocol.json")["widgets"]["prompts"]
-    assert sorted(spec["to_kernel"]) == ["answer_permissions", "answer_user_input", "ready"]
+    assert sorted(spec["to_kernel"]) == ["answer_approval", "answer_permissions", "answer_user_input", "ready"]
     assert spec["decisions"] == ["allow_turn", "allow_session", "deny"]
+    from codex_nb.protocol.frontend import ApprovalDecision
+
+    assert spec["approval_decisions"] == [d.value for d in ApprovalDecision]
     from codex_nb.runtime.frontend_requests import NOTE_PREFIX, OTHER_LABEL
 
     assert (spec["other_label"], spec["note_prefix"]) == (OTHER_LABEL, NOTE_PREFIX)

@@ -1,8 +1,9 @@
 """Server-to-client requests: the real Codex asks, the notebook answers.
 
-``item/tool/requestUserInput`` and ``item/permissions/requestApproval`` open a request in
-the thread's ``FrontendRequests`` broker and are routed exactly as for codex_nb's own
-tools: an explicit ``thread.answer_policy``, else a rendered prompts widget (a person
+``item/tool/requestUserInput``, ``item/permissions/requestApproval`` and the command and
+file-change approvals open a request in the thread's ``FrontendRequests`` broker (an
+approval shows the command, or the diff of the ``fileChange`` item it is about) and are
+routed exactly as for codex_nb's own tools: an explicit ``thread.answer_policy``, else a rendered prompts widget (a person
 answers), else ``$CODEX_NB_ANSWER_POLICY``, else nobody. Whatever happens, the server
 gets exactly one answer: when nobody can answer (or the request is cancelled) it gets the
 decline Codex documents for that request (``{"answers": {}}``, an empty turn grant,
@@ -18,7 +19,15 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from ...protocol.events import WarningEvent
-from ...protocol.frontend import FrontendRequestResolved, Question, RequestPermissionsEvent, RequestUserInputEvent
+from ...protocol.frontend import (
+    ApplyPatchApprovalRequestEvent,
+    ExecApprovalRequestEvent,
+    FileChange,
+    FrontendRequestResolved,
+    Question,
+    RequestPermissionsEvent,
+    RequestUserInputEvent,
+)
 from ...runtime.answer_policy import AnswerPolicy, AnswerPolicyError, env_policy, how_to_answer
 from ...runtime.frontend_requests import AnswerError, FrontendRequest, Outcome, RequestKind, Settlement
 from .permissions import granted_to_v2, profile_from_v2
@@ -44,11 +53,31 @@ DECLINE: dict[str, Any] = {
 }
 """Codex's documented answer for declining each server request."""
 
+_KINDS = {USER_INPUT: RequestKind.USER_INPUT, PERMISSIONS: RequestKind.PERMISSIONS,
+          COMMAND_APPROVAL: RequestKind.APPROVAL, FILE_CHANGE_APPROVAL: RequestKind.APPROVAL}
+_TOOLS = {USER_INPUT: "request_user_input", PERMISSIONS: "request_permissions",
+          COMMAND_APPROVAL: "a command approval", FILE_CHANGE_APPROVAL: "a file-change approval"}
+_V2_DECISIONS = {"approve": "accept", "approve_for_session": "acceptForSession", "decline": "decline"}
+
 
 def user_input_event(params: dict[str, Any]) -> RequestUserInputEvent:
     return RequestUserInputEvent(call_id=params["itemId"], turn_id=params["turnId"],
                                  questions=[Question.model_validate(q) for q in params["questions"]],
                                  autoResolutionMs=params.get("autoResolutionMs"))
+
+
+def command_approval_event(params: dict[str, Any]) -> ExecApprovalRequestEvent:
+    return ExecApprovalRequestEvent(call_id=params["itemId"], turn_id=params["turnId"],
+                                    command=params.get("command") or "(command not given)", cwd=params.get("cwd"),
+                                    reason=params.get("reason"))
+
+
+def file_change_event(params: dict[str, Any], item: dict[str, Any] | None) -> ApplyPatchApprovalRequestEvent:
+    """The diff is not in the request: it comes from the ``fileChange`` item Codex started."""
+    changes = [FileChange(path=c.get("path", "?"), kind=(c.get("kind") or {}).get("type", "update"),
+                          diff=c.get("diff", "")) for c in (item or {}).get("changes") or []]
+    return ApplyPatchApprovalRequestEvent(call_id=params["itemId"], turn_id=params["turnId"], changes=changes,
+                                          reason=params.get("reason"), grant_root=params.get("grantRoot"))
 
 
 def permissions_event(params: dict[str, Any]) -> RequestPermissionsEvent:
@@ -75,10 +104,12 @@ class ServerRequests:
         task.add_done_callback(self.tasks.discard)
 
     async def _answer(self, rpc_id: Any, method: str, params: dict[str, Any]) -> None:
-        if method in (USER_INPUT, PERMISSIONS):
+        if method in _KINDS:
             response = await self._ask(rpc_id, method, params)
-        elif method in DECLINE:
-            response = await self._approval(method, params)
+        elif method in DECLINE:  # MCP elicitation: no codex_nb prompt for it yet
+            self.thread.emit(WarningEvent(message=f"codex_nb declined {method}: MCP elicitations are not supported "
+                                                  f"in the notebook yet"), turn_id=params.get("turnId"))
+            response = DECLINE[method]
         else:
             self.thread.server.connection_respond_error(
                 rpc_id, METHOD_NOT_FOUND, f"codex_nb does not handle the server request {method}")
@@ -89,12 +120,11 @@ class ServerRequests:
 
     async def _ask(self, rpc_id: Any, method: str, params: dict[str, Any]) -> dict[str, Any] | None:
         thread = self.thread
-        kind = RequestKind.USER_INPUT if method == USER_INPUT else RequestKind.PERMISSIONS
-        msg = user_input_event(params) if kind == RequestKind.USER_INPUT else permissions_event(params)
+        kind, tool = _KINDS[method], _TOOLS[method]
+        msg = self._event(method, params)
         broker = thread.frontend_requests
         request = broker.open(kind, turn_id=params["turnId"], call_id=params["itemId"], msg=msg)
         self.open[rpc_id] = request
-        tool = "request_user_input" if kind == RequestKind.USER_INPUT else "request_permissions"
         try:
             thread.emit(msg, turn_id=params["turnId"])
             if request.settled is None:
@@ -117,8 +147,19 @@ class ServerRequests:
         if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY, Outcome.AUTO_RESOLVED):
             if kind == RequestKind.USER_INPUT:
                 return dict(settlement.response)
+            if kind == RequestKind.APPROVAL:
+                return {"decision": _V2_DECISIONS[settlement.response["decision"]]}
             return granted_to_v2(settlement.response, msg.permissions)  # type: ignore[union-attr]
         return DECLINE[method]
+
+    def _event(self, method: str, params: dict[str, Any]) -> Any:
+        if method == USER_INPUT:
+            return user_input_event(params)
+        if method == PERMISSIONS:
+            return permissions_event(params)
+        if method == COMMAND_APPROVAL:
+            return command_approval_event(params)
+        return file_change_event(params, self.thread.items.get(params["itemId"]))
 
     async def _route(self, request: FrontendRequest, tool: str) -> None:
         """The precedence of codex_nb's own tools (``tools/handlers/ask.py``)."""
@@ -143,20 +184,6 @@ class ServerRequests:
         except AnswerError as err:
             raise AnswerPolicyError(f"answer policy {policy!r} gave an unusable answer to {tool} "
                                     f"(item {request.call_id}): {err}") from None
-
-    async def _approval(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """Command, file-change and MCP requests: an approval policy decides, else decline."""
-        decide = getattr(self.thread, "approval_policy", None)
-        turn_id = params.get("turnId")
-        if callable(decide):
-            value = decide(method, params)
-            if asyncio.iscoroutine(value):
-                value = await value
-            if value is not None:
-                return value
-        self.thread.emit(WarningEvent(message=f"codex_nb declined {method} (item {params.get('itemId')}): no "
-                                              f"approval policy is set on the thread"), turn_id=turn_id)
-        return DECLINE[method]
 
     def resolved(self, rpc_id: Any) -> None:
         """``serverRequest/resolved``: close a prompt the server no longer waits for."""
