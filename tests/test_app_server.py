@@ -295,3 +295,25 @@ async def test_command_approval_headless_policies(tmp_path: Path) -> None:
     assert not (tmp_path / "b" / "approved.txt").exists()
     assert any("declined" in e.msg.message for e in log.of_type("warning"))
     assert "rejected" in _outputs(requests[1], "e1")[0].lower()
+
+
+async def test_server_request_resolved_closes_a_waiting_prompt(tmp_path: Path) -> None:
+    script = [[cx.function_call("request_user_input", QUESTION, call_id="q1")]]
+    async with real_codex(script, tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        prompts = cx.PromptsWidget(thread)
+        prompts.receive({"kind": "ready", "id": "view"})  # a person could answer: the request waits
+        log = RecordingSubscriber(thread)
+        asked = Waiter(thread, of_type("request_user_input"))
+        closed = Waiter(thread, of_type("frontend_request_resolved"))
+        handle = thread.start_turn("ask", mode="plan")
+        await asked.wait()
+        assert len(prompts.requests) == 1
+        handle.interrupt()  # Codex drops the request and says so with serverRequest/resolved
+        resolved = await closed.wait()
+        result = await handle
+        assert prompts.requests == [] and thread.frontend_requests.pending == []
+    assert resolved.msg.outcome == "cancelled"
+    assert result.status == "interrupted"
+    assert thread.server_requests.answered == []  # never answered twice
+    assert len(thread.server_requests.closed_by_server) == 1

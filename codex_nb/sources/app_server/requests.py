@@ -95,6 +95,8 @@ class ServerRequests:
         self.open: dict[Any, FrontendRequest] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self._elsewhere: set[str] = set()
+        self.closed_by_server: list[Any] = []
+        """JSON-RPC ids of requests a ``serverRequest/resolved`` closed before we answered."""
         self.answered: list[tuple[str, Any]] = []
         """(method, response) of every answer sent, in order (for tests and notebooks)."""
 
@@ -189,6 +191,7 @@ class ServerRequests:
         """``serverRequest/resolved``: close a prompt the server no longer waits for."""
         request = self.open.get(rpc_id)
         if request is not None and request.settled is None:
+            self.closed_by_server.append(rpc_id)
             self._elsewhere.add(request.id)
             self.thread.frontend_requests.cancel(request.id)
 
