@@ -54,7 +54,7 @@ export function cardModel(pending) {
     return { ...base, title: questions.map((q) => q.header).join(" · ") || "Question", questions };
   }
   const req = pending.request;
-  if (pending.kind === "approval") return approvalCard(base, req);
+  if (pending.kind === "approval") return approvalCardModel(base, req);
   return { ...base, title: "Permission request", reason: req.reason ?? null, cwd: req.cwd ?? "",
     lines: permissionLines(req.permissions ?? {}), decisions: DECISIONS.map((d) => ({ decision: d,
       label: DECISION_LABELS[/** @type {keyof typeof DECISION_LABELS} */ (d)] ?? d })) };
@@ -64,7 +64,7 @@ export function cardModel(pending) {
  * A command or file-change approval: what would run or change, and the three answers.
  * @param {{id: string, kind: string, deadlineMs: number | null}} base @param {any} req
  */
-function approvalCard(base, req) {
+function approvalCardModel(base, req) {
   const decisions = APPROVAL_DECISIONS.map((d) => ({ decision: d,
     label: APPROVAL_LABELS[/** @type {keyof typeof APPROVAL_LABELS} */ (d)] ?? d }));
   const common = { ...base, reason: req.reason ?? null, cwd: req.cwd ?? "", decisions };

@@ -1,5 +1,6 @@
 """The REAL Codex in a real JupyterLab: a scripted plan that grows and completes shows in
-PlanChecklist, then a Plan-mode question is answered in the prompts widget in Chromium.
+PlanChecklist, a Plan-mode question is answered in the prompts widget in Chromium, and a
+command approval is approved there.
 
 Codex (``codex app-server`` 0.169.0) samples from a local scripted Responses server whose
 entries wait for the notebook's "Next snapshot" button before answering, so every step is
@@ -56,9 +57,13 @@ script = [
     [cx.assistant_message("Finished.")],
     [cx.function_call("request_user_input", QUESTION)],
     quote_answer,
+    [cx.function_call("exec_command", {"cmd": "echo approved-by-a-person", "sandbox_permissions": "require_escalated",
+                                       "justification": "say hello"})],
+    quote_answer,
 ]
 srv = ResponsesServer(script).start()
-home = srv.write_codex_home(tempfile.mkdtemp(prefix="codex-home-"), tools={"update_plan": {"enabled": True}})
+home = srv.write_codex_home(tempfile.mkdtemp(prefix="codex-home-"), tools={"update_plan": {"enabled": True}},
+                            approval_policy="on-request", sandbox_mode="workspace-write")
 server = cx.CodexAppServer(codex_home=home, env={**os.environ, "OPENAI_API_KEY": "sk-local"})
 await server.start()
 thread = await server.start_thread(cwd=tempfile.gettempdir())
@@ -79,6 +84,7 @@ TURNS = '''\
 async def both():
     await thread.start_turn("Drive the checklist")
     await thread.start_turn("Ask me", mode="plan")
+    await thread.start_turn("Say hello", mode="default")
 
 task = asyncio.ensure_future(both())
 '''
@@ -115,6 +121,18 @@ def test_real_codex_plan_and_question_in_jupyterlab(page: Any, jupyter_server: J
     expect(question).to_have_count(0)
     expect(page.locator(".widget-label", has_text="model got:")).to_have_text(
         'model got: {"answers":{"scope":{"answers":["Large"]}}}', timeout=60_000)
+
+    approval = page.locator(".cx-approval")
+    expect(approval).to_be_visible(timeout=60_000)
+    expect(approval.locator(".cx-prompt-title")).to_have_text("Run this command?")
+    expect(approval.locator(".cx-command")).to_have_text("/bin/bash -lc 'echo approved-by-a-person'")
+    expect(approval.locator(".cx-reason")).to_have_text("say hello")
+    expect(approval.get_by_role("button")).to_have_text(["Approve once", "Approve for this session", "Decline"])
+    notebook.screenshot_of(approval, "real_codex_approval.png")
+    approval.get_by_role("button", name="Approve once").click()
+    expect(approval).to_have_count(0)
+    expect(page.locator(".widget-label", has_text="model got:")).to_contain_text("approved-by-a-person",
+                                                                                timeout=60_000)
     expect(plan.locator(".codex-plan-turn")).to_have_text("Turn completed")
     notebook.screenshot("real_codex_jupyterlab.png")
     assert not [line for line in notebook.console if "codex_nb" in line], notebook.console
