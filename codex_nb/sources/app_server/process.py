@@ -19,6 +19,7 @@ import re
 import signal
 import sys
 import threading
+import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -62,6 +63,12 @@ def kill_group(pgid: int, sig: int = signal.SIGKILL) -> None:
         os.killpg(pgid, sig)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _end_group(pgid: int) -> None:
+    kill_group(pgid)
+    with _live_lock:
+        _live_groups.discard(pgid)
 
 
 def _kill_all_live() -> None:
@@ -116,6 +123,8 @@ class AppServerProcess:
         self.stderr = StderrLog()
         self.pgid = proc.pid
         self._stderr_task = asyncio.ensure_future(self._read_stderr())
+        # dropped without close(): end the group when this object is collected
+        self._finalizer = weakref.finalize(self, _end_group, proc.pid)
 
     @classmethod
     async def spawn(cls, binary: Path, args: Sequence[str] = (), *, env: Mapping[str, str] | None = None,
@@ -170,16 +179,12 @@ class AppServerProcess:
                 break
             except asyncio.TimeoutError:
                 continue
-        kill_group(self.pgid, signal.SIGKILL)  # whatever the server left behind in its group
-        with _live_lock:
-            _live_groups.discard(self.pgid)
+        self._finalizer()  # SIGKILL whatever the server left behind in its group; forget the group
         await self.stderr_drained()
         if not self._stderr_task.done():
             self._stderr_task.cancel()
         return self.proc.returncode
 
     def kill_now(self) -> None:
-        """Synchronous hard stop (finalizers, loop already closed)."""
-        kill_group(self.pgid)
-        with _live_lock:
-            _live_groups.discard(self.pgid)
+        """Synchronous hard stop (the loop may already be closed)."""
+        self._finalizer()
