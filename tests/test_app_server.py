@@ -317,3 +317,37 @@ async def test_server_request_resolved_closes_a_waiting_prompt(tmp_path: Path) -
     assert result.status == "interrupted"
     assert thread.server_requests.answered == []  # never answered twice
     assert len(thread.server_requests.closed_by_server) == 1
+
+
+PATCH = "*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n"
+
+
+async def test_file_change_approval_shows_the_diff_and_can_be_declined(tmp_path: Path) -> None:
+    script = [[cx.function_call("exec_command", {"cmd": f"apply_patch <<'EOF'\n{PATCH}EOF\n"}, call_id="a1")],
+              [cx.assistant_message("ok")]] * 2
+    async with real_codex(script, tmp_path / "home", approval_policy="on-request",
+                          sandbox_mode="read-only") as (server, srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        log = RecordingSubscriber(thread)
+        prompts = cx.PromptsWidget(thread)
+        prompts.receive({"kind": "ready", "id": "view"})
+
+        def decline(event: cx.Event) -> None:
+            if event.msg.type == "apply_patch_approval_request":
+                request = thread.frontend_requests.pending[0]
+                assert f"change: {tmp_path / 'hello.txt'}" in prompts.text()
+                assert prompts.receive({"kind": "answer_approval", "id": request.id, "decision": "decline"})
+
+        unsubscribe = thread.subscribe(decline)
+        declined = await thread.start_turn("write hello.txt")
+        assert not (tmp_path / "hello.txt").exists()
+        unsubscribe()
+        thread.answer_policy = cx.AnswerPolicy.recommended()  # approves once
+        approved = await thread.start_turn("write hello.txt")
+    assert declined.status == approved.status == "completed"
+    asked = log.of_type("apply_patch_approval_request")[0].msg
+    assert [(c.path, c.kind, c.diff) for c in asked.changes] == [(str(tmp_path / "hello.txt"), "add", "hi\n")]
+    assert thread.server_requests.answered == [("item/fileChange/requestApproval", {"decision": "decline"}),
+                                               ("item/fileChange/requestApproval", {"decision": "accept"})]
+    assert (tmp_path / "hello.txt").read_text() == "hi\n"
+    assert "rejected" in _outputs(srv.requests[1], "a1")[0].lower()
