@@ -351,3 +351,20 @@ async def test_file_change_approval_shows_the_diff_and_can_be_declined(tmp_path:
                                                ("item/fileChange/requestApproval", {"decision": "accept"})]
     assert (tmp_path / "hello.txt").read_text() == "hi\n"
     assert "rejected" in _outputs(srv.requests[1], "a1")[0].lower()
+
+
+async def test_config_overrides_per_server_and_per_thread(tmp_path: Path) -> None:
+    from codex_nb.testing import ResponsesServer, codex_binary
+
+    script = [[plan_call([("a", "in_progress")], call_id="p1")], [cx.assistant_message("ok")]] * 2
+    env = {**os.environ, "OPENAI_API_KEY": "sk-local-test"}
+    async with ResponsesServer(script) as srv:
+        home = srv.write_codex_home(tmp_path / "home")  # no [tools.update_plan]: Codex 0.169 leaves it off
+        async with cx.CodexAppServer(binary=codex_binary(), codex_home=home, env=env, validate=True,
+                                     config={"tools.update_plan.enabled": True}) as server:  # -c flags
+            thread = await server.start_thread(cwd=tmp_path)
+            assert (await thread.start_turn("go")).status == "completed" and thread.latest_plan() is not None
+        async with cx.CodexAppServer(binary=codex_binary(), codex_home=home, env=env, validate=True) as server:
+            thread = await server.start_thread(cwd=tmp_path, config={"tools": {"update_plan": {"enabled": True}}})
+            assert (await thread.start_turn("go")).status == "completed" and thread.latest_plan() is not None
+    assert [_outputs(srv.requests[i], "p1") for i in (1, 3)] == [["Plan updated"], ["Plan updated"]]
