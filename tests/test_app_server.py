@@ -368,3 +368,19 @@ async def test_config_overrides_per_server_and_per_thread(tmp_path: Path) -> Non
             thread = await server.start_thread(cwd=tmp_path, config={"tools": {"update_plan": {"enabled": True}}})
             assert (await thread.start_turn("go")).status == "completed" and thread.latest_plan() is not None
     assert [_outputs(srv.requests[i], "p1") for i in (1, 3)] == [["Plan updated"], ["Plan updated"]]
+
+
+async def test_using_a_server_before_start_or_after_close_is_a_clear_error(tmp_path: Path) -> None:
+    server = cx.CodexAppServer(codex_home=tmp_path)
+    with pytest.raises(cx.AppServerError, match="not started; use `async with cx.CodexAppServer"):
+        await server.start_thread(cwd=tmp_path)
+    with pytest.raises(cx.CodexBinaryError, match="cannot run .*--version"):
+        await cx.CodexAppServer(binary=tmp_path).start()
+    async with real_codex([], tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        with pytest.raises(cx.TurnError, match="mode must be 'default' or 'plan'"):
+            thread.start_turn("x", mode="review")
+        with pytest.raises(cx.TurnError, match="takes the user's text"):
+            thread.start_turn(b"bytes")  # type: ignore[arg-type]
+    with pytest.raises(cx.AppServerExited, match="codex app-server was closed"):
+        thread.start_turn("after close")
