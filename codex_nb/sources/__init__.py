@@ -1,3 +1,7 @@
-"""Adapters that bring other agents' events into codex_nb: the real Codex app-server,
-its recorded sessions (rollouts), and their replays. They depend on protocol/, events,
-frontend and tools, never on runtime/."""
+"""Sources: adapters that bring a conversation in from outside the kernel's own turn loop.
+
+Model providers (the Responses API), the Codex app-server client, ACP agents,
+recorded rollouts and MCP servers live here. Each one stands on ``tools/``,
+``events/`` and ``frontend/`` (it reuses ``EventBus`` and ``FrontendRequests``) and
+implements the ``Model`` protocol (``protocol.model``) or ``events.source.EventSource``.
+"""

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from ..errors import CodexNbError
 from ..protocol.events import Event, PlanUpdate
-from ..runtime.bus import EventBus
-from ..runtime.frontend_requests import FrontendRequests
+from ..events.bus import EventBus
+from ..frontend.requests import FrontendRequests
 from .rollout import Rollout, read_rollout
 
 

@@ -1,9 +1,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { PROMPTS_TO_KERNEL } from "../protocol.js";
 import {
-  APPROVAL_DECISIONS, DECISIONS, NOTE_PREFIX, OTHER_LABEL, PROMPTS_TO_KERNEL, answerApprovalMessage,
-  answerPermissionsMessage, answerUserInputMessage,
+  APPROVAL_DECISIONS, DECISIONS, NOTE_PREFIX, OTHER_LABEL, answerApprovalMessage, answerPermissionsMessage,
+  answerUserInputMessage,
   buildAnswers, cardModel, countdownText, diffCards, permissionLines, readyMessage,
 } from "../prompts_view.js";
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ...protocol.events import WarningEvent
 from ...protocol.frontend import (
@@ -28,13 +28,20 @@ from ...protocol.frontend import (
     RequestPermissionsEvent,
     RequestUserInputEvent,
 )
-from ...runtime.answer_policy import AnswerPolicy, AnswerPolicyError, env_policy, how_to_answer
-from ...runtime.frontend_requests import AnswerError, FrontendRequest, Outcome, RequestKind, Settlement
+from ...frontend.answer_policy import AnswerPolicyError
+from ...frontend.requests import FrontendRequests, Outcome, RequestKind, Settlement
+from ...tools.handlers.ask import route
 from .permissions import granted_to_v2, profile_from_v2
 from .rpc import METHOD_NOT_FOUND
 
-if TYPE_CHECKING:
-    from .thread import CodexThread
+class _Asker(Protocol):
+    """What the requests of a thread need from it (``CodexThread``)."""
+
+    server: Any
+    frontend_requests: FrontendRequests
+    items: dict[str, dict[str, Any]]
+
+    def emit(self, msg: Any, *, turn_id: str | None) -> Any: ...
 
 log = logging.getLogger("codex_nb.app_server.requests")
 
@@ -90,7 +97,7 @@ def permissions_event(params: dict[str, Any]) -> RequestPermissionsEvent:
 class ServerRequests:
     """Answers the server requests of one thread; keyed by JSON-RPC id while open."""
 
-    def __init__(self, thread: CodexThread) -> None:
+    def __init__(self, thread: _Asker) -> None:
         self.thread = thread
         self.open: dict[Any, FrontendRequest] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -130,7 +137,7 @@ class ServerRequests:
         try:
             thread.emit(msg, turn_id=params["turnId"])
             if request.settled is None:
-                await self._route(request, tool)
+                await route(broker, request, tool)
             settlement = await broker.wait(request)
         except AnswerPolicyError as err:
             broker.fail(request.id, str(err))
@@ -162,30 +169,6 @@ class ServerRequests:
         if method == COMMAND_APPROVAL:
             return command_approval_event(params)
         return file_change_event(params, self.thread.items.get(params["itemId"]))
-
-    async def _route(self, request: FrontendRequest, tool: str) -> None:
-        """The precedence of codex_nb's own tools (``tools/handlers/ask.py``)."""
-        broker = self.thread.frontend_requests
-        policy = AnswerPolicy.from_value(self.thread.answer_policy)
-        if policy is None:
-            state = broker.frontend_state()
-            if state == "ready":
-                return
-            policy = env_policy(broker.env_policy_cache)
-            if policy is None:
-                if state == "displayed":
-                    broker.start_view_grace(request, how_to_answer(tool))
-                else:
-                    broker.fail(request.id, how_to_answer(tool))
-                return
-        value = await policy.answer(request)
-        if request.settled is not None:
-            return
-        try:
-            broker.answer(request.id, value, outcome=Outcome.POLICY)
-        except AnswerError as err:
-            raise AnswerPolicyError(f"answer policy {policy!r} gave an unusable answer to {tool} "
-                                    f"(item {request.call_id}): {err}") from None
 
     def resolved(self, rpc_id: Any) -> None:
         """``serverRequest/resolved``: close a prompt the server no longer waits for."""

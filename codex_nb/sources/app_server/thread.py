@@ -13,18 +13,28 @@ import itertools
 import threading
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ...errors import TurnError
 from ...protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, WarningEvent
-from ...runtime.bus import EventBus
-from ...runtime.frontend_requests import FrontendRequests
+from ...events.bus import EventBus
+from ...frontend.requests import FrontendRequests
 from .errors import AppServerError
 from .events import notification_events, plan_update, turn_end_events
 from .requests import ServerRequests
 
-if TYPE_CHECKING:
-    from .server import CodexAppServer
+class _Server(Protocol):
+    """What a thread needs from its ``CodexAppServer``."""
+
+    loop: asyncio.AbstractEventLoop
+
+    async def request(self, method: str, params: dict[str, Any], *, timeout: float | None = None) -> Any: ...
+
+    def check_open(self) -> None: ...
+
+    def connection_respond(self, rpc_id: Any, result: Any, *, method: str) -> None: ...
+
+    def connection_respond_error(self, rpc_id: Any, code: int, message: str) -> None: ...
 
 MODES = ("default", "plan")
 
@@ -104,7 +114,7 @@ class CodexThread:
     needs_model = False
     """The real Codex samples its own model (``%%codex --source`` reads this)."""
 
-    def __init__(self, server: CodexAppServer, info: dict[str, Any]) -> None:
+    def __init__(self, server: _Server, info: dict[str, Any]) -> None:
         thread = info["thread"]
         self.server = server
         self.thread_id: str = thread["id"]
@@ -115,8 +125,6 @@ class CodexThread:
         """The rollout file the server writes for this thread."""
         self.bus = EventBus(self.thread_id)
         self.frontend_requests = FrontendRequests()
-        self.answer_policy: Any = None
-        """Who answers questions and permission requests without a person (as ``Session.answer_policy``)."""
         self.items: dict[str, dict[str, Any]] = {}
         """The latest state of each ``fileChange`` item by id (approvals show its diff)."""
         self.server_requests = ServerRequests(self)
@@ -129,6 +137,17 @@ class CodexThread:
         self._errored: set[str] = set()
         self._modes: dict[str, str] = {}
         self._mode = "default"
+
+    @property
+    def answer_policy(self) -> Any:
+        """Who answers questions, permissions and approvals without a person, as
+        ``Session.answer_policy``: None, a ``cx.AnswerPolicy``, a callable, ``"deny"``,
+        ``"recommended"``, a JSON file path or a list of scripted answers."""
+        return self.frontend_requests.answer_policy
+
+    @answer_policy.setter
+    def answer_policy(self, value: Any) -> None:
+        self.frontend_requests.answer_policy = value
 
     # -- event source --------------------------------------------------------------------------
     def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]:
