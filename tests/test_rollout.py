@@ -111,3 +111,29 @@ def test_scrubber_widget_steps_through_the_history(recorded: dict[str, Any]) -> 
     scrubber.next()
     assert scrubber.slider.value == 1 and "Replay: plan snapshot 2 of 3" in scrubber.text()
     assert "done" in scrubber.checklist.text()
+
+
+def test_compressed_and_archived_rollouts(recorded: dict[str, Any], tmp_path: Path) -> None:
+    import zstandard
+
+    archived = tmp_path / "archived_sessions" / "2026" / "12" / "01"
+    archived.mkdir(parents=True)
+    packed = archived / (recorded["path"].name + ".zst")
+    packed.write_bytes(zstandard.ZstdCompressor().compress(recorded["path"].read_bytes()))
+    assert cx.list_rollouts(tmp_path) == []
+    assert cx.list_rollouts(tmp_path, archived=True) == [packed]
+    rollout = cx.read_rollout(packed)
+    assert [p.call_id for p in rollout.plans] == ["p1", "p2", "p3"] and rollout.truncated is None
+    broken = tmp_path / "rollout-broken.jsonl.zst"
+    broken.write_bytes(b"not zstd at all")
+    with pytest.raises(cx.RolloutError, match="not a valid zstd file"):
+        cx.read_rollout(broken)
+
+
+def test_legacy_turn_event_names_are_read(recorded: dict[str, Any], tmp_path: Path) -> None:
+    legacy = tmp_path / "rollout-legacy.jsonl"
+    text = recorded["path"].read_text().replace('"type":"task_started"', '"type":"turn_started"')
+    text = text.replace('"type":"task_complete"', '"type":"turn_complete"')
+    assert '"type":"task_' not in text and text.count('"type":"turn_started"') == 2  # the old names only
+    legacy.write_text(text)
+    assert [t.status for t in cx.read_rollout(legacy).turns] == ["completed", "interrupted"]

@@ -7,6 +7,8 @@ Each line of a 0.169 rollout is ``{"timestamp", "ordinal", "type", "payload"}`` 
 ``Plan updated`` (a rejected call changed nothing in Codex either). Unknown line types
 are skipped and counted, malformed lines are reported with their line number, and a
 truncated last line (a session still being written, or a crash) is reported, never fatal.
+Codex may later compress a rollout to ``.jsonl.zst``; those are read too (with the
+``zstandard`` package, the ``rollouts`` extra).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from ..protocol.plan import UpdatePlanArgs
 KNOWN_TYPES = frozenset({"session_meta", "event_msg", "response_item", "turn_context", "world_state",
                          "token_usage_record", "compacted", "retained_context"})
 PLAN_UPDATED = "Plan updated"
+_ALIASES = {"turn_started": "task_started", "turn_complete": "task_complete"}
+"""Older names of the turn events, accepted on read as Codex does."""
 
 
 class RolloutError(CodexNbError):
@@ -121,6 +125,7 @@ class _Reader:
     def event(self, payload: dict[str, Any]) -> None:
         kind = payload.get("type")
         turn_id = payload.get("turn_id")
+        kind = _ALIASES.get(kind, kind)
         if kind == "task_started" and turn_id:
             self.turn = turn_id
             self.turns[turn_id] = RolloutTurn(turn_id=turn_id, status="running")
@@ -183,6 +188,8 @@ def read_rollout(path: str | os.PathLike[str]) -> Rollout:
         raw = file.read_bytes()
     except OSError as err:
         raise RolloutError(f"cannot read {file}: {err}") from None
+    if file.name.endswith(".zst"):
+        raw = _unzstd(file, raw)
     rollout = Rollout(path=file)
     reader = _Reader(rollout)
     chunks = raw.split(b"\n")
@@ -208,6 +215,18 @@ def read_rollout(path: str | os.PathLike[str]) -> Rollout:
     return rollout
 
 
+def _unzstd(file: Path, raw: bytes) -> bytes:
+    try:
+        import zstandard
+    except ImportError:
+        raise RolloutError(f"{file.name} is zstd-compressed; install the zstandard package "
+                           f"(pip install 'codex_nb[rollouts]' or pip install zstandard) to read it") from None
+    try:
+        return zstandard.ZstdDecompressor().decompressobj().decompress(raw)
+    except zstandard.ZstdError as err:
+        raise RolloutError(f"{file.name} is not a valid zstd file: {err}") from None
+
+
 def codex_home(path: str | os.PathLike[str] | None = None) -> Path:
     """``path``, else ``$CODEX_HOME``, else ``~/.codex``."""
     if path is not None:
@@ -216,9 +235,11 @@ def codex_home(path: str | os.PathLike[str] | None = None) -> Path:
     return Path(env).expanduser() if env else Path.home() / ".codex"
 
 
-def list_rollouts(codex_home_dir: str | os.PathLike[str] | None = None) -> list[Path]:
-    """Every ``rollout-*.jsonl`` under ``<codex home>/sessions``, oldest first (names carry the time)."""
-    root = codex_home(codex_home_dir) / "sessions"
-    if not root.is_dir():
-        return []
-    return sorted(root.rglob("rollout-*.jsonl"), key=lambda p: (p.name, str(p)))
+def list_rollouts(codex_home_dir: str | os.PathLike[str] | None = None, *, archived: bool = False) -> list[Path]:
+    """Every ``rollout-*.jsonl`` (or ``.jsonl.zst``) under ``<codex home>/sessions`` (and
+    ``archived_sessions`` with ``archived=True``), oldest first: the names carry the time."""
+    home = codex_home(codex_home_dir)
+    roots = [home / "sessions"] + ([home / "archived_sessions"] if archived else [])
+    found = [p for root in roots if root.is_dir() for pattern in ("rollout-*.jsonl", "rollout-*.jsonl.zst")
+             for p in root.rglob(pattern)]
+    return sorted(found, key=lambda p: (p.name, str(p)))
