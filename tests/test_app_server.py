@@ -3,6 +3,7 @@ Responses server: plans, questions, approvals, interrupts, crashes, errors, sche
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -384,3 +385,35 @@ async def test_using_a_server_before_start_or_after_close_is_a_clear_error(tmp_p
             thread.start_turn(b"bytes")  # type: ignore[arg-type]
     with pytest.raises(cx.AppServerExited, match="codex app-server was closed"):
         thread.start_turn("after close")
+
+
+async def test_a_request_that_cannot_be_read_is_declined_not_left_hanging() -> None:
+    from codex_nb.sources.app_server.requests import ServerRequests
+
+    class Server:
+        def __init__(self) -> None:
+            self.sent: list[tuple] = []
+
+        def connection_respond(self, rpc_id, result, *, method):  # noqa: ANN001
+            self.sent.append((rpc_id, result))
+
+        def connection_respond_error(self, rpc_id, code, message):  # noqa: ANN001
+            self.sent.append((rpc_id, code, message))
+
+    class Thread:  # the parts of a CodexThread the request handler uses
+        def __init__(self) -> None:
+            from codex_nb.frontend.requests import FrontendRequests
+
+            self.server, self.frontend_requests, self.items, self.warnings = Server(), FrontendRequests(), {}, []
+
+        def emit(self, msg, *, turn_id):  # noqa: ANN001
+            self.warnings.append(getattr(msg, "message", msg.type))
+
+    thread = Thread()
+    requests = ServerRequests(thread)  # type: ignore[arg-type]
+    requests.handle(7, "item/tool/requestUserInput", {"turnId": "t", "itemId": "q"})  # no questions: unreadable
+    requests.handle(8, "item/unknown/request", {"turnId": "t"})
+    await asyncio.gather(*requests.tasks)
+    assert sorted(thread.server.sent, key=lambda sent: sent[0]) == [
+        (7, {"answers": {}}), (8, -32601, "codex_nb does not handle the server request item/unknown/request")]
+    assert any("could not handle item/tool/requestUserInput" in w for w in thread.warnings)

@@ -113,6 +113,19 @@ class ServerRequests:
         task.add_done_callback(self.tasks.discard)
 
     async def _answer(self, rpc_id: Any, method: str, params: dict[str, Any]) -> None:
+        try:
+            await self._answer_or_raise(rpc_id, method, params)
+        except Exception as err:  # a request we cannot even read still gets an answer, never silence
+            log.exception("answering %s failed", method)
+            self.thread.emit(WarningEvent(message=f"codex_nb could not handle {method} ({type(err).__name__}: "
+                                                  f"{err}); it was declined"), turn_id=params.get("turnId"))
+            if method in DECLINE:
+                self.answered.append((method, DECLINE[method]))
+                self.thread.server.connection_respond(rpc_id, DECLINE[method], method=method)
+            else:
+                self.thread.server.connection_respond_error(rpc_id, -32603, f"codex_nb failed on {method}: {err}")
+
+    async def _answer_or_raise(self, rpc_id: Any, method: str, params: dict[str, Any]) -> None:
         if method in _KINDS:
             response = await self._ask(rpc_id, method, params)
         elif method in DECLINE:  # MCP elicitation: no codex_nb prompt for it yet
