@@ -4,6 +4,7 @@ Responses server: plans, questions, approvals, interrupts, crashes, errors, sche
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import signal
@@ -17,6 +18,16 @@ from codex_nb.sources.app_server.process import live_process_groups
 from codex_nb.testing import RecordingSubscriber, Stall
 
 from app_server_helpers import Reached, Waiter, live_members, of_type, plan_call, real_codex
+
+
+
+@pytest.fixture(autouse=True)
+def collect_garbage_here():
+    """Collect this module's cyclic garbage (subprocess transports, closed loops' futures) right
+    after each test, not at a random allocation in a later module."""
+    yield
+    gc.collect()
+
 
 QUESTION = {"questions": [{"id": "scope", "header": "Scope", "question": "Which scope?",
                            "options": [{"label": "Small (Recommended)", "description": "one file"},

@@ -4,6 +4,7 @@ what a damaged file reports."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import shutil
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,13 @@ import pytest
 import codex_nb as cx
 
 from app_server_helpers import Reached, plan_call, real_codex
+
+
+@pytest.fixture(autouse=True)
+def collect_garbage_here():
+    """As in test_app_server.py: this module's cyclic garbage is collected here, not later."""
+    yield
+    gc.collect()
 
 
 async def _record(home: Path, cwd: Path) -> dict[str, Any]:
