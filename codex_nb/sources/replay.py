@@ -34,7 +34,6 @@ class RolloutReplay:
         self.frontend_requests = FrontendRequests()
         self.position: int | None = None
         self._revision = itertools.count(1)
-        self._latest: Event | None = None
         self._listeners: list[Callable[[int], None]] = []
 
     def __len__(self) -> int:
@@ -47,7 +46,7 @@ class RolloutReplay:
         return self.bus.events(maxsize=maxsize)
 
     def latest_plan(self) -> Event | None:
-        return self._latest
+        return self.bus.latest_plan()
 
     def interrupt(self) -> bool:
         return False
@@ -69,7 +68,6 @@ class RolloutReplay:
         event = self.bus.emit(PlanUpdate.from_args(snapshot.args), id=snapshot.call_id, turn_id=snapshot.turn_id,
                               revision=next(self._revision))
         self.position = index
-        self._latest = event
         for fn in list(self._listeners):
             fn(index)
         return event

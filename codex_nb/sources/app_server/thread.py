@@ -130,7 +130,6 @@ class CodexThread:
         self.server_requests = ServerRequests(self)
         self._lock = threading.RLock()
         self._revision = itertools.count(1)
-        self._latest_plan: Event | None = None
         self._active: AppServerTurnHandle | None = None
         self._by_turn: dict[str, AppServerTurnHandle] = {}
         self._completions: dict[str, asyncio.Future[dict[str, Any]]] = {}
@@ -157,7 +156,7 @@ class CodexThread:
         return self.bus.events(maxsize=maxsize)
 
     def latest_plan(self) -> Event | None:
-        return self._latest_plan
+        return self.bus.latest_plan()
 
     @property
     def active_turn(self) -> AppServerTurnHandle | None:
@@ -170,10 +169,7 @@ class CodexThread:
 
     def emit(self, msg: EventMsg, *, turn_id: str | None) -> Event:
         revision = next(self._revision) if msg.type == "plan_update" else None
-        event = self.bus.emit(msg, id=turn_id or self.thread_id, turn_id=turn_id, revision=revision)
-        if revision is not None:
-            self._latest_plan = event
-        return event
+        return self.bus.emit(msg, id=turn_id or self.thread_id, turn_id=turn_id, revision=revision)
 
     # -- notifications in ---------------------------------------------------------------------
     def on_notification(self, method: str, params: dict[str, Any]) -> None:
