@@ -211,6 +211,45 @@ class RequestPermissionsEvent(EventMsg):
         return _drop_none(handler(self), "reason")
 
 
+class ApprovalDecision(StrEnum):
+    """How a person answers a command or file-change approval."""
+
+    APPROVE = "approve"
+    APPROVE_FOR_SESSION = "approve_for_session"
+    DECLINE = "decline"
+
+
+class ExecApprovalRequestEvent(EventMsg):
+    """``exec_approval_request``: the agent wants to run ``command`` and asks first."""
+
+    type: Literal["exec_approval_request"] = "exec_approval_request"
+    call_id: str
+    turn_id: str
+    command: str
+    cwd: str | None = None
+    reason: str | None = None
+
+
+class FileChange(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    path: str
+    kind: str
+    """``add`` | ``delete`` | ``update``."""
+    diff: str
+
+
+class ApplyPatchApprovalRequestEvent(EventMsg):
+    """``apply_patch_approval_request``: the agent wants to change these files and asks first."""
+
+    type: Literal["apply_patch_approval_request"] = "apply_patch_approval_request"
+    call_id: str
+    turn_id: str
+    changes: list[FileChange]
+    reason: str | None = None
+    grant_root: str | None = None
+
+
 class FrontendRequestResolved(EventMsg):
     """codex_nb event: a pending frontend request settled (mirrors ``serverRequest/resolved``).
 

@@ -37,7 +37,7 @@ async def ask(invocation: ToolInvocation, kind: RequestKind, msg: RequestUserInp
         await invocation.emit(msg)
         if request.settled is None:
             try:
-                await _route(invocation, broker, request, tool)
+                await route(broker, request, tool)
             except AnswerPolicyError as err:  # a misconfigured policy fails the turn with its own message
                 raise Fatal(str(err)) from None
         settlement = await broker.wait(request)
@@ -53,7 +53,11 @@ async def ask(invocation: ToolInvocation, kind: RequestKind, msg: RequestUserInp
     return settlement
 
 
-async def _route(invocation: ToolInvocation, broker: FrontendRequests, request: FrontendRequest, tool: str) -> None:
+async def route(broker: FrontendRequests, request: FrontendRequest, tool: str) -> None:
+    """Send a just-opened request to whoever answers it, in codex_nb's order of precedence:
+    the broker's explicit ``answer_policy``, a rendered prompts widget (a person), the
+    ``CODEX_NB_ANSWER_POLICY`` environment policy, else fail it at once with how to answer.
+    Other askers (the app-server client) reuse this, so every source answers alike."""
     policy = AnswerPolicy.from_value(broker.answer_policy)
     if policy is None:
         state = broker.frontend_state()
