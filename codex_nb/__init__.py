@@ -73,7 +73,10 @@ from .tools.registry import ToolRegistry
 
 # Widgets pull in ipywidgets/anywidget (~0.7 s): load them on first use, not at import.
 _LAZY = {"PlanChecklist": "codex_nb.widgets.checklist", "TurnControls": "codex_nb.widgets.turn_controls",
-         "PromptsWidget": "codex_nb.widgets.prompts"}
+         "PromptsWidget": "codex_nb.widgets.prompts",
+         # The ACP client loads the acp SDK: also on first use.
+         **dict.fromkeys(("AcpAgent", "AcpAuthError", "AcpError", "AcpSession", "AcpTurnHandle", "AcpTurnResult"),
+                         "codex_nb.sources.acp")}
 
 
 def __getattr__(name: str) -> object:
@@ -90,6 +93,12 @@ def __getattr__(name: str) -> object:
 __all__ = [
     "ANSWER_POLICY_ENV",
     "TURN_ABORTED_MARKER",
+    "AcpAgent",
+    "AcpAuthError",
+    "AcpError",
+    "AcpSession",
+    "AcpTurnHandle",
+    "AcpTurnResult",
     "AgentMessage",
     "AnswerError",
     "AnswerPolicy",

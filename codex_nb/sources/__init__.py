@@ -1,0 +1,1 @@
+"""Adapters for real event sources: model providers, the Codex app-server, ACP agents, rollouts."""
