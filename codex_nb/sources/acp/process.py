@@ -3,7 +3,9 @@
 An ACP agent is a long-lived child that may start children of its own (Codex runs
 shell commands), so it gets a new session/process group and every ending signals the
 whole group: ``close()`` (stdin EOF, then SIGTERM, then SIGKILL) and, at interpreter
-exit (kernel shutdown), a synchronous SIGKILL of every group still alive.
+exit (kernel shutdown), a synchronous SIGKILL of every group still alive. Agents need
+not exit on stdin EOF (codex-acp does not), so on Linux the agent also gets
+``PR_SET_PDEATHSIG``: a kernel that is killed outright takes its agent with it.
 """
 
 from __future__ import annotations
@@ -16,8 +18,9 @@ import logging
 import os
 import shutil
 import signal
+import sys
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 log = logging.getLogger("codex_nb.acp.process")
@@ -39,6 +42,24 @@ def _track(proc: AgentProcess) -> None:
         atexit.register(_kill_all_at_exit)
         _AT_EXIT.append(True)
     _LIVE.add(proc)
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _parent_death_signal() -> Callable[[], None] | None:
+    """A ``preexec_fn`` asking Linux to SIGKILL the child when its parent thread dies."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong]
+    # Loaded before the fork: the child only makes one C call.
+    return lambda: prctl(PR_SET_PDEATHSIG, signal.SIGKILL) and None
 
 
 class AgentProcess:
@@ -63,7 +84,7 @@ class AgentProcess:
         process = await asyncio.create_subprocess_exec(
             resolved, *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, env=dict(env), cwd=None if cwd is None else str(cwd),
-            start_new_session=True, limit=STREAM_LIMIT)
+            start_new_session=True, limit=STREAM_LIMIT, preexec_fn=_parent_death_signal())
         return cls(process, command, stderr_lines=stderr_lines)
 
     async def _pump_stderr(self) -> None:
