@@ -25,6 +25,7 @@
  * @property {string} glyph
  * @property {string} className
  * @property {string} statusLabel
+ * @property {string} [priority]  ACP step priority (high / medium / low), when the source has one
  */
 
 export const HEADER = "Updated Plan";
@@ -56,7 +57,7 @@ const TURN_LABEL = {
  * @returns {RowView}
  */
 export function rowView(item, index) {
-  const raw = /** @type {{step?: unknown, status?: unknown}} */ (item ?? {});
+  const raw = /** @type {{step?: unknown, status?: unknown, priority?: unknown}} */ (item ?? {});
   const text = raw.step == null ? "" : String(raw.step);
   const status = typeof raw.status === "string" ? raw.status : "unknown";
   const style = STATUS_STYLE[status];
@@ -67,6 +68,8 @@ export function rowView(item, index) {
     glyph: style ? style.glyph : GLYPH_OPEN,
     className: `codex-plan-step codex-plan-step--${style ? status : "unknown"}`,
     statusLabel: style ? style.label : `Unknown status (${status})`,
+    // ACP agents rank their steps (high / medium / low); Codex plans have no priority.
+    ...(typeof raw.priority === "string" && raw.priority ? { priority: raw.priority } : {}),
   };
 }
 

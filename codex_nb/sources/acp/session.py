@@ -190,6 +190,16 @@ class AcpSession:
         self.emit(TurnStarted(turn_id=turn_id))
         return handle
 
+    needs_model = False
+    """An ACP agent brings its own model (for ``%%codex --source``)."""
+
+    def start_turn(self, text: str | Sequence[Any], mode: str = "default", **_: Any) -> AcpTurnHandle:
+        """``prompt()`` under the name ``Session`` uses; ACP has no plan mode, so ``mode`` must be
+        ``default`` (switch the agent's own modes with its session config instead)."""
+        if mode != "default":
+            raise AcpError(f"an ACP session has no {mode!r} mode here; use mode='default'")
+        return self.prompt(text)
+
     async def run(self, prompt: str | Sequence[Any]) -> AcpTurnResult:
         """``await session.run(text)`` is ``await session.prompt(text)``."""
         return await self.prompt(prompt)
