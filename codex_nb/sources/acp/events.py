@@ -1,7 +1,8 @@
 """Event payloads an ACP session emits beyond the core ones.
 
-``agent_message_delta`` is Codex's streaming event (``{"type":"agent_message_delta",
-"delta":...}``), so a transcript that renders Codex deltas renders ACP agents too.
+Message chunks use the core ``agent_message_delta`` (Codex's streaming event), so a
+transcript that renders Codex deltas renders ACP agents too; thought chunks use
+Codex's ``agent_reasoning_delta``.
 ``acp_tool_call`` carries the merged state of one ACP tool call after each
 ``tool_call`` / ``tool_call_update``: ACP sends partial updates, consumers want the
 whole picture. ``AcpPlanUpdate`` is a ``plan_update`` whose wire form is Codex's, with
@@ -14,12 +15,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ...protocol.events import EventMsg, PlanUpdate
-
-
-class AgentMessageDelta(EventMsg):
-    type: Literal["agent_message_delta"] = "agent_message_delta"
-    delta: str
+from ...protocol.events import AgentMessageDelta, EventMsg, PlanUpdate
 
 
 class AgentReasoningDelta(EventMsg):
