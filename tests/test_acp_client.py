@@ -32,8 +32,8 @@ def codex_acp(home: Path, **env: str) -> cx.AcpAgent:
     return cx.AcpAgent(codex_acp_binary(), env={"CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-local", **env})
 
 
-def hostile(*args: str, **env: str) -> cx.AcpAgent:
-    return cx.AcpAgent(sys.executable, [str(HOSTILE), *args], env=env)
+def hostile(*args: str, cancel_grace: float = 5.0, **env: str) -> cx.AcpAgent:
+    return cx.AcpAgent(sys.executable, [str(HOSTILE), *args], env=env, cancel_grace=cancel_grace)
 
 
 def kinds(events: list[cx.Event]) -> list[str]:
@@ -98,6 +98,10 @@ async def test_codex_acp_prompt_maps_plan_tools_permission_and_message(tmp_path:
     calls = [e.msg for e in seen if e.msg.type == "acp_tool_call"]
     assert [(c.phase, c.status) for c in calls] == [("started", "in_progress"), ("updated", "completed")]
     assert calls[0].title == "echo hi > f.txt" and calls[0].kind == "execute"
+    items = [e.msg for e in seen if e.msg.type in ("item_started", "item_completed")]
+    assert [(i.type, i.item["type"], i.item["status"], i.item["success"]) for i in items] == [
+        ("item_started", "dynamicToolCall", "inProgress", None), ("item_completed", "dynamicToolCall", "completed", True)]
+    assert items[0].item["tool"] == "echo hi > f.txt" and items[0].item["arguments"]["command"][-1] == "echo hi > f.txt"
     assert [d.msg.delta for d in seen if d.msg.type == "agent_message_delta"] == ["All done."]
     assert order.index("agent_message") < order.index("turn_complete")
     assert [(r.phase, r.call_id, str(r.outcome)) for r in session.lifecycle_log] == [
@@ -265,6 +269,26 @@ async def test_env_var_authentication_when_the_agent_demands_it() -> None:
     async with hostile("--require-auth", HOSTILE_KEY="") as agent:
         with pytest.raises(cx.AcpAuthError, match=r"Use HOSTILE_KEY \(hostile-key\): set HOSTILE_KEY"):
             await agent.new_session()
+
+
+async def test_an_agent_that_ignores_cancel_is_ended_locally_after_the_grace() -> None:
+    async with hostile(cancel_grace=0.5) as agent:
+        session = await agent.new_session()
+        seen: list[cx.Event] = []
+        started = asyncio.Event()
+        session.subscribe(seen.append)
+        session.subscribe(lambda e: started.set() if e.msg.type == "acp_tool_call" else None)
+        handle = session.prompt("hang")
+        await started.wait()
+        assert session.interrupt() is True
+        result = await handle
+        assert result.status == "interrupted" and handle.hard_aborted and result.stop_reason is None
+        assert any("did not end the prompt within 0.5 s" in e.msg.message for e in seen if e.msg.type == "warning")
+        assert [(r.phase, str(r.outcome)) for r in session.lifecycle_log] == [("start", "None"), ("finish", "Aborted")]
+        done = next(e.msg.item for e in seen if e.msg.type == "item_completed")
+        assert (done["status"], done["success"]) == ("failed", None)  # a transcript shows "aborted"
+        assert kinds(seen)[-1] == "turn_aborted"
+        assert (await session.prompt("still there?")).last_agent_message == "echo: still there?"
 
 
 async def test_agent_exit_mid_prompt_shows_the_stderr_tail() -> None:

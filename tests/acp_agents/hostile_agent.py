@@ -10,6 +10,7 @@ does on ``session/prompt`` is named by the prompt text:
   the client and answers with one JSON message listing ``{"ok": ...}`` / ``{"error": ...}``;
 - ``terminal``: asks for a terminal and reports the client's answer;
 - ``crash``: writes to stderr and exits with code 3 in the middle of the prompt;
+- ``hang``: starts a tool call and never ends the prompt, ignoring ``session/cancel``;
 - anything else: answers ``echo: <text>``.
 
 ``--require-auth``: ``session/new`` fails with auth_required until ``authenticate`` is
@@ -26,7 +27,7 @@ import uuid
 from typing import Any
 
 import acp
-from acp import RequestError, plan_entry, text_block, update_agent_message_text, update_plan
+from acp import RequestError, plan_entry, start_tool_call, update_agent_message_text, update_plan
 from acp.schema import (
     AgentCapabilities,
     AuthenticateResponse,
@@ -106,6 +107,10 @@ class HostileAgent:
                 await self.say(session_id, "terminal granted")
             except RequestError as err:
                 await self.say(session_id, json.dumps({"error": str(err), "code": err.code}))
+        elif text == "hang":
+            await self.conn.session_update(session_id=session_id, update=start_tool_call(
+                "hang-1", "Wait forever", kind="other", status="in_progress"))
+            await asyncio.Event().wait()
         elif text == "crash":
             await self.say(session_id, "about to crash")
             sys.stderr.write("hostile agent: fatal error: the flux capacitor broke\n")

@@ -67,6 +67,7 @@ class AcpAgent:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
+        self._exit_reported = False
         self._start_lock: asyncio.Lock | None = None
 
     # -- facts -----------------------------------------------------------------------------
@@ -226,6 +227,7 @@ class AcpAgent:
             head = f"the ACP agent {self.command} did not answer {method} within {self.startup_timeout} s"
         elif code is not None:
             head = f"the ACP agent {self.command} {describe_exit(code)} during {method}"
+            self._exit_reported = True  # the failed call says it; no second warning from _watch
         else:
             head = f"{method} failed: {type(err).__name__}: {err}"
         tail = self.stderr_tail()
@@ -240,7 +242,7 @@ class AcpAgent:
     async def _watch(self) -> None:
         assert self.process is not None
         code = await self.process.wait_exit(float("inf"))
-        if self._closing:
+        if self._closing or self._exit_reported:
             return
         message = f"the ACP agent {self.command} {describe_exit(code)}"
         tail = self.stderr_tail()

@@ -5,7 +5,9 @@ transcript that renders Codex deltas renders ACP agents too; thought chunks use
 Codex's ``agent_reasoning_delta``.
 ``acp_tool_call`` carries the merged state of one ACP tool call after each
 ``tool_call`` / ``tool_call_update``: ACP sends partial updates, consumers want the
-whole picture. ``AcpPlanUpdate`` is a ``plan_update`` whose wire form is Codex's, with
+whole picture; each call also opens and closes a v2 ``dynamicToolCall`` item
+(``item_started`` / ``item_completed``), the shape a transcript shows for any source.
+``AcpPlanUpdate`` is a ``plan_update`` whose wire form is Codex's, with
 the ACP ``priority`` of each step kept outside the wire payload.
 """
 
@@ -16,13 +18,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from ...protocol.events import AgentMessageDelta, EventMsg, PlanUpdate
-
-
-class AgentReasoningDelta(EventMsg):
-    """Codex's ``agent_reasoning_delta``: a chunk of the agent's visible thinking."""
-
-    type: Literal["agent_reasoning_delta"] = "agent_reasoning_delta"
-    delta: str
+from ...protocol.model_stream import AgentReasoningDelta
 
 
 class UserMessage(EventMsg):

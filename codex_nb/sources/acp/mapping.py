@@ -81,10 +81,34 @@ class ToolCallState:
     def finished(self) -> bool:
         return self.status in ("completed", "failed")
 
+    def item(self, *, aborted: bool = False) -> dict[str, Any]:
+        """The call as an app-server v2 ``dynamicToolCall`` item (what transcripts render)."""
+        if aborted:
+            status, success = "failed", None
+        elif self.finished:
+            status, success = self.status, self.status == "completed"
+        else:
+            status, success = "inProgress", None
+        texts = [t for t in (_block_text(c) for c in self.content) if t]
+        if not texts and isinstance(self.raw_output, dict):
+            output = self.raw_output.get("formatted_output") or self.raw_output.get("aggregated_output")
+            texts = [output] if isinstance(output, str) and output else []
+        return {"type": "dynamicToolCall", "id": self.call_id, "namespace": None, "tool": self.title or self.kind or "tool",
+                "arguments": self.raw_input, "status": status,
+                "contentItems": [{"type": "inputText", "text": t} for t in texts] if texts else None,
+                "success": success, "durationMs": None}
+
     def event(self, phase: str) -> AcpToolCall:
         return AcpToolCall(phase=phase, call_id=self.call_id, title=self.title, kind=self.kind, status=self.status,
                            content=list(self.content), locations=list(self.locations), raw_input=self.raw_input,
                            raw_output=self.raw_output)
+
+
+def _block_text(entry: dict[str, Any]) -> str | None:
+    """Text of one plain tool-call content entry (``{"type":"content","content":{...}}``)."""
+    inner = entry.get("content") if isinstance(entry, dict) else None
+    text = inner.get("text") if isinstance(inner, dict) else None
+    return text if isinstance(text, str) else None
 
 
 def content_text(content: Any) -> str | None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import time
 from collections.abc import AsyncIterator, Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -23,7 +24,18 @@ from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
 from ...events.bus import EventBus
 from ...frontend.requests import FrontendRequests, Outcome, RequestKind
-from ...protocol.events import AgentMessage, ErrorEvent, Event, EventMsg, TurnAborted, TurnComplete, TurnStarted, WarningEvent
+from ...protocol.events import (
+    AgentMessage,
+    ErrorEvent,
+    Event,
+    EventMsg,
+    ItemCompleted,
+    ItemStarted,
+    TurnAborted,
+    TurnComplete,
+    TurnStarted,
+    WarningEvent,
+)
 from ...protocol.frontend import FrontendRequestResolved
 from ...tools.lifecycle import LifecycleRecord, ToolCallOutcome
 from ...tools.names import ToolName
@@ -238,6 +250,7 @@ class AcpSession:
                 self.frontend_requests.cancel(request_id)
         for state in self.tool_calls.values():
             if aborted and not state.lifecycle_done and state.turn_id == handle.turn_id:
+                self._item_completed(state, aborted=True)
                 self._lifecycle("finish", state, ToolCallOutcome.aborted())
 
     def _begin_cancel(self, handle: AcpTurnHandle) -> None:
@@ -319,9 +332,16 @@ class AcpSession:
         state.apply(update)
         self.emit(state.event("started" if started or new else "updated"))
         if new:
+            self.emit(ItemStarted(thread_id=self.session_id, turn_id=state.turn_id or "", item=state.item(),
+                                  started_at_ms=_now_ms()))
             self._lifecycle("start", state, None)
         if state.finished and not state.lifecycle_done:
+            self._item_completed(state)
             self._lifecycle("finish", state, ToolCallOutcome.completed(state.status == "completed"))
+
+    def _item_completed(self, state: ToolCallState, *, aborted: bool = False) -> None:
+        self.emit(ItemCompleted(thread_id=self.session_id, turn_id=state.turn_id or "", item=state.item(aborted=aborted),
+                                completed_at_ms=_now_ms()))
 
     def _lifecycle(self, phase: str, state: ToolCallState, outcome: ToolCallOutcome | None) -> None:
         if phase == "finish":
@@ -386,6 +406,10 @@ class AcpSession:
 
     def __repr__(self) -> str:
         return f"<AcpSession {self.session_id} of {self.agent.command}>"
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
 
 
 def _blocks(prompt: str | Sequence[Any]) -> list[Any]:
