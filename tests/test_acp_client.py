@@ -108,36 +108,37 @@ async def test_codex_acp_prompt_maps_plan_tools_permission_and_message(tmp_path:
         ("start", "x1", "None"), ("finish", "x1", "Completed{success:true}")]
 
 
-async def test_permission_without_anyone_to_answer_is_rejected_with_how_to(tmp_path: Path) -> None:
+async def rejected_command(tmp_path: Path, policy: Any) -> tuple[Path, list[cx.Event], cx.AcpTurnResult]:
+    """A prompt whose command needs approval, answered by ``policy`` (None: nobody)."""
     script = [[cx.function_call("exec_command", ESCALATED, call_id="x1")], [cx.assistant_message("ok")]]
     work = tmp_path / "work"
     work.mkdir()
     with ResponsesServer(script, allow_leftover=True) as srv:
         async with codex_acp(write_codex_acp_home(srv, tmp_path / "home")) as agent:
             session = await agent.new_session(work)
+            session.answer_policy = policy
             seen: list[cx.Event] = []
             session.subscribe(seen.append)
             result = await session.prompt("Write f.txt")
+    return work, seen, result
+
+
+async def test_permission_without_anyone_to_answer_is_rejected_with_how_to(tmp_path: Path) -> None:
+    work, seen, result = await rejected_command(tmp_path, None)
     assert not (work / "f.txt").exists()
     warning = next(e.msg.message for e in seen if e.msg.type == "warning")
     assert "could not be answered" in warning and "cx.PromptsWidget(session)" in warning
     assert next(e.msg.outcome for e in seen if e.msg.type == "frontend_request_resolved") == "unanswerable"
-    assert result.status in ("completed", "interrupted")  # Codex decides how a rejected command ends its turn
+    # the agent's reject option is "abort": Codex ends the turn as aborted
+    assert (result.status, result.stop_reason) == ("interrupted", "cancelled")
 
 
 async def test_deny_policy_picks_the_agents_reject_option(tmp_path: Path) -> None:
-    script = [[cx.function_call("exec_command", ESCALATED, call_id="x1")], [cx.assistant_message("ok")]]
-    work = tmp_path / "work"
-    work.mkdir()
-    with ResponsesServer(script, allow_leftover=True) as srv:
-        async with codex_acp(write_codex_acp_home(srv, tmp_path / "home")) as agent:
-            session = await agent.new_session(work)
-            session.answer_policy = "deny"
-            seen: list[cx.Event] = []
-            session.subscribe(seen.append)
-            await session.prompt("Write f.txt")
+    work, seen, result = await rejected_command(tmp_path, "deny")
     assert not (work / "f.txt").exists()
     assert not [e for e in seen if e.msg.type == "warning"]
+    assert next(e.msg.outcome for e in seen if e.msg.type == "frontend_request_resolved") == "policy"
+    assert (result.status, result.stop_reason) == ("interrupted", "cancelled")
 
 
 async def test_cancel_mid_prompt_interrupts_and_the_session_goes_on(tmp_path: Path) -> None:
