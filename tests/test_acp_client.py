@@ -292,6 +292,18 @@ async def test_an_agent_that_ignores_cancel_is_ended_locally_after_the_grace() -
         assert (await session.prompt("still there?")).last_agent_message == "echo: still there?"
 
 
+async def test_stop_reasons_map_to_turn_statuses() -> None:
+    async with hostile() as agent:
+        session = await agent.new_session()
+        got = {reason: await session.prompt(f"stop {reason}")
+               for reason in ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")}
+    assert {r: x.status for r, x in got.items()} == {"end_turn": "completed", "max_tokens": "failed",
+                                                      "max_turn_requests": "failed", "refusal": "failed",
+                                                      "cancelled": "interrupted"}
+    assert "token limit" in got["max_tokens"].error and "refused" in got["refusal"].error
+    assert "limit of model requests" in got["max_turn_requests"].error
+
+
 async def test_agent_exit_mid_prompt_shows_the_stderr_tail() -> None:
     async with hostile() as agent:
         session = await agent.new_session()

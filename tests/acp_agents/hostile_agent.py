@@ -10,6 +10,7 @@ does on ``session/prompt`` is named by the prompt text:
   the client and answers with one JSON message listing ``{"ok": ...}`` / ``{"error": ...}``;
 - ``terminal``: asks for a terminal and reports the client's answer;
 - ``crash``: writes to stderr and exits with code 3 in the middle of the prompt;
+- ``stop <reason>``: ends the prompt with that ``stopReason``;
 - ``hang``: starts a tool call and never ends the prompt, ignoring ``session/cancel``;
 - anything else: answers ``echo: <text>``.
 
@@ -107,6 +108,8 @@ class HostileAgent:
                 await self.say(session_id, "terminal granted")
             except RequestError as err:
                 await self.say(session_id, json.dumps({"error": str(err), "code": err.code}))
+        elif text.startswith("stop "):
+            return PromptResponse(stop_reason=text[5:])
         elif text == "hang":
             await self.conn.session_update(session_id=session_id, update=start_tool_call(
                 "hang-1", "Wait forever", kind="other", status="in_progress"))
