@@ -263,6 +263,25 @@ async def test_terminal_requests_are_refused_with_a_clear_error() -> None:
     assert answer["code"] == -32601 and "does not offer terminals" in answer["error"]
 
 
+async def test_enabled_terminals_run_in_the_session_cwd(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    cases = {"pwd": {"command": "sh", "args": ["-c", "pwd; echo oops >&2; exit 4"], "cwd": str(tmp_path / "sub")},
+             "capped": {"command": "sh", "args": ["-c", "printf 'aé%.0s' $(seq 100)"], "limit": 11},
+             "killed": {"command": "sleep", "args": ["60"], "kill": True},
+             "outside": {"command": "pwd", "cwd": "/"}}
+    got = {}
+    async with cx.AcpAgent(sys.executable, [str(HOSTILE)], terminals=True) as agent:
+        assert agent.info is None  # capabilities are sent at start
+        session = await agent.new_session(tmp_path)
+        for name, spec in cases.items():
+            got[name] = json.loads((await session.prompt("terminal" + json.dumps(spec))).last_agent_message)
+    assert got["pwd"]["output"] == f"{tmp_path / 'sub'}\noops\n" and got["pwd"]["exit"] == 4
+    assert "unknown or released terminal" in got["pwd"]["after_release"]
+    assert got["capped"]["truncated"] and got["capped"]["output"] == "éaéaéaé"[-7:]  # 11 bytes, whole characters
+    assert got["killed"]["signal"] == "SIGKILL" and got["killed"]["exit"] is None
+    assert "outside the session directory" in got["outside"]["error"]
+
+
 async def test_env_var_authentication_when_the_agent_demands_it() -> None:
     async with hostile("--require-auth", HOSTILE_KEY="k") as agent:
         session = await agent.new_session()

@@ -8,7 +8,8 @@ does on ``session/prompt`` is named by the prompt text:
   params), then a valid plan and ``end_turn``;
 - ``fs {"ops": [...]}``: runs each ``{"op": "read"|"write", "path", "content"?}`` through
   the client and answers with one JSON message listing ``{"ok": ...}`` / ``{"error": ...}``;
-- ``terminal``: asks for a terminal and reports the client's answer;
+- ``terminal [{"command", "args", "cwd", "limit", "kill"}]``: runs a command in a client terminal
+  (create, optional kill, wait, output, release) and reports what it got, or the refusal;
 - ``crash``: writes to stderr and exits with code 3 in the middle of the prompt;
 - ``stop <reason>``: ends the prompt with that ``stopReason``;
 - ``hang``: starts a tool call and never ends the prompt, ignoring ``session/cancel``;
@@ -102,10 +103,26 @@ class HostileAgent:
                 except RequestError as err:
                     results.append({"error": str(err), "code": err.code})
             await self.say(session_id, json.dumps(results))
-        elif text == "terminal":
+        elif text.startswith("terminal"):
+            spec = json.loads(text[len("terminal"):] or '{"command": "echo", "args": ["hi"]}')
             try:
-                await self.conn.create_terminal(session_id=session_id, command="echo", args=["hi"])
-                await self.say(session_id, "terminal granted")
+                created = await self.conn.create_terminal(
+                    session_id=session_id, command=spec["command"], args=spec.get("args"), cwd=spec.get("cwd"),
+                    output_byte_limit=spec.get("limit"))
+                tid = created.terminal_id
+                if spec.get("kill"):
+                    await self.conn.kill_terminal(session_id=session_id, terminal_id=tid)
+                done = await self.conn.wait_for_terminal_exit(session_id=session_id, terminal_id=tid)
+                out = await self.conn.terminal_output(session_id=session_id, terminal_id=tid)
+                await self.conn.release_terminal(session_id=session_id, terminal_id=tid)
+                try:
+                    await self.conn.terminal_output(session_id=session_id, terminal_id=tid)
+                    after = "still there"
+                except RequestError as err:
+                    after = str(err)
+                await self.say(session_id, json.dumps({"exit": done.exit_code, "signal": done.signal,
+                                                       "output": out.output, "truncated": out.truncated,
+                                                       "after_release": after}))
             except RequestError as err:
                 await self.say(session_id, json.dumps({"error": str(err), "code": err.code}))
         elif text.startswith("stop "):

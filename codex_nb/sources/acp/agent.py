@@ -34,14 +34,16 @@ class AcpAgent:
 
     ``env`` is added to the kernel's environment (``inherit_env=False``: only ``env``);
     ``cwd`` is where the process starts (default: the session cwd of the first
-    ``new_session``). ``cancel_grace`` is how long an interrupted prompt may take to
+    ``new_session``). ``terminals=True`` lets the agent run commands through ``terminal/*``
+    (in the session's cwd or below). ``cancel_grace`` is how long an interrupted prompt may take to
     answer ``session/cancel`` before the turn is ended locally. Use ``async with`` or
     ``await agent.aclose()``; the process group is also killed when the kernel exits.
     """
 
     def __init__(self, command: str | os.PathLike[str], args: Sequence[str] = (), *,
                  env: Mapping[str, str] | None = None, inherit_env: bool = True, cwd: str | Path | None = None,
-                 cancel_grace: float = 5.0, startup_timeout: float = 60.0, stderr_lines: int = 200) -> None:
+                 terminals: bool = False, cancel_grace: float = 5.0, startup_timeout: float = 60.0,
+                 stderr_lines: int = 200) -> None:
         if not isinstance(command, (str, os.PathLike)) or not str(command):
             raise AcpError(f"AcpAgent needs the agent command (a path or a name on PATH), got {command!r}")
         if isinstance(args, (str, bytes)) or not all(isinstance(a, str) for a in args):
@@ -53,6 +55,8 @@ class AcpAgent:
         self.args = list(args)
         self.env = {**(os.environ if inherit_env else {}), **(env or {})}
         self.cwd = None if cwd is None else str(cwd)
+        self.terminals = bool(terminals)
+        """Offer ``terminal/*`` to the agent (commands run in the session's cwd); off by default."""
         self.cancel_grace = cancel_grace
         self.startup_timeout = startup_timeout
         self.stderr_lines = stderr_lines
@@ -116,7 +120,7 @@ class AcpAgent:
         except PackageNotFoundError:
             ours = "0"
         capabilities = ClientCapabilities(fs=FileSystemCapabilities(read_text_file=True, write_text_file=True),
-                                          terminal=False)
+                                          terminal=self.terminals)
         try:
             self.info = await asyncio.wait_for(
                 self._conn.initialize(protocol_version=acp.PROTOCOL_VERSION, client_capabilities=capabilities,
@@ -281,6 +285,7 @@ class AcpAgent:
                 handle.hard_aborted = True
                 handle.task.cancel()
                 await asyncio.gather(handle.task, return_exceptions=True)
+            await session.terminals.close()
             session._close()
         if self._conn is not None:
             try:

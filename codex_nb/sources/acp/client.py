@@ -2,8 +2,8 @@
 
 Methods are the ``acp.Client`` protocol's; the SDK validates every request before it
 gets here. Permission requests and updates go to the ``AcpSession`` they name; file
-requests are confined to that session's cwd; terminal requests are refused (this
-client does not advertise the ``terminal`` capability).
+requests are confined to that session's cwd; terminal requests are refused unless the
+agent was started with ``terminals=True`` (then they run in the session's cwd).
 """
 
 from __future__ import annotations
@@ -12,7 +12,17 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from acp import RequestError
-from acp.schema import ReadTextFileResponse, RequestPermissionResponse, WriteTextFileResponse
+from acp.schema import (
+    CreateTerminalResponse,
+    KillTerminalResponse,
+    ReadTextFileResponse,
+    ReleaseTerminalResponse,
+    RequestPermissionResponse,
+    TerminalExitStatus,
+    TerminalOutputResponse,
+    WaitForTerminalExitResponse,
+    WriteTextFileResponse,
+)
 
 from ...protocol.events import WarningEvent
 from .files import FileAccessError
@@ -81,26 +91,55 @@ class AcpClient:
 
     def _no_terminal(self, method: str) -> RequestError:
         text = (f"{method} refused: this client does not offer terminals to the agent (the terminal capability "
-                f"is off); run commands with the agent's own tools instead")
+                f"is off); run commands with the agent's own tools, or start it with cx.AcpAgent(..., terminals=True)")
         log.info(text)
         for session in self.agent.sessions.values():
             session.emit(WarningEvent(message=f"refused the ACP agent's {method}: terminals are not enabled"))
         return RequestError(-32601, text, {"method": method})
 
-    async def create_terminal(self, command: str, session_id: str, **_: Any) -> Any:
-        raise self._no_terminal("terminal/create")
+    def _terminals(self, session_id: str, method: str) -> Any:
+        if not self.agent.terminals:
+            raise self._no_terminal(method)
+        return self._session(session_id, method)
 
-    async def terminal_output(self, session_id: str, terminal_id: str, **_: Any) -> Any:
-        raise self._no_terminal("terminal/output")
+    async def create_terminal(self, command: str, session_id: str, args: list[str] | None = None,
+                              env: list[Any] | None = None, cwd: str | None = None,
+                              output_byte_limit: int | None = None, **_: Any) -> CreateTerminalResponse:
+        session = self._terminals(session_id, "terminal/create")
+        try:
+            terminal_id = await session.terminals.create(command, args, env, cwd, output_byte_limit)
+        except FileAccessError as err:
+            raise self._refuse(session, "terminal/create", err) from None
+        return CreateTerminalResponse(terminal_id=terminal_id)
 
-    async def release_terminal(self, session_id: str, terminal_id: str, **_: Any) -> Any:
-        raise self._no_terminal("terminal/release")
+    def _terminal(self, session_id: str, terminal_id: str, method: str) -> Any:
+        session = self._terminals(session_id, method)
+        try:
+            return session.terminals.get(terminal_id)
+        except FileAccessError as err:
+            raise self._refuse(session, method, err) from None
 
-    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **_: Any) -> Any:
-        raise self._no_terminal("terminal/wait_for_exit")
+    async def terminal_output(self, session_id: str, terminal_id: str, **_: Any) -> TerminalOutputResponse:
+        terminal = self._terminal(session_id, terminal_id, "terminal/output")
+        status = terminal.exit_status()
+        return TerminalOutputResponse(
+            output=terminal.output.decode("utf-8", errors="replace"), truncated=terminal.truncated,
+            exit_status=None if status is None else TerminalExitStatus(exit_code=status[0], signal=status[1]))
 
-    async def kill_terminal(self, session_id: str, terminal_id: str, **_: Any) -> Any:
-        raise self._no_terminal("terminal/kill")
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str,
+                                     **_: Any) -> WaitForTerminalExitResponse:
+        self._terminal(session_id, terminal_id, "terminal/wait_for_exit")
+        code, sig = await self.agent.sessions[session_id].terminals.wait(terminal_id)
+        return WaitForTerminalExitResponse(exit_code=code, signal=sig)
+
+    async def kill_terminal(self, session_id: str, terminal_id: str, **_: Any) -> KillTerminalResponse:
+        self._terminal(session_id, terminal_id, "terminal/kill").kill()
+        return KillTerminalResponse()
+
+    async def release_terminal(self, session_id: str, terminal_id: str, **_: Any) -> ReleaseTerminalResponse:
+        self._terminal(session_id, terminal_id, "terminal/release")
+        await self.agent.sessions[session_id].terminals.release(terminal_id)
+        return ReleaseTerminalResponse()
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         raise RequestError.method_not_found(f"_{method}")

@@ -44,6 +44,7 @@ from .events import AgentMessageDelta, AgentReasoningDelta, UserMessage
 from .files import ConfinedFiles
 from .mapping import STOP_REASON_TEXT, ToolCallState, content_text, plan_update, turn_status
 from .permissions import choice_from, question_event, route
+from .terminals import Terminals
 
 if TYPE_CHECKING:
     from .agent import AcpAgent
@@ -125,6 +126,7 @@ class AcpSession:
         """Who answers permission requests without a person: None, a ``cx.AnswerPolicy``, a callable,
         'deny' / 'recommended' / a JSON file path, or a list of answers (``{'permission': 'option name'}``)."""
         self.files = ConfinedFiles(cwd)
+        self.terminals = Terminals(self.files, agent.env)
         self.tool_calls: dict[str, ToolCallState] = {}
         self.lifecycle_log: list[LifecycleRecord] = []
         self.available_commands: list[dict[str, Any]] = []
