@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 import codex_nb as cx
+from codex_nb.sources.acp import AcpTurnResult
 from codex_nb.testing import ResponsesServer, Stall, codex_acp_binary, write_codex_acp_home
 
 HOSTILE = Path(__file__).parent / "acp_agents" / "hostile_agent.py"
@@ -71,6 +72,7 @@ async def test_codex_acp_prompt_maps_plan_tools_permission_and_message(tmp_path:
     with ResponsesServer(script) as srv:
         async with codex_acp(write_codex_acp_home(srv, tmp_path / "home")) as agent:
             session = await agent.new_session(work)
+            assert isinstance(session, cx.EventSource)
             seen: list[cx.Event] = []
             session.subscribe(seen.append)
             session.answer_policy = cx.AnswerPolicy.scripted([{"permission": "Yes, proceed"}])
@@ -108,7 +110,7 @@ async def test_codex_acp_prompt_maps_plan_tools_permission_and_message(tmp_path:
         ("start", "x1", "None"), ("finish", "x1", "Completed{success:true}")]
 
 
-async def rejected_command(tmp_path: Path, policy: Any) -> tuple[Path, list[cx.Event], cx.AcpTurnResult]:
+async def rejected_command(tmp_path: Path, policy: Any) -> tuple[Path, list[cx.Event], AcpTurnResult]:
     """A prompt whose command needs approval, answered by ``policy`` (None: nobody)."""
     script = [[cx.function_call("exec_command", ESCALATED, call_id="x1")], [cx.assistant_message("ok")]]
     work = tmp_path / "work"

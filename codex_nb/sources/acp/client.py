@@ -26,9 +26,9 @@ from acp.schema import (
 
 from ...protocol.events import WarningEvent
 from .files import FileAccessError
+from .port import AgentPort
 
 if TYPE_CHECKING:
-    from .agent import AcpAgent
     from .session import AcpSession
 
 log = logging.getLogger("codex_nb.acp.client")
@@ -39,7 +39,7 @@ MAX_BUFFERED_UPDATES = 1000
 class AcpClient:
     """The ``acp.Client`` this package hands to the SDK for one agent."""
 
-    def __init__(self, agent: AcpAgent) -> None:
+    def __init__(self, agent: AgentPort) -> None:
         self.agent = agent
         self.early_updates: dict[str, list[Any]] = {}
         """Updates for a session id not registered yet (sent before its ``session/new`` response)."""

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...frontend.answer_policy import AnswerPolicy, AnswerPolicyError, env_policy
-from ...frontend.requests import AnswerError, FrontendRequest, FrontendRequests, Outcome, Settlement
+from ...frontend.answer_policy import ENV_VAR
+from ...frontend.requests import Outcome, Settlement
 from ...protocol.frontend import Question, QuestionOption, RequestUserInputEvent
 from .mapping import content_text
 
@@ -79,34 +79,8 @@ def choice_from(settlement: Settlement, labels: dict[str, str], options: list[An
 
 
 def how_to_answer() -> str:
-    from ...frontend.answer_policy import ENV_VAR
-
     return ("the ACP agent's permission request could not be answered: no prompts widget is displayed for this "
             "session and no answer policy is set, so it was rejected. Display cx.PromptsWidget(session), set "
             "session.answer_policy (cx.AnswerPolicy.deny(), .recommended(), .scripted([{'permission': "
             f"'<option name>'}}]) or .callback(fn)), or start the kernel with {ENV_VAR}=deny|recommended|"
             "/path/to/answers.json")
-
-
-async def route(broker: FrontendRequests, request: FrontendRequest, policy_value: Any) -> None:
-    """Who answers: explicit policy, a rendered widget, the environment policy, or nobody."""
-    policy = AnswerPolicy.from_value(policy_value)
-    if policy is None:
-        state = broker.frontend_state()
-        if state == "ready":
-            return
-        policy = env_policy(broker.env_policy_cache)
-        if policy is None:
-            if state == "displayed":
-                broker.start_view_grace(request, how_to_answer())
-            else:
-                broker.fail(request.id, how_to_answer())
-            return
-    value = await policy.answer(request)
-    if request.settled is not None:
-        return
-    try:
-        broker.answer(request.id, value, outcome=Outcome.POLICY)
-    except AnswerError as err:
-        raise AnswerPolicyError(f"answer policy {policy!r} gave an unusable answer to the ACP permission request "
-                                f"(tool call {request.call_id}): {err}") from None

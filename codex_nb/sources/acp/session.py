@@ -17,12 +17,13 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from acp import text_block
 from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
 from ...events.bus import EventBus
+from ...frontend.answer_policy import route
 from ...frontend.requests import FrontendRequests, Outcome, RequestKind
 from ...protocol.events import (
     AgentMessage,
@@ -42,12 +43,11 @@ from ...tools.names import ToolName
 from .errors import AcpError
 from .events import AgentMessageDelta, AgentReasoningDelta, UserMessage
 from .files import ConfinedFiles
+from .port import AgentPort
 from .mapping import STOP_REASON_TEXT, ToolCallState, content_text, plan_update, turn_status
-from .permissions import choice_from, question_event, route
+from .permissions import choice_from, how_to_answer, question_event
 from .terminals import Terminals
 
-if TYPE_CHECKING:
-    from .agent import AcpAgent
 
 log = logging.getLogger("codex_nb.acp.session")
 
@@ -114,7 +114,7 @@ class AcpSession:
     """An ACP session; implements the event-source protocol (``thread_id``, ``subscribe``,
     ``latest_plan``, ``interrupt``, ``frontend_requests``)."""
 
-    def __init__(self, agent: AcpAgent, session_id: str, cwd: str, *, response: Any = None) -> None:
+    def __init__(self, agent: AgentPort, session_id: str, cwd: str, *, response: Any = None) -> None:
         self.agent = agent
         self.session_id = session_id
         self.cwd = cwd
@@ -122,9 +122,6 @@ class AcpSession:
         """The agent's ``session/new`` (or ``session/load``) response: modes, models, config options."""
         self.bus = EventBus(session_id)
         self.frontend_requests = FrontendRequests()
-        self.answer_policy: Any = None
-        """Who answers permission requests without a person: None, a ``cx.AnswerPolicy``, a callable,
-        'deny' / 'recommended' / a JSON file path, or a list of answers (``{'permission': 'option name'}``)."""
         self.files = ConfinedFiles(cwd)
         self.terminals = Terminals(self.files, agent.env)
         self.tool_calls: dict[str, ToolCallState] = {}
@@ -138,12 +135,21 @@ class AcpSession:
         self._turn_ids = itertools.count(1)
         self._request_keys = itertools.count(1)
         self._turn_id: str | None = None
-        self._latest_plan: Event | None = None
         self._revision = 0
         self._message: list[str] = []
         self._message_kind: str | None = None
         self._last_agent_message: str | None = None
         self._open_requests: dict[str, str] = {}
+
+    @property
+    def answer_policy(self) -> Any:
+        """Who answers permission requests without a person: None, a ``cx.AnswerPolicy``, a callable,
+        'deny' / 'recommended' / a JSON file path, or a list of answers (``{'permission': 'option name'}``)."""
+        return self.frontend_requests.answer_policy
+
+    @answer_policy.setter
+    def answer_policy(self, value: Any) -> None:
+        self.frontend_requests.answer_policy = value
 
     # -- event source ----------------------------------------------------------------------
     @property
@@ -157,7 +163,7 @@ class AcpSession:
         return self.bus.events(maxsize=maxsize)
 
     def latest_plan(self) -> Event | None:
-        return self._latest_plan
+        return self.bus.latest_plan()
 
     def interrupt(self) -> bool:
         """Cancel the running prompt (``session/cancel``); False if none runs. Any thread."""
@@ -175,8 +181,6 @@ class AcpSession:
             self._revision += 1
             revision = self._revision
         event = self.bus.emit(msg, id=self._turn_id or self.session_id, turn_id=self._turn_id, revision=revision)
-        if revision is not None:
-            self._latest_plan = event
         if self.active_turn is not None and self._turn_id == self.active_turn.turn_id:
             self.active_turn.events.append(event)
         return event
@@ -378,7 +382,8 @@ class AcpSession:
             self.emit(msg)
             if request.settled is None:
                 try:
-                    await route(broker, request, self.answer_policy)
+                    await route(broker, request, what="the ACP permission request",
+                                unanswerable=how_to_answer())
                 except Exception as err:  # noqa: BLE001 - a broken policy rejects, and says why
                     broker.fail(request.id, f"answer policy failed: {type(err).__name__}: {err}")
             settlement = await broker.wait(request)
