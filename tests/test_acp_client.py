@@ -300,6 +300,9 @@ async def test_an_agent_that_ignores_cancel_is_ended_locally_after_the_grace() -
         started = asyncio.Event()
         session.subscribe(seen.append)
         session.subscribe(lambda e: started.set() if e.msg.type == "acp_tool_call" else None)
+        records: list[Any] = []
+        session.on_lifecycle(lambda record: 1 / 0)  # a faulty observer is detached, not fatal
+        session.on_lifecycle(records.append)
         handle = session.prompt("hang")
         await started.wait()
         assert session.interrupt() is True
@@ -307,6 +310,9 @@ async def test_an_agent_that_ignores_cancel_is_ended_locally_after_the_grace() -
         assert result.status == "interrupted" and handle.hard_aborted and result.stop_reason is None
         assert any("did not end the prompt within 0.5 s" in e.msg.message for e in seen if e.msg.type == "warning")
         assert [(r.phase, str(r.outcome)) for r in session.lifecycle_log] == [("start", "None"), ("finish", "Aborted")]
+        assert records == session.lifecycle_log
+        assert any("lifecycle observer" in e.msg.message and "ZeroDivisionError" in e.msg.message
+                   for e in seen if e.msg.type == "warning")
         done = next(e.msg.item for e in seen if e.msg.type == "item_completed")
         assert (done["status"], done["success"]) == ("failed", None)  # a transcript shows "aborted"
         assert kinds(seen)[-1] == "turn_aborted"

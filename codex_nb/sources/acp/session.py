@@ -23,6 +23,7 @@ from acp import text_block
 from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
 from ...events.bus import EventBus
+from ...events.observers import Observers, observer_name
 from ...frontend.answer_policy import route
 from ...frontend.requests import FrontendRequests, Outcome, RequestKind
 from ...protocol.events import (
@@ -131,7 +132,8 @@ class AcpSession:
         self.usage: dict[str, Any] | None = None
         self.active_turn: AcpTurnHandle | None = None
         self.closed = False
-        self._lifecycle_listeners: list[Callable[[LifecycleRecord], None]] = []
+        self._lifecycle_observers: Observers[LifecycleRecord] = Observers(
+            self._lifecycle_fault, what="a callable taking one lifecycle record")
         self._turn_ids = itertools.count(1)
         self._request_keys = itertools.count(1)
         self._turn_id: str | None = None
@@ -172,8 +174,11 @@ class AcpSession:
 
     def on_lifecycle(self, fn: Callable[[LifecycleRecord], None]) -> Callable[[], None]:
         """Observe tool-call start/finish records; returns a remover."""
-        self._lifecycle_listeners.append(fn)
-        return lambda: self._lifecycle_listeners.remove(fn) if fn in self._lifecycle_listeners else None
+        return self._lifecycle_observers.add(fn)
+
+    def _lifecycle_fault(self, fn: Callable[[LifecycleRecord], object], err: Exception, record: LifecycleRecord) -> None:
+        self.emit(WarningEvent(message=f"lifecycle observer {observer_name(fn)} raised {type(err).__name__}: {err} "
+                                       f"on call {record.call_id}; it was detached"))
 
     def emit(self, msg: EventMsg) -> Event:
         revision = None
@@ -356,12 +361,7 @@ class AcpSession:
                                  turn_id=state.turn_id or "", call_id=state.call_id,
                                  tool_name=ToolName.of(state.kind or "other", TOOL_NAMESPACE), outcome=outcome)
         self.lifecycle_log.append(record)
-        for fn in list(self._lifecycle_listeners):
-            try:
-                fn(record)
-            except Exception as err:  # an observer must never break the session  # noqa: BLE001
-                self._lifecycle_listeners.remove(fn)
-                self.emit(WarningEvent(message=f"lifecycle observer raised {type(err).__name__}: {err}; detached"))
+        self._lifecycle_observers.notify(record)
 
     # -- session/request_permission ------------------------------------------------------------
     async def request_permission(self, options: list[Any], tool_call: Any) -> RequestPermissionResponse:
