@@ -11,6 +11,7 @@ does on ``session/prompt`` is named by the prompt text:
 - ``terminal [{"command", "args", "cwd", "limit", "kill"}]``: runs a command in a client terminal
   (create, optional kill, wait, output, release) and reports what it got, or the refusal;
 - ``crash``: writes to stderr and exits with code 3 in the middle of the prompt;
+- ``burst <n> <steps>``: sends ``n`` plan updates of ``steps`` steps, then ``end_turn``;
 - ``stop <reason>``: ends the prompt with that ``stopReason``;
 - ``hang``: starts a tool call and never ends the prompt, ignoring ``session/cancel``;
 - anything else: answers ``echo: <text>``.
@@ -125,6 +126,12 @@ class HostileAgent:
                                                        "after_release": after}))
             except RequestError as err:
                 await self.say(session_id, json.dumps({"error": str(err), "code": err.code}))
+        elif text.startswith("burst "):
+            count, steps = map(int, text.split()[1:3])
+            for i in range(count):
+                await self.conn.session_update(session_id=session_id, update=update_plan(
+                    [plan_entry(f"step {j}", status="completed" if j < i * steps // count else "pending")
+                     for j in range(steps)]))
         elif text.startswith("stop "):
             return PromptResponse(stop_reason=text[5:])
         elif text == "hang":
