@@ -56,6 +56,8 @@ _LAZY = {"PlanChecklist": "codex_nb.widgets.checklist", "TurnControls": "codex_n
     "RolloutError": "codex_nb.sources.rollout",
     "list_rollouts": "codex_nb.sources.rollout",
     "read_rollout": "codex_nb.sources.rollout",
+    # The ACP client loads the acp SDK: also on first use.
+    **dict.fromkeys(("AcpAgent", "AcpAuthError", "AcpError"), "codex_nb.sources.acp"),
 }
 
 
@@ -72,6 +74,9 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "TURN_ABORTED_MARKER",
+    "AcpAgent",
+    "AcpAuthError",
+    "AcpError",
     "AnswerError",
     "AnswerPolicy",
     "AnswerPolicyError",

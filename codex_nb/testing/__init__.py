@@ -13,10 +13,15 @@ from typing import TYPE_CHECKING, Any
 from .recording import ModelRequest, RecordingSubscriber, ScriptedModel
 
 if TYPE_CHECKING:
+    from .acp_agents import CodexAcpNotFound, codex_acp_binary, pinned_codex_acp_version, write_codex_acp_home
     from .codex_ref import CodexNotFound, codex_binary, codex_config_toml, pinned_codex_version
     from .responses_server import CutStream, Garbage, HttpError, ResponsesServer, ResponsesServerError, Stall
 
 _LAZY = {
+    "CodexAcpNotFound": "acp_agents",
+    "codex_acp_binary": "acp_agents",
+    "pinned_codex_acp_version": "acp_agents",
+    "write_codex_acp_home": "acp_agents",
     "CodexNotFound": "codex_ref",
     "codex_binary": "codex_ref",
     "codex_config_toml": "codex_ref",
@@ -42,6 +47,7 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "CodexAcpNotFound",
     "CodexNotFound",
     "CutStream",
     "Garbage",
@@ -52,7 +58,10 @@ __all__ = [
     "ResponsesServerError",
     "ScriptedModel",
     "Stall",
+    "codex_acp_binary",
     "codex_binary",
     "codex_config_toml",
+    "pinned_codex_acp_version",
     "pinned_codex_version",
+    "write_codex_acp_home",
 ]

@@ -28,9 +28,8 @@ from ...protocol.frontend import (
     RequestPermissionsEvent,
     RequestUserInputEvent,
 )
-from ...frontend.answer_policy import AnswerPolicyError
+from ...frontend.answer_policy import AnswerPolicyError, how_to_answer, route
 from ...frontend.requests import FrontendRequests, Outcome, RequestKind, Settlement
-from ...tools.handlers.ask import route
 from .permissions import granted_to_v2, profile_from_v2
 from .rpc import METHOD_NOT_FOUND
 
@@ -150,7 +149,7 @@ class ServerRequests:
         try:
             thread.emit(msg, turn_id=params["turnId"])
             if request.settled is None:
-                await route(broker, request, tool)
+                await route(broker, request, what=tool, unanswerable=how_to_answer(tool))
             settlement = await broker.wait(request)
         except AnswerPolicyError as err:
             broker.fail(request.id, str(err))
