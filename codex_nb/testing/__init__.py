@@ -14,7 +14,7 @@ from .recording import ModelRequest, RecordingSubscriber, ScriptedModel
 
 if TYPE_CHECKING:
     from .codex_ref import CodexNotFound, codex_binary, codex_config_toml, pinned_codex_version
-    from .responses_server import CutStream, Garbage, HttpError, ResponsesServer, ResponsesServerError, Stall
+    from .responses_server import CutStream, Events, Garbage, HttpError, ResponsesServer, ResponsesServerError, Stall
 
 _LAZY = {
     "CodexNotFound": "codex_ref",
@@ -22,6 +22,7 @@ _LAZY = {
     "codex_config_toml": "codex_ref",
     "pinned_codex_version": "codex_ref",
     "CutStream": "responses_server",
+    "Events": "responses_server",
     "Garbage": "responses_server",
     "HttpError": "responses_server",
     "ResponsesServer": "responses_server",
@@ -44,6 +45,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "CodexNotFound",
     "CutStream",
+    "Events",
     "Garbage",
     "HttpError",
     "ModelRequest",
