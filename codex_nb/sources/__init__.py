@@ -1,0 +1,1 @@
+"""Adapters that bring outside sources into the runtime: model providers (``responses``)."""
