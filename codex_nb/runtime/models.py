@@ -29,6 +29,8 @@ class ModelRequest:
     tool_generation: int
     mode: str = "default"
     parallel_tool_calls: bool = True
+    thread_id: str = ""
+    """The session's thread id (a real provider sends it as ``prompt_cache_key``, as Codex does)."""
 
     def outputs(self) -> dict[str, Any]:
         """``call_id -> output`` for every output item in the request (handy in tests)."""
@@ -40,6 +42,10 @@ class ModelRequest:
 
 
 class Model(Protocol):
+    """``sample`` returns one response's output items. A model may also offer
+    ``stream(request) -> AsyncIterator[ModelStreamEvent]`` (``codex_nb.protocol.model_stream``);
+    the turn loop then prefers it: items become calls as they complete, events are published."""
+
     async def sample(self, request: ModelRequest) -> list[Item]: ...
 
 

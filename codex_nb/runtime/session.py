@@ -23,6 +23,7 @@ from ..errors import TurnError
 from ..hooks.engine import HookEngine
 from ..hooks.session_api import SessionHooksMixin
 from ..protocol.events import Event, WarningEvent
+from ..protocol.model_stream import TokenUsage
 from ..protocol.wire import dumps
 from ..tools.builtins import builtin_tools
 from ..tools.hook_points import ToolHooks
@@ -148,6 +149,8 @@ class Session(SessionHooksMixin):
         self.planner = ToolPlanner(self.registry, self.config)
         self.hooks: ToolHooks = hooks if hooks is not None else HookEngine.from_config(self.config)
         self.history: list[dict[str, Any]] = []
+        self.token_usage: TokenUsage | None = None
+        """Token usage summed over every response of this thread (models that report it)."""
         self.pairing = PairingTracker()
         self.lifecycle_log: list[LifecycleRecord] = []
         self.control_tool_facts: list[ControlToolCallFact] = []

@@ -13,9 +13,10 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..errors import ScriptedModelError
+from ..errors import ModelError, ScriptedModelError
 from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, TurnComplete, TurnStarted
 from ..protocol.items import message_text, user_message
+from ..protocol.model_stream import TokenCount, TokenUsage, TokenUsageInfo
 from ..runtime.cancellation import CancelSource
 from ..tools.errors import Fatal
 from ..tools.invocation import TurnContext
@@ -26,6 +27,7 @@ from ..tools.router import RoutingError
 from .calls import run_call
 from .history import repair_history, repaired
 from .models import Model, ModelRequest
+from .streaming import stream_step
 
 if TYPE_CHECKING:
     from .session import Session
@@ -47,6 +49,10 @@ class TurnResult:
     events: list[Event] = field(default_factory=list)
     error: str | None = None
     last_agent_message: str | None = None
+    token_usage: TokenUsage | None = None
+    """Token usage summed over this turn's responses (None if the model reported none)."""
+    last_token_usage: TokenUsage | None = None
+    """Usage of the turn's last response: what its context window holds now."""
 
     def outputs(self) -> dict[str, Any]:
         """``call_id -> output`` of every tool output item recorded in this turn."""
@@ -63,6 +69,8 @@ class TurnRunner:
         self.user_text = user_text
         self.start_index = len(session.history)
         self.last_agent_message: str | None = None
+        self.token_usage: TokenUsage | None = None
+        self.last_token_usage: TokenUsage | None = None
 
     @property
     def items(self) -> list[dict[str, Any]]:
@@ -85,7 +93,7 @@ class TurnRunner:
             if current is not None:
                 current.uncancel()  # our own hard abort after the grace period: a normal result
             return result
-        except (Fatal, ScriptedModelError) as err:
+        except (Fatal, ScriptedModelError, ModelError) as err:
             return self._failed(f"Fatal error: {err.message}" if isinstance(err, Fatal) else str(err))
         except Exception as err:  # a bug must surface as a failed turn, not a dead kernel
             return self._failed(f"turn failed: {type(err).__name__}: {err}")
@@ -100,11 +108,20 @@ class TurnRunner:
                 self.session.history.append(user_message(text))
             plan = self.session.planner.plan(self.turn.mode)
             request = ModelRequest(turn_id=self.turn.turn_id, items=repaired(self.session.history, self.session.pairing),
-                                   tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode))
-            items = await self._sample(request)
-            if items is None:
-                return
-            calls = self._record_response(items, plan.router)
+                                   tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode),
+                                   thread_id=self.session.thread_id)
+            if callable(getattr(self.model, "stream", None)):
+                streamed = await stream_step(self, request, plan.router)
+                if streamed is None:
+                    return
+                calls = streamed
+                if calls:
+                    continue  # the calls ran (and were recorded) while the response streamed
+            else:
+                items = await self._sample(request)
+                if items is None:
+                    return
+                calls = self._record_response(items, plan.router)
             if not calls:
                 if self.turn.pending_input.pending:
                     continue  # input arrived during the step: the turn goes on with it
@@ -126,14 +143,30 @@ class TurnRunner:
             return None  # an interrupted step's response is discarded, never recorded
         return sample.result()
 
+    def record_item(self, item: dict[str, Any], router: Any) -> ToolCall | RoutingError | None:
+        """Record one output item in history; returns its call if it is one."""
+        self.session.history.append(item)
+        if item.get("type") == "message" and item.get("role") == "assistant":
+            self.last_agent_message = message_text(item)
+            self.turn.emit(AgentMessage(message=self.last_agent_message))
+        return router.build_tool_call(item)
+
+    def record_usage(self, usage: TokenUsage | None) -> None:
+        """Count one response's usage for the turn and the thread; publish ``token_count``."""
+        if usage is None:
+            return
+        self.last_token_usage = usage
+        self.token_usage = usage if self.token_usage is None else self.token_usage + usage
+        total = getattr(self.session, "token_usage", None)
+        self.session.token_usage = usage if total is None else total + usage
+        window = getattr(self.model, "model_context_window", None)
+        self.turn.emit(TokenCount(info=TokenUsageInfo(total_token_usage=self.session.token_usage,
+                                                      last_token_usage=usage, model_context_window=window)))
+
     def _record_response(self, items: list[dict[str, Any]], router: Any) -> list[ToolCall | RoutingError]:
         calls: list[ToolCall | RoutingError] = []
         for item in items:
-            self.session.history.append(item)
-            if item.get("type") == "message" and item.get("role") == "assistant":
-                self.last_agent_message = message_text(item)
-                self.turn.emit(AgentMessage(message=self.last_agent_message))
-            routed = router.build_tool_call(item)
+            routed = self.record_item(item, router)
             if routed is not None:
                 calls.append(routed)
         return calls
@@ -144,6 +177,11 @@ class TurnRunner:
         for call in calls:
             tasks.append(None if isinstance(call, RoutingError) else
                          asyncio.ensure_future(run_call(call, self.turn, router, gate)))
+        await self.finish_calls(calls, tasks)
+
+    async def finish_calls(self, calls: list[ToolCall | RoutingError], tasks: list[asyncio.Future[CallResult] | None],
+                           *, swallow: bool = False) -> None:
+        """Wait for the started calls, then record their outputs in call order."""
         running = [t for t in tasks if t is not None]
         try:
             await asyncio.gather(*running)
@@ -153,6 +191,8 @@ class TurnRunner:
             if running:  # each run_call unwinds within its own bound (calls.UNWIND_TIMEOUT)
                 await asyncio.wait(running)
             self._record_outputs(calls, tasks)  # what finished is kept; repair pairs the rest
+            if swallow:
+                return
             raise
         self._record_outputs(calls, tasks)
 
@@ -195,4 +235,5 @@ class TurnRunner:
 
     def _result(self, status: TurnStatus) -> TurnResult:
         return TurnResult(turn_id=self.turn.turn_id, status=status, items=list(self.items),
-                          last_agent_message=self.last_agent_message)
+                          last_agent_message=self.last_agent_message, token_usage=self.token_usage,
+                          last_token_usage=self.last_token_usage)

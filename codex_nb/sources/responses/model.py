@@ -196,16 +196,17 @@ class ResponsesModel:
         client = self._client()
         limit = self.provider.effective_request_max_retries
         from openai import AsyncStream
-        from openai.types.responses import Response, ResponseStreamEvent
+        from openai.types.responses import Response
 
-        # The client's own POST, not responses.create(): the body goes out byte for byte in
-        # Codex's key order, streamed into the SDK's typed Responses events all the same.
+        # The client's own POST, not responses.create(): the body goes out in Codex's key
+        # order, and the SDK's AsyncStream hands back each event as the server's JSON
+        # object, so items return to the next request exactly as the model sent them.
         options: dict[str, Any] = {} if self._api_key is not None else {"headers": {"Authorization": _omit()}}
         attempt = 0
         while True:
             try:
                 return await client.post("/responses", cast_to=Response, body=body, options=options, stream=True,
-                                         stream_cls=AsyncStream[ResponseStreamEvent])
+                                         stream_cls=AsyncStream[object])
             except Exception as err:
                 error = self._status_error(err)
                 if error is None:

@@ -1,7 +1,8 @@
 """Responses-API stream events -> what the turn loop consumes (``ModelStreamEvent``).
 
-One ``StreamMapper`` per attempt reads the SDK's typed stream events (attribute access
-only: no copies of the text, so a 10,000-delta answer costs no more memory than its
+One ``StreamMapper`` per attempt reads the stream's events as the JSON objects the
+server sent (the SDK's ``AsyncStream`` without typed models: items keep the server's
+key order and nothing is copied, so a 10,000-delta answer costs no more memory than its
 final text) and returns the runtime events for each: text deltas become
 ``agent_message_delta``, reasoning-summary deltas ``agent_reasoning_delta`` (a new
 summary part: ``agent_reasoning_section_break``), each completed output item an
@@ -72,33 +73,31 @@ class StreamMapper:
         }
 
     def feed(self, event: Any) -> tuple[ModelStreamEvent, ...]:
-        handler = self._handlers.get(getattr(event, "type", None))
+        handler = self._handlers.get(event.get("type")) if isinstance(event, dict) else None
         return _NOTHING if handler is None else handler(event)
 
     # -- deltas ------------------------------------------------------------------------
     @staticmethod
-    def _text_delta(event: Any) -> tuple[ModelStreamEvent, ...]:
-        delta = event.delta
+    def _text_delta(event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
+        delta = event.get("delta")
         return (AgentMessageDelta(delta=delta),) if isinstance(delta, str) and delta else _NOTHING
 
     @staticmethod
-    def _reasoning_delta(event: Any) -> tuple[ModelStreamEvent, ...]:
-        delta = event.delta
+    def _reasoning_delta(event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
+        delta = event.get("delta")
         return (AgentReasoningDelta(delta=delta),) if isinstance(delta, str) and delta else _NOTHING
 
     @staticmethod
-    def _reasoning_part(event: Any) -> tuple[ModelStreamEvent, ...]:
-        index = getattr(event, "summary_index", 0) or 0
-        if index <= 0:
+    def _reasoning_part(event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
+        index = event.get("summary_index")
+        if not isinstance(index, int) or index <= 0:
             return _NOTHING  # the first part needs no break
-        return (AgentReasoningSectionBreak(item_id=str(getattr(event, "item_id", "") or ""),
-                                           summary_index=int(index)),)
+        return (AgentReasoningSectionBreak(item_id=str(event.get("item_id") or ""), summary_index=index),)
 
     # -- items -------------------------------------------------------------------------
-    def _item_done(self, event: Any) -> tuple[ModelStreamEvent, ...]:
-        raw = event.item
-        item = raw.to_dict() if hasattr(raw, "to_dict") else dict(raw)
-        if not isinstance(item.get("type"), str):
+    def _item_done(self, event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
+        item = event.get("item")
+        if not isinstance(item, dict) or not isinstance(item.get("type"), str):
             raise ModelError(f"stream disconnected before completion: output item without a type: {item!r:.200}",
                              retryable=True)
         self.items_done += 1
@@ -110,23 +109,19 @@ class StreamMapper:
         return (*(AgentReasoning(text=text) for text in texts if text), done)
 
     # -- the response ------------------------------------------------------------------
-    def _created(self, event: Any) -> tuple[ModelStreamEvent, ...]:
-        self.response_id = getattr(getattr(event, "response", None), "id", None)
+    def _created(self, event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
+        self.response_id = _get(event, "response", "id")
         return _NOTHING
 
-    def _completed(self, event: Any) -> tuple[ModelStreamEvent, ...]:
-        response = getattr(event, "response", None)
-        usage = getattr(response, "usage", None)
-        usage_dict = usage.to_dict() if hasattr(usage, "to_dict") else usage
+    def _completed(self, event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
         self.completed = True
-        return (ResponseCompleted(response_id=getattr(response, "id", None) or self.response_id,
-                                  usage=TokenUsage.from_responses_usage(usage_dict)),)
+        return (ResponseCompleted(response_id=_get(event, "response", "id") or self.response_id,
+                                  usage=TokenUsage.from_responses_usage(_get(event, "response", "usage"))),)
 
     @staticmethod
-    def _failed(event: Any) -> tuple[ModelStreamEvent, ...]:
-        error = getattr(getattr(event, "response", None), "error", None)
-        code = getattr(error, "code", None) if error is not None else None
-        message = getattr(error, "message", None) if error is not None else None
+    def _failed(event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
+        code = _get(event, "response", "error", "code")
+        message = _get(event, "response", "error", "message")
         if code in _FATAL_CODES:
             text, info = _FATAL_CODES[code]
             raise ModelError(text, info=info)
@@ -136,16 +131,23 @@ class StreamMapper:
         raise ModelError(detail, retryable=True, info="other")
 
     @staticmethod
-    def _incomplete(event: Any) -> tuple[ModelStreamEvent, ...]:
-        details = getattr(getattr(event, "response", None), "incomplete_details", None)
-        reason = getattr(details, "reason", None) or "unknown"
+    def _incomplete(event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
+        reason = _get(event, "response", "incomplete_details", "reason") or "unknown"
         raise ModelError(f"Incomplete response returned, reason: {reason}", retryable=True, info="other")
 
     @staticmethod
-    def _error(event: Any) -> tuple[ModelStreamEvent, ...]:
-        message = getattr(event, "message", None) or "the model provider sent an error event"
-        code = getattr(event, "code", None)
+    def _error(event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
+        message = event.get("message") or _get(event, "error", "message") or "the model provider sent an error event"
+        code = event.get("code") or _get(event, "error", "code")
         if code in _FATAL_CODES:
             text, info = _FATAL_CODES[code]
             raise ModelError(text, info=info)
         raise ModelError(f"stream disconnected before completion: {message}", retryable=True, info="other")
+
+
+def _get(data: Any, *path: str) -> Any:
+    for key in path:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
