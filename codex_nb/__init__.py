@@ -11,6 +11,7 @@ from .errors import (
     CodexNbError,
     ConfigError,
     HookError,
+    ModelError,
     ScriptedModelError,
     ToolCollisionError,
     ToolDefinitionError,
@@ -49,6 +50,18 @@ from .protocol.frontend import (
     RequestUserInputEvent,
 )
 from .protocol.items import assistant_message, custom_tool_call, function_call, user_message
+from .protocol.model_stream import (
+    AgentMessageDelta,
+    AgentReasoning,
+    AgentReasoningDelta,
+    AgentReasoningSectionBreak,
+    OutputItemDone,
+    ResponseCompleted,
+    StreamError,
+    TokenCount,
+    TokenUsage,
+    TokenUsageInfo,
+)
 from .protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
 from .render import render_plan_text
 from .runtime.answer_policy import ENV_VAR as ANSWER_POLICY_ENV
@@ -59,6 +72,7 @@ from .runtime.history import repair_history
 from .runtime.models import ModelRequest, ScriptedModel
 from .runtime.session import CallToolResult, Session, TurnHandle
 from .runtime.turn import TURN_ABORTED_MARKER, TurnResult
+from .sources.responses.model import ResponsesModel
 from .testing import RecordingSubscriber
 from .tools.base import Tool
 from .tools.errors import Fatal, RespondToModel
@@ -73,7 +87,7 @@ from .tools.registry import ToolRegistry
 
 # Widgets pull in ipywidgets/anywidget (~0.7 s): load them on first use, not at import.
 _LAZY = {"PlanChecklist": "codex_nb.widgets.checklist", "TurnControls": "codex_nb.widgets.turn_controls",
-         "PromptsWidget": "codex_nb.widgets.prompts"}
+         "PromptsWidget": "codex_nb.widgets.prompts", "Transcript": "codex_nb.widgets.transcript"}
 
 
 def __getattr__(name: str) -> object:
@@ -91,6 +105,10 @@ __all__ = [
     "ANSWER_POLICY_ENV",
     "TURN_ABORTED_MARKER",
     "AgentMessage",
+    "AgentMessageDelta",
+    "AgentReasoning",
+    "AgentReasoningDelta",
+    "AgentReasoningSectionBreak",
     "AnswerError",
     "AnswerPolicy",
     "AnswerPolicyError",
@@ -121,7 +139,9 @@ __all__ = [
     "ItemStarted",
     "LifecycleRecord",
     "ModeKind",
+    "ModelError",
     "ModelRequest",
+    "OutputItemDone",
     "PendingInput",
     "PermissionProfile",
     "PlanChecklist",
@@ -135,10 +155,16 @@ __all__ = [
     "RequestPermissionsResponse",
     "RequestUserInputEvent",
     "RespondToModel",
+    "ResponseCompleted",
+    "ResponsesModel",
     "ScriptedModel",
     "ScriptedModelError",
     "Session",
     "StepStatus",
+    "StreamError",
+    "TokenCount",
+    "TokenUsage",
+    "TokenUsageInfo",
     "Tool",
     "ToolCallOutcome",
     "ToolCollisionError",
@@ -151,6 +177,7 @@ __all__ = [
     "ToolPlan",
     "ToolPlanner",
     "ToolRegistry",
+    "Transcript",
     "TurnAborted",
     "TurnComplete",
     "TurnContext",

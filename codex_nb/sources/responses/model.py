@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import functools
 import json
 import random
+import ssl
 import time
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -91,7 +93,6 @@ class ResponsesModel:
         if api_key is not None and not isinstance(api_key, str):
             raise ConfigError(f"api_key must be a string, got {type(api_key).__name__}")
         self._api_key: Secret | None = Secret(api_key) if api_key else self.provider.api_key()
-        self._clients: dict[asyncio.AbstractEventLoop, Any] = {}
         self.last_request: dict[str, Any] | None = None
         """The body of the latest request sent (for inspection in notebooks and tests)."""
         self.last_usage: TokenUsage | None = None
@@ -162,7 +163,15 @@ class ResponsesModel:
                 await asyncio.sleep(err.delay if err.delay is not None else backoff(retries))
 
     async def _attempt(self, body: dict[str, Any]) -> AsyncIterator[ModelStreamEvent]:
-        stream = await self._open(body)
+        client = self._new_client()
+        try:
+            async for event in self._events(client, body):
+                yield event
+        finally:
+            await client.close()
+
+    async def _events(self, client: Any, body: dict[str, Any]) -> AsyncIterator[ModelStreamEvent]:
+        stream = await self._open(client, body)
         mapper = StreamMapper()
         idle = self.provider.stream_idle_timeout
         iterator = stream.__aiter__()
@@ -191,9 +200,8 @@ class ResponsesModel:
         finally:
             await stream.close()  # at once, also when the turn is interrupted: no connection outlives it
 
-    async def _open(self, body: dict[str, Any]) -> Any:
+    async def _open(self, client: Any, body: dict[str, Any]) -> Any:
         """POST the request; retry 5xx/transport errors ``request_max_retries`` times."""
-        client = self._client()
         limit = self.provider.effective_request_max_retries
         from openai import AsyncStream
         from openai.types.responses import Response
@@ -254,28 +262,20 @@ class ResponsesModel:
             text = text.replace(self._api_key.reveal(), "***")
         return text
 
-    # -- the SDK client, one per event loop ------------------------------------------------
-    def _client(self) -> Any:
-        loop = asyncio.get_running_loop()
-        client = self._clients.get(loop)
-        if client is None:
-            for old in [old for old in self._clients if old.is_closed()]:
-                del self._clients[old]
-            import openai  # lazy: importing codex_nb must not import the SDK
+    # -- the SDK client, one per request ----------------------------------------------------
+    def _new_client(self) -> Any:
+        """A fresh client for one request: no pooled connection outlives its response, so an
+        interrupted or abandoned turn leaves no socket behind, whatever loop it ran on."""
+        import openai  # lazy: importing codex_nb must not import the SDK
 
-            client = openai.AsyncOpenAI(
-                api_key=self._api_key.reveal() if self._api_key is not None else "no-key-configured",
-                base_url=self.provider.resolved_base_url(), max_retries=0,
-                timeout=self.provider.stream_idle_timeout, default_headers=self.provider.headers() or None,
-                default_query=self.provider.query_params or None, organization=None, project=None)
-            self._clients[loop] = client
-        return client
+        return openai.AsyncOpenAI(
+            api_key=self._api_key.reveal() if self._api_key is not None else "no-key-configured",
+            base_url=self.provider.resolved_base_url(), max_retries=0, timeout=self.provider.stream_idle_timeout,
+            default_headers=self.provider.headers() or None, default_query=self.provider.query_params or None,
+            organization=None, project=None, http_client=openai.DefaultAsyncHttpxClient(verify=_ssl_context()))
 
     async def aclose(self) -> None:
-        """Close this loop's HTTP client (its connection pool)."""
-        client = self._clients.pop(asyncio.get_running_loop(), None)
-        if client is not None:
-            await client.close()
+        """Nothing to release: every request closes its own connection (kept for symmetry)."""
 
     def __repr__(self) -> str:
         key = "set" if self._api_key is not None else "none"
@@ -285,6 +285,17 @@ class ResponsesModel:
 
     def __reduce__(self) -> Any:
         raise TypeError("a ResponsesModel holds an API key and cannot be pickled; build a new one where needed")
+
+
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    """One TLS context for every client (building one costs ~50 ms: the CA bundle is parsed)."""
+    try:
+        import certifi
+
+        return ssl.create_default_context(cafile=certifi.where())
+    except ImportError:
+        return ssl.create_default_context()
 
 
 def _omit() -> Any:
