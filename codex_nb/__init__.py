@@ -31,6 +31,7 @@ from .hooks import (
 from .protocol.app_server import turn_plan_updated
 from .protocol.events import (
     AgentMessage,
+    AgentMessageDelta,
     ErrorEvent,
     Event,
     EventMsg,
@@ -51,7 +52,6 @@ from .protocol.frontend import (
 )
 from .protocol.items import assistant_message, custom_tool_call, function_call, user_message
 from .protocol.model_stream import (
-    AgentMessageDelta,
     AgentReasoning,
     AgentReasoningDelta,
     AgentReasoningSectionBreak,

@@ -69,6 +69,13 @@ class AgentMessage(EventMsg):
     message: str
 
 
+class AgentMessageDelta(EventMsg):
+    """``agent_message_delta``: a chunk of the assistant's streamed reply (Codex core event)."""
+
+    type: Literal["agent_message_delta"] = "agent_message_delta"
+    delta: str
+
+
 class ErrorEvent(EventMsg):
     """``error``: the turn failed; ``message`` is e.g. ``Fatal error: ...``."""
 

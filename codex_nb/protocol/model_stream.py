@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .events import EventMsg
+from .events import AgentMessageDelta, EventMsg
 
 
 class TokenUsage(BaseModel):
@@ -75,13 +75,6 @@ class TokenCount(EventMsg):
     rate_limits: dict[str, Any] | None = None
 
 
-class AgentMessageDelta(EventMsg):
-    """``agent_message_delta``: a piece of assistant text as it streams."""
-
-    type: Literal["agent_message_delta"] = "agent_message_delta"
-    delta: str
-
-
 class AgentReasoningDelta(EventMsg):
     """``agent_reasoning_delta``: a piece of a reasoning summary as it streams."""
 
@@ -131,5 +124,9 @@ class ResponseCompleted:
     usage: TokenUsage | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
+
+__all__ = ["AgentMessageDelta", "AgentReasoning", "AgentReasoningDelta", "AgentReasoningSectionBreak",
+           "ModelStreamEvent", "OutputItemDone", "ResponseCompleted", "StreamError", "TokenCount", "TokenUsage",
+           "TokenUsageInfo"]
 
 ModelStreamEvent = OutputItemDone | ResponseCompleted | EventMsg
