@@ -137,6 +137,8 @@ class ResponsesServer:
         self.allow_leftover = allow_leftover
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.paths: list[str] = []
+        """The request path (with its query string) of every recorded POST, in order."""
         self.other_requests: list[tuple[str, str]] = []
         self.failures: list[str] = []
         self.disconnects = 0
@@ -236,11 +238,12 @@ class ResponsesServer:
         return home
 
     # -- serving -------------------------------------------------------------------------
-    def _take(self, body: dict[str, Any], headers: dict[str, str]) -> tuple[int, Entry | None]:
+    def _take(self, body: dict[str, Any], headers: dict[str, str], path: str = "") -> tuple[int, Entry | None]:
         with self._lock:
             index = len(self.requests)
             self.requests.append(body)
             self.headers.append(headers)
+            self.paths.append(path)
             if index >= len(self.script):
                 message = (
                     f"ResponsesServer was asked for response {index + 1} but only {len(self.script)} were "
@@ -279,7 +282,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.owner._fail(f"request body is not JSON: {exc}")
             self._json(400, {"error": {"message": f"request body is not JSON: {exc}"}})
             return
-        index, entry = self.owner._take(body, {k.lower(): v for k, v in self.headers.items()})
+        index, entry = self.owner._take(body, {k.lower(): v for k, v in self.headers.items()}, self.path)
         if entry is None:
             self._json(500, {"error": {"message": self.owner.failures[-1], "type": "server_error"}})
             return
