@@ -135,13 +135,16 @@ def test_transcript_needs_an_event_source() -> None:
         Transcript(object())
 
 
-def test_state_fold_keeps_deltas_as_parts_until_a_snapshot() -> None:
+def test_state_fold_buffers_deltas_and_keeps_streaming_after_a_snapshot() -> None:
     state = TranscriptState()
     bus = EventBus("t")
     bus.subscribe(state.apply)
     bus.emit(TurnStarted(turn_id="t1"), id="t1", turn_id="t1")
-    for i in range(1000):
+    for _ in range(1000):
         bus.emit(cx.AgentMessageDelta(delta="x"), id="t1", turn_id="t1")
-    assert len(state.entries[0].parts) == 1000
     assert state.snapshot()[0]["text"] == "x" * 1000
-    assert len(state.entries[0].parts) == 1  # joined once, reused
+    bus.emit(cx.AgentMessageDelta(delta="y"), id="t1", turn_id="t1")
+    assert state.snapshot()[0] == {"kind": "assistant", "id": "assistant-1", "text": "x" * 1000 + "y",
+                                   "status": "streaming", "title": "", "detail": ""}
+    bus.emit(cx.AgentMessage(message="final"), id="t1", turn_id="t1")
+    assert state.snapshot()[0]["text"] == "final" and state.snapshot()[0]["status"] == "done"

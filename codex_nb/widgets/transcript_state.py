@@ -6,12 +6,13 @@ a replay): assistant text grows with ``agent_message_delta`` and is settled by
 tool calls appear with ``item_started`` and settle with ``item_completed`` (app-server v2
 ``dynamicToolCall``, ``mcpToolCall`` or ``commandExecution`` items); ``stream_error`` drops
 the text of the abandoned attempt and notes the retry; ``error`` and the turn events set
-the status. Deltas are kept as a list of parts and joined only when a snapshot is taken,
-so a 10,000-delta answer costs linear time and memory.
+the status. Deltas are appended to a string buffer and copied out only when a snapshot is
+taken, so a 10,000-delta answer costs linear time and memory of about its text.
 """
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,15 +27,27 @@ TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution
 class _Entry:
     kind: str  # assistant | reasoning | tool | notice | error
     id: str
-    parts: list[str] = field(default_factory=list)
+    value: str = ""
     status: str = ""
     title: str = ""
     detail: str = ""
+    buffer: io.StringIO | None = field(default=None, repr=False)
+    """Streaming text: amortised O(1) appends, one copy per snapshot, no per-delta objects kept."""
+
+    def append(self, delta: str) -> None:
+        if self.buffer is None:
+            self.buffer = io.StringIO(self.value)
+            self.buffer.seek(0, io.SEEK_END)
+        self.buffer.write(delta)
+
+    def set(self, text: str) -> None:
+        self.buffer = None
+        self.value = text
 
     def text(self) -> str:
-        if len(self.parts) > 1:
-            self.parts[:] = ["".join(self.parts)]
-        return self.parts[0] if self.parts else ""
+        if self.buffer is not None:
+            self.value = self.buffer.getvalue()
+        return self.value
 
     def snapshot(self) -> dict[str, str]:
         return {"kind": self.kind, "id": self.id, "text": self.text(), "status": self.status, "title": self.title,
@@ -95,14 +108,14 @@ class TranscriptState:
         entry = self._streaming.get(kind)
         if entry is None:
             entry = self._streaming[kind] = self._add(kind, "", status="streaming")
-        entry.parts.append(delta)
+        entry.append(delta)
         return True
 
     def _final(self, kind: str, text: str) -> bool:
         entry = self._streaming.pop(kind, None)
         if entry is None:
             entry = self._add(kind, "")
-        entry.parts[:] = [text]
+        entry.set(text)
         entry.status = "done"
         return True
 
@@ -133,13 +146,13 @@ class TranscriptState:
         entry.status = _tool_status(item, done=done)
         entry.detail = _clip(_tool_input(item))
         if done:
-            entry.parts[:] = [_clip(_tool_output(item))]
+            entry.set(_clip(_tool_output(item)))
         return True
 
     def _add(self, kind: str, text: str, *, status: str = "", detail: str = "", entry_id: str | None = None) -> _Entry:
         self._counter += 1
-        entry = _Entry(kind=kind, id=entry_id or f"{kind}-{self._counter}", parts=[text] if text else [],
-                       status=status, detail=detail)
+        entry = _Entry(kind=kind, id=entry_id or f"{kind}-{self._counter}", value=text, status=status,
+                       detail=detail)
         self.entries.append(entry)
         return entry
 

@@ -173,17 +173,21 @@ class ResponsesModel:
     async def _events(self, client: Any, body: dict[str, Any]) -> AsyncIterator[ModelStreamEvent]:
         stream = await self._open(client, body)
         mapper = StreamMapper()
-        idle = self.provider.stream_idle_timeout
         iterator = stream.__aiter__()
+        watchdog = _IdleWatchdog(self.provider.stream_idle_timeout)
         try:
             while not mapper.completed:
                 try:
-                    async with asyncio.timeout(idle):
-                        event = await iterator.__anext__()
+                    watchdog.arm()
+                    event = await iterator.__anext__()
+                    watchdog.disarm()
                 except StopAsyncIteration:
                     raise ModelError("stream disconnected before completion: stream closed before "
                                      "response.completed", retryable=True) from None
-                except TimeoutError:
+                except asyncio.CancelledError:
+                    if not watchdog.fired:
+                        raise  # an interrupt, not a stall
+                    watchdog.acknowledge()
                     raise ModelError("stream disconnected before completion: idle timeout waiting for SSE",
                                      retryable=True) from None
                 except json.JSONDecodeError as err:
@@ -198,6 +202,7 @@ class ResponsesModel:
                         self.last_usage = out.usage
                     yield out
         finally:
+            watchdog.close()
             await stream.close()  # at once, also when the turn is interrupted: no connection outlives it
 
     async def _open(self, client: Any, body: dict[str, Any]) -> Any:
@@ -285,6 +290,53 @@ class ResponsesModel:
 
     def __reduce__(self) -> Any:
         raise TypeError("a ResponsesModel holds an API key and cannot be pickled; build a new one where needed")
+
+
+class _IdleWatchdog:
+    """``stream_idle_timeout_ms`` between stream events, with one timer per idle period.
+
+    ``asyncio.timeout`` around every event would schedule (and cancel) a timer per
+    delta; cancelled timers linger in the loop's heap, so a 10,000-delta answer would hold
+    thousands. This keeps one timer that re-arms itself from the time of the last event,
+    and cancels the waiting task only while it waits for the next event.
+    """
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self.fired = False
+        self._loop = asyncio.get_running_loop()
+        self._task = asyncio.current_task()
+        self._waiting_since: float | None = None
+        self._handle: asyncio.TimerHandle | None = None
+
+    def arm(self) -> None:
+        self._waiting_since = self._loop.time()
+        if self._handle is None:
+            self._handle = self._loop.call_later(self.timeout, self._check)
+
+    def disarm(self) -> None:
+        self._waiting_since = None
+
+    def _check(self) -> None:
+        self._handle = None
+        if self._waiting_since is None:
+            return  # not waiting (the consumer has the event): arm() starts a new period
+        remaining = self._waiting_since + self.timeout - self._loop.time()
+        if remaining > 0:
+            self._handle = self._loop.call_later(remaining, self._check)
+        elif self._task is not None:
+            self.fired = True
+            self._task.cancel("stream idle timeout")
+
+    def acknowledge(self) -> None:
+        """Turn our own cancellation into the timeout error (the task goes on)."""
+        if self._task is not None:
+            self._task.uncancel()
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
 
 
 @functools.cache
