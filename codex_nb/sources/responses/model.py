@@ -243,7 +243,8 @@ class ResponsesModel:
         url = self._redact(str(err.response.request.url))
         if status in (401, 403):
             var = self.provider.key_env_var
-            fix = (f"set {var} to a valid API key for {self.provider.name or self.provider.id}" if var
+            named = "" if self.provider.id == "custom" else f" for {self.provider.name or self.provider.id}"
+            fix = (f"set {var} to a valid API key{named}" if var
                    else "pass api_key=... to cx.ResponsesModel, or set env_key in the provider config")
             return ModelError(f"unexpected status {status} {reason}: {detail}, url: {url}. To fix: {fix}.",
                               info="unauthorized")
