@@ -42,7 +42,7 @@ def recorded_stream(deltas: int) -> bytes:
 
 def transport(data: bytes, chunk: int = 4096):
     """An in-process transport replaying ``data`` in network-sized chunks."""
-    import httpx2
+    import httpx2  # the HTTP library of openai 3.x
 
     async def body():
         for start in range(0, len(data), chunk):
