@@ -22,6 +22,7 @@ import traitlets
 
 from ..protocol.events import Event
 from ._static import bundle_esm, read_static
+from .checklist import _running_loop
 from .static_fallback import StaticFallback
 from .transcript_state import TranscriptState
 
@@ -116,10 +117,3 @@ class Transcript(StaticFallback, anywidget.AnyWidget):
                 self._timer.cancel()
                 self._timer = None
         super().close()
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
