@@ -56,6 +56,7 @@ async def test_text_streams_as_agent_message_deltas_then_one_agent_message(no_le
     assert wire[5] == {"type": "token_count", "info": {"total_token_usage": usage, "last_token_usage": usage,
                                                        "model_context_window": None}, "rate_limits": None}
     assert result.token_usage == result.last_token_usage == cx.TokenUsage(**usage)
+    assert session.last_token_usage == session.token_usage == cx.TokenUsage(**usage)
     assert result.last_agent_message == "Hello, world"
 
 
@@ -286,3 +287,23 @@ async def test_the_key_never_shows_in_reprs_events_logs_or_tracebacks(caplog) ->
         import pickle
 
         pickle.dumps(model)
+
+
+async def test_a_sample_only_model_reports_usage_through_last_usage() -> None:
+    class Counting:
+        """A model without stream(): the turn loop reads ``last_usage`` after each sample."""
+
+        def __init__(self) -> None:
+            self.last_usage = None
+            self.steps = [[cx.function_call("update_plan", PLAN, call_id="c1")], [cx.assistant_message("ok")]]
+
+        async def sample(self, request):
+            self.last_usage = {"input_tokens": 10, "output_tokens": 2, "total_tokens": 12}
+            return self.steps.pop(0)
+
+    session = cx.Session()
+    result = await session.run_turn("go", model=Counting())
+    assert result.token_usage == cx.TokenUsage(input_tokens=20, output_tokens=4, total_tokens=24)
+    assert session.last_token_usage == result.last_token_usage == cx.TokenUsage(input_tokens=10, output_tokens=2,
+                                                                                 total_tokens=12)
+    assert [e.msg.type for e in result.events].count("token_count") == 2

@@ -148,3 +148,15 @@ def test_state_fold_buffers_deltas_and_keeps_streaming_after_a_snapshot() -> Non
                                    "status": "streaming", "title": "", "detail": ""}
     bus.emit(cx.AgentMessage(message="final"), id="t1", turn_id="t1")
     assert state.snapshot()[0]["text"] == "final" and state.snapshot()[0]["status"] == "done"
+
+
+async def test_detach_keeps_what_is_shown_and_ignores_later_turns() -> None:
+    async with ResponsesServer([Events(deltas("First.")), Events(deltas("Second."))]) as srv:
+        session = cx.Session()
+        view = transcript(session)
+        model = cx.ResponsesModel(model="m", base_url=srv.base_url)
+        await session.run_turn("one", model=model)
+        view.detach()
+        await session.run_turn("two", model=model)
+    assert view.text() == "Transcript: completed\nassistant: First."
+    assert view.entries[-1]["text"] == "First."

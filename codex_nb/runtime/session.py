@@ -151,6 +151,8 @@ class Session(SessionHooksMixin):
         self.history: list[dict[str, Any]] = []
         self.token_usage: TokenUsage | None = None
         """Token usage summed over every response of this thread (models that report it)."""
+        self.last_token_usage: TokenUsage | None = None
+        """Usage of the thread's latest response: what its context window holds now."""
         self.pairing = PairingTracker()
         self.lifecycle_log: list[LifecycleRecord] = []
         self.control_tool_facts: list[ControlToolCallFact] = []

@@ -121,6 +121,7 @@ class TurnRunner:
                 items = await self._sample(request)
                 if items is None:
                     return
+                self.record_usage(getattr(self.model, "last_usage", None))  # e.g. ScriptedModel(usage=[...])
                 calls = self._record_response(items, plan.router)
             if not calls:
                 if self.turn.pending_input.pending:
@@ -151,10 +152,17 @@ class TurnRunner:
             self.turn.emit(AgentMessage(message=self.last_agent_message))
         return router.build_tool_call(item)
 
-    def record_usage(self, usage: TokenUsage | None) -> None:
-        """Count one response's usage for the turn and the thread; publish ``token_count``."""
+    def record_usage(self, usage: TokenUsage | dict[str, Any] | None) -> None:
+        """Count one response's usage for the turn and the thread; publish ``token_count``.
+
+        ``session.last_token_usage`` is what the context window holds now (get_context_remaining
+        reads it); ``session.token_usage`` is the thread's running total."""
+        if isinstance(usage, dict):
+            usage = (TokenUsage.from_responses_usage(usage) if "input_tokens_details" in usage
+                     or "output_tokens_details" in usage else TokenUsage(**usage))
         if usage is None:
             return
+        self.session.last_token_usage = usage
         self.last_token_usage = usage
         self.token_usage = usage if self.token_usage is None else self.token_usage + usage
         total = getattr(self.session, "token_usage", None)

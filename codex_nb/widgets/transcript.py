@@ -110,10 +110,11 @@ class Transcript(StaticFallback, anywidget.AnyWidget):
     def __repr__(self) -> str:
         return self.text()
 
-    def close(self) -> None:
+    def detach(self) -> None:
+        """Stop following the source; what is shown stays (pending updates are sent first)."""
         self._unsubscribe()
-        with self._lock:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+        self._flush()
+
+    def close(self) -> None:
+        self.detach()
         super().close()
