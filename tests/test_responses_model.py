@@ -11,6 +11,7 @@ import traceback
 import pytest
 
 import codex_nb as cx
+from codex_nb.runtime.history import repair_history
 from codex_nb.testing import CutStream, Events, Garbage, HttpError, RecordingSubscriber, ResponsesServer, Stall
 
 SECRET = "sk-test-SECRET-0123456789"
@@ -117,7 +118,7 @@ async def test_a_call_runs_while_the_response_is_still_streaming_and_interrupt_c
         await model.aclose()
     assert result.status == "interrupted"
     assert result.outputs()["w1"].startswith("aborted by user after ")
-    assert cx.repair_history(session.history) == session.history  # every call is paired
+    assert repair_history(session.history) == session.history  # every call is paired
 
 
 async def test_tool_calls_are_published_as_dynamic_tool_call_items() -> None:

@@ -7,8 +7,9 @@ import asyncio
 import pytest
 
 import codex_nb as cx
-from codex_nb.protocol.events import ItemCompleted, ItemStarted, TurnComplete, TurnStarted
-from codex_nb.runtime.bus import EventBus
+from codex_nb.events.bus import EventBus
+from codex_nb.protocol.events import (AgentMessage, AgentMessageDelta, ItemCompleted, ItemStarted, TurnComplete,
+                                      TurnStarted)
 from codex_nb.testing import Events, HttpError, ResponsesServer
 from codex_nb.widgets.testing import recording_comms
 from codex_nb.widgets.transcript import Transcript
@@ -141,12 +142,12 @@ def test_state_fold_buffers_deltas_and_keeps_streaming_after_a_snapshot() -> Non
     bus.subscribe(state.apply)
     bus.emit(TurnStarted(turn_id="t1"), id="t1", turn_id="t1")
     for _ in range(1000):
-        bus.emit(cx.AgentMessageDelta(delta="x"), id="t1", turn_id="t1")
+        bus.emit(AgentMessageDelta(delta="x"), id="t1", turn_id="t1")
     assert state.snapshot()[0]["text"] == "x" * 1000
-    bus.emit(cx.AgentMessageDelta(delta="y"), id="t1", turn_id="t1")
+    bus.emit(AgentMessageDelta(delta="y"), id="t1", turn_id="t1")
     assert state.snapshot()[0] == {"kind": "assistant", "id": "assistant-1", "text": "x" * 1000 + "y",
                                    "status": "streaming", "title": "", "detail": ""}
-    bus.emit(cx.AgentMessage(message="final"), id="t1", turn_id="t1")
+    bus.emit(AgentMessage(message="final"), id="t1", turn_id="t1")
     assert state.snapshot()[0]["text"] == "final" and state.snapshot()[0]["status"] == "done"
 
 

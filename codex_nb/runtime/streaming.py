@@ -15,22 +15,33 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..protocol.events import EventMsg, ItemCompleted, ItemStarted
 from ..protocol.model_stream import OutputItemDone, ResponseCompleted
 from ..tools.parallel import ParallelGate
 from ..tools.payload import ToolCall
 from ..tools.pipeline import CallResult
-from ..tools.router import RoutingError
-from .calls import run_call
-from .models import ModelRequest
-
-if TYPE_CHECKING:
-    from .turn import TurnRunner
+from ..tools.invocation import TurnContext
+from ..tools.router import RoutingError, ToolRouter
+from ..tools.calls import run_call
+from ..protocol.model import ModelRequest
 
 Calls = list[ToolCall | RoutingError]
 Tasks = list["asyncio.Future[CallResult] | None"]
+
+
+class TurnRunner(Protocol):
+    """What a streaming step needs from the turn that runs it (``runtime.turn.TurnRunner``)."""
+
+    turn: TurnContext
+    model: Any
+
+    def record_item(self, item: dict[str, Any], router: ToolRouter) -> ToolCall | RoutingError | None: ...
+
+    def record_usage(self, usage: Any) -> None: ...
+
+    async def finish_calls(self, calls: Calls, tasks: Tasks, *, swallow: bool = False) -> None: ...
 
 
 async def stream_step(runner: TurnRunner, request: ModelRequest, router: Any) -> Calls | None:

@@ -20,7 +20,8 @@ import tracemalloc
 import openai
 
 import codex_nb as cx
-from codex_nb.runtime.bus import EventBus
+from codex_nb.protocol.events import EventMsg
+from codex_nb.events.bus import EventBus
 from codex_nb.widgets.transcript_state import TranscriptState
 
 TARGET = 1.5
@@ -103,7 +104,7 @@ async def our_path(data: bytes) -> tuple[float, int]:
     count = 0
     async for event in model.stream(request):
         count += 1
-        if isinstance(event, cx.EventMsg):
+        if isinstance(event, EventMsg):
             bus.emit(event, id="t", turn_id="t")
     return time.perf_counter() - start, count
 
