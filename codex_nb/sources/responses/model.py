@@ -150,60 +150,59 @@ class ResponsesModel:
         limit = self.provider.effective_stream_max_retries
         retries = 0
         while True:
+            # One generator for the whole path (no nested async generators): every layer
+            # would cost each of thousands of deltas another resume.
+            client = self._new_client()
+            stream = watchdog = None
             try:
-                async for event in self._attempt(body):
-                    yield event
+                stream = await self._open(client, body)
+                mapper = StreamMapper()
+                iterator = stream.__aiter__()
+                watchdog = _IdleWatchdog(self.provider.stream_idle_timeout)
+                while not mapper.completed:
+                    for out in mapper.feed(await self._next_event(iterator, watchdog)):
+                        if isinstance(out, ResponseCompleted):
+                            self.last_usage = out.usage
+                        yield out
                 return
             except ModelError as err:
                 if not err.retryable or retries >= limit:
                     raise
                 retries += 1
-                yield StreamError(message=f"Reconnecting... {retries}/{limit}", codex_error_info=err.info,
-                                  additional_details=err.message)
-                await asyncio.sleep(err.delay if err.delay is not None else backoff(retries))
+                error = err
+            finally:
+                if watchdog is not None:
+                    watchdog.close()
+                if stream is not None:
+                    await stream.close()  # at once, also when the turn is interrupted
+                await client.close()  # no connection outlives its response
+            yield StreamError(message=f"Reconnecting... {retries}/{limit}", codex_error_info=error.info,
+                              additional_details=error.message)
+            await asyncio.sleep(error.delay if error.delay is not None else backoff(retries))
 
-    async def _attempt(self, body: dict[str, Any]) -> AsyncIterator[ModelStreamEvent]:
-        client = self._new_client()
+    async def _next_event(self, iterator: Any, watchdog: _IdleWatchdog) -> Any:
+        """The next stream event; a drop, stall, bad JSON or transport error is a retryable ModelError."""
         try:
-            async for event in self._events(client, body):
-                yield event
-        finally:
-            await client.close()
-
-    async def _events(self, client: Any, body: dict[str, Any]) -> AsyncIterator[ModelStreamEvent]:
-        stream = await self._open(client, body)
-        mapper = StreamMapper()
-        iterator = stream.__aiter__()
-        watchdog = _IdleWatchdog(self.provider.stream_idle_timeout)
-        try:
-            while not mapper.completed:
-                try:
-                    watchdog.arm()
-                    event = await iterator.__anext__()
-                    watchdog.disarm()
-                except StopAsyncIteration:
-                    raise ModelError("stream disconnected before completion: stream closed before "
-                                     "response.completed", retryable=True) from None
-                except asyncio.CancelledError:
-                    if not watchdog.fired:
-                        raise  # an interrupt, not a stall
-                    watchdog.acknowledge()
-                    raise ModelError("stream disconnected before completion: idle timeout waiting for SSE",
-                                     retryable=True) from None
-                except json.JSONDecodeError as err:
-                    raise ModelError(f"stream disconnected before completion: malformed event from the model "
-                                     f"provider (not JSON: {err.msg} at char {err.pos})", retryable=True) from None
-                except ModelError:
-                    raise
-                except Exception as err:  # transport errors the SDK raises mid-stream
-                    raise self._transport_error(err, "stream disconnected before completion") from None
-                for out in mapper.feed(event):
-                    if isinstance(out, ResponseCompleted):
-                        self.last_usage = out.usage
-                    yield out
-        finally:
-            watchdog.close()
-            await stream.close()  # at once, also when the turn is interrupted: no connection outlives it
+            watchdog.arm()
+            event = await iterator.__anext__()
+            watchdog.disarm()
+            return event
+        except StopAsyncIteration:
+            raise ModelError("stream disconnected before completion: stream closed before response.completed",
+                             retryable=True) from None
+        except asyncio.CancelledError:
+            if not watchdog.fired:
+                raise  # an interrupt, not a stall
+            watchdog.acknowledge()
+            raise ModelError("stream disconnected before completion: idle timeout waiting for SSE",
+                             retryable=True) from None
+        except json.JSONDecodeError as err:
+            raise ModelError(f"stream disconnected before completion: malformed event from the model provider "
+                             f"(not JSON: {err.msg} at char {err.pos})", retryable=True) from None
+        except ModelError:
+            raise
+        except Exception as err:  # transport errors the SDK raises mid-stream
+            raise self._transport_error(err, "stream disconnected before completion") from None
 
     async def _open(self, client: Any, body: dict[str, Any]) -> Any:
         """POST the request; retry 5xx/transport errors ``request_max_retries`` times."""
