@@ -39,6 +39,7 @@ export default {
       header.textContent = view.header;
       root.dataset.status = view.status;
       const seen = new Set();
+      /** @type {HTMLLIElement | null} */
       let previous = null;
       for (const row of view.rows) {
         seen.add(row.key);
@@ -53,6 +54,7 @@ export default {
         if (dom.label.textContent !== row.label) dom.label.textContent = row.label;
         if (dom.detail.textContent !== row.detail) dom.detail.textContent = row.detail;
         if (dom.text.textContent !== row.text) dom.text.textContent = row.text;
+        /** @type {ChildNode | null} */
         const anchor = previous ? previous.nextSibling : list.firstChild;
         if (anchor !== dom.li) list.insertBefore(dom.li, anchor);
         previous = dom.li;
