@@ -28,12 +28,9 @@ from .protocol.app_server import turn_plan_updated
 from .protocol.events import Event, PlanUpdate
 from .protocol.items import assistant_message, custom_tool_call, function_call, user_message
 from .protocol.model import Model, ModelRequest
-from .protocol.model_stream import TokenUsage
 from .protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
-from .render import render_plan_text
 from .runtime.models import ScriptedModel
 from .runtime.turn import TURN_ABORTED_MARKER
-from .sources.responses.model import ResponsesModel
 from .testing import RecordingSubscriber
 from .tools.base import Tool
 from .tools.errors import Fatal, RespondToModel
@@ -41,9 +38,12 @@ from .tools.exposure import ToolExposure
 from .tools.invocation import ModeKind, ToolInvocation
 from .tools.payload import ToolOutput
 
-# Widgets pull in ipywidgets/anywidget (~0.7 s): load them on first use, not at import.
+# Widgets pull in ipywidgets/anywidget (~0.7 s) and the renderer wcwidth/uniseg tables:
+# load them on first use, not at import.
 _LAZY = {"PlanChecklist": "codex_nb.widgets.checklist", "TurnControls": "codex_nb.widgets.turn_controls",
-         "PromptsWidget": "codex_nb.widgets.prompts", "Transcript": "codex_nb.widgets.transcript"}
+         "PromptsWidget": "codex_nb.widgets.prompts", "render_plan_text": "codex_nb.render",
+         "Transcript": "codex_nb.widgets.transcript", "ResponsesModel": "codex_nb.sources.responses.model",
+         "TokenUsage": "codex_nb.protocol.model_stream"}
 
 
 def __getattr__(name: str) -> object:
