@@ -14,6 +14,7 @@ from .errors import (
     CodexNbError,
     ConfigError,
     HookError,
+    ModelError,
     ScriptedModelError,
     ToolCollisionError,
     ToolDefinitionError,
@@ -58,6 +59,8 @@ _LAZY = {"PlanChecklist": "codex_nb.widgets.checklist", "TurnControls": "codex_n
     "read_rollout": "codex_nb.sources.rollout",
     # The ACP client loads the acp SDK: also on first use.
     **dict.fromkeys(("AcpAgent", "AcpAuthError", "AcpError"), "codex_nb.sources.acp"),
+    "Transcript": "codex_nb.widgets.transcript", "ResponsesModel": "codex_nb.sources.responses.model",
+    "TokenUsage": "codex_nb.protocol.model_stream",
 }
 
 
@@ -73,7 +76,6 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
-    "TURN_ABORTED_MARKER",
     "AcpAgent",
     "AcpAuthError",
     "AcpError",
@@ -98,6 +100,7 @@ __all__ = [
     "HookError",
     "ModeKind",
     "Model",
+    "ModelError",
     "ModelRequest",
     "PlanChecklist",
     "PlanItemArg",
@@ -107,6 +110,7 @@ __all__ = [
     "ReplayError",
     "ReplayScrubber",
     "RespondToModel",
+    "ResponsesModel",
     "Rollout",
     "RolloutError",
     "RolloutReplay",
@@ -114,12 +118,15 @@ __all__ = [
     "ScriptedModelError",
     "Session",
     "StepStatus",
+    "TURN_ABORTED_MARKER",
+    "TokenUsage",
     "Tool",
     "ToolCollisionError",
     "ToolDefinitionError",
     "ToolExposure",
     "ToolInvocation",
     "ToolOutput",
+    "Transcript",
     "TurnControls",
     "TurnError",
     "UpdatePlanArgs",

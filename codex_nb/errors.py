@@ -13,8 +13,9 @@ keyboard, and every message says what was wrong and what to do instead.
     ├── HookError              bad hook configuration or an untrusted hook
     ├── AnswerError            a frontend answer for an unknown/settled id, or malformed
     │                          (codex_nb.frontend.requests)
-    └── AnswerPolicyError      a headless answer policy that cannot answer
-                               (codex_nb.frontend.answer_policy)
+    ├── AnswerPolicyError      a headless answer policy that cannot answer
+    │                          (codex_nb.frontend.answer_policy)
+    └── ModelError             a model provider failed (status, dropped stream, response.failed)
 """
 
 from __future__ import annotations
@@ -46,3 +47,21 @@ class ScriptedModelError(CodexNbError, AssertionError):
 
 class HookError(CodexNbError):
     """A hook definition is invalid or may not run yet."""
+
+
+class ModelError(CodexNbError):
+    """A model provider failed the request (HTTP status, dropped or malformed stream, response.failed).
+
+    ``retryable`` says whether Codex would retry it (5xx, 429, dropped or stalled streams);
+    ``delay`` is the server's ``Retry-After`` in seconds, if it sent one. The message is
+    what the turn shows; it never contains the API key.
+    """
+
+    def __init__(self, message: str, *, retryable: bool = False, delay: float | None = None,
+                 info: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.retryable = retryable
+        self.delay = delay
+        self.info = info
+        """Codex's ``CodexErrorInfo`` name (unauthorized, rateLimitExceeded, ...), if known."""

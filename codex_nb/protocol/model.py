@@ -38,6 +38,8 @@ class ModelRequest:
     tool_generation: int
     mode: str = "default"
     parallel_tool_calls: bool = True
+    thread_id: str = ""
+    """The session's thread id (a real provider sends it as ``prompt_cache_key``, as Codex does)."""
 
     def outputs(self) -> dict[str, Any]:
         """``call_id -> output`` for every output item in the request (handy in tests)."""
@@ -49,6 +51,11 @@ class ModelRequest:
 
 
 class Model(Protocol):
-    """Anything the turn loop can sample: one call per step, the response's output items back."""
+    """Anything the turn loop can sample: one call per step, the response's output items back.
+
+    A model may also offer ``stream(request) -> AsyncIterator[ModelStreamEvent]``
+    (``codex_nb.protocol.model_stream``); the turn loop then prefers it: items become calls
+    as they complete and the events it yields are published as they arrive.
+    """
 
     async def sample(self, request: ModelRequest) -> list[Item]: ...

@@ -23,7 +23,7 @@ from .events import AgentMessageDelta, EventMsg
 class TokenUsage(BaseModel):
     """Codex ``TokenUsage``: the token counts of one response (or a sum of them)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     input_tokens: int = 0
     cached_input_tokens: int = 0
@@ -60,7 +60,7 @@ def _count(value: Any) -> int:
 class TokenUsageInfo(BaseModel):
     """Codex ``TokenUsageInfo``: the thread's running total and the last response's usage."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     total_token_usage: TokenUsage
     last_token_usage: TokenUsage

@@ -30,6 +30,7 @@ from ..hooks.engine import HookEngine
 from ..hooks.session_api import SessionHooksMixin
 from ..protocol.events import Event
 from ..protocol.model import Model
+from ..protocol.model_stream import TokenUsage
 from ..protocol.wire import dumps
 from ..tools.builtins import builtin_tools
 from ..tools.calls import run_call
@@ -45,7 +46,7 @@ from ..tools.planner import ToolPlan, ToolPlanner
 from ..tools.registry import ToolRegistry
 from .history import PairingTracker
 from .records import DEFAULT_RECORD_LIMIT, CallRecords
-from .turn import TurnResult, TurnRunner
+from .turn import TurnResult, TurnRunner, UsageTally
 
 INTERRUPT_GRACE_SECONDS = 0.1  # GRACEFULL_INTERRUPTION_TIMEOUT_MS
 ABORT_REASONS = ("interrupted", "replaced", "review_ended", "budget_limited")
@@ -162,6 +163,8 @@ class Session(SessionHooksMixin):
         self.planner = ToolPlanner(self.registry, self.config, finalizers=[self.code_mode])
         self.hooks: ToolHooks = hooks if hooks is not None else HookEngine.from_config(self.config)
         self.history: list[dict[str, Any]] = []
+        self.usage = UsageTally()
+        """This thread's token usage (models that report it): ``token_usage`` and ``last_token_usage``."""
         self.pairing = PairingTracker()
         self.next_plan_revision = itertools.count(1).__next__
         """Per-thread, monotonic revision of ``plan_update`` events."""
@@ -280,6 +283,16 @@ class Session(SessionHooksMixin):
             self._active = None
 
     @property
+    def token_usage(self) -> TokenUsage | None:
+        """Token usage summed over every response of this thread."""
+        return self.usage.total
+
+    @property
+    def last_token_usage(self) -> TokenUsage | None:
+        """Usage of this thread's latest response: what its context window holds now."""
+        return self.usage.last
+
+    @property
     def active_turn(self) -> TurnHandle | None:
         return self._active if self._active is not None and not self._active.done() else None
 
@@ -303,7 +316,7 @@ class Session(SessionHooksMixin):
         turn = self._new_turn(_mode(mode))
         self.code_mode.terminate_cells_on_cancel(turn)
         runner = TurnRunner(turn=turn, model=model, user_text=user_text, planner=self.planner,
-                            history=self.history, pairing=self.pairing)
+                            history=self.history, pairing=self.pairing, usage=self.usage)
         handle = TurnHandle(self, turn, asyncio.ensure_future(runner.run()))
         self._active = handle
         handle.task.add_done_callback(lambda _: self._release(handle))

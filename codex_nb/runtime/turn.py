@@ -13,10 +13,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..errors import ScriptedModelError
+from ..errors import ModelError, ScriptedModelError
 from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, TurnComplete, TurnStarted
 from ..protocol.items import message_text, user_message
 from ..protocol.model import Model, ModelRequest
+from ..protocol.model_stream import TokenCount, TokenUsage, TokenUsageInfo
 from ..tools.calls import run_call
 from ..tools.cancellation import CancelSource
 from ..tools.errors import Fatal
@@ -27,6 +28,7 @@ from ..tools.pipeline import CallResult
 from ..tools.planner import ToolPlanner
 from ..tools.router import RoutingError, ToolRouter
 from .history import PairingTracker, repair_history, repaired
+from .streaming import stream_step
 
 TurnStatus = Literal["completed", "interrupted", "failed"]
 
@@ -45,10 +47,22 @@ class TurnResult:
     events: list[Event] = field(default_factory=list)
     error: str | None = None
     last_agent_message: str | None = None
+    token_usage: TokenUsage | None = None
+    """Token usage summed over this turn's responses (None if the model reported none)."""
+    last_token_usage: TokenUsage | None = None
+    """Usage of the turn's last response: what its context window holds now."""
 
     def outputs(self) -> dict[str, Any]:
         """``call_id -> output`` of every tool output item recorded in this turn."""
         return {i["call_id"]: i.get("output") for i in self.items if i.get("type", "").endswith("_output")}
+
+
+@dataclass
+class UsageTally:
+    """A thread's token usage: the running ``total`` and the ``last`` response's usage."""
+
+    total: TokenUsage | None = None
+    last: TokenUsage | None = None
 
 
 class TurnRunner:
@@ -59,7 +73,7 @@ class TurnRunner:
     """
 
     def __init__(self, *, turn: TurnContext, model: Model, user_text: str, planner: ToolPlanner,
-                 history: list[dict[str, Any]], pairing: PairingTracker) -> None:
+                 history: list[dict[str, Any]], pairing: PairingTracker, usage: UsageTally | None = None) -> None:
         self.turn = turn
         self.model = model
         self.user_text = user_text
@@ -68,6 +82,9 @@ class TurnRunner:
         self.pairing = pairing
         self.start_index = len(history)
         self.last_agent_message: str | None = None
+        self.usage = usage if usage is not None else UsageTally()
+        self.token_usage: TokenUsage | None = None
+        self.last_token_usage: TokenUsage | None = None
 
     @property
     def items(self) -> list[dict[str, Any]]:
@@ -90,7 +107,7 @@ class TurnRunner:
             if current is not None:
                 current.uncancel()  # our own hard abort after the grace period: a normal result
             return result
-        except (Fatal, ScriptedModelError) as err:
+        except (Fatal, ScriptedModelError, ModelError) as err:
             return self._failed(f"Fatal error: {err.message}" if isinstance(err, Fatal) else str(err))
         except Exception as err:  # a bug must surface as a failed turn, not a dead kernel
             return self._failed(f"turn failed: {type(err).__name__}: {err}")
@@ -105,11 +122,21 @@ class TurnRunner:
                 self.history.append(user_message(text))
             plan = self.planner.plan(self.turn.mode)
             request = ModelRequest(turn_id=self.turn.turn_id, items=repaired(self.history, self.pairing),
-                                   tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode))
-            items = await self._sample(request)
-            if items is None:
-                return
-            calls = self._record_response(items, plan.router)
+                                   tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode),
+                                   thread_id=self.turn.thread_id)
+            if callable(getattr(self.model, "stream", None)):
+                streamed = await stream_step(self, request, plan.router)
+                if streamed is None:
+                    return
+                calls = streamed
+                if calls:
+                    continue  # the calls ran (and were recorded) while the response streamed
+            else:
+                items = await self._sample(request)
+                if items is None:
+                    return
+                self.record_usage(getattr(self.model, "last_usage", None))  # e.g. ScriptedModel(usage=[...])
+                calls = self._record_response(items, plan.router)
             if not calls:
                 if self.turn.pending_input.pending:
                     continue  # input arrived during the step: the turn goes on with it
@@ -131,14 +158,37 @@ class TurnRunner:
             return None  # an interrupted step's response is discarded, never recorded
         return sample.result()
 
+    def record_item(self, item: dict[str, Any], router: ToolRouter) -> ToolCall | RoutingError | None:
+        """Record one output item in history; returns its call if it is one."""
+        self.history.append(item)
+        if item.get("type") == "message" and item.get("role") == "assistant":
+            self.last_agent_message = message_text(item)
+            self.turn.emit(AgentMessage(message=self.last_agent_message))
+        return router.build_tool_call(item)
+
+    def record_usage(self, usage: TokenUsage | dict[str, Any] | None) -> None:
+        """Count one response's usage for the turn and the thread; publish ``token_count``.
+
+        The thread's ``last`` usage is what its context window holds now (get_context_remaining
+        reads it as ``session.last_token_usage``); ``total`` is its running sum."""
+        if isinstance(usage, dict):
+            usage = (TokenUsage.from_responses_usage(usage) if "input_tokens_details" in usage
+                     or "output_tokens_details" in usage else TokenUsage(**usage))
+        if usage is None:
+            return
+        self.last_token_usage = usage
+        self.token_usage = usage if self.token_usage is None else self.token_usage + usage
+        tally = self.usage
+        tally.last = usage
+        tally.total = usage if tally.total is None else tally.total + usage
+        window = getattr(self.model, "model_context_window", None)
+        self.turn.emit(TokenCount(info=TokenUsageInfo(total_token_usage=tally.total, last_token_usage=usage,
+                                                      model_context_window=window)))
+
     def _record_response(self, items: list[dict[str, Any]], router: ToolRouter) -> list[ToolCall | RoutingError]:
         calls: list[ToolCall | RoutingError] = []
         for item in items:
-            self.history.append(item)
-            if item.get("type") == "message" and item.get("role") == "assistant":
-                self.last_agent_message = message_text(item)
-                self.turn.emit(AgentMessage(message=self.last_agent_message))
-            routed = router.build_tool_call(item)
+            routed = self.record_item(item, router)
             if routed is not None:
                 calls.append(routed)
         return calls
@@ -157,6 +207,11 @@ class TurnRunner:
         for call in calls:
             tasks.append(None if isinstance(call, RoutingError) else
                          asyncio.ensure_future(run_call(call, self.turn, router, gate)))
+        await self.finish_calls(calls, tasks)
+
+    async def finish_calls(self, calls: list[ToolCall | RoutingError], tasks: list[asyncio.Future[CallResult] | None],
+                           *, swallow: bool = False) -> None:
+        """Wait for the started calls, then record their outputs in call order."""
         running = [t for t in tasks if t is not None]
         try:
             await asyncio.gather(*running)
@@ -166,6 +221,8 @@ class TurnRunner:
             if running:  # each run_call unwinds within its own bound (calls.UNWIND_TIMEOUT)
                 await asyncio.wait(running)
             self._record_outputs(calls, tasks)  # what finished is kept; repair pairs the rest
+            if swallow:
+                return
             raise
         self._record_outputs(calls, tasks)
 
@@ -208,4 +265,5 @@ class TurnRunner:
 
     def _result(self, status: TurnStatus) -> TurnResult:
         return TurnResult(turn_id=self.turn.turn_id, status=status, items=list(self.items),
-                          last_agent_message=self.last_agent_message)
+                          last_agent_message=self.last_agent_message, token_usage=self.token_usage,
+                          last_token_usage=self.last_token_usage)

@@ -15,7 +15,7 @@ from .recording import ModelRequest, RecordingSubscriber, ScriptedModel
 if TYPE_CHECKING:
     from .acp_agents import CodexAcpNotFound, codex_acp_binary, pinned_codex_acp_version, write_codex_acp_home
     from .codex_ref import CodexNotFound, codex_binary, codex_config_toml, pinned_codex_version
-    from .responses_server import CutStream, Garbage, HttpError, ResponsesServer, ResponsesServerError, Stall
+    from .responses_server import CutStream, Events, Garbage, HttpError, ResponsesServer, ResponsesServerError, Stall
 
 _LAZY = {
     "CodexAcpNotFound": "acp_agents",
@@ -27,6 +27,7 @@ _LAZY = {
     "codex_config_toml": "codex_ref",
     "pinned_codex_version": "codex_ref",
     "CutStream": "responses_server",
+    "Events": "responses_server",
     "Garbage": "responses_server",
     "HttpError": "responses_server",
     "ResponsesServer": "responses_server",
@@ -50,6 +51,7 @@ __all__ = [
     "CodexAcpNotFound",
     "CodexNotFound",
     "CutStream",
+    "Events",
     "Garbage",
     "HttpError",
     "ModelRequest",

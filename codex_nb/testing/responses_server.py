@@ -67,7 +67,22 @@ class Garbage:
     text: str
 
 
-Fault = HttpError | CutStream | Stall | Garbage
+@dataclass(frozen=True, kw_only=False)
+class Events:
+    """Stream these Responses-API events verbatim (dicts become ``event:``/``data:`` frames).
+
+    For what the item scripts cannot say: reasoning-summary deltas, ``response.failed``,
+    ``response.incomplete``, thousands of text deltas. With ``hold_after=N`` the server
+    sends the first N events, then holds the connection open until the client hangs up
+    (counted in ``ResponsesServer.disconnects``, signalled by ``disconnected``) or the
+    server closes: the way to check that an interrupted client closes its stream at once.
+    """
+
+    events: Sequence[Mapping[str, Any]]
+    hold_after: int | None = None
+
+
+Fault = HttpError | CutStream | Stall | Garbage | Events
 Entry = Sequence[Item] | Callable[[dict[str, Any]], Any] | Fault
 
 
@@ -122,8 +137,14 @@ class ResponsesServer:
         self.allow_leftover = allow_leftover
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.paths: list[str] = []
+        """The request path (with its query string) of every recorded POST, in order."""
         self.other_requests: list[tuple[str, str]] = []
         self.failures: list[str] = []
+        self.disconnects = 0
+        """How many held ``Events`` streams saw the client hang up."""
+        self.disconnected = threading.Event()
+        """Set each time a held ``Events`` stream sees the client hang up."""
         self._host = host
         self._port = port
         self._lock = threading.Lock()
@@ -217,11 +238,12 @@ class ResponsesServer:
         return home
 
     # -- serving -------------------------------------------------------------------------
-    def _take(self, body: dict[str, Any], headers: dict[str, str]) -> tuple[int, Entry | None]:
+    def _take(self, body: dict[str, Any], headers: dict[str, str], path: str = "") -> tuple[int, Entry | None]:
         with self._lock:
             index = len(self.requests)
             self.requests.append(body)
             self.headers.append(headers)
+            self.paths.append(path)
             if index >= len(self.script):
                 message = (
                     f"ResponsesServer was asked for response {index + 1} but only {len(self.script)} were "
@@ -260,7 +282,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.owner._fail(f"request body is not JSON: {exc}")
             self._json(400, {"error": {"message": f"request body is not JSON: {exc}"}})
             return
-        index, entry = self.owner._take(body, {k.lower(): v for k, v in self.headers.items()})
+        index, entry = self.owner._take(body, {k.lower(): v for k, v in self.headers.items()}, self.path)
         if entry is None:
             self._json(500, {"error": {"message": self.owner.failures[-1], "type": "server_error"}})
             return
@@ -304,6 +326,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             return
         self._start_stream(close=True)
+        if isinstance(entry, Events):
+            self._events(entry)
+            return
         self._send({"type": "response.created", "response": {"id": response_id, "status": "in_progress"}})
         self._send({"type": "response.in_progress", "response": {"id": response_id, "status": "in_progress"}})
         if isinstance(entry, Stall):
@@ -344,6 +369,24 @@ class _Handler(BaseHTTPRequestHandler):
                     self._send(delta)
         self._send({"type": "response.output_item.done", "output_index": output_index, "item": item})
 
+    def _events(self, entry: Events) -> None:
+        events = list(entry.events)
+        hold = len(events) if entry.hold_after is None else entry.hold_after
+        for event in events[:hold]:
+            self._send(dict(event))
+        if entry.hold_after is None:
+            return
+        import select
+        import socket
+
+        while not self.owner._closing.is_set():
+            readable, _, _ = select.select([self.connection], [], [], 0.05)
+            if readable and not self.connection.recv(1, socket.MSG_PEEK):
+                with self.owner._lock:
+                    self.owner.disconnects += 1
+                self.owner.disconnected.set()
+                return
+
     def _start_stream(self, *, close: bool) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
@@ -367,4 +410,4 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-__all__ = ["CutStream", "Garbage", "HttpError", "ResponsesServer", "ResponsesServerError", "Stall"]
+__all__ = ["CutStream", "Events", "Garbage", "HttpError", "ResponsesServer", "ResponsesServerError", "Stall"]

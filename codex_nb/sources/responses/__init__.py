@@ -1,0 +1,1 @@
+"""A real Responses-API model provider, configured the way Codex configures one."""

@@ -1,0 +1,434 @@
+"""``ResponsesModel``: a real model behind the Responses API, on the official ``openai`` SDK.
+
+It streams (``stream(request)``: the turn loop dispatches each tool call as its item
+completes and publishes text deltas as they arrive) and can also just ``sample``.
+Failures follow Codex (``codex-rs/core/src/client.rs``, ``codex-api``): 5xx and
+transport errors are retried ``request_max_retries`` times with Codex's backoff (200 ms
+doubling, +-10 % jitter); a dropped, stalled (``stream_idle_timeout_ms``), malformed or
+failed stream, a 429 (after its ``Retry-After``) and an exhausted request retry are
+retried ``stream_max_retries`` times, each announced with a ``stream_error`` event
+``Reconnecting... n/m``; then the turn fails with the last error. 401/403 and other 4xx
+fail at once with a message naming the key to set. The API key lives in a ``Secret``:
+it is never in a repr, an event, a log line or an error message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import functools
+import json
+import random
+import ssl
+import time
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+from ...errors import ConfigError, ModelError
+from ...protocol.model_stream import ModelStreamEvent, OutputItemDone, ResponseCompleted, StreamError, TokenUsage
+from .provider import (
+    REASONING_EFFORTS,
+    REASONING_SUMMARIES,
+    ProviderInfo,
+    Secret,
+    builtin_providers,
+    check_choice,
+    provider_catalog,
+)
+from .request import build_body, reasoning_param
+from .stream import StreamMapper
+
+INITIAL_DELAY_SECONDS = 0.2
+MAX_RETRY_AFTER_SECONDS = 60.0
+_STATUS_REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 408: "Request Timeout",
+                   409: "Conflict", 413: "Payload Too Large", 422: "Unprocessable Entity", 429: "Too Many Requests",
+                   500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+                   504: "Gateway Timeout"}
+
+
+def backoff(attempt: int) -> float:
+    """Codex's retry delay for attempt 1, 2, ...: 200 ms doubling, with +-10 % jitter."""
+    return INITIAL_DELAY_SECONDS * 2 ** max(attempt - 1, 0) * random.uniform(0.9, 1.1)
+
+
+class ResponsesModel:
+    """A Responses-API model: ``cx.ResponsesModel(model=..., base_url=..., api_key=...)``.
+
+    Give ``api_key`` directly, or ``env_key`` (the environment variable holding it; the
+    built-in ``openai`` provider reads ``OPENAI_API_KEY`` and ``OPENAI_BASE_URL``), or build
+    it from Codex's config with :meth:`from_config`. Use it wherever ``ScriptedModel`` goes:
+    ``session.start_turn(text, model=model)``. ``await model.aclose()`` releases its HTTP
+    connections (a session's ``aclose()`` does not own the model).
+    """
+
+    def __init__(self, *, model: str, base_url: str | None = None, api_key: str | None = None,
+                 env_key: str | None = None, provider: ProviderInfo | str | None = None,
+                 reasoning_effort: str | None = None, reasoning_summary: str | None = None,
+                 instructions: str | None = None, model_context_window: int | None = None,
+                 request_max_retries: int | None = None, stream_max_retries: int | None = None,
+                 stream_idle_timeout_ms: int | None = None, http_headers: Mapping[str, str] | None = None,
+                 query_params: Mapping[str, str] | None = None, reasoning: bool = True) -> None:
+        if not isinstance(model, str) or not model.strip():
+            raise ConfigError("ResponsesModel needs model='<model name>' (for example model='gpt-5.1-codex', or the "
+                              "name your local server serves)")
+        info = _provider(provider, base_url=base_url, env_key=env_key)
+        overrides = {key: value for key, value in (("request_max_retries", request_max_retries),
+                                                   ("stream_max_retries", stream_max_retries),
+                                                   ("stream_idle_timeout_ms", stream_idle_timeout_ms))
+                     if value is not None}
+        for key, value in overrides.items():
+            if not isinstance(value, int) or isinstance(value, bool) or value < (1 if key.endswith("_ms") else 0):
+                raise ConfigError(f"{key} must be a non-negative integer, got {value!r}")
+        if http_headers:
+            overrides["http_headers"] = {**info.http_headers, **dict(http_headers)}
+        if query_params:
+            overrides["query_params"] = {**info.query_params, **dict(query_params)}
+        self.provider = _replace(info, **overrides)
+        self.model = model
+        self.reasoning_effort = check_choice(reasoning_effort, REASONING_EFFORTS, "model_reasoning_effort")
+        self.reasoning_summary = check_choice(reasoning_summary, REASONING_SUMMARIES, "model_reasoning_summary")
+        self.reasoning = bool(reasoning)
+        self.instructions = instructions
+        self.model_context_window = model_context_window
+        if api_key is not None and not isinstance(api_key, str):
+            raise ConfigError(f"api_key must be a string, got {type(api_key).__name__}")
+        self._api_key: Secret | None = Secret(api_key) if api_key else self.provider.api_key()
+        self.last_request: dict[str, Any] | None = None
+        """The body of the latest request sent (for inspection in notebooks and tests)."""
+        self.last_usage: TokenUsage | None = None
+
+    # -- construction from Codex config ----------------------------------------------------
+    @classmethod
+    def from_config(cls, config: Any, *, profile: str | None = None, environ: Mapping[str, str] | None = None,
+                    **overrides: Any) -> ResponsesModel:
+        """Build from Codex ``config.toml`` keys: a ``cx.Config``, TOML text or a parsed dict.
+
+        Reads ``model``, ``model_provider`` (default ``openai``), ``[model_providers.NAME]``,
+        ``model_reasoning_effort``, ``model_reasoning_summary``, ``model_context_window`` and,
+        with ``profile=``, the overrides in ``[profiles.NAME]``. Keyword ``overrides`` win.
+        """
+        data = _config_dict(config)
+        if profile is not None:
+            profiles = data.get("profiles", {})
+            if not isinstance(profiles, dict) or not isinstance(profiles.get(profile), dict):
+                raise ConfigError(f"profile {profile!r} not found: add a [profiles.{profile}] table")
+            data = {**data, **profiles[profile]}
+        catalog = provider_catalog(data, environ)
+        provider_id = data.get("model_provider", "openai")
+        if provider_id not in catalog:
+            raise ConfigError(f"model_provider {provider_id!r} is not defined: add a [model_providers.{provider_id}] "
+                              f"table with base_url = \"...\" (known providers: {', '.join(sorted(catalog))})")
+        provider = catalog[provider_id]
+        if environ is not None and "api_key" not in overrides:
+            overrides["api_key"] = (provider.api_key(environ) or Secret("")).reveal() or None
+        if "model" not in data and "model" not in overrides:
+            raise ConfigError('the config sets no model: add model = "<model name>" to config.toml or pass model=...')
+        kwargs: dict[str, Any] = {"model": data.get("model"), "provider": provider,
+                                  "reasoning_effort": data.get("model_reasoning_effort"),
+                                  "reasoning_summary": data.get("model_reasoning_summary"),
+                                  "model_context_window": data.get("model_context_window")}
+        kwargs.update(overrides)
+        return cls(**kwargs)
+
+    # -- the Model protocol --------------------------------------------------------------
+    def request_body(self, request: Any) -> dict[str, Any]:
+        """The JSON body this model sends for ``request`` (a ``ModelRequest``)."""
+        reasoning = reasoning_param(self.reasoning_effort, self.reasoning_summary) if self.reasoning else None
+        return build_body(model=self.model, items=list(request.items), tools=list(request.tools),
+                          parallel_tool_calls=bool(getattr(request, "parallel_tool_calls", True)),
+                          reasoning=reasoning, prompt_cache_key=getattr(request, "thread_id", None) or None,
+                          instructions=self.instructions)
+
+    async def sample(self, request: Any) -> list[dict[str, Any]]:
+        """All output items of one response (no streaming events; see ``stream``)."""
+        return [event.item async for event in self.stream(request) if isinstance(event, OutputItemDone)]
+
+    async def stream(self, request: Any) -> AsyncIterator[ModelStreamEvent]:
+        """Stream one response: events and completed items, retried as Codex retries."""
+        body = self.request_body(request)
+        self.last_request = body
+        limit = self.provider.effective_stream_max_retries
+        retries = 0
+        while True:
+            # One generator for the whole path (no nested async generators): every layer
+            # would cost each of thousands of deltas another resume.
+            client = self._new_client()
+            stream = watchdog = None
+            try:
+                stream = await self._open(client, body)
+                mapper = StreamMapper()
+                iterator = stream.__aiter__()
+                watchdog = _IdleWatchdog(self.provider.stream_idle_timeout)
+                while not mapper.completed:
+                    for out in mapper.feed(await self._next_event(iterator, watchdog)):
+                        if isinstance(out, ResponseCompleted):
+                            self.last_usage = out.usage
+                        yield out
+                return
+            except ModelError as err:
+                if not err.retryable or retries >= limit:
+                    raise
+                retries += 1
+                error = err
+            finally:
+                if watchdog is not None:
+                    watchdog.close()
+                if stream is not None:
+                    await stream.close()  # at once, also when the turn is interrupted
+                await client.close()  # no connection outlives its response
+            yield StreamError(message=f"Reconnecting... {retries}/{limit}", codex_error_info=error.info,
+                              additional_details=error.message)
+            await asyncio.sleep(error.delay if error.delay is not None else backoff(retries))
+
+    async def _next_event(self, iterator: Any, watchdog: _IdleWatchdog) -> Any:
+        """The next stream event; a drop, stall, bad JSON or transport error is a retryable ModelError."""
+        try:
+            watchdog.arm()
+            event = await iterator.__anext__()
+            watchdog.disarm()
+            return event
+        except StopAsyncIteration:
+            raise ModelError("stream disconnected before completion: stream closed before response.completed",
+                             retryable=True) from None
+        except asyncio.CancelledError:
+            if not watchdog.fired:
+                raise  # an interrupt, not a stall
+            watchdog.acknowledge()
+            raise ModelError("stream disconnected before completion: idle timeout waiting for SSE",
+                             retryable=True) from None
+        except json.JSONDecodeError as err:
+            raise ModelError(f"stream disconnected before completion: malformed event from the model provider "
+                             f"(not JSON: {err.msg} at char {err.pos})", retryable=True) from None
+        except ModelError:
+            raise
+        except Exception as err:  # transport errors the SDK raises mid-stream
+            raise self._transport_error(err, "stream disconnected before completion") from None
+
+    async def _open(self, client: Any, body: dict[str, Any]) -> Any:
+        """POST the request; retry 5xx/transport errors ``request_max_retries`` times."""
+        limit = self.provider.effective_request_max_retries
+        from openai import AsyncStream
+        from openai.types.responses import Response
+
+        # The client's own POST, not responses.create(): the body goes out in Codex's key
+        # order, and the SDK's AsyncStream hands back each event as the server's JSON
+        # object, so items return to the next request exactly as the model sent them.
+        options: dict[str, Any] = {} if self._api_key is not None else {"headers": {"Authorization": _omit()}}
+        attempt = 0
+        while True:
+            try:
+                return await client.post("/responses", cast_to=Response, body=body, options=options, stream=True,
+                                         stream_cls=AsyncStream[object])
+            except Exception as err:
+                error = self._status_error(err)
+                if error is None:
+                    error = self._transport_error(err, "request failed")
+                elif not error.retryable:
+                    raise error from None
+                if error.delay is not None or attempt >= limit:
+                    raise error from None  # 429 and an exhausted budget go to the stream-level retry
+                attempt += 1
+                await asyncio.sleep(backoff(attempt))
+
+    # -- errors ----------------------------------------------------------------------------
+    def _status_error(self, err: Exception) -> ModelError | None:
+        import openai
+
+        if not isinstance(err, openai.APIStatusError):
+            return None
+        status = err.status_code
+        reason = _STATUS_REASONS.get(status, "")
+        detail = self._redact(_server_message(err))
+        url = self._redact(str(err.response.request.url))
+        if status in (401, 403):
+            var = self.provider.key_env_var
+            named = "" if self.provider.id == "custom" else f" for {self.provider.name or self.provider.id}"
+            fix = (f"set {var} to a valid API key{named}" if var
+                   else "pass api_key=... to cx.ResponsesModel, or set env_key in the provider config")
+            return ModelError(f"unexpected status {status} {reason}: {detail}, url: {url}. To fix: {fix}.",
+                              info="unauthorized")
+        if status == 429:
+            delay = _retry_after(err.response.headers)
+            return ModelError(f"exceeded retry limit, last status: {status} {reason}: {detail}", retryable=True,
+                              delay=backoff(1) if delay is None else delay, info="rateLimitExceeded")
+        if status >= 500 or status == 408:
+            return ModelError(f"exceeded retry limit, last status: {status} {reason}: {detail}", retryable=True,
+                              info="internalServerError" if status == 500 else "serverOverloaded")
+        return ModelError(f"unexpected status {status} {reason}: {detail}, url: {url}", info="badRequest")
+
+    def _transport_error(self, err: Exception, what: str) -> ModelError:
+        cause = err.__cause__ or err
+        text = self._redact(str(cause) or type(cause).__name__)
+        return ModelError(f"{what}: {type(cause).__name__}: {text} ({self.provider.resolved_base_url()})",
+                          retryable=True, info="httpConnectionFailed")
+
+    def _redact(self, text: str) -> str:
+        if self._api_key is not None and self._api_key.reveal():
+            text = text.replace(self._api_key.reveal(), "***")
+        return text
+
+    # -- the SDK client, one per request ----------------------------------------------------
+    def _new_client(self) -> Any:
+        """A fresh client for one request: no pooled connection outlives its response, so an
+        interrupted or abandoned turn leaves no socket behind, whatever loop it ran on."""
+        import openai  # lazy: importing codex_nb must not import the SDK
+
+        return openai.AsyncOpenAI(
+            api_key=self._api_key.reveal() if self._api_key is not None else "no-key-configured",
+            base_url=self.provider.resolved_base_url(), max_retries=0, timeout=self.provider.stream_idle_timeout,
+            default_headers=self.provider.headers() or None, default_query=self.provider.query_params or None,
+            organization=None, project=None, http_client=openai.DefaultAsyncHttpxClient(verify=_ssl_context()))
+
+    async def aclose(self) -> None:
+        """Nothing to release: every request closes its own connection (kept for symmetry)."""
+
+    def __repr__(self) -> str:
+        key = "set" if self._api_key is not None else "none"
+        source = f" from {self.provider.key_env_var}" if self._api_key is not None and self.provider.key_env_var else ""
+        return (f"ResponsesModel(model={self.model!r}, provider={self.provider.id!r}, "
+                f"base_url={self.provider.resolved_base_url()!r}, api_key={key}{source})")
+
+    def __reduce__(self) -> Any:
+        raise TypeError("a ResponsesModel holds an API key and cannot be pickled; build a new one where needed")
+
+
+class _IdleWatchdog:
+    """``stream_idle_timeout_ms`` between stream events, with one timer per idle period.
+
+    ``asyncio.timeout`` around every event would schedule (and cancel) a timer per
+    delta; cancelled timers linger in the loop's heap, so a 10,000-delta answer would hold
+    thousands. This keeps one timer that re-arms itself from the time of the last event,
+    and cancels the waiting task only while it waits for the next event.
+    """
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self.fired = False
+        self._loop = asyncio.get_running_loop()
+        self._task = asyncio.current_task()
+        self._waiting_since: float | None = None
+        self._handle: asyncio.TimerHandle | None = None
+
+    def arm(self) -> None:
+        self._waiting_since = self._loop.time()
+        if self._handle is None:
+            self._handle = self._loop.call_later(self.timeout, self._check)
+
+    def disarm(self) -> None:
+        self._waiting_since = None
+
+    def _check(self) -> None:
+        self._handle = None
+        if self._waiting_since is None:
+            return  # not waiting (the consumer has the event): arm() starts a new period
+        remaining = self._waiting_since + self.timeout - self._loop.time()
+        if remaining > 0:
+            self._handle = self._loop.call_later(remaining, self._check)
+        elif self._task is not None:
+            self.fired = True
+            self._task.cancel("stream idle timeout")
+
+    def acknowledge(self) -> None:
+        """Turn our own cancellation into the timeout error (the task goes on)."""
+        if self._task is not None:
+            self._task.uncancel()
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+
+@functools.cache
+def _ssl_context() -> ssl.SSLContext:
+    """One TLS context for every client (building one costs ~50 ms: the CA bundle is parsed)."""
+    try:
+        import certifi
+
+        return ssl.create_default_context(cafile=certifi.where())
+    except ImportError:
+        return ssl.create_default_context()
+
+
+def _omit() -> Any:
+    import openai
+
+    return openai.Omit()
+
+
+def _server_message(err: Any) -> str:
+    body = getattr(err, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
+            return inner["message"][:2000]
+        if isinstance(body.get("message"), str):
+            return body["message"][:2000]
+    if isinstance(body, str) and body:
+        return body[:2000]
+    try:
+        return err.response.text[:2000] or "(empty body)"
+    except Exception:  # a streamed body that cannot be read any more
+        return "(no body)"
+
+
+def _retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date)."""
+    raw_ms = headers.get("retry-after-ms")
+    try:
+        if raw_ms is not None:
+            return min(max(float(raw_ms) / 1000, 0.0), MAX_RETRY_AFTER_SECONDS)
+    except ValueError:
+        pass
+    raw = headers.get("retry-after")
+    if raw is None:
+        return None
+    try:
+        return min(max(float(raw), 0.0), MAX_RETRY_AFTER_SECONDS)
+    except ValueError:
+        parsed = email.utils.parsedate_to_datetime(raw) if raw.strip() else None
+        if parsed is None:
+            return None
+        return min(max(parsed.timestamp() - time.time(), 0.0), MAX_RETRY_AFTER_SECONDS)
+
+
+def _provider(provider: ProviderInfo | str | None, *, base_url: str | None, env_key: str | None) -> ProviderInfo:
+    if isinstance(provider, ProviderInfo):
+        info = provider
+    elif isinstance(provider, str):
+        builtins = builtin_providers()
+        if provider not in builtins:
+            raise ConfigError(f"provider {provider!r} is not built in (built in: {', '.join(sorted(builtins))}); "
+                              f"pass base_url=... instead, or use ResponsesModel.from_config for your own providers")
+        info = builtins[provider]
+    elif base_url is not None:
+        info = ProviderInfo(id="custom", name="custom", base_url=base_url)
+    else:
+        info = builtin_providers()["openai"]
+    if base_url is not None:
+        info = _replace(info, base_url=base_url)
+    if env_key is not None:
+        info = _replace(info, env_key=env_key)
+    return info
+
+
+def _replace(info: ProviderInfo, **changes: Any) -> ProviderInfo:
+    import dataclasses
+
+    return dataclasses.replace(info, **changes) if changes else info
+
+
+def _config_dict(config: Any) -> dict[str, Any]:
+    if isinstance(config, dict):
+        return config
+    if isinstance(config, str):
+        import tomllib
+
+        try:
+            return tomllib.loads(config)
+        except tomllib.TOMLDecodeError as err:
+            raise ConfigError(f"config TOML does not parse: {err}") from None
+    extra = getattr(config, "extra", None)
+    if isinstance(extra, dict):
+        return extra
+    raise ConfigError(f"from_config() takes a cx.Config, config.toml text or a dict; got {type(config).__name__}")

@@ -1,0 +1,49 @@
+"""The transcript in a real JupyterLab: a real model stream (the local Responses server in
+the kernel) shows a tool call with its output, then assistant text while it is still
+streaming; Stop ends the turn and the transcript says so. Every wait is an expect."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .harness import JupyterServer, NotebookPage, notebook_json
+
+pytestmark = pytest.mark.browser
+
+CELL = '''\
+import codex_nb as cx
+from codex_nb.testing import Events, ResponsesServer
+
+plan = {"plan": [{"step": "Stream an answer", "status": "in_progress"}]}
+half = [{"type": "response.created", "response": {"id": "r2"}}] + [
+    {"type": "response.output_text.delta", "item_id": "m1", "delta": d} for d in ("Half ", "way ", "there")]
+srv = ResponsesServer([[cx.function_call("update_plan", plan, call_id="c1")], Events(half, hold_after=len(half))]).start()
+session = cx.Session()
+display(cx.Transcript(session), session.turn_controls())
+handle = session.start_turn("stream please", model=cx.ResponsesModel(model="local", base_url=srv.base_url))
+'''
+
+
+def test_transcript_streams_text_and_shows_tool_calls(page: Any, jupyter_server: JupyterServer) -> None:
+    from playwright.sync_api import expect
+
+    jupyter_server.write_notebook("transcript_lab.ipynb", notebook_json([CELL]))
+    notebook = NotebookPage(page, jupyter_server, "transcript_lab.ipynb", ui="lab").open()
+    notebook.run_all()
+
+    header = page.locator(".cx-transcript-header")
+    expect(header).to_have_text("Transcript: running", timeout=60_000)
+    tool = page.locator(".cx-kind-tool")
+    expect(tool.locator(".cx-transcript-label")).to_have_text("update_plan · completed")
+    expect(tool.locator(".cx-transcript-text")).to_have_text("Plan updated")
+    assistant = page.locator(".cx-kind-assistant")
+    expect(assistant.locator(".cx-transcript-text")).to_have_text("Half way there")  # still streaming
+    expect(assistant).to_have_attribute("data-live", "true")
+    notebook.screenshot("transcript_streaming.png")
+
+    page.locator("button.cx-stop").click()
+    expect(header).to_have_text("Transcript: interrupted")
+    expect(assistant).to_have_attribute("data-live", "false")
+    notebook.screenshot("transcript_interrupted.png")
