@@ -76,6 +76,7 @@ def __getattr__(name: str) -> object:
 
 
 __all__ = [
+    "TURN_ABORTED_MARKER",
     "AcpAgent",
     "AcpAuthError",
     "AcpError",
@@ -118,7 +119,6 @@ __all__ = [
     "ScriptedModelError",
     "Session",
     "StepStatus",
-    "TURN_ABORTED_MARKER",
     "TokenUsage",
     "Tool",
     "ToolCollisionError",
