@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_serializer
 
 from .events import EventMsg
 from .serde import SerdeError, _Dup, _describe, _pairs_hook, _Walker, _json_error
+from .serde_json import SerdeJsonError, from_str, struct_shape
 
 
 def _drop_none(data: dict[str, Any], *keys: str) -> dict[str, Any]:
@@ -55,6 +56,14 @@ class RequestUserInputArgs(BaseModel):
 
     questions: list[Question]
     autoResolutionMs: int | None = None
+
+
+class RequestUserInputQuestions(BaseModel):
+    """Codex 0.169's arguments: only ``questions`` (any other key, ``autoResolutionMs`` too, is ignored)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, title="RequestUserInputArgs")
+
+    questions: list[Question]
 
 
 class RequestUserInputEvent(EventMsg):
@@ -248,15 +257,11 @@ class _FrontendWalker(_Walker):
 
 
 def parse_frontend_args(model: type[BaseModel], text: str) -> Any:
-    """``parse_strict`` for this module's argument types; raises ``SerdeError``."""
+    """serde_json's ``from_str`` for this module's argument types; raises ``SerdeError``."""
     try:
-        raw = json.loads(text, object_pairs_hook=_pairs_hook)
-    except json.JSONDecodeError as err:
-        raise _json_error(err) from None
-    except RecursionError:
-        raise SerdeError("recursion limit exceeded at line 1 column 1") from None
-    walker = _FrontendWalker(text)
-    data = walker.struct(model, raw, None)
+        data = from_str(struct_shape(model, _FrontendWalker.U64_FIELDS), text)
+    except SerdeJsonError as err:
+        raise SerdeError(str(err)) from None
     try:
         return model.model_validate(data)
     except ValidationError as err:  # shapes the walker leaves to pydantic (literals, enums in unions)
