@@ -47,9 +47,20 @@ def fields(obs: dict[str, Any], other: dict[str, Any]) -> dict[str, tuple[Any, A
     return out
 
 
+def _lines(value: Any) -> Any:
+    """Multi-line strings become lists of lines, so a diff points at the line that differs."""
+    if isinstance(value, dict):
+        return {k: _lines(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_lines(v) for v in value]
+    if isinstance(value, str) and "\n" in value:
+        return {"<lines>": value.split("\n")}
+    return value
+
+
 def diff(mine: Any, theirs: Any) -> str:
-    a = canonical(theirs).splitlines()
-    b = canonical(mine).splitlines()
+    a = canonical(_lines(theirs)).splitlines()
+    b = canonical(_lines(mine)).splitlines()
     return "\n".join(difflib.unified_diff(a, b, "codex 0.169 (expected)", "codex_nb", lineterm="", n=2))
 
 

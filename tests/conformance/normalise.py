@@ -39,9 +39,9 @@ def _sorted_answers(text: str) -> str:
 
 
 def clean(value: Any, paths: dict[str, str]) -> Any:
-    """Drop item ids, scrub paths/times from strings, recursively."""
+    """Scrub paths/times from strings, recursively."""
     if isinstance(value, dict):
-        return {k: clean(v, paths) for k, v in value.items() if k != "id"}
+        return {k: clean(v, paths) for k, v in value.items()}
     if isinstance(value, list):
         return [clean(v, paths) for v in value]
     if isinstance(value, str):
@@ -57,7 +57,8 @@ def after_prompt(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
             text = "".join(p.get("text", "") for p in item.get("content", []) if isinstance(p, dict))
             if text == PROMPT or text.startswith(PROMPT):
                 index = i
-    return items[index + 1 :]
+    # Item ids are per run (and codex_nb does not invent them): drop them.
+    return [{k: v for k, v in item.items() if k != "id"} for item in items[index + 1 :]]
 
 
 def tool_specs(tools: list[dict[str, Any]]) -> dict[str, Any]:

@@ -34,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-j", type=int, default=3, help="binary scenarios run in parallel")
     parser.add_argument("-v", action="store_true", help="print every failing diff")
     args = parser.parse_args(argv)
+    sys.stdout.reconfigure(errors="backslashreplace")  # diffs may hold lone surrogates
     scenarios = [s for s in SCENARIOS if args.k in s.name]
     started = time.monotonic()
     if args.record:
