@@ -156,7 +156,7 @@ async def test_exec_with_function_payload_is_refused(make_session):
     session = make_session()
     model = ScriptedModel([[function_call("exec", {"code": "1"}, call_id="f1")], [assistant_message("ok")]])
     result = await session.run_turn("go", model=model)
-    assert result.outputs()["f1"] == "exec expects raw JavaScript source text"
+    assert result.outputs()["f1"] == "aborted"  # Codex 0.169: a payload-kind mismatch (conformance cm_exec_as_function_call)
 
 
 async def test_globals_exit_store_load_all_tools_timers(session):

@@ -124,11 +124,14 @@ async def test_optional_validation_warn_and_reject() -> None:
     assert result.events == []
 
 
-async def test_custom_payload_is_fatal_incompatible(session: cx.Session) -> None:
-    model = cx.ScriptedModel([[cx.custom_tool_call("update_plan", "{}", call_id="x")]])
+async def test_custom_payload_is_answered_aborted(session: cx.Session) -> None:
+    # Codex 0.169 (conformance plan_custom_tool_call_payload): the call gets a
+    # custom_tool_call_output "aborted", no plan event, and the turn goes on.
+    model = cx.ScriptedModel([[cx.custom_tool_call("update_plan", "{}", call_id="x")], [cx.assistant_message("ok")]])
     result = await session.run_turn("go", model=model)
-    assert result.status == "failed"
-    assert result.error == "Fatal error: tool update_plan invoked with incompatible payload"
+    assert result.status == "completed"
+    assert {"type": "custom_tool_call_output", "call_id": "x", "output": "aborted"} in result.items
+    assert not [e for e in result.events if e.msg.type == "plan_update"]
     assert cx.repair_history(session.history) == session.history  # still paired
 
 
