@@ -44,6 +44,23 @@ def fields(obs: dict[str, Any], other: dict[str, Any]) -> dict[str, tuple[Any, A
         mine_specs = obs["tools"].get(mode, {})
         for name in sorted(set(specs) & set(mine_specs)):
             out[f"tool_spec[{mode}:{name}]"] = (mine_specs[name], specs[name])
+        if "exec" in specs and "exec" in mine_specs:
+            theirs_sections = exec_sections(specs["exec"].get("description", ""))
+            mine_sections = exec_sections(mine_specs["exec"].get("description", ""))
+            for name in sorted(set(theirs_sections) & set(mine_sections)):
+                out[f"exec_nested_tool[{mode}:{name}]"] = (mine_sections[name], theirs_sections[name])
+    return out
+
+
+def exec_sections(description: str) -> dict[str, str]:
+    """Code Mode only: the ``### `tool``` sections of the exec description, by tool name.
+
+    The binary nests tools codex_nb does not have (shell, agents, goals), so the whole
+    description cannot match; each tool both nest must."""
+    out = {}
+    for chunk in description.split("\n### `")[1:]:
+        name, _, _ = chunk.partition("`")
+        out[name] = ("### `" + chunk.split("\n\n## ")[0]).rstrip()
     return out
 
 

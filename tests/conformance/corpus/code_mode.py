@@ -32,7 +32,19 @@ SCENARIOS = [
     exec_("cm_text_object", 'text({a: 1, b: [2, 3]});'),
     exec_("cm_pragma_yield", '// @exec: {"yield_time_ms": 5000}\ntext("pragma");'),
     exec_("cm_bad_pragma", '// @exec: {"nope": 1}\ntext("x");'),
-    exec_("cm_only_nested_plan", f"await tools.update_plan({PLAN}); text('ok');", config=CM_ONLY),
+    exec_("cm_error_in_function", 'function g() {\n  throw new Error("deep");\n}\ng();'),
+    exec_("cm_error_after_await", f'await tools.update_plan({PLAN});\nthrow new RangeError("late");'),
+    exec_("cm_error_line_three", "const a = 1;\nconst b = 2;\nnull.x;"),
+    exec_("cm_throw_object", "throw {code: 1};"),
+    exec_("cm_syntax_error_line_two", "const a = 1;\nconst = 2;"),
+    exec_("cm_nested_rejection_uncaught", "await tools.update_plan({plan: 5});"),
+    exec_("cm_nested_string_input", 'const r = await tools.update_plan("not an object"); text(r);'),
+    Scenario(name="cm_only_nested_plan", config=CM_ONLY, tags=("code_mode",),
+             responses=[[{"type": "custom_tool_call", "name": "exec", "call_id": "call_1",
+                          "input": f"await tools.update_plan({PLAN}); text('ok');"}], DONE],
+             skip=("tool_spec[default:exec]",),
+             why="the binary nests its own shell, agent and goal tools; each tool both nest is compared "
+                 "(exec_nested_tool) and so are the template and guidance (cm_text_output)"),
     exec_("cm_exec_as_function_call", "", more=None),
 ]
 # exec called with a function_call payload instead of freeform input

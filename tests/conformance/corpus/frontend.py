@@ -35,7 +35,7 @@ SCENARIOS = [
     rui("rui_plan_bad_json", "{questions", answers=[]),
     rui("rui_plan_empty_answer", {"questions": [Q]}, answers=[{"answers": {}}]),
     rui("rui_plan_auto_resolution", {"questions": [Q], "autoResolutionMs": 60000}),
-    rui("rui_plan_auto_resolution_negative", {"questions": [Q], "autoResolutionMs": -1}, answers=[]),
+    rui("rui_plan_auto_resolution_negative", {"questions": [Q], "autoResolutionMs": -1}),
     rui("rui_plan_unknown_option_key", {"questions": [{**Q, "options": [{"label": "A", "description": "a", "x": 1}]}]},
         answers=[{"answers": {"q1": {"answers": ["A"]}}}]),
     Scenario(name="perm_request_read", config=PERMS,
