@@ -20,8 +20,10 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, ConfigDict
+
 from ...protocol.events import ItemCompleted, ItemStarted
-from ...protocol.serde import SerdeError, _Walker, loads
+from ...protocol.serde import SerdeError, parse_exact
 from ..base import Tool
 from ..errors import Fatal, RespondToModel
 from ..exposure import ToolExposure
@@ -149,29 +151,17 @@ async def _sleep_until_input(invocation: ToolInvocation, seconds: float) -> bool
     return bool(done)
 
 
+class SleepArgs(BaseModel):
+    """``{duration_ms: u64}``, unknown keys rejected (Codex's ``SleepArgs``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    duration_ms: int
+
+
 def parse_duration(text: str) -> int:
-    """Strict ``{duration_ms: u64}`` with no unknown keys; serde-style errors."""
+    """serde_json's ``from_str::<SleepArgs>``: its exact errors, positions included."""
     try:
-        raw = loads(text)
-        walker = _Walker(text)
-        if not isinstance(raw, dict):
-            raise walker.fail(f"invalid type: {_describe(raw)}, expected struct SleepArgs")
-        for key in raw:
-            if key != "duration_ms":
-                raise walker.fail(f"unknown field `{key}`, expected `duration_ms`", f'"{key}"')
-        if "duration_ms" not in raw:
-            raise walker.fail("missing field `duration_ms`")
-        value = raw["duration_ms"]
-        if isinstance(value, int) and not isinstance(value, bool):
-            if value < 0:
-                raise walker.fail(f"invalid value: integer `{value}`, expected u64", '"duration_ms"')
-            return value
-        raise walker.fail(f"invalid type: {_describe(value)}, expected u64", '"duration_ms"')
+        return parse_exact(SleepArgs, text, frozenset({"duration_ms"})).duration_ms
     except SerdeError as err:
         raise RespondToModel(f"failed to parse function arguments: {err}") from None
-
-
-def _describe(value: Any) -> str:
-    from ...protocol.serde import _describe as serde_describe
-
-    return "map" if isinstance(value, dict) else serde_describe(value)
