@@ -25,6 +25,7 @@ from ..hooks.session_api import SessionHooksMixin
 from ..protocol.events import Event, WarningEvent
 from ..protocol.wire import dumps
 from ..tools.builtins import builtin_tools
+from ..tools.handlers.clock import CurrentTimeReminder
 from ..tools.hook_points import ToolHooks
 from ..tools.invocation import ModeKind, TurnContext
 from ..tools.lifecycle import ControlToolCallFact, LifecycleRecord
@@ -160,6 +161,7 @@ class Session(SessionHooksMixin):
         widget, else $CODEX_NB_ANSWER_POLICY, else fail fast), a cx.AnswerPolicy, a callable,
         'deny', 'recommended', a JSON file path or a list of scripted answers."""
         self.frontend_requests = FrontendRequests()
+        self.time_reminder = CurrentTimeReminder(self.config)
         for tool in builtin_tools(self.config):
             self.registry.register(tool, source="builtin")
 

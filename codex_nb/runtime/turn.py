@@ -98,6 +98,9 @@ class TurnRunner:
         while not self.turn.cancel.cancelled:
             for text in self.turn.pending_input.drain():  # steered input joins before the next request
                 self.session.history.append(user_message(text))
+            reminder = self.session.time_reminder.due_item()  # the clock feature's throttled reminder
+            if reminder is not None:
+                self.session.history.append(reminder)
             plan = self.session.planner.plan(self.turn.mode)
             request = ModelRequest(turn_id=self.turn.turn_id, items=repaired(self.session.history, self.session.pairing),
                                    tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode))

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ConfigDict
 
 from ...protocol.events import ItemCompleted, ItemStarted
+from ...protocol.items import developer_message
 from ...protocol.serde import SerdeError, parse_exact
 from ..base import Tool
 from ..errors import Fatal, RespondToModel
@@ -49,16 +50,55 @@ EXTERNAL_CLOCK_ERROR = ("features.current_time_reminder.clock_source is external
                         "provider is available")
 
 
+REMINDER_OPEN, REMINDER_CLOSE = "<current_time_reminder>", "</current_time_reminder>"
+DEFAULT_REMINDER_INTERVAL_SECONDS = 1.0
+
+
+def format_utc(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+class CurrentTimeReminder:
+    """The throttled ``<current_time_reminder>`` developer message (Codex's time_reminder.rs).
+
+    With the clock feature on, before each sampling request the thread gets
+    ``<current_time_reminder>It is YYYY-MM-DD HH:MM:SS UTC.</current_time_reminder>`` if no
+    reminder was delivered yet, or the last one is at least ``reminder_interval_seconds``
+    (default 1) old. One per session (thread), across its turns.
+    """
+
+    def __init__(self, config: Config, *, now: Callable[[], datetime] | None = None) -> None:
+        settings = clock_settings(config)
+        self.enabled = settings["enabled"] and settings["clock_source"] == "system"
+        self.interval = settings["reminder_interval_seconds"]
+        self._now = now or (lambda: datetime.now(UTC))
+        self._last: datetime | None = None
+
+    def due_item(self) -> dict[str, Any] | None:
+        """The reminder to append to history now, or None (off, or delivered recently)."""
+        if not self.enabled:
+            return None
+        moment = self._now()
+        if self._last is not None and (moment - self._last).total_seconds() < self.interval:
+            return None
+        self._last = moment
+        return developer_message(f"{REMINDER_OPEN}It is {format_utc(moment)}.{REMINDER_CLOSE}")
+
+
 def clock_settings(config: Config) -> dict[str, Any]:
     """``[features] current_time_reminder`` as a table: ``{"enabled": bool, "sleep_tool": bool, ...}``."""
     features = config.extra.get("features", {}) if isinstance(config.extra, dict) else {}
     raw = features.get("current_time_reminder", False) if isinstance(features, dict) else False
+    interval = DEFAULT_REMINDER_INTERVAL_SECONDS
     if isinstance(raw, bool):
-        return {"enabled": raw, "sleep_tool": False, "clock_source": "system"}
+        return {"enabled": raw, "sleep_tool": False, "clock_source": "system", "reminder_interval_seconds": interval}
     if isinstance(raw, dict):
+        given = raw.get("reminder_interval_seconds", interval)
+        if isinstance(given, bool) or not isinstance(given, (int, float)) or given < 0:
+            given = interval
         return {"enabled": raw.get("enabled") is True, "sleep_tool": raw.get("sleep_tool") is True,
-                "clock_source": raw.get("clock_source", "system")}
-    return {"enabled": False, "sleep_tool": False, "clock_source": "system"}
+                "clock_source": raw.get("clock_source", "system"), "reminder_interval_seconds": float(given)}
+    return {"enabled": False, "sleep_tool": False, "clock_source": "system", "reminder_interval_seconds": interval}
 
 
 def clock_tools(config: Config) -> list[Tool]:
