@@ -786,6 +786,93 @@ def expected_list(names: list[str], what: str) -> str:
     return "one of " + ", ".join(quoted)
 
 
+def _value_unexpected(value: Any) -> str:
+    """``Value::unexpected`` with ``arbitrary_precision``: every number is just "number"."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean `{'true' if value else 'false'}`"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string " + rust_debug_str(value)
+    if isinstance(value, list):
+        return "sequence"
+    return "map"
+
+
+def from_value(shape: Shape, value: Any) -> Any:
+    """``serde_json::from_value``: like ``from_str`` on an already parsed Value, so errors
+    carry no position and numbers show as "number"."""
+    kind = shape.kind
+
+    def invalid(expected: str) -> SerdeJsonError:
+        return SerdeJsonError(f"invalid type: {_value_unexpected(value)}, expected {expected}")
+
+    if kind == "option":
+        return None if value is None else from_value(shape.inner or ANY, value)
+    if kind == "struct":
+        if isinstance(value, list):
+            out: dict[str, Any] = {}
+            for index, field in enumerate(shape.fields):
+                if index < len(value):
+                    out[field.name] = from_value(field.shape, value[index])
+                elif not field.has_default:
+                    n = len(shape.fields)
+                    raise SerdeJsonError(f"invalid length {len(value)}, expected struct {shape.name} with {n} "
+                                         f"element{'' if n == 1 else 's'}")
+            if len(value) > len(shape.fields):
+                raise SerdeJsonError(f"invalid length {len(value)}, expected fewer elements in array")
+            return out
+        if not isinstance(value, dict):
+            raise invalid(f"struct {shape.name}")
+        by_wire = {f.wire: f for f in shape.fields}
+        out = {}
+        for key, item in value.items():
+            field = by_wire.get(key)
+            if field is None:
+                if shape.deny_unknown:
+                    raise SerdeJsonError(f"unknown field `{key}`, expected {expected_list(list(by_wire), 'fields')}")
+                continue
+            out[field.name] = from_value(field.shape, item)
+        for field in shape.fields:
+            if field.name not in out and not field.optional:
+                raise SerdeJsonError(f"missing field `{field.wire}`")
+        return out
+    if kind == "seq":
+        if not isinstance(value, list):
+            raise invalid("a sequence")
+        return [from_value(shape.inner or ANY, item) for item in value]
+    if kind == "str":
+        if not isinstance(value, str):
+            raise invalid("a string")
+        return value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise invalid("a boolean")
+        return value
+    if kind == "enum":
+        name = value if isinstance(value, str) else None
+        if isinstance(value, dict) and len(value) == 1:
+            name = next(iter(value))
+        if name is None:
+            raise invalid("string or map")
+        if name not in shape.variants:
+            raise SerdeJsonError(f"unknown variant `{name}`, expected {expected_list(list(shape.variants), 'variants')}")
+        return name
+    if kind in ("u64", "i64", "f64"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise invalid(kind)
+        if kind == "f64":
+            return float(value)
+        if isinstance(value, float):
+            raise invalid(kind)
+        if kind == "u64" and value < 0:
+            raise SerdeJsonError(f"invalid value: integer `{value}`, expected u64")
+        return value
+    return value
+
+
 def from_str(shape: Shape, text: str) -> Any:
     """``serde_json::from_str``: the value for ``shape``, or ``SerdeJsonError``."""
     de = Deserializer(text)
@@ -799,4 +886,4 @@ def value_from_str(text: str) -> Any:
     return from_str(ANY, text)
 
 
-__all__ = ["SerdeJsonError", "Shape", "from_str", "shape_of", "struct_shape", "value_from_str"]
+__all__ = ["SerdeJsonError", "Shape", "from_str", "from_value", "shape_of", "struct_shape", "value_from_str"]
