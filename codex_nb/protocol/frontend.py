@@ -35,7 +35,7 @@ class QuestionOption(BaseModel):
 class Question(BaseModel):
     """One question; ``options`` is omitted from the wire form when absent."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(extra="ignore", frozen=True, title="RequestUserInputQuestion")
 
     id: str
     header: str
