@@ -66,6 +66,7 @@ def tool_specs(tools: list[dict[str, Any]]) -> dict[str, Any]:
     for tool in tools:
         name = tool.get("name") or tool.get("type")
         if tool.get("type") == "namespace":
+            out[f"{tool.get('name')} (namespace)"] = {k: v for k, v in tool.items() if k != "tools"}
             for inner in tool.get("tools", []):
                 out[f"{tool.get('name')}.{inner.get('name')}"] = inner
             continue

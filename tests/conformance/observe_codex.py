@@ -48,6 +48,18 @@ def write_layout(scenario: Scenario, root: Path, base_url: str | None) -> dict[s
     return dirs
 
 
+def expand(value: Any, dirs: dict[str, Path]) -> Any:
+    """Scenario data may name the run's folders as <WORK>, <HOME>, <SCRIPTS>."""
+    if isinstance(value, dict):
+        return {k: expand(v, dirs) for k, v in value.items()}
+    if isinstance(value, list):
+        return [expand(v, dirs) for v in value]
+    if isinstance(value, str):
+        for name, path in dirs.items():
+            value = value.replace(f"<{name.upper()}>", str(path))
+    return value
+
+
 def paths_of(dirs: dict[str, Path]) -> dict[str, str]:
     out = {}
     for name, path in dirs.items():
@@ -85,18 +97,20 @@ def observe(scenario: Scenario) -> dict[str, Any]:
     interrupt_hit = threading.Event()
     answers = list(scenario.answers)
     server_requests: list[dict[str, Any]] = []
+    layout: dict[str, Path] = {}
 
     def answer(method: str, params: dict[str, Any]) -> Any:
         server_requests.append({"method": method, "params": params})
         if not answers:
             raise RuntimeError(f"scenario {scenario.name} has no scripted answer for {method}")
-        return answers.pop(0)
+        return expand(answers.pop(0), layout)
 
     with tempfile.TemporaryDirectory(prefix="conf-") as tmp:
         root = Path(tmp)
         srv = ResponsesServer(_script(scenario, interrupt_hit), allow_leftover=True)
         with srv:
             dirs = write_layout(scenario, root, srv.base_url)
+            layout.update(dirs)
             paths = paths_of(dirs)
             with AppServer(codex_binary(), codex_home=dirs["home"], cwd=dirs["work"], answer=answer) as server:
                 server.initialize()
@@ -147,12 +161,17 @@ def mode_key(scenario: Scenario) -> str:
     return scenario.mode
 
 
+HOOK_RUN_FIELDS = ("eventName", "status", "statusMessage", "entries", "handlerType", "executionMode", "scope",
+                   "source", "displayOrder")
+
+
 def hook_run(run: dict[str, Any]) -> dict[str, Any]:
-    return {"event": run["eventName"], "status": run["status"]}
+    """The facts of a hook/completed run both sides share (ids, paths and times differ by run)."""
+    return {key: run.get(key) for key in HOOK_RUN_FIELDS}
 
 
 def server_request(request: dict[str, Any], paths: dict[str, str]) -> dict[str, Any]:
     params = clean(request["params"], paths)
-    for key in ("threadId", "turnId", "itemId", "autoResolutionMs", "isBlocking", "startedAtMs"):
+    for key in ("threadId", "turnId", "itemId", "startedAtMs"):
         params.pop(key, None)
     return {"method": request["method"], "params": params}

@@ -12,33 +12,54 @@ import codex_nb as cx
 from codex_nb.testing import RecordingSubscriber, ScriptedModel
 
 from .normalise import after_prompt, clean, plan_payload, tool_specs
-from .observe_codex import FOLLOWUP_PROMPT, paths_of, write_layout
+from .observe_codex import FOLLOWUP_PROMPT, HOOK_RUN_FIELDS, expand, paths_of, write_layout
 from .scenario import INTERRUPT, PROMPT, Scenario
-
-
-def _camel_questions(questions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return questions
 
 
 def server_request(event: cx.Event, paths: dict[str, str]) -> dict[str, Any] | None:
     """The app-server request Codex would send for this core event (same normalisation)."""
     msg = event.msg.model_dump(mode="json")
     if msg["type"] == "request_user_input":
-        return {"method": "item/tool/requestUserInput", "params": clean({"questions": msg["questions"]}, paths)}
+        auto = msg.get("autoResolutionMs")
+        params = {"questions": msg["questions"], "isBlocking": auto is None, "autoResolutionMs": auto}
+        return {"method": "item/tool/requestUserInput", "params": clean(params, paths)}
     if msg["type"] == "request_permissions":
-        params = {"cwd": msg["cwd"], "environmentId": msg.get("environment_id"), "permissions": msg["permissions"]}
-        if msg.get("reason") is not None:
-            params["reason"] = msg["reason"]
+        params = {"cwd": msg["cwd"], "environmentId": msg.get("environment_id"),
+                  "permissions": v2_permissions(msg["permissions"]), "reason": msg.get("reason")}
         return {"method": "item/permissions/requestApproval", "params": clean(params, paths)}
     return None
+
+
+def v2_permissions(profile: dict[str, Any]) -> dict[str, Any]:
+    """The app-server v2 form of a core permission profile (camelCase keys; the file system as
+    canonical entries plus the legacy read/write lists)."""
+    out: dict[str, Any] = {"network": profile.get("network"), "fileSystem": None}
+    fs = profile.get("file_system")
+    if isinstance(fs, dict):
+        if "entries" in fs:
+            out["fileSystem"] = {"entries": fs["entries"], "read": None, "write": None}
+        else:
+            entries = [{"access": access, "path": {"path": p, "type": "path"}}
+                       for access in ("read", "write") for p in fs.get(access) or []]
+            out["fileSystem"] = {"entries": entries, "read": fs.get("read"), "write": fs.get("write")}
+    return out
+
+
+def core_answer(answer: Any) -> Any:
+    """An app-server answer in the core shape codex_nb's answer policies take."""
+    if isinstance(answer, dict) and isinstance(answer.get("permissions"), dict):
+        perms = answer["permissions"]
+        return {**answer, "permissions": {("file_system" if k == "fileSystem" else k): v for k, v in perms.items()}}
+    return answer
 
 
 def hook_run(event: cx.Event) -> dict[str, Any] | None:
     msg = event.msg.model_dump(mode="json")
     if msg["type"] != "hook_completed":
         return None
-    run = msg["run"]
-    return {"event": _camel(run["event_name"]), "status": run["status"]}
+    run = {_camel(k): v for k, v in msg["run"].items()}
+    run["eventName"] = _camel(run["eventName"])
+    return {key: run.get(key) for key in HOOK_RUN_FIELDS}
 
 
 def _camel(name: str) -> str:
@@ -54,7 +75,7 @@ async def play(scenario: Scenario, dirs: dict[str, Path]) -> dict[str, Any]:
         if scenario.trust_hooks:
             session.trust_hooks()
     if scenario.answers:
-        session.answer_policy = copy.deepcopy(list(scenario.answers))
+        session.answer_policy = [core_answer(a) for a in expand(copy.deepcopy(list(scenario.answers)), dirs)]
     recorder = RecordingSubscriber(session)
     interrupt_hit = asyncio.Event()
 

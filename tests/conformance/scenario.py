@@ -13,7 +13,7 @@ from typing import Any
 
 BASE_CONFIG = """\
 model = "gpt-5.1-codex"
-approval_policy = "never"
+approval_policy = "{approval_policy}"
 sandbox_mode = "read-only"
 """
 
@@ -46,7 +46,8 @@ class Scenario:
     """Fields not compared, each with a reason in ``why``."""
     why: str = ""
     tags: tuple[str, ...] = ()
+    approval_policy: str = "never"
 
     @property
     def config_toml(self) -> str:
-        return BASE_CONFIG + self.config
+        return BASE_CONFIG.format(approval_policy=self.approval_policy) + self.config
