@@ -7,6 +7,7 @@ import json
 import pytest
 
 import codex_nb as cx
+from codex_nb.runtime.history import repair_history
 from codex_nb.protocol.wire import dumps
 
 SPEC_WIRE = (
@@ -132,7 +133,7 @@ async def test_custom_payload_is_answered_aborted(session: cx.Session) -> None:
     assert result.status == "completed"
     assert {"type": "custom_tool_call_output", "call_id": "x", "output": "aborted"} in result.items
     assert not [e for e in result.events if e.msg.type == "plan_update"]
-    assert cx.repair_history(session.history) == session.history  # still paired
+    assert repair_history(session.history) == session.history  # still paired
 
 
 async def test_revision_is_monotonic_per_session(session: cx.Session) -> None:

@@ -32,7 +32,7 @@ from ...protocol.frontend import (
 from ...protocol.serde import SerdeError
 from ...protocol.serde_json import SerdeJsonError, from_value, struct_shape, value_from_str
 from ...protocol.wire import dumps
-from ...runtime.frontend_requests import Outcome, RequestKind
+from ...frontend.requests import Outcome, RequestKind
 from ..base import Tool
 from ..errors import Fatal, RespondToModel
 from ..invocation import ToolInvocation, TurnContext
@@ -47,7 +47,6 @@ NO_PRIMARY = "request_permissions requires a primary environment"
 GLOB_NOT_DENY = "glob file system permissions only support deny-read entries"
 EMPTY_REQUEST = "request_permissions requires at least one permission"
 CANCELLED = "request_permissions was cancelled before receiving a response"
-TURN_GRANTS = "request_permissions.grants"
 
 DESCRIPTION = (
     "Request additional filesystem or network permissions from the user and wait for the client to grant a subset "
@@ -177,18 +176,16 @@ def normalize(profile: PermissionProfile) -> PermissionProfile:
 # -- grants ---------------------------------------------------------------------------------
 def granted_permissions(turn: TurnContext) -> PermissionProfile:
     """What later calls of ``turn`` may use: the session's grants plus the turn's."""
-    session_grants = turn.session.frontend_requests.session_grants
-    return session_grants.union(turn.services.get(TURN_GRANTS, PermissionProfile()))
+    return turn.frontend.session_grants.union(turn.permission_grants)
 
 
 def _record_grant(turn: TurnContext, response: RequestPermissionsResponse) -> None:
     if response.permissions.is_empty():
         return
     if response.scope == PermissionGrantScope.SESSION:
-        broker = turn.session.frontend_requests
-        broker.session_grants = broker.session_grants.union(response.permissions)
+        turn.frontend.session_grants = turn.frontend.session_grants.union(response.permissions)
     else:
-        turn.services[TURN_GRANTS] = turn.services.get(TURN_GRANTS, PermissionProfile()).union(response.permissions)
+        turn.permission_grants = turn.permission_grants.union(response.permissions)
 
 
 def _environment(text: str) -> Any:

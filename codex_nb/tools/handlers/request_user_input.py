@@ -18,7 +18,7 @@ from ...protocol.frontend import (
 )
 from ...protocol.serde import SerdeError
 from ...protocol.wire import dumps
-from ...runtime.frontend_requests import Outcome, RequestKind
+from ...frontend.requests import Outcome, RequestKind
 from ..base import Tool
 from ..errors import Fatal, RespondToModel
 from ..exposure import ToolExposure
