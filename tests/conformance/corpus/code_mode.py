@@ -70,4 +70,15 @@ HOOKED = Scenario(
     scripts={"h.sh": "#!/bin/sh\ncat > /dev/null\necho 'nested blocked' >&2\nexit 2\n"},
     responses=[[{"type": "custom_tool_call", "name": "exec", "call_id": "call_1",
                  "input": f"try {{ await tools.update_plan({PLAN}); }} catch (e) {{ text(String(e)); }}"}], DONE])
-SCENARIOS += [WAIT_UNKNOWN, HOOKED]
+CM_CLOCK = CM + "\n[features.current_time_reminder]\nenabled = true\nsleep_tool = true\n"
+SCENARIOS += [
+    WAIT_UNKNOWN,
+    HOOKED,
+    exec_("cm_nested_clock_curr_time", "const r = await tools.clock__curr_time({}); text(Object.keys(r).join(','));",
+          config=CM_CLOCK),
+    exec_("cm_nested_sleep_is_model_only", "text(typeof tools.clock__sleep);", config=CM_CLOCK),
+    Scenario(name="cm_plan_mode_nested_update_plan", config=CM, mode="plan", tags=("code_mode",),
+             responses=[[{"type": "custom_tool_call", "name": "exec", "call_id": "call_1",
+                          "input": f"try {{ await tools.update_plan({PLAN}); }} catch (e) {{ text(String(e)); }}"}],
+                        DONE]),
+]
