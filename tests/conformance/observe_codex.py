@@ -114,6 +114,10 @@ def observe(scenario: Scenario) -> dict[str, Any]:
             paths = paths_of(dirs)
             with AppServer(codex_binary(), codex_home=dirs["home"], cwd=dirs["work"], answer=answer) as server:
                 server.initialize()
+                hook_list: list[dict[str, Any]] = []
+                if scenario.hooks is not None:
+                    listed = server.request("hooks/list", {"cwds": [str(dirs["work"])]})
+                    hook_list = [listed_hook(h, paths) for e in listed.get("data", []) for h in e.get("hooks", [])]
                 if scenario.hooks is not None and scenario.trust_hooks:
                     trust_all_hooks(server, dirs, dirs["work"])
                 thread = server.request("thread/start", {"cwd": str(dirs["work"])})["thread"]
@@ -154,7 +158,14 @@ def observe(scenario: Scenario) -> dict[str, Any]:
             ],
             "hooks": [hook_run(m["params"]["run"]) for m in messages if m.get("method") == "hook/completed"],
             "server_requests": [server_request(r, paths) for r in server_requests],
+            "hook_list": hook_list,
         }
+
+
+def listed_hook(hook: dict[str, Any], paths: dict[str, str]) -> dict[str, Any]:
+    """What hooks/list says of a discovered hook before it is trusted (hash values differ by design)."""
+    return clean({"key": hook["key"], "eventName": hook["eventName"], "matcher": hook.get("matcher"),
+                  "trustStatus": hook["trustStatus"]}, paths)
 
 
 def mode_key(scenario: Scenario) -> str:

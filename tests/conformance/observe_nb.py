@@ -62,6 +62,11 @@ def hook_run(event: cx.Event) -> dict[str, Any] | None:
     return {key: run.get(key) for key in HOOK_RUN_FIELDS}
 
 
+def _camel_event(name: str) -> str:
+    """``PreToolUse`` -> ``preToolUse`` (app-server's HookEventName)."""
+    return name[:1].lower() + name[1:]
+
+
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(p.title() for p in rest)
@@ -70,8 +75,11 @@ def _camel(name: str) -> str:
 async def play(scenario: Scenario, dirs: dict[str, Path]) -> dict[str, Any]:
     config = cx.Config.from_toml(scenario.config_toml)
     session = cx.Session(config, cwd=str(dirs["work"]))
+    hook_list: list[dict[str, Any]] = []
     if scenario.hooks is not None:
-        session.load_hooks(dirs["home"] / "hooks.json")
+        infos = session.load_hooks(dirs["home"] / "hooks.json")
+        hook_list = [clean({"key": i.key, "eventName": _camel_event(i.event_name), "matcher": i.matcher,
+                            "trustStatus": i.status}, paths_of(dirs)) for i in infos]
         if scenario.trust_hooks:
             session.trust_hooks()
     if scenario.answers:
@@ -118,6 +126,7 @@ async def play(scenario: Scenario, dirs: dict[str, Path]) -> dict[str, Any]:
         "plans": plans,
         "hooks": [h for h in (hook_run(e) for e in recorder.events) if h is not None],
         "server_requests": [r for r in (server_request(e, paths) for e in recorder.events) if r is not None],
+        "hook_list": hook_list,
     }
 
 
