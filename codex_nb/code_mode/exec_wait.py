@@ -27,7 +27,6 @@ from .pragma import PragmaError, parse_exec_source
 from .cell_manager import CodeModeRuntime, NestedToolEntry
 from .specs import EXEC_TOOL_NAME, WAIT_TOOL_NAME, exec_spec, wait_spec
 
-EXEC_NOT_CUSTOM = "exec expects raw JavaScript source text"
 EXEC_RECURSION = "exec cannot invoke itself"
 
 
@@ -106,12 +105,7 @@ class ExecTool(Tool):
     def spec(self) -> dict[str, Any]:
         return exec_spec(self.description)
 
-    def accepts(self, payload_kind: str) -> bool:
-        return True  # a wrong payload gets the exact model-facing error below, not a Fatal
-
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:
-        if invocation.call.payload.kind != "custom":
-            raise RespondToModel(EXEC_NOT_CUSTOM)
         if invocation.call.source == CallSource.CODE_MODE:
             raise RespondToModel(EXEC_RECURSION)
         try:
@@ -180,9 +174,9 @@ def _wait_args(text: str) -> dict[str, Any]:
 
 
 def notifier(invocation: ToolInvocation):  # type: ignore[no-untyped-def]
-    """``notify(v)``: an extra ``custom_tool_call_output`` for the exec call, injected into the
-    conversation at once during a turn (outside a turn, e.g. ``call_tool``, it is kept in
-    ``turn.notifications``)."""
+    """``notify(v)``: an extra ``custom_tool_call_output`` for the exec call. During a turn it
+    joins the conversation right after the outputs of its step, as in Codex 0.169 (outside a
+    turn, e.g. ``call_tool``, it is kept in ``turn.notifications``)."""
     def notify(text: str) -> None:
         item = {"type": "custom_tool_call_output", "call_id": invocation.call_id, "name": EXEC_TOOL_NAME,
                 "output": text}

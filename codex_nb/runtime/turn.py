@@ -21,6 +21,7 @@ from ..protocol.model_stream import TokenCount, TokenUsage, TokenUsageInfo
 from ..tools.calls import run_call
 from ..tools.cancellation import CancelSource
 from ..tools.errors import Fatal
+from ..tools.handlers.clock import CurrentTimeReminder
 from ..tools.invocation import TurnContext
 from ..tools.parallel import ParallelGate
 from ..tools.payload import ToolCall
@@ -73,8 +74,10 @@ class TurnRunner:
     """
 
     def __init__(self, *, turn: TurnContext, model: Model, user_text: str, planner: ToolPlanner,
-                 history: list[dict[str, Any]], pairing: PairingTracker, usage: UsageTally | None = None) -> None:
+                 history: list[dict[str, Any]], pairing: PairingTracker, usage: UsageTally | None = None,
+                 time_reminder: CurrentTimeReminder | None = None) -> None:
         self.turn = turn
+        self.time_reminder = time_reminder
         self.model = model
         self.user_text = user_text
         self.planner = planner
@@ -94,8 +97,10 @@ class TurnRunner:
         turn = self.turn
         turn.emit(TurnStarted(turn_id=turn.turn_id, collaboration_mode_kind=str(turn.mode)))
         self.history.append(user_message(self.user_text))
-        # Items a tool must put into the conversation at once (Code Mode notify), not at call end.
-        turn.record_item = self.history.append
+        # Items a tool adds beside its output (Code Mode notify): Codex 0.169 records them
+        # after the outputs of the step that produced them (conformance cm_notify).
+        self.extra_items: list[dict[str, Any]] = []
+        turn.record_item = self.extra_items.append
         try:
             await self._loop()
         except asyncio.CancelledError:
@@ -120,6 +125,9 @@ class TurnRunner:
         while not self.turn.cancel.cancelled:
             for text in self.turn.pending_input.drain():  # steered input joins before the next request
                 self.history.append(user_message(text))
+            reminder = self.time_reminder.due_item() if self.time_reminder is not None else None
+            if reminder is not None:  # the clock feature's throttled <current_time_reminder>
+                self.history.append(reminder)
             plan = self.planner.plan(self.turn.mode)
             request = ModelRequest(turn_id=self.turn.turn_id, items=repaired(self.history, self.pairing),
                                    tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode),
@@ -226,6 +234,10 @@ class TurnRunner:
             raise
         self._record_outputs(calls, tasks)
 
+    def _flush_extra_items(self) -> None:
+        self.history.extend(self.extra_items)
+        self.extra_items.clear()
+
     def _record_outputs(self, calls: list[ToolCall | RoutingError],
                         tasks: list[asyncio.Future[CallResult] | None]) -> None:
         """Outputs in CALL order, whatever order they finished in (spec 02 §10)."""
@@ -236,6 +248,7 @@ class TurnRunner:
                 result = task.result()
                 self.history.extend(result.context_items)
                 self.history.append(result.item)
+        self._flush_extra_items()
 
     def _aborted(self) -> TurnResult:
         turn = self.turn
