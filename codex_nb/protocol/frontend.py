@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, model_serializer
 
 from .events import EventMsg
-from .serde import SerdeError, _Dup, _describe, _pairs_hook, _Walker, _json_error
+from .serde import SerdeError, _Dup, _describe, _pairs_hook, _Walker, loads
 
 
 def _drop_none(data: dict[str, Any], *keys: str) -> dict[str, Any]:
@@ -250,9 +250,7 @@ class _FrontendWalker(_Walker):
 def parse_frontend_args(model: type[BaseModel], text: str) -> Any:
     """``parse_strict`` for this module's argument types; raises ``SerdeError``."""
     try:
-        raw = json.loads(text, object_pairs_hook=_pairs_hook)
-    except json.JSONDecodeError as err:
-        raise _json_error(err) from None
+        raw = loads(text, object_pairs_hook=_pairs_hook)
     except RecursionError:
         raise SerdeError("recursion limit exceeded at line 1 column 1") from None
     walker = _FrontendWalker(text)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 import types
 import typing
 from typing import Any, TypeVar
@@ -190,15 +191,91 @@ def nesting_error(text: str, limit: int = RECURSION_LIMIT) -> SerdeError | None:
     return None
 
 
-def loads(text: str) -> Any:
-    """``json.loads`` with serde's nesting limit; raises ``SerdeError`` for any bad input."""
+# Where Python's json module is more lenient than serde_json: NaN/Infinity literals, numbers
+# beyond f64 (Python would make them inf, or refuse ints over 4300 digits with ValueError)
+# and lone UTF-16 surrogates in \\u escapes.
+_MAX_F64_DIGITS = 309
+_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)|([\ud800-\udfff])", re.DOTALL)
+
+
+class _NumberOutOfRange(Exception):
+    pass
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _NumberOutOfRange(text)
+    return value
+
+
+def _parse_int(text: str) -> int | float:
+    if len(text) > _MAX_F64_DIGITS:  # serde reads such an integer as f64: out of range past 1.8e308
+        _parse_float(text)
+    return int(text) if len(text) <= 4300 else float(text)
+
+
+def _position(text: str, end: int) -> str:
+    line = text.count("\n", 0, end) + 1
+    return f"at line {line} column {end - (text.rfind(chr(10), 0, end) + 1)}"
+
+
+def surrogate_error(text: str) -> SerdeError | None:
+    """serde_json's error for the first lone surrogate in ``text`` (escaped or raw), else None."""
+    if _SURROGATE_HINT.search(text) is None:
+        return None
+    matches = _ESCAPE.finditer(text)
+    for match in matches:
+        if match.group(2) is not None:
+            return SerdeError(f"lone leading surrogate in hex escape {_position(text, match.end())}")
+        if match.group(1) is None:
+            continue
+        unit = int(match.group(1), 16)
+        if 0xDC00 <= unit <= 0xDFFF:
+            return SerdeError(f"lone leading surrogate in hex escape {_position(text, match.end())}")
+        if 0xD800 <= unit <= 0xDBFF:
+            after = match.end()
+            if text[after:after + 2] != "\\u" or not re.fullmatch(r"[0-9a-fA-F]{4}", text[after + 2:after + 6]):
+                bad = after if text[after:after + 1] != "\\" else after + 1
+                return SerdeError(f"unexpected end of hex escape {_position(text, min(bad + 1, len(text)))}")
+            low = int(text[after + 2:after + 6], 16)
+            if not 0xDC00 <= low <= 0xDFFF:
+                return SerdeError(f"lone leading surrogate in hex escape {_position(text, after + 6)}")
+            next(matches, None)  # the pair's low half is consumed
+    return None
+
+
+def _decode(text: str, **hooks: Any) -> Any:
+    """``json.loads`` as strict as serde_json; raises ``SerdeError``."""
+    try:
+        value = json.loads(text, parse_constant=_reject_constant, parse_float=_parse_float, parse_int=_parse_int,
+                           **hooks)
+    except json.JSONDecodeError as err:
+        raise _json_error(err) from None
+    except _NumberOutOfRange as err:
+        at = text.find(str(err.args[0]))
+        raise SerdeError(f"number out of range {_position(text, at + len(str(err.args[0])))}") from None
+    except ValueError as err:  # a NaN/Infinity literal
+        name = str(err.args[0]) if err.args else ""
+        at = text.find(name) if name else -1
+        raise SerdeError(f"expected value {_position(text, at + 1 if at >= 0 else len(text))}") from None
+    too_odd = surrogate_error(text)
+    if too_odd is not None:
+        raise too_odd
+    return value
+
+
+def loads(text: str, *, object_pairs_hook: Any = None) -> Any:
+    """JSON as serde_json reads it (nesting limit, no NaN, f64 range, no lone surrogates); raises ``SerdeError``."""
     too_deep = nesting_error(text)
     if too_deep is not None:
         raise too_deep
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise _json_error(err) from None
+    return _decode(text) if object_pairs_hook is None else _decode(text, object_pairs_hook=object_pairs_hook)
 
 
 class _DuplicateKey(Exception):
@@ -216,10 +293,12 @@ def _fast_parse(model: type[M], text: str) -> M | None:
     pydantic silently keeps the last of duplicate keys where serde errors, so a
     duplicate sends the input down the slow, exact path.
     """
+    if _SURROGATE_HINT.search(text) is not None:
+        return None
     try:
         parsed = model.model_validate_json(text, strict=True)
-        json.loads(text, object_pairs_hook=_reject_duplicates)
-    except (ValidationError, _DuplicateKey, ValueError):
+        json.loads(text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
+    except (ValidationError, _DuplicateKey, ValueError, RecursionError):
         return None
     return parsed
 
@@ -232,10 +311,7 @@ def parse_strict(model: type[M], text: str) -> M:
     fast = _fast_parse(model, text)
     if fast is not None:
         return fast
-    try:
-        raw = json.loads(text, object_pairs_hook=_pairs_hook)
-    except json.JSONDecodeError as err:
-        raise _json_error(err) from None
+    raw = _decode(text, object_pairs_hook=_pairs_hook)
     walker = _Walker(text)
     data = walker.struct(model, raw, None)
     return model.model_validate(data)

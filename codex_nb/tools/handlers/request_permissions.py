@@ -11,7 +11,6 @@ the session (see ``granted_permissions``).
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from typing import Any
@@ -30,7 +29,8 @@ from ...protocol.frontend import (
     RequestPermissionsResponse,
     _FrontendWalker,
 )
-from ...protocol.serde import SerdeError, _Dup, _json_error, _pairs_hook
+from ...protocol.serde import SerdeError, _Dup, _pairs_hook
+from ...protocol.serde import loads as serde_loads
 from ...protocol.wire import dumps
 from ...runtime.frontend_requests import Outcome, RequestKind
 from ..base import Tool
@@ -125,10 +125,7 @@ def _raw_field(raw: Any, *keys: str) -> Any:
 
 def parse_args(text: str, cwd: str) -> tuple[str | None, str | None, PermissionProfile]:
     """``(environment_id, reason, profile)`` with paths resolved against ``cwd``; raises SerdeError."""
-    try:
-        raw = json.loads(text, object_pairs_hook=_pairs_hook)
-    except json.JSONDecodeError as err:
-        raise _json_error(err) from None
+    raw = serde_loads(text, object_pairs_hook=_pairs_hook)
     walker = _FrontendWalker(text)
     top = walker.struct(_Args, raw, None)
     profile = walker.struct(_Profile, _raw_field(raw, "permissions"), '"permissions"')
@@ -202,8 +199,8 @@ def _record_grant(turn: TurnContext, response: RequestPermissionsResponse) -> No
 
 def _environment(text: str) -> Any:
     try:
-        raw = json.loads(text)
-    except ValueError:
+        raw = serde_loads(text)
+    except SerdeError:
         return None
     if not isinstance(raw, dict):
         return None
