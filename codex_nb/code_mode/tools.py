@@ -8,6 +8,7 @@ direct call, with hooks, lifecycle, events and per-call cancellation.
 from __future__ import annotations
 
 import asyncio
+import re
 import uuid
 from dataclasses import dataclass
 from typing import Any
@@ -177,7 +178,10 @@ def _wait_args(text: str) -> dict[str, Any]:
     walker = serde._Walker(text)
 
     def fail(message: str, key: str | None = None) -> RespondToModel:
-        needle = None if key is None else f'"{key}"'
+        needle = None
+        if key is not None:  # serde points just past the offending value
+            found = re.search(rf'"{key}"\s*:\s*(-?[0-9][0-9.eE+-]*|true|false|null|"(?:[^"\\]|\\.)*")', text)
+            needle = found.group(0) if found else f'"{key}"'
         return RespondToModel(f"failed to parse function arguments: {walker.fail(message, needle)}")
 
     if not isinstance(args, dict):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import Config
-from ..errors import TurnError
+from ..errors import ToolCallError, TurnError
 from ..hooks.engine import HookEngine
 from ..hooks.session_api import SessionHooksMixin
 from ..protocol.events import Event, WarningEvent
@@ -243,6 +243,16 @@ class Session(SessionHooksMixin):
     async def call_tool(self, name: str, arguments: dict[str, Any] | list[Any] | str | None = None, *,
                         mode: str = "default", call_id: Any = None, namespace: str | None = None) -> CallToolResult:
         """Run one call through the full pipeline, outside any turn (no history is recorded)."""
+        if not isinstance(name, str) or not name:
+            raise ToolCallError(f"call_tool needs a tool name string, got {name!r}")
+        if namespace is not None and not isinstance(namespace, str):
+            raise ToolCallError(f"call_tool's namespace must be a string or None, got {namespace!r}")
+        if not isinstance(arguments, str) and arguments is not None:
+            try:
+                dumps(arguments)
+            except (TypeError, ValueError) as err:
+                raise ToolCallError(f"call_tool arguments must be JSON (dict, list or raw text): {err}; "
+                                    f"convert sets, bytes and other objects first") from None
         turn = self._new_turn(_mode(mode))
         plan = self.planner.plan(turn.mode)
         tool_name = self._resolve_name(plan, name, namespace)

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import ScriptedModelError
-from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, TurnComplete, TurnStarted
-from ..protocol.items import message_text, user_message
+from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, TurnComplete, TurnStarted, WarningEvent
+from ..protocol.items import malformed_item, message_text, user_message
 from ..runtime.cancellation import CancelSource
 from ..tools.errors import Fatal
 from ..tools.invocation import TurnContext
@@ -129,6 +129,11 @@ class TurnRunner:
     def _record_response(self, items: list[dict[str, Any]], router: Any) -> list[ToolCall | RoutingError]:
         calls: list[ToolCall | RoutingError] = []
         for item in items:
+            problem = malformed_item(item)
+            if problem is not None:
+                self.turn.emit(WarningEvent(message=f"dropped a model output item that is not a valid Responses API "
+                                                    f"item ({problem}), as Codex does"))
+                continue
             self.session.history.append(item)
             if item.get("type") == "message" and item.get("role") == "assistant":
                 self.last_agent_message = message_text(item)
