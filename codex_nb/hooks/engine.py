@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HookError
+from ..protocol.wire import well_formed
 from ..tools.hook_points import HookRequest, PostToolUseOutcome, PreToolUseOutcome
 from .config import (
     DEFAULT_ADDITIONAL_CONTEXT_LIMIT, DEFAULT_TIMEOUT_SEC, CommandHandler, HooksConfig, HookSpec, OnError,
@@ -264,7 +265,7 @@ class HookEngine:
             return await run_python(handler, copy.deepcopy(hook_input))
         assert isinstance(handler, CommandHandler)
         return await run_command(
-            handler.command, stdin_json=json.dumps(hook_input.to_json(), ensure_ascii=False),
+            handler.command, stdin_json=well_formed(json.dumps(hook_input.to_json(), ensure_ascii=False)),
             cwd=hook_input.cwd, env=self.env, timeout=handler.timeout, shell=self.shell,
             output_cap=self.output_cap)
 

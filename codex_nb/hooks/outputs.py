@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..protocol.serde import nesting_error
 from .config import EVENT_NAMES
 from .events import HookOutputEntry, HookRunStatus
 
@@ -103,9 +104,11 @@ def _object(raw: RawRun) -> dict[str, Any] | None | bool:
     text = raw.stdout.strip()
     if not text:
         return None
+    if nesting_error(text) is not None:
+        return False  # deeper than serde_json's limit: invalid output, not a RecursionError
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         value = None
     if isinstance(value, dict):
         return value
