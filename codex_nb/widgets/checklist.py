@@ -28,6 +28,7 @@ import traitlets
 
 from ..protocol.events import Event
 from ..protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
+from ..protocol.wire import well_formed
 from ._static import bundle_esm, read_static
 from .plan_static import plain_text, static_html
 from .protocol import ProtocolError, kinds, validate_to_kernel
@@ -174,9 +175,10 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
             self._newest = revision
             if self._pending.snapshot is not None:
                 self.stats.coalesced += 1
+            # Comms send UTF-8: a lone surrogate (valid in the model's JSON as an escape) is shown as U+FFFD.
             self._pending.snapshot = _Snapshot(
-                explanation=msg.explanation,
-                steps=[{"step": item.step, "status": str(item.status)} for item in msg.plan],
+                explanation=None if msg.explanation is None else well_formed(msg.explanation),
+                steps=[{"step": well_formed(item.step), "status": str(item.status)} for item in msg.plan],
                 thread_id=event.thread_id,
                 turn_id=event.turn_id,
                 revision=revision,
@@ -193,7 +195,7 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
                 status = "failed"  # a failed turn stays failed when it then completes
             meta["turn_status"] = status
             if error is not None:
-                meta["error"] = error
+                meta["error"] = well_formed(error)
             self._request_flush(urgent=True)
 
     def track(self, handle: Any) -> Any:
@@ -339,18 +341,27 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
         """The shown snapshot as ``UpdatePlanArgs`` (None before the first one)."""
         if self.revision is None:
             return None
-        return UpdatePlanArgs(
-            explanation=self.explanation,
-            plan=[PlanItemArg(step=s["step"], status=StepStatus(s["status"])) for s in self.steps],
-        )
+        return _args(self.explanation, self.steps)
+
+    def _latest(self) -> tuple[UpdatePlanArgs | None, str]:
+        """The latest *accepted* snapshot and error, including one still being coalesced:
+        a static repr must not lag behind what the next flush will show."""
+        with self._lock:
+            pending = self._pending.snapshot
+            error = self._pending.meta.get("error", self.error)
+        if pending is not None:
+            return _args(pending.explanation, pending.steps), error
+        return self.plan_args(), error
 
     def text(self) -> str:
-        """The Codex text rendering of the shown snapshot (stable: no ids, no addresses)."""
-        return plain_text(self.plan_args(), width=self.width, error=self.error)
+        """The Codex text rendering of the latest snapshot (stable: no ids, no addresses)."""
+        args, error = self._latest()
+        return plain_text(args, width=self.width, error=error)
 
     def html(self) -> str:
         """A static, escaped HTML rendering for nbconvert, GitHub and other non-widget viewers."""
-        return static_html(self.plan_args(), error=self.error)
+        args, error = self._latest()
+        return static_html(args, error=error)
 
     def __repr__(self) -> str:
         return f"<PlanChecklist revision={self.revision} steps={len(self.steps)} turn_status={self.turn_status}>"
@@ -371,6 +382,11 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
         if hasattr(self, "_lock"):
             self.detach()
         super().close()
+
+
+def _args(explanation: str | None, steps: list[dict[str, str]]) -> UpdatePlanArgs:
+    return UpdatePlanArgs(explanation=explanation,
+                          plan=[PlanItemArg(step=s["step"], status=StepStatus(s["status"])) for s in steps])
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
