@@ -22,6 +22,7 @@ import anywidget
 import traitlets
 
 from ..protocol.events import Event
+from ..protocol.wire import well_formed, well_formed_json
 from ..runtime.frontend_requests import AnswerError, FrontendRequest, RequestKind
 from ._static import bundle_esm, load_json, read_static
 from .static_fallback import StaticFallback
@@ -112,8 +113,11 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
 
     # -- kernel -> view -------------------------------------------------------------------
     def _sync(self) -> None:
-        views = [r.view() for r in self._broker.pending]
+        views = well_formed_json([r.view() for r in self._broker.pending])  # comms carry UTF-8 only
         if views != self.requests:
+            known = {r.get("id") for r in self.requests}
+            if any(v.get("id") not in known for v in views):
+                self.error = ""  # a rejected answer belongs to an earlier request, not to a new one
             self.requests = views
 
     def _on_event(self, event: Event) -> None:
@@ -161,7 +165,7 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
     def _reject(self, text: str) -> None:
         log.info("prompts widget rejected a message: %s", text)
         self.rejected.append(text)
-        self.error = text
+        self.error = well_formed(text)
 
     # -- reprs (stable for nbval: no addresses, no ids) -------------------------------------
     def text(self) -> str:
