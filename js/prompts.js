@@ -38,6 +38,9 @@ function questionCard(model, card) {
       placeholder: q.secret ? "Secret answer (hidden)" : "Other / note", autocomplete: "off",
       "aria-label": `${q.header || "Answer"}: ${q.secret ? "secret answer" : "other answer or note"}` });
     note.addEventListener("input", () => { selections[q.id].note = /** @type {HTMLInputElement} */ (note).value; });
+    note.addEventListener("keydown", (ev) => {  // Enter submits, whatever the page does with Enter
+      if (/** @type {KeyboardEvent} */ (ev).key === "Enter") { ev.preventDefault(); ev.stopPropagation(); form.requestSubmit(); }
+    });
     box.append(note);
     form.append(box);
   }
@@ -83,7 +86,9 @@ function permissionCard(model, card) {
 export default {
   /** @param {{model: any, el: HTMLElement}} ctx */
   render({ model, el }) {
-    const root = h("div", { class: "cx-prompts" });
+    // JupyterLab's notebook shortcuts (Enter, Space, arrows...) would otherwise act on the cell
+    // while a person types an answer; Lumino skips keybindings inside this attribute.
+    const root = h("div", { class: "cx-prompts", "data-lm-suppress-shortcuts": "true" });
     const error = h("div", { class: "cx-prompts-error", role: "alert" });
     const empty = h("div", { class: "cx-prompts-empty" }, ["No pending questions."]);
     const list = h("div", { class: "cx-prompts-list" });

@@ -54,6 +54,7 @@ export default {
     const controller = new AbortController();
     const root = document.createElement("div");
     root.className = "cx-turn-controls";
+    root.dataset.lmSuppressShortcuts = "true";  // Enter/Space on Stop must not act on the notebook cell
     root.setAttribute("role", "group");
     root.setAttribute("aria-label", "Turn controls");
     const status = document.createElement("span");

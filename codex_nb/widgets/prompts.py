@@ -115,9 +115,9 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
     def _sync(self) -> None:
         views = well_formed_json([r.view() for r in self._broker.pending])  # comms carry UTF-8 only
         if views != self.requests:
-            known = {r.get("id") for r in self.requests}
-            if any(v.get("id") not in known for v in views):
-                self.error = ""  # a rejected answer belongs to an earlier request, not to a new one
+            still = {v.get("id") for v in views}
+            if any(r.get("id") not in still for r in self.requests):
+                self.error = ""  # a request was settled (here or elsewhere): an earlier rejection is stale
             self.requests = views
 
     def _on_event(self, event: Event) -> None:
