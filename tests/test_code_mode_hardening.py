@@ -12,7 +12,7 @@ import pytest
 from py_mini_racer._context import context_count
 
 import codex_nb as cx
-from codex_nb.code_mode.settings import CodeModeSettings
+from codex_nb.config.code_mode import CodeModeSettings
 from codex_nb.config import Config
 
 MB = 1024 * 1024

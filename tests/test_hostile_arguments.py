@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 
 import codex_nb as cx
-from codex_nb.code_mode.settings import CodeModeSettings
+from codex_nb.config.code_mode import CodeModeSettings
 from codex_nb.config import Config
+from codex_nb.runtime.history import repair_history
 
 BIG = "9" * 5000
 
@@ -82,7 +83,7 @@ async def test_reused_call_ids_each_get_their_output():
     await session.run_turn("go", model=model)
     outputs = [i for i in model.requests[1].items if i["type"] == "function_call_output"]
     assert [(o["call_id"], o["output"]) for o in outputs] == [("same", "Plan updated")] * 3
-    assert cx.repair_history(session.history) == session.history
+    assert repair_history(session.history) == session.history
 
 
 @pytest.mark.parametrize(("item", "problem"), [

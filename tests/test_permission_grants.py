@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 import codex_nb as cx
-from codex_nb.runtime.frontend_requests import AnswerError
+from codex_nb.frontend.requests import AnswerError
 
 REQUEST = {"permissions": {"network": {"enabled": True},
                            "file_system": {"read": ["/work/project/data"], "write": ["/work/project/out"]}}}

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 import codex_nb as cx
-from codex_nb.runtime.frontend_requests import FrontendRequests
+from codex_nb.frontend.requests import FrontendRequests
 from codex_nb.widgets.prompts import PromptsWidget
 
 QUESTION = {"id": "confirm", "header": "Confirm", "question": "Proceed?",

@@ -63,6 +63,15 @@ class V8Host:
     def run_sync(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
+    async def aclose(self) -> None:
+        """``close()`` from a running loop: waits for the host's clean-ups without blocking it."""
+        with self._lock:
+            loop, thread, self._loop, self._thread = self._loop, self._thread, None, None
+        if loop is not None and thread is not None:
+            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(_finish_tasks(), loop))
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(5)  # the loop is stopping: this returns within milliseconds
+
     def close(self) -> None:
         with self._lock:
             loop, thread, self._loop, self._thread = self._loop, self._thread, None, None
@@ -73,28 +82,67 @@ class V8Host:
 
 
 async def _finish_tasks() -> None:
-    """Let isolate clean-ups still in flight on the host loop complete before it stops."""
+    """Let isolate clean-ups still in flight on the host loop complete before it stops,
+    then free any isolate nobody closed (on this thread, where V8 expects it)."""
     pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
     if pending:
         await asyncio.wait(pending, timeout=2)
+    await close_live_isolates(asyncio.get_running_loop())
 
 
 _default_host: V8Host | None = None
 _default_host_lock = threading.Lock()
 
 
+_default_host_users = 0
+
+
 def default_host() -> V8Host:
-    """The process-wide host thread, created on first use and never stopped.
+    """The process-wide host thread, created on first use, shared by every session.
 
     V8 may still deliver a late callback for a cancelled evaluation after its context is
-    freed; a host loop that stays alive makes that harmless. One daemon thread serves
-    every session (each cell still gets its own isolate).
+    freed; a host loop that stays alive while any session uses it makes that harmless.
+    One daemon thread serves every session (each cell still gets its own isolate).
     """
     global _default_host
     with _default_host_lock:
         if _default_host is None:
             _default_host = V8Host()
         return _default_host
+
+
+def use_default_host() -> V8Host:
+    """``default_host()`` for one more user; pair it with ``release_default_host()``."""
+    global _default_host_users
+    with _default_host_lock:
+        _default_host_users += 1
+    return default_host()
+
+
+async def release_default_host() -> None:
+    """One user is done; the last one (a closed session) stops the host thread.
+
+    The host restarts on its next use, so a session created later still works."""
+    global _default_host_users
+    with _default_host_lock:
+        _default_host_users = max(_default_host_users - 1, 0)
+        host = _default_host if _default_host_users == 0 else None
+    if host is not None:
+        await host.aclose()
+
+
+# Every started isolate, until its close() ran on the host loop. mini-racer frees a context in
+# the ``finally`` of a generator: if an unclosed Isolate were garbage-collected, that finally
+# would run on whatever thread the collector happened to run on (usually the kernel's), and
+# freeing V8 state off its thread crashes the process. A strong reference here means only
+# close() on the host loop ever frees a context.
+_LIVE_ISOLATES: set[Isolate] = set()
+
+
+async def close_live_isolates(loop: asyncio.AbstractEventLoop) -> None:
+    """Free every isolate still open on ``loop`` (the host is stopping)."""
+    for isolate in [i for i in _LIVE_ISOLATES if i._loop is loop]:
+        await isolate.close()
 
 
 class Isolate:
@@ -113,12 +161,15 @@ class Isolate:
         self._signal_cm: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.memory_limit = 0
         self.startup_seconds = 0.0
 
     async def start(self, *, tools: list[dict[str, str]], store: dict[str, Any], memory_limit: int) -> None:
         started = time.perf_counter()
         loop = asyncio.get_running_loop()
+        self._loop = loop
+        _LIVE_ISOLATES.add(self)
         self._cm = _make_context(loop)
         self._ctx = self._cm.__enter__()
         self._signal_cm = self._ctx._register_js_notification(lambda _handle: self._schedule_drain())
@@ -223,6 +274,7 @@ class Isolate:
                 if self._cm is not None:
                     self._cm.__exit__(None, None, None)
                 self._ctx = self._cm = self._signal_cm = None
+                _LIVE_ISOLATES.discard(self)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -11,8 +11,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..config.hooks import EVENT_NAMES
 from ..protocol.serde import nesting_error
-from .config import EVENT_NAMES
 from .events import HookOutputEntry, HookRunStatus
 
 _UNIVERSAL = {"continue", "stopReason", "suppressOutput", "systemMessage"}

@@ -11,7 +11,7 @@ import inspect
 import json
 from typing import Any
 
-from .config import PythonHandler
+from ..config.hooks import PythonHandler
 from .outputs import RawRun
 from .types import AddContext, Block, HookInput, Rewrite, Stop
 
