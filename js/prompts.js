@@ -16,7 +16,7 @@ function h(tag, attrs = {}, children = []) {
 function questionCard(model, card) {
   /** @type {Record<string, {choice: string | null, note: string}>} */
   const selections = {};
-  const form = h("form", { class: "cx-prompt cx-question", "data-request-id": card.id });
+  const form = /** @type {HTMLFormElement} */ (h("form", { class: "cx-prompt cx-question", "data-request-id": card.id }));
   const titleId = `${card.id}-title`;
   form.setAttribute("aria-labelledby", titleId);
   form.append(h("div", { class: "cx-prompt-title", id: titleId }, [card.title]),

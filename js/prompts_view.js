@@ -73,7 +73,7 @@ export function permissionLines(permissions) {
 
 /**
  * The wire answer `{qid: {answers: [...]}}` for the selections, or an error message.
- * @param {{id: string, other: string | null}[]} questions
+ * @param {{id: string, other: string | null, header?: string, question?: string}[]} questions
  * @param {Record<string, Selection | undefined>} selections
  * @returns {{answers: Record<string, {answers: string[]}>} | {error: string}}
  */
