@@ -129,6 +129,12 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
         self._session = session
         self.on_msg(self._on_view_msg)
         self._unsubscribe: Callable[[], None] | None = session.subscribe(self._on_event)
+        # Start current: the source's last-value cache holds the plan published before this
+        # widget existed (subscribe first, so a newer snapshot wins by revision).
+        latest = getattr(session, "latest_plan", None)
+        current = latest() if callable(latest) else None
+        if current is not None:
+            self._on_event(current)
 
     @classmethod
     def attach(cls, session: EventSource, **kwargs: Any) -> PlanChecklist:
