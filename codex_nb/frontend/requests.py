@@ -85,6 +85,9 @@ class FrontendRequest:
     loop: asyncio.AbstractEventLoop
     settled: Settlement | None = None
     _cancel_timers: list[Callable[[], None]] = field(default_factory=list)
+    reroute: Callable[[], None] | None = None
+    """Called (on ``loop``) when the last ready frontend goes away while this request waits for a
+    person: the asking tool routes it again (a policy, or the fail-fast message)."""
 
     @property
     def deadline(self) -> float | None:
@@ -175,8 +178,24 @@ class FrontendRequests:
 
     def detach(self, frontend: Any) -> None:
         with self._lock:
-            if frontend in self.frontends:
-                self.frontends.remove(frontend)
+            if frontend not in self.frontends:
+                return
+            self.frontends.remove(frontend)
+            waiting = [r for r in self._pending.values() if r.reroute is not None]
+        self.frontends_changed(waiting)
+
+    def frontends_changed(self, waiting: list[FrontendRequest] | None = None) -> None:
+        """A frontend closed or lost its view: requests left with nobody to answer them fall back
+        to the headless policy or the fail-fast message, as if no widget had been shown."""
+        if self.frontend_state() == "ready":
+            return
+        if waiting is None:
+            with self._lock:
+                waiting = [r for r in self._pending.values() if r.reroute is not None]
+        for request in waiting:
+            reroute, request.reroute = request.reroute, None
+            if reroute is not None and request.settled is None and not request.loop.is_closed():
+                request.loop.call_soon_threadsafe(reroute)
 
     def frontend_state(self) -> str:
         """``ready`` (a view rendered), ``displayed`` (comm open, no view yet) or ``none``."""

@@ -9,6 +9,8 @@ follows every request.
 
 from __future__ import annotations
 
+import asyncio
+
 from ...protocol.frontend import FrontendRequestResolved, RequestPermissionsEvent, RequestUserInputEvent
 from ...protocol.events import WarningEvent
 from ...frontend.answer_policy import AnswerPolicy, AnswerPolicyError, env_policy, how_to_answer
@@ -53,12 +55,26 @@ async def ask(invocation: ToolInvocation, kind: RequestKind, msg: RequestUserInp
     return settlement
 
 
+def _report_reroute_failure(broker: FrontendRequests, request: FrontendRequest):  # type: ignore[no-untyped-def]
+    def done(task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            return
+        error = task.exception()  # retrieved, so never "exception was never retrieved"
+        if error is not None and request.settled is None:
+            broker.fail(request.id, f"answering after the prompts widget closed failed: {error}")
+    return done
+
+
 async def _route(invocation: ToolInvocation, broker: FrontendRequests, request: FrontendRequest, tool: str) -> None:
     policy = AnswerPolicy.from_value(broker.answer_policy)
     if policy is None:
         state = broker.frontend_state()
-        if state == "ready":
-            return  # a person can answer in the widget
+        if state == "ready":  # a person can answer in the widget; if it closes first, route again
+            def reroute() -> None:
+                task = asyncio.ensure_future(_route(invocation, broker, request, tool))
+                task.add_done_callback(_report_reroute_failure(broker, request))
+            request.reroute = reroute
+            return
         policy = env_policy(broker.env_policy_cache)
         if policy is None:
             if state == "displayed":  # the widget's view may still be loading
