@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from ..config.hooks import PythonHandler
+from ..tools.threads import sync_workers
 from .outputs import RawRun
 from .types import AddContext, Block, HookInput, Rewrite, Stop
 
@@ -28,7 +29,7 @@ async def run_python(handler: PythonHandler, hook_input: HookInput) -> RawRun:
             if inspect.iscoroutinefunction(fn):
                 value = await fn(hook_input)
             else:
-                value = await asyncio.to_thread(fn, hook_input)
+                value = await sync_workers().run(fn, hook_input)
                 if inspect.isawaitable(value):
                     value = await value
     except TimeoutError:

@@ -17,8 +17,9 @@ Cancellation (spec 04 §3):
   happen. To stop early, take a keyword-only ``invocation`` parameter and check
   ``invocation.cancel.cancelled`` between steps, or wait with
   ``invocation.cancel.wait_sync(seconds)`` (returns True at once when cancelled)
-  instead of ``time.sleep``. An abandoned thread also holds one slot of the loop's
-  default executor until it returns.
+  instead of ``time.sleep``. An abandoned thread costs only itself: sync tools and
+  hooks run on ``tools.threads.SyncWorkers``, which starts a worker rather than queue
+  a call behind abandoned ones.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from .exposure import ToolExposure
 from .invocation import ToolInvocation
 from .payload import ToolOutput
 from .schema import function_spec, normalize_schema
+from .threads import sync_workers
 
 
 class PythonFunctionTool(Tool):
@@ -86,7 +88,7 @@ class PythonFunctionTool(Tool):
         thread runs, its result (or exception) is discarded, deterministically, even if
         the thread finished before the loop saw the cancel."""
         try:
-            result = await asyncio.to_thread(self.fn, **kwargs)
+            result = await sync_workers().run(self.fn, **kwargs)
         except Exception:
             if invocation.cancel.cancelled:
                 raise asyncio.CancelledError(f"call {invocation.call_id} was cancelled") from None
