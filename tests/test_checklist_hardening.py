@@ -48,3 +48,20 @@ async def test_a_lone_surrogate_in_a_plan_reaches_the_widget_as_a_replacement_ch
     assert update["steps"] == [{"step": "a\ufffdb", "status": "pending"}] and update["explanation"] == "\ufffd"
     assert widget._unsubscribe is not None  # still attached to the session
     widget.close()
+
+
+async def test_a_plan_from_no_turn_shows_no_turn_status() -> None:
+    session = cx.Session()
+    widget, comm = make(session)
+    model = cx.ScriptedModel([
+        [cx.function_call("update_plan", {"plan": [{"step": "in a turn", "status": "completed"}]})],
+        [cx.assistant_message("done")],
+    ])
+    await session.run_turn("go", model=model)
+    await widget.settled()
+    assert widget.turn_status == "completed"
+    await session.call_tool("update_plan", {"plan": [{"step": "from call_tool", "status": "pending"}]})
+    await widget.settled()
+    assert widget.steps == [{"step": "from call_tool", "status": "pending"}]
+    assert widget.turn_status == "idle"  # "Turn completed" belonged to the earlier turn, not to this plan
+    widget.close()

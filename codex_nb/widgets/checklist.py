@@ -174,6 +174,12 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
             if self._pending.snapshot is not None:
                 self.stats.coalesced += 1
             # Comms send UTF-8: a lone surrogate (valid in the model's JSON as an escape) is shown as U+FFFD.
+            if event.turn_id != self._status_turn:
+                # A plan from outside the shown turn (call_tool, another turn): that turn's
+                # status says nothing about this plan, so none is shown.
+                self._pending.meta["turn_status"] = "idle"
+                self._pending.meta["error"] = ""
+                self._status_turn = None
             self._pending.snapshot = _Snapshot(
                 explanation=None if msg.explanation is None else well_formed(msg.explanation),
                 steps=[{"step": well_formed(item.step), "status": str(item.status)} for item in msg.plan],
