@@ -29,7 +29,6 @@ from .protocol.events import Event, PlanUpdate
 from .protocol.items import assistant_message, custom_tool_call, function_call, user_message
 from .protocol.model import Model, ModelRequest
 from .protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
-from .render import render_plan_text
 from .runtime.models import ScriptedModel
 from .runtime.turn import TURN_ABORTED_MARKER
 from .testing import RecordingSubscriber
@@ -39,9 +38,26 @@ from .tools.exposure import ToolExposure
 from .tools.invocation import ModeKind, ToolInvocation
 from .tools.payload import ToolOutput
 
-# Widgets pull in ipywidgets/anywidget (~0.7 s): load them on first use, not at import.
+# Widgets pull in ipywidgets/anywidget (~0.7 s) and the renderer wcwidth/uniseg tables:
+# load them on first use, not at import.
 _LAZY = {"PlanChecklist": "codex_nb.widgets.checklist", "TurnControls": "codex_nb.widgets.turn_controls",
-         "PromptsWidget": "codex_nb.widgets.prompts"}
+         "PromptsWidget": "codex_nb.widgets.prompts", "render_plan_text": "codex_nb.render",
+         "ReplayScrubber": "codex_nb.widgets.replay",
+    # Sources load their client machinery on first use too.
+    "AppServerError": "codex_nb.sources.app_server",
+    "AppServerExited": "codex_nb.sources.app_server",
+    "AppServerProtocolError": "codex_nb.sources.app_server",
+    "AppServerRpcError": "codex_nb.sources.app_server",
+    "AppServerTimeout": "codex_nb.sources.app_server",
+    "CodexAppServer": "codex_nb.sources.app_server",
+    "CodexBinaryError": "codex_nb.sources.app_server",
+    "CodexThread": "codex_nb.sources.app_server",
+    "ReplayError": "codex_nb.sources.replay", "RolloutReplay": "codex_nb.sources.replay",
+    "Rollout": "codex_nb.sources.rollout",
+    "RolloutError": "codex_nb.sources.rollout",
+    "list_rollouts": "codex_nb.sources.rollout",
+    "read_rollout": "codex_nb.sources.rollout",
+}
 
 
 def __getattr__(name: str) -> object:
@@ -60,8 +76,16 @@ __all__ = [
     "AnswerError",
     "AnswerPolicy",
     "AnswerPolicyError",
+    "AppServerError",
+    "AppServerExited",
+    "AppServerProtocolError",
+    "AppServerRpcError",
+    "AppServerTimeout",
     "CodeModeSettings",
+    "CodexAppServer",
+    "CodexBinaryError",
     "CodexNbError",
+    "CodexThread",
     "Config",
     "ConfigError",
     "Event",
@@ -76,7 +100,12 @@ __all__ = [
     "PlanUpdate",
     "PromptsWidget",
     "RecordingSubscriber",
+    "ReplayError",
+    "ReplayScrubber",
     "RespondToModel",
+    "Rollout",
+    "RolloutError",
+    "RolloutReplay",
     "ScriptedModel",
     "ScriptedModelError",
     "Session",
@@ -95,6 +124,8 @@ __all__ = [
     "custom_tool_call",
     "function_call",
     "hooks",
+    "list_rollouts",
+    "read_rollout",
     "render_plan_text",
     "turn_plan_updated",
     "user_message",

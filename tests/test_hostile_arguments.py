@@ -79,7 +79,7 @@ async def test_reused_call_ids_each_get_their_output():
     model = cx.ScriptedModel([
         [cx.function_call("update_plan", {"plan": [p]}, call_id="same") for p in plan],
         [cx.assistant_message("ok")],
-    ])
+    ], record_requests=True)
     await session.run_turn("go", model=model)
     outputs = [i for i in model.requests[1].items if i["type"] == "function_call_output"]
     assert [(o["call_id"], o["output"]) for o in outputs] == [("same", "Plan updated")] * 3

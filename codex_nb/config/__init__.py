@@ -33,7 +33,7 @@ ApprovalPolicy = Literal["untrusted", "on-failure", "on-request", "never"]
 class Config(BaseModel):
     """Runtime settings. Keyword-only; unknown fields are rejected with a clear error."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", validate_assignment=True)
 
     def __init__(self, **values: Any) -> None:
         try:

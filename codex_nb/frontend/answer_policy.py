@@ -50,12 +50,14 @@ class AnswerPolicy:
     # -- constructors ----------------------------------------------------------------------
     @classmethod
     def deny(cls) -> AnswerPolicy:
-        """Questions get ``{"answers":{}}`` (as if auto-resolved); permissions an empty turn grant."""
-        return cls("deny()", lambda r: dict(EMPTY_ANSWERS) if r.kind == RequestKind.USER_INPUT else "deny")
+        """Questions get ``{"answers":{}}`` (as if auto-resolved); permissions an empty turn grant;
+        command and file-change approvals are declined."""
+        return cls("deny()", _deny)
 
     @classmethod
     def recommended(cls) -> AnswerPolicy:
-        """Every question gets its first (recommended) option; permissions are granted for the turn."""
+        """Every question gets its first (recommended) option; permissions are granted for the turn;
+        command and file-change approvals are approved once."""
         return cls("recommended()", _recommended)
 
     @classmethod
@@ -140,9 +142,17 @@ def env_policy(cache: dict[str, Any] | None = None, environ: Mapping[str, str] |
     return policy
 
 
+def _deny(request: FrontendRequest) -> Any:
+    if request.kind == RequestKind.USER_INPUT:
+        return dict(EMPTY_ANSWERS)
+    return "decline" if request.kind == RequestKind.APPROVAL else "deny"
+
+
 def _recommended(request: FrontendRequest) -> Any:
     if request.kind == RequestKind.PERMISSIONS:
         return "allow_turn"
+    if request.kind == RequestKind.APPROVAL:
+        return "approve"
     questions = getattr(request.msg, "questions", [])
     return {q.id: q.options[0].label for q in questions if q.options}
 

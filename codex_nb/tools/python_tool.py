@@ -132,7 +132,7 @@ def _arguments_model(fn: Callable[..., Any], tool_name: str) -> Any:
         default = ... if param.default is param.empty else param.default
         fields[param.name] = (hints[param.name], Field(default, description=_describe_param(
             _annotated_description(hints[param.name]) or documented.get(param.name), default)))
-    return create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
+    return create_model(f"{tool_name}_arguments", __config__=ConfigDict(defer_build=True, extra="forbid"), **fields)
 
 
 def _annotated_description(hint: Any) -> str | None:

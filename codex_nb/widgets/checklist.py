@@ -225,6 +225,10 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
             handle.task.add_done_callback(self._on_task_done)
 
     def _on_task_done(self, task: asyncio.Future[Any]) -> None:
+        with self._lock:
+            replaced = self._status_turn is None and self._pending.meta.get("turn_status", self.turn_status) == "idle"
+        if replaced and not task.cancelled() and task.exception() is None:
+            return  # a plan from no turn has replaced this turn's view since; its end is old news
         if task.cancelled():
             self._status("interrupted", turn=self._status_turn)
             return

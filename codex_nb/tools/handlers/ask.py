@@ -39,7 +39,7 @@ async def ask(invocation: ToolInvocation, kind: RequestKind, msg: RequestUserInp
         await invocation.emit(msg)
         if request.settled is None:
             try:
-                await _route(invocation, broker, request, tool)
+                await route(broker, request, tool)
             except AnswerPolicyError as err:  # a misconfigured policy fails the turn with its own message
                 raise Fatal(str(err)) from None
         settlement = await broker.wait(request)
@@ -65,13 +65,17 @@ def _report_reroute_failure(broker: FrontendRequests, request: FrontendRequest):
     return done
 
 
-async def _route(invocation: ToolInvocation, broker: FrontendRequests, request: FrontendRequest, tool: str) -> None:
+async def route(broker: FrontendRequests, request: FrontendRequest, tool: str) -> None:
+    """Send a just-opened request to whoever answers it, in codex_nb's order of precedence:
+    the broker's explicit ``answer_policy``, a rendered prompts widget (a person), the
+    ``CODEX_NB_ANSWER_POLICY`` environment policy, else fail it at once with how to answer.
+    Other askers (the app-server client) reuse this, so every source answers alike."""
     policy = AnswerPolicy.from_value(broker.answer_policy)
     if policy is None:
         state = broker.frontend_state()
         if state == "ready":  # a person can answer in the widget; if it closes first, route again
             def reroute() -> None:
-                task = asyncio.ensure_future(_route(invocation, broker, request, tool))
+                task = asyncio.ensure_future(route(broker, request, tool))
                 task.add_done_callback(_report_reroute_failure(broker, request))
             request.reroute = reroute
             return
