@@ -41,6 +41,10 @@ class TurnError(CodexNbError, RuntimeError):
     """A turn was used in a way its state does not allow."""
 
 
+class ToolCallError(CodexNbError, TypeError):
+    """``session.call_tool`` was given a tool name or arguments it cannot send."""
+
+
 class ScriptedModelError(CodexNbError, AssertionError):
     """The strict scripted model was asked for more responses than it has, or left some unused."""
 

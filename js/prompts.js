@@ -16,8 +16,11 @@ function h(tag, attrs = {}, children = []) {
 function questionCard(model, card) {
   /** @type {Record<string, {choice: string | null, note: string}>} */
   const selections = {};
-  const form = h("form", { class: "cx-prompt cx-question", "data-request-id": card.id });
-  form.append(h("div", { class: "cx-prompt-title" }, [card.title]));
+  const form = /** @type {HTMLFormElement} */ (h("form", { class: "cx-prompt cx-question", "data-request-id": card.id }));
+  const titleId = `${card.id}-title`;
+  form.setAttribute("aria-labelledby", titleId);
+  form.append(h("div", { class: "cx-prompt-title", id: titleId }, [card.title]),
+    h("div", { class: "cx-waiting", role: "status" }, ["The turn is waiting for your answer."]));
   for (const q of card.questions) {
     selections[q.id] = { choice: null, note: "" };
     const box = h("fieldset", { class: "cx-q", "data-question-id": q.id },
@@ -32,8 +35,12 @@ function questionCard(model, card) {
           h("span", { class: "cx-option-desc" }, [option.description])]));
     }
     const note = h("input", { type: q.secret ? "password" : "text", class: "cx-note",
-      placeholder: q.secret ? "Secret answer (hidden)" : "Other / note", autocomplete: "off" });
+      placeholder: q.secret ? "Secret answer (hidden)" : "Other / note", autocomplete: "off",
+      "aria-label": `${q.header || "Answer"}: ${q.secret ? "secret answer" : "other answer or note"}` });
     note.addEventListener("input", () => { selections[q.id].note = /** @type {HTMLInputElement} */ (note).value; });
+    note.addEventListener("keydown", (ev) => {  // Enter submits, whatever the page does with Enter
+      if (/** @type {KeyboardEvent} */ (ev).key === "Enter") { ev.preventDefault(); ev.stopPropagation(); form.requestSubmit(); }
+    });
     box.append(note);
     form.append(box);
   }
@@ -54,8 +61,11 @@ function questionCard(model, card) {
 
 /** @param {any} model @param {any} card */
 function permissionCard(model, card) {
-  const node = h("div", { class: "cx-prompt cx-permission", "data-request-id": card.id });
-  node.append(h("div", { class: "cx-prompt-title" }, [card.title]));
+  const titleId = `${card.id}-title`;
+  const node = h("div", { class: "cx-prompt cx-permission", "data-request-id": card.id, role: "group",
+    "aria-labelledby": titleId });
+  node.append(h("div", { class: "cx-prompt-title", id: titleId }, [card.title]),
+    h("div", { class: "cx-waiting", role: "status" }, ["The turn is waiting for your decision."]));
   if (card.reason) node.append(h("div", { class: "cx-reason" }, [card.reason]));
   node.append(h("ul", { class: "cx-what" }, card.lines.map((/** @type {string} */ l) => h("li", {}, [l]))));
   if (card.cwd) node.append(h("div", { class: "cx-cwd" }, [`cwd: ${card.cwd}`]));
@@ -101,7 +111,9 @@ const CARDS = { user_input: questionCard, permissions: permissionCard, approval:
 export default {
   /** @param {{model: any, el: HTMLElement}} ctx */
   render({ model, el }) {
-    const root = h("div", { class: "cx-prompts" });
+    // JupyterLab's notebook shortcuts (Enter, Space, arrows...) would otherwise act on the cell
+    // while a person types an answer; Lumino skips keybindings inside this attribute.
+    const root = h("div", { class: "cx-prompts", "data-lm-suppress-shortcuts": "true" });
     const error = h("div", { class: "cx-prompts-error", role: "alert" });
     const empty = h("div", { class: "cx-prompts-empty" }, ["No pending questions."]);
     const list = h("div", { class: "cx-prompts-list" });

@@ -47,7 +47,9 @@ export function cardModel(pending) {
       options: [...(q.options ?? [])],
       other: q.isOther ? OTHER_LABEL : null,
     }));
-    return { ...base, title: questions.map((/** @type {{header: string}} */ q) => q.header).join(" · ") || "Question", questions };
+    // Each question's header is its fieldset legend; the card title does not repeat them.
+    const title = questions.length > 1 ? `The model asks ${questions.length} questions` : "The model asks";
+    return { ...base, title, questions };
   }
   const req = pending.request;
   if (pending.kind === "approval") return approvalCardModel(base, req);
@@ -94,7 +96,7 @@ export function permissionLines(permissions) {
 
 /**
  * The wire answer `{qid: {answers: [...]}}` for the selections, or an error message.
- * @param {{id: string, other: string | null}[]} questions
+ * @param {{id: string, other: string | null, header?: string, question?: string}[]} questions
  * @param {Record<string, Selection | undefined>} selections
  * @returns {{answers: Record<string, {answers: string[]}>} | {error: string}}
  */
@@ -104,7 +106,10 @@ export function buildAnswers(questions, selections) {
   for (const q of questions) {
     const sel = selections[q.id] ?? { choice: null, note: "" };
     const note = (sel.note ?? "").trim();
-    if (sel.choice === null && note === "") return { error: `Choose an option for "${q.id}" or write a note.` };
+    if (sel.choice === null && note === "") {
+      const which = q.header || q.question || "this question";
+      return { error: `Choose an option for "${which}" or write a note.` };
+    }
     const list = [];
     if (sel.choice !== null) list.push(sel.choice);
     if (note !== "") list.push(`${NOTE_PREFIX}${note}`);

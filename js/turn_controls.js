@@ -39,16 +39,26 @@ export default {
     const controller = new AbortController();
     const root = document.createElement("div");
     root.className = "cx-turn-controls";
+    root.dataset.lmSuppressShortcuts = "true";  // Enter/Space on Stop must not act on the notebook cell
+    root.setAttribute("role", "group");
+    root.setAttribute("aria-label", "Turn controls");
+    const status = document.createElement("span");
+    status.className = "cx-turn-status";
+    const dot = document.createElement("span");
+    dot.className = "cx-turn-dot";
+    dot.setAttribute("aria-hidden", "true");
     const label = document.createElement("span");
-    label.className = "cx-turn-status";
+    label.setAttribute("role", "status");
+    status.append(dot, label);
     const button = document.createElement("button");
     button.type = "button";
     button.className = "cx-stop";
     button.textContent = "Stop";
+    button.setAttribute("aria-label", "Stop the running turn");
     const note = document.createElement("span");
     note.className = "cx-turn-note";
     note.setAttribute("role", "status");
-    root.append(label, " ", button, " ", note);
+    root.append(status, button, note);
     el.append(root);
 
     /** @type {string | null} */
@@ -62,6 +72,7 @@ export default {
       }, pendingId);
       label.textContent = view.label;
       root.dataset.status = view.status;
+      root.setAttribute("aria-busy", view.status === "running" ? "true" : "false");
       button.disabled = view.stopDisabled;
       note.textContent = view.note;
     };

@@ -21,7 +21,7 @@ def test_schema_from_hints_and_docstring(session: cx.Session) -> None:
     assert spec == {
         "type": "function", "name": "echo", "description": "Echo the text back.", "strict": False,
         "parameters": {"type": "object", "properties": {"mode": {"type": "string", "enum": ["loud", "quiet"]},
-                                                        "text": {"type": "string"}, "times": {"type": "integer"}},
+                                                        "text": {"type": "string"}, "times": {"type": "integer", "description": "Default: 1."}},
                        "required": ["text"], "additionalProperties": False},
     }
 

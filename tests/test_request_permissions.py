@@ -104,7 +104,7 @@ async def test_partial_grant_is_intersected_with_request(session):
 @pytest.mark.parametrize(("response", "message"), [
     ("maybe", "a permissions answer must be 'allow_turn', 'allow_session', 'deny'"),
     ({"scope": "forever", "permissions": {}}, "scope must be 'turn' or 'session'"),
-    ({"permissions": {"disk": 1}}, "'permissions' must be {'network'?, 'file_system'?}"),
+    ({"permissions": {"disk": 1}}, "'permissions' must be {'network'?, 'file_system'?"),
     ({"grant": True}, "a permissions answer needs 'permissions'"),
 ])
 async def test_malformed_permission_answers(session, response, message):

@@ -34,8 +34,58 @@ class NestedCallError(Exception):
 @dataclass(frozen=True, kw_only=True)
 class CellLimits:
     memory_limit_bytes: int = 256 * 1024 * 1024
+    """V8 heap cap, and separately the cap on live ArrayBuffer bytes (V8 keeps those outside its heap)."""
     max_wall_time_s: float = 600.0
     """After this the cell is terminated even if nobody waits on it."""
+    max_live_cells: int = 16
+    """Running cells per session (each holds an isolate and a V8 thread); ``exec`` refuses more."""
+    max_notify_bytes: int = 1024 * 1024
+    """UTF-8 bytes ``notify()`` may add to the conversation per cell; later notifications are dropped."""
+
+
+NOTIFY_LIMIT = "notify output limit reached ({limit} bytes); further notifications of this cell are dropped"
+
+
+def _message_problem(msg: Any) -> str | None:
+    """Why ``msg`` is not a message the prelude sends, or None. Defence in depth: the prelude
+    uses only captured intrinsics, so a script cannot forge one; if it ever could, the cell
+    fails instead of the turn."""
+    if not isinstance(msg, dict):
+        return "a message is not an object"
+    kind = msg.get("t")
+    if kind == "item":
+        item = msg.get("item")
+        if not isinstance(item, dict) or item.get("type") not in ("input_text", "input_image", "input_audio") \
+                or not all(isinstance(v, str) for v in item.values()):
+            return "malformed item message"
+    elif kind == "call":
+        if not (_is_count(msg.get("id")) and isinstance(msg.get("tool"), str) and isinstance(msg.get("input"), str)):
+            return "malformed call message"
+    elif kind == "store":
+        if not (isinstance(msg.get("key"), str) and isinstance(msg.get("value"), str)):
+            return "malformed store message"
+        try:
+            json.loads(msg["value"])
+        except ValueError:
+            return "malformed store message"
+    elif kind == "notify":
+        if not isinstance(msg.get("text"), str):
+            return "malformed notify message"
+    elif kind == "timer":
+        ms = msg.get("ms")
+        if not (_is_count(msg.get("id")) and isinstance(ms, (int, float)) and not isinstance(ms, bool)
+                and 0 <= ms < float("inf")):
+            return "malformed timer message"
+    elif kind == "done":
+        if not isinstance(msg.get("error", ""), str):
+            return "malformed done message"
+    elif kind not in ("yield", "oom"):
+        return f"unknown message kind {kind!r}"
+    return None
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 class Cell:
@@ -59,6 +109,8 @@ class Cell:
         self._isolate = Isolate(on_messages=self._on_messages, on_failure=self._on_failure)
         self._deadline: asyncio.TimerHandle | None = None
         self._cleanup_task: asyncio.Task[None] | None = None
+        self._notify_bytes = 0
+        self._notify_dropped = False
 
     @property
     def startup_seconds(self) -> float:
@@ -81,6 +133,10 @@ class Cell:
         # discards unawaited promises when the isolate ends, so such a call never runs.
         ends_here = any(msg.get("t") == "done" for msg in batch)
         for msg in batch:
+            problem = _message_problem(msg)
+            if problem is not None:
+                self._on_failure(f"Code Mode host protocol error: {problem}")
+                break
             kind = msg.get("t")
             if self.status != "running" and kind != "item":
                 continue  # after the end only output still counts (a terminated script's last words)
@@ -92,19 +148,30 @@ class Cell:
             elif kind == "store":
                 self._store[str(msg["key"])] = json.loads(msg["value"])
             elif kind == "notify":
-                self._on_notify(str(msg["text"]))
+                self._notify(msg["text"])
+            elif kind == "oom":
+                self._on_failure(self._isolate.memory_error)
             elif kind == "yield":
                 self._yield_requested = True
                 if self._yield_at is None:
                     self._yield_at = len(self._items)
             elif kind == "timer":
-                handle = asyncio.get_running_loop().call_later(
-                    float(msg["ms"]) / 1000, self._fire_timer, int(msg["id"]))
+                delay = min(float(msg["ms"]) / 1000, self._limits.max_wall_time_s)
+                handle = asyncio.get_running_loop().call_later(delay, self._fire_timer, msg["id"])
                 self._timers[int(msg["id"])] = handle
             elif kind == "done":
                 error = msg.get("error")
                 self._schedule_finish("failed" if error is not None else "completed", error)
         self._changed.set()
+
+    def _notify(self, text: str) -> None:
+        size = len(text.encode("utf-8", "replace"))
+        if self._notify_bytes + size <= self._limits.max_notify_bytes:
+            self._notify_bytes += size
+            self._on_notify(text)
+        elif not self._notify_dropped:
+            self._notify_dropped = True
+            self._on_notify(NOTIFY_LIMIT.format(limit=self._limits.max_notify_bytes))
 
     def _on_failure(self, text: str) -> None:
         if self.status == "running":
@@ -128,13 +195,14 @@ class Cell:
 
     def _settle(self, call_id: int, future: concurrent.futures.Future[Any], done: asyncio.Future[Any]) -> None:
         self._calls.discard(future)
+        error = None if done.cancelled() else done.exception()  # always retrieved, even after the end
         if self.status != "running":
             return
         if done.cancelled():
             self._isolate.settle(call_id, False, CANCELLED)
-        elif isinstance(done.exception(), NestedCallError):
-            self._isolate.settle(call_id, False, str(done.exception()))
-        elif done.exception() is not None:
+        elif isinstance(error, NestedCallError):
+            self._isolate.settle(call_id, False, str(error))
+        elif error is not None:
             self._isolate.settle(call_id, False, DISPATCHER_STOPPED)
         else:
             self._isolate.settle(call_id, True, done.result())

@@ -29,6 +29,10 @@ class NestedToolEntry:
         return {"name": self.name, "description": self.description, "kind": self.kind}
 
 
+class TooManyCells(Exception):
+    """``exec`` while ``max_live_cells`` cells run; ``str(err)`` is the model-visible answer."""
+
+
 class CodeModeRuntime:
     def __init__(self, *, limits: CellLimits | None = None, host: V8Host | None = None) -> None:
         self.limits = limits or CellLimits()
@@ -47,6 +51,10 @@ class CodeModeRuntime:
     async def start_cell(self, source: str, tools: list[NestedToolEntry], *, dispatch: NestedDispatch,
                          on_notify: Callable[[str], None] = lambda _text: None) -> Cell:
         kernel_loop = asyncio.get_running_loop()
+        live = self.active_cell_ids
+        if len(live) >= self.limits.max_live_cells:
+            raise TooManyCells(f"too many live exec cells ({len(live)}, the limit); finish or terminate one with "
+                               f"`wait` (`terminate: true`) before starting another: cell IDs {', '.join(live)}")
         cell_id = str(next(self._ids))
 
         def notify_on_kernel(text: str) -> None:

@@ -8,11 +8,13 @@ direct call, with hooks, lifecycle, events and per-call cancellation.
 from __future__ import annotations
 
 import asyncio
-import json
+import re
 import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from ..protocol import serde
+from ..protocol.serde import SerdeError
 from ..tools.base import Tool
 from ..tools.calls import run_call
 from ..tools.errors import Fatal, RespondToModel
@@ -24,7 +26,7 @@ from .cell import CANCELLED, NestedCallError
 from .description import DEFAULT_MAX_OUTPUT_TOKENS, RUNTIME_DEFAULT_YIELD_TIME_MS
 from .output import CellSnapshot, result_body
 from .pragma import PragmaError, parse_exec_source
-from .cell_manager import CodeModeRuntime, NestedToolEntry
+from .cell_manager import CodeModeRuntime, NestedToolEntry, TooManyCells
 from .specs import EXEC_TOOL_NAME, WAIT_TOOL_NAME, exec_spec, wait_spec
 
 EXEC_RECURSION = "exec cannot invoke itself"
@@ -66,9 +68,9 @@ class NestedDispatcher:
             raise NestedCallError(f"tool `{identifier}` is not available in code mode")
         if target.kind == "function":
             try:
-                valid = isinstance(json.loads(payload), dict)
-            except ValueError:
-                valid = False
+                valid = isinstance(serde.loads(payload), dict)
+            except SerdeError as err:  # e.g. a lone surrogate, which JSON.stringify writes as an escape
+                raise NestedCallError(f"failed to serialize JavaScript value: {err}") from None
             if not valid:
                 raise NestedCallError(f"tool `{identifier}` expects a JSON object for arguments")
         kind = "function" if target.kind == "function" else "custom"
@@ -118,8 +120,11 @@ class ExecTool(Tool):
         yield_ms = parsed.yield_time_ms if parsed.yield_time_ms is not None else self.default_yield_time_ms
         max_tokens = parsed.max_output_tokens if parsed.max_output_tokens is not None else DEFAULT_MAX_OUTPUT_TOKENS
         async with terminate_cells_on_cancel(self.runtime, invocation.turn):
-            cell = await self.runtime.start_cell(parsed.code, self.entries, dispatch=dispatch,
-                                                 on_notify=notifier(invocation))
+            try:
+                cell = await self.runtime.start_cell(parsed.code, self.entries, dispatch=dispatch,
+                                                     on_notify=notifier(invocation))
+            except TooManyCells as err:
+                raise RespondToModel(str(err)) from None
             snapshot = await self.runtime.next_output(cell.cell_id, yield_ms)
         return cell_output(snapshot, max_tokens)
 
@@ -157,19 +162,42 @@ def cell_output(snapshot: CellSnapshot, max_tokens: int) -> ToolOutput:
                       extra={"cell_id": snapshot.cell_id, "cell_status": snapshot.status})
 
 
+U64_MAX = 2**64 - 1
+
+
 def _wait_args(text: str) -> dict[str, Any]:
+    """Codex's ``wait`` arguments: ``cell_id`` string, ``yield_time_ms``/``max_tokens`` u64, ``terminate`` bool."""
     try:
-        args = json.loads(text) if text.strip() else {}
-    except ValueError as err:
+        args = serde.loads(text) if text.strip() else {}
+    except SerdeError as err:
         raise RespondToModel(f"failed to parse function arguments: {err}") from None
-    if not isinstance(args, dict) or not isinstance(args.get("cell_id"), str):
-        raise RespondToModel("failed to parse function arguments: missing field `cell_id`")
+    walker = serde.SerdeWalker(text)
+
+    def fail(message: str, key: str | None = None) -> RespondToModel:
+        needle = None
+        if key is not None:  # serde points just past the offending value
+            found = re.search(rf'"{key}"\s*:\s*(-?[0-9][0-9.eE+-]*|true|false|null|"(?:[^"\\]|\\.)*")', text)
+            needle = found.group(0) if found else f'"{key}"'
+        return RespondToModel(f"failed to parse function arguments: {walker.fail(message, needle)}")
+
+    if not isinstance(args, dict):
+        raise fail(f"invalid type: {serde.describe_value(args)}, expected struct WaitArgs")
+    if "cell_id" not in args:
+        raise fail("missing field `cell_id`")
+    if not isinstance(args["cell_id"], str):
+        raise fail(f"invalid type: {serde.describe_value(args['cell_id'])}, expected a string", "cell_id")
     for key in ("yield_time_ms", "max_tokens"):
         value = args.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
-            raise RespondToModel(f"failed to parse function arguments: `{key}` must be a non-negative number")
+        if value is None:
+            continue
+        if isinstance(value, int) and not isinstance(value, bool) and value > U64_MAX:
+            value = float(value)  # serde reads an integer past u64 as f64
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise fail(f"invalid type: {serde.describe_value(value)}, expected u64", key)
+        if value < 0:
+            raise fail(f"invalid value: integer `{value}`, expected u64", key)
     if args.get("terminate") is not None and not isinstance(args["terminate"], bool):
-        raise RespondToModel("failed to parse function arguments: `terminate` must be a boolean")
+        raise fail(f"invalid type: {serde.describe_value(args['terminate'])}, expected a boolean", "terminate")
     return args
 
 

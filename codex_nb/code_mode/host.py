@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Coroutine
@@ -179,7 +180,8 @@ class Isolate:
         if memory_limit:
             self._ctx.set_hard_memory_limit(memory_limit)
         prelude = (PRELUDE.replace("__CX_SIGNAL__", _SIGNAL_EXPR)
-                   .replace("__CX_TOOLS__", _js_literal(tools)).replace("__CX_STORE__", _js_literal(store)))
+                   .replace("__CX_TOOLS__", _js_literal(tools)).replace("__CX_STORE__", _js_literal(store))
+                   .replace("__CX_MEMORY_LIMIT__", str(int(memory_limit))))
         await self._ctx.eval_cancelable(prelude)
         self.startup_seconds = time.perf_counter() - started
 
@@ -204,10 +206,18 @@ class Isolate:
         try:
             return await self._ctx.eval_cancelable(code)
         except JSOOMException:
-            self._on_failure(f"JavaScript memory limit reached ({self.memory_limit} bytes)")
+            self._on_failure(self.memory_error)
         except JSEvalException as err:
             self._on_failure(str(err).strip() or type(err).__name__)
+        except asyncio.CancelledError:
+            raise
+        except Exception as err:  # noqa: BLE001 - any host failure ends the cell; the task never raises
+            self._on_failure(f"Code Mode host error: {type(err).__name__}: {err}")
         return None
+
+    @property
+    def memory_error(self) -> str:
+        return f"JavaScript memory limit reached ({self.memory_limit} bytes)"
 
     def _schedule_drain(self) -> None:
         if not self._closed:
@@ -218,7 +228,18 @@ class Isolate:
     async def _drain(self) -> None:
         batch = await self._eval("__cx_drain()")
         if isinstance(batch, str) and batch != "[]" and not self._closed:
-            self._on_messages(json.loads(batch))
+            self._deliver(batch)
+
+    def _deliver(self, batch: str) -> None:
+        try:
+            messages = json.loads(batch)
+        except ValueError as err:
+            self._on_failure(f"Code Mode host protocol error: unreadable message batch ({err})")
+            return
+        if not isinstance(messages, list):
+            self._on_failure("Code Mode host protocol error: the message batch is not a list")
+            return
+        self._on_messages(messages)
 
     async def _final_drain(self) -> None:
         """Output a terminated script posted but never handed over (it never yielded to the loop)."""
@@ -229,7 +250,7 @@ class Isolate:
         except Exception:  # noqa: BLE001 - best effort: the script is gone either way
             return
         if isinstance(batch, str) and batch != "[]":
-            self._on_messages(json.loads(batch))
+            self._deliver(batch)
 
     async def close(self) -> None:
         """Terminate anything running (cancelling an evaluation terminates it) and free V8."""
@@ -239,18 +260,33 @@ class Isolate:
         tasks = [t for t in self._tasks if t is not asyncio.current_task()]
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with suppress(asyncio.CancelledError, Exception):
-                await task
-        await self._final_drain()
-        if self._signal_cm is not None:
-            self._signal_cm.__exit__(None, None, None)
-        if self._cm is not None:
-            self._cm.__exit__(None, None, None)
-        self._ctx = self._cm = self._signal_cm = None
-        _LIVE_ISOLATES.discard(self)
+        try:
+            for task in tasks:
+                with suppress(asyncio.CancelledError, Exception):
+                    await task
+            with suppress(Exception):  # the last words are best effort; freeing V8 is not
+                await self._final_drain()
+        finally:
+            try:
+                if self._signal_cm is not None:
+                    self._signal_cm.__exit__(None, None, None)
+            finally:
+                if self._cm is not None:
+                    self._cm.__exit__(None, None, None)
+                self._ctx = self._cm = self._signal_cm = None
+                _LIVE_ISOLATES.discard(self)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _js_literal(value: Any) -> str:
-    """A JSON value as a JS expression (JSON is a JS subset since ES2019)."""
-    return json.dumps(value, ensure_ascii=False)
+    """A JSON value as a JS expression (JSON is a JS subset since ES2019).
+
+    Raw non-ASCII keeps the text small; a lone surrogate cannot travel as UTF-8, so text
+    holding one is written with ASCII escapes and reaches JavaScript unchanged.
+    """
+    text = json.dumps(value, ensure_ascii=False)
+    if _SURROGATE.search(text) is not None:
+        return json.dumps(value)
+    return text

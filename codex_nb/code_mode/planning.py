@@ -78,8 +78,9 @@ class CodeModeFinalizer:
         from .cell_manager import CodeModeRuntime
 
         if self._runtime is None:
-            self._runtime = CodeModeRuntime(limits=CellLimits(memory_limit_bytes=settings.memory_limit_bytes,
-                                                              max_wall_time_s=settings.max_wall_time_s))
+            self._runtime = CodeModeRuntime(limits=CellLimits(
+                memory_limit_bytes=settings.memory_limit_bytes, max_wall_time_s=settings.max_wall_time_s,
+                max_live_cells=settings.max_live_cells, max_notify_bytes=settings.max_notify_bytes))
         return self._runtime
 
     def terminate_cells_on_cancel(self, turn: TurnContext) -> None:

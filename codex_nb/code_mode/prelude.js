@@ -1,30 +1,80 @@
-// Code Mode prelude: installs the globals of spec 05 §6.3 in a fresh isolate.
+// Code Mode prelude: installs Codex's Code Mode globals in a fresh isolate.
 // Host protocol: JS -> Python messages are JSON strings queued in an outbox; the host
 // is signalled once per non-empty outbox and drains it with __cx_drain(). Python -> JS
 // goes through __cx_settle (nested call results) and __cx_fire (timers).
 // Placeholders replaced by the host: __CX_TOOLS__ (array of {name, description, kind}),
-// __CX_STORE__ (object of stored values).
-(function (signal, toolList, stored) {
+// __CX_STORE__ (object of stored values), __CX_MEMORY_LIMIT__ (bytes; 0 = no cap).
+//
+// The script may replace any global or prototype method (JSON.stringify,
+// Array.prototype.join, Promise.prototype.then, ...). Everything below that runs after
+// the script starts therefore uses only intrinsics captured here, null-prototype
+// objects (no inherited setters or toJSON) and index loops (no iterators).
+(function (signal, toolList, stored, memoryLimit) {
   "use strict";
-  const outbox = [];
-  const send = (msg) => {
-    outbox.push(JSON.stringify(msg));
-    if (outbox.length === 1) signal();
+  const apply = Reflect.apply;
+  const construct = Reflect.construct;
+  const defineProperty = Object.defineProperty;
+  const objectKeys = Object.keys;
+  const isArray = Array.isArray;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const toString = String;
+  const isFinite = Number.isFinite;
+  const toWellFormed = String.prototype.toWellFormed;
+  const toLowerCase = String.prototype.toLowerCase;
+  const stringSlice = String.prototype.slice;
+  const OriginalPromise = Promise;
+  const promiseThen = Promise.prototype.then;
+  const OriginalProxy = Proxy;
+  const OriginalRangeError = RangeError;
+  const OriginalTypeError = TypeError;
+  const bufferByteLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength").get;
+  const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+  const typedByteLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "byteLength").get;
+  const typedBuffer = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "buffer").get;
+  const newObject = () => Object.create(null);
+  // Lone surrogates leave as U+FFFD, as Codex's V8 bridge turns JS text into output.
+  const wellFormed = (text) => apply(toWellFormed, text, []);
+
+  const outbox = newObject();
+  let queued = 0;
+  const send = (json) => {
+    outbox[queued] = json;
+    queued += 1;
+    if (queued === 1) signal();
   };
-  const EXIT = Symbol("exit");
-  const pending = new Map();
+  // Messages are written by hand: keys are ours, strings go through the captured stringify.
+  const quote = (text) => stringify(wellFormed(text));
+  const message = (fields) => {
+    const keys = objectKeys(fields);
+    let json = "{";
+    for (let i = 0; i < keys.length; i += 1) {
+      const value = fields[keys[i]];
+      if (value === undefined) continue;
+      if (json.length > 1) json += ",";
+      json += quote(keys[i]) + ":";
+      if (typeof value === "string") json += quote(value);
+      else if (typeof value === "number" || typeof value === "boolean") json += stringify(value);
+      else json += message(value);
+    }
+    return json + "}";
+  };
+  const post = (fields) => send(message(fields));
+
+  const EXIT = newObject();
+  const pending = newObject();
   let nextCall = 0;
-  const timers = new Map();
+  const timers = newObject();
   let nextTimer = 1;
   let finished = false;
 
   const describe = (value) => {
     if (typeof value === "string") return value;
     try {
-      const json = JSON.stringify(value);
-      if (json !== undefined) return json;
+      const json = stringify(value);
+      if (typeof json === "string") return json;
     } catch (_) { /* fall through */ }
-    return String(value);
+    return toString(value);
   };
   // Codex runs the script as the module exec_main.mjs and reports an Error's stack; we run
   // it as an AsyncFunction body named by sourceURL, so map its frames back to the user's
@@ -54,44 +104,159 @@
     } catch (_) { return "script threw a value that cannot be converted to a string"; }
   };
   const hidden = (name, value) =>
-    Object.defineProperty(globalThis, name, { value, writable: false, configurable: false, enumerable: false });
+    defineProperty(globalThis, name, { value, writable: false, configurable: false, enumerable: false });
   const visible = (name, value) =>
-    Object.defineProperty(globalThis, name, { value, writable: false, configurable: false, enumerable: true });
+    defineProperty(globalThis, name, { value, writable: false, configurable: false, enumerable: true });
+  const rejected = (reason) => new OriginalPromise((_, reject) => reject(reason));
 
+  // -- ArrayBuffer memory: V8's heap cap does not see buffer backing stores -------------------
+  // Every constructor and method that makes a backing store is wrapped and its bytes are
+  // counted. Before refusing an allocation, buffers V8 has collected are credited back.
+  const OriginalWeakRef = WeakRef;
+  const deref = WeakRef.prototype.deref;
+  let bufferBytes = 0;
+  const boxes = newObject();
+  let nextBox = 0;
+  const tracked = new WeakMap();
+  const weakGet = WeakMap.prototype.get;
+  const weakSet = WeakMap.prototype.set;
+  const sweep = () => {
+    const ids = objectKeys(boxes);
+    for (let i = 0; i < ids.length; i += 1) {
+      const box = boxes[ids[i]];
+      if (apply(deref, box.ref, []) === undefined) {
+        bufferBytes -= box.bytes;
+        delete boxes[ids[i]];
+      }
+    }
+  };
+  const reserve = (bytes) => {
+    if (!memoryLimit || bytes <= 0 || bufferBytes + bytes <= memoryLimit) return;
+    sweep();
+    if (bufferBytes + bytes > memoryLimit) {
+      post({ t: "oom" });
+      throw new OriginalRangeError(`JavaScript memory limit reached (${memoryLimit} bytes)`);
+    }
+  };
+  const requested = (value) => {
+    const n = +value;
+    return n > 0 ? n : 0;
+  };
+  const trackBuffer = (buffer) => {
+    if (apply(weakGet, tracked, [buffer]) !== undefined) return;
+    const box = newObject();
+    box.bytes = apply(bufferByteLength, buffer, []);
+    reserve(box.bytes);
+    bufferBytes += box.bytes;
+    apply(weakSet, tracked, [buffer, box]);
+  };
+  const replaceMethod = (proto, name, wrap) => {
+    const original = proto[name];
+    if (typeof original !== "function") return;
+    const wrapped = wrap(original);
+    defineProperty(wrapped, "name", { value: name });
+    defineProperty(proto, name, { value: wrapped, writable: true, configurable: true, enumerable: false });
+  };
+  const guardConstructor = (name, elementSize) => {
+    const original = globalThis[name];
+    const guarded = new OriginalProxy(original, {
+      construct(target, args, newTarget) {
+        const first = args[0];
+        if (typeof first !== "object" || first === null) reserve(requested(first) * (elementSize || 1));
+        const made = construct(target, args, newTarget);
+        trackBuffer(elementSize ? apply(typedBuffer, made, []) : made);
+        return made;
+      },
+    });
+    // Species lookups (slice, map, subclasses, from/of) now construct through the guard too.
+    defineProperty(original.prototype, "constructor",
+      { value: guarded, writable: true, configurable: true, enumerable: false });
+    defineProperty(globalThis, name, { value: guarded, writable: true, configurable: true, enumerable: false });
+    for (const method of ["fromBase64", "fromHex"]) {
+      if (typeof original[method] === "function") {
+        const intrinsic = original[method];
+        defineProperty(original, method, { value: function (...args) {
+          const made = apply(intrinsic, original, args);
+          trackBuffer(apply(typedBuffer, made, []));
+          return made;
+        }, writable: true, configurable: true, enumerable: false });
+      }
+    }
+  };
+  guardConstructor("ArrayBuffer", 0);
+  for (const name of ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array",
+    "Uint32Array", "Float16Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"]) {
+    if (typeof globalThis[name] === "function") guardConstructor(name, globalThis[name].BYTES_PER_ELEMENT);
+  }
+  // resize/transfer change or move a backing store in place of a constructor.
+  for (const name of ["resize", "transfer", "transferToFixedLength"]) {
+    replaceMethod(ArrayBuffer.prototype, name, (original) => function (...args) {
+      const box = apply(weakGet, tracked, [this]);
+      const before = box === undefined ? 0 : box.bytes;
+      const wanted = args.length > 0 && args[0] !== undefined ? requested(args[0]) : apply(bufferByteLength, this, []);
+      if (wanted > before) reserve(wanted - before);
+      const result = apply(original, this, args);
+      if (box !== undefined) {
+        const now = apply(bufferByteLength, this, []);  // 0 once transferred (detached)
+        bufferBytes += now - box.bytes;
+        box.bytes = now;
+      }
+      if (result !== undefined) trackBuffer(result);
+      return result;
+    });
+  }
+  // toReversed/toSorted/with make a copy with the intrinsic constructor, bypassing species.
+  for (const name of ["toReversed", "toSorted", "with"]) {
+    replaceMethod(TypedArrayPrototype, name, (original) => function (...args) {
+      reserve(apply(typedByteLength, this, []));
+      const made = apply(original, this, args);
+      trackBuffer(apply(typedBuffer, made, []));
+      return made;
+    });
+  }
+
+  // -- tools and output -------------------------------------------------------------------------
   const call = (tool, input) => {
     let payload;
     if (tool.kind === "function") {
       if (input === undefined) {
         payload = "{}";
-      } else if (input !== null && typeof input === "object" && !Array.isArray(input)) {
-        try { payload = JSON.stringify(input); } catch (_) { payload = undefined; }
+      } else if (input !== null && typeof input === "object" && !isArray(input)) {
+        try { payload = stringify(input); } catch (_) { payload = undefined; }
+        if (typeof payload !== "string") payload = undefined;
       }
       if (payload === undefined) {
-        return Promise.reject(`tool \`${tool.name}\` expects a JSON object for arguments`);
+        return rejected(`tool \`${tool.name}\` expects a JSON object for arguments`);
       }
     } else {
-      if (typeof input !== "string") return Promise.reject(`tool \`${tool.name}\` expects a string input`);
+      if (typeof input !== "string") return rejected(`tool \`${tool.name}\` expects a string input`);
       payload = input;
     }
-    const id = nextCall++;
-    return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject });
-      send({ t: "call", id, tool: tool.name, input: payload });
+    const id = nextCall;
+    nextCall += 1;
+    return new OriginalPromise((resolve, reject) => {
+      const entry = newObject();
+      entry.resolve = resolve;
+      entry.reject = reject;
+      pending[id] = entry;
+      // The payload keeps its escapes (JSON.stringify writes a lone surrogate as \\udXXX), so the
+      // host can reject it as Codex does; only the envelope is made well-formed.
+      send(`{"t":"call","id":${id},"tool":${quote(tool.name)},"input":${stringify(payload)}}`);
     });
   };
 
-  const tools = {};
+  const tools = newObject();
   for (const tool of toolList) {
-    Object.defineProperty(tools, tool.name, { value: (input) => call(tool, input), enumerable: true });
+    defineProperty(tools, tool.name, { value: (input) => call(tool, input), enumerable: true });
   }
   visible("tools", Object.freeze(tools));
   visible("ALL_TOOLS", Object.freeze(toolList.map((t) => Object.freeze({ name: t.name, description: t.description }))));
 
-  const store = Object.create(null);
+  const store = newObject();
   for (const key of Object.keys(stored)) store[key] = stored[key];
 
-  visible("text", (value) => { send({ t: "item", item: { type: "input_text", text: describe(value) } }); });
-  const imageDetail = (detail) => (detail === undefined || detail === null ? {} : { detail: String(detail) });
+  const textItem = (text) => ({ t: "item", item: { type: "input_text", text } });
+  visible("text", (value) => { post(textItem(describe(value))); });
   visible("image", (urlOrItem, detail) => {
     let url, embedded;
     if (typeof urlOrItem === "string") {
@@ -102,75 +267,90 @@
       url = `data:${urlOrItem.mimeType};base64,${urlOrItem.data}`;
       embedded = urlOrItem._meta ? urlOrItem._meta["codex/imageDetail"] : undefined;
     } else {
-      throw new TypeError("image expects a data URL string, an { image_url } object or an MCP ImageContent block");
+      throw new OriginalTypeError("image expects a data URL string, an { image_url } object or an MCP ImageContent block");
     }
     // Codex 0.169 fails the script with this exact text (no stack) for any other URL.
     if (!/^data:/i.test(url)) throw "Tool call failed: invalid image output. Pass a base64 data URI instead";
-    send({ t: "item", item: { type: "input_image", image_url: url, ...imageDetail(detail ?? embedded) } });
+    const chosen = detail ?? embedded;
+    const item = { type: "input_image", image_url: url };
+    if (chosen !== undefined && chosen !== null) item.detail = toString(chosen);
+    post({ t: "item", item });
   });
   visible("audio", (url) => {
-    if (typeof url !== "string") throw new TypeError("audio expects a data URL string");
-    send({ t: "item", item: { type: "input_audio", audio_url: url } });
+    if (typeof url !== "string") throw new OriginalTypeError("audio expects a data URL string");
+    post({ t: "item", item: { type: "input_audio", audio_url: url } });
   });
   visible("generatedImage", (result) => {
-    if (!result || typeof result.image_url !== "string") throw new TypeError("generatedImage expects { image_url }");
-    if (/^https?:/i.test(result.image_url)) throw new TypeError("generatedImage does not support HTTP(S) URLs");
-    send({ t: "item", item: { type: "input_image", image_url: result.image_url } });
-    if (typeof result.output_hint === "string") send({ t: "item", item: { type: "input_text", text: result.output_hint } });
+    if (!result || typeof result.image_url !== "string") throw new OriginalTypeError("generatedImage expects { image_url }");
+    const scheme = apply(toLowerCase, apply(stringSlice, result.image_url, [0, 6]), []);
+    if (scheme === "https:" || apply(stringSlice, scheme, [0, 5]) === "http:") {
+      throw new OriginalTypeError("generatedImage does not support HTTP(S) URLs");
+    }
+    post({ t: "item", item: { type: "input_image", image_url: result.image_url } });
+    if (typeof result.output_hint === "string") post(textItem(result.output_hint));
   });
   visible("store", (key, value) => {
-    if (typeof key !== "string") throw new TypeError("store key must be a string");
+    if (typeof key !== "string") throw new OriginalTypeError("store key must be a string");
     let json;
-    try { json = JSON.stringify(value); } catch (_) { json = undefined; }
-    if (json === undefined) throw new TypeError(`store value for key ${JSON.stringify(key)} is not JSON-serializable`);
-    store[key] = JSON.parse(json);
-    send({ t: "store", key, value: json });
+    try { json = stringify(value); } catch (_) { json = undefined; }
+    if (typeof json !== "string") {
+      throw new OriginalTypeError(`store value for key ${stringify(key)} is not JSON-serializable`);
+    }
+    store[key] = parse(json);
+    post({ t: "store", key, value: json });
   });
   visible("load", (key) => {
     if (!(key in store)) return undefined;
-    return JSON.parse(JSON.stringify(store[key]));
+    return parse(stringify(store[key]));
   });
-  visible("notify", (value) => { send({ t: "notify", text: describe(value) }); });
-  visible("yield_control", () => { send({ t: "yield" }); });
-  visible("exit", () => { if (!finished) { finished = true; send({ t: "done" }); } throw EXIT; });
+  visible("notify", (value) => { post({ t: "notify", text: describe(value) }); });
+  visible("yield_control", () => { post({ t: "yield" }); });
+  visible("exit", () => { if (!finished) { finished = true; post({ t: "done" }); } throw EXIT; });
   visible("setTimeout", (callback, delayMs) => {
-    if (typeof callback !== "function") throw new TypeError("setTimeout expects a function");
-    const id = nextTimer++;
-    timers.set(id, callback);
-    const ms = Number(delayMs);
-    send({ t: "timer", id, ms: Number.isFinite(ms) && ms > 0 ? ms : 0 });
+    if (typeof callback !== "function") throw new OriginalTypeError("setTimeout expects a function");
+    const id = nextTimer;
+    nextTimer += 1;
+    timers[id] = callback;
+    const ms = +delayMs;
+    post({ t: "timer", id, ms: isFinite(ms) && ms > 0 ? ms : 0 });
     return id;
   });
-  visible("clearTimeout", (id) => { timers.delete(id); });
+  visible("clearTimeout", (id) => { delete timers[id]; });
 
   for (const name of ["console", "Atomics", "SharedArrayBuffer", "WebAssembly"]) delete globalThis[name];
 
   hidden("__cx_drain", () => {
-    const batch = "[" + outbox.join(",") + "]";
-    outbox.length = 0;
-    return batch;
+    let batch = "[";
+    for (let i = 0; i < queued; i += 1) {
+      if (i > 0) batch += ",";
+      batch += outbox[i];
+      delete outbox[i];
+    }
+    queued = 0;
+    return batch + "]";
   });
   hidden("__cx_settle", (id, ok, value) => {
-    const entry = pending.get(id);
+    const entry = pending[id];
     if (entry === undefined) return;
-    pending.delete(id);
+    delete pending[id];
     if (ok) entry.resolve(value); else entry.reject(value);
   });
   hidden("__cx_fire", (id) => {
-    const callback = timers.get(id);
+    const callback = timers[id];
     if (callback === undefined) return;
-    timers.delete(id);
-    try { callback(); } catch (_) { /* an exception in a timer callback does not end the script */ }
+    delete timers[id];
+    try { apply(callback, undefined, []); } catch (_) { /* an exception in a timer callback does not end the script */ }
   });
   const AsyncFunction = (async function () {}).constructor;
-  const done = (error) => {
+  const done = (failed, error) => {
     if (finished) return;
     finished = true;
-    send(error === undefined ? { t: "done" } : { t: "done", error: errorText(error) });
+    // `throw undefined` is still a failure: Codex reports "Script error:\nundefined".
+    post(failed ? { t: "done", error: errorText(error) } : { t: "done" });
   };
   hidden("__cx_run", (source) => {
     let main;
     try { main = new AsyncFunction(STRICT + source + SOURCE_URL); } catch (error) { done(error); return; }
     main.call(undefined).then(() => done(), (error) => (error === EXIT ? done() : done(error)));
   });
-})(__CX_SIGNAL__, __CX_TOOLS__, __CX_STORE__);
+})(__CX_SIGNAL__, __CX_TOOLS__, __CX_STORE__, __CX_MEMORY_LIMIT__);

@@ -13,6 +13,8 @@ Two defaults, both documented in the README: ``Config()`` is the *notebook profi
 
 from __future__ import annotations
 
+import difflib
+import re
 import tomllib
 from typing import Annotated, Any, Literal
 
@@ -32,6 +34,18 @@ class Config(BaseModel):
     """Runtime settings. Keyword-only; unknown fields are rejected with a clear error."""
 
     model_config = ConfigDict(defer_build=True, extra="forbid", validate_assignment=True)
+
+    def __init__(self, **values: Any) -> None:
+        try:
+            super().__init__(**values)
+        except ValidationError as err:
+            raise config_error(type(self), err) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        try:
+            super().__setattr__(name, value)
+        except ValidationError as err:
+            raise config_error(type(self), err) from None
 
     update_plan_enabled: bool = True
     """``[tools.update_plan] enabled``: register ``update_plan`` at all."""
@@ -98,11 +112,30 @@ class Config(BaseModel):
             fields["model_slug"] = str(data["model"])
         fields["hooks"] = parse_hooks_table(_table(data, "hooks"), source_path="<config.toml>", from_file=False)
         fields["extra"] = data
-        try:
-            return cls(**fields)
-        except ValidationError as err:
-            raise ConfigError(f"invalid config value: {err.errors(include_url=False)[0]['msg']} "
-                              f"({err.errors(include_url=False)[0]['loc']})") from None
+        return cls(**fields)
+
+
+def config_error(model: type[BaseModel], err: ValidationError) -> ConfigError:
+    """A ``ConfigError`` naming the field, what it accepts and, for a typo, the likely name."""
+    problem = err.errors(include_url=False)[0]
+    field = ".".join(str(p) for p in problem["loc"])
+    name = f"{model.__name__}.{field}" if field else model.__name__
+    if problem["type"] == "extra_forbidden":
+        known = sorted(model.model_fields)
+        return ConfigError(f"{model.__name__} has no field `{field}`{_did_you_mean(field, known)}; "
+                           f"known fields: {', '.join(known)}")
+    expected = problem.get("ctx", {}).get("expected")
+    if problem["type"] == "literal_error" and expected:
+        choices = re.findall(r"'([^']*)'", expected)
+        got = problem.get("input")
+        hint = _did_you_mean(got, choices) if isinstance(got, str) else ""
+        return ConfigError(f"{name} must be one of {', '.join(map(repr, choices))}, got {got!r}{hint}")
+    return ConfigError(f"{name}: {problem['msg']}, got {problem.get('input')!r}")
+
+
+def _did_you_mean(word: str, choices: list[str]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return f" (did you mean `{close[0]}`?)" if close else ""
 
 
 def _table(data: dict[str, Any], key: str) -> dict[str, Any]:

@@ -33,7 +33,12 @@ class CodeModeSettings(BaseModel):
     excluded_tool_namespaces: tuple[str, ...] = ()
     default_exec_yield_time_ms: int = Field(default=CORE_DEFAULT_EXEC_YIELD_TIME_MS, ge=0)
     memory_limit_bytes: int = Field(default=256 * 1024 * 1024, ge=0)
-    """Hard V8 heap cap per cell (codex_nb); the script fails with ``JavaScript memory limit reached``."""
+    """Hard V8 heap cap per cell, and the same cap again for live ArrayBuffer bytes (codex_nb);
+    the script fails with ``JavaScript memory limit reached``."""
+    max_live_cells: int = Field(default=16, ge=1)
+    """Running cells per session; a further ``exec`` is refused until one ends (codex_nb)."""
+    max_notify_bytes: int = Field(default=1024 * 1024, ge=0)
+    """Bytes ``notify()`` may add to the conversation per cell; the rest is dropped (codex_nb)."""
     max_wall_time_s: float = Field(default=600.0, gt=0)
     """A cell still running after this is terminated, waited on or not (codex_nb)."""
 

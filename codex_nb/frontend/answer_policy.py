@@ -13,6 +13,7 @@ ACP client's permission requests):
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 import os
@@ -166,6 +167,16 @@ def how_to_answer(tool: str) -> str:
             f"with {ENV_VAR}=deny|recommended|/path/to/answers.json")
 
 
+def _report_reroute_failure(broker: FrontendRequests, request: FrontendRequest) -> Callable[[asyncio.Task[None]], None]:
+    def done(task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            return
+        error = task.exception()  # retrieved, so never "exception was never retrieved"
+        if error is not None and request.settled is None:
+            broker.fail(request.id, f"answering after the prompts widget closed failed: {error}")
+    return done
+
+
 async def route(broker: FrontendRequests, request: FrontendRequest, *, what: str, unanswerable: str) -> None:
     """Hand ``request`` to whoever answers it, in the order above; ``unanswerable`` is the
     fail-fast message, ``what`` names the request in errors. A policy that gives an unusable
@@ -173,8 +184,12 @@ async def route(broker: FrontendRequests, request: FrontendRequest, *, what: str
     policy = AnswerPolicy.from_value(broker.answer_policy)
     if policy is None:
         state = broker.frontend_state()
-        if state == "ready":
-            return  # a person can answer in the widget
+        if state == "ready":  # a person can answer in the widget; if it closes first, route again
+            def reroute() -> None:
+                task = asyncio.ensure_future(route(broker, request, what=what, unanswerable=unanswerable))
+                task.add_done_callback(_report_reroute_failure(broker, request))
+            request.reroute = reroute
+            return
         policy = env_policy(broker.env_policy_cache)
         if policy is None:
             if state == "displayed":  # the widget's view may still be loading

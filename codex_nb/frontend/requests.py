@@ -90,6 +90,9 @@ class FrontendRequest:
     loop: asyncio.AbstractEventLoop
     settled: Settlement | None = None
     _cancel_timers: list[Callable[[], None]] = field(default_factory=list)
+    reroute: Callable[[], None] | None = None
+    """Called (on ``loop``) when the last ready frontend goes away while this request waits for a
+    person: the asking tool routes it again (a policy, or the fail-fast message)."""
 
     @property
     def deadline(self) -> float | None:
@@ -180,8 +183,24 @@ class FrontendRequests:
 
     def detach(self, frontend: Any) -> None:
         with self._lock:
-            if frontend in self.frontends:
-                self.frontends.remove(frontend)
+            if frontend not in self.frontends:
+                return
+            self.frontends.remove(frontend)
+            waiting = [r for r in self._pending.values() if r.reroute is not None]
+        self.frontends_changed(waiting)
+
+    def frontends_changed(self, waiting: list[FrontendRequest] | None = None) -> None:
+        """A frontend closed or lost its view: requests left with nobody to answer them fall back
+        to the headless policy or the fail-fast message, as if no widget had been shown."""
+        if self.frontend_state() == "ready":
+            return
+        if waiting is None:
+            with self._lock:
+                waiting = [r for r in self._pending.values() if r.reroute is not None]
+        for request in waiting:
+            reroute, request.reroute = request.reroute, None
+            if reroute is not None and request.settled is None and not request.loop.is_closed():
+                request.loop.call_soon_threadsafe(reroute)
 
     def frontend_state(self) -> str:
         """``ready`` (a view rendered), ``displayed`` (comm open, no view yet) or ``none``."""
@@ -375,10 +394,11 @@ def normalize_permissions_answer(msg: RequestPermissionsEvent, response: Any) ->
     """A decision string or a wire response; the grant is intersected with the request."""
     if response == "deny":
         return RequestPermissionsResponse(permissions=PermissionProfile()).model_dump(mode="json")
+    strict = False
     if isinstance(response, str) and response in _DECISIONS:
         granted, scope = msg.permissions, _DECISIONS[response]
     elif isinstance(response, Mapping):
-        extra = sorted(set(response) - {"permissions", "scope"})
+        extra = sorted(set(response) - {"permissions", "scope", "strictAutoReview", "strict_auto_review"})
         if extra or "permissions" not in response:
             raise AnswerError(f"a permissions answer needs 'permissions' (and optional 'scope'); "
                               f"got keys {sorted(response)}")
@@ -387,28 +407,58 @@ def normalize_permissions_answer(msg: RequestPermissionsEvent, response: Any) ->
         except ValueError:
             raise AnswerError(f"scope must be 'turn' or 'session', got {response.get('scope')!r}") from None
         granted = _granted_profile(response["permissions"])
+        strict = response.get("strictAutoReview", response.get("strict_auto_review")) or False
+        if not isinstance(strict, bool):
+            raise AnswerError(f"strictAutoReview must be true or false, got {strict!r}")
     else:
         raise AnswerError(f"a permissions answer must be 'allow_turn', 'allow_session', 'deny' or "
                           f"{{'permissions': {{...}}, 'scope': 'turn'|'session'}}; got {response!r}")
     kept = msg.permissions.intersect(granted)
-    return RequestPermissionsResponse(permissions=kept, scope=scope).model_dump(mode="json")
+    return RequestPermissionsResponse(permissions=kept, scope=scope, strict_auto_review=strict).model_dump(mode="json")
 
 
 def _granted_profile(raw: Any) -> PermissionProfile:
+    """A grant in core's shape (``file_system``) or the app-server's (``fileSystem``, camelCase
+    keys), checked strictly: a grant is never guessed from a malformed value."""
     if raw is None:
         return PermissionProfile()
-    if not isinstance(raw, Mapping) or set(raw) - {"network", "file_system"}:
-        raise AnswerError(f"'permissions' must be {{'network'?, 'file_system'?}}, got {raw!r}")
+    if not isinstance(raw, Mapping) or set(raw) - {"network", "file_system", "fileSystem"} \
+            or {"file_system", "fileSystem"} <= set(raw):
+        raise AnswerError(f"'permissions' must be {{'network'?, 'file_system'? (or 'fileSystem')}}, got {raw!r}")
     network = raw.get("network")
-    fs = raw.get("file_system")
+    if network is not None:
+        if not isinstance(network, Mapping) or set(network) - {"enabled"} \
+                or not isinstance(network.get("enabled", False), (bool, type(None))):
+            raise AnswerError(f"granted network must be {{'enabled': true | false}}, got {network!r}")
+    fs = raw.get("file_system", raw.get("fileSystem"))
     try:
-        net = None if network is None else NetworkPermissions.model_validate(network)
-        if fs is None:
-            files = None
-        elif isinstance(fs, Mapping) and "entries" not in fs:
-            files = FileSystemPermissions.from_roots(fs.get("read"), fs.get("write"))
-        else:
-            files = FileSystemPermissions.model_validate(fs)
+        net = None if network is None else NetworkPermissions.model_validate(network, strict=True)
+        files = None if fs is None else _granted_file_system(fs)
+    except AnswerError:
+        raise
     except Exception as err:  # pydantic.ValidationError and friends
         raise AnswerError(f"malformed granted permissions {raw!r}: {err}") from None
     return PermissionProfile(network=net, file_system=files)
+
+
+_FS_KEYS = {"read", "write", "entries", "glob_scan_max_depth", "globScanMaxDepth"}
+
+
+def _granted_file_system(fs: Any) -> FileSystemPermissions:
+    if not isinstance(fs, Mapping):
+        raise AnswerError(f"granted file_system must be a mapping, got {fs!r}")
+    unknown = sorted(set(fs) - _FS_KEYS)
+    if unknown:
+        raise AnswerError(f"granted file_system has unknown keys {unknown}; known: {sorted(_FS_KEYS)}")
+    for key in ("read", "write"):
+        value = fs.get(key)
+        if value is not None and (not isinstance(value, list) or not all(isinstance(p, str) for p in value)):
+            raise AnswerError(f"granted file_system.{key} must be a list of path strings, got {value!r}")
+    roots = FileSystemPermissions.from_roots(fs.get("read"), fs.get("write"))
+    depth = fs.get("glob_scan_max_depth", fs.get("globScanMaxDepth"))
+    if fs.get("entries") is None and depth is None:
+        return roots
+    canonical = FileSystemPermissions.model_validate(
+        {"entries": fs.get("entries") or [], "glob_scan_max_depth": depth}, strict=False)
+    return FileSystemPermissions(entries=roots.entries + tuple(e for e in canonical.entries if e not in roots.entries),
+                                 glob_scan_max_depth=canonical.glob_scan_max_depth)

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import HookError
+from ..protocol.wire import well_formed
 from ..tools.hook_points import HookRequest, PostToolUseOutcome, PreToolUseOutcome
 from ..config.hooks import (
     DEFAULT_ADDITIONAL_CONTEXT_LIMIT, DEFAULT_TIMEOUT_SEC, CommandHandler, HooksConfig, HookSpec, OnError,
@@ -273,7 +274,7 @@ class HookEngine:
         assert isinstance(handler, CommandHandler)
         stdin_json = json.dumps(hook_input.to_json(), ensure_ascii=False, separators=(",", ":"))  # serde_json::to_string
         return await run_command(
-            handler.command, stdin_json=stdin_json,
+            handler.command, stdin_json=well_formed(stdin_json),
             cwd=hook_input.cwd, env=self.env, timeout=handler.timeout, shell=self.shell,
             output_cap=self.output_cap)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config.hooks import EVENT_NAMES
+from ..protocol.serde import nesting_error
 from .events import HookOutputEntry, HookRunStatus
 
 _UNIVERSAL = {"continue", "stopReason", "suppressOutput", "systemMessage"}
@@ -103,9 +104,11 @@ def _object(raw: RawRun) -> dict[str, Any] | None | bool:
     text = raw.stdout.strip()
     if not text:
         return None
+    if nesting_error(text) is not None:
+        return False  # deeper than serde_json's limit: invalid output, not a RecursionError
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         value = None
     if isinstance(value, dict):
         return value

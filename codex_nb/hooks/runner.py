@@ -11,6 +11,7 @@ keep the pipes open cannot hang the run or outlive it). stdout/stderr are captur
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import os
 import signal
@@ -87,6 +88,30 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
 
 
+# Every hook process group still running. A turn's cleanup kills its own groups; at interpreter
+# exit (a kernel shutdown, a script ending with a background turn still running) nothing would,
+# so an atexit handler kills whatever is left. A SIGKILLed kernel cannot run it: nothing can.
+_LIVE_GROUPS: set[int] = set()
+_atexit_registered = False
+
+
+def _track_group(pid: int) -> None:
+    global _atexit_registered
+    if not _atexit_registered:
+        atexit.register(kill_live_groups)
+        _atexit_registered = True
+    _LIVE_GROUPS.add(pid)
+
+
+def kill_live_groups() -> int:
+    """SIGKILL every hook process group codex_nb started that is still running; returns how many."""
+    groups = list(_LIVE_GROUPS)
+    for pid in groups:
+        _kill_group(pid)
+        _LIVE_GROUPS.discard(pid)
+    return len(groups)
+
+
 async def run_command(command: str, *, stdin_json: str, cwd: str, env: Mapping[str, str], timeout: int,
                       shell: CommandShell | None = None, output_cap: int = DEFAULT_OUTPUT_CAP) -> RawRun:
     """Run ``command``; never raises except ``CancelledError`` (after killing the group)."""
@@ -97,6 +122,7 @@ async def run_command(command: str, *, stdin_json: str, cwd: str, env: Mapping[s
             stderr=asyncio.subprocess.PIPE, cwd=cwd, env=dict(env), start_new_session=True)
     except OSError as err:
         return RawRun(error=f"failed to spawn hook: {err}")
+    _track_group(proc.pid)
     out, err_cap = _Capture("stdout", output_cap), _Capture("stderr", output_cap)
     assert proc.stdout and proc.stderr
     readers = asyncio.gather(out.drain(proc.stdout), err_cap.drain(proc.stderr))
@@ -166,6 +192,7 @@ async def _cleanup(proc: asyncio.subprocess.Process, readers: asyncio.Future[obj
     # killpg also reaches the leader (pgid == pid). Not proc.kill(): Popen.send_signal polls,
     # i.e. reaps, the child behind asyncio's watcher, which then reports returncode 255.
     _kill_group(proc.pid)
+    _LIVE_GROUPS.discard(proc.pid)
     try:
         async with asyncio.timeout(_PIPE_GRACE_SEC):
             await readers

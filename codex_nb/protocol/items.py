@@ -74,6 +74,30 @@ def message_text(item: dict[str, Any]) -> str:
     return "".join(part.get("text", "") for part in item.get("content", []) if isinstance(part, dict))
 
 
+def malformed_item(item: Any) -> str | None:
+    """Why a model output item does not parse as a Responses API item, or None.
+
+    Codex deserialises each output item into ``ResponseItem``; one that does not fit
+    (a ``call_id`` that is not a string, a text part that is not a string) never enters
+    its history. We drop the same items, and say so.
+    """
+    if not isinstance(item, dict) or not isinstance(item.get("type"), str):
+        return "an item must be an object with a string `type`"
+    kind = item["type"]
+    if kind in CALL_ITEM_TYPES and kind != "local_shell_call" and not isinstance(item.get("call_id"), str):
+        return f"{kind} has call_id {item.get('call_id')!r}, not a string"
+    if kind == "message":
+        content = item.get("content")
+        if not isinstance(content, list):
+            return "message content must be a list of parts"
+        for index, part in enumerate(content):
+            if not isinstance(part, dict):
+                return f"message content part {index} is not an object"
+            if "text" in part and not isinstance(part["text"], str):
+                return f"message content part {index} has text {part['text']!r}, not a string"
+    return None
+
+
 def empty_tool_search_output(call_id: str) -> dict[str, Any]:
     return {"type": "tool_search_output", "call_id": call_id, "status": "completed", "execution": "client", "tools": []}
 

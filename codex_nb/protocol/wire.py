@@ -7,9 +7,36 @@ separators and escaping so that equal structures give equal bytes.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def dumps(value: Any) -> str:
     """Serialise ``value`` the way serde_json does: ``{"a":1}``, non-ASCII kept raw."""
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def well_formed(text: str) -> str:
+    """``text`` with every lone UTF-16 surrogate replaced by U+FFFD, a pair joined into one character.
+
+    Python strings may hold lone surrogates (``json.loads('"\\ud800"')``), UTF-8 cannot.
+    Codex never has them: it rejects them in tool arguments and its V8 bridge writes
+    U+FFFD for them; codex_nb does the same wherever text leaves the process (comms, hook
+    stdin, logs).
+    """
+    if _LONE_SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+def well_formed_json(value: Any) -> Any:
+    """``value`` with ``well_formed`` applied to every string in it (dict keys included)."""
+    if isinstance(value, str):
+        return well_formed(value)
+    if isinstance(value, dict):
+        return {well_formed_json(k): well_formed_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [well_formed_json(v) for v in value]
+    return value

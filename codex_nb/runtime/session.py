@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import itertools
 import os
+import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -23,7 +24,7 @@ from typing import Any
 
 from ..code_mode.planning import CodeModeFinalizer
 from ..config import Config
-from ..errors import TurnError
+from ..errors import ToolCallError, TurnError
 from ..events.bus import EventBus
 from ..frontend.requests import FrontendRequests
 from ..hooks.engine import HookEngine
@@ -170,6 +171,8 @@ class Session(SessionHooksMixin):
         self.next_plan_revision = itertools.count(1).__next__
         """Per-thread, monotonic revision of ``plan_update`` events."""
         self._active: TurnHandle | None = None
+        self._start_lock = threading.Lock()
+        """Checking for a running turn and starting one is atomic: two threads never both start."""
         self._closed = False
         self.frontend_requests = FrontendRequests()
         self.time_reminder = CurrentTimeReminder(self.config)
@@ -245,6 +248,16 @@ class Session(SessionHooksMixin):
     async def call_tool(self, name: str, arguments: dict[str, Any] | list[Any] | str | None = None, *,
                         mode: str = "default", call_id: Any = None, namespace: str | None = None) -> CallToolResult:
         """Run one call through the full pipeline, outside any turn (no history is recorded)."""
+        if not isinstance(name, str) or not name:
+            raise ToolCallError(f"call_tool needs a tool name string, got {name!r}")
+        if namespace is not None and not isinstance(namespace, str):
+            raise ToolCallError(f"call_tool's namespace must be a string or None, got {namespace!r}")
+        if not isinstance(arguments, str) and arguments is not None:
+            try:
+                dumps(arguments)
+            except (TypeError, ValueError) as err:
+                raise ToolCallError(f"call_tool arguments must be JSON (dict, list or raw text): {err}; "
+                                    f"convert sets, bytes and other objects first") from None
         turn = self._new_turn(_mode(mode))
         plan = self.planner.plan(turn.mode)
         tool_name = self._resolve_name(plan, name, namespace)
@@ -305,37 +318,41 @@ class Session(SessionHooksMixin):
         if not hasattr(model, "sample"):
             raise TurnError(f"model must have an async sample(request) method (e.g. cx.ScriptedModel), "
                             f"got {type(model).__name__}")
-        if self._closed:
-            raise TurnError("this session is closed (aclose() ran); create a new cx.Session() for another turn")
-        if self.active_turn is not None:
-            raise TurnError(f"turn {self.active_turn.turn_id} is still running on this session; await it or "
-                            f"call handle.interrupt() before starting another")
         try:
             asyncio.get_running_loop()
         except RuntimeError:
             raise TurnError("start_turn() needs a running asyncio loop: call it from a notebook cell or an "
                             "async function (use `await session.run_turn(...)` in scripts)") from None
-        turn = self._new_turn(_mode(mode))
-        self.code_mode.terminate_cells_on_cancel(turn)
-        runner = TurnRunner(turn=turn, model=model, user_text=user_text, planner=self.planner,
-                            history=self.history, pairing=self.pairing, usage=self.usage,
-                            time_reminder=self.time_reminder)
-        handle = TurnHandle(self, turn, asyncio.ensure_future(runner.run()))
-        self._active = handle
-        handle.task.add_done_callback(lambda _: self._release(handle))
+        with self._start_lock:
+            if self._closed:
+                raise TurnError("this session is closed (aclose() ran); create a new cx.Session() for another turn")
+            if self.active_turn is not None:
+                raise TurnError(f"turn {self.active_turn.turn_id} is still running on this session; await it or "
+                                f"call handle.interrupt() before starting another")
+            turn = self._new_turn(_mode(mode))
+            self.code_mode.terminate_cells_on_cancel(turn)
+            runner = TurnRunner(turn=turn, model=model, user_text=user_text, planner=self.planner,
+                                history=self.history, pairing=self.pairing, usage=self.usage,
+                                time_reminder=self.time_reminder)
+            handle = TurnHandle(self, turn, asyncio.ensure_future(self._run_collecting(runner, turn.turn_id)))
+            self._active = handle
+            handle.task.add_done_callback(lambda _: self._release(handle))
         return handle
 
-    async def run_turn(self, user_text: str, *, model: Model, mode: str = "default") -> TurnResult:
-        """Run a whole turn and return its result (events included)."""
+    async def _run_collecting(self, runner: TurnRunner, turn_id: str) -> TurnResult:
+        """The turn, with its events on the result whether it was awaited or started in the background."""
         events: list[Event] = []
-        handle = self.start_turn(user_text, model=model, mode=mode)
-        unsubscribe = self.subscribe(lambda e: events.append(e) if e.turn_id == handle.turn_id else None)
+        unsubscribe = self.subscribe(lambda e: events.append(e) if e.turn_id == turn_id else None)
         try:
-            result = await handle
+            result = await runner.run()
         finally:
             unsubscribe()
         result.events = events
         return result
+
+    async def run_turn(self, user_text: str, *, model: Model, mode: str = "default") -> TurnResult:
+        """Run a whole turn and return its result (events included)."""
+        return await self.start_turn(user_text, model=model, mode=mode)
 
     def steer(self, text: str) -> None:
         """Add user input to the running turn (see ``TurnHandle.steer``)."""

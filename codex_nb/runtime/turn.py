@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..errors import ModelError, ScriptedModelError
-from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, TurnComplete, TurnStarted
-from ..protocol.items import message_text, user_message
+from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, TurnComplete, TurnStarted, WarningEvent
+from ..protocol.items import malformed_item, message_text, user_message
 from ..protocol.model import Model, ModelRequest
 from ..protocol.model_stream import TokenCount, TokenUsage, TokenUsageInfo
 from ..tools.calls import run_call
@@ -167,7 +167,13 @@ class TurnRunner:
         return sample.result()
 
     def record_item(self, item: dict[str, Any], router: ToolRouter) -> ToolCall | RoutingError | None:
-        """Record one output item in history; returns its call if it is one."""
+        """Record one output item in history; returns its call if it is one. An item that is
+        not a valid Responses API item is dropped with a warning, as Codex drops it."""
+        problem = malformed_item(item)
+        if problem is not None:
+            self.turn.emit(WarningEvent(message=f"dropped a model output item that is not a valid Responses API "
+                                                f"item ({problem}), as Codex does"))
+            return None
         self.history.append(item)
         if item.get("type") == "message" and item.get("role") == "assistant":
             self.last_agent_message = message_text(item)

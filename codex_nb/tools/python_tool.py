@@ -17,19 +17,21 @@ Cancellation (spec 04 §3):
   happen. To stop early, take a keyword-only ``invocation`` parameter and check
   ``invocation.cancel.cancelled`` between steps, or wait with
   ``invocation.cancel.wait_sync(seconds)`` (returns True at once when cancelled)
-  instead of ``time.sleep``. An abandoned thread also holds one slot of the loop's
-  default executor until it returns.
+  instead of ``time.sleep``. An abandoned thread costs only itself: sync tools and
+  hooks run on ``tools.threads.SyncWorkers``, which starts a worker rather than queue
+  a call behind abandoned ones.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
+import re
 import traceback
 from collections.abc import Callable
 from typing import Any, get_type_hints
 
-from pydantic import ConfigDict, ValidationError, create_model
+from pydantic import ConfigDict, Field, ValidationError, create_model
 
 from ..errors import ToolDefinitionError
 from ..protocol.serde import SerdeError, loads
@@ -40,6 +42,7 @@ from .exposure import ToolExposure
 from .invocation import ToolInvocation
 from .payload import ToolOutput
 from .schema import function_spec, normalize_schema
+from .threads import sync_workers
 
 
 class PythonFunctionTool(Tool):
@@ -85,7 +88,7 @@ class PythonFunctionTool(Tool):
         thread runs, its result (or exception) is discarded, deterministically, even if
         the thread finished before the loop saw the cancel."""
         try:
-            result = await asyncio.to_thread(self.fn, **kwargs)
+            result = await sync_workers().run(self.fn, **kwargs)
         except Exception:
             if invocation.cancel.cancelled:
                 raise asyncio.CancelledError(f"call {invocation.call_id} was cancelled") from None
@@ -112,10 +115,11 @@ class PythonFunctionTool(Tool):
 
 def _arguments_model(fn: Callable[..., Any], tool_name: str) -> Any:
     try:
-        hints = get_type_hints(fn)
+        hints = get_type_hints(fn, include_extras=True)  # keep Annotated[..., Field(description=...)]
     except Exception as err:
         raise ToolDefinitionError(f"cannot read the type hints of {tool_name}: {err}") from err
     fields: dict[str, Any] = {}
+    documented = docstring_args(fn.__doc__)
     for param in inspect.signature(fn).parameters.values():
         if param.name == "invocation":
             continue
@@ -126,8 +130,71 @@ def _arguments_model(fn: Callable[..., Any], tool_name: str) -> Any:
             raise ToolDefinitionError(f"tool {tool_name}: argument {param.name!r} has no type hint; add one "
                                       f"(e.g. {param.name}: str) so the model knows what to send")
         default = ... if param.default is param.empty else param.default
-        fields[param.name] = (hints[param.name], default)
+        fields[param.name] = (hints[param.name], Field(default, description=_describe_param(
+            _annotated_description(hints[param.name]) or documented.get(param.name), default)))
     return create_model(f"{tool_name}_arguments", __config__=ConfigDict(defer_build=True, extra="forbid"), **fields)
+
+
+def _annotated_description(hint: Any) -> str | None:
+    for extra in getattr(hint, "__metadata__", ()):
+        description = getattr(extra, "description", None)
+        if isinstance(description, str):
+            return description
+    return None
+
+
+def _describe_param(description: str | None, default: Any) -> str | None:
+    """Codex's tool schemas have no ``default`` keyword, so a default is said in the description."""
+    if default is ... or default is None:  # None: "optional" is already what `required` says
+        return description
+    try:
+        shown = dumps(default)
+    except (TypeError, ValueError):
+        shown = repr(default)
+    return f"{description.rstrip().rstrip('.')} (default: {shown})." if description else f"Default: {shown}."
+
+
+_SECTION = re.compile(r"^(Args|Arguments|Parameters|Params)\s*:?\s*$")
+_GOOGLE_ITEM = re.compile(r"^(\*{0,2}\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+_NUMPY_ITEM = re.compile(r"^(\w+)\s*(?::\s*.*)?$")
+
+
+def docstring_args(doc: str | None) -> dict[str, str]:
+    """Per-argument descriptions from a Google (``Args:``) or NumPy (``Parameters`` + dashes) section."""
+    lines = inspect.cleandoc(doc or "").splitlines()
+    out: dict[str, str] = {}
+    for start, line in enumerate(lines):
+        if _SECTION.match(line.strip()):
+            break
+    else:
+        return out
+    body = lines[start + 1:]
+    numpy = bool(body) and set(body[0].strip()) == {"-"}
+    if numpy:
+        body = body[1:]
+    current: str | None = None
+    base_indent: int | None = None
+    for line in body:
+        if not line.strip():
+            if numpy:
+                continue
+            break
+        indent = len(line) - len(line.lstrip())
+        if base_indent is None:
+            base_indent = indent
+        if indent < base_indent or (numpy and _SECTION.match(line.strip()) is None and indent == base_indent
+                                    and line.strip().endswith(("Returns", "Raises", "Yields"))):
+            break
+        text = line.strip()
+        if indent == base_indent:
+            match = (_NUMPY_ITEM if numpy else _GOOGLE_ITEM).match(text)
+            if match is None:
+                break
+            current = match.group(1).lstrip("*")
+            out[current] = "" if numpy else match.group(2).strip()
+        elif current is not None:
+            out[current] = f"{out[current]} {text}".strip()
+    return {name: text for name, text in out.items() if text}
 
 
 def _parameters(model: Any) -> dict[str, Any]:

@@ -29,6 +29,7 @@ import traitlets
 from ..events.source import EventSource
 from ..protocol.events import Event
 from ..protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
+from ..protocol.wire import well_formed
 from ._static import bundle_esm, read_static
 from .plan_static import plain_text, static_html
 from .browser_messages import ProtocolError, kinds, validate_to_kernel
@@ -128,6 +129,12 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
         self._session = session
         self.on_msg(self._on_view_msg)
         self._unsubscribe: Callable[[], None] | None = session.subscribe(self._on_event)
+        # Start current: the source's last-value cache holds the plan published before this
+        # widget existed (subscribe first, so a newer snapshot wins by revision).
+        latest = getattr(session, "latest_plan", None)
+        current = latest() if callable(latest) else None
+        if current is not None:
+            self._on_event(current)
 
     @classmethod
     def attach(cls, session: EventSource, **kwargs: Any) -> PlanChecklist:
@@ -166,8 +173,15 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
             self._newest = revision
             if self._pending.snapshot is not None:
                 self.stats.coalesced += 1
+            # Comms send UTF-8: a lone surrogate (valid in the model's JSON as an escape) is shown as U+FFFD.
+            if event.turn_id != self._status_turn:
+                # A plan from outside the shown turn (call_tool, another turn): that turn's
+                # status says nothing about this plan, so none is shown.
+                self._pending.meta["turn_status"] = "idle"
+                self._pending.meta["error"] = ""
+                self._status_turn = None
             self._pending.snapshot = _Snapshot(
-                explanation=msg.explanation,
+                explanation=None if msg.explanation is None else well_formed(msg.explanation),
                 steps=_steps(msg),
                 thread_id=event.thread_id,
                 turn_id=event.turn_id,
@@ -185,7 +199,7 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
                 status = "failed"  # a failed turn stays failed when it then completes
             meta["turn_status"] = status
             if error is not None:
-                meta["error"] = error
+                meta["error"] = well_formed(error)
             self._request_flush(urgent=True)
 
     def track(self, handle: Any) -> Any:
@@ -211,6 +225,10 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
             handle.task.add_done_callback(self._on_task_done)
 
     def _on_task_done(self, task: asyncio.Future[Any]) -> None:
+        with self._lock:
+            replaced = self._status_turn is None and self._pending.meta.get("turn_status", self.turn_status) == "idle"
+        if replaced and not task.cancelled() and task.exception() is None:
+            return  # a plan from no turn has replaced this turn's view since; its end is old news
         if task.cancelled():
             self._status("interrupted", turn=self._status_turn)
             return
@@ -331,18 +349,27 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
         """The shown snapshot as ``UpdatePlanArgs`` (None before the first one)."""
         if self.revision is None:
             return None
-        return UpdatePlanArgs(
-            explanation=self.explanation,
-            plan=[PlanItemArg(step=s["step"], status=StepStatus(s["status"])) for s in self.steps],
-        )
+        return _args(self.explanation, self.steps)
+
+    def _latest(self) -> tuple[UpdatePlanArgs | None, str]:
+        """The latest *accepted* snapshot and error, including one still being coalesced:
+        a static repr must not lag behind what the next flush will show."""
+        with self._lock:
+            pending = self._pending.snapshot
+            error = self._pending.meta.get("error", self.error)
+        if pending is not None:
+            return _args(pending.explanation, pending.steps), error
+        return self.plan_args(), error
 
     def text(self) -> str:
-        """The Codex text rendering of the shown snapshot (stable: no ids, no addresses)."""
-        return plain_text(self.plan_args(), width=self.width, error=self.error)
+        """The Codex text rendering of the latest snapshot (stable: no ids, no addresses)."""
+        args, error = self._latest()
+        return plain_text(args, width=self.width, error=error)
 
     def html(self) -> str:
         """A static, escaped HTML rendering for nbconvert, GitHub and other non-widget viewers."""
-        return static_html(self.plan_args(), error=self.error)
+        args, error = self._latest()
+        return static_html(args, error=error)
 
     def __repr__(self) -> str:
         return f"<PlanChecklist revision={self.revision} steps={len(self.steps)} turn_status={self.turn_status}>"
@@ -366,12 +393,17 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
 
 
 def _steps(msg: Any) -> list[dict[str, str]]:
-    steps = [{"step": item.step, "status": str(item.status)} for item in msg.plan]
+    steps = [{"step": well_formed(item.step), "status": str(item.status)} for item in msg.plan]
     # A source may rank steps outside the Codex payload (ACP plan priorities).
     for step, priority in zip(steps, getattr(msg, "priorities", ()) or ()):
         if priority:
             step["priority"] = priority
     return steps
+
+
+def _args(explanation: str | None, steps: list[dict[str, str]]) -> UpdatePlanArgs:
+    return UpdatePlanArgs(explanation=explanation,
+                          plan=[PlanItemArg(step=s["step"], status=StepStatus(s["status"])) for s in steps])
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

@@ -22,8 +22,9 @@ import anywidget
 import traitlets
 
 from ..events.source import EventSource
-from ..protocol.events import Event
 from ..frontend.requests import AnswerError, FrontendRequest, RequestKind
+from ..protocol.events import Event
+from ..protocol.wire import well_formed, well_formed_json
 from ._static import bundle_esm, load_json, read_static
 from .browser_messages import ProtocolError, validate_to_kernel
 from .static_fallback import StaticFallback
@@ -99,8 +100,11 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
 
     # -- kernel -> view -------------------------------------------------------------------
     def _sync(self) -> None:
-        views = [r.view() for r in self._broker.pending]
+        views = well_formed_json([r.view() for r in self._broker.pending])  # comms carry UTF-8 only
         if views != self.requests:
+            still = {v.get("id") for v in views}
+            if any(r.get("id") not in still for r in self.requests):
+                self.error = ""  # a request was settled (here or elsewhere): an earlier rejection is stale
             self.requests = views
 
     def _on_event(self, event: Event) -> None:
@@ -148,7 +152,7 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
     def _reject(self, text: str) -> None:
         log.info("prompts widget rejected a message: %s", text)
         self.rejected.append(text)
-        self.error = text
+        self.error = well_formed(text)
 
     # -- reprs (stable for nbval: no addresses, no ids) -------------------------------------
     def text(self) -> str:

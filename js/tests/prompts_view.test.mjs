@@ -36,7 +36,9 @@ test("kinds, decisions and labels come from protocol.json", () => {
 
 test("question card: headers, options, client-added Other, secret flag", () => {
   const card = cardModel(QUESTION);
-  assert.equal(card.title, "Confirm · Token");
+  assert.equal(card.title, "The model asks 2 questions");  // the headers are the legends, not repeated
+  assert.equal(cardModel({ ...QUESTION, request: { ...QUESTION.request, questions: QUESTION.request.questions.slice(0, 1) } }).title,
+    "The model asks");
   assert.equal(card.deadlineMs, 61_000);
   assert.deepEqual(card.questions.map((q) => [q.id, q.secret, q.other, q.options.length]),
     [["confirm_path", false, "None of the above", 2], ["token", true, "None of the above", 2]]);
@@ -79,7 +81,9 @@ test("answers: label, Other with note, note-only; missing answer is an error", (
   }), { answers: { confirm_path: { answers: ["No"] }, token: { answers: ["None of the above", "user_note: s3cret"] } } });
   assert.deepEqual(buildAnswers(questions, { confirm_path: { choice: null, note: "later" }, token: { choice: "Skip", note: "" } }),
     { answers: { confirm_path: { answers: ["user_note: later"] }, token: { answers: ["Skip"] } } });
-  assert.match(buildAnswers(questions, { confirm_path: { choice: "No", note: "" } }).error, /"token"/);
+  // The error names the question as the reader sees it (its header), never the internal id.
+  assert.equal(buildAnswers(questions, { confirm_path: { choice: "No", note: "" } }).error,
+    'Choose an option for "Token" or write a note.');
 });
 
 test("messages carry the request id and a protocol kind", () => {

@@ -63,7 +63,8 @@ def test_answer_question_and_grant_permission_in_chromium(page: Any, jupyter_ser
 
     question = page.locator("form.cx-question")
     expect(question).to_be_visible(timeout=60_000)
-    expect(question.locator(".cx-prompt-title")).to_have_text("Confirm · Token")
+    expect(question.locator(".cx-prompt-title")).to_have_text("The model asks 2 questions")
+    expect(question.locator("legend")).to_have_text(["Confirm", "Token"])
     expect(question.locator("legend")).to_have_text(["Confirm", "Token"])
     # two options each plus the client-added "None of the above"
     expect(question.locator('fieldset[data-question-id="confirm_path"] input[type=radio]')).to_have_count(3)
@@ -76,7 +77,7 @@ def test_answer_question_and_grant_permission_in_chromium(page: Any, jupyter_ser
     # submitting with a question unanswered is caught in the view, nothing reaches the kernel
     question.locator('input[type=radio][value="No"]').check()
     question.get_by_role("button", name="Submit").click()
-    expect(question.locator(".cx-form-error")).to_contain_text('"api_token"')
+    expect(question.locator(".cx-form-error")).to_contain_text('"Token"')
 
     question.locator('fieldset[data-question-id="api_token"] input[value="None of the above"]').check()
     secret.fill("hunter2")

@@ -11,7 +11,6 @@ the session (see ``granted_permissions``).
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from typing import Any
@@ -30,6 +29,7 @@ from ...protocol.frontend import (
     RequestPermissionsResponse,
 )
 from ...protocol.serde import SerdeError
+from ...protocol.serde import loads as serde_loads
 from ...protocol.serde_json import SerdeJsonError, from_value, struct_shape, value_from_str
 from ...protocol.wire import dumps
 from ...frontend.requests import Outcome, RequestKind
@@ -190,8 +190,8 @@ def _record_grant(turn: TurnContext, response: RequestPermissionsResponse) -> No
 
 def _environment(text: str) -> Any:
     try:
-        raw = json.loads(text)
-    except ValueError:
+        raw = serde_loads(text)
+    except SerdeError:
         return None
     if not isinstance(raw, dict):
         return None
