@@ -184,7 +184,7 @@ def test_current_time_reminder_is_throttled_per_thread() -> None:
 
 async def test_turn_with_clock_gets_one_reminder_after_the_prompt() -> None:
     session = cx.Session(cx.Config.from_toml("[features]\ncurrent_time_reminder = true\n"))
-    model = cx.ScriptedModel([[cx.assistant_message("hi")]])
+    model = cx.ScriptedModel([[cx.assistant_message("hi")]], record_requests=True)
     await session.run_turn("what time is it", model=model)
     from codex_nb.protocol.items import message_text, user_message
 

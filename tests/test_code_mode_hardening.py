@@ -102,7 +102,7 @@ async def run_in_turn(session, source: str) -> tuple[list, list[str]]:
     await session.run_turn("go", model=model)
     outputs = [i["output"] for i in model.requests[1].items
                if i.get("call_id") == "e1" and i["type"] == "custom_tool_call_output"]
-    return outputs[-1], outputs[:-1]
+    return outputs[0], outputs[1:]  # Codex 0.169 records notifications after the step's exec output
 
 
 async def test_notify_bytes_are_bounded(make_session):

@@ -168,7 +168,7 @@ U64_MAX = 2**64 - 1
 def _wait_args(text: str) -> dict[str, Any]:
     """Codex's ``wait`` arguments: ``cell_id`` string, ``yield_time_ms``/``max_tokens`` u64, ``terminate`` bool."""
     try:
-        args = serde.loads(text) if text.strip() else {}
+        args = serde.typed_loads(text) if text.strip() else {}
     except SerdeError as err:
         raise RespondToModel(f"failed to parse function arguments: {err}") from None
     walker = serde.SerdeWalker(text)

@@ -350,7 +350,9 @@
   };
   hidden("__cx_run", (source) => {
     let main;
-    try { main = new AsyncFunction(STRICT + source + SOURCE_URL); } catch (error) { done(error); return; }
-    main.call(undefined).then(() => done(), (error) => (error === EXIT ? done() : done(error)));
+    try { main = new AsyncFunction(STRICT + source + SOURCE_URL); } catch (error) { done(true, error); return; }
+    let running;
+    try { running = apply(main, undefined, []); } catch (error) { done(true, error); return; }
+    apply(promiseThen, running, [() => done(false), (error) => (error === EXIT ? done(false) : done(true, error))]);
   });
 })(__CX_SIGNAL__, __CX_TOOLS__, __CX_STORE__, __CX_MEMORY_LIMIT__);

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 import types
 import typing
 from typing import Any, TypeVar
@@ -203,17 +204,127 @@ def nesting_error(text: str, limit: int = RECURSION_LIMIT) -> SerdeError | None:
     return None
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)  # NaN / Infinity: not JSON to serde_json
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(text)  # beyond f64: serde_json says "number out of range"
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > 300:  # past f64's range, and Python refuses int strings over 4300 digits
+        raise ValueError(text)
+    return int(text)
+
+
+# A \u escape of a UTF-16 surrogate, or a raw one: serde_json rejects lone halves.
+_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+
+
 def loads(text: str) -> Any:
-    """``serde_json::from_str::<Value>``: ``json.loads`` when valid, serde_json's exact error otherwise."""
-    if nesting_error(text) is None:
+    """``serde_json::from_str::<Value>``: ``json.loads`` when it reads the text exactly as serde_json
+    would, serde_json's deserializer step by step otherwise (its errors, NaN, f64 range, surrogates)."""
+    if nesting_error(text) is None and _SURROGATE_HINT.search(text) is None:
         try:
-            return json.loads(text)
-        except json.JSONDecodeError:
+            return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, parse_int=_bounded_int)
+        except ValueError:
             pass
     try:
         return value_from_str(text)
     except SerdeJsonError as err:
         raise SerdeError(str(err)) from None
+
+
+# Where Python's json module is more lenient than serde_json: NaN/Infinity literals, numbers
+# beyond f64 (Python would make them inf, or refuse ints over 4300 digits with ValueError)
+# and lone UTF-16 surrogates in \\u escapes.
+_MAX_F64_DIGITS = 309
+_TYPED_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)|([\ud800-\udfff])", re.DOTALL)
+
+
+class _NumberOutOfRange(Exception):
+    pass
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _NumberOutOfRange(text)
+    return value
+
+
+def _parse_int(text: str) -> int | float:
+    if len(text) > _MAX_F64_DIGITS:  # serde reads such an integer as f64: out of range past 1.8e308
+        _parse_float(text)
+    return int(text) if len(text) <= 4300 else float(text)
+
+
+def _position(text: str, end: int) -> str:
+    line = text.count("\n", 0, end) + 1
+    return f"at line {line} column {end - (text.rfind(chr(10), 0, end) + 1)}"
+
+
+def surrogate_error(text: str) -> SerdeError | None:
+    """serde_json's error for the first lone surrogate in ``text`` (escaped or raw), else None."""
+    if _TYPED_SURROGATE_HINT.search(text) is None:
+        return None
+    matches = _ESCAPE.finditer(text)
+    for match in matches:
+        if match.group(2) is not None:
+            return SerdeError(f"lone leading surrogate in hex escape {_position(text, match.end())}")
+        if match.group(1) is None:
+            continue
+        unit = int(match.group(1), 16)
+        if 0xDC00 <= unit <= 0xDFFF:
+            return SerdeError(f"lone leading surrogate in hex escape {_position(text, match.end())}")
+        if 0xD800 <= unit <= 0xDBFF:
+            after = match.end()
+            if text[after:after + 2] != "\\u" or not re.fullmatch(r"[0-9a-fA-F]{4}", text[after + 2:after + 6]):
+                bad = after if text[after:after + 1] != "\\" else after + 1
+                return SerdeError(f"unexpected end of hex escape {_position(text, min(bad + 1, len(text)))}")
+            low = int(text[after + 2:after + 6], 16)
+            if not 0xDC00 <= low <= 0xDFFF:
+                return SerdeError(f"lone leading surrogate in hex escape {_position(text, after + 6)}")
+            next(matches, None)  # the pair's low half is consumed
+    return None
+
+
+def _decode(text: str, **hooks: Any) -> Any:
+    """``json.loads`` as strict as serde_json; raises ``SerdeError``."""
+    try:
+        value = json.loads(text, parse_constant=_reject_constant, parse_float=_parse_float, parse_int=_parse_int,
+                           **hooks)
+    except json.JSONDecodeError as err:
+        raise _json_error(err) from None
+    except _NumberOutOfRange as err:
+        at = text.find(str(err.args[0]))
+        raise SerdeError(f"number out of range {_position(text, at + len(str(err.args[0])))}") from None
+    except ValueError as err:  # a NaN/Infinity literal
+        name = str(err.args[0]) if err.args else ""
+        at = text.find(name) if name else -1
+        raise SerdeError(f"expected value {_position(text, at + 1 if at >= 0 else len(text))}") from None
+    too_odd = surrogate_error(text)
+    if too_odd is not None:
+        raise too_odd
+    return value
+
+
+def typed_loads(text: str, *, object_pairs_hook: Any = None) -> Any:
+    """JSON as serde_json reads it into a typed struct (nesting limit, no NaN, numbers beyond f64 are
+    "number out of range", no lone surrogates); raises ``SerdeError``. Tool arguments parse this way."""
+    too_deep = nesting_error(text)
+    if too_deep is not None:
+        raise too_deep
+    return _decode(text) if object_pairs_hook is None else _decode(text, object_pairs_hook=object_pairs_hook)
 
 
 class _DuplicateKey(Exception):

@@ -376,7 +376,7 @@ class Deserializer:
     def parse_any_number(self, negative: bool) -> _Number:
         """``arbitrary_precision``'s parse_any_number: u64/i64 when it fits, else text."""
         text = self._scan_number(negative)
-        if not any(c in text for c in ".eE"):
+        if not any(c in text for c in ".eE") and len(text) <= 40:  # longer digit runs never fit 64 bits
             value = int(text)
             if not negative and value < 2**64:
                 return _Number("u64", value)
@@ -387,7 +387,7 @@ class Deserializer:
     def parse_integer(self, negative: bool) -> _Number:
         """The exact parser behind deserialize_u64/i64/f64: u64, i64 or f64."""
         text = self._scan_number(negative)
-        if not any(c in text for c in ".eE"):
+        if not any(c in text for c in ".eE") and len(text) <= 40:  # longer digit runs never fit 64 bits
             value = int(text)
             if not negative and value < 2**64:
                 return _Number("u64", value)

@@ -215,6 +215,7 @@ class TurnRunner:
             result = await run_call(calls[0], self.turn, router)
             self.history.extend(result.context_items)
             self.history.append(result.item)
+            self._flush_extra_items()
             return
         gate = ParallelGate()
         tasks: list[asyncio.Future[CallResult] | None] = []

@@ -10,7 +10,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from ..protocol.serde import SerdeError, loads
+from ..protocol.serde import SerdeError
+from ..protocol.serde import typed_loads as loads
 from .exposure import ToolExposure
 from .names import ToolName
 from .payload import ToolOutput

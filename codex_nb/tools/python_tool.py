@@ -34,7 +34,8 @@ from typing import Any, get_type_hints
 from pydantic import ConfigDict, Field, ValidationError, create_model
 
 from ..errors import ToolDefinitionError
-from ..protocol.serde import SerdeError, loads
+from ..protocol.serde import SerdeError
+from ..protocol.serde import typed_loads as loads
 from ..protocol.wire import dumps
 from .base import Tool
 from .errors import FunctionCallError, RespondToModel

@@ -93,7 +93,7 @@ async def play(scenario: Scenario, dirs: dict[str, Path]) -> dict[str, Any]:
         return []
 
     steps = [stall if e == INTERRUPT else copy.deepcopy(e) for e in scenario.responses + (scenario.followup or [])]
-    model = ScriptedModel(steps, allow_leftover=True)
+    model = ScriptedModel(steps, allow_leftover=True, record_requests=True)
     statuses = []
     for prompt, index in ((PROMPT, 0), (FOLLOWUP_PROMPT, 1)):
         if index == 1 and scenario.followup is None:
