@@ -76,6 +76,20 @@ _LAZY = {"PlanChecklist": "codex_nb.widgets.checklist", "TurnControls": "codex_n
          "PromptsWidget": "codex_nb.widgets.prompts"}
 
 
+def load_ipython_extension(ipython: object) -> None:
+    """``%load_ext codex_nb``: a default session and the ``%%codex`` magics (see codex_nb.extension)."""
+    from .extension import load_ipython_extension as load  # lazy: the extension is the top layer
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: object) -> None:
+    """``%unload_ext codex_nb``: interrupt running turns, close the extension's sessions and widgets."""
+    from .extension import unload_ipython_extension as unload
+
+    unload(ipython)
+
+
 def __getattr__(name: str) -> object:
     module = _LAZY.get(name)
     if module is None:

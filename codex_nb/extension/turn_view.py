@@ -1,0 +1,76 @@
+"""What a ``%%codex`` cell shows: the turn's live widgets in one box.
+
+Stop control, checklist and prompts follow the source's events (the widgets take any
+event source); a one-line outcome under them says how the turn ended, including the
+error of a turn that failed, because output a background task prints after its cell
+ended is lost. The box carries a stable ``text/plain`` / ``text/html`` for nbval and
+viewers without a widget manager.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets
+
+from ..widgets.checklist import PlanChecklist
+from ..widgets.prompts import PromptsWidget
+from ..widgets.static_fallback import StaticFallback
+from ..widgets.turn_controls import TurnControls
+
+
+def outcome_text(result: Any) -> str:
+    """One line for a finished turn: status, then the final message or the error."""
+    status = getattr(result, "status", "completed")
+    detail = getattr(result, "error", None) or getattr(result, "last_agent_message", None) or ""
+    detail = " ".join(str(detail).split())
+    return f"Turn {status}" + (f": {detail}" if detail else "")
+
+
+class TurnView(StaticFallback, ipywidgets.VBox):
+    """Controls, checklist, prompts and outcome of one ``%%codex`` turn."""
+
+    def __init__(self, source: Any, *, title: str, extra: list[Any] | None = None, **kwargs: Any) -> None:
+        self.title = title
+        self.controls = TurnControls(source)
+        self.checklist = PlanChecklist(source)
+        self.prompts = PromptsWidget(source) if hasattr(source, "frontend_requests") else None
+        self.outcome = ipywidgets.Label(value="Turn running…")
+        self.outcome.add_class("cx-turn-outcome")
+        parts = [self.controls, *(extra or []), self.checklist, *([self.prompts] if self.prompts else []),
+                 self.outcome]
+        super().__init__(children=parts, **kwargs)
+        self.add_class("cx-turn-view")
+
+    def follow(self, handle: Any) -> None:
+        """Show the outcome of ``handle`` (a turn handle with an asyncio ``task``) when it ends."""
+        task = getattr(handle, "task", None)
+        if task is None:
+            return
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: Any) -> None:
+        if task.cancelled():
+            self.outcome.value = "Turn cancelled"
+        elif task.exception() is not None:
+            err = task.exception()
+            self.outcome.value = f"Turn failed: {type(err).__name__}: {err}"
+        else:
+            self.outcome.value = outcome_text(task.result())
+
+    def parts(self) -> list[Any]:
+        return [c for c in self.children if isinstance(c, StaticFallback)]
+
+    def text(self) -> str:
+        return "\n".join([self.title, *(part.text() for part in self.parts()), self.outcome.value])
+
+    def html(self) -> str:
+        body = "".join(part.html() for part in self.parts())
+        return (f'<div class="cx-turn-view-static"><div><b>{html.escape(self.title)}</b></div>{body}'
+                f'<div>{html.escape(self.outcome.value)}</div></div>')
+
+    def close(self) -> None:
+        for child in self.children:
+            child.close()
+        super().close()
