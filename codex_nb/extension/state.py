@@ -179,8 +179,9 @@ class KernelAgent:
             await close_source(session)
         self.sessions.clear()
         self.external.clear()
-        if self._closing:
-            await asyncio.gather(*list(self._closing), return_exceptions=True)
+        others = [task for task in self._closing if task is not asyncio.current_task()]
+        if others:  # sessions replaced by %codex_config, still closing
+            await asyncio.gather(*others, return_exceptions=True)
 
     def close(self) -> asyncio.Task[None] | None:
         """Start ``aclose`` on the running loop (``%unload_ext`` is synchronous); returns the task."""
@@ -189,10 +190,7 @@ class KernelAgent:
         except RuntimeError:
             asyncio.run(self.aclose())
             return None
-        task = loop.create_task(self.aclose())
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
-        return task
+        return loop.create_task(self.aclose())
 
 
 async def close_source(session: Any) -> None:
