@@ -1,0 +1,251 @@
+"""The magics in an in-process IPython shell: loading, --help, bad flags, the source registry,
+config loading and the hooks/tools listings. The real-kernel run is in test_extension_kernel.py."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+
+import codex_nb as cx
+from codex_nb import extension
+from codex_nb.extension.panel import PanelNote, PlanPanel
+from codex_nb.extension.sources import SourceError, SourceRegistry
+
+MAGICS = ("codex", "codex_plan", "codex_stop", "codex_config", "codex_hooks", "codex_tools")
+PLAN = {"plan": [{"step": "Look", "status": "in_progress"}, {"step": "Fix", "status": "pending"}]}
+
+
+@pytest.fixture
+def shell() -> Iterator[InteractiveShell]:
+    ip = InteractiveShell.instance()
+    ip.run_line_magic("load_ext", "codex_nb")
+    try:
+        yield ip
+    finally:
+        ip.run_line_magic("unload_ext", "codex_nb")
+        InteractiveShell.clear_instance()
+
+
+def run(shell: InteractiveShell, code: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
+    shell.run_cell(code)
+    out = capsys.readouterr()
+    return out.out, out.err
+
+
+def test_load_registers_every_magic_once_and_unload_removes_them(shell: InteractiveShell) -> None:
+    state = extension.agent(shell)
+    assert state is not None and list(state.sessions) == ["default"]
+    shell.run_line_magic("load_ext", "codex_nb")  # loading again keeps the same state
+    assert extension.agent(shell) is state
+    for name in MAGICS:
+        assert name in shell.magics_manager.magics["line"], name
+    assert "codex" in shell.magics_manager.magics["cell"] and "codex_config" in shell.magics_manager.magics["cell"]
+    shell.run_line_magic("unload_ext", "codex_nb")
+    assert extension.agent(shell) is None and state.closed
+    assert not any(name in shell.magics_manager.magics["line"] for name in MAGICS)
+    shell.run_line_magic("load_ext", "codex_nb")  # for the fixture's unload
+
+
+@pytest.mark.parametrize("name", MAGICS)
+def test_every_magic_has_help(shell: InteractiveShell, name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    out, err = run(shell, f"%{name} --help", capsys)
+    assert err == ""
+    assert out.startswith(f"Usage:\n  %{name} [-h]"), out
+    assert "-h, --help" in out
+
+
+@pytest.mark.parametrize("code, message", [
+    ("%codex_plan --bogus", "UsageError: unrecognized arguments: --bogus"),
+    ("%codex_tools --mode fast", "UsageError: argument --mode: invalid choice: 'fast' (choose from ..."),
+    ("%%codex\nhello", "UsageError: no model for this turn: pass --model NAME, where NAME is a variable holding "
+                       "a cx.ScriptedModel, a list of scripted responses or a real model (e.g. cx.ResponsesModel), "
+                       "or set a default once with %codex_config --model NAME"),
+    ("%%codex --model missing\nhello", "UsageError: --model missing: no variable named 'missing' in the notebook; "
+                                       "define it in a cell above, then run this cell again"),
+    ("%%codex --model number\nhello", "UsageError: --model number: int is not a model; use a model (e.g. "
+                                      "cx.ScriptedModel([...]) or cx.ResponsesModel(...)), a list of scripted "
+                                      "responses, or a zero-argument function returning a model"),
+    ("%%codex --source number\nhello", "UsageError: --source number: int cannot run turns; use a cx.Session or "
+                                       "another event source with thread_id, subscribe(), interrupt() and "
+                                       "start_turn()"),
+    ("%%codex --model m\n   ", "UsageError: %%codex needs a message: write it in the cell body (or after the "
+                               "flags in %codex ...)"),
+    ("%codex_config --auto-panel maybe", "UsageError: --auto-panel takes 'on' or 'off', got 'maybe'"),
+    ("%codex_config /nonexistent/config.toml", "UsageError: no config file at /nonexistent/config.toml; give the "
+                                               "path of a Codex config.toml"),
+    ("%%codex_config\n[tools\n", None),
+    ("%codex_stop --session a-b", "UsageError: --session 'a-b': a session name must be an identifier (letters, "
+                                    "digits, _)"),
+])
+def test_mistakes_are_one_line_usage_errors(shell: InteractiveShell, capsys: pytest.CaptureFixture[str],
+                                            code: str, message: str | None) -> None:
+    shell.user_ns["number"] = 3
+    out, err = run(shell, code, capsys)
+    if message is None:
+        assert "Traceback" not in err
+        if code.startswith("%%codex_config"):
+            assert err.startswith("UsageError: config TOML does not parse: ") and err.count("\n") == 1, err
+        return
+    if message.endswith("..."):  # argparse words the rest differently across Python versions
+        assert out == "" and err.startswith(message[:-3]) and err.count("\n") == 1, err
+        return
+    assert (out, err) == ("", message + "\n")
+
+
+async def test_a_codex_cell_runs_a_background_turn(shell: InteractiveShell,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    shell.user_ns["script"] = [[cx.function_call("update_plan", PLAN, call_id="p")], [cx.assistant_message("ok")]]
+    shell.run_cell_magic("codex", "--model script --out turn", "Plan it.")
+    state = extension.agent(shell)
+    assert state is not None
+    handle = shell.user_ns["turn"]
+    assert not handle.done() and len(state.turns) == 1
+    result = await handle
+    assert (result.status, result.last_agent_message) == ("completed", "ok")
+    view = state.widgets[-1]
+    await view.checklist.settled()
+    assert view.checklist.steps == PLAN["plan"]
+    assert view.outcome.value == "Turn completed: ok"
+    assert state.turns == []
+    # re-running the cell replays the script: a list makes a fresh ScriptedModel each time
+    shell.run_cell_magic("codex", "--model script --out again", "Plan it again.")
+    assert (await shell.user_ns["again"]).status == "completed"
+    capsys.readouterr()
+
+
+async def test_stop_interrupts_and_named_sessions_are_separate(shell: InteractiveShell,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    state = extension.agent(shell)
+    assert state is not None
+    never = asyncio.Event()
+    other = state.use_session("other")
+
+    @other.tool
+    async def hang() -> str:
+        "Never returns on its own."
+        await never.wait()
+        return "unreachable"
+
+    shell.user_ns["hang_script"] = [[cx.function_call("hang", {}, call_id="h")]]
+    shell.run_cell_magic("codex", "--session other --model hang_script --out stuck", "Hang.")
+    capsys.readouterr()
+    shell.run_line_magic("codex_stop", "--session default")
+    assert capsys.readouterr().out == "no turn is running on session default\n"
+    shell.run_line_magic("codex_stop", "--session other")
+    assert capsys.readouterr().out == "stopping the turn on session other\n"
+    assert (await shell.user_ns["stuck"]).status == "interrupted"
+
+
+async def test_a_user_session_is_a_source_and_stays_open(shell: InteractiveShell,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    mine = cx.Session()
+    shell.user_ns.update(mine=mine, script=[[cx.assistant_message("hi")]])
+    shell.run_cell_magic("codex", "--source mine --model script --out turn", "Hello.")
+    assert (await shell.user_ns["turn"]).status == "completed"
+    assert len(mine.history) == 2  # the user message and the answer went to the user's session
+    state = extension.agent(shell)
+    assert state is not None and state.current == "mine"
+    shell.run_line_magic("unload_ext", "codex_nb")
+    await extension.wait_closed()
+    assert mine.active_turn is None and "default" not in state.sessions
+    shell.run_line_magic("load_ext", "codex_nb")
+    capsys.readouterr()
+
+
+def test_config_show_load_inline_and_default_model(shell: InteractiveShell, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    shell.user_ns["script"] = [[cx.assistant_message("hi")]]
+    out, _ = run(shell, "%codex_config --model script --auto-panel on", capsys)
+    assert out.splitlines() == ["session: default", "model: scripted", "update_plan: on", "hooks: on",
+                                "code mode: off", "plan validation: off", "default --model: script",
+                                "auto plan panel: on"]
+    state = extension.agent(shell)
+    assert state is not None
+    before = state.source()
+    out, _ = run(shell, '%%codex_config\nmodel = "gpt-test"\n[tools.update_plan]\nenabled = false\n', capsys)
+    assert state.source() is not before
+    assert "model: gpt-test" in out and "update_plan: off" in out
+    path = tmp_path / "config.toml"
+    path.write_text('[[hooks.PreToolUse]]\nmatcher = "update_plan"\n'
+                    '[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "true"\n', encoding="utf-8")
+    run(shell, f"%codex_config {path}", capsys)
+    out, err = run(shell, "%codex_hooks", capsys)
+    assert err == ""
+    header, row = out.splitlines()
+    assert header.split() == ["event", "matcher", "type", "trust", "key"]
+    assert row.split()[:4] == ["PreToolUse", "update_plan", "command", "untrusted"]  # a file hook needs trust
+    out, _ = run(shell, "%codex_hooks --trust", capsys)
+    assert out.splitlines()[1].split()[3] == "trusted"
+
+
+def test_tools_lists_the_plan_in_model_order(shell: InteractiveShell, capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = run(shell, "%codex_tools", capsys)
+    lines = out.splitlines()
+    assert lines[0] == "tool plan (generation 2, mode default): 2 tools"
+    assert [line.split() for line in lines[1:]] == [["tool", "kind", "exposure"],
+                                                   ["update_plan", "function", "Direct"],
+                                                   ["request_user_input", "function", "DirectModelOnly"]]
+
+
+def test_source_registry_adapters() -> None:
+    registry = SourceRegistry()
+    scripted = cx.ScriptedModel([[cx.assistant_message("x")]])
+    assert registry.model(scripted, label="m") is scripted
+    fresh = registry.model([[cx.assistant_message("x")]], label="m")
+    assert isinstance(fresh, cx.ScriptedModel) and fresh.remaining == 1
+    assert registry.model(lambda: scripted, label="f") is scripted
+    with pytest.raises(SourceError, match="calling it returned str, not a model"):
+        registry.model(lambda: "nope", label="f")
+
+    class Provider:  # e.g. a real model class another module defines
+        def __init__(self, slug: str) -> None:
+            self.slug = slug
+
+    registry.register_model("slug", accepts=lambda v: isinstance(v, str) and v.startswith("slug:"),
+                            adapt=lambda v: Provider(v.removeprefix("slug:")))
+    assert registry.model("slug:gpt", label="s").slug == "gpt"
+    session = cx.Session()
+    assert registry.source(session, label="s") is session
+
+
+def test_panel_falls_back_to_the_cell_where_the_view_has_no_side_area() -> None:
+    session = cx.Session()
+    panel = PlanPanel(session, label="default")
+    cell = panel.open()
+    assert panel.sidecar is not None and cell.children == (cell.note,)
+    assert cell.note.handle_message({"id": "v1", "kind": "placed", "area": "side"}) == "side"
+    assert cell.children == (cell.note,)
+    cell.note.handle_message({"id": "v2", "kind": "placed", "area": "cell"})
+    assert cell.children == (cell.note, panel.content) and cell.note.area == "cell"
+    cell.note._on_view_msg(cell.note, {"id": "v3", "kind": "placed", "area": "moon"}, None)
+    assert cell.note.error == "placed: area must be one of ['side', 'cell'], got 'moon'"
+    other = cx.Session()
+    controls = panel.controls
+    panel.follow(other, label="other")
+    assert panel.controls is not controls and controls.comm is None and panel.content.children[1] is panel.controls
+    panel.close()
+    assert panel.sidecar is None and cell.note.comm is None
+
+
+def test_panel_without_sidecar_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from codex_nb.extension import panel as panel_module
+
+    monkeypatch.setattr(panel_module, "sidecar_class", lambda: None)
+    panel = PlanPanel(cx.Session(), label="default")
+    cell = panel.open()
+    assert cell.children == (cell.note, panel.content)
+    assert "needs the `sidecar` package" in cell.text()
+    panel.close()
+
+
+def test_panel_note_repr_is_stable() -> None:
+    note = PanelNote(on_placed=lambda area: None)
+    bundle: Any = note._repr_mimebundle_()
+    assert bundle[0]["text/plain"] == ("Codex plan: in JupyterLab's right side area; where there is none, shown "
+                                      "here in the cell instead.")
+    note.close()
