@@ -130,6 +130,7 @@ class PlanPanel:
         self.header.add_class("cx-plan-panel-header")
         self.content = ipywidgets.VBox()
         self.content.add_class("cx-plan-panel")
+        self.content.layout.padding = "4px 8px"
         self.sidecar: Any = None
         self.cells: list[PanelCell] = []
         self._build(source, label)
