@@ -54,13 +54,13 @@ export default {
     const detected = panelArea(el.ownerDocument);
     const draw = () => {
       note.dataset.area = model.get("area") || detected;
-      note.textContent = noteText(model.get("area"), detected, model.get("title"));
+      // the kernel's own message wins: it knows things the page does not (sidecar missing)
+      note.textContent = model.get("message") || noteText(model.get("area"), detected, model.get("title"));
     };
-    model.on("change:area", draw);
-    model.on("change:title", draw);
+    const traits = ["change:area", "change:title", "change:message"];
+    for (const name of traits) model.on(name, draw);
     controller.signal.addEventListener("abort", () => {
-      model.off("change:area", draw);
-      model.off("change:title", draw);
+      for (const name of traits) model.off(name, draw);
     });
     draw();
     model.send(placedRequest(detected));

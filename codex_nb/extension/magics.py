@@ -9,14 +9,13 @@ display; the state they act on is the ``KernelAgent``.
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_cell_magic, line_magic, magics_class
-from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.core.magic_arguments import MagicHelpFormatter, argument, magic_arguments, parse_argstring
 from IPython.display import display
 
 from ..config import Config
@@ -27,6 +26,7 @@ from .sources import SourceError
 from .state import KernelAgent
 from .turn_view import TurnView
 
+HELP_WIDTH = 88
 _HELP = argument("-h", "--help", action="store_true", help="show this help and do nothing else")
 _SESSION = argument("--session", metavar="NAME",
                     help="an extension-owned session by name (created on first use); it becomes current")
@@ -42,7 +42,7 @@ def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(self: CodexMagics, line: str, cell: str | None = None) -> Any:
         args = parse_argstring(wrapper, line)
         if args.help:
-            print(inspect.cleandoc(wrapper.__doc__ or "").replace("::\n\n", "Usage:\n", 1))
+            print(_help(wrapper))
             return None
         try:
             return fn(self, args, cell)
@@ -50,6 +50,13 @@ def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
             raise UsageError(" ".join(str(err).split())) from None
 
     return wrapper
+
+
+def _help(magic: Any) -> str:
+    """The magic's help at a fixed width (argparse would follow the terminal, which nbval must not)."""
+    parser = magic.parser
+    parser.formatter_class = functools.partial(MagicHelpFormatter, width=HELP_WIDTH)
+    return parser.format_help().replace("::\n\n", "Usage:\n", 1).rstrip()
 
 
 def _on_off(value: str) -> bool:
