@@ -91,6 +91,10 @@ def unload_ipython_extension(ipython: object) -> None:
 
 
 def __getattr__(name: str) -> object:
+    if name == "extension":  # the IPython extension's helpers (agent(), wait_closed()), on first use
+        import importlib
+
+        return importlib.import_module(".extension", __name__)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'codex_nb' has no attribute {name!r}")
