@@ -249,3 +249,32 @@ def test_panel_note_repr_is_stable() -> None:
     assert bundle[0]["text/plain"] == ("Codex plan: in JupyterLab's right side area; where there is none, shown "
                                       "here in the cell instead.")
     note.close()
+
+
+async def test_a_finished_turn_view_freezes(shell: InteractiveShell, capsys: pytest.CaptureFixture[str]) -> None:
+    """An old %%codex cell must not show, or stop, the session's next turn."""
+    first = [[cx.function_call("update_plan", PLAN, call_id="p")], [cx.assistant_message("one")]]
+    never = asyncio.Event()
+    state = extension.agent(shell)
+    assert state is not None
+
+    @state.source().tool
+    async def hang() -> str:
+        "Never returns on its own."
+        await never.wait()
+        return "unreachable"
+
+    shell.user_ns.update(first=first, second=[[cx.function_call("hang", {}, call_id="h")]])
+    shell.run_cell_magic("codex", "--model first --out a", "One.")
+    old = state.widgets[-1]
+    await shell.user_ns["a"]
+    assert old.prompts is None and len(old.children) == 3
+    shell.run_cell_magic("codex", "--model second --out b", "Two.")
+    assert old.controls.stop()["outcome"] == "not_running"  # detached, but still a safe no-op
+    assert not state.source().active_turn.turn.cancel.cancelled
+    assert (old.controls.status, old.checklist.turn_status, old.checklist.steps) == (
+        "completed", "completed", PLAN["plan"])
+    shell.run_line_magic("codex_stop", "")
+    assert (await shell.user_ns["b"]).status == "interrupted"
+    assert old.controls.status == "completed"
+    capsys.readouterr()

@@ -44,13 +44,22 @@ class TurnView(StaticFallback, ipywidgets.VBox):
         self.add_class("cx-turn-view")
 
     def follow(self, handle: Any) -> None:
-        """Show the outcome of ``handle`` (a turn handle with an asyncio ``task``) when it ends."""
+        """Show the outcome of ``handle`` (a turn handle with an asyncio ``task``) when it ends,
+        then freeze: a finished turn's view must not show (or stop) the session's next turn."""
         task = getattr(handle, "task", None)
         if task is None:
             return
+        self.checklist.track(handle)  # an exception in the task becomes the checklist's error
         task.add_done_callback(self._finished)
 
     def _finished(self, task: Any) -> None:
+        self.checklist.flush()
+        self.checklist.detach()
+        self.controls.detach()
+        if self.prompts is not None:  # questions belong to a running turn
+            self.children = tuple(c for c in self.children if c is not self.prompts)
+            self.prompts.close()
+            self.prompts = None
         if task.cancelled():
             self.outcome.value = "Turn cancelled"
         elif task.exception() is not None:
@@ -71,6 +80,6 @@ class TurnView(StaticFallback, ipywidgets.VBox):
                 f'<div>{html.escape(self.outcome.value)}</div></div>')
 
     def close(self) -> None:
-        for child in self.children:
+        for child in [*self.children, *([self.prompts] if self.prompts is not None else [])]:
             child.close()
         super().close()
