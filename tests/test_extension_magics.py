@@ -13,7 +13,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 import codex_nb as cx
 from codex_nb import extension
-from codex_nb.extension.panel import PanelNote, PlanPanel
+from codex_nb.extension.panel import PanelCell, PanelNote, PlanPanel
 from codex_nb.extension.sources import SourceError, SourceRegistry
 
 MAGICS = ("codex", "codex_plan", "codex_stop", "codex_config", "codex_hooks", "codex_tools")
@@ -277,4 +277,27 @@ async def test_a_finished_turn_view_freezes(shell: InteractiveShell, capsys: pyt
     shell.run_line_magic("codex_stop", "")
     assert (await shell.user_ns["b"]).status == "interrupted"
     assert old.controls.status == "completed"
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("enable", ["%codex_config --auto-panel on",
+                                    "%%codex_config\n[tools.update_plan]\nenabled = true\n[codex_nb]\nopen_plan_panel = true\n"])
+async def test_auto_panel_opens_once_and_follows_the_current_session(
+        shell: InteractiveShell, capsys: pytest.CaptureFixture[str], enable: str) -> None:
+    state = extension.agent(shell)
+    assert state is not None
+    shell.run_cell(enable)
+    shell.user_ns["script"] = [[cx.assistant_message("hi")]]
+    shell.run_cell_magic("codex", "--model script --out a", "One.")
+    panel = state.panel
+    assert panel is not None and panel.source is state.source()
+    assert any(isinstance(c, PanelCell) for c in state.widgets[-1].children)
+    await shell.user_ns["a"]
+    # a turn on another session: the same panel now shows that session, no second panel cell
+    shell.run_cell_magic("codex", "--session other --model script --out b", "Two.")
+    await shell.user_ns["b"]
+    assert state.panel is panel and panel.source is state.sessions["other"] and panel.label == "other"
+    assert not any(isinstance(c, PanelCell) for c in state.widgets[-1].children)
+    shell.run_line_magic("codex_plan", "--close")
+    assert state.panel is None and panel.sidecar is None
     capsys.readouterr()

@@ -127,8 +127,10 @@ class CodexMagics(Magics):
         if args.out is not None:
             self.shell.user_ns[args.out] = running.handle
         extra = []
-        if args.panel or self._auto_panel(source):
+        if args.panel or (self._auto_panel(source) and self.agent.panel is None):
             extra.append(self.agent.keep(self._panel(source).open()))
+        elif self.agent.panel is not None:  # an open panel follows the turn that just started
+            self._panel(source)
         view = self.agent.keep(TurnView(source, title=f"codex · session {self.agent.current}", extra=extra))
         view.follow(running.handle)
         display(view)
