@@ -52,13 +52,21 @@ print(view.outcome.value)
 '''
 
 UNLOAD = '''\
+import tempfile
+fifo = os.path.join(tempfile.mkdtemp(), "hook-started")
+os.mkfifo(fifo)
 never = asyncio.Event()
-@agent.source().tool
-async def hang() -> str:
-    "Never returns on its own."
-    await never.wait()
-    return "unreachable"
-hang_script = [[cx.function_call("hang", {}, call_id="h")]]
+hang_script = [[cx.function_call("update_plan", {"plan": [{"step": "Hang", "status": "in_progress"}]}, call_id="h")]]
+get_ipython().run_cell_magic("codex_config", "", f"""
+[tools.update_plan]
+enabled = true
+[[hooks.PreToolUse]]
+matcher = "update_plan"
+[[hooks.PreToolUse.hooks]]
+type = "command"
+command = "echo started > {fifo}; exec sleep 600"
+""")
+agent = cx.extension.agent()
 '''
 
 HANG_CELL = '''\
@@ -66,13 +74,19 @@ HANG_CELL = '''\
 Hang until unloaded.
 '''
 
+HOOK_RUNNING = '''\
+await asyncio.to_thread(lambda: open(fifo).read())  # the hook process has started
+def children():
+    return open(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read().split()
+print(len(children()))
+'''
+
 AFTER_UNLOAD = '''\
 %unload_ext codex_nb
 await cx.extension.wait_closed()
 stuck_result = await stuck
 leftover = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and "codex_nb" in repr(t.get_coro())]
-children = open(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read().split()
-print(stuck_result.status, leftover, children, cx.extension.agent(), all(w.comm is None for w in agent.widgets))
+print(stuck_result.status, leftover, children(), cx.extension.agent(), all(w.comm is None for w in agent.widgets))
 print("codex" in get_ipython().magics_manager.magics["cell"])
 '''
 
@@ -93,7 +107,7 @@ def _stream(cell: nbformat.NotebookNode) -> str:
 
 @pytest.fixture(scope="module")
 def executed() -> nbformat.NotebookNode:
-    return _run([SETUP, CODEX_CELL, CHECK_RUNNING, UNLOAD, HANG_CELL, AFTER_UNLOAD, "%codex_plan --bogus",
+    return _run([SETUP, CODEX_CELL, CHECK_RUNNING, UNLOAD, HANG_CELL, HOOK_RUNNING, AFTER_UNLOAD, "%codex_plan --bogus",
                  "%load_ext codex_nb\n%codex_plan --bogus"])
 
 
@@ -116,12 +130,13 @@ def test_the_turn_ran_in_the_background_and_the_widgets_followed_it(executed: nb
 
 
 def test_unload_interrupts_the_turn_and_leaves_no_task_process_or_magic(executed: nbformat.NotebookNode) -> None:
-    assert _stream(executed.cells[5]).splitlines() == ["interrupted [] [] None True", "False"]
+    assert _stream(executed.cells[5]) == "1\n"  # the PreToolUse hook's process runs before the unload
+    assert _stream(executed.cells[6]).splitlines() == ["interrupted [] [] None True", "False"]
 
 
 def test_bad_flags_are_one_line_errors(executed: nbformat.NotebookNode) -> None:
     # IPython prints a UsageError as one stderr line, without a traceback
-    assert executed.cells[6].outputs == [{"output_type": "stream", "name": "stderr",
-                                          "text": "UsageError: Line magic function `%codex_plan` not found.\n"}]
     assert executed.cells[7].outputs == [{"output_type": "stream", "name": "stderr",
+                                          "text": "UsageError: Line magic function `%codex_plan` not found.\n"}]
+    assert executed.cells[8].outputs == [{"output_type": "stream", "name": "stderr",
                                           "text": "UsageError: unrecognized arguments: --bogus\n"}]
