@@ -301,3 +301,45 @@ async def test_auto_panel_opens_once_and_follows_the_current_session(
     shell.run_line_magic("codex_plan", "--close")
     assert state.panel is None and panel.sidecar is None
     capsys.readouterr()
+
+
+class OwnModelAgent:
+    """A turn source that brings its own model (as a real Codex thread or an ACP agent does):
+    ``start_turn`` takes no model and returns a bare awaitable."""
+
+    def __init__(self) -> None:
+        self.session = cx.Session()
+        self.thread_id = self.session.thread_id
+        self.subscribe = self.session.subscribe
+        self.interrupt = self.session.interrupt
+
+    def start_turn(self, text: str, *, mode: str = "default") -> Any:
+        handle = self.session.start_turn(text, model=cx.ScriptedModel([
+            [cx.function_call("update_plan", PLAN, call_id="p")], [cx.assistant_message(f"echo: {text}")]]),
+            mode=mode)
+
+        class Awaitable:
+            def __await__(self) -> Any:
+                return handle.__await__()
+
+        return Awaitable()
+
+
+async def test_a_source_with_its_own_model_needs_no_model_flag(shell: InteractiveShell,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    shell.user_ns["agent"] = OwnModelAgent()
+    shell.run_cell_magic("codex", "--source agent --mode plan --out turn", "Hello there.")
+    state = extension.agent(shell)
+    assert state is not None and state.current == "agent"
+    view = state.widgets[-1]
+    assert view.prompts is None  # this source has no frontend requests to show
+    (running,) = state.turns
+    result = await shell.user_ns["turn"]
+    assert await running.task is result  # the extension's task awaiting the bare handle
+    assert result.last_agent_message == "echo: Hello there."
+    # --mode plan reached the source: Codex refuses update_plan in Plan mode
+    assert result.outputs()["p"] == "update_plan is a TODO/checklist tool and is not allowed in Plan mode"
+    await view.checklist.settled()
+    assert view.outcome.value == "Turn completed: echo: Hello there."
+    assert (view.controls.status, view.checklist.steps) == ("completed", [])
+    capsys.readouterr()

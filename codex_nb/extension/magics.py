@@ -132,7 +132,7 @@ class CodexMagics(Magics):
         elif self.agent.panel is not None:  # an open panel follows the turn that just started
             self._panel(source)
         view = self.agent.keep(TurnView(source, title=f"codex · session {self.agent.current}", extra=extra))
-        view.follow(running.handle)
+        view.follow(running.task)
         display(view)
 
     # -- %codex_plan -----------------------------------------------------------------

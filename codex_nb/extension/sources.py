@@ -13,11 +13,14 @@ all when it already has the shape below:
 * a **turn source** is an event source that runs turns itself: ``thread_id``,
   ``subscribe(fn)``, ``interrupt()`` and ``start_turn(text, ...)`` returning an awaitable
   handle. ``cx.Session`` is one (it needs a model); a real Codex thread or an ACP session
-  brings its own model and says so with ``needs_model = False``.
+  brings its own model (its ``start_turn`` has no ``model`` parameter, or it says
+  ``needs_model = False``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -57,8 +60,34 @@ def is_turn_source(value: object) -> bool:
 
 
 def needs_model(source: object) -> bool:
-    """Whether ``source.start_turn`` takes ``model=`` (a ``cx.Session`` does; real agents do not)."""
-    return bool(getattr(source, "needs_model", True))
+    """Whether ``source.start_turn`` takes ``model=`` (a ``cx.Session`` does; real agents do not).
+
+    A ``needs_model`` attribute decides; otherwise the signature of ``start_turn`` does."""
+    explicit = getattr(source, "needs_model", None)
+    if explicit is not None:
+        return bool(explicit)
+    try:
+        return "model" in inspect.signature(source.start_turn).parameters  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        return True
+
+
+def turn_task(handle: object) -> asyncio.Future[Any]:
+    """An asyncio future that ends with the turn: ``handle.task``, the handle itself, or a task
+    awaiting it (a source's handle only has to be awaitable)."""
+    task = getattr(handle, "task", None)
+    if isinstance(task, asyncio.Future):
+        return task
+    if isinstance(handle, asyncio.Future):
+        return handle
+    if not inspect.isawaitable(handle):
+        raise SourceError(f"start_turn() returned {type(handle).__name__}, which cannot be awaited; a turn "
+                          f"source must return an awaitable turn handle")
+
+    async def wait() -> Any:
+        return await handle
+
+    return asyncio.ensure_future(wait())
 
 
 MODEL_KINDS = "a model (e.g. cx.ScriptedModel([...]) or cx.ResponsesModel(...)), a list of scripted " \

@@ -25,7 +25,7 @@ from traitlets.config import Configurable
 
 from ..config import Config
 from ..runtime.session import Session
-from .sources import SourceError, SourceRegistry, needs_model
+from .sources import SourceError, SourceRegistry, needs_model, turn_task
 
 log = logging.getLogger("codex_nb.extension")
 
@@ -50,6 +50,8 @@ class RunningTurn:
     label: str
     source: Any
     handle: Any
+    task: asyncio.Future[Any]
+    """Ends with the turn (the handle's own task when it has one)."""
 
 
 @dataclass(kw_only=True)
@@ -135,11 +137,9 @@ class KernelAgent:
         if needs_model(source) or model is not None:
             options["model"] = self.model_for(model)
         handle = source.start_turn(text, **options)
-        running = RunningTurn(label=self.current, source=source, handle=handle)
+        running = RunningTurn(label=self.current, source=source, handle=handle, task=turn_task(handle))
         self.turns.append(running)
-        task = getattr(handle, "task", None)
-        if isinstance(task, asyncio.Future):
-            task.add_done_callback(lambda _: self._forget(running))
+        running.task.add_done_callback(lambda _: self._forget(running))
         return running
 
     def _forget(self, running: RunningTurn) -> None:
@@ -168,7 +168,7 @@ class KernelAgent:
                 running.source.interrupt()
         for running in list(self.turns):
             with contextlib.suppress(BaseException):
-                await running.handle
+                await running.task
         self.turns.clear()
         for widget in [*self.widgets, *([self.panel] if self.panel is not None else [])]:
             with contextlib.suppress(Exception):

@@ -9,6 +9,7 @@ viewers without a widget manager.
 
 from __future__ import annotations
 
+import asyncio
 import html
 from typing import Any
 
@@ -43,13 +44,10 @@ class TurnView(StaticFallback, ipywidgets.VBox):
         super().__init__(children=parts, **kwargs)
         self.add_class("cx-turn-view")
 
-    def follow(self, handle: Any) -> None:
-        """Show the outcome of ``handle`` (a turn handle with an asyncio ``task``) when it ends,
-        then freeze: a finished turn's view must not show (or stop) the session's next turn."""
-        task = getattr(handle, "task", None)
-        if task is None:
-            return
-        self.checklist.track(handle)  # an exception in the task becomes the checklist's error
+    def follow(self, task: asyncio.Future[Any]) -> None:
+        """Show the outcome of the turn ``task`` when it ends, then freeze: a finished turn's
+        view must not show (or stop) the session's next turn."""
+        self.checklist.track(task)  # an exception in the task becomes the checklist's error
         task.add_done_callback(self._finished)
 
     def _finished(self, task: Any) -> None:
