@@ -55,7 +55,6 @@ UNLOAD = '''\
 import tempfile
 fifo = os.path.join(tempfile.mkdtemp(), "hook-started")
 os.mkfifo(fifo)
-never = asyncio.Event()
 hang_script = [[cx.function_call("update_plan", {"plan": [{"step": "Hang", "status": "in_progress"}]}, call_id="h")]]
 get_ipython().run_cell_magic("codex_config", "", f"""
 [tools.update_plan]
