@@ -343,3 +343,14 @@ async def test_a_source_with_its_own_model_needs_no_model_flag(shell: Interactiv
     assert view.outcome.value == "Turn completed: echo: Hello there."
     assert (view.controls.status, view.checklist.steps) == ("completed", [])
     capsys.readouterr()
+
+
+def test_codex_plan_shows_the_live_plan_without_a_turn(shell: InteractiveShell,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    shell.run_line_magic("codex_plan", "")
+    state = extension.agent(shell)
+    assert state is not None
+    view = state.widgets[-1]
+    assert view.text() == "codex plan · session default\nTurn: no turn yet\n• Updated Plan\n  └ (no plan yet)"
+    assert view.prompts is None and view.outcome not in view.children
+    capsys.readouterr()

@@ -158,7 +158,7 @@ class CodexMagics(Magics):
         if args.panel:
             display(self.agent.keep(self._panel(source).open()))
             return
-        display(self.agent.keep(TurnView(source, title=f"codex plan · session {self.agent.current}")))
+        display(self.agent.keep(TurnView(source, title=f"codex plan · session {self.agent.current}", turn=False)))
 
     # -- %codex_stop -----------------------------------------------------------------
     @magic_arguments()

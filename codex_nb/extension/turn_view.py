@@ -30,17 +30,20 @@ def outcome_text(result: Any) -> str:
 
 
 class TurnView(StaticFallback, ipywidgets.VBox):
-    """Controls, checklist, prompts and outcome of one ``%%codex`` turn."""
+    """Controls, checklist, prompts and outcome of one ``%%codex`` turn (or the live plan of a session)."""
 
-    def __init__(self, source: Any, *, title: str, extra: list[Any] | None = None, **kwargs: Any) -> None:
+    def __init__(self, source: Any, *, title: str, extra: list[Any] | None = None, turn: bool = True,
+                 **kwargs: Any) -> None:
+        """``turn=False``: the session's live plan and Stop control only (``%codex_plan``), no
+        prompts or outcome line of one turn."""
         self.title = title
         self.controls = TurnControls(source)
         self.checklist = PlanChecklist(source)
-        self.prompts = PromptsWidget(source) if hasattr(source, "frontend_requests") else None
-        self.outcome = ipywidgets.Label(value="Turn running…")
+        self.prompts = PromptsWidget(source) if turn and hasattr(source, "frontend_requests") else None
+        self.outcome = ipywidgets.Label(value="Turn running…" if turn else "")
         self.outcome.add_class("cx-turn-outcome")
         parts = [self.controls, *(extra or []), self.checklist, *([self.prompts] if self.prompts else []),
-                 self.outcome]
+                 *([self.outcome] if turn else [])]
         super().__init__(children=parts, **kwargs)
         self.add_class("cx-turn-view")
 
@@ -70,14 +73,17 @@ class TurnView(StaticFallback, ipywidgets.VBox):
         return [c for c in self.children if isinstance(c, StaticFallback)]
 
     def text(self) -> str:
-        return "\n".join([self.title, *(part.text() for part in self.parts()), self.outcome.value])
+        lines = [self.title, *(part.text() for part in self.parts())]
+        return "\n".join([*lines, self.outcome.value] if self.outcome in self.children else lines)
 
     def html(self) -> str:
         body = "".join(part.html() for part in self.parts())
-        return (f'<div class="cx-turn-view-static"><div><b>{html.escape(self.title)}</b></div>{body}'
-                f'<div>{html.escape(self.outcome.value)}</div></div>')
+        if self.outcome in self.children:
+            body += f"<div>{html.escape(self.outcome.value)}</div>"
+        return f'<div class="cx-turn-view-static"><div><b>{html.escape(self.title)}</b></div>{body}</div>'
+
 
     def close(self) -> None:
-        for child in [*self.children, *([self.prompts] if self.prompts is not None else [])]:
+        for child in {*self.children, self.outcome, *([self.prompts] if self.prompts is not None else [])}:
             child.close()
         super().close()
