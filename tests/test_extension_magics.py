@@ -354,3 +354,24 @@ def test_codex_plan_shows_the_live_plan_without_a_turn(shell: InteractiveShell,
     assert view.text() == "codex plan · session default\nTurn: no turn yet\n• Updated Plan\n  └ (no plan yet)"
     assert view.prompts is None and view.outcome not in view.children
     capsys.readouterr()
+
+
+async def test_unload_settles_a_pending_question(shell: InteractiveShell, capsys: pytest.CaptureFixture[str]) -> None:
+    question = {"id": "q1", "header": "Pick", "question": "Which one?",
+                "options": [{"label": "A", "description": "first"}, {"label": "B", "description": "second"}]}
+    shell.user_ns["ask"] = [[cx.function_call("request_user_input", {"questions": [question]}, call_id="q")]]
+    state = extension.agent(shell)
+    assert state is not None
+    session = state.source()
+    asked = asyncio.Event()
+    session.subscribe(lambda e: asked.set() if e.msg.type == "request_user_input" else None)
+    shell.run_cell_magic("codex", "--mode plan --model ask --out turn", "Ask me.")
+    await asked.wait()
+    assert len(session.frontend_requests.pending) == 1  # waiting for the prompts widget in the cell
+    shell.run_line_magic("unload_ext", "codex_nb")
+    await extension.wait_closed()
+    result = await shell.user_ns["turn"]
+    assert result.status == "interrupted" and session.frontend_requests.pending == []
+    assert all(getattr(w, "comm", None) is None for w in state.widgets) and state.panel is None
+    shell.run_line_magic("load_ext", "codex_nb")
+    capsys.readouterr()
