@@ -375,3 +375,33 @@ async def test_unload_settles_a_pending_question(shell: InteractiveShell, capsys
     assert all(getattr(w, "comm", None) is None for w in state.widgets) and state.panel is None
     shell.run_line_magic("load_ext", "codex_nb")
     capsys.readouterr()
+
+
+async def test_unload_ends_a_running_code_mode_cell(shell: InteractiveShell,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    shell.run_cell_magic("codex_config", "", "[tools.update_plan]\nenabled = true\n[features]\ncode_mode = true\n")
+    state = extension.agent(shell)
+    assert state is not None
+    session = state.source()
+    entered, never = asyncio.Event(), asyncio.Event()
+
+    @session.tool
+    async def hang() -> str:
+        "Never returns on its own."
+        entered.set()
+        await never.wait()
+        return "unreachable"
+
+    shell.user_ns["js"] = [[cx.custom_tool_call("exec", 'text("before"); await tools.hang({});', call_id="e")]]
+    shell.run_cell_magic("codex", "--model js --out turn", "Run it.")
+    await entered.wait()  # the V8 cell is blocked in a nested tool call
+    shell.run_line_magic("unload_ext", "codex_nb")
+    await extension.wait_closed()
+    result = await shell.user_ns["turn"]
+    assert result.status == "interrupted"
+    assert [i["type"] for i in result.items if i.get("call_id") == "e"] == ["custom_tool_call",
+                                                                          "custom_tool_call_output"]
+    runtime = session.planner.finalizers[0]
+    assert getattr(runtime, "_runtime", None) is None  # the session's Code Mode runtime is closed
+    shell.run_line_magic("load_ext", "codex_nb")
+    capsys.readouterr()

@@ -207,4 +207,7 @@ async def close_source(session: Any) -> None:
     hooks = getattr(session, "hooks", None)
     if hooks is not None and hasattr(hooks, "aclose"):
         await hooks.aclose()
+    for finalizer in getattr(getattr(session, "planner", None), "finalizers", []):
+        if hasattr(finalizer, "close"):  # Code Mode: its V8 host thread and live cells
+            await asyncio.to_thread(finalizer.close)
     session.bus.close()
