@@ -139,3 +139,16 @@ def test_bad_flags_are_one_line_errors(executed: nbformat.NotebookNode) -> None:
                                           "text": "UsageError: Line magic function `%codex_plan` not found.\n"}]
     assert executed.cells[8].outputs == [{"output_type": "stream", "name": "stderr",
                                           "text": "UsageError: unrecognized arguments: --bogus\n"}]
+
+
+def test_loaded_from_kernel_config_with_extension_settings() -> None:
+    """`c.InteractiveShellApp.extensions` (here its command-line alias) loads it at kernel start,
+    and `c.CodexNbExtension.*` settings apply."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("%codex_config")]
+    NotebookClient(nb, timeout=120, kernel_name="python3",
+                   extra_arguments=["--ext=codex_nb", "--CodexNbExtension.open_plan_panel=True",
+                                    "--CodexNbExtension.default_model=script"]).execute()
+    lines = _stream(nb.cells[0]).splitlines()
+    assert lines[0] == "session: default"
+    assert lines[-2:] == ["default --model: script", "auto plan panel: on"]
