@@ -24,7 +24,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from ..widgets._static import bundle_esm, load_json
+from ..widgets._static import bundle_esm, load_json, read_static
 from ..widgets.checklist import PlanChecklist
 from ..widgets.protocol import ProtocolError, validate_to_kernel
 from ..widgets.static_fallback import StaticFallback
@@ -54,6 +54,7 @@ class PanelNote(StaticFallback, anywidget.AnyWidget):
     """The note a cell shows when it opens the panel; its view reports the page's area."""
 
     _esm = bundle_esm("plan_panel.js")
+    _css = read_static("plan_panel.css")
 
     title = traitlets.Unicode(TITLE).tag(sync=True)
     area = traitlets.Unicode("").tag(sync=True)

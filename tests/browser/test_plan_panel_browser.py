@@ -107,5 +107,6 @@ def test_notebook7_shows_the_panel_in_the_cell_with_a_note(page: Any, jupyter_se
     expect(note).to_contain_text("this front end has no side area")
     inline = page.locator(".jp-Cell").nth(1).locator(".cx-plan-panel")
     expect(inline.locator(".codex-plan-text").first).to_have_text("Read the code", timeout=60_000)
+    notebook.screenshot("plan_panel_notebook7.png")
     inline.locator("button.cx-stop").click()
     expect(inline.locator(".cx-turn-status")).to_have_text("Turn: interrupted")
