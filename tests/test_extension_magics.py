@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
 import codex_nb as cx
@@ -342,6 +343,9 @@ async def test_a_source_with_its_own_model_needs_no_model_flag(shell: Interactiv
     await view.checklist.settled()
     assert view.outcome.value == "Turn completed: echo: Hello there."
     assert (view.controls.status, view.checklist.steps) == ("completed", [])
+    shell.user_ns["m"] = [[cx.assistant_message("x")]]
+    with pytest.raises(UsageError, match=r"^--model m: agent \(OwnModelAgent\) brings its own model; drop --model"):
+        shell.run_cell_magic("codex", "--model m", "Again.")
     capsys.readouterr()
 
 

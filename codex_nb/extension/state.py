@@ -134,8 +134,11 @@ class KernelAgent:
     def start_turn(self, text: str, *, model: str | None, mode: str) -> RunningTurn:
         source = self.source()
         options: dict[str, Any] = {"mode": mode}
-        if needs_model(source) or model is not None:
+        if needs_model(source):
             options["model"] = self.model_for(model)
+        elif model is not None:
+            raise SourceError(f"--model {model}: {self.current} ({type(source).__name__}) brings its own model; "
+                              f"drop --model (or choose its model where you created it)")
         handle = source.start_turn(text, **options)
         running = RunningTurn(label=self.current, source=source, handle=handle, task=turn_task(handle))
         self.turns.append(running)
