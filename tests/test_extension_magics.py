@@ -135,6 +135,8 @@ async def test_stop_interrupts_and_named_sessions_are_separate(shell: Interactiv
     shell.user_ns["hang_script"] = [[cx.function_call("hang", {}, call_id="h")]]
     shell.run_cell_magic("codex", "--session other --model hang_script --out stuck", "Hang.")
     capsys.readouterr()
+    with pytest.raises(UsageError, match=r"^a turn is still running on session other; wait for it, stop it"):
+        shell.run_cell_magic("codex", "--model hang_script", "Again.")
     shell.run_line_magic("codex_stop", "--session default")
     assert capsys.readouterr().out == "no turn is running on session default\n"
     shell.run_line_magic("codex_stop", "--session other")

@@ -133,6 +133,10 @@ class KernelAgent:
     # -- turns -----------------------------------------------------------------------
     def start_turn(self, text: str, *, model: str | None, mode: str) -> RunningTurn:
         source = self.source()
+        if getattr(source, "active_turn", None) is not None:
+            raise SourceError(f"a turn is still running on session {self.current}; wait for it, stop it "
+                              f"(%codex_stop or its Stop button), or run this one on another thread with "
+                              f"--session NAME")
         options: dict[str, Any] = {"mode": mode}
         if needs_model(source):
             options["model"] = self.model_for(model)
