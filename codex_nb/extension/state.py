@@ -170,16 +170,14 @@ class KernelAgent:
     async def aclose(self) -> None:
         """Interrupt running turns, close owned sessions and every widget we made."""
         self.closed = True
-        for running in list(self.turns):
-            with contextlib.suppress(Exception):
-                running.source.interrupt()
-        for running in list(self.turns):
-            with contextlib.suppress(BaseException):
-                await running.task
+        turns = list(self.turns)
+        for running in turns:
+            _quietly(running.source.interrupt, f"interrupting the turn on {running.label}")
+        # a turn's own failure is its widgets' business; unloading goes on (cancelling unload still works)
+        await asyncio.gather(*(running.task for running in turns), return_exceptions=True)
         self.turns.clear()
         for widget in [*self.widgets, *([self.panel] if self.panel is not None else [])]:
-            with contextlib.suppress(Exception):
-                widget.close()
+            _quietly(widget.close, f"closing {type(widget).__name__}")
         self.widgets.clear()
         self.panel = None
         for session in self.sessions.values():
@@ -209,8 +207,7 @@ async def close_source(session: Any) -> None:
     active = getattr(session, "active_turn", None)
     if active is not None:
         active.interrupt()
-        with contextlib.suppress(BaseException):
-            await active
+        await asyncio.gather(active.task, return_exceptions=True)
     hooks = getattr(session, "hooks", None)
     if hooks is not None and hasattr(hooks, "aclose"):
         await hooks.aclose()
@@ -218,3 +215,11 @@ async def close_source(session: Any) -> None:
         if hasattr(finalizer, "close"):  # Code Mode: its V8 host thread and live cells
             await asyncio.to_thread(finalizer.close)
     session.bus.close()
+
+
+def _quietly(fn: Callable[[], object], what: str) -> None:
+    """Teardown goes on past one failing part; the failure is logged, not lost."""
+    try:
+        fn()
+    except Exception:  # noqa: BLE001
+        log.exception("codex_nb extension: %s failed during unload", what)
