@@ -114,8 +114,9 @@ async def test_a_codex_cell_runs_a_background_turn(shell: InteractiveShell,
     assert view.outcome.value == "Turn completed: ok"
     assert state.turns == []
     # re-running the cell replays the script: a list makes a fresh ScriptedModel each time
-    shell.run_cell_magic("codex", "--model script --out again", "Plan it again.")
-    assert (await shell.user_ns["again"]).status == "completed"
+    shell.run_line_magic("codex", "--model script --out again Plan it again.")  # the one-line form
+    again = await shell.user_ns["again"]
+    assert again.status == "completed" and again.items[0]["content"][0]["text"] == "Plan it again."
     capsys.readouterr()
 
 
