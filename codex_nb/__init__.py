@@ -111,7 +111,9 @@ __all__ = [
     "custom_tool_call",
     "function_call",
     "hooks",
+    "load_ipython_extension",
     "render_plan_text",
     "turn_plan_updated",
+    "unload_ipython_extension",
     "user_message",
 ]

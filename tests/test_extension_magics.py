@@ -408,7 +408,5 @@ async def test_unload_ends_a_running_code_mode_cell(shell: InteractiveShell,
     assert result.status == "interrupted"
     assert [i["type"] for i in result.items if i.get("call_id") == "e"] == ["custom_tool_call",
                                                                           "custom_tool_call_output"]
-    runtime = session.planner.finalizers[0]
-    assert getattr(runtime, "_runtime", None) is None  # the session's Code Mode runtime is closed
     shell.run_line_magic("load_ext", "codex_nb")
     capsys.readouterr()

@@ -20,7 +20,7 @@ from IPython.display import display
 
 from ..config import Config
 from ..errors import CodexNbError
-from ..hooks.config import parse_hooks_table
+from ..config.hooks import parse_hooks_table
 from .panel import PlanPanel
 from .sources import SourceError
 from .state import KernelAgent

@@ -26,7 +26,7 @@ import traitlets
 
 from ..widgets._static import bundle_esm, load_json, read_static
 from ..widgets.checklist import PlanChecklist
-from ..widgets.protocol import ProtocolError, validate_to_kernel
+from ..widgets.browser_messages import ProtocolError, validate_to_kernel
 from ..widgets.static_fallback import StaticFallback
 from ..widgets.turn_controls import TurnControls
 

@@ -24,7 +24,7 @@ from traitlets import Bool, Unicode
 from traitlets.config import Configurable
 
 from ..config import Config
-from ..runtime.session import Session
+from ..notebook import Session
 from .sources import SourceError, SourceRegistry, needs_model, turn_task
 
 log = logging.getLogger("codex_nb.extension")
@@ -199,22 +199,8 @@ class KernelAgent:
 
 
 async def close_source(session: Any) -> None:
-    """Close a session we own: ``aclose()`` when it has one, else interrupt and end its hooks."""
-    aclose: Callable[[], Any] | None = getattr(session, "aclose", None)
-    if aclose is not None:
-        await aclose()
-        return
-    active = getattr(session, "active_turn", None)
-    if active is not None:
-        active.interrupt()
-        await asyncio.gather(active.task, return_exceptions=True)
-    hooks = getattr(session, "hooks", None)
-    if hooks is not None and hasattr(hooks, "aclose"):
-        await hooks.aclose()
-    for finalizer in getattr(getattr(session, "planner", None), "finalizers", []):
-        if hasattr(finalizer, "close"):  # Code Mode: its V8 host thread and live cells
-            await asyncio.to_thread(finalizer.close)
-    session.bus.close()
+    """Close a session we own (``Session.aclose``: turn, questions, hooks, Code Mode, events)."""
+    await session.aclose()
 
 
 def _quietly(fn: Callable[[], object], what: str) -> None:
