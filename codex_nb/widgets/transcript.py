@@ -1,0 +1,120 @@
+"""Transcript: the running turn as it happens -- assistant text as it streams, each tool
+call with its status and output, retries and errors -- for any event source.
+
+It reads events only (``TranscriptState``), so a ``Session``, a real Codex app-server
+thread, an ACP session or a replay all show the same way. Kernel -> browser is synced
+state (``entries``, ``status``, ``error``), coalesced: at most ``max_rate`` updates per
+second while text streams (jupyter_server drops IOPub bursts), the latest state wins,
+and the end of a turn is always delivered at once. Nothing comes back from the browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import anywidget
+import traitlets
+
+from ..protocol.events import Event
+from ._static import bundle_esm, read_static
+from .checklist import _running_loop
+from .static_fallback import StaticFallback
+from .transcript_state import TranscriptState
+
+DEFAULT_MAX_RATE = 20.0
+_URGENT = frozenset({"turn_started", "turn_complete", "turn_aborted", "error", "item_started", "item_completed",
+                     "stream_error"})
+
+
+class Transcript(StaticFallback, anywidget.AnyWidget):
+    """``cx.Transcript(source)``: a live transcript of ``source``'s turns (any event source)."""
+
+    _esm = bundle_esm("transcript.js")
+    _css = read_static("transcript.css")
+
+    entries = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """``[{kind, id, text, status, title, detail}]``; kind is assistant | reasoning | tool | notice | error."""
+    status = traitlets.Unicode("idle").tag(sync=True)
+    """idle | running | completed | interrupted | failed (the latest turn)."""
+    error = traitlets.Unicode("").tag(sync=True)
+    """The error that failed the latest turn."""
+
+    def __new__(cls, source: Any = None, **kwargs: Any) -> Transcript:
+        if not (hasattr(source, "subscribe") and hasattr(source, "thread_id")):
+            raise TypeError(f"Transcript needs an event source (a codex_nb.Session, an app-server thread, ...), got "
+                            f"{type(source).__name__}; pass it: cx.Transcript(session)")
+        return super().__new__(cls, source, **kwargs)
+
+    def __init__(self, source: Any, *, max_rate: float | None = DEFAULT_MAX_RATE, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.state = TranscriptState()
+        self.flushes = 0
+        """How many state updates were sent to the browser (for tests and the benchmark)."""
+        self._thread = source.thread_id
+        self._interval = 1.0 / max_rate if max_rate else 0.0
+        self._lock = threading.RLock()
+        self._dirty = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._last_flush = float("-inf")
+        self._loop = _running_loop()
+        self._unsubscribe: Callable[[], None] = source.subscribe(self._on_event)
+
+    def _on_event(self, event: Event) -> None:
+        if event.thread_id and event.thread_id != self._thread:
+            return
+        with self._lock:
+            if not self.state.apply(event):
+                return
+            self._dirty = True
+            urgent = event.msg.type in _URGENT
+            loop = _running_loop()
+            if loop is None or urgent or time.monotonic() - self._last_flush >= self._interval:
+                self._flush()
+            elif self._timer is None:
+                self._loop = loop
+                delay = max(0.0, self._last_flush + self._interval - time.monotonic())
+                self._timer = loop.call_later(delay, self._flush)
+
+    def _flush(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            if not self._dirty:
+                return
+            self._dirty = False
+            self._last_flush = time.monotonic()
+            self.flushes += 1
+            with self.hold_sync():
+                self.entries = self.state.snapshot()
+                self.status = self.state.status
+                self.error = self.state.error
+
+    def flush(self) -> None:
+        """Send any pending update now (the timer would within ``1 / max_rate`` seconds)."""
+        self._flush()
+
+    # -- reprs (stable for nbval: no addresses, ids or times) -----------------------------
+    def text(self) -> str:
+        with self._lock:
+            return self.state.text()
+
+    def html(self) -> str:
+        return f'<pre class="cx-transcript-static">{html.escape(self.text())}</pre>'
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def detach(self) -> None:
+        """Stop following the source; what is shown stays (pending updates are sent first)."""
+        self._unsubscribe()
+        self._flush()
+
+    def close(self) -> None:
+        self.detach()
+        super().close()

@@ -1,0 +1,236 @@
+"""The running turn as a list of transcript entries, folded from events alone.
+
+Any event source works (a ``Session``, a real Codex app-server thread, an ACP session,
+a replay): assistant text grows with ``agent_message_delta`` and is settled by
+``agent_message``; reasoning summaries with ``agent_reasoning_delta`` / ``agent_reasoning``;
+tool calls appear with ``item_started`` and settle with ``item_completed`` (app-server v2
+``dynamicToolCall``, ``mcpToolCall`` or ``commandExecution`` items); ``stream_error`` drops
+the text of the abandoned attempt and notes the retry; ``error`` and the turn events set
+the status. Deltas are appended to a string buffer and copied out only when a snapshot is
+taken, so a 10,000-delta answer costs linear time and memory of about its text.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..protocol.events import Event
+
+MAX_DETAIL_CHARS = 4000
+TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution"})
+
+
+@dataclass
+class _Entry:
+    kind: str  # assistant | reasoning | tool | notice | error
+    id: str
+    value: str = ""
+    status: str = ""
+    title: str = ""
+    detail: str = ""
+    buffer: io.StringIO | None = field(default=None, repr=False)
+    """Streaming text: amortised O(1) appends, one copy per snapshot, no per-delta objects kept."""
+
+    def append(self, delta: str) -> None:
+        if self.buffer is None:
+            self.buffer = io.StringIO(self.value)
+            self.buffer.seek(0, io.SEEK_END)
+        self.buffer.write(delta)
+
+    def set(self, text: str) -> None:
+        self.buffer = None
+        self.value = text
+
+    def text(self) -> str:
+        if self.buffer is not None:
+            self.value = self.buffer.getvalue()
+        return self.value
+
+    def snapshot(self) -> dict[str, str]:
+        return {"kind": self.kind, "id": self.id, "text": self.text(), "status": self.status, "title": self.title,
+                "detail": self.detail}
+
+
+class TranscriptState:
+    """Folds events into entries; ``snapshot()`` is the JSON the widget view renders."""
+
+    def __init__(self) -> None:
+        self.entries: list[_Entry] = []
+        self.status = "idle"
+        self.error = ""
+        self.turn_id: str | None = None
+        self._streaming: dict[str, _Entry] = {}  # kind -> the entry still receiving deltas
+        self._tools: dict[str, _Entry] = {}
+        self._counter = 0
+
+    def apply(self, event: Event) -> bool:
+        """Fold one event in; True if the transcript changed."""
+        handler = _HANDLERS.get(event.msg.type)
+        return False if handler is None else handler(self, event)
+
+    def snapshot(self) -> list[dict[str, str]]:
+        return [entry.snapshot() for entry in self.entries]
+
+    # -- turn ------------------------------------------------------------------------------
+    def _turn_started(self, event: Event) -> bool:
+        self.entries.clear()
+        self._streaming.clear()
+        self._tools.clear()
+        self.status, self.error = "running", ""
+        self.turn_id = getattr(event.msg, "turn_id", None) or event.turn_id
+        return True
+
+    def _turn_complete(self, event: Event) -> bool:
+        self._settle_streaming()
+        if self.status != "failed":
+            self.status = "completed"
+        return True
+
+    def _turn_aborted(self, event: Event) -> bool:
+        self._settle_streaming()
+        for entry in self._tools.values():
+            if entry.status == "running":
+                entry.status = "aborted"
+        self.status = "interrupted"
+        return True
+
+    def _error(self, event: Event) -> bool:
+        message = getattr(event.msg, "message", "error")
+        self.status, self.error = "failed", message
+        self._add("error", message)
+        return True
+
+    # -- text --------------------------------------------------------------------------
+    def _delta(self, kind: str, delta: str) -> bool:
+        entry = self._streaming.get(kind)
+        if entry is None:
+            entry = self._streaming[kind] = self._add(kind, "", status="streaming")
+        entry.append(delta)
+        return True
+
+    def _final(self, kind: str, text: str) -> bool:
+        entry = self._streaming.pop(kind, None)
+        if entry is None:
+            entry = self._add(kind, "")
+        entry.set(text)
+        entry.status = "done"
+        return True
+
+    def _stream_error(self, event: Event) -> bool:
+        for kind in list(self._streaming):  # text of the abandoned attempt is not the answer
+            entry = self._streaming.pop(kind)
+            self.entries.remove(entry)
+        msg: Any = event.msg
+        detail = getattr(msg, "additional_details", None) or ""
+        self._add("notice", msg.message, detail=detail)
+        return True
+
+    def _settle_streaming(self) -> None:
+        for entry in self._streaming.values():
+            entry.status = "done"
+        self._streaming.clear()
+
+    # -- tools -------------------------------------------------------------------------
+    def _item(self, event: Event, *, done: bool) -> bool:
+        item = getattr(event.msg, "item", None)
+        if not isinstance(item, dict) or item.get("type") not in TOOL_ITEM_TYPES:
+            return False
+        call_id = str(item.get("id", ""))
+        entry = self._tools.get(call_id)
+        if entry is None:
+            entry = self._tools[call_id] = self._add("tool", "", entry_id=call_id)
+        entry.title = _tool_title(item)
+        entry.status = _tool_status(item, done=done)
+        entry.detail = _clip(_tool_input(item))
+        if done:
+            entry.set(_clip(_tool_output(item)))
+        return True
+
+    def _add(self, kind: str, text: str, *, status: str = "", detail: str = "", entry_id: str | None = None) -> _Entry:
+        self._counter += 1
+        entry = _Entry(kind=kind, id=entry_id or f"{kind}-{self._counter}", value=text, status=status,
+                       detail=detail)
+        self.entries.append(entry)
+        return entry
+
+    def text(self) -> str:
+        """Plain text of the transcript (the widget's ``text/plain``)."""
+        lines = [f"Transcript: {self.status}"]
+        for entry in self.entries:
+            body = entry.text()
+            if entry.kind == "tool":
+                lines.append(f"tool {entry.title} [{entry.status}]" + (f": {_one_line(body)}" if body else ""))
+            elif entry.kind == "assistant":
+                lines.append(f"assistant: {body}")
+            elif entry.kind == "reasoning":
+                lines.append(f"reasoning: {_one_line(body)}")
+            else:
+                lines.append(f"{entry.kind}: {body}" + (f" ({_one_line(entry.detail)})" if entry.detail else ""))
+        return "\n".join(lines)
+
+
+def _tool_title(item: dict[str, Any]) -> str:
+    kind = item.get("type")
+    if kind == "commandExecution":
+        return str(item.get("command", ""))
+    name = str(item.get("tool", ""))
+    prefix = item.get("namespace") if kind == "dynamicToolCall" else item.get("server")
+    return f"{prefix}.{name}" if prefix else name
+
+
+def _tool_status(item: dict[str, Any], *, done: bool) -> str:
+    status = str(item.get("status") or ("completed" if done else "inProgress"))
+    if status == "inProgress":
+        return "running"
+    if status == "failed" and item.get("success") is None and item.get("type") == "dynamicToolCall":
+        return "aborted"
+    return status
+
+
+def _tool_input(item: dict[str, Any]) -> str:
+    if item.get("type") == "commandExecution":
+        return str(item.get("cwd") or "")
+    args = item.get("arguments")
+    return args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
+
+
+def _tool_output(item: dict[str, Any]) -> str:
+    kind = item.get("type")
+    if kind == "commandExecution":
+        return str(item.get("aggregatedOutput") or "")
+    if kind == "mcpToolCall":
+        error = item.get("error")
+        if isinstance(error, dict):
+            return str(error.get("message", ""))
+        result = item.get("result") or {}
+        content = result.get("content") if isinstance(result, dict) else None
+        return "\n".join(str(c.get("text", "")) for c in content or [] if isinstance(c, dict))
+    parts = item.get("contentItems") or []
+    return "\n".join(str(p.get("text", "")) for p in parts if isinstance(p, dict) and p.get("type") == "inputText")
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_DETAIL_CHARS else text[:MAX_DETAIL_CHARS] + f"… ({len(text)} chars)"
+
+
+def _one_line(text: str) -> str:
+    line = text.replace("\n", " ⏎ ")
+    return line if len(line) <= 120 else line[:119] + "…"
+
+
+_HANDLERS: dict[str, Any] = {
+    "turn_started": TranscriptState._turn_started,
+    "turn_complete": TranscriptState._turn_complete,
+    "turn_aborted": TranscriptState._turn_aborted,
+    "error": TranscriptState._error,
+    "agent_message_delta": lambda s, e: s._delta("assistant", e.msg.delta),
+    "agent_message": lambda s, e: s._final("assistant", e.msg.message),
+    "agent_reasoning_delta": lambda s, e: s._delta("reasoning", e.msg.delta),
+    "agent_reasoning": lambda s, e: s._final("reasoning", e.msg.text),
+    "stream_error": TranscriptState._stream_error,
+    "item_started": lambda s, e: s._item(e, done=False),
+    "item_completed": lambda s, e: s._item(e, done=True),
+}

@@ -1,0 +1,26 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { transcriptRow, transcriptView } from "../transcript_view.js";
+
+test("tool rows show the tool and its status; streaming rows are live", () => {
+  const view = transcriptView({
+    status: "running",
+    error: "",
+    entries: [
+      { kind: "assistant", id: "a1", text: "Hel", status: "streaming", title: "", detail: "" },
+      { kind: "tool", id: "c1", text: "", status: "running", title: "update_plan", detail: "{}" },
+      { kind: "tool", id: "c2", text: "aborted by user after 0.1s", status: "aborted", title: "hang", detail: "{}" },
+    ],
+  });
+  assert.equal(view.header, "Transcript: running");
+  assert.deepEqual(view.rows.map((r) => [r.key, r.label, r.live]), [
+    ["a1", "Assistant", true],
+    ["c1", "update_plan · running", true],
+    ["c2", "hang · aborted", false],
+  ]);
+});
+
+test("an empty transcript and unknown kinds still render", () => {
+  assert.equal(transcriptView({ entries: [], status: "idle", error: "" }).empty, true);
+  assert.equal(transcriptRow({ kind: "other", id: "x", text: "t", status: "", title: "", detail: "" }).label, "other");
+});

@@ -1,0 +1,75 @@
+// The transcript view: rows keyed by entry id, updated in place as text streams.
+// State comes only from synced traits (entries, status, error); nothing is sent back.
+import { transcriptView } from "./transcript_view.js";
+
+export default {
+  /** @param {{model: any, el: HTMLElement}} ctx */
+  render({ model, el }) {
+    const root = document.createElement("div");
+    root.className = "cx-transcript";
+    const header = document.createElement("div");
+    header.className = "cx-transcript-header";
+    header.setAttribute("role", "status");
+    const list = document.createElement("ol");
+    list.className = "cx-transcript-rows";
+    root.append(header, list);
+    el.append(root);
+    /** @type {Map<string, {li: HTMLLIElement, label: HTMLElement, text: HTMLElement, detail: HTMLElement}>} */
+    const rows = new Map();
+
+    /** @param {import("./transcript_view.js").TranscriptRow} row */
+    const make = (row) => {
+      const li = document.createElement("li");
+      const label = document.createElement("span");
+      label.className = "cx-transcript-label";
+      const detail = document.createElement("code");
+      detail.className = "cx-transcript-detail";
+      const text = document.createElement("div");
+      text.className = "cx-transcript-text";
+      li.append(label, detail, text);
+      return { li, label, text, detail };
+    };
+
+    const draw = () => {
+      const view = transcriptView({
+        entries: model.get("entries") ?? [],
+        status: model.get("status"),
+        error: model.get("error"),
+      });
+      header.textContent = view.header;
+      root.dataset.status = view.status;
+      const seen = new Set();
+      /** @type {HTMLLIElement | null} */
+      let previous = null;
+      for (const row of view.rows) {
+        seen.add(row.key);
+        let dom = rows.get(row.key);
+        if (!dom) {
+          dom = make(row);
+          rows.set(row.key, dom);
+        }
+        dom.li.className = `cx-transcript-row cx-kind-${row.kind}`;
+        dom.li.dataset.status = row.status;
+        dom.li.dataset.live = String(row.live);
+        if (dom.label.textContent !== row.label) dom.label.textContent = row.label;
+        if (dom.detail.textContent !== row.detail) dom.detail.textContent = row.detail;
+        if (dom.text.textContent !== row.text) dom.text.textContent = row.text;
+        /** @type {ChildNode | null} */
+        const anchor = previous ? previous.nextSibling : list.firstChild;
+        if (anchor !== dom.li) list.insertBefore(dom.li, anchor);
+        previous = dom.li;
+      }
+      for (const [key, dom] of rows) {
+        if (!seen.has(key)) {
+          dom.li.remove();
+          rows.delete(key);
+        }
+      }
+    };
+    for (const name of ["entries", "status", "error"]) model.on(`change:${name}`, draw);
+    draw();
+    return () => {
+      for (const name of ["entries", "status", "error"]) model.off(`change:${name}`, draw);
+    };
+  },
+};

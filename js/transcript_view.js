@@ -1,0 +1,48 @@
+// Pure transcript state -> view model (no DOM), tested with node --test.
+// Entries come from the kernel's synced `entries` trait: {kind, id, text, status, title, detail}.
+
+/** @typedef {{kind: string, id: string, text: string, status: string, title: string, detail: string}} TranscriptEntry */
+/** @typedef {{key: string, kind: string, label: string, text: string, detail: string, status: string, live: boolean}} TranscriptRow */
+
+const TOOL_LABELS = Object.freeze({
+  running: "running",
+  completed: "completed",
+  failed: "failed",
+  aborted: "aborted",
+  declined: "declined",
+});
+
+const STATUS_LABELS = Object.freeze({
+  idle: "no turn yet",
+  running: "running",
+  completed: "completed",
+  interrupted: "interrupted",
+  failed: "failed",
+});
+
+/**
+ * One row per entry, in order.
+ * @param {TranscriptEntry} entry
+ * @returns {TranscriptRow}
+ */
+export function transcriptRow(entry) {
+  const kind = entry.kind;
+  const live = entry.status === "streaming" || entry.status === "running";
+  if (kind === "tool") {
+    const status = TOOL_LABELS[/** @type {keyof typeof TOOL_LABELS} */ (entry.status)] ?? entry.status;
+    return { key: entry.id, kind, label: `${entry.title} · ${status}`, text: entry.text, detail: entry.detail,
+             status: entry.status, live };
+  }
+  const labels = { assistant: "Assistant", reasoning: "Reasoning", notice: "Retry", error: "Error" };
+  const label = labels[/** @type {keyof typeof labels} */ (kind)] ?? kind;
+  return { key: entry.id, kind, label, text: entry.text, detail: entry.detail, status: entry.status, live };
+}
+
+/**
+ * @param {{entries: TranscriptEntry[], status: string, error: string}} state
+ */
+export function transcriptView(state) {
+  const rows = (state.entries ?? []).map(transcriptRow);
+  const status = STATUS_LABELS[/** @type {keyof typeof STATUS_LABELS} */ (state.status)] ?? state.status;
+  return { header: `Transcript: ${status}`, status: state.status, rows, empty: rows.length === 0 };
+}
