@@ -49,6 +49,7 @@ result = await turn
 await view.checklist.settled()
 print(result.status, result.last_agent_message, view.checklist.steps, view.controls.status)
 print(view.outcome.value)
+print(view.transcript.text().splitlines()[-1])
 '''
 
 UNLOAD = '''\
@@ -117,7 +118,7 @@ def test_codex_cell_returns_at_once_and_shows_the_widgets(executed: nbformat.Not
     assert WIDGET_VIEW in display.data
     assert display.data["text/plain"] == (
         "codex · session default\nTurn: running [Stop]\n• Updated Plan\n  └ (no plan yet)\n"
-        "Prompts: no pending requests\nTurn running…")
+        "Transcript: idle\nPrompts: no pending requests\nTurn running…")
     assert "cx-turn-view-static" in display.data["text/html"]
 
 
@@ -126,6 +127,7 @@ def test_the_turn_ran_in_the_background_and_the_widgets_followed_it(executed: nb
     assert lines[0] == "False running [{'step': 'Wait', 'status': 'in_progress'}]"
     assert lines[1] == "completed All done. [{'step': 'Wait', 'status': 'completed'}] completed"
     assert lines[2] == "Turn completed: All done."
+    assert lines[3] == "assistant: All done."  # the transcript
 
 
 def test_unload_interrupts_the_turn_and_leaves_no_task_process_or_magic(executed: nbformat.NotebookNode) -> None:

@@ -1,7 +1,7 @@
 """What a ``%%codex`` cell shows: the turn's live widgets in one box.
 
-Stop control, checklist and prompts follow the source's events (the widgets take any
-event source); a one-line outcome under them says how the turn ended, including the
+Stop control, checklist, transcript (assistant text as it streams, tool calls and their
+outputs) and prompts follow the source's events (the widgets take any event source); a one-line outcome under them says how the turn ended, including the
 error of a turn that failed, because output a background task prints after its cell
 ended is lost. The box carries a stable ``text/plain`` / ``text/html`` for nbval and
 viewers without a widget manager.
@@ -18,6 +18,7 @@ import ipywidgets
 from ..widgets.checklist import PlanChecklist
 from ..widgets.prompts import PromptsWidget
 from ..widgets.static_fallback import StaticFallback
+from ..widgets.transcript import Transcript
 from ..widgets.turn_controls import TurnControls
 
 
@@ -39,11 +40,12 @@ class TurnView(StaticFallback, ipywidgets.VBox):
         self.title = title
         self.controls = TurnControls(source)
         self.checklist = PlanChecklist(source)
+        self.transcript = Transcript(source) if turn else None
         self.prompts = PromptsWidget(source) if turn and hasattr(source, "frontend_requests") else None
         self.outcome = ipywidgets.Label(value="Turn running…" if turn else "")
         self.outcome.add_class("cx-turn-outcome")
-        parts = [self.controls, *(extra or []), self.checklist, *([self.prompts] if self.prompts else []),
-                 *([self.outcome] if turn else [])]
+        parts = [self.controls, *(extra or []), self.checklist, *([self.transcript] if self.transcript else []),
+                 *([self.prompts] if self.prompts else []), *([self.outcome] if turn else [])]
         super().__init__(children=parts, **kwargs)
         self.add_class("cx-turn-view")
 
@@ -57,6 +59,8 @@ class TurnView(StaticFallback, ipywidgets.VBox):
         self.checklist.flush()
         self.checklist.detach()
         self.controls.detach()
+        if self.transcript is not None:
+            self.transcript.detach()
         if self.prompts is not None:  # questions belong to a running turn
             self.children = tuple(c for c in self.children if c is not self.prompts)
             self.prompts.close()
