@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
+from traitlets.config import Config as TraitletsConfig
 
 import codex_nb as cx
 from codex_nb import extension
@@ -23,7 +24,9 @@ PLAN = {"plan": [{"step": "Look", "status": "in_progress"}, {"step": "Fix", "sta
 
 @pytest.fixture
 def shell() -> Iterator[InteractiveShell]:
-    ip = InteractiveShell.instance()
+    config = TraitletsConfig()
+    config.HistoryManager.enabled = False  # no history thread left behind per test
+    ip = InteractiveShell.instance(config=config)
     ip.run_line_magic("load_ext", "codex_nb")
     try:
         yield ip
