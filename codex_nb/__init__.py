@@ -28,7 +28,6 @@ from .protocol.events import Event, PlanUpdate
 from .protocol.items import assistant_message, custom_tool_call, function_call, user_message
 from .protocol.model import Model, ModelRequest
 from .protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
-from .render import render_plan_text
 from .runtime.models import ScriptedModel
 from .runtime.turn import TURN_ABORTED_MARKER
 from .testing import RecordingSubscriber
@@ -38,9 +37,28 @@ from .tools.exposure import ToolExposure
 from .tools.invocation import ModeKind, ToolInvocation
 from .tools.payload import ToolOutput
 
-# Widgets pull in ipywidgets/anywidget (~0.7 s): load them on first use, not at import.
+# Widgets pull in ipywidgets/anywidget (~0.7 s) and the renderer wcwidth/uniseg tables:
+# load them on first use, not at import.
 _LAZY = {"PlanChecklist": "codex_nb.widgets.checklist", "TurnControls": "codex_nb.widgets.turn_controls",
-         "PromptsWidget": "codex_nb.widgets.prompts"}
+         "PromptsWidget": "codex_nb.widgets.prompts", "render_plan_text": "codex_nb.render",
+         "ReplayScrubber": "codex_nb.widgets.replay",
+    # Sources load their client machinery on first use too.
+    "AppServerError": "codex_nb.sources.app_server",
+    "AppServerExited": "codex_nb.sources.app_server",
+    "AppServerProtocolError": "codex_nb.sources.app_server",
+    "AppServerRpcError": "codex_nb.sources.app_server",
+    "AppServerTimeout": "codex_nb.sources.app_server",
+    "CodexAppServer": "codex_nb.sources.app_server",
+    "CodexBinaryError": "codex_nb.sources.app_server",
+    "CodexThread": "codex_nb.sources.app_server",
+    "ReplayError": "codex_nb.sources.replay", "RolloutReplay": "codex_nb.sources.replay",
+    "Rollout": "codex_nb.sources.rollout",
+    "RolloutError": "codex_nb.sources.rollout",
+    "list_rollouts": "codex_nb.sources.rollout",
+    "read_rollout": "codex_nb.sources.rollout",
+    # The ACP client loads the acp SDK: also on first use.
+    **dict.fromkeys(("AcpAgent", "AcpAuthError", "AcpError"), "codex_nb.sources.acp"),
+}
 
 
 def load_ipython_extension(ipython: object) -> None:
@@ -74,11 +92,22 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "TURN_ABORTED_MARKER",
+    "AcpAgent",
+    "AcpAuthError",
+    "AcpError",
     "AnswerError",
     "AnswerPolicy",
     "AnswerPolicyError",
+    "AppServerError",
+    "AppServerExited",
+    "AppServerProtocolError",
+    "AppServerRpcError",
+    "AppServerTimeout",
     "CodeModeSettings",
+    "CodexAppServer",
+    "CodexBinaryError",
     "CodexNbError",
+    "CodexThread",
     "Config",
     "ConfigError",
     "Event",
@@ -93,7 +122,12 @@ __all__ = [
     "PlanUpdate",
     "PromptsWidget",
     "RecordingSubscriber",
+    "ReplayError",
+    "ReplayScrubber",
     "RespondToModel",
+    "Rollout",
+    "RolloutError",
+    "RolloutReplay",
     "ScriptedModel",
     "ScriptedModelError",
     "Session",
@@ -111,7 +145,9 @@ __all__ = [
     "custom_tool_call",
     "function_call",
     "hooks",
+    "list_rollouts",
     "load_ipython_extension",
+    "read_rollout",
     "render_plan_text",
     "turn_plan_updated",
     "unload_ipython_extension",

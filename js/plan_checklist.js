@@ -92,6 +92,12 @@ function draw(parts, view) {
       const glyph = h("span", "codex-plan-glyph", `${row.glyph} `);
       glyph.setAttribute("aria-hidden", "true");
       item.append(glyph, h("span", "codex-plan-sr", `${row.statusLabel}: `), h("span", "codex-plan-text", row.text));
+      if (row.priority) {
+        const badge = h("span", "codex-plan-priority", row.priority);
+        badge.dataset.priority = row.priority;
+        badge.title = `Priority: ${row.priority}`;
+        item.append(badge);
+      }
       list.append(item);
     }
     fragment.append(list);

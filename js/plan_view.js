@@ -27,6 +27,7 @@ import { TURN_STATUS_LABELS } from "./protocol.js";
  * @property {string} glyph
  * @property {string} className
  * @property {string} statusLabel
+ * @property {string} [priority]  ACP step priority (high / medium / low), when the source has one
  */
 
 export const HEADER = "Updated Plan";
@@ -59,7 +60,7 @@ function turnText(status) {
  * @returns {RowView}
  */
 export function rowView(item, index) {
-  const raw = /** @type {{step?: unknown, status?: unknown}} */ (item ?? {});
+  const raw = /** @type {{step?: unknown, status?: unknown, priority?: unknown}} */ (item ?? {});
   const text = raw.step == null ? "" : String(raw.step);
   const status = typeof raw.status === "string" ? raw.status : "unknown";
   const style = STATUS_STYLE[status];
@@ -70,6 +71,8 @@ export function rowView(item, index) {
     glyph: style ? style.glyph : GLYPH_OPEN,
     className: `codex-plan-step codex-plan-step--${style ? status : "unknown"}`,
     statusLabel: style ? style.label : `Unknown status (${status})`,
+    // ACP agents rank their steps (high / medium / low); Codex plans have no priority.
+    ...(typeof raw.priority === "string" && raw.priority ? { priority: raw.priority } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
 // prompt). Pending requests come from the synced `requests` trait; answers go back with
 // model.send({id, kind, ...}). Cards are keyed by request id, so typing in one card survives
 // updates of the others; a settled request's card disappears when the kernel drops it.
-import { answerPermissionsMessage, answerUserInputMessage, buildAnswers, cardModel, countdownText, diffCards, readyMessage } from "./prompts_view.js";
+import { answerApprovalMessage, answerPermissionsMessage, answerUserInputMessage, buildAnswers, cardModel, countdownText, diffCards, readyMessage } from "./prompts_view.js";
 
 /** @param {string} tag @param {Record<string, string>} attrs @param {(Node | string)[]} children */
 function h(tag, attrs = {}, children = []) {
@@ -59,12 +59,35 @@ function permissionCard(model, card) {
   if (card.reason) node.append(h("div", { class: "cx-reason" }, [card.reason]));
   node.append(h("ul", { class: "cx-what" }, card.lines.map((/** @type {string} */ l) => h("li", {}, [l]))));
   if (card.cwd) node.append(h("div", { class: "cx-cwd" }, [`cwd: ${card.cwd}`]));
+  return decisionButtons(node, card, model);
+}
+
+/** A command (shown as is) or file changes (path and diff each), then the three answers.
+ * @param {any} model @param {any} card */
+function approvalCard(model, card) {
+  const node = h("div", { class: "cx-prompt cx-approval", "data-request-id": card.id });
+  node.append(h("div", { class: "cx-prompt-title" }, [card.title]));
+  if (card.reason) node.append(h("div", { class: "cx-reason" }, [card.reason]));
+  if (card.command !== null) node.append(h("pre", { class: "cx-command" }, [card.command]));
+  for (const change of card.changes) {
+    node.append(h("div", { class: "cx-file" }, [`${change.kind}: ${change.path}`]),
+      h("pre", { class: "cx-diff" }, [change.diff]));
+  }
+  if (card.cwd) node.append(h("div", { class: "cx-cwd" }, [`cwd: ${card.cwd}`]));
+  return decisionButtons(node, card, model);
+}
+
+/** @param {HTMLElement} node @param {any} card @param {any} model */
+function decisionButtons(node, card, model) {
+  const send = (/** @type {string} */ decision) => (card.kind === "approval"
+    ? model.send(answerApprovalMessage(card.id, decision))
+    : model.send(answerPermissionsMessage(card.id, decision)));
   const buttons = h("div", { class: "cx-buttons" });
   for (const { decision, label } of card.decisions) {
     const button = h("button", { type: "button", class: `cx-${decision}`, "data-decision": decision }, [label]);
     button.addEventListener("click", () => {
       for (const b of buttons.querySelectorAll("button")) b.setAttribute("disabled", "");
-      model.send(answerPermissionsMessage(card.id, decision));
+      send(decision);
     });
     buttons.append(button);
   }
@@ -72,6 +95,8 @@ function permissionCard(model, card) {
   node.append(buttons, countdown);
   return { node, countdown };
 }
+
+const CARDS = { user_input: questionCard, permissions: permissionCard, approval: approvalCard };
 
 export default {
   /** @param {{model: any, el: HTMLElement}} ctx */
@@ -91,7 +116,7 @@ export default {
       for (const id of remove) { cards.get(id)?.node.remove(); cards.delete(id); }
       for (const p of add) {
         const card = cardModel(p);
-        const built = card.kind === "user_input" ? questionCard(model, card) : permissionCard(model, card);
+        const built = (CARDS[/** @type {keyof typeof CARDS} */ (card.kind)] ?? permissionCard)(model, card);
         cards.set(p.id, { ...built, deadline: card.deadlineMs });
         list.append(built.node);
       }

@@ -8,6 +8,13 @@ const PROMPTS = PROMPTS_PROTOCOL;
 
 /** @type {readonly string[]} */
 export const DECISIONS = Object.freeze([...PROMPTS.decisions]);
+/** @type {readonly string[]} */
+export const APPROVAL_DECISIONS = Object.freeze([...PROMPTS.approval_decisions]);
+export const APPROVAL_LABELS = Object.freeze({
+  approve: "Approve once",
+  approve_for_session: "Approve for this session",
+  decline: "Decline",
+});
 export const OTHER_LABEL = PROMPTS.other_label;
 export const NOTE_PREFIX = PROMPTS.note_prefix;
 export const DECISION_LABELS = Object.freeze({
@@ -43,9 +50,25 @@ export function cardModel(pending) {
     return { ...base, title: questions.map((/** @type {{header: string}} */ q) => q.header).join(" · ") || "Question", questions };
   }
   const req = pending.request;
+  if (pending.kind === "approval") return approvalCardModel(base, req);
   return { ...base, title: "Permission request", reason: req.reason ?? null, cwd: req.cwd ?? "",
     lines: permissionLines(req.permissions ?? {}), decisions: DECISIONS.map((d) => ({ decision: d,
       label: DECISION_LABELS[/** @type {keyof typeof DECISION_LABELS} */ (d)] ?? d })) };
+}
+
+/**
+ * A command or file-change approval: what would run or change, and the three answers.
+ * @param {{id: string, kind: string, deadlineMs: number | null}} base @param {any} req
+ */
+function approvalCardModel(base, req) {
+  const decisions = APPROVAL_DECISIONS.map((d) => ({ decision: d,
+    label: APPROVAL_LABELS[/** @type {keyof typeof APPROVAL_LABELS} */ (d)] ?? d }));
+  const common = { ...base, reason: req.reason ?? null, cwd: req.cwd ?? "", decisions };
+  if (req.type === "exec_approval_request") {
+    return { ...common, title: "Run this command?", command: req.command, changes: [] };
+  }
+  const changes = (req.changes ?? []).map((/** @type {any} */ c) => ({ path: c.path, kind: c.kind, diff: c.diff }));
+  return { ...common, title: "Apply these changes?", command: null, changes };
 }
 
 /**
@@ -110,6 +133,12 @@ export function answerUserInputMessage(requestId, answers) {
 export function answerPermissionsMessage(requestId, decision) {
   if (!DECISIONS.includes(decision)) throw new Error(`unknown decision ${JSON.stringify(decision)}`);
   return { id: requestId, kind: PROMPTS_TO_KERNEL.answer_permissions, decision };
+}
+
+/** @param {string} requestId @param {string} decision */
+export function answerApprovalMessage(requestId, decision) {
+  if (!APPROVAL_DECISIONS.includes(decision)) throw new Error(`unknown decision ${JSON.stringify(decision)}`);
+  return { id: requestId, kind: PROMPTS_TO_KERNEL.answer_approval, decision };
 }
 
 /** @param {string} viewId */

@@ -94,7 +94,7 @@ async def test_the_next_request_carries_the_aborted_pair_and_the_marker(session,
     await started.wait()
     handle.interrupt()
     await handle
-    model = cx.ScriptedModel([[cx.assistant_message("ok")]])
+    model = cx.ScriptedModel([[cx.assistant_message("ok")]], record_requests=True)
     await session.run_turn("again", model=model)
     items = model.requests[0].items
     assert_aborted_text(model.requests[0].outputs()["s1"])
@@ -165,7 +165,7 @@ async def test_interrupt_while_the_model_is_sampling(session, no_leaked_tasks):
         return [cx.assistant_message("late")]
 
     log = cx.RecordingSubscriber(session)
-    handle = session.start_turn("go", model=cx.ScriptedModel([slow_model], allow_leftover=True))
+    handle = session.start_turn("go", model=cx.ScriptedModel([slow_model], allow_leftover=True, record_requests=True))
     await sampling.wait()
     handle.interrupt()
     result = await handle
@@ -396,7 +396,7 @@ async def test_interrupt_twice_and_after_the_end(session, no_leaked_tasks):
 
 
 async def test_interrupt_a_completed_turn_returns_false(session, no_leaked_tasks):
-    handle = session.start_turn("go", model=cx.ScriptedModel([[cx.assistant_message("hi")]]))
+    handle = session.start_turn("go", model=cx.ScriptedModel([[cx.assistant_message("hi")]], record_requests=True))
     result = await handle
     assert result.status == "completed"
     assert handle.interrupt() is False
@@ -410,12 +410,12 @@ async def test_bad_reason_and_starting_a_second_turn(session, no_leaked_tasks):
     with pytest.raises(cx.TurnError, match="interrupt reason must be one of interrupted, replaced"):
         handle.interrupt("because")
     with pytest.raises(cx.TurnError, match=f"turn {handle.turn_id} is still running.*interrupt"):
-        session.start_turn("again", model=cx.ScriptedModel([[cx.assistant_message("x")]]))
+        session.start_turn("again", model=cx.ScriptedModel([[cx.assistant_message("x")]], record_requests=True))
     handle.interrupt()
     with pytest.raises(cx.TurnError, match="still running"):  # during the grace period, too
-        session.start_turn("again", model=cx.ScriptedModel([[cx.assistant_message("x")]]))
+        session.start_turn("again", model=cx.ScriptedModel([[cx.assistant_message("x")]], record_requests=True))
     await handle
-    await session.run_turn("again", model=cx.ScriptedModel([[cx.assistant_message("x")]]))
+    await session.run_turn("again", model=cx.ScriptedModel([[cx.assistant_message("x")]], record_requests=True))
 
 
 @pytest.mark.parametrize("rep", range(10))
@@ -436,7 +436,7 @@ async def test_interrupt_from_another_thread(session, rep, no_leaked_tasks):
 async def test_steer_bad_input(session, no_leaked_tasks):
     with pytest.raises(cx.TurnError, match="no turn is running"):
         session.steer("hello")
-    handle = session.start_turn("go", model=cx.ScriptedModel([[cx.assistant_message("hi")]]))
+    handle = session.start_turn("go", model=cx.ScriptedModel([[cx.assistant_message("hi")]], record_requests=True))
     with pytest.raises(cx.TurnError, match="takes the user's text"):
         handle.steer(42)  # type: ignore[arg-type]
     await handle
@@ -446,7 +446,7 @@ async def test_steer_bad_input(session, no_leaked_tasks):
 
 async def test_steered_input_joins_the_next_request(session, no_leaked_tasks):
     started, release = blocking_tool(session)
-    model = cx.ScriptedModel([[cx.function_call("slow", {}, call_id="s1")], [cx.assistant_message("seen")]])
+    model = cx.ScriptedModel([[cx.function_call("slow", {}, call_id="s1")], [cx.assistant_message("seen")]], record_requests=True)
     handle = session.start_turn("go", model=model)
     await started.wait()
     handle.steer("also this")

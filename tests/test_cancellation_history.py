@@ -77,7 +77,7 @@ def test_invariant_every_call_exactly_one_output(spec):
 async def test_every_model_request_is_paired(session, no_leaked_tasks):
     """A history left with a dangling call (e.g. by a hard abort) is repaired before sampling."""
     session.history.extend([cx.user_message("old"), call("function_call", "lost")])
-    model = cx.ScriptedModel([[cx.assistant_message("ok")]])
+    model = cx.ScriptedModel([[cx.assistant_message("ok")]], record_requests=True)
     await session.run_turn("new", model=model)
     request = model.requests[0]
     assert is_paired(request.items)
@@ -95,7 +95,7 @@ async def test_interrupted_turn_history_is_paired_for_each_abort_point(session, 
         return "never"
 
     model = cx.ScriptedModel([[cx.function_call("hang", {"n": i}, call_id=f"h{i}") for i in range(5)],
-                              [cx.assistant_message("x")]], allow_leftover=True)
+                              [cx.assistant_message("x")]], allow_leftover=True, record_requests=True)
     handle = session.start_turn("go", model=model)
     await started.wait()
     handle.interrupt()

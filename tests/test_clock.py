@@ -123,7 +123,7 @@ async def test_new_input_interrupts_a_twelve_hour_sleep(clock_session: cx.Sessio
     started = asyncio.Event()
     clock_session.subscribe(lambda e: started.set() if e.msg.type == "item_started" else None)
     model = cx.ScriptedModel([[cx.function_call("sleep", {"duration_ms": 43_200_000}, call_id="z1", namespace="clock")],
-                              [cx.assistant_message("woke")]])
+                              [cx.assistant_message("woke")]], record_requests=True)
     handle = clock_session.start_turn("wait", model=model)
     await started.wait()
     handle.steer("wake up")
@@ -140,7 +140,7 @@ async def test_pending_input_interrupts_at_once(clock_session: cx.Session, no_le
         handle.steer("already here")
         return [cx.function_call("sleep", {"duration_ms": 43_200_000}, call_id="z1", namespace="clock")]
 
-    model = cx.ScriptedModel([steer_then_sleep, [cx.assistant_message("ok")]])
+    model = cx.ScriptedModel([steer_then_sleep, [cx.assistant_message("ok")]], record_requests=True)
     handle = clock_session.start_turn("go", model=model)
     result = await handle
     assert result.outputs()["z1"] == "Wall time: 0.0000 seconds\nSleep interrupted by new input."
@@ -152,7 +152,7 @@ async def test_interrupt_wakes_sleep_with_aborted_text(clock_session: cx.Session
     clock_session.subscribe(lambda e: started.set() if e.msg.type == "item_started" else None)
     log = cx.RecordingSubscriber(clock_session)
     model = cx.ScriptedModel([[cx.function_call("sleep", {"duration_ms": 43_200_000}, call_id="z1",
-                                                namespace="clock")], [cx.assistant_message("x")]], allow_leftover=True)
+                                                namespace="clock")], [cx.assistant_message("x")]], allow_leftover=True, record_requests=True)
     handle = clock_session.start_turn("wait", model=model)
     await started.wait()
     handle.interrupt()

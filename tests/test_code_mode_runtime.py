@@ -324,7 +324,7 @@ async def test_interrupting_a_later_turn_terminates_cells_from_earlier_turns(ses
 
 async def test_notify_injects_an_extra_exec_output_into_the_conversation(session):
     source = 'notify("halfway"); text("done")'
-    model = cx.ScriptedModel([[cx.custom_tool_call("exec", source, call_id="e1")], [cx.assistant_message("ok")]])
+    model = cx.ScriptedModel([[cx.custom_tool_call("exec", source, call_id="e1")], [cx.assistant_message("ok")]], record_requests=True)
     await session.run_turn("go", model=model)
     exec_outputs = [i for i in model.requests[1].items if i.get("call_id") == "e1" and i["type"].endswith("output")]
     assert exec_outputs[0] == {"type": "custom_tool_call_output", "call_id": "e1", "name": "exec",

@@ -51,7 +51,7 @@ def test_every_call_gets_exactly_one_output(calls) -> None:
             items.append({"type": "function_call", "name": name, "arguments": raw, "call_id": call_id})
         else:
             items.append(cx.custom_tool_call(name or "x", str(args), call_id=call_id))
-    model = cx.ScriptedModel([items, [cx.assistant_message("done")]], allow_leftover=True)
+    model = cx.ScriptedModel([items, [cx.assistant_message("done")]], allow_leftover=True, record_requests=True)
     result = asyncio.run(session.run_turn("go", model=model))
     assert result.status in ("completed", "failed")  # a custom payload to update_plan is Fatal by spec
     history = session.history

@@ -16,7 +16,7 @@ BLOCK_TEXT = "Tool call blocked by PreToolUse hook: plans are frozen. Tool: upda
 
 
 def script(args=ARGS) -> cx.ScriptedModel:
-    return cx.ScriptedModel([[cx.function_call("update_plan", args, call_id="c1")], [cx.assistant_message("done")]])
+    return cx.ScriptedModel([[cx.function_call("update_plan", args, call_id="c1")], [cx.assistant_message("done")]], record_requests=True)
 
 
 def kinds(events) -> list[str]:

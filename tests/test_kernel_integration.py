@@ -43,11 +43,12 @@ import asyncio, codex_nb as cx
 session = cx.Session()
 seen = []
 session.subscribe(lambda e: seen.append(e.msg.type))
-gate = asyncio.Event()
+gate, waiting = asyncio.Event(), asyncio.Event()
 
 @session.tool
 async def wait_for_gate() -> str:
     "Waits for the next cell."
+    waiting.set()
     await gate.wait()
     return "released"
 
@@ -59,7 +60,8 @@ model = cx.ScriptedModel([
 handle = session.start_turn("go", model=model)
 print("cell returned")
 """)
-    out = run(kernel, "print(handle.done(), seen)")
+    # handshake: the turn reached its tool (under load the next cell may run before it starts)
+    out = run(kernel, "await waiting.wait()\nprint(handle.done(), seen)")
     assert out.strip() == "False ['turn_started', 'plan_update']"
     run(kernel, "gate.set()")
     out = run(kernel, "result = await handle\nprint(result.status, result.outputs(), seen[-1])")

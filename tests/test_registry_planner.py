@@ -86,7 +86,7 @@ async def test_snapshot_isolation_across_mid_step_registry_change(session: cx.Se
         seen.append(request.tool_names)
         return [cx.function_call("late", {}, call_id="c2")]
 
-    model = cx.ScriptedModel([add_tool_while_sampling, second, [cx.assistant_message("done")]])
+    model = cx.ScriptedModel([add_tool_while_sampling, second, [cx.assistant_message("done")]], record_requests=True)
     result = await session.run_turn("go", model=model)
     outputs = result.outputs()
     assert outputs["c1"] == "unsupported call: late"  # the step's router never saw it
@@ -100,7 +100,7 @@ async def test_unknown_tools_get_paired_outputs(session: cx.Session) -> None:
         [cx.function_call("nonexistent", {}, call_id="f1"), cx.custom_tool_call("nope", "x", call_id="c1"),
          cx.function_call("t", {}, call_id="n1", namespace="mcp__server_one")],
         [cx.assistant_message("ok")],
-    ])
+    ], record_requests=True)
     result = await session.run_turn("go", model=model)
     assert result.outputs() == {
         "f1": "unsupported call: nonexistent",
@@ -181,7 +181,7 @@ async def test_outputs_recorded_in_call_order_with_parallel_tools(session: cx.Se
         [cx.function_call("slow", {"tag": "s1"}, call_id="a"), cx.function_call("fast", {"tag": "f"}, call_id="b"),
          cx.function_call("slow", {"tag": "s2"}, call_id="c")],
         [cx.assistant_message("done")],
-    ])
+    ], record_requests=True)
     result = await session.run_turn("go", model=model)
     kinds = [(i["type"], i.get("call_id")) for i in result.items if "call" in i["type"]]
     assert kinds == [("function_call", "a"), ("function_call", "b"), ("function_call", "c"),
@@ -203,7 +203,7 @@ async def test_exclusive_tools_do_not_overlap(session: cx.Session) -> None:
         return str(n)
 
     model = cx.ScriptedModel([[cx.function_call("solo", {"n": i}, call_id=f"c{i}") for i in range(4)],
-                              [cx.assistant_message("done")]])
+                              [cx.assistant_message("done")]], record_requests=True)
     await session.run_turn("go", model=model)
     assert max(peak) == 1
 

@@ -60,7 +60,7 @@ async def test_async_consumer_receives_events_in_order(session: cx.Session) -> N
     consumer = asyncio.ensure_future(consume())
     await ready.wait()
     await asyncio.sleep(0)  # let the generator register before the turn emits
-    model = cx.ScriptedModel([[cx.function_call("update_plan", PLAN, call_id="c")], [cx.assistant_message("x")]])
+    model = cx.ScriptedModel([[cx.function_call("update_plan", PLAN, call_id="c")], [cx.assistant_message("x")]], record_requests=True)
     await session.run_turn("go", model=model)
     await consumer
     assert received == ["turn_started", "plan_update", "agent_message", "turn_complete"]
@@ -70,15 +70,13 @@ async def test_bounded_consumer_drops_oldest() -> None:
     session = cx.Session()
     iterator = session.events(maxsize=2).__aiter__()
     first = asyncio.ensure_future(iterator.__anext__())
-    await asyncio.sleep(0)
-    for _ in range(5):
-        await session.call_tool("update_plan", PLAN)
-    event = await first
-    assert (event.msg.type, event.revision) == ("plan_update", 1)  # taken before the queue filled
+    await asyncio.sleep(0)  # the consumer is registered and waiting
+    for revision in range(1, 6):  # five events while the consumer cannot run (no await in between)
+        session.bus.emit(cx.PlanUpdate(plan=[]), id="t", turn_id="t", revision=revision)
     session.bus.close()
-    rest = [e async for e in iterator]
-    # revisions 2..5 arrived while nobody read: a queue of 2 keeps the NEWEST two, in order
-    assert [(e.msg.type, e.revision) for e in rest] == [("plan_update", 4), ("plan_update", 5)]
+    received = [await first] + [e async for e in iterator]
+    # a queue of 2 keeps the NEWEST two, in order; 1, 2 and 3 were dropped
+    assert [e.revision for e in received] == [4, 5]
 
 
 async def test_start_turn_returns_at_once_and_can_be_awaited(session: cx.Session) -> None:
@@ -90,7 +88,7 @@ async def test_start_turn_returns_at_once_and_can_be_awaited(session: cx.Session
         await gate.wait()
         return "released"
 
-    model = cx.ScriptedModel([[cx.function_call("wait_for_gate", {}, call_id="g")], [cx.assistant_message("ok")]])
+    model = cx.ScriptedModel([[cx.function_call("wait_for_gate", {}, call_id="g")], [cx.assistant_message("ok")]], record_requests=True)
     handle = session.start_turn("go", model=model)
     assert not handle.done()
     with pytest.raises(cx.TurnError, match="still running"):
@@ -113,7 +111,7 @@ async def test_scripted_model_is_strict(session: cx.Session) -> None:
 
 
 async def test_history_and_result_items(session: cx.Session) -> None:
-    model = cx.ScriptedModel([[cx.function_call("update_plan", PLAN, call_id="c")], [cx.assistant_message("ok")]])
+    model = cx.ScriptedModel([[cx.function_call("update_plan", PLAN, call_id="c")], [cx.assistant_message("ok")]], record_requests=True)
     result = await session.run_turn("hello", model=model)
     assert [i["type"] for i in result.items] == ["message", "function_call", "function_call_output", "message"]
     assert result.items[0] == cx.user_message("hello")
@@ -131,7 +129,7 @@ async def test_bad_mode_and_model_name_the_fix(session: cx.Session) -> None:
 
 def test_start_turn_without_loop_explains() -> None:
     with pytest.raises(cx.TurnError, match="running asyncio loop"):
-        cx.Session().start_turn("x", model=cx.ScriptedModel([[cx.assistant_message("a")]]))
+        cx.Session().start_turn("x", model=cx.ScriptedModel([[cx.assistant_message("a")]], record_requests=True))
 
 
 async def test_non_string_call_id_is_a_model_visible_error(session: cx.Session) -> None:
@@ -140,7 +138,7 @@ async def test_non_string_call_id_is_a_model_visible_error(session: cx.Session) 
     assert result.output == "invalid call_id 7: a call id must be a string"
     assert rec.events == []
     model = cx.ScriptedModel([[{"type": "function_call", "name": "update_plan", "arguments": "{}", "call_id": 5}],
-                              [cx.assistant_message("ok")]])
+                              [cx.assistant_message("ok")]], record_requests=True)
     turn = await session.run_turn("go", model=model)
     assert turn.status == "completed"
     assert {"type": "function_call_output", "call_id": "5",
@@ -183,7 +181,7 @@ async def test_aclose_ends_the_turn_requests_and_consumers_and_is_idempotent() -
     question = {"questions": [{"id": "q", "header": "H", "question": "Go?",
                                "options": [{"label": "Yes", "description": "go"}]}]}
     model = cx.ScriptedModel([[cx.function_call("request_user_input", question, call_id="q1")],
-                              [cx.assistant_message("never")]], allow_leftover=True)
+                              [cx.assistant_message("never")]], allow_leftover=True, record_requests=True)
     consumed: list[str] = []
     listening = asyncio.Event()
 

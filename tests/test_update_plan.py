@@ -35,7 +35,7 @@ async def test_update_plan_tool_emits_plan_update_event(session: cx.Session) -> 
     model = cx.ScriptedModel([
         [cx.function_call("update_plan", HARNESS_ARGS, call_id="call-1")],
         [cx.assistant_message("done")],
-    ])
+    ], record_requests=True)
     result = await session.run_turn("make a plan", model=model)
     assert result.status == "completed"
     plan_events = [e for e in result.events if e.msg.type == "plan_update"]
@@ -51,7 +51,7 @@ async def test_update_plan_tool_rejects_malformed_payload(session: cx.Session) -
     model = cx.ScriptedModel([
         [cx.function_call("update_plan", {"explanation": "Missing plan data"}, call_id="call-1")],
         [cx.assistant_message("ok")],
-    ])
+    ], record_requests=True)
     result = await session.run_turn("plan", model=model)
     assert "plan_update" not in [e.msg.type for e in result.events]
     output = model.requests[1].outputs()["call-1"]
@@ -125,7 +125,7 @@ async def test_optional_validation_warn_and_reject() -> None:
 
 
 async def test_custom_payload_is_fatal_incompatible(session: cx.Session) -> None:
-    model = cx.ScriptedModel([[cx.custom_tool_call("update_plan", "{}", call_id="x")]])
+    model = cx.ScriptedModel([[cx.custom_tool_call("update_plan", "{}", call_id="x")]], record_requests=True)
     result = await session.run_turn("go", model=model)
     assert result.status == "failed"
     assert result.error == "Fatal error: tool update_plan invoked with incompatible payload"

@@ -11,21 +11,25 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..tools.exposure import ToolExposure
 from ..tools.names import ToolName
 from ..tools.registry import RegisteredTool, RegistrySnapshot
 from ..tools.router import ToolRouter
-from .cell import CellLimits
-from .description import NestedToolDefinition, build_exec_description, code_mode_sample
-from .cell_manager import CodeModeRuntime, NestedToolEntry
 from ..config import Config
 from ..config.code_mode import CodeModeSettings, ToolMode
 from ..tools.invocation import TurnContext
 from ..tools.planner import FinalizedTools
-from .specs import EXEC_TOOL_NAME, WAIT_TOOL_NAME
-from .exec_wait import ExecTool, NestedTarget, WaitTool
+
+if TYPE_CHECKING:
+    from .cell_manager import CodeModeRuntime
+    from .description import NestedToolDefinition
+
+from .names import EXEC_TOOL_NAME, WAIT_TOOL_NAME
+
+# The Code Mode machinery (V8 via mini-racer, the description and TypeScript builders)
+# is imported on first use: a session without Code Mode never loads it.
 
 log = logging.getLogger("codex_nb.code_mode")
 CODE_MODE_SOURCE = "code_mode"
@@ -33,6 +37,8 @@ _NOT_NESTABLE = frozenset({"tool_search", "web_search"})
 
 
 def nested_definition(entry: RegisteredTool) -> NestedToolDefinition:
+    from .description import NestedToolDefinition
+
     spec = entry.tool.spec()
     kind = "freeform" if entry.tool.kind == "custom" else "function"
     return NestedToolDefinition(
@@ -68,6 +74,9 @@ class CodeModeFinalizer:
         self._runtime: CodeModeRuntime | None = None
 
     def runtime(self, settings: CodeModeSettings) -> CodeModeRuntime:
+        from .cell import CellLimits
+        from .cell_manager import CodeModeRuntime
+
         if self._runtime is None:
             self._runtime = CodeModeRuntime(limits=CellLimits(memory_limit_bytes=settings.memory_limit_bytes,
                                                               max_wall_time_s=settings.max_wall_time_s))
@@ -107,6 +116,10 @@ class CodeModeFinalizer:
                 log.warning("tool %s collides with Code Mode's %s and is removed", e.tool.tool_name.dotted, e.tool.name)
         entries = [e for e in entries
                    if not (e.tool.tool_name.is_default and e.tool.name in (EXEC_TOOL_NAME, WAIT_TOOL_NAME))]
+        from .cell_manager import NestedToolEntry
+        from .description import build_exec_description, code_mode_sample
+        from .exec_wait import ExecTool, NestedTarget, WaitTool
+
         nested = select_nested(entries, settings)
         listed = [d for n, d in nested.items() if not _exposure_of(entries, n).is_deferred]
         deferred = [d for n, d in nested.items() if _exposure_of(entries, n).is_deferred]

@@ -31,7 +31,7 @@ ApprovalPolicy = Literal["untrusted", "on-failure", "on-request", "never"]
 class Config(BaseModel):
     """Runtime settings. Keyword-only; unknown fields are rejected with a clear error."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", validate_assignment=True)
 
     update_plan_enabled: bool = True
     """``[tools.update_plan] enabled``: register ``update_plan`` at all."""

@@ -21,7 +21,7 @@ class ToolMode(StrEnum):
 class CodeModeSettings(BaseModel):
     """Keyword-only; ``Config(code_mode=CodeModeSettings(enabled=True))`` turns Code Mode on."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     enabled: bool = False
     """``[features] code_mode`` or ``[features.code_mode] enabled``."""

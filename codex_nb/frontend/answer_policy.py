@@ -1,7 +1,8 @@
 """Headless answer policies: who answers ``request_user_input`` / ``request_permissions``
 when no person is at a widget (nbval, CI, scripts).
 
-Order of precedence for a request (see ``tools/handlers/frontend.py``):
+Order of precedence for a request (``route``, used by ``tools/handlers/ask.py`` and the
+ACP client's permission requests):
 
 1. ``session.answer_policy`` (explicit, set in code);
 2. a prompts widget of the session whose view has rendered (a person may answer);
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CodexNbError
-from .requests import EMPTY_ANSWERS, FrontendRequest, RequestKind
+from .requests import EMPTY_ANSWERS, AnswerError, FrontendRequest, FrontendRequests, Outcome, RequestKind
 
 ENV_VAR = "CODEX_NB_ANSWER_POLICY"
 
@@ -50,12 +51,14 @@ class AnswerPolicy:
     # -- constructors ----------------------------------------------------------------------
     @classmethod
     def deny(cls) -> AnswerPolicy:
-        """Questions get ``{"answers":{}}`` (as if auto-resolved); permissions an empty turn grant."""
-        return cls("deny()", lambda r: dict(EMPTY_ANSWERS) if r.kind == RequestKind.USER_INPUT else "deny")
+        """Questions get ``{"answers":{}}`` (as if auto-resolved); permissions an empty turn grant;
+        command and file-change approvals are declined."""
+        return cls("deny()", _deny)
 
     @classmethod
     def recommended(cls) -> AnswerPolicy:
-        """Every question gets its first (recommended) option; permissions are granted for the turn."""
+        """Every question gets its first (recommended) option; permissions are granted for the turn;
+        command and file-change approvals are approved once."""
         return cls("recommended()", _recommended)
 
     @classmethod
@@ -140,9 +143,17 @@ def env_policy(cache: dict[str, Any] | None = None, environ: Mapping[str, str] |
     return policy
 
 
+def _deny(request: FrontendRequest) -> Any:
+    if request.kind == RequestKind.USER_INPUT:
+        return dict(EMPTY_ANSWERS)
+    return "decline" if request.kind == RequestKind.APPROVAL else "deny"
+
+
 def _recommended(request: FrontendRequest) -> Any:
     if request.kind == RequestKind.PERMISSIONS:
         return "allow_turn"
+    if request.kind == RequestKind.APPROVAL:
+        return "approve"
     questions = getattr(request.msg, "questions", [])
     return {q.id: q.options[0].label for q in questions if q.options}
 
@@ -153,3 +164,29 @@ def how_to_answer(tool: str) -> str:
             f"policy is set. Display session.prompts() in a notebook cell, set session.answer_policy "
             f"(cx.AnswerPolicy.deny(), .recommended(), .scripted([...]) or .callback(fn)), or start the kernel "
             f"with {ENV_VAR}=deny|recommended|/path/to/answers.json")
+
+
+async def route(broker: FrontendRequests, request: FrontendRequest, *, what: str, unanswerable: str) -> None:
+    """Hand ``request`` to whoever answers it, in the order above; ``unanswerable`` is the
+    fail-fast message, ``what`` names the request in errors. A policy that gives an unusable
+    answer raises ``AnswerPolicyError``."""
+    policy = AnswerPolicy.from_value(broker.answer_policy)
+    if policy is None:
+        state = broker.frontend_state()
+        if state == "ready":
+            return  # a person can answer in the widget
+        policy = env_policy(broker.env_policy_cache)
+        if policy is None:
+            if state == "displayed":  # the widget's view may still be loading
+                broker.start_view_grace(request, unanswerable)
+            else:
+                broker.fail(request.id, unanswerable)
+            return
+    value = await policy.answer(request)
+    if request.settled is not None:
+        return  # replaced or cancelled while the policy was thinking
+    try:
+        broker.answer(request.id, value, outcome=Outcome.POLICY)
+    except AnswerError as err:
+        raise AnswerPolicyError(f"answer policy {policy!r} gave an unusable answer to {what} "
+                                f"(call {request.call_id}): {err}") from None

@@ -24,6 +24,9 @@ from typing import Any
 from ..errors import CodexNbError
 from ..protocol.events import EventMsg
 from ..protocol.frontend import (
+    ApplyPatchApprovalRequestEvent,
+    ApprovalDecision,
+    ExecApprovalRequestEvent,
     FileSystemPermissions,
     NetworkPermissions,
     PermissionGrantScope,
@@ -53,6 +56,8 @@ class AnswerError(CodexNbError, ValueError):
 class RequestKind(StrEnum):
     USER_INPUT = "user_input"
     PERMISSIONS = "permissions"
+    APPROVAL = "approval"
+    """A command or file-change approval (the real Codex's app-server asks these)."""
 
 
 class Outcome(StrEnum):
@@ -79,7 +84,7 @@ class FrontendRequest:
     kind: RequestKind
     turn_id: str
     call_id: str
-    msg: RequestUserInputEvent | RequestPermissionsEvent
+    msg: RequestUserInputEvent | RequestPermissionsEvent | ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent
     created_at: float
     future: asyncio.Future[Settlement]
     loop: asyncio.AbstractEventLoop
@@ -322,7 +327,19 @@ class FrontendRequests:
 def normalize_answer(request: FrontendRequest, response: Any) -> dict[str, Any]:
     if request.kind == RequestKind.USER_INPUT:
         return normalize_user_input_answer(request.msg, response)  # type: ignore[arg-type]
+    if request.kind == RequestKind.APPROVAL:
+        return normalize_approval_answer(response)
     return normalize_permissions_answer(request.msg, response)  # type: ignore[arg-type]
+
+
+def normalize_approval_answer(response: Any) -> dict[str, Any]:
+    """``"approve"`` | ``"approve_for_session"`` | ``"decline"`` (or ``{"decision": ...}``)."""
+    value = response.get("decision") if isinstance(response, Mapping) and set(response) == {"decision"} else response
+    try:
+        return {"decision": ApprovalDecision(value).value}
+    except (ValueError, TypeError):
+        choices = ", ".join(repr(d.value) for d in ApprovalDecision)
+        raise AnswerError(f"an approval answer must be one of {choices}; got {response!r}") from None
 
 
 def normalize_user_input_answer(msg: RequestUserInputEvent, response: Any) -> dict[str, Any]:

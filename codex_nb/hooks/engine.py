@@ -187,7 +187,14 @@ class HookEngine:
         return self._trust.to_toml(s for s in self._specs if self._trust.status(s) == "trusted")
 
     # -- ToolHooks -----------------------------------------------------------------------
+    @property
+    def idle(self) -> bool:
+        """Nothing can change a call: no hooks configured and no async-hook context waiting."""
+        return not self._specs and not self._pending_contexts
+
     async def pre_tool_use(self, request: HookRequest) -> PreToolUseOutcome:
+        if self.idle:
+            return PreToolUseOutcome()
         runs = await self._run_event("PreToolUse", request)
         outcome = PreToolUseOutcome(additional_contexts=self._take_async_contexts())
         for run in runs:
@@ -202,6 +209,8 @@ class HookEngine:
         return outcome
 
     async def post_tool_use(self, request: HookRequest) -> PostToolUseOutcome:
+        if self.idle:
+            return PostToolUseOutcome()
         runs = await self._run_event("PostToolUse", request)
         outcome = PostToolUseOutcome(additional_contexts=self._take_async_contexts())
         feedback: list[str] = []

@@ -19,7 +19,7 @@ HookOutputEntryKind = Literal["warning", "stop", "feedback", "context", "error"]
 class HookOutputEntry(BaseModel):
     """One line of what a hook run produced (Warning, Stop, Feedback, Context, Error)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
     kind: HookOutputEntryKind
     text: str
 
@@ -27,7 +27,7 @@ class HookOutputEntry(BaseModel):
 class HookRunSummary(BaseModel):
     """One hook run. ``id`` is ``{event-label}:{display_order}:{source_path}:{tool_use_id}``."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
     id: str
     event_name: Literal["pre_tool_use", "post_tool_use"]
     handler_type: Literal["command", "python"]

@@ -18,7 +18,7 @@ from .plan import PlanItemArg, UpdatePlanArgs
 class EventMsg(BaseModel):
     """Base of every event payload; subclasses set ``type`` to the Codex wire name."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
     type: str
 
     def to_wire(self) -> dict[str, Any]:
@@ -69,6 +69,13 @@ class AgentMessage(EventMsg):
     message: str
 
 
+class AgentMessageDelta(EventMsg):
+    """``agent_message_delta``: a chunk of the assistant's streamed reply (Codex core event)."""
+
+    type: Literal["agent_message_delta"] = "agent_message_delta"
+    delta: str
+
+
 class ErrorEvent(EventMsg):
     """``error``: the turn failed; ``message`` is e.g. ``Fatal error: ...``."""
 
@@ -106,7 +113,7 @@ class ItemCompleted(EventMsg):
 class Event(BaseModel):
     """The envelope every consumer receives. Wire form: ``{"id": ..., "msg": {...}}``."""
 
-    model_config = ConfigDict(frozen=True, kw_only=True)
+    model_config = ConfigDict(defer_build=True, frozen=True, kw_only=True)
 
     id: str
     msg: SerializeAsAny[EventMsg]

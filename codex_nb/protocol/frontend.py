@@ -25,7 +25,7 @@ def _drop_none(data: dict[str, Any], *keys: str) -> dict[str, Any]:
 
 # -- request_user_input -------------------------------------------------------------------
 class QuestionOption(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="ignore", frozen=True)
 
     label: str
     description: str
@@ -34,7 +34,7 @@ class QuestionOption(BaseModel):
 class Question(BaseModel):
     """One question; ``options`` is omitted from the wire form when absent."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="ignore", frozen=True)
 
     id: str
     header: str
@@ -51,7 +51,7 @@ class Question(BaseModel):
 class RequestUserInputArgs(BaseModel):
     """What the model sends. ``autoResolutionMs`` is a non-negative integer (u64)."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="ignore", frozen=True)
 
     questions: list[Question]
     autoResolutionMs: int | None = None
@@ -81,7 +81,7 @@ class FileSystemAccess(StrEnum):
 class PathRef(BaseModel):
     """``{"type":"path","path":...}`` or ``{"type":"glob_pattern","pattern":...}``."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     type: Literal["path", "glob_pattern"]
     path: str | None = None
@@ -93,7 +93,7 @@ class PathRef(BaseModel):
 
 
 class FileSystemEntry(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     path: PathRef
     access: FileSystemAccess
@@ -102,7 +102,7 @@ class FileSystemEntry(BaseModel):
 class FileSystemPermissions(BaseModel):
     """Canonical entries; serialises in the legacy ``{read?, write?}`` form when possible."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     entries: tuple[FileSystemEntry, ...] = ()
     glob_scan_max_depth: int | None = None
@@ -136,7 +136,7 @@ class FileSystemPermissions(BaseModel):
 
 
 class NetworkPermissions(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     enabled: bool | None = None
 
@@ -144,7 +144,7 @@ class NetworkPermissions(BaseModel):
 class PermissionProfile(BaseModel):
     """``RequestPermissionProfile``: both fields always serialised (null when absent)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     network: NetworkPermissions | None = None
     file_system: FileSystemPermissions | None = None
@@ -180,7 +180,7 @@ class PermissionGrantScope(StrEnum):
 class RequestPermissionsResponse(BaseModel):
     """What the model receives: ``{"permissions":{...},"scope":"turn"}``."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     permissions: PermissionProfile
     scope: PermissionGrantScope = PermissionGrantScope.TURN
@@ -209,6 +209,45 @@ class RequestPermissionsEvent(EventMsg):
     @model_serializer(mode="wrap")
     def _ser(self, handler: Any) -> dict[str, Any]:
         return _drop_none(handler(self), "reason")
+
+
+class ApprovalDecision(StrEnum):
+    """How a person answers a command or file-change approval."""
+
+    APPROVE = "approve"
+    APPROVE_FOR_SESSION = "approve_for_session"
+    DECLINE = "decline"
+
+
+class ExecApprovalRequestEvent(EventMsg):
+    """``exec_approval_request``: the agent wants to run ``command`` and asks first."""
+
+    type: Literal["exec_approval_request"] = "exec_approval_request"
+    call_id: str
+    turn_id: str
+    command: str
+    cwd: str | None = None
+    reason: str | None = None
+
+
+class FileChange(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    path: str
+    kind: str
+    """``add`` | ``delete`` | ``update``."""
+    diff: str
+
+
+class ApplyPatchApprovalRequestEvent(EventMsg):
+    """``apply_patch_approval_request``: the agent wants to change these files and asks first."""
+
+    type: Literal["apply_patch_approval_request"] = "apply_patch_approval_request"
+    call_id: str
+    turn_id: str
+    changes: list[FileChange]
+    reason: str | None = None
+    grant_root: str | None = None
 
 
 class FrontendRequestResolved(EventMsg):

@@ -30,6 +30,10 @@ class ModelRequest:
 
     turn_id: str
     items: list[Item]
+    """The conversation as of this request. Read it while sampling and do not change it: when
+    the history needed no repair this IS the session's live history (no per-step copy), which
+    grows after the request; a model that keeps requests copies what it needs (see
+    ``ScriptedModel(record_requests=True)``)."""
     tools: list[dict[str, Any]]
     tool_generation: int
     mode: str = "default"

@@ -22,7 +22,7 @@ class StepStatus(StrEnum):
 class PlanItemArg(BaseModel):
     """One checklist step."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     step: str
     status: StepStatus
@@ -31,7 +31,7 @@ class PlanItemArg(BaseModel):
 class UpdatePlanArgs(BaseModel):
     """The whole plan snapshot the model sends; also the PlanUpdate event payload."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     explanation: str | None = None
     plan: list[PlanItemArg]

@@ -17,6 +17,7 @@ import typing
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import from_json
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -219,15 +220,43 @@ def _reject_duplicates(pairs: list[tuple[str, Any]]) -> None:
         raise _DuplicateKey
 
 
+def _key_count(value: Any) -> int:
+    if isinstance(value, dict):
+        return len(value) + sum(_key_count(v) for v in value.values() if isinstance(v, (dict, list)))
+    if isinstance(value, list):
+        return sum(_key_count(v) for v in value if isinstance(v, (dict, list)))
+    return 0
+
+
+def provably_no_duplicate_keys(text: str) -> bool:
+    """A cheap proof that valid JSON ``text`` repeats no key in any object.
+
+    Every key in the text is followed by one colon outside strings, so the text has at
+    least as many colons as key occurrences, which are at least as many as the distinct
+    keys a parser keeps. When the colon count equals the distinct-key count, no key can
+    repeat. False means "not proven" (a colon inside a string, or a real duplicate).
+    """
+    colons = text.count(":")
+    if colons == 0:
+        return True
+    try:
+        tree = from_json(text)
+    except ValueError:
+        return False
+    return _key_count(tree) == colons
+
+
 def _fast_parse(model: type[M], text: str) -> M | None:
     """pydantic's Rust parser for the common, valid case; None means "let serde rules decide".
 
     pydantic silently keeps the last of duplicate keys where serde errors, so a
-    duplicate sends the input down the slow, exact path.
+    duplicate sends the input down the slow, exact path. The key-count proof settles
+    most texts without a Python hook per object; the rest get the exact check.
     """
     try:
         parsed = model.model_validate_json(text, strict=True)
-        json.loads(text, object_pairs_hook=_reject_duplicates)
+        if not provably_no_duplicate_keys(text):
+            json.loads(text, object_pairs_hook=_reject_duplicates)
     except (ValidationError, _DuplicateKey, ValueError):
         return None
     return parsed

@@ -112,7 +112,8 @@ class PairingTracker:
 
 
 def repaired(history: list[dict[str, Any]], tracker: PairingTracker) -> list[dict[str, Any]]:
-    """The items to send: a copy of ``history`` if it is paired, else its repair."""
+    """The items to send: ``history`` itself if it is paired (no copy: a long turn must not
+    copy its whole history every step), else its repair (a new list)."""
     if tracker.is_paired(history):
-        return list(history)
+        return history
     return repair_history(history)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import KW_ONLY, dataclass, field
@@ -32,12 +33,26 @@ class ScriptedModel:
     ``ScriptedModelError`` (the turn fails with a clear error). Under-use is caught
     when a turn completes with responses left, unless ``allow_leftover=True`` (for
     a script spread across several turns; call ``assert_exhausted()`` at the end).
+
+    ``record_requests=True`` keeps a copy of every request (its items as they were when
+    it was sent) in ``requests``, for tests and notebooks that inspect what the model saw.
+    Off by default: a copy per step is the whole history per step.
     """
 
     responses: list[Step]
     _: KW_ONLY
     allow_leftover: bool = False
-    requests: list[ModelRequest] = field(default_factory=list)
+    record_requests: bool = False
+    _requests: list[ModelRequest] = field(default_factory=list, init=False, repr=False)
+    _used: int = field(default=0, init=False, repr=False)
+
+    @property
+    def requests(self) -> list[ModelRequest]:
+        """Every request this model was sent, oldest first (needs ``record_requests=True``)."""
+        if not self.record_requests:
+            raise ScriptedModelError("this ScriptedModel does not keep its requests; create it with "
+                                     "ScriptedModel(responses, record_requests=True) to inspect them")
+        return self._requests
 
     def __post_init__(self) -> None:
         if isinstance(self.responses, (str, bytes)) or not isinstance(self.responses, Sequence):
@@ -52,16 +67,18 @@ class ScriptedModel:
 
     @property
     def remaining(self) -> int:
-        return len(self.responses) - len(self.requests)
+        return len(self.responses) - self._used
 
     async def sample(self, request: ModelRequest) -> list[Item]:
-        index = len(self.requests)
+        index = self._used
         if index >= len(self.responses):
             raise ScriptedModelError(
                 f"ScriptedModel was asked for response {index + 1} but only {len(self.responses)} were "
                 f"scripted; add a final [cx.assistant_message(...)] response so the turn can end"
             )
-        self.requests.append(request)
+        self._used += 1
+        if self.record_requests:
+            self._requests.append(dataclasses.replace(request, items=list(request.items)))
         step = self.responses[index]
         items = step(request) if callable(step) else step
         if inspect.isawaitable(items):

@@ -9,6 +9,7 @@ kept and observable here instead. The call path reports into this through the
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable
 
 from ..events.bus import EventBus
@@ -17,22 +18,40 @@ from ..protocol.events import WarningEvent
 from ..tools.lifecycle import ControlToolCallFact, LifecycleRecord
 
 
-class CallRecords:
-    """Keeps every ``LifecycleRecord`` and ``ControlToolCallFact`` and tells their observers."""
+DEFAULT_RECORD_LIMIT = 10_000
+"""Records kept per log; older ones are dropped (observers still see every record)."""
 
-    def __init__(self, bus: EventBus) -> None:
+
+class CallRecords:
+    """Keeps the latest ``LifecycleRecord`` s and ``ControlToolCallFact`` s in bounded rings
+    and tells their observers about every one."""
+
+    def __init__(self, bus: EventBus, *, limit: int = DEFAULT_RECORD_LIMIT) -> None:
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"record limit must be a positive int, got {limit!r}")
         self._bus = bus
-        self.lifecycle_log: list[LifecycleRecord] = []
-        self.control_tool_facts: list[ControlToolCallFact] = []
+        self.limit = limit
+        self._lifecycle_ring: collections.deque[LifecycleRecord] = collections.deque(maxlen=limit)
+        self._fact_ring: collections.deque[ControlToolCallFact] = collections.deque(maxlen=limit)
         self._lifecycle: Observers[LifecycleRecord] = Observers(self._fault, what="a callable taking one record")
         self._facts: Observers[ControlToolCallFact] = Observers(self._fault, what="a callable taking one record")
 
+    @property
+    def lifecycle_log(self) -> list[LifecycleRecord]:
+        """The latest lifecycle records (at most ``limit``), oldest first; a copy."""
+        return list(self._lifecycle_ring)
+
+    @property
+    def control_tool_facts(self) -> list[ControlToolCallFact]:
+        """The latest control-tool facts (at most ``limit``), oldest first; a copy."""
+        return list(self._fact_ring)
+
     def record_lifecycle(self, record: LifecycleRecord) -> None:
-        self.lifecycle_log.append(record)
+        self._lifecycle_ring.append(record)
         self._lifecycle.notify(record)
 
     def record_control_fact(self, fact: ControlToolCallFact) -> None:
-        self.control_tool_facts.append(fact)
+        self._fact_ring.append(fact)
         self._facts.notify(fact)
 
     def on_lifecycle(self, fn: Callable[[LifecycleRecord], None]) -> Callable[[], None]:

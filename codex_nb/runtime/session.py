@@ -44,7 +44,7 @@ from ..tools.pipeline import CallResult
 from ..tools.planner import ToolPlan, ToolPlanner
 from ..tools.registry import ToolRegistry
 from .history import PairingTracker
-from .records import CallRecords
+from .records import DEFAULT_RECORD_LIMIT, CallRecords
 from .turn import TurnResult, TurnRunner
 
 INTERRUPT_GRACE_SECONDS = 0.1  # GRACEFULL_INTERRUPTION_TIMEOUT_MS
@@ -149,12 +149,13 @@ class Session(SessionHooksMixin):
     """
 
     def __init__(self, config: Config | None = None, *, cwd: str | None = None, thread_id: str | None = None,
-                 hooks: ToolHooks | None = None) -> None:
+                 hooks: ToolHooks | None = None, record_limit: int = DEFAULT_RECORD_LIMIT) -> None:
         self.config = config if config is not None else Config()
         self.thread_id = thread_id or str(uuid.uuid4())
         self.cwd = os.path.abspath(cwd or os.getcwd())
         self.bus = EventBus(self.thread_id)
-        self.records = CallRecords(self.bus)
+        self.records = CallRecords(self.bus, limit=record_limit)
+        """Lifecycle records and control-tool facts: the latest ``record_limit`` of each."""
         self.registry = ToolRegistry()
         self.code_mode = CodeModeFinalizer()
         """Code Mode's planner part; it owns this session's cells (the V8 host thread starts on first use)."""
@@ -273,6 +274,11 @@ class Session(SessionHooksMixin):
         return dotted if plan.router.lookup(dotted) is not None else ToolName.of(name)
 
     # -- turns -----------------------------------------------------------------------
+    def _release(self, handle: TurnHandle) -> None:
+        """A finished turn's handle (and its result) is the caller's: the session lets go of it."""
+        if self._active is handle:
+            self._active = None
+
     @property
     def active_turn(self) -> TurnHandle | None:
         return self._active if self._active is not None and not self._active.done() else None
@@ -300,6 +306,7 @@ class Session(SessionHooksMixin):
                             history=self.history, pairing=self.pairing)
         handle = TurnHandle(self, turn, asyncio.ensure_future(runner.run()))
         self._active = handle
+        handle.task.add_done_callback(lambda _: self._release(handle))
         return handle
 
     async def run_turn(self, user_text: str, *, model: Model, mode: str = "default") -> TurnResult:

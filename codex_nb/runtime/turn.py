@@ -144,6 +144,14 @@ class TurnRunner:
         return calls
 
     async def _run_calls(self, calls: list[ToolCall | RoutingError], router: ToolRouter) -> None:
+        if len(calls) == 1 and isinstance(calls[0], ToolCall):
+            # One call needs no gate and no task of its own: run_call still races it against
+            # the cancel token in its own task. If the turn is cancelled, run_call unwinds the
+            # call and re-raises; nothing is recorded and repair pairs it, as for a cancelled task.
+            result = await run_call(calls[0], self.turn, router)
+            self.history.extend(result.context_items)
+            self.history.append(result.item)
+            return
         gate = ParallelGate()
         tasks: list[asyncio.Future[CallResult] | None] = []
         for call in calls:

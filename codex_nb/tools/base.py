@@ -27,6 +27,11 @@ class Tool(ABC):
     """Builtin control tools (update_plan, request_user_input, view_image) get a guard fact (spec 04 §2)."""
     runs_hooks: ClassVar[bool] = True
     """False for tools that opt out of PreToolUse/PostToolUse (``exec``, ``wait``)."""
+    inline_start: ClassVar[bool] = False
+    """True for handlers that usually finish without waiting (``update_plan``): the call runner
+    starts them on its own stack and hands them to a task only at their first real wait
+    (``tools.calls.start_inline``). Such a handler must not rely on ``asyncio.current_task()``
+    before that wait (``asyncio.timeout`` / ``TaskGroup`` there would bind to the caller)."""
 
     def __init__(
         self,

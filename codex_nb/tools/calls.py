@@ -9,7 +9,11 @@ the lifecycle reports ``Aborted``.
 from __future__ import annotations
 
 import asyncio
+import collections.abc
+import contextvars
 import time
+from collections.abc import Coroutine, Generator
+from typing import Any
 
 from ..protocol.items import empty_tool_search_output
 from .invocation import ToolInvocation, TurnContext
@@ -58,18 +62,110 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
                 raise asyncio.CancelledError
             return await dispatch(call, turn, entry, lifecycle, invocation)
 
-    task = asyncio.ensure_future(admitted())
+    coro = admitted()
+    # Inline only without a gate: behind a gate, an earlier call of the same response may not
+    # have reached the gate yet, and an inline start would overtake it.
+    if gate is None and entry is not None and entry.tool.inline_start:
+        try:
+            finished, task = start_inline(coro, token)
+        except asyncio.CancelledError:  # the handler met its cancelled token (e.g. emit refused): aborted
+            lifecycle.finish(ToolCallOutcome.aborted())
+            token.detach()
+            return aborted_output(call, time.monotonic() - started)
+        if task is None:
+            token.detach()
+            return finished  # type: ignore[return-value]
+    else:
+        task = asyncio.ensure_future(coro)
     try:
         await _first_of(task, token)
         if lifecycle.finished or (task.done() and not task.cancelled()):
-            return await task  # the handler claimed its outcome first: the real result is kept
-        return await _abort(task, call, lifecycle, time.monotonic() - started)
+            result = await task  # the handler claimed its outcome first: the real result is kept
+        else:
+            result = await _abort(task, call, lifecycle, time.monotonic() - started)
+        token.detach()  # the call is over; an abandoned handler (below) keeps following the turn
+        return result
     except asyncio.CancelledError:
         # We ourselves were cancelled (hard abort, outer cancel): the call never gets an
         # output here; history repair pairs it with "aborted" (spec 04 §5, last row).
         lifecycle.finish(ToolCallOutcome.aborted())
         await _unwind(task)
         raise
+
+
+INLINE_BARE_YIELDS = 8
+"""Bare yields (``await asyncio.sleep(0)``) an inline start runs through before handing off."""
+
+
+def start_inline(coro: Coroutine[Any, Any, CallResult],
+                 token: CancelToken) -> tuple[CallResult | None, asyncio.Task[CallResult] | None]:
+    """Run an opt-in call's coroutine on the caller's stack until its first real suspension.
+
+    A call that finishes without waiting on anything (``update_plan``: parse, emit, return)
+    costs no task and no loop round trip. At the first wait on a future, after a few bare
+    yields (a spinning handler), or once its token is cancelled, the coroutine is handed to
+    a task in the same context, which then enters the usual race against the token: a
+    handler that ignores cancellation is still cut off and abandoned. The inline part runs
+    in a copy of the caller's context, so context variables stay isolated as in a task.
+    Returns ``(result, None)`` when it finished inline, else ``(None, task)``.
+    """
+    context = contextvars.copy_context()
+    yielded: Any = None
+    grace = 1  # as in a task: a cancel seen at a bare yield lets the handler take its next step first
+    for _ in range(INLINE_BARE_YIELDS):
+        try:
+            yielded = context.run(coro.send, None)
+        except StopIteration as stop:
+            return stop.value, None
+        if yielded is not None:
+            break
+        if token.cancelled:
+            if grace == 0:
+                break
+            grace -= 1
+    task = asyncio.get_running_loop().create_task(_Resumed(coro, yielded), context=context)
+    return None, task
+
+
+class _Resumed(collections.abc.Coroutine):  # type: ignore[type-arg]
+    """The task-side half of an inline start: a coroutine object that carries on ``coro``.
+
+    Its task's first step re-yields what ``coro`` yielded inline (the future it waits on,
+    or a bare yield); every later step and every thrown exception (a cancel, even one
+    that arrives before that first step) goes straight to ``coro``, which is suspended
+    at its own await and cleans up as usual.
+    """
+
+    __slots__ = ("_coro", "_first")
+
+    def __init__(self, coro: Coroutine[Any, Any, CallResult], yielded: Any) -> None:
+        self._coro = coro
+        self._first: tuple[Any] | None = (yielded,)
+
+    def send(self, value: Any) -> Any:
+        first, self._first = self._first, None
+        if first is not None:
+            return first[0]
+        return self._coro.send(value)
+
+    def throw(self, typ: Any, val: Any = None, tb: Any = None) -> Any:
+        self._first = None
+        exc = typ if val is None else val
+        if isinstance(exc, type):
+            exc = exc()
+        return self._coro.throw(exc.with_traceback(tb) if tb is not None else exc)
+
+    def close(self) -> None:
+        self._first = None
+        self._coro.close()
+
+    def __await__(self) -> Generator[Any, Any, CallResult]:
+        sent: Any = None
+        while True:
+            try:
+                sent = yield self.send(sent)
+            except StopIteration as stop:
+                return stop.value
 
 
 async def _first_of(task: asyncio.Future[CallResult], token: CancelToken) -> None:

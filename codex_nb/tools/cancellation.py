@@ -30,7 +30,8 @@ class CancelToken:
         self.reason: str | None = None
         self.source: CancelSource | None = None
         self._callbacks: list[Callable[[], None]] = []
-        self._children: list[CancelToken] = []
+        self._children: dict[CancelToken, None] = {}  # insertion-ordered; O(1) detach
+        self._parent = parent
         if parent is not None:
             parent._adopt(self)
 
@@ -44,7 +45,7 @@ class CancelToken:
     def _adopt(self, child: CancelToken) -> None:
         with self._lock:
             if not self._cancelled:
-                self._children.append(child)
+                self._children[child] = None
                 return
         child.cancel(self.reason or "cancelled", self.source or CancelSource.FIRST_PARTY)
 
@@ -58,12 +59,20 @@ class CancelToken:
             if self._flag is not None:
                 self._flag.set()
             callbacks, self._callbacks = self._callbacks, []
-            children, self._children = self._children, []
+            children, self._children = list(self._children), {}
         for child in children:
             child.cancel(reason, source)
         for callback in callbacks:
             callback()
         return True
+
+    def detach(self) -> None:
+        """Stop following the parent (the call this token belonged to is over), so a long
+        turn does not keep one child per finished call."""
+        parent, self._parent = self._parent, None
+        if parent is not None:
+            with parent._lock:
+                parent._children.pop(self, None)
 
     def on_cancel(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Run ``callback`` (from the cancelling thread) on cancel; returns a remover."""

@@ -71,6 +71,9 @@ class PostToolUseOutcome:
 
 
 class ToolHooks(Protocol):
+    """The hook port. An engine may also offer ``idle: bool`` (True when no hook can change a
+    call); the pipeline then skips building requests for it at all."""
+
     async def pre_tool_use(self, request: HookRequest) -> PreToolUseOutcome: ...
 
     async def post_tool_use(self, request: HookRequest) -> PostToolUseOutcome: ...
@@ -78,6 +81,8 @@ class ToolHooks(Protocol):
 
 class NoHooks:
     """No hooks configured: every call continues untouched."""
+
+    idle = True
 
     async def pre_tool_use(self, request: HookRequest) -> PreToolUseOutcome:
         return PreToolUseOutcome()

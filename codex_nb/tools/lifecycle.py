@@ -18,7 +18,7 @@ from typing import Literal, Protocol
 from .names import ToolName
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class ToolCallOutcome:
     """``Completed{success}``, ``Blocked``, ``Failed{handler_executed}`` or ``Aborted``."""
 
@@ -50,7 +50,7 @@ class ToolCallOutcome:
         return self.kind
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class LifecycleRecord:
     """One lifecycle notification, as a contributor would see it."""
 
@@ -87,6 +87,8 @@ class DiscardRecords:
 class CallLifecycle:
     """Claim-once terminal outcome for one call (the atomic flag of spec 04 §1)."""
 
+    __slots__ = ("_notify", "_ids", "_lock", "outcome", "started")
+
     def __init__(self, notify: LifecycleContributor, *, thread_id: str, turn_id: str, call_id: str,
                  tool_name: ToolName) -> None:
         self._notify = notify
@@ -120,7 +122,7 @@ class ControlToolStatus(StrEnum):
     INTERRUPTED = "Interrupted"
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class ControlToolCallFact:
     """Analytics fact for a builtin control tool call; never carries plan content."""
 
@@ -143,6 +145,8 @@ class ControlToolCallFact:
 
 class ControlToolGuard:
     """Context manager: status starts Interrupted; ``finish`` sets it; exit emits the fact."""
+
+    __slots__ = ("_record", "_fields", "status", "started_at_ms", "completed_at_ms")
 
     def __init__(self, record: Callable[[ControlToolCallFact], None], *, thread_id: str, turn_id: str, call_id: str, cell_id: str | None,
                  tool_name: str) -> None:

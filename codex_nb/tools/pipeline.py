@@ -91,9 +91,10 @@ def check_payload_kind(entry: RegisteredTool, call: ToolCall) -> None:
 
 async def run_pre_tool_use(entry: RegisteredTool, inv: ToolInvocation) -> PreToolUseOutcome:
     """Step 4: PreToolUse hooks (block, rewrite or continue)."""
-    if not entry.tool.runs_hooks:
+    hooks = inv.turn.hooks
+    if not entry.tool.runs_hooks or getattr(hooks, "idle", False):
         return PreToolUseOutcome()
-    return await inv.turn.hooks.pre_tool_use(hook_request(entry, inv))
+    return await hooks.pre_tool_use(hook_request(entry, inv))
 
 
 def reject_blocked_call(entry: RegisteredTool, inv: ToolInvocation, lifecycle: CallLifecycle,
@@ -160,9 +161,10 @@ async def run_handler_with_guard(entry: RegisteredTool, inv: ToolInvocation, lif
 
 async def run_post_tool_use(entry: RegisteredTool, inv: ToolInvocation, output: ToolOutput) -> PostToolUseOutcome:
     """Step 9: PostToolUse hooks, only after a handler that succeeded."""
-    if not entry.tool.runs_hooks or output.success is False:
+    hooks = inv.turn.hooks
+    if not entry.tool.runs_hooks or output.success is False or getattr(hooks, "idle", False):
         return PostToolUseOutcome()
-    return await inv.turn.hooks.post_tool_use(hook_request(entry, inv, tool_response=output.body))
+    return await hooks.post_tool_use(hook_request(entry, inv, tool_response=output.body))
 
 
 def hook_request(entry: RegisteredTool, inv: ToolInvocation, *, tool_response: Any = None) -> HookRequest:

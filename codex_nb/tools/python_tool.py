@@ -127,7 +127,7 @@ def _arguments_model(fn: Callable[..., Any], tool_name: str) -> Any:
                                       f"(e.g. {param.name}: str) so the model knows what to send")
         default = ... if param.default is param.empty else param.default
         fields[param.name] = (hints[param.name], default)
-    return create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"), **fields)
+    return create_model(f"{tool_name}_arguments", __config__=ConfigDict(defer_build=True, extra="forbid"), **fields)
 
 
 def _parameters(model: Any) -> dict[str, Any]:

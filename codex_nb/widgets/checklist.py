@@ -168,7 +168,7 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
                 self.stats.coalesced += 1
             self._pending.snapshot = _Snapshot(
                 explanation=msg.explanation,
-                steps=[{"step": item.step, "status": str(item.status)} for item in msg.plan],
+                steps=_steps(msg),
                 thread_id=event.thread_id,
                 turn_id=event.turn_id,
                 revision=revision,
@@ -363,6 +363,15 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
         if hasattr(self, "_lock"):
             self.detach()
         super().close()
+
+
+def _steps(msg: Any) -> list[dict[str, str]]:
+    steps = [{"step": item.step, "status": str(item.status)} for item in msg.plan]
+    # A source may rank steps outside the Codex payload (ACP plan priorities).
+    for step, priority in zip(steps, getattr(msg, "priorities", ()) or ()):
+        if priority:
+            step["priority"] = priority
+    return steps
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

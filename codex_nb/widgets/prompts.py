@@ -34,6 +34,10 @@ WIDGET = "prompts"
 MAX_RESOLVED = 20
 
 
+_ANSWER_KINDS = {RequestKind.USER_INPUT: "answer_user_input", RequestKind.PERMISSIONS: "answer_permissions",
+                 RequestKind.APPROVAL: "answer_approval"}
+
+
 def validate_message(message: object) -> dict[str, Any]:
     """Return ``message`` if it is a valid prompts request, else raise ``ProtocolError``."""
     return validate_to_kernel(WIDGET, message)
@@ -41,6 +45,10 @@ def validate_message(message: object) -> dict[str, Any]:
 
 def _summary(request: FrontendRequest) -> str:
     msg = request.msg.to_wire()
+    if request.kind == RequestKind.APPROVAL:
+        if msg["type"] == "exec_approval_request":
+            return f"run: {msg['command']}"
+        return "change: " + ", ".join(c["path"] for c in msg["changes"])
     if request.kind == RequestKind.USER_INPUT:
         return "; ".join(f"{q['header']}: {q['question']}" for q in msg["questions"]) or "(no questions)"
     perms = msg["permissions"]
@@ -129,7 +137,7 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
             return
         request = self._broker.get(message["id"])
         if request is not None:
-            expected = "answer_user_input" if request.kind == RequestKind.USER_INPUT else "answer_permissions"
+            expected = _ANSWER_KINDS[request.kind]
             if kind != expected:
                 raise ProtocolError(f"request {request.id} is a {request.kind.value} request; answer it with "
                                    f"{expected}, not {kind}")

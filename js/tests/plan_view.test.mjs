@@ -103,3 +103,9 @@ test("turn status and errors pass through", () => {
   assert.equal(checklistView(snapshot([])).error, null);
   assert.equal(counter([]).text, "0/0 done");
 });
+
+test("an ACP priority is kept on the row; Codex rows have none", () => {
+  const view = checklistView(snapshot([{ step: "Ship", status: "pending", priority: "high" }, { step: "Tidy", status: "pending" }]));
+  assert.equal(view.rows[0].priority, "high");
+  assert.equal("priority" in view.rows[1], false);
+});

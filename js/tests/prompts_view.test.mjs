@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { PROMPTS_TO_KERNEL } from "../protocol.js";
 import {
-  DECISIONS, NOTE_PREFIX, OTHER_LABEL, answerPermissionsMessage, answerUserInputMessage,
+  APPROVAL_DECISIONS, DECISIONS, NOTE_PREFIX, OTHER_LABEL, answerApprovalMessage, answerPermissionsMessage,
+  answerUserInputMessage,
   buildAnswers, cardModel, countdownText, diffCards, permissionLines, readyMessage,
 } from "../prompts_view.js";
 
@@ -51,6 +52,26 @@ test("permission card: what, why, decisions", () => {
     { path: { type: "path", path: "/x" }, access: "read" }] } }), ["deny: **/*.env", "read: /x"]);
 });
 
+test("approval cards: a command or the file diffs, and three answers", () => {
+  const command = cardModel({ id: "req-3", kind: "approval", turn_id: "t", call_id: "e1", deadline_ms: null,
+    request: { type: "exec_approval_request", call_id: "e1", turn_id: "t", command: "rm -rf build", cwd: "/w",
+      reason: "clean up" } });
+  assert.equal(command.title, "Run this command?");
+  assert.equal(command.command, "rm -rf build");
+  assert.deepEqual(command.changes, []);
+  assert.deepEqual(command.decisions.map((d) => d.label), ["Approve once", "Approve for this session", "Decline"]);
+  assert.deepEqual([...APPROVAL_DECISIONS], json.widgets.prompts.approval_decisions);
+  const patch = cardModel({ id: "req-4", kind: "approval", turn_id: "t", call_id: "a1", deadline_ms: null,
+    request: { type: "apply_patch_approval_request", call_id: "a1", turn_id: "t",
+      changes: [{ path: "a.txt", kind: "add", diff: "+hi\n" }] } });
+  assert.equal(patch.title, "Apply these changes?");
+  assert.equal(patch.command, null);
+  assert.deepEqual(patch.changes, [{ path: "a.txt", kind: "add", diff: "+hi\n" }]);
+  assert.deepEqual(answerApprovalMessage("req-3", "approve_for_session"),
+    { id: "req-3", kind: "answer_approval", decision: "approve_for_session" });
+  assert.throws(() => answerApprovalMessage("req-3", "allow_turn"), /unknown decision/);
+});
+
 test("answers: label, Other with note, note-only; missing answer is an error", () => {
   const { questions } = cardModel(QUESTION);
   assert.deepEqual(buildAnswers(questions, {
@@ -84,5 +105,6 @@ test("the DOM module sends only through the view helpers and never uses innerHTM
   const source = await readFile(new URL("../prompts.js", import.meta.url), "utf8");
   assert.doesNotMatch(source, /innerHTML/);
   const sends = [...source.matchAll(/model\.send\((\w+)\(/g)].map((m) => m[1]);
-  assert.deepEqual([...new Set(sends)].sort(), ["answerPermissionsMessage", "answerUserInputMessage", "readyMessage"]);
+  assert.deepEqual([...new Set(sends)].sort(), ["answerApprovalMessage", "answerPermissionsMessage", "answerUserInputMessage",
+    "readyMessage"]);
 });

@@ -11,15 +11,8 @@ from __future__ import annotations
 
 from ...protocol.frontend import FrontendRequestResolved, RequestPermissionsEvent, RequestUserInputEvent
 from ...protocol.events import WarningEvent
-from ...frontend.answer_policy import AnswerPolicy, AnswerPolicyError, env_policy, how_to_answer
-from ...frontend.requests import (
-    AnswerError,
-    FrontendRequest,
-    FrontendRequests,
-    Outcome,
-    RequestKind,
-    Settlement,
-)
+from ...frontend.answer_policy import AnswerPolicyError, how_to_answer, route
+from ...frontend.requests import FrontendRequests, Outcome, RequestKind, Settlement
 from ..errors import Fatal
 from ..invocation import ToolInvocation
 
@@ -37,7 +30,7 @@ async def ask(invocation: ToolInvocation, kind: RequestKind, msg: RequestUserInp
         await invocation.emit(msg)
         if request.settled is None:
             try:
-                await _route(invocation, broker, request, tool)
+                await route(broker, request, what=tool, unanswerable=how_to_answer(tool))
             except AnswerPolicyError as err:  # a misconfigured policy fails the turn with its own message
                 raise Fatal(str(err)) from None
         settlement = await broker.wait(request)
@@ -51,26 +44,3 @@ async def ask(invocation: ToolInvocation, kind: RequestKind, msg: RequestUserInp
     if settlement.outcome == Outcome.UNANSWERABLE:
         invocation.turn.emit(WarningEvent(message=str(settlement.response)))
     return settlement
-
-
-async def _route(invocation: ToolInvocation, broker: FrontendRequests, request: FrontendRequest, tool: str) -> None:
-    policy = AnswerPolicy.from_value(broker.answer_policy)
-    if policy is None:
-        state = broker.frontend_state()
-        if state == "ready":
-            return  # a person can answer in the widget
-        policy = env_policy(broker.env_policy_cache)
-        if policy is None:
-            if state == "displayed":  # the widget's view may still be loading
-                broker.start_view_grace(request, how_to_answer(tool))
-            else:
-                broker.fail(request.id, how_to_answer(tool))
-            return
-    value = await policy.answer(request)
-    if request.settled is not None:
-        return  # replaced or cancelled while the policy was thinking
-    try:
-        broker.answer(request.id, value, outcome=Outcome.POLICY)
-    except AnswerError as err:
-        raise AnswerPolicyError(f"answer policy {policy!r} gave an unusable answer to {tool} "
-                                f"(call {request.call_id}): {err}") from None

@@ -86,7 +86,7 @@ def parameters() -> dict[str, Any]:
 
 # -- argument parsing ---------------------------------------------------------------------
 class _Args(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(defer_build=True, extra="ignore")
     environment_id: str | None = None
     environmentId: str | None = None
     reason: str | None = None
@@ -94,19 +94,19 @@ class _Args(BaseModel):
 
 
 class _Profile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
     network: NetworkPermissions | None = None
     file_system: Any = None
 
 
 class _LegacyFs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
     read: list[str] | None = None
     write: list[str] | None = None
 
 
 class _CanonicalFs(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
     entries: list[FileSystemEntry]
     glob_scan_max_depth: int | None = None
 

@@ -63,6 +63,7 @@ def too_many_in_progress(args: UpdatePlanArgs) -> str | None:
 
 class UpdatePlanTool(Tool):
     is_control_tool = True
+    inline_start = True  # parse, emit, return: nothing to wait for
 
     def __init__(self) -> None:
         super().__init__("update_plan")

@@ -1,0 +1,13 @@
+"""codex_nb's own runtime as an ACP agent, so ACP editors (Zed and others) can drive it.
+
+``python -m codex_nb.acp --script responses.json`` serves ACP on stdin/stdout with a
+scripted model; from Python, ``await codex_nb.acp.serve(model)`` serves any model with
+``async sample(request)``. Each ACP session is a ``cx.Session``: its ``plan_update``
+events go out as ACP ``plan`` updates, tool calls as ``tool_call`` /
+``tool_call_update``, the assistant's messages as message chunks, and a turn's status
+as the ``stopReason``.
+"""
+
+from .server import CodexNbAgent, serve
+
+__all__ = ["CodexNbAgent", "serve"]

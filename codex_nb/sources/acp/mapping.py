@@ -1,0 +1,121 @@
+"""Pure translations from ACP session updates to codex_nb events and statuses.
+
+Kept free of I/O so the rules (status names, priority, stop reasons, how partial
+tool-call updates merge) are testable on their own and read in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...protocol.plan import PlanItemArg, StepStatus
+from .events import AcpPlanUpdate, AcpToolCall
+
+_STEP_STATUS = {"pending": StepStatus.PENDING, "in_progress": StepStatus.IN_PROGRESS,
+                "completed": StepStatus.COMPLETED}
+
+TURN_STATUS = {"end_turn": "completed", "cancelled": "interrupted"}
+"""ACP ``stopReason`` -> codex_nb turn status; every other reason is a failed turn."""
+
+STOP_REASON_TEXT = {
+    "max_tokens": "the agent stopped: it reached its token limit (stopReason max_tokens)",
+    "max_turn_requests": "the agent stopped: it reached its limit of model requests for one prompt "
+                         "(stopReason max_turn_requests)",
+    "refusal": "the agent refused to continue (stopReason refusal)",
+}
+
+
+def plan_update(entries: list[Any]) -> AcpPlanUpdate:
+    """An ACP ``plan`` update (always the complete plan) as a ``plan_update`` event."""
+    steps: list[PlanItemArg] = []
+    priorities: list[str] = []
+    for entry in entries:
+        status = _STEP_STATUS.get(str(getattr(entry.status, "value", entry.status)), StepStatus.PENDING)
+        steps.append(PlanItemArg(step=entry.content, status=status))
+        priorities.append(str(getattr(entry.priority, "value", entry.priority)))
+    return AcpPlanUpdate(explanation=None, plan=steps, priorities=tuple(priorities))
+
+
+def turn_status(stop_reason: str) -> str:
+    return TURN_STATUS.get(stop_reason, "failed")
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+@dataclass(kw_only=True)
+class ToolCallState:
+    """The merged state of one tool call; ``apply`` folds in a partial update."""
+
+    call_id: str
+    turn_id: str | None = None
+    lifecycle_done: bool = False
+    """The lifecycle finish record was written (completed, failed or aborted)."""
+    title: str = ""
+    kind: str | None = None
+    status: str = "pending"
+    content: list[dict[str, Any]] = field(default_factory=list)
+    locations: list[dict[str, Any]] = field(default_factory=list)
+    raw_input: Any = None
+    raw_output: Any = None
+
+    def apply(self, update: Any) -> None:
+        # ACP: in a tool_call_update, a field that is present replaces the old value;
+        # an absent (None) field leaves it unchanged.
+        for name in ("title", "kind", "status", "raw_input", "raw_output"):
+            value = getattr(update, name, None)
+            if value is not None:
+                setattr(self, name, str(getattr(value, "value", value)) if name in ("kind", "status") else _plain(value))
+        for name in ("content", "locations"):
+            value = getattr(update, name, None)
+            if value is not None:
+                setattr(self, name, _plain(list(value)))
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("completed", "failed")
+
+    def item(self, *, aborted: bool = False) -> dict[str, Any]:
+        """The call as an app-server v2 ``dynamicToolCall`` item (what transcripts render)."""
+        if aborted:
+            status, success = "failed", None
+        elif self.finished:
+            status, success = self.status, self.status == "completed"
+        else:
+            status, success = "inProgress", None
+        texts = [t for t in (_block_text(c) for c in self.content) if t]
+        if not texts and isinstance(self.raw_output, dict):
+            output = self.raw_output.get("formatted_output") or self.raw_output.get("aggregated_output")
+            texts = [output] if isinstance(output, str) and output else []
+        return {"type": "dynamicToolCall", "id": self.call_id, "namespace": None, "tool": self.title or self.kind or "tool",
+                "arguments": self.raw_input, "status": status,
+                "contentItems": [{"type": "inputText", "text": t} for t in texts] if texts else None,
+                "success": success, "durationMs": None}
+
+    def event(self, phase: str) -> AcpToolCall:
+        return AcpToolCall(phase=phase, call_id=self.call_id, title=self.title, kind=self.kind, status=self.status,
+                           content=list(self.content), locations=list(self.locations), raw_input=self.raw_input,
+                           raw_output=self.raw_output)
+
+
+def _block_text(entry: dict[str, Any]) -> str | None:
+    """Text of one plain tool-call content entry (``{"type":"content","content":{...}}``)."""
+    inner = entry.get("content") if isinstance(entry, dict) else None
+    text = inner.get("text") if isinstance(inner, dict) else None
+    return text if isinstance(text, str) else None
+
+
+def content_text(content: Any) -> str | None:
+    """The text of an ACP content block (text, or a resource's text), else None."""
+    text = getattr(content, "text", None)
+    if isinstance(text, str):
+        return text
+    resource = getattr(content, "resource", None)
+    text = getattr(resource, "text", None)
+    return text if isinstance(text, str) else None

@@ -1,0 +1,25 @@
+"""What a session and the client callbacks need from their ``AcpAgent``.
+
+A protocol instead of the class keeps the imports one way (agent -> session, client)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from typing import Any, Protocol
+
+
+class AgentPort(Protocol):
+    command: str
+    env: dict[str, str]
+    cancel_grace: float
+    terminals: bool
+    sessions: dict[str, Any]
+
+    def _connection(self) -> Any: ...
+
+    def _require_running(self) -> None: ...
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any], *, name: str) -> asyncio.Task[Any]: ...
+
+    async def _describe_failure(self, err: BaseException, method: str) -> str: ...

@@ -1,0 +1,102 @@
+"""Newline-delimited JSON framing for the ACP SDK that reports what it cannot use.
+
+The SDK's own stdio framing drops an unparsable line with a log record only, and a
+line that parses to something other than an object (``[1]``, ``42``) ends its receive
+loop, i.e. the session. A misbehaving agent must not cost the user the session, and
+the user must see that something was dropped: this transport hands only JSON-RPC
+objects to the SDK and reports every other line (and every ``session/update`` whose
+params do not validate, which the SDK would otherwise swallow) to ``on_malformed``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger("codex_nb.acp.transport")
+
+PREVIEW = 200
+
+
+def _preview(text: str) -> str:
+    return text if len(text) <= PREVIEW else text[:PREVIEW] + f"... ({len(text)} characters)"
+
+
+class CheckedTransport:
+    """An ``acp`` message transport over an agent's stdout/stdin."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 on_malformed: Callable[[str], None]) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._on_malformed = on_malformed
+        self._lock = asyncio.Lock()
+        self.malformed = 0
+
+    async def send(self, message: dict[str, Any]) -> None:
+        data = (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+        async with self._lock:
+            self._writer.write(data)
+            await self._writer.drain()
+
+    async def receive(self) -> dict[str, Any] | None:
+        while True:
+            try:
+                raw = await self._reader.readuntil(b"\n")
+            except asyncio.IncompleteReadError as err:
+                raw = err.partial
+                if not raw.strip():
+                    return None
+            except asyncio.LimitOverrunError as err:
+                await self._reader.readexactly(err.consumed)
+                self._report(f"a line longer than the {self._reader._limit} byte limit was dropped")  # noqa: SLF001
+                continue
+            text = raw.decode("utf-8", errors="replace").strip()
+            if not text:
+                continue
+            problem, message = _check(text)
+            if problem is None:
+                return message
+            self._report(f"{problem}: {_preview(text)}")
+
+    def _report(self, what: str) -> None:
+        self.malformed += 1
+        log.warning("ACP agent sent a malformed message (%s); it was ignored", what)
+        try:
+            self._on_malformed(what)
+        except Exception:  # a reporting failure must not end the receive loop  # noqa: BLE001
+            log.exception("reporting a malformed ACP message failed")
+
+    async def close(self) -> None:
+        if not self._writer.is_closing():
+            self._writer.close()
+
+
+def _check(text: str) -> tuple[str | None, dict[str, Any] | None]:
+    try:
+        message = json.loads(text)
+    except ValueError as err:
+        return f"not JSON ({err})", None
+    if not isinstance(message, dict):
+        return f"not a JSON-RPC object but a JSON {type(message).__name__}", None
+    method = message.get("method")
+    if method is None:
+        if "id" not in message or not ("result" in message or "error" in message):
+            return "neither a request, a notification nor a response", None
+        return None, message
+    if not isinstance(method, str):
+        return "its method is not a string", None
+    if method == "session/update" and "id" not in message:
+        from acp.schema import SessionNotification
+        from pydantic import ValidationError
+
+        try:
+            SessionNotification.model_validate(message.get("params"))
+        except ValidationError as err:
+            first = err.errors(include_url=False)[0]
+            where = ".".join(str(p) for p in first["loc"])
+            return f"session/update with invalid params ({first['msg']} at {where or 'params'})", None
+    return None, message

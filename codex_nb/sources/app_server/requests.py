@@ -1,0 +1,197 @@
+"""Server-to-client requests: the real Codex asks, the notebook answers.
+
+``item/tool/requestUserInput``, ``item/permissions/requestApproval`` and the command and
+file-change approvals open a request in the thread's ``FrontendRequests`` broker (an
+approval shows the command, or the diff of the ``fileChange`` item it is about) and are
+routed exactly as for codex_nb's own tools: an explicit ``thread.answer_policy``, else a rendered prompts widget (a person
+answers), else ``$CODEX_NB_ANSWER_POLICY``, else nobody. Whatever happens, the server
+gets exactly one answer: when nobody can answer (or the request is cancelled) it gets the
+decline Codex documents for that request (``{"answers": {}}``, an empty turn grant,
+``{"decision": "decline"}``, ``{"action": "decline"}``), never silence. A
+``serverRequest/resolved`` for a request still open here (answered by another client, or
+cleared by an interrupt) closes its prompt without answering twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Protocol
+
+from ...protocol.events import WarningEvent
+from ...protocol.frontend import (
+    ApplyPatchApprovalRequestEvent,
+    ExecApprovalRequestEvent,
+    FileChange,
+    FrontendRequestResolved,
+    Question,
+    RequestPermissionsEvent,
+    RequestUserInputEvent,
+)
+from ...frontend.answer_policy import AnswerPolicyError, how_to_answer, route
+from ...frontend.requests import FrontendRequests, Outcome, RequestKind, Settlement
+from .permissions import granted_to_v2, profile_from_v2
+from .rpc import METHOD_NOT_FOUND
+
+class _Asker(Protocol):
+    """What the requests of a thread need from it (``CodexThread``)."""
+
+    server: Any
+    frontend_requests: FrontendRequests
+    items: dict[str, dict[str, Any]]
+
+    def emit(self, msg: Any, *, turn_id: str | None) -> Any: ...
+
+log = logging.getLogger("codex_nb.app_server.requests")
+
+USER_INPUT = "item/tool/requestUserInput"
+PERMISSIONS = "item/permissions/requestApproval"
+COMMAND_APPROVAL = "item/commandExecution/requestApproval"
+FILE_CHANGE_APPROVAL = "item/fileChange/requestApproval"
+ELICITATION = "mcpServer/elicitation/request"
+
+DECLINE: dict[str, Any] = {
+    USER_INPUT: {"answers": {}},
+    PERMISSIONS: {"permissions": {}, "scope": "turn"},
+    COMMAND_APPROVAL: {"decision": "decline"},
+    FILE_CHANGE_APPROVAL: {"decision": "decline"},
+    ELICITATION: {"action": "decline"},
+}
+"""Codex's documented answer for declining each server request."""
+
+_KINDS = {USER_INPUT: RequestKind.USER_INPUT, PERMISSIONS: RequestKind.PERMISSIONS,
+          COMMAND_APPROVAL: RequestKind.APPROVAL, FILE_CHANGE_APPROVAL: RequestKind.APPROVAL}
+_TOOLS = {USER_INPUT: "request_user_input", PERMISSIONS: "request_permissions",
+          COMMAND_APPROVAL: "a command approval", FILE_CHANGE_APPROVAL: "a file-change approval"}
+_V2_DECISIONS = {"approve": "accept", "approve_for_session": "acceptForSession", "decline": "decline"}
+
+
+def user_input_event(params: dict[str, Any]) -> RequestUserInputEvent:
+    return RequestUserInputEvent(call_id=params["itemId"], turn_id=params["turnId"],
+                                 questions=[Question.model_validate(q) for q in params["questions"]],
+                                 autoResolutionMs=params.get("autoResolutionMs"))
+
+
+def command_approval_event(params: dict[str, Any]) -> ExecApprovalRequestEvent:
+    return ExecApprovalRequestEvent(call_id=params["itemId"], turn_id=params["turnId"],
+                                    command=params.get("command") or "(command not given)", cwd=params.get("cwd"),
+                                    reason=params.get("reason"))
+
+
+def file_change_event(params: dict[str, Any], item: dict[str, Any] | None) -> ApplyPatchApprovalRequestEvent:
+    """The diff is not in the request: it comes from the ``fileChange`` item Codex started."""
+    changes = [FileChange(path=c.get("path", "?"), kind=(c.get("kind") or {}).get("type", "update"),
+                          diff=c.get("diff", "")) for c in (item or {}).get("changes") or []]
+    return ApplyPatchApprovalRequestEvent(call_id=params["itemId"], turn_id=params["turnId"], changes=changes,
+                                          reason=params.get("reason"), grant_root=params.get("grantRoot"))
+
+
+def permissions_event(params: dict[str, Any]) -> RequestPermissionsEvent:
+    return RequestPermissionsEvent(call_id=params["itemId"], turn_id=params["turnId"],
+                                   environment_id=params.get("environmentId") or "local",
+                                   started_at_ms=params.get("startedAtMs") or 0, reason=params.get("reason"),
+                                   permissions=profile_from_v2(params.get("permissions")), cwd=params.get("cwd", ""))
+
+
+class ServerRequests:
+    """Answers the server requests of one thread; keyed by JSON-RPC id while open."""
+
+    def __init__(self, thread: _Asker) -> None:
+        self.thread = thread
+        self.open: dict[Any, FrontendRequest] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+        self._elsewhere: set[str] = set()
+        self.closed_by_server: list[Any] = []
+        """JSON-RPC ids of requests a ``serverRequest/resolved`` closed before we answered."""
+        self.answered: list[tuple[str, Any]] = []
+        """(method, response) of every answer sent, in order (for tests and notebooks)."""
+
+    def handle(self, rpc_id: Any, method: str, params: dict[str, Any]) -> None:
+        task = asyncio.ensure_future(self._answer(rpc_id, method, params))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _answer(self, rpc_id: Any, method: str, params: dict[str, Any]) -> None:
+        try:
+            await self._answer_or_raise(rpc_id, method, params)
+        except Exception as err:  # a request we cannot even read still gets an answer, never silence
+            log.exception("answering %s failed", method)
+            self.thread.emit(WarningEvent(message=f"codex_nb could not handle {method} ({type(err).__name__}: "
+                                                  f"{err}); it was declined"), turn_id=params.get("turnId"))
+            if method in DECLINE:
+                self.answered.append((method, DECLINE[method]))
+                self.thread.server.connection_respond(rpc_id, DECLINE[method], method=method)
+            else:
+                self.thread.server.connection_respond_error(rpc_id, -32603, f"codex_nb failed on {method}: {err}")
+
+    async def _answer_or_raise(self, rpc_id: Any, method: str, params: dict[str, Any]) -> None:
+        if method in _KINDS:
+            response = await self._ask(rpc_id, method, params)
+        elif method in DECLINE:  # MCP elicitation: no codex_nb prompt for it yet
+            self.thread.emit(WarningEvent(message=f"codex_nb declined {method}: MCP elicitations are not supported "
+                                                  f"in the notebook yet"), turn_id=params.get("turnId"))
+            response = DECLINE[method]
+        else:
+            self.thread.server.connection_respond_error(
+                rpc_id, METHOD_NOT_FOUND, f"codex_nb does not handle the server request {method}")
+            return
+        if response is not None:
+            self.answered.append((method, response))
+            self.thread.server.connection_respond(rpc_id, response, method=method)
+
+    async def _ask(self, rpc_id: Any, method: str, params: dict[str, Any]) -> dict[str, Any] | None:
+        thread = self.thread
+        kind, tool = _KINDS[method], _TOOLS[method]
+        msg = self._event(method, params)
+        broker = thread.frontend_requests
+        request = broker.open(kind, turn_id=params["turnId"], call_id=params["itemId"], msg=msg)
+        self.open[rpc_id] = request
+        try:
+            thread.emit(msg, turn_id=params["turnId"])
+            if request.settled is None:
+                await route(broker, request, what=tool, unanswerable=how_to_answer(tool))
+            settlement = await broker.wait(request)
+        except AnswerPolicyError as err:
+            broker.fail(request.id, str(err))
+            settlement = request.settled or Settlement(outcome=Outcome.UNANSWERABLE, response=str(err))
+        finally:
+            self.open.pop(rpc_id, None)
+            broker.cancel(request.id)
+            outcome = request.settled.outcome if request.settled is not None else Outcome.CANCELLED
+            thread.emit(FrontendRequestResolved(request_id=request.id, kind=kind.value, call_id=request.call_id,
+                                                outcome=outcome.value), turn_id=params["turnId"])
+        if request.id in self._elsewhere:
+            return None  # the server already moved on; answering again would be an error
+        if settlement.outcome == Outcome.UNANSWERABLE:
+            thread.emit(WarningEvent(message=f"{settlement.response}; codex_nb declined the request"),
+                        turn_id=params["turnId"])
+        if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY, Outcome.AUTO_RESOLVED):
+            if kind == RequestKind.USER_INPUT:
+                return dict(settlement.response)
+            if kind == RequestKind.APPROVAL:
+                return {"decision": _V2_DECISIONS[settlement.response["decision"]]}
+            return granted_to_v2(settlement.response, msg.permissions)  # type: ignore[union-attr]
+        return DECLINE[method]
+
+    def _event(self, method: str, params: dict[str, Any]) -> Any:
+        if method == USER_INPUT:
+            return user_input_event(params)
+        if method == PERMISSIONS:
+            return permissions_event(params)
+        if method == COMMAND_APPROVAL:
+            return command_approval_event(params)
+        return file_change_event(params, self.thread.items.get(params["itemId"]))
+
+    def resolved(self, rpc_id: Any) -> None:
+        """``serverRequest/resolved``: close a prompt the server no longer waits for."""
+        request = self.open.get(rpc_id)
+        if request is not None and request.settled is None:
+            self.closed_by_server.append(rpc_id)
+            self._elsewhere.add(request.id)
+            self.thread.frontend_requests.cancel(request.id)
+
+    def cancel_all(self) -> None:
+        """The server is gone: close every prompt (there is nobody left to answer)."""
+        for request in list(self.open.values()):
+            self._elsewhere.add(request.id)
+            self.thread.frontend_requests.cancel(request.id)

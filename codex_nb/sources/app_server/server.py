@@ -1,0 +1,234 @@
+"""``CodexAppServer``: start ``codex app-server``, do the handshake, hand out threads.
+
+::
+
+    async with cx.CodexAppServer(codex_home=home) as server:
+        thread = await server.start_thread(cwd=".")
+        handle = thread.start_turn("make a plan")   # returns at once
+        result = await handle                       # status, items, events
+
+Notifications are routed to their thread by ``threadId``; server requests are answered
+by the thread's prompts / answer policy. If the process dies, every running turn ends
+``failed`` with the stderr tail, and later calls raise ``AppServerExited``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .binary import check_version, codex_binary
+from .errors import AppServerError, AppServerExited
+from .process import AppServerProcess
+from .rpc import DEFAULT_TIMEOUT, METHOD_NOT_FOUND, JsonRpcConnection
+from .thread import CodexThread
+
+log = logging.getLogger("codex_nb.app_server")
+
+CLIENT_NAME = "codex_nb"
+
+
+def _client_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("codex_nb")
+    except PackageNotFoundError:
+        return "0"
+
+
+class CodexAppServer:
+    """One ``codex app-server`` subprocess and its JSON-RPC connection."""
+
+    def __init__(self, *, binary: str | Path | None = None, codex_home: str | Path | None = None,
+                 env: Mapping[str, str] | None = None, config: Mapping[str, Any] | None = None,
+                 args: Sequence[str] = (), cwd: str | Path | None = None,
+                 request_timeout: float = DEFAULT_TIMEOUT, validate: bool = False) -> None:
+        self._binary = Path(binary) if binary is not None else None
+        self.codex_home = Path(codex_home) if codex_home is not None else None
+        self._env = dict(env) if env is not None else None
+        self._config = dict(config or {})
+        self._args = list(args)
+        self._cwd = str(cwd) if cwd is not None else None
+        self.request_timeout = request_timeout
+        self.validate = validate
+        self.process: AppServerProcess | None = None
+        self.connection: JsonRpcConnection | None = None
+        self.threads: dict[str, CodexThread] = {}
+        self.version: str | None = None
+        self.initialize_result: dict[str, Any] | None = None
+        self.unrouted: list[tuple[str, dict[str, Any]]] = []
+        """Notifications without a known thread (server-wide ones), newest last, bounded."""
+        self.closed_error: AppServerError | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None  # type: ignore[assignment]
+        self._closing = False
+        self._exit_task: asyncio.Future[None] | None = None
+
+    # -- lifecycle ----------------------------------------------------------------------------
+    async def start(self) -> CodexAppServer:
+        """Spawn the server and do the ``initialize`` / ``initialized`` handshake."""
+        if self.process is not None:
+            return self
+        self.loop = asyncio.get_running_loop()
+        binary = self._binary or codex_binary()
+        self.version = await asyncio.to_thread(check_version, binary)
+        env = dict(os.environ if self._env is None else self._env)
+        if self.codex_home is not None:
+            env["CODEX_HOME"] = str(self.codex_home)
+        args = [*self._args]
+        for key, value in self._config.items():
+            args += ["-c", f"{key}={_toml_value(value)}"]
+        self.process = await AppServerProcess.spawn(binary, args, env=env, cwd=self._cwd)
+        proc = self.process.proc
+        assert proc.stdout is not None and proc.stdin is not None
+        validator = None
+        if self.validate:
+            from .schema import SchemaValidator
+
+            validator = SchemaValidator()
+        self.connection = JsonRpcConnection(
+            proc.stdout, proc.stdin, on_notification=self._on_notification, on_request=self._on_request,
+            on_closed=self._on_closed, stderr_tail=self.stderr_tail, returncode=lambda: proc.returncode,
+            validator=validator)
+        try:
+            self.initialize_result = await self.request("initialize", {
+                "clientInfo": {"name": CLIENT_NAME, "title": "codex_nb", "version": _client_version()},
+                "capabilities": {"experimentalApi": True}})
+            self.connection.notify("initialized")
+        except BaseException:
+            await self.close()
+            raise
+        return self
+
+    async def __aenter__(self) -> CodexAppServer:
+        return await self.start()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def close(self) -> int | None:
+        """End the server and its process group; running turns end ``failed``. Idempotent."""
+        self._closing = True
+        process = self.process
+        if process is None:
+            return None
+        code = await process.terminate()
+        if self.connection is not None:
+            self.connection.abort(AppServerExited("codex app-server was closed", returncode=code, stderr_tail=""))
+        if self._exit_task is not None:
+            await self._exit_task
+        return code
+
+    def check_open(self) -> None:
+        if self.connection is None:
+            raise AppServerError("the app-server is not started; use `async with cx.CodexAppServer(...) as server` "
+                                 "or `await server.start()` first")
+        if self.connection.closed is not None:
+            raise self.closed_error or self.connection.closed
+
+    @property
+    def pid(self) -> int | None:
+        return None if self.process is None else self.process.pid
+
+    def stderr_tail(self, n: int = 20) -> str:
+        return "" if self.process is None else self.process.stderr.tail(n)
+
+    # -- requests -----------------------------------------------------------------------------
+    async def request(self, method: str, params: dict[str, Any], *, timeout: float | None = None) -> Any:
+        """Any JSON-RPC request (the typed methods below cover threads and turns)."""
+        self.check_open()
+        assert self.connection is not None
+        return await self.connection.request(method, params, timeout=timeout or self.request_timeout)
+
+    async def start_thread(self, *, cwd: str | Path | None = None, config: Mapping[str, Any] | None = None,
+                           **params: Any) -> CodexThread:
+        """``thread/start``. ``config`` holds Codex config overrides (dotted keys, e.g.
+        ``{"tools.update_plan.enabled": True}``); other params pass through in camelCase
+        (``model``, ``approvalPolicy``, ``sandbox``, ``ephemeral``, ...)."""
+        body = {**params, "cwd": str(Path(cwd or os.getcwd()).resolve())}
+        if config is not None:
+            body["config"] = dict(config)
+        return self._adopt(await self.request("thread/start", body))
+
+    async def resume_thread(self, thread_id: str, *, cwd: str | Path | None = None,
+                            config: Mapping[str, Any] | None = None, **params: Any) -> CodexThread:
+        """``thread/resume`` of a thread saved on disk (or rejoin a running one)."""
+        body: dict[str, Any] = {**params, "threadId": thread_id}
+        if cwd is not None:
+            body["cwd"] = str(Path(cwd).resolve())
+        if config is not None:
+            body["config"] = dict(config)
+        return self._adopt(await self.request("thread/resume", body))
+
+    def _adopt(self, info: dict[str, Any]) -> CodexThread:
+        thread_id = info["thread"]["id"]
+        thread = self.threads.get(thread_id)
+        if thread is None:
+            thread = self.threads[thread_id] = CodexThread(self, info)
+        return thread
+
+    # -- from the connection ---------------------------------------------------------------------
+    def connection_respond(self, rpc_id: Any, result: Any, *, method: str) -> None:
+        if self.connection is not None:
+            self.connection.respond(rpc_id, result, method=method)
+
+    def connection_respond_error(self, rpc_id: Any, code: int, message: str) -> None:
+        if self.connection is not None:
+            self.connection.respond_error(rpc_id, code, message)
+
+    def _on_notification(self, method: str, params: dict[str, Any]) -> None:
+        thread = self.threads.get(params.get("threadId"))  # type: ignore[arg-type]
+        if thread is None:
+            self.unrouted = [*self.unrouted[-199:], (method, params)]
+            return
+        thread.on_notification(method, params)
+
+    def _on_request(self, rpc_id: Any, method: str, params: dict[str, Any]) -> None:
+        thread = self.threads.get(params.get("threadId"))  # type: ignore[arg-type]
+        if thread is None:
+            assert self.connection is not None
+            self.connection.respond_error(rpc_id, METHOD_NOT_FOUND,
+                                          f"codex_nb has no thread {params.get('threadId')!r} for {method}")
+            return
+        thread.server_requests.handle(rpc_id, method, params)
+
+    def _on_closed(self) -> None:
+        self._exit_task = asyncio.ensure_future(self._after_exit())
+
+    async def _after_exit(self) -> None:
+        """Let the process be reaped and stderr drain, so the error carries the last words."""
+        process = self.process
+        if process is not None:
+            try:
+                await asyncio.wait_for(process.proc.wait(), 5)
+            except asyncio.TimeoutError:
+                pass
+            await process.stderr_drained()
+        code = None if process is None else process.returncode
+        why = "codex app-server was closed" if self._closing else "codex app-server exited unexpectedly"
+        error = AppServerExited(why + ("" if code is None else f" (exit status {code})"), returncode=code,
+                                stderr_tail="" if self._closing else self.stderr_tail())
+        self.closed_error = error
+        if process is not None and not self._closing:
+            await process.terminate(grace=0.5)  # its group may still hold children
+        for thread in list(self.threads.values()):
+            thread.on_server_closed(error)
+
+    def __repr__(self) -> str:
+        state = "not started" if self.process is None else (
+            "closed" if self.connection is not None and self.connection.closed else f"pid {self.pid}")
+        return f"<CodexAppServer {state} threads={len(self.threads)}>"
+
+
+def _toml_value(value: Any) -> str:
+    import json
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return json.dumps(value)  # strings and arrays of strings: JSON is valid TOML here

@@ -1,0 +1,308 @@
+"""``CodexThread``: one real Codex thread as a codex_nb event source.
+
+It implements what the widgets need (``thread_id``, ``subscribe``, ``latest_plan``,
+``interrupt``, ``frontend_requests``, ``active_turn``), reusing codex_nb's ``EventBus``
+and ``FrontendRequests``, so ``PlanChecklist``, ``TurnControls`` and ``PromptsWidget``
+work on it unchanged. Turns start in the background like ``Session.start_turn``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import threading
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ...errors import TurnError
+from ...protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, WarningEvent
+from ...events.bus import EventBus
+from ...frontend.requests import FrontendRequests
+from .errors import AppServerError
+from .events import notification_events, plan_update, turn_end_events
+from .requests import ServerRequests
+
+class _Server(Protocol):
+    """What a thread needs from its ``CodexAppServer``."""
+
+    loop: asyncio.AbstractEventLoop
+
+    async def request(self, method: str, params: dict[str, Any], *, timeout: float | None = None) -> Any: ...
+
+    def check_open(self) -> None: ...
+
+    def connection_respond(self, rpc_id: Any, result: Any, *, method: str) -> None: ...
+
+    def connection_respond_error(self, rpc_id: Any, code: int, message: str) -> None: ...
+
+MODES = ("default", "plan")
+
+
+@dataclass(kw_only=True)
+class AppServerTurnResult:
+    """What ``await handle`` gives: like ``cx.TurnResult`` for a real Codex turn."""
+
+    turn_id: str
+    status: str
+    """``completed`` | ``interrupted`` | ``failed``."""
+    items: list[dict[str, Any]] = field(default_factory=list)
+    """The turn's v2 ``ThreadItem``s from ``turn/completed``."""
+    events: list[Event] = field(default_factory=list)
+    error: str | None = None
+    turn: dict[str, Any] = field(default_factory=dict)
+    """The raw ``Turn`` of ``turn/completed``."""
+
+
+class _Cancel:
+    """What ``TurnControls`` reads from a handle's turn: has a Stop been accepted?"""
+
+    def __init__(self) -> None:
+        self.cancelled = False
+
+
+class _TurnView:
+    def __init__(self) -> None:
+        self.turn_id = ""
+        self.cancel = _Cancel()
+
+
+class AppServerTurnHandle:
+    """A running real-Codex turn. ``await handle`` gives an ``AppServerTurnResult``."""
+
+    def __init__(self, thread: CodexThread) -> None:
+        self.thread = thread
+        self.turn = _TurnView()
+        self.started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        """Resolves to the turn id once ``turn/start`` was accepted."""
+        self.task: asyncio.Task[AppServerTurnResult] | None = None
+
+    @property
+    def turn_id(self) -> str:
+        return self.turn.turn_id
+
+    def done(self) -> bool:
+        return self.task is not None and self.task.done()
+
+    def interrupt(self) -> bool:
+        """Send ``turn/interrupt`` (from any thread; never blocks). False if already ended or stopping."""
+        if self.done() or self.turn.cancel.cancelled:
+            return False
+        self.turn.cancel.cancelled = True
+        loop = self.thread.server.loop
+        try:
+            loop.call_soon_threadsafe(self.thread._send_interrupt, self)
+        except RuntimeError:
+            return False
+        return True
+
+    async def steer(self, text: str) -> None:
+        """Add input to this running turn (``turn/steer`` with this turn as the precondition)."""
+        await self.thread._steer(self, text)
+
+    def __await__(self):  # type: ignore[no-untyped-def]
+        assert self.task is not None
+        return self.task.__await__()
+
+    def __repr__(self) -> str:
+        return f"<AppServerTurnHandle {self.turn_id or '(starting)'} {'done' if self.done() else 'running'}>"
+
+
+class CodexThread:
+    """A thread of a running ``CodexAppServer``; make it with ``server.start_thread()``."""
+
+    needs_model = False
+    """The real Codex samples its own model (``%%codex --source`` reads this)."""
+
+    def __init__(self, server: _Server, info: dict[str, Any]) -> None:
+        thread = info["thread"]
+        self.server = server
+        self.thread_id: str = thread["id"]
+        self.info = info
+        """The ``thread/start`` (or ``thread/resume``) response."""
+        self.model: str | None = info.get("model")
+        self.path: str | None = thread.get("path")
+        """The rollout file the server writes for this thread."""
+        self.bus = EventBus(self.thread_id)
+        self.frontend_requests = FrontendRequests()
+        self.items: dict[str, dict[str, Any]] = {}
+        """The latest state of each ``fileChange`` item by id (approvals show its diff)."""
+        self.server_requests = ServerRequests(self)
+        self._lock = threading.RLock()
+        self._revision = itertools.count(1)
+        self._active: AppServerTurnHandle | None = None
+        self._by_turn: dict[str, AppServerTurnHandle] = {}
+        self._completions: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._errored: set[str] = set()
+        self._modes: dict[str, str] = {}
+        self._mode = "default"
+
+    @property
+    def answer_policy(self) -> Any:
+        """Who answers questions, permissions and approvals without a person, as
+        ``Session.answer_policy``: None, a ``cx.AnswerPolicy``, a callable, ``"deny"``,
+        ``"recommended"``, a JSON file path or a list of scripted answers."""
+        return self.frontend_requests.answer_policy
+
+    @answer_policy.setter
+    def answer_policy(self, value: Any) -> None:
+        self.frontend_requests.answer_policy = value
+
+    # -- event source --------------------------------------------------------------------------
+    def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]:
+        return self.bus.subscribe(fn)
+
+    def events(self, *, maxsize: int = 1024) -> AsyncIterator[Event]:
+        return self.bus.events(maxsize=maxsize)
+
+    def latest_plan(self) -> Event | None:
+        return self.bus.latest_plan()
+
+    @property
+    def active_turn(self) -> AppServerTurnHandle | None:
+        active = self._active
+        return active if active is not None and not active.done() else None
+
+    def interrupt(self) -> bool:
+        active = self.active_turn
+        return active.interrupt() if active is not None else False
+
+    def emit(self, msg: EventMsg, *, turn_id: str | None) -> Event:
+        revision = next(self._revision) if msg.type == "plan_update" else None
+        return self.bus.emit(msg, id=turn_id or self.thread_id, turn_id=turn_id, revision=revision)
+
+    # -- notifications in ---------------------------------------------------------------------
+    def on_notification(self, method: str, params: dict[str, Any]) -> None:
+        turn_id = params.get("turnId") or (params.get("turn") or {}).get("id")
+        if method == "turn/plan/updated":
+            self.emit(plan_update(params), turn_id=turn_id)
+            return
+        if method == "serverRequest/resolved":
+            self.server_requests.resolved(params.get("requestId"))
+            return
+        if method == "turn/completed":
+            self._turn_completed(params["turn"])
+            return
+        if method in ("item/started", "item/completed") and (params.get("item") or {}).get("type") == "fileChange":
+            self.items[params["item"]["id"]] = params["item"]
+        if method == "error" and not params.get("willRetry") and turn_id:
+            self._errored.add(turn_id)
+        for msg in notification_events(method, params, mode=self._modes.get(turn_id or "", "default")):
+            self.emit(msg, turn_id=turn_id)
+
+    def _turn_completed(self, turn: dict[str, Any]) -> None:
+        turn_id = turn["id"]
+        for msg in turn_end_events(turn, error_seen=turn_id in self._errored):
+            self.emit(msg, turn_id=turn_id)
+        waiter = self._completions.get(turn_id)
+        if waiter is None:
+            waiter = self._completions[turn_id] = self.server.loop.create_future()
+        if not waiter.done():
+            waiter.set_result(turn)
+
+    def on_server_closed(self, error: AppServerError) -> None:
+        """The server died: the running turn ends ``failed`` with the stderr tail."""
+        self.server_requests.cancel_all()
+        for turn_id, waiter in list(self._completions.items()):
+            if waiter.done():
+                continue
+            message = f"the turn failed because {error}"
+            self._errored.add(turn_id)
+            self.emit(ErrorEvent(message=message), turn_id=turn_id)
+            self.emit(TurnComplete(turn_id=turn_id), turn_id=turn_id)
+            waiter.set_result({"id": turn_id, "status": "failed", "items": [], "error": {"message": message}})
+        active = self._active
+        if active is not None and not active.started.done():
+            active.started.set_exception(error)
+
+    # -- turns ----------------------------------------------------------------------------------
+    def start_turn(self, text: str, *, mode: str = "default", **overrides: Any) -> AppServerTurnHandle:
+        """Start a turn in the background and return at once (``await handle`` for the result).
+
+        ``mode="plan"`` runs it in Codex's Plan collaboration mode (``request_user_input``
+        is available there, ``update_plan`` is not); the next ``mode="default"`` turn
+        switches back. ``overrides`` are further ``turn/start`` params in camelCase
+        (``model``, ``effort``, ``approvalPolicy``, ...)."""
+        if not isinstance(text, str):
+            raise TurnError(f"start_turn() takes the user's text (str), got {type(text).__name__}")
+        if mode not in MODES:
+            raise TurnError(f"mode must be 'default' or 'plan', got {mode!r}")
+        if self.active_turn is not None:
+            raise TurnError(f"turn {self.active_turn.turn_id or '(starting)'} is still running on this thread; "
+                            f"await it or call handle.interrupt() before starting another")
+        self.server.check_open()
+        handle = AppServerTurnHandle(self)
+        params: dict[str, Any] = {"threadId": self.thread_id, "input": [{"type": "text", "text": text}], **overrides}
+        if mode != self._mode:  # Codex keeps a collaboration mode for later turns: switch only on change
+            params["collaborationMode"] = {"mode": mode, "settings": {"model": overrides.get("model") or self.model,
+                                                                     "developer_instructions": None}}
+            self._mode = mode
+        handle.task = asyncio.ensure_future(self._run_turn(handle, params, mode))
+        self._active = handle
+        return handle
+
+    async def run_turn(self, text: str, *, mode: str = "default", **overrides: Any) -> AppServerTurnResult:
+        return await self.start_turn(text, mode=mode, **overrides)
+
+    async def _run_turn(self, handle: AppServerTurnHandle, params: dict[str, Any], mode: str) -> AppServerTurnResult:
+        events: list[Event] = []
+        unsubscribe = self.subscribe(events.append)
+        try:
+            try:
+                response = await self.server.request("turn/start", params)
+            except BaseException as err:
+                if not handle.started.done():
+                    handle.started.set_exception(err)
+                    handle.started.exception()  # retrieved: the task raises it
+                raise
+            turn_id = response["turn"]["id"]
+            handle.turn.turn_id = turn_id
+            self._modes[turn_id] = mode
+            self._by_turn[turn_id] = handle
+            if not handle.started.done():
+                handle.started.set_result(turn_id)
+            if handle.turn.cancel.cancelled:  # interrupt() came before the turn id was known
+                self._send_interrupt(handle)
+            waiter = self._completions.setdefault(turn_id, self.server.loop.create_future())
+            turn = await waiter
+        finally:
+            unsubscribe()
+        status = turn.get("status") or "failed"
+        error = (turn.get("error") or {}).get("message")
+        mine = [e for e in events if e.turn_id in (turn_id, None)]
+        return AppServerTurnResult(turn_id=turn_id, status=status, items=list(turn.get("items") or []), events=mine,
+                                   error=error, turn=turn)
+
+    def _send_interrupt(self, handle: AppServerTurnHandle) -> None:
+        if not handle.turn_id or handle.done():
+            return  # _run_turn sends it once the id is known
+        task = asyncio.ensure_future(self.server.request(
+            "turn/interrupt", {"threadId": self.thread_id, "turnId": handle.turn_id}))
+        task.add_done_callback(self._interrupt_done)
+
+    def _interrupt_done(self, task: asyncio.Task[Any]) -> None:
+        if task.cancelled():
+            return
+        err = task.exception()
+        if err is not None:  # e.g. the turn had just ended: say so on the thread, never raise into the loop
+            self.emit(WarningEvent(message=f"turn/interrupt failed: {err}"), turn_id=None)
+
+    async def steer(self, text: str) -> None:
+        """Add user input to the running turn (``turn/steer``)."""
+        active = self.active_turn
+        if active is None:
+            raise TurnError("no turn is running on this thread, so there is nothing to steer; start one with "
+                            "thread.start_turn(text)")
+        await self._steer(active, text)
+
+    async def _steer(self, handle: AppServerTurnHandle, text: str) -> None:
+        if not isinstance(text, str):
+            raise TurnError(f"steer() takes the user's text (str), got {type(text).__name__}")
+        turn_id = await asyncio.shield(handle.started)
+        if handle.done():
+            raise TurnError(f"turn {turn_id} has already ended; start a new turn with this input instead")
+        await self.server.request("turn/steer", {"threadId": self.thread_id, "expectedTurnId": turn_id,
+                                                 "input": [{"type": "text", "text": text}]})
+
+    def __repr__(self) -> str:
+        return f"<CodexThread {self.thread_id}>"

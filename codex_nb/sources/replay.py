@@ -1,0 +1,96 @@
+"""Replay a saved session's plan history as an event source.
+
+``RolloutReplay(rollout)`` feeds the plan snapshots of a rollout to the same widgets
+that show a live thread; ``seek(i)`` shows snapshot ``i`` (0-based). Each shown
+snapshot is emitted as a ``plan_update`` with a fresh revision, because a checklist drops
+revisions it has already passed and scrubbing backwards must still show the older plan;
+``position`` says which snapshot is on screen.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+from ..errors import CodexNbError
+from ..protocol.events import Event, PlanUpdate
+from ..events.bus import EventBus
+from ..frontend.requests import FrontendRequests
+from .rollout import Rollout, read_rollout
+
+
+class ReplayError(CodexNbError, IndexError):
+    """A seek outside the plan history."""
+
+
+class RolloutReplay:
+    """An event source over a rollout's plan snapshots (nothing is running: no interrupt)."""
+
+    def __init__(self, rollout: Rollout | str | Path) -> None:
+        self.rollout = rollout if isinstance(rollout, Rollout) else read_rollout(rollout)
+        self.thread_id = self.rollout.session_id or self.rollout.path.stem
+        self.bus = EventBus(self.thread_id)
+        self.frontend_requests = FrontendRequests()
+        self.position: int | None = None
+        self._revision = itertools.count(1)
+        self._listeners: list[Callable[[int], None]] = []
+
+    def __len__(self) -> int:
+        return len(self.rollout.plans)
+
+    def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]:
+        return self.bus.subscribe(fn)
+
+    def events(self, *, maxsize: int = 1024) -> AsyncIterator[Event]:
+        return self.bus.events(maxsize=maxsize)
+
+    def latest_plan(self) -> Event | None:
+        return self.bus.latest_plan()
+
+    def interrupt(self) -> bool:
+        return False
+
+    def on_seek(self, fn: Callable[[int], None]) -> Callable[[], None]:
+        self._listeners.append(fn)
+        return lambda: self._listeners.remove(fn) if fn in self._listeners else None
+
+    def seek(self, index: int) -> Event:
+        """Show snapshot ``index`` (negative counts from the end)."""
+        count = len(self.rollout.plans)
+        if count == 0:
+            raise ReplayError(f"{self.rollout.path.name} has no plan snapshots (no update_plan call said "
+                              f"'Plan updated'); nothing to replay")
+        if not -count <= index < count:
+            raise ReplayError(f"snapshot {index} is out of range: this session has {count} (0..{count - 1})")
+        index %= count
+        snapshot = self.rollout.plans[index]
+        event = self.bus.emit(PlanUpdate.from_args(snapshot.args), id=snapshot.call_id, turn_id=snapshot.turn_id,
+                              revision=next(self._revision))
+        self.position = index
+        for fn in list(self._listeners):
+            fn(index)
+        return event
+
+    def first(self) -> Event:
+        return self.seek(0)
+
+    def last(self) -> Event:
+        return self.seek(-1)
+
+    def step(self, delta: int = 1) -> Event:
+        """Move ``delta`` snapshots from the current one (clamped to the history)."""
+        current = -1 if self.position is None else self.position
+        return self.seek(max(0, min(len(self) - 1, current + delta)))
+
+    def describe(self, index: int | None = None) -> str:
+        index = self.position if index is None else index
+        if index is None:
+            return f"Replay of {self.rollout.path.name}: {len(self)} plan snapshot(s), none shown yet"
+        snap = self.rollout.plans[index]
+        turns = [t.turn_id for t in self.rollout.turns]
+        where = f"turn {turns.index(snap.turn_id) + 1} of {len(turns)}" if snap.turn_id in turns else "unknown turn"
+        return f"Replay: plan snapshot {index + 1} of {len(self)} ({where})"
+
+    def __repr__(self) -> str:
+        return f"<RolloutReplay {self.describe()}>"

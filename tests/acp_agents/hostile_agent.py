@@ -1,0 +1,152 @@
+"""A tiny ACP agent that speaks the real protocol badly, for the client's failure tests.
+
+It is a real subprocess on the official SDK's agent side (``acp.run_agent``); what it
+does on ``session/prompt`` is named by the prompt text:
+
+- ``malformed``: writes broken lines between valid messages (not JSON, a JSON array,
+  a bare number, an object that is no JSON-RPC message, a ``session/update`` with bad
+  params), then a valid plan and ``end_turn``;
+- ``fs {"ops": [...]}``: runs each ``{"op": "read"|"write", "path", "content"?}`` through
+  the client and answers with one JSON message listing ``{"ok": ...}`` / ``{"error": ...}``;
+- ``terminal [{"command", "args", "cwd", "limit", "kill"}]``: runs a command in a client terminal
+  (create, optional kill, wait, output, release) and reports what it got, or the refusal;
+- ``crash``: writes to stderr and exits with code 3 in the middle of the prompt;
+- ``burst <n> <steps>``: sends ``n`` plan updates of ``steps`` steps, then ``end_turn``;
+- ``stop <reason>``: ends the prompt with that ``stopReason``;
+- ``hang``: starts a tool call and never ends the prompt, ignoring ``session/cancel``;
+- anything else: answers ``echo: <text>``.
+
+``--require-auth``: ``session/new`` fails with auth_required until ``authenticate`` is
+called with method ``hostile-key`` while ``HOSTILE_KEY`` is set in its environment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import uuid
+from typing import Any
+
+import acp
+from acp import RequestError, plan_entry, start_tool_call, update_agent_message_text, update_plan
+from acp.schema import (
+    AgentCapabilities,
+    AuthenticateResponse,
+    EnvVarAuthMethod,
+    InitializeResponse,
+    NewSessionResponse,
+    PromptResponse,
+)
+
+REQUIRE_AUTH = "--require-auth" in sys.argv
+
+
+def raw(line: str) -> None:
+    os.write(1, (line + "\n").encode())
+
+
+class HostileAgent:
+    def __init__(self) -> None:
+        self.conn: Any = None
+        self.authenticated = False
+
+    def on_connect(self, conn: Any) -> None:
+        self.conn = conn
+
+    async def initialize(self, protocol_version: int, **_: Any) -> InitializeResponse:
+        methods = [EnvVarAuthMethod(id="hostile-key", name="Use HOSTILE_KEY", type="env_var",
+                                    vars=[{"name": "HOSTILE_KEY"}])]
+        return InitializeResponse(protocol_version=acp.PROTOCOL_VERSION, agent_capabilities=AgentCapabilities(),
+                                  auth_methods=methods)
+
+    async def authenticate(self, method_id: str, **_: Any) -> AuthenticateResponse:
+        if method_id != "hostile-key" or not os.environ.get("HOSTILE_KEY"):
+            raise RequestError(-32000, "HOSTILE_KEY is not set")
+        self.authenticated = True
+        return AuthenticateResponse()
+
+    async def new_session(self, cwd: str, **_: Any) -> NewSessionResponse:
+        if REQUIRE_AUTH and not self.authenticated:
+            raise RequestError.auth_required()
+        return NewSessionResponse(session_id=f"hostile-{uuid.uuid4().hex[:8]}")
+
+    async def cancel(self, session_id: str, **_: Any) -> None:
+        pass
+
+    async def say(self, session_id: str, text: str) -> None:
+        await self.conn.session_update(session_id=session_id, update=update_agent_message_text(text))
+
+    async def prompt(self, prompt: list[Any], session_id: str, **_: Any) -> PromptResponse:
+        text = "".join(getattr(block, "text", "") for block in prompt)
+        if text == "malformed":
+            raw("this is not json")
+            raw("[1, 2, 3]")
+            raw("42")
+            raw('{"jsonrpc": "2.0", "note": "neither request nor response"}')
+            raw(json.dumps({"jsonrpc": "2.0", "method": "session/update",
+                            "params": {"sessionId": session_id, "update": {"sessionUpdate": "plan", "entries": 7}}}))
+            await self.conn.session_update(session_id=session_id, update=update_plan(
+                [plan_entry("survive the garbage", priority="high", status="completed")]))
+            await self.say(session_id, "still here")
+        elif text.startswith("fs "):
+            results = []
+            for op in json.loads(text[3:])["ops"]:
+                try:
+                    if op["op"] == "read":
+                        got = await self.conn.read_text_file(session_id=session_id, path=op["path"],
+                                                             line=op.get("line"), limit=op.get("limit"))
+                        results.append({"ok": got.content})
+                    else:
+                        await self.conn.write_text_file(session_id=session_id, path=op["path"], content=op["content"])
+                        results.append({"ok": None})
+                except RequestError as err:
+                    results.append({"error": str(err), "code": err.code})
+            await self.say(session_id, json.dumps(results))
+        elif text.startswith("terminal"):
+            spec = json.loads(text[len("terminal"):] or '{"command": "echo", "args": ["hi"]}')
+            try:
+                created = await self.conn.create_terminal(
+                    session_id=session_id, command=spec["command"], args=spec.get("args"), cwd=spec.get("cwd"),
+                    output_byte_limit=spec.get("limit"))
+                tid = created.terminal_id
+                if spec.get("kill"):
+                    await self.conn.kill_terminal(session_id=session_id, terminal_id=tid)
+                done = await self.conn.wait_for_terminal_exit(session_id=session_id, terminal_id=tid)
+                out = await self.conn.terminal_output(session_id=session_id, terminal_id=tid)
+                await self.conn.release_terminal(session_id=session_id, terminal_id=tid)
+                try:
+                    await self.conn.terminal_output(session_id=session_id, terminal_id=tid)
+                    after = "still there"
+                except RequestError as err:
+                    after = str(err)
+                await self.say(session_id, json.dumps({"exit": done.exit_code, "signal": done.signal,
+                                                       "output": out.output, "truncated": out.truncated,
+                                                       "after_release": after}))
+            except RequestError as err:
+                await self.say(session_id, json.dumps({"error": str(err), "code": err.code}))
+        elif text.startswith("burst "):
+            count, steps = map(int, text.split()[1:3])
+            for i in range(count):
+                await self.conn.session_update(session_id=session_id, update=update_plan(
+                    [plan_entry(f"step {j}", status="completed" if j < i * steps // count else "pending")
+                     for j in range(steps)]))
+        elif text.startswith("stop "):
+            return PromptResponse(stop_reason=text[5:])
+        elif text == "hang":
+            await self.conn.session_update(session_id=session_id, update=start_tool_call(
+                "hang-1", "Wait forever", kind="other", status="in_progress"))
+            await asyncio.Event().wait()
+        elif text == "crash":
+            await self.say(session_id, "about to crash")
+            sys.stderr.write("hostile agent: fatal error: the flux capacitor broke\n")
+            sys.stderr.flush()
+            os._exit(3)
+        else:
+            await self.say(session_id, f"echo: {text}")
+        return PromptResponse(stop_reason="end_turn")
+
+
+if __name__ == "__main__":
+    asyncio.run(acp.run_agent(HostileAgent()))

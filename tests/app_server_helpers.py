@@ -1,0 +1,92 @@
+"""Shared helpers for tests that drive the real ``codex app-server`` (pinned 0.169.0)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import codex_nb as cx
+from codex_nb.testing import ResponsesServer, codex_binary
+
+PLAN_TOOLS = {"tools": {"update_plan": {"enabled": True}}}
+
+
+def plan_call(steps: list[tuple[str, str]], *, call_id: str, explanation: str | None = None) -> dict[str, Any]:
+    args: dict[str, Any] = {"plan": [{"step": s, "status": st} for s, st in steps]}
+    if explanation is not None:
+        args["explanation"] = explanation
+    return cx.function_call("update_plan", args, call_id=call_id)
+
+
+class Waiter:
+    """Resolves when an event matching ``predicate`` is emitted on the source."""
+
+    def __init__(self, source: Any, predicate: Callable[[cx.Event], bool]) -> None:
+        self.future: asyncio.Future[cx.Event] = asyncio.get_running_loop().create_future()
+        self._predicate = predicate
+        self._unsubscribe = source.subscribe(self._on)
+
+    def _on(self, event: cx.Event) -> None:
+        if not self.future.done() and self._predicate(event):
+            self.future.set_result(event)
+            self._unsubscribe()
+
+    async def wait(self, timeout: float = 60) -> cx.Event:
+        return await asyncio.wait_for(self.future, timeout)
+
+
+def of_type(kind: str) -> Callable[[cx.Event], bool]:
+    return lambda e: e.msg.type == kind
+
+
+@contextlib.asynccontextmanager
+async def real_codex(script: list[Any], home: Path, *, allow_leftover: bool = False, extra_toml: str = "",
+                     **overrides: Any) -> AsyncIterator[tuple[cx.CodexAppServer, ResponsesServer]]:
+    """The real app-server sampling from a scripted local Responses server, schema-validated."""
+    async with ResponsesServer(script, allow_leftover=allow_leftover) as srv:
+        srv.write_codex_home(home, **{**PLAN_TOOLS, **overrides})
+        if extra_toml:
+            with (home / "config.toml").open("a", encoding="utf-8") as f:
+                f.write(extra_toml)
+        env = {**os.environ, "OPENAI_API_KEY": "sk-local-test"}
+        async with cx.CodexAppServer(binary=codex_binary(), codex_home=home, env=env, validate=True) as server:
+            yield server, srv
+
+
+class Reached:
+    """A script entry that marks (on the test's loop) that Codex sent this request, then stalls."""
+
+    def __init__(self, then: Any = None) -> None:
+        from codex_nb.testing import Stall
+
+        self.loop = asyncio.get_running_loop()
+        self.event = asyncio.Event()
+        self.then = then if then is not None else Stall(120)
+
+    def __call__(self, body: dict[str, Any]) -> Any:
+        self.loop.call_soon_threadsafe(self.event.set)
+        return self.then
+
+    async def wait(self, timeout: float = 60) -> None:
+        await asyncio.wait_for(self.event.wait(), timeout)
+
+
+def live_members(pgid: int) -> list[int]:
+    """Processes of group ``pgid`` that are still running (zombies excluded: in a container
+    whose PID 1 does not reap, a dead child of Codex can stay a zombie for good)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
+            members.append(int(entry.name))
+    return members

@@ -1,0 +1,304 @@
+"""Dispatch at the speed of its parts (issue 13): `.venv/bin/python tests/benchmarks/bench_dispatch.py`.
+
+Everything is a ratio measured in ONE run against in-run baselines, so it holds on any
+machine (absolute times are printed for context only):
+
+1. Per ``update_plan`` call (3-step and 50-step plan) as a multiple of bare
+   ``UpdatePlanArgs.model_validate_json``: codex_nb's ``run_call``, ``session.call_tool``,
+   a turn of 100 responses of one call, a turn of one response of 100 calls, a trivial
+   ``@session.tool`` in a turn; and the peers openai-agents ``FunctionTool.on_invoke_tool``
+   and pydantic-ai ``FunctionToolset.call_tool`` (after its argument validator) when they
+   are installed (``pip install -e '.[bench]'``), else a printed note.
+2. A breakdown of one call: the pieces codex_nb has that a bare tool call lacks.
+3. The parallel gate: 10,000 exclusive calls in one response vs 500 (target <= 20x).
+4. A 10,000-step turn: per-step cost of the last 1,000 steps vs the first 1,000 (flat).
+5. ``import codex_nb`` with ``python -X importtime`` (target <= 150 ms).
+
+Rounds are interleaved and the median is reported, so a busy neighbour slows every
+candidate alike.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import inspect
+import json
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+
+from pydantic import BaseModel
+
+import codex_nb as cx
+from codex_nb.protocol.events import PlanUpdate
+from codex_nb.protocol.plan import UpdatePlanArgs
+from codex_nb.protocol.serde import parse_strict
+from codex_nb.tools.calls import run_call
+from codex_nb.tools.lifecycle import CallLifecycle, ControlToolGuard, ControlToolStatus, ToolCallOutcome
+from codex_nb.tools.names import ToolName
+from codex_nb.tools.payload import Payload, ToolCall
+
+ROUNDS = 9
+
+
+class PeerStep(BaseModel):
+    """The peers' plan item (each peer builds its own validator from these hints)."""
+
+    step: str
+    status: str
+
+
+def plan_text(steps: int) -> str:
+    statuses = ["completed", "in_progress", "pending"]
+    return json.dumps({"explanation": "Benchmark plan",
+                       "plan": [{"step": f"Step number {i} of the plan", "status": statuses[min(i, 2)]}
+                                for i in range(steps)]})
+
+
+async def per_call(fn: Callable[[], object], number: int) -> float:
+    """Seconds per call of ``fn`` (awaiting what it returns when that is awaitable)."""
+    if inspect.isawaitable(probe := fn()):
+        await probe
+        start = time.perf_counter()
+        for _ in range(number):
+            await fn()  # type: ignore[misc]
+    else:
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+    return (time.perf_counter() - start) / number
+
+
+def agents_peer(text: str) -> Callable[[], Awaitable[object]] | None:
+    try:
+        from agents import function_tool
+        from agents.tool_context import ToolContext
+    except ImportError:
+        return None
+    @function_tool
+    def update_plan(explanation: str | None, plan: list[PeerStep]) -> str:
+        """Update the plan."""
+        return "Plan updated"
+
+    ctx = ToolContext(context=None, tool_name="update_plan", tool_call_id="c", tool_arguments=text)
+
+    async def call() -> object:
+        return await update_plan.on_invoke_tool(ctx, text)
+
+    return call
+
+
+def pydantic_ai_peer(text: str) -> Callable[[], Awaitable[object]] | None:
+    try:
+        from pydantic_ai import RunContext
+        from pydantic_ai.models.test import TestModel
+        from pydantic_ai.toolsets import FunctionToolset
+        from pydantic_ai.usage import RunUsage
+    except ImportError:
+        return None
+
+    toolset: FunctionToolset[None] = FunctionToolset()
+
+    @toolset.tool_plain
+    def update_plan(explanation: str | None, plan: list[PeerStep]) -> str:
+        """Update the plan."""
+        return "Plan updated"
+
+    ctx = RunContext(deps=None, model=TestModel(), usage=RunUsage())
+    tool = None  # looked up once, on the first call (get_tools is async)
+
+    async def call() -> object:
+        nonlocal tool
+        if tool is None:
+            tool = (await toolset.get_tools(ctx))["update_plan"]
+        args = tool.args_validator.validate_json(text)
+        return await toolset.call_tool("update_plan", args, ctx, tool)
+
+    return call
+
+
+async def turn_of(session: cx.Session, responses: list[list[dict]]) -> float:
+    model = cx.ScriptedModel(responses + [[cx.assistant_message("done")]])
+    start = time.perf_counter()
+    result = await session.run_turn("go", model=model)
+    assert result.status == "completed", result.error
+    return time.perf_counter() - start
+
+
+async def dispatch_table(steps: int) -> dict[str, float]:
+    text = plan_text(steps)
+    session = cx.Session()
+    turn = session._new_turn(cx.ModeKind.DEFAULT)
+    router = session.tool_plan().router
+    call = ToolCall(tool_name=ToolName.of("update_plan"), call_id="bench", payload=Payload.function(text))
+    args = json.loads(text)
+
+    @session.tool
+    async def trivial() -> str:
+        """Does nothing."""
+        return "ok"
+
+    candidates: dict[str, Callable[[], Awaitable[float]]] = {}
+    candidates["bare model_validate_json"] = lambda: per_call(lambda: UpdatePlanArgs.model_validate_json(text), 2000)
+    candidates["codex_nb run_call"] = lambda: per_call(lambda: run_call(call, turn, router), 500)
+    candidates["codex_nb session.call_tool"] = lambda: per_call(lambda: session.call_tool("update_plan", args), 500)
+
+    async def turn_100_responses() -> float:
+        return await turn_of(cx.Session(), [[cx.function_call("update_plan", text, call_id=f"c{i}")]
+                                            for i in range(100)]) / 100
+
+    async def turn_one_response() -> float:
+        return await turn_of(cx.Session(), [[cx.function_call("update_plan", text, call_id=f"c{i}")
+                                             for i in range(100)]]) / 100
+
+    async def trivial_tool() -> float:
+        s = cx.Session()
+        s.registry.register(trivial, source="user")
+        return await turn_of(s, [[cx.function_call("trivial", {}, call_id=f"c{i}") for i in range(100)]]) / 100
+
+    candidates["in a turn: 100 responses x 1 call"] = turn_100_responses
+    candidates["in a turn: 1 response x 100 calls"] = turn_one_response
+    if steps == 3:
+        candidates["in a turn: trivial @session.tool"] = trivial_tool
+    for name, factory in (("openai-agents on_invoke_tool", agents_peer), ("pydantic-ai call_tool", pydantic_ai_peer)):
+        peer = factory(text)
+        if peer is None:
+            print(f"  note: {name.split()[0]} is not installed; pip install -e '.[bench]' to compare")
+        else:
+            candidates[name] = lambda peer=peer: per_call(peer, 500)
+    samples: dict[str, list[float]] = {name: [] for name in candidates}
+    for _ in range(ROUNDS):
+        for name, measure in candidates.items():
+            samples[name].append(await measure())
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def print_table(title: str, table: dict[str, float]) -> None:
+    bare = table["bare model_validate_json"]
+    print(f"{title} (median of {ROUNDS} interleaved rounds; ratio to bare validation)")
+    for name, seconds in table.items():
+        print(f"  {name:38s} {seconds * 1e6:9.1f} us  {seconds / bare:6.1f}x")
+
+
+async def breakdown(steps: int) -> None:
+    """What one call of update_plan pays for beyond parsing, piece by piece."""
+    text = plan_text(steps)
+    session = cx.Session()
+    turn = session._new_turn(cx.ModeKind.DEFAULT)
+    args = UpdatePlanArgs.model_validate_json(text)
+    name = ToolName.of("update_plan")
+
+    def lifecycle() -> None:
+        life = CallLifecycle(session.records.record_lifecycle, thread_id="t", turn_id="u", call_id="c",
+                             tool_name=name)
+        life.start()
+        life.finish(ToolCallOutcome.completed(True))
+
+    def guard() -> None:
+        with ControlToolGuard(session.records.record_control_fact, thread_id="t", turn_id="u", call_id="c",
+                              cell_id=None, tool_name="update_plan") as g:
+            g.finish(ControlToolStatus.COMPLETED)
+
+    from codex_nb.tools.invocation import ToolInvocation
+    from codex_nb.tools.pipeline import run_post_tool_use, run_pre_tool_use
+    from codex_nb.tools.payload import ToolOutput
+
+    entry = session.tool_plan().router.lookup(name)
+    inv = ToolInvocation(call=ToolCall(tool_name=name, call_id="c", payload=Payload.function(text)),
+                         tool=entry.tool, turn=turn, cancel=turn.cancel)
+    receipt = ToolOutput(body="Plan updated", success=True)
+
+    async def hooks_idle() -> None:
+        await run_pre_tool_use(entry, inv)
+        await run_post_tool_use(entry, inv, receipt)
+
+    pieces = {
+        "bare model_validate_json": lambda: UpdatePlanArgs.model_validate_json(text),
+        "strict parse (serde errors, duplicate keys)": lambda: parse_strict(UpdatePlanArgs, text),
+        "plan_update event build + delivery": lambda: turn.emit(PlanUpdate.from_args(args), revision=1),
+        "lifecycle start + finish records": lifecycle,
+        "control-tool guard fact": guard,
+    }
+    rows: dict[str, list[float]] = {k: [] for k in [*pieces, "hook engine, no hooks configured"]}
+    for _ in range(ROUNDS):
+        for label, fn in pieces.items():
+            rows[label].append(await per_call(fn, 2000))
+        rows["hook engine, no hooks configured"].append(await per_call(hooks_idle, 2000))
+    bare = statistics.median(rows["bare model_validate_json"])
+    print(f"breakdown of one update_plan call, {steps}-step plan (what a bare tool call lacks):")
+    for label, values in rows.items():
+        value = statistics.median(values)
+        print(f"  {label:44s} {value * 1e6:8.1f} us  {value / bare:5.1f}x")
+
+
+async def gate_scaling() -> float:
+    async def exclusive_turn(n: int) -> float:
+        session = cx.Session()
+
+        @session.tool
+        async def noop() -> str:
+            """Holds the gate alone (not parallel)."""
+            return "ok"
+
+        return await turn_of(session, [[cx.function_call("noop", {}, call_id=f"c{i}") for i in range(n)]])
+
+    gc.collect()
+    small = statistics.median([await exclusive_turn(500) for _ in range(3)])
+    gc.collect()
+    large = await exclusive_turn(10_000)
+    print(f"parallel gate: 500 exclusive calls {small:.3f} s, 10,000 {large:.3f} s -> {large / small:.1f}x "
+          f"(linear would be 20x; target <= 20x)")
+    return large / small
+
+
+async def long_turn(steps: int = 10_000, window: int = 1_000) -> float:
+    session = cx.Session()
+    stamps: list[float] = []
+
+    def step(request: object) -> list[dict]:
+        stamps.append(time.perf_counter())
+        if len(stamps) > steps:
+            return [cx.assistant_message("done")]
+        return [cx.function_call("update_plan", '{"plan":[{"step":"a","status":"pending"}]}',
+                                 call_id=f"c{len(stamps)}")]
+
+    model = cx.ScriptedModel([step] * (steps + 1))
+    gc.collect()
+    result = await session.run_turn("go", model=model)
+    assert result.status == "completed", result.error
+    gaps = [b - a for a, b in zip(stamps, stamps[1:])]
+    first, last = statistics.median(gaps[:window]), statistics.median(gaps[-window:])
+    print(f"{steps:,}-step turn: per step first {window:,} {first * 1e6:.0f} us, last {window:,} "
+          f"{last * 1e6:.0f} us -> {last / first:.2f}x (flat is 1x)")
+    return last / first
+
+
+def import_time(runs: int = 7) -> float:
+    totals = []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-X", "importtime", "-c", "import codex_nb"], capture_output=True,
+                             text=True, check=True)
+        match = re.search(r"import time:\s+\d+ \|\s+(\d+) \| codex_nb\n", out.stderr)
+        assert match, out.stderr[-500:]
+        totals.append(int(match.group(1)) / 1000)
+    best = min(totals)
+    print(f"import codex_nb (python -X importtime, best of {runs}): {best:.0f} ms (median {statistics.median(totals):.0f}"
+          f" ms; target <= 150 ms)")
+    return best
+
+
+async def main() -> None:
+    for steps in (3, 50):
+        print_table(f"update_plan, {steps}-step plan", await dispatch_table(steps))
+        await breakdown(steps)
+    await gate_scaling()
+    await long_turn()
+    import_time()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

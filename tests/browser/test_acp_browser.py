@@ -1,0 +1,118 @@
+"""An ACP agent in a real JupyterLab: the pinned codex-acp on the local Responses server.
+
+The checklist grows as codex-acp relays the scripted plan, the agent's permission
+request is answered in the prompts widget by clicking, and a second prompt is stopped
+with the Stop control. Pacing is a handshake: the scripted server holds a response
+until the test clicks the notebook's "Next step" button, which sets a threading.Event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .harness import JupyterServer, NotebookPage, notebook_json
+
+pytestmark = pytest.mark.browser
+
+SETUP = '''\
+import asyncio, os, tempfile, threading
+os.environ.pop("CODEX_NB_ANSWER_POLICY", None)  # a person answers here
+import ipywidgets as widgets
+import codex_nb as cx
+from codex_nb.testing import ResponsesServer, Stall, codex_acp_binary, write_codex_acp_home
+
+loop = asyncio.get_running_loop()
+gate = threading.Event()
+next_button = widgets.Button(description="Next step")
+next_button.on_click(lambda _b: gate.set())
+
+def paced(items):
+    def answer(_body):
+        gate.wait(120)
+        gate.clear()
+        return items
+    return answer
+
+def plan(*steps):
+    return cx.function_call("update_plan", {"plan": [{"step": s, "status": st} for s, st in steps]})
+
+work = tempfile.mkdtemp()
+command = {"cmd": "echo hi > f.txt", "sandbox_permissions": "require_escalated", "justification": "write f.txt"}
+server = ResponsesServer([
+    [plan(("Read the code", "in_progress"))],
+    paced([plan(("Read the code", "completed"), ("Write f.txt", "in_progress"), ("Report", "pending"))]),
+    paced([cx.function_call("exec_command", command, call_id="x1")]),
+    [plan(("Read the code", "completed"), ("Write f.txt", "completed"), ("Report", "completed"))],
+    [cx.assistant_message("Wrote f.txt.")],
+    Stall(120),
+]).start()
+home = write_codex_acp_home(server, tempfile.mkdtemp())
+agent = cx.AcpAgent(codex_acp_binary(), env={"CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-local"})
+session = await agent.new_session(work)
+session.frontend_requests.view_grace = 120  # a slow first render must not fail the request
+report = widgets.Label(value="no result yet")
+
+def on_event(event):
+    if event.msg.type == "turn_complete":
+        path = os.path.join(work, "f.txt")
+        report.value = "f.txt: " + (open(path).read().strip() if os.path.exists(path) else "missing")
+
+session.subscribe(on_event)
+second = widgets.Button(description="Second prompt")
+second.on_click(lambda _b: loop.call_soon_threadsafe(session.prompt, "Wait for Stop"))
+display(cx.PlanChecklist(session), cx.PromptsWidget(session), cx.TurnControls(session), next_button, second, report)
+'''
+
+START = 'handle = session.prompt("Write f.txt")'
+
+
+def test_codex_acp_plan_permission_and_stop_in_jupyterlab(page: Any, jupyter_server: JupyterServer) -> None:
+    from playwright.sync_api import expect
+
+    jupyter_server.write_notebook("acp_lab.ipynb", notebook_json([SETUP, START]))
+    notebook = NotebookPage(page, jupyter_server, "acp_lab.ipynb", ui="lab").open()
+    notebook.run_all()
+    plan = page.locator(".codex-plan")
+    expect(plan).to_be_visible(timeout=90_000)
+    items = plan.get_by_role("listitem")
+    next_button = page.get_by_role("button", name="Next step")
+
+    # 1: one step, with codex-acp's priority badge, while the turn runs
+    expect(items).to_have_count(1, timeout=60_000)
+    expect(items.first.locator(".codex-plan-text")).to_have_text("Read the code")
+    expect(items.first).to_have_attribute("data-status", "in_progress")
+    expect(items.first.locator(".codex-plan-priority")).to_have_text("medium")
+    expect(plan.locator(".codex-plan-turn")).to_have_text("Turn running")
+    next_button.click()
+
+    # 2: the plan grows to three steps
+    expect(items).to_have_count(3)
+    expect(plan.locator(".codex-plan-counter")).to_have_text("1/3 done")
+    expect(items.nth(1)).to_have_attribute("data-status", "in_progress")
+    next_button.click()
+
+    # 3: codex-acp asks permission for the command; the options are the agent's own
+    question = page.locator("form.cx-question")
+    expect(question).to_be_visible(timeout=60_000)
+    expect(question.locator(".cx-option-label")).to_contain_text(
+        ["Yes, proceed", "Yes, and don't ask again", "No, and tell Codex what to do differently"])
+    question.locator('input[type=radio][value="Yes, proceed"]').check()
+    question.get_by_role("button", name="Submit").click()
+
+    # 4: the command ran, the plan is complete, the turn ended
+    expect(page.locator(".widget-label", has_text="f.txt:")).to_have_text("f.txt: hi", timeout=60_000)
+    expect(plan.locator(".codex-plan-counter")).to_have_text("3/3 done")
+    expect(plan.locator(".codex-plan-turn")).to_have_text("Turn completed")
+    expect(page.locator(".cx-prompts-empty")).to_be_visible()
+    notebook.screenshot("acp_jupyterlab.png")
+
+    # 5: a second prompt waits on the model; Stop sends session/cancel
+    page.get_by_role("button", name="Second prompt").click()
+    status = page.locator(".cx-turn-status")
+    expect(status).to_have_text("Turn: running", timeout=60_000)
+    page.locator("button.cx-stop").click()
+    expect(status).to_have_text("Turn: interrupted", timeout=60_000)
+    expect(plan.locator(".codex-plan-turn")).to_have_text("Turn interrupted")
+    assert not [line for line in notebook.console if "codex_nb" in line], notebook.console
