@@ -25,9 +25,18 @@ from ..widgets.turn_controls import TurnControls
 def outcome_text(result: Any) -> str:
     """One line for a finished turn: status, then the final message or the error."""
     status = getattr(result, "status", "completed")
-    detail = getattr(result, "error", None) or getattr(result, "last_agent_message", None) or ""
+    detail = getattr(result, "error", None) or getattr(result, "last_agent_message", None) or _last_agent_item(
+        getattr(result, "items", None) or [])
     detail = " ".join(str(detail).split())
     return f"Turn {status}" + (f": {detail}" if detail else "")
+
+
+def _last_agent_item(items: list[dict[str, Any]]) -> str:
+    """The final message of a turn whose result only lists items (a real Codex ``agentMessage``)."""
+    for item in reversed(items):
+        if isinstance(item, dict) and item.get("type") == "agentMessage":
+            return str(item.get("text", ""))
+    return ""
 
 
 class TurnView(StaticFallback, ipywidgets.VBox):
