@@ -65,7 +65,25 @@ _LAZY = {"PlanChecklist": "codex_nb.widgets.checklist", "TurnControls": "codex_n
 }
 
 
+def load_ipython_extension(ipython: object) -> None:
+    """``%load_ext codex_nb``: a default session and the ``%%codex`` magics (see codex_nb.extension)."""
+    from .extension import load_ipython_extension as load  # lazy: the extension is the top layer
+
+    load(ipython)
+
+
+def unload_ipython_extension(ipython: object) -> None:
+    """``%unload_ext codex_nb``: interrupt running turns, close the extension's sessions and widgets."""
+    from .extension import unload_ipython_extension as unload
+
+    unload(ipython)
+
+
 def __getattr__(name: str) -> object:
+    if name == "extension":  # the IPython extension's helpers (agent(), wait_closed()), on first use
+        import importlib
+
+        return importlib.import_module(".extension", __name__)
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'codex_nb' has no attribute {name!r}")
@@ -137,8 +155,10 @@ __all__ = [
     "function_call",
     "hooks",
     "list_rollouts",
+    "load_ipython_extension",
     "read_rollout",
     "render_plan_text",
     "turn_plan_updated",
+    "unload_ipython_extension",
     "user_message",
 ]

@@ -70,6 +70,7 @@ class TurnControls(StaticFallback, anywidget.AnyWidget):
         super().__init__(**kwargs)
         self._session = session
         self._lock = threading.Lock()
+        self._detached = False
         self._turn_id: str | None = None
         self._failed_turns: set[str] = set()
         self.rejected: list[str] = []
@@ -117,7 +118,7 @@ class TurnControls(StaticFallback, anywidget.AnyWidget):
 
     def stop(self, *, request_id: str = "python") -> dict[str, str]:
         """What the Stop button does: interrupt the running turn. Safe from any thread."""
-        started = self._session.interrupt()
+        started = not self._detached and self._session.interrupt()
         reply = {"id": request_id, "outcome": "interrupting" if started else "not_running"}
         with self._lock, self.hold_sync():
             if started:
@@ -148,6 +149,13 @@ class TurnControls(StaticFallback, anywidget.AnyWidget):
 
     def __repr__(self) -> str:
         return self.text()
+
+    def detach(self) -> None:
+        """Stop following the session (the shown state stays): a finished turn's controls.
+
+        A detached Stop never interrupts: it would stop a later turn it does not show."""
+        self._detached = True
+        self._unsubscribe()
 
     def close(self) -> None:
         self._unsubscribe()

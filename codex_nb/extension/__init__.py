@@ -1,0 +1,62 @@
+"""The IPython extension: ``%load_ext codex_nb`` makes codex_nb native in a notebook.
+
+Loading sets up one default session for the kernel and registers the magics
+(``%%codex``, ``%codex_plan``, ``%codex_stop``, ``%codex_config``, ``%codex_hooks``,
+``%codex_tools``); ``%unload_ext codex_nb`` interrupts running turns and closes the
+sessions and widgets it made. ``c.InteractiveShellApp.extensions = ["codex_nb"]`` loads it
+at kernel start. This is the top layer: it may import everything, nothing imports it
+except ``codex_nb.load_ipython_extension``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from .magics import CodexMagics
+from .sources import SourceError, SourceRegistry
+from .state import CodexNbExtension, KernelAgent
+
+__all__ = ["CodexMagics", "CodexNbExtension", "KernelAgent", "SourceError", "SourceRegistry", "agent",
+           "load_ipython_extension", "unload_ipython_extension", "wait_closed"]
+
+_closing: set[asyncio.Task[None]] = set()
+
+
+def agent(shell: Any | None = None) -> KernelAgent | None:
+    """The extension state of ``shell`` (default: the running IPython), or None if not loaded."""
+    if shell is None:
+        from IPython import get_ipython
+
+        shell = get_ipython()
+    magics = shell.magics_manager.registry.get(CodexMagics.__name__) if shell is not None else None
+    return magics.agent if magics is not None else None
+
+
+def load_ipython_extension(shell: Any) -> None:
+    if agent(shell) is not None:
+        return  # loaded twice (%load_ext again, or config + cell): keep the running state
+    settings = CodexNbExtension(parent=shell)
+    shell.register_magics(CodexMagics(shell, KernelAgent(settings=settings, namespace=shell.user_ns)))
+
+
+def unload_ipython_extension(shell: Any) -> None:
+    state = agent(shell)
+    if state is None:
+        return
+    magics = shell.magics_manager.registry.pop(CodexMagics.__name__)
+    for kind, names in magics.magics.items():
+        table = shell.magics_manager.magics[kind]
+        for name in names:
+            if table.get(name) is not None and getattr(table[name], "__self__", None) is magics:
+                del table[name]
+    task = state.close()
+    if task is not None:
+        _closing.add(task)
+        task.add_done_callback(_closing.discard)
+
+
+async def wait_closed() -> None:
+    """Wait until every ``%unload_ext codex_nb`` has finished closing (turns, hooks, widgets)."""
+    while _closing:
+        await asyncio.gather(*list(_closing), return_exceptions=True)

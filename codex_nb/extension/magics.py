@@ -1,0 +1,289 @@
+"""The ``%%codex`` cell magic and its line magics.
+
+Every magic parses with IPython's ``magic_arguments`` (``-h``/``--help`` prints its usage),
+and every mistake -- a bad flag, an unknown variable, a model of the wrong type -- is a
+one-line ``UsageError`` that says what to do, never a traceback. The magics only parse and
+display; the state they act on is the ``KernelAgent``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
+from IPython.core.magic_arguments import MagicHelpFormatter, argument, magic_arguments, parse_argstring
+from IPython.display import display
+
+from ..config import Config
+from ..errors import CodexNbError
+from ..config.hooks import parse_hooks_table
+from .panel import PlanPanel
+from .sources import SourceError
+from .state import KernelAgent
+from .turn_view import TurnView
+
+HELP_WIDTH = 88
+_HELP = argument("-h", "--help", action="store_true", help="show this help and do nothing else")
+_SESSION = argument("--session", metavar="NAME",
+                    help="an extension-owned session by name (created on first use); it becomes current")
+_SOURCE = argument("--source", metavar="VAR",
+                   help="a variable holding a cx.Session or another event source that runs turns "
+                        "(a real Codex thread, an ACP session); it becomes current")
+
+
+def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Parse the arguments, honour --help, and turn user mistakes into one-line UsageErrors."""
+
+    @functools.wraps(fn)
+    def wrapper(self: CodexMagics, line: str, cell: str | None = None) -> Any:
+        args = parse_argstring(wrapper, line)
+        if args.help:
+            print(_help(wrapper))
+            return None
+        try:
+            return fn(self, args, cell)
+        except (SourceError, CodexNbError, OSError) as err:
+            raise UsageError(" ".join(str(err).split())) from None
+
+    return wrapper
+
+
+def _help(magic: Any) -> str:
+    """The magic's help at a fixed width (argparse would follow the terminal, which nbval must not)."""
+    parser = magic.parser
+    parser.formatter_class = functools.partial(MagicHelpFormatter, width=HELP_WIDTH)
+    return parser.format_help().replace("::\n\n", "Usage:\n", 1).rstrip()
+
+
+def _on_off(value: str) -> bool:
+    if value not in ("on", "off"):
+        raise UsageError(f"--auto-panel takes 'on' or 'off', got {value!r}")
+    return value == "on"
+
+
+@magics_class
+class CodexMagics(Magics):
+    """Magics of ``%load_ext codex_nb``; the state lives in ``self.agent``."""
+
+    def __init__(self, shell: Any, agent: KernelAgent) -> None:
+        super().__init__(shell)
+        self.agent = agent
+
+    # -- helpers ---------------------------------------------------------------------
+    def _select(self, args: Any) -> Any:
+        if getattr(args, "session", None) and getattr(args, "source", None):
+            raise SourceError("give either --session NAME or --source VAR, not both")
+        if getattr(args, "source", None):
+            return self.agent.use_source(args.source)
+        if getattr(args, "session", None):
+            return self.agent.use_session(args.session)
+        return self.agent.source()
+
+    def _panel(self, source: Any) -> PlanPanel:
+        if self.agent.panel is None:
+            self.agent.panel = PlanPanel(source, label=self.agent.current)
+        else:
+            self.agent.panel.follow(source, label=self.agent.current)
+        return self.agent.panel
+
+    def _auto_panel(self, source: Any) -> bool:
+        config = getattr(source, "config", None)
+        table = getattr(config, "extra", {}).get("codex_nb", {}) if config is not None else {}
+        return bool(self.agent.settings.open_plan_panel or (isinstance(table, dict) and table.get("open_plan_panel")))
+
+    # -- %%codex ---------------------------------------------------------------------
+    @magic_arguments()
+    @_HELP
+    @argument("--model", metavar="NAME",
+              help="a variable holding the model: a cx.ScriptedModel, a list of scripted responses, a "
+                   "function returning a model, or a real model (cx.ResponsesModel...). Default: "
+                   "%%codex_config --model NAME")
+    @argument("--mode", choices=("default", "plan"), default="default", help="collaboration mode (Codex ModeKind)")
+    @_SESSION
+    @_SOURCE
+    @argument("--panel", action="store_true", help="also open the plan panel in JupyterLab's side area")
+    @argument("--out", metavar="VAR", help="store the turn handle in VAR (`await VAR` in a later cell gives "
+                                           "its result)")
+    @argument("message", nargs="*", help="line form only: the message (the cell form uses the cell text)")
+    @line_cell_magic
+    @_guarded
+    def codex(self, args: Any, cell: str | None) -> None:
+        """Run the cell text as the user's message: a background turn on the current session.
+
+        The cell returns at once; its output shows the live turn (Stop control, checklist,
+        prompts, outcome). Stop it with the Stop button or %codex_stop.
+        """
+        text = cell if cell is not None else " ".join(args.message)
+        if not text.strip():
+            raise UsageError("%%codex needs a message: write it in the cell body (or after the flags in %codex ...)")
+        source = self._select(args)
+        if args.out is not None and not args.out.isidentifier():
+            raise UsageError(f"--out {args.out!r}: give a Python variable name")
+        running = self.agent.start_turn(text.strip(), model=args.model, mode=args.mode)
+        if args.out is not None:
+            self.shell.user_ns[args.out] = running.handle
+        extra = []
+        if args.panel or (self._auto_panel(source) and self.agent.panel is None):
+            extra.append(self.agent.keep(self._panel(source).open()))
+        elif self.agent.panel is not None:  # an open panel follows the turn that just started
+            self._panel(source)
+        view = self.agent.keep(TurnView(source, title=f"codex · session {self.agent.current}", extra=extra))
+        view.follow(running.task)
+        display(view)
+
+    # -- %codex_plan -----------------------------------------------------------------
+    @magic_arguments()
+    @_HELP
+    @argument("--panel", action="store_true",
+              help="open it in JupyterLab's side area (it stays visible while you scroll and follows the "
+                   "session's turns); elsewhere it is shown in this cell")
+    @argument("--close", action="store_true", help="close the side panel")
+    @_SESSION
+    @_SOURCE
+    @line_magic
+    @_guarded
+    def codex_plan(self, args: Any, _cell: None) -> None:
+        """Show the live checklist and Stop control of the current session."""
+        if args.close:
+            if self.agent.panel is not None:
+                self.agent.panel.close()
+                self.agent.panel = None
+            print("codex plan panel closed")
+            return
+        source = self._select(args)
+        if args.panel:
+            display(self.agent.keep(self._panel(source).open()))
+            return
+        display(self.agent.keep(TurnView(source, title=f"codex plan · session {self.agent.current}", turn=False)))
+
+    # -- %codex_stop -----------------------------------------------------------------
+    @magic_arguments()
+    @_HELP
+    @_SESSION
+    @_SOURCE
+    @line_magic
+    @_guarded
+    def codex_stop(self, args: Any, _cell: None) -> None:
+        """Interrupt the running turn of the current session (like its Stop button)."""
+        source = self._select(args)
+        if source.interrupt():
+            print(f"stopping the turn on session {self.agent.current}")
+        else:
+            print(f"no turn is running on session {self.agent.current}")
+
+    # -- %codex_config ---------------------------------------------------------------
+    @magic_arguments()
+    @_HELP
+    @argument("path", nargs="?", help="a Codex config.toml to load (hooks in it run only once trusted)")
+    @argument("--model", metavar="NAME", help="the variable %%codex uses when a cell gives no --model")
+    @argument("--auto-panel", metavar="on|off", help="open the plan panel whenever a %%codex turn starts")
+    @line_cell_magic
+    @_guarded
+    def codex_config(self, args: Any, cell: str | None) -> None:
+        """Show the configuration, or load one: a config.toml path, or inline TOML as the cell body.
+
+        Loading gives the current extension-owned session a fresh thread with that config
+        (the old session is closed; a running turn must be stopped first).
+        """
+        if args.model is not None:
+            self.agent.model_for(args.model)  # fail now, not at the next turn
+            self.agent.settings.default_model = args.model
+        if args.auto_panel is not None:
+            self.agent.settings.open_plan_panel = _on_off(args.auto_panel)
+        if cell is not None and args.path:
+            raise UsageError("give either a config.toml path or inline TOML in the cell body, not both")
+        if cell is not None:
+            self.agent.replace_config(Config.from_toml(cell))
+        elif args.path:
+            self.agent.replace_config(_config_file(Path(args.path)))
+        print(self._describe())
+
+    def _describe(self) -> str:
+        source = self.agent.source()
+        settings = self.agent.settings
+        lines = [f"session: {self.agent.current}" + ("" if self.agent.current in self.agent.sessions
+                                                       else f" ({type(source).__name__})")]
+        config = getattr(source, "config", None)
+        if isinstance(config, Config):
+            lines += [f"model: {config.model_slug}",
+                      f"update_plan: {'on' if config.update_plan_enabled else 'off'}",
+                      f"hooks: {'on' if config.hooks_enabled else 'off'}",
+                      f"code mode: {'on' if config.code_mode.enabled else 'off'}",
+                      f"plan validation: {config.plan_validation}"]
+        lines += [f"default --model: {settings.default_model or '(none: pass --model NAME)'}",
+                  f"auto plan panel: {'on' if self._auto_panel(source) else 'off'}"]
+        return "\n".join(lines)
+
+    # -- %codex_hooks ----------------------------------------------------------------
+    @magic_arguments()
+    @_HELP
+    @argument("--load", metavar="PATH", help="load hooks from a hooks.json, a config.toml or a layer directory")
+    @argument("--trust", metavar="KEY", nargs="*",
+              help="trust file hooks: the keys (or source paths) given, or all of them with no KEY")
+    @_SESSION
+    @line_magic
+    @_guarded
+    def codex_hooks(self, args: Any, _cell: None) -> None:
+        """List the current session's hooks and their trust state (load and trust them too)."""
+        session = self._select(args)
+        if not hasattr(session, "hook_engine"):
+            raise UsageError(f"session {self.agent.current} ({type(session).__name__}) runs its hooks elsewhere")
+        if args.load:
+            session.load_hooks(args.load)
+        if args.trust is not None:
+            session.trust_hooks(args.trust or None)
+        hooks = session.hook_engine.hooks()
+        if not hooks:
+            print(f"no hooks on session {self.agent.current}")
+            return
+        rows = [("event", "matcher", "type", "trust", "key")]
+        rows += [(h.event_name, h.matcher or "*", h.handler_type, h.status, h.key) for h in hooks]
+        print(_table(rows))
+
+    # -- %codex_tools ----------------------------------------------------------------
+    @magic_arguments()
+    @_HELP
+    @argument("--mode", choices=("default", "plan"), default="default", help="collaboration mode to plan for")
+    @_SESSION
+    @line_magic
+    @_guarded
+    def codex_tools(self, args: Any, _cell: None) -> None:
+        """The tool plan one sampling step of the current session would see, in model order."""
+        session = self._select(args)
+        if not hasattr(session, "tool_plan"):
+            raise UsageError(f"session {self.agent.current} ({type(session).__name__}) plans its tools elsewhere")
+        plan = session.tool_plan(mode=args.mode)
+        rows = [("tool", "kind", "exposure")]
+        for spec in plan.specs:
+            for name, kind in _spec_rows(spec):
+                exposure = plan.exposure(name)
+                rows.append((name, kind, exposure.name if exposure is not None else "-"))
+        print(f"tool plan (generation {plan.generation}, mode {args.mode}): {len(plan.tool_names)} tools")
+        print(_table(rows))
+
+
+def _spec_rows(spec: dict[str, Any]) -> list[tuple[str, str]]:
+    if spec.get("type") == "namespace":
+        return [(f"{spec['name']}.{t['name']}", t.get("type", "function")) for t in spec.get("tools", [])]
+    return [(str(spec.get("name", spec.get("type"))), str(spec.get("type", "function")))]
+
+
+def _table(rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows)
+
+
+def _config_file(path: Path) -> Config:
+    """A config.toml on disk: its hooks come from a file, so they need the trust step."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SourceError(f"no config file at {path}; give the path of a Codex config.toml") from None
+    config = Config.from_toml(text)
+    hooks = config.extra.get("hooks", {})
+    config.hooks = parse_hooks_table(hooks if isinstance(hooks, dict) else {}, source_path=str(path), from_file=True)
+    return config

@@ -1,0 +1,189 @@
+"""The plan panel: the live checklist and Stop control in JupyterLab's side area.
+
+A plan in a cell's output scrolls away; the panel stays put while the user scrolls and
+while other cells run. Placement is done by ``sidecar`` (a maintained JupyterLab 4 /
+ipywidgets 8 extension: an Output widget that lives in the right side area), not by a
+front-end extension of ours. Whether a side area exists is only known in the browser, so
+the cell that opens the panel shows a small note widget whose view reports it
+(``{id, kind: "placed", area}``, ``protocol.json`` widget ``plan_panel``). Where the view
+says ``cell`` (Notebook 7, VS Code, classic Notebook) or ``sidecar`` is not installed, the
+same checklist and Stop control appear in that cell's output, and the note says why.
+
+The panel follows one event source at a time; ``follow()`` retargets it (a ``%%codex``
+cell on another session), replacing its widgets in place.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import anywidget
+import ipywidgets
+import traitlets
+
+from ..widgets._static import bundle_esm, load_json, read_static
+from ..widgets.checklist import PlanChecklist
+from ..widgets.browser_messages import ProtocolError, validate_to_kernel
+from ..widgets.static_fallback import StaticFallback
+from ..widgets.turn_controls import TurnControls
+
+log = logging.getLogger("codex_nb.extension.panel")
+
+WIDGET = "plan_panel"
+TITLE = "Codex plan"
+NO_SIDECAR = ("{title}: the side panel needs the `sidecar` package (pip install 'codex_nb[lab]', then reload "
+              "JupyterLab); the plan and Stop control are shown here in the cell instead.")
+
+
+def panel_areas() -> tuple[str, ...]:
+    return tuple(load_json("protocol.json")["widgets"][WIDGET]["areas"])
+
+
+def sidecar_class() -> type | None:
+    try:
+        from sidecar import Sidecar
+    except ImportError:
+        return None
+    return Sidecar
+
+
+class PanelNote(StaticFallback, anywidget.AnyWidget):
+    """The note a cell shows when it opens the panel; its view reports the page's area."""
+
+    _esm = bundle_esm("plan_panel.js")
+    _css = read_static("plan_panel.css")
+
+    title = traitlets.Unicode(TITLE).tag(sync=True)
+    area = traitlets.Unicode("").tag(sync=True)
+    """"" until a view reports; then ``side`` or ``cell``."""
+    message = traitlets.Unicode("").tag(sync=True)
+    """A note the kernel already knows better (sidecar missing); "" lets the view word it."""
+    error = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, *, on_placed: Callable[[str], None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._on_placed = on_placed
+        self.rejected: list[str] = []
+        self.on_msg(self._on_view_msg)
+
+    def _on_view_msg(self, _widget: object, content: object, _buffers: object) -> None:
+        try:
+            self.handle_message(content)
+        except ProtocolError as err:
+            self.rejected.append(str(err))
+            self.error = str(err)
+        except Exception as err:  # never let a widget message kill the comm handler  # noqa: BLE001
+            log.exception("plan panel message failed")
+            self.error = f"internal error handling {content!r}: {type(err).__name__}: {err}"
+
+    def handle_message(self, content: object) -> str:
+        """Apply one ``placed`` report; returns the area (raises ``ProtocolError`` on a bad one)."""
+        message = validate_to_kernel(WIDGET, content)
+        area = message["area"]
+        if area not in panel_areas():
+            raise ProtocolError(f"placed: area must be one of {list(panel_areas())}, got {area!r}")
+        if self.area != "cell":  # one view without a side area is enough to fall back
+            self.area = area
+        self._on_placed(area)
+        return area
+
+    def text(self) -> str:
+        if self.message:
+            return self.message
+        return (f"{self.title}: in JupyterLab's right side area; where there is none, "
+                f"shown here in the cell instead.")
+
+    def html(self) -> str:
+        return f'<div class="cx-plan-panel-static">{html.escape(self.text())}</div>'
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+class PanelCell(StaticFallback, ipywidgets.VBox):
+    """The cell output of ``%codex_plan --panel``: the note, plus the plan where no side area exists."""
+
+    def __init__(self, note: PanelNote) -> None:
+        super().__init__(children=[note])
+        self.note = note
+
+    def show_inline(self, content: ipywidgets.Widget) -> None:
+        if content not in self.children:
+            self.children = (*self.children, content)
+
+    def text(self) -> str:
+        return self.note.text()
+
+    def html(self) -> str:
+        return self.note.html()
+
+
+class PlanPanel:
+    """The side-area panel of one kernel: checklist + Stop control of the followed source."""
+
+    def __init__(self, source: Any, *, label: str) -> None:
+        self.source = source
+        self.label = label
+        self.header = ipywidgets.HTML()
+        self.header.add_class("cx-plan-panel-header")
+        self.content = ipywidgets.VBox()
+        self.content.add_class("cx-plan-panel")
+        self.content.layout.padding = "4px 8px"
+        self.sidecar: Any = None
+        self.cells: list[PanelCell] = []
+        self._build(source, label)
+
+    def _build(self, source: Any, label: str) -> None:
+        old = [w for w in self.content.children if w is not self.header]
+        self.source, self.label = source, label
+        self.header.value = f"<b>{html.escape(TITLE)}</b> · session <code>{html.escape(label)}</code>"
+        self.controls = TurnControls(source)
+        self.checklist = PlanChecklist(source)
+        self.content.children = (self.header, self.controls, self.checklist)
+        for widget in old:
+            widget.close()
+
+    def follow(self, source: Any, *, label: str) -> None:
+        """Show ``source`` from now on (no-op if it is already the one shown)."""
+        if source is not self.source:
+            self._build(source, label)
+
+    def open(self) -> PanelCell:
+        """(Re)open the side panel; returns the note the cell should display."""
+        sidecar = sidecar_class()
+        note = PanelNote(title=TITLE, on_placed=lambda area: self._placed(cell, area))
+        cell = PanelCell(note)
+        self.cells.append(cell)
+        if sidecar is None:
+            note.message = NO_SIDECAR.format(title=TITLE)
+            note.area = "cell"
+            cell.show_inline(self.content)
+            return cell
+        if self.sidecar is not None:  # the user may have closed its tab: a new one reappears
+            self.sidecar.close()
+        self.sidecar = sidecar(title=TITLE)
+        self.sidecar.append_display_data(self.content)
+        return cell
+
+    def _placed(self, cell: PanelCell, area: str) -> None:
+        if area == "cell":
+            cell.show_inline(self.content)
+
+    @property
+    def is_open(self) -> bool:
+        return self.sidecar is not None or any(self.content in c.children for c in self.cells)
+
+    def close(self) -> None:
+        if self.sidecar is not None:
+            self.sidecar.close()
+            self.sidecar = None
+        for cell in self.cells:
+            cell.note.close()
+            cell.close()
+        self.cells.clear()
+        for widget in self.content.children:
+            widget.close()
+        self.content.close()

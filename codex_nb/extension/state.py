@@ -1,0 +1,211 @@
+"""The extension's state in one kernel: sessions, running turns, the widgets it made.
+
+``%load_ext codex_nb`` creates one ``KernelAgent`` per IPython shell. It owns the
+default session (and any named ones ``%%codex --session NAME`` asks for), keeps a strong
+reference to every running turn (a background task nobody references can be collected
+mid-turn), remembers the widgets it displayed, and closes all of it on ``%unload_ext``:
+running turns are interrupted (their calls get paired outputs), pending person-requests
+are settled, hook processes and Code Mode cells end, widget comms close.
+
+Sessions the user passed in (``--source NAME``) are theirs: the agent uses them but never
+closes them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from traitlets import Bool, Unicode
+from traitlets.config import Configurable
+
+from ..config import Config
+from ..notebook import Session
+from .sources import SourceError, SourceRegistry, needs_model, turn_task
+
+log = logging.getLogger("codex_nb.extension")
+
+DEFAULT_SESSION = "default"
+
+
+class CodexNbExtension(Configurable):
+    """Settings of the ``codex_nb`` IPython extension (``c.CodexNbExtension.<name>`` in
+    ``ipython_config.py``, or ``%codex_config --auto-panel on`` at run time)."""
+
+    open_plan_panel = Bool(False, help="Open the plan panel (JupyterLab's side area) whenever a %%codex "
+                                       "turn starts. Also `[codex_nb] open_plan_panel = true` in a loaded "
+                                       "config.toml.").tag(config=True)
+    default_model = Unicode("", help="Name of the user-namespace variable that %%codex uses when the cell "
+                                     "gives no --model.").tag(config=True)
+
+
+@dataclass(kw_only=True)
+class RunningTurn:
+    """A turn a ``%%codex`` cell started, with the source it runs on."""
+
+    label: str
+    source: Any
+    handle: Any
+    task: asyncio.Future[Any]
+    """Ends with the turn (the handle's own task when it has one)."""
+
+
+@dataclass(kw_only=True)
+class KernelAgent:
+    """Everything ``%load_ext codex_nb`` set up in one kernel."""
+
+    settings: CodexNbExtension
+    namespace: dict[str, Any]
+    sources: SourceRegistry = field(default_factory=SourceRegistry)
+    sessions: dict[str, Any] = field(default_factory=dict)
+    """Sessions the extension owns, by name (``default`` first)."""
+    current: str = DEFAULT_SESSION
+    """Label of the source the line magics act on: a session name or ``--source`` variable name."""
+    external: dict[str, Any] = field(default_factory=dict)
+    turns: list[RunningTurn] = field(default_factory=list)
+    widgets: list[Any] = field(default_factory=list)
+    panel: Any = None
+    closed: bool = False
+    _closing: set[asyncio.Task[None]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.sessions.setdefault(DEFAULT_SESSION, Session())
+
+    # -- sources ---------------------------------------------------------------------
+    def source(self, label: str | None = None) -> Any:
+        label = self.current if label is None else label
+        if label in self.sessions:
+            return self.sessions[label]
+        if label in self.external:
+            return self.external[label]
+        raise SourceError(f"no session named {label!r}; known: {', '.join(self.labels())}")
+
+    def labels(self) -> list[str]:
+        return [*self.sessions, *self.external]
+
+    def use_session(self, name: str) -> Any:
+        """The extension-owned session ``name`` (created on first use) becomes current."""
+        if not name.isidentifier():
+            raise SourceError(f"--session {name!r}: a session name must be an identifier (letters, digits, _)")
+        if name not in self.sessions:
+            self.sessions[name] = Session(config=self.sessions[DEFAULT_SESSION].config)
+        self.current = name
+        return self.sessions[name]
+
+    def use_source(self, variable: str) -> Any:
+        """The user's object named ``variable`` becomes current (never closed by us)."""
+        source = self.sources.source(self._lookup(variable, "--source"), label=variable)
+        self.external[variable] = source
+        self.current = variable
+        return source
+
+    def model_for(self, variable: str | None) -> Any:
+        name = variable or self.settings.default_model
+        if not name:
+            raise SourceError(
+                "no model for this turn: pass --model NAME, where NAME is a variable holding a "
+                "cx.ScriptedModel, a list of scripted responses or a real model (e.g. cx.ResponsesModel), "
+                "or set a default once with %codex_config --model NAME")
+        return self.sources.model(self._lookup(name, "--model"), label=name)
+
+    def _lookup(self, name: str, flag: str) -> Any:
+        if name not in self.namespace:
+            raise SourceError(f"{flag} {name}: no variable named {name!r} in the notebook; define it in a cell "
+                              f"above, then run this cell again")
+        return self.namespace[name]
+
+    def replace_config(self, config: Config) -> Session:
+        """A new current extension-owned session with ``config`` (the old one is closed)."""
+        name = self.current if self.current in self.sessions else DEFAULT_SESSION
+        old = self.sessions[name]
+        if getattr(old, "active_turn", None) is not None:
+            raise SourceError(f"a turn is running on session {name!r}; stop it (%codex_stop) before loading a "
+                              f"new config")
+        self.sessions[name] = Session(config=config)
+        self.current = name
+        self._spawn(close_source(old))
+        return self.sessions[name]
+
+    # -- turns -----------------------------------------------------------------------
+    def start_turn(self, text: str, *, model: str | None, mode: str) -> RunningTurn:
+        source = self.source()
+        if getattr(source, "active_turn", None) is not None:
+            raise SourceError(f"a turn is still running on session {self.current}; wait for it, stop it "
+                              f"(%codex_stop or its Stop button), or run this one on another thread with "
+                              f"--session NAME")
+        options: dict[str, Any] = {"mode": mode}
+        if needs_model(source):
+            options["model"] = self.model_for(model)
+        elif model is not None:
+            raise SourceError(f"--model {model}: {self.current} ({type(source).__name__}) brings its own model; "
+                              f"drop --model (or choose its model where you created it)")
+        handle = source.start_turn(text, **options)
+        running = RunningTurn(label=self.current, source=source, handle=handle, task=turn_task(handle))
+        self.turns.append(running)
+        running.task.add_done_callback(lambda _: self._forget(running))
+        return running
+
+    def _forget(self, running: RunningTurn) -> None:
+        with contextlib.suppress(ValueError):
+            self.turns.remove(running)
+
+    def keep(self, widget: Any) -> Any:
+        self.widgets.append(widget)
+        return widget
+
+    # -- teardown --------------------------------------------------------------------
+    def _spawn(self, coro: Any) -> None:
+        try:
+            task = asyncio.get_running_loop().create_task(coro)
+        except RuntimeError:  # no running loop (terminal IPython between cells): finish now
+            asyncio.run(coro)
+            return
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def aclose(self) -> None:
+        """Interrupt running turns, close owned sessions and every widget we made."""
+        self.closed = True
+        turns = list(self.turns)
+        for running in turns:
+            _quietly(running.source.interrupt, f"interrupting the turn on {running.label}")
+        # a turn's own failure is its widgets' business; unloading goes on (cancelling unload still works)
+        await asyncio.gather(*(running.task for running in turns), return_exceptions=True)
+        self.turns.clear()
+        for widget in [*self.widgets, *([self.panel] if self.panel is not None else [])]:
+            _quietly(widget.close, f"closing {type(widget).__name__}")
+        self.widgets.clear()
+        self.panel = None
+        for session in self.sessions.values():
+            await close_source(session)
+        self.sessions.clear()
+        self.external.clear()
+        others = [task for task in self._closing if task is not asyncio.current_task()]
+        if others:  # sessions replaced by %codex_config, still closing
+            await asyncio.gather(*others, return_exceptions=True)
+
+    def close(self) -> asyncio.Task[None] | None:
+        """Start ``aclose`` on the running loop (``%unload_ext`` is synchronous); returns the task."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            asyncio.run(self.aclose())
+            return None
+        return loop.create_task(self.aclose())
+
+
+async def close_source(session: Any) -> None:
+    """Close a session we own (``Session.aclose``: turn, questions, hooks, Code Mode, events)."""
+    await session.aclose()
+
+
+def _quietly(fn: Callable[[], object], what: str) -> None:
+    """Teardown goes on past one failing part; the failure is logged, not lost."""
+    try:
+        fn()
+    except Exception:  # noqa: BLE001
+        log.exception("codex_nb extension: %s failed during unload", what)

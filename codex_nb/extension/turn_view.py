@@ -1,0 +1,102 @@
+"""What a ``%%codex`` cell shows: the turn's live widgets in one box.
+
+Stop control, checklist, transcript (assistant text as it streams, tool calls and their
+outputs) and prompts follow the source's events (the widgets take any event source); a one-line outcome under them says how the turn ended, including the
+error of a turn that failed, because output a background task prints after its cell
+ended is lost. The box carries a stable ``text/plain`` / ``text/html`` for nbval and
+viewers without a widget manager.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+from typing import Any
+
+import ipywidgets
+
+from ..widgets.checklist import PlanChecklist
+from ..widgets.prompts import PromptsWidget
+from ..widgets.static_fallback import StaticFallback
+from ..widgets.transcript import Transcript
+from ..widgets.turn_controls import TurnControls
+
+
+def outcome_text(result: Any) -> str:
+    """One line for a finished turn: status, then the final message or the error."""
+    status = getattr(result, "status", "completed")
+    detail = getattr(result, "error", None) or getattr(result, "last_agent_message", None) or _last_agent_item(
+        getattr(result, "items", None) or [])
+    detail = " ".join(str(detail).split())
+    return f"Turn {status}" + (f": {detail}" if detail else "")
+
+
+def _last_agent_item(items: list[dict[str, Any]]) -> str:
+    """The final message of a turn whose result only lists items (a real Codex ``agentMessage``)."""
+    for item in reversed(items):
+        if isinstance(item, dict) and item.get("type") == "agentMessage":
+            return str(item.get("text", ""))
+    return ""
+
+
+class TurnView(StaticFallback, ipywidgets.VBox):
+    """Controls, checklist, prompts and outcome of one ``%%codex`` turn (or the live plan of a session)."""
+
+    def __init__(self, source: Any, *, title: str, extra: list[Any] | None = None, turn: bool = True,
+                 **kwargs: Any) -> None:
+        """``turn=False``: the session's live plan and Stop control only (``%codex_plan``), no
+        prompts or outcome line of one turn."""
+        self.title = title
+        self.controls = TurnControls(source)
+        self.checklist = PlanChecklist(source)
+        self.transcript = Transcript(source) if turn else None
+        self.prompts = PromptsWidget(source) if turn and hasattr(source, "frontend_requests") else None
+        self.outcome = ipywidgets.Label(value="Turn running…" if turn else "")
+        self.outcome.add_class("cx-turn-outcome")
+        parts = [self.controls, *(extra or []), self.checklist, *([self.transcript] if self.transcript else []),
+                 *([self.prompts] if self.prompts else []), *([self.outcome] if turn else [])]
+        super().__init__(children=parts, **kwargs)
+        self.add_class("cx-turn-view")
+
+    def follow(self, task: asyncio.Future[Any]) -> None:
+        """Show the outcome of the turn ``task`` when it ends, then freeze: a finished turn's
+        view must not show (or stop) the session's next turn."""
+        self.checklist.track(task)  # an exception in the task becomes the checklist's error
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: Any) -> None:
+        self.checklist.flush()
+        self.checklist.detach()
+        self.controls.detach()
+        if self.transcript is not None:
+            self.transcript.detach()
+        if self.prompts is not None:  # questions belong to a running turn
+            self.children = tuple(c for c in self.children if c is not self.prompts)
+            self.prompts.close()
+            self.prompts = None
+        if task.cancelled():
+            self.outcome.value = "Turn cancelled"
+        elif task.exception() is not None:
+            err = task.exception()
+            self.outcome.value = f"Turn failed: {type(err).__name__}: {err}"
+        else:
+            self.outcome.value = outcome_text(task.result())
+
+    def parts(self) -> list[Any]:
+        return [c for c in self.children if isinstance(c, StaticFallback)]
+
+    def text(self) -> str:
+        lines = [self.title, *(part.text() for part in self.parts())]
+        return "\n".join([*lines, self.outcome.value] if self.outcome in self.children else lines)
+
+    def html(self) -> str:
+        body = "".join(part.html() for part in self.parts())
+        if self.outcome in self.children:
+            body += f"<div>{html.escape(self.outcome.value)}</div>"
+        return f'<div class="cx-turn-view-static"><div><b>{html.escape(self.title)}</b></div>{body}</div>'
+
+
+    def close(self) -> None:
+        for child in {*self.children, self.outcome, *([self.prompts] if self.prompts is not None else [])}:
+            child.close()
+        super().close()
