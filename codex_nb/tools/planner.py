@@ -75,7 +75,9 @@ class ToolPlanner:
     def _build(self, snapshot: RegistrySnapshot) -> ToolPlan:
         finalized = FinalizedTools(list(snapshot.entries.values()))
         for finalize in self.finalizers:
-            finalized = finalize(finalized.entries, self.config)
+            step = finalize(finalized.entries, self.config)  # a later finalizer keeps earlier spec/visibility rules
+            finalized = FinalizedTools(step.entries, step.spec_for or finalized.spec_for,
+                                       step.visible or finalized.visible)
         entries = finalized.entries
         visible = finalized.visible or (lambda e: e.exposure.is_direct)
         spec_for = finalized.spec_for or (lambda e: e.tool.spec())
@@ -86,10 +88,12 @@ class ToolPlanner:
 
 
 def default_finalizers() -> list[Finalizer]:
-    """Code Mode (owned by ``codex_nb.code_mode``): one finalizer per planner; it owns the session's cells."""
+    """Code Mode (owned by ``codex_nb.code_mode``), then tool_search (declared last, when a Deferred tool
+    exists): one of each per planner; Code Mode owns the session's cells, tool_search its index."""
     from ..code_mode.planning import CodeModeFinalizer
+    from .handlers.tool_search import ToolSearchFinalizer
 
-    return [CodeModeFinalizer()]
+    return [CodeModeFinalizer(), ToolSearchFinalizer()]
 
 
 def build_visible_specs(entries: list[RegisteredTool], spec_for: Callable[[RegisteredTool], dict[str, Any]],
