@@ -1,0 +1,1 @@
+"""Adapters that bring tools and turns from outside: model providers, Codex app-server, ACP, MCP."""
