@@ -11,6 +11,7 @@ from .base import Tool
 from .handlers.request_permissions import RequestPermissionsTool
 from .handlers.request_user_input import RequestUserInputTool
 from .handlers.clock import clock_tools
+from .handlers.context_budget import context_budget_tools
 from .handlers.update_plan import UpdatePlanTool
 
 if TYPE_CHECKING:
@@ -25,6 +26,6 @@ def builtin_tools(config: Config) -> list[Tool]:
         tools.append(RequestUserInputTool(config))
     if config.request_permissions_tool:  # the session always has its primary environment (cwd)
         tools.append(RequestPermissionsTool())
-    # ... new_context / get_context_remaining (TokenBudget) go here ...
+    tools.extend(context_budget_tools(config))  # new_context, get_context_remaining ([features] token_budget)
     tools.extend(clock_tools(config))  # clock.curr_time (+ clock.sleep), spec 07 §1
     return tools
