@@ -60,6 +60,10 @@ class ScriptedModel:
     responses: list[Step]
     allow_leftover: bool = False
     requests: list[ModelRequest] = field(default_factory=list)
+    usage: Sequence[dict[str, int] | None] | None = None
+    """Scripted token usage per response (Responses API ``usage`` dicts, e.g. ``{"total_tokens": 1200}``);
+    after each response ``last_usage`` holds its entry, which ``get_context_remaining`` counts."""
+    last_usage: dict[str, int] | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.responses, (str, bytes)) or not isinstance(self.responses, Sequence):
@@ -84,6 +88,7 @@ class ScriptedModel:
                 f"scripted; add a final [cx.assistant_message(...)] response so the turn can end"
             )
         self.requests.append(request)
+        self.last_usage = self.usage[index] if self.usage is not None and index < len(self.usage) else None
         step = self.responses[index]
         items = step(request) if callable(step) else step
         if inspect.isawaitable(items):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -18,6 +19,7 @@ from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, Turn
 from ..protocol.items import message_text, user_message
 from ..runtime.cancellation import CancelSource
 from ..tools.errors import Fatal
+from ..tools.handlers.context_budget import NEW_CONTEXT_SERVICE, context_window_message
 from ..tools.invocation import TurnContext
 from ..tools.parallel import ParallelGate
 from ..tools.payload import ToolCall
@@ -63,10 +65,11 @@ class TurnRunner:
         self.user_text = user_text
         self.start_index = len(session.history)
         self.last_agent_message: str | None = None
+        self._archived_items: list[dict[str, Any]] = []  # this turn's items from earlier context windows
 
     @property
     def items(self) -> list[dict[str, Any]]:
-        return self.session.history[self.start_index:]
+        return self._archived_items + self.session.history[self.start_index:]
 
     async def run(self) -> TurnResult:
         turn = self.turn
@@ -98,12 +101,17 @@ class TurnRunner:
         while not self.turn.cancel.cancelled:
             for text in self.turn.pending_input.drain():  # steered input joins before the next request
                 self.session.history.append(user_message(text))
+            if self.turn.services.pop(NEW_CONTEXT_SERVICE, False):
+                self._start_new_context_window()
             plan = self.session.planner.plan(self.turn.mode)
             request = ModelRequest(turn_id=self.turn.turn_id, items=repaired(self.session.history, self.session.pairing),
                                    tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode))
             items = await self._sample(request)
             if items is None:
                 return
+            usage = getattr(self.model, "last_usage", None)
+            if usage is not None:  # what get_context_remaining counts (the provider's per-response usage)
+                self.session.last_token_usage = usage
             calls = self._record_response(items, plan.router)
             if not calls:
                 if self.turn.pending_input.pending:
@@ -125,6 +133,22 @@ class TurnRunner:
         if sample.cancelled() or self.turn.cancel.cancelled:
             return None  # an interrupted step's response is discarded, never recorded
         return sample.result()
+
+    def _start_new_context_window(self) -> None:
+        """``new_context``: the next request starts on a fresh window without a summary (Codex 0.169).
+
+        The items so far stay in this turn's result and in ``session.archived_history``."""
+        session = self.session
+        self._archived_items.extend(self.items)
+        archived = getattr(session, "archived_history", [])
+        archived.extend(session.history)
+        session.archived_history = archived
+        windows = getattr(session, "context_window_ids", None) or [str(uuid.uuid4())]
+        windows.append(str(uuid.uuid4()))
+        session.context_window_ids = windows
+        session.history[:] = [context_window_message(first=windows[0], current=windows[-1], previous=windows[-2])]
+        self.start_index = len(session.history)
+        session.last_token_usage = None
 
     def _record_response(self, items: list[dict[str, Any]], router: Any) -> list[ToolCall | RoutingError]:
         calls: list[ToolCall | RoutingError] = []
