@@ -160,6 +160,9 @@ class ToolSearchFinalizer:
     def __init__(self) -> None:
         self.tool = ToolSearchTool()
 
+    def close(self) -> None:
+        """Finalizers may own resources (Code Mode's V8 thread); the search index is plain memory."""
+
     def __call__(self, entries: list[RegisteredTool], config: Config) -> FinalizedTools:
         from ..planner import FinalizedTools
 
