@@ -13,6 +13,7 @@ from .handlers.request_user_input import RequestUserInputTool
 from .handlers.clock import clock_tools
 from .handlers.context_budget import context_budget_tools
 from .handlers.update_plan import UpdatePlanTool
+from .handlers.view_image import view_image_tools
 
 if TYPE_CHECKING:
     from ..config import Config
@@ -27,5 +28,6 @@ def builtin_tools(config: Config) -> list[Tool]:
     if config.request_permissions_tool:  # the session always has its primary environment (cwd)
         tools.append(RequestPermissionsTool())
     tools.extend(context_budget_tools(config))  # new_context, get_context_remaining ([features] token_budget)
+    tools.extend(view_image_tools(config))  # the session always has its environment (cwd)
     tools.extend(clock_tools(config))  # clock.curr_time (+ clock.sleep), spec 07 §1
     return tools
