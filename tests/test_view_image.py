@@ -25,7 +25,7 @@ def workdir(tmp_path):
 
 def test_spec_matches_codex():
     codex = next(t for t in FIXTURE["tools"] if t.get("name") == "view_image")
-    plan = cx.Session(cx.Config()).planner.plan()
+    plan = cx.Session(cx.Config.from_toml("")).planner.plan()  # on by default in Codex
     assert next(s for s in plan.specs if s.get("name") == "view_image") == codex
 
 
@@ -36,7 +36,7 @@ async def run(session, arguments):
 
 
 async def test_errors_are_codex_exact(workdir):
-    session = cx.Session(cx.Config(), cwd=str(workdir))
+    session = cx.Session(cx.Config(view_image=True), cwd=str(workdir))
     out = await run(session, [{"path": "nope.png"}, {"path": str(workdir / "pics")}, {"path": "notes.txt"},
                               {"path": "red.png", "detail": "low"}, "{not json"])
     assert out["c0"] == f"unable to locate image at `{workdir / 'nope.png'}`: No such file or directory (os error 2)"
@@ -51,7 +51,7 @@ async def test_errors_are_codex_exact(workdir):
 
 
 async def test_output_is_an_input_image_data_url(workdir):
-    session = cx.Session(cx.Config(), cwd=str(workdir))
+    session = cx.Session(cx.Config(view_image=True), cwd=str(workdir))
     events = []
     session.subscribe(events.append)
     model = cx.ScriptedModel([[cx.function_call("view_image", {"path": "red.png"}, call_id="v")],
@@ -69,11 +69,12 @@ async def test_output_is_an_input_image_data_url(workdir):
 
 
 async def test_model_without_image_input(workdir):
-    session = cx.Session(cx.Config(extra={"codex_nb": {"image_input": False}}), cwd=str(workdir))
+    session = cx.Session(cx.Config(view_image=True, extra={"codex_nb": {"image_input": False}}), cwd=str(workdir))
     out = await run(session, [{"path": "red.png"}])
     assert out["c0"] == "view_image is not allowed because you do not support image inputs"
 
 
 def test_feature_off_removes_the_tool():
-    session = cx.Session(cx.Config(extra={"features": {"view_image": False}}))
+    session = cx.Session(cx.Config.from_toml("[features]\nview_image = false"))
     assert "view_image" not in session.planner.plan().tool_names
+    assert "view_image" not in cx.Session(cx.Config()).planner.plan().tool_names  # the notebook profile

@@ -14,6 +14,7 @@ from .handlers.clock import clock_tools
 from .handlers.context_budget import context_budget_tools
 from .handlers.update_plan import UpdatePlanTool
 from .handlers.view_image import view_image_tools
+from .handlers.web_search import web_search_tools
 
 if TYPE_CHECKING:
     from ..config import Config
@@ -30,4 +31,5 @@ def builtin_tools(config: Config) -> list[Tool]:
     tools.extend(context_budget_tools(config))  # new_context, get_context_remaining ([features] token_budget)
     tools.extend(view_image_tools(config))  # the session always has its environment (cwd)
     tools.extend(clock_tools(config))  # clock.curr_time (+ clock.sleep), spec 07 §1
+    tools.extend(web_search_tools(config))  # hosted: declared last, as in Codex
     return tools

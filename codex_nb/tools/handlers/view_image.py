@@ -38,8 +38,7 @@ _MIME = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "
 
 
 def view_image_tools(config: Config) -> list[Tool]:
-    features = config.extra.get("features", {}) if isinstance(config.extra, dict) else {}
-    if isinstance(features, dict) and features.get("view_image") is False:
+    if not config.view_image:
         return []
     own = config.extra.get("codex_nb", {}) if isinstance(config.extra, dict) else {}
     own = own if isinstance(own, dict) else {}
