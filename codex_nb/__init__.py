@@ -48,9 +48,10 @@ from .protocol.frontend import (
     RequestPermissionsResponse,
     RequestUserInputEvent,
 )
-from .protocol.items import assistant_message, custom_tool_call, function_call, user_message
+from .protocol.items import assistant_message, custom_tool_call, function_call, tool_search_call, user_message
 from .protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
 from .render import render_plan_text
+from .render.images import image_thumbnails
 from .runtime.answer_policy import ENV_VAR as ANSWER_POLICY_ENV
 from .runtime.answer_policy import AnswerPolicy, AnswerPolicyError
 from .runtime.cancellation import CancelSource, CancelToken
@@ -59,11 +60,15 @@ from .runtime.history import repair_history
 from .runtime.models import ModelRequest, ScriptedModel
 from .runtime.session import CallToolResult, Session, TurnHandle
 from .runtime.turn import TURN_ABORTED_MARKER, TurnResult
+from .sources.mcp.config import McpServerConfig
+from .sources.mcp.connection import McpConnection
+from .sources.mcp.manager import McpServers
 from .testing import RecordingSubscriber
 from .tools.base import Tool
 from .tools.errors import Fatal, RespondToModel
 from .tools.exposure import ToolExposure
 from .tools.handlers.request_permissions import granted_permissions
+from .tools.handlers.tool_search import ToolSearchTool
 from .tools.invocation import ModeKind, PendingInput, ToolInvocation, TurnContext
 from .tools.lifecycle import ControlToolCallFact, ControlToolStatus, LifecycleRecord, ToolCallOutcome
 from .tools.names import ToolName
@@ -120,6 +125,9 @@ __all__ = [
     "ItemCompleted",
     "ItemStarted",
     "LifecycleRecord",
+    "McpConnection",
+    "McpServerConfig",
+    "McpServers",
     "ModeKind",
     "ModelRequest",
     "PendingInput",
@@ -151,6 +159,7 @@ __all__ = [
     "ToolPlan",
     "ToolPlanner",
     "ToolRegistry",
+    "ToolSearchTool",
     "TurnAborted",
     "TurnComplete",
     "TurnContext",
@@ -166,9 +175,11 @@ __all__ = [
     "function_call",
     "granted_permissions",
     "hooks",
+    "image_thumbnails",
     "render_json_schema_to_typescript",
     "render_plan_text",
     "repair_history",
+    "tool_search_call",
     "turn_plan_updated",
     "user_message",
 ]
