@@ -9,37 +9,49 @@ alone), so refreshing one MCP server re-tokenises that server's tools and nothin
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import groupby
+from operator import attrgetter
 
 from ..exposure import ToolExposure
 from ..registry import RegisteredTool
 from .documents import tool_document
 from .index import SearchIndex
 
+_SOURCE = attrgetter("source")
+
 
 class DeferredToolIndex:
     def __init__(self) -> None:
         self.index = SearchIndex()
+        self._seen: dict[str, list[RegisteredTool]] = {}  # source -> all its entries at the last sync
         self.rebuilt_sources: list[str] = []
         """Sources whose shard the last ``sync`` rebuilt (for tests and the notebook)."""
 
     def sync(self, entries: Iterable[RegisteredTool]) -> None:
+        # Group by source with C-level iteration (a source's entries are contiguous after
+        # replace_source), and compare each source's entry list with the last sync's: list
+        # equality is by identity for unchanged entries, so unchanged sources cost almost nothing.
+        runs: dict[str, list[RegisteredTool]] = {}
+        for source, run in groupby(entries, key=_SOURCE):
+            previous = runs.get(source)
+            if previous is None:
+                runs[source] = list(run)
+            else:
+                previous.extend(run)
         deferred, deferred_model_only = ToolExposure.Deferred, ToolExposure.DeferredModelOnly
-        groups: dict[str, list[RegisteredTool]] = {}
-        for entry in entries:  # identity checks only: this pass is the O(tools) part of a refresh
-            exposure = entry.exposure
-            if exposure is deferred or exposure is deferred_model_only:
-                group = groups.get(entry.source)
-                if group is None:
-                    groups[entry.source] = [entry]
-                else:
-                    group.append(entry)
-        known = self.index.sources
         self.rebuilt_sources = []
-        for source in [s for s in known if s not in groups]:
+        for source in [s for s in self._seen if s not in runs]:
+            del self._seen[source]
             self.index.remove(source)
-        for source, group in groups.items():
-            # The group list itself is the version: list equality is by identity for unchanged entries.
-            if known.get(source) == group:
+        for source, run in runs.items():
+            if self._seen.get(source) == run:
+                continue
+            self._seen[source] = run
+            group = [e for e in run if e.exposure is deferred or e.exposure is deferred_model_only]
+            if not group:
+                self.index.remove(source)
+                continue
+            if self.index.sources.get(source) == group:
                 continue
             self.index.replace(self.index.build_shard(source, group, group, [tool_document(e.tool) for e in group]))
             self.rebuilt_sources.append(source)
