@@ -225,3 +225,22 @@ def test_code_mode_sees_mcp_tools_as_nested_tools():
     registry.replace_source("mcp:notes", [McpTool(Conn(), raw, exposure=cx.ToolExposure.Deferred)])
     nested = select_nested(list(registry.snapshot().entries.values()), CodeModeSettings())
     assert [d.identifier for d in nested.values()] == ["mcp__notes__save_note"]
+
+
+async def test_resource_helpers_match_codex():
+    session, servers = session_with({"notes": notes_config()})
+    async with servers:
+        specs = {s["name"]: s for s in session.planner.plan().specs if s.get("type") == "function"}
+        for codex in FIXTURE["resource_tools"]:
+            assert specs[codex["name"]] == codex
+        call = lambda name, args, cid: cx.function_call(name, args, call_id=cid)  # noqa: E731
+        model = cx.ScriptedModel([[
+            call("list_mcp_resources", {}, "r1"), call("list_mcp_resources", {"server": "notes"}, "r2"),
+            call("list_mcp_resource_templates", {}, "r3"),
+            call("read_mcp_resource", {"server": "notes", "uri": "notes://readme"}, "r4"),
+            call("read_mcp_resource", {"server": "nosuch", "uri": "x://y"}, "r5"),
+            call("read_mcp_resource", {"server": "notes", "uri": "notes://missing"}, "r6"),
+            call("list_mcp_resources", {"server": "nosuch"}, "r7")], [cx.assistant_message("ok")]])
+        result = await session.run_turn("resources", model=model)
+    codex = {i["call_id"]: i["output"] for i in FIXTURE["resource_outputs"]}
+    assert result.outputs() == codex

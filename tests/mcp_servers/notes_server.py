@@ -91,6 +91,16 @@ async def enable_shout(ctx: Context) -> str:
     return "shout is now available"
 
 
+@server.resource("notes://readme", name="readme", description="How to use the note book.", mime_type="text/plain")
+def readme() -> str:
+    return "Save notes with save_note, read them with read_note."
+
+
+@server.resource("notes://note/{title}", name="note", description="One saved note.", mime_type="text/plain")
+def note_resource(title: str) -> str:
+    return NOTES.get(title, "")
+
+
 def main() -> None:
     if "--garbage" in sys.argv:  # a broken server: prints non-protocol text and waits
         sys.stdout.write("this is not JSON-RPC\n")

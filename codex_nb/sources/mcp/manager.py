@@ -26,6 +26,10 @@ from .connection import McpConnection
 from .tool import McpTool
 
 
+RESOURCES_SOURCE = "mcp:resources"
+"""The registry source of list_mcp_resources / list_mcp_resource_templates / read_mcp_resource."""
+
+
 class McpServers:
     def __init__(self, registry: Any, servers: Iterable[McpServerConfig], *, tool_search: bool = True,
                  on_status: Callable[[McpConnection], None] | None = None) -> None:
@@ -75,6 +79,10 @@ class McpServers:
 
     async def start(self) -> None:
         """Start every enabled server concurrently and register the tools of those that came up."""
+        from .resources import resource_tools
+
+        if self.connections and "list_mcp_resources" not in self.registry:
+            self.registry.replace_source(RESOURCES_SOURCE, resource_tools(self))
         enabled = [c for c in self.connections.values() if c.config.enabled]
         await asyncio.gather(*(c.start() for c in enabled))
         for connection in enabled:
