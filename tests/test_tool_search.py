@@ -167,3 +167,32 @@ def test_index_is_rebuilt_only_for_the_changed_source():
     search = session.planner.plan().router.lookup(cx.ToolName.of("tool_search")).tool
     assert [t["name"] for t in search.search("gamma")] == ["gamma_tool"]
     assert search.index.rebuilt_sources == ["b"]
+
+
+async def test_deferred_namespaces_are_announced_like_codex():
+    """Codex 0.169 tells the model the deferred namespaces in a <tools> developer message, then only additions."""
+    class NsTool(cx.Tool):
+        def __init__(self, name, ns, description=""):
+            super().__init__(name, namespace=ns, exposure=cx.ToolExposure.Deferred, namespace_description=description)
+
+        def spec(self):
+            return {"type": "function", "name": self.name, "description": "", "strict": False,
+                    "parameters": {"type": "object", "properties": {}}}
+
+        async def handle(self, invocation):
+            return cx.ToolOutput(body="ok")
+
+    session = cx.Session(cx.Config())
+    session.registry.replace_source("mcp:notes", [NsTool("save_note", "mcp__notes", "A tiny note book for tests.")])
+
+    def add_time(request):
+        session.registry.replace_source("mcp:time", [NsTool("get_current_time", "mcp__time")])
+        return [cx.function_call("update_plan", {"plan": []}, call_id="p")]
+
+    model = cx.ScriptedModel([add_time, [cx.assistant_message("ok")]])
+    await session.run_turn("go", model=model)
+    texts = [i["content"][0]["text"] for i in session.history if i.get("role") == "developer"]
+    codex = FIXTURE["deferred_namespaces_context"]  # ['...multi_agent_v1...', '...Added...mcp__notes...mcp__time']
+    assert texts[0] == "<tools>\nDeferred tool namespaces:\n- mcp__notes: A tiny note book for tests.\n</tools>"
+    assert texts[1] == "<tools>\nAdded deferred tool namespaces:\n- mcp__time\n</tools>"
+    assert codex[1].endswith("- mcp__time\n</tools>") and codex[0].startswith("<tools>\nDeferred tool namespaces:\n")

@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import ScriptedModelError
 from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, TurnComplete, TurnStarted
-from ..protocol.items import message_text, user_message
+from ..protocol.items import developer_message, message_text, user_message
 from ..runtime.cancellation import CancelSource
 from ..tools.errors import Fatal
 from ..tools.handlers.context_budget import NEW_CONTEXT_SERVICE, context_window_message
+from ..tools.handlers.tool_search import namespaces_message
+from ..tools.names import ToolName
 from ..tools.invocation import TurnContext
 from ..tools.parallel import ParallelGate
 from ..tools.payload import ToolCall
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from .session import Session
 
 TurnStatus = Literal["completed", "interrupted", "failed"]
+TOOL_SEARCH = ToolName.of("tool_search")
 
 TURN_ABORTED_MARKER = (
     "<turn_aborted>\nThe user interrupted the previous turn on purpose. Any running unified exec processes may "
@@ -104,6 +107,7 @@ class TurnRunner:
             if self.turn.services.pop(NEW_CONTEXT_SERVICE, False):
                 self._start_new_context_window()
             plan = self.session.planner.plan(self.turn.mode)
+            self._announce_deferred_namespaces(plan.router)
             request = ModelRequest(turn_id=self.turn.turn_id, items=repaired(self.session.history, self.session.pairing),
                                    tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode))
             items = await self._sample(request)
@@ -134,6 +138,18 @@ class TurnRunner:
             return None  # an interrupted step's response is discarded, never recorded
         return sample.result()
 
+    def _announce_deferred_namespaces(self, router: Any) -> None:
+        """Tell the model which deferred namespaces tool_search can reach (a ``<tools>`` developer message)."""
+        entry = router.lookup(TOOL_SEARCH)
+        if entry is None or not hasattr(entry.tool, "namespaces"):
+            return
+        announced = getattr(self.session, "announced_namespaces", {})
+        current = entry.tool.namespaces()
+        text = namespaces_message(announced, current)
+        if text is not None:
+            self.session.history.append(developer_message(text))
+            self.session.announced_namespaces = {**announced, **current}
+
     def _start_new_context_window(self) -> None:
         """``new_context``: the next request starts on a fresh window without a summary (Codex 0.169).
 
@@ -149,6 +165,7 @@ class TurnRunner:
         session.history[:] = [context_window_message(first=windows[0], current=windows[-1], previous=windows[-2])]
         self.start_index = len(session.history)
         session.last_token_usage = None
+        session.announced_namespaces = {}  # a fresh window is told again
 
     def _record_response(self, items: list[dict[str, Any]], router: Any) -> list[ToolCall | RoutingError]:
         calls: list[ToolCall | RoutingError] = []

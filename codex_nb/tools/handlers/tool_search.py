@@ -107,6 +107,28 @@ def merge_by_namespace(entries: list[RegisteredTool]) -> list[dict[str, Any]]:
     return out
 
 
+def deferred_namespaces(entries: list[RegisteredTool]) -> dict[str, str]:
+    """``namespace -> description`` (first non-empty) of the deferred tools, sorted by namespace."""
+    found: dict[str, str] = {}
+    for entry in entries:
+        name = entry.tool.tool_name
+        if entry.exposure.is_deferred and name.namespace != DEFAULT_NAMESPACE:
+            if not found.get(name.namespace):
+                found[name.namespace] = entry.tool.namespace_description
+    return dict(sorted(found.items()))
+
+
+def namespaces_message(announced: dict[str, str], current: dict[str, str]) -> str | None:
+    """Codex 0.169's ``<tools>`` developer text: every deferred namespace the first time in a
+    context window (``Deferred tool namespaces:``), then only new ones (``Added deferred tool namespaces:``)."""
+    added = {ns: d for ns, d in current.items() if ns not in announced}
+    if not added:
+        return None
+    title = "Added deferred tool namespaces:" if announced else "Deferred tool namespaces:"
+    lines = [f"- {ns}: {d}" if d else f"- {ns}" for ns, d in added.items()]
+    return "<tools>\n" + title + "\n" + "\n".join(lines) + "\n</tools>"
+
+
 class ToolSearchTool(Tool):
     """The ``tool_search`` handler; one per session, sharing its ``DeferredToolIndex`` across steps."""
 
@@ -114,11 +136,19 @@ class ToolSearchTool(Tool):
         super().__init__(TOOL_SEARCH_NAME, exposure=ToolExposure.DirectModelOnly, supports_parallel=True)
         self.index = index or DeferredToolIndex()
         self._entries: list[RegisteredTool] = []
+        self._namespaces: dict[str, str] | None = None
         self._synced: list[RegisteredTool] | None = None
 
     def bind(self, entries: list[RegisteredTool]) -> None:
         """The plan's entries; the index syncs with them on the first search of that plan."""
         self._entries = entries
+        self._namespaces: dict[str, str] | None = None
+
+    def namespaces(self) -> dict[str, str]:
+        """The plan's deferred namespaces (computed once per plan)."""
+        if self._namespaces is None:
+            self._namespaces = deferred_namespaces(self._entries)
+        return self._namespaces
 
     def spec(self) -> dict[str, Any]:
         return {
