@@ -16,7 +16,7 @@ from .exposure import ToolExposure
 from .names import DEFAULT_NAMESPACE, ToolName
 from .registry import RegisteredTool, RegistrySnapshot, ToolRegistry
 from .router import ToolRouter
-from .schema import namespace_spec, spec_tool_names
+from .schema import group_specs, spec_tool_names
 
 if TYPE_CHECKING:
     from ..config import Config
@@ -99,26 +99,6 @@ def default_finalizers() -> list[Finalizer]:
 def build_visible_specs(entries: list[RegisteredTool], spec_for: Callable[[RegisteredTool], dict[str, Any]],
                         config: Config) -> list[dict[str, Any]]:
     """Spec 02 §7: registry order, namespaces merged at first occurrence, tools sorted inside."""
-    specs: list[dict[str, Any]] = []
-    groups: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
-    for entry in entries:
-        name = entry.tool.tool_name
-        spec = spec_for(entry)
-        if name.namespace == DEFAULT_NAMESPACE:
-            specs.append(spec)
-            continue
-        if not config.namespace_tools:
-            continue  # providers without namespace support drop every namespace spec
-        if name.namespace not in groups:
-            holder = namespace_spec(name.namespace, "", [])
-            groups[name.namespace] = (holder, holder["tools"])
-            specs.append(holder)
-        holder, tools = groups[name.namespace]
-        if not holder["description"] and entry.tool.namespace_description:
-            holder["description"] = entry.tool.namespace_description
-        tools.append(spec)
-    for ns, (holder, tools) in groups.items():
-        tools.sort(key=lambda spec: spec.get("name", ""))
-        if not holder["description"]:
-            holder["description"] = f"Tools in the {ns} namespace."
-    return specs
+    if not config.namespace_tools:  # providers without namespace support drop every namespace spec
+        entries = [e for e in entries if e.tool.tool_name.namespace == DEFAULT_NAMESPACE]
+    return group_specs(entries, spec_for, sort_tools=True)

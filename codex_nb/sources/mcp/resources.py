@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ...protocol.serde import SerdeError, loads
+from ...tools.arguments import parse_object
 from ...tools.base import Tool
 from ...tools.errors import RespondToModel
 from ...tools.invocation import ToolInvocation
@@ -49,14 +49,7 @@ class _ResourceTool(Tool):
     def arguments(self, invocation: ToolInvocation) -> dict[str, Any]:
         if invocation.call.payload.kind != "function":
             raise RespondToModel(f"{self.name} handler received unsupported payload")
-        text = invocation.payload_text
-        try:
-            raw = loads(text) if text.strip() else {}
-        except SerdeError as err:
-            raise RespondToModel(f"failed to parse function arguments: {err}") from None
-        if not isinstance(raw, dict):
-            raise RespondToModel("failed to parse function arguments: expected an object")
-        return raw
+        return parse_object(invocation.payload_text, "McpResourceArgs", blank={})
 
     def session_of(self, server: str) -> Any:
         connection = self.servers.connections.get(server)

@@ -25,9 +25,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...protocol.frontend import Question, QuestionOption, RequestUserInputEvent
-from ...protocol.serde import SerdeError, loads
 from ...protocol.wire import dumps
 from ...runtime.frontend_requests import Outcome, RequestKind
+from ..arguments import parse_object, require_str
 from ..base import Tool
 from ..errors import RespondToModel
 from ..invocation import ToolInvocation
@@ -159,13 +159,5 @@ class RequestPluginInstallTool(Tool):
 
 
 def _parse(text: str) -> dict[str, str]:
-    try:
-        raw = loads(text)
-    except SerdeError as err:
-        raise RespondToModel(f"failed to parse function arguments: {err}") from None
-    if not isinstance(raw, dict):
-        raise RespondToModel("failed to parse function arguments: invalid type: expected struct RequestPluginInstallArgs")
-    for key in ("tool_type", "action_type", "tool_id", "suggest_reason"):
-        if not isinstance(raw.get(key), str):
-            raise RespondToModel(f"failed to parse function arguments: missing field `{key}`")
-    return raw
+    raw = parse_object(text, "RequestPluginInstallArgs")
+    return {key: require_str(raw, key) for key in ("tool_type", "action_type", "tool_id", "suggest_reason")}

@@ -13,14 +13,15 @@ output, as Codex does.
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
+from ..arguments import parse_object, require_str
 from ..base import Tool
 from ..errors import Fatal
 from ..exposure import ToolExposure
 from ..invocation import ToolInvocation
 from ..names import DEFAULT_NAMESPACE
+from ..schema import group_specs
 from ..payload import ToolOutput
 from ..registry import RegisteredTool
 from ..search.catalog import DeferredToolIndex
@@ -38,6 +39,7 @@ TOOL_SEARCH_DESCRIPTION = (
     "of `list_mcp_resources` or `list_mcp_resource_templates`."
 )
 TOOL_SEARCH_SOURCE = "tool_search"
+PARSE_PREFIX = "failed to parse tool_search arguments"
 
 
 class ToolSearchArgumentsError(ValueError):
@@ -46,21 +48,14 @@ class ToolSearchArgumentsError(ValueError):
 
 def parse_tool_search_arguments(text: str) -> tuple[str, int]:
     """``{query: str, limit?: usize}``; raises ``ToolSearchArgumentsError`` with Codex's messages."""
-    try:
-        raw = json.loads(text) if text.strip() else None
-    except json.JSONDecodeError as err:
-        raise ToolSearchArgumentsError(f"failed to parse tool_search arguments: {err}") from None
-    if not isinstance(raw, dict):
-        raise ToolSearchArgumentsError("failed to parse tool_search arguments: expected an object")
-    query = raw.get("query")
-    if not isinstance(query, str):
-        raise ToolSearchArgumentsError("failed to parse tool_search arguments: missing field `query`")
+    raw = parse_object(text, "ToolSearchArgs", prefix=PARSE_PREFIX, error=ToolSearchArgumentsError)
+    query = require_str(raw, "query", prefix=PARSE_PREFIX, error=ToolSearchArgumentsError)
     limit = raw.get("limit", DEFAULT_LIMIT)
     if limit is None:
         limit = DEFAULT_LIMIT
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
         raise ToolSearchArgumentsError(
-            f"failed to parse tool_search arguments: invalid value {limit!r} for `limit`, expected a non-negative integer")
+            f"{PARSE_PREFIX}: invalid value {limit!r} for `limit`, expected a non-negative integer")
     if not query.strip():
         raise ToolSearchArgumentsError("query must not be empty")
     if limit == 0:
@@ -85,26 +80,7 @@ def loadable_spec(entry: RegisteredTool) -> dict[str, Any]:
 
 def merge_by_namespace(entries: list[RegisteredTool]) -> list[dict[str, Any]]:
     """Matches in rank order; namespaced ones grouped under their namespace at its first appearance."""
-    out: list[dict[str, Any]] = []
-    groups: dict[str, dict[str, Any]] = {}
-    for entry in entries:
-        name = entry.tool.tool_name
-        spec = loadable_spec(entry)
-        if name.namespace == DEFAULT_NAMESPACE:
-            out.append(spec)
-            continue
-        holder = groups.get(name.namespace)
-        if holder is None:
-            holder = {"type": "namespace", "name": name.namespace, "description": "", "tools": []}
-            groups[name.namespace] = holder
-            out.append(holder)
-        if not holder["description"] and entry.tool.namespace_description:
-            holder["description"] = entry.tool.namespace_description
-        holder["tools"].append(spec)
-    for ns, holder in groups.items():
-        if not holder["description"]:
-            holder["description"] = f"Tools in the {ns} namespace."
-    return out
+    return group_specs(entries, loadable_spec, sort_tools=False)
 
 
 def deferred_namespaces(entries: list[RegisteredTool]) -> dict[str, str]:

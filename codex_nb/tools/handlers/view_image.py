@@ -20,7 +20,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ...protocol.events import ItemCompleted, ItemStarted
-from ...protocol.serde import SerdeError, loads
+from ..arguments import parse_object, require_str
 from ..base import Tool
 from ..errors import RespondToModel
 from ..invocation import ToolInvocation
@@ -82,15 +82,8 @@ class ViewImageTool(Tool):
 
 
 def parse_arguments(text: str) -> tuple[str, str | None]:
-    try:
-        raw = loads(text)
-    except SerdeError as err:
-        raise RespondToModel(f"failed to parse function arguments: {err}") from None
-    if not isinstance(raw, dict):
-        raise RespondToModel("failed to parse function arguments: invalid type: expected struct ViewImageArgs")
-    path = raw.get("path")
-    if not isinstance(path, str):
-        raise RespondToModel("failed to parse function arguments: missing field `path`")
+    raw = parse_object(text, "ViewImageArgs")
+    path = require_str(raw, "path")
     detail = raw.get("detail")
     if detail is not None and detail not in ("high", "original"):
         raise RespondToModel("view_image.detail only supports `high` or `original`; omit `detail` for default high "
