@@ -244,3 +244,22 @@ async def test_resource_helpers_match_codex():
         result = await session.run_turn("resources", model=model)
     codex = {i["call_id"]: i["output"] for i in FIXTURE["resource_outputs"]}
     assert result.outputs() == codex
+
+
+async def test_code_mode_calls_an_mcp_tool_through_v8():
+    from codex_nb.code_mode.settings import CodeModeSettings
+
+    session = cx.Session(cx.Config(code_mode=CodeModeSettings(enabled=True, only=True),
+                                   extra={"mcp_servers": {"notes": notes_config()}}))
+    servers = McpServers.attach(session)
+    try:
+        async with servers:
+            source = ("const saved = await tools.mcp__notes__save_note({title: 'js', body: 'from V8'});\n"
+                      "const read = await tools.mcp__notes__read_note({title: 'js'});\n"
+                      "text(JSON.stringify(saved.structuredContent)); text(read.structuredContent.result)")
+            result = await session.call_tool("exec", source, call_id="e1")
+        parts = [p.get("text") for p in result.item["output"]]
+        assert parts[1:] == ['{"result":"saved \'js\' (7 characters)"}', "from V8"], parts
+    finally:
+        for finalizer in session.planner.finalizers:
+            finalizer.close()
