@@ -12,9 +12,9 @@ keyboard, and every message says what was wrong and what to do instead.
     ├── ScriptedModelError     the strict scripted model was over- or under-used
     ├── HookError              bad hook configuration or an untrusted hook
     ├── AnswerError            a frontend answer for an unknown/settled id, or malformed
-    │                          (codex_nb.runtime.frontend_requests)
+    │                          (codex_nb.frontend.requests)
     └── AnswerPolicyError      a headless answer policy that cannot answer
-                               (codex_nb.runtime.answer_policy)
+                               (codex_nb.frontend.answer_policy)
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .protocol.events import Event
-from .runtime.models import ModelRequest, ScriptedModel
+from .protocol.model import ModelRequest
+from .runtime.models import ScriptedModel
 
 
 class RecordingSubscriber:

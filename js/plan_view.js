@@ -2,6 +2,8 @@
 // turns the view model into elements, node tests check this module directly.
 // Visual semantics follow the Codex TUI "Updated Plan" cell (spec 10).
 
+import { TURN_STATUS_LABELS } from "./protocol.js";
+
 /** @typedef {import("./protocol.js").StepStatus} StepStatus */
 
 /**
@@ -40,14 +42,15 @@ const STATUS_STYLE = {
   pending: { glyph: GLYPH_OPEN, label: "Pending" },
 };
 
-/** @type {Record<string, string>} */
-const TURN_LABEL = {
-  idle: "",
-  running: "Turn running",
-  completed: "Turn completed",
-  interrupted: "Turn interrupted",
-  failed: "Turn failed",
-};
+/**
+ * The checklist's turn line: empty before any turn, else "Turn <label>".
+ * @param {string} status
+ * @returns {string}
+ */
+function turnText(status) {
+  if (status === "idle") return "";
+  return `Turn ${TURN_STATUS_LABELS[status] ?? status}`;
+}
 
 /**
  * One step row. Unknown statuses render like pending but say so in the label.
@@ -105,7 +108,7 @@ export function checklistView(state) {
     counterText: hasPlan ? count.text : "",
     ariaLabel: hasPlan ? `Plan, ${count.done} of ${count.total} steps done` : "Plan, no plan yet",
     turnStatus,
-    turnText: TURN_LABEL[turnStatus] ?? `Turn ${turnStatus}`,
+    turnText: turnText(turnStatus),
     error: error || null,
     protocolError: protocolError || null,
   };

@@ -2,14 +2,10 @@
 // No DOM here: prompts.js turns these into elements; node tests check this module directly.
 // Conventions follow the Codex TUI: the client-added "Other" choice is "None of the above",
 // free text goes back as an extra "user_note: ..." answer string (spec 06 A6).
-import PROTOCOL from "./protocol.json" with { type: "json" };
+import { PROMPTS_PROTOCOL, PROMPTS_TO_KERNEL } from "./protocol.js";
 
-const PROMPTS = PROTOCOL.widgets.prompts;
+const PROMPTS = PROMPTS_PROTOCOL;
 
-/** Message kinds the prompts view sends to the kernel (answers go back by request id). */
-export const PROMPTS_TO_KERNEL = Object.freeze(
-  Object.fromEntries(Object.keys(PROMPTS.to_kernel).map((k) => [k, k])),
-);
 /** @type {readonly string[]} */
 export const DECISIONS = Object.freeze([...PROMPTS.decisions]);
 export const OTHER_LABEL = PROMPTS.other_label;
@@ -44,7 +40,7 @@ export function cardModel(pending) {
       options: [...(q.options ?? [])],
       other: q.isOther ? OTHER_LABEL : null,
     }));
-    return { ...base, title: questions.map((q) => q.header).join(" · ") || "Question", questions };
+    return { ...base, title: questions.map((/** @type {{header: string}} */ q) => q.header).join(" · ") || "Question", questions };
   }
   const req = pending.request;
   return { ...base, title: "Permission request", reason: req.reason ?? null, cwd: req.cwd ?? "",

@@ -7,23 +7,50 @@ import PROTOCOL from "./protocol.json" with { type: "json" };
 
 export const PROTOCOL_VERSION = PROTOCOL.version;
 
-/** @type {readonly StepStatus[]} */
-export const STEP_STATUSES = Object.freeze([...PROTOCOL.step_statuses]);
+export const STEP_STATUSES = Object.freeze(/** @type {StepStatus[]} */ ([...PROTOCOL.step_statuses]));
 
-/** @type {readonly TurnStatus[]} */
-export const TURN_STATUSES = Object.freeze([...PROTOCOL.turn_statuses]);
+export const TURN_STATUSES = Object.freeze(/** @type {TurnStatus[]} */ ([...PROTOCOL.turn_statuses]));
 
-const CHECKLIST = PROTOCOL.widgets.plan_checklist;
+/**
+ * The one wording of each turn status (the checklist says "Turn <label>", the controls
+ * "Turn: <label>"; the Python static fallback reads the same protocol.json entry).
+ * @type {Readonly<Record<string, string>>}
+ */
+export const TURN_STATUS_LABELS = Object.freeze({ ...PROTOCOL.turn_status_labels });
+
+/** The prompts section of protocol.json (decisions, labels), typed as it is written. */
+export const PROMPTS_PROTOCOL = PROTOCOL.widgets.prompts;
+
+/**
+ * The protocol.json section of one widget (plan_checklist, prompts, turn_controls).
+ * @param {"plan_checklist" | "prompts" | "turn_controls"} widget
+ * @returns {{to_kernel: Record<string, unknown>, to_view: Record<string, unknown>}}
+ */
+function widgetProtocol(widget) {
+  return PROTOCOL.widgets[widget];
+}
+
+/**
+ * ``{kind: kind}`` for the message kinds of ``widget`` in one direction.
+ * @param {"plan_checklist" | "prompts" | "turn_controls"} widget
+ * @param {"to_kernel" | "to_view"} direction
+ * @returns {Readonly<Record<string, string>>}
+ */
+function kindsOf(widget, direction) {
+  return Object.freeze(Object.fromEntries(Object.keys(widgetProtocol(widget)[direction]).map((k) => [k, k])));
+}
 
 /** Message kinds the checklist view sends to the kernel. */
-export const CHECKLIST_TO_KERNEL = Object.freeze(
-  Object.fromEntries(Object.keys(CHECKLIST.to_kernel).map((k) => [k, k])),
-);
+export const CHECKLIST_TO_KERNEL = kindsOf("plan_checklist", "to_kernel");
 
 /** Message kinds the kernel sends back to a checklist view (replies by id). */
-export const CHECKLIST_TO_VIEW = Object.freeze(
-  Object.fromEntries(Object.keys(CHECKLIST.to_view).map((k) => [k, k])),
-);
+export const CHECKLIST_TO_VIEW = kindsOf("plan_checklist", "to_view");
+
+/** Message kinds the turn controls view sends to the kernel. */
+export const CONTROLS_TO_KERNEL = kindsOf("turn_controls", "to_kernel");
+
+/** Message kinds the prompts view sends to the kernel. */
+export const PROMPTS_TO_KERNEL = kindsOf("prompts", "to_kernel");
 
 let requestCounter = 0;
 

@@ -2,25 +2,10 @@
 // State comes from synced traits (status, stoppable, last_stop, error); Stop sends
 // {id, kind: "stop"} with model.send. The kernel replies through `last_stop` (same id).
 // Kinds come from protocol.json, the one definition the kernel validates against.
-import { newRequestId } from "./protocol.js";
-import TURN_PROTOCOL from "./protocol.json" with { type: "json" };
-
-const CONTROLS = TURN_PROTOCOL.widgets.turn_controls;
-
-/** Message kinds the controls view sends to the kernel. */
-export const CONTROLS_TO_KERNEL = Object.freeze(
-  Object.fromEntries(Object.keys(CONTROLS.to_kernel).map((k) => [k, k])),
-);
+import { CONTROLS_TO_KERNEL, TURN_STATUS_LABELS, newRequestId } from "./protocol.js";
 
 /** @typedef {{status: string, stoppable: boolean, last_stop: {id?: string, outcome?: string}, error: string}} ControlsState */
 
-const LABELS = Object.freeze({
-  idle: "no turn yet",
-  running: "running",
-  completed: "completed",
-  interrupted: "interrupted",
-  failed: "failed",
-});
 
 /**
  * Pure state -> view model (no DOM).
@@ -35,7 +20,7 @@ export function controlsView(state, pendingId) {
     note = "No turn is running.";
   } else if (state.status === "running" && !state.stoppable) note = "Stopping…";
   return {
-    label: `Turn: ${LABELS[/** @type {keyof typeof LABELS} */ (state.status)] ?? state.status}`,
+    label: `Turn: ${TURN_STATUS_LABELS[state.status] ?? state.status}`,
     status: state.status,
     stopDisabled: !state.stoppable || waiting,
     note,

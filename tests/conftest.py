@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 import codex_nb as cx
-from codex_nb.runtime.answer_policy import ENV_VAR
+from codex_nb.frontend.answer_policy import ENV_VAR
 
 
 class RenderedFrontend:

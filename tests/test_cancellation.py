@@ -15,6 +15,9 @@ import threading
 import pytest
 
 import codex_nb as cx
+from codex_nb.tools.cancellation import CancelSource
+from codex_nb.tools.lifecycle import ControlToolCallFact, ControlToolStatus
+from codex_nb.tools.names import ToolName
 from codex_nb.runtime.history import is_paired
 
 ABORTED = re.compile(r"^aborted by user after (\d+\.\d)s$")
@@ -100,15 +103,15 @@ async def test_the_next_request_carries_the_aborted_pair_and_the_marker(session,
 
 
 async def test_aborted_output_is_success_none_and_exec_command_uses_wall_time(session):
-    from codex_nb.runtime.calls import aborted_output
+    from codex_nb.tools.calls import aborted_output
     from codex_nb.tools.payload import Payload, ToolCall
 
-    call = ToolCall(tool_name=cx.ToolName.of("exec_command"), call_id="e1", payload=Payload.function("{}"))
+    call = ToolCall(tool_name=ToolName.of("exec_command"), call_id="e1", payload=Payload.function("{}"))
     assert aborted_output(call, 0.0).text == "Wall time: 0.1 seconds\naborted by user"
-    other = ToolCall(tool_name=cx.ToolName.of("exec_command", "mcp__x"), call_id="e2", payload=Payload.function("{}"))
+    other = ToolCall(tool_name=ToolName.of("exec_command", "mcp__x"), call_id="e2", payload=Payload.function("{}"))
     result = aborted_output(other, 2.345)
     assert result.text == "aborted by user after 2.3s" and result.success is None
-    search = ToolCall(tool_name=cx.ToolName.of("tool_search"), call_id="t1", payload=Payload("tool_search", "{}"))
+    search = ToolCall(tool_name=ToolName.of("tool_search"), call_id="t1", payload=Payload("tool_search", "{}"))
     assert aborted_output(search, 1).item == {"type": "tool_search_output", "call_id": "t1", "status": "completed",
                                               "execution": "client", "tools": []}
 
@@ -204,7 +207,7 @@ async def test_cancel_just_before_the_send_no_plan_update(rep, no_leaked_tasks):
     assert log.types == ["turn_started", "warning", "turn_aborted"]
     assert_aborted_text(result.outputs()["p1"])
     assert outcomes(session, "p1") == ["start", "Aborted"]
-    assert [f.status for f in session.control_tool_facts] == [cx.ControlToolStatus.INTERRUPTED]
+    assert [f.status for f in session.control_tool_facts] == [ControlToolStatus.INTERRUPTED]
 
 
 @pytest.mark.parametrize("rep", REPEAT)
@@ -219,7 +222,7 @@ async def test_cancel_at_the_send_event_delivered_and_real_result_kept(session, 
     assert result.status == "interrupted"
     assert result.outputs()["p1"] == "Plan updated"
     assert outcomes(session, "p1") == ["start", "Completed{success:true}"]
-    assert [f.status for f in session.control_tool_facts] == [cx.ControlToolStatus.COMPLETED]
+    assert [f.status for f in session.control_tool_facts] == [ControlToolStatus.COMPLETED]
 
 
 @pytest.mark.parametrize("rep", REPEAT)
@@ -355,7 +358,7 @@ async def test_external_cancel_is_told_apart(session, no_leaked_tasks):
     handle.task.cancel()  # e.g. kernel shutdown or an outer task cancelled
     with pytest.raises(asyncio.CancelledError):
         await handle
-    assert handle.turn.cancel.source == cx.CancelSource.EXTERNAL
+    assert handle.turn.cancel.source == CancelSource.EXTERNAL
     assert log.types == ["turn_started", "turn_aborted"]
     assert all(cx.TURN_ABORTED_MARKER not in str(i) for i in session.history)  # not "on purpose"
     assert [i.get("output") for i in session.history if i["type"] == "function_call_output"] == ["aborted"]
@@ -370,7 +373,7 @@ async def test_first_party_interrupt_source_and_reason(session, no_leaked_tasks)
     await started.wait()
     assert handle.interrupt("replaced")
     result = await handle
-    assert handle.turn.cancel.source == cx.CancelSource.FIRST_PARTY
+    assert handle.turn.cancel.source == CancelSource.FIRST_PARTY
     assert log.events[-1].msg.reason == "replaced"
     assert cx.TURN_ABORTED_MARKER not in str(result.items)  # the marker is for `interrupted` only
 
@@ -461,7 +464,7 @@ async def test_faulty_lifecycle_observer_is_detached_and_reported(session, no_le
     def broken(record):
         raise RuntimeError("boom")
 
-    seen: list[cx.ControlToolCallFact] = []
+    seen: list[ControlToolCallFact] = []
     session.on_lifecycle(broken)
     session.on_control_tool_fact(seen.append)
     log = cx.RecordingSubscriber(session)
@@ -469,7 +472,7 @@ async def test_faulty_lifecycle_observer_is_detached_and_reported(session, no_le
     assert res.output == "Plan updated"
     warnings = [e.msg.message for e in log.of_type("warning")]
     assert len(warnings) == 1 and "raised RuntimeError: boom; it was detached" in warnings[0]
-    assert [f.status for f in seen] == [cx.ControlToolStatus.COMPLETED]
+    assert [f.status for f in seen] == [ControlToolStatus.COMPLETED]
     assert [str(r.outcome) if r.outcome else r.phase for r in session.lifecycle_log] == [
         "start", "Completed{success:true}"]
 

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import codex_nb as cx
+from codex_nb.runtime.history import repair_history
 from codex_nb.runtime.history import is_paired
 
 
@@ -22,7 +23,7 @@ def output(kind: str, call_id: str, text: str = "ok") -> dict:
 def test_dangling_calls_get_aborted_right_after_them():
     items = [cx.user_message("go"), call("function_call", "f"), call("custom_tool_call", "c"),
              call("local_shell_call", "l"), call("tool_search_call", "t"), cx.assistant_message("x")]
-    repaired = cx.repair_history(items)
+    repaired = repair_history(items)
     kinds = [(i["type"], i.get("call_id"), i.get("output")) for i in repaired]
     assert kinds == [
         ("message", None, None),
@@ -41,16 +42,16 @@ def test_dangling_calls_get_aborted_right_after_them():
 def test_orphans_and_duplicates_are_dropped_and_real_outputs_kept():
     items = [call("function_call", "a"), output("function_call_output", "ghost"),
              output("function_call_output", "a", "real"), output("function_call_output", "a", "dup")]
-    repaired = cx.repair_history(items)
+    repaired = repair_history(items)
     assert repaired == [call("function_call", "a"), output("function_call_output", "a", "real")]
 
 
 def test_synthetic_ids_are_deterministic_and_repair_is_idempotent():
     items = [call("function_call", "a")]
-    once = cx.repair_history(items)
-    assert once == cx.repair_history(items)
-    assert cx.repair_history(once) == once
-    assert once[1]["id"] == cx.repair_history([call("function_call", "a")])[1]["id"]
+    once = repair_history(items)
+    assert once == repair_history(items)
+    assert repair_history(once) == once
+    assert once[1]["id"] == repair_history([call("function_call", "a")])[1]["id"]
 
 
 CALL_KINDS = {"function_call": "function_call_output", "custom_tool_call": "custom_tool_call_output",
@@ -68,9 +69,9 @@ def test_invariant_every_call_exactly_one_output(spec):
             items.append(call(kind, cid))
         elif role == "output":
             items.append(output(CALL_KINDS[kind], cid))
-    repaired = cx.repair_history(items)
+    repaired = repair_history(items)
     assert is_paired(repaired)
-    assert cx.repair_history(repaired) == repaired
+    assert repair_history(repaired) == repaired
 
 
 async def test_every_model_request_is_paired(session, no_leaked_tasks):

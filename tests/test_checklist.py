@@ -16,7 +16,7 @@ import pytest
 import codex_nb as cx
 from codex_nb.protocol.events import PlanUpdate
 from codex_nb.protocol.plan import PlanItemArg, StepStatus
-from codex_nb.widgets import protocol as wire
+from codex_nb.widgets import browser_messages as wire
 from codex_nb.widgets._static import BundleError, bundle_esm, static_dir
 from codex_nb.widgets.checklist import SNAPSHOT_KEYS, PlanChecklist
 from codex_nb.widgets.plan_static import _fallback_text, static_html
@@ -417,8 +417,9 @@ def test_python_and_js_read_the_same_protocol() -> None:
     assert set(wire.protocol()["turn_statuses"]) >= {"idle", "running", "completed", "interrupted", "failed"}
 
 
-def test_the_bundled_esm_is_one_valid_module(tmp_path: Path) -> None:
-    bundle = bundle_esm("plan_checklist.js")
+@pytest.mark.parametrize("entry", ["plan_checklist.js", "prompts.js", "turn_controls.js"])
+def test_the_bundled_esm_is_one_valid_module(tmp_path: Path, entry: str) -> None:
+    bundle = bundle_esm(entry)
     assert 'from "./' not in bundle
     path = tmp_path / "bundle.mjs"
     path.write_text(bundle, encoding="utf-8")

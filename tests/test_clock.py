@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 import codex_nb as cx
+from codex_nb.tools.names import ToolName
 from codex_nb.tools.handlers.clock import CurrTimeTool, clock_tools
 
 CLOCK_TOML = """
@@ -81,13 +82,13 @@ async def test_clock_failures_are_fatal() -> None:
 
 
 async def test_unsupported_payload(clock_session: cx.Session) -> None:
-    from codex_nb.runtime.calls import run_call
+    from codex_nb.tools.calls import run_call
     from codex_nb.tools.payload import Payload, ToolCall
 
     turn = clock_session._new_turn(cx.ModeKind.DEFAULT)
     router = clock_session.tool_plan().router
     for name in ("curr_time", "sleep"):
-        call = ToolCall(tool_name=cx.ToolName.of(name, "clock"), call_id="t", payload=Payload("tool_search", "{}"))
+        call = ToolCall(tool_name=ToolName.of(name, "clock"), call_id="t", payload=Payload("tool_search", "{}"))
         result = await run_call(call, turn, router)
         assert result.output.text == f"{name} handler received unsupported payload"
 

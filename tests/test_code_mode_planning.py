@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import codex_nb as cx
-from codex_nb.code_mode.settings import CodeModeSettings, ToolMode, code_mode_settings_from_toml
+from codex_nb.config.code_mode import CodeModeSettings, ToolMode, code_mode_settings_from_toml
 from codex_nb.config import Config
 from codex_nb.errors import ConfigError
 from codex_nb.tools.exposure import ToolExposure

@@ -9,8 +9,9 @@ import re
 import pytest
 
 import codex_nb as cx
+from codex_nb.runtime.history import repair_history
 from codex_nb.code_mode.pragma import EMPTY_SOURCE_ERROR
-from codex_nb.code_mode.settings import CodeModeSettings
+from codex_nb.config.code_mode import CodeModeSettings
 from codex_nb.config import Config
 from codex_nb.protocol.items import assistant_message, custom_tool_call, function_call
 from codex_nb.runtime.models import ScriptedModel
@@ -329,4 +330,4 @@ async def test_notify_injects_an_extra_exec_output_into_the_conversation(session
     assert exec_outputs[0] == {"type": "custom_tool_call_output", "call_id": "e1", "name": "exec",
                                "output": "halfway"}
     assert stable(exec_outputs[1]["output"])[1:] == ["done"]
-    assert cx.repair_history(session.history) == session.history
+    assert repair_history(session.history) == session.history

@@ -57,4 +57,4 @@ async def test_new_context_starts_the_next_step_on_a_fresh_window():
     assert not any(i.get("role") == "user" for i in fresh)  # no summary, no old prompt
     assert result.outputs()["g"] == "You have 800 tokens left in this context window."
     assert [i["type"] for i in result.items][:3] == ["message", "function_call", "function_call_output"]
-    assert any(i.get("role") == "user" for i in session.archived_history)  # nothing is lost
+    assert any(i.get("role") == "user" for i in session.context_window.archived_history)  # nothing is lost

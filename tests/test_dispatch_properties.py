@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import codex_nb as cx
+from codex_nb.runtime.history import repair_history
 from codex_nb.protocol.wire import dumps
 
 json_values = st.recursive(
@@ -54,7 +55,7 @@ def test_every_call_gets_exactly_one_output(calls) -> None:
     result = asyncio.run(session.run_turn("go", model=model))
     assert result.status in ("completed", "failed")  # a custom payload to update_plan is Fatal by spec
     history = session.history
-    assert cx.repair_history(history) == history
+    assert repair_history(history) == history
     calls_seen = [i["call_id"] for i in history if i["type"] in ("function_call", "custom_tool_call")]
     outputs = [i["call_id"] for i in history if i["type"].endswith("_output")]
     assert sorted(calls_seen) == sorted(outputs)

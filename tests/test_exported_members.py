@@ -1,17 +1,40 @@
-"""The public API: sorted ``__all__``, every name importable, no import-time side effects."""
+"""The public API: sorted ``__all__``, nothing public outside it, keyword-only data types, no side effects."""
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import subprocess
 import sys
+import types
+
+import pytest
 
 import codex_nb as cx
 
 
 def test_all_is_sorted_and_complete() -> None:
     assert cx.__all__ == sorted(cx.__all__, key=lambda n: (not n.isupper(), n))
+    assert len(set(cx.__all__)) == len(cx.__all__)
     for name in cx.__all__:
         assert hasattr(cx, name), name
+
+
+def test_no_public_name_escapes_all() -> None:
+    """Every public attribute of the package is in ``__all__`` (subpackages aside): internals
+    are imported from their modules, so nothing becomes API by accident."""
+    public = {name for name, value in vars(cx).items()
+              if not name.startswith("_") and not isinstance(value, types.ModuleType)}
+    assert public - set(cx.__all__) == set()
+
+
+@pytest.mark.parametrize("name", [n for n in cx.__all__ if dataclasses.is_dataclass(getattr(cx, n, None))])
+def test_public_data_types_are_keyword_only(name: str) -> None:
+    cls = getattr(cx, name)
+    positional = [p.name for p in inspect.signature(cls).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    allowed = {"ScriptedModel": ["responses"]}.get(name, [])
+    assert positional == allowed, f"{name} takes {positional} positionally"
 
 
 def test_import_has_no_side_effects() -> None:

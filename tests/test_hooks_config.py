@@ -9,7 +9,7 @@ import pytest
 
 import codex_nb as cx
 from codex_nb.hooks import HookEngine, Matcher, matcher_inputs, parse_hooks_json, parse_hooks_toml
-from codex_nb.hooks.config import load_hooks_path
+from codex_nb.config.hooks import load_hooks_path
 
 HOOKS_JSON = {
     "description": "demo",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import codex_nb as cx
+from codex_nb.tools.lifecycle import ControlToolStatus
 from codex_nb.hooks import AddContext, Block, Rewrite, Stop
 
 ARGS = {"explanation": "original", "plan": [{"step": "Inspect", "status": "in_progress"}]}
@@ -36,7 +37,7 @@ async def test_pre_block_no_plan_update_block_message_and_rejected(session):
     assert model.requests[1].outputs() == {"c1": BLOCK_TEXT}
     assert outcomes(session) == ["finish:Blocked"]  # no lifecycle start for a blocked call
     (fact,) = session.control_tool_facts
-    assert fact.status == cx.ControlToolStatus.REJECTED
+    assert fact.status == ControlToolStatus.REJECTED
 
 
 async def test_pre_block_via_call_tool(session):

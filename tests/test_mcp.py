@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 import codex_nb as cx
+from codex_nb.tools.names import ToolName
+from codex_nb.tools.registry import ToolRegistry
 from codex_nb.errors import ConfigError
 from codex_nb.sources.mcp.config import parse_mcp_server, parse_mcp_servers
 from codex_nb.sources.mcp.manager import McpServers
@@ -83,7 +85,7 @@ async def test_tool_lists_match_what_codex_shows_for_the_same_servers():
         assert servers.status() == {"notes": "ready", "time": "ready"}
         plan = session.planner.plan()
         assert "tool_search" in plan.tool_names and not any(n.startswith("mcp__") for n in plan.tool_names)
-        search = plan.router.lookup(cx.ToolName.of("tool_search")).tool
+        search = plan.router.lookup(ToolName.of("tool_search")).tool
         for call_id, query in (("s-notes", "note notes square image wait seconds crash exit shout save read count "
                                            "tool list"), ("s-time", "time timezone convert current")):
             codex = FIXTURE["tool_search_outputs"][call_id]["tools"]
@@ -212,7 +214,7 @@ async def test_streamable_http_server():
 
 def test_code_mode_sees_mcp_tools_as_nested_tools():
     from codex_nb.code_mode.planning import select_nested
-    from codex_nb.code_mode.settings import CodeModeSettings
+    from codex_nb.config import CodeModeSettings
     from codex_nb.sources.mcp.tool import McpTool
     from mcp.types import Tool as RawTool
 
@@ -220,7 +222,7 @@ def test_code_mode_sees_mcp_tools_as_nested_tools():
         config = parse_mcp_server("notes", {"command": "x"})
         instructions = "Notes."
 
-    registry = cx.ToolRegistry()
+    registry = ToolRegistry()
     raw = RawTool(name="save_note", description="Save.", input_schema={"type": "object", "properties": {}})
     registry.replace_source("mcp:notes", [McpTool(Conn(), raw, exposure=cx.ToolExposure.Deferred)])
     nested = select_nested(list(registry.snapshot().entries.values()), CodeModeSettings())
@@ -247,7 +249,7 @@ async def test_resource_helpers_match_codex():
 
 
 async def test_code_mode_calls_an_mcp_tool_through_v8():
-    from codex_nb.code_mode.settings import CodeModeSettings
+    from codex_nb.config import CodeModeSettings
 
     session = cx.Session(cx.Config(code_mode=CodeModeSettings(enabled=True, only=True),
                                    extra={"mcp_servers": {"notes": notes_config()}}))

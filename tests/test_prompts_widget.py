@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 import codex_nb as cx
-from codex_nb.runtime.frontend_requests import FrontendRequests
+from codex_nb.frontend.requests import FrontendRequests
 from codex_nb.widgets._static import bundle_esm, load_json
 from codex_nb.widgets.prompts import PromptsWidget, validate_message
 
@@ -86,8 +86,8 @@ async def test_permission_grant_and_two_pending(session, widget):
 @pytest.mark.parametrize(("content", "message"), [
     ("hello", "expected a JSON object {id, kind, ...}, got str"),
     ({"id": "req-1", "kind": "explode"}, "unknown message kind 'explode'"),
-    ({"id": "req-1", "kind": "answer_permissions"}, "answer_permissions: field 'decision' must be a string, got NoneType"),
-    ({"id": 5, "kind": "answer_permissions", "decision": "deny"}, "field 'id' must be a string, got int"),
+    ({"id": "req-1", "kind": "answer_permissions"}, "answer_permissions: missing field 'decision'"),
+    ({"id": 5, "kind": "answer_permissions", "decision": "deny"}, "answer_permissions: 'id' must be a non-empty string"),
     ({"id": "req-1", "kind": "answer_permissions", "decision": "deny", "x": 1}, "unexpected field(s) ['x']"),
     ({"id": "req-1", "kind": "answer_user_input", "answers": {}}, "request req-1 is a permissions request; "
                                                                   "answer it with answer_permissions"),
@@ -157,7 +157,7 @@ def test_protocol_and_bundle():
     spec = load_json("protocol.json")["widgets"]["prompts"]
     assert sorted(spec["to_kernel"]) == ["answer_permissions", "answer_user_input", "ready"]
     assert spec["decisions"] == ["allow_turn", "allow_session", "deny"]
-    from codex_nb.runtime.frontend_requests import NOTE_PREFIX, OTHER_LABEL
+    from codex_nb.frontend.requests import NOTE_PREFIX, OTHER_LABEL
 
     assert (spec["other_label"], spec["note_prefix"]) == (OTHER_LABEL, NOTE_PREFIX)
     esm = bundle_esm("prompts.js")

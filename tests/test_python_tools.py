@@ -8,6 +8,7 @@ from typing import Literal
 import pytest
 
 import codex_nb as cx
+from codex_nb.tools.lifecycle import ToolCallOutcome
 
 
 def test_schema_from_hints_and_docstring(session: cx.Session) -> None:
@@ -62,7 +63,7 @@ async def test_tool_exception_is_a_failed_output_not_an_exception(session: cx.Se
     result = await session.call_tool("boom", {})
     assert result.success is False
     assert result.output.startswith("tool raised ValueError: disk on fire")
-    assert session.lifecycle_log[-1].outcome == cx.ToolCallOutcome.failed(handler_executed=True)
+    assert session.lifecycle_log[-1].outcome == ToolCallOutcome.failed(handler_executed=True)
 
 
 async def test_respond_to_model_and_fatal_from_tools(session: cx.Session) -> None:

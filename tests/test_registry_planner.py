@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 import codex_nb as cx
+from codex_nb.tools.names import ToolName
 from codex_nb.tools.python_tool import PythonFunctionTool
 from codex_nb.protocol.wire import dumps
 
@@ -152,10 +153,10 @@ def test_exposure_members_and_flags() -> None:
 
 
 def test_names() -> None:
-    name = cx.ToolName.of("tool_two_three", "mcp__server_one")
+    name = ToolName.of("tool_two_three", "mcp__server_one")
     assert name.display == "mcp__server_onetool_two_three"
     assert name.code_mode_identifier == "mcp__server_one__tool_two_three"
-    assert cx.ToolName.of("x", "") == cx.ToolName.of("x", None) == cx.ToolName("functions", "x")
+    assert ToolName.of("x", "") == ToolName.of("x", None) == ToolName("functions", "x")
 
 
 async def test_outputs_recorded_in_call_order_with_parallel_tools(session: cx.Session) -> None:

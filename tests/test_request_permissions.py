@@ -10,8 +10,8 @@ import pytest
 
 import codex_nb as cx
 from codex_nb.protocol.wire import dumps
-from codex_nb.runtime.answer_policy import ENV_VAR
-from codex_nb.runtime.frontend_requests import AnswerError, Outcome
+from codex_nb.frontend.answer_policy import ENV_VAR
+from codex_nb.frontend.requests import AnswerError, Outcome
 from codex_nb.tools.handlers.request_permissions import CANCELLED, granted_permissions
 
 SPEC = (
@@ -181,7 +181,6 @@ async def test_approval_policy_never_grants_nothing_without_asking():
 
 
 async def test_turn_grant_applies_to_later_calls_of_the_turn_only(session):
-    from codex_nb.tools.handlers.request_permissions import TURN_GRANTS
 
     session.answer_policy = ["allow_turn"]
     model = cx.ScriptedModel([
@@ -191,7 +190,7 @@ async def test_turn_grant_applies_to_later_calls_of_the_turn_only(session):
     handle = session.start_turn("go", model=model)
     result = await handle
     assert result.outputs()["p1"].endswith('"scope":"turn"}')
-    granted = handle.turn.services[TURN_GRANTS]
+    granted = handle.turn.permission_grants
     assert granted.model_dump(mode="json") == {"network": None,
                                                "file_system": {"write": ["/work/project", "/work/shared"]}}
     assert granted_permissions(handle.turn).file_system is not None

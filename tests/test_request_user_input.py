@@ -10,8 +10,8 @@ import pytest
 
 import codex_nb as cx
 from codex_nb.protocol.wire import dumps
-from codex_nb.runtime.answer_policy import ENV_VAR, AnswerPolicy, AnswerPolicyError
-from codex_nb.runtime.frontend_requests import AnswerError, FrontendRequests, Outcome
+from codex_nb.frontend.answer_policy import ENV_VAR, AnswerPolicy, AnswerPolicyError
+from codex_nb.frontend.requests import AnswerError, FrontendRequests, Outcome
 from codex_nb.tools.handlers.request_user_input import CANCELLED, format_allowed
 from codex_nb.tools.invocation import ModeKind
 
@@ -292,7 +292,7 @@ async def test_second_request_in_turn_replaces_first(attached):
     ])
     handle = attached.start_turn("go", model=model, mode="plan")
     (first,) = await wait_pending(attached)
-    from codex_nb.runtime.frontend_requests import RequestKind
+    from codex_nb.frontend.requests import RequestKind
     from codex_nb.protocol.frontend import RequestUserInputEvent
 
     second = broker.open(RequestKind.USER_INPUT, turn_id=first.turn_id, call_id="q2", msg=RequestUserInputEvent(
@@ -492,7 +492,7 @@ def test_broker_has_no_leftovers_after_loop_closed():
 
     async def open_one():
         from codex_nb.protocol.frontend import RequestUserInputEvent
-        from codex_nb.runtime.frontend_requests import RequestKind
+        from codex_nb.frontend.requests import RequestKind
         return broker.open(RequestKind.USER_INPUT, turn_id="t", call_id="c",
                            msg=RequestUserInputEvent(call_id="c", turn_id="t", questions=[]))
 

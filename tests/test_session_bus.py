@@ -74,10 +74,11 @@ async def test_bounded_consumer_drops_oldest() -> None:
     for _ in range(5):
         await session.call_tool("update_plan", PLAN)
     event = await first
-    assert event.msg.type == "plan_update"
+    assert (event.msg.type, event.revision) == ("plan_update", 1)  # taken before the queue filled
     session.bus.close()
     rest = [e async for e in iterator]
-    assert len(rest) <= 2
+    # revisions 2..5 arrived while nobody read: a queue of 2 keeps the NEWEST two, in order
+    assert [(e.msg.type, e.revision) for e in rest] == [("plan_update", 4), ("plan_update", 5)]
 
 
 async def test_start_turn_returns_at_once_and_can_be_awaited(session: cx.Session) -> None:
@@ -158,3 +159,58 @@ async def test_deeply_nested_and_huge_arguments(session: cx.Session) -> None:
 def test_repr_is_stable_enough(session: cx.Session) -> None:
     assert repr(session).startswith("<Session thread=")
     assert "0x" not in repr(session)
+
+
+async def test_latest_plan_is_the_last_plan_update_of_the_thread(session: cx.Session) -> None:
+    assert session.latest_plan() is None
+    await session.call_tool("update_plan", PLAN)
+    second = await session.call_tool("update_plan", {"plan": [{"step": "b", "status": "completed"}]})
+    latest = session.latest_plan()
+    assert latest is second.events[0] and latest.revision == 2
+
+
+def test_session_is_an_event_source(session: cx.Session) -> None:
+    assert isinstance(session, cx.EventSource)
+    assert not isinstance(object(), cx.EventSource)
+
+
+async def test_aclose_ends_the_turn_requests_and_consumers_and_is_idempotent() -> None:
+    session = cx.Session()
+    asked = asyncio.Event()
+    session.frontend_requests.add_listener(lambda: asked.set() if session.frontend_requests.pending else None)
+    session.frontend_requests.attach(type("Shown", (), {"alive": True, "ready": True})())
+    session.config.default_mode_request_user_input = True
+    question = {"questions": [{"id": "q", "header": "H", "question": "Go?",
+                               "options": [{"label": "Yes", "description": "go"}]}]}
+    model = cx.ScriptedModel([[cx.function_call("request_user_input", question, call_id="q1")],
+                              [cx.assistant_message("never")]], allow_leftover=True)
+    consumed: list[str] = []
+    listening = asyncio.Event()
+
+    async def consume() -> None:
+        iterator = session.events().__aiter__()
+        nxt = asyncio.ensure_future(iterator.__anext__())
+        await asyncio.sleep(0)  # the generator is registered with the bus now
+        listening.set()
+        try:
+            while True:
+                consumed.append((await nxt).msg.type)
+                nxt = asyncio.ensure_future(iterator.__anext__())
+        except StopAsyncIteration:
+            return
+
+    consumer = asyncio.ensure_future(consume())
+    await listening.wait()
+    handle = session.start_turn("go", model=model)
+    await asked.wait()
+    async with session:
+        pass
+    result = await handle
+    assert result.status == "interrupted"
+    assert session.frontend_requests.pending == []
+    await consumer  # the consumer ended with the bus
+    assert consumed[0] == "turn_started" and consumed[-1] == "turn_aborted"
+    await session.aclose()  # a second close is a no-op
+    assert session.closed
+    with pytest.raises(cx.TurnError, match="closed"):
+        session.start_turn("again", model=model)

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 import codex_nb as cx
+from codex_nb.tools.names import ToolName
+from codex_nb.tools.registry import ToolRegistry
 from codex_nb.tools.handlers.tool_search import TOOL_SEARCH_DESCRIPTION, ToolSearchTool, parse_tool_search_arguments
 from codex_nb.tools.search.index import SearchIndex, Shard
 from codex_nb.tools.search.tokenize import tokenize
@@ -118,7 +120,7 @@ def test_namespaces_merge_in_order_of_first_appearance():
                                             NsTool("delete_event", "mcp__cal", "delete calendar event event")])
     session.registry.replace_source("mail", [NsTool("draft", "mcp__mail", "draft an event invitation")])
     plan = session.planner.plan()
-    search = plan.router.lookup(cx.ToolName.of("tool_search")).tool
+    search = plan.router.lookup(ToolName.of("tool_search")).tool
     tools = search.search("event", 8)
     assert [t["name"] for t in tools] == ["mcp__cal", "mcp__mail"]
     assert tools[0]["description"] == "Tools in the mcp__cal namespace."
@@ -160,11 +162,11 @@ def test_index_is_rebuilt_only_for_the_changed_source():
         session.registry.replace_source(source, [])
     session.registry.register(lambda: "1", name="alpha_tool", source="a", exposure=cx.ToolExposure.Deferred)
     session.registry.register(lambda: "2", name="beta_tool", source="b", exposure=cx.ToolExposure.Deferred)
-    search = session.planner.plan().router.lookup(cx.ToolName.of("tool_search")).tool
+    search = session.planner.plan().router.lookup(ToolName.of("tool_search")).tool
     search.search("alpha")
     assert sorted(search.index.rebuilt_sources) == ["a", "b"]
     session.registry.register(lambda: "3", name="gamma_tool", source="b", exposure=cx.ToolExposure.Deferred)
-    search = session.planner.plan().router.lookup(cx.ToolName.of("tool_search")).tool
+    search = session.planner.plan().router.lookup(ToolName.of("tool_search")).tool
     assert [t["name"] for t in search.search("gamma")] == ["gamma_tool"]
     assert search.index.rebuilt_sources == ["b"]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import codex_nb as cx
-from codex_nb.widgets.protocol import kinds
+from codex_nb.widgets.browser_messages import kinds
 from codex_nb.widgets.testing import RecordingComm, recording_comms
 from codex_nb.widgets.turn_controls import TurnControls, stop_outcomes
 

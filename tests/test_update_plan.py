@@ -7,6 +7,7 @@ import json
 import pytest
 
 import codex_nb as cx
+from codex_nb.runtime.history import repair_history
 from codex_nb.protocol.wire import dumps
 
 SPEC_WIRE = (
@@ -128,7 +129,7 @@ async def test_custom_payload_is_fatal_incompatible(session: cx.Session) -> None
     result = await session.run_turn("go", model=model)
     assert result.status == "failed"
     assert result.error == "Fatal error: tool update_plan invoked with incompatible payload"
-    assert cx.repair_history(session.history) == session.history  # still paired
+    assert repair_history(session.history) == session.history  # still paired
 
 
 async def test_revision_is_monotonic_per_session(session: cx.Session) -> None:

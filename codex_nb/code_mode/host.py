@@ -62,6 +62,15 @@ class V8Host:
     def run_sync(self, coro: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
+    async def aclose(self) -> None:
+        """``close()`` from a running loop: waits for the host's clean-ups without blocking it."""
+        with self._lock:
+            loop, thread, self._loop, self._thread = self._loop, self._thread, None, None
+        if loop is not None and thread is not None:
+            await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(_finish_tasks(), loop))
+            loop.call_soon_threadsafe(loop.stop)
+            thread.join(5)  # the loop is stopping: this returns within milliseconds
+
     def close(self) -> None:
         with self._lock:
             loop, thread, self._loop, self._thread = self._loop, self._thread, None, None
@@ -82,18 +91,41 @@ _default_host: V8Host | None = None
 _default_host_lock = threading.Lock()
 
 
+_default_host_users = 0
+
+
 def default_host() -> V8Host:
-    """The process-wide host thread, created on first use and never stopped.
+    """The process-wide host thread, created on first use, shared by every session.
 
     V8 may still deliver a late callback for a cancelled evaluation after its context is
-    freed; a host loop that stays alive makes that harmless. One daemon thread serves
-    every session (each cell still gets its own isolate).
+    freed; a host loop that stays alive while any session uses it makes that harmless.
+    One daemon thread serves every session (each cell still gets its own isolate).
     """
     global _default_host
     with _default_host_lock:
         if _default_host is None:
             _default_host = V8Host()
         return _default_host
+
+
+def use_default_host() -> V8Host:
+    """``default_host()`` for one more user; pair it with ``release_default_host()``."""
+    global _default_host_users
+    with _default_host_lock:
+        _default_host_users += 1
+    return default_host()
+
+
+async def release_default_host() -> None:
+    """One user is done; the last one (a closed session) stops the host thread.
+
+    The host restarts on its next use, so a session created later still works."""
+    global _default_host_users
+    with _default_host_lock:
+        _default_host_users = max(_default_host_users - 1, 0)
+        host = _default_host if _default_host_users == 0 else None
+    if host is not None:
+        await host.aclose()
 
 
 class Isolate:

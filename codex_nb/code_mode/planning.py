@@ -9,10 +9,9 @@ session's ``CodeModeRuntime``; the V8 host thread starts on the first ``exec``.
 from __future__ import annotations
 
 import asyncio
-
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..tools.exposure import ToolExposure
 from ..tools.names import ToolName
@@ -20,15 +19,13 @@ from ..tools.registry import RegisteredTool, RegistrySnapshot
 from ..tools.router import ToolRouter
 from .cell import CellLimits
 from .description import NestedToolDefinition, build_exec_description, code_mode_sample
-from .runtime import CodeModeRuntime, NestedToolEntry
-from .settings import CodeModeSettings, ToolMode
+from .cell_manager import CodeModeRuntime, NestedToolEntry
+from ..config import Config
+from ..config.code_mode import CodeModeSettings, ToolMode
+from ..tools.invocation import TurnContext
+from ..tools.planner import FinalizedTools
 from .specs import EXEC_TOOL_NAME, WAIT_TOOL_NAME
-from .tools import ExecTool, NestedTarget, WaitTool
-
-if TYPE_CHECKING:
-    from ..config import Config
-    from ..tools.invocation import TurnContext
-    from ..tools.planner import FinalizedTools
+from .exec_wait import ExecTool, NestedTarget, WaitTool
 
 log = logging.getLogger("codex_nb.code_mode")
 CODE_MODE_SOURCE = "code_mode"
@@ -93,9 +90,13 @@ class CodeModeFinalizer:
             self._runtime.close()
             self._runtime = None
 
-    def __call__(self, entries: list[RegisteredTool], config: Config) -> FinalizedTools:
-        from ..tools.planner import FinalizedTools
+    async def aclose(self) -> None:
+        """Terminate every cell of this session without blocking the loop; idempotent."""
+        runtime, self._runtime = self._runtime, None
+        if runtime is not None:
+            await runtime.aclose()
 
+    def __call__(self, entries: list[RegisteredTool], config: Config) -> FinalizedTools:
         settings: CodeModeSettings = config.code_mode
         mode = settings.mode
         if mode is ToolMode.DIRECT:

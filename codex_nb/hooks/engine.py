@@ -31,12 +31,12 @@ from typing import Any
 
 from ..errors import HookError
 from ..tools.hook_points import HookRequest, PostToolUseOutcome, PreToolUseOutcome
-from .config import (
+from ..config.hooks import (
     DEFAULT_ADDITIONAL_CONTEXT_LIMIT, DEFAULT_TIMEOUT_SEC, CommandHandler, HooksConfig, HookSpec, OnError,
     PythonHandler, SkippedHandler, compile_matcher, load_hooks_path,
 )
 from .events import HookCompleted, HookOutputEntry, HookRunSummary, HookStarted
-from .matchers import matcher_inputs
+from ..config.hook_matchers import matcher_inputs
 from .outputs import RawRun, RunResult, parse_post, parse_pre
 from .python import run_python
 from .runner import DEFAULT_OUTPUT_CAP, CommandShell, run_command
@@ -220,8 +220,7 @@ class HookEngine:
 
     # -- running -------------------------------------------------------------------------
     def _select(self, event_name: str, request: HookRequest) -> list[tuple[int, HookSpec]]:
-        aliases = getattr(request.invocation.tool, "hook_aliases", None)
-        names = matcher_inputs(request.tool_name, aliases)
+        names = matcher_inputs(request.tool_name, request.aliases)
         return [(i, s) for i, s in enumerate(self._specs)
                 if s.event_name == event_name and not isinstance(s.handler, SkippedHandler)
                 and (self.bypass_trust or self._trust.runnable(s)) and s.matcher.matches(names)]
@@ -241,12 +240,12 @@ class HookEngine:
         for order, spec in sync:
             run = _Run(spec=spec, display_order=order, result=RunResult(status="running"), started_at=now,
                        duration_ms=0)
-            await request.invocation.emit(HookStarted(
-                turn_id=request.invocation.turn.turn_id, run=self._summary(run, request.tool_use_id, done=False)))
+            await request.emit(HookStarted(
+                turn_id=request.turn_id, run=self._summary(run, request.tool_use_id, done=False)))
         runs = list(await asyncio.gather(*(self._run_one(o, s, hook_input) for o, s in sync)))
         for run in runs:
-            await request.invocation.emit(HookCompleted(
-                turn_id=request.invocation.turn.turn_id, run=self._summary(run, request.tool_use_id)))
+            await request.emit(HookCompleted(
+                turn_id=request.turn_id, run=self._summary(run, request.tool_use_id)))
         return runs
 
     async def _run_one(self, order: int, spec: HookSpec, hook_input: PreToolUseInput | PostToolUseInput,
@@ -269,10 +268,9 @@ class HookEngine:
             output_cap=self.output_cap)
 
     def _input(self, event_name: str, request: HookRequest) -> PreToolUseInput | PostToolUseInput:
-        turn = request.invocation.turn
-        approval = getattr(turn.config, "approval_policy", None)
-        fields = dict(session_id=turn.thread_id, turn_id=turn.turn_id, transcript_path=None, cwd=str(turn.cwd),
-                      model=turn.model_slug, permission_mode="bypassPermissions" if approval == "never" else "default",
+        approval = request.approval_policy
+        fields = dict(session_id=request.thread_id, turn_id=request.turn_id, transcript_path=None, cwd=str(request.cwd),
+                      model=request.model, permission_mode="bypassPermissions" if approval == "never" else "default",
                       tool_name=request.tool_name, tool_input=request.tool_input, tool_use_id=request.tool_use_id)
         if event_name == "PreToolUse":
             return PreToolUseInput(**fields)

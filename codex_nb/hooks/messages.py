@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .matchers import SHELL_HOOK_TOOL_NAMES
+from ..config.hook_matchers import SHELL_HOOK_TOOL_NAMES
 
 post_tool_use_block_default = "PostToolUse hook blocked the tool result"
 

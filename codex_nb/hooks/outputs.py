@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .config import EVENT_NAMES
+from ..config.hooks import EVENT_NAMES
 from .events import HookOutputEntry, HookRunStatus
 
 _UNIVERSAL = {"continue", "stopReason", "suppressOutput", "systemMessage"}

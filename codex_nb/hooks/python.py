@@ -10,7 +10,7 @@ import asyncio
 import inspect
 from typing import Any
 
-from .config import PythonHandler
+from ..config.hooks import PythonHandler
 from .outputs import RawRun
 from .types import AddContext, Block, HookInput, Rewrite, Stop
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..errors import HookError
-from .config import DEFAULT_TIMEOUT_SEC, OnError
+from ..config.hooks import DEFAULT_TIMEOUT_SEC, OnError
 from .engine import HookEngine, HookInfo
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -13,7 +13,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Literal
 
-from .config import HookSpec, HookStateEntry
+from ..config.hooks import HookSpec, HookStateEntry
 
 TrustStatus = Literal["managed", "trusted", "modified", "untrusted", "disabled"]
 

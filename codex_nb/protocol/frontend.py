@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, model_serializer
 
 from .events import EventMsg
-from .serde import SerdeError, _Dup, _describe, _pairs_hook, _Walker, _json_error
+from .serde import JsonPairs, SerdeError, SerdeWalker, describe_value, load_pairs
 
 
 def _drop_none(data: dict[str, Any], *keys: str) -> dict[str, Any]:
@@ -226,23 +226,23 @@ class FrontendRequestResolved(EventMsg):
 
 
 # -- lenient / typed parsing ---------------------------------------------------------------
-class _FrontendWalker(_Walker):
+class FrontendWalker(SerdeWalker):
     """serde walker that ignores unknown keys for ``extra="ignore"`` models and checks u64."""
 
     U64_FIELDS = frozenset({"autoResolutionMs", "glob_scan_max_depth"})
 
     def struct(self, model: type[BaseModel], raw: Any, needle: str | None) -> dict[str, Any]:
-        if isinstance(raw, _Dup):
+        if isinstance(raw, JsonPairs):
             for key, value in raw:
                 if key in self.U64_FIELDS and key in model.model_fields and value is not None:
                     self._u64(value, json.dumps(key))
             if model.model_config.get("extra") == "ignore":
-                raw = _Dup((k, v) for k, v in raw if k in model.model_fields)
+                raw = JsonPairs((k, v) for k, v in raw if k in model.model_fields)
         return super().struct(model, raw, needle)
 
     def _u64(self, value: Any, needle: str) -> None:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(f"invalid type: {_describe(value)}, expected u64", needle)
+            raise self.fail(f"invalid type: {describe_value(value)}, expected u64", needle)
         if value < 0:
             raise self.fail(f"invalid value: integer `{value}`, expected u64", needle)
 
@@ -250,12 +250,10 @@ class _FrontendWalker(_Walker):
 def parse_frontend_args(model: type[BaseModel], text: str) -> Any:
     """``parse_strict`` for this module's argument types; raises ``SerdeError``."""
     try:
-        raw = json.loads(text, object_pairs_hook=_pairs_hook)
-    except json.JSONDecodeError as err:
-        raise _json_error(err) from None
+        raw = load_pairs(text)
     except RecursionError:
         raise SerdeError("recursion limit exceeded at line 1 column 1") from None
-    walker = _FrontendWalker(text)
+    walker = FrontendWalker(text)
     data = walker.struct(model, raw, None)
     try:
         return model.model_validate(data)

@@ -25,15 +25,16 @@ class SerdeError(ValueError):
     """A serde-style parse error; ``str(err)`` is the exact model-visible text."""
 
 
-class _Dup(list):  # marks an object's (key, value) pairs so duplicate keys stay visible
-    pass
+class JsonPairs(list):
+    """A JSON object as its ``(key, value)`` pairs in document order, so duplicate keys stay visible."""
 
 
-def _pairs_hook(pairs: list[tuple[str, Any]]) -> _Dup:
-    return _Dup(pairs)
+def _pairs_hook(pairs: list[tuple[str, Any]]) -> JsonPairs:
+    return JsonPairs(pairs)
 
 
-def _describe(value: Any) -> str:
+def describe_value(value: Any) -> str:
+    """serde's name for the JSON type of ``value`` (``map``, ``a string``, ``integer `3```...)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -44,7 +45,7 @@ def _describe(value: Any) -> str:
         return f"floating point `{value}`"
     if isinstance(value, str):
         return f"string {json.dumps(value, ensure_ascii=False)}"
-    if isinstance(value, _Dup):
+    if isinstance(value, JsonPairs):
         return "map"
     if isinstance(value, list):
         return "sequence"
@@ -62,7 +63,7 @@ def _expected_list(names: list[str]) -> str:
     return "one of " + ", ".join(quoted)
 
 
-class _Walker:
+class SerdeWalker:
     def __init__(self, text: str) -> None:
         self.text = text
 
@@ -92,7 +93,7 @@ class _Walker:
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
             names = [str(m.value) for m in tp]
             if not isinstance(raw, str):
-                raise self.fail(f"invalid type: {_describe(raw)}, expected variant identifier", needle)
+                raise self.fail(f"invalid type: {describe_value(raw)}, expected variant identifier", needle)
             if raw not in names:
                 raise self.fail(
                     f"unknown variant `{raw}`, expected {_expected_list(names)}",
@@ -101,30 +102,30 @@ class _Walker:
             return tp(raw)
         if origin is list:
             (item_tp,) = typing.get_args(tp)
-            if not isinstance(raw, list) or isinstance(raw, _Dup):
-                raise self.fail(f"invalid type: {_describe(raw)}, expected a sequence", needle)
+            if not isinstance(raw, list) or isinstance(raw, JsonPairs):
+                raise self.fail(f"invalid type: {describe_value(raw)}, expected a sequence", needle)
             return [self.value(item_tp, item, needle) for item in raw]
         if tp is str:
             if not isinstance(raw, str):
-                raise self.fail(f"invalid type: {_describe(raw)}, expected a string", needle)
+                raise self.fail(f"invalid type: {describe_value(raw)}, expected a string", needle)
             return raw
         if tp is bool:
             if not isinstance(raw, bool):
-                raise self.fail(f"invalid type: {_describe(raw)}, expected a boolean", needle)
+                raise self.fail(f"invalid type: {describe_value(raw)}, expected a boolean", needle)
             return raw
         if tp is int:
             if isinstance(raw, bool) or not isinstance(raw, int):
-                raise self.fail(f"invalid type: {_describe(raw)}, expected i64", needle)
+                raise self.fail(f"invalid type: {describe_value(raw)}, expected i64", needle)
             return raw
         if tp is float:
             if isinstance(raw, bool) or not isinstance(raw, (int, float)):
-                raise self.fail(f"invalid type: {_describe(raw)}, expected f64", needle)
+                raise self.fail(f"invalid type: {describe_value(raw)}, expected f64", needle)
             return float(raw)
         return _plain(raw)
 
     def struct(self, model: type[BaseModel], raw: Any, needle: str | None) -> dict[str, Any]:
-        if not isinstance(raw, _Dup):
-            raise self.fail(f"invalid type: {_describe(raw)}, expected struct {model.__name__}", needle)
+        if not isinstance(raw, JsonPairs):
+            raise self.fail(f"invalid type: {describe_value(raw)}, expected struct {model.__name__}", needle)
         fields = model.model_fields
         wire = {(f.alias or name): name for name, f in fields.items()}
         out: dict[str, Any] = {}
@@ -143,11 +144,19 @@ class _Walker:
 
 
 def _plain(raw: Any) -> Any:
-    if isinstance(raw, _Dup):
+    if isinstance(raw, JsonPairs):
         return {k: _plain(v) for k, v in raw}
     if isinstance(raw, list):
         return [_plain(v) for v in raw]
     return raw
+
+
+def load_pairs(text: str) -> Any:
+    """Parse JSON text keeping every object as ``JsonPairs``; raises ``SerdeError`` like serde."""
+    try:
+        return json.loads(text, object_pairs_hook=_pairs_hook)
+    except json.JSONDecodeError as err:
+        raise _json_error(err) from None
 
 
 def _json_error(err: json.JSONDecodeError) -> SerdeError:
@@ -236,6 +245,6 @@ def parse_strict(model: type[M], text: str) -> M:
         raw = json.loads(text, object_pairs_hook=_pairs_hook)
     except json.JSONDecodeError as err:
         raise _json_error(err) from None
-    walker = _Walker(text)
+    walker = SerdeWalker(text)
     data = walker.struct(model, raw, None)
     return model.model_validate(data)

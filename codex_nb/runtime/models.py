@@ -1,7 +1,7 @@
-"""Models the turn loop samples from. The strict ``ScriptedModel`` is the only fake we ship.
+"""``ScriptedModel``: the strict fake model, the only one we ship (the protocol is ``protocol.model``).
 
-A model receives a ``ModelRequest`` (repaired history, the step's tool specs, its
-tool generation) and returns the output items of one response.
+It replays scripted responses to the turn loop's ``ModelRequest`` s and fails loudly
+when over- or under-used, so a test or notebook sees its script go wrong at once.
 """
 
 from __future__ import annotations
@@ -10,40 +10,17 @@ import asyncio
 import copy
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import KW_ONLY, dataclass, field
+from typing import Any
 
 from ..errors import ScriptedModelError
-from ..tools.schema import spec_tool_names
-
-Item = dict[str, Any]
-
-
-@dataclass(frozen=True, kw_only=True)
-class ModelRequest:
-    """One sampling request, as the model would see it."""
-
-    turn_id: str
-    items: list[Item]
-    tools: list[dict[str, Any]]
-    tool_generation: int
-    mode: str = "default"
-    parallel_tool_calls: bool = True
-
-    def outputs(self) -> dict[str, Any]:
-        """``call_id -> output`` for every output item in the request (handy in tests)."""
-        return {i["call_id"]: i.get("output") for i in self.items if i.get("type", "").endswith("_output")}
-
-    @property
-    def tool_names(self) -> list[str]:
-        return spec_tool_names(self.tools)
-
-
-class Model(Protocol):
-    async def sample(self, request: ModelRequest) -> list[Item]: ...
+from ..protocol.model import Item, Model, ModelRequest
 
 
 Step = Sequence[Item] | Callable[[ModelRequest], Sequence[Item] | Awaitable[Sequence[Item]]]
+
+
+__all__ = ["Model", "ModelRequest", "ScriptedModel"]
 
 
 @dataclass
@@ -58,6 +35,7 @@ class ScriptedModel:
     """
 
     responses: list[Step]
+    _: KW_ONLY
     allow_leftover: bool = False
     requests: list[ModelRequest] = field(default_factory=list)
     usage: Sequence[dict[str, int] | None] | None = None

@@ -1,6 +1,8 @@
-"""``Session``: one thread, its registry, event bus, history and turns.
+"""``Session``: one thread, its registry, event bus, history and turns (the composition root).
 
-The session wires the parts together and offers the notebook API of DESIGN.md §3:
+The session builds every service once and hands each one in where it is used: the
+planner gets Code Mode as its finalizer, every turn's ``TurnContext`` gets the bus,
+hooks, records, frontend broker and plan revision counter. It offers the notebook API:
 ``call_tool`` for direct exploration, ``run_turn`` / ``start_turn`` for scripted
 turns, ``subscribe`` / ``events`` for consumers, ``tool`` to register Python
 functions. Turns run as asyncio tasks on the running loop (in Jupyter: the kernel's),
@@ -10,6 +12,7 @@ so a cell that starts one returns at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import os
 import time
@@ -18,28 +21,32 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..code_mode.planning import CodeModeFinalizer
 from ..config import Config
 from ..errors import TurnError
+from ..events.bus import EventBus
+from ..frontend.requests import FrontendRequests
 from ..hooks.engine import HookEngine
 from ..hooks.session_api import SessionHooksMixin
-from ..protocol.events import Event, WarningEvent
+from ..protocol.events import Event
+from ..protocol.model import Model
 from ..protocol.wire import dumps
 from ..tools.builtins import builtin_tools
+from ..tools.calls import run_call
+from ..tools.cancellation import CancelSource, CancelToken
+from ..tools.errors import Fatal
 from ..tools.hook_points import ToolHooks
 from ..tools.invocation import ModeKind, TurnContext
 from ..tools.lifecycle import ControlToolCallFact, LifecycleRecord
 from ..tools.names import ToolName
 from ..tools.payload import Payload, ToolCall
 from ..tools.pipeline import CallResult
+from ..tools.context_window import ContextWindow
+from ..tools.handlers.tool_search import ToolSearchFinalizer
 from ..tools.planner import ToolPlan, ToolPlanner
 from ..tools.registry import ToolRegistry
-from ..tools.errors import Fatal
-from .bus import EventBus
-from .calls import run_call
 from .history import PairingTracker
-from .cancellation import CancelSource, CancelToken
-from .frontend_requests import FrontendRequests
-from .models import Model
+from .records import CallRecords
 from .turn import TurnResult, TurnRunner
 
 INTERRUPT_GRACE_SECONDS = 0.1  # GRACEFULL_INTERRUPTION_TIMEOUT_MS
@@ -136,7 +143,12 @@ class TurnHandle:
 
 
 class Session(SessionHooksMixin):
-    """One conversation thread with its own registry, bus and history."""
+    """One conversation thread: the composition root of its registry, bus, hooks, history and turns.
+
+    Implements ``events.source.EventSource``. Use it as ``async with cx.Session() as s:``
+    or call ``await s.aclose()`` to end command hooks, Code Mode cells, pending
+    frontend requests and the active turn.
+    """
 
     def __init__(self, config: Config | None = None, *, cwd: str | None = None, thread_id: str | None = None,
                  hooks: ToolHooks | None = None) -> None:
@@ -144,26 +156,36 @@ class Session(SessionHooksMixin):
         self.thread_id = thread_id or str(uuid.uuid4())
         self.cwd = os.path.abspath(cwd or os.getcwd())
         self.bus = EventBus(self.thread_id)
+        self.records = CallRecords(self.bus)
         self.registry = ToolRegistry()
-        self.planner = ToolPlanner(self.registry, self.config)
+        self.code_mode = CodeModeFinalizer()
+        """Code Mode's planner part; it owns this session's cells (the V8 host thread starts on first use)."""
+        self.planner = ToolPlanner(self.registry, self.config, finalizers=[self.code_mode, ToolSearchFinalizer()])
+        self.context_window = ContextWindow()
+        """Token usage, new_context and the deferred namespaces the model was told about (one window at a time)."""
         self.hooks: ToolHooks = hooks if hooks is not None else HookEngine.from_config(self.config)
         self.history: list[dict[str, Any]] = []
         self.pairing = PairingTracker()
-        self.lifecycle_log: list[LifecycleRecord] = []
-        self.control_tool_facts: list[ControlToolCallFact] = []
-        self._plan_revision = itertools.count(1)
+        self.next_plan_revision = itertools.count(1).__next__
+        """Per-thread, monotonic revision of ``plan_update`` events."""
         self._active: TurnHandle | None = None
-        self._lifecycle_listeners: list[Callable[[LifecycleRecord], None]] = []
-        self._fact_listeners: list[Callable[[ControlToolCallFact], None]] = []
-        self.answer_policy: Any = None
-        """Who answers request_user_input / request_permissions without a person: None (a prompts
-        widget, else $CODEX_NB_ANSWER_POLICY, else fail fast), a cx.AnswerPolicy, a callable,
-        'deny', 'recommended', a JSON file path or a list of scripted answers."""
+        self._closed = False
         self.frontend_requests = FrontendRequests()
         for tool in builtin_tools(self.config):
             self.registry.register(tool, source="builtin")
 
-    # -- consumers -------------------------------------------------------------------
+    @property
+    def answer_policy(self) -> Any:
+        """Who answers request_user_input / request_permissions without a person: None (a prompts
+        widget, else $CODEX_NB_ANSWER_POLICY, else fail fast), a cx.AnswerPolicy, a callable,
+        'deny', 'recommended', a JSON file path or a list of scripted answers."""
+        return self.frontend_requests.answer_policy
+
+    @answer_policy.setter
+    def answer_policy(self, value: Any) -> None:
+        self.frontend_requests.answer_policy = value
+
+    # -- consumers (EventSource) ------------------------------------------------------
     def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]:
         """Call ``fn(event)`` synchronously, in order, at each emission; returns unsubscribe."""
         return self.bus.subscribe(fn)
@@ -172,55 +194,29 @@ class Session(SessionHooksMixin):
         """Async iteration over events from now on (bounded queue; oldest dropped on overflow)."""
         return self.bus.events(maxsize=maxsize)
 
-    def next_plan_revision(self) -> int:
-        return next(self._plan_revision)
+    def latest_plan(self) -> Event | None:
+        """The last ``plan_update`` event of this thread, or None."""
+        return self.bus.latest_plan()
 
-    # Lifecycle records and control-tool facts are analytics, not Codex protocol events:
-    # they stay off the event bus (whose stream is Codex wire JSON for widgets, the
-    # rollout and app-server consumers) and are observable here instead.
-    def record_lifecycle(self, record: LifecycleRecord) -> None:
-        self.lifecycle_log.append(record)
-        self._notify(self._lifecycle_listeners, record)
+    # -- records ----------------------------------------------------------------------
+    @property
+    def lifecycle_log(self) -> list[LifecycleRecord]:
+        return self.records.lifecycle_log
+
+    @property
+    def control_tool_facts(self) -> list[ControlToolCallFact]:
+        return self.records.control_tool_facts
 
     def on_lifecycle(self, fn: Callable[[LifecycleRecord], None]) -> Callable[[], None]:
         """Observe lifecycle start/finish records (a contributor); returns a remover.
 
         ``fn`` runs synchronously when the record is made; one that raises is
         detached and reported with a ``warning`` event (observers cannot veto)."""
-        return self._listen(self._lifecycle_listeners, fn)
-
-    def record_control_fact(self, fact: ControlToolCallFact) -> None:
-        self.control_tool_facts.append(fact)
-        self._notify(self._fact_listeners, fact)
+        return self.records.on_lifecycle(fn)
 
     def on_control_tool_fact(self, fn: Callable[[ControlToolCallFact], None]) -> Callable[[], None]:
         """Observe ``ControlToolCallFact`` records as they are made; returns a remover."""
-        return self._listen(self._fact_listeners, fn)
-
-    @staticmethod
-    def _listen(listeners: list[Callable[[Any], None]], fn: Callable[[Any], None]) -> Callable[[], None]:
-        if not callable(fn):
-            raise TypeError(f"expected a callable taking one record, got {type(fn).__name__}")
-        listeners.append(fn)
-        return lambda: listeners.remove(fn) if fn in listeners else None
-
-    def _notify(self, listeners: list[Callable[[Any], None]], record: Any) -> None:
-        for fn in list(listeners):
-            try:
-                fn(record)
-            except Exception as err:  # a faulty observer is detached and reported, the call goes on
-                if fn in listeners:
-                    listeners.remove(fn)
-                name = getattr(fn, "__qualname__", repr(fn))
-                self.bus.emit(WarningEvent(message=f"lifecycle observer {name} raised {type(err).__name__}: "
-                                                   f"{err}; it was detached"), id=record.turn_id,
-                              turn_id=record.turn_id)
-
-    def prompts(self) -> Any:
-        """The prompts widget of this session (questions and permission requests); display it."""
-        from ..widgets.prompts import PromptsWidget
-
-        return PromptsWidget(self)
+        return self.records.on_control_tool_fact(fn)
 
     # -- tools -----------------------------------------------------------------------
     def tool(self, fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:
@@ -237,8 +233,12 @@ class Session(SessionHooksMixin):
         return self.planner.plan(_mode(mode))
 
     def _new_turn(self, mode: ModeKind, turn_id: str | None = None) -> TurnContext:
-        return TurnContext(session=self, turn_id=turn_id or str(uuid.uuid4()), mode=mode, cancel=CancelToken(),
-                           model_slug=self.config.model_slug, started_at=time.time())
+        """A turn wired to this session's services (each handed in, none fetched later)."""
+        return TurnContext(turn_id=turn_id or str(uuid.uuid4()), mode=mode, cancel=CancelToken(),
+                           thread_id=self.thread_id, cwd=self.cwd, config=self.config, events=self.bus,
+                           hooks=self.hooks, records=self.records, frontend=self.frontend_requests,
+                           next_plan_revision=self.next_plan_revision, model_slug=self.config.model_slug,
+                           started_at=time.time(), context_window=self.context_window)
 
     async def call_tool(self, name: str, arguments: dict[str, Any] | list[Any] | str | None = None, *,
                         mode: str = "default", call_id: Any = None, namespace: str | None = None) -> CallToolResult:
@@ -288,6 +288,8 @@ class Session(SessionHooksMixin):
         if not hasattr(model, "sample"):
             raise TurnError(f"model must have an async sample(request) method (e.g. cx.ScriptedModel), "
                             f"got {type(model).__name__}")
+        if self._closed:
+            raise TurnError("this session is closed (aclose() ran); create a new cx.Session() for another turn")
         if self.active_turn is not None:
             raise TurnError(f"turn {self.active_turn.turn_id} is still running on this session; await it or "
                             f"call handle.interrupt() before starting another")
@@ -297,10 +299,9 @@ class Session(SessionHooksMixin):
             raise TurnError("start_turn() needs a running asyncio loop: call it from a notebook cell or an "
                             "async function (use `await session.run_turn(...)` in scripts)") from None
         turn = self._new_turn(_mode(mode))
-        for finalizer in self.planner.finalizers:
-            if hasattr(finalizer, "terminate_cells_on_cancel"):
-                finalizer.terminate_cells_on_cancel(turn)
-        runner = TurnRunner(self, turn, model, user_text)
+        self.code_mode.terminate_cells_on_cancel(turn)
+        runner = TurnRunner(turn=turn, model=model, user_text=user_text, planner=self.planner,
+                            history=self.history, pairing=self.pairing)
         handle = TurnHandle(self, turn, asyncio.ensure_future(runner.run()))
         self._active = handle
         return handle
@@ -332,17 +333,37 @@ class Session(SessionHooksMixin):
         active = self.active_turn
         return active.interrupt(reason) if active is not None else False
 
-    def checklist(self, **options: Any) -> Any:
-        """A live ``PlanChecklist`` widget of this session (options: width, max_rate)."""
-        from ..widgets.checklist import PlanChecklist  # lazy: importing codex_nb stays widget-free
+    # -- closing ----------------------------------------------------------------------
+    async def __aenter__(self) -> Session:
+        return self
 
-        return PlanChecklist(self, **options)
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
-    def turn_controls(self) -> Any:
-        """A ``TurnControls`` widget: this session's turn state and a Stop button."""
-        from ..widgets.turn_controls import TurnControls  # lazy, like checklist()
+    @property
+    def closed(self) -> bool:
+        return self._closed
 
-        return TurnControls(self)
+    async def aclose(self) -> None:
+        """End everything this session started; idempotent.
+
+        Interrupts the active turn and awaits its result, cancels pending frontend
+        requests, stops async command hooks, terminates Code Mode cells (and the V8
+        host thread once no session uses it) and ends every ``events()`` iteration."""
+        if self._closed:
+            return
+        self._closed = True
+        active = self.active_turn
+        if active is not None:
+            active.interrupt()
+            with contextlib.suppress(BaseException):
+                await asyncio.shield(active.task)
+        self.frontend_requests.cancel_all()
+        close_hooks = getattr(self.hooks, "aclose", None)
+        if close_hooks is not None:
+            await close_hooks()
+        await self.code_mode.aclose()
+        self.bus.close()
 
     def __repr__(self) -> str:
         return f"<Session thread={self.thread_id} tools={len(self.registry)}>"

@@ -10,29 +10,26 @@ from __future__ import annotations
 
 import asyncio
 import time
-import uuid
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from ..errors import ScriptedModelError
 from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, TurnComplete, TurnStarted
 from ..protocol.items import developer_message, message_text, user_message
-from ..runtime.cancellation import CancelSource
+from ..protocol.model import Model, ModelRequest
+from ..tools.calls import run_call
+from ..tools.cancellation import CancelSource
 from ..tools.errors import Fatal
-from ..tools.handlers.context_budget import NEW_CONTEXT_SERVICE, context_window_message
+from ..tools.handlers.context_budget import context_window_message
 from ..tools.handlers.tool_search import namespaces_message
 from ..tools.names import ToolName
 from ..tools.invocation import TurnContext
 from ..tools.parallel import ParallelGate
 from ..tools.payload import ToolCall
 from ..tools.pipeline import CallResult
-from ..tools.router import RoutingError
-from .calls import run_call
-from .history import repair_history, repaired
-from .models import Model, ModelRequest
-
-if TYPE_CHECKING:
-    from .session import Session
+from ..tools.planner import ToolPlanner
+from ..tools.router import RoutingError, ToolRouter
+from .history import PairingTracker, repair_history, repaired
 
 TurnStatus = Literal["completed", "interrupted", "failed"]
 TOOL_SEARCH = ToolName.of("tool_search")
@@ -59,27 +56,34 @@ class TurnResult:
 
 
 class TurnRunner:
-    """Runs one turn for a session; ``run()`` always returns a ``TurnResult``."""
+    """Runs one turn; ``run()`` always returns a ``TurnResult``.
 
-    def __init__(self, session: Session, turn: TurnContext, model: Model, user_text: str) -> None:
-        self.session = session
+    It gets exactly what a turn needs (the turn's context, the model, the planner and the
+    conversation history with its pairing tracker), not the session.
+    """
+
+    def __init__(self, *, turn: TurnContext, model: Model, user_text: str, planner: ToolPlanner,
+                 history: list[dict[str, Any]], pairing: PairingTracker) -> None:
         self.turn = turn
         self.model = model
         self.user_text = user_text
-        self.start_index = len(session.history)
+        self.planner = planner
+        self.history = history
+        self.pairing = pairing
+        self.start_index = len(history)
         self.last_agent_message: str | None = None
         self._archived_items: list[dict[str, Any]] = []  # this turn's items from earlier context windows
 
     @property
     def items(self) -> list[dict[str, Any]]:
-        return self._archived_items + self.session.history[self.start_index:]
+        return self._archived_items + self.history[self.start_index:]
 
     async def run(self) -> TurnResult:
         turn = self.turn
         turn.emit(TurnStarted(turn_id=turn.turn_id, collaboration_mode_kind=str(turn.mode)))
-        self.session.history.append(user_message(self.user_text))
+        self.history.append(user_message(self.user_text))
         # Items a tool must put into the conversation at once (Code Mode notify), not at call end.
-        turn.services["record_item"] = self.session.history.append
+        turn.record_item = self.history.append
         try:
             await self._loop()
         except asyncio.CancelledError:
@@ -103,19 +107,19 @@ class TurnRunner:
     async def _loop(self) -> None:
         while not self.turn.cancel.cancelled:
             for text in self.turn.pending_input.drain():  # steered input joins before the next request
-                self.session.history.append(user_message(text))
-            if self.turn.services.pop(NEW_CONTEXT_SERVICE, False):
+                self.history.append(user_message(text))
+            if self.turn.context_window.new_context_requested:
                 self._start_new_context_window()
-            plan = self.session.planner.plan(self.turn.mode)
+            plan = self.planner.plan(self.turn.mode)
             self._announce_deferred_namespaces(plan.router)
-            request = ModelRequest(turn_id=self.turn.turn_id, items=repaired(self.session.history, self.session.pairing),
+            request = ModelRequest(turn_id=self.turn.turn_id, items=repaired(self.history, self.pairing),
                                    tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode))
             items = await self._sample(request)
             if items is None:
                 return
             usage = getattr(self.model, "last_usage", None)
             if usage is not None:  # what get_context_remaining counts (the provider's per-response usage)
-                self.session.last_token_usage = usage
+                self.turn.context_window.last_token_usage = usage
             calls = self._record_response(items, plan.router)
             if not calls:
                 if self.turn.pending_input.pending:
@@ -138,39 +142,31 @@ class TurnRunner:
             return None  # an interrupted step's response is discarded, never recorded
         return sample.result()
 
-    def _announce_deferred_namespaces(self, router: Any) -> None:
+    def _announce_deferred_namespaces(self, router: ToolRouter) -> None:
         """Tell the model which deferred namespaces tool_search can reach (a ``<tools>`` developer message)."""
         entry = router.lookup(TOOL_SEARCH)
         if entry is None or not hasattr(entry.tool, "namespaces"):
             return
-        announced = getattr(self.session, "announced_namespaces", {})
+        window = self.turn.context_window
         current = entry.tool.namespaces()
-        text = namespaces_message(announced, current)
+        text = namespaces_message(window.announced_namespaces, current)
         if text is not None:
-            self.session.history.append(developer_message(text))
-            self.session.announced_namespaces = {**announced, **current}
+            self.history.append(developer_message(text))
+            window.announced_namespaces = {**window.announced_namespaces, **current}
 
     def _start_new_context_window(self) -> None:
         """``new_context``: the next request starts on a fresh window without a summary (Codex 0.169).
 
-        The items so far stay in this turn's result and in ``session.archived_history``."""
-        session = self.session
-        self._archived_items.extend(self.items)
-        archived = getattr(session, "archived_history", [])
-        archived.extend(session.history)
-        session.archived_history = archived
-        windows = getattr(session, "context_window_ids", None) or [str(uuid.uuid4())]
-        windows.append(str(uuid.uuid4()))
-        session.context_window_ids = windows
-        session.history[:] = [context_window_message(first=windows[0], current=windows[-1], previous=windows[-2])]
-        self.start_index = len(session.history)
-        session.last_token_usage = None
-        session.announced_namespaces = {}  # a fresh window is told again
+        The items so far stay in this turn's result and in ``context_window.archived_history``."""
+        self._archived_items.extend(self.items[len(self._archived_items):])
+        first, current, previous = self.turn.context_window.start_new(self.history)
+        self.history[:] = [context_window_message(first=first, current=current, previous=previous)]
+        self.start_index = len(self.history)
 
-    def _record_response(self, items: list[dict[str, Any]], router: Any) -> list[ToolCall | RoutingError]:
+    def _record_response(self, items: list[dict[str, Any]], router: ToolRouter) -> list[ToolCall | RoutingError]:
         calls: list[ToolCall | RoutingError] = []
         for item in items:
-            self.session.history.append(item)
+            self.history.append(item)
             if item.get("type") == "message" and item.get("role") == "assistant":
                 self.last_agent_message = message_text(item)
                 self.turn.emit(AgentMessage(message=self.last_agent_message))
@@ -179,7 +175,7 @@ class TurnRunner:
                 calls.append(routed)
         return calls
 
-    async def _run_calls(self, calls: list[ToolCall | RoutingError], router: Any) -> None:
+    async def _run_calls(self, calls: list[ToolCall | RoutingError], router: ToolRouter) -> None:
         gate = ParallelGate()
         tasks: list[asyncio.Future[CallResult] | None] = []
         for call in calls:
@@ -202,22 +198,22 @@ class TurnRunner:
         """Outputs in CALL order, whatever order they finished in (spec 02 §10)."""
         for call, task in zip(calls, tasks):
             if isinstance(call, RoutingError):
-                self.session.history.append(call.item)
+                self.history.append(call.item)
             elif task is not None and task.done() and not task.cancelled() and task.exception() is None:
                 result = task.result()
-                self.session.history.extend(result.context_items)
-                self.session.history.append(result.item)
+                self.history.extend(result.context_items)
+                self.history.append(result.item)
 
     def _aborted(self) -> TurnResult:
         turn = self.turn
         if not turn.cancel.cancelled:
             turn.cancel.cancel("external", CancelSource.EXTERNAL)
-        self.session.history[:] = repair_history(self.session.history)
+        self.history[:] = repair_history(self.history)
         first_party = turn.cancel.source == CancelSource.FIRST_PARTY
         reason = turn.cancel.reason if turn.cancel.reason in ("interrupted", "replaced", "review_ended",
                                                               "budget_limited") else "interrupted"
         if first_party and reason == "interrupted":
-            self.session.history.append(user_message(TURN_ABORTED_MARKER))
+            self.history.append(user_message(TURN_ABORTED_MARKER))
         completed_at = time.time()
         turn.emit(TurnAborted(turn_id=turn.turn_id, reason=reason, started_at=int(turn.started_at),
                               completed_at=int(completed_at),
@@ -227,7 +223,7 @@ class TurnRunner:
         return result
 
     def _failed(self, message: str) -> TurnResult:
-        self.session.history[:] = repair_history(self.session.history)
+        self.history[:] = repair_history(self.history)
         self.turn.emit(ErrorEvent(message=message))
         self.turn.emit(TurnComplete(turn_id=self.turn.turn_id, last_agent_message=self.last_agent_message))
         result = self._result("failed")

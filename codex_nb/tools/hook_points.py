@@ -1,42 +1,54 @@
-"""The contract between the dispatch pipeline and a hook engine (spec 03 §9).
+"""The hook port: the contract between the dispatch pipeline and a hook engine (spec 03 §9).
 
 The pipeline asks ``ToolHooks.pre_tool_use`` before lifecycle start and
-``post_tool_use`` after a successful handler. It only sees typed outcomes; how hooks
-are discovered, trusted and run lives in ``codex_nb.hooks``. ``NoHooks`` is the
-engine used when the ``hooks`` feature is off or nothing is configured.
+``post_tool_use`` after a successful handler. A ``HookRequest`` carries plain facts
+about the call (no invocation, no session), and the engine answers with typed
+outcomes; how hooks are discovered, trusted and run lives in ``codex_nb.hooks``, an
+adapter that implements this port. ``NoHooks`` serves when nothing is configured.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal, Protocol
 
-from .invocation import ToolInvocation
+from ..protocol.events import Event, EventMsg
 
 _UNSET: Any = object()
 
 
 class HookRequest:
-    """Everything a hook's stdin JSON is built from.
+    """Everything a hook's stdin JSON and its started/completed events are built from.
 
     ``tool_input`` is parsed from the call's arguments on first use only: most calls
     match no hook, and parsing the arguments again for nothing was a large share of a
     dispatch's cost.
     """
 
-    def __init__(self, *, invocation: ToolInvocation, tool_name: str, tool_use_id: str,
+    def __init__(self, *, tool_name: str, tool_use_id: str, thread_id: str, turn_id: str, cwd: str,
+                 model: str, approval_policy: str, emit: Callable[[EventMsg], Awaitable[Event]],
+                 read_input: Callable[[], Any], aliases: tuple[str, ...] | None = None,
                  tool_response: Any = None, tool_input: Any = _UNSET) -> None:
-        self.invocation = invocation
         self.tool_name = tool_name
         self.tool_use_id = tool_use_id
+        self.thread_id = thread_id
+        self.turn_id = turn_id
+        self.cwd = cwd
+        self.model = model
+        self.approval_policy = approval_policy
+        self.emit = emit
+        """Sends a hook event from the call (one cancellation point, like ``invocation.emit``)."""
+        self.aliases = aliases
         self.tool_response = tool_response
+        self._read_input = read_input
         if tool_input is not _UNSET:
             self.__dict__["tool_input"] = tool_input
 
     @cached_property
     def tool_input(self) -> Any:
-        return self.invocation.tool.hook_tool_input(self.invocation.payload_text)
+        return self._read_input()
 
 
 @dataclass(kw_only=True)

@@ -1,27 +1,34 @@
 """What a handler receives: the routed call plus the turn it runs in.
 
-``TurnContext`` is deliberately small: ids, mode, cwd, the cancel token, the event
-emitter and a few per-turn services. Handlers use ``invocation.emit`` (synchronous
-delivery, then one cancellation point) and never reach into the session.
+``TurnContext`` carries the turn's facts (ids, mode, cwd, config, cancel token) and
+the services the call path needs, each typed and handed in by whoever composes the
+turn (``runtime.Session``): the event bus, the hook port, the record sink for
+lifecycle outcomes and control-tool facts, the frontend broker and the plan revision
+counter. Nothing in ``tools/`` reaches for a session; handlers use ``invocation.emit``
+(synchronous delivery, then one cancellation point) and the typed fields below.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from ..config import Config
+from ..events.bus import EventBus
+from ..frontend.requests import FrontendRequests
 from ..protocol.events import Event, EventMsg
-from ..runtime.cancellation import CancelToken
-from .base import Tool
+from ..protocol.frontend import PermissionProfile
+from .cancellation import CancelToken
+from .hook_points import NoHooks, ToolHooks
+from .lifecycle import DiscardRecords, RecordSink
+from .names import ToolName
+from .context_window import ContextWindow
 from .payload import ToolCall
-
-if TYPE_CHECKING:
-    from ..config import Config
-    from ..runtime.session import Session
 
 
 class ModeKind(StrEnum):
@@ -66,35 +73,62 @@ class PendingInput:
             return self._signal
 
 
+def _revisions() -> Callable[[], int]:
+    return itertools.count(1).__next__
+
+
 @dataclass(kw_only=True)
 class TurnContext:
-    """Per-turn facts shared by every call of the turn."""
+    """Per-turn facts and services shared by every call of the turn."""
 
-    session: Session
     turn_id: str
     mode: ModeKind
     cancel: CancelToken
+    thread_id: str
+    cwd: str
+    config: Config = field(default_factory=Config)
+    events: EventBus | None = None
+    """Where ``emit`` delivers; None builds a private bus for this turn (standalone use)."""
+    hooks: ToolHooks = field(default_factory=NoHooks)
+    records: RecordSink = field(default_factory=DiscardRecords)
+    """Receives lifecycle records and control-tool facts (``runtime.records.CallRecords``)."""
+    frontend: FrontendRequests = field(default_factory=FrontendRequests)
+    """The broker of requests that wait for a person (request_user_input, request_permissions)."""
+    next_plan_revision: Callable[[], int] = field(default_factory=_revisions)
+    """Per-thread, monotonic revision for ``plan_update`` events."""
+    record_item: Callable[[dict[str, Any]], None] | None = None
+    """Puts an item into the conversation at once (Code Mode ``notify``); None outside a turn."""
     model_slug: str = "scripted"
     is_root_thread: bool = True
     started_at: float = 0.0
-    services: dict[str, Any] = field(default_factory=dict)
-    """Per-turn state owned by individual tools (e.g. request_permissions grants)."""
     pending_input: PendingInput = field(default_factory=PendingInput)
+    permission_grants: PermissionProfile = field(default_factory=PermissionProfile)
+    """Permissions granted for the rest of this turn (request_permissions, scope ``turn``)."""
+    notifications: list[dict[str, Any]] = field(default_factory=list)
+    """Code Mode ``notify`` items made during this turn (kept for ``call_tool`` callers)."""
+    tool_calls: int = 0
+    """Calls dispatched in this turn so far."""
+    context_window: ContextWindow = field(default_factory=ContextWindow)
+    """The session's context-window state (token usage, new_context, announced tool namespaces)."""
 
-    @property
-    def thread_id(self) -> str:
-        return self.session.thread_id
-
-    @property
-    def config(self) -> Config:
-        return self.session.config
-
-    @property
-    def cwd(self) -> str:
-        return self.session.cwd
+    def __post_init__(self) -> None:
+        if self.events is None:
+            self.events = EventBus(self.thread_id)
 
     def emit(self, msg: EventMsg, *, revision: int | None = None) -> Event:
-        return self.session.bus.emit(msg, id=self.turn_id, turn_id=self.turn_id, revision=revision)
+        assert self.events is not None
+        return self.events.emit(msg, id=self.turn_id, turn_id=self.turn_id, revision=revision)
+
+
+class InvokedTool(Protocol):
+    """What an invocation needs of its tool (every ``tools.base.Tool`` is one)."""
+
+    tool_name: ToolName
+
+    @property
+    def hook_tool_name(self) -> str: ...
+
+    def hook_tool_input(self, payload_text: str) -> Any: ...
 
 
 @dataclass(kw_only=True)
@@ -102,7 +136,7 @@ class ToolInvocation:
     """One call being handled."""
 
     call: ToolCall
-    tool: Tool
+    tool: InvokedTool
     turn: TurnContext
     cancel: CancelToken
     emitted: list[Event] = field(default_factory=list)

@@ -12,6 +12,7 @@ import threading
 import time
 from dataclasses import dataclass
 from enum import StrEnum
+from collections.abc import Callable
 from typing import Literal, Protocol
 
 from .names import ToolName
@@ -63,6 +64,24 @@ class LifecycleRecord:
 
 class LifecycleContributor(Protocol):
     def __call__(self, record: LifecycleRecord) -> None: ...
+
+
+class RecordSink(Protocol):
+    """Where the call path reports its records (``runtime.records.CallRecords`` keeps them)."""
+
+    def record_lifecycle(self, record: LifecycleRecord) -> None: ...
+
+    def record_control_fact(self, fact: ControlToolCallFact) -> None: ...
+
+
+class DiscardRecords:
+    """A sink for standalone use (a ``TurnContext`` built without a session): keeps nothing."""
+
+    def record_lifecycle(self, record: LifecycleRecord) -> None:
+        return None
+
+    def record_control_fact(self, fact: ControlToolCallFact) -> None:
+        return None
 
 
 class CallLifecycle:
@@ -125,7 +144,7 @@ class ControlToolCallFact:
 class ControlToolGuard:
     """Context manager: status starts Interrupted; ``finish`` sets it; exit emits the fact."""
 
-    def __init__(self, record, *, thread_id: str, turn_id: str, call_id: str, cell_id: str | None,
+    def __init__(self, record: Callable[[ControlToolCallFact], None], *, thread_id: str, turn_id: str, call_id: str, cell_id: str | None,
                  tool_name: str) -> None:
         self._record = record
         self._fields = {"thread_id": thread_id, "turn_id": turn_id, "call_id": call_id, "cell_id": cell_id,

@@ -4,13 +4,13 @@
       -> HANDLER -> PostToolUse hooks (success only) -> lifecycle finish -> block/feedback
 
 Each step is a small function below; ``dispatch`` reads like the list above.
-Cancellation is layered around this by ``runtime.calls`` (spec 04 §3).
+Cancellation is layered around this by ``tools.calls`` (spec 04 §3).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..protocol.items import developer_message
 from ..protocol.wire import dumps
@@ -20,9 +20,6 @@ from .invocation import ToolInvocation, TurnContext
 from .lifecycle import CallLifecycle, ControlToolGuard, ControlToolStatus, ToolCallOutcome
 from .payload import Payload, ToolCall, ToolOutput
 from .registry import RegisteredTool
-
-if TYPE_CHECKING:
-    from .router import ToolRouter
 
 
 @dataclass(kw_only=True)
@@ -50,11 +47,10 @@ def failure(call: ToolCall, message: str, *, success: bool | None = False) -> Ca
     return CallResult(call=call, item=output.to_response_item(call), output=output)
 
 
-async def dispatch(call: ToolCall, turn: TurnContext, router: ToolRouter, lifecycle: CallLifecycle,
+async def dispatch(call: ToolCall, turn: TurnContext, entry: RegisteredTool | None, lifecycle: CallLifecycle,
                    invocation: ToolInvocation | None = None) -> CallResult:
-    """Run ``call`` through every pipeline step. Raises ``Fatal`` to fail the turn."""
-    turn.services["tool_calls"] = turn.services.get("tool_calls", 0) + 1
-    entry = router.lookup(call.tool_name)
+    """Run ``call`` (already looked up: ``entry``) through every pipeline step. Raises ``Fatal`` to fail the turn."""
+    turn.tool_calls += 1
     if entry is None:
         return unknown_tool(call)
     check_payload_kind(entry, call)
@@ -97,8 +93,7 @@ async def run_pre_tool_use(entry: RegisteredTool, inv: ToolInvocation) -> PreToo
     """Step 4: PreToolUse hooks (block, rewrite or continue)."""
     if not entry.tool.runs_hooks:
         return PreToolUseOutcome()
-    request = HookRequest(invocation=inv, tool_name=entry.tool.hook_tool_name, tool_use_id=inv.call_id)
-    return await inv.turn.session.hooks.pre_tool_use(request)
+    return await inv.turn.hooks.pre_tool_use(hook_request(entry, inv))
 
 
 def reject_blocked_call(entry: RegisteredTool, inv: ToolInvocation, lifecycle: CallLifecycle,
@@ -167,9 +162,17 @@ async def run_post_tool_use(entry: RegisteredTool, inv: ToolInvocation, output: 
     """Step 9: PostToolUse hooks, only after a handler that succeeded."""
     if not entry.tool.runs_hooks or output.success is False:
         return PostToolUseOutcome()
-    request = HookRequest(invocation=inv, tool_name=entry.tool.hook_tool_name, tool_use_id=inv.call_id,
-                          tool_response=output.body)
-    return await inv.turn.session.hooks.post_tool_use(request)
+    return await inv.turn.hooks.post_tool_use(hook_request(entry, inv, tool_response=output.body))
+
+
+def hook_request(entry: RegisteredTool, inv: ToolInvocation, *, tool_response: Any = None) -> HookRequest:
+    """The hook port's view of one call: plain facts, the input parsed only if a hook reads it."""
+    turn, tool = inv.turn, entry.tool
+    return HookRequest(tool_name=tool.hook_tool_name, tool_use_id=inv.call_id, thread_id=turn.thread_id,
+                       turn_id=turn.turn_id, cwd=turn.cwd, model=turn.model_slug,
+                       approval_policy=turn.config.approval_policy, emit=inv.emit,
+                       read_input=lambda: tool.hook_tool_input(inv.payload_text),
+                       aliases=getattr(tool, "hook_aliases", None), tool_response=tool_response)
 
 
 def finish_lifecycle(lifecycle: CallLifecycle, output: ToolOutput) -> None:
@@ -205,5 +208,5 @@ def _guard(entry: RegisteredTool, inv: ToolInvocation) -> ControlToolGuard | _No
     if not entry.tool.is_control_tool:
         return _NoGuard()
     turn = inv.turn
-    return ControlToolGuard(turn.session.record_control_fact, thread_id=turn.thread_id, turn_id=turn.turn_id,
+    return ControlToolGuard(turn.records.record_control_fact, thread_id=turn.thread_id, turn_id=turn.turn_id,
                             call_id=inv.call_id, cell_id=inv.call.cell_id, tool_name=entry.tool.tool_name.display)

@@ -10,21 +10,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .exposure import ToolExposure
 from .names import DEFAULT_NAMESPACE, ToolName
 from .registry import RegisteredTool, RegistrySnapshot, ToolRegistry
 from .router import ToolRouter
-from .schema import group_specs, spec_tool_names
+from ..protocol.model import spec_tool_names
+from .schema import group_specs
 
-if TYPE_CHECKING:
-    from ..config import Config
+from ..config import Config
 
-# Code Mode finalisation (spec 02 §6 step 3, spec 05) plugs in here: it receives the
+# Code Mode finalisation (spec 02 §6 step 3, spec 05) is injected here by the Session: it receives the
 # snapshot's ordered entries and returns the entries the step really uses (exposure
 # overrides, exec/wait prepended) plus an optional per-tool spec transform.
-Finalizer = Callable[[list[RegisteredTool], "Config"], "FinalizedTools"]
+Finalizer = Callable[[list[RegisteredTool], Config], "FinalizedTools"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class FinalizedTools:
     visible: Callable[[RegisteredTool], bool] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ToolPlan:
     """What one sampling step sees: generation, model-visible specs, router."""
 
@@ -58,7 +58,8 @@ class ToolPlanner:
     def __init__(self, registry: ToolRegistry, config: Config, finalizers: list[Finalizer] | None = None) -> None:
         self.registry = registry
         self.config = config
-        self.finalizers: list[Finalizer] = list(finalizers) if finalizers is not None else default_finalizers()
+        self.finalizers: list[Finalizer] = list(finalizers or ())
+        """Injected by the composition root (the Session gives Code Mode's); none plans direct tools only."""
         self._cache: dict[tuple[int, str], ToolPlan] = {}
 
     def plan(self, mode: str = "default") -> ToolPlan:
@@ -84,16 +85,7 @@ class ToolPlanner:
         specs = build_visible_specs([e for e in entries if visible(e)], spec_for, self.config)
         routed = RegistrySnapshot(snapshot.generation, {e.tool.tool_name: e for e in entries})
         exposures = {e.tool.tool_name: e.exposure for e in entries}
-        return ToolPlan(snapshot.generation, specs, ToolRouter(routed), exposures)
-
-
-def default_finalizers() -> list[Finalizer]:
-    """Code Mode (owned by ``codex_nb.code_mode``), then tool_search (declared last, when a Deferred tool
-    exists): one of each per planner; Code Mode owns the session's cells, tool_search its index."""
-    from ..code_mode.planning import CodeModeFinalizer
-    from .handlers.tool_search import ToolSearchFinalizer
-
-    return [CodeModeFinalizer(), ToolSearchFinalizer()]
+        return ToolPlan(generation=snapshot.generation, specs=specs, router=ToolRouter(routed), exposures=exposures)
 
 
 def build_visible_specs(entries: list[RegisteredTool], spec_for: Callable[[RegisteredTool], dict[str, Any]],

@@ -31,8 +31,7 @@ class ToolRouter:
         return self.snapshot.get(name)
 
     def supports_parallel(self, name: ToolName) -> bool:
-        entry = self.lookup(name)
-        return entry is not None and entry.exposure.name != "Hidden" and entry.tool.supports_parallel
+        return parallel_capable(self.lookup(name))
 
     def build_tool_call(self, item: dict[str, Any]) -> ToolCall | RoutingError | None:
         """The call an item asks for; ``None`` for non-call items (messages, reasoning...)."""
@@ -61,6 +60,11 @@ class ToolRouter:
         raw_input = item.get("input", "")
         return ToolCall(tool_name=ToolName.of(name, namespace), call_id=call_id,
                         payload=Payload.custom(raw_input if isinstance(raw_input, str) else _json(raw_input)))
+
+
+def parallel_capable(entry: RegisteredTool | None) -> bool:
+    """Whether a call of ``entry`` shares the step's parallel gate (unknown tools hold it alone)."""
+    return entry is not None and entry.exposure.name != "Hidden" and entry.tool.supports_parallel
 
 
 def _json(value: Any) -> str:

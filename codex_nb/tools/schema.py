@@ -66,17 +66,6 @@ def function_spec(
     return spec
 
 
-def spec_tool_names(specs: list[dict[str, Any]]) -> list[str]:
-    """Model-visible tool names in order; tools inside a namespace spec as ``ns.name``."""
-    names: list[str] = []
-    for spec in specs:
-        if spec.get("type") == "namespace":
-            names.extend(f"{spec['name']}.{t['name']}" for t in spec["tools"])
-        else:
-            names.append(spec.get("name", spec.get("type", "")))
-    return names
-
-
 def namespace_spec(name: str, description: str, tools: list[dict[str, Any]]) -> dict[str, Any]:
     """A Responses ``namespace`` spec holding function tools (sorted by name by the planner)."""
     return {"type": "namespace", "name": name, "description": description, "tools": tools}

@@ -21,16 +21,17 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import anywidget
 import traitlets
 
+from ..events.source import EventSource
 from ..protocol.events import Event
 from ..protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
 from ._static import bundle_esm, read_static
 from .plan_static import plain_text, static_html
-from .protocol import ProtocolError, kinds, validate_to_kernel
+from .browser_messages import ProtocolError, kinds, validate_to_kernel
 from .static_fallback import StaticFallback
 
 log = logging.getLogger("codex_nb.widgets.checklist")
@@ -39,15 +40,6 @@ WIDGET = "plan_checklist"
 DEFAULT_MAX_RATE = 20.0
 _TURN_END = {"completed", "interrupted", "failed"}
 SNAPSHOT_KEYS = ("explanation", "steps", "thread_id", "turn_id", "revision")
-
-
-class EventSource(Protocol):
-    """What the checklist needs from a session."""
-
-    @property
-    def thread_id(self) -> str: ...
-
-    def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]: ...
 
 
 @dataclass(kw_only=True)

@@ -21,43 +21,22 @@ from typing import Any
 import anywidget
 import traitlets
 
+from ..events.source import EventSource
 from ..protocol.events import Event
-from ..runtime.frontend_requests import AnswerError, FrontendRequest, RequestKind
+from ..frontend.requests import AnswerError, FrontendRequest, RequestKind
 from ._static import bundle_esm, load_json, read_static
+from .browser_messages import ProtocolError, validate_to_kernel
 from .static_fallback import StaticFallback
 
 log = logging.getLogger("codex_nb.widgets.prompts")
 
 WIDGET = "prompts"
 MAX_RESOLVED = 20
-_TYPES = {"string": str, "object": dict}
-
-
-class PromptsError(ValueError):
-    """A browser message does not match the prompts protocol."""
-
-
-def protocol() -> dict[str, Any]:
-    return load_json("protocol.json")["widgets"][WIDGET]
 
 
 def validate_message(message: object) -> dict[str, Any]:
-    """Return ``message`` if it is a valid prompts request, else raise ``PromptsError``."""
-    if not isinstance(message, dict):
-        raise PromptsError(f"expected a JSON object {{id, kind, ...}}, got {type(message).__name__}")
-    specs = protocol()["to_kernel"]
-    kind = message.get("kind")
-    if not isinstance(kind, str) or kind not in specs:
-        raise PromptsError(f"unknown message kind {kind!r}; expected one of {sorted(specs)}")
-    fields: dict[str, str] = specs[kind]
-    extra = sorted(set(message) - set(fields) - {"kind"})
-    if extra:
-        raise PromptsError(f"{kind}: unexpected field(s) {extra}")
-    for name, type_name in fields.items():
-        if not isinstance(message.get(name), _TYPES[type_name]):
-            raise PromptsError(f"{kind}: field {name!r} must be a {type_name}, got "
-                               f"{type(message.get(name)).__name__}")
-    return message
+    """Return ``message`` if it is a valid prompts request, else raise ``ProtocolError``."""
+    return validate_to_kernel(WIDGET, message)
 
 
 def _summary(request: FrontendRequest) -> str:
@@ -85,14 +64,14 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
     error = traitlets.Unicode("").tag(sync=True)
     """The latest rejected browser message (cleared by the next accepted one)."""
 
-    def __new__(cls, session: Any = None, **kwargs: Any) -> PromptsWidget:
+    def __new__(cls, session: EventSource | None = None, **kwargs: Any) -> PromptsWidget:
         # checked before any widget state exists, so a bad call leaves no half-built comm behind
         if getattr(session, "frontend_requests", None) is None or not hasattr(session, "subscribe"):
             raise TypeError(f"PromptsWidget needs a codex_nb.Session, got {type(session).__name__}; "
                             f"create one with codex_nb.Session() and call session.prompts()")
         return super().__new__(cls, session, **kwargs)
 
-    def __init__(self, session: Any, **kwargs: Any) -> None:
+    def __init__(self, session: EventSource, **kwargs: Any) -> None:
         broker = session.frontend_requests
         super().__init__(**kwargs)
         self.ready = False
@@ -132,7 +111,7 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
         ``error`` (and kept in ``rejected``) instead of raising. Returns True if accepted."""
         try:
             self.handle_message(content)
-        except (PromptsError, AnswerError) as err:
+        except (ProtocolError, AnswerError) as err:
             self._reject(str(err))
         except Exception as err:  # never let a widget message kill the comm handler  # noqa: BLE001
             log.exception("prompts widget message failed")
@@ -152,7 +131,7 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
         if request is not None:
             expected = "answer_user_input" if request.kind == RequestKind.USER_INPUT else "answer_permissions"
             if kind != expected:
-                raise PromptsError(f"request {request.id} is a {request.kind.value} request; answer it with "
+                raise ProtocolError(f"request {request.id} is a {request.kind.value} request; answer it with "
                                    f"{expected}, not {kind}")
         response = message["answers"] if kind == "answer_user_input" else message["decision"]
         self._broker.answer(message["id"], response)

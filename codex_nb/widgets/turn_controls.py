@@ -23,21 +23,20 @@ from typing import Any
 import anywidget
 import traitlets
 
+from ..events.source import EventSource
 from ..protocol.events import Event
 from ._static import bundle_esm, load_json
-from .protocol import ProtocolError, validate_to_kernel
+from .browser_messages import ProtocolError, validate_to_kernel
 from .static_fallback import StaticFallback
 
 log = logging.getLogger("codex_nb.widgets.turn_controls")
 
 WIDGET = "turn_controls"
-_LABELS = {
-    "idle": "no turn yet",
-    "running": "running",
-    "completed": "completed",
-    "interrupted": "interrupted",
-    "failed": "failed",
-}
+
+
+def turn_status_labels() -> dict[str, str]:
+    """The one wording of each turn status, from ``protocol.json`` (the views read it too)."""
+    return load_json("protocol.json")["turn_status_labels"]
 
 
 def stop_outcomes() -> tuple[str, ...]:
@@ -59,14 +58,14 @@ class TurnControls(StaticFallback, anywidget.AnyWidget):
     error = traitlets.Unicode("").tag(sync=True)
     """The latest rejected browser message (cleared by the next accepted one)."""
 
-    def __new__(cls, session: Any = None, **kwargs: Any) -> TurnControls:
+    def __new__(cls, session: EventSource | None = None, **kwargs: Any) -> TurnControls:
         # checked before any widget state exists, so a bad call leaves no comm behind
         if not (hasattr(session, "subscribe") and hasattr(session, "interrupt")):
             raise TypeError(f"TurnControls needs a codex_nb.Session, got {type(session).__name__}; "
                             f"create one with codex_nb.Session() and pass it: cx.TurnControls(session)")
         return super().__new__(cls, session, **kwargs)
 
-    def __init__(self, session: Any, **kwargs: Any) -> None:
+    def __init__(self, session: EventSource, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._session = session
         self._lock = threading.Lock()
@@ -134,7 +133,7 @@ class TurnControls(StaticFallback, anywidget.AnyWidget):
 
     # -- reprs (stable for nbval: no addresses, no ids, no times) ---------------------------
     def text(self) -> str:
-        line = f"Turn: {_LABELS.get(self.status, self.status)}"
+        line = f"Turn: {turn_status_labels().get(self.status, self.status)}"
         if self.stoppable:
             line += " [Stop]"
         elif self.status == "running":

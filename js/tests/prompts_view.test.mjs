@@ -1,8 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { PROMPTS_TO_KERNEL } from "../protocol.js";
 import {
-  DECISIONS, NOTE_PREFIX, OTHER_LABEL, PROMPTS_TO_KERNEL, answerPermissionsMessage, answerUserInputMessage,
+  DECISIONS, NOTE_PREFIX, OTHER_LABEL, answerPermissionsMessage, answerUserInputMessage,
   buildAnswers, cardModel, countdownText, diffCards, permissionLines, readyMessage,
 } from "../prompts_view.js";
 

@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CONTROLS_TO_KERNEL, controlsRequest, controlsView } from "../turn_controls.js";
+import { CONTROLS_TO_KERNEL } from "../protocol.js";
+import { controlsRequest, controlsView } from "../turn_controls.js";
 
 const state = (extra = {}) => ({ status: "running", stoppable: true, last_stop: {}, error: "", ...extra });
 

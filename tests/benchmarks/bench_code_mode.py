@@ -13,7 +13,7 @@ import time
 import pytest
 
 import codex_nb as cx
-from codex_nb.code_mode.settings import CodeModeSettings
+from codex_nb.config.code_mode import CodeModeSettings
 from codex_nb.config import Config
 
 N = 200
@@ -71,7 +71,7 @@ async def _never(*_args: str) -> str:
 
 
 def cx_entry(name: str):
-    from codex_nb.code_mode.runtime import NestedToolEntry
+    from codex_nb.code_mode.cell_manager import NestedToolEntry
 
     return NestedToolEntry(name=name, description="", kind="function")
 

@@ -22,7 +22,7 @@ import codex_nb as cx
 from codex_nb.protocol.plan import UpdatePlanArgs
 from codex_nb.tools.payload import Payload, ToolCall
 from codex_nb.tools.names import ToolName
-from codex_nb.runtime.calls import run_call
+from codex_nb.tools.calls import run_call
 
 
 def best_of(fn: Callable[[], object], *, repeat: int = 7, number: int = 2000) -> float:

@@ -26,6 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import codex_nb as cx  # noqa: E402
+from codex_nb.tools.registry import ToolRegistry  # noqa: E402
 from codex_nb.tools.search.catalog import DeferredToolIndex  # noqa: E402
 from codex_nb.tools.search.documents import tool_document  # noqa: E402
 from codex_nb.tools.search.tokenize import tokenize  # noqa: E402
@@ -81,7 +82,7 @@ def main() -> None:
     per_source = args.tools // args.sources
     rng = random.Random(42)
     vocab = [f"w{i}" for i in range(3000)]
-    registry = cx.ToolRegistry()
+    registry = ToolRegistry()
     for s in range(args.sources):
         registry.replace_source(f"mcp:server{s}", make_source(rng, s, per_source, vocab))
     entries = list(registry.snapshot().entries.values())
@@ -135,7 +136,7 @@ def main() -> None:
         assert index.rebuilt_sources == ["mcp:server7"], index.rebuilt_sources
     refresh, registry_part = statistics.median(refreshes), statistics.median(registry_parts)
 
-    small_registry = cx.ToolRegistry()
+    small_registry = ToolRegistry()
     small_registry.replace_source("mcp:server7", make_source(rng, 7, per_source, vocab, salt="s"))
     small_entries = list(small_registry.snapshot().entries.values())
     small = statistics.median(timed(lambda: DeferredToolIndex().sync(small_entries)) for _ in range(7))

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .config import McpServerConfig
-from .tool import McpCallFailed
+from .errors import McpCallFailed
 
 Status = str  # "stopped" | "starting" | "ready" | "failed" | "crashed"
 

@@ -23,6 +23,7 @@ from ...errors import ConfigError
 from ...tools.exposure import ToolExposure
 from .config import McpServerConfig, parse_mcp_servers
 from .connection import McpConnection
+from .resources import resource_tools
 from .tool import McpTool
 
 
@@ -79,10 +80,8 @@ class McpServers:
 
     async def start(self) -> None:
         """Start every enabled server concurrently and register the tools of those that came up."""
-        from .resources import resource_tools
-
         if self.connections and "list_mcp_resources" not in self.registry:
-            self.registry.replace_source(RESOURCES_SOURCE, resource_tools(self))
+            self.registry.replace_source(RESOURCES_SOURCE, resource_tools(self.connections))
         enabled = [c for c in self.connections.values() if c.config.enabled]
         await asyncio.gather(*(c.start() for c in enabled))
         for connection in enabled:

@@ -19,7 +19,7 @@ from ...tools.payload import ToolOutput
 from ...tools.schema import function_spec
 
 if TYPE_CHECKING:
-    from .manager import McpServers
+    from .connection import McpConnection
 
 _FIRST = ("server", "uri", "uriTemplate", "name", "title", "description", "mimeType")
 
@@ -42,9 +42,9 @@ def _mcp_error(err: BaseException) -> str:
 
 
 class _ResourceTool(Tool):
-    def __init__(self, name: str, servers: McpServers) -> None:
+    def __init__(self, name: str, connections: dict[str, McpConnection]) -> None:
         super().__init__(name, supports_parallel=True)
-        self.servers = servers
+        self.connections = connections  # the manager's live mapping: name -> connection
 
     def arguments(self, invocation: ToolInvocation) -> dict[str, Any]:
         if invocation.call.payload.kind != "function":
@@ -52,7 +52,7 @@ class _ResourceTool(Tool):
         return parse_object(invocation.payload_text, "McpResourceArgs", blank={})
 
     def session_of(self, server: str) -> Any:
-        connection = self.servers.connections.get(server)
+        connection = self.connections.get(server)
         if connection is None:
             raise RespondToModel(f"unknown MCP server '{server}'")
         if connection._session is None:
@@ -64,7 +64,8 @@ class _ResourceTool(Tool):
 class _ListTool(_ResourceTool):
     """``list_mcp_resources`` / ``list_mcp_resource_templates``."""
 
-    def __init__(self, name: str, servers: McpServers, *, what: str, key: str, method: str, description: str,
+    def __init__(self, name: str, servers: dict[str, McpConnection], *, what: str, key: str, method: str,
+                 description: str,
                  cursor_hint: str, server_hint: str) -> None:
         super().__init__(name, servers)
         self.what, self.key, self.method = what, key, method
@@ -82,7 +83,7 @@ class _ListTool(_ResourceTool):
         server, cursor = args.get("server"), args.get("cursor")
         if cursor is not None and server is None:
             raise RespondToModel(f"cursor can only be used together with server in {self.name}")
-        names = [server] if isinstance(server, str) else [n for n, c in self.servers.connections.items()
+        names = [server] if isinstance(server, str) else [n for n, c in self.connections.items()
                                                            if c.status == "ready"]
         listed: list[dict[str, Any]] = []
         next_cursor = None
@@ -104,7 +105,7 @@ class _ListTool(_ResourceTool):
 
 
 class ReadMcpResourceTool(_ResourceTool):
-    def __init__(self, servers: McpServers) -> None:
+    def __init__(self, servers: dict[str, McpConnection]) -> None:
         super().__init__("read_mcp_resource", servers)
 
     def spec(self) -> dict[str, Any]:
@@ -133,7 +134,7 @@ class ReadMcpResourceTool(_ResourceTool):
         return ToolOutput(body=_json(out), code_mode_result=out)
 
 
-def resource_tools(servers: McpServers) -> list[Tool]:
+def resource_tools(servers: dict[str, McpConnection]) -> list[Tool]:
     return [
         _ListTool("list_mcp_resources", servers, what="resources/list", key="resources", method="list_resources",
                   description=("Lists resources provided by MCP servers. Resources allow servers to share data that "

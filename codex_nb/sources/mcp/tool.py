@@ -21,6 +21,7 @@ from ...tools.invocation import ToolInvocation
 from ...tools.payload import ToolOutput
 from ...tools.schema import function_spec, normalize_schema
 from ...tools.search.documents import join_parts
+from .errors import McpCallFailed
 from .results import call_output, failure_output
 
 if TYPE_CHECKING:
@@ -82,14 +83,6 @@ class McpTool(Tool):
                               success=False)
         body, success = call_output(result, time.monotonic() - started)
         return ToolOutput(body=body, success=success, code_mode_result=_code_mode_result(result))
-
-
-class McpCallFailed(Exception):
-    """A call that got no result: timeout, dead transport, server not running."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 def _code_mode_result(result: Any) -> Any:

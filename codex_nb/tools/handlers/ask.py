@@ -1,6 +1,6 @@
 """Asking the frontend: the part ``request_user_input`` and ``request_permissions`` share.
 
-``ask`` opens a request in the session's broker, emits its event, routes it to whoever
+``ask`` opens a request in the turn's frontend broker, emits its event, routes it to whoever
 can answer (explicit policy, a rendered prompts widget, the environment policy, or
 nobody: fail fast), and waits. The request never outlives the call: whatever way the
 call ends, the ``finally`` settles it, and a ``frontend_request_resolved`` event
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ...protocol.frontend import FrontendRequestResolved, RequestPermissionsEvent, RequestUserInputEvent
 from ...protocol.events import WarningEvent
-from ...runtime.answer_policy import AnswerPolicy, AnswerPolicyError, env_policy, how_to_answer
-from ...runtime.frontend_requests import (
+from ...frontend.answer_policy import AnswerPolicy, AnswerPolicyError, env_policy, how_to_answer
+from ...frontend.requests import (
     AnswerError,
     FrontendRequest,
     FrontendRequests,
@@ -25,7 +25,7 @@ from ..invocation import ToolInvocation
 
 
 def broker_of(invocation: ToolInvocation) -> FrontendRequests:
-    return invocation.turn.session.frontend_requests
+    return invocation.turn.frontend
 
 
 async def ask(invocation: ToolInvocation, kind: RequestKind, msg: RequestUserInputEvent | RequestPermissionsEvent,
@@ -54,7 +54,7 @@ async def ask(invocation: ToolInvocation, kind: RequestKind, msg: RequestUserInp
 
 
 async def _route(invocation: ToolInvocation, broker: FrontendRequests, request: FrontendRequest, tool: str) -> None:
-    policy = AnswerPolicy.from_value(invocation.turn.session.answer_policy)
+    policy = AnswerPolicy.from_value(broker.answer_policy)
     if policy is None:
         state = broker.frontend_state()
         if state == "ready":

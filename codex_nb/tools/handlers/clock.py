@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from ...protocol.events import ItemCompleted, ItemStarted
-from ...protocol.serde import SerdeError, _Walker, loads
+from ...protocol.serde import SerdeError, SerdeWalker, describe_value, loads
 from ..base import Tool
 from ..errors import Fatal, RespondToModel
 from ..exposure import ToolExposure
@@ -153,7 +153,7 @@ def parse_duration(text: str) -> int:
     """Strict ``{duration_ms: u64}`` with no unknown keys; serde-style errors."""
     try:
         raw = loads(text)
-        walker = _Walker(text)
+        walker = SerdeWalker(text)
         if not isinstance(raw, dict):
             raise walker.fail(f"invalid type: {_describe(raw)}, expected struct SleepArgs")
         for key in raw:
@@ -172,6 +172,4 @@ def parse_duration(text: str) -> int:
 
 
 def _describe(value: Any) -> str:
-    from ...protocol.serde import _describe as serde_describe
-
-    return "map" if isinstance(value, dict) else serde_describe(value)
+    return "map" if isinstance(value, dict) else describe_value(value)

@@ -7,12 +7,14 @@ Codex 0.169 (``codex-rs/core/src/tools/handlers/get_context_remaining.rs``,
   where N = min(auto-compact limit, 95% of the window) - tokens used, floored at 0.
   The limit defaults to 90% of the window (``model_auto_compact_token_limit`` overrides
   it); "used" is the last response's ``total_tokens`` as the provider reported it
-  (``session.last_token_usage``, set by the turn loop; a ScriptedModel scripts it).
+  (``TurnContext.context_window.last_token_usage``, set by the turn loop from the model's
+  ``last_usage``; a ScriptedModel scripts it).
   Without a known window (``model_context_window``) or usage the answer is
   ``You have unknown tokens left in this context window.``
 * ``new_context`` (DirectModelOnly) only records the request; before its next model
-  request the turn loop starts a fresh window: history is archived, the window holds
-  the ``<context_window>`` fragment, and the usage is reset.
+  request the turn loop starts a fresh window: history is archived
+  (``session.context_window.archived_history``), the window holds the
+  ``<context_window>`` fragment, and the usage is reset.
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ if TYPE_CHECKING:
 GET_CONTEXT_REMAINING_DESCRIPTION = "Get the remaining tokens in the current context window."
 NEW_CONTEXT_DESCRIPTION = "Start a new context window. Does not clear, reset, or otherwise affect environment state."
 NEW_CONTEXT_OUTPUT = "A new context window will start without summarizing conversation history."
-NEW_CONTEXT_SERVICE = "new_context_requested"
 
 
 def token_budget_enabled(config: Config) -> bool:
@@ -79,7 +80,7 @@ class GetContextRemainingTool(Tool):
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:
         if invocation.call.payload.kind != "function":
             raise RespondToModel("get_context_remaining handler received unsupported payload")
-        usage = getattr(invocation.turn.session, "last_token_usage", None)
+        usage = invocation.turn.context_window.last_token_usage
         left = tokens_left(self.window, self.auto_compact_limit, usage)
         shown = "unknown" if left is None else str(left)
         return ToolOutput(body=f"You have {shown} tokens left in this context window.",
@@ -96,7 +97,7 @@ class NewContextTool(Tool):
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:
         if invocation.call.payload.kind != "function":
             raise RespondToModel("new_context handler received unsupported payload")
-        invocation.turn.services[NEW_CONTEXT_SERVICE] = True
+        invocation.turn.context_window.new_context_requested = True
         return ToolOutput(body=NEW_CONTEXT_OUTPUT)
 
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...protocol.frontend import Question, QuestionOption, RequestUserInputEvent
 from ...protocol.wire import dumps
-from ...runtime.frontend_requests import Outcome, RequestKind
+from ...frontend.requests import Outcome, RequestKind
 from ..arguments import parse_object, require_str
 from ..base import Tool
 from ..errors import RespondToModel

@@ -28,11 +28,11 @@ from ...protocol.frontend import (
     PermissionProfile,
     RequestPermissionsEvent,
     RequestPermissionsResponse,
-    _FrontendWalker,
+    FrontendWalker,
 )
-from ...protocol.serde import SerdeError, _Dup, _json_error, _pairs_hook
+from ...protocol.serde import JsonPairs, SerdeError, load_pairs
 from ...protocol.wire import dumps
-from ...runtime.frontend_requests import Outcome, RequestKind
+from ...frontend.requests import Outcome, RequestKind
 from ..base import Tool
 from ..errors import Fatal, RespondToModel
 from ..invocation import ToolInvocation, TurnContext
@@ -47,7 +47,6 @@ NO_PRIMARY = "request_permissions requires a primary environment"
 GLOB_NOT_DENY = "glob file system permissions only support deny-read entries"
 EMPTY_REQUEST = "request_permissions requires at least one permission"
 CANCELLED = "request_permissions was cancelled before receiving a response"
-TURN_GRANTS = "request_permissions.grants"
 
 DESCRIPTION = (
     "Request additional filesystem or network permissions from the user and wait for the client to grant a subset "
@@ -117,7 +116,7 @@ _Args.model_rebuild()
 
 def _raw_field(raw: Any, *keys: str) -> Any:
     for key in keys:
-        if not isinstance(raw, _Dup):
+        if not isinstance(raw, JsonPairs):
             return None
         raw = next((v for k, v in raw if k == key), None)
     return raw
@@ -125,11 +124,8 @@ def _raw_field(raw: Any, *keys: str) -> Any:
 
 def parse_args(text: str, cwd: str) -> tuple[str | None, str | None, PermissionProfile]:
     """``(environment_id, reason, profile)`` with paths resolved against ``cwd``; raises SerdeError."""
-    try:
-        raw = json.loads(text, object_pairs_hook=_pairs_hook)
-    except json.JSONDecodeError as err:
-        raise _json_error(err) from None
-    walker = _FrontendWalker(text)
+    raw = load_pairs(text)
+    walker = FrontendWalker(text)
     top = walker.struct(_Args, raw, None)
     profile = walker.struct(_Profile, _raw_field(raw, "permissions"), '"permissions"')
     fs_raw = _raw_field(raw, "permissions", "file_system")
@@ -142,8 +138,8 @@ def parse_args(text: str, cwd: str) -> tuple[str | None, str | None, PermissionP
     return env, top.get("reason"), PermissionProfile(network=net, file_system=file_system)
 
 
-def _parse_fs(walker: _FrontendWalker, raw: Any, cwd: str) -> FileSystemPermissions:
-    is_canonical = isinstance(raw, _Dup) and any(k == "entries" for k, _ in raw)
+def _parse_fs(walker: FrontendWalker, raw: Any, cwd: str) -> FileSystemPermissions:
+    is_canonical = isinstance(raw, JsonPairs) and any(k == "entries" for k, _ in raw)
     if not is_canonical:
         legacy = walker.struct(_LegacyFs, raw, '"file_system"')
         return FileSystemPermissions.from_roots([resolve_path(p, cwd) for p in legacy.get("read") or []],
@@ -186,18 +182,16 @@ def normalize(profile: PermissionProfile) -> PermissionProfile:
 # -- grants ---------------------------------------------------------------------------------
 def granted_permissions(turn: TurnContext) -> PermissionProfile:
     """What later calls of ``turn`` may use: the session's grants plus the turn's."""
-    session_grants = turn.session.frontend_requests.session_grants
-    return session_grants.union(turn.services.get(TURN_GRANTS, PermissionProfile()))
+    return turn.frontend.session_grants.union(turn.permission_grants)
 
 
 def _record_grant(turn: TurnContext, response: RequestPermissionsResponse) -> None:
     if response.permissions.is_empty():
         return
     if response.scope == PermissionGrantScope.SESSION:
-        broker = turn.session.frontend_requests
-        broker.session_grants = broker.session_grants.union(response.permissions)
+        turn.frontend.session_grants = turn.frontend.session_grants.union(response.permissions)
     else:
-        turn.services[TURN_GRANTS] = turn.services.get(TURN_GRANTS, PermissionProfile()).union(response.permissions)
+        turn.permission_grants = turn.permission_grants.union(response.permissions)
 
 
 def _environment(text: str) -> Any:

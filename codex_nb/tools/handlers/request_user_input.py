@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ...protocol.frontend import RequestUserInputArgs, RequestUserInputEvent, parse_frontend_args
 from ...protocol.serde import SerdeError
 from ...protocol.wire import dumps
-from ...runtime.frontend_requests import Outcome, RequestKind
+from ...frontend.requests import Outcome, RequestKind
 from ..base import Tool
 from ..errors import Fatal, RespondToModel
 from ..exposure import ToolExposure

@@ -80,8 +80,7 @@ class UpdatePlanTool(Tool):
         except SerdeError as err:
             raise RespondToModel(f"failed to parse function arguments: {err}") from None
         await self._validate(invocation, args)
-        session = invocation.turn.session
-        await invocation.emit(PlanUpdate.from_args(args), revision=session.next_plan_revision())
+        await invocation.emit(PlanUpdate.from_args(args), revision=invocation.turn.next_plan_revision())
         return ToolOutput(body=RECEIPT, success=True, code_mode_result={})
 
     @staticmethod

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CodexNbError
-from .frontend_requests import EMPTY_ANSWERS, FrontendRequest, RequestKind
+from .requests import EMPTY_ANSWERS, FrontendRequest, RequestKind
 
 ENV_VAR = "CODEX_NB_ANSWER_POLICY"
 

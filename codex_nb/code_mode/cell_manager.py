@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cell import Cell, CellLimits, NestedDispatch
-from .host import V8Host, default_host
+from .host import V8Host, release_default_host, use_default_host
 from .output import CellSnapshot
 
 
@@ -32,7 +32,8 @@ class NestedToolEntry:
 class CodeModeRuntime:
     def __init__(self, *, limits: CellLimits | None = None, host: V8Host | None = None) -> None:
         self.limits = limits or CellLimits()
-        self._host = host or default_host()
+        self._shares_default_host = host is None
+        self._host = host or use_default_host()
         self._owns_host = False
         self.store: dict[str, Any] = {}
         self._cells: dict[str, Cell] = {}
@@ -91,6 +92,16 @@ class CodeModeRuntime:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def aclose(self) -> None:
+        """Terminate every running cell from the kernel loop; background terminations finish too."""
+        await self.terminate_all("code mode runtime closed")
+        self._cells.clear()
+        if self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        if self._shares_default_host:
+            self._shares_default_host = False
+            await release_default_host()
 
     def close(self) -> None:
         """Terminate all cells (the shared host thread keeps running)."""

@@ -1,5 +1,10 @@
 """The subset of Codex's ``config.toml`` that codex_nb understands, as one ``Config``.
 
+A leaf layer: ``Config`` and the settings types it holds (``config.code_mode``,
+``config.hooks`` with ``config.hook_matchers``) stand below ``tools/``, so every layer
+can read settings without importing the adapters (Code Mode, the hook engine) they
+configure.
+
 Two defaults, both documented in the README: ``Config()`` is the *notebook profile*
 (``update_plan`` on, because this product exists to show plans), while
 ``Config.from_toml(text)`` follows newest Codex (V-New): a missing
@@ -13,9 +18,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation, ValidationError
 
-from .code_mode.settings import CodeModeSettings, code_mode_settings_from_toml
-from .errors import ConfigError
-from .hooks.config import HooksConfig, parse_hooks_table
+from .code_mode import CodeModeSettings, ToolMode, code_mode_settings_from_toml
+from ..errors import ConfigError
+from .hooks import HooksConfig, parse_hooks_table
+
+__all__ = ["CodeModeSettings", "Config", "ConfigError", "ToolMode"]
 
 PlanValidation = Literal["off", "warn", "reject"]
 ApprovalPolicy = Literal["untrusted", "on-failure", "on-request", "never"]

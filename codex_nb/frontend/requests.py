@@ -119,6 +119,8 @@ class FrontendRequests:
         self.env_policy_cache: dict[str, Any] = {}
         self.session_grants = PermissionProfile()
         """Permissions granted at ``session`` scope (request_permissions)."""
+        self.answer_policy: Any = None
+        """Who answers without a person (see ``frontend.answer_policy.AnswerPolicy.from_value``)."""
 
     # -- observers ---------------------------------------------------------------------
     def add_listener(self, fn: Callable[[], None]) -> Callable[[], None]:
@@ -310,6 +312,10 @@ class FrontendRequests:
     def cancel_turn(self, turn_id: str) -> int:
         """Cancel every pending request of a turn; returns how many."""
         return sum(self.cancel(r.id) for r in self.pending if r.turn_id == turn_id)
+
+    def cancel_all(self) -> int:
+        """Cancel every pending request (the source is closing); returns how many."""
+        return sum(self.cancel(r.id) for r in self.pending)
 
 
 # -- answer normalization ---------------------------------------------------------------

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..tools.base import Tool
+from ..tools.calls import run_call
 from ..tools.errors import Fatal, RespondToModel
 from ..tools.invocation import ToolInvocation, TurnContext
 from ..tools.names import ToolName
@@ -23,7 +24,7 @@ from .cell import CANCELLED, NestedCallError
 from .description import DEFAULT_MAX_OUTPUT_TOKENS, RUNTIME_DEFAULT_YIELD_TIME_MS
 from .output import CellSnapshot, result_body
 from .pragma import PragmaError, parse_exec_source
-from .runtime import CodeModeRuntime, NestedToolEntry
+from .cell_manager import CodeModeRuntime, NestedToolEntry
 from .specs import EXEC_TOOL_NAME, WAIT_TOOL_NAME, exec_spec, wait_spec
 
 EXEC_NOT_CUSTOM = "exec expects raw JavaScript source text"
@@ -56,7 +57,7 @@ class NestedDispatcher:
         self._turn = turn
 
     async def __call__(self, cell_id: str, identifier: str, payload: str) -> Any:
-        from ..runtime.calls import run_call  # runtime imports tools; import late to avoid a cycle
+        from ..tools.calls import run_call  # runtime imports tools; import late to avoid a cycle
 
         if identifier in (EXEC_TOOL_NAME, WAIT_TOOL_NAME):
             raise NestedCallError(EXEC_RECURSION if identifier == EXEC_TOOL_NAME else
@@ -117,8 +118,9 @@ class ExecTool(Tool):
             parsed = parse_exec_source(invocation.payload_text)
         except PragmaError as err:
             raise RespondToModel(str(err)) from None
-        router = self.router or ToolRouter(invocation.turn.session.planner.plan(invocation.turn.mode).router.snapshot)
-        dispatch = NestedDispatcher(targets=self.targets, router=router, turn=invocation.turn)
+        if self.router is None:  # the finalizer sets it once exec's own entry exists
+            raise Fatal("exec has no router for nested calls; build it through CodeModeFinalizer")
+        dispatch = NestedDispatcher(targets=self.targets, router=self.router, turn=invocation.turn)
         yield_ms = parsed.yield_time_ms if parsed.yield_time_ms is not None else self.default_yield_time_ms
         max_tokens = parsed.max_output_tokens if parsed.max_output_tokens is not None else DEFAULT_MAX_OUTPUT_TOKENS
         async with terminate_cells_on_cancel(self.runtime, invocation.turn):
@@ -180,12 +182,12 @@ def _wait_args(text: str) -> dict[str, Any]:
 def notifier(invocation: ToolInvocation):  # type: ignore[no-untyped-def]
     """``notify(v)``: an extra ``custom_tool_call_output`` for the exec call, injected into the
     conversation at once during a turn (outside a turn, e.g. ``call_tool``, it is kept in
-    ``turn.services["code_mode_notifications"]``)."""
+    ``turn.notifications``)."""
     def notify(text: str) -> None:
         item = {"type": "custom_tool_call_output", "call_id": invocation.call_id, "name": EXEC_TOOL_NAME,
                 "output": text}
-        invocation.turn.services.setdefault("code_mode_notifications", []).append(item)
-        record = invocation.turn.services.get("record_item")
+        invocation.turn.notifications.append(item)
+        record = invocation.turn.record_item
         if record is not None:
             record(item)
     return notify

@@ -4,7 +4,10 @@
 synchronous subscriber has seen the event and every async consumer has it queued.
 A subscriber that raises is detached and reported with a ``warning`` event; the turn
 goes on (observers cannot veto). Async consumers get a bounded queue each; on
-overflow the oldest events are dropped and counted, the emitter never blocks.
+overflow the oldest events are dropped and counted, the emitter never blocks. The
+bus also keeps the last ``plan_update`` of each thread, so a widget attached late
+can ask for the current plan (``EventSource.latest_plan``). Every event source (a
+session, an app-server thread, an ACP agent, a replay) emits through one of these.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import threading
 from collections.abc import AsyncIterator, Callable
 
 from ..protocol.events import Event, EventMsg, WarningEvent
+from .observers import Observers, observer_name
 
 log = logging.getLogger("codex_nb.bus")
 
@@ -51,60 +55,52 @@ class EventBus:
 
     def __init__(self, thread_id: str) -> None:
         self.thread_id = thread_id
-        self._subscribers: list[Subscriber] = []
+        self._subscribers: Observers[Event] = Observers(self._detached, what="a callable taking one Event")
         self._consumers: list[_Consumer] = []
         self._seq = itertools.count(1)
         self._lock = threading.RLock()
-        self.detached: list[tuple[Subscriber, BaseException]] = []
+        self._latest_plan: dict[str, Event] = {}
+
+    @property
+    def detached(self) -> list[tuple[Subscriber, Exception]]:
+        """Subscribers detached because they raised, with their errors."""
+        return self._subscribers.detached
 
     def subscribe(self, fn: Subscriber) -> Callable[[], None]:
         """Call ``fn(event)`` for every later event; returns an unsubscribe function."""
         if not callable(fn):
             raise TypeError(f"subscribe() needs a callable taking one Event, got {type(fn).__name__}")
+        return self._subscribers.add(fn)
+
+    def emit(self, msg: EventMsg, *, id: str, turn_id: str | None = None, revision: int | None = None,
+             thread_id: str | None = None) -> Event:
+        """Build the next event (``seq`` +1) and deliver it; ``thread_id`` defaults to the bus's."""
         with self._lock:
-            self._subscribers.append(fn)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if fn in self._subscribers:
-                    self._subscribers.remove(fn)
-
-        return unsubscribe
-
-    def emit(self, msg: EventMsg, *, id: str, turn_id: str | None = None, revision: int | None = None) -> Event:
-        with self._lock:
-            event = Event(
-                id=id, msg=msg, thread_id=self.thread_id, turn_id=turn_id, seq=next(self._seq), revision=revision
-            )
+            event = Event(id=id, msg=msg, thread_id=thread_id or self.thread_id, turn_id=turn_id,
+                          seq=next(self._seq), revision=revision)
             self._deliver(event)
         return event
 
+    def latest_plan(self, thread_id: str | None = None) -> Event | None:
+        """The last ``plan_update`` event of ``thread_id`` (default: this bus's thread), or None."""
+        return self._latest_plan.get(thread_id or self.thread_id)
+
     def _deliver(self, event: Event) -> None:
-        failed: list[tuple[Subscriber, BaseException]] = []
-        for fn in list(self._subscribers):
-            try:
-                fn(event)
-            except Exception as err:  # an observer must never break the run
-                failed.append((fn, err))
+        if event.msg.type == "plan_update":
+            self._latest_plan[event.thread_id] = event
+        failed = self._subscribers.call(event)
         for consumer in list(self._consumers):
             consumer.push(event)
-        for fn, err in failed:
-            self._detach(fn, err, event)
+        self._subscribers.report(failed, event)
 
-    def _detach(self, fn: Subscriber, err: BaseException, event: Event) -> None:
-        if fn in self._subscribers:
-            self._subscribers.remove(fn)
-        self.detached.append((fn, err))
-        name = getattr(fn, "__qualname__", repr(fn))
+    def _detached(self, fn: Subscriber, err: Exception, event: Event) -> None:
         text = (
-            f"event subscriber {name} raised {type(err).__name__}: {err} while handling "
+            f"event subscriber {observer_name(fn)} raised {type(err).__name__}: {err} while handling "
             f"{event.msg.type}; it was detached and will receive no more events"
         )
         log.warning(text)
-        self._deliver(
-            Event(id=event.id, msg=WarningEvent(message=text), thread_id=self.thread_id,
-                  turn_id=event.turn_id, seq=next(self._seq))
-        )
+        self._deliver(Event(id=event.id, msg=WarningEvent(message=text), thread_id=event.thread_id,
+                            turn_id=event.turn_id, seq=next(self._seq)))
 
     async def events(self, *, maxsize: int = 1024) -> AsyncIterator[Event]:
         """Iterate over events emitted from now on; stops when the bus is closed."""

@@ -1,4 +1,4 @@
-"""Running one call under the turn's cancellation (spec 04 §3) and the parallel gate.
+"""The call runner: one call under the turn's cancellation (spec 04 §3) and the parallel gate.
 
 The dispatch task races the call's cancel token. If the handler already claimed its
 outcome, its real result is kept. Otherwise the task is cancelled and the call gets
@@ -12,13 +12,13 @@ import asyncio
 import time
 
 from ..protocol.items import empty_tool_search_output
-from ..tools.invocation import ToolInvocation, TurnContext
+from .invocation import ToolInvocation, TurnContext
 from .cancellation import CancelToken
-from ..tools.lifecycle import CallLifecycle, ToolCallOutcome
-from ..tools.parallel import ParallelGate
-from ..tools.payload import ToolCall, ToolOutput
-from ..tools.pipeline import CallResult, dispatch
-from ..tools.router import ToolRouter
+from .lifecycle import CallLifecycle, ToolCallOutcome
+from .parallel import ParallelGate
+from .payload import ToolCall, ToolOutput
+from .pipeline import CallResult, dispatch
+from .router import ToolRouter, parallel_capable
 
 UNWIND_TIMEOUT = 1.0
 """Seconds a hard-aborted call's handler gets to unwind before it is abandoned."""
@@ -42,20 +42,21 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
     """Dispatch ``call`` with per-call cancellation; always returns the paired output."""
     started = time.monotonic()
     token = turn.cancel.child()
-    lifecycle = CallLifecycle(turn.session.record_lifecycle, thread_id=turn.thread_id, turn_id=turn.turn_id,
+    lifecycle = CallLifecycle(turn.records.record_lifecycle, thread_id=turn.thread_id, turn_id=turn.turn_id,
                               call_id=call.call_id, tool_name=call.tool_name)
-    entry = router.lookup(call.tool_name)
+    entry = router.lookup(call.tool_name)  # the one lookup of this call
     invocation = None
     if entry is not None:
         invocation = ToolInvocation(call=call, tool=entry.tool, turn=turn, cancel=token)
+    shared = parallel_capable(entry)
 
     async def admitted() -> CallResult:
         if gate is None:
-            return await dispatch(call, turn, router, lifecycle, invocation)
-        async with gate.hold(shared=router.supports_parallel(call.tool_name)):
+            return await dispatch(call, turn, entry, lifecycle, invocation)
+        async with gate.hold(shared=shared):
             if token.cancelled:  # cancelled while waiting at the gate: never start the handler
                 raise asyncio.CancelledError
-            return await dispatch(call, turn, router, lifecycle, invocation)
+            return await dispatch(call, turn, entry, lifecycle, invocation)
 
     task = asyncio.ensure_future(admitted())
     try:

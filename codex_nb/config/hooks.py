@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import HookError
-from .matchers import Matcher
+from .hook_matchers import Matcher
 
 EVENT_NAMES = (
     "PreToolUse", "PostToolUse", "PermissionRequest", "PreCompact", "PostCompact", "SessionStart",

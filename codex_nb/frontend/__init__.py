@@ -1,0 +1,1 @@
+"""Requests that wait for a person: the broker (``requests``) and the headless answer policy."""
