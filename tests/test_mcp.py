@@ -265,3 +265,23 @@ async def test_code_mode_calls_an_mcp_tool_through_v8():
     finally:
         for finalizer in session.planner.finalizers:
             finalizer.close()
+
+
+async def test_hooks_see_the_flat_mcp_name_and_can_block_a_call():
+    from codex_nb.hooks import Block
+
+    session, servers = session_with({"notes": notes_config()})
+    seen = []
+
+    @session.pre_tool_use(matcher="mcp__notes__save_note")
+    def guard(hook_input):
+        seen.append((hook_input.tool_name, hook_input.tool_input))
+        return Block(reason="notes are read-only today")
+
+    async with servers:
+        model = cx.ScriptedModel([[fc("save_note", {"title": "a", "body": "b"}, "s"), fc("note_stats", {}, "n")],
+                                  [cx.assistant_message("ok")]])
+        result = await session.run_turn("go", model=model)
+    assert seen == [("mcp__notes__save_note", {"title": "a", "body": "b"})]
+    assert "notes are read-only today" in json.dumps(result.outputs()["s"])
+    assert strip_wall_time(result.outputs()["n"]).endswith('{"notes":0,"characters":0}')  # the server never saw "s"

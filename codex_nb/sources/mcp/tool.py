@@ -55,6 +55,11 @@ class McpTool(Tool):
     def spec(self) -> dict[str, Any]:
         return function_spec(self.name, self.description, self.parameters)
 
+    @property
+    def hook_tool_name(self) -> str:
+        """Hooks see and match Codex's flat MCP name, ``mcp__server__tool``."""
+        return f"{self.tool_name.namespace}__{self.name}"
+
     def search_document(self) -> str:
         """Codex's MCP search text: flat name, callable name, raw name, server, title, description,
         namespace description, then the input property names, sorted."""
