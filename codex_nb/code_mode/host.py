@@ -81,10 +81,12 @@ class V8Host:
 
 
 async def _finish_tasks() -> None:
-    """Let isolate clean-ups still in flight on the host loop complete before it stops."""
+    """Let isolate clean-ups still in flight on the host loop complete before it stops,
+    then free any isolate nobody closed (on this thread, where V8 expects it)."""
     pending = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
     if pending:
         await asyncio.wait(pending, timeout=2)
+    await close_live_isolates(asyncio.get_running_loop())
 
 
 _default_host: V8Host | None = None
@@ -128,6 +130,20 @@ async def release_default_host() -> None:
         await host.aclose()
 
 
+# Every started isolate, until its close() ran on the host loop. mini-racer frees a context in
+# the ``finally`` of a generator: if an unclosed Isolate were garbage-collected, that finally
+# would run on whatever thread the collector happened to run on (usually the kernel's), and
+# freeing V8 state off its thread crashes the process. A strong reference here means only
+# close() on the host loop ever frees a context.
+_LIVE_ISOLATES: set[Isolate] = set()
+
+
+async def close_live_isolates(loop: asyncio.AbstractEventLoop) -> None:
+    """Free every isolate still open on ``loop`` (the host is stopping)."""
+    for isolate in [i for i in _LIVE_ISOLATES if i._loop is loop]:
+        await isolate.close()
+
+
 class Isolate:
     """One fresh V8 isolate (a mini-racer context) with the Code Mode prelude installed.
 
@@ -144,12 +160,15 @@ class Isolate:
         self._signal_cm: Any = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closed = False
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.memory_limit = 0
         self.startup_seconds = 0.0
 
     async def start(self, *, tools: list[dict[str, str]], store: dict[str, Any], memory_limit: int) -> None:
         started = time.perf_counter()
         loop = asyncio.get_running_loop()
+        self._loop = loop
+        _LIVE_ISOLATES.add(self)
         self._cm = _make_context(loop)
         self._ctx = self._cm.__enter__()
         self._signal_cm = self._ctx._register_js_notification(lambda _handle: self._schedule_drain())
@@ -229,6 +248,7 @@ class Isolate:
         if self._cm is not None:
             self._cm.__exit__(None, None, None)
         self._ctx = self._cm = self._signal_cm = None
+        _LIVE_ISOLATES.discard(self)
 
 
 def _js_literal(value: Any) -> str:
