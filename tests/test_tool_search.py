@@ -9,9 +9,8 @@ import pytest
 
 import codex_nb as cx
 from codex_nb.tools.names import ToolName
-from codex_nb.tools.registry import ToolRegistry
 from codex_nb.tools.handlers.tool_search import TOOL_SEARCH_DESCRIPTION, ToolSearchTool, parse_tool_search_arguments
-from codex_nb.tools.search.index import SearchIndex, Shard
+from codex_nb.tools.search.index import SearchIndex
 from codex_nb.tools.search.tokenize import tokenize
 
 FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "codex_0169" / "mcp_and_tools.json").read_text())

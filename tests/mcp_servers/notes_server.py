@@ -10,7 +10,6 @@ call that hangs, a server that dies mid-call, and a catalog that changes at run 
 from __future__ import annotations
 
 import asyncio
-import base64
 import os
 import sys
 import zlib
