@@ -131,7 +131,7 @@ async def test_new_input_interrupts_a_twelve_hour_sleep(clock_session: cx.Sessio
     assert result.status == "completed"
     out = result.outputs()["z1"]
     assert WALL.match(out) and out.endswith("\nSleep interrupted by new input.")
-    assert [i["content"][0]["text"] for i in model.requests[1].items if i["type"] == "message"] == [
+    assert [i["content"][0]["text"] for i in model.requests[1].items if i.get("role") == "user"] == [
         "wait", "wake up"]
 
 
@@ -166,3 +166,28 @@ async def test_interrupt_wakes_sleep_with_aborted_text(clock_session: cx.Session
 
 def test_utc_is_used() -> None:
     assert CurrTimeTool()._now().tzinfo is UTC
+
+
+def test_current_time_reminder_is_throttled_per_thread() -> None:
+    from codex_nb.protocol.items import developer_message
+    from codex_nb.tools.handlers.clock import CurrentTimeReminder
+
+    moments = iter([datetime(2026, 6, 17, 17, 35, 15, tzinfo=UTC) + timedelta(seconds=s) for s in (0, 0.5, 1.0)])
+    config = cx.Config.from_toml("[features.current_time_reminder]\nenabled = true\n")
+    reminder = CurrentTimeReminder(config, now=lambda: next(moments))
+    text = "<current_time_reminder>It is 2026-06-17 17:35:15 UTC.</current_time_reminder>"
+    assert reminder.due_item() == developer_message(text)
+    assert reminder.due_item() is None  # 0.5 s later: within reminder_interval_seconds (default 1)
+    assert reminder.due_item() is not None
+    assert CurrentTimeReminder(cx.Config.from_toml("")).due_item() is None
+
+
+async def test_turn_with_clock_gets_one_reminder_after_the_prompt() -> None:
+    session = cx.Session(cx.Config.from_toml("[features]\ncurrent_time_reminder = true\n"))
+    model = cx.ScriptedModel([[cx.assistant_message("hi")]])
+    await session.run_turn("what time is it", model=model)
+    from codex_nb.protocol.items import message_text, user_message
+
+    items = model.requests[0].items
+    assert items[-2] == user_message("what time is it")
+    assert message_text(items[-1]).startswith("<current_time_reminder>It is ")

@@ -110,26 +110,28 @@ async def test_failing_nested_call_rejects_with_plain_string(session):
     assert out[1] == "true" and out[2].startswith("failed to parse function arguments")
 
 
+# An Error's text is its stack with frames in exec_main.mjs (Codex 0.169 runs the script as that
+# module; conformance cm_throw_error, cm_error_in_function ...); a thrown non-Error is String(value).
 @pytest.mark.parametrize(("source", "error"), [
     ("await tools.echo('text')", "tool `echo` expects a JSON object for arguments"),
     ("await tools.echo([1])", "tool `echo` expects a JSON object for arguments"),
     ("const a = {}; a.self = a; await tools.echo(a)", "tool `echo` expects a JSON object for arguments"),
     ("await tools.echo({n: 10n})", "tool `echo` expects a JSON object for arguments"),
-    ("throw new Error('boom')", "Error: boom"),
+    ("throw new Error('boom')", "Error: boom\n    at exec_main.mjs:1:7"),
     ("throw 'plain'", "plain"),
     ("this is not javascript(", "SyntaxError: Unexpected identifier 'is'"),
     ("import fs from 'fs'", "SyntaxError: Cannot use import statement outside a module"),
-    ("await import('fs')", "Error: Not supported"),
-    ("require('fs')", "ReferenceError: require is not defined"),
-    ("process.exit(1)", "ReferenceError: process is not defined"),
-    ("console.log('x')", "ReferenceError: console is not defined"),
-    ("new SharedArrayBuffer(8)", "ReferenceError: SharedArrayBuffer is not defined"),
-    ("WebAssembly.compile", "ReferenceError: WebAssembly is not defined"),
-    ("tools.exec('text(1)')", "TypeError: tools.exec is not a function"),
-    ("tools.secret = () => 1", "TypeError: Cannot add property secret, object is not extensible"),
-    ("globalThis.tools = {}", "TypeError: Cannot assign to read only property 'tools' of object '#<Object>'"),
-    ("__cx_run = null", "TypeError: Cannot assign to read only property '__cx_run' of object '#<Object>'"),
-    ("store('k', () => 1)", 'TypeError: store value for key "k" is not JSON-serializable'),
+    ("await import('fs')", "Error: Not supported\n    at exec_main.mjs:1:1"),
+    ("require('fs')", "ReferenceError: require is not defined\n    at exec_main.mjs:1:1"),
+    ("process.exit(1)", "ReferenceError: process is not defined\n    at exec_main.mjs:1:1"),
+    ("console.log('x')", "ReferenceError: console is not defined\n    at exec_main.mjs:1:1"),
+    ("new SharedArrayBuffer(8)", "ReferenceError: SharedArrayBuffer is not defined\n    at exec_main.mjs:1:1"),
+    ("WebAssembly.compile", "ReferenceError: WebAssembly is not defined\n    at exec_main.mjs:1:1"),
+    ("tools.exec('text(1)')", "TypeError: tools.exec is not a function\n    at exec_main.mjs:1:7"),
+    ("tools.secret = () => 1", "TypeError: Cannot add property secret, object is not extensible\n    at exec_main.mjs:1:14"),
+    ("globalThis.tools = {}", "TypeError: Cannot assign to read only property 'tools' of object '#<Object>'\n    at exec_main.mjs:1:18"),
+    ("__cx_run = null", "TypeError: Cannot assign to read only property '__cx_run' of object '#<Object>'\n    at exec_main.mjs:1:10"),
+    ("store('k', () => 1)", 'TypeError: store value for key "k" is not JSON-serializable\n    at exec_main.mjs:1:1'),
 ])
 async def test_bad_scripts_fail_with_documented_errors(session, source, error):
     result = await run(session, source)
@@ -157,7 +159,7 @@ async def test_exec_with_function_payload_is_refused(make_session):
     session = make_session()
     model = ScriptedModel([[function_call("exec", {"code": "1"}, call_id="f1")], [assistant_message("ok")]])
     result = await session.run_turn("go", model=model)
-    assert result.outputs()["f1"] == "exec expects raw JavaScript source text"
+    assert result.outputs()["f1"] == "aborted"  # Codex 0.169: a payload-kind mismatch (conformance cm_exec_as_function_call)
 
 
 async def test_globals_exit_store_load_all_tools_timers(session):

@@ -129,9 +129,10 @@ def test_post_continue_false_without_reason_synthesizes_feedback():
     assert entries(res) == [("stop", "PostToolUse hook stopped execution")]
 
 
-def test_post_exit_two_is_feedback():
+def test_post_exit_two_is_a_blocked_run_with_feedback():
+    # Codex 0.169 reports the run as blocked (conformance hook_post_exit2)
     res = post(code=2, stderr="post hook says pause\n")
-    assert res.status == "completed" and res.feedback == ["post hook says pause"]
+    assert res.status == "blocked" and res.feedback == ["post hook says pause"]
 
 
 @pytest.mark.parametrize(("output", "error"), [

@@ -511,3 +511,25 @@ async def test_next_pending_waits_for_a_request(attached):
     attached.frontend_requests.answer(request.id, {})
     await task
     assert attached.frontend_requests._listeners == []
+
+
+def test_codex_169_profile_has_no_auto_resolution_and_the_notebook_profile_keeps_it() -> None:
+    # Codex 0.169 (conformance rui_*): no autoResolutionMs in the spec, the key is ignored.
+    from codex_nb.tools.handlers.request_user_input import RequestUserInputTool
+
+    toml = cx.Config.from_toml("")
+    spec = RequestUserInputTool(toml).spec()
+    assert "autoResolutionMs" not in spec["parameters"]["properties"]
+    assert spec["description"] == ("Request user input for one to three short questions and wait for the response. "
+                                   "This tool is only available in Plan mode.")
+    assert cx.Config.from_toml("[codex_nb]\nauto_resolution = true\n").forward_auto_resolution
+    assert "autoResolutionMs" in RequestUserInputTool(cx.Config()).spec()["parameters"]["properties"]
+
+
+async def test_codex_169_profile_ignores_auto_resolution_ms() -> None:
+    session = cx.Session(cx.Config.from_toml(""))
+    session.answer_policy = "deny"
+    result = await session.call_tool("request_user_input", {**ARGS, "autoResolutionMs": -5}, mode="plan")
+    assert result.output == '{"answers":{}}'
+    pending = [e for e in result.events if e.msg.type == "request_user_input"]
+    assert pending and "autoResolutionMs" not in pending[0].msg.model_dump(mode="json")

@@ -40,6 +40,9 @@ a base64-encoded `data:` URL. To forward an MCP tool image, pass an individual `
 `result.content`, for example `image(result.content[0])`. MCP image blocks may request detail with \
 `_meta: { "codex/imageDetail": "original" }`. When provided, the second `detail` argument overrides any detail \
 embedded in the first argument.
+- `audio(audioUrlOrItem: string | { audio_url: string } | AudioContent)`: Appends an audio item. `audio_url` \
+should be a base64-encoded `data:` URL. To forward an MCP tool audio block, pass an individual `AudioContent` \
+block from `result.content`, for example `audio(result.content[0])`.
 - `generatedImage(result: { image_url: string; output_hint?: string })`: Appends an image-generation result and \
 its optional output hint. HTTP(S) URLs are not supported.
 - `store(key: string, value: any)`: stores a serializable value under a string key for later `exec` calls in \
@@ -57,6 +60,7 @@ DEFERRED_NESTED_TOOLS_GUIDANCE = (
     "Some deferred nested tools may be omitted from this description. They are still available on the global "
     "`tools` object and listed in `ALL_TOOLS`.\nTo find one, filter `ALL_TOOLS` by `name` and `description`."
 )
+TOOL_AVAILABILITY_NOTE = "Tool availability can change between calls."
 
 WAIT_DESCRIPTION_TEMPLATE = """- Use `wait` only after `exec` returns `Script running with cell ID ...`.
 - `cell_id` identifies the running `exec` cell to resume.
@@ -234,11 +238,11 @@ def build_exec_description(
     code_mode_only: bool,
     default_yield_time_ms: int = RUNTIME_DEFAULT_YIELD_TIME_MS,
 ) -> str:
-    """The full ``exec`` description. In CodeMode only the template (plus the deferred
-    guidance); in CodeModeOnly also the nested tools, sorted by namespace then name."""
-    sections = [exec_description_template(default_yield_time_ms)]
-    if deferred:
-        sections.append(DEFERRED_NESTED_TOOLS_GUIDANCE)
+    """The full ``exec`` description: the template, the deferred-tools guidance and the
+    availability note (Codex 0.169 always sends both, deferred tools or not); in
+    CodeModeOnly also the nested tools, sorted by namespace then name."""
+    sections = [exec_description_template(default_yield_time_ms), DEFERRED_NESTED_TOOLS_GUIDANCE,
+                TOOL_AVAILABILITY_NOTE]
     if not code_mode_only:
         return "\n\n".join(sections)
     if any(mcp_structured_content_schema(t.output_schema) is not None for t in [*enabled, *deferred]):

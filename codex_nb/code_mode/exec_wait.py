@@ -27,7 +27,6 @@ from .pragma import PragmaError, parse_exec_source
 from .cell_manager import CodeModeRuntime, NestedToolEntry
 from .specs import EXEC_TOOL_NAME, WAIT_TOOL_NAME, exec_spec, wait_spec
 
-EXEC_NOT_CUSTOM = "exec expects raw JavaScript source text"
 EXEC_RECURSION = "exec cannot invoke itself"
 
 
@@ -106,12 +105,7 @@ class ExecTool(Tool):
     def spec(self) -> dict[str, Any]:
         return exec_spec(self.description)
 
-    def accepts(self, payload_kind: str) -> bool:
-        return True  # a wrong payload gets the exact model-facing error below, not a Fatal
-
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:
-        if invocation.call.payload.kind != "custom":
-            raise RespondToModel(EXEC_NOT_CUSTOM)
         if invocation.call.source == CallSource.CODE_MODE:
             raise RespondToModel(EXEC_RECURSION)
         try:

@@ -26,8 +26,32 @@
     } catch (_) { /* fall through */ }
     return String(value);
   };
+  // Codex runs the script as the module exec_main.mjs and reports an Error's stack; we run
+  // it as an AsyncFunction body named by sourceURL, so map its frames back to the user's
+  // lines and columns and drop our own frames.
+  const STRICT = "\"use strict\";";
+  const SOURCE_URL = "\n//# sourceURL=exec_main.mjs";
+  const FRAME = /^    at (?:(async )?(.*?) \()?exec_main\.mjs:(\d+):(\d+)\)?$/;
+  const userFrame = (line) => {
+    const m = FRAME.exec(line);
+    if (m === null) return null;
+    const row = Number(m[3]) - 2;
+    const col = row === 1 ? Number(m[4]) - STRICT.length : Number(m[4]);
+    const where = `exec_main.mjs:${row}:${col}`;
+    const name = m[2] === undefined || m[2] === "eval" ? "" : m[2];
+    return `    at ${m[1] || ""}${name ? `${name} (${where})` : where}`;
+  };
   const errorText = (error) => {
-    try { return String(error); } catch (_) { return "script threw a value that cannot be converted to a string"; }
+    try {
+      const stack = error instanceof Error ? error.stack : undefined;
+      if (typeof stack !== "string") return String(error);
+      const lines = stack.split("\n");
+      const head = [];
+      let i = 0;
+      for (; i < lines.length && !lines[i].startsWith("    at "); i++) head.push(lines[i]);
+      const frames = lines.slice(i).map(userFrame).filter((f) => f !== null);
+      return [...head, ...frames].join("\n");
+    } catch (_) { return "script threw a value that cannot be converted to a string"; }
   };
   const hidden = (name, value) =>
     Object.defineProperty(globalThis, name, { value, writable: false, configurable: false, enumerable: false });
@@ -144,7 +168,7 @@
   };
   hidden("__cx_run", (source) => {
     let main;
-    try { main = new AsyncFunction("\"use strict\";" + source); } catch (error) { done(error); return; }
+    try { main = new AsyncFunction(STRICT + source + SOURCE_URL); } catch (error) { done(error); return; }
     main.call(undefined).then(() => done(), (error) => (error === EXIT ? done() : done(error)));
   });
 })(__CX_SIGNAL__, __CX_TOOLS__, __CX_STORE__);

@@ -50,7 +50,9 @@ class Config(BaseModel):
     request_user_input_enabled: bool = True
     """``[tools] experimental_request_user_input.enabled`` (absent table = enabled)."""
     forward_auto_resolution: bool = True
-    """Pass the model's ``autoResolutionMs`` to the frontend (V-Jul); False drops it (V-New, spec 06 A8)."""
+    """Offer and honour ``autoResolutionMs`` (the notebook profile). ``Config.from_toml`` turns it off, as
+    Codex 0.169 has no auto-resolution (no parameter in the spec, the key ignored); TOML
+    ``[codex_nb] auto_resolution = true`` turns it back on."""
     request_permissions_tool: bool = False
     """``[features] request_permissions_tool`` (under development in Codex, off by default)."""
     approval_policy: ApprovalPolicy = "on-request"
@@ -94,6 +96,8 @@ class Config(BaseModel):
         codex_nb = _table(data, "codex_nb")
         if "plan_validation" in codex_nb:
             fields["plan_validation"] = codex_nb["plan_validation"]
+        # Codex 0.169 has no request_user_input auto-resolution; [codex_nb] auto_resolution brings it back.
+        fields["forward_auto_resolution"] = _bool(codex_nb.get("auto_resolution", False), "codex_nb.auto_resolution")
         rui = _table(_table(data, "tools"), "experimental_request_user_input")
         if "enabled" in rui:
             fields["request_user_input_enabled"] = _bool(rui["enabled"], "tools.experimental_request_user_input.enabled")

@@ -262,8 +262,9 @@ class HookEngine:
         if isinstance(handler, PythonHandler):
             return await run_python(handler, copy.deepcopy(hook_input))
         assert isinstance(handler, CommandHandler)
+        stdin_json = json.dumps(hook_input.to_json(), ensure_ascii=False, separators=(",", ":"))  # serde_json::to_string
         return await run_command(
-            handler.command, stdin_json=json.dumps(hook_input.to_json(), ensure_ascii=False),
+            handler.command, stdin_json=stdin_json,
             cwd=hook_input.cwd, env=self.env, timeout=handler.timeout, shell=self.shell,
             output_cap=self.output_cap)
 

@@ -229,6 +229,7 @@ def parse_post(raw: RawRun, *, synchronous: bool = True) -> RunResult:
         if reason is None:
             res.fail("PostToolUse hook exited with code 2 but did not write feedback to stderr")
         else:
+            res.status = "blocked"  # Codex 0.169 reports the run as blocked (conformance hook_post_exit2)
             res.add("feedback", reason)
             res.feedback.append(reason)
     else:

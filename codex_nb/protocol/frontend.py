@@ -16,7 +16,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, model_serializer
 
 from .events import EventMsg
-from .serde import JsonPairs, SerdeError, SerdeWalker, describe_value, load_pairs
+from .serde import JsonPairs, SerdeError, SerdeWalker, describe_value
+from .serde_json import SerdeJsonError, from_str, struct_shape
 
 
 def _drop_none(data: dict[str, Any], *keys: str) -> dict[str, Any]:
@@ -34,7 +35,7 @@ class QuestionOption(BaseModel):
 class Question(BaseModel):
     """One question; ``options`` is omitted from the wire form when absent."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(extra="ignore", frozen=True, title="RequestUserInputQuestion")
 
     id: str
     header: str
@@ -55,6 +56,14 @@ class RequestUserInputArgs(BaseModel):
 
     questions: list[Question]
     autoResolutionMs: int | None = None
+
+
+class RequestUserInputQuestions(BaseModel):
+    """Codex 0.169's arguments: only ``questions`` (any other key, ``autoResolutionMs`` too, is ignored)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, title="RequestUserInputArgs")
+
+    questions: list[Question]
 
 
 class RequestUserInputEvent(EventMsg):
@@ -248,13 +257,11 @@ class FrontendWalker(SerdeWalker):
 
 
 def parse_frontend_args(model: type[BaseModel], text: str) -> Any:
-    """``parse_strict`` for this module's argument types; raises ``SerdeError``."""
+    """serde_json's ``from_str`` for this module's argument types; raises ``SerdeError``."""
     try:
-        raw = load_pairs(text)
-    except RecursionError:
-        raise SerdeError("recursion limit exceeded at line 1 column 1") from None
-    walker = FrontendWalker(text)
-    data = walker.struct(model, raw, None)
+        data = from_str(struct_shape(model, FrontendWalker.U64_FIELDS), text)
+    except SerdeJsonError as err:
+        raise SerdeError(str(err)) from None
     try:
         return model.model_validate(data)
     except ValidationError as err:  # shapes the walker leaves to pydantic (literals, enums in unions)

@@ -4,8 +4,9 @@ Codex parses tool arguments with serde (``deny_unknown_fields``) and reports
 ``failed to parse function arguments: {err}``. Models read those messages, so we walk
 the JSON the way serde does (keys in document order, first error wins) and phrase
 errors like serde: ``missing field `plan```, ``unknown field `x`, expected
-`explanation` or `plan```, ``unknown variant `done`, expected one of ...``. The
-`` at line L column C`` suffix is best effort (the spec only pins the prefix).
+`explanation` or `plan```, ``unknown variant `done`, expected one of ...``, each with
+serde_json's exact `` at line L column C`` (``serde_json.py`` emulates its deserializer;
+checked against Codex 0.169 by tests/conformance).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import typing
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
+
+from .serde_json import SerdeJsonError, from_str, struct_shape, value_from_str
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -200,14 +203,16 @@ def nesting_error(text: str, limit: int = RECURSION_LIMIT) -> SerdeError | None:
 
 
 def loads(text: str) -> Any:
-    """``json.loads`` with serde's nesting limit; raises ``SerdeError`` for any bad input."""
-    too_deep = nesting_error(text)
-    if too_deep is not None:
-        raise too_deep
+    """``serde_json::from_str::<Value>``: ``json.loads`` when valid, serde_json's exact error otherwise."""
+    if nesting_error(text) is None:
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            pass
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise _json_error(err) from None
+        return value_from_str(text)
+    except SerdeJsonError as err:
+        raise SerdeError(str(err)) from None
 
 
 class _DuplicateKey(Exception):
@@ -235,16 +240,17 @@ def _fast_parse(model: type[M], text: str) -> M | None:
 
 def parse_strict(model: type[M], text: str) -> M:
     """Parse JSON ``text`` into ``model`` with serde semantics; raise ``SerdeError``."""
-    too_deep = nesting_error(text)
-    if too_deep is not None:
-        raise too_deep
-    fast = _fast_parse(model, text)
-    if fast is not None:
-        return fast
+    if nesting_error(text) is None:
+        fast = _fast_parse(model, text)
+        if fast is not None:
+            return fast
+    return parse_exact(model, text)
+
+
+def parse_exact(model: type[M], text: str, u64_fields: frozenset[str] = frozenset()) -> M:
+    """The slow, exact path: serde_json's deserializer, step by step (``serde_json.py``)."""
     try:
-        raw = json.loads(text, object_pairs_hook=_pairs_hook)
-    except json.JSONDecodeError as err:
-        raise _json_error(err) from None
-    walker = SerdeWalker(text)
-    data = walker.struct(model, raw, None)
+        data = from_str(struct_shape(model, u64_fields), text)
+    except SerdeJsonError as err:
+        raise SerdeError(str(err)) from None
     return model.model_validate(data)

@@ -35,6 +35,7 @@ from ..tools.builtins import builtin_tools
 from ..tools.calls import run_call
 from ..tools.cancellation import CancelSource, CancelToken
 from ..tools.errors import Fatal
+from ..tools.handlers.clock import CurrentTimeReminder
 from ..tools.hook_points import ToolHooks
 from ..tools.invocation import ModeKind, TurnContext
 from ..tools.lifecycle import ControlToolCallFact, LifecycleRecord
@@ -171,6 +172,7 @@ class Session(SessionHooksMixin):
         self._active: TurnHandle | None = None
         self._closed = False
         self.frontend_requests = FrontendRequests()
+        self.time_reminder = CurrentTimeReminder(self.config)
         for tool in builtin_tools(self.config):
             self.registry.register(tool, source="builtin")
 
@@ -301,7 +303,7 @@ class Session(SessionHooksMixin):
         turn = self._new_turn(_mode(mode))
         self.code_mode.terminate_cells_on_cancel(turn)
         runner = TurnRunner(turn=turn, model=model, user_text=user_text, planner=self.planner,
-                            history=self.history, pairing=self.pairing)
+                            history=self.history, pairing=self.pairing, time_reminder=self.time_reminder)
         handle = TurnHandle(self, turn, asyncio.ensure_future(runner.run()))
         self._active = handle
         return handle

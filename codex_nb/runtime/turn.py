@@ -20,6 +20,7 @@ from ..protocol.model import Model, ModelRequest
 from ..tools.calls import run_call
 from ..tools.cancellation import CancelSource
 from ..tools.errors import Fatal
+from ..tools.handlers.clock import CurrentTimeReminder
 from ..tools.handlers.context_budget import context_window_message
 from ..tools.handlers.tool_search import namespaces_message
 from ..tools.names import ToolName
@@ -63,8 +64,10 @@ class TurnRunner:
     """
 
     def __init__(self, *, turn: TurnContext, model: Model, user_text: str, planner: ToolPlanner,
-                 history: list[dict[str, Any]], pairing: PairingTracker) -> None:
+                 history: list[dict[str, Any]], pairing: PairingTracker,
+                 time_reminder: CurrentTimeReminder | None = None) -> None:
         self.turn = turn
+        self.time_reminder = time_reminder
         self.model = model
         self.user_text = user_text
         self.planner = planner
@@ -110,6 +113,9 @@ class TurnRunner:
                 self.history.append(user_message(text))
             if self.turn.context_window.new_context_requested:
                 self._start_new_context_window()
+            reminder = self.time_reminder.due_item() if self.time_reminder is not None else None
+            if reminder is not None:  # the clock feature's throttled <current_time_reminder>
+                self.history.append(reminder)
             plan = self.planner.plan(self.turn.mode)
             self._announce_deferred_namespaces(plan.router)
             request = ModelRequest(turn_id=self.turn.turn_id, items=repaired(self.history, self.pairing),

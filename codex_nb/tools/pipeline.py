@@ -53,7 +53,8 @@ async def dispatch(call: ToolCall, turn: TurnContext, entry: RegisteredTool | No
     turn.tool_calls += 1
     if entry is None:
         return unknown_tool(call)
-    check_payload_kind(entry, call)
+    if not entry.tool.accepts(call.payload.kind):
+        return payload_kind_mismatch(call)
     inv = invocation or ToolInvocation(call=call, tool=entry.tool, turn=turn, cancel=turn.cancel.child())
     contexts: list[dict[str, Any]] = []
     pre = await run_pre_tool_use(entry, inv)
@@ -83,10 +84,14 @@ def unknown_tool(call: ToolCall) -> CallResult:
     return failure(call, f"unsupported call: {name}")
 
 
-def check_payload_kind(entry: RegisteredTool, call: ToolCall) -> None:
-    """Step 3: a payload the tool cannot take is a Fatal error (the turn fails)."""
-    if not entry.tool.accepts(call.payload.kind):
-        raise Fatal(f"tool {call.tool_name.display} invoked with incompatible payload")
+PAYLOAD_KIND_MISMATCH_OUTPUT = "aborted"
+
+
+def payload_kind_mismatch(call: ToolCall) -> CallResult:
+    """Step 3: a payload the tool cannot take (a freeform call to a function tool, or the
+    reverse). Codex 0.169 answers the call ``aborted`` in the call's own output type and
+    the turn goes on; no hooks run and no lifecycle starts."""
+    return failure(call, PAYLOAD_KIND_MISMATCH_OUTPUT)
 
 
 async def run_pre_tool_use(entry: RegisteredTool, inv: ToolInvocation) -> PreToolUseOutcome:

@@ -49,7 +49,7 @@ class ToolRouter:
             return ToolCall(tool_name=ToolName.of("tool_search"), call_id=call_id,
                             payload=Payload("tool_search", text))
         name = item.get("name")
-        if not isinstance(name, str) or not name:
+        if not isinstance(name, str):  # "" is just an unknown tool: `unsupported call: ` (Codex 0.169)
             return _bad_item(kind, call_id, f"invalid tool call: the item has no tool name (got {name!r})")
         namespace = item.get("namespace")
         namespace = namespace if isinstance(namespace, str) else None

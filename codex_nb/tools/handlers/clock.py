@@ -20,8 +20,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, ConfigDict
+
 from ...protocol.events import ItemCompleted, ItemStarted
-from ...protocol.serde import SerdeError, SerdeWalker, describe_value, loads
+from ...protocol.items import developer_message
+from ...protocol.serde import SerdeError, parse_exact
 from ..base import Tool
 from ..errors import Fatal, RespondToModel
 from ..exposure import ToolExposure
@@ -47,16 +50,55 @@ EXTERNAL_CLOCK_ERROR = ("features.current_time_reminder.clock_source is external
                         "provider is available")
 
 
+REMINDER_OPEN, REMINDER_CLOSE = "<current_time_reminder>", "</current_time_reminder>"
+DEFAULT_REMINDER_INTERVAL_SECONDS = 1.0
+
+
+def format_utc(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+class CurrentTimeReminder:
+    """The throttled ``<current_time_reminder>`` developer message (Codex's time_reminder.rs).
+
+    With the clock feature on, before each sampling request the thread gets
+    ``<current_time_reminder>It is YYYY-MM-DD HH:MM:SS UTC.</current_time_reminder>`` if no
+    reminder was delivered yet, or the last one is at least ``reminder_interval_seconds``
+    (default 1) old. One per session (thread), across its turns.
+    """
+
+    def __init__(self, config: Config, *, now: Callable[[], datetime] | None = None) -> None:
+        settings = clock_settings(config)
+        self.enabled = settings["enabled"] and settings["clock_source"] == "system"
+        self.interval = settings["reminder_interval_seconds"]
+        self._now = now or (lambda: datetime.now(UTC))
+        self._last: datetime | None = None
+
+    def due_item(self) -> dict[str, Any] | None:
+        """The reminder to append to history now, or None (off, or delivered recently)."""
+        if not self.enabled:
+            return None
+        moment = self._now()
+        if self._last is not None and (moment - self._last).total_seconds() < self.interval:
+            return None
+        self._last = moment
+        return developer_message(f"{REMINDER_OPEN}It is {format_utc(moment)}.{REMINDER_CLOSE}")
+
+
 def clock_settings(config: Config) -> dict[str, Any]:
     """``[features] current_time_reminder`` as a table: ``{"enabled": bool, "sleep_tool": bool, ...}``."""
     features = config.extra.get("features", {}) if isinstance(config.extra, dict) else {}
     raw = features.get("current_time_reminder", False) if isinstance(features, dict) else False
+    interval = DEFAULT_REMINDER_INTERVAL_SECONDS
     if isinstance(raw, bool):
-        return {"enabled": raw, "sleep_tool": False, "clock_source": "system"}
+        return {"enabled": raw, "sleep_tool": False, "clock_source": "system", "reminder_interval_seconds": interval}
     if isinstance(raw, dict):
+        given = raw.get("reminder_interval_seconds", interval)
+        if isinstance(given, bool) or not isinstance(given, (int, float)) or given < 0:
+            given = interval
         return {"enabled": raw.get("enabled") is True, "sleep_tool": raw.get("sleep_tool") is True,
-                "clock_source": raw.get("clock_source", "system")}
-    return {"enabled": False, "sleep_tool": False, "clock_source": "system"}
+                "clock_source": raw.get("clock_source", "system"), "reminder_interval_seconds": float(given)}
+    return {"enabled": False, "sleep_tool": False, "clock_source": "system", "reminder_interval_seconds": interval}
 
 
 def clock_tools(config: Config) -> list[Tool]:
@@ -149,27 +191,17 @@ async def _sleep_until_input(invocation: ToolInvocation, seconds: float) -> bool
     return bool(done)
 
 
+class SleepArgs(BaseModel):
+    """``{duration_ms: u64}``, unknown keys rejected (Codex's ``SleepArgs``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    duration_ms: int
+
+
 def parse_duration(text: str) -> int:
-    """Strict ``{duration_ms: u64}`` with no unknown keys; serde-style errors."""
+    """serde_json's ``from_str::<SleepArgs>``: its exact errors, positions included."""
     try:
-        raw = loads(text)
-        walker = SerdeWalker(text)
-        if not isinstance(raw, dict):
-            raise walker.fail(f"invalid type: {_describe(raw)}, expected struct SleepArgs")
-        for key in raw:
-            if key != "duration_ms":
-                raise walker.fail(f"unknown field `{key}`, expected `duration_ms`", f'"{key}"')
-        if "duration_ms" not in raw:
-            raise walker.fail("missing field `duration_ms`")
-        value = raw["duration_ms"]
-        if isinstance(value, int) and not isinstance(value, bool):
-            if value < 0:
-                raise walker.fail(f"invalid value: integer `{value}`, expected u64", '"duration_ms"')
-            return value
-        raise walker.fail(f"invalid type: {_describe(value)}, expected u64", '"duration_ms"')
+        return parse_exact(SleepArgs, text, frozenset({"duration_ms"})).duration_ms
     except SerdeError as err:
         raise RespondToModel(f"failed to parse function arguments: {err}") from None
-
-
-def _describe(value: Any) -> str:
-    return "map" if isinstance(value, dict) else describe_value(value)

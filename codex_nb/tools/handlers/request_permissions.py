@@ -28,9 +28,9 @@ from ...protocol.frontend import (
     PermissionProfile,
     RequestPermissionsEvent,
     RequestPermissionsResponse,
-    FrontendWalker,
 )
-from ...protocol.serde import JsonPairs, SerdeError, load_pairs
+from ...protocol.serde import SerdeError
+from ...protocol.serde_json import SerdeJsonError, from_value, struct_shape, value_from_str
 from ...protocol.wire import dumps
 from ...frontend.requests import Outcome, RequestKind
 from ..base import Tool
@@ -94,7 +94,7 @@ class _Args(BaseModel):
 
 
 class _Profile(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", title="RequestPermissionProfile")
     network: NetworkPermissions | None = None
     file_system: Any = None
 
@@ -114,46 +114,40 @@ class _CanonicalFs(BaseModel):
 _Args.model_rebuild()
 
 
-def _raw_field(raw: Any, *keys: str) -> Any:
-    for key in keys:
-        if not isinstance(raw, JsonPairs):
-            return None
-        raw = next((v for k, v in raw if k == key), None)
-    return raw
-
-
 def parse_args(text: str, cwd: str) -> tuple[str | None, str | None, PermissionProfile]:
-    """``(environment_id, reason, profile)`` with paths resolved against ``cwd``; raises SerdeError."""
-    raw = load_pairs(text)
-    walker = FrontendWalker(text)
-    top = walker.struct(_Args, raw, None)
-    profile = walker.struct(_Profile, _raw_field(raw, "permissions"), '"permissions"')
-    fs_raw = _raw_field(raw, "permissions", "file_system")
-    file_system = None
-    if fs_raw is not None:
-        file_system = _parse_fs(walker, fs_raw, cwd)
+    """``(environment_id, reason, profile)`` with paths resolved against ``cwd``; raises SerdeError.
+
+    Codex reads the arguments as a JSON Value first (syntax errors carry a position), then
+    ``serde_json::from_value`` (type errors carry none, and numbers show as "number")."""
+    try:
+        raw = value_from_str(text)
+        top = from_value(struct_shape(_Args), raw)
+        profile = from_value(struct_shape(_Profile), raw.get("permissions") if isinstance(raw, dict) else None)
+        fs_raw = (raw.get("permissions") or {}).get("file_system") if isinstance(raw, dict) else None
+        file_system = None if fs_raw is None else _parse_fs(fs_raw, cwd)
+    except SerdeJsonError as err:
+        raise SerdeError(str(err)) from None
     network = profile.get("network")
     env = top.get("environment_id") or top.get("environmentId")
     net = NetworkPermissions.model_validate(network) if network is not None else None
     return env, top.get("reason"), PermissionProfile(network=net, file_system=file_system)
 
 
-def _parse_fs(walker: FrontendWalker, raw: Any, cwd: str) -> FileSystemPermissions:
-    is_canonical = isinstance(raw, JsonPairs) and any(k == "entries" for k, _ in raw)
-    if not is_canonical:
-        legacy = walker.struct(_LegacyFs, raw, '"file_system"')
+def _parse_fs(raw: Any, cwd: str) -> FileSystemPermissions:
+    if not (isinstance(raw, dict) and "entries" in raw):
+        legacy = from_value(struct_shape(_LegacyFs), raw)
         return FileSystemPermissions.from_roots([resolve_path(p, cwd) for p in legacy.get("read") or []],
                                                 [resolve_path(p, cwd) for p in legacy.get("write") or []])
-    canonical = walker.struct(_CanonicalFs, raw, '"file_system"')
+    canonical = from_value(struct_shape(_CanonicalFs, frozenset({"glob_scan_max_depth"})), raw)
     entries = []
     for entry in canonical["entries"]:
-        path = entry["path"]
-        kind = path.get("type")
+        path = entry["path"] if isinstance(entry, dict) else {}
+        kind = path.get("type") if isinstance(path, dict) else None
         if kind not in ("path", "glob_pattern"):
-            raise walker.fail(f"unknown variant `{kind}`, expected `path` or `glob_pattern`", '"type"')
+            raise SerdeJsonError(f"unknown variant `{kind}`, expected `path` or `glob_pattern`")
         field = "path" if kind == "path" else "pattern"
         if not isinstance(path.get(field), str):
-            raise walker.fail(f"missing field `{field}`", '"entries"')
+            raise SerdeJsonError(f"missing field `{field}`")
         value = resolve_path(path[field], cwd) if kind == "path" else path[field]
         entries.append(FileSystemEntry(path=PathRef(type=kind, **{field: value}), access=entry["access"]))
     return FileSystemPermissions(entries=tuple(entries), glob_scan_max_depth=canonical.get("glob_scan_max_depth"))

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...protocol.frontend import RequestUserInputArgs, RequestUserInputEvent, parse_frontend_args
+from ...protocol.frontend import (
+    RequestUserInputArgs,
+    RequestUserInputEvent,
+    RequestUserInputQuestions,
+    parse_frontend_args,
+)
 from ...protocol.serde import SerdeError
 from ...protocol.wire import dumps
 from ...frontend.requests import Outcome, RequestKind
@@ -34,10 +39,13 @@ AUTO_RESOLUTION_MIN_MS = 60_000
 AUTO_RESOLUTION_MAX_MS = 240_000
 
 MODE_DISPLAY = {ModeKind.DEFAULT: "Default", ModeKind.PLAN: "Plan"}
-_DESCRIPTION_HEAD = (
-    "Request user input for one to three short questions and wait for the response. Set autoResolutionMs, from "
-    "60000 to 240000 milliseconds, only when the question is useful but non-blocking and continuing with best "
-    "judgment is acceptable if the user does not answer; omit it when explicit user input is required."
+_DESCRIPTION_HEAD = "Request user input for one to three short questions and wait for the response."
+# Codex 0.169 has no auto-resolution: the sentence and the parameter exist only when the
+# config forwards autoResolutionMs (the notebook profile, ``Config()``).
+_AUTO_RESOLUTION_SENTENCE = (
+    " Set autoResolutionMs, from 60000 to 240000 milliseconds, only when the question is useful but non-blocking "
+    "and continuing with best judgment is acceptable if the user does not answer; omit it when explicit user "
+    "input is required."
 )
 
 
@@ -59,10 +67,11 @@ def format_allowed(modes: list[ModeKind]) -> str:
 
 
 def description(config: Config) -> str:
-    return f"{_DESCRIPTION_HEAD} This tool is only available in {format_allowed(available_modes(config))}."
+    head = _DESCRIPTION_HEAD + (_AUTO_RESOLUTION_SENTENCE if config.forward_auto_resolution else "")
+    return f"{head} This tool is only available in {format_allowed(available_modes(config))}."
 
 
-def parameters() -> dict[str, Any]:
+def parameters(config: Config | None = None) -> dict[str, Any]:
     option = {
         "type": "object",
         "properties": {
@@ -91,9 +100,7 @@ def parameters() -> dict[str, Any]:
         "required": ["id", "header", "question", "options"],
         "additionalProperties": False,
     }
-    return {
-        "type": "object",
-        "properties": {
+    properties: dict[str, Any] = {
             "autoResolutionMs": {
                 "type": "number",
                 "description": (
@@ -106,7 +113,12 @@ def parameters() -> dict[str, Any]:
             },
             "questions": {"type": "array", "description": "Questions to show the user. Prefer 1 and do not exceed 3",
                           "items": question},
-        },
+    }
+    if config is not None and not config.forward_auto_resolution:
+        del properties["autoResolutionMs"]
+    return {
+        "type": "object",
+        "properties": properties,
         "required": ["questions"],
         "additionalProperties": False,
     }
@@ -124,7 +136,7 @@ class RequestUserInputTool(Tool):
         self.config = config
 
     def spec(self) -> dict[str, Any]:
-        return function_spec(NAME, description(self.config), parameters())
+        return function_spec(NAME, description(self.config), parameters(self.config))
 
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:
         turn = invocation.turn
@@ -135,12 +147,14 @@ class RequestUserInputTool(Tool):
         if turn.mode not in available_modes(turn.config):
             raise RespondToModel(f"request_user_input is unavailable in {MODE_DISPLAY[turn.mode]} mode")
         try:
-            args = parse_frontend_args(RequestUserInputArgs, invocation.payload_text)
+            forward = turn.config.forward_auto_resolution
+            args = parse_frontend_args(RequestUserInputArgs if forward else RequestUserInputQuestions,
+                                       invocation.payload_text)
         except SerdeError as err:
             raise RespondToModel(f"failed to parse function arguments: {err}") from None
         if any(not q.options for q in args.questions):
             raise RespondToModel(EMPTY_OPTIONS)
-        auto = clamp_auto_resolution(args.autoResolutionMs) if turn.config.forward_auto_resolution else None
+        auto = clamp_auto_resolution(args.autoResolutionMs) if forward else None
         event = RequestUserInputEvent(call_id=invocation.call_id, turn_id=turn.turn_id,
                                       questions=[q.model_copy(update={"isOther": True}) for q in args.questions],
                                       autoResolutionMs=auto)

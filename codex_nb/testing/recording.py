@@ -1,7 +1,6 @@
-"""Strict fakes shipped in the package for tests and notebooks (STYLE practice 11).
+"""``RecordingSubscriber``: the ordered event log of a session, for whole-log assertions.
 
-``ScriptedModel`` is re-exported from here; ``RecordingSubscriber`` keeps the ordered
-event log of a session so tests can assert whole logs.
+``ScriptedModel`` and ``ModelRequest`` are re-exported from here for ``codex_nb.testing``.
 """
 
 from __future__ import annotations
@@ -9,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .protocol.events import Event
-from .protocol.model import ModelRequest
-from .runtime.models import ScriptedModel
+from ..protocol.events import Event
+from ..protocol.model import ModelRequest
+from ..runtime.models import ScriptedModel
 
 
 class RecordingSubscriber:

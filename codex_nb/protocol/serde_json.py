@@ -1,0 +1,889 @@
+"""A faithful emulation of ``serde_json::from_str::<T>`` error behaviour, for the slow path.
+
+Codex parses tool arguments with ``serde_json::from_str`` into ``#[derive(Deserialize)]``
+structs and shows the model ``failed to parse function arguments: {err}``. The model
+reads the text, so codex_nb reproduces it: which error wins, its wording, and its
+``line L column C`` (serde_json counts columns in bytes, at the last consumed byte,
+or one past it for "peek" errors). This module is a small streaming deserializer that
+follows ``serde_json``'s ``Deserializer`` step by step (``deserialize_struct``,
+``end_map``, ``fix_position``, ``peek_invalid_type`` ...), driven by a type shape built
+from a pydantic model. Codex builds serde_json with ``arbitrary_precision``, so a
+number that is not a u64/i64 integer shows as ``invalid type: number``.
+
+Only malformed or unusual input takes this path: valid arguments are parsed by
+pydantic's Rust parser first (see ``serde.parse_strict``).
+"""
+
+from __future__ import annotations
+
+import enum
+import types
+import typing
+import unicodedata
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from pydantic import BaseModel
+
+RECURSION_LIMIT = 128
+
+EOF_VALUE = "EOF while parsing a value"
+EOF_LIST = "EOF while parsing a list"
+EOF_OBJECT = "EOF while parsing an object"
+EOF_STRING = "EOF while parsing a string"
+EXPECTED_COLON = "expected `:`"
+EXPECTED_LIST_COMMA_OR_END = "expected `,` or `]`"
+EXPECTED_OBJECT_COMMA_OR_END = "expected `,` or `}`"
+EXPECTED_IDENT = "expected ident"
+EXPECTED_VALUE = "expected value"
+INVALID_ESCAPE = "invalid escape"
+INVALID_NUMBER = "invalid number"
+CONTROL_CHAR = "control character (\\u0000-\\u001F) found while parsing a string"
+KEY_MUST_BE_STRING = "key must be a string"
+LONE_LEADING_SURROGATE = "lone leading surrogate in hex escape"
+TRAILING_COMMA = "trailing comma"
+TRAILING_CHARACTERS = "trailing characters"
+UNEXPECTED_END_OF_HEX = "unexpected end of hex escape"
+RECURSION = "recursion limit exceeded"
+
+
+class SerdeJsonError(ValueError):
+    """``str()`` is serde_json's Display: the message, then `` at line L column C``."""
+
+    def __init__(self, message: str, position: tuple[int, int] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.position = position
+
+    def __str__(self) -> str:
+        if self.position is None:
+            return self.message
+        return f"{self.message} at line {self.position[0]} column {self.position[1]}"
+
+
+# -- shapes ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Field:
+    wire: str
+    name: str
+    shape: Shape
+    optional: bool  # missing from a map -> None / default
+    has_default: bool  # missing from a sequence -> default (``#[serde(default)]``)
+
+
+@dataclass(frozen=True)
+class Shape:
+    kind: str  # struct seq option str bool u64 i64 f64 enum any
+    name: str = ""
+    inner: Shape | None = None
+    fields: tuple[Field, ...] = ()
+    deny_unknown: bool = True
+    variants: tuple[str, ...] = ()
+
+
+ANY = Shape("any")
+_SHAPES: dict[tuple[type, frozenset[str]], Shape] = {}
+
+
+def shape_of(tp: Any, u64_fields: frozenset[str] = frozenset(), field_name: str = "") -> Shape:
+    """The serde shape of a Python annotation (pydantic models become structs)."""
+    origin = typing.get_origin(tp)
+    if origin is typing.Annotated:
+        return shape_of(typing.get_args(tp)[0], u64_fields, field_name)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        inner = shape_of(args[0], u64_fields, field_name) if len(args) == 1 else ANY
+        return Shape("option", inner=inner) if len(args) < len(typing.get_args(tp)) else inner
+    if isinstance(tp, type) and issubclass(tp, BaseModel):
+        return struct_shape(tp, u64_fields)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return Shape("enum", name=tp.__name__, variants=tuple(str(m.value) for m in tp))
+    if origin in (list, tuple) or tp in (list, tuple):
+        args = typing.get_args(tp)
+        return Shape("seq", inner=shape_of(args[0], u64_fields) if args else ANY)
+    if tp is str:
+        return Shape("str")
+    if tp is bool:
+        return Shape("bool")
+    if tp is int:
+        return Shape("u64" if field_name in u64_fields else "i64")
+    if tp is float:
+        return Shape("f64")
+    return ANY
+
+
+def struct_shape(model: type[BaseModel], u64_fields: frozenset[str] = frozenset()) -> Shape:
+    key = (model, u64_fields)
+    cached = _SHAPES.get(key)
+    if cached is not None:
+        return cached
+    fields = []
+    for name, info in model.model_fields.items():
+        field_shape = shape_of(info.annotation, u64_fields, info.alias or name)
+        fields.append(
+            Field(
+                wire=info.alias or name,
+                name=name,
+                shape=field_shape,
+                optional=field_shape.kind == "option" or not info.is_required(),
+                has_default=not info.is_required(),
+            )
+        )
+    shape = Shape(
+        "struct",
+        name=str(model.model_config.get("title") or model.__name__),
+        fields=tuple(fields),
+        deny_unknown=model.model_config.get("extra") == "forbid",
+    )
+    _SHAPES[key] = shape
+    return shape
+
+
+# -- "unexpected" texts (serde::de::Unexpected's Display) ----------------------------------
+def rust_debug_str(text: str) -> str:
+    """Rust's ``{:?}`` of a str: quotes, and escapes for quotes, backslashes and controls."""
+    out = ['"']
+    for ch in text:
+        if ch == '"':
+            out.append('\\"')
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\0":
+            out.append("\\0")
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Cn", "Co", "Cs", "Zl", "Zp"):
+            out.append(f"\\u{{{ord(ch):x}}}")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def rust_float(value: float) -> str:
+    """``WithDecimalPoint(f)``: Rust's positional Display, with ``.0`` for integral values."""
+    if value != value:
+        return "NaN"
+    if value in (float("inf"), float("-inf")):
+        return "inf" if value > 0 else "-inf"
+    text = format(Decimal(repr(value)), "f")
+    return text if "." in text else text + ".0"
+
+
+def unexpected_float(value: float) -> str:
+    return f"floating point `{rust_float(value)}`"
+
+
+# -- the deserializer -----------------------------------------------------------------------
+class _Number:
+    """ParserNumber: u64, i64, f64, or (arbitrary_precision) the text of any other number."""
+
+    def __init__(self, kind: str, value: Any) -> None:
+        self.kind = kind
+        self.value = value
+
+    def unexpected(self) -> str:
+        if self.kind in ("u64", "i64"):
+            return f"integer `{self.value}`"
+        if self.kind == "f64":
+            return unexpected_float(self.value)
+        return "number"
+
+    def python(self) -> Any:
+        if self.kind == "text":
+            text = self.value
+            return float(text) if any(c in text for c in ".eE") else int(text)
+        return self.value
+
+
+class Deserializer:
+    def __init__(self, text: str) -> None:
+        self.data = text.encode("utf-8", "surrogatepass")
+        self.index = 0
+        self.remaining_depth = RECURSION_LIMIT
+
+    # -- positions ----------------------------------------------------------------------
+    def _position_of(self, index: int) -> tuple[int, int]:
+        start_of_line = self.data.rfind(b"\n", 0, index) + 1
+        return self.data.count(b"\n", 0, start_of_line) + 1, index - start_of_line
+
+    def error(self, message: str) -> SerdeJsonError:
+        return SerdeJsonError(message, self._position_of(self.index))
+
+    def peek_error(self, message: str) -> SerdeJsonError:
+        return SerdeJsonError(message, self._position_of(min(len(self.data), self.index + 1)))
+
+    def fix(self, err: SerdeJsonError) -> SerdeJsonError:
+        if err.position is None:
+            err.position = self._position_of(self.index)
+        return err
+
+    # -- bytes --------------------------------------------------------------------------
+    def peek(self) -> int | None:
+        return self.data[self.index] if self.index < len(self.data) else None
+
+    def eat(self) -> None:
+        self.index += 1
+
+    def next_char(self) -> int | None:
+        if self.index < len(self.data):
+            self.index += 1
+            return self.data[self.index - 1]
+        return None
+
+    def whitespace(self) -> int | None:
+        data, i, n = self.data, self.index, len(self.data)
+        while i < n and data[i] in b" \n\t\r":
+            i += 1
+        self.index = i
+        return data[i] if i < n else None
+
+    def parse_ident(self, ident: bytes) -> None:
+        for expected in ident:
+            got = self.next_char()
+            if got is None:
+                raise self.error(EOF_VALUE)
+            if got != expected:
+                raise self.error(EXPECTED_IDENT)
+
+    def enter(self) -> None:
+        self.remaining_depth -= 1
+        if self.remaining_depth == 0:
+            raise self.peek_error(RECURSION)
+
+    def leave(self) -> None:
+        self.remaining_depth += 1
+
+    # -- scalars ------------------------------------------------------------------------
+    def parse_str(self) -> str:
+        """After the opening quote: the string's value, with serde_json's validation."""
+        data, n = self.data, len(self.data)
+        out = bytearray()
+        while True:
+            start = self.index
+            while self.index < n and data[self.index] not in b'"\\' and data[self.index] >= 0x20:
+                self.index += 1
+            out += data[start : self.index]
+            if self.index == n:
+                raise self.error(EOF_STRING)
+            byte = data[self.index]
+            self.index += 1
+            if byte == 0x22:
+                return out.decode("utf-8", "surrogatepass")
+            if byte != 0x5C:
+                raise self.error(CONTROL_CHAR)
+            self._escape(out)
+
+    def _escape(self, out: bytearray) -> None:
+        ch = self.next_char()
+        if ch is None:
+            raise self.error(EOF_STRING)
+        simple = {0x22: b'"', 0x5C: b"\\", 0x2F: b"/", 0x62: b"\b", 0x66: b"\f", 0x6E: b"\n", 0x72: b"\r", 0x74: b"\t"}
+        if ch in simple:
+            out += simple[ch]
+            return
+        if ch != 0x75:
+            raise self.error(INVALID_ESCAPE)
+        n = self._hex4()
+        if 0xDC00 <= n <= 0xDFFF:
+            raise self.error(LONE_LEADING_SURROGATE)
+        while True:
+            if n < 0xD800 or n > 0xDBFF:
+                out += chr(n).encode("utf-8", "surrogatepass")
+                return
+            n1 = n
+            if self.peek() is None:
+                raise self.error(EOF_STRING)
+            if self.peek() != 0x5C:
+                self.eat()
+                raise self.error(UNEXPECTED_END_OF_HEX)
+            self.eat()
+            if self.peek() is None:
+                raise self.error(EOF_STRING)
+            if self.peek() != 0x75:
+                self.eat()
+                raise self.error(UNEXPECTED_END_OF_HEX)
+            self.eat()
+            n2 = self._hex4()
+            if n2 < 0xDC00 or n2 > 0xDFFF:
+                raise self.error(LONE_LEADING_SURROGATE)
+            n = (((n1 - 0xD800) << 10) | (n2 - 0xDC00)) + 0x10000
+            out += chr(n).encode("utf-8")
+            return
+
+    def _hex4(self) -> int:
+        if self.index + 4 > len(self.data):
+            self.index = len(self.data)
+            raise self.error(EOF_STRING)
+        digits = self.data[self.index : self.index + 4]
+        self.index += 4
+        try:
+            if not all(c in b"0123456789abcdefABCDEF" for c in digits):
+                raise ValueError
+            return int(digits, 16)
+        except ValueError:
+            raise self.error(INVALID_ESCAPE) from None
+
+    def _scan_number(self, negative: bool) -> str:
+        """serde_json's ``scan_integer``/``scan_number``: the number's text, syntax-checked."""
+        buf = ["-"] if negative else []
+        ch = self.next_char()
+        if ch is None:
+            raise self.error(EOF_VALUE)
+        if ch == 0x30:
+            buf.append("0")
+            if (self.peek() or 0) in range(0x30, 0x3A):
+                raise self.peek_error(INVALID_NUMBER)
+        elif 0x31 <= ch <= 0x39:
+            buf.append(chr(ch))
+            while (p := self.peek()) is not None and 0x30 <= p <= 0x39:
+                self.eat()
+                buf.append(chr(p))
+        else:
+            raise self.error(INVALID_NUMBER)
+        if self.peek() == 0x2E:
+            self.eat()
+            buf.append(".")
+            digits = 0
+            while (p := self.peek()) is not None and 0x30 <= p <= 0x39:
+                self.eat()
+                buf.append(chr(p))
+                digits += 1
+            if not digits:
+                raise self.peek_error(INVALID_NUMBER if self.peek() is not None else EOF_VALUE)
+        if self.peek() in (0x65, 0x45):
+            buf.append(chr(self.peek() or 0))
+            self.eat()
+            if self.peek() in (0x2B, 0x2D):
+                buf.append(chr(self.peek() or 0))
+                self.eat()
+            ch = self.next_char()
+            if ch is None:
+                raise self.error(EOF_VALUE)
+            if not 0x30 <= ch <= 0x39:
+                raise self.error(INVALID_NUMBER)
+            buf.append(chr(ch))
+            while (p := self.peek()) is not None and 0x30 <= p <= 0x39:
+                self.eat()
+                buf.append(chr(p))
+        return "".join(buf)
+
+    def parse_any_number(self, negative: bool) -> _Number:
+        """``arbitrary_precision``'s parse_any_number: u64/i64 when it fits, else text."""
+        text = self._scan_number(negative)
+        if not any(c in text for c in ".eE"):
+            value = int(text)
+            if not negative and value < 2**64:
+                return _Number("u64", value)
+            if negative and value >= -(2**63):
+                return _Number("i64", value)
+        return _Number("text", text)
+
+    def parse_integer(self, negative: bool) -> _Number:
+        """The exact parser behind deserialize_u64/i64/f64: u64, i64 or f64."""
+        text = self._scan_number(negative)
+        if not any(c in text for c in ".eE"):
+            value = int(text)
+            if not negative and value < 2**64:
+                return _Number("u64", value)
+            if negative and value >= -(2**63):
+                return _Number("i64", value)
+        try:
+            value_f = float(text)
+        except OverflowError:  # pragma: no cover - float() saturates to inf instead
+            value_f = float("inf")
+        if value_f in (float("inf"), float("-inf")):
+            raise self.error("number out of range")
+        return _Number("f64", value_f)
+
+    def peek_invalid_type(self, expected: str) -> SerdeJsonError:
+        peek = self.peek()
+        if peek == 0x6E:
+            self.eat()
+            self.parse_ident(b"ull")
+            what = "null"
+        elif peek == 0x74:
+            self.eat()
+            self.parse_ident(b"rue")
+            what = "boolean `true`"
+        elif peek == 0x66:
+            self.eat()
+            self.parse_ident(b"alse")
+            what = "boolean `false`"
+        elif peek == 0x2D:
+            self.eat()
+            what = self.parse_any_number(True).unexpected()
+        elif peek is not None and 0x30 <= peek <= 0x39:
+            what = self.parse_any_number(False).unexpected()
+        elif peek == 0x22:
+            self.eat()
+            what = "string " + rust_debug_str(self.parse_str())
+        elif peek == 0x5B:
+            what = "sequence"
+        elif peek == 0x7B:
+            what = "map"
+        else:
+            return self.peek_error(EXPECTED_VALUE)
+        return self.fix(SerdeJsonError(f"invalid type: {what}, expected {expected}"))
+
+    # -- typed values ---------------------------------------------------------------------
+    def value(self, shape: Shape) -> Any:
+        kind = shape.kind
+        if kind == "struct":
+            return self.struct(shape)
+        if kind == "seq":
+            return self.seq(shape)
+        if kind == "option":
+            return self.option(shape)
+        if kind == "str":
+            return self.string("a string")
+        if kind == "enum":
+            return self.enum(shape)
+        if kind == "bool":
+            return self.boolean()
+        if kind in ("u64", "i64", "f64"):
+            return self.number(kind)
+        return self.any()
+
+    def _container(self, open_byte: int, visit: Any, end: Any) -> Any:
+        self.enter()
+        self.eat()
+        try:
+            ret = visit()
+            err = None
+        except SerdeJsonError as exc:
+            ret, err = None, exc
+        self.leave()
+        try:
+            end()
+        except SerdeJsonError as end_err:
+            if err is None:
+                err = end_err
+        if err is not None:
+            raise err
+        return ret
+
+    def struct(self, shape: Shape) -> dict[str, Any]:
+        peek = self.whitespace()
+        if peek is None:
+            raise self.peek_error(EOF_VALUE)
+        try:
+            if peek == 0x5B:
+                return self._container(peek, lambda: self._struct_seq(shape), self.end_seq)
+            if peek == 0x7B:
+                return self._container(peek, lambda: self._struct_map(shape), self.end_map)
+            raise self.peek_invalid_type(f"struct {shape.name}")
+        except SerdeJsonError as err:
+            raise self.fix(err) from None
+
+    def _struct_seq(self, shape: Shape) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        first = [True]
+        for index, field in enumerate(shape.fields):
+            if self._next_element(first):
+                out[field.name] = self.value(field.shape)
+            elif field.has_default:
+                continue
+            else:
+                n = len(shape.fields)
+                raise SerdeJsonError(
+                    f"invalid length {index}, expected struct {shape.name} with {n} element{'' if n == 1 else 's'}"
+                )
+        return out
+
+    def _struct_map(self, shape: Shape) -> dict[str, Any]:
+        by_wire = {f.wire: f for f in shape.fields}
+        out: dict[str, Any] = {}
+        first = [True]
+        while True:
+            key = self._next_key(first)
+            if key is None:
+                break
+            field = by_wire.get(key)
+            if field is None:
+                if shape.deny_unknown:
+                    raise SerdeJsonError(f"unknown field `{key}`, expected {expected_list(list(by_wire), 'fields')}")
+                self._colon()
+                self.ignore()
+                continue
+            if field.name in out:
+                raise SerdeJsonError(f"duplicate field `{key}`")
+            self._colon()
+            out[field.name] = self.value(field.shape)
+        for field in shape.fields:
+            if field.name not in out and not field.optional:
+                raise SerdeJsonError(f"missing field `{field.wire}`")
+        return out
+
+    def _next_key(self, first: list[bool]) -> str | None:
+        peek = self.whitespace()
+        if peek == 0x7D:
+            return None
+        if peek == 0x2C and not first[0]:
+            self.eat()
+            peek = self.whitespace()
+        elif peek is not None:
+            if first[0]:
+                first[0] = False
+            else:
+                raise self.peek_error(EXPECTED_OBJECT_COMMA_OR_END)
+        else:
+            raise self.peek_error(EOF_OBJECT)
+        if peek == 0x22:
+            self.eat()
+            return self.parse_str()
+        if peek == 0x7D:
+            raise self.peek_error(TRAILING_COMMA)
+        if peek is None:
+            raise self.peek_error(EOF_VALUE)
+        raise self.peek_error(KEY_MUST_BE_STRING)
+
+    def _colon(self) -> None:
+        peek = self.whitespace()
+        if peek == 0x3A:
+            self.eat()
+            return
+        raise self.peek_error(EXPECTED_COLON if peek is not None else EOF_OBJECT)
+
+    def _next_element(self, first: list[bool]) -> bool:
+        peek = self.whitespace()
+        if peek == 0x5D:
+            return False
+        if peek == 0x2C and not first[0]:
+            self.eat()
+            peek = self.whitespace()
+        elif peek is not None:
+            if first[0]:
+                first[0] = False
+            else:
+                raise self.peek_error(EXPECTED_LIST_COMMA_OR_END)
+        else:
+            raise self.peek_error(EOF_LIST)
+        if peek == 0x5D:
+            raise self.peek_error(TRAILING_COMMA)
+        if peek is None:
+            raise self.peek_error(EOF_VALUE)
+        return True
+
+    def end_seq(self) -> None:
+        peek = self.whitespace()
+        if peek == 0x5D:
+            self.eat()
+            return
+        if peek == 0x2C:
+            self.eat()
+            after = self.whitespace()
+            raise self.peek_error(TRAILING_COMMA if after == 0x5D else TRAILING_CHARACTERS)
+        raise self.peek_error(TRAILING_CHARACTERS if peek is not None else EOF_LIST)
+
+    def end_map(self) -> None:
+        peek = self.whitespace()
+        if peek == 0x7D:
+            self.eat()
+            return
+        if peek == 0x2C:
+            raise self.peek_error(TRAILING_COMMA)
+        raise self.peek_error(TRAILING_CHARACTERS if peek is not None else EOF_OBJECT)
+
+    def seq(self, shape: Shape) -> list[Any]:
+        peek = self.whitespace()
+        if peek is None:
+            raise self.peek_error(EOF_VALUE)
+        inner = shape.inner or ANY
+        try:
+            if peek == 0x5B:
+
+                def visit() -> list[Any]:
+                    items = []
+                    first = [True]
+                    while self._next_element(first):
+                        items.append(self.value(inner))
+                    return items
+
+                return self._container(peek, visit, self.end_seq)
+            raise self.peek_invalid_type("a sequence")
+        except SerdeJsonError as err:
+            raise self.fix(err) from None
+
+    def option(self, shape: Shape) -> Any:
+        if self.whitespace() == 0x6E:
+            self.eat()
+            self.parse_ident(b"ull")
+            return None
+        return self.value(shape.inner or ANY)
+
+    def string(self, expected: str) -> str:
+        peek = self.whitespace()
+        if peek is None:
+            raise self.peek_error(EOF_VALUE)
+        try:
+            if peek == 0x22:
+                self.eat()
+                return self.parse_str()
+            raise self.peek_invalid_type(expected)
+        except SerdeJsonError as err:
+            raise self.fix(err) from None
+
+    def enum(self, shape: Shape) -> str:
+        peek = self.whitespace()
+        if peek == 0x22:
+            return self._variant(shape)
+        if peek == 0x7B:
+            self.enter()
+            self.eat()
+            self.whitespace()
+            variant = self._variant(shape)
+            self._colon()
+            self._unit()
+            self.leave()
+            after = self.whitespace()
+            if after == 0x7D:
+                self.eat()
+                return variant
+            raise self.error(EXPECTED_VALUE if after is not None else EOF_OBJECT)
+        raise self.peek_error(EXPECTED_VALUE if peek is not None else EOF_VALUE)
+
+    def _variant(self, shape: Shape) -> str:
+        name = self.string("variant identifier")
+        if name not in shape.variants:
+            raise self.fix(
+                SerdeJsonError(f"unknown variant `{name}`, expected {expected_list(list(shape.variants), 'variants')}")
+            )
+        return name
+
+    def _unit(self) -> None:
+        peek = self.whitespace()
+        if peek is None:
+            raise self.peek_error(EOF_VALUE)
+        try:
+            if peek == 0x6E:
+                self.eat()
+                self.parse_ident(b"ull")
+                return
+            raise self.peek_invalid_type("unit")
+        except SerdeJsonError as err:
+            raise self.fix(err) from None
+
+    def boolean(self) -> bool:
+        peek = self.whitespace()
+        if peek is None:
+            raise self.peek_error(EOF_VALUE)
+        try:
+            if peek == 0x74:
+                self.eat()
+                self.parse_ident(b"rue")
+                return True
+            if peek == 0x66:
+                self.eat()
+                self.parse_ident(b"alse")
+                return False
+            raise self.peek_invalid_type("a boolean")
+        except SerdeJsonError as err:
+            raise self.fix(err) from None
+
+    def number(self, kind: str) -> int | float:
+        peek = self.whitespace()
+        if peek is None:
+            raise self.peek_error(EOF_VALUE)
+        try:
+            if peek == 0x2D:
+                self.eat()
+                number = self.parse_integer(True)
+            elif 0x30 <= peek <= 0x39:
+                number = self.parse_integer(False)
+            else:
+                raise self.peek_invalid_type(kind)
+            return self._visit_number(number, kind)
+        except SerdeJsonError as err:
+            raise self.fix(err) from None
+
+    @staticmethod
+    def _visit_number(number: _Number, kind: str) -> int | float:
+        if kind == "f64":
+            return float(number.value)
+        if number.kind == "f64":
+            raise SerdeJsonError(f"invalid type: {number.unexpected()}, expected {kind}")
+        value = int(number.value)
+        if kind == "u64" and value < 0:
+            raise SerdeJsonError(f"invalid value: integer `{value}`, expected u64")
+        if kind == "i64" and value >= 2**63:
+            raise SerdeJsonError(f"invalid value: integer `{value}`, expected i64")
+        return value
+
+    # -- untyped values ---------------------------------------------------------------------
+    def any(self) -> Any:
+        """``serde_json::Value``: any JSON; duplicate keys keep the last value."""
+        peek = self.whitespace()
+        if peek is None:
+            raise self.peek_error(EOF_VALUE)
+        try:
+            if peek == 0x6E:
+                self.eat()
+                self.parse_ident(b"ull")
+                return None
+            if peek == 0x74:
+                self.eat()
+                self.parse_ident(b"rue")
+                return True
+            if peek == 0x66:
+                self.eat()
+                self.parse_ident(b"alse")
+                return False
+            if peek == 0x2D:
+                self.eat()
+                return self.parse_any_number(True).python()
+            if 0x30 <= peek <= 0x39:
+                return self.parse_any_number(False).python()
+            if peek == 0x22:
+                self.eat()
+                return self.parse_str()
+            if peek == 0x5B:
+
+                def visit_seq() -> list[Any]:
+                    items = []
+                    first = [True]
+                    while self._next_element(first):
+                        items.append(self.any())
+                    return items
+
+                return self._container(peek, visit_seq, self.end_seq)
+            if peek == 0x7B:
+
+                def visit_map() -> dict[str, Any]:
+                    out: dict[str, Any] = {}
+                    first = [True]
+                    while (key := self._next_key(first)) is not None:
+                        self._colon()
+                        out[key] = self.any()
+                    return out
+
+                return self._container(peek, visit_map, self.end_map)
+            raise self.peek_error(EXPECTED_VALUE)
+        except SerdeJsonError as err:
+            raise self.fix(err) from None
+
+    def ignore(self) -> None:
+        self.any()
+
+    def end(self) -> None:
+        if self.whitespace() is not None:
+            raise self.peek_error(TRAILING_CHARACTERS)
+
+
+def expected_list(names: list[str], what: str) -> str:
+    quoted = [f"`{n}`" for n in names]
+    if not quoted:
+        return f"there are no {what}"
+    if len(quoted) == 1:
+        return quoted[0]
+    if len(quoted) == 2:
+        return f"{quoted[0]} or {quoted[1]}"
+    return "one of " + ", ".join(quoted)
+
+
+def _value_unexpected(value: Any) -> str:
+    """``Value::unexpected`` with ``arbitrary_precision``: every number is just "number"."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean `{'true' if value else 'false'}`"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string " + rust_debug_str(value)
+    if isinstance(value, list):
+        return "sequence"
+    return "map"
+
+
+def from_value(shape: Shape, value: Any) -> Any:
+    """``serde_json::from_value``: like ``from_str`` on an already parsed Value, so errors
+    carry no position and numbers show as "number"."""
+    kind = shape.kind
+
+    def invalid(expected: str) -> SerdeJsonError:
+        return SerdeJsonError(f"invalid type: {_value_unexpected(value)}, expected {expected}")
+
+    if kind == "option":
+        return None if value is None else from_value(shape.inner or ANY, value)
+    if kind == "struct":
+        if isinstance(value, list):
+            out: dict[str, Any] = {}
+            for index, field in enumerate(shape.fields):
+                if index < len(value):
+                    out[field.name] = from_value(field.shape, value[index])
+                elif not field.has_default:
+                    n = len(shape.fields)
+                    raise SerdeJsonError(f"invalid length {len(value)}, expected struct {shape.name} with {n} "
+                                         f"element{'' if n == 1 else 's'}")
+            if len(value) > len(shape.fields):
+                raise SerdeJsonError(f"invalid length {len(value)}, expected fewer elements in array")
+            return out
+        if not isinstance(value, dict):
+            raise invalid(f"struct {shape.name}")
+        by_wire = {f.wire: f for f in shape.fields}
+        out = {}
+        for key, item in value.items():
+            field = by_wire.get(key)
+            if field is None:
+                if shape.deny_unknown:
+                    raise SerdeJsonError(f"unknown field `{key}`, expected {expected_list(list(by_wire), 'fields')}")
+                continue
+            out[field.name] = from_value(field.shape, item)
+        for field in shape.fields:
+            if field.name not in out and not field.optional:
+                raise SerdeJsonError(f"missing field `{field.wire}`")
+        return out
+    if kind == "seq":
+        if not isinstance(value, list):
+            raise invalid("a sequence")
+        return [from_value(shape.inner or ANY, item) for item in value]
+    if kind == "str":
+        if not isinstance(value, str):
+            raise invalid("a string")
+        return value
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise invalid("a boolean")
+        return value
+    if kind == "enum":
+        name = value if isinstance(value, str) else None
+        if isinstance(value, dict) and len(value) == 1:
+            name = next(iter(value))
+        if name is None:
+            raise invalid("string or map")
+        if name not in shape.variants:
+            raise SerdeJsonError(f"unknown variant `{name}`, expected {expected_list(list(shape.variants), 'variants')}")
+        return name
+    if kind in ("u64", "i64", "f64"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise invalid(kind)
+        if kind == "f64":
+            return float(value)
+        if isinstance(value, float):
+            raise invalid(kind)
+        if kind == "u64" and value < 0:
+            raise SerdeJsonError(f"invalid value: integer `{value}`, expected u64")
+        return value
+    return value
+
+
+def from_str(shape: Shape, text: str) -> Any:
+    """``serde_json::from_str``: the value for ``shape``, or ``SerdeJsonError``."""
+    de = Deserializer(text)
+    value = de.value(shape)
+    de.end()
+    return value
+
+
+def value_from_str(text: str) -> Any:
+    """``serde_json::from_str::<Value>``."""
+    return from_str(ANY, text)
+
+
+__all__ = ["SerdeJsonError", "Shape", "from_str", "from_value", "shape_of", "struct_shape", "value_from_str"]

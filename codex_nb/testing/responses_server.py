@@ -1,0 +1,370 @@
+"""A local Responses-API server on 127.0.0.1, scripted like ``ScriptedModel``.
+
+Real HTTP and real SSE, so anything that speaks the Responses API -- the real Codex
+binary, codex_nb's own Responses provider -- can run whole turns offline. Each POST to
+``/v1/responses`` consumes the next script entry and streams it the way the Responses
+API does (``response.created``, ``response.in_progress``, ``response.output_item.added``,
+``response.output_text.delta`` for assistant text, ``response.output_item.done``,
+``response.completed`` with usage). Every request body is recorded. Faults
+(``HttpError``, ``CutStream``, ``Stall``, ``Garbage``) are script entries too.
+
+Strict: a request beyond the script is answered with HTTP 500 and a message saying so,
+and leaving the context manager raises ``ResponsesServerError`` for it, and for script
+entries that were never used (unless ``allow_leftover=True``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+Item = dict[str, Any]
+
+
+class ResponsesServerError(AssertionError):
+    """The script and the requests the server saw do not match."""
+
+
+@dataclass(frozen=True, kw_only=False)
+class HttpError:
+    """Answer the request with this HTTP status, an optional body and headers (e.g. Retry-After)."""
+
+    status: int
+    body: str | Mapping[str, Any] | None = None
+    headers: Mapping[str, str] | None = None
+
+
+@dataclass(frozen=True, kw_only=False)
+class CutStream:
+    """Stream ``after_items`` output items, then close the connection without response.completed."""
+
+    after_items: int = 0
+    items: Sequence[Item] = ()
+
+
+@dataclass(frozen=True, kw_only=False)
+class Stall:
+    """Send response.created, then hold the connection silent for ``seconds`` and close it.
+
+    With ``then`` (a list of items), the stream resumes normally after the pause instead.
+    The pause ends early when the server shuts down, so a stalled test never hangs.
+    """
+
+    seconds: float
+    then: Sequence[Item] | None = None
+
+
+@dataclass(frozen=True, kw_only=False)
+class Garbage:
+    """Answer 200 ``text/event-stream`` with these raw bytes instead of a valid stream."""
+
+    text: str
+
+
+Fault = HttpError | CutStream | Stall | Garbage
+Entry = Sequence[Item] | Callable[[dict[str, Any]], Any] | Fault
+
+
+def _sse(event: dict[str, Any]) -> bytes:
+    return f"event: {event['type']}\ndata: {json.dumps(event, ensure_ascii=False)}\n\n".encode()
+
+
+def _usage(request_bytes: int, items: Sequence[Item]) -> dict[str, Any]:
+    # Deterministic, roughly proportional figures: enough for clients that track token use.
+    input_tokens = max(1, request_bytes // 4)
+    output_tokens = max(1, len(json.dumps(list(items))) // 4)
+    return {
+        "input_tokens": input_tokens,
+        "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": output_tokens,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": input_tokens + output_tokens,
+    }
+
+
+def _is_item_list(value: Any) -> bool:
+    return isinstance(value, (list, tuple)) and all(isinstance(i, dict) and "type" in i for i in value)
+
+
+class ResponsesServer:
+    """Serve scripted Responses-API streams on ``base_url`` (``http://127.0.0.1:PORT/v1``).
+
+    ``script`` is a list; entry *n* answers the *n*-th ``POST /v1/responses``: a list of
+    output items (``cx.function_call(...)``, ``cx.assistant_message(...)``, ...), a
+    callable taking the request body and returning such a list (or a fault), or a fault
+    object. Use as ``with ResponsesServer(script) as srv:`` or ``async with``.
+    """
+
+    def __init__(
+        self,
+        script: Sequence[Entry],
+        *,
+        allow_leftover: bool = False,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
+        if isinstance(script, (str, bytes)) or not isinstance(script, Sequence):
+            raise TypeError("ResponsesServer takes a list of script entries, each a list of output items or a fault")
+        for index, entry in enumerate(script):
+            if not (callable(entry) or _is_item_list(entry) or isinstance(entry, Fault)):
+                raise TypeError(
+                    f"script entry {index} must be a list of output items, a callable or a fault "
+                    f"(HttpError/CutStream/Stall/Garbage); got {type(entry).__name__}. "
+                    f"Wrap a single item in a list."
+                )
+        self.script: list[Entry] = list(script)
+        self.allow_leftover = allow_leftover
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self.other_requests: list[tuple[str, str]] = []
+        self.failures: list[str] = []
+        self._host = host
+        self._port = port
+        self._lock = threading.Lock()
+        self._closing = threading.Event()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle -------------------------------------------------------------------
+    def start(self) -> ResponsesServer:
+        if self._httpd is not None:
+            return self
+        server = self
+
+        class Handler(_Handler):
+            owner = server
+
+        self._closing.clear()
+        self._httpd = ThreadingHTTPServer((self._host, self._port), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self._httpd.serve_forever, name="ResponsesServer", daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        httpd, self._httpd = self._httpd, None
+        if httpd is None:
+            return
+        self._closing.set()
+        httpd.shutdown()
+        httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
+
+    def check(self) -> None:
+        """Raise ``ResponsesServerError`` for over-use, handler errors, or unused entries."""
+        problems = list(self.failures)
+        if not self.allow_leftover and self.remaining > 0:
+            problems.append(
+                f"{self.remaining} scripted response(s) were never requested; remove them, or pass "
+                f"allow_leftover=True"
+            )
+        if problems:
+            raise ResponsesServerError("; ".join(problems))
+
+    def __enter__(self) -> ResponsesServer:
+        return self.start()
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        self.close()
+        if exc_type is None:
+            self.check()
+
+    async def __aenter__(self) -> ResponsesServer:
+        return self.start()
+
+    async def __aexit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        import asyncio
+
+        await asyncio.to_thread(self.close)
+        if exc_type is None:
+            self.check()
+
+    # -- facts -------------------------------------------------------------------------
+    @property
+    def port(self) -> int:
+        if self._httpd is None:
+            raise RuntimeError("the ResponsesServer is not running; use it as a context manager or call start()")
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def remaining(self) -> int:
+        return max(0, len(self.script) - len(self.requests))
+
+    def write_codex_home(self, path: str | Path, **overrides: Any) -> Path:
+        """Write ``config.toml`` into ``path`` pointing Codex at this server; returns ``path``.
+
+        Keyword overrides become top-level keys (``model="gpt-5.1-codex"``) or, with a dict
+        value, tables (``tools={"update_plan": {"enabled": True}}``). Retries are off so a
+        fault shows at once.
+        """
+        from .codex_ref import codex_config_toml
+
+        home = Path(path)
+        home.mkdir(parents=True, exist_ok=True)
+        (home / "config.toml").write_text(codex_config_toml(self.base_url, **overrides), encoding="utf-8")
+        return home
+
+    # -- serving -------------------------------------------------------------------------
+    def _take(self, body: dict[str, Any], headers: dict[str, str]) -> tuple[int, Entry | None]:
+        with self._lock:
+            index = len(self.requests)
+            self.requests.append(body)
+            self.headers.append(headers)
+            if index >= len(self.script):
+                message = (
+                    f"ResponsesServer was asked for response {index + 1} but only {len(self.script)} were "
+                    f"scripted; add a final [cx.assistant_message(...)] response so the turn can end"
+                )
+                self.failures.append(message)
+                return index, None
+            return index, self.script[index]
+
+    def _fail(self, message: str) -> None:
+        with self._lock:
+            self.failures.append(message)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    owner: ResponsesServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet: tests read .requests instead
+        pass
+
+    def do_GET(self) -> None:
+        self.owner.other_requests.append(("GET", self.path))
+        self._json(404, {"error": {"message": f"ResponsesServer serves only POST /v1/responses, not GET {self.path}"}})
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        if self.path.split("?")[0].rstrip("/") not in ("/v1/responses", "/responses"):
+            self.owner.other_requests.append(("POST", self.path))
+            self._json(404, {"error": {"message": f"ResponsesServer serves only POST /v1/responses, not {self.path}"}})
+            return
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError as exc:
+            self.owner._fail(f"request body is not JSON: {exc}")
+            self._json(400, {"error": {"message": f"request body is not JSON: {exc}"}})
+            return
+        index, entry = self.owner._take(body, {k.lower(): v for k, v in self.headers.items()})
+        if entry is None:
+            self._json(500, {"error": {"message": self.owner.failures[-1], "type": "server_error"}})
+            return
+        if callable(entry) and not isinstance(entry, Fault):
+            try:
+                entry = entry(copy.deepcopy(body))
+            except Exception as exc:  # a broken script entry must not kill the server
+                message = f"script entry {index} raised {type(exc).__name__}: {exc}"
+                self.owner._fail(message)
+                self._json(500, {"error": {"message": message, "type": "server_error"}})
+                return
+            if not (_is_item_list(entry) or isinstance(entry, Fault)):
+                message = f"script entry {index} returned {type(entry).__name__}, not a list of items or a fault"
+                self.owner._fail(message)
+                self._json(500, {"error": {"message": message, "type": "server_error"}})
+                return
+        try:
+            self._answer(index, entry, len(raw))
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client hung up (e.g. an interrupted turn): nothing left to send
+
+    # -- answers -----------------------------------------------------------------------
+    def _answer(self, index: int, entry: Any, request_bytes: int) -> None:
+        response_id = f"resp_{index + 1}"
+        if isinstance(entry, HttpError):
+            body = entry.body
+            if body is None:
+                body = {"error": {"message": f"scripted HTTP {entry.status}", "type": "server_error"}}
+            data = (body if isinstance(body, str) else json.dumps(body)).encode()
+            self.send_response(entry.status)
+            self.send_header("Content-Type", "application/json" if not isinstance(body, str) else "text/plain")
+            for key, value in (entry.headers or {}).items():
+                self.send_header(key, value)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return
+        if isinstance(entry, Garbage):
+            self._start_stream(close=True)
+            self.wfile.write(entry.text.encode())
+            self.wfile.flush()
+            return
+        self._start_stream(close=True)
+        self._send({"type": "response.created", "response": {"id": response_id, "status": "in_progress"}})
+        self._send({"type": "response.in_progress", "response": {"id": response_id, "status": "in_progress"}})
+        if isinstance(entry, Stall):
+            self.owner._closing.wait(entry.seconds)
+            if entry.then is None or self.owner._closing.is_set():
+                return
+            entry = list(entry.then)
+        if isinstance(entry, CutStream):
+            for output_index, item in enumerate(list(entry.items)[: entry.after_items]):
+                self._item(output_index, copy.deepcopy(item))
+            return
+        items = [copy.deepcopy(i) for i in entry]
+        for output_index, item in enumerate(items):
+            self._item(output_index, item)
+        self._send(
+            {
+                "type": "response.completed",
+                "response": {"id": response_id, "status": "completed", "usage": _usage(request_bytes, items)},
+            }
+        )
+
+    def _item(self, output_index: int, item: Item) -> None:
+        added = copy.deepcopy(item)
+        if item.get("type") == "message":
+            added["content"] = []
+        self._send({"type": "response.output_item.added", "output_index": output_index, "item": added})
+        if item.get("type") == "message" and item.get("role") == "assistant":
+            for content_index, part in enumerate(item.get("content") or []):
+                if isinstance(part, dict) and part.get("type") == "output_text":
+                    delta: dict[str, Any] = {
+                        "type": "response.output_text.delta",
+                        "output_index": output_index,
+                        "content_index": content_index,
+                        "delta": part.get("text", ""),
+                    }
+                    if "id" in item:
+                        delta["item_id"] = item["id"]
+                    self._send(delta)
+        self._send({"type": "response.output_item.done", "output_index": output_index, "item": item})
+
+    def _start_stream(self, *, close: bool) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        if close:
+            # No Content-Length: the stream ends when the connection closes.
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+
+    def _send(self, event: dict[str, Any]) -> None:
+        self.wfile.write(_sse(event))
+        self.wfile.flush()
+
+    def _json(self, status: int, body: dict[str, Any]) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+__all__ = ["CutStream", "Garbage", "HttpError", "ResponsesServer", "ResponsesServerError", "Stall"]

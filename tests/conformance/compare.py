@@ -1,0 +1,93 @@
+"""Field-by-field comparison of two observations, with readable diffs."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any
+
+from .normalise import canonical
+from .scenario import Scenario
+
+OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output", "tool_search_output", "mcp_tool_call_output")
+
+
+@dataclass(frozen=True)
+class Check:
+    scenario: str
+    field: str
+    ok: bool
+    diff: str = ""
+    skipped: str = ""
+
+
+def outputs(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [i for i in items if i.get("type") in OUTPUT_TYPES]
+
+
+def fields(obs: dict[str, Any], other: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """Field name -> (this side, reference side)."""
+    out: dict[str, tuple[Any, Any]] = {
+        "turn_status": (obs["turn_status"], other["turn_status"]),
+        "model_requests": (obs["requests"] - obs.get("overuse", 0), other["requests"] - other.get("overuse", 0)),
+        "history": (obs["history"], other["history"]),
+        "plans": (obs["plans"], other["plans"]),
+        "hooks": (obs["hooks"], other["hooks"]),
+        "server_requests": (obs["server_requests"], other["server_requests"]),
+    }
+    n = max(len(obs["inputs"]), len(other["inputs"]))
+    for i in range(1, n):
+        mine = outputs(obs["inputs"][i]) if i < len(obs["inputs"]) else None
+        theirs = outputs(other["inputs"][i]) if i < len(other["inputs"]) else None
+        out[f"outputs[request {i + 1}]"] = (mine, theirs)
+    for mode, specs in other["tools"].items():
+        mine_specs = obs["tools"].get(mode, {})
+        for name in sorted(set(specs) & set(mine_specs)):
+            out[f"tool_spec[{mode}:{name}]"] = (mine_specs[name], specs[name])
+        if "exec" in specs and "exec" in mine_specs:
+            theirs_sections = exec_sections(specs["exec"].get("description", ""))
+            mine_sections = exec_sections(mine_specs["exec"].get("description", ""))
+            for name in sorted(set(theirs_sections) & set(mine_sections)):
+                out[f"exec_nested_tool[{mode}:{name}]"] = (mine_sections[name], theirs_sections[name])
+    return out
+
+
+def exec_sections(description: str) -> dict[str, str]:
+    """Code Mode only: the ``### `tool``` sections of the exec description, by tool name.
+
+    The binary nests tools codex_nb does not have (shell, agents, goals), so the whole
+    description cannot match; each tool both nest must."""
+    out = {}
+    for chunk in description.split("\n### `")[1:]:
+        name, _, _ = chunk.partition("`")
+        out[name] = ("### `" + chunk.split("\n\n## ")[0]).rstrip()
+    return out
+
+
+def _lines(value: Any) -> Any:
+    """Multi-line strings become lists of lines, so a diff points at the line that differs."""
+    if isinstance(value, dict):
+        return {k: _lines(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_lines(v) for v in value]
+    if isinstance(value, str) and "\n" in value:
+        return {"<lines>": value.split("\n")}
+    return value
+
+
+def diff(mine: Any, theirs: Any) -> str:
+    a = canonical(_lines(theirs)).splitlines()
+    b = canonical(_lines(mine)).splitlines()
+    return "\n".join(difflib.unified_diff(a, b, "codex 0.169 (expected)", "codex_nb", lineterm="", n=2))
+
+
+def compare(scenario: Scenario, obs: dict[str, Any], reference: dict[str, Any]) -> list[Check]:
+    checks = []
+    for name, (mine, theirs) in fields(obs, reference).items():
+        base = name.split("[")[0]
+        if base in scenario.skip or name in scenario.skip:
+            checks.append(Check(scenario.name, name, True, skipped=scenario.why or "deliberate"))
+            continue
+        ok = mine == theirs
+        checks.append(Check(scenario.name, name, ok, "" if ok else diff(mine, theirs)))
+    return checks

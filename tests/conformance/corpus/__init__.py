@@ -1,0 +1,19 @@
+"""The conformance corpus: every scenario, from the modules below, names unique."""
+
+from __future__ import annotations
+
+from ..scenario import Scenario
+from . import code_mode, frontend, hooks, hostile, interrupt, tools, update_plan
+
+SCENARIOS: list[Scenario] = [
+    *update_plan.SCENARIOS,
+    *tools.SCENARIOS,
+    *frontend.SCENARIOS,
+    *hooks.SCENARIOS,
+    *code_mode.SCENARIOS,
+    *interrupt.SCENARIOS,
+    *hostile.SCENARIOS,
+]
+
+_names = [s.name for s in SCENARIOS]
+assert len(_names) == len(set(_names)), "scenario names must be unique"

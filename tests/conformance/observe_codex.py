@@ -1,0 +1,177 @@
+"""Play a scenario on the real Codex: ``codex app-server`` against a local Responses server."""
+
+from __future__ import annotations
+
+import copy
+import json
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from codex_nb.testing import ResponsesServer, Stall, codex_binary
+
+from .appserver import AppServer
+from .normalise import after_prompt, clean, plan_payload, tool_specs
+from .scenario import INTERRUPT, PROMPT, Scenario
+
+FOLLOWUP_PROMPT = "conformance followup"
+
+
+def provider_toml(base_url: str) -> str:
+    return (
+        "\n[model_providers.local]\n"
+        'name = "local"\n'
+        f'base_url = "{base_url}"\n'
+        'wire_api = "responses"\n'
+        "request_max_retries = 0\n"
+        "stream_max_retries = 0\n"
+    )
+
+
+def write_layout(scenario: Scenario, root: Path, base_url: str | None) -> dict[str, Path]:
+    """The CODEX_HOME, work dir and hook scripts of one scenario, both sides use the same."""
+    dirs = {"home": root / "home", "work": root / "work", "scripts": root / "scripts"}
+    for d in dirs.values():
+        d.mkdir(parents=True, exist_ok=True)
+    for name, text in scenario.scripts.items():
+        path = dirs["scripts"] / name
+        path.write_text(text, encoding="utf-8")
+        path.chmod(0o755)
+    if scenario.hooks is not None:
+        text = json.dumps(scenario.hooks).replace("{scripts}", str(dirs["scripts"]))
+        (dirs["home"] / "hooks.json").write_text(text, encoding="utf-8")
+    config = 'model_provider = "local"\n' + scenario.config_toml
+    if base_url is not None:
+        config += provider_toml(base_url)
+    (dirs["home"] / "config.toml").write_text(config, encoding="utf-8")
+    return dirs
+
+
+def expand(value: Any, dirs: dict[str, Path]) -> Any:
+    """Scenario data may name the run's folders as <WORK>, <HOME>, <SCRIPTS>."""
+    if isinstance(value, dict):
+        return {k: expand(v, dirs) for k, v in value.items()}
+    if isinstance(value, list):
+        return [expand(v, dirs) for v in value]
+    if isinstance(value, str):
+        for name, path in dirs.items():
+            value = value.replace(f"<{name.upper()}>", str(path))
+    return value
+
+
+def paths_of(dirs: dict[str, Path]) -> dict[str, str]:
+    out = {}
+    for name, path in dirs.items():
+        out[str(path)] = f"<{name.upper()}>"
+        out[str(path.resolve())] = f"<{name.upper()}>"
+    return out
+
+
+def _script(scenario: Scenario, interrupt_hit: threading.Event) -> list[Any]:
+    def stall(body: dict[str, Any]) -> Any:
+        interrupt_hit.set()
+        return Stall(120)
+
+    out: list[Any] = []
+    for entry in list(scenario.responses) + list(scenario.followup or []):
+        out.append(stall if entry == INTERRUPT else copy.deepcopy(entry))
+    return out
+
+
+def trust_all_hooks(server: AppServer, dirs: dict[str, Path], cwd: Path) -> list[dict[str, Any]]:
+    """Trust every discovered hook the way a user does: hooks/list, then its hashes into config.toml."""
+    listed = server.request("hooks/list", {"cwds": [str(cwd)]})
+    hooks = [h for entry in listed.get("data", []) for h in entry.get("hooks", [])]
+    edits = [
+        {"keyPath": f"hooks.state.{json.dumps(h['key'])}", "value": {"trusted_hash": h["currentHash"]}, "mergeStrategy": "upsert"}
+        for h in hooks
+        if h.get("currentHash")
+    ]
+    if edits:
+        server.request("config/batchWrite", {"edits": edits, "reloadUserConfig": True})
+    return hooks
+
+
+def observe(scenario: Scenario) -> dict[str, Any]:
+    interrupt_hit = threading.Event()
+    answers = list(scenario.answers)
+    server_requests: list[dict[str, Any]] = []
+    layout: dict[str, Path] = {}
+
+    def answer(method: str, params: dict[str, Any]) -> Any:
+        server_requests.append({"method": method, "params": params})
+        if not answers:
+            raise RuntimeError(f"scenario {scenario.name} has no scripted answer for {method}")
+        return expand(answers.pop(0), layout)
+
+    with tempfile.TemporaryDirectory(prefix="conf-") as tmp:
+        root = Path(tmp)
+        srv = ResponsesServer(_script(scenario, interrupt_hit), allow_leftover=True)
+        with srv:
+            dirs = write_layout(scenario, root, srv.base_url)
+            layout.update(dirs)
+            paths = paths_of(dirs)
+            with AppServer(codex_binary(), codex_home=dirs["home"], cwd=dirs["work"], answer=answer) as server:
+                server.initialize()
+                if scenario.hooks is not None and scenario.trust_hooks:
+                    trust_all_hooks(server, dirs, dirs["work"])
+                thread = server.request("thread/start", {"cwd": str(dirs["work"])})["thread"]
+                statuses = []
+                for prompt, turn_index in ((PROMPT, 0), (FOLLOWUP_PROMPT, 1)):
+                    if turn_index == 1 and scenario.followup is None:
+                        break
+                    start = len(server.messages)
+                    params: dict[str, Any] = {"threadId": thread["id"], "input": [{"type": "text", "text": prompt}]}
+                    if scenario.mode == "plan":
+                        params["collaborationMode"] = {"mode": "plan", "settings": {"model": "gpt-5.1-codex"}}
+                    turn = server.request("turn/start", params)["turn"]
+                    if turn_index == 0 and INTERRUPT in scenario.responses:
+                        if not interrupt_hit.wait(60):
+                            raise RuntimeError("the interrupting request never arrived")
+                        server.request("turn/interrupt", {"threadId": thread["id"], "turnId": turn["id"]})
+                    done = server.wait_for(
+                        lambda m: m.get("method") == "turn/completed" and m["params"]["turn"]["id"] == turn["id"],
+                        start=start,
+                    )
+                    statuses.append(done["params"]["turn"]["status"])
+                messages = list(server.messages)
+        failures = [f for f in srv.failures if "asked for response" not in f]
+        overuse = [f for f in srv.failures if "asked for response" in f]
+        requests = [clean(r, paths) for r in srv.requests]
+        return {
+            "turn_status": statuses,
+            "requests": len(requests),
+            "overuse": len(overuse),
+            "server_failures": failures,
+            "tools": {mode_key(scenario): tool_specs(requests[0]["tools"]) if requests else {}},
+            "history": clean(after_prompt(requests[-1]["input"]), paths) if requests else [],
+            "inputs": [clean(after_prompt(r["input"]), paths) for r in requests],
+            "plans": [
+                plan_payload(m["params"].get("explanation"), m["params"]["plan"])
+                for m in messages
+                if m.get("method") == "turn/plan/updated"
+            ],
+            "hooks": [hook_run(m["params"]["run"]) for m in messages if m.get("method") == "hook/completed"],
+            "server_requests": [server_request(r, paths) for r in server_requests],
+        }
+
+
+def mode_key(scenario: Scenario) -> str:
+    return scenario.mode
+
+
+HOOK_RUN_FIELDS = ("eventName", "status", "statusMessage", "entries", "handlerType", "executionMode", "scope",
+                   "source", "displayOrder")
+
+
+def hook_run(run: dict[str, Any]) -> dict[str, Any]:
+    """The facts of a hook/completed run both sides share (ids, paths and times differ by run)."""
+    return {key: run.get(key) for key in HOOK_RUN_FIELDS}
+
+
+def server_request(request: dict[str, Any], paths: dict[str, str]) -> dict[str, Any]:
+    params = clean(request["params"], paths)
+    for key in ("threadId", "turnId", "itemId", "startedAtMs"):
+        params.pop(key, None)
+    return {"method": request["method"], "params": params}

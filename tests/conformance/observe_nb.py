@@ -1,0 +1,127 @@
+"""Play a scenario on codex_nb: a Session with a ScriptedModel reading the same script."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import codex_nb as cx
+from codex_nb.testing import RecordingSubscriber, ScriptedModel
+
+from .normalise import after_prompt, clean, plan_payload, tool_specs
+from .observe_codex import FOLLOWUP_PROMPT, HOOK_RUN_FIELDS, expand, paths_of, write_layout
+from .scenario import INTERRUPT, PROMPT, Scenario
+
+
+def server_request(event: cx.Event, paths: dict[str, str]) -> dict[str, Any] | None:
+    """The app-server request Codex would send for this core event (same normalisation)."""
+    msg = event.msg.model_dump(mode="json")
+    if msg["type"] == "request_user_input":
+        auto = msg.get("autoResolutionMs")
+        params = {"questions": msg["questions"], "isBlocking": auto is None, "autoResolutionMs": auto}
+        return {"method": "item/tool/requestUserInput", "params": clean(params, paths)}
+    if msg["type"] == "request_permissions":
+        params = {"cwd": msg["cwd"], "environmentId": msg.get("environment_id"),
+                  "permissions": v2_permissions(msg["permissions"]), "reason": msg.get("reason")}
+        return {"method": "item/permissions/requestApproval", "params": clean(params, paths)}
+    return None
+
+
+def v2_permissions(profile: dict[str, Any]) -> dict[str, Any]:
+    """The app-server v2 form of a core permission profile (camelCase keys; the file system as
+    canonical entries plus the legacy read/write lists)."""
+    out: dict[str, Any] = {"network": profile.get("network"), "fileSystem": None}
+    fs = profile.get("file_system")
+    if isinstance(fs, dict):
+        if "entries" in fs:
+            out["fileSystem"] = {"entries": fs["entries"], "read": None, "write": None}
+        else:
+            entries = [{"access": access, "path": {"path": p, "type": "path"}}
+                       for access in ("read", "write") for p in fs.get(access) or []]
+            out["fileSystem"] = {"entries": entries, "read": fs.get("read"), "write": fs.get("write")}
+    return out
+
+
+def core_answer(answer: Any) -> Any:
+    """An app-server answer in the core shape codex_nb's answer policies take."""
+    if isinstance(answer, dict) and isinstance(answer.get("permissions"), dict):
+        perms = answer["permissions"]
+        return {**answer, "permissions": {("file_system" if k == "fileSystem" else k): v for k, v in perms.items()}}
+    return answer
+
+
+def hook_run(event: cx.Event) -> dict[str, Any] | None:
+    msg = event.msg.model_dump(mode="json")
+    if msg["type"] != "hook_completed":
+        return None
+    run = {_camel(k): v for k, v in msg["run"].items()}
+    run["eventName"] = _camel(run["eventName"])
+    return {key: run.get(key) for key in HOOK_RUN_FIELDS}
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(p.title() for p in rest)
+
+
+async def play(scenario: Scenario, dirs: dict[str, Path]) -> dict[str, Any]:
+    config = cx.Config.from_toml(scenario.config_toml)
+    session = cx.Session(config, cwd=str(dirs["work"]))
+    if scenario.hooks is not None:
+        session.load_hooks(dirs["home"] / "hooks.json")
+        if scenario.trust_hooks:
+            session.trust_hooks()
+    if scenario.answers:
+        session.answer_policy = [core_answer(a) for a in expand(copy.deepcopy(list(scenario.answers)), dirs)]
+    recorder = RecordingSubscriber(session)
+    interrupt_hit = asyncio.Event()
+
+    async def stall(request: Any) -> list[Any]:
+        interrupt_hit.set()
+        await asyncio.Event().wait()  # the model never answers: the turn is interrupted
+        return []
+
+    steps = [stall if e == INTERRUPT else copy.deepcopy(e) for e in scenario.responses + (scenario.followup or [])]
+    model = ScriptedModel(steps, allow_leftover=True)
+    statuses = []
+    for prompt, index in ((PROMPT, 0), (FOLLOWUP_PROMPT, 1)):
+        if index == 1 and scenario.followup is None:
+            break
+        handle = session.start_turn(prompt, model=model, mode=scenario.mode)
+        if index == 0 and INTERRUPT in scenario.responses:
+            waiter = asyncio.ensure_future(interrupt_hit.wait())
+            await asyncio.wait([waiter, handle.task], return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
+            handle.interrupt()
+        result = await handle
+        statuses.append(result.status)
+    recorder.close()
+    paths = paths_of(dirs)
+    requests = [
+        {"items": clean(r.items, paths), "tools": clean(r.tools, paths)} for r in model.requests
+    ]
+    plans = [
+        plan_payload(e.msg.model_dump(mode="json").get("explanation"), e.msg.model_dump(mode="json")["plan"])
+        for e in recorder.of_type("plan_update")
+    ]
+    return {
+        "turn_status": statuses,
+        "requests": len(requests),
+        "overuse": 0,
+        "server_failures": [],
+        "tools": {scenario.mode: tool_specs(requests[0]["tools"]) if requests else {}},
+        "history": after_prompt(requests[-1]["items"]) if requests else [],
+        "inputs": [after_prompt(r["items"]) for r in requests],
+        "plans": plans,
+        "hooks": [h for h in (hook_run(e) for e in recorder.events) if h is not None],
+        "server_requests": [r for r in (server_request(e, paths) for e in recorder.events) if r is not None],
+    }
+
+
+def observe(scenario: Scenario) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="conf-nb-") as tmp:
+        dirs = write_layout(scenario, Path(tmp), None)
+        return asyncio.run(play(scenario, dirs))

@@ -1,0 +1,53 @@
+"""A conformance scenario: everything one turn needs, played the same way on both sides.
+
+A scenario is data: config.toml text, optional hooks (hooks.json plus scripts), the
+collaboration mode, the scripted model responses and the scripted answers to server
+requests. ``INTERRUPT`` as a response means: when that request arrives, interrupt the
+turn (the model never answers it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+BASE_CONFIG = """\
+model = "gpt-5.1-codex"
+approval_policy = "{approval_policy}"
+sandbox_mode = "read-only"
+"""
+
+UPDATE_PLAN_ON = """
+[tools.update_plan]
+enabled = true
+"""
+
+INTERRUPT = "interrupt"
+PROMPT = "conformance prompt"
+
+
+@dataclass(kw_only=True)
+class Scenario:
+    name: str
+    responses: list[Any]
+    """One entry per model request: a list of output items, or ``INTERRUPT``."""
+    config: str = UPDATE_PLAN_ON
+    """config.toml text appended to ``BASE_CONFIG`` (and the local provider)."""
+    mode: str = "default"
+    answers: list[Any] = field(default_factory=list)
+    """Results for server requests, in order (app-server wire shapes)."""
+    hooks: dict[str, Any] | None = None
+    """hooks.json content; ``{script}`` in a command is replaced by the scripts folder."""
+    scripts: dict[str, str] = field(default_factory=dict)
+    trust_hooks: bool = True
+    followup: list[Any] | None = None
+    """Responses of a second turn (e.g. to see the history an interrupt left)."""
+    skip: tuple[str, ...] = ()
+    """Fields not compared, each with a reason in ``why``."""
+    why: str = ""
+    tags: tuple[str, ...] = ()
+    approval_policy: str = "never"
+
+    @property
+    def config_toml(self) -> str:
+        return BASE_CONFIG.format(approval_policy=self.approval_policy) + self.config
