@@ -13,7 +13,7 @@ FIXTURE = json.loads((Path(__file__).parent / "fixtures" / "codex_0169" / "mcp_a
 
 
 def web_spec(toml: str):
-    plan = cx.Session(cx.Config.from_toml(toml)).planner.plan()
+    plan = cx.Session(cx.Config.from_toml('model = "gpt-5.5"\n' + toml)).planner.plan()
     return [s for s in plan.specs if s.get("type") == "web_search"]
 
 
@@ -31,6 +31,13 @@ def test_default_is_cached_like_codex():
 ])
 def test_modes(mode, expected):  # observed with codex exec -c web_search="MODE"
     assert web_spec(f'web_search = "{mode}"') == expected
+
+
+def test_models_outside_the_catalog_search_text_only():
+    # conformance scenarios run gpt-5.1-codex, which 0.169's catalog does not list: Codex sends no content types
+    plan = cx.Session(cx.Config.from_toml('model = "gpt-5.1-codex"')).planner.plan()
+    assert [s for s in plan.specs if s.get("type") == "web_search"] == [
+        {"type": "web_search", "external_web_access": False}]
 
 
 def test_bad_mode_is_a_config_error():

@@ -48,6 +48,17 @@ def view_image_tools(config: Config) -> list[Tool]:
 
 class ViewImageTool(Tool):
     is_control_tool = True
+    output_schema = {  # what a nested Code Mode call resolves to (shown in the exec description)
+        "type": "object",
+        "properties": {
+            "detail": {"type": "string", "description": (
+                "Image detail hint returned by view_image. Returns `high` for default resized behavior or "
+                "`original` when original resolution is preserved."), "enum": ["high", "original"]},
+            "image_url": {"type": "string", "description": "Data URL for the loaded image."},
+        },
+        "required": ["detail", "image_url"],
+        "additionalProperties": False,
+    }
 
     def __init__(self, *, image_input: bool = True, detail_original: bool = True) -> None:
         super().__init__("view_image", supports_parallel=True)

@@ -10,8 +10,9 @@ are not tool calls for the router). Observed with the real binary:
 * ``disabled``: not declared.
 
 ``search_content_types: ["text", "image"]`` follows when the model's web-search type is
-``text_and_image`` (every model in 0.169's catalog; ``[codex_nb] web_search_images =
-false`` drops it).
+``text_and_image``: every model in 0.169's bundled catalog (``CATALOG_TEXT_AND_IMAGE``);
+a model outside the catalog (e.g. ``gpt-5.1-codex``) gets Codex's default, text only.
+``[codex_nb] web_search_images = true/false`` overrides the catalog.
 """
 
 from __future__ import annotations
@@ -28,11 +29,18 @@ if TYPE_CHECKING:
     from ...config import Config
 
 
+# The bundled model catalog of Codex 0.169: every entry has web_search_tool_type "text_and_image".
+CATALOG_TEXT_AND_IMAGE = frozenset({
+    "codex-auto-review", "gpt-5.5", "gpt-5.6-luna", "gpt-5.6-sol", "gpt-5.6-terra", "gpt-6-astra", "gpt-6-luna",
+    "gpt-6-sol", "gpt-6.1-sol", "gpt-6.1-terra", "gpt-daybreak-blue-latest", "gpt-daybreak-red-latest"})
+
+
 def web_search_tools(config: Config) -> list[Tool]:
     if config.web_search == "disabled":
         return []
     own = config.extra.get("codex_nb", {}) if isinstance(config.extra, dict) else {}
-    images = not (isinstance(own, dict) and own.get("web_search_images") is False)
+    override = own.get("web_search_images") if isinstance(own, dict) else None
+    images = override if isinstance(override, bool) else config.model_slug in CATALOG_TEXT_AND_IMAGE
     return [WebSearchTool(config.web_search, images=images)]
 
 
