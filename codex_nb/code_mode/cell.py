@@ -51,6 +51,7 @@ class Cell:
         self.error: str | None = None
         self._items: list[ContentItem] = []
         self._yield_requested = False
+        self._yield_at: int | None = None  # output index where yield_control() was called
         self._changed = asyncio.Event()
         self._started = time.monotonic()
         self._timers: dict[int, asyncio.TimerHandle] = {}
@@ -76,6 +77,9 @@ class Cell:
 
     # -- messages from the script ------------------------------------------------------------
     def _on_messages(self, batch: list[dict[str, Any]]) -> None:
+        # A nested call made in the same batch as the script's end was never awaited: Codex
+        # discards unawaited promises when the isolate ends, so such a call never runs.
+        ends_here = any(msg.get("t") == "done" for msg in batch)
         for msg in batch:
             kind = msg.get("t")
             if self.status != "running" and kind != "item":
@@ -83,13 +87,16 @@ class Cell:
             if kind == "item":
                 self._items.append(msg["item"])
             elif kind == "call":
-                self._start_call(int(msg["id"]), str(msg["tool"]), str(msg["input"]))
+                if not ends_here:
+                    self._start_call(int(msg["id"]), str(msg["tool"]), str(msg["input"]))
             elif kind == "store":
                 self._store[str(msg["key"])] = json.loads(msg["value"])
             elif kind == "notify":
                 self._on_notify(str(msg["text"]))
             elif kind == "yield":
                 self._yield_requested = True
+                if self._yield_at is None:
+                    self._yield_at = len(self._items)
             elif kind == "timer":
                 handle = asyncio.get_running_loop().call_later(
                     float(msg["ms"]) / 1000, self._fire_timer, int(msg["id"]))
@@ -146,9 +153,17 @@ class Cell:
                 await asyncio.wait_for(self._changed.wait(), remaining)
             except TimeoutError:
                 break
+        self._yield_requested = False
+        if self._yield_at is not None:
+            # yield_control() hands back the output up to the call, and the cell is reported
+            # running even if the script ended in the same breath (as Codex does): the rest
+            # comes with the next wait.
+            items, self._items = self._items[: self._yield_at], self._items[self._yield_at :]
+            self._yield_at = None
+            return CellSnapshot(cell_id=self.cell_id, status="running", items=items, error=None,
+                                wall_time_s=time.monotonic() - self._started)
         if self._cleanup_task is not None:
             await self._cleanup_task  # a finished cell reports only once its isolate is gone
-        self._yield_requested = False
         items, self._items = self._items, []
         return CellSnapshot(cell_id=self.cell_id, status=self.status, items=items, error=self.error,
                             wall_time_s=time.monotonic() - self._started)

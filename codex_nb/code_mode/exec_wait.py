@@ -174,9 +174,9 @@ def _wait_args(text: str) -> dict[str, Any]:
 
 
 def notifier(invocation: ToolInvocation):  # type: ignore[no-untyped-def]
-    """``notify(v)``: an extra ``custom_tool_call_output`` for the exec call, injected into the
-    conversation at once during a turn (outside a turn, e.g. ``call_tool``, it is kept in
-    ``turn.notifications``)."""
+    """``notify(v)``: an extra ``custom_tool_call_output`` for the exec call. During a turn it
+    joins the conversation right after the outputs of its step, as in Codex 0.169 (outside a
+    turn, e.g. ``call_tool``, it is kept in ``turn.notifications``)."""
     def notify(text: str) -> None:
         item = {"type": "custom_tool_call_output", "call_id": invocation.call_id, "name": EXEC_TOOL_NAME,
                 "output": text}

@@ -116,8 +116,9 @@ class CodeModeFinalizer:
         runtime = self.runtime(settings)
         exec_tool = ExecTool(runtime=runtime, description=description,
                              targets={d.identifier: NestedTarget(tool_name=n, kind=d.kind) for n, d in nested.items()},
-                             entries=[NestedToolEntry(name=d.identifier, description=d.description, kind=d.kind)
-                                      for d in nested.values()],
+                             # ALL_TOOLS describes each tool as the exec description does (Codex 0.169)
+                             entries=[NestedToolEntry(name=d.identifier, description=code_mode_sample(d).strip(),
+                                                      kind=d.kind) for d in nested.values()],
                              default_yield_time_ms=settings.default_exec_yield_time_ms)
         wait_tool = WaitTool(runtime=runtime)
         final = [RegisteredTool(exec_tool, CODE_MODE_SOURCE, ToolExposure.Direct),

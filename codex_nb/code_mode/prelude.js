@@ -104,6 +104,8 @@
     } else {
       throw new TypeError("image expects a data URL string, an { image_url } object or an MCP ImageContent block");
     }
+    // Codex 0.169 fails the script with this exact text (no stack) for any other URL.
+    if (!/^data:/i.test(url)) throw "Tool call failed: invalid image output. Pass a base64 data URI instead";
     send({ t: "item", item: { type: "input_image", image_url: url, ...imageDetail(detail ?? embedded) } });
   });
   visible("audio", (url) => {

@@ -520,28 +520,34 @@ class Deserializer:
                 raise SerdeJsonError(f"missing field `{field.wire}`")
         return out
 
-    def _next_key(self, first: list[bool]) -> str | None:
+    def _next_entry(self, first: list[bool], close: int, comma_or_end: str, eof: str) -> int | None:
+        """serde_json's SeqAccess/MapAccess prologue: the byte that starts the next entry, None at ``close``."""
         peek = self.whitespace()
-        if peek == 0x7D:
+        if peek == close:
             return None
         if peek == 0x2C and not first[0]:
             self.eat()
             peek = self.whitespace()
         elif peek is not None:
-            if first[0]:
-                first[0] = False
-            else:
-                raise self.peek_error(EXPECTED_OBJECT_COMMA_OR_END)
+            if not first[0]:
+                raise self.peek_error(comma_or_end)
+            first[0] = False
         else:
-            raise self.peek_error(EOF_OBJECT)
-        if peek == 0x22:
-            self.eat()
-            return self.parse_str()
-        if peek == 0x7D:
+            raise self.peek_error(eof)
+        if peek == close:
             raise self.peek_error(TRAILING_COMMA)
         if peek is None:
             raise self.peek_error(EOF_VALUE)
-        raise self.peek_error(KEY_MUST_BE_STRING)
+        return peek
+
+    def _next_key(self, first: list[bool]) -> str | None:
+        peek = self._next_entry(first, 0x7D, EXPECTED_OBJECT_COMMA_OR_END, EOF_OBJECT)
+        if peek is None:
+            return None
+        if peek != 0x22:
+            raise self.peek_error(KEY_MUST_BE_STRING)
+        self.eat()
+        return self.parse_str()
 
     def _colon(self) -> None:
         peek = self.whitespace()
@@ -551,24 +557,7 @@ class Deserializer:
         raise self.peek_error(EXPECTED_COLON if peek is not None else EOF_OBJECT)
 
     def _next_element(self, first: list[bool]) -> bool:
-        peek = self.whitespace()
-        if peek == 0x5D:
-            return False
-        if peek == 0x2C and not first[0]:
-            self.eat()
-            peek = self.whitespace()
-        elif peek is not None:
-            if first[0]:
-                first[0] = False
-            else:
-                raise self.peek_error(EXPECTED_LIST_COMMA_OR_END)
-        else:
-            raise self.peek_error(EOF_LIST)
-        if peek == 0x5D:
-            raise self.peek_error(TRAILING_COMMA)
-        if peek is None:
-            raise self.peek_error(EOF_VALUE)
-        return True
+        return self._next_entry(first, 0x5D, EXPECTED_LIST_COMMA_OR_END, EOF_LIST) is not None
 
     def end_seq(self) -> None:
         peek = self.whitespace()

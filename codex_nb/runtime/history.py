@@ -8,6 +8,7 @@ gets a synthetic ``aborted`` output right after it; outputs whose call is missin
 from __future__ import annotations
 
 import uuid
+from collections import Counter
 from typing import Any
 
 from ..protocol.items import CALL_ITEM_TYPES, OUTPUT_ITEM_TYPES, empty_tool_search_output
@@ -35,37 +36,46 @@ def is_code_mode_notification(item: dict[str, Any]) -> bool:
 
 
 def repair_history(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Return a repaired copy of ``items``; the input list is not modified."""
-    call_ids = {i.get("call_id") for i in items if i.get("type") in CALL_ITEM_TYPES}
-    answered = {i.get("call_id") for i in items
-                if i.get("type") in OUTPUT_ITEM_TYPES and not is_code_mode_notification(i)}
+    """Return a repaired copy of ``items``; the input list is not modified.
+
+    Pairing counts: a model may reuse a call id (Codex answers each of three calls with
+    the same id), so an id with three calls keeps three outputs.
+    """
+    calls = Counter(i.get("call_id") for i in items if i.get("type") in CALL_ITEM_TYPES)
+    answered = Counter(i.get("call_id") for i in items
+                       if i.get("type") in OUTPUT_ITEM_TYPES and not is_code_mode_notification(i))
     out: list[dict[str, Any]] = []
-    seen_outputs: set[Any] = set()
+    kept: Counter[Any] = Counter()
+    seen_calls: Counter[Any] = Counter()
     for item in items:
         kind = item.get("type")
         if kind in OUTPUT_ITEM_TYPES:
             cid = item.get("call_id")
-            if cid not in call_ids:
+            if cid not in calls:
                 continue  # orphan
             if is_code_mode_notification(item):
                 out.append(item)
                 continue
-            if cid in seen_outputs:
+            if kept[cid] >= calls[cid]:
                 continue  # duplicate
-            seen_outputs.add(cid)
+            kept[cid] += 1
             out.append(item)
             continue
         out.append(item)
-        if kind in CALL_ITEM_TYPES and item.get("call_id") not in answered:
-            out.append(_synthetic_output(item))
+        if kind in CALL_ITEM_TYPES:
+            cid = item.get("call_id")
+            seen_calls[cid] += 1
+            if seen_calls[cid] > answered[cid]:
+                out.append(_synthetic_output(item))
     return out
 
 
 def is_paired(items: list[dict[str, Any]]) -> bool:
     """True when every call has exactly one output and no output is an orphan."""
-    calls = [i.get("call_id") for i in items if i.get("type") in CALL_ITEM_TYPES]
-    outputs = [i.get("call_id") for i in items if i.get("type") in OUTPUT_ITEM_TYPES]
-    return sorted(map(str, calls)) == sorted(map(str, outputs)) and len(set(calls)) == len(calls)
+    calls = Counter(str(i.get("call_id")) for i in items if i.get("type") in CALL_ITEM_TYPES)
+    outputs = Counter(str(i.get("call_id")) for i in items
+                      if i.get("type") in OUTPUT_ITEM_TYPES and not is_code_mode_notification(i))
+    return calls == outputs
 
 
 class PairingTracker:
@@ -84,7 +94,7 @@ class PairingTracker:
         self._history = history
         self._cursor = 0
         self._calls: set[Any] = set()
-        self._open: set[Any] = set()
+        self._open: Counter[Any] = Counter()
         self._broken = False
 
     def is_paired(self, history: list[dict[str, Any]]) -> bool:
@@ -93,20 +103,19 @@ class PairingTracker:
         for item in history[self._cursor:]:
             self._scan(item)
         self._cursor = len(history)
-        return not self._broken and not self._open
+        return not self._broken and not +self._open
 
     def _scan(self, item: dict[str, Any]) -> None:
         kind = item.get("type")
         call_id = item.get("call_id")
         if kind in CALL_ITEM_TYPES:
-            if call_id in self._calls:
-                self._broken = True  # a call id used twice: leave it to the full repair
             self._calls.add(call_id)
-            self._open.add(call_id)
+            self._open[call_id] += 1
         elif kind in OUTPUT_ITEM_TYPES and not is_code_mode_notification(item):
-            if call_id not in self._open:
+            if self._open[call_id] <= 0:
                 self._broken = True  # orphan or duplicate (an output before its call is an orphan too)
-            self._open.discard(call_id)
+            else:
+                self._open[call_id] -= 1
         elif kind in OUTPUT_ITEM_TYPES and call_id not in self._calls:
             self._broken = True  # a notification for a call we never saw
 

@@ -85,8 +85,10 @@ class TurnRunner:
         turn = self.turn
         turn.emit(TurnStarted(turn_id=turn.turn_id, collaboration_mode_kind=str(turn.mode)))
         self.history.append(user_message(self.user_text))
-        # Items a tool must put into the conversation at once (Code Mode notify), not at call end.
-        turn.record_item = self.history.append
+        # Items a tool adds beside its output (Code Mode notify): Codex 0.169 records them
+        # after the outputs of the step that produced them (conformance cm_notify).
+        self.extra_items: list[dict[str, Any]] = []
+        turn.record_item = self.extra_items.append
         try:
             await self._loop()
         except asyncio.CancelledError:
@@ -199,6 +201,10 @@ class TurnRunner:
             raise
         self._record_outputs(calls, tasks)
 
+    def _flush_extra_items(self) -> None:
+        self.history.extend(self.extra_items)
+        self.extra_items.clear()
+
     def _record_outputs(self, calls: list[ToolCall | RoutingError],
                         tasks: list[asyncio.Future[CallResult] | None]) -> None:
         """Outputs in CALL order, whatever order they finished in (spec 02 §10)."""
@@ -209,6 +215,7 @@ class TurnRunner:
                 result = task.result()
                 self.history.extend(result.context_items)
                 self.history.append(result.item)
+        self._flush_extra_items()
 
     def _aborted(self) -> TurnResult:
         turn = self.turn

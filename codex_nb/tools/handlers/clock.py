@@ -120,6 +120,15 @@ def _empty_parameters() -> dict[str, Any]:
 class CurrTimeTool(Tool):
     """``clock.curr_time``: ``It is YYYY-MM-DD HH:MM:SS UTC.`` (arguments are not parsed)."""
 
+    # What a Code Mode script gets back; rendered into the exec declaration (Codex 0.169).
+    output_schema = {
+        "type": "object",
+        "properties": {"current_time": {"type": "string",
+                                        "description": "Current UTC time formatted as YYYY-MM-DD HH:MM:SS UTC."}},
+        "required": ["current_time"],
+        "additionalProperties": False,
+    }
+
     def __init__(self, *, now: Callable[[], datetime] | None = None, external: bool = False) -> None:
         super().__init__("curr_time", namespace=NAMESPACE, namespace_description=NAMESPACE_DESCRIPTION)
         self._now = now or (lambda: datetime.now(UTC))

@@ -21,6 +21,8 @@ VALID = {
     "unknown_field_step": {"plan": [{"step": "a", "status": "pending", "note": "x"}]},
     "unicode_steps": {"plan": [{"step": "写代码 🚀 é", "status": "pending"}]},
     "empty_step_text": {"plan": [{"step": "", "status": "pending"}]},
+    "empty_explanation": {"explanation": "", "plan": [P]},
+    "keys_reversed": {"plan": [{"status": "pending", "step": "a"}]},
     "long_plan": {"plan": [{"step": f"step {i}", "status": "pending"} for i in range(60)]},
 }
 
@@ -117,6 +119,10 @@ SCENARIOS = [
              responses=[[call("update_plan", {"plan": [P]})], DONE]),
     Scenario(name="plan_gate_empty_table", config="[tools.update_plan]\n",
              responses=[[call("update_plan", {"plan": [P]})], DONE]),
+    Scenario(name="plan_then_message_in_plan_mode", mode="plan",
+             responses=[[call("update_plan", {"plan": [P]}), {"type": "message", "role": "assistant",
+                                                               "content": [{"type": "output_text", "text": "x"}]}],
+                        DONE]),
     Scenario(name="plan_in_plan_mode", mode="plan", responses=[[call("update_plan", {"plan": [P]})], DONE]),
     Scenario(name="plan_custom_tool_call_payload",
              responses=[[{"type": "custom_tool_call", "name": "update_plan", "input": json.dumps({"plan": [P]}),
