@@ -27,7 +27,7 @@ from .frontend.requests import AnswerError
 from .notebook import Session
 from .protocol.app_server import turn_plan_updated
 from .protocol.events import Event, PlanUpdate
-from .protocol.items import assistant_message, custom_tool_call, function_call, user_message
+from .protocol.items import assistant_message, custom_tool_call, function_call, tool_search_call, user_message
 from .protocol.model import Model, ModelRequest
 from .protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
 from .runtime.models import ScriptedModel
@@ -43,6 +43,7 @@ from .tools.payload import ToolOutput
 # load them on first use, not at import.
 _LAZY = {"PlanChecklist": "codex_nb.widgets.checklist", "TurnControls": "codex_nb.widgets.turn_controls",
          "PromptsWidget": "codex_nb.widgets.prompts", "render_plan_text": "codex_nb.render",
+         "image_thumbnails": "codex_nb.render.images", "McpServers": "codex_nb.sources.mcp.manager",
          "ReplayScrubber": "codex_nb.widgets.replay",
     # Sources load their client machinery on first use too.
     "AppServerError": "codex_nb.sources.app_server",
@@ -118,6 +119,7 @@ __all__ = [
     "EventSource",
     "Fatal",
     "HookError",
+    "McpServers",
     "ModeKind",
     "Model",
     "ModelError",
@@ -154,10 +156,12 @@ __all__ = [
     "custom_tool_call",
     "function_call",
     "hooks",
+    "image_thumbnails",
     "list_rollouts",
     "load_ipython_extension",
     "read_rollout",
     "render_plan_text",
+    "tool_search_call",
     "turn_plan_updated",
     "unload_ipython_extension",
     "user_message",

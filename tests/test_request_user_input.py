@@ -115,7 +115,7 @@ def test_format_allowed_forms():
 def test_config_gate_and_toml():
     assert cx.Config.from_toml("").request_user_input_enabled is True
     cfg = cx.Config.from_toml("[tools.experimental_request_user_input]\nenabled = false\n")
-    assert "request_user_input" not in [s["name"] for s in cx.Session(cfg).tool_plan("plan").specs]
+    assert "request_user_input" not in [s.get("name") for s in cx.Session(cfg).tool_plan("plan").specs]
     assert cx.Config.from_toml("[features]\ndefault_mode_request_user_input = true\n").default_mode_request_user_input
 
 

@@ -28,6 +28,7 @@ __all__ = ["CodeModeSettings", "Config", "ConfigError", "ToolMode"]
 
 PlanValidation = Literal["off", "warn", "reject"]
 ApprovalPolicy = Literal["untrusted", "on-failure", "on-request", "never"]
+WebSearchMode = Literal["disabled", "cached", "indexed", "live"]
 
 
 class Config(BaseModel):
@@ -71,6 +72,12 @@ class Config(BaseModel):
     approval_policy: ApprovalPolicy = "on-request"
     """Codex ``approval_policy``; ``never`` makes request_permissions grant nothing without asking."""
     model_slug: str = "scripted"
+    view_image: bool = False
+    """``[features] view_image``: on in Codex (``from_toml``); off in the notebook profile so a bare
+    ``Config()`` keeps the short tool list the teaching notebooks show."""
+    web_search: WebSearchMode = "disabled"
+    """Codex ``web_search`` (``disabled`` / ``cached`` / ``indexed`` / ``live``): declares the hosted tool.
+    Codex's default is ``cached`` (``from_toml``); the notebook profile leaves it off."""
     code_mode: CodeModeSettings = Field(default_factory=CodeModeSettings)
     """Code Mode (spec 05): ``[features] code_mode``, ``code_mode_only`` and ``[features.code_mode]``."""
     extra: dict[str, Any] = Field(default_factory=dict)
@@ -97,6 +104,8 @@ class Config(BaseModel):
                            ("request_permissions_tool", "request_permissions_tool")):
             if key in features:
                 fields[field] = _bool(features[key], f"features.{key}")
+        fields["view_image"] = _bool(features.get("view_image", True), "features.view_image")
+        fields["web_search"] = data.get("web_search", "cached")
         fields["code_mode"] = code_mode_settings_from_toml(data)
         codex_nb = _table(data, "codex_nb")
         if "plan_validation" in codex_nb:

@@ -54,6 +54,14 @@ def custom_tool_call(
     return item
 
 
+def tool_search_call(query: str, *, limit: int | None = None, call_id: str | None = None) -> dict[str, Any]:
+    """A model ``tool_search_call`` item (client execution), as Codex receives it."""
+    arguments: dict[str, Any] = {"query": query}
+    if limit is not None:
+        arguments["limit"] = limit
+    return {"type": "tool_search_call", "call_id": _call_id(call_id), "execution": "client", "arguments": arguments}
+
+
 def assistant_message(text: str) -> dict[str, Any]:
     """An assistant ``message`` item with one ``output_text`` part."""
     return {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]}

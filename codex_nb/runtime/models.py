@@ -43,6 +43,10 @@ class ScriptedModel:
     _: KW_ONLY
     allow_leftover: bool = False
     record_requests: bool = False
+    usage: Sequence[dict[str, int] | None] | None = None
+    """Scripted token usage per response (Responses API ``usage`` dicts, e.g. ``{"total_tokens": 1200}``);
+    after each response ``last_usage`` holds its entry, which ``get_context_remaining`` counts."""
+    last_usage: dict[str, int] | None = None
     _requests: list[ModelRequest] = field(default_factory=list, init=False, repr=False)
     _used: int = field(default=0, init=False, repr=False)
 
@@ -79,6 +83,7 @@ class ScriptedModel:
         self._used += 1
         if self.record_requests:
             self._requests.append(dataclasses.replace(request, items=list(request.items)))
+        self.last_usage = self.usage[index] if self.usage is not None and index < len(self.usage) else None
         step = self.responses[index]
         items = step(request) if callable(step) else step
         if inspect.isawaitable(items):

@@ -44,6 +44,8 @@ from ..tools.lifecycle import ControlToolCallFact, LifecycleRecord
 from ..tools.names import ToolName
 from ..tools.payload import Payload, ToolCall
 from ..tools.pipeline import CallResult
+from ..tools.context_window import ContextWindow
+from ..tools.handlers.tool_search import ToolSearchFinalizer
 from ..tools.planner import ToolPlan, ToolPlanner
 from ..tools.registry import ToolRegistry
 from .history import PairingTracker
@@ -162,7 +164,9 @@ class Session(SessionHooksMixin):
         self.registry = ToolRegistry()
         self.code_mode = CodeModeFinalizer()
         """Code Mode's planner part; it owns this session's cells (the V8 host thread starts on first use)."""
-        self.planner = ToolPlanner(self.registry, self.config, finalizers=[self.code_mode])
+        self.planner = ToolPlanner(self.registry, self.config, finalizers=[self.code_mode, ToolSearchFinalizer()])
+        self.context_window = ContextWindow()
+        """Token usage, new_context and the deferred namespaces the model was told about (one window at a time)."""
         self.hooks: ToolHooks = hooks if hooks is not None else HookEngine.from_config(self.config)
         self.history: list[dict[str, Any]] = []
         self.usage = UsageTally()
@@ -243,7 +247,7 @@ class Session(SessionHooksMixin):
                            thread_id=self.thread_id, cwd=self.cwd, config=self.config, events=self.bus,
                            hooks=self.hooks, records=self.records, frontend=self.frontend_requests,
                            next_plan_revision=self.next_plan_revision, model_slug=self.config.model_slug,
-                           started_at=time.time())
+                           started_at=time.time(), context_window=self.context_window)
 
     async def call_tool(self, name: str, arguments: dict[str, Any] | list[Any] | str | None = None, *,
                         mode: str = "default", call_id: Any = None, namespace: str | None = None) -> CallToolResult:

@@ -15,13 +15,16 @@ from typing import Any, Literal
 
 from ..errors import ModelError, ScriptedModelError
 from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, TurnComplete, TurnStarted, WarningEvent
-from ..protocol.items import malformed_item, message_text, user_message
+from ..protocol.items import developer_message, malformed_item, message_text, user_message
 from ..protocol.model import Model, ModelRequest
 from ..protocol.model_stream import TokenCount, TokenUsage, TokenUsageInfo
 from ..tools.calls import run_call
 from ..tools.cancellation import CancelSource
 from ..tools.errors import Fatal
 from ..tools.handlers.clock import CurrentTimeReminder
+from ..tools.handlers.context_budget import context_window_message
+from ..tools.handlers.tool_search import namespaces_message
+from ..tools.names import ToolName
 from ..tools.invocation import TurnContext
 from ..tools.parallel import ParallelGate
 from ..tools.payload import ToolCall
@@ -32,6 +35,7 @@ from .history import PairingTracker, repair_history, repaired
 from .streaming import stream_step
 
 TurnStatus = Literal["completed", "interrupted", "failed"]
+TOOL_SEARCH = ToolName.of("tool_search")
 
 TURN_ABORTED_MARKER = (
     "<turn_aborted>\nThe user interrupted the previous turn on purpose. Any running unified exec processes may "
@@ -88,10 +92,11 @@ class TurnRunner:
         self.usage = usage if usage is not None else UsageTally()
         self.token_usage: TokenUsage | None = None
         self.last_token_usage: TokenUsage | None = None
+        self._archived_items: list[dict[str, Any]] = []  # this turn's items from earlier context windows
 
     @property
     def items(self) -> list[dict[str, Any]]:
-        return self.history[self.start_index:]
+        return self._archived_items + self.history[self.start_index:]
 
     async def run(self) -> TurnResult:
         turn = self.turn
@@ -125,10 +130,13 @@ class TurnRunner:
         while not self.turn.cancel.cancelled:
             for text in self.turn.pending_input.drain():  # steered input joins before the next request
                 self.history.append(user_message(text))
+            if self.turn.context_window.new_context_requested:
+                self._start_new_context_window()
             reminder = self.time_reminder.due_item() if self.time_reminder is not None else None
             if reminder is not None:  # the clock feature's throttled <current_time_reminder>
                 self.history.append(reminder)
             plan = self.planner.plan(self.turn.mode)
+            self._announce_deferred_namespaces(plan.router)
             request = ModelRequest(turn_id=self.turn.turn_id, items=repaired(self.history, self.pairing),
                                    tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode),
                                    thread_id=self.turn.thread_id)
@@ -191,6 +199,7 @@ class TurnRunner:
         if usage is None:
             return
         self.last_token_usage = usage
+        self.turn.context_window.last_token_usage = usage  # what get_context_remaining counts
         self.token_usage = usage if self.token_usage is None else self.token_usage + usage
         tally = self.usage
         tally.last = usage
@@ -198,6 +207,27 @@ class TurnRunner:
         window = getattr(self.model, "model_context_window", None)
         self.turn.emit(TokenCount(info=TokenUsageInfo(total_token_usage=tally.total, last_token_usage=usage,
                                                       model_context_window=window)))
+
+    def _announce_deferred_namespaces(self, router: ToolRouter) -> None:
+        """Tell the model which deferred namespaces tool_search can reach (a ``<tools>`` developer message)."""
+        entry = router.lookup(TOOL_SEARCH)
+        if entry is None or not hasattr(entry.tool, "namespaces"):
+            return
+        window = self.turn.context_window
+        current = entry.tool.namespaces()
+        text = namespaces_message(window.announced_namespaces, current)
+        if text is not None:
+            self.history.append(developer_message(text))
+            window.announced_namespaces = {**window.announced_namespaces, **current}
+
+    def _start_new_context_window(self) -> None:
+        """``new_context``: the next request starts on a fresh window without a summary (Codex 0.169).
+
+        The items so far stay in this turn's result and in ``context_window.archived_history``."""
+        self._archived_items.extend(self.items[len(self._archived_items):])
+        first, current, previous = self.turn.context_window.start_new(self.history)
+        self.history[:] = [context_window_message(first=first, current=current, previous=previous)]
+        self.start_index = len(self.history)
 
     def _record_response(self, items: list[dict[str, Any]], router: ToolRouter) -> list[ToolCall | RoutingError]:
         calls: list[ToolCall | RoutingError] = []

@@ -8,10 +8,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .base import Tool
+from .handlers.plugin_install import plugin_install_tools
 from .handlers.request_permissions import RequestPermissionsTool
 from .handlers.request_user_input import RequestUserInputTool
 from .handlers.clock import clock_tools
+from .handlers.context_budget import context_budget_tools
 from .handlers.update_plan import UpdatePlanTool
+from .handlers.view_image import view_image_tools
+from .handlers.web_search import web_search_tools
 
 if TYPE_CHECKING:
     from ..config import Config
@@ -25,6 +29,9 @@ def builtin_tools(config: Config) -> list[Tool]:
         tools.append(RequestUserInputTool(config))
     if config.request_permissions_tool:  # the session always has its primary environment (cwd)
         tools.append(RequestPermissionsTool())
-    # ... new_context / get_context_remaining (TokenBudget) go here ...
+    tools.extend(context_budget_tools(config))  # new_context, get_context_remaining ([features] token_budget)
+    tools.extend(plugin_install_tools(config))  # when install candidates are configured
+    tools.extend(view_image_tools(config))  # the session always has its environment (cwd)
     tools.extend(clock_tools(config))  # clock.curr_time (+ clock.sleep), spec 07 §1
+    tools.extend(web_search_tools(config))  # hosted: declared last, as in Codex
     return tools

@@ -27,6 +27,7 @@ from .cancellation import CancelToken
 from .hook_points import NoHooks, ToolHooks
 from .lifecycle import DiscardRecords, RecordSink
 from .names import ToolName
+from .context_window import ContextWindow
 from .payload import ToolCall
 
 
@@ -107,6 +108,8 @@ class TurnContext:
     """Code Mode ``notify`` items made during this turn (kept for ``call_tool`` callers)."""
     tool_calls: int = 0
     """Calls dispatched in this turn so far."""
+    context_window: ContextWindow = field(default_factory=ContextWindow)
+    """The session's context-window state (token usage, new_context, announced tool namespaces)."""
 
     def __post_init__(self) -> None:
         if self.events is None:

@@ -69,7 +69,9 @@ class ToolOutput:
     def to_response_item(self, call: ToolCall) -> dict[str, Any]:
         body = collapse_body(self.body)
         if call.payload.kind == "tool_search":
-            return empty_tool_search_output(call.call_id)
+            item = empty_tool_search_output(call.call_id)
+            item["tools"] = list(self.extra.get("tool_search_tools", []))
+            return item
         if call.payload.kind == "custom":
             return {"type": "custom_tool_call_output", "call_id": call.call_id, "output": body}
         return {"type": "function_call_output", "call_id": call.call_id, "output": body}

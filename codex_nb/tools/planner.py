@@ -17,7 +17,7 @@ from .names import DEFAULT_NAMESPACE, ToolName
 from .registry import RegisteredTool, RegistrySnapshot, ToolRegistry
 from .router import ToolRouter
 from ..protocol.model import spec_tool_names
-from .schema import namespace_spec
+from .schema import group_specs
 
 from ..config import Config
 
@@ -76,7 +76,9 @@ class ToolPlanner:
     def _build(self, snapshot: RegistrySnapshot) -> ToolPlan:
         finalized = FinalizedTools(list(snapshot.entries.values()))
         for finalize in self.finalizers:
-            finalized = finalize(finalized.entries, self.config)
+            step = finalize(finalized.entries, self.config)  # a later finalizer keeps earlier spec/visibility rules
+            finalized = FinalizedTools(step.entries, step.spec_for or finalized.spec_for,
+                                       step.visible or finalized.visible)
         entries = finalized.entries
         visible = finalized.visible or (lambda e: e.exposure.is_direct)
         spec_for = finalized.spec_for or (lambda e: e.tool.spec())
@@ -89,26 +91,6 @@ class ToolPlanner:
 def build_visible_specs(entries: list[RegisteredTool], spec_for: Callable[[RegisteredTool], dict[str, Any]],
                         config: Config) -> list[dict[str, Any]]:
     """Spec 02 §7: registry order, namespaces merged at first occurrence, tools sorted inside."""
-    specs: list[dict[str, Any]] = []
-    groups: dict[str, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
-    for entry in entries:
-        name = entry.tool.tool_name
-        spec = spec_for(entry)
-        if name.namespace == DEFAULT_NAMESPACE:
-            specs.append(spec)
-            continue
-        if not config.namespace_tools:
-            continue  # providers without namespace support drop every namespace spec
-        if name.namespace not in groups:
-            holder = namespace_spec(name.namespace, "", [])
-            groups[name.namespace] = (holder, holder["tools"])
-            specs.append(holder)
-        holder, tools = groups[name.namespace]
-        if not holder["description"] and entry.tool.namespace_description:
-            holder["description"] = entry.tool.namespace_description
-        tools.append(spec)
-    for ns, (holder, tools) in groups.items():
-        tools.sort(key=lambda spec: spec.get("name", ""))
-        if not holder["description"]:
-            holder["description"] = f"Tools in the {ns} namespace."
-    return specs
+    if not config.namespace_tools:  # providers without namespace support drop every namespace spec
+        entries = [e for e in entries if e.tool.tool_name.namespace == DEFAULT_NAMESPACE]
+    return group_specs(entries, spec_for, sort_tools=True)

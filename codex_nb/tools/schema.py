@@ -8,7 +8,10 @@ inlining local ``$ref``s and folding ``Optional[X]`` into ``X``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
+
+from .names import DEFAULT_NAMESPACE
 
 _KEY_ORDER = ("type", "description", "enum", "items", "properties", "required", "additionalProperties")
 _KEPT_EXTRA = ("anyOf",)
@@ -66,3 +69,31 @@ def function_spec(
 def namespace_spec(name: str, description: str, tools: list[dict[str, Any]]) -> dict[str, Any]:
     """A Responses ``namespace`` spec holding function tools (sorted by name by the planner)."""
     return {"type": "namespace", "name": name, "description": description, "tools": tools}
+
+
+def group_specs(entries: Iterable[Any], spec_for: Callable[[Any], dict[str, Any]], *,
+                sort_tools: bool) -> list[dict[str, Any]]:
+    """Specs of registered ``entries`` in order, each namespace's tools merged into one ``namespace``
+    spec at its first occurrence (sorted by name when ``sort_tools``); a namespace without a
+    description gets ``Tools in the {ns} namespace.``"""
+    specs: list[dict[str, Any]] = []
+    groups: dict[str, dict[str, Any]] = {}
+    for entry in entries:
+        name = entry.tool.tool_name
+        spec = spec_for(entry)
+        if name.namespace == DEFAULT_NAMESPACE:
+            specs.append(spec)
+            continue
+        holder = groups.get(name.namespace)
+        if holder is None:
+            holder = groups[name.namespace] = namespace_spec(name.namespace, "", [])
+            specs.append(holder)
+        if not holder["description"] and entry.tool.namespace_description:
+            holder["description"] = entry.tool.namespace_description
+        holder["tools"].append(spec)
+    for ns, holder in groups.items():
+        if sort_tools:
+            holder["tools"].sort(key=lambda spec: spec.get("name", ""))
+        if not holder["description"]:
+            holder["description"] = f"Tools in the {ns} namespace."
+    return specs

@@ -1,0 +1,1 @@
+"""MCP servers as tool sources, run with the official ``mcp`` Python SDK (Codex ``codex-rs/rmcp-client``)."""

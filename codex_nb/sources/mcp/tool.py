@@ -1,0 +1,95 @@
+"""One MCP server tool as a codex_nb ``Tool``: Codex's naming, spec and search document.
+
+Names follow Codex 0.169: the namespace is ``mcp__{server}``, the callable name is the
+server's tool name, both reduced to ``[A-Za-z0-9_-]`` (other characters become ``_``).
+The spec's ``parameters`` is the server's ``inputSchema`` in Codex's JSON-schema form
+(known keywords only, properties sorted; titles and defaults dropped).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from typing import TYPE_CHECKING, Any
+
+from ...protocol.serde import SerdeError, loads
+from ...tools.base import Tool
+from ...tools.errors import RespondToModel
+from ...tools.exposure import ToolExposure
+from ...tools.invocation import ToolInvocation
+from ...tools.payload import ToolOutput
+from ...tools.schema import function_spec, normalize_schema
+from ...tools.search.documents import join_parts
+from .errors import McpCallFailed
+from .results import call_output, failure_output
+
+if TYPE_CHECKING:
+    from .connection import McpConnection
+
+_INVALID = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def sanitize(name: str) -> str:
+    return _INVALID.sub("_", name)
+
+
+def namespace_for(server: str) -> str:
+    return f"mcp__{sanitize(server)}"
+
+
+class McpTool(Tool):
+    """Calls ``tools/call`` on its server's connection; failures are model-readable outputs."""
+
+    def __init__(self, connection: McpConnection, raw: Any, *, exposure: ToolExposure) -> None:
+        self.server = connection.config.name
+        self.raw_name: str = raw.name
+        self.title: str | None = getattr(raw, "title", None)
+        self.description = raw.description or ""
+        schema = raw.input_schema if isinstance(raw.input_schema, dict) else {"type": "object"}
+        self.parameters = normalize_schema(schema)
+        super().__init__(sanitize(raw.name), namespace=namespace_for(self.server), exposure=exposure,
+                         supports_parallel=True, namespace_description=connection.instructions or "")
+        self.connection = connection
+
+    def spec(self) -> dict[str, Any]:
+        return function_spec(self.name, self.description, self.parameters)
+
+    @property
+    def hook_tool_name(self) -> str:
+        """Hooks see and match Codex's flat MCP name, ``mcp__server__tool``."""
+        return f"{self.tool_name.namespace}__{self.name}"
+
+    def search_document(self) -> str:
+        """Codex's MCP search text: flat name, callable name, raw name, server, title, description,
+        namespace description, then the input property names, sorted."""
+        namespace = self.tool_name.namespace
+        properties = sorted((self.parameters.get("properties") or {}).keys())
+        return join_parts([f"{namespace}__{self.name}", self.name, self.raw_name, self.server, self.title or "",
+                           self.description, self.namespace_description, *properties])
+
+    async def handle(self, invocation: ToolInvocation) -> ToolOutput:
+        if invocation.call.payload.kind != "function":
+            raise RespondToModel(f"{self.name} handler received unsupported payload")
+        text = invocation.payload_text
+        try:
+            arguments = loads(text) if text.strip() else None
+        except SerdeError as err:
+            raise RespondToModel(f"err: {err}") from None
+        if arguments is not None and not isinstance(arguments, dict):
+            raise RespondToModel("err: MCP tool arguments must be a JSON object")
+        started = time.monotonic()
+        try:
+            result = await self.connection.call_tool(self.raw_name, arguments)
+        except asyncio.CancelledError:
+            raise  # the SDK sent notifications/cancelled for the abandoned request
+        except McpCallFailed as err:
+            return ToolOutput(body=failure_output(self.server, self.raw_name, err.reason, time.monotonic() - started),
+                              success=False)
+        body, success = call_output(result, time.monotonic() - started)
+        return ToolOutput(body=body, success=success, code_mode_result=_code_mode_result(result))
+
+
+def _code_mode_result(result: Any) -> Any:
+    """What a nested Code Mode call resolves to: the MCP result as JSON (content, structuredContent, isError)."""
+    return result.model_dump(mode="json", by_alias=True, exclude_none=True)

@@ -1,0 +1,79 @@
+"""The tokenizer of the Rust ``bm25`` crate's ``DefaultTokenizer`` (English), which Codex's tool_search uses.
+
+Steps, in the crate's order: transliterate to ASCII (``deunicode``; ``anyascii`` here),
+lowercase, split on Unicode word boundaries (UAX #29 ``unicode_words``), drop English
+stop words (the NLTK list the ``stop-words`` crate ships), Snowball English stemming
+(PyStemmer runs the same Snowball algorithm as ``rust-stemmers``).
+
+Word splitting follows UAX #29 for the characters tool metadata contains: ``_`` joins
+(ExtendNumLet, so ``mcp__notes__save_note`` is one word), ``'`` and ``.`` join letters
+on both sides (``can't``, ``e.g``), ``.`` and ``,`` join digits (``3.14``, ``1,000``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# NLTK English stop words, as the ``stop-words`` crate lists them (transliterated, as the crate does).
+STOP_WORDS = frozenset("""
+i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself yourselves he him his
+himself she she's her hers herself it it's its itself they them their theirs themselves what which who whom
+this that that'll these those am is are was were be been being have has had having do does did doing a an the
+and but if or because as until while of at by for with about against between into through during before after
+above below to from up down in out on off over under again further then once here there when where why how all
+any both each few more most other some such no nor not only own same so than too very s t can will just don
+don't should should've now d ll m o re ve y ain aren aren't couldn couldn't didn didn't doesn doesn't hadn
+hadn't hasn hasn't haven haven't isn isn't ma mightn mightn't mustn mustn't needn needn't shan shan't shouldn
+shouldn't wasn wasn't weren weren't won won't wouldn wouldn't
+""".split())
+
+# After transliteration the text is ASCII. ``\w+`` runs (letters, digits and ``_`` all join: UAX #29
+# WB8-WB10, WB13a/b) are glued across a letter-MidLetter-letter (``'``, ``.``, ``:``: WB6/WB7) or a
+# digit-MidNum-digit (``.``, ``,``, ``;``, ``'``: WB11/WB12) boundary.
+_WORD = re.compile(r"\w+(?:(?:(?<=[a-z])['.:](?=[a-z])|(?<=[0-9])[.,;'](?=[0-9]))\w+)*")
+_SIMPLE = re.compile(r"\w+")
+_GLUE = re.compile(r"\w['.:,;]\w")  # without one of these, _WORD and _SIMPLE split alike (and _SIMPLE is faster)
+_STEM_CACHE: dict[str, str] = {}
+_STEM_CACHE_LIMIT = 200_000
+
+
+@lru_cache(maxsize=1)
+def _stem_word():  # type: ignore[no-untyped-def]
+    import Stemmer  # PyStemmer: imported lazily, only when a search index is built
+
+    return Stemmer.Stemmer("english").stemWord
+
+
+@lru_cache(maxsize=1)
+def _transliterate():  # type: ignore[no-untyped-def]
+    from anyascii import anyascii
+
+    return anyascii
+
+
+def split_words(text: str) -> list[str]:
+    """UAX #29 words of lowercased ASCII text (see ``_WORD``)."""
+    return _WORD.findall(text)
+
+
+def tokenize(text: str) -> list[str]:
+    """Tokens of ``text`` exactly as Codex's BM25 embeds them (duplicates kept: they count)."""
+    if not text:
+        return []
+    if not text.isascii():
+        text = _transliterate()(text)
+    cache = _STEM_CACHE
+    text = text.lower()
+    words = (_WORD if _GLUE.search(text) else _SIMPLE).findall(text)
+    try:  # the common case: every word seen before (comprehensions, no per-word branches)
+        stems = [cache[w] for w in words]
+    except KeyError:
+        if len(cache) > _STEM_CACHE_LIMIT:
+            cache.clear()
+        stem = _stem_word()
+        for word in words:
+            if word not in cache:
+                cache[word] = "" if word in STOP_WORDS else stem(word)
+        stems = [cache[w] for w in words]
+    return [s for s in stems if s]
