@@ -49,7 +49,7 @@ async def test_new_context_starts_the_next_step_on_a_fresh_window():
     model = cx.ScriptedModel([[cx.function_call("new_context", {}, call_id="n")],
                               [cx.function_call("get_context_remaining", {}, call_id="g")],
                               [cx.assistant_message("fresh")]],
-                             usage=[{"total_tokens": 800}, {"total_tokens": 100}, None])
+                             usage=[{"total_tokens": 800}, {"total_tokens": 100}, None], record_requests=True)
     result = await session.run_turn("remember me", model=model)
     assert result.outputs()["n"] == "A new context window will start without summarizing conversation history."
     fresh = model.requests[1].items

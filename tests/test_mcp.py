@@ -162,7 +162,7 @@ async def test_list_changed_swaps_the_catalog_from_the_next_step():
             return [fc("note_stats", {}, "n")]
 
         model = cx.ScriptedModel([[fc("enable_shout", {}, "e")], refreshed, [fc("shout", {"text": "hi"}, "s")],
-                                  [cx.assistant_message("ok")]])
+                                  [cx.assistant_message("ok")]], record_requests=True)
         before = session.registry.generation
         result = await session.run_turn("go", model=model)
         assert result.status == "completed", result.error
