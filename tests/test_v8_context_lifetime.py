@@ -43,3 +43,24 @@ SCRIPT = textwrap.dedent('''
 def test_an_unclosed_isolate_is_not_collected_and_the_host_frees_it_on_its_thread() -> None:
     done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+
+
+AT_EXIT = textwrap.dedent('''
+    import atexit
+    from codex_nb.code_mode import host as host_module
+    from codex_nb.code_mode.host import Isolate, default_host
+
+    host = default_host()
+    isolate = Isolate(on_messages=lambda _m: None, on_failure=lambda _t: None)
+    host.run_sync(isolate.start(tools=[], store={}, memory_limit=0), timeout=10)
+    thread = host._thread
+    host_module._close_default_host_at_exit()   # what atexit runs before interpreter teardown
+    assert not host_module._LIVE_ISOLATES, "an unclosed isolate was left for teardown"
+    assert thread is not None and not thread.is_alive()
+    print("ok")
+''')
+
+
+def test_interpreter_exit_frees_unclosed_isolates_on_the_host_thread() -> None:
+    done = subprocess.run([sys.executable, "-c", AT_EXIT], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]

@@ -13,6 +13,7 @@ continuation (mini-racer runs microtasks outside the evaluation that queued them
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
 import re
 import threading
@@ -104,11 +105,34 @@ def default_host() -> V8Host:
     freed; a host loop that stays alive while any session uses it makes that harmless.
     One daemon thread serves every session (each cell still gets its own isolate).
     """
-    global _default_host
+    global _default_host, _exit_hook_registered
     with _default_host_lock:
         if _default_host is None:
             _default_host = V8Host()
+            if not _exit_hook_registered:  # registered on first use: importing stays side-effect free
+                atexit.register(_close_default_host_at_exit)
+                _exit_hook_registered = True
         return _default_host
+
+
+_exit_hook_registered = False
+
+
+def _close_default_host_at_exit() -> None:
+    """Free isolates nobody closed on the host thread while it still runs. Left to interpreter
+    teardown, their contexts would be freed on the main thread, which hangs or crashes V8."""
+    with _default_host_lock:
+        host = _default_host
+    if host is None:
+        return
+    with host._lock:
+        loop, thread, host._loop, host._thread = host._loop, host._thread, None, None
+    if loop is None or thread is None or not thread.is_alive():
+        return
+    with suppress(Exception):  # bounded: a runaway script must not hold the interpreter's exit
+        asyncio.run_coroutine_threadsafe(_finish_tasks(), loop).result(5)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(5)
 
 
 def use_default_host() -> V8Host:
