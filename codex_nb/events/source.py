@@ -8,10 +8,11 @@ shown the same way. Sources build it from an ``EventBus`` and a ``FrontendReques
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Protocol, runtime_checkable
 
 from ..frontend.requests import FrontendRequests
+from .bus import EventBus
 from ..protocol.events import Event
 
 
@@ -38,3 +39,22 @@ class EventSource(Protocol):
     def interrupt(self) -> bool:
         """Interrupt the active turn; False if none is running (or it is already stopping)."""
         ...
+
+
+class BusEventSource:
+    """The consumer half of an event source that publishes on an ``EventBus`` in ``self.bus``:
+    the session, a real Codex thread, an ACP session and a rollout replay all share it."""
+
+    bus: EventBus
+
+    def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]:
+        """Call ``fn(event)`` synchronously, in order, at each emission; returns unsubscribe."""
+        return self.bus.subscribe(fn)
+
+    def events(self, *, maxsize: int = 1024) -> AsyncIterator[Event]:
+        """Async iteration over events from now on (bounded queue; oldest dropped on overflow)."""
+        return self.bus.events(maxsize=maxsize)
+
+    def latest_plan(self) -> Event | None:
+        """The last ``plan_update`` event of this thread, or None."""
+        return self.bus.latest_plan()

@@ -18,7 +18,7 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +26,7 @@ from ..code_mode.planning import CodeModeFinalizer
 from ..config import Config
 from ..errors import ToolCallError, TurnError
 from ..events.bus import EventBus
+from ..events.source import BusEventSource
 from ..frontend.requests import FrontendRequests
 from ..hooks.engine import HookEngine
 from ..hooks.session_api import SessionHooksMixin
@@ -145,7 +146,7 @@ class TurnHandle:
         return f"<TurnHandle {self.turn_id} {state}>"
 
 
-class Session(SessionHooksMixin):
+class Session(BusEventSource, SessionHooksMixin):
     """One conversation thread: the composition root of its registry, bus, hooks, history and turns.
 
     Implements ``events.source.EventSource``. Use it as ``async with cx.Session() as s:``
@@ -195,18 +196,6 @@ class Session(SessionHooksMixin):
         self.frontend_requests.answer_policy = value
 
     # -- consumers (EventSource) ------------------------------------------------------
-    def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]:
-        """Call ``fn(event)`` synchronously, in order, at each emission; returns unsubscribe."""
-        return self.bus.subscribe(fn)
-
-    def events(self, *, maxsize: int = 1024) -> AsyncIterator[Event]:
-        """Async iteration over events from now on (bounded queue; oldest dropped on overflow)."""
-        return self.bus.events(maxsize=maxsize)
-
-    def latest_plan(self) -> Event | None:
-        """The last ``plan_update`` event of this thread, or None."""
-        return self.bus.latest_plan()
-
     # -- records ----------------------------------------------------------------------
     @property
     def lifecycle_log(self) -> list[LifecycleRecord]:

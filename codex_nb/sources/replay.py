@@ -10,12 +10,13 @@ revisions it has already passed and scrubbing backwards must still show the olde
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import CodexNbError
 from ..protocol.events import Event, PlanUpdate
 from ..events.bus import EventBus
+from ..events.source import BusEventSource
 from ..frontend.requests import FrontendRequests
 from .rollout import Rollout, read_rollout
 
@@ -24,7 +25,7 @@ class ReplayError(CodexNbError, IndexError):
     """A seek outside the plan history."""
 
 
-class RolloutReplay:
+class RolloutReplay(BusEventSource):
     """An event source over a rollout's plan snapshots (nothing is running: no interrupt)."""
 
     def __init__(self, rollout: Rollout | str | Path) -> None:
@@ -38,15 +39,6 @@ class RolloutReplay:
 
     def __len__(self) -> int:
         return len(self.rollout.plans)
-
-    def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]:
-        return self.bus.subscribe(fn)
-
-    def events(self, *, maxsize: int = 1024) -> AsyncIterator[Event]:
-        return self.bus.events(maxsize=maxsize)
-
-    def latest_plan(self) -> Event | None:
-        return self.bus.latest_plan()
 
     def interrupt(self) -> bool:
         return False

@@ -15,7 +15,7 @@ import asyncio
 import itertools
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +23,7 @@ from acp import text_block
 from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
 from ...events.bus import EventBus
+from ...events.source import BusEventSource
 from ...events.observers import Observers, observer_name
 from ...frontend.answer_policy import route
 from ...frontend.requests import FrontendRequests, Outcome, RequestKind
@@ -111,7 +112,7 @@ class AcpTurnHandle:
         return f"<AcpTurnHandle {self.turn_id} {state}>"
 
 
-class AcpSession:
+class AcpSession(BusEventSource):
     """An ACP session; implements the event-source protocol (``thread_id``, ``subscribe``,
     ``latest_plan``, ``interrupt``, ``frontend_requests``)."""
 
@@ -157,15 +158,6 @@ class AcpSession:
     @property
     def thread_id(self) -> str:
         return self.session_id
-
-    def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]:
-        return self.bus.subscribe(fn)
-
-    def events(self, *, maxsize: int = 1024) -> AsyncIterator[Event]:
-        return self.bus.events(maxsize=maxsize)
-
-    def latest_plan(self) -> Event | None:
-        return self.bus.latest_plan()
 
     def interrupt(self) -> bool:
         """Cancel the running prompt (``session/cancel``); False if none runs. Any thread."""

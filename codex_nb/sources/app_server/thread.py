@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 import itertools
 import threading
-from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ...errors import TurnError
 from ...protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, WarningEvent
 from ...events.bus import EventBus
+from ...events.source import BusEventSource
 from ...frontend.requests import FrontendRequests
 from .errors import AppServerError
 from .events import notification_events, plan_update, turn_end_events
@@ -108,7 +108,7 @@ class AppServerTurnHandle:
         return f"<AppServerTurnHandle {self.turn_id or '(starting)'} {'done' if self.done() else 'running'}>"
 
 
-class CodexThread:
+class CodexThread(BusEventSource):
     """A thread of a running ``CodexAppServer``; make it with ``server.start_thread()``."""
 
     needs_model = False
@@ -149,15 +149,6 @@ class CodexThread:
         self.frontend_requests.answer_policy = value
 
     # -- event source --------------------------------------------------------------------------
-    def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]:
-        return self.bus.subscribe(fn)
-
-    def events(self, *, maxsize: int = 1024) -> AsyncIterator[Event]:
-        return self.bus.events(maxsize=maxsize)
-
-    def latest_plan(self) -> Event | None:
-        return self.bus.latest_plan()
-
     @property
     def active_turn(self) -> AppServerTurnHandle | None:
         active = self._active
