@@ -115,7 +115,8 @@ def test_real_codex_plan_and_question_in_jupyterlab(page: Any, jupyter_server: J
 
     question = page.locator("form.cx-question")
     expect(question).to_be_visible(timeout=60_000)
-    expect(question.locator(".cx-prompt-title")).to_have_text("Scope")
+    expect(question.locator(".cx-prompt-title")).to_have_text("The model asks")
+    expect(question.locator("legend", has_text="Scope")).to_be_visible()  # the header is the legend
     question.locator('input[type=radio][value="Large"]').check()
     question.get_by_role("button", name="Submit").click()
     expect(question).to_have_count(0)
