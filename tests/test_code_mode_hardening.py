@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import logging
 import re
@@ -11,8 +10,7 @@ import pytest
 from py_mini_racer._context import context_count
 
 import codex_nb as cx
-from codex_nb.config.code_mode import CodeModeSettings
-from codex_nb.config import Config
+from code_mode_sessions import make_session, session  # noqa: F401 (pytest fixtures)
 
 MB = 1024 * 1024
 WALL = re.compile(r"Wall time \d+\.\d seconds")
@@ -27,30 +25,6 @@ async def run(session, source: str):
     return await session.call_tool("exec", source, call_id="e1")
 
 
-@pytest.fixture
-def make_session():
-    sessions: list[cx.Session] = []
-
-    def make(**settings) -> cx.Session:
-        session = cx.Session(Config(code_mode=CodeModeSettings(enabled=True, only=True, **settings)))
-        sessions.append(session)
-
-        @session.tool
-        async def echo(text: str) -> str:
-            "Echo the text back."
-            return text
-
-        return session
-
-    yield make
-    for session in sessions:
-        for finalizer in session.planner.finalizers:
-            finalizer.close()
-
-
-@pytest.fixture
-def session(make_session):
-    return make_session()
 
 
 @pytest.mark.parametrize("allocation", [

@@ -9,10 +9,9 @@ import re
 import pytest
 
 import codex_nb as cx
+from code_mode_sessions import make_session, session  # noqa: F401 (pytest fixtures)
 from codex_nb.runtime.history import repair_history
 from codex_nb.code_mode.pragma import EMPTY_SOURCE_ERROR
-from codex_nb.config.code_mode import CodeModeSettings
-from codex_nb.config import Config
 from codex_nb.protocol.items import assistant_message, custom_tool_call, function_call
 from codex_nb.runtime.models import ScriptedModel
 from codex_nb.tools.hook_points import HookRequest, PostToolUseOutcome, PreToolUseOutcome
@@ -26,32 +25,6 @@ def stable(body):
     return [WALL.sub("Wall time X seconds", t) if isinstance(t, str) else t for t in items]
 
 
-@pytest.fixture
-def make_session():
-    sessions: list[cx.Session] = []
-
-    def make(hooks=None, **settings) -> cx.Session:
-        settings.setdefault("enabled", True)
-        settings.setdefault("only", True)
-        session = cx.Session(Config(code_mode=CodeModeSettings(**settings)), hooks=hooks)
-        sessions.append(session)
-
-        @session.tool
-        async def echo(text: str) -> str:
-            "Echo the text back."
-            return text
-
-        return session
-
-    yield make
-    for session in sessions:
-        for finalizer in session.planner.finalizers:
-            finalizer.close()
-
-
-@pytest.fixture
-def session(make_session):
-    return make_session()
 
 
 async def run(session, source: str):

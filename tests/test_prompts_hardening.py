@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 import codex_nb as cx
+from test_prompts_widget import until
 from codex_nb.frontend.requests import FrontendRequests
 from codex_nb.widgets.prompts import PromptsWidget
 
@@ -28,18 +29,6 @@ def widget(session) -> PromptsWidget:
     w.handle_message({"id": "view-1", "kind": "ready"})
     yield w
     w.close()
-
-
-async def until(widget: PromptsWidget, predicate) -> None:
-    changed = asyncio.Event()
-    handler = lambda _change: changed.set()  # noqa: E731
-    widget.observe(handler, names=["requests", "resolved", "error"])
-    try:
-        while not predicate():
-            changed.clear()
-            await changed.wait()
-    finally:
-        widget.unobserve(handler, names=["requests", "resolved", "error"])
 
 
 async def test_an_old_error_is_cleared_when_a_request_is_settled_elsewhere(session, widget):
