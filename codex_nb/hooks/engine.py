@@ -40,7 +40,7 @@ from .events import HookCompleted, HookOutputEntry, HookRunSummary, HookStarted
 from ..config.hook_matchers import matcher_inputs
 from .outputs import RawRun, RunResult, parse_post, parse_pre
 from .python import run_python
-from .runner import DEFAULT_OUTPUT_CAP, CommandShell, run_command
+from .runner import DEFAULT_OUTPUT_CAP, CommandShell, ProcessGroups, run_command
 from .trust import TrustStatus, TrustStore
 from .types import PostToolUseInput, PreToolUseInput
 
@@ -88,6 +88,7 @@ class HookEngine:
         self._trust = TrustStore()
         self._async_limit = asyncio.Semaphore(max_async)
         self._async_tasks: set[asyncio.Task[None]] = set()
+        self._groups = ProcessGroups()
         self.async_running = 0
         """Async hook runs holding one of the ``max_async`` slots right now."""
         self._pending_contexts: list[str] = []
@@ -276,7 +277,7 @@ class HookEngine:
         return await run_command(
             handler.command, stdin_json=well_formed(stdin_json),
             cwd=hook_input.cwd, env=self.env, timeout=handler.timeout, shell=self.shell,
-            output_cap=self.output_cap)
+            output_cap=self.output_cap, groups=self._groups)
 
     def _input(self, event_name: str, request: HookRequest) -> PreToolUseInput | PostToolUseInput:
         approval = request.approval_policy
@@ -339,7 +340,10 @@ class HookEngine:
             await asyncio.gather(*list(self._async_tasks), return_exceptions=True)
 
     async def aclose(self) -> None:
-        """Cancel background hooks (their process groups are killed)."""
+        """End every command hook this engine started: kill each process group still running
+        (a run whose turn is still unwinding included; one still spawning is killed as soon as
+        its process exists) and cancel the background hooks. Hooks run again afterwards."""
+        self._groups.close()
         for task in list(self._async_tasks):
             task.cancel()
         await asyncio.gather(*list(self._async_tasks), return_exceptions=True)

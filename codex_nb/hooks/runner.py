@@ -3,8 +3,9 @@
 ``$SHELL -lc "<command>"`` (fallback ``/bin/sh``) with a cleared environment filled from
 the session's environment snapshot, cwd = the session cwd, in its own process group
 (``start_new_session``). The whole group is SIGKILLed when the hook times out, when the
-caller is cancelled, and after the hook's main process exits (so forked children that
-keep the pipes open cannot hang the run or outlive it). stdout/stderr are captured up to
+caller is cancelled (even while the process is still being spawned), when its owner's
+``ProcessGroups`` is closed, and after the hook's main process exits (so forked children
+that keep the pipes open cannot hang the run or outlive it). stdout/stderr are captured up to
 ``output_cap`` bytes each; the rest is spilled to a temp file named in a warning entry.
 """
 
@@ -103,6 +104,38 @@ def _track_group(pid: int) -> None:
     _LIVE_GROUPS.add(pid)
 
 
+class ProcessGroups:
+    """The hook process groups one owner (a ``HookEngine``) has running, so closing the owner
+    ends them even when the run that started one is still unwinding elsewhere.
+
+    ``close()`` kills the groups it knows and marks the spawns in flight: a run whose process
+    appears after a close kills it at once. The owner stays usable: later runs start normally."""
+
+    def __init__(self) -> None:
+        self._pids: set[int] = set()
+        self.closes = 0
+
+    def add(self, pid: int) -> None:
+        self._pids.add(pid)
+
+    def discard(self, pid: int) -> None:
+        self._pids.discard(pid)
+
+    def __len__(self) -> int:
+        return len(self._pids)
+
+    def close(self) -> int:
+        """SIGKILL every group still running; returns how many."""
+        self.closes += 1
+        pids, self._pids = self._pids, set()
+        for pid in pids:
+            _kill_group(pid)
+        return len(pids)
+
+
+CLOSED_WHILE_STARTING = "the hook's owner was closed while the hook was starting; it was stopped"
+
+
 def kill_live_groups() -> int:
     """SIGKILL every hook process group codex_nb started that is still running; returns how many."""
     groups = list(_LIVE_GROUPS)
@@ -113,20 +146,40 @@ def kill_live_groups() -> int:
 
 
 async def run_command(command: str, *, stdin_json: str, cwd: str, env: Mapping[str, str], timeout: int,
-                      shell: CommandShell | None = None, output_cap: int = DEFAULT_OUTPUT_CAP) -> RawRun:
+                      shell: CommandShell | None = None, output_cap: int = DEFAULT_OUTPUT_CAP,
+                      groups: ProcessGroups | None = None) -> RawRun:
     """Run ``command``; never raises except ``CancelledError`` (after killing the group)."""
     shell = shell or CommandShell.from_env(env)
+    closes = groups.closes if groups is not None else 0
+    # The process exists before create_subprocess_exec returns (it still connects the pipes). A
+    # cancel landing there would make asyncio kill only the leader, and a child the hook put in
+    # the background would live on unseen: so the spawn is never cancelled, a cancel waits for it.
+    spawning = asyncio.ensure_future(asyncio.create_subprocess_exec(
+        shell.program, *shell.args, command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, cwd=cwd, env=dict(env), start_new_session=True))
+    cancelled = False
+    while not spawning.done():
+        try:
+            await asyncio.shield(spawning)
+        except asyncio.CancelledError:
+            cancelled = True
     try:
-        proc = await asyncio.create_subprocess_exec(
-            shell.program, *shell.args, command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, cwd=cwd, env=dict(env), start_new_session=True)
+        proc = spawning.result()
     except OSError as err:
+        if cancelled:
+            raise asyncio.CancelledError from None
         return RawRun(error=f"failed to spawn hook: {err}")
     _track_group(proc.pid)
+    if groups is not None:
+        groups.add(proc.pid)
     out, err_cap = _Capture("stdout", output_cap), _Capture("stderr", output_cap)
     assert proc.stdout and proc.stderr
     readers = asyncio.gather(out.drain(proc.stdout), err_cap.drain(proc.stderr))
     try:
+        if cancelled:
+            raise asyncio.CancelledError
+        if groups is not None and groups.closes != closes:
+            return RawRun(error=CLOSED_WHILE_STARTING)
         async with asyncio.timeout(timeout):
             await asyncio.gather(_feed(proc, stdin_json.encode()), _exited(proc))
             # The main process is done: children left in its group would hold the pipes open.
@@ -135,7 +188,7 @@ async def run_command(command: str, *, stdin_json: str, cwd: str, env: Mapping[s
     except TimeoutError:
         return RawRun(error=f"hook timed out after {timeout}s", notes=_notes(out, err_cap))
     finally:
-        await _uninterruptible(_cleanup(proc, readers))
+        await _uninterruptible(_cleanup(proc, readers, groups))
     return RawRun(exit_code=proc.returncode, stdout=out.text(), stderr=err_cap.text(), notes=_notes(out, err_cap))
 
 
@@ -187,12 +240,15 @@ async def _exited(proc: asyncio.subprocess.Process) -> None:
         os.close(fd)
 
 
-async def _cleanup(proc: asyncio.subprocess.Process, readers: asyncio.Future[object]) -> None:
+async def _cleanup(proc: asyncio.subprocess.Process, readers: asyncio.Future[object],
+                   groups: ProcessGroups | None) -> None:
     """Kill the group, finish reading the pipes and reap the process (always runs)."""
     # killpg also reaches the leader (pgid == pid). Not proc.kill(): Popen.send_signal polls,
     # i.e. reaps, the child behind asyncio's watcher, which then reports returncode 255.
     _kill_group(proc.pid)
-    _LIVE_GROUPS.discard(proc.pid)
+    _LIVE_GROUPS.discard(proc.pid)  # before the reap below, after which the pid may be reused
+    if groups is not None:
+        groups.discard(proc.pid)
     try:
         async with asyncio.timeout(_PIPE_GRACE_SEC):
             await readers
