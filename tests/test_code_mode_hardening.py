@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import re
+import threading
 
 import pytest
 from py_mini_racer._context import context_count
@@ -216,3 +218,52 @@ async def test_lone_surrogate_from_a_python_tool_reaches_the_script(session):
 
     result = await run(session, "const r = await tools.odd({}); text(String(r.length) + r)")
     assert stable(result.item["output"])[1:] == ["3p\ufffdq"]
+
+
+NESTED_INTERRUPTS = {  # script, and the moment the turn is interrupted
+    "parallel-mixed": ("const p = [tools.slow({}), tools.boom({}), tools.sync_slow({}), tools.echo({text: 'x'}),"
+                       " tools.slow({})]; p.forEach((x) => x.catch(() => {})); await Promise.all(p);", "slow-released"),
+    "unawaited-failures": ("tools.boom({}); tools.boom({}); tools.slow({}); await tools.slow({});", "slow-started"),
+    "in-a-timer": ("setTimeout(() => { tools.boom({}); tools.slow({}); }, 0);"
+                   " await new Promise((r) => setTimeout(r, 5)); await tools.slow({});", "slow-started"),
+    "race-reject": ("await Promise.race([tools.boom({}), tools.slow({}), tools.sync_slow({})]).catch(() => {});"
+                    " await tools.slow({});", "slow-started"),
+}
+
+
+@pytest.mark.parametrize("name", list(NESTED_INTERRUPTS))
+async def test_interrupting_nested_calls_retrieves_every_exception(make_session, name, never_retrieved):
+    source, moment = NESTED_INTERRUPTS[name]
+    session = make_session()
+    started, release, thread_release = asyncio.Event(), asyncio.Event(), threading.Event()
+
+    @session.tool
+    async def slow() -> str:
+        "Waits for the test."
+        started.set()
+        await release.wait()
+        return "late"
+
+    @session.tool
+    async def boom() -> str:
+        "Fails."
+        raise RuntimeError("boom")
+
+    @session.tool
+    def sync_slow() -> str:
+        "Blocks a worker thread, then fails."
+        thread_release.wait(30)
+        raise ValueError("late sync failure")
+
+    handle = session.start_turn("go", model=cx.ScriptedModel([[cx.custom_tool_call("exec", source)]]))
+    await started.wait()
+    if moment == "slow-released":
+        release.set()  # the first slow call settles while the turn is being interrupted
+        await asyncio.sleep(0)
+    handle.interrupt()
+    result = await handle
+    release.set()
+    thread_release.set()
+    await session.aclose()
+    assert result.status == "interrupted"
+    assert never_retrieved() == []
