@@ -1,7 +1,8 @@
 """Closing a session (or cancelling a hook) at every moment of a command hook's life ends the
-hook's whole process group: before its process exists, while asyncio is still connecting its
-pipes (the process exists, codex_nb has no handle yet), while it runs, and as its shell exits.
-Real subprocesses; the moments are reached by handshakes (a gated spawn, a FIFO), not sleeps."""
+hook's whole process group: while its pipes are still being connected (the process exists;
+asyncio's create_subprocess_exec would not have returned yet), while it runs, as its shell
+exits, and while its run is still unwinding. Real subprocesses; the moments are reached by
+handshakes (a gated pipe connection, a FIFO), not sleeps."""
 
 from __future__ import annotations
 
@@ -28,22 +29,23 @@ def fifo(tmp_path: Path) -> Path:
     return path
 
 
-class GatedSpawn:
-    """``asyncio.create_subprocess_exec`` that, once the process exists, waits for ``release``
-    before returning: the window in which asyncio is still connecting the pipes."""
+class GatedPipes:
+    """The running loop's ``connect_read_pipe``, held at its first call until ``release``: the
+    moment the hook's process exists but its pipes are not connected yet (inside asyncio's
+    ``create_subprocess_exec``, or codex_nb's own spawn). ``started`` resolves there."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self._real = asyncio.create_subprocess_exec
-        self.spawned: asyncio.Future[asyncio.subprocess.Process] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        self._real = loop.connect_read_pipe
+        self.started: asyncio.Future[None] = loop.create_future()
         self.release = asyncio.Event()
-        monkeypatch.setattr(asyncio, "create_subprocess_exec", self)
+        monkeypatch.setattr(loop, "connect_read_pipe", self)
 
-    async def __call__(self, *args, **kwargs) -> asyncio.subprocess.Process:
-        proc = await self._real(*args, **kwargs)
-        if not self.spawned.done():
-            self.spawned.set_result(proc)
+    async def __call__(self, *args, **kwargs):
+        if not self.started.done():
+            self.started.set_result(None)
         await self.release.wait()
-        return proc
+        return await self._real(*args, **kwargs)
 
 
 def session_with(command: str, tmp_path: Path) -> tuple[cx.Session, HookEngine]:
@@ -61,13 +63,13 @@ async def all_dead(pids: list[int]) -> bool:
 
 
 async def test_a_hook_cancelled_while_its_process_is_being_spawned_ends_its_group(monkeypatch, fifo, tmp_path):
-    gate = GatedSpawn(monkeypatch)
+    gate = GatedPipes(monkeypatch)
     run = asyncio.ensure_future(run_command(BACKGROUNDED.format(fifo=fifo), stdin_json="{}", cwd=str(tmp_path),
                                             env=ENV, timeout=60))
-    await gate.spawned
+    await gate.started
     pids = await asyncio.to_thread(hook_pids, fifo)
     try:
-        run.cancel()  # lands inside the spawn, as an interrupt's hard abort can on a loaded loop
+        run.cancel()  # lands before the pipes are connected, as an interrupt's hard abort can
         gate.release.set()
         with pytest.raises(asyncio.CancelledError):
             await run
@@ -77,10 +79,10 @@ async def test_a_hook_cancelled_while_its_process_is_being_spawned_ends_its_grou
 
 
 async def test_a_turn_hard_aborted_mid_spawn_then_closed_leaves_no_hook_process(monkeypatch, fifo, tmp_path):
-    gate = GatedSpawn(monkeypatch)
+    gate = GatedPipes(monkeypatch)
     session, _ = session_with(BACKGROUNDED.format(fifo=fifo), tmp_path)
     handle = session.start_turn("go", model=one_plan_model())
-    await gate.spawned
+    await gate.started
     pids = await asyncio.to_thread(hook_pids, fifo)
     try:
         handle.task.cancel()  # what the interrupt's hard abort does
@@ -92,21 +94,20 @@ async def test_a_turn_hard_aborted_mid_spawn_then_closed_leaves_no_hook_process(
         kill_leftovers(pids)
 
 
-async def test_closing_the_engine_while_a_hook_spawns_kills_it_as_soon_as_it_exists(monkeypatch, fifo, tmp_path):
-    gate = GatedSpawn(monkeypatch)
+async def test_closing_the_engine_before_a_hooks_pipes_are_connected_kills_it(monkeypatch, fifo, tmp_path):
+    gate = GatedPipes(monkeypatch)
     session, engine = session_with(BACKGROUNDED.format(fifo=fifo), tmp_path)
     handle = session.start_turn("go", model=one_plan_model())
-    await gate.spawned
+    await gate.started
     pids = await asyncio.to_thread(hook_pids, fifo)
     try:
-        await engine.aclose()  # no handle on the process yet: it is marked, not yet known
+        await engine.aclose()
+        assert await all_dead(pids), "a hook that was starting when its engine closed kept running"
         gate.release.set()
-        assert await all_dead(pids), "a hook that was spawning when its engine closed kept running"
         async with asyncio.timeout(30):
             result = await handle
         [run] = [e.msg.run for e in result.events if e.msg.type == "hook_completed"]
-        assert run.status == "failed"
-        assert "closed while the hook was starting" in run.entries[0].text
+        assert run.status == "failed", run
         assert result.status == "completed"  # a failed hook fails open
         # The engine stays usable: the next turn's hook runs (and is ended by aclose again).
         again = session.start_turn("again", model=one_plan_model())

@@ -341,8 +341,8 @@ class HookEngine:
 
     async def aclose(self) -> None:
         """End every command hook this engine started: kill each process group still running
-        (a run whose turn is still unwinding included; one still spawning is killed as soon as
-        its process exists) and cancel the background hooks. Hooks run again afterwards."""
+        (a run whose turn is still unwinding included) and cancel the background hooks. Hooks
+        run again afterwards."""
         self._groups.close()
         for task in list(self._async_tasks):
             task.cancel()
