@@ -130,6 +130,9 @@ TAMPERING = [
     "String = () => 'forged'; Number = () => NaN; Array.isArray = () => true",
     "RegExp.prototype.exec = () => { throw new Error('no regex') }",
     "Reflect.apply = Reflect.construct = () => { throw new Error('no reflect') }",
+    "Object.create = () => { throw new Error('no create') }",
+    "WeakRef.prototype.deref = () => 1; WeakMap.prototype.get = WeakMap.prototype.set = () => undefined;"
+    " new Uint8Array(8)",
 ]
 
 

@@ -32,7 +32,8 @@
   const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
   const typedByteLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "byteLength").get;
   const typedBuffer = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "buffer").get;
-  const newObject = () => Object.create(null);
+  const objectCreate = Object.create;
+  const newObject = () => objectCreate(null);
   // Lone surrogates leave as U+FFFD, as Codex's V8 bridge turns JS text into output.
   const wellFormed = (text) => apply(toWellFormed, text, []);
 
