@@ -78,12 +78,18 @@ async def test_a_hook_cancelled_while_its_process_is_being_spawned_ends_its_grou
         kill_leftovers(pids)
 
 
-async def test_a_turn_hard_aborted_mid_spawn_then_closed_leaves_no_hook_process(monkeypatch, fifo, tmp_path):
+async def turn_at_the_gate(monkeypatch, fifo: Path, tmp_path: Path):
+    """A turn whose hook process exists while its pipes wait at the gate: (gate, session, engine,
+    the turn's handle, the hook's pids)."""
     gate = GatedPipes(monkeypatch)
-    session, _ = session_with(BACKGROUNDED.format(fifo=fifo), tmp_path)
+    session, engine = session_with(BACKGROUNDED.format(fifo=fifo), tmp_path)
     handle = session.start_turn("go", model=one_plan_model())
     await gate.started
-    pids = await asyncio.to_thread(hook_pids, fifo)
+    return gate, session, engine, handle, await asyncio.to_thread(hook_pids, fifo)
+
+
+async def test_a_turn_hard_aborted_mid_spawn_then_closed_leaves_no_hook_process(monkeypatch, fifo, tmp_path):
+    gate, session, _, handle, pids = await turn_at_the_gate(monkeypatch, fifo, tmp_path)
     try:
         handle.task.cancel()  # what the interrupt's hard abort does
         gate.release.set()
@@ -95,11 +101,7 @@ async def test_a_turn_hard_aborted_mid_spawn_then_closed_leaves_no_hook_process(
 
 
 async def test_closing_the_engine_before_a_hooks_pipes_are_connected_kills_it(monkeypatch, fifo, tmp_path):
-    gate = GatedPipes(monkeypatch)
-    session, engine = session_with(BACKGROUNDED.format(fifo=fifo), tmp_path)
-    handle = session.start_turn("go", model=one_plan_model())
-    await gate.started
-    pids = await asyncio.to_thread(hook_pids, fifo)
+    gate, session, engine, handle, pids = await turn_at_the_gate(monkeypatch, fifo, tmp_path)
     try:
         await engine.aclose()
         assert await all_dead(pids), "a hook that was starting when its engine closed kept running"
