@@ -12,8 +12,8 @@ import asyncio
 import collections.abc
 import contextvars
 import time
-from collections.abc import Coroutine, Generator
-from typing import Any
+from collections.abc import Coroutine, Generator, Sequence
+from typing import Any, TypeVar
 
 from ..protocol.items import empty_tool_search_output
 from .invocation import ToolInvocation, TurnContext
@@ -22,7 +22,10 @@ from .lifecycle import CallLifecycle, ToolCallOutcome
 from .parallel import ParallelGate
 from .payload import ToolCall, ToolOutput
 from .pipeline import CallResult, dispatch
+from .registry import RegisteredTool
 from .router import ToolRouter, parallel_capable
+
+T = TypeVar("T")
 
 UNWIND_TIMEOUT = 1.0
 """Seconds a hard-aborted call's handler gets to unwind before it is abandoned."""
@@ -42,13 +45,26 @@ def aborted_output(call: ToolCall, secs: float) -> CallResult:
     return CallResult(call=call, item=output.to_response_item(call), output=output, outcome=ToolCallOutcome.aborted())
 
 
-async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: ParallelGate | None = None) -> CallResult:
-    """Dispatch ``call`` with per-call cancellation; always returns the paired output."""
-    started = time.monotonic()
-    token = turn.cancel.child()
+_LOOK_UP: Any = object()
+
+
+async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: ParallelGate | None = None, *,
+                   entry: RegisteredTool | None = _LOOK_UP, started: float | None = None) -> CallResult:
+    """Dispatch ``call`` with per-call cancellation; always returns the paired output.
+
+    ``entry`` is the router's entry when the caller already looked it up (None: an unknown
+    tool); ``started`` (``time.monotonic()``) is when the call's response was taken up, which
+    the aborted output's elapsed time counts from.
+    """
+    started = time.monotonic() if started is None else started
     lifecycle = CallLifecycle(turn.records.record_lifecycle, thread_id=turn.thread_id, turn_id=turn.turn_id,
                               call_id=call.call_id, tool_name=call.tool_name)
-    entry = router.lookup(call.tool_name)  # the one lookup of this call
+    if turn.cancel.cancelled:  # the turn was stopped before this call's turn came: never start it
+        lifecycle.finish(ToolCallOutcome.aborted())
+        return aborted_output(call, time.monotonic() - started)
+    token = turn.cancel.child()
+    if entry is _LOOK_UP:
+        entry = router.lookup(call.tool_name)  # the one lookup of this call
     invocation = None
     if entry is not None:
         invocation = ToolInvocation(call=call, tool=entry.tool, turn=turn, cancel=token)
@@ -97,8 +113,7 @@ INLINE_BARE_YIELDS = 8
 """Bare yields (``await asyncio.sleep(0)``) an inline start runs through before handing off."""
 
 
-def start_inline(coro: Coroutine[Any, Any, CallResult],
-                 token: CancelToken) -> tuple[CallResult | None, asyncio.Task[CallResult] | None]:
+def start_inline(coro: Coroutine[Any, Any, T], token: CancelToken) -> tuple[T | None, asyncio.Task[T] | None]:
     """Run an opt-in call's coroutine on the caller's stack until its first real suspension.
 
     A call that finishes without waiting on anything (``update_plan``: parse, emit, return)
@@ -123,7 +138,7 @@ def start_inline(coro: Coroutine[Any, Any, CallResult],
             if grace == 0:
                 break
             grace -= 1
-    task = asyncio.get_running_loop().create_task(_Resumed(coro, yielded), context=context)
+    task: asyncio.Task[T] = asyncio.get_running_loop().create_task(_Resumed(coro, yielded), context=context)
     return None, task
 
 
@@ -224,3 +239,66 @@ async def _unwind(task: asyncio.Future[CallResult]) -> None:
     for t in done:
         if not t.cancelled():
             t.exception()  # retrieved: a late failure of an aborted call is not reported twice
+
+
+YIELD_INTERVAL = 0.005
+"""Seconds of calls that finish without waiting, after which a response's run lets the loop
+turn once (a Stop click or a widget message gets through a response of 10,000 calls)."""
+
+
+async def run_calls_in_order(calls: Sequence[ToolCall | None], turn: TurnContext, router: ToolRouter, *,
+                             results: list[CallResult | None] | None = None) -> list[CallResult | None]:
+    """Run one response's calls with the parallel gate's rules, without a gate or a task per call.
+
+    The gate admits calls first come, first served: parallel-capable calls run together,
+    every other call runs alone, after everything before it and before everything after it
+    (spec 02 §10). Walking the calls in order gives exactly that: a parallel-capable call
+    starts as a task at once; an exclusive call first waits for the running ones, then
+    runs on this task's stack (inline when its tool allows, so ``update_plan`` costs no
+    task at all). Results come back in call order; None stands for a routing error
+    (``calls[i] is None``) or for a call that got no output because the run was cut
+    short (a ``Fatal`` or an outer cancel, which propagate; history repair pairs those).
+    Pass ``results`` (a list of ``len(calls)`` Nones) to see what finished when it raises.
+    """
+    results = [None] * len(calls) if results is None else results
+    running: dict[int, asyncio.Future[CallResult]] = {}
+    started = last_yield = time.monotonic()
+    try:
+        for index, call in enumerate(calls):
+            if call is None:
+                continue
+            entry = router.lookup(call.tool_name)
+            if parallel_capable(entry):
+                running[index] = asyncio.ensure_future(run_call(call, turn, router, entry=entry, started=started))
+                continue
+            if running:
+                await _finish_running(running, results)
+            results[index] = await run_call(call, turn, router, entry=entry, started=started)
+            now = time.monotonic()
+            if now - last_yield > YIELD_INTERVAL:
+                await asyncio.sleep(0)
+                last_yield = time.monotonic()
+        if running:
+            await _finish_running(running, results)
+    except BaseException:
+        tasks = list(running.values())
+        for task in tasks:
+            task.cancel()
+        if tasks:  # each run_call unwinds within its own bound (UNWIND_TIMEOUT)
+            await asyncio.wait(tasks)
+        _collect(running, results)
+        raise
+    return results
+
+
+async def _finish_running(running: dict[int, asyncio.Future[CallResult]], results: list[CallResult | None]) -> None:
+    """Wait for the running parallel calls (the first failure propagates at once, as ``gather``)."""
+    await asyncio.gather(*running.values())
+    _collect(running, results)
+    running.clear()
+
+
+def _collect(running: dict[int, asyncio.Future[CallResult]], results: list[CallResult | None]) -> None:
+    for index, task in running.items():
+        if task.done() and not task.cancelled() and task.exception() is None:
+            results[index] = task.result()
