@@ -77,9 +77,10 @@ async def test_a_long_response_lets_the_loop_turn_and_a_stop_gets_in(session: cx
     outputs = result.outputs()
     assert len(outputs) == count  # every call still has its output
     answered = [cid for cid, out in outputs.items() if out == "Plan updated"]
-    aborted = [cid for cid, out in outputs.items() if str(out).startswith("aborted by user after")]
-    assert len(answered) == plans and len(aborted) == count - plans  # no handler ran after the Stop
-    assert answered == [f"p{i}" for i in range(plans)]  # in call order
+    assert answered == [f"p{i}" for i in range(plans)]  # no handler ran after the Stop; call order
+    # The rest are answered "aborted by user after ...", or, past the interrupt grace period
+    # (a slow machine), paired with "aborted" by history repair after the hard abort.
+    assert all(str(outputs[f"p{i}"]).startswith("aborted") for i in range(plans, count))
 
 
 async def test_calls_after_a_stop_never_start_their_handler(session: cx.Session) -> None:

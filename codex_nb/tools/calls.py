@@ -12,7 +12,7 @@ import asyncio
 import collections.abc
 import contextvars
 import time
-from collections.abc import Coroutine, Generator, Sequence
+from collections.abc import Callable, Coroutine, Generator, Sequence
 from typing import Any, TypeVar
 
 from ..protocol.items import empty_tool_search_output
@@ -93,12 +93,19 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
             return finished  # type: ignore[return-value]
     else:
         task = asyncio.ensure_future(coro)
+    remove = token.on_cancel(_cut_off_threadsafe(task, lifecycle))
     try:
-        await _first_of(task, token)
-        if lifecycle.finished or (task.done() and not task.cancelled()):
-            result = await task  # the handler claimed its outcome first: the real result is kept
-        else:
-            result = await _abort(task, call, lifecycle, time.monotonic() - started)
+        try:
+            # The race: the handler's task ends, or the token's cancel cuts it off (unless
+            # the handler already claimed its outcome: then its real result is awaited and
+            # kept). Awaiting the task itself costs one loop trip less than a third future.
+            result = await task
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # we ourselves are being cancelled (hard abort, outer cancel)
+            lifecycle.finish(ToolCallOutcome.aborted())  # cut off (or cancelled itself) before claiming
+            result = aborted_output(call, time.monotonic() - started)
         token.detach()  # the call is over; an abandoned handler (below) keeps following the turn
         return result
     except asyncio.CancelledError:
@@ -107,6 +114,26 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
         lifecycle.finish(ToolCallOutcome.aborted())
         await _unwind(task)
         raise
+    finally:
+        remove()
+
+
+def _cut_off_threadsafe(task: asyncio.Future[CallResult], lifecycle: CallLifecycle) -> Callable[[], None]:
+    """The token's cancel callback (it may fire on any thread): cancel the handler's task on
+    its loop, unless the task is done or the handler already claimed its outcome."""
+    loop = asyncio.get_running_loop()
+
+    def cut_off() -> None:
+        if not task.done() and not lifecycle.finished:
+            task.cancel()
+
+    def on_cancel() -> None:
+        try:
+            loop.call_soon_threadsafe(cut_off)
+        except RuntimeError:  # the loop is closed: nobody waits any more
+            pass
+
+    return on_cancel
 
 
 INLINE_BARE_YIELDS = 8
@@ -181,49 +208,6 @@ class _Resumed(collections.abc.Coroutine):  # type: ignore[type-arg]
                 sent = yield self.send(sent)
             except StopIteration as stop:
                 return stop.value
-
-
-async def _first_of(task: asyncio.Future[CallResult], token: CancelToken) -> None:
-    """Return when ``task`` is done or ``token`` is cancelled, whichever comes first.
-
-    One future woken by two callbacks: cheaper than ``asyncio.wait`` on every call, and
-    it leaves no callback or task behind.
-    """
-    if task.done() or token.cancelled:
-        return
-    loop = asyncio.get_running_loop()
-    woken: asyncio.Future[None] = loop.create_future()
-
-    def wake(_: object = None) -> None:
-        if not woken.done():
-            woken.set_result(None)
-
-    def wake_threadsafe() -> None:
-        try:
-            loop.call_soon_threadsafe(wake)
-        except RuntimeError:  # the loop is closed: nobody waits any more
-            pass
-
-    task.add_done_callback(wake)
-    remove = token.on_cancel(wake_threadsafe)
-    try:
-        await woken
-    finally:
-        remove()
-        task.remove_done_callback(wake)
-
-
-async def _abort(task: asyncio.Future[CallResult], call: ToolCall, lifecycle: CallLifecycle,
-                 elapsed: float) -> CallResult:
-    task.cancel()
-    try:
-        return await task  # it completed anyway: the real result wins
-    except asyncio.CancelledError:
-        current = asyncio.current_task()
-        if current is not None and current.cancelling():
-            raise  # we ourselves are being cancelled (hard abort): propagate
-    lifecycle.finish(ToolCallOutcome.aborted())
-    return aborted_output(call, elapsed)
 
 
 async def _unwind(task: asyncio.Future[CallResult]) -> None:
