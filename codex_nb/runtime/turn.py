@@ -126,9 +126,11 @@ class TurnRunner:
         return self._result("completed")
 
     async def _loop(self) -> None:
+        streams = callable(getattr(self.model, "stream", None))
         while not self.turn.cancel.cancelled:
-            for text in self.turn.pending_input.drain():  # steered input joins before the next request
-                self.history.append(user_message(text))
+            if self.turn.pending_input.pending:
+                for text in self.turn.pending_input.drain():  # steered input joins before the next request
+                    self.history.append(user_message(text))
             if self.turn.context_window.new_context_requested:
                 self._start_new_context_window()
             reminder = self.time_reminder.due_item() if self.time_reminder is not None else None
@@ -139,7 +141,7 @@ class TurnRunner:
             request = ModelRequest(turn_id=self.turn.turn_id, items=repaired(self.history, self.pairing),
                                    tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode),
                                    thread_id=self.turn.thread_id)
-            if callable(getattr(self.model, "stream", None)):
+            if streams:
                 streamed = await stream_step(self, request, plan.router)
                 if streamed is None:
                     return

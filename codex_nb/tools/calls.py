@@ -68,17 +68,14 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
     invocation = None
     if entry is not None:
         invocation = ToolInvocation(call=call, tool=entry.tool, turn=turn, cancel=token)
-    shared = parallel_capable(entry)
 
-    async def admitted() -> CallResult:
-        if gate is None:
-            return await dispatch(call, turn, entry, lifecycle, invocation)
-        async with gate.hold(shared=shared):
+    async def admitted(gate: ParallelGate) -> CallResult:
+        async with gate.hold(shared=parallel_capable(entry)):
             if token.cancelled:  # cancelled while waiting at the gate: never start the handler
                 raise asyncio.CancelledError
             return await dispatch(call, turn, entry, lifecycle, invocation)
 
-    coro = admitted()
+    coro = dispatch(call, turn, entry, lifecycle, invocation) if gate is None else admitted(gate)
     # Inline only without a gate: behind a gate, an earlier call of the same response may not
     # have reached the gate yet, and an inline start would overtake it.
     if gate is None and entry is not None and entry.tool.inline_start:
@@ -252,6 +249,9 @@ async def run_calls_in_order(calls: Sequence[ToolCall | None], turn: TurnContext
             if call is None:
                 continue
             entry = router.lookup(call.tool_name)
+            if len(calls) == 1:  # the common step: one call, nothing to order
+                results[index] = await run_call(call, turn, router, entry=entry, started=started)
+                break
             if parallel_capable(entry):
                 running[index] = asyncio.ensure_future(run_call(call, turn, router, entry=entry, started=started))
                 continue
