@@ -184,7 +184,7 @@ def print_table(title: str, table: dict[str, float]) -> None:
         print(f"  {name:38s} {seconds * 1e6:9.1f} us  {seconds / bare:6.1f}x")
 
 
-async def breakdown(steps: int) -> None:
+async def breakdown(steps: int) -> float:
     """What one call of update_plan pays for beyond parsing, piece by piece."""
     text = plan_text(steps)
     session = cx.Session()
@@ -233,6 +233,21 @@ async def breakdown(steps: int) -> None:
     for label, values in rows.items():
         value = statistics.median(values)
         print(f"  {label:44s} {value * 1e6:8.1f} us  {value / bare:5.1f}x")
+    # What openai-agents' on_invoke_tool does not do: the serde-exact parse beyond plain
+    # validation, the event, the lifecycle records, the guard fact and the hook check.
+    return sum(statistics.median(v) for k, v in rows.items() if k != "bare model_validate_json") - bare
+
+
+def verdict(table: dict[str, float], lacking: float) -> None:
+    agents = table.get("openai-agents on_invoke_tool")
+    if agents is None:
+        return
+    budget = agents + lacking
+    for name in ("codex_nb run_call", "in a turn: 100 responses x 1 call", "in a turn: 1 response x 100 calls"):
+        ours = table[name]
+        print(f"  {name}: {ours * 1e6:.1f} us vs openai-agents on_invoke_tool {agents * 1e6:.1f} us + the features "
+              f"it lacks {lacking * 1e6:.1f} us = {budget * 1e6:.1f} us -> "
+              f"{'not slower' if ours <= budget else 'SLOWER'} ({ours / budget:.2f}x)")
 
 
 async def gate_scaling() -> float:
@@ -295,8 +310,9 @@ def import_time(runs: int = 7) -> float:
 
 async def main() -> None:
     for steps in (3, 50):
-        print_table(f"update_plan, {steps}-step plan", await dispatch_table(steps))
-        await breakdown(steps)
+        table = await dispatch_table(steps)
+        print_table(f"update_plan, {steps}-step plan", table)
+        verdict(table, await breakdown(steps))
     await gate_scaling()
     await long_turn()
     import_time()
