@@ -40,6 +40,7 @@ from codex_nb.protocol.serde import parse_strict
 from codex_nb.tools.calls import run_call
 from codex_nb.tools.lifecycle import CallLifecycle, ControlToolGuard, ControlToolStatus, ToolCallOutcome
 from codex_nb.tools.names import ToolName
+from codex_nb.tools.parallel import ParallelGate
 from codex_nb.tools.payload import Payload, ToolCall
 
 ROUNDS = 9
@@ -269,6 +270,34 @@ async def gate_scaling() -> float:
     large = min([await exclusive_turn(10_000) for _ in range(2)])
     print(f"parallel gate: 500 exclusive calls {small:.3f} s, 10,000 {large:.3f} s -> {large / small:.1f}x "
           f"(linear would be 20x; target <= 20x)")
+
+    async def gate_alone(n: int) -> float:
+        """The ParallelGate itself, as a streaming response uses it: n tasks queue exclusively."""
+        gate = ParallelGate()
+
+        async def hold() -> None:
+            async with gate.hold(shared=False):
+                await asyncio.sleep(0)
+
+        start = time.perf_counter()
+        await asyncio.gather(*(hold() for _ in range(n)))
+        return time.perf_counter() - start
+
+    async def tasks_alone(n: int) -> float:
+        """The same n tasks without a gate: what asyncio itself costs (gather, task switches, GC)."""
+        start = time.perf_counter()
+        await asyncio.gather(*(asyncio.sleep(0) for _ in range(n)))
+        return time.perf_counter() - start
+
+    gc.collect()
+    alone_small = min([await gate_alone(500) for _ in range(5)])
+    alone_large = min([await gate_alone(10_000) for _ in range(3)])
+    bare_small = min([await tasks_alone(500) for _ in range(5)])
+    bare_large = min([await tasks_alone(10_000) for _ in range(3)])
+    print(f"  ParallelGate alone (streamed responses): 500 exclusive holders {alone_small * 1e3:.1f} ms, 10,000 "
+          f"{alone_large * 1e3:.1f} ms -> {alone_large / alone_small:.1f}x; the same tasks without a gate "
+          f"{bare_small * 1e3:.1f} ms, {bare_large * 1e3:.1f} ms -> {bare_large / bare_small:.1f}x, so the gate's "
+          f"own cost grows {(alone_large - bare_large) / (alone_small - bare_small):.1f}x for 20x the holders")
     return large / small
 
 
