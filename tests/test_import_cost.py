@@ -48,6 +48,25 @@ def test_first_session_loads_the_runtime_but_no_frontend_machinery() -> None:
                  "codex_nb.acp", "codex_nb.code_mode.host", "codex_nb.code_mode.runtime") == set()
 
 
+def test_the_session_path_builds_no_pydantic_schema() -> None:
+    """Models declare ``defer_build=True``: building a validator at import costs ~1 ms per model and
+    the first one loads pydantic's plugin machinery (``importlib.metadata`` over every installed
+    distribution), which belongs to the first validation, not to ``import``."""
+    code = """
+import codex_nb as cx, pydantic
+cx.Session, cx.Config, cx.ScriptedModel, cx.PlanUpdate, cx.UpdatePlanArgs, cx.hooks
+def walk(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from walk(sub)
+print(sorted({f"{m.__module__}.{m.__qualname__}" for m in walk(pydantic.BaseModel)
+              if m.__module__.startswith("codex_nb") and m.__pydantic_complete__}))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]", f"models built at import (add defer_build=True): {out.stdout}"
+
+
 def test_a_scripted_turn_runs_from_a_bare_import() -> None:
     """The lazy names resolve to working classes in a fresh interpreter, not only in this warm one."""
     code = """

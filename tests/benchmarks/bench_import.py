@@ -9,17 +9,23 @@ issue measures it; rounds are interleaved so a busy neighbour slows every statem
 3. The floor the session path stands on: ``import asyncio`` plus pydantic's ``BaseModel``
    (codex_nb's models and the event loop need them; they are not codex_nb's to cut).
 
-Then the modules with the most self time in the median ``Session`` run, so a regression
-names its culprit. ``-X importtime`` inflates every figure (it writes a line per module);
-best and median of ``runs`` interpreters are printed, the target applies to the best.
+Each in two modes: with bytecode caches (what an installed package sees; the caches go to a
+temporary ``PYTHONPYCACHEPREFIX``, written by a warm-up run) and compiling codex_nb from
+source on every start (``PYTHONDONTWRITEBYTECODE=1`` on an editable install, as on this
+project's machines). Then the modules with the most self time in the median cached
+``Session`` run, so a regression names its culprit. ``-X importtime`` inflates every figure
+(it writes a line per module); best and median of ``runs`` interpreters are printed, the
+target applies to the best in both modes.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import statistics
 import subprocess
 import sys
+import tempfile
 from collections import defaultdict
 
 TARGET_MS = 150.0
@@ -32,12 +38,12 @@ STATEMENTS = {
 }
 
 
-def measure(statement: str) -> tuple[float, dict[str, int]]:
+def measure(statement: str, env: dict[str, str]) -> tuple[float, dict[str, int]]:
     """Milliseconds ``statement`` spends importing (the top-level lines after a marker, so the
     interpreter's own startup imports are not counted), and the self time per module in us."""
     code = f"import sys; sys.stderr.write({MARK!r} + '\\n'); sys.stderr.flush(); {statement}"
     out = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True,
-                         check=True)
+                         check=True, env=env)
     _, found, tail = out.stderr.partition(MARK + "\n")
     assert found, out.stderr[-500:]
     total_us = 0
@@ -50,30 +56,50 @@ def measure(statement: str) -> tuple[float, dict[str, int]]:
     return total_us / 1000, self_us
 
 
+def environments(cache: str) -> dict[str, dict[str, str]]:
+    base = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
+    return {"bytecode cached": {**base, "PYTHONPYCACHEPREFIX": cache},
+            # no prefix here: the standard library and site-packages keep their installed caches
+            "from source": {**base, "PYTHONDONTWRITEBYTECODE": "1"}}
+
+
 def main(runs: int = 9) -> float:
-    totals: dict[str, list[float]] = defaultdict(list)
+    with tempfile.TemporaryDirectory(prefix="bench-import-") as cache:
+        envs = environments(cache)
+        for statement in STATEMENTS.values():
+            measure(statement, envs["bytecode cached"])  # writes the caches
+        return report(runs, envs)
+
+
+def report(runs: int, envs: dict[str, dict[str, str]]) -> float:
+    totals: dict[tuple[str, str], list[float]] = defaultdict(list)
     session_self: list[dict[str, int]] = []
     for _ in range(runs):
-        for label, statement in STATEMENTS.items():
-            total, self_us = measure(statement)
-            totals[label].append(total)
-            if statement.endswith("Session"):
-                session_self.append(self_us)
+        for mode, env in envs.items():
+            for label, statement in STATEMENTS.items():
+                total, self_us = measure(statement, env)
+                totals[mode, label].append(total)
+                if mode == "bytecode cached" and statement.endswith("Session"):
+                    session_self.append(self_us)
     width = max(map(len, STATEMENTS))
     print(f"python -X importtime, {runs} interpreters each, interleaved:")
-    for label, values in totals.items():
-        target = f"   target <= {TARGET_MS:.0f} ms" if label == "import codex_nb" else ""
-        print(f"  {label:<{width}}  best {min(values):6.1f} ms  median {statistics.median(values):6.1f} ms{target}")
-    best = min(totals["import codex_nb"])
+    for mode in envs:
+        print(f" {mode}:")
+        for label in STATEMENTS:
+            values = totals[mode, label]
+            target = f"   target <= {TARGET_MS:.0f} ms" if label == "import codex_nb" else ""
+            print(f"  {label:<{width}}  best {min(values):6.1f} ms  median {statistics.median(values):6.1f} ms{target}")
+    best = max(min(totals[mode, "import codex_nb"]) for mode in envs)
     verdict = "met" if best <= TARGET_MS else "NOT MET"
-    print(f"import codex_nb: best {best:.1f} ms vs target {TARGET_MS:.0f} ms -> {verdict}")
+    print(f"import codex_nb: best {best:.1f} ms (the slower mode) vs target {TARGET_MS:.0f} ms -> {verdict}")
 
+    session = statistics.median(totals["bytecode cached", "import codex_nb; codex_nb.Session"])
     modules = {name for run in session_self for name in run}
     median_self = {name: statistics.median(run.get(name, 0) for run in session_self) for name in modules}
     top = sorted(median_self.items(), key=lambda item: item[1], reverse=True)[:20]
     ours = sum(us for name, us in median_self.items() if name == "codex_nb" or name.startswith("codex_nb."))
-    print(f"\ntop self time under `import codex_nb; codex_nb.Session` (median of {runs}; codex_nb's own "
-          f"modules {ours / 1000:.1f} ms of {statistics.median(totals['import codex_nb; codex_nb.Session']):.1f}):")
+    print(f"\ntop self time under `import codex_nb; codex_nb.Session`, bytecode cached (median of {runs}; "
+          f"codex_nb's own modules {ours / 1000:.1f} ms of {session:.1f}):")
     for name, us in top:
         print(f"  {us / 1000:6.2f} ms  {name}")
     return best
