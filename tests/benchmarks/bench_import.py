@@ -1,41 +1,48 @@
-"""Import time (issue 13, item 5): `.venv/bin/python tests/benchmarks/bench_import.py [runs]`.
+"""Import time (issue 13, item 5): `.venv/bin/python tests/benchmarks/bench_import.py [--runs N] [--baseline REV]`.
 
 Each figure is read from ``python -X importtime`` in a fresh interpreter, the way the
-issue measures it; rounds are interleaved so a busy neighbour slows every statement alike:
+issue measures it; rounds are interleaved so a busy neighbour slows every candidate alike:
 
 1. ``import codex_nb``: the package's own cumulative line (target <= 150 ms).
 2. ``import codex_nb; codex_nb.Session``: what a notebook's first cell pays, since most
    users touch ``Session`` at once (the lazy names load on that first attribute access).
-3. The floor the session path stands on: ``import asyncio`` plus pydantic's ``BaseModel``
-   (codex_nb's models and the event loop need them; they are not codex_nb's to cut).
+3. The floor the session path stands on: ``import asyncio`` and one pydantic model class
+   with a deferred schema, like codex_nb's (the event loop and pydantic's class machinery
+   are not codex_nb's to cut).
 
 Each in two modes: with bytecode caches (what an installed package sees; the caches go to a
 temporary ``PYTHONPYCACHEPREFIX``, written by a warm-up run) and compiling codex_nb from
 source on every start (``PYTHONDONTWRITEBYTECODE=1`` on an editable install, as on this
-project's machines). Then the modules with the most self time in the median cached
-``Session`` run, so a regression names its culprit. ``-X importtime`` inflates every figure
-(it writes a line per module); best and median of ``runs`` interpreters are printed, the
-target applies to the best in both modes.
+project's machines). ``--baseline REV`` measures that git revision's ``codex_nb`` in the same
+rounds (``git archive`` into a temporary directory, put first on ``PYTHONPATH``), so a change
+is a before/after pair from one run. Then the modules with the most self time in the median
+cached ``Session`` run, so a regression names its culprit. ``-X importtime`` inflates every
+figure (it writes a line per module); the target applies to the best of ``--runs`` in both modes.
 """
 
 from __future__ import annotations
 
+import argparse
+import io
 import os
 import re
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 from collections import defaultdict
+from pathlib import Path
 
 TARGET_MS = 150.0
+ROOT = Path(__file__).resolve().parents[2]
 MARK = "--bench-import-start--"
 LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \| ( *)(\S+)")
-STATEMENTS = {
-    "import codex_nb": "import codex_nb",
-    "import codex_nb; codex_nb.Session": "import codex_nb; codex_nb.Session",
-    "floor: asyncio + pydantic.BaseModel": "import asyncio; from pydantic import BaseModel",
-}
+IMPORT = "import codex_nb"
+SESSION = "import codex_nb; codex_nb.Session"
+FLOOR = "import asyncio\nfrom pydantic import BaseModel\nclass Floor(BaseModel, defer_build=True):\n    x: int"
+FLOOR_LABEL = "floor: asyncio + one pydantic model"
+CACHED, SOURCE = "bytecode cached", "from source"
 
 
 def measure(statement: str, env: dict[str, str]) -> tuple[float, dict[str, int]]:
@@ -43,7 +50,7 @@ def measure(statement: str, env: dict[str, str]) -> tuple[float, dict[str, int]]
     interpreter's own startup imports are not counted), and the self time per module in us."""
     code = f"import sys; sys.stderr.write({MARK!r} + '\\n'); sys.stderr.flush(); {statement}"
     out = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True,
-                         check=True, env=env)
+                         check=True, env=env, cwd=env.get("PYTHONPATH") or ROOT)
     _, found, tail = out.stderr.partition(MARK + "\n")
     assert found, out.stderr[-500:]
     total_us = 0
@@ -56,54 +63,76 @@ def measure(statement: str, env: dict[str, str]) -> tuple[float, dict[str, int]]
     return total_us / 1000, self_us
 
 
-def environments(cache: str) -> dict[str, dict[str, str]]:
+def environments(cache: str, tree: str | None) -> dict[str, dict[str, str]]:
     base = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
-    return {"bytecode cached": {**base, "PYTHONPYCACHEPREFIX": cache},
+    if tree is not None:
+        base["PYTHONPATH"] = tree
+    return {CACHED: {**base, "PYTHONPYCACHEPREFIX": cache},
             # no prefix here: the standard library and site-packages keep their installed caches
-            "from source": {**base, "PYTHONDONTWRITEBYTECODE": "1"}}
+            SOURCE: {**base, "PYTHONDONTWRITEBYTECODE": "1"}}
 
 
-def main(runs: int = 9) -> float:
-    with tempfile.TemporaryDirectory(prefix="bench-import-") as cache:
-        envs = environments(cache)
-        for statement in STATEMENTS.values():
-            measure(statement, envs["bytecode cached"])  # writes the caches
-        return report(runs, envs)
+def extract(revision: str, into: str) -> str:
+    archive = subprocess.run(["git", "archive", revision, "codex_nb"], cwd=ROOT, capture_output=True, check=True)
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(into, filter="data")
+    return into
 
 
-def report(runs: int, envs: dict[str, dict[str, str]]) -> float:
-    totals: dict[tuple[str, str], list[float]] = defaultdict(list)
+def main() -> float:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--baseline", help="a git revision to measure alongside this checkout")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-import-") as scratch:
+        trees = {"this checkout": None}
+        if args.baseline:
+            trees[f"baseline {args.baseline}"] = extract(args.baseline, os.path.join(scratch, "baseline"))
+        envs = {tree: environments(os.path.join(scratch, "pycache"), path) for tree, path in trees.items()}
+        for tree_envs in envs.values():
+            for statement in (IMPORT, SESSION, FLOOR):
+                measure(statement, tree_envs[CACHED])  # writes the caches
+        return report(args.runs, envs)
+
+
+def report(runs: int, envs: dict[str, dict[str, dict[str, str]]]) -> float:
+    candidates = [(tree, mode, label) for mode in (CACHED, SOURCE) for tree in envs for label in (IMPORT, SESSION)]
+    statements = {IMPORT: IMPORT, SESSION: SESSION, FLOOR_LABEL: FLOOR}
+    totals: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     session_self: list[dict[str, int]] = []
+    here = next(iter(envs))
     for _ in range(runs):
-        for mode, env in envs.items():
-            for label, statement in STATEMENTS.items():
-                total, self_us = measure(statement, env)
-                totals[mode, label].append(total)
-                if mode == "bytecode cached" and statement.endswith("Session"):
-                    session_self.append(self_us)
-    width = max(map(len, STATEMENTS))
+        for mode in (CACHED, SOURCE):
+            totals["", mode, FLOOR_LABEL].append(measure(FLOOR, envs[here][mode])[0])
+        for tree, mode, label in candidates:
+            total, self_us = measure(statements[label], envs[tree][mode])
+            totals[tree, mode, label].append(total)
+            if (tree, mode, label) == (here, CACHED, SESSION):
+                session_self.append(self_us)
     print(f"python -X importtime, {runs} interpreters each, interleaved:")
-    for mode in envs:
+    for mode in (CACHED, SOURCE):
         print(f" {mode}:")
-        for label in STATEMENTS:
-            values = totals[mode, label]
-            target = f"   target <= {TARGET_MS:.0f} ms" if label == "import codex_nb" else ""
-            print(f"  {label:<{width}}  best {min(values):6.1f} ms  median {statistics.median(values):6.1f} ms{target}")
-    best = max(min(totals[mode, "import codex_nb"]) for mode in envs)
+        rows = [("", FLOOR_LABEL)] + [(tree, label) for tree in envs for label in (IMPORT, SESSION)]
+        for tree, label in rows:
+            values = totals[tree, mode, label]
+            name = f"{tree}: {label}" if tree else label
+            target = f"   target <= {TARGET_MS:.0f} ms" if label == IMPORT and tree == here else ""
+            print(f"  {name:<58} best {min(values):6.1f} ms  median {statistics.median(values):6.1f} ms{target}")
+    best = max(min(totals[here, mode, IMPORT]) for mode in (CACHED, SOURCE))
     verdict = "met" if best <= TARGET_MS else "NOT MET"
     print(f"import codex_nb: best {best:.1f} ms (the slower mode) vs target {TARGET_MS:.0f} ms -> {verdict}")
 
-    session = statistics.median(totals["bytecode cached", "import codex_nb; codex_nb.Session"])
+    session = statistics.median(totals[here, CACHED, SESSION])
     modules = {name for run in session_self for name in run}
     median_self = {name: statistics.median(run.get(name, 0) for run in session_self) for name in modules}
     top = sorted(median_self.items(), key=lambda item: item[1], reverse=True)[:20]
     ours = sum(us for name, us in median_self.items() if name == "codex_nb" or name.startswith("codex_nb."))
-    print(f"\ntop self time under `import codex_nb; codex_nb.Session`, bytecode cached (median of {runs}; "
-          f"codex_nb's own modules {ours / 1000:.1f} ms of {session:.1f}):")
+    print(f"\ntop self time under `{SESSION}`, {CACHED} (median of {runs}; codex_nb's own modules "
+          f"{ours / 1000:.1f} ms of {session:.1f}):")
     for name, us in top:
         print(f"  {us / 1000:6.2f} ms  {name}")
     return best
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 9)
+    main()
