@@ -10,6 +10,7 @@ is started.
 
 import typing as _typing
 
+from . import _lazy
 from .errors import (
     CodexNbError,
     ConfigError,
@@ -26,8 +27,8 @@ from .tools.errors import Fatal, RespondToModel
 # Everything else loads on first use (PEP 562 ``__getattr__`` below), so ``import codex_nb``
 # costs no pydantic, asyncio, widget, V8 or HTTP machinery: the first ``cx.Session`` pays
 # for the runtime once, and ``cx.PlanChecklist`` for ipywidgets/anywidget only if a
-# notebook shows one. Name -> the module that defines it; the TYPE_CHECKING block mirrors
-# it for editors and type checkers (tests/test_exported_members.py keeps the two equal).
+# notebook shows one. Name -> the module that defines it (see codex_nb._lazy); the
+# TYPE_CHECKING block mirrors it for editors and type checkers.
 _LAZY = {
     "AcpAgent": "codex_nb.sources.acp",
     "AcpAuthError": "codex_nb.sources.acp",
@@ -140,22 +141,7 @@ def unload_ipython_extension(ipython: object) -> None:
     unload(ipython)
 
 
-def __getattr__(name: str) -> object:
-    import importlib
-
-    if name in _LAZY_MODULES:
-        return importlib.import_module(f".{name}", __name__)  # the import binds it as an attribute
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'codex_nb' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups are plain attribute reads
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
-
+__getattr__, __dir__ = _lazy.attach(__name__, _LAZY, _LAZY_MODULES)
 
 __all__ = [
     "TURN_ABORTED_MARKER",

@@ -10,14 +10,16 @@ since this one has long imported everything.
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import codex_nb as cx
 
-INIT = Path(cx.__file__)
 HEAVY = ("ipywidgets", "anywidget", "traitlets", "comm", "IPython", "py_mini_racer", "openai", "httpx", "httpx2",
          "wcwidth", "uniseg", "acp", "mcp", "bm25s", "numpy")
 
@@ -36,7 +38,8 @@ def under(modules: set[str], *packages: str) -> set[str]:
 
 def test_import_loads_only_the_package_index() -> None:
     modules = loaded_after("import codex_nb")
-    assert under(modules, "codex_nb") == {"codex_nb", "codex_nb.errors", "codex_nb.tools", "codex_nb.tools.errors"}
+    assert under(modules, "codex_nb") == {"codex_nb", "codex_nb._lazy", "codex_nb.errors", "codex_nb.tools",
+                                          "codex_nb.tools.errors"}
     assert under(modules, "pydantic", "pydantic_core", "asyncio", *HEAVY) == set()
 
 
@@ -46,6 +49,14 @@ def test_first_session_loads_the_runtime_but_no_frontend_machinery() -> None:
     assert under(modules, *HEAVY) == set()
     assert under(modules, "codex_nb.widgets", "codex_nb.render", "codex_nb.sources", "codex_nb.extension",
                  "codex_nb.acp", "codex_nb.code_mode.host", "codex_nb.code_mode.runtime") == set()
+    # hook inputs, decisions, runners and events wait for the first hook; TOML for the first document
+    assert under(modules, "codex_nb.hooks.types", "codex_nb.hooks.events", "codex_nb.hooks.outputs",
+                 "codex_nb.hooks.python", "codex_nb.hooks.runner", "tomllib", "difflib") == set()
+
+
+def test_a_session_without_hooks_loads_no_hook_runner() -> None:
+    modules = loaded_after("import codex_nb as cx; cx.Session()")
+    assert under(modules, "codex_nb.hooks.types", "codex_nb.hooks.python", "codex_nb.hooks.runner") == set()
 
 
 def test_the_session_path_builds_no_pydantic_schema() -> None:
@@ -89,23 +100,37 @@ asyncio.run(main())
     assert out.stdout.split()[:2] == ["completed", "True"], out.stdout
 
 
-def test_lazy_names_and_their_typed_mirror_agree() -> None:
-    """``_LAZY`` (what runs) and the ``TYPE_CHECKING`` imports (what editors see) name the same
-    objects from the same modules, and with the eager names they make up ``__all__``."""
-    tree = ast.parse(INIT.read_text())
+def typed_mirror(path: Path, package: str) -> tuple[dict[str, str], set[str]]:
+    """The ``TYPE_CHECKING`` imports of a package's ``__init__`` as ``{name: module}``, and the
+    names it imports eagerly (outside that block)."""
+    tree = ast.parse(path.read_text())
     block = next(node for node in tree.body if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test))
     typed: dict[str, str] = {}
     for node in block.body:
-        assert isinstance(node, ast.ImportFrom) and node.level == 1, ast.unparse(node)
+        assert isinstance(node, ast.ImportFrom) and node.level, ast.unparse(node)
+        base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
         for alias in node.names:
-            typed[alias.name] = f"codex_nb.{node.module}" if node.module else f"codex_nb.{alias.name}"
-    modules = {name: typed.pop(name) for name in cx._LAZY_MODULES}
-    assert modules == {name: f"codex_nb.{name}" for name in cx._LAZY_MODULES}
-    assert typed == cx._LAZY
-    eager = {alias.name for node in tree.body if isinstance(node, ast.ImportFrom) for alias in node.names}
+            typed[alias.name] = f"{base}.{node.module}" if node.module else f"{base}.{alias.name}"
+    eager = {alias.name for node in tree.body if isinstance(node, ast.ImportFrom) and node.module != "__future__"
+             for alias in node.names if not (alias.asname or alias.name).startswith("_")}
+    return typed, eager
+
+
+@pytest.mark.parametrize("package", ["codex_nb", "codex_nb.hooks", "codex_nb.testing"])
+def test_lazy_names_and_their_typed_mirror_agree(package: str) -> None:
+    """``_LAZY`` (what runs) and the ``TYPE_CHECKING`` imports (what editors see) name the same
+    objects from the same modules, and with the eager names they make up ``__all__``."""
+    module = importlib.import_module(package)
+    typed, eager = typed_mirror(Path(module.__file__), package)
+    submodules = getattr(module, "_LAZY_MODULES", ())
+    assert {name: typed.pop(name) for name in submodules} == {name: f"{package}.{name}" for name in submodules}
+    assert typed == module._LAZY
     # ``cx.extension`` is reachable but stays out of ``__all__``: a star import must not load IPython.
-    assert set(cx.__all__) | {"extension"} == set(cx._LAZY) | set(cx._LAZY_MODULES) | eager | {
-        "load_ipython_extension", "unload_ipython_extension"}
+    reachable = set(module.__all__) | ({"extension"} if package == "codex_nb" else set())
+    assert reachable == set(module._LAZY) | set(submodules) | (eager - {"TYPE_CHECKING"}) | (
+        {"load_ipython_extension", "unload_ipython_extension"} if package == "codex_nb" else set())
+    for name in module.__all__:
+        assert getattr(module, name) is not None
 
 
 def test_lazy_lookup_errors_and_dir() -> None:
