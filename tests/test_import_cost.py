@@ -54,9 +54,11 @@ def test_first_session_loads_the_runtime_but_no_frontend_machinery() -> None:
                  "codex_nb.hooks.python", "codex_nb.hooks.runner", "tomllib", "difflib") == set()
 
 
-def test_a_session_without_hooks_loads_no_hook_runner() -> None:
+def test_a_new_session_loads_no_hook_runner_and_no_search_index() -> None:
+    """Hooks load with the first hook run, numpy (the BM25 index) with the first deferred tool."""
     modules = loaded_after("import codex_nb as cx; cx.Session()")
     assert under(modules, "codex_nb.hooks.types", "codex_nb.hooks.python", "codex_nb.hooks.runner") == set()
+    assert under(modules, *HEAVY) == set()
 
 
 def test_the_session_path_builds_no_pydantic_schema() -> None:

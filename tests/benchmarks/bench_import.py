@@ -6,7 +6,9 @@ issue measures it; rounds are interleaved so a busy neighbour slows every candid
 1. ``import codex_nb``: the package's own cumulative line (target <= 150 ms).
 2. ``import codex_nb; codex_nb.Session``: what a notebook's first cell pays, since most
    users touch ``Session`` at once (the lazy names load on that first attribute access).
-3. The floor the session path stands on: ``import asyncio`` and one pydantic model class
+3. ``cx.Session()``: the first construction, wall clock in a fresh interpreter without
+   ``-X importtime`` (what is still imported or built then: pydantic validators, plugin scan).
+4. The floor the session path stands on: ``import asyncio`` and one pydantic model class
    with a deferred schema, like codex_nb's (the event loop and pydantic's class machinery
    are not codex_nb's to cut).
 
@@ -43,6 +45,9 @@ SESSION = "import codex_nb; codex_nb.Session"
 FLOOR = "import asyncio\nfrom pydantic import BaseModel\nclass Floor(BaseModel, defer_build=True):\n    x: int"
 FLOOR_LABEL = "floor: asyncio + one pydantic model"
 CACHED, SOURCE = "bytecode cached", "from source"
+CONSTRUCT = "first cx.Session() (wall clock)"
+CONSTRUCT_CODE = ("import time, codex_nb as cx; cx.Session; start = time.perf_counter(); cx.Session(); "
+                  "print((time.perf_counter() - start) * 1000)")
 
 
 def measure(statement: str, env: dict[str, str]) -> tuple[float, dict[str, int]]:
@@ -61,6 +66,12 @@ def measure(statement: str, env: dict[str, str]) -> tuple[float, dict[str, int]]
         if not indent:  # a top-level import of the statement: its cumulative holds its children
             total_us += int(cumulative)
     return total_us / 1000, self_us
+
+
+def construct(env: dict[str, str]) -> float:
+    out = subprocess.run([sys.executable, "-c", CONSTRUCT_CODE], capture_output=True, text=True, check=True, env=env,
+                         cwd=env.get("PYTHONPATH") or ROOT)
+    return float(out.stdout.split()[-1])
 
 
 def environments(cache: str, tree: str | None) -> dict[str, dict[str, str]]:
@@ -96,7 +107,8 @@ def main() -> float:
 
 
 def report(runs: int, envs: dict[str, dict[str, dict[str, str]]]) -> float:
-    candidates = [(tree, mode, label) for mode in (CACHED, SOURCE) for tree in envs for label in (IMPORT, SESSION)]
+    labels = (IMPORT, SESSION, CONSTRUCT)
+    candidates = [(tree, mode, label) for mode in (CACHED, SOURCE) for tree in envs for label in labels]
     statements = {IMPORT: IMPORT, SESSION: SESSION, FLOOR_LABEL: FLOOR}
     totals: dict[tuple[str, str, str], list[float]] = defaultdict(list)
     session_self: list[dict[str, int]] = []
@@ -105,6 +117,9 @@ def report(runs: int, envs: dict[str, dict[str, dict[str, str]]]) -> float:
         for mode in (CACHED, SOURCE):
             totals["", mode, FLOOR_LABEL].append(measure(FLOOR, envs[here][mode])[0])
         for tree, mode, label in candidates:
+            if label == CONSTRUCT:
+                totals[tree, mode, label].append(construct(envs[tree][mode]))
+                continue
             total, self_us = measure(statements[label], envs[tree][mode])
             totals[tree, mode, label].append(total)
             if (tree, mode, label) == (here, CACHED, SESSION):
@@ -112,7 +127,7 @@ def report(runs: int, envs: dict[str, dict[str, dict[str, str]]]) -> float:
     print(f"python -X importtime, {runs} interpreters each, interleaved:")
     for mode in (CACHED, SOURCE):
         print(f" {mode}:")
-        rows = [("", FLOOR_LABEL)] + [(tree, label) for tree in envs for label in (IMPORT, SESSION)]
+        rows = [("", FLOOR_LABEL)] + [(tree, label) for tree in envs for label in labels]
         for tree, label in rows:
             values = totals[tree, mode, label]
             name = f"{tree}: {label}" if tree else label
