@@ -22,7 +22,6 @@ import dataclasses
 import json
 import math
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -379,6 +378,8 @@ def limit_context(text: str, limit: int) -> str:
     """Contexts over ``limit`` tokens (~4 bytes each; 0 = no limit) go to a file; a preview stays."""
     if limit <= 0 or math.ceil(len(text.encode()) / 4) <= limit:
         return text
+    import tempfile  # rare: only oversized contexts spill
+
     fd, path = tempfile.mkstemp(prefix="codex_nb_hook_context_", suffix=".txt")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
