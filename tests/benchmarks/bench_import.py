@@ -15,9 +15,10 @@ issue measures it; rounds are interleaved so a busy neighbour slows every candid
 Each in two modes: with bytecode caches (what an installed package sees; the caches go to a
 temporary ``PYTHONPYCACHEPREFIX``, written by a warm-up run) and compiling codex_nb from
 source on every start (``PYTHONDONTWRITEBYTECODE=1`` on an editable install, as on this
-project's machines). ``--baseline REV`` measures that git revision's ``codex_nb`` in the same
-rounds (``git archive`` into a temporary directory, put first on ``PYTHONPATH``), so a change
-is a before/after pair from one run. Then the modules with the most self time in the median
+project's machines). The package is measured from a copy without ``__pycache__`` directories
+(put first on ``PYTHONPATH``), so stray caches in the checkout cannot fake the second mode.
+``--baseline REV`` measures that git revision's ``codex_nb`` (``git archive``) in the same
+rounds, so a change is a before/after pair from one run. Then the modules with the most self time in the median
 cached ``Session`` run, so a regression names its culprit. ``-X importtime`` inflates every
 figure (it writes a line per module); the target applies to the best of ``--runs`` in both modes.
 """
@@ -28,6 +29,7 @@ import argparse
 import io
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -55,7 +57,7 @@ def measure(statement: str, env: dict[str, str]) -> tuple[float, dict[str, int]]
     interpreter's own startup imports are not counted), and the self time per module in us."""
     code = f"import sys; sys.stderr.write({MARK!r} + '\\n'); sys.stderr.flush(); {statement}"
     out = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True,
-                         check=True, env=env, cwd=env.get("PYTHONPATH") or ROOT)
+                         check=True, env=env, cwd=env["PYTHONPATH"])
     _, found, tail = out.stderr.partition(MARK + "\n")
     assert found, out.stderr[-500:]
     total_us = 0
@@ -70,17 +72,21 @@ def measure(statement: str, env: dict[str, str]) -> tuple[float, dict[str, int]]
 
 def construct(env: dict[str, str]) -> float:
     out = subprocess.run([sys.executable, "-c", CONSTRUCT_CODE], capture_output=True, text=True, check=True, env=env,
-                         cwd=env.get("PYTHONPATH") or ROOT)
+                         cwd=env["PYTHONPATH"])
     return float(out.stdout.split()[-1])
 
 
-def environments(cache: str, tree: str | None) -> dict[str, dict[str, str]]:
+def environments(cache: str, tree: str) -> dict[str, dict[str, str]]:
     base = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
-    if tree is not None:
-        base["PYTHONPATH"] = tree
+    base["PYTHONPATH"] = tree
     return {CACHED: {**base, "PYTHONPYCACHEPREFIX": cache},
             # no prefix here: the standard library and site-packages keep their installed caches
             SOURCE: {**base, "PYTHONDONTWRITEBYTECODE": "1"}}
+
+
+def copy_checkout(into: str) -> str:
+    shutil.copytree(ROOT / "codex_nb", Path(into) / "codex_nb", ignore=shutil.ignore_patterns("__pycache__"))
+    return into
 
 
 def extract(revision: str, into: str) -> str:
@@ -96,11 +102,14 @@ def main() -> float:
     parser.add_argument("--baseline", help="a git revision to measure alongside this checkout")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-import-") as scratch:
-        trees = {"this checkout": None}
+        trees = {"this checkout": copy_checkout(os.path.join(scratch, "checkout"))}
         if args.baseline:
             trees[f"baseline {args.baseline}"] = extract(args.baseline, os.path.join(scratch, "baseline"))
         envs = {tree: environments(os.path.join(scratch, "pycache"), path) for tree, path in trees.items()}
-        for tree_envs in envs.values():
+        for path, tree_envs in zip(trees.values(), envs.values()):
+            found = subprocess.run([sys.executable, "-c", "import codex_nb; print(codex_nb.__file__)"], check=True,
+                                   capture_output=True, text=True, env=tree_envs[SOURCE], cwd=path).stdout.strip()
+            assert found.startswith(path), f"{found} is not the copy in {path}"
             for statement in (IMPORT, SESSION, FLOOR):
                 measure(statement, tree_envs[CACHED])  # writes the caches
         return report(args.runs, envs)
