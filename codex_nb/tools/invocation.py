@@ -73,6 +73,9 @@ class PendingInput:
             return self._signal
 
 
+_NO_GRANTS = PermissionProfile()  # frozen: every turn starts from the same empty grant, replaced (never changed) by union()
+
+
 def _revisions() -> Callable[[], int]:
     return itertools.count(1).__next__
 
@@ -102,7 +105,7 @@ class TurnContext:
     is_root_thread: bool = True
     started_at: float = 0.0
     pending_input: PendingInput = field(default_factory=PendingInput)
-    permission_grants: PermissionProfile = field(default_factory=PermissionProfile)
+    permission_grants: PermissionProfile = field(default_factory=lambda: _NO_GRANTS)
     """Permissions granted for the rest of this turn (request_permissions, scope ``turn``)."""
     notifications: list[dict[str, Any]] = field(default_factory=list)
     """Code Mode ``notify`` items made during this turn (kept for ``call_tool`` callers)."""
