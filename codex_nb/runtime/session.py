@@ -30,6 +30,7 @@ from ..events.source import BusEventSource
 from ..frontend.requests import FrontendRequests
 from ..hooks.engine import HookEngine
 from ..hooks.session_api import SessionHooksMixin
+from ..protocol.ids import random_uuid
 from ..protocol.events import Event
 from ..protocol.model import Model
 from ..protocol.model_stream import TokenUsage
@@ -232,7 +233,7 @@ class Session(BusEventSource, SessionHooksMixin):
 
     def _new_turn(self, mode: ModeKind, turn_id: str | None = None) -> TurnContext:
         """A turn wired to this session's services (each handed in, none fetched later)."""
-        return TurnContext(turn_id=turn_id or str(uuid.uuid4()), mode=mode, cancel=CancelToken(),
+        return TurnContext(turn_id=turn_id or random_uuid(), mode=mode, cancel=CancelToken(),
                            thread_id=self.thread_id, cwd=self.cwd, config=self.config, events=self.bus,
                            hooks=self.hooks, records=self.records, frontend=self.frontend_requests,
                            next_plan_revision=self.next_plan_revision, model_slug=self.config.model_slug,

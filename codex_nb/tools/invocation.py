@@ -50,7 +50,7 @@ class PendingInput:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._items: list[str] = []
-        self._signal = CancelToken()
+        self._signal: CancelToken | None = None  # made when a tool first asks (most turns never do)
 
     @property
     def pending(self) -> bool:
@@ -60,17 +60,22 @@ class PendingInput:
         with self._lock:
             self._items.append(text)
             signal = self._signal
-        signal.cancel("new input")
+        if signal is not None:
+            signal.cancel("new input")
 
     def drain(self) -> list[str]:
         with self._lock:
             items, self._items = self._items, []
             if items:
-                self._signal = CancelToken()
+                self._signal = None  # the next signal() waits for input after this drain
         return items
 
     def signal(self) -> CancelToken:
         with self._lock:
+            if self._signal is None:
+                self._signal = CancelToken()
+                if self._items:
+                    self._signal.cancel("new input")  # input is already waiting
             return self._signal
 
 
