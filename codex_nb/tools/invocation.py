@@ -11,6 +11,7 @@ counter. Nothing in ``tools/`` reaches for a session; handlers use ``invocation.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import threading
 from collections.abc import Callable
@@ -78,7 +79,11 @@ class PendingInput:
             return self._signal
 
 
-_NO_GRANTS = PermissionProfile()  # frozen: every turn starts from the same empty grant, replaced (never changed) by union()
+@functools.cache
+def _no_grants() -> PermissionProfile:
+    """The one empty grant every turn starts from (frozen, replaced by union(), never changed);
+    made on first use, since building it at import would build its pydantic validator then."""
+    return PermissionProfile()
 
 
 def _revisions() -> Callable[[], int]:
@@ -110,7 +115,7 @@ class TurnContext:
     is_root_thread: bool = True
     started_at: float = 0.0
     pending_input: PendingInput = field(default_factory=PendingInput)
-    permission_grants: PermissionProfile = field(default_factory=lambda: _NO_GRANTS)
+    permission_grants: PermissionProfile = field(default_factory=_no_grants)
     """Permissions granted for the rest of this turn (request_permissions, scope ``turn``)."""
     notifications: list[dict[str, Any]] = field(default_factory=list)
     """Code Mode ``notify`` items made during this turn (kept for ``call_tool`` callers)."""
