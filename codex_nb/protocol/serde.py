@@ -429,9 +429,12 @@ def _model_key_count(value: BaseModel) -> int:
     count = len(value.__pydantic_fields_set__)
     for name in _CLOSED.get(type(value)) or ():
         held = getattr(value, name)
-        for item in (held if isinstance(held, (list, tuple)) else (held,)):
-            if isinstance(item, BaseModel):
-                count += _model_key_count(item) if _CLOSED.get(type(item)) else len(item.__pydantic_fields_set__)
+        for item in (held if type(held) in (list, tuple) else (held,)):
+            holders = _CLOSED.get(type(item))  # by exact type: isinstance on a model class is slow
+            if holders:
+                count += _model_key_count(item)
+            elif holders is not None or isinstance(item, BaseModel):
+                count += len(item.__pydantic_fields_set__)
     return count
 
 
