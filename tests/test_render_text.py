@@ -345,3 +345,39 @@ _UAX14_ALPHABET = st.sampled_from(
 @given(text=st.text(_UAX14_ALPHABET, min_size=1, max_size=16))
 def test_fast_line_breaks_agree_with_uniseg(text: str) -> None:
     assert _line_breaks(text) == list(line_break_boundaries(text))
+
+
+def test_ascii_tables_agree_with_uniseg_and_wcwidth() -> None:
+    """ASCII widths and line-break classes are tabulated so plain plans render without importing
+    wcwidth and uniseg; the tables must say what the libraries say, character by character."""
+    from uniseg.linebreak import category, east_asian_width, line_break
+    from wcwidth import wcwidth
+
+    from codex_nb.render.wrap import _ASCII_LB, _EAST_ASIAN, _GLYPHS, _char_width, _east_asian, _lb_class
+
+    assert len(_ASCII_LB) == 128
+    for code in range(128):
+        ch = chr(code)
+        expected = line_break(ch).name
+        expected = {"AI": "AL", "SG": "AL", "XX": "AL", "CJ": "NS"}.get(expected, expected)
+        if expected == "QU" and category(ch).name in ("PI", "PF"):
+            expected = "QU-initial-final"
+        assert _lb_class(ch) == expected, repr(ch)
+        assert _char_width(ch) == max(wcwidth(ch), 0), repr(ch)
+        assert _east_asian(ch) == (east_asian_width(ch).name in _EAST_ASIAN), repr(ch)
+    for glyph in _GLYPHS:
+        assert _char_width(glyph) == wcwidth(glyph) == 1, glyph
+
+
+def test_ascii_plans_render_without_the_unicode_libraries() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, codex_nb as cx; print(cx.render_plan_text({'explanation': 'Tidy (fast), then test: 2/3', "
+            "'plan': [{'step': 'Read the README-file', 'status': 'completed'}]}, width=20)); "
+            "assert 'wcwidth' not in sys.modules and 'uniseg' not in sys.modules, 'loaded for ASCII'; "
+            "cx.render_plan_text({'plan': [{'step': '中文 step ' * 8, 'status': 'pending'}]}, width=20); "
+            "assert 'wcwidth' in sys.modules and 'uniseg' in sys.modules")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert "Updated Plan" in out.stdout

@@ -13,9 +13,7 @@ Two defaults, both documented in the README: ``Config()`` is the *notebook profi
 
 from __future__ import annotations
 
-import difflib
 import re
-import tomllib
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation, ValidationError
@@ -89,6 +87,8 @@ class Config(BaseModel):
         if not isinstance(text, str):
             raise ConfigError(f"Config.from_toml() takes TOML text (str), got {type(text).__name__}; "
                               f"to read a file use Config.from_toml(path.read_text())")
+        import tomllib  # only TOML users pay for the parser
+
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as err:
@@ -143,6 +143,8 @@ def config_error(model: type[BaseModel], err: ValidationError) -> ConfigError:
 
 
 def _did_you_mean(word: str, choices: list[str]) -> str:
+    import difflib  # an error path
+
     close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return f" (did you mean `{close[0]}`?)" if close else ""
 

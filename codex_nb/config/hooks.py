@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +24,8 @@ EVENT_NAMES = (
     "SessionEnd", "UserPromptSubmit", "SubagentStart", "SubagentStop", "Stop",
 )
 DEFAULT_TIMEOUT_SEC = 600
+DEFAULT_OUTPUT_CAP = 1 << 20
+"""Bytes of a command hook's stdout/stderr kept in memory (the rest spills to a file)."""
 DEFAULT_ADDITIONAL_CONTEXT_LIMIT = 2500
 OnError = Literal["allow", "block"]
 HookSource = Literal["user", "session_flags"]
@@ -277,6 +278,8 @@ def parse_hooks_json(text: str, *, source_path: str, from_file: bool = True) -> 
 
 def parse_hooks_toml(text: str, *, source_path: str = "<config.toml>", from_file: bool = False) -> HooksConfig:
     """Parse the ``[hooks]`` table of a config TOML document (absent table: no hooks)."""
+    import tomllib  # only TOML users pay for the parser
+
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

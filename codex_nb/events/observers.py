@@ -50,7 +50,8 @@ class Observers(Generic[T]):
 
     def notify(self, item: T) -> None:
         """Call every observer in order; faulty ones are reported after all others ran."""
-        self.report(self.call(item), item)
+        if self._fns:  # most records have no observer at all
+            self.report(self.call(item), item)
 
     def call(self, item: T) -> list[tuple[Callable[[T], object], Exception]]:
         """Call every observer in order and return the ones that raised (not yet detached)."""

@@ -22,27 +22,31 @@ import dataclasses
 import json
 import math
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import HookError
 from ..protocol.wire import well_formed
 from ..tools.hook_points import HookRequest, PostToolUseOutcome, PreToolUseOutcome
 from ..config.hooks import (
-    DEFAULT_ADDITIONAL_CONTEXT_LIMIT, DEFAULT_TIMEOUT_SEC, CommandHandler, HooksConfig, HookSpec, OnError,
-    PythonHandler, SkippedHandler, compile_matcher, load_hooks_path,
+    DEFAULT_ADDITIONAL_CONTEXT_LIMIT, DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT_SEC, CommandHandler, HooksConfig, HookSpec,
+    OnError, PythonHandler, SkippedHandler, compile_matcher, load_hooks_path,
 )
-from .events import HookCompleted, HookOutputEntry, HookRunSummary, HookStarted
 from ..config.hook_matchers import matcher_inputs
-from .outputs import RawRun, RunResult, parse_post, parse_pre
-from .python import run_python
-from .runner import DEFAULT_OUTPUT_CAP, CommandShell, ProcessGroups, run_command
 from .trust import TrustStatus, TrustStore
-from .types import PostToolUseInput, PreToolUseInput
+
+if TYPE_CHECKING:
+    from .events import HookRunSummary
+    from .outputs import RawRun, RunResult
+    from .runner import CommandShell, ProcessGroups
+    from .types import PostToolUseInput, PreToolUseInput
+
+# Hook inputs, output parsing, the runners and the hook events load when a hook first
+# runs (the imports inside the methods below): a session without hooks, the common case,
+# never pays for their classes.
 
 MAX_ASYNC_HOOKS = 8
 _LABELS = {"PreToolUse": ("pre_tool_use", "pre-tool-use"), "PostToolUse": ("post_tool_use", "post-tool-use")}
@@ -88,7 +92,7 @@ class HookEngine:
         self._trust = TrustStore()
         self._async_limit = asyncio.Semaphore(max_async)
         self._async_tasks: set[asyncio.Task[None]] = set()
-        self._groups = ProcessGroups()
+        self._groups: ProcessGroups | None = None  # made with the first command run (lazy import)
         self.async_running = 0
         """Async hook runs holding one of the ``max_async`` slots right now."""
         self._pending_contexts: list[str] = []
@@ -247,6 +251,9 @@ class HookEngine:
             if spec.handler.is_async:
                 self._spawn_async(order, spec, hook_input, request.tool_use_id)
         sync = [(order, spec) for order, spec in matched if not spec.handler.is_async]
+        from .events import HookCompleted, HookStarted
+        from .outputs import RunResult
+
         now = int(time.time())
         for order, spec in sync:
             run = _Run(spec=spec, display_order=order, result=RunResult(status="running"), started_at=now,
@@ -261,6 +268,8 @@ class HookEngine:
 
     async def _run_one(self, order: int, spec: HookSpec, hook_input: PreToolUseInput | PostToolUseInput,
                        *, synchronous: bool = True) -> _Run:
+        from .outputs import parse_post, parse_pre
+
         started_at, t0 = int(time.time()), time.monotonic()
         raw = await self._execute(spec, hook_input)
         parse = parse_pre if spec.event_name == "PreToolUse" else parse_post
@@ -271,8 +280,14 @@ class HookEngine:
     async def _execute(self, spec: HookSpec, hook_input: PreToolUseInput | PostToolUseInput) -> RawRun:
         handler = spec.handler
         if isinstance(handler, PythonHandler):
+            from .python import run_python
+
             return await run_python(handler, copy.deepcopy(hook_input))
         assert isinstance(handler, CommandHandler)
+        from .runner import ProcessGroups, run_command
+
+        if self._groups is None:
+            self._groups = ProcessGroups()
         stdin_json = json.dumps(hook_input.to_json(), ensure_ascii=False, separators=(",", ":"))  # serde_json::to_string
         return await run_command(
             handler.command, stdin_json=well_formed(stdin_json),
@@ -280,6 +295,8 @@ class HookEngine:
             output_cap=self.output_cap, groups=self._groups)
 
     def _input(self, event_name: str, request: HookRequest) -> PreToolUseInput | PostToolUseInput:
+        from .types import PostToolUseInput, PreToolUseInput
+
         approval = request.approval_policy
         fields = dict(session_id=request.thread_id, turn_id=request.turn_id, transcript_path=None, cwd=str(request.cwd),
                       model=request.model, permission_mode="bypassPermissions" if approval == "never" else "default",
@@ -289,6 +306,8 @@ class HookEngine:
         return PostToolUseInput(tool_response=request.tool_response, **fields)
 
     def _summary(self, run: _Run, tool_use_id: str, *, done: bool = True, mode: str = "sync") -> HookRunSummary:
+        from .events import HookRunSummary
+
         spec = run.spec
         snake, dashed = _LABELS[spec.event_name]
         return HookRunSummary(
@@ -320,6 +339,8 @@ class HookEngine:
                 self.async_running -= 1
         res = run.result
         if res.status in ("blocked", "stopped") or res.updated_input is not None or res.feedback:
+            from .events import HookOutputEntry
+
             res.entries.append(HookOutputEntry(kind="warning", text="async hooks cannot block or rewrite; ignored"))
             res.status, res.updated_input, res.feedback = "completed", None, []
         self._pending_contexts.extend(self._contexts(run))
@@ -343,7 +364,8 @@ class HookEngine:
         """End every command hook this engine started: kill each process group still running
         (a run whose turn is still unwinding included) and cancel the background hooks. Hooks
         run again afterwards."""
-        self._groups.close()
+        if self._groups is not None:
+            self._groups.close()
         for task in list(self._async_tasks):
             task.cancel()
         await asyncio.gather(*list(self._async_tasks), return_exceptions=True)
@@ -363,6 +385,8 @@ def limit_context(text: str, limit: int) -> str:
     """Contexts over ``limit`` tokens (~4 bytes each; 0 = no limit) go to a file; a preview stays."""
     if limit <= 0 or math.ceil(len(text.encode()) / 4) <= limit:
         return text
+    import tempfile  # rare: only oversized contexts spill
+
     fd, path = tempfile.mkstemp(prefix="codex_nb_hook_context_", suffix=".txt")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)

@@ -21,10 +21,10 @@ from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..config.hooks import DEFAULT_OUTPUT_CAP
 from .events import HookOutputEntry
 from .outputs import RawRun
 
-DEFAULT_OUTPUT_CAP = 1 << 20
 _PIPE_GRACE_SEC = 2.0
 
 

@@ -61,7 +61,7 @@ class RequestUserInputArgs(BaseModel):
 class RequestUserInputQuestions(BaseModel):
     """Codex 0.169's arguments: only ``questions`` (any other key, ``autoResolutionMs`` too, is ignored)."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True, title="RequestUserInputArgs")
+    model_config = ConfigDict(defer_build=True, extra="ignore", frozen=True, title="RequestUserInputArgs")
 
     questions: list[Question]
 
@@ -240,7 +240,7 @@ class ExecApprovalRequestEvent(EventMsg):
 
 
 class FileChange(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     path: str
     kind: str

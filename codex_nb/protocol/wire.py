@@ -13,9 +13,12 @@ from typing import Any
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # json.dumps(**options) builds one per call
+
+
 def dumps(value: Any) -> str:
     """Serialise ``value`` the way serde_json does: ``{"a":1}``, non-ASCII kept raw."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(value)
 
 
 def well_formed(text: str) -> str:

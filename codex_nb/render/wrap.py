@@ -19,8 +19,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from uniseg.linebreak import category, east_asian_width, line_break, line_break_boundaries
-from wcwidth import wcwidth
 
 __all__ = [
     "WrapMode",
@@ -55,8 +53,29 @@ URL = WrapMode(unicode_breaks=False, hyphen_splitter=False, break_words=False)
 # ---------------------------------------------------------------- widths
 
 
+# wcwidth and uniseg take ~100 ms to import, and ASCII text (most plans) never needs them:
+# its widths and line-break classes are tabulated here, with the widths of the plan cell's
+# own glyphs (tests/test_render_text.py checks the tables against both libraries), so the
+# libraries load with the first other character.
+_ASCII_LB = tuple((
+    "CM " * 9 + "BA LF BK BK CR " + "CM " * 18  # U+0000-U+001F
+    + "SP EX QU AL PR PO AL QU OP CP AL PR IS HY IS SY " + "NU " * 10 + "IS IS AL AL AL EX "  # U+0020-U+003F
+    + "AL " * 27 + "OP PR CP AL AL "  # U+0040-U+005F
+    + "AL " * 27 + "OP BA CL AL CM"  # U+0060-U+007F
+).split())
+
+
+_GLYPHS = frozenset("•└✔□")  # one column each
+
+
 @lru_cache(maxsize=4096)
 def _char_width(ch: str) -> int:
+    if ch < "\x80":
+        return 1 if " " <= ch < "\x7f" else 0
+    if ch in _GLYPHS:
+        return 1
+    from wcwidth import wcwidth
+
     # unicode-width returns None for control characters and textwrap maps that to 0.
     return max(wcwidth(ch), 0)
 
@@ -118,6 +137,10 @@ _EAST_ASIAN = frozenset({"F", "W", "H"})
 
 @lru_cache(maxsize=8192)
 def _lb_class(ch: str) -> str:
+    if ch < "\x80":
+        return _ASCII_LB[ord(ch)]
+    from uniseg.linebreak import category, line_break
+
     cls = line_break(ch).name
     if cls in ("AI", "SG", "XX"):  # LB1
         return "AL"
@@ -132,6 +155,8 @@ def _line_breaks(text: str) -> list[int]:
     """UAX #14 break opportunities (indices after which a line may end), incl. len(text)."""
     classes = [_lb_class(ch) for ch in text]
     if not text or not _FAST_CLASSES.issuperset(classes):
+        from uniseg.linebreak import line_break_boundaries
+
         return list(line_break_boundaries(text))
     breaks = [i for i in range(1, len(text)) if _fast_break(text, classes, i)]
     breaks.append(len(text))
@@ -199,9 +224,18 @@ def _no_break_between_words(text: str, cls: list[str], i: int) -> bool:
         j = _skip_back(cls, i - 1, ("SY", "IS"))
         if prev in ("HY", "IS") or (j >= 0 and cls[j] == "NU"):
             return True
-    if prev in ("AL", "NU") and curr == "OP" and east_asian_width(text[i]).name not in _EAST_ASIAN:
+    if prev in ("AL", "NU") and curr == "OP" and not _east_asian(text[i]):
         return True  # LB30
-    return prev == "CP" and curr in ("AL", "NU") and east_asian_width(text[i - 1]).name not in _EAST_ASIAN
+    return prev == "CP" and curr in ("AL", "NU") and not _east_asian(text[i - 1])
+
+
+def _east_asian(ch: str) -> bool:
+    """Full, wide or halfwidth (ASCII is narrow or neutral)."""
+    if ch < "\x80":
+        return False
+    from uniseg.linebreak import east_asian_width
+
+    return east_asian_width(ch).name in _EAST_ASIAN
 
 
 # ---------------------------------------------------------------- words

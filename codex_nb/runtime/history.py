@@ -94,7 +94,7 @@ class PairingTracker:
         self._history = history
         self._cursor = 0
         self._calls: set[Any] = set()
-        self._open: Counter[Any] = Counter()
+        self._open: dict[Any, int] = {}  # call id -> calls still without an output (only ids with some)
         self._broken = False
 
     def is_paired(self, history: list[dict[str, Any]]) -> bool:
@@ -103,19 +103,22 @@ class PairingTracker:
         for item in history[self._cursor:]:
             self._scan(item)
         self._cursor = len(history)
-        return not self._broken and not +self._open
+        return not self._broken and not self._open
 
     def _scan(self, item: dict[str, Any]) -> None:
         kind = item.get("type")
         call_id = item.get("call_id")
         if kind in CALL_ITEM_TYPES:
             self._calls.add(call_id)
-            self._open[call_id] += 1
+            self._open[call_id] = self._open.get(call_id, 0) + 1
         elif kind in OUTPUT_ITEM_TYPES and not is_code_mode_notification(item):
-            if self._open[call_id] <= 0:
+            waiting = self._open.get(call_id, 0)
+            if waiting <= 0:
                 self._broken = True  # orphan or duplicate (an output before its call is an orphan too)
+            elif waiting == 1:
+                del self._open[call_id]  # answered: an empty dict means "paired", checked in O(1)
             else:
-                self._open[call_id] -= 1
+                self._open[call_id] = waiting - 1
         elif kind in OUTPUT_ITEM_TYPES and call_id not in self._calls:
             self._broken = True  # a notification for a call we never saw
 

@@ -91,7 +91,7 @@ class ScriptedModel:
         await asyncio.sleep(0)
         if not _is_item_list(items):
             raise ScriptedModelError(f"scripted response {index} returned {type(items).__name__}, not a list of items")
-        return copy.deepcopy(list(items))
+        return [_fresh(item) for item in items]
 
     def check_turn_end(self) -> None:
         if not self.allow_leftover and self.remaining > 0:
@@ -103,6 +103,25 @@ class ScriptedModel:
     def assert_exhausted(self) -> None:
         if self.remaining:
             raise ScriptedModelError(f"{self.remaining} scripted response(s) were never used")
+
+
+_ATOMS = (str, int, float, bool, type(None))
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of a scripted item, so the turn never shares (and mutates) the script's own dicts.
+
+    JSON-shaped values are copied by hand (several times cheaper than ``copy.deepcopy``,
+    which ran for every item of every step); anything else still gets ``deepcopy``.
+    """
+    kind = type(value)
+    if kind is dict:
+        return {key: item if type(item) in _ATOMS else _fresh(item) for key, item in value.items()}
+    if kind is list:
+        return [item if type(item) in _ATOMS else _fresh(item) for item in value]
+    if kind in _ATOMS:
+        return value
+    return copy.deepcopy(value)
 
 
 def _is_item_list(value: Any) -> bool:

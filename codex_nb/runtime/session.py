@@ -30,6 +30,7 @@ from ..events.source import BusEventSource
 from ..frontend.requests import FrontendRequests
 from ..hooks.engine import HookEngine
 from ..hooks.session_api import SessionHooksMixin
+from ..protocol.ids import random_uuid
 from ..protocol.events import Event
 from ..protocol.model import Model
 from ..protocol.model_stream import TokenUsage
@@ -232,7 +233,7 @@ class Session(BusEventSource, SessionHooksMixin):
 
     def _new_turn(self, mode: ModeKind, turn_id: str | None = None) -> TurnContext:
         """A turn wired to this session's services (each handed in, none fetched later)."""
-        return TurnContext(turn_id=turn_id or str(uuid.uuid4()), mode=mode, cancel=CancelToken(),
+        return TurnContext(turn_id=turn_id or random_uuid(), mode=mode, cancel=CancelToken(),
                            thread_id=self.thread_id, cwd=self.cwd, config=self.config, events=self.bus,
                            hooks=self.hooks, records=self.records, frontend=self.frontend_requests,
                            next_plan_revision=self.next_plan_revision, model_slug=self.config.model_slug,
@@ -245,19 +246,20 @@ class Session(BusEventSource, SessionHooksMixin):
             raise ToolCallError(f"call_tool needs a tool name string, got {name!r}")
         if namespace is not None and not isinstance(namespace, str):
             raise ToolCallError(f"call_tool's namespace must be a string or None, got {namespace!r}")
-        if not isinstance(arguments, str) and arguments is not None:
+        if isinstance(arguments, str) or arguments is None:
+            text = "" if arguments is None else arguments
+        else:
             try:
-                dumps(arguments)
+                text = dumps(arguments)
             except (TypeError, ValueError) as err:
                 raise ToolCallError(f"call_tool arguments must be JSON (dict, list or raw text): {err}; "
                                     f"convert sets, bytes and other objects first") from None
         turn = self._new_turn(_mode(mode))
         plan = self.planner.plan(turn.mode)
         tool_name = self._resolve_name(plan, name, namespace)
-        call_id = f"call_{uuid.uuid4().hex[:12]}" if call_id is None else call_id
+        call_id = f"call_{os.urandom(6).hex()}" if call_id is None else call_id
         entry = plan.router.lookup(tool_name)
         kind = "custom" if entry is not None and entry.tool.kind == "custom" else "function"
-        text = arguments if isinstance(arguments, str) else ("" if arguments is None else dumps(arguments))
         if not isinstance(call_id, str):
             message = f"invalid call_id {call_id!r}: a call id must be a string"
             return CallToolResult(call_id=str(call_id), output=message, success=False,
@@ -267,7 +269,7 @@ class Session(BusEventSource, SessionHooksMixin):
         events: list[Event] = []
         unsubscribe = self.subscribe(lambda e: events.append(e) if e.turn_id == turn.turn_id else None)
         try:
-            result = await run_call(call, turn, plan.router)
+            result = await run_call(call, turn, plan.router, entry=entry)
         except Fatal as err:
             return CallToolResult(call_id=call_id, output=f"Fatal error: {err.message}", success=False, item=None,
                                   events=events)

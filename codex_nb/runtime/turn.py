@@ -18,7 +18,7 @@ from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, Turn
 from ..protocol.items import developer_message, malformed_item, message_text, user_message
 from ..protocol.model import Model, ModelRequest
 from ..protocol.model_stream import TokenCount, TokenUsage, TokenUsageInfo
-from ..tools.calls import run_call
+from ..tools.calls import run_calls_in_order, start_inline
 from ..tools.cancellation import CancelSource
 from ..tools.errors import Fatal
 from ..tools.handlers.clock import CurrentTimeReminder
@@ -26,7 +26,6 @@ from ..tools.handlers.context_budget import context_window_message
 from ..tools.handlers.tool_search import namespaces_message
 from ..tools.names import ToolName
 from ..tools.invocation import TurnContext
-from ..tools.parallel import ParallelGate
 from ..tools.payload import ToolCall
 from ..tools.pipeline import CallResult
 from ..tools.planner import ToolPlanner
@@ -127,9 +126,11 @@ class TurnRunner:
         return self._result("completed")
 
     async def _loop(self) -> None:
+        streams = callable(getattr(self.model, "stream", None))
         while not self.turn.cancel.cancelled:
-            for text in self.turn.pending_input.drain():  # steered input joins before the next request
-                self.history.append(user_message(text))
+            if self.turn.pending_input.pending:
+                for text in self.turn.pending_input.drain():  # steered input joins before the next request
+                    self.history.append(user_message(text))
             if self.turn.context_window.new_context_requested:
                 self._start_new_context_window()
             reminder = self.time_reminder.due_item() if self.time_reminder is not None else None
@@ -140,7 +141,7 @@ class TurnRunner:
             request = ModelRequest(turn_id=self.turn.turn_id, items=repaired(self.history, self.pairing),
                                    tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode),
                                    thread_id=self.turn.thread_id)
-            if callable(getattr(self.model, "stream", None)):
+            if streams:
                 streamed = await stream_step(self, request, plan.router)
                 if streamed is None:
                     return
@@ -162,7 +163,13 @@ class TurnRunner:
             await self._run_calls(calls, plan.router)
 
     async def _sample(self, request: ModelRequest) -> list[dict[str, Any]] | None:
-        sample = asyncio.ensure_future(self.model.sample(request))
+        # A model that answers without waiting (ScriptedModel) costs no task and no race; the
+        # step still lets the loop turn once, so a Stop click gets in between steps. A model
+        # that waits is handed to a task that races the turn's cancel token, as always.
+        items, sample = start_inline(self.model.sample(request), self.turn.cancel)
+        if sample is None:
+            await asyncio.sleep(0)
+            return None if self.turn.cancel.cancelled else items
         try:
             with self.turn.cancel.future() as cancelled:
                 await asyncio.wait({sample, cancelled}, return_when=asyncio.FIRST_COMPLETED)
@@ -238,21 +245,21 @@ class TurnRunner:
         return calls
 
     async def _run_calls(self, calls: list[ToolCall | RoutingError], router: ToolRouter) -> None:
-        if len(calls) == 1 and isinstance(calls[0], ToolCall):
-            # One call needs no gate and no task of its own: run_call still races it against
-            # the cancel token in its own task. If the turn is cancelled, run_call unwinds the
-            # call and re-raises; nothing is recorded and repair pairs it, as for a cancelled task.
-            result = await run_call(calls[0], self.turn, router)
-            self.history.extend(result.context_items)
-            self.history.append(result.item)
+        """Run one response's calls (the gate's order, no task per exclusive call), then record
+        their outputs in call order. If the turn is cut short (hard abort, ``Fatal``), what
+        finished is recorded and history repair pairs the rest."""
+        runnable = [None if isinstance(call, RoutingError) else call for call in calls]
+        results: list[CallResult | None] = [None] * len(calls)
+        try:
+            results = await run_calls_in_order(runnable, self.turn, router, results=results)
+        finally:
+            for call, result in zip(calls, results):
+                if isinstance(call, RoutingError):
+                    self.history.append(call.item)
+                elif result is not None:
+                    self.history.extend(result.context_items)
+                    self.history.append(result.item)
             self._flush_extra_items()
-            return
-        gate = ParallelGate()
-        tasks: list[asyncio.Future[CallResult] | None] = []
-        for call in calls:
-            tasks.append(None if isinstance(call, RoutingError) else
-                         asyncio.ensure_future(run_call(call, self.turn, router, gate)))
-        await self.finish_calls(calls, tasks)
 
     async def finish_calls(self, calls: list[ToolCall | RoutingError], tasks: list[asyncio.Future[CallResult] | None],
                            *, swallow: bool = False) -> None:

@@ -8,8 +8,9 @@ modules load on first use so ``import codex_nb`` stays fast.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from .._lazy import attach as _attach
 from .recording import ModelRequest, RecordingSubscriber, ScriptedModel
 
 if TYPE_CHECKING:
@@ -18,33 +19,25 @@ if TYPE_CHECKING:
     from .responses_server import CutStream, Events, Garbage, HttpError, ResponsesServer, ResponsesServerError, Stall
 
 _LAZY = {
-    "CodexAcpNotFound": "acp_agents",
-    "codex_acp_binary": "acp_agents",
-    "pinned_codex_acp_version": "acp_agents",
-    "write_codex_acp_home": "acp_agents",
-    "CodexNotFound": "codex_ref",
-    "codex_binary": "codex_ref",
-    "codex_config_toml": "codex_ref",
-    "pinned_codex_version": "codex_ref",
-    "CutStream": "responses_server",
-    "Events": "responses_server",
-    "Garbage": "responses_server",
-    "HttpError": "responses_server",
-    "ResponsesServer": "responses_server",
-    "ResponsesServerError": "responses_server",
-    "Stall": "responses_server",
+    "CodexAcpNotFound": "codex_nb.testing.acp_agents",
+    "codex_acp_binary": "codex_nb.testing.acp_agents",
+    "pinned_codex_acp_version": "codex_nb.testing.acp_agents",
+    "write_codex_acp_home": "codex_nb.testing.acp_agents",
+    "CodexNotFound": "codex_nb.testing.codex_ref",
+    "codex_binary": "codex_nb.testing.codex_ref",
+    "codex_config_toml": "codex_nb.testing.codex_ref",
+    "pinned_codex_version": "codex_nb.testing.codex_ref",
+    "CutStream": "codex_nb.testing.responses_server",
+    "Events": "codex_nb.testing.responses_server",
+    "Garbage": "codex_nb.testing.responses_server",
+    "HttpError": "codex_nb.testing.responses_server",
+    "ResponsesServer": "codex_nb.testing.responses_server",
+    "ResponsesServerError": "codex_nb.testing.responses_server",
+    "Stall": "codex_nb.testing.responses_server",
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'codex_nb.testing' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = _attach(__name__, _LAZY)
 
 
 __all__ = [

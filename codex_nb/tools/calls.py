@@ -12,8 +12,8 @@ import asyncio
 import collections.abc
 import contextvars
 import time
-from collections.abc import Coroutine, Generator
-from typing import Any
+from collections.abc import Callable, Coroutine, Generator, Sequence
+from typing import Any, TypeVar
 
 from ..protocol.items import empty_tool_search_output
 from .invocation import ToolInvocation, TurnContext
@@ -22,7 +22,10 @@ from .lifecycle import CallLifecycle, ToolCallOutcome
 from .parallel import ParallelGate
 from .payload import ToolCall, ToolOutput
 from .pipeline import CallResult, dispatch
+from .registry import RegisteredTool
 from .router import ToolRouter, parallel_capable
+
+T = TypeVar("T")
 
 UNWIND_TIMEOUT = 1.0
 """Seconds a hard-aborted call's handler gets to unwind before it is abandoned."""
@@ -42,27 +45,37 @@ def aborted_output(call: ToolCall, secs: float) -> CallResult:
     return CallResult(call=call, item=output.to_response_item(call), output=output, outcome=ToolCallOutcome.aborted())
 
 
-async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: ParallelGate | None = None) -> CallResult:
-    """Dispatch ``call`` with per-call cancellation; always returns the paired output."""
-    started = time.monotonic()
-    token = turn.cancel.child()
+_LOOK_UP: Any = object()
+
+
+async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: ParallelGate | None = None, *,
+                   entry: RegisteredTool | None = _LOOK_UP, started: float | None = None) -> CallResult:
+    """Dispatch ``call`` with per-call cancellation; always returns the paired output.
+
+    ``entry`` is the router's entry when the caller already looked it up (None: an unknown
+    tool); ``started`` (``time.monotonic()``) is when the call's response was taken up, which
+    the aborted output's elapsed time counts from.
+    """
+    started = time.monotonic() if started is None else started
     lifecycle = CallLifecycle(turn.records.record_lifecycle, thread_id=turn.thread_id, turn_id=turn.turn_id,
                               call_id=call.call_id, tool_name=call.tool_name)
-    entry = router.lookup(call.tool_name)  # the one lookup of this call
+    if turn.cancel.cancelled:  # the turn was stopped before this call's turn came: never start it
+        lifecycle.finish(ToolCallOutcome.aborted())
+        return aborted_output(call, time.monotonic() - started)
+    token = turn.cancel.child()
+    if entry is _LOOK_UP:
+        entry = router.lookup(call.tool_name)  # the one lookup of this call
     invocation = None
     if entry is not None:
         invocation = ToolInvocation(call=call, tool=entry.tool, turn=turn, cancel=token)
-    shared = parallel_capable(entry)
 
-    async def admitted() -> CallResult:
-        if gate is None:
-            return await dispatch(call, turn, entry, lifecycle, invocation)
-        async with gate.hold(shared=shared):
+    async def admitted(gate: ParallelGate) -> CallResult:
+        async with gate.hold(shared=parallel_capable(entry)):
             if token.cancelled:  # cancelled while waiting at the gate: never start the handler
                 raise asyncio.CancelledError
             return await dispatch(call, turn, entry, lifecycle, invocation)
 
-    coro = admitted()
+    coro = dispatch(call, turn, entry, lifecycle, invocation) if gate is None else admitted(gate)
     # Inline only without a gate: behind a gate, an earlier call of the same response may not
     # have reached the gate yet, and an inline start would overtake it.
     if gate is None and entry is not None and entry.tool.inline_start:
@@ -77,12 +90,19 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
             return finished  # type: ignore[return-value]
     else:
         task = asyncio.ensure_future(coro)
+    remove = token.on_cancel(_cut_off_threadsafe(task, lifecycle))
     try:
-        await _first_of(task, token)
-        if lifecycle.finished or (task.done() and not task.cancelled()):
-            result = await task  # the handler claimed its outcome first: the real result is kept
-        else:
-            result = await _abort(task, call, lifecycle, time.monotonic() - started)
+        try:
+            # The race: the handler's task ends, or the token's cancel cuts it off (unless
+            # the handler already claimed its outcome: then its real result is awaited and
+            # kept). Awaiting the task itself costs one loop trip less than a third future.
+            result = await task
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # we ourselves are being cancelled (hard abort, outer cancel)
+            lifecycle.finish(ToolCallOutcome.aborted())  # cut off (or cancelled itself) before claiming
+            result = aborted_output(call, time.monotonic() - started)
         token.detach()  # the call is over; an abandoned handler (below) keeps following the turn
         return result
     except asyncio.CancelledError:
@@ -91,14 +111,33 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
         lifecycle.finish(ToolCallOutcome.aborted())
         await _unwind(task)
         raise
+    finally:
+        remove()
+
+
+def _cut_off_threadsafe(task: asyncio.Future[CallResult], lifecycle: CallLifecycle) -> Callable[[], None]:
+    """The token's cancel callback (it may fire on any thread): cancel the handler's task on
+    its loop, unless the task is done or the handler already claimed its outcome."""
+    loop = asyncio.get_running_loop()
+
+    def cut_off() -> None:
+        if not task.done() and not lifecycle.finished:
+            task.cancel()
+
+    def on_cancel() -> None:
+        try:
+            loop.call_soon_threadsafe(cut_off)
+        except RuntimeError:  # the loop is closed: nobody waits any more
+            pass
+
+    return on_cancel
 
 
 INLINE_BARE_YIELDS = 8
 """Bare yields (``await asyncio.sleep(0)``) an inline start runs through before handing off."""
 
 
-def start_inline(coro: Coroutine[Any, Any, CallResult],
-                 token: CancelToken) -> tuple[CallResult | None, asyncio.Task[CallResult] | None]:
+def start_inline(coro: Coroutine[Any, Any, T], token: CancelToken) -> tuple[T | None, asyncio.Task[T] | None]:
     """Run an opt-in call's coroutine on the caller's stack until its first real suspension.
 
     A call that finishes without waiting on anything (``update_plan``: parse, emit, return)
@@ -123,7 +162,7 @@ def start_inline(coro: Coroutine[Any, Any, CallResult],
             if grace == 0:
                 break
             grace -= 1
-    task = asyncio.get_running_loop().create_task(_Resumed(coro, yielded), context=context)
+    task: asyncio.Task[T] = asyncio.get_running_loop().create_task(_Resumed(coro, yielded), context=context)
     return None, task
 
 
@@ -168,49 +207,6 @@ class _Resumed(collections.abc.Coroutine):  # type: ignore[type-arg]
                 return stop.value
 
 
-async def _first_of(task: asyncio.Future[CallResult], token: CancelToken) -> None:
-    """Return when ``task`` is done or ``token`` is cancelled, whichever comes first.
-
-    One future woken by two callbacks: cheaper than ``asyncio.wait`` on every call, and
-    it leaves no callback or task behind.
-    """
-    if task.done() or token.cancelled:
-        return
-    loop = asyncio.get_running_loop()
-    woken: asyncio.Future[None] = loop.create_future()
-
-    def wake(_: object = None) -> None:
-        if not woken.done():
-            woken.set_result(None)
-
-    def wake_threadsafe() -> None:
-        try:
-            loop.call_soon_threadsafe(wake)
-        except RuntimeError:  # the loop is closed: nobody waits any more
-            pass
-
-    task.add_done_callback(wake)
-    remove = token.on_cancel(wake_threadsafe)
-    try:
-        await woken
-    finally:
-        remove()
-        task.remove_done_callback(wake)
-
-
-async def _abort(task: asyncio.Future[CallResult], call: ToolCall, lifecycle: CallLifecycle,
-                 elapsed: float) -> CallResult:
-    task.cancel()
-    try:
-        return await task  # it completed anyway: the real result wins
-    except asyncio.CancelledError:
-        current = asyncio.current_task()
-        if current is not None and current.cancelling():
-            raise  # we ourselves are being cancelled (hard abort): propagate
-    lifecycle.finish(ToolCallOutcome.aborted())
-    return aborted_output(call, elapsed)
-
-
 async def _unwind(task: asyncio.Future[CallResult]) -> None:
     """Cancel the dispatch task and give its handler a bounded chance to unwind.
 
@@ -224,3 +220,69 @@ async def _unwind(task: asyncio.Future[CallResult]) -> None:
     for t in done:
         if not t.cancelled():
             t.exception()  # retrieved: a late failure of an aborted call is not reported twice
+
+
+YIELD_INTERVAL = 0.005
+"""Seconds of calls that finish without waiting, after which a response's run lets the loop
+turn once (a Stop click or a widget message gets through a response of 10,000 calls)."""
+
+
+async def run_calls_in_order(calls: Sequence[ToolCall | None], turn: TurnContext, router: ToolRouter, *,
+                             results: list[CallResult | None] | None = None) -> list[CallResult | None]:
+    """Run one response's calls with the parallel gate's rules, without a gate or a task per call.
+
+    The gate admits calls first come, first served: parallel-capable calls run together,
+    every other call runs alone, after everything before it and before everything after it
+    (spec 02 §10). Walking the calls in order gives exactly that: a parallel-capable call
+    starts as a task at once; an exclusive call first waits for the running ones, then
+    runs on this task's stack (inline when its tool allows, so ``update_plan`` costs no
+    task at all). Results come back in call order; None stands for a routing error
+    (``calls[i] is None``) or for a call that got no output because the run was cut
+    short (a ``Fatal`` or an outer cancel, which propagate; history repair pairs those).
+    Pass ``results`` (a list of ``len(calls)`` Nones) to see what finished when it raises.
+    """
+    results = [None] * len(calls) if results is None else results
+    running: dict[int, asyncio.Future[CallResult]] = {}
+    started = last_yield = time.monotonic()
+    try:
+        for index, call in enumerate(calls):
+            if call is None:
+                continue
+            entry = router.lookup(call.tool_name)
+            if len(calls) == 1:  # the common step: one call, nothing to order
+                results[index] = await run_call(call, turn, router, entry=entry, started=started)
+                break
+            if parallel_capable(entry):
+                running[index] = asyncio.ensure_future(run_call(call, turn, router, entry=entry, started=started))
+                continue
+            if running:
+                await _finish_running(running, results)
+            results[index] = await run_call(call, turn, router, entry=entry, started=started)
+            now = time.monotonic()
+            if now - last_yield > YIELD_INTERVAL:
+                await asyncio.sleep(0)
+                last_yield = time.monotonic()
+        if running:
+            await _finish_running(running, results)
+    except BaseException:
+        tasks = list(running.values())
+        for task in tasks:
+            task.cancel()
+        if tasks:  # each run_call unwinds within its own bound (UNWIND_TIMEOUT)
+            await asyncio.wait(tasks)
+        _collect(running, results)
+        raise
+    return results
+
+
+async def _finish_running(running: dict[int, asyncio.Future[CallResult]], results: list[CallResult | None]) -> None:
+    """Wait for the running parallel calls (the first failure propagates at once, as ``gather``)."""
+    await asyncio.gather(*running.values())
+    _collect(running, results)
+    running.clear()
+
+
+def _collect(running: dict[int, asyncio.Future[CallResult]], results: list[CallResult | None]) -> None:
+    for index, task in running.items():
+        if task.done() and not task.cancelled() and task.exception() is None:
+            results[index] = task.result()

@@ -11,6 +11,7 @@ counter. Nothing in ``tools/`` reaches for a session; handlers use ``invocation.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import threading
 from collections.abc import Callable
@@ -49,7 +50,7 @@ class PendingInput:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._items: list[str] = []
-        self._signal = CancelToken()
+        self._signal: CancelToken | None = None  # made when a tool first asks (most turns never do)
 
     @property
     def pending(self) -> bool:
@@ -59,18 +60,30 @@ class PendingInput:
         with self._lock:
             self._items.append(text)
             signal = self._signal
-        signal.cancel("new input")
+        if signal is not None:
+            signal.cancel("new input")
 
     def drain(self) -> list[str]:
         with self._lock:
             items, self._items = self._items, []
             if items:
-                self._signal = CancelToken()
+                self._signal = None  # the next signal() waits for input after this drain
         return items
 
     def signal(self) -> CancelToken:
         with self._lock:
+            if self._signal is None:
+                self._signal = CancelToken()
+                if self._items:
+                    self._signal.cancel("new input")  # input is already waiting
             return self._signal
+
+
+@functools.cache
+def _no_grants() -> PermissionProfile:
+    """The one empty grant every turn starts from (frozen, replaced by union(), never changed);
+    made on first use, since building it at import would build its pydantic validator then."""
+    return PermissionProfile()
 
 
 def _revisions() -> Callable[[], int]:
@@ -102,7 +115,7 @@ class TurnContext:
     is_root_thread: bool = True
     started_at: float = 0.0
     pending_input: PendingInput = field(default_factory=PendingInput)
-    permission_grants: PermissionProfile = field(default_factory=PermissionProfile)
+    permission_grants: PermissionProfile = field(default_factory=_no_grants)
     """Permissions granted for the rest of this turn (request_permissions, scope ``turn``)."""
     notifications: list[dict[str, Any]] = field(default_factory=list)
     """Code Mode ``notify`` items made during this turn (kept for ``call_tool`` callers)."""

@@ -26,21 +26,22 @@ class ToolCallOutcome:
     success: bool | None = None
     handler_executed: bool | None = None
 
+    # There are only six outcomes, and they are immutable: every call shares them.
     @classmethod
     def completed(cls, success: bool) -> ToolCallOutcome:
-        return cls(kind="Completed", success=success)
+        return _COMPLETED[bool(success)]
 
     @classmethod
     def blocked(cls) -> ToolCallOutcome:
-        return cls(kind="Blocked")
+        return _BLOCKED
 
     @classmethod
     def failed(cls, *, handler_executed: bool) -> ToolCallOutcome:
-        return cls(kind="Failed", handler_executed=handler_executed)
+        return _FAILED[bool(handler_executed)]
 
     @classmethod
     def aborted(cls) -> ToolCallOutcome:
-        return cls(kind="Aborted")
+        return _ABORTED
 
     def __str__(self) -> str:
         if self.kind == "Completed":
@@ -50,9 +51,18 @@ class ToolCallOutcome:
         return self.kind
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+_COMPLETED = {flag: ToolCallOutcome(kind="Completed", success=flag) for flag in (False, True)}
+_FAILED = {flag: ToolCallOutcome(kind="Failed", handler_executed=flag) for flag in (False, True)}
+_BLOCKED = ToolCallOutcome(kind="Blocked")
+_ABORTED = ToolCallOutcome(kind="Aborted")
+
+
+# Records are made twice per call: slotted and not frozen (a frozen dataclass sets each
+# field through object.__setattr__, which made them cost as much as parsing a small plan).
+# They are shared with every observer and kept in the session's rings: treat them as read-only.
+@dataclass(kw_only=True, slots=True)
 class LifecycleRecord:
-    """One lifecycle notification, as a contributor would see it."""
+    """One lifecycle notification, as a contributor would see it (read-only by convention)."""
 
     phase: Literal["start", "finish"]
     thread_id: str
@@ -87,12 +97,12 @@ class DiscardRecords:
 class CallLifecycle:
     """Claim-once terminal outcome for one call (the atomic flag of spec 04 §1)."""
 
-    __slots__ = ("_notify", "_ids", "_lock", "outcome", "started")
+    __slots__ = ("_notify", "_thread_id", "_turn_id", "_call_id", "_tool_name", "_lock", "outcome", "started")
 
     def __init__(self, notify: LifecycleContributor, *, thread_id: str, turn_id: str, call_id: str,
                  tool_name: ToolName) -> None:
         self._notify = notify
-        self._ids = {"thread_id": thread_id, "turn_id": turn_id, "call_id": call_id, "tool_name": tool_name}
+        self._thread_id, self._turn_id, self._call_id, self._tool_name = thread_id, turn_id, call_id, tool_name
         self._lock = threading.Lock()
         self.outcome: ToolCallOutcome | None = None
         self.started = False
@@ -103,7 +113,7 @@ class CallLifecycle:
 
     def start(self) -> None:
         self.started = True
-        self._notify(LifecycleRecord(phase="start", **self._ids))
+        self._notify(self._record("start", None))
 
     def finish(self, outcome: ToolCallOutcome) -> bool:
         """Report ``outcome`` unless another terminal outcome was claimed first."""
@@ -111,8 +121,12 @@ class CallLifecycle:
             if self.outcome is not None:
                 return False
             self.outcome = outcome
-        self._notify(LifecycleRecord(phase="finish", outcome=outcome, **self._ids))
+        self._notify(self._record("finish", outcome))
         return True
+
+    def _record(self, phase: Literal["start", "finish"], outcome: ToolCallOutcome | None) -> LifecycleRecord:
+        return LifecycleRecord(phase=phase, thread_id=self._thread_id, turn_id=self._turn_id, call_id=self._call_id,
+                               tool_name=self._tool_name, outcome=outcome)
 
 
 class ControlToolStatus(StrEnum):
@@ -122,9 +136,10 @@ class ControlToolStatus(StrEnum):
     INTERRUPTED = "Interrupted"
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class ControlToolCallFact:
-    """Analytics fact for a builtin control tool call; never carries plan content."""
+    """Analytics fact for a builtin control tool call; never carries plan content (read-only by
+    convention, like ``LifecycleRecord``)."""
 
     thread_id: str
     turn_id: str
@@ -146,13 +161,14 @@ class ControlToolCallFact:
 class ControlToolGuard:
     """Context manager: status starts Interrupted; ``finish`` sets it; exit emits the fact."""
 
-    __slots__ = ("_record", "_fields", "status", "started_at_ms", "completed_at_ms")
+    __slots__ = ("_record", "_thread_id", "_turn_id", "_call_id", "_cell_id", "_tool_name", "status",
+                 "started_at_ms", "completed_at_ms")
 
-    def __init__(self, record: Callable[[ControlToolCallFact], None], *, thread_id: str, turn_id: str, call_id: str, cell_id: str | None,
-                 tool_name: str) -> None:
+    def __init__(self, record: Callable[[ControlToolCallFact], None], *, thread_id: str, turn_id: str, call_id: str,
+                 cell_id: str | None, tool_name: str) -> None:
         self._record = record
-        self._fields = {"thread_id": thread_id, "turn_id": turn_id, "call_id": call_id, "cell_id": cell_id,
-                        "tool_name": tool_name}
+        self._thread_id, self._turn_id, self._call_id = thread_id, turn_id, call_id
+        self._cell_id, self._tool_name = cell_id, tool_name
         self.status = ControlToolStatus.INTERRUPTED
         self.started_at_ms = int(time.time() * 1000)
         self.completed_at_ms: int | None = None
@@ -166,5 +182,7 @@ class ControlToolGuard:
 
     def __exit__(self, *exc: object) -> None:
         # Dropped unfinished (e.g. cancelled mid-handler): the fact still goes out, Interrupted.
-        self._record(ControlToolCallFact(started_at_ms=self.started_at_ms, completed_at_ms=self.completed_at_ms,
-                                         status=self.status, **self._fields))
+        self._record(ControlToolCallFact(thread_id=self._thread_id, turn_id=self._turn_id, call_id=self._call_id,
+                                         cell_id=self._cell_id, tool_name=self._tool_name,
+                                         started_at_ms=self.started_at_ms, completed_at_ms=self.completed_at_ms,
+                                         status=self.status))

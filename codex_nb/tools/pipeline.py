@@ -56,6 +56,13 @@ async def dispatch(call: ToolCall, turn: TurnContext, entry: RegisteredTool | No
     if not entry.tool.accepts(call.payload.kind):
         return payload_kind_mismatch(call)
     inv = invocation or ToolInvocation(call=call, tool=entry.tool, turn=turn, cancel=turn.cancel.child())
+    if not entry.tool.runs_hooks or getattr(turn.hooks, "idle", False):
+        # No hook can change this call: the same steps without building hook requests.
+        lifecycle.start()
+        output = await run_handler_with_guard(entry, inv, lifecycle)
+        finish_lifecycle(lifecycle, output)
+        return CallResult(call=inv.call, item=output.to_response_item(call), output=output, context_items=[],
+                          outcome=lifecycle.outcome)
     contexts: list[dict[str, Any]] = []
     pre = await run_pre_tool_use(entry, inv)
     contexts += [developer_message(text) for text in pre.additional_contexts]

@@ -203,7 +203,7 @@ async def _sleep_until_input(invocation: ToolInvocation, seconds: float) -> bool
 class SleepArgs(BaseModel):
     """``{duration_ms: u64}``, unknown keys rejected (Codex's ``SleepArgs``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     duration_ms: int
 

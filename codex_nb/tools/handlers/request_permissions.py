@@ -85,14 +85,6 @@ def parameters() -> dict[str, Any]:
 
 
 # -- argument parsing ---------------------------------------------------------------------
-class _Args(BaseModel):
-    model_config = ConfigDict(defer_build=True, extra="ignore")
-    environment_id: str | None = None
-    environmentId: str | None = None
-    reason: str | None = None
-    permissions: _Profile
-
-
 class _Profile(BaseModel):
     model_config = ConfigDict(defer_build=True, extra="forbid", title="RequestPermissionProfile")
     network: NetworkPermissions | None = None
@@ -111,7 +103,12 @@ class _CanonicalFs(BaseModel):
     glob_scan_max_depth: int | None = None
 
 
-_Args.model_rebuild()
+class _Args(BaseModel):
+    model_config = ConfigDict(defer_build=True, extra="ignore")
+    environment_id: str | None = None
+    environmentId: str | None = None
+    reason: str | None = None
+    permissions: _Profile
 
 
 def parse_args(text: str, cwd: str) -> tuple[str | None, str | None, PermissionProfile]:

@@ -22,10 +22,16 @@ _SOURCE = attrgetter("source")
 
 class DeferredToolIndex:
     def __init__(self) -> None:
-        self.index = SearchIndex()
+        self._index: SearchIndex | None = None  # made with the first deferred tool: it loads numpy
         self._seen: dict[str, list[RegisteredTool]] = {}  # source -> all its entries at the last sync
         self.rebuilt_sources: list[str] = []
         """Sources whose shard the last ``sync`` rebuilt (for tests and the notebook)."""
+
+    @property
+    def index(self) -> SearchIndex:
+        if self._index is None:
+            self._index = SearchIndex()
+        return self._index
 
     def sync(self, entries: Iterable[RegisteredTool]) -> None:
         # Group by source with C-level iteration (a source's entries are contiguous after
@@ -42,19 +48,25 @@ class DeferredToolIndex:
         self.rebuilt_sources = []
         for source in [s for s in self._seen if s not in runs]:
             del self._seen[source]
-            self.index.remove(source)
+            self._remove(source)
         for source, run in runs.items():
             if self._seen.get(source) == run:
                 continue
             self._seen[source] = run
             group = [e for e in run if e.exposure is deferred or e.exposure is deferred_model_only]
             if not group:
-                self.index.remove(source)
+                self._remove(source)
                 continue
             if self.index.sources.get(source) == group:
                 continue
             self.index.replace(self.index.build_shard(source, group, group, [tool_document(e.tool) for e in group]))
             self.rebuilt_sources.append(source)
 
+    def _remove(self, source: str) -> None:
+        if self._index is not None:
+            self._index.remove(source)
+
     def search(self, query: str, limit: int) -> list[RegisteredTool]:
-        return self.index.search(query, limit)  # type: ignore[return-value]
+        if self._index is None:
+            return []
+        return self._index.search(query, limit)  # type: ignore[return-value]
