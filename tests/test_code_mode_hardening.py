@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import re
+import threading
 
 import pytest
 from py_mini_racer._context import context_count
@@ -54,6 +56,34 @@ async def test_buffers_within_the_limit_still_work(make_session):
     assert stable(result.item["output"])[1:] == ["11"]
 
 
+@pytest.mark.parametrize("churn", [
+    # one synchronous stretch: every buffer is dropped before the next is made
+    "for (let i = 0; i < 20; i++) { const b = new Uint8Array(32 * MB); b[0] = i; }",
+    # the same across awaits of a nested tool (each round trip is a new V8 job)
+    "for (let i = 0; i < 20; i++) { const b = new ArrayBuffer(32 * MB); await tools.echo({text: 'x'}); }",
+    # many small buffers: 100,000 x 4 KiB is 400 MB made, a few KiB live
+    "for (let i = 0; i < 100000; i++) new Uint8Array(4096).fill(1);",
+    # ... of which every 1000th is kept (small survivors must not pin the dropped ones)
+    "const kept = []; for (let i = 0; i < 100000; i++) { const c = new Uint8Array(4096); if (i % 1000 === 0) kept.push(c); }",
+    # 2,000 x 1 MiB in one synchronous stretch: more buffers than the liveness pool has tokens
+    "for (let i = 0; i < 2000; i++) new Uint8Array(MB);",
+    # a buffer dropped just before the next one is made
+    "let a = new Uint8Array(40 * MB); a[0] = 1; a = null; const b = new Uint8Array(40 * MB);",
+    "const f = () => new Uint8Array(40 * MB)[0]; f(); f(); f();",
+    "for (let i = 0; i < 10; i++) { new ArrayBuffer(40 * MB); await new Promise((r) => setTimeout(r, 1)); }",
+], ids=["sync-32MiB", "await-tool-32MiB", "sync-100k-4KiB", "small-survivors", "sync-2000-1MiB", "drop-then-make",
+        "function-scope", "await-timer-40MiB"])
+async def test_dropped_buffers_do_not_count_against_the_memory_limit(make_session, churn):
+    session = make_session(memory_limit_bytes=64 * MB)
+    result = await run(session, f"const MB = {MB}; {churn} text('ok')")
+    assert stable(result.item["output"])[1:] == ["ok"], result.item["output"]
+
+
+async def test_the_collector_the_cap_uses_is_out_of_the_scripts_reach(session):
+    result = await run(session, "text(typeof __cx_gc + ' ' + typeof gc)")
+    assert stable(result.item["output"])[1:] == ["undefined undefined"]
+
+
 async def test_live_cells_are_bounded(make_session):
     session = make_session(max_live_cells=2)
     parked = '// @exec: {"yield_time_ms": 10}\nyield_control(); await new Promise(() => {})'
@@ -100,6 +130,9 @@ TAMPERING = [
     "String = () => 'forged'; Number = () => NaN; Array.isArray = () => true",
     "RegExp.prototype.exec = () => { throw new Error('no regex') }",
     "Reflect.apply = Reflect.construct = () => { throw new Error('no reflect') }",
+    "Object.create = () => { throw new Error('no create') }",
+    "WeakRef.prototype.deref = () => 1; WeakMap.prototype.get = WeakMap.prototype.set = () => undefined;"
+    " new Uint8Array(8)",
 ]
 
 
@@ -188,3 +221,52 @@ async def test_lone_surrogate_from_a_python_tool_reaches_the_script(session):
 
     result = await run(session, "const r = await tools.odd({}); text(String(r.length) + r)")
     assert stable(result.item["output"])[1:] == ["3p\ufffdq"]
+
+
+NESTED_INTERRUPTS = {  # script, and the moment the turn is interrupted
+    "parallel-mixed": ("const p = [tools.slow({}), tools.boom({}), tools.sync_slow({}), tools.echo({text: 'x'}),"
+                       " tools.slow({})]; p.forEach((x) => x.catch(() => {})); await Promise.all(p);", "slow-released"),
+    "unawaited-failures": ("tools.boom({}); tools.boom({}); tools.slow({}); await tools.slow({});", "slow-started"),
+    "in-a-timer": ("setTimeout(() => { tools.boom({}); tools.slow({}); }, 0);"
+                   " await new Promise((r) => setTimeout(r, 5)); await tools.slow({});", "slow-started"),
+    "race-reject": ("await Promise.race([tools.boom({}), tools.slow({}), tools.sync_slow({})]).catch(() => {});"
+                    " await tools.slow({});", "slow-started"),
+}
+
+
+@pytest.mark.parametrize("name", list(NESTED_INTERRUPTS))
+async def test_interrupting_nested_calls_retrieves_every_exception(make_session, name, never_retrieved):
+    source, moment = NESTED_INTERRUPTS[name]
+    session = make_session()
+    started, release, thread_release = asyncio.Event(), asyncio.Event(), threading.Event()
+
+    @session.tool
+    async def slow() -> str:
+        "Waits for the test."
+        started.set()
+        await release.wait()
+        return "late"
+
+    @session.tool
+    async def boom() -> str:
+        "Fails."
+        raise RuntimeError("boom")
+
+    @session.tool
+    def sync_slow() -> str:
+        "Blocks a worker thread, then fails."
+        thread_release.wait(30)
+        raise ValueError("late sync failure")
+
+    handle = session.start_turn("go", model=cx.ScriptedModel([[cx.custom_tool_call("exec", source)]]))
+    await started.wait()
+    if moment == "slow-released":
+        release.set()  # the first slow call settles while the turn is being interrupted
+        await asyncio.sleep(0)
+    handle.interrupt()
+    result = await handle
+    release.set()
+    thread_release.set()
+    await session.aclose()
+    assert result.status == "interrupted"
+    assert never_retrieved() == []

@@ -9,13 +9,15 @@ from pathlib import Path
 import pytest
 from jupyter_client.manager import start_new_kernel
 
+from hook_processes import BACKGROUNDED, hook_pids, wait_dead
+
 pytestmark = pytest.mark.kernel
 
 CELL = """
 import json, codex_nb as cx
 from codex_nb.hooks import HookEngine, parse_hooks_json
 doc = {{"hooks": {{"PreToolUse": [{{"matcher": "update_plan", "hooks": [
-    {{"type": "command", "command": "sleep 300 & echo $$ $! > {fifo}; wait"}}]}}]}}}}
+    {{"type": "command", "command": "{command}"}}]}}]}}}}
 engine = HookEngine(env={{"PATH": "/usr/bin:/bin", "SHELL": "/bin/sh"}},
                     config=parse_hooks_json(json.dumps(doc), source_path="<t>", from_file=False))
 session = cx.Session(hooks=engine)
@@ -24,31 +26,12 @@ handle = session.start_turn("go", model=model)
 """
 
 
-def wait_dead(pid: int, timeout: float = 15.0) -> bool:
-    """True once ``pid`` is gone (or a zombie), via a pidfd: no polling."""
-    import select
-
-    try:
-        fd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return True
-    try:
-        return bool(select.select([fd], [], [], timeout)[0])
-    finally:
-        os.close(fd)
-
-
-def hook_pids(fifo: Path) -> list[int]:
-    with open(fifo) as reader:  # blocks until the hook has written its pids
-        return [int(p) for p in reader.read().split()]
-
-
 def test_kernel_shutdown_ends_a_running_hooks_process_group(tmp_path: Path) -> None:
     fifo = tmp_path / "pids"
     os.mkfifo(fifo)
     manager, client = start_new_kernel(kernel_name="python3", startup_timeout=120)
     try:
-        reply = client.execute_interactive(CELL.format(fifo=fifo), timeout=60)
+        reply = client.execute_interactive(CELL.format(command=BACKGROUNDED.format(fifo=fifo)), timeout=60)
         assert reply["content"]["status"] == "ok", reply["content"]
         shell, child = hook_pids(fifo)
         assert os.getpgid(child) == shell  # the backgrounded child is in the hook's group

@@ -23,12 +23,16 @@ from contextlib import suppress
 from importlib import resources
 from typing import Any, TypeVar
 
-from py_mini_racer import JSEvalException, JSOOMException
+from py_mini_racer import JSEvalException, JSOOMException, init_mini_racer
+from py_mini_racer._dll import DEFAULT_V8_FLAGS
 from py_mini_racer._mini_racer import _make_context
 
 T = TypeVar("T")
 PRELUDE = resources.files(__package__).joinpath("prelude.js").read_text(encoding="utf-8")
 FINAL_DRAIN_TIMEOUT_S = 0.1
+# Each isolate gets a global __cx_gc(): the prelude keeps it for the ArrayBuffer cap (a full
+# collection before refusing an allocation) and leaves the script an inert undefined there.
+V8_FLAGS = (*DEFAULT_V8_FLAGS, "--expose-gc-as=__cx_gc")
 _SIGNAL_EXPR = "(() => { const s = globalThis.__cx_signal; delete globalThis.__cx_signal; return s; })()"
 
 
@@ -194,6 +198,9 @@ class Isolate:
         loop = asyncio.get_running_loop()
         self._loop = loop
         _LIVE_ISOLATES.add(self)
+        # V8 takes flags once per process: if mini-racer was started elsewhere first, the prelude
+        # finds no __cx_gc and dead buffers are credited only once V8 collects them on its own.
+        init_mini_racer(flags=V8_FLAGS, ignore_duplicate_init=True)
         self._cm = _make_context(loop)
         self._ctx = self._cm.__enter__()
         self._signal_cm = self._ctx._register_js_notification(lambda _handle: self._schedule_drain())
@@ -213,9 +220,11 @@ class Isolate:
         self.eval(f"__cx_run({_js_literal(source)})")
 
     def settle(self, call_id: int, ok: bool, value: Any) -> None:
+        self.eval("__cx_refill()")  # its own job, so the continuation's sentinels are from an earlier one
         self.eval(f"__cx_settle({call_id}, {'true' if ok else 'false'}, {_js_literal(value)})")
 
     def fire_timer(self, timer_id: int) -> None:
+        self.eval("__cx_refill()")
         self.eval(f"__cx_fire({int(timer_id)})")
 
     def eval(self, code: str) -> None:

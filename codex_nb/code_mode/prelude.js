@@ -32,7 +32,8 @@
   const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
   const typedByteLength = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "byteLength").get;
   const typedBuffer = Object.getOwnPropertyDescriptor(TypedArrayPrototype, "buffer").get;
-  const newObject = () => Object.create(null);
+  const objectCreate = Object.create;
+  const newObject = () => objectCreate(null);
   // Lone surrogates leave as U+FFFD, as Codex's V8 bridge turns JS text into output.
   const wellFormed = (text) => apply(toWellFormed, text, []);
 
@@ -111,28 +112,115 @@
 
   // -- ArrayBuffer memory: V8's heap cap does not see buffer backing stores -------------------
   // Every constructor and method that makes a backing store is wrapped and its bytes are
-  // counted. Before refusing an allocation, buffers V8 has collected are credited back.
+  // counted while the buffer lives. Before refusing an allocation, a full collection runs
+  // (V8 collects nothing by itself inside one synchronous stretch) and dead buffers are
+  // credited. The host starts V8 with --expose-gc-as=__cx_gc; V8 makes that global
+  // non-configurable, so we keep the function and leave the script an inert undefined.
+  //
+  // Liveness must be read synchronously, inside the script's own job. FinalizationRegistry
+  // callbacks run in a later task, and a WeakRef to the buffer keeps it alive until the job
+  // ends (a loop of dropped buffers would really hold them all). So a buffer is instead the
+  // WeakMap key of a small sentinel, alive exactly while the buffer is, and a WeakRef points at
+  // the sentinel. Two rules of WeakRef shape the rest: a WeakRef made in the current job, and
+  // one whose deref() found its target, keep that target until the job ends. Hence (1) the
+  // WeakRefs come from a pool the host refills in its own evaluation before it resumes the
+  // script (a new job); (2) a unit found alive is not asked again in that job, and the newest
+  // unit, which often still sits in a register, is asked only if the others did not free
+  // enough; (3) a unit made from a fresh WeakRef (the pool ran dry) counts as live until the
+  // next job. Small buffers share a unit (a group, dead once all its members are). A job has
+  // only the pool's tokens, so groups grow as the pool drains: a long synchronous churn of
+  // buffers of any size keeps being credited, at the price that a surviving member keeps its
+  // whole group counted.
+  const collect = typeof globalThis.__cx_gc === "function" ? globalThis.__cx_gc : null;
+  if (collect !== null) defineProperty(globalThis, "__cx_gc", { value: undefined, writable: false });
   const OriginalWeakRef = WeakRef;
   const deref = WeakRef.prototype.deref;
-  let bufferBytes = 0;
-  const boxes = newObject();
-  let nextBox = 0;
-  const tracked = new WeakMap();
   const weakGet = WeakMap.prototype.get;
   const weakSet = WeakMap.prototype.set;
-  const sweep = () => {
-    const ids = objectKeys(boxes);
-    for (let i = 0; i < ids.length; i += 1) {
-      const box = boxes[ids[i]];
-      if (apply(deref, box.ref, []) === undefined) {
-        bufferBytes -= box.bytes;
-        delete boxes[ids[i]];
-      }
+  const sentinelOf = new WeakMap();  // buffer -> its unit's sentinel (an ephemeron: dies with it)
+  const baseGroupBytes = memoryLimit / 256 > 65536 ? memoryLimit / 256 : 65536;
+  const BASE_GROUP_MEMBERS = 64;
+  const POOL_START = 4096;
+  const POOL_MAX = 65536;
+  let bufferBytes = 0;
+  let job = 0;  // advanced at the start of every host evaluation that runs script code
+  // Null-prototype tables with our own counts: an index setter on Array.prototype cannot reach them.
+  let units = newObject();  // {bytes, members, ref, sentinel (open group only), askedIn, freshIn}
+  let unitCount = 0;
+  let sweepAt = 1024;  // unit count that triggers a cheap sweep, so dead units never pile up
+  let group = null;  // the open group of small buffers
+  const pool = newObject();
+  let poolCount = 0;
+  let poolSize = POOL_START;
+  let poolRanDry = false;
+  const freshToken = () => {
+    const token = newObject();
+    token.sentinel = newObject();
+    token.ref = new OriginalWeakRef(token.sentinel);
+    return token;
+  };
+  const refill = () => {
+    job += 1;
+    if (poolRanDry && poolSize < POOL_MAX) poolSize *= 2;  // the last job needed more: grow
+    poolRanDry = false;
+    for (; poolCount < poolSize; poolCount += 1) pool[poolCount] = freshToken();
+  };
+  refill();
+  const newUnit = () => {
+    let token;
+    const unit = newObject();
+    if (poolCount > 0) {
+      poolCount -= 1;
+      token = pool[poolCount];
+      delete pool[poolCount];
+      unit.freshIn = -1;
+    } else {
+      poolRanDry = true;
+      token = freshToken();
+      unit.freshIn = job;
     }
+    unit.bytes = 0;
+    unit.members = 0;
+    unit.ref = token.ref;
+    unit.sentinel = token.sentinel;  // dropped once no more members join
+    unit.askedIn = -1;
+    token.sentinel.unit = unit;  // reachable only through a member buffer
+    units[unitCount] = unit;
+    unitCount += 1;
+    return unit;
+  };
+  const closeGroup = () => {
+    if (group !== null) group.sentinel = null;  // from now on only its members keep it alive
+    group = null;
+  };
+  const dead = (unit) => {
+    if (unit.sentinel !== null || unit.freshIn === job || unit.askedIn === job) return false;
+    if (apply(deref, unit.ref, []) === undefined) return true;
+    unit.askedIn = job;  // that deref keeps the sentinel until the job ends: asking again tells nothing
+    return false;
+  };
+  const sweep = (withNewest) => {
+    const kept = newObject();
+    let count = 0;
+    const last = withNewest ? unitCount : unitCount - 1;
+    for (let i = 0; i < unitCount; i += 1) {
+      const unit = units[i];
+      if (i < last && dead(unit)) bufferBytes -= unit.bytes;
+      else { kept[count] = unit; count += 1; }
+    }
+    units = kept;
+    unitCount = count;
+    sweepAt = count * 2 > 1024 ? count * 2 : 1024;
+  };
+  const reclaim = () => {
+    closeGroup();  // its members may be dead by now, and an open group is never swept
+    if (collect !== null) collect();
+    sweep(false);
   };
   const reserve = (bytes) => {
     if (!memoryLimit || bytes <= 0 || bufferBytes + bytes <= memoryLimit) return;
-    sweep();
+    reclaim();
+    if (bufferBytes + bytes > memoryLimit) sweep(true);
     if (bufferBytes + bytes > memoryLimit) {
       post({ t: "oom" });
       throw new OriginalRangeError(`JavaScript memory limit reached (${memoryLimit} bytes)`);
@@ -142,13 +230,34 @@
     const n = +value;
     return n > 0 ? n : 0;
   };
+  const unitOf = (buffer) => {
+    const sentinel = apply(weakGet, sentinelOf, [buffer]);
+    return sentinel === undefined ? undefined : sentinel.unit;
+  };
   const trackBuffer = (buffer) => {
-    if (apply(weakGet, tracked, [buffer]) !== undefined) return;
-    const box = newObject();
-    box.bytes = apply(bufferByteLength, buffer, []);
-    reserve(box.bytes);
-    bufferBytes += box.bytes;
-    apply(weakSet, tracked, [buffer, box]);
+    if (unitOf(buffer) !== undefined) return;
+    const bytes = apply(bufferByteLength, buffer, []);
+    reserve(bytes);
+    // 1 while at least half the pool is left, 4 down to a quarter, 16 down to an eighth, ...
+    let scale = 1;
+    for (let left = poolCount * 2; left < poolSize && scale < 1048576; left *= 2) scale *= 4;
+    const groupBytes = baseGroupBytes * scale;
+    let unit;
+    if (bytes < groupBytes) {
+      if (group === null || group.bytes + bytes > groupBytes || group.members >= BASE_GROUP_MEMBERS * scale) {
+        closeGroup();
+        group = newUnit();
+      }
+      unit = group;
+    } else {
+      unit = newUnit();
+    }
+    apply(weakSet, sentinelOf, [buffer, unit.sentinel]);
+    if (unit !== group) unit.sentinel = null;
+    unit.bytes += bytes;
+    unit.members += 1;
+    bufferBytes += bytes;
+    if (unitCount >= sweepAt) reclaim();  // a collection first, or every dead unit would look alive
   };
   const replaceMethod = (proto, name, wrap) => {
     const original = proto[name];
@@ -191,15 +300,15 @@
   // resize/transfer change or move a backing store in place of a constructor.
   for (const name of ["resize", "transfer", "transferToFixedLength"]) {
     replaceMethod(ArrayBuffer.prototype, name, (original) => function (...args) {
-      const box = apply(weakGet, tracked, [this]);
-      const before = box === undefined ? 0 : box.bytes;
+      const unit = unitOf(this);
+      const before = unit === undefined ? 0 : apply(bufferByteLength, this, []);
       const wanted = args.length > 0 && args[0] !== undefined ? requested(args[0]) : apply(bufferByteLength, this, []);
       if (wanted > before) reserve(wanted - before);
       const result = apply(original, this, args);
-      if (box !== undefined) {
+      if (unit !== undefined) {
         const now = apply(bufferByteLength, this, []);  // 0 once transferred (detached)
-        bufferBytes += now - box.bytes;
-        box.bytes = now;
+        bufferBytes += now - before;
+        unit.bytes += now - before;
       }
       if (result !== undefined) trackBuffer(result);
       return result;
@@ -319,6 +428,7 @@
 
   for (const name of ["console", "Atomics", "SharedArrayBuffer", "WebAssembly"]) delete globalThis[name];
 
+  hidden("__cx_refill", refill);
   hidden("__cx_drain", () => {
     let batch = "[";
     for (let i = 0; i < queued; i += 1) {
@@ -349,6 +459,7 @@
     post(failed ? { t: "done", error: errorText(error) } : { t: "done" });
   };
   hidden("__cx_run", (source) => {
+    job += 1;  // the script's first job; the prelude's tokens come from an earlier one
     let main;
     try { main = new AsyncFunction(STRICT + source + SOURCE_URL); } catch (error) { done(true, error); return; }
     let running;

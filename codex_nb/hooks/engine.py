@@ -41,7 +41,7 @@ from .trust import TrustStatus, TrustStore
 if TYPE_CHECKING:
     from .events import HookRunSummary
     from .outputs import RawRun, RunResult
-    from .runner import CommandShell
+    from .runner import CommandShell, ProcessGroups
     from .types import PostToolUseInput, PreToolUseInput
 
 # Hook inputs, output parsing, the runners and the hook events load when a hook first
@@ -92,6 +92,7 @@ class HookEngine:
         self._trust = TrustStore()
         self._async_limit = asyncio.Semaphore(max_async)
         self._async_tasks: set[asyncio.Task[None]] = set()
+        self._groups: ProcessGroups | None = None  # made with the first command run (lazy import)
         self.async_running = 0
         """Async hook runs holding one of the ``max_async`` slots right now."""
         self._pending_contexts: list[str] = []
@@ -283,13 +284,15 @@ class HookEngine:
 
             return await run_python(handler, copy.deepcopy(hook_input))
         assert isinstance(handler, CommandHandler)
-        from .runner import run_command
+        from .runner import ProcessGroups, run_command
 
+        if self._groups is None:
+            self._groups = ProcessGroups()
         stdin_json = json.dumps(hook_input.to_json(), ensure_ascii=False, separators=(",", ":"))  # serde_json::to_string
         return await run_command(
             handler.command, stdin_json=well_formed(stdin_json),
             cwd=hook_input.cwd, env=self.env, timeout=handler.timeout, shell=self.shell,
-            output_cap=self.output_cap)
+            output_cap=self.output_cap, groups=self._groups)
 
     def _input(self, event_name: str, request: HookRequest) -> PreToolUseInput | PostToolUseInput:
         from .types import PostToolUseInput, PreToolUseInput
@@ -358,7 +361,11 @@ class HookEngine:
             await asyncio.gather(*list(self._async_tasks), return_exceptions=True)
 
     async def aclose(self) -> None:
-        """Cancel background hooks (their process groups are killed)."""
+        """End every command hook this engine started: kill each process group still running
+        (a run whose turn is still unwinding included) and cancel the background hooks. Hooks
+        run again afterwards."""
+        if self._groups is not None:
+            self._groups.close()
         for task in list(self._async_tasks):
             task.cancel()
         await asyncio.gather(*list(self._async_tasks), return_exceptions=True)

@@ -3,8 +3,8 @@
 ``$SHELL -lc "<command>"`` (fallback ``/bin/sh``) with a cleared environment filled from
 the session's environment snapshot, cwd = the session cwd, in its own process group
 (``start_new_session``). The whole group is SIGKILLed when the hook times out, when the
-caller is cancelled, and after the hook's main process exits (so forked children that
-keep the pipes open cannot hang the run or outlive it). stdout/stderr are captured up to
+caller is cancelled, when its owner's ``ProcessGroups`` is closed, and after the hook's main process exits (so forked children
+that keep the pipes open cannot hang the run or outlive it). stdout/stderr are captured up to
 ``output_cap`` bytes each; the rest is spilled to a temp file named in a warning entry.
 """
 
@@ -15,6 +15,7 @@ import atexit
 import contextlib
 import os
 import signal
+import subprocess
 import tempfile
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from typing import Any
 from ..config.hooks import DEFAULT_OUTPUT_CAP
 from .events import HookOutputEntry
 from .outputs import RawRun
+
 _PIPE_GRACE_SEC = 2.0
 
 
@@ -102,6 +104,33 @@ def _track_group(pid: int) -> None:
     _LIVE_GROUPS.add(pid)
 
 
+class ProcessGroups:
+    """The hook process groups one owner (a ``HookEngine``) has running, so closing the owner
+    ends them even when the run that started one is still unwinding elsewhere.
+
+    A group is known from the moment its process exists (``run_command`` registers it before
+    its first await). The owner stays usable after ``close()``: later runs start normally."""
+
+    def __init__(self) -> None:
+        self._pids: set[int] = set()
+
+    def add(self, pid: int) -> None:
+        self._pids.add(pid)
+
+    def discard(self, pid: int) -> None:
+        self._pids.discard(pid)
+
+    def __len__(self) -> int:
+        return len(self._pids)
+
+    def close(self) -> int:
+        """SIGKILL every group still running; returns how many."""
+        pids, self._pids = self._pids, set()
+        for pid in pids:
+            _kill_group(pid)
+        return len(pids)
+
+
 def kill_live_groups() -> int:
     """SIGKILL every hook process group codex_nb started that is still running; returns how many."""
     groups = list(_LIVE_GROUPS)
@@ -112,30 +141,59 @@ def kill_live_groups() -> int:
 
 
 async def run_command(command: str, *, stdin_json: str, cwd: str, env: Mapping[str, str], timeout: int,
-                      shell: CommandShell | None = None, output_cap: int = DEFAULT_OUTPUT_CAP) -> RawRun:
+                      shell: CommandShell | None = None, output_cap: int = DEFAULT_OUTPUT_CAP,
+                      groups: ProcessGroups | None = None) -> RawRun:
     """Run ``command``; never raises except ``CancelledError`` (after killing the group)."""
     shell = shell or CommandShell.from_env(env)
     try:
-        proc = await asyncio.create_subprocess_exec(
-            shell.program, *shell.args, command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, cwd=cwd, env=dict(env), start_new_session=True)
+        # Spawned here and registered before the first await. asyncio's create_subprocess_exec
+        # returns only once it has connected the pipes: a cancel landing before that made asyncio
+        # kill just the leader, and a kernel shutdown then never let it return, so a child the
+        # hook had put in the background lived on in a group nobody knew of.
+        proc = subprocess.Popen([shell.program, *shell.args, command], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd, env=dict(env),
+                                start_new_session=True)
     except OSError as err:
         return RawRun(error=f"failed to spawn hook: {err}")
     _track_group(proc.pid)
+    if groups is not None:
+        groups.add(proc.pid)
     out, err_cap = _Capture("stdout", output_cap), _Capture("stderr", output_cap)
-    assert proc.stdout and proc.stderr
-    readers = asyncio.gather(out.drain(proc.stdout), err_cap.drain(proc.stderr))
+    pipes = _Pipes()
     try:
+        await pipes.read(proc, out, err_cap)
         async with asyncio.timeout(timeout):
             await asyncio.gather(_feed(proc, stdin_json.encode()), _exited(proc))
             # The main process is done: children left in its group would hold the pipes open.
             _kill_group(proc.pid)
-            await asyncio.shield(readers)
+            await asyncio.shield(pipes.readers)
     except TimeoutError:
         return RawRun(error=f"hook timed out after {timeout}s", notes=_notes(out, err_cap))
     finally:
-        await _uninterruptible(_cleanup(proc, readers))
+        await _uninterruptible(_cleanup(proc, pipes, groups))
     return RawRun(exit_code=proc.returncode, stdout=out.text(), stderr=err_cap.text(), notes=_notes(out, err_cap))
+
+
+class _Pipes:
+    """The hook's stdout and stderr, read through asyncio into their captures."""
+
+    def __init__(self) -> None:
+        self.transports: list[asyncio.BaseTransport] = []
+        self.readers: asyncio.Future[Any] | None = None
+
+    async def read(self, proc: subprocess.Popen[bytes], out: _Capture, err: _Capture) -> None:
+        loop = asyncio.get_running_loop()
+        streams = []
+        for pipe in (proc.stdout, proc.stderr):
+            stream = asyncio.StreamReader()
+            transport, _ = await loop.connect_read_pipe(lambda s=stream: asyncio.StreamReaderProtocol(s), pipe)
+            self.transports.append(transport)
+            streams.append(stream)
+        self.readers = asyncio.gather(out.drain(streams[0]), err.drain(streams[1]))
+
+    def close(self) -> None:
+        for transport in self.transports:
+            transport.close()
 
 
 async def _uninterruptible(coro: Coroutine[Any, Any, None]) -> None:
@@ -155,53 +213,75 @@ async def _uninterruptible(coro: Coroutine[Any, Any, None]) -> None:
         raise asyncio.CancelledError
 
 
-async def _feed(proc: asyncio.subprocess.Process, data: bytes) -> None:
+async def _ready(fd: int, *, write: bool = False) -> None:
+    """Wait until ``fd`` is readable (or writable)."""
+    loop = asyncio.get_running_loop()
+    ready = loop.create_future()
+    add, remove = (loop.add_writer, loop.remove_writer) if write else (loop.add_reader, loop.remove_reader)
+    add(fd, lambda: ready.done() or ready.set_result(None))
+    try:
+        await ready
+    finally:
+        remove(fd)
+
+
+async def _feed(proc: subprocess.Popen[bytes], data: bytes) -> None:
     assert proc.stdin
-    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-        proc.stdin.write(data)
-        await proc.stdin.drain()
+    fd = proc.stdin.fileno()
+    os.set_blocking(fd, False)
+    view = memoryview(data)
+    try:
+        while view:
+            try:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:
+                await _ready(fd, write=True)
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the hook does not read its input: that is its business
+    finally:
         proc.stdin.close()
-        await proc.stdin.wait_closed()
 
 
-async def _exited(proc: asyncio.subprocess.Process) -> None:
-    """Return when the main process has exited.
+async def _exited(proc: subprocess.Popen[bytes]) -> None:
+    """Return when the main process has exited (not necessarily reaped).
 
-    ``Process.wait()`` (Python 3.11) also waits for the pipes to close, which a forked
-    child holding stdout would delay until the timeout; a pidfd reports the exit itself."""
+    A pidfd reports the exit itself, not the pipes closing, which a forked child holding
+    stdout would delay until the timeout."""
     try:
         fd = os.pidfd_open(proc.pid)
     except ProcessLookupError:
         return  # already exited and reaped
     except (AttributeError, OSError):
-        await proc.wait()  # no pidfd (non-Linux): fall back to asyncio's wait
+        await asyncio.get_running_loop().run_in_executor(None, proc.wait)  # no pidfd (non-Linux)
         return
-    loop = asyncio.get_running_loop()
-    exited = loop.create_future()
-    loop.add_reader(fd, lambda: exited.done() or exited.set_result(None))
     try:
-        await exited
+        await _ready(fd)
     finally:
-        loop.remove_reader(fd)
         os.close(fd)
 
 
-async def _cleanup(proc: asyncio.subprocess.Process, readers: asyncio.Future[object]) -> None:
+async def _cleanup(proc: subprocess.Popen[bytes], pipes: _Pipes, groups: ProcessGroups | None) -> None:
     """Kill the group, finish reading the pipes and reap the process (always runs)."""
-    # killpg also reaches the leader (pgid == pid). Not proc.kill(): Popen.send_signal polls,
-    # i.e. reaps, the child behind asyncio's watcher, which then reports returncode 255.
-    _kill_group(proc.pid)
-    _LIVE_GROUPS.discard(proc.pid)
-    try:
-        async with asyncio.timeout(_PIPE_GRACE_SEC):
-            await readers
-    except TimeoutError:
-        # A descendant escaped the process group (setsid) and still holds a pipe: stop reading.
-        readers.cancel()
-        with contextlib.suppress(BaseException):
-            await readers
-        proc._transport.close()  # type: ignore[attr-defined]  # no public API closes the pipes
-    await proc.wait()
+    _kill_group(proc.pid)  # killpg also reaches the leader (pgid == pid)
+    _LIVE_GROUPS.discard(proc.pid)  # before the reap below, after which the pid may be reused
+    if groups is not None:
+        groups.discard(proc.pid)
+    if pipes.readers is not None:
+        try:
+            async with asyncio.timeout(_PIPE_GRACE_SEC):
+                await pipes.readers
+        except TimeoutError:
+            # A descendant escaped the process group (setsid) and still holds a pipe: stop reading.
+            pipes.readers.cancel()
+            with contextlib.suppress(BaseException):
+                await pipes.readers
+    pipes.close()
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        if pipe is not None:
+            with contextlib.suppress(OSError):
+                pipe.close()
+    await _exited(proc)
+    proc.wait()  # it has exited: this only reaps
 
 
 def _notes(*captures: _Capture) -> list[HookOutputEntry]:
