@@ -100,8 +100,9 @@ class PairingTracker:
     def is_paired(self, history: list[dict[str, Any]]) -> bool:
         if history is not self._history or len(history) < self._cursor:
             self._reset(history)
-        for item in history[self._cursor:]:
-            self._scan(item)
+        scan = self._scan
+        for index in range(self._cursor, len(history)):  # no slice: a step adds two items to a long list
+            scan(history[index])
         self._cursor = len(history)
         return not self._broken and not self._open
 

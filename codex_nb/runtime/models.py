@@ -125,4 +125,9 @@ def _fresh(value: Any) -> Any:
 
 
 def _is_item_list(value: Any) -> bool:
-    return isinstance(value, (list, tuple)) and all(isinstance(i, dict) and "type" in i for i in value)
+    if not isinstance(value, (list, tuple)):
+        return False
+    for item in value:  # a plain loop: this runs on every scripted step
+        if not isinstance(item, dict) or "type" not in item:
+            return False
+    return True
