@@ -298,11 +298,31 @@ def surrogate_error(text: str) -> SerdeError | None:
     return None
 
 
+_DECODERS: dict[Any, json.JSONDecoder] = {}
+
+
+def _decoder(object_pairs_hook: Any) -> json.JSONDecoder:
+    """One decoder per pairs hook (``json.loads(text, **options)`` builds a new one on every call)."""
+    decoder = _DECODERS.get(object_pairs_hook)
+    if decoder is None:
+        decoder = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_parse_float, parse_int=_parse_int,
+                                   object_pairs_hook=object_pairs_hook)
+        if len(_DECODERS) < 16:  # the hooks are a few module functions; never grow without bound
+            _DECODERS[object_pairs_hook] = decoder
+    return decoder
+
+
+def _loads(text: str, object_pairs_hook: Any = None) -> Any:
+    if not isinstance(text, str) or text.startswith("\ufeff"):
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_parse_float, parse_int=_parse_int,
+                          object_pairs_hook=object_pairs_hook)  # json.loads's own checks and messages
+    return _decoder(object_pairs_hook).decode(text)
+
+
 def _decode(text: str, **hooks: Any) -> Any:
     """``json.loads`` as strict as serde_json; raises ``SerdeError``."""
     try:
-        value = json.loads(text, parse_constant=_reject_constant, parse_float=_parse_float, parse_int=_parse_int,
-                           **hooks)
+        value = _loads(text, **hooks)
     except json.JSONDecodeError as err:
         raise _json_error(err) from None
     except _NumberOutOfRange as err:

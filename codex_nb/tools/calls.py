@@ -89,7 +89,7 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
             token.detach()
             return finished  # type: ignore[return-value]
     else:
-        task = asyncio.ensure_future(coro)
+        task = asyncio.get_running_loop().create_task(coro)
     remove = token.on_cancel(_cut_off_threadsafe(task, lifecycle))
     try:
         try:

@@ -85,8 +85,10 @@ class CancelToken:
 
     def _remove(self, callback: Callable[[], None]) -> None:
         with self._lock:
-            if callback in self._callbacks:
+            try:
                 self._callbacks.remove(callback)
+            except ValueError:  # already run (cancelled) or removed
+                pass
 
     async def wait(self) -> None:
         """Return once cancelled; wakes the awaiting loop thread-safely."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 DEFAULT_NAMESPACE = "functions"
@@ -16,6 +17,8 @@ class ToolName:
 
     @classmethod
     def of(cls, name: str, namespace: str | None = None) -> ToolName:
+        if cls is ToolName:
+            return _interned(namespace or DEFAULT_NAMESPACE, name)
         return cls(namespace or DEFAULT_NAMESPACE, name)
 
     @property
@@ -43,3 +46,10 @@ class ToolName:
 
     def __str__(self) -> str:
         return self.dotted
+
+
+@functools.lru_cache(maxsize=4096)  # bounded: the model chooses the names it calls
+def _interned(namespace: str, name: str) -> ToolName:
+    """One ``ToolName`` per recent name: every call item asks for one, and building a frozen
+    dataclass cost more than the lookup."""
+    return ToolName(namespace, name)
