@@ -45,8 +45,10 @@ class Observers(Generic[T]):
 
     def remove(self, fn: Callable[[T], object]) -> None:
         with self._lock:
-            if fn in self._fns:
+            try:
                 self._fns.remove(fn)
+            except ValueError:  # removed before (a remover may be called twice)
+                pass
 
     def notify(self, item: T) -> None:
         """Call every observer in order; faulty ones are reported after all others ran."""

@@ -71,6 +71,8 @@ class CallToolResult:
 
 
 def _mode(mode: str | ModeKind) -> ModeKind:
+    if mode == "default":  # the common case, without the enum's lookup machinery
+        return ModeKind.DEFAULT
     try:
         return ModeKind(mode)
     except ValueError:
