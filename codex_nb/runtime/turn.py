@@ -18,7 +18,7 @@ from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, Turn
 from ..protocol.items import developer_message, malformed_item, message_text, user_message
 from ..protocol.model import Model, ModelRequest
 from ..protocol.model_stream import TokenCount, TokenUsage, TokenUsageInfo
-from ..tools.calls import run_calls_in_order, start_inline
+from ..tools.calls import finished_result, gather_calls, run_calls_in_order, start_inline
 from ..tools.cancellation import CancelSource
 from ..tools.errors import Fatal
 from ..tools.handlers.clock import CurrentTimeReminder
@@ -251,48 +251,34 @@ class TurnRunner:
         runnable = [None if isinstance(call, RoutingError) else call for call in calls]
         results: list[CallResult | None] = [None] * len(calls)
         try:
-            results = await run_calls_in_order(runnable, self.turn, router, results=results)
+            await run_calls_in_order(runnable, self.turn, router, results=results)
         finally:
-            for call, result in zip(calls, results):
-                if isinstance(call, RoutingError):
-                    self.history.append(call.item)
-                elif result is not None:
-                    self.history.extend(result.context_items)
-                    self.history.append(result.item)
-            self._flush_extra_items()
+            self._record_outputs(calls, results)
 
     async def finish_calls(self, calls: list[ToolCall | RoutingError], tasks: list[asyncio.Future[CallResult] | None],
                            *, swallow: bool = False) -> None:
         """Wait for the started calls, then record their outputs in call order."""
-        running = [t for t in tasks if t is not None]
         try:
-            await asyncio.gather(*running)
+            await gather_calls([t for t in tasks if t is not None])
         except BaseException:
-            for t in running:
-                t.cancel()
-            if running:  # each run_call unwinds within its own bound (calls.UNWIND_TIMEOUT)
-                await asyncio.wait(running)
-            self._record_outputs(calls, tasks)  # what finished is kept; repair pairs the rest
+            # What finished is kept; history repair pairs the rest.
+            self._record_outputs(calls, [finished_result(t) for t in tasks])
             if swallow:
                 return
             raise
-        self._record_outputs(calls, tasks)
+        self._record_outputs(calls, [finished_result(t) for t in tasks])
 
-    def _flush_extra_items(self) -> None:
-        self.history.extend(self.extra_items)
-        self.extra_items.clear()
-
-    def _record_outputs(self, calls: list[ToolCall | RoutingError],
-                        tasks: list[asyncio.Future[CallResult] | None]) -> None:
-        """Outputs in CALL order, whatever order they finished in (spec 02 §10)."""
-        for call, task in zip(calls, tasks):
+    def _record_outputs(self, calls: list[ToolCall | RoutingError], results: list[CallResult | None]) -> None:
+        """Outputs in CALL order, whatever order they finished in (spec 02 §10); then the items
+        the calls added beside their outputs (Code Mode notify)."""
+        for call, result in zip(calls, results):
             if isinstance(call, RoutingError):
                 self.history.append(call.item)
-            elif task is not None and task.done() and not task.cancelled() and task.exception() is None:
-                result = task.result()
+            elif result is not None:
                 self.history.extend(result.context_items)
                 self.history.append(result.item)
-        self._flush_extra_items()
+        self.history.extend(self.extra_items)
+        self.extra_items.clear()
 
     def _aborted(self) -> TurnResult:
         turn = self.turn

@@ -12,7 +12,7 @@ import asyncio
 import collections.abc
 import contextvars
 import time
-from collections.abc import Callable, Coroutine, Generator, Sequence
+from collections.abc import Callable, Collection, Coroutine, Generator, Sequence
 from typing import Any, TypeVar
 
 from ..protocol.items import empty_tool_search_output
@@ -265,24 +265,39 @@ async def run_calls_in_order(calls: Sequence[ToolCall | None], turn: TurnContext
         if running:
             await _finish_running(running, results)
     except BaseException:
-        tasks = list(running.values())
-        for task in tasks:
-            task.cancel()
-        if tasks:  # each run_call unwinds within its own bound (UNWIND_TIMEOUT)
-            await asyncio.wait(tasks)
-        _collect(running, results)
+        _collect(running, results)  # the running ones were cancelled and waited for by gather_calls
         raise
     return results
 
 
+async def gather_calls(tasks: Collection[asyncio.Future[CallResult]]) -> None:
+    """Wait for every call's task. On the first failure, or if we are cancelled ourselves, cancel
+    the rest and wait until each has unwound (``run_call`` bounds that by ``UNWIND_TIMEOUT``),
+    then re-raise."""
+    try:
+        await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks)
+        raise
+
+
+def finished_result(task: asyncio.Future[CallResult] | None) -> CallResult | None:
+    """A call task's result if it finished with one (not cancelled, not failed), else None."""
+    if task is not None and task.done() and not task.cancelled() and task.exception() is None:
+        return task.result()
+    return None
+
+
 async def _finish_running(running: dict[int, asyncio.Future[CallResult]], results: list[CallResult | None]) -> None:
     """Wait for the running parallel calls (the first failure propagates at once, as ``gather``)."""
-    await asyncio.gather(*running.values())
+    await gather_calls(list(running.values()))
     _collect(running, results)
     running.clear()
 
 
 def _collect(running: dict[int, asyncio.Future[CallResult]], results: list[CallResult | None]) -> None:
     for index, task in running.items():
-        if task.done() and not task.cancelled() and task.exception() is None:
-            results[index] = task.result()
+        results[index] = finished_result(task)
