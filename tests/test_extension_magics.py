@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from traitlets.config import Config as TraitletsConfig
 
 import codex_nb as cx
 from codex_nb import extension
 from codex_nb.extension.panel import PanelCell, PanelNote, PlanPanel
 from codex_nb.extension.sources import SourceError, SourceRegistry
+from ipython_shell import codex_shell
 
 MAGICS = ("codex", "codex_plan", "codex_stop", "codex_config", "codex_hooks", "codex_tools")
 PLAN = {"plan": [{"step": "Look", "status": "in_progress"}, {"step": "Fix", "status": "pending"}]}
@@ -24,15 +24,7 @@ PLAN = {"plan": [{"step": "Look", "status": "in_progress"}, {"step": "Fix", "sta
 
 @pytest.fixture
 def shell() -> Iterator[InteractiveShell]:
-    config = TraitletsConfig()
-    config.HistoryManager.enabled = False  # no history thread left behind per test
-    ip = InteractiveShell.instance(config=config)
-    ip.run_line_magic("load_ext", "codex_nb")
-    try:
-        yield ip
-    finally:
-        ip.run_line_magic("unload_ext", "codex_nb")
-        InteractiveShell.clear_instance()
+    yield from codex_shell()
 
 
 def run(shell: InteractiveShell, code: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:

@@ -4,33 +4,23 @@ local scripted Responses server) runs the cell's turn; the cell's widgets follow
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
-from traitlets.config import Config as TraitletsConfig
 
 import codex_nb as cx
 from codex_nb import extension
 
 from app_server_helpers import plan_call, real_codex
+from ipython_shell import codex_shell
 
 
 @pytest.fixture
 def shell() -> Iterator[InteractiveShell]:
-    config = TraitletsConfig()
-    config.HistoryManager.enabled = False
-    ip = InteractiveShell.instance(config=config)
-    ip.run_line_magic("load_ext", "codex_nb")
-    try:
-        yield ip
-    finally:
-        ip.run_line_magic("unload_ext", "codex_nb")
-        InteractiveShell.clear_instance()
-        gc.collect()  # subprocess transports of the app-server, here and not in a later module
+    yield from codex_shell()
 
 
 async def test_codex_cell_on_a_real_codex_thread(shell: InteractiveShell, tmp_path: Path,

@@ -9,6 +9,7 @@ import pytest
 
 import codex_nb as cx
 from codex_nb.frontend.requests import AnswerError
+from frontend_waits import first_pending as pending_request
 
 REQUEST = {"permissions": {"network": {"enabled": True},
                            "file_system": {"read": ["/work/project/data"], "write": ["/work/project/out"]}}}
@@ -19,18 +20,6 @@ def session(rendered_frontend) -> cx.Session:
     s = cx.Session(cx.Config(request_permissions_tool=True), cwd="/work/project")
     s.frontend_requests.attach(rendered_frontend)
     return s
-
-
-async def pending_request(session):
-    changed = asyncio.Event()
-    remove = session.frontend_requests.add_listener(changed.set)
-    try:
-        while not session.frontend_requests.pending:
-            changed.clear()
-            await changed.wait()
-    finally:
-        remove()
-    return session.frontend_requests.pending[0]
 
 
 @pytest.mark.parametrize(("grant", "error"), [

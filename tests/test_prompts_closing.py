@@ -9,6 +9,7 @@ import pytest
 
 import codex_nb as cx
 from codex_nb.frontend.answer_policy import ENV_VAR
+from codex_nb.runtime.session import CallToolResult
 from codex_nb.widgets.prompts import PromptsWidget
 
 QUESTION = {"id": "confirm", "header": "Confirm", "question": "Proceed?",
@@ -31,14 +32,20 @@ def rendered(session: cx.Session) -> PromptsWidget:
     return widget
 
 
-async def test_closing_the_only_widget_gives_the_fail_fast_message():
-    session = cx.Session()
-    widget = rendered(session)
+async def ask_a_person(session: cx.Session) -> asyncio.Future[CallToolResult]:
+    """Start a request_user_input call and return once it waits for a person."""
     seen = asked(session)
     task = asyncio.ensure_future(session.call_tool("request_user_input", {"questions": [QUESTION]}, mode="plan"))
     await seen.wait()
     await asyncio.sleep(0)
     assert not task.done() and len(session.frontend_requests.pending) == 1  # waiting for a person
+    return task
+
+
+async def test_closing_the_only_widget_gives_the_fail_fast_message():
+    session = cx.Session()
+    widget = rendered(session)
+    task = await ask_a_person(session)
     widget.close()
     result = await asyncio.wait_for(task, 10)
     assert "CODEX_NB_ANSWER_POLICY" in result.output and "prompts" in result.output
@@ -49,11 +56,7 @@ async def test_closing_the_only_widget_falls_back_to_the_env_policy(monkeypatch:
     monkeypatch.setenv(ENV_VAR, "recommended")
     session = cx.Session()
     widget = rendered(session)
-    seen = asked(session)
-    task = asyncio.ensure_future(session.call_tool("request_user_input", {"questions": [QUESTION]}, mode="plan"))
-    await seen.wait()
-    await asyncio.sleep(0)
-    assert not task.done() and len(session.frontend_requests.pending) == 1  # waiting for a person
+    task = await ask_a_person(session)
     widget.close()
     result = await asyncio.wait_for(task, 10)
     assert result.output == '{"answers":{"confirm":{"answers":["Yes (Recommended)"]}}}'
@@ -62,11 +65,7 @@ async def test_closing_the_only_widget_falls_back_to_the_env_policy(monkeypatch:
 async def test_another_rendered_widget_keeps_the_request_for_a_person():
     session = cx.Session()
     first, second = rendered(session), rendered(session)
-    seen = asked(session)
-    task = asyncio.ensure_future(session.call_tool("request_user_input", {"questions": [QUESTION]}, mode="plan"))
-    await seen.wait()
-    await asyncio.sleep(0)
-    assert not task.done() and len(session.frontend_requests.pending) == 1  # waiting for a person
+    task = await ask_a_person(session)
     first.close()
     await asyncio.sleep(0)
     assert not task.done() and len(session.frontend_requests.pending) == 1

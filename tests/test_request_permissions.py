@@ -13,6 +13,7 @@ from codex_nb.protocol.wire import dumps
 from codex_nb.frontend.answer_policy import ENV_VAR
 from codex_nb.frontend.requests import AnswerError, Outcome
 from codex_nb.tools.handlers.request_permissions import CANCELLED, granted_permissions
+from frontend_waits import first_pending as wait_pending
 
 SPEC = (
     '{"type":"function","name":"request_permissions","description":"Request additional filesystem or network '
@@ -43,18 +44,6 @@ def session(rendered_frontend) -> cx.Session:
     s = cx.Session(cx.Config(request_permissions_tool=True), cwd="/work/project")
     s.frontend_requests.attach(rendered_frontend)
     return s
-
-
-async def wait_pending(session: cx.Session):
-    changed = asyncio.Event()
-    remove = session.frontend_requests.add_listener(changed.set)
-    try:
-        while not session.frontend_requests.pending:
-            changed.clear()
-            await changed.wait()
-    finally:
-        remove()
-    return session.frontend_requests.pending[0]
 
 
 async def ask(session, args, response, **kw):

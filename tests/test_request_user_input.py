@@ -14,6 +14,7 @@ from codex_nb.frontend.answer_policy import ENV_VAR, AnswerPolicy, AnswerPolicyE
 from codex_nb.frontend.requests import AnswerError, FrontendRequests, Outcome
 from codex_nb.tools.handlers.request_user_input import CANCELLED, format_allowed
 from codex_nb.tools.invocation import ModeKind
+from frontend_waits import wait_pending
 
 QUESTION = {"id": "confirm_path", "header": "Confirm", "question": "Proceed with the plan?",
             "options": [{"label": "Yes (Recommended)", "description": "Continue the current plan."},
@@ -75,19 +76,6 @@ def session() -> cx.Session:
 def attached(session, rendered_frontend) -> cx.Session:
     session.frontend_requests.attach(rendered_frontend)
     return session
-
-
-async def wait_pending(session: cx.Session, count: int = 1):
-    """Wait (event-driven) until ``count`` requests are pending."""
-    changed = asyncio.Event()
-    remove = session.frontend_requests.add_listener(changed.set)
-    try:
-        while len(session.frontend_requests.pending) < count:
-            changed.clear()
-            await changed.wait()
-    finally:
-        remove()
-    return session.frontend_requests.pending
 
 
 # -- spec -----------------------------------------------------------------------------------
