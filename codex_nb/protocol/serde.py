@@ -408,37 +408,40 @@ def _annotation_parts(annotation: Any) -> list[Any]:
     return parts
 
 
+_WRAPPERS = (list, tuple, typing.Union, types.UnionType, typing.Literal, None, Ellipsis)
+
+
+def _is_plain(part: Any) -> bool:
+    """A part of an annotation that holds no JSON object: a scalar, an enum, a wrapper, a Literal value."""
+    if part in _WRAPPERS or isinstance(part, (str, int, float, bool)):
+        return True
+    return isinstance(part, type) and issubclass(part, (*_ATOMIC, enum.Enum))
+
+
 def _closed_fields(cls: type[BaseModel]) -> tuple[str, ...] | None:
     """For a *closed* model (``extra="forbid"`` here and in every model it holds; fields of
     scalars, enums, literals, models and lists/tuples of those), the names of its fields that
     hold models; None when the model can hold keys it does not name (a dict, ``Any``...)."""
-    if cls in _CLOSED:
-        return _CLOSED[cls]
-    _CLOSED[cls] = ()  # a model that holds itself: counted as closed while we look at it
-    result: tuple[str, ...] | None = ()
+    if cls not in _CLOSED:
+        _CLOSED[cls] = ()  # a model that holds itself: counted as closed while we look at it
+        _CLOSED[cls] = _model_holders(cls)
+    return _CLOSED[cls]
+
+
+def _model_holders(cls: type[BaseModel]) -> tuple[str, ...] | None:
     if cls.model_config.get("extra") != "forbid":
-        result = None
-    else:
-        holders: list[str] = []
-        for name, info in cls.model_fields.items():
-            for part in _annotation_parts(info.annotation):
-                if part in (list, tuple, typing.Union, types.UnionType, typing.Literal, None, Ellipsis) or (
-                        isinstance(part, type) and (issubclass(part, _ATOMIC) or issubclass(part, enum.Enum))):
-                    continue
-                if isinstance(part, (str, int, float, bool)) or part is None:
-                    continue  # a Literal's value
-                if isinstance(part, type) and issubclass(part, BaseModel) and _closed_fields(part) is not None:
-                    if name not in holders:
-                        holders.append(name)
-                    continue
-                result = None
-                break
-            if result is None:
-                break
-        if result is not None:
-            result = tuple(holders)
-    _CLOSED[cls] = result
-    return result
+        return None
+    holders: list[str] = []
+    for name, info in cls.model_fields.items():
+        for part in _annotation_parts(info.annotation):
+            if isinstance(part, type) and issubclass(part, BaseModel):
+                if _closed_fields(part) is None:
+                    return None
+                if name not in holders:
+                    holders.append(name)
+            elif not _is_plain(part):
+                return None
+    return tuple(holders)
 
 
 def _model_key_count(value: BaseModel) -> int:
