@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from codex_nb.protocol.plan import UpdatePlanArgs
 from codex_nb.protocol.serde import SerdeError, _closed_fields, parse_exact, parse_strict, provably_no_duplicate_keys
@@ -68,3 +68,58 @@ def test_an_open_model_takes_the_exact_path_whenever_the_proof_fails(text: str) 
     except SerdeError as err:
         fast = str(err)
     assert fast == exact  # serde: a map keeps its last duplicate, a struct field may not repeat
+
+
+class Step(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    step: str
+    status: str
+
+
+class Plan(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    note: str | None = None
+    first: Step | None = None
+    steps: list[Step] = []
+    pairs: tuple[Step, ...] = ()
+
+
+class Widened(BaseModel):
+    """A before-validator makes a field from a key the text never had: no key count for it."""
+
+    model_config = ConfigDict(extra="forbid")
+    step: str
+    status: str = "pending"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_text(cls, value: object) -> object:
+        return {"step": value, "status": "pending"} if isinstance(value, str) else value
+
+
+class Holder(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    items: list[Widened | Step]
+
+
+def test_lists_of_fixed_models_are_counted_without_walking_them() -> None:
+    from codex_nb.protocol.serde import _FIXED, _HOLDERS, _model_key_count
+
+    assert _closed_fields(Plan) == ("first", "steps", "pairs")
+    assert _FIXED[Step] == 2 and dict(_HOLDERS[Plan]) == {"first": 2, "steps": 2, "pairs": 2}
+    text = ('{"note": "n", "first": {"step": "a", "status": "s"}, "steps": [{"step": "b", "status": "s"}, '
+            '{"step": "c", "status": "s"}], "pairs": [{"step": "d", "status": "s"}]}')
+    assert _model_key_count(Plan.model_validate_json(text)) == text.count(":") == 12
+    assert parse_strict(Plan, text).steps[1].step == "c"
+    for duplicate in (text.replace('"step": "c"', '"step": "c", "step": "c"'),
+                      text.replace('"note": "n"', '"note": "n", "note": "n"'),
+                      text.replace('"first": {"step": "a", "status": "s"}', '"first": null, "first": null')):
+        with pytest.raises(SerdeError, match="duplicate field"):
+            parse_strict(Plan, duplicate)
+
+
+def test_a_model_that_makes_fields_from_other_input_is_not_counted() -> None:
+    # Widened turns '"x"' into two fields from no key: counting its fields could make up for a
+    # repeated key elsewhere, so neither it nor a model holding it counts on the model side.
+    assert _closed_fields(Widened) is None and _closed_fields(Holder) is None
+    assert Holder.model_validate_json('{"items": ["x"]}').items[0].status == "pending"

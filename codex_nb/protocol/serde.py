@@ -424,13 +424,18 @@ def _closed_fields(cls: type[BaseModel]) -> tuple[str, ...] | None:
     hold models; None when the model can hold keys it does not name (a dict, ``Any``...)."""
     if cls not in _CLOSED:
         _CLOSED[cls] = ()  # a model that holds itself: counted as closed while we look at it
-        _CLOSED[cls] = _model_holders(cls)
+        holders = _model_holders(cls)
+        _CLOSED[cls] = holders
+        _HOLDERS[cls] = () if holders is None else tuple(
+            (name, _fixed_count(_element_model(cls.model_fields[name].annotation))) for name in holders)
     return _CLOSED[cls]
 
 
 def _model_holders(cls: type[BaseModel]) -> tuple[str, ...] | None:
     if cls.model_config.get("extra") != "forbid":
         return None
+    if any(d.info.mode in ("before", "wrap") for d in cls.__pydantic_decorators__.model_validators.values()):
+        return None  # it may make fields from keys it was not given: its fields are no key count
     holders: list[str] = []
     for name, info in cls.model_fields.items():
         for part in _annotation_parts(info.annotation):
@@ -444,15 +449,70 @@ def _model_holders(cls: type[BaseModel]) -> tuple[str, ...] | None:
     return tuple(holders)
 
 
+_HOLDERS: dict[type, tuple[tuple[str, int], ...]] = {}
+"""Per closed model: each field that holds models, with the key count every one of those
+models has (0: it varies, count each one)."""
+_FIXED: dict[type, int] = {}
+
+
+def _element_model(annotation: Any) -> type[BaseModel] | None:
+    """``M`` for a field of ``M``, ``M | None``, ``list[M]`` or ``tuple[M, ...]`` (optional or
+    not): pydantic builds exactly ``M`` for each of its values; None for anything else."""
+    def strip_none(tp: Any) -> Any:
+        args = typing.get_args(tp)
+        if typing.get_origin(tp) in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
+            return args[0] if args[1] is type(None) else args[1]
+        return tp
+
+    annotation = strip_none(annotation)
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is list and len(args) == 1:
+        annotation = args[0]
+    elif origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        annotation = args[0]
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    return None
+
+
+def _fixed_count(cls: type[BaseModel] | None) -> int:
+    """The key count every instance of closed ``cls`` has when all its fields are required and
+    each model field holds one model of a fixed count; 0 when it varies."""
+    if cls is None or _closed_fields(cls) is None:
+        return 0
+    if cls not in _FIXED:
+        _FIXED[cls] = 0  # a model that holds itself varies
+        fields = cls.model_fields
+        count = len(fields)
+        for name, info in fields.items():
+            held = info.annotation if isinstance(info.annotation, type) else None
+            if not info.is_required():
+                count = 0
+                break
+            if name in (_CLOSED[cls] or ()):
+                inner = _fixed_count(held) if held is not None and issubclass(held, BaseModel) else 0
+                if inner == 0:
+                    count = 0
+                    break
+                count += inner
+        _FIXED[cls] = count
+    return _FIXED[cls]
+
+
 def _model_key_count(value: BaseModel) -> int:
     """Keys the JSON text of a closed model held: one per field it set, in every model inside."""
     # Never more than the distinct keys of the text (a field is set by one key), so colons ==
     # count still proves there is no repeat even if a model were misjudged closed: it can only
-    # fail the proof (then the exact check decides), never pass a duplicate.
+    # fail the proof (then the exact check decides), never pass a duplicate. A list of models
+    # whose key count is fixed (a plan's steps) is counted in O(1): count x length.
     count = len(value.__pydantic_fields_set__)
-    for name in _CLOSED.get(type(value)) or ():
+    for name, each in _HOLDERS.get(type(value)) or ():
         held = getattr(value, name)
-        for item in (held if type(held) in (list, tuple) else (held,)):
+        many = type(held) in (list, tuple)
+        if each:
+            count += each * len(held) if many else (each if held is not None else 0)
+            continue
+        for item in (held if many else (held,)):
             holders = _CLOSED.get(type(item))  # by exact type: isinstance on a model class is slow
             if holders:
                 count += _model_key_count(item)
