@@ -6,7 +6,6 @@ when over- or under-used, so a test or notebook sees its script go wrong at once
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import dataclasses
 import inspect
@@ -85,10 +84,12 @@ class ScriptedModel:
             self._requests.append(dataclasses.replace(request, items=list(request.items)))
         self.last_usage = self.usage[index] if self.usage is not None and index < len(self.usage) else None
         step = self.responses[index]
-        items = step(request) if callable(step) else step
-        if inspect.isawaitable(items):
-            items = await items
-        await asyncio.sleep(0)
+        items = step
+        if callable(step):
+            items = step(request)
+            if inspect.isawaitable(items):  # only a callable step can return an awaitable
+                items = await items
+        # No yield of its own: the turn lets the loop turn once per step after sampling.
         if not _is_item_list(items):
             raise ScriptedModelError(f"scripted response {index} returned {type(items).__name__}, not a list of items")
         return [_fresh(item) for item in items]

@@ -18,7 +18,7 @@ from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, Turn
 from ..protocol.items import developer_message, malformed_item, message_text, user_message
 from ..protocol.model import Model, ModelRequest
 from ..protocol.model_stream import TokenCount, TokenUsage, TokenUsageInfo
-from ..tools.calls import finished_result, gather_calls, run_calls_in_order, start_inline
+from ..tools.calls import finished_result, gather_calls, run_call, run_calls_in_order, start_inline
 from ..tools.cancellation import CancelSource
 from ..tools.errors import Fatal
 from ..tools.handlers.clock import CurrentTimeReminder
@@ -28,7 +28,7 @@ from ..tools.names import ToolName
 from ..tools.invocation import TurnContext
 from ..tools.payload import ToolCall
 from ..tools.pipeline import CallResult
-from ..tools.planner import ToolPlanner
+from ..tools.planner import ToolPlan, ToolPlanner
 from ..tools.router import RoutingError, ToolRouter
 from .history import PairingTracker, repair_history, repaired
 from .streaming import stream_step
@@ -92,6 +92,7 @@ class TurnRunner:
         self.token_usage: TokenUsage | None = None
         self.last_token_usage: TokenUsage | None = None
         self._archived_items: list[dict[str, Any]] = []  # this turn's items from earlier context windows
+        self._last_request: ModelRequest | None = None
 
     @property
     def items(self) -> list[dict[str, Any]]:
@@ -138,9 +139,7 @@ class TurnRunner:
                 self.history.append(reminder)
             plan = self.planner.plan(self.turn.mode)
             self._announce_deferred_namespaces(plan.router)
-            request = ModelRequest(turn_id=self.turn.turn_id, items=repaired(self.history, self.pairing),
-                                   tools=plan.specs, tool_generation=plan.generation, mode=str(self.turn.mode),
-                                   thread_id=self.turn.thread_id)
+            request = self._request(repaired(self.history, self.pairing), plan)
             if streams:
                 streamed = await stream_step(self, request, plan.router)
                 if streamed is None:
@@ -161,6 +160,18 @@ class TurnRunner:
                     self.model.check_turn_end()
                 return
             await self._run_calls(calls, plan.router)
+
+    def _request(self, items: list[dict[str, Any]], plan: ToolPlan) -> ModelRequest:
+        """This step's request. A paired history is sent as the live list itself, so with the
+        same tools as the last step the request is equal to the last one: that (frozen)
+        request is sent again instead of a copy."""
+        last = self._last_request
+        if last is not None and last.items is items and last.tools is plan.specs:
+            return last
+        self._last_request = ModelRequest(turn_id=self.turn.turn_id, items=items, tools=plan.specs,
+                                          tool_generation=plan.generation, mode=str(self.turn.mode),
+                                          thread_id=self.turn.thread_id)
+        return self._last_request
 
     async def _sample(self, request: ModelRequest) -> list[dict[str, Any]] | None:
         # A model that answers without waiting (ScriptedModel) costs no task and no race; the
@@ -248,10 +259,13 @@ class TurnRunner:
         """Run one response's calls (the gate's order, no task per exclusive call), then record
         their outputs in call order. If the turn is cut short (hard abort, ``Fatal``), what
         finished is recorded and history repair pairs the rest."""
-        runnable = [None if isinstance(call, RoutingError) else call for call in calls]
         results: list[CallResult | None] = [None] * len(calls)
         try:
-            await run_calls_in_order(runnable, self.turn, router, results=results)
+            if len(calls) == 1 and not isinstance(calls[0], RoutingError):  # the common step: nothing to order
+                results[0] = await run_call(calls[0], self.turn, router)
+            else:
+                runnable = [None if isinstance(call, RoutingError) else call for call in calls]
+                await run_calls_in_order(runnable, self.turn, router, results=results)
         finally:
             self._record_outputs(calls, results)
 

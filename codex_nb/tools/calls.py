@@ -249,9 +249,6 @@ async def run_calls_in_order(calls: Sequence[ToolCall | None], turn: TurnContext
             if call is None:
                 continue
             entry = router.lookup(call.tool_name)
-            if len(calls) == 1:  # the common step: one call, nothing to order
-                results[index] = await run_call(call, turn, router, entry=entry, started=started)
-                break
             if parallel_capable(entry):
                 running[index] = asyncio.ensure_future(run_call(call, turn, router, entry=entry, started=started))
                 continue
