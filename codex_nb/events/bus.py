@@ -89,9 +89,11 @@ class EventBus:
         if event.msg.type == "plan_update":
             self._latest_plan[event.thread_id] = event
         failed = self._subscribers.call(event)
-        for consumer in list(self._consumers):
-            consumer.push(event)
-        self._subscribers.report(failed, event)
+        if self._consumers:
+            for consumer in list(self._consumers):
+                consumer.push(event)
+        if failed:
+            self._subscribers.report(failed, event)
 
     def _detached(self, fn: Subscriber, err: Exception, event: Event) -> None:
         text = (

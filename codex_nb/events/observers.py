@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 Observer = Callable[[T], object]
 FaultHandler = Callable[[Callable[[T], object], Exception, T], None]
+
+
+_NONE_FAILED: list[Any] = []  # what ``call`` returns when no observer raised; never appended to
 
 
 def observer_name(fn: Callable[..., object]) -> str:
@@ -57,15 +60,15 @@ class Observers(Generic[T]):
 
     def call(self, item: T) -> list[tuple[Callable[[T], object], Exception]]:
         """Call every observer in order and return the ones that raised (not yet detached)."""
-        if not self._fns:
-            return []
-        failed: list[tuple[Callable[[T], object], Exception]] = []
-        for fn in list(self._fns):
+        failed: list[tuple[Callable[[T], object], Exception]] | None = None  # made only if one raises
+        for fn in tuple(self._fns):  # a copy: an observer may add or remove observers
             try:
                 fn(item)
             except Exception as err:  # an observer must never break the run
+                if failed is None:
+                    failed = []
                 failed.append((fn, err))
-        return failed
+        return _NONE_FAILED if failed is None else failed
 
     def report(self, failed: list[tuple[Callable[[T], object], Exception]], item: T) -> None:
         """Detach each faulty observer and tell the owner (``on_fault``)."""

@@ -144,7 +144,7 @@ class InvokedTool(Protocol):
     def hook_tool_input(self, payload_text: str) -> Any: ...
 
 
-@dataclass(kw_only=True)
+@dataclass(kw_only=True, slots=True)
 class ToolInvocation:
     """One call being handled."""
 
