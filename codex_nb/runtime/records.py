@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import collections
 from collections.abc import Callable
+from typing import Literal
 
 from ..events.bus import EventBus
 from ..events.observers import Observers, observer_name
 from ..protocol.events import WarningEvent
-from ..tools.lifecycle import ControlToolCallFact, LifecycleRecord
+from ..tools.lifecycle import CallLifecycle, ControlToolCallFact, ControlToolGuard, LifecycleRecord
+
+Phase = Literal["start", "finish"]
 
 
 DEFAULT_RECORD_LIMIT = 10_000
@@ -24,35 +27,47 @@ DEFAULT_RECORD_LIMIT = 10_000
 
 class CallRecords:
     """Keeps the latest ``LifecycleRecord`` s and ``ControlToolCallFact`` s in bounded rings
-    and tells their observers about every one."""
+    and tells their observers about every one.
+
+    The rings hold the calls' lifecycles and guards (the call path's ``RecordSink`` hands
+    them in); a record is built when an observer is told or a log is read, so a call that
+    nobody watches pays for no record objects."""
 
     def __init__(self, bus: EventBus, *, limit: int = DEFAULT_RECORD_LIMIT) -> None:
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             raise ValueError(f"record limit must be a positive int, got {limit!r}")
         self._bus = bus
         self.limit = limit
-        self._lifecycle_ring: collections.deque[LifecycleRecord] = collections.deque(maxlen=limit)
-        self._fact_ring: collections.deque[ControlToolCallFact] = collections.deque(maxlen=limit)
+        self._lifecycle_ring: collections.deque[tuple[Phase, CallLifecycle]] = collections.deque(maxlen=limit)
+        self._fact_ring: collections.deque[ControlToolGuard] = collections.deque(maxlen=limit)
         self._lifecycle: Observers[LifecycleRecord] = Observers(self._fault, what="a callable taking one record")
         self._facts: Observers[ControlToolCallFact] = Observers(self._fault, what="a callable taking one record")
 
     @property
     def lifecycle_log(self) -> list[LifecycleRecord]:
         """The latest lifecycle records (at most ``limit``), oldest first; a copy."""
-        return list(self._lifecycle_ring)
+        return [lifecycle.record(phase) for phase, lifecycle in list(self._lifecycle_ring)]
 
     @property
     def control_tool_facts(self) -> list[ControlToolCallFact]:
         """The latest control-tool facts (at most ``limit``), oldest first; a copy."""
-        return list(self._fact_ring)
+        return [guard.fact() for guard in list(self._fact_ring)]
 
-    def record_lifecycle(self, record: LifecycleRecord) -> None:
-        self._lifecycle_ring.append(record)
-        self._lifecycle.notify(record)
+    # The call path's RecordSink (tools.lifecycle).
+    def lifecycle_started(self, lifecycle: CallLifecycle) -> None:
+        self._lifecycle_ring.append(("start", lifecycle))
+        if len(self._lifecycle):
+            self._lifecycle.notify(lifecycle.record("start"))
 
-    def record_control_fact(self, fact: ControlToolCallFact) -> None:
-        self._fact_ring.append(fact)
-        self._facts.notify(fact)
+    def lifecycle_finished(self, lifecycle: CallLifecycle) -> None:
+        self._lifecycle_ring.append(("finish", lifecycle))
+        if len(self._lifecycle):
+            self._lifecycle.notify(lifecycle.record("finish"))
+
+    def control_tool_done(self, guard: ControlToolGuard) -> None:
+        self._fact_ring.append(guard)
+        if len(self._facts):
+            self._facts.notify(guard.fact())
 
     def on_lifecycle(self, fn: Callable[[LifecycleRecord], None]) -> Callable[[], None]:
         return self._lifecycle.add(fn)

@@ -57,7 +57,7 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
     the aborted output's elapsed time counts from.
     """
     started = time.monotonic() if started is None else started
-    lifecycle = CallLifecycle(turn.records.record_lifecycle, thread_id=turn.thread_id, turn_id=turn.turn_id,
+    lifecycle = CallLifecycle(turn.records, thread_id=turn.thread_id, turn_id=turn.turn_id,
                               call_id=call.call_id, tool_name=call.tool_name)
     if turn.cancel.cancelled:  # the turn was stopped before this call's turn came: never start it
         lifecycle.finish(ToolCallOutcome.aborted())

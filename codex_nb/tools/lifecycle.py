@@ -12,7 +12,6 @@ import threading
 import time
 from dataclasses import dataclass
 from enum import StrEnum
-from collections.abc import Callable
 from typing import Literal, Protocol
 
 from .names import ToolName
@@ -77,33 +76,45 @@ class LifecycleContributor(Protocol):
 
 
 class RecordSink(Protocol):
-    """Where the call path reports its records (``runtime.records.CallRecords`` keeps them)."""
+    """Where the call path reports its records (``runtime.records.CallRecords`` keeps them).
 
-    def record_lifecycle(self, record: LifecycleRecord) -> None: ...
+    It is handed the lifecycle and the guard themselves, not records: most records are
+    never read, so the sink builds a ``LifecycleRecord`` / ``ControlToolCallFact`` only
+    for an observer or a reader (``CallLifecycle.record``, ``ControlToolGuard.fact``)."""
 
-    def record_control_fact(self, fact: ControlToolCallFact) -> None: ...
+    def lifecycle_started(self, lifecycle: CallLifecycle) -> None: ...
+
+    def lifecycle_finished(self, lifecycle: CallLifecycle) -> None: ...
+
+    def control_tool_done(self, guard: ControlToolGuard) -> None: ...
 
 
 class DiscardRecords:
     """A sink for standalone use (a ``TurnContext`` built without a session): keeps nothing."""
 
-    def record_lifecycle(self, record: LifecycleRecord) -> None:
+    def lifecycle_started(self, lifecycle: CallLifecycle) -> None:
         return None
 
-    def record_control_fact(self, fact: ControlToolCallFact) -> None:
+    def lifecycle_finished(self, lifecycle: CallLifecycle) -> None:
         return None
+
+    def control_tool_done(self, guard: ControlToolGuard) -> None:
+        return None
+
+
+_CLAIM = threading.Lock()
+"""Guards every lifecycle's claim-once flag: the critical section is two attribute reads,
+so one lock serves all calls (a lock per call cost more than the claim)."""
 
 
 class CallLifecycle:
     """Claim-once terminal outcome for one call (the atomic flag of spec 04 §1)."""
 
-    __slots__ = ("_notify", "_thread_id", "_turn_id", "_call_id", "_tool_name", "_lock", "outcome", "started")
+    __slots__ = ("_sink", "thread_id", "turn_id", "call_id", "tool_name", "outcome", "started")
 
-    def __init__(self, notify: LifecycleContributor, *, thread_id: str, turn_id: str, call_id: str,
-                 tool_name: ToolName) -> None:
-        self._notify = notify
-        self._thread_id, self._turn_id, self._call_id, self._tool_name = thread_id, turn_id, call_id, tool_name
-        self._lock = threading.Lock()
+    def __init__(self, sink: RecordSink, *, thread_id: str, turn_id: str, call_id: str, tool_name: ToolName) -> None:
+        self._sink = sink
+        self.thread_id, self.turn_id, self.call_id, self.tool_name = thread_id, turn_id, call_id, tool_name
         self.outcome: ToolCallOutcome | None = None
         self.started = False
 
@@ -113,20 +124,21 @@ class CallLifecycle:
 
     def start(self) -> None:
         self.started = True
-        self._notify(self._record("start", None))
+        self._sink.lifecycle_started(self)
 
     def finish(self, outcome: ToolCallOutcome) -> bool:
         """Report ``outcome`` unless another terminal outcome was claimed first."""
-        with self._lock:
+        with _CLAIM:
             if self.outcome is not None:
                 return False
             self.outcome = outcome
-        self._notify(self._record("finish", outcome))
+        self._sink.lifecycle_finished(self)
         return True
 
-    def _record(self, phase: Literal["start", "finish"], outcome: ToolCallOutcome | None) -> LifecycleRecord:
-        return LifecycleRecord(phase=phase, thread_id=self._thread_id, turn_id=self._turn_id, call_id=self._call_id,
-                               tool_name=self._tool_name, outcome=outcome)
+    def record(self, phase: Literal["start", "finish"]) -> LifecycleRecord:
+        """The record of ``phase`` (a finish record carries the claimed outcome)."""
+        return LifecycleRecord(phase=phase, thread_id=self.thread_id, turn_id=self.turn_id, call_id=self.call_id,
+                               tool_name=self.tool_name, outcome=self.outcome if phase == "finish" else None)
 
 
 class ControlToolStatus(StrEnum):
@@ -159,16 +171,16 @@ class ControlToolCallFact:
 
 
 class ControlToolGuard:
-    """Context manager: status starts Interrupted; ``finish`` sets it; exit emits the fact."""
+    """Context manager: status starts Interrupted; ``finish`` sets it; exit reports the fact."""
 
-    __slots__ = ("_record", "_thread_id", "_turn_id", "_call_id", "_cell_id", "_tool_name", "status",
-                 "started_at_ms", "completed_at_ms")
+    __slots__ = ("_sink", "thread_id", "turn_id", "call_id", "cell_id", "tool_name", "status", "started_at_ms",
+                 "completed_at_ms")
 
-    def __init__(self, record: Callable[[ControlToolCallFact], None], *, thread_id: str, turn_id: str, call_id: str,
-                 cell_id: str | None, tool_name: str) -> None:
-        self._record = record
-        self._thread_id, self._turn_id, self._call_id = thread_id, turn_id, call_id
-        self._cell_id, self._tool_name = cell_id, tool_name
+    def __init__(self, sink: RecordSink, *, thread_id: str, turn_id: str, call_id: str, cell_id: str | None,
+                 tool_name: str) -> None:
+        self._sink = sink
+        self.thread_id, self.turn_id, self.call_id = thread_id, turn_id, call_id
+        self.cell_id, self.tool_name = cell_id, tool_name
         self.status = ControlToolStatus.INTERRUPTED
         self.started_at_ms = int(time.time() * 1000)
         self.completed_at_ms: int | None = None
@@ -177,12 +189,14 @@ class ControlToolGuard:
         self.status = status
         self.completed_at_ms = int(time.time() * 1000)
 
+    def fact(self) -> ControlToolCallFact:
+        return ControlToolCallFact(thread_id=self.thread_id, turn_id=self.turn_id, call_id=self.call_id,
+                                   cell_id=self.cell_id, tool_name=self.tool_name, started_at_ms=self.started_at_ms,
+                                   completed_at_ms=self.completed_at_ms, status=self.status)
+
     def __enter__(self) -> ControlToolGuard:
         return self
 
     def __exit__(self, *exc: object) -> None:
         # Dropped unfinished (e.g. cancelled mid-handler): the fact still goes out, Interrupted.
-        self._record(ControlToolCallFact(thread_id=self._thread_id, turn_id=self._turn_id, call_id=self._call_id,
-                                         cell_id=self._cell_id, tool_name=self._tool_name,
-                                         started_at_ms=self.started_at_ms, completed_at_ms=self.completed_at_ms,
-                                         status=self.status))
+        self._sink.control_tool_done(self)

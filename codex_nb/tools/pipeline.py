@@ -222,5 +222,5 @@ def _guard(entry: RegisteredTool, inv: ToolInvocation) -> ControlToolGuard | _No
     if not entry.tool.is_control_tool:
         return _NoGuard()
     turn = inv.turn
-    return ControlToolGuard(turn.records.record_control_fact, thread_id=turn.thread_id, turn_id=turn.turn_id,
+    return ControlToolGuard(turn.records, thread_id=turn.thread_id, turn_id=turn.turn_id,
                             call_id=inv.call_id, cell_id=inv.call.cell_id, tool_name=entry.tool.tool_name.display)

@@ -194,13 +194,13 @@ async def breakdown(steps: int) -> float:
     name = ToolName.of("update_plan")
 
     def lifecycle() -> None:
-        life = CallLifecycle(session.records.record_lifecycle, thread_id="t", turn_id="u", call_id="c",
+        life = CallLifecycle(session.records, thread_id="t", turn_id="u", call_id="c",
                              tool_name=name)
         life.start()
         life.finish(ToolCallOutcome.completed(True))
 
     def guard() -> None:
-        with ControlToolGuard(session.records.record_control_fact, thread_id="t", turn_id="u", call_id="c",
+        with ControlToolGuard(session.records, thread_id="t", turn_id="u", call_id="c",
                               cell_id=None, tool_name="update_plan") as g:
             g.finish(ControlToolStatus.COMPLETED)
 
