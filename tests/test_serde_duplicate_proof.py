@@ -123,3 +123,30 @@ def test_a_model_that_makes_fields_from_other_input_is_not_counted() -> None:
     # repeated key elsewhere, so neither it nor a model holding it counts on the model side.
     assert _closed_fields(Widened) is None and _closed_fields(Holder) is None
     assert Holder.model_validate_json('{"items": ["x"]}').items[0].status == "pending"
+
+
+class Grid(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rows: list[list[int]] = []
+    plan: UpdatePlanArgs | None = None
+
+
+def _outcome(parse: object, model: type[BaseModel], text: str) -> str:
+    try:
+        return repr(parse(model, text))  # type: ignore[operator]
+    except SerdeError as err:
+        return f"SerdeError: {err}"
+
+
+@pytest.mark.parametrize("text", [
+    '{"rows": ' + "[" * 200 + "]" * 200 + "}",
+    '{"rows": [[1]], "rows": ' + "[" * 130 + "]" * 130 + "}",
+    '{"rows": ' + "[" * 130 + "]" * 130 + ', "rows": [[1]]}',
+    '{"plan": {"plan": [' + '{"step": ' * 140 + '"a"' + "}" * 140 + "]}}",
+    '{"rows": [[1, 2], [3]], "plan": {"explanation": "x", "plan": [{"step": "a", "status": "pending"}]}}',
+])
+def test_a_bounded_closed_model_skips_the_nesting_scan_and_still_agrees_with_the_exact_path(text: str) -> None:
+    from codex_nb.protocol.serde import _schema_depth
+
+    assert _schema_depth(Grid) == 4 and _schema_depth(UpdatePlanArgs) == 3 and _schema_depth(Loose) is None
+    assert _outcome(parse_strict, Grid, text) == _outcome(parse_exact, Grid, text)

@@ -542,9 +542,37 @@ def _fast_parse(model: type[M], text: str) -> M | None:
     return parsed
 
 
+_DEPTH: dict[type, int | None] = {}
+
+
+def _annotation_depth(annotation: Any) -> int | None:
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return _schema_depth(annotation)
+    inner = [_annotation_depth(arg) for arg in args if arg is not Ellipsis] if origin is not typing.Literal else []
+    if None in inner:
+        return None
+    deepest = max(inner, default=0)
+    return deepest + 1 if origin in (list, tuple) else deepest
+
+
+def _schema_depth(cls: type[BaseModel]) -> int | None:
+    """How deep any JSON text that validates as closed ``cls`` nests (None: unbounded, or not closed)."""
+    if cls not in _DEPTH:
+        _DEPTH[cls] = None  # a model that holds itself nests without bound
+        if _closed_fields(cls) is not None:
+            depths = [_annotation_depth(info.annotation) for info in cls.model_fields.values()]
+            _DEPTH[cls] = None if None in depths else 1 + max(depths, default=0)
+    return _DEPTH[cls]
+
+
 def parse_strict(model: type[M], text: str) -> M:
     """Parse JSON ``text`` into ``model`` with serde semantics; raise ``SerdeError``."""
-    if nesting_error(text) is None:
+    # A text that validates as a closed model of bounded depth, with no repeated key, has the
+    # model's shape, so it nests no deeper than the model: it needs no nesting scan first
+    # (a text that does not validate takes the exact path, which has serde's nesting limit).
+    depth = _schema_depth(model)
+    if (depth is not None and depth <= RECURSION_LIMIT) or nesting_error(text) is None:
         fast = _fast_parse(model, text)
         if fast is not None:
             return fast
