@@ -15,9 +15,22 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # json.dumps(**options) builds one per call
 
+# The C encoder behind _ENCODER, built once: JSONEncoder.encode builds a new one per call.
+# Without a markers dict it cannot share state between threads or keep stale marks after an
+# error; it does not detect cycles either, so every failure (a cycle ends in RecursionError)
+# is retried through _ENCODER, which raises its usual, clear error.
+_C_ENCODER = (json.encoder.c_make_encoder(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",",
+                                          False, False, True)
+              if json.encoder.c_make_encoder is not None else None)
+
 
 def dumps(value: Any) -> str:
     """Serialise ``value`` the way serde_json does: ``{"a":1}``, non-ASCII kept raw."""
+    if _C_ENCODER is not None and type(value) in (dict, list):
+        try:
+            return "".join(_C_ENCODER(value, 0))
+        except Exception:
+            pass
     return _ENCODER.encode(value)
 
 
