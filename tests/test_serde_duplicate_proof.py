@@ -150,3 +150,25 @@ def test_a_bounded_closed_model_skips_the_nesting_scan_and_still_agrees_with_the
 
     assert _schema_depth(Grid) == 4 and _schema_depth(UpdatePlanArgs) == 3 and _schema_depth(Loose) is None
     assert _outcome(parse_strict, Grid, text) == _outcome(parse_exact, Grid, text)
+
+
+def test_a_pydantic_dataclass_is_closed_only_with_a_fixed_key_count() -> None:
+    from pydantic.dataclasses import dataclass
+
+    from codex_nb.protocol.plan import PlanItemArg
+    from codex_nb.protocol.serde import _FIXED
+
+    @dataclass(config=ConfigDict(extra="forbid"))
+    class Optional:
+        step: str
+        note: str | None = None  # a dataclass keeps no fields-set: which keys came cannot be counted
+
+    class Holds(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        items: list[Optional]
+
+    assert _closed_fields(PlanItemArg) == () and _FIXED[PlanItemArg] == 2
+    assert _closed_fields(Optional) is None and _closed_fields(Holds) is None
+    with pytest.raises(SerdeError, match="duplicate field `note`"):
+        parse_strict(Holds, '{"items": [{"step": "a", "note": "x", "note": "y"}]}')
+    assert parse_strict(Holds, '{"items": [{"step": "a"}]}').items[0].note is None

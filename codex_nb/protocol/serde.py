@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import from_json
 
 from .serde_json import SerdeJsonError, from_str, struct_shape, value_from_str
+from .structs import is_struct, struct_config, struct_fields
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -93,7 +94,7 @@ class SerdeWalker:
             if raw is None:
                 return None
             return self.value(args[0], raw, needle)
-        if isinstance(tp, type) and issubclass(tp, BaseModel):
+        if is_struct(tp):
             return self.struct(tp, raw, needle)
         if isinstance(tp, type) and issubclass(tp, enum.Enum):
             names = [str(m.value) for m in tp]
@@ -128,10 +129,10 @@ class SerdeWalker:
             return float(raw)
         return _plain(raw)
 
-    def struct(self, model: type[BaseModel], raw: Any, needle: str | None) -> dict[str, Any]:
+    def struct(self, model: type, raw: Any, needle: str | None) -> dict[str, Any]:
         if not isinstance(raw, JsonPairs):
             raise self.fail(f"invalid type: {describe_value(raw)}, expected struct {model.__name__}", needle)
-        fields = model.model_fields
+        fields = struct_fields(model)
         wire = {(f.alias or name): name for name, f in fields.items()}
         out: dict[str, Any] = {}
         for key, value in raw:
@@ -418,28 +419,31 @@ def _is_plain(part: Any) -> bool:
     return isinstance(part, type) and issubclass(part, (*_ATOMIC, enum.Enum))
 
 
-def _closed_fields(cls: type[BaseModel]) -> tuple[str, ...] | None:
-    """For a *closed* model (``extra="forbid"`` here and in every model it holds; fields of
-    scalars, enums, literals, models and lists/tuples of those), the names of its fields that
-    hold models; None when the model can hold keys it does not name (a dict, ``Any``...)."""
+def _closed_fields(cls: type) -> tuple[str, ...] | None:
+    """For a *closed* struct (``extra="forbid"`` here and in every struct it holds; fields of
+    scalars, enums, literals, structs and lists/tuples of those), the names of its fields that
+    hold structs; None when it can hold keys it does not name (a dict, ``Any``...). A pydantic
+    dataclass keeps no fields-set to count, so it is closed only if its key count is fixed."""
     if cls not in _CLOSED:
-        _CLOSED[cls] = ()  # a model that holds itself: counted as closed while we look at it
+        _CLOSED[cls] = ()  # a struct that holds itself: counted as closed while we look at it
         holders = _model_holders(cls)
         _CLOSED[cls] = holders
         _HOLDERS[cls] = () if holders is None else tuple(
-            (name, _fixed_count(_element_model(cls.model_fields[name].annotation))) for name in holders)
+            (name, _fixed_count(_element_model(struct_fields(cls)[name].annotation))) for name in holders)
+        if holders is not None and not issubclass(cls, BaseModel) and _fixed_count(cls) == 0:
+            _CLOSED[cls], _HOLDERS[cls] = None, ()
     return _CLOSED[cls]
 
 
-def _model_holders(cls: type[BaseModel]) -> tuple[str, ...] | None:
-    if cls.model_config.get("extra") != "forbid":
+def _model_holders(cls: type) -> tuple[str, ...] | None:
+    if struct_config(cls).get("extra") != "forbid":
         return None
-    if any(d.info.mode in ("before", "wrap") for d in cls.__pydantic_decorators__.model_validators.values()):
+    if any(d.info.mode in ("before", "wrap") for d in cls.__pydantic_decorators__.model_validators.values()):  # type: ignore[attr-defined]
         return None  # it may make fields from keys it was not given: its fields are no key count
     holders: list[str] = []
-    for name, info in cls.model_fields.items():
+    for name, info in struct_fields(cls).items():
         for part in _annotation_parts(info.annotation):
-            if isinstance(part, type) and issubclass(part, BaseModel):
+            if is_struct(part):
                 if _closed_fields(part) is None:
                     return None
                 if name not in holders:
@@ -450,12 +454,12 @@ def _model_holders(cls: type[BaseModel]) -> tuple[str, ...] | None:
 
 
 _HOLDERS: dict[type, tuple[tuple[str, int], ...]] = {}
-"""Per closed model: each field that holds models, with the key count every one of those
-models has (0: it varies, count each one)."""
+"""Per closed struct: each field that holds structs, with the key count every one of those
+has (0: it varies, count each one)."""
 _FIXED: dict[type, int] = {}
 
 
-def _element_model(annotation: Any) -> type[BaseModel] | None:
+def _element_model(annotation: Any) -> type | None:
     """``M`` for a field of ``M``, ``M | None``, ``list[M]`` or ``tuple[M, ...]`` (optional or
     not): pydantic builds exactly ``M`` for each of its values; None for anything else."""
     def strip_none(tp: Any) -> Any:
@@ -470,27 +474,25 @@ def _element_model(annotation: Any) -> type[BaseModel] | None:
         annotation = args[0]
     elif origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         annotation = args[0]
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    return None
+    return annotation if is_struct(annotation) else None
 
 
-def _fixed_count(cls: type[BaseModel] | None) -> int:
+def _fixed_count(cls: type | None) -> int:
     """The key count every instance of closed ``cls`` has when all its fields are required and
-    each model field holds one model of a fixed count; 0 when it varies."""
+    each struct field holds one struct of a fixed count; 0 when it varies."""
     if cls is None or _closed_fields(cls) is None:
         return 0
     if cls not in _FIXED:
-        _FIXED[cls] = 0  # a model that holds itself varies
-        fields = cls.model_fields
+        _FIXED[cls] = 0  # a struct that holds itself varies
+        fields = struct_fields(cls)
         count = len(fields)
         for name, info in fields.items():
-            held = info.annotation if isinstance(info.annotation, type) else None
+            held = info.annotation if is_struct(info.annotation) else None
             if not info.is_required():
                 count = 0
                 break
             if name in (_CLOSED[cls] or ()):
-                inner = _fixed_count(held) if held is not None and issubclass(held, BaseModel) else 0
+                inner = _fixed_count(held)
                 if inner == 0:
                     count = 0
                     break
@@ -516,7 +518,7 @@ def _model_key_count(value: BaseModel) -> int:
             holders = _CLOSED.get(type(item))  # by exact type: isinstance on a model class is slow
             if holders:
                 count += _model_key_count(item)
-            elif holders is not None or isinstance(item, BaseModel):
+            elif holders is not None or isinstance(item, BaseModel):  # a closed dataclass is fixed: never here
                 count += len(item.__pydantic_fields_set__)
     return count
 
@@ -547,7 +549,7 @@ _DEPTH: dict[type, int | None] = {}
 
 def _annotation_depth(annotation: Any) -> int | None:
     origin, args = typing.get_origin(annotation), typing.get_args(annotation)
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+    if is_struct(annotation):
         return _schema_depth(annotation)
     inner = [_annotation_depth(arg) for arg in args if arg is not Ellipsis] if origin is not typing.Literal else []
     if None in inner:
@@ -556,12 +558,12 @@ def _annotation_depth(annotation: Any) -> int | None:
     return deepest + 1 if origin in (list, tuple) else deepest
 
 
-def _schema_depth(cls: type[BaseModel]) -> int | None:
+def _schema_depth(cls: type) -> int | None:
     """How deep any JSON text that validates as closed ``cls`` nests (None: unbounded, or not closed)."""
     if cls not in _DEPTH:
         _DEPTH[cls] = None  # a model that holds itself nests without bound
         if _closed_fields(cls) is not None:
-            depths = [_annotation_depth(info.annotation) for info in cls.model_fields.values()]
+            depths = [_annotation_depth(info.annotation) for info in struct_fields(cls).values()]
             _DEPTH[cls] = None if None in depths else 1 + max(depths, default=0)
     return _DEPTH[cls]
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from pydantic import BaseModel
+from .structs import is_struct, struct_config, struct_fields
 
 RECURSION_LIMIT = 128
 
@@ -95,7 +95,7 @@ def shape_of(tp: Any, u64_fields: frozenset[str] = frozenset(), field_name: str 
         args = [a for a in typing.get_args(tp) if a is not type(None)]
         inner = shape_of(args[0], u64_fields, field_name) if len(args) == 1 else ANY
         return Shape("option", inner=inner) if len(args) < len(typing.get_args(tp)) else inner
-    if isinstance(tp, type) and issubclass(tp, BaseModel):
+    if is_struct(tp):
         return struct_shape(tp, u64_fields)
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return Shape("enum", name=tp.__name__, variants=tuple(str(m.value) for m in tp))
@@ -113,13 +113,13 @@ def shape_of(tp: Any, u64_fields: frozenset[str] = frozenset(), field_name: str 
     return ANY
 
 
-def struct_shape(model: type[BaseModel], u64_fields: frozenset[str] = frozenset()) -> Shape:
+def struct_shape(model: type, u64_fields: frozenset[str] = frozenset()) -> Shape:
     key = (model, u64_fields)
     cached = _SHAPES.get(key)
     if cached is not None:
         return cached
     fields = []
-    for name, info in model.model_fields.items():
+    for name, info in struct_fields(model).items():
         field_shape = shape_of(info.annotation, u64_fields, info.alias or name)
         fields.append(
             Field(
@@ -132,9 +132,9 @@ def struct_shape(model: type[BaseModel], u64_fields: frozenset[str] = frozenset(
         )
     shape = Shape(
         "struct",
-        name=str(model.model_config.get("title") or model.__name__),
+        name=str(struct_config(model).get("title") or model.__name__),
         fields=tuple(fields),
-        deny_unknown=model.model_config.get("extra") == "forbid",
+        deny_unknown=struct_config(model).get("extra") == "forbid",
     )
     _SHAPES[key] = shape
     return shape
