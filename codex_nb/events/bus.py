@@ -20,6 +20,7 @@ import threading
 from collections.abc import AsyncIterator, Callable
 
 from ..protocol.events import Event, EventMsg, WarningEvent
+from ..protocol.structs import trusted_model
 from .observers import Observers, observer_name
 
 log = logging.getLogger("codex_nb.bus")
@@ -75,9 +76,18 @@ class EventBus:
     def emit(self, msg: EventMsg, *, id: str, turn_id: str | None = None, revision: int | None = None,
              thread_id: str | None = None) -> Event:
         """Build the next event (``seq`` +1) and deliver it; ``thread_id`` defaults to the bus's."""
+        thread_id = thread_id or self.thread_id
+        # Our own callers pass typed values: the envelope holds them without pydantic's second
+        # pass (half an event's cost); anything else is validated, with pydantic's clear errors.
+        trusted = (type(id) is str and type(thread_id) is str and isinstance(msg, EventMsg)
+                   and (turn_id is None or type(turn_id) is str) and (revision is None or type(revision) is int))
         with self._lock:
-            event = Event(id=id, msg=msg, thread_id=thread_id or self.thread_id, turn_id=turn_id,
-                          seq=next(self._seq), revision=revision)
+            seq = next(self._seq)
+            if trusted:
+                event = trusted_model(Event, {"id": id, "msg": msg, "thread_id": thread_id, "turn_id": turn_id,
+                                              "seq": seq, "revision": revision})
+            else:
+                event = Event(id=id, msg=msg, thread_id=thread_id, turn_id=turn_id, seq=seq, revision=revision)
             self._deliver(event)
         return event
 

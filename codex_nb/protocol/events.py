@@ -13,6 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
 from .plan import PlanItemArg, UpdatePlanArgs
+from .structs import trusted_model
 
 
 class EventMsg(BaseModel):
@@ -34,10 +35,17 @@ class PlanUpdate(EventMsg):
 
     @classmethod
     def from_args(cls, args: UpdatePlanArgs) -> PlanUpdate:
-        return cls(explanation=args.explanation, plan=list(args.plan))
+        if cls is not PlanUpdate:
+            return cls(explanation=args.explanation, plan=list(args.plan))
+        # Parsed arguments are already typed: the event holds them without a second validation.
+        return trusted_model(PlanUpdate, {"type": "plan_update", "explanation": args.explanation,
+                                          "plan": list(args.plan)}, _PLAN_FIELDS_SET)
 
     def args(self) -> UpdatePlanArgs:
         return UpdatePlanArgs(explanation=self.explanation, plan=list(self.plan))
+
+
+_PLAN_FIELDS_SET = frozenset({"explanation", "plan"})
 
 
 class TurnStarted(EventMsg):
