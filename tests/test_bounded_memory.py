@@ -27,6 +27,29 @@ async def test_record_rings_keep_the_latest_and_observers_see_every_record() -> 
         cx.Session(record_limit=0)
 
 
+@pytest.mark.parametrize("limit", [1, 2, 3, 4, 5, 6])
+def test_the_ring_tells_each_record_its_phase_however_it_was_cut(limit: int) -> None:
+    from codex_nb.events.bus import EventBus
+    from codex_nb.runtime.records import CallRecords
+    from codex_nb.tools.lifecycle import CallLifecycle, ToolCallOutcome
+    from codex_nb.tools.names import ToolName
+
+    records = CallRecords(EventBus("t"), limit=limit)
+    seen: list[object] = []
+    records.on_lifecycle(seen.append)
+
+    def life(call_id: str) -> CallLifecycle:
+        return CallLifecycle(records, thread_id="t", turn_id="u", call_id=call_id, tool_name=ToolName.of("x"))
+
+    first, never_started, running = life("a"), life("b"), life("c")
+    first.start()
+    never_started.finish(ToolCallOutcome.aborted())  # a call stopped before its turn came: finish only
+    first.finish(ToolCallOutcome.completed(True))
+    running.start()  # still running: start only
+    assert [(r.call_id, r.phase) for r in seen] == [("a", "start"), ("b", "finish"), ("a", "finish"), ("c", "start")]
+    assert records.lifecycle_log == seen[-limit:]
+
+
 async def test_requests_carry_the_live_history_and_are_copied_only_when_asked(session: cx.Session) -> None:
     seen = []
     plain = cx.ScriptedModel([lambda request: seen.append(request.items) or [cx.assistant_message("ok")]])

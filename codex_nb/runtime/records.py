@@ -38,7 +38,9 @@ class CallRecords:
             raise ValueError(f"record limit must be a positive int, got {limit!r}")
         self._bus = bus
         self.limit = limit
-        self._lifecycle_ring: collections.deque[tuple[Phase, CallLifecycle]] = collections.deque(maxlen=limit)
+        # The lifecycle itself stands for each of its records (its start, then its finish): a
+        # (phase, lifecycle) tuple per record was one more object for the collector to walk.
+        self._lifecycle_ring: collections.deque[CallLifecycle] = collections.deque(maxlen=limit)
         self._fact_ring: collections.deque[ControlToolGuard] = collections.deque(maxlen=limit)
         self._lifecycle: Observers[LifecycleRecord] = Observers(self._fault, what="a callable taking one record")
         self._facts: Observers[ControlToolCallFact] = Observers(self._fault, what="a callable taking one record")
@@ -46,7 +48,14 @@ class CallRecords:
     @property
     def lifecycle_log(self) -> list[LifecycleRecord]:
         """The latest lifecycle records (at most ``limit``), oldest first; a copy."""
-        return [lifecycle.record(phase) for phase, lifecycle in list(self._lifecycle_ring)]
+        entries = list(self._lifecycle_ring)
+        last = {id(lifecycle): index for index, lifecycle in enumerate(entries)}
+        seen: set[int] = set()
+        records: list[LifecycleRecord] = []
+        for index, lifecycle in enumerate(entries):
+            records.append(lifecycle.record(_phase(lifecycle, index, last, seen)))
+            seen.add(id(lifecycle))
+        return records
 
     @property
     def control_tool_facts(self) -> list[ControlToolCallFact]:
@@ -55,12 +64,12 @@ class CallRecords:
 
     # The call path's RecordSink (tools.lifecycle).
     def lifecycle_started(self, lifecycle: CallLifecycle) -> None:
-        self._lifecycle_ring.append(("start", lifecycle))
+        self._lifecycle_ring.append(lifecycle)
         if len(self._lifecycle):
             self._lifecycle.notify(lifecycle.record("start"))
 
     def lifecycle_finished(self, lifecycle: CallLifecycle) -> None:
-        self._lifecycle_ring.append(("finish", lifecycle))
+        self._lifecycle_ring.append(lifecycle)
         if len(self._lifecycle):
             self._lifecycle.notify(lifecycle.record("finish"))
 
@@ -78,3 +87,14 @@ class CallRecords:
     def _fault(self, fn: Callable[..., object], err: Exception, record: LifecycleRecord | ControlToolCallFact) -> None:
         self._bus.emit(WarningEvent(message=f"lifecycle observer {observer_name(fn)} raised {type(err).__name__}: "
                                             f"{err}; it was detached"), id=record.turn_id, turn_id=record.turn_id)
+
+
+def _phase(lifecycle: CallLifecycle, index: int, last: dict[int, int], seen: set[int]) -> Phase:
+    """Which record a ring entry stands for: a lifecycle is entered at its start and at its finish."""
+    if id(lifecycle) in seen:
+        return "finish"  # its second entry
+    if last[id(lifecycle)] != index:
+        return "start"  # its first entry, and its finish follows
+    # Its only entry: the start of a call still running, or a finish (a call aborted before it
+    # started, or one whose start entry the ring has already dropped).
+    return "finish" if lifecycle.finished else "start"
