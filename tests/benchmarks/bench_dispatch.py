@@ -267,16 +267,29 @@ async def gate_scaling() -> float:
     # one run) only ever adds time, so the minimum is the run closest to the real cost. The
     # sizes alternate and each gets as many runs, so a noisy spell and the minimum's bias
     # (lower with more samples) fall on both alike.
-    smalls: list[float] = []
-    larges: list[float] = []
-    for _ in range(GATE_RUNS):
-        gc.collect()
-        smalls.append(await exclusive_turn(500))
-        gc.collect()
-        larges.append(await exclusive_turn(10_000))
-    small, large = min(smalls), min(larges)
+    async def scaling(collector: str) -> tuple[float, float]:
+        smalls: list[float] = []
+        larges: list[float] = []
+        for _ in range(GATE_RUNS):
+            for n, runs in ((500, smalls), (10_000, larges)):
+                gc.collect()
+                if collector == "paused":
+                    gc.disable()
+                try:
+                    runs.append(await exclusive_turn(n))
+                finally:
+                    gc.enable()
+        return min(smalls), min(larges)
+
+    small, large = await scaling("on")
     print(f"parallel gate: 500 exclusive calls {small:.3f} s, 10,000 {large:.3f} s -> {large / small:.1f}x "
           f"(linear would be 20x; target <= 20x)")
+    # A turn keeps what every call returned until the response is recorded, and the collector
+    # walks all of it (and the rest of the process's heap) again and again: paused, what is
+    # left is the dispatch's own scaling.
+    paused_small, paused_large = await scaling("paused")
+    print(f"  the same turns with the collector paused: {paused_small:.3f} s, {paused_large:.3f} s -> "
+          f"{paused_large / paused_small:.1f}x ({len(gc.get_objects()):,} objects tracked in this process)")
 
     async def gate_alone(n: int) -> float:
         """The ParallelGate itself, as a streaming response uses it: n tasks queue exclusively."""
