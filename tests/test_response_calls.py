@@ -101,3 +101,43 @@ async def test_calls_after_a_stop_never_start_their_handler(session: cx.Session)
     assert ran == [] and results[0] is not None
     assert results[0].output.text.startswith("aborted by user after")
     assert session.lifecycle_log[-1].outcome == ToolCallOutcome.aborted()
+
+
+async def test_a_long_response_lets_go_of_each_result_once_it_is_recorded(session: cx.Session) -> None:
+    import gc
+
+    from codex_nb.tools.pipeline import CallResult
+
+    alive: list[int] = []
+
+    @session.tool
+    async def last() -> str:
+        """Counts the call results still alive, at the end of a long response."""
+        gc.collect()
+        alive.extend(sum(1 for o in gc.get_objects() if type(o) is kind) for kind in (CallResult, ToolCall))
+        return "counted"
+
+    @session.tool(parallel=True)
+    async def shared(n: int) -> str:
+        """Runs beside the other parallel calls."""
+        await asyncio.sleep(0)
+        return f"shared {n}"
+
+    items = plan_calls(200)
+    items[50:50] = [cx.function_call("shared", {"n": i}, call_id=f"s{i}") for i in range(3)]
+    items.insert(10, cx.function_call("no_such_tool", {}, call_id="missing"))
+    items.append(cx.function_call("last", {}, call_id="last"))
+    result = await session.run_turn("go", model=cx.ScriptedModel([items, [cx.assistant_message("ok")]]))
+    assert result.status == "completed"
+    # The 204 earlier results and calls were recorded and let go as they finished (the old
+    # run kept all of them until the last call: 204 results, 205 calls).
+    assert alive[0] <= 2 and alive[1] <= 3, alive
+    history = result.items[1:]
+    call_ids = [i["call_id"] for i in items]
+    # Every call item first, then every output, in call order: as if all were recorded at the end.
+    assert [i["call_id"] for i in history[:len(items)]] == call_ids
+    assert [i["call_id"] for i in history[len(items):-1]] == call_ids
+    assert [i["type"] for i in history[len(items):-1]] == ["function_call_output"] * len(items)
+    outputs = result.outputs()
+    assert outputs["missing"] == "unsupported call: no_such_tool" and outputs["s1"] == "shared 1"
+    assert outputs["last"] == "counted"

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from ..errors import ModelError, ScriptedModelError
 from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, TurnComplete, TurnStarted, WarningEvent
@@ -256,18 +257,50 @@ class TurnRunner:
         return calls
 
     async def _run_calls(self, calls: list[ToolCall | RoutingError], router: ToolRouter) -> None:
-        """Run one response's calls (the gate's order, no task per exclusive call), then record
-        their outputs in call order. If the turn is cut short (hard abort, ``Fatal``), what
-        finished is recorded and history repair pairs the rest."""
+        """Run one response's calls (the gate's order, no task per exclusive call) and record
+        their outputs in call order, each as soon as every call before it has one (``calls`` is
+        consumed). If the turn is cut short (hard abort, ``Fatal``), what finished is recorded
+        and history repair pairs the rest."""
         results: list[CallResult | None] = [None] * len(calls)
-        try:
-            if len(calls) == 1 and not isinstance(calls[0], RoutingError):  # the common step: nothing to order
+        if len(calls) == 1 and not isinstance(calls[0], RoutingError):  # the common step: nothing to order
+            try:
                 results[0] = await run_call(calls[0], self.turn, router)
-            else:
-                runnable = [None if isinstance(call, RoutingError) else call for call in calls]
-                await run_calls_in_order(runnable, self.turn, router, results=results)
+            finally:
+                self._record_outputs(calls, results)
+            return
+        pending = cast("list[ToolCall | RoutingError | None]", calls)  # consumed: recorded calls are cleared
+        runnable: list[ToolCall | None] = [None if isinstance(call, RoutingError) else call for call in calls]
+        recorded = 0
+
+        def record_ready() -> None:
+            nonlocal recorded
+            recorded = self._record_ready(pending, runnable, results, recorded)
+
+        try:
+            await run_calls_in_order(runnable, self.turn, router, results=results, done=record_ready)
         finally:
-            self._record_outputs(calls, results)
+            self._record_outputs(pending[recorded:], results[recorded:])
+
+    def _record_ready(self, calls: list[ToolCall | RoutingError | None], runnable: list[ToolCall | None],
+                      results: list[CallResult | None], start: int) -> int:
+        """Record the outputs of the finished calls from ``start`` on, in call order, up to the
+        first call still running; returns where that is. A recorded call's entries are cleared,
+        so nothing keeps it alive until the last call of a long response (the collector would
+        walk every one of them, again and again). The history ends up exactly as if every
+        output were recorded after the last call."""
+        index = start
+        while index < len(calls):
+            call, result = calls[index], results[index]
+            if isinstance(call, RoutingError):
+                self.history.append(call.item)
+            elif result is None:
+                break
+            else:
+                self.history.extend(result.context_items)
+                self.history.append(result.item)
+            calls[index] = runnable[index] = results[index] = None
+            index += 1
+        return index
 
     async def finish_calls(self, calls: list[ToolCall | RoutingError], tasks: list[asyncio.Future[CallResult] | None],
                            *, swallow: bool = False) -> None:
@@ -282,7 +315,7 @@ class TurnRunner:
             raise
         self._record_outputs(calls, [finished_result(t) for t in tasks])
 
-    def _record_outputs(self, calls: list[ToolCall | RoutingError], results: list[CallResult | None]) -> None:
+    def _record_outputs(self, calls: Sequence[ToolCall | RoutingError | None], results: list[CallResult | None]) -> None:
         """Outputs in CALL order, whatever order they finished in (spec 02 §10); then the items
         the calls added beside their outputs (Code Mode notify)."""
         for call, result in zip(calls, results):

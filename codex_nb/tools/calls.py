@@ -228,7 +228,8 @@ turn once (a Stop click or a widget message gets through a response of 10,000 ca
 
 
 async def run_calls_in_order(calls: Sequence[ToolCall | None], turn: TurnContext, router: ToolRouter, *,
-                             results: list[CallResult | None] | None = None) -> list[CallResult | None]:
+                             results: list[CallResult | None] | None = None,
+                             done: Callable[[], None] | None = None) -> list[CallResult | None]:
     """Run one response's calls with the parallel gate's rules, without a gate or a task per call.
 
     The gate admits calls first come, first served: parallel-capable calls run together,
@@ -240,6 +241,9 @@ async def run_calls_in_order(calls: Sequence[ToolCall | None], turn: TurnContext
     (``calls[i] is None``) or for a call that got no output because the run was cut
     short (a ``Fatal`` or an outer cancel, which propagate; history repair pairs those).
     Pass ``results`` (a list of ``len(calls)`` Nones) to see what finished when it raises.
+    ``done`` is called whenever ``results`` gained entries; the caller may take the finished
+    entries in call order then (and clear them, and the calls before them), so a long response
+    does not keep every result alive until its last call.
     """
     results = [None] * len(calls) if results is None else results
     running: dict[int, asyncio.Future[CallResult]] = {}
@@ -255,12 +259,16 @@ async def run_calls_in_order(calls: Sequence[ToolCall | None], turn: TurnContext
             if running:
                 await _finish_running(running, results)
             results[index] = await run_call(call, turn, router, entry=entry, started=started)
+            if done is not None:
+                done()
             now = time.monotonic()
             if now - last_yield > YIELD_INTERVAL:
                 await asyncio.sleep(0)
                 last_yield = time.monotonic()
         if running:
             await _finish_running(running, results)
+            if done is not None:
+                done()
     except BaseException:
         _collect(running, results)  # the running ones were cancelled and waited for by gather_calls
         raise
