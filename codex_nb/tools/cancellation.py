@@ -20,17 +20,24 @@ class CancelSource(StrEnum):
     EXTERNAL = "external"
 
 
+_STATE = threading.Lock()
+"""Guards every token's state. Each critical section is a few reads and writes, and nothing
+is called while it is held (children and callbacks run after), so one lock serves all
+tokens: a lock per token was most of the cost of the child token every call makes."""
+
+
 class CancelToken:
     """A thread-safe cancellation flag with async waiters and child tokens."""
 
+    __slots__ = ("_cancelled", "_flag", "reason", "source", "_callbacks", "_children", "_parent")
+
     def __init__(self, parent: CancelToken | None = None) -> None:
-        self._lock = threading.Lock()
         self._cancelled = False
         self._flag: threading.Event | None = None  # made on first wait_sync(): most tokens never need one
         self.reason: str | None = None
         self.source: CancelSource | None = None
-        self._callbacks: list[Callable[[], None]] = []
-        self._children: dict[CancelToken, None] = {}  # insertion-ordered; O(1) detach
+        self._callbacks: list[Callable[[], None]] | None = None  # made on first on_cancel()
+        self._children: dict[CancelToken, None] | None = None  # insertion-ordered; O(1) detach
         self._parent = parent
         if parent is not None:
             parent._adopt(self)
@@ -43,23 +50,25 @@ class CancelToken:
         return CancelToken(self)
 
     def _adopt(self, child: CancelToken) -> None:
-        with self._lock:
+        with _STATE:
             if not self._cancelled:
+                if self._children is None:
+                    self._children = {}
                 self._children[child] = None
                 return
         child.cancel(self.reason or "cancelled", self.source or CancelSource.FIRST_PARTY)
 
     def cancel(self, reason: str = "interrupted", source: CancelSource = CancelSource.FIRST_PARTY) -> bool:
         """Cancel once; returns False if it was already cancelled. Safe from any thread."""
-        with self._lock:
+        with _STATE:
             if self._cancelled:
                 return False
             self._cancelled = True
             self.reason, self.source = reason, source
             if self._flag is not None:
                 self._flag.set()
-            callbacks, self._callbacks = self._callbacks, []
-            children, self._children = list(self._children), {}
+            callbacks, self._callbacks = self._callbacks or (), None
+            children, self._children = list(self._children or ()), None
         for child in children:
             child.cancel(reason, source)
         for callback in callbacks:
@@ -71,22 +80,26 @@ class CancelToken:
         turn does not keep one child per finished call."""
         parent, self._parent = self._parent, None
         if parent is not None:
-            with parent._lock:
-                parent._children.pop(self, None)
+            with _STATE:
+                if parent._children is not None:
+                    parent._children.pop(self, None)
 
     def on_cancel(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Run ``callback`` (from the cancelling thread) on cancel; returns a remover."""
-        with self._lock:
+        with _STATE:
             if not self._cancelled:
+                if self._callbacks is None:
+                    self._callbacks = []
                 self._callbacks.append(callback)
                 return lambda: self._remove(callback)
         callback()
         return lambda: None
 
     def _remove(self, callback: Callable[[], None]) -> None:
-        with self._lock:
+        with _STATE:
             try:
-                self._callbacks.remove(callback)
+                if self._callbacks is not None:
+                    self._callbacks.remove(callback)
             except ValueError:  # already run (cancelled) or removed
                 pass
 
@@ -130,7 +143,7 @@ class CancelToken:
         cannot stop: ``invocation.cancel.wait_sync(5)`` is a sleep that ends at once
         when the call is cancelled. Never call it on the event loop's thread.
         """
-        with self._lock:
+        with _STATE:
             if self._flag is None:
                 self._flag = threading.Event()
                 if self._cancelled:
