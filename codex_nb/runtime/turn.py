@@ -94,6 +94,7 @@ class TurnRunner:
         self.last_token_usage: TokenUsage | None = None
         self._archived_items: list[dict[str, Any]] = []  # this turn's items from earlier context windows
         self._last_request: ModelRequest | None = None
+        self._router_without_search: ToolRouter | None = None
 
     @property
     def items(self) -> list[dict[str, Any]]:
@@ -229,8 +230,11 @@ class TurnRunner:
 
     def _announce_deferred_namespaces(self, router: ToolRouter) -> None:
         """Tell the model which deferred namespaces tool_search can reach (a ``<tools>`` developer message)."""
+        if router is self._router_without_search:
+            return  # the same tools as the last step, and no tool_search among them
         entry = router.lookup(TOOL_SEARCH)
         if entry is None or not hasattr(entry.tool, "namespaces"):
+            self._router_without_search = router
             return
         window = self.turn.context_window
         current = entry.tool.namespaces()

@@ -61,16 +61,22 @@ class ToolPlanner:
         self.finalizers: list[Finalizer] = list(finalizers or ())
         """Injected by the composition root (the Session gives Code Mode's); none plans direct tools only."""
         self._cache: dict[tuple[int, str], ToolPlan] = {}
+        self._last: tuple[int, str, ToolPlan] | None = None  # one tuple, replaced whole: safe to read unlocked
 
     def plan(self, mode: str = "default") -> ToolPlan:
+        last = self._last
+        if last is not None and last[0] == self.registry.generation and last[1] == mode:
+            return last[2]  # a step of the same mode on an unchanged registry: the last plan
         snapshot = self.registry.snapshot()  # exactly once per step
         key = (snapshot.generation, str(mode))
         cached = self._cache.get(key)
         if cached is not None:
+            self._last = (snapshot.generation, mode, cached)
             return cached
         plan = self._build(snapshot)
         self._cache = {k: v for k, v in self._cache.items() if k[0] == snapshot.generation}
         self._cache[key] = plan
+        self._last = (snapshot.generation, mode, plan)
         return plan
 
     def _build(self, snapshot: RegistrySnapshot) -> ToolPlan:
