@@ -9,15 +9,12 @@ faulty subscriber and a faulty lifecycle observer are handled the same way.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
 
 T = TypeVar("T")
 Observer = Callable[[T], object]
 FaultHandler = Callable[[Callable[[T], object], Exception, T], None]
-
-
-_NONE_FAILED: list[Any] = []  # what ``call`` returns when no observer raised; never appended to
 
 
 def observer_name(fn: Callable[..., object]) -> str:
@@ -58,7 +55,7 @@ class Observers(Generic[T]):
         if self._fns:  # most records have no observer at all
             self.report(self.call(item), item)
 
-    def call(self, item: T) -> list[tuple[Callable[[T], object], Exception]]:
+    def call(self, item: T) -> Sequence[tuple[Callable[[T], object], Exception]]:
         """Call every observer in order and return the ones that raised (not yet detached)."""
         failed: list[tuple[Callable[[T], object], Exception]] | None = None  # made only if one raises
         for fn in tuple(self._fns):  # a copy: an observer may add or remove observers
@@ -68,9 +65,9 @@ class Observers(Generic[T]):
                 if failed is None:
                     failed = []
                 failed.append((fn, err))
-        return _NONE_FAILED if failed is None else failed
+        return () if failed is None else failed
 
-    def report(self, failed: list[tuple[Callable[[T], object], Exception]], item: T) -> None:
+    def report(self, failed: Sequence[tuple[Callable[[T], object], Exception]], item: T) -> None:
         """Detach each faulty observer and tell the owner (``on_fault``)."""
         for fn, err in failed:
             self.remove(fn)

@@ -491,7 +491,7 @@ def _fixed_count(cls: type | None) -> int:
             if not info.is_required():
                 count = 0
                 break
-            if name in (_CLOSED[cls] or ()):
+            if name in _CLOSED[cls]:  # type: ignore[operator]
                 inner = _fixed_count(held)
                 if inner == 0:
                     count = 0
@@ -534,8 +534,7 @@ def _fast_parse(model: type[M], text: str) -> M | None:
     """
     try:
         parsed = model.model_validate_json(text, strict=True)
-        colons = text.count(":")
-        if _closed_fields(model) is not None and _model_key_count(parsed) == colons:
+        if _closed_fields(model) is not None and _model_key_count(parsed) == text.count(":"):
             return parsed  # as many colons as distinct keys: no key repeats (provably_no_duplicate_keys)
         if not provably_no_duplicate_keys(text):
             json.loads(text, object_pairs_hook=_reject_duplicates)

@@ -295,13 +295,9 @@ class TurnRunner:
         index = start
         while index < len(calls):
             call, result = calls[index], results[index]
-            if isinstance(call, RoutingError):
-                self.history.append(call.item)
-            elif result is None:
-                break
-            else:
-                self.history.extend(result.context_items)
-                self.history.append(result.item)
+            if result is None and not isinstance(call, RoutingError):
+                break  # still running
+            self._record_output(call, result)
             calls[index] = runnable[index] = results[index] = None
             index += 1
         return index
@@ -323,13 +319,18 @@ class TurnRunner:
         """Outputs in CALL order, whatever order they finished in (spec 02 §10); then the items
         the calls added beside their outputs (Code Mode notify)."""
         for call, result in zip(calls, results):
-            if isinstance(call, RoutingError):
-                self.history.append(call.item)
-            elif result is not None:
-                self.history.extend(result.context_items)
-                self.history.append(result.item)
+            self._record_output(call, result)
         self.history.extend(self.extra_items)
         self.extra_items.clear()
+
+    def _record_output(self, call: ToolCall | RoutingError | None, result: CallResult | None) -> None:
+        """One call's output (a routing error's, or what its handler answered; nothing for a call
+        that got no output: history repair pairs it)."""
+        if isinstance(call, RoutingError):
+            self.history.append(call.item)
+        elif result is not None:
+            self.history.extend(result.context_items)
+            self.history.append(result.item)
 
     def _aborted(self) -> TurnResult:
         turn = self.turn

@@ -71,10 +71,6 @@ class LifecycleRecord:
     outcome: ToolCallOutcome | None = None
 
 
-class LifecycleContributor(Protocol):
-    def __call__(self, record: LifecycleRecord) -> None: ...
-
-
 class RecordSink(Protocol):
     """Where the call path reports its records (``runtime.records.CallRecords`` keeps them).
 

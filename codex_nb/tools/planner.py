@@ -1,9 +1,9 @@
 """Per-step tool planning: ONE registry snapshot -> model-visible specs + router (spec 02 §5-§7).
 
-``ToolPlanner.plan()`` takes the snapshot exactly once; the specs the model sees and
-the router that executes its calls come from that same snapshot, so a registry change
-mid-step is invisible until the next ``plan()``. Specs are cached per
-(generation, mode): steady-state planning does not walk the catalog.
+``ToolPlanner.plan()`` plans from one snapshot; the specs the model sees and the router
+that executes its calls come from that same snapshot, so a registry change mid-step is
+invisible until the next ``plan()``. Plans are cached per (generation, mode): a step on an
+unchanged registry takes no snapshot and does not walk the catalog.
 """
 
 from __future__ import annotations
@@ -61,22 +61,22 @@ class ToolPlanner:
         self.finalizers: list[Finalizer] = list(finalizers or ())
         """Injected by the composition root (the Session gives Code Mode's); none plans direct tools only."""
         self._cache: dict[tuple[int, str], ToolPlan] = {}
-        self._last: tuple[int, str, ToolPlan] | None = None  # one tuple, replaced whole: safe to read unlocked
 
     def plan(self, mode: str = "default") -> ToolPlan:
-        last = self._last
-        if last is not None and last[0] == self.registry.generation and last[1] == mode:
-            return last[2]  # a step of the same mode on an unchanged registry: the last plan
-        snapshot = self.registry.snapshot()  # exactly once per step
+        # A plan is cached per (generation, mode), so a step on an unchanged registry needs no
+        # snapshot at all; a new generation is planned from one snapshot (keyed by its own
+        # generation, in case the registry moved on in between).
+        cached = self._cache.get((self.registry.generation, str(mode)))
+        if cached is not None:
+            return cached
+        snapshot = self.registry.snapshot()
         key = (snapshot.generation, str(mode))
         cached = self._cache.get(key)
         if cached is not None:
-            self._last = (snapshot.generation, mode, cached)
             return cached
         plan = self._build(snapshot)
         self._cache = {k: v for k, v in self._cache.items() if k[0] == snapshot.generation}
         self._cache[key] = plan
-        self._last = (snapshot.generation, mode, plan)
         return plan
 
     def _build(self, snapshot: RegistrySnapshot) -> ToolPlan:
