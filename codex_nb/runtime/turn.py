@@ -130,18 +130,24 @@ class TurnRunner:
 
     async def _loop(self) -> None:
         streams = callable(getattr(self.model, "stream", None))
-        while not self.turn.cancel.cancelled:
-            if self.turn.pending_input.pending:
-                for text in self.turn.pending_input.drain():  # steered input joins before the next request
-                    self.history.append(user_message(text))
-            if self.turn.context_window.new_context_requested:
+        turn, history, pairing, reminder = self.turn, self.history, self.pairing, self.time_reminder
+        cancel, pending_input, window = turn.cancel, turn.pending_input, turn.context_window
+        # Every step runs this loop; what it checks first is usually off (no steered input, no
+        # new context, no reminder), so each check reads an attribute instead of calling.
+        while not cancel.cancelled:
+            if pending_input.pending:
+                for text in pending_input.drain():  # steered input joins before the next request
+                    history.append(user_message(text))
+            if window.new_context_requested:
                 self._start_new_context_window()
-            reminder = self.time_reminder.due_item() if self.time_reminder is not None else None
-            if reminder is not None:  # the clock feature's throttled <current_time_reminder>
-                self.history.append(reminder)
-            plan = self.planner.plan(self.turn.mode)
-            self._announce_deferred_namespaces(plan.router)
-            request = self._request(repaired(self.history, self.pairing), plan)
+            if reminder is not None and reminder.enabled:  # the clock feature's throttled <current_time_reminder>
+                due = reminder.due_item()
+                if due is not None:
+                    history.append(due)
+            plan = self.planner.plan(turn.mode)
+            if plan.router is not self._router_without_search:
+                self._announce_deferred_namespaces(plan.router)
+            request = self._request(repaired(history, pairing), plan)
             if streams:
                 streamed = await stream_step(self, request, plan.router)
                 if streamed is None:
@@ -150,13 +156,21 @@ class TurnRunner:
                 if calls:
                     continue  # the calls ran (and were recorded) while the response streamed
             else:
-                items = await self._sample(request)
-                if items is None:
-                    return
-                self.record_usage(getattr(self.model, "last_usage", None))  # e.g. ScriptedModel(usage=[...])
+                # A model that answers without waiting (ScriptedModel) costs no task and no race;
+                # the step still lets the loop turn once, so a Stop click gets in between steps.
+                items, sample = start_inline(self.model.sample(request), cancel)
+                if sample is None:
+                    await asyncio.sleep(0)
+                else:
+                    items = await self._race_sample(sample)
+                if items is None or cancel.cancelled:
+                    return  # an interrupted step's response is discarded, never recorded
+                usage = getattr(self.model, "last_usage", None)  # e.g. ScriptedModel(usage=[...])
+                if usage is not None:
+                    self.record_usage(usage)
                 calls = self._record_response(items, plan.router)
             if not calls:
-                if self.turn.pending_input.pending:
+                if pending_input.pending:
                     continue  # input arrived during the step: the turn goes on with it
                 if hasattr(self.model, "check_turn_end"):
                     self.model.check_turn_end()
@@ -175,14 +189,8 @@ class TurnRunner:
                                           thread_id=self.turn.thread_id)
         return self._last_request
 
-    async def _sample(self, request: ModelRequest) -> list[dict[str, Any]] | None:
-        # A model that answers without waiting (ScriptedModel) costs no task and no race; the
-        # step still lets the loop turn once, so a Stop click gets in between steps. A model
-        # that waits is handed to a task that races the turn's cancel token, as always.
-        items, sample = start_inline(self.model.sample(request), self.turn.cancel)
-        if sample is None:
-            await asyncio.sleep(0)
-            return None if self.turn.cancel.cancelled else items
+    async def _race_sample(self, sample: asyncio.Task[list[dict[str, Any]]]) -> list[dict[str, Any]] | None:
+        """The response of a model that waits, raced against the turn's cancel token (None: cut off)."""
         try:
             with self.turn.cancel.future() as cancelled:
                 await asyncio.wait({sample, cancelled}, return_when=asyncio.FIRST_COMPLETED)
@@ -191,7 +199,7 @@ class TurnRunner:
                 sample.cancel()
                 await asyncio.wait({sample})  # a model ignoring cancel is cut off by the hard abort
         if sample.cancelled() or self.turn.cancel.cancelled:
-            return None  # an interrupted step's response is discarded, never recorded
+            return None
         return sample.result()
 
     def record_item(self, item: dict[str, Any], router: ToolRouter) -> ToolCall | RoutingError | None:
@@ -229,9 +237,9 @@ class TurnRunner:
                                                       model_context_window=window)))
 
     def _announce_deferred_namespaces(self, router: ToolRouter) -> None:
-        """Tell the model which deferred namespaces tool_search can reach (a ``<tools>`` developer message)."""
-        if router is self._router_without_search:
-            return  # the same tools as the last step, and no tool_search among them
+        """Tell the model which deferred namespaces tool_search can reach (a ``<tools>`` developer message).
+
+        A router without tool_search is remembered, so the loop does not ask it again each step."""
         entry = router.lookup(TOOL_SEARCH)
         if entry is None or not hasattr(entry.tool, "namespaces"):
             self._router_without_search = router
@@ -265,13 +273,15 @@ class TurnRunner:
         their outputs in call order, each as soon as every call before it has one (``calls`` is
         consumed). If the turn is cut short (hard abort, ``Fatal``), what finished is recorded
         and history repair pairs the rest."""
-        results: list[CallResult | None] = [None] * len(calls)
         if len(calls) == 1 and not isinstance(calls[0], RoutingError):  # the common step: nothing to order
+            result: CallResult | None = None
             try:
-                results[0] = await run_call(calls[0], self.turn, router)
+                result = await run_call(calls[0], self.turn, router)
             finally:
-                self._record_outputs(calls, results)
+                self._record_output(calls[0], result)
+                self._record_extra_items()
             return
+        results: list[CallResult | None] = [None] * len(calls)
         pending = cast("list[ToolCall | RoutingError | None]", calls)  # consumed: recorded calls are cleared
         runnable: list[ToolCall | None] = [None if isinstance(call, RoutingError) else call for call in calls]
         recorded = 0
@@ -320,8 +330,13 @@ class TurnRunner:
         the calls added beside their outputs (Code Mode notify)."""
         for call, result in zip(calls, results):
             self._record_output(call, result)
-        self.history.extend(self.extra_items)
-        self.extra_items.clear()
+        self._record_extra_items()
+
+    def _record_extra_items(self) -> None:
+        """The items the step's calls added beside their outputs, after all outputs (Code Mode notify)."""
+        if self.extra_items:
+            self.history.extend(self.extra_items)
+            self.extra_items.clear()
 
     def _record_output(self, call: ToolCall | RoutingError | None, result: CallResult | None) -> None:
         """One call's output (a routing error's, or what its handler answered; nothing for a call

@@ -69,13 +69,8 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
     if entry is not None:
         invocation = ToolInvocation(call=call, tool=entry.tool, turn=turn, cancel=token)
 
-    async def admitted(gate: ParallelGate) -> CallResult:
-        async with gate.hold(shared=parallel_capable(entry)):
-            if token.cancelled:  # cancelled while waiting at the gate: never start the handler
-                raise asyncio.CancelledError
-            return await dispatch(call, turn, entry, lifecycle, invocation)
-
-    coro = dispatch(call, turn, entry, lifecycle, invocation) if gate is None else admitted(gate)
+    coro = (dispatch(call, turn, entry, lifecycle, invocation) if gate is None
+            else _admitted(gate, token, call, turn, entry, lifecycle, invocation))
     # Inline only without a gate: behind a gate, an earlier call of the same response may not
     # have reached the gate yet, and an inline start would overtake it.
     if gate is None and entry is not None and entry.tool.inline_start:
@@ -113,6 +108,16 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
         raise
     finally:
         remove()
+
+
+async def _admitted(gate: ParallelGate, token: CancelToken, call: ToolCall, turn: TurnContext,
+                    entry: RegisteredTool | None, lifecycle: CallLifecycle,
+                    invocation: ToolInvocation | None) -> CallResult:
+    """``dispatch`` once the gate admits the call (shared, or alone for an exclusive one)."""
+    async with gate.hold(shared=parallel_capable(entry)):
+        if token.cancelled:  # cancelled while waiting at the gate: never start the handler
+            raise asyncio.CancelledError
+        return await dispatch(call, turn, entry, lifecycle, invocation)
 
 
 def _cut_off_threadsafe(task: asyncio.Future[CallResult], lifecycle: CallLifecycle) -> Callable[[], None]:
