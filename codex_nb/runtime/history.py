@@ -100,28 +100,31 @@ class PairingTracker:
     def is_paired(self, history: list[dict[str, Any]]) -> bool:
         if history is not self._history or len(history) < self._cursor:
             self._reset(history)
-        scan = self._scan
-        for index in range(self._cursor, len(history)):  # no slice: a step adds two items to a long list
-            scan(history[index])
+        calls, waiting = self._calls, self._open
+        # One pass over the items added since the last request (a step adds two to a long
+        # list), inline: this runs before every request.
+        for index in range(self._cursor, len(history)):
+            item = history[index]
+            kind = item.get("type")
+            if kind in CALL_ITEM_TYPES:
+                call_id = item.get("call_id")
+                calls.add(call_id)
+                waiting[call_id] = waiting.get(call_id, 0) + 1
+            elif kind in OUTPUT_ITEM_TYPES:
+                call_id = item.get("call_id")
+                if kind == "custom_tool_call_output" and is_code_mode_notification(item):
+                    if call_id not in calls:
+                        self._broken = True  # a notification for a call we never saw
+                    continue
+                left = waiting.get(call_id, 0)
+                if left <= 0:
+                    self._broken = True  # orphan or duplicate (an output before its call is an orphan too)
+                elif left == 1:
+                    del waiting[call_id]  # answered: an empty dict means "paired", checked in O(1)
+                else:
+                    waiting[call_id] = left - 1
         self._cursor = len(history)
-        return not self._broken and not self._open
-
-    def _scan(self, item: dict[str, Any]) -> None:
-        kind = item.get("type")
-        call_id = item.get("call_id")
-        if kind in CALL_ITEM_TYPES:
-            self._calls.add(call_id)
-            self._open[call_id] = self._open.get(call_id, 0) + 1
-        elif kind in OUTPUT_ITEM_TYPES and not is_code_mode_notification(item):
-            waiting = self._open.get(call_id, 0)
-            if waiting <= 0:
-                self._broken = True  # orphan or duplicate (an output before its call is an orphan too)
-            elif waiting == 1:
-                del self._open[call_id]  # answered: an empty dict means "paired", checked in O(1)
-            else:
-                self._open[call_id] = waiting - 1
-        elif kind in OUTPUT_ITEM_TYPES and call_id not in self._calls:
-            self._broken = True  # a notification for a call we never saw
+        return not self._broken and not waiting
 
 
 def repaired(history: list[dict[str, Any]], tracker: PairingTracker) -> list[dict[str, Any]]:
