@@ -70,9 +70,12 @@ class CallToolResult:
     result: CallResult | None = None
 
 
+_DEFAULT_MODE = ModeKind.DEFAULT  # an enum member read through its class costs a lookup on every call
+
+
 def _mode(mode: str | ModeKind) -> ModeKind:
     if mode == "default":  # the common case, without the enum's lookup machinery
-        return ModeKind.DEFAULT
+        return _DEFAULT_MODE
     try:
         return ModeKind(mode)
     except ValueError:

@@ -167,32 +167,53 @@ class ControlToolCallFact:
 
 
 class ControlToolGuard:
-    """Context manager: status starts Interrupted; ``finish`` sets it; exit reports the fact."""
+    """Context manager: status starts Interrupted; ``finish`` sets it; exit reports the fact.
 
-    __slots__ = ("_sink", "thread_id", "turn_id", "call_id", "cell_id", "tool_name", "status", "started_at_ms",
-                 "completed_at_ms")
+    It belongs to one call's lifecycle and reads the call's ids from it, so a control call
+    builds its guard from two values instead of copying six."""
 
-    def __init__(self, sink: RecordSink, *, thread_id: str, turn_id: str, call_id: str, cell_id: str | None,
-                 tool_name: str) -> None:
-        self._sink = sink
-        self.thread_id, self.turn_id, self.call_id = thread_id, turn_id, call_id
-        self.cell_id, self.tool_name = cell_id, tool_name
-        self.status = ControlToolStatus.INTERRUPTED
+    __slots__ = ("_lifecycle", "cell_id", "status", "started_at_ms", "completed_at_ms")
+
+    def __init__(self, lifecycle: CallLifecycle, cell_id: str | None) -> None:
+        self._lifecycle = lifecycle
+        self.cell_id = cell_id
+        self.status = _INTERRUPTED
         self.started_at_ms = int(time.time() * 1000)
         self.completed_at_ms: int | None = None
+
+    @property
+    def thread_id(self) -> str:
+        return self._lifecycle.thread_id
+
+    @property
+    def turn_id(self) -> str:
+        return self._lifecycle.turn_id
+
+    @property
+    def call_id(self) -> str:
+        return self._lifecycle.call_id
+
+    @property
+    def tool_name(self) -> str:
+        return self._lifecycle.tool_name.display
 
     def finish(self, status: ControlToolStatus) -> None:
         self.status = status
         self.completed_at_ms = int(time.time() * 1000)
 
     def fact(self) -> ControlToolCallFact:
-        return ControlToolCallFact(thread_id=self.thread_id, turn_id=self.turn_id, call_id=self.call_id,
-                                   cell_id=self.cell_id, tool_name=self.tool_name, started_at_ms=self.started_at_ms,
-                                   completed_at_ms=self.completed_at_ms, status=self.status)
+        life = self._lifecycle
+        return ControlToolCallFact(thread_id=life.thread_id, turn_id=life.turn_id, call_id=life.call_id,
+                                   cell_id=self.cell_id, tool_name=life.tool_name.display,
+                                   started_at_ms=self.started_at_ms, completed_at_ms=self.completed_at_ms,
+                                   status=self.status)
 
     def __enter__(self) -> ControlToolGuard:
         return self
 
     def __exit__(self, *exc: object) -> None:
         # Dropped unfinished (e.g. cancelled mid-handler): the fact still goes out, Interrupted.
-        self._sink.control_tool_done(self)
+        self._lifecycle._sink.control_tool_done(self)
+
+
+_INTERRUPTED = ControlToolStatus.INTERRUPTED

@@ -112,7 +112,7 @@ async def run_pre_tool_use(entry: RegisteredTool, inv: ToolInvocation) -> PreToo
 def reject_blocked_call(entry: RegisteredTool, inv: ToolInvocation, lifecycle: CallLifecycle,
                         reason: str) -> CallResult:
     """A PreToolUse block: Rejected guard, Blocked outcome, the exact block text (spec 03 §5)."""
-    with _guard(entry, inv) as guard:
+    with _guard(entry, inv, lifecycle) as guard:
         if guard is not None:
             guard.finish(ControlToolStatus.REJECTED)
     lifecycle.finish(ToolCallOutcome.blocked())
@@ -132,7 +132,7 @@ def apply_rewrite(entry: RegisteredTool, inv: ToolInvocation, lifecycle: CallLif
                   updated_input: Any) -> ToolInvocation | CallResult:
     """A PreToolUse rewrite re-serialises ``updatedInput`` as the new function arguments."""
     if inv.call.payload.kind != "function":
-        with _guard(entry, inv) as guard:
+        with _guard(entry, inv, lifecycle) as guard:
             if guard is not None:
                 guard.finish(ControlToolStatus.FAILED)
         lifecycle.finish(ToolCallOutcome.failed(handler_executed=False))
@@ -148,7 +148,7 @@ def apply_rewrite(entry: RegisteredTool, inv: ToolInvocation, lifecycle: CallLif
 
 async def run_handler_with_guard(entry: RegisteredTool, inv: ToolInvocation, lifecycle: CallLifecycle) -> ToolOutput:
     """Steps 6-8: guard around the handler; RespondToModel becomes a failed output."""
-    with _guard(entry, inv) as guard:
+    with _guard(entry, inv, lifecycle) as guard:
         try:
             output = await entry.tool.handle(inv)
         except RespondToModel as err:
@@ -167,7 +167,7 @@ async def run_handler_with_guard(entry: RegisteredTool, inv: ToolInvocation, lif
             lifecycle.finish(ToolCallOutcome.failed(handler_executed=True))
             raise Fatal(f"tool {inv.call.tool_name.display} crashed: {type(err).__name__}: {err}") from err
         if guard is not None:
-            guard.finish(ControlToolStatus.COMPLETED if output.success is not False else ControlToolStatus.FAILED)
+            guard.finish(_COMPLETED if output.success is not False else _FAILED)
         return output
 
 
@@ -210,6 +210,10 @@ def _with_contexts(result: CallResult, contexts: list[dict[str, Any]]) -> CallRe
     return result
 
 
+# Enum members read through their class cost a lookup each; the common path reads these.
+_COMPLETED, _FAILED = ControlToolStatus.COMPLETED, ControlToolStatus.FAILED
+
+
 class _NoGuard:
     def __enter__(self) -> None:
         return None
@@ -218,9 +222,7 @@ class _NoGuard:
         return None
 
 
-def _guard(entry: RegisteredTool, inv: ToolInvocation) -> ControlToolGuard | _NoGuard:
+def _guard(entry: RegisteredTool, inv: ToolInvocation, lifecycle: CallLifecycle) -> ControlToolGuard | _NoGuard:
     if not entry.tool.is_control_tool:
         return _NoGuard()
-    turn = inv.turn
-    return ControlToolGuard(turn.records, thread_id=turn.thread_id, turn_id=turn.turn_id,
-                            call_id=inv.call_id, cell_id=inv.call.cell_id, tool_name=entry.tool.tool_name.display)
+    return ControlToolGuard(lifecycle, inv.call.cell_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .exposure import ToolExposure
 from .names import ToolName
 from .payload import Payload, ToolCall
 from .registry import RegisteredTool, RegistrySnapshot
@@ -64,7 +65,10 @@ class ToolRouter:
 
 def parallel_capable(entry: RegisteredTool | None) -> bool:
     """Whether a call of ``entry`` shares the step's parallel gate (unknown tools hold it alone)."""
-    return entry is not None and entry.exposure.name != "Hidden" and entry.tool.supports_parallel
+    return entry is not None and entry.exposure is not _HIDDEN and entry.tool.supports_parallel
+
+
+_HIDDEN = ToolExposure.Hidden  # an enum member read through its class costs a lookup on every call
 
 
 def _json(value: Any) -> str:

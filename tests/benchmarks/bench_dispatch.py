@@ -200,9 +200,10 @@ async def breakdown(steps: int) -> float:
         life.start()
         life.finish(ToolCallOutcome.completed(True))
 
+    call_lifecycle = CallLifecycle(session.records, thread_id="t", turn_id="u", call_id="c", tool_name=name)
+
     def guard() -> None:
-        with ControlToolGuard(session.records, thread_id="t", turn_id="u", call_id="c",
-                              cell_id=None, tool_name="update_plan") as g:
+        with ControlToolGuard(call_lifecycle, None) as g:
             g.finish(ControlToolStatus.COMPLETED)
 
     from codex_nb.tools.invocation import ToolInvocation

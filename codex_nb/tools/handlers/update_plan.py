@@ -61,6 +61,9 @@ def too_many_in_progress(args: UpdatePlanArgs) -> str | None:
             f"in_progress at a time; mark the others pending or completed")
 
 
+_PLAN_MODE = ModeKind.PLAN  # an enum member read through its class costs a lookup on every call
+
+
 class UpdatePlanTool(Tool):
     is_control_tool = True
     inline_start = True  # parse, emit, return: nothing to wait for
@@ -74,7 +77,7 @@ class UpdatePlanTool(Tool):
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:
         if invocation.call.payload.kind != "function":
             raise RespondToModel(UNSUPPORTED_PAYLOAD)
-        if invocation.turn.mode == ModeKind.PLAN:
+        if invocation.turn.mode == _PLAN_MODE:
             raise RespondToModel(PLAN_MODE_ERROR)
         try:
             args = parse_strict(UpdatePlanArgs, invocation.payload_text)
