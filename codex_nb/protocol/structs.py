@@ -33,7 +33,13 @@ def struct_config(tp: type) -> ConfigDict:
     return tp.model_config if issubclass(tp, BaseModel) else tp.__pydantic_config__  # type: ignore[attr-defined]
 
 
-_set = object.__setattr__
+# BaseModel's own slot setters: each costs less than object.__setattr__, and an event is
+# built twice per call (its message and its envelope).
+_new = object.__new__
+_SET_DICT = vars(BaseModel)["__dict__"].__set__
+_SET_FIELDS_SET = vars(BaseModel)["__pydantic_fields_set__"].__set__
+_SET_EXTRA = vars(BaseModel)["__pydantic_extra__"].__set__
+_SET_PRIVATE = vars(BaseModel)["__pydantic_private__"].__set__
 
 
 def trusted_model(cls: type[M], values: dict[str, Any], fields_set: AbstractSet[str] | None = None) -> M:
@@ -46,9 +52,9 @@ def trusted_model(cls: type[M], values: dict[str, Any], fields_set: AbstractSet[
     on every call. ``values`` must name every field, in declaration order, with no
     aliases; tests/test_trusted_models.py holds the result equal to the validated one.
     """
-    model = object.__new__(cls)
-    _set(model, "__dict__", values)
-    _set(model, "__pydantic_fields_set__", set(values) if fields_set is None else set(fields_set))
-    _set(model, "__pydantic_extra__", None)
-    _set(model, "__pydantic_private__", None)
+    model = _new(cls)
+    _SET_DICT(model, values)
+    _SET_FIELDS_SET(model, set(values) if fields_set is None else set(fields_set))
+    _SET_EXTRA(model, None)
+    _SET_PRIVATE(model, None)
     return model

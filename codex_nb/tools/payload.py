@@ -11,12 +11,22 @@ from .names import ToolName
 PayloadKind = Literal["function", "custom", "tool_search"]
 
 
-@dataclass(frozen=True, slots=True)
+# Every call routes into a Payload and a ToolCall. Both stay frozen, but their __init__ is
+# written out: the one dataclass generates sets each field through object.__setattr__, which
+# made the pair cost about a quarter of parsing a small plan; a slot's own setter costs less.
+# tests/test_tool_call_init.py holds both equal to what dataclass would build.
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Payload:
     """``Function{arguments}``, ``Custom{input}`` or ``ToolSearch{arguments}`` (spec 00 glossary)."""
 
     kind: PayloadKind
     text: str
+
+    def __init__(self, kind: PayloadKind, text: str) -> None:
+        _SET_KIND(self, kind)
+        _SET_TEXT(self, text)
 
     @classmethod
     def function(cls, arguments: str) -> Payload:
@@ -32,7 +42,7 @@ class CallSource:
     CODE_MODE = "code_mode"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, init=False)
 class ToolCall:
     """A routed call: which tool, which call id, what input."""
 
@@ -42,11 +52,24 @@ class ToolCall:
     source: str = CallSource.DIRECT
     cell_id: str | None = None
 
+    def __init__(self, *, tool_name: ToolName, call_id: str, payload: Payload, source: str = CallSource.DIRECT,
+                 cell_id: str | None = None) -> None:
+        _SET_TOOL_NAME(self, tool_name)
+        _SET_CALL_ID(self, call_id)
+        _SET_PAYLOAD(self, payload)
+        _SET_SOURCE(self, source)
+        _SET_CELL_ID(self, cell_id)
+
     @property
     def call_item_type(self) -> str:
         return {"function": "function_call", "custom": "custom_tool_call", "tool_search": "tool_search_call"}[
             self.payload.kind
         ]
+
+
+_SET_KIND, _SET_TEXT = (vars(Payload)[name].__set__ for name in ("kind", "text"))
+_SET_TOOL_NAME, _SET_CALL_ID, _SET_PAYLOAD, _SET_SOURCE, _SET_CELL_ID = (
+    vars(ToolCall)[name].__set__ for name in ("tool_name", "call_id", "payload", "source", "cell_id"))
 
 
 @dataclass(slots=True, kw_only=True)
