@@ -27,6 +27,7 @@ from ..tools.handlers.context_budget import context_window_message
 from ..tools.handlers.tool_search import namespaces_message
 from ..tools.names import ToolName
 from ..tools.invocation import TurnContext
+from ..tools.loop_turn import loop_turn
 from ..tools.payload import ToolCall
 from ..tools.pipeline import CallResult
 from ..tools.planner import ToolPlan, ToolPlanner
@@ -160,7 +161,7 @@ class TurnRunner:
                 # the step still lets the loop turn once, so a Stop click gets in between steps.
                 items, sample = start_inline(self.model.sample(request), cancel)
                 if sample is None:
-                    await asyncio.sleep(0)
+                    await loop_turn()
                 else:
                     items = await self._race_sample(sample)
                 if items is None or cancel.cancelled:

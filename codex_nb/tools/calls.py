@@ -19,6 +19,7 @@ from ..protocol.items import empty_tool_search_output
 from .invocation import ToolInvocation, TurnContext
 from .cancellation import CancelToken
 from .lifecycle import CallLifecycle, ToolCallOutcome
+from .loop_turn import loop_turn
 from .parallel import ParallelGate
 from .payload import ToolCall, ToolOutput
 from .pipeline import CallResult, dispatch
@@ -139,7 +140,7 @@ def _cut_off_threadsafe(task: asyncio.Future[CallResult], lifecycle: CallLifecyc
 
 
 INLINE_BARE_YIELDS = 8
-"""Bare yields (``await asyncio.sleep(0)``) an inline start runs through before handing off."""
+"""Bare yields (``await loop_turn()``, ``await asyncio.sleep(0)``) an inline start runs through before handing off."""
 
 
 def start_inline(coro: Coroutine[Any, Any, T], token: CancelToken) -> tuple[T | None, asyncio.Task[T] | None]:
@@ -268,7 +269,7 @@ async def run_calls_in_order(calls: Sequence[ToolCall | None], turn: TurnContext
                 done()
             now = time.monotonic()
             if now - last_yield > YIELD_INTERVAL:
-                await asyncio.sleep(0)
+                await loop_turn()
                 last_yield = time.monotonic()
         if running:
             await _finish_running(running, results)
