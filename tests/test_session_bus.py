@@ -216,3 +216,16 @@ async def test_aclose_ends_the_turn_requests_and_consumers_and_is_idempotent() -
     assert session.closed
     with pytest.raises(cx.TurnError, match="closed"):
         session.start_turn("again", model=model)
+
+
+async def test_scripted_items_are_copied_at_every_level(session: cx.Session) -> None:
+    message = cx.assistant_message("done")
+    script = [[message]]
+    result = await session.run_turn("go", model=cx.ScriptedModel(script))
+    recorded = result.items[-1]
+    assert recorded == message
+    assert recorded is not message
+    assert recorded["content"] is not message["content"]
+    assert recorded["content"][0] is not message["content"][0]
+    recorded["content"][0]["text"] = "changed"
+    assert message["content"][0]["text"] == "done"  # the script is never changed through history

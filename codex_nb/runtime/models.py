@@ -113,11 +113,17 @@ def _fresh(value: Any) -> Any:
     """A copy of a scripted item, so the turn never shares (and mutates) the script's own dicts.
 
     JSON-shaped values are copied by hand (several times cheaper than ``copy.deepcopy``,
-    which ran for every item of every step); anything else still gets ``deepcopy``.
+    which ran for every item of every step); anything else still gets ``deepcopy``. A dict is
+    copied whole first and only its containers are copied again: most values of an item
+    (type, name, arguments, call_id) are strings.
     """
     kind = type(value)
     if kind is dict:
-        return {key: item if type(item) in _ATOMS else _fresh(item) for key, item in value.items()}
+        copied = value.copy()
+        for key, item in value.items():
+            if type(item) not in _ATOMS:
+                copied[key] = _fresh(item)
+        return copied
     if kind is list:
         return [item if type(item) in _ATOMS else _fresh(item) for item in value]
     if kind in _ATOMS:
