@@ -181,22 +181,6 @@ class ControlToolGuard:
         self.started_at_ms = int(time.time() * 1000)
         self.completed_at_ms: int | None = None
 
-    @property
-    def thread_id(self) -> str:
-        return self._lifecycle.thread_id
-
-    @property
-    def turn_id(self) -> str:
-        return self._lifecycle.turn_id
-
-    @property
-    def call_id(self) -> str:
-        return self._lifecycle.call_id
-
-    @property
-    def tool_name(self) -> str:
-        return self._lifecycle.tool_name.display
-
     def finish(self, status: ControlToolStatus) -> None:
         self.status = status
         self.completed_at_ms = int(time.time() * 1000)
