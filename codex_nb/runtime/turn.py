@@ -133,8 +133,9 @@ class TurnRunner:
         streams = callable(getattr(self.model, "stream", None))
         turn, history, pairing, reminder = self.turn, self.history, self.pairing, self.time_reminder
         cancel, pending_input, window = turn.cancel, turn.pending_input, turn.context_window
-        # Every step runs this loop; what it checks first is usually off (no steered input, no
-        # new context, no reminder), so each check reads an attribute instead of calling.
+        # Every step runs this loop, and what it checks first is usually off (no steered input,
+        # no new context, no reminder, no tool_search, no usage): the checks go through locals,
+        # and nothing is called for a switch that is off.
         while not cancel.cancelled:
             if pending_input.pending:
                 for text in pending_input.drain():  # steered input joins before the next request
