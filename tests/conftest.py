@@ -1,4 +1,9 @@
-"""Shared fixtures: a fresh session per test, and a check that no task is left behind."""
+"""Shared fixtures: a fresh session per test, and a check that no task is left behind.
+
+Browser tests are run last when a session collects them with the others (`pytest tests`):
+Playwright's sync API keeps an event loop running in the main thread until the session
+ends, and every ``asyncio.run`` after it would fail. ``.ci/test`` runs them separately.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,18 @@ import pytest
 
 import codex_nb as cx
 from codex_nb.frontend.answer_policy import ENV_VAR
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    browser = [item for item in items if _is_browser_test(item)]
+    if browser and len(browser) < len(items):
+        others = [item for item in items if not _is_browser_test(item)]
+        items[:] = others + browser  # each group keeps its order
+
+
+def _is_browser_test(item: pytest.Item) -> bool:
+    parts = item.path.parts
+    return "browser" in parts and parts[parts.index("browser") - 1] == "tests"
 
 
 class RenderedFrontend:
