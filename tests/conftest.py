@@ -16,10 +16,11 @@ from codex_nb.frontend.answer_policy import ENV_VAR
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    browser = [item for item in items if _is_browser_test(item)]
-    if browser and len(browser) < len(items):
-        others = [item for item in items if not _is_browser_test(item)]
-        items[:] = others + browser  # each group keeps its order
+    others: list[pytest.Item] = []
+    browser: list[pytest.Item] = []
+    for item in items:
+        (browser if _is_browser_test(item) else others).append(item)
+    items[:] = others + browser  # each group keeps its order
 
 
 def _is_browser_test(item: pytest.Item) -> bool:

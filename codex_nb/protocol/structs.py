@@ -9,6 +9,7 @@ proof read both kinds through these helpers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar
 
@@ -33,13 +34,17 @@ def struct_config(tp: type) -> ConfigDict:
     return tp.model_config if issubclass(tp, BaseModel) else tp.__pydantic_config__  # type: ignore[attr-defined]
 
 
-# BaseModel's own slot setters: each costs less than object.__setattr__, and an event is
-# built twice per call (its message and its envelope).
+def slot_setters(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], ...]:
+    """The setters of ``cls``'s own slots ``names``, in that order. Each costs less than
+    ``object.__setattr__`` and, unlike plain assignment, also sets a frozen class's slots:
+    for the objects the call path builds on every call (a routed call, an event)."""
+    return tuple(vars(cls)[name].__set__ for name in names)
+
+
+# An event is built twice per call (its message and its envelope).
 _new = object.__new__
-_SET_DICT = vars(BaseModel)["__dict__"].__set__
-_SET_FIELDS_SET = vars(BaseModel)["__pydantic_fields_set__"].__set__
-_SET_EXTRA = vars(BaseModel)["__pydantic_extra__"].__set__
-_SET_PRIVATE = vars(BaseModel)["__pydantic_private__"].__set__
+_SET_DICT, _SET_FIELDS_SET, _SET_EXTRA, _SET_PRIVATE = slot_setters(
+    BaseModel, "__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__")
 
 
 def trusted_model(cls: type[M], values: dict[str, Any], fields_set: AbstractSet[str] | None = None) -> M:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..protocol.items import OutputBody, body_text, collapse_body, empty_tool_search_output
+from ..protocol.structs import slot_setters
 from .names import ToolName
 
 PayloadKind = Literal["function", "custom", "tool_search"]
@@ -13,7 +14,8 @@ PayloadKind = Literal["function", "custom", "tool_search"]
 
 # Every call routes into a Payload and a ToolCall. Both stay frozen, but their __init__ is
 # written out: the one dataclass generates sets each field through object.__setattr__, which
-# made the pair cost about a quarter of parsing a small plan; a slot's own setter costs less.
+# made the pair cost about a quarter of parsing a small plan; a slot's own setter costs less
+# (protocol.structs.slot_setters).
 # tests/test_tool_call_init.py holds both equal to what dataclass would build.
 
 
@@ -67,9 +69,9 @@ class ToolCall:
         ]
 
 
-_SET_KIND, _SET_TEXT = (vars(Payload)[name].__set__ for name in ("kind", "text"))
-_SET_TOOL_NAME, _SET_CALL_ID, _SET_PAYLOAD, _SET_SOURCE, _SET_CELL_ID = (
-    vars(ToolCall)[name].__set__ for name in ("tool_name", "call_id", "payload", "source", "cell_id"))
+_SET_KIND, _SET_TEXT = slot_setters(Payload, "kind", "text")
+_SET_TOOL_NAME, _SET_CALL_ID, _SET_PAYLOAD, _SET_SOURCE, _SET_CELL_ID = slot_setters(
+    ToolCall, "tool_name", "call_id", "payload", "source", "cell_id")
 
 
 @dataclass(slots=True, kw_only=True)
