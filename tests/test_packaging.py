@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import tomllib
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -32,3 +35,16 @@ def test_ci_lab_turns_off_the_jupyterlab_news_toast(tmp_path):
     subprocess.run(["bash", "-c", head], cwd=tmp_path, check=True, env={**os.environ})
     overrides = json.loads((tmp_path / ".venv/share/jupyter/lab/settings/overrides.json").read_text())
     assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+
+
+def test_node_loads_the_widget_modules_as_es_modules_without_a_warning():
+    """js/package.json declares "type": "module": without it node re-parses every widget module
+    and prints MODULE_TYPELESS_PACKAGE_JSON once per file into the test log."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (.ci/setup installs it)")
+    run = subprocess.run([node, "--test", "js/tests/plan_view.test.mjs"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "MODULE_TYPELESS_PACKAGE_JSON" not in run.stdout + run.stderr
+    assert "Warning" not in run.stderr
