@@ -203,6 +203,29 @@ def test_non_regular_files_are_refused_without_blocking(tmp_path: Path) -> None:
     assert len(cx.read_rollout(via_link).plans) == 1
 
 
+def test_line_numbers_count_empty_lines_and_lines_across_blocks(tmp_path: Path) -> None:
+    lines = _session()
+    wide = _line("response_item", {"type": "message", "x": "w" * (3 << 20)})  # spans the 1 MiB read blocks
+    path = tmp_path / "rollout-gaps.jsonl"
+    path.write_text(lines[0] + "\n" * (3 << 20) + "[1]\n" + wide + "\n\n" + "[2]\n" + "\n".join(lines[1:]) + "\n")
+    rollout = cx.read_rollout(path)
+    first = 1 + (3 << 20)
+    assert rollout.malformed == [(first, "not an object with a string 'type'"),
+                                 (first + 3, "not an object with a string 'type'")]
+    assert rollout.lines == 8 and len(rollout.items) == 3
+    assert [p.line for p in rollout.plans] == [first + 6]
+
+
+def test_a_file_of_too_many_lines_is_refused_with_the_parameter(tmp_path: Path) -> None:
+    path = _write(tmp_path / "rollout-lines.jsonl", _session() + ["\n".join(["{}"] * 10)])
+    with pytest.raises(cx.RolloutError, match=r"rollout-lines.jsonl has more than 12 lines \(max_lines=12\).*"
+                                              r"cx.read_rollout\(path, max_lines=\.\.\.\)"):
+        cx.read_rollout(path, max_lines=12)
+    assert cx.read_rollout(path, max_lines=15).malformed_count == 10
+    with pytest.raises(ValueError, match="max_line_bytes must be a positive integer, got 0"):
+        cx.read_rollout(path, max_line_bytes=0)
+
+
 def test_many_bad_lines_are_all_counted_and_the_first_are_listed(tmp_path: Path) -> None:
     lines = _session() + ["[1]"] * 1500 + [_line(f"kind-{i}" + "k" * 200, {}) for i in range(150)]
     rollout = cx.read_rollout(_write(tmp_path / "rollout-many.jsonl", lines))
@@ -212,3 +235,4 @@ def test_many_bad_lines_are_all_counted_and_the_first_are_listed(tmp_path: Path)
     assert rollout.unknown_types["(other types)"] == 51  # the 100th distinct name onwards
     assert max(len(name) for name in rollout.unknown_types) == 81
     assert rollout.skipped == 1650 and "1500 malformed line(s) skipped" in rollout.summary()
+    assert "k\u2026, and 90 more)" in rollout.summary()

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..protocol.plan import UpdatePlanArgs
 from ..protocol.serde import RECURSION_LIMIT, SerdeError, nesting_error, parse_strict
-from .rollout_lines import MAX_BYTES, MAX_LINE_BYTES, RawLine, raw_lines, size_text
+from .rollout_lines import MAX_BYTES, MAX_LINE_BYTES, MAX_LINES, RawLine, raw_lines, size_text
 from .rollout_lines import RolloutError  # noqa: F401 (cx.RolloutError is exported from this module)
 
 KNOWN_TYPES = frozenset({"session_meta", "event_msg", "response_item", "turn_context", "world_state",
@@ -39,6 +39,7 @@ MAX_TYPE_NAMES = 100
 """Keys of a type counter at most: past the first ``MAX_TYPE_NAMES - 1`` names, the rest count as ``OTHER_TYPES``."""
 OTHER_TYPES = "(other types)"
 _NAME_CHARS = 80
+_NAMES_SHOWN = 10
 
 
 @dataclass(kw_only=True, frozen=True)
@@ -80,7 +81,7 @@ class Rollout:
     The first ``MAX_LISTED``; ``malformed_count`` counts them all."""
     malformed_count: int = 0
     truncated: str | None = None
-    """Set when the last line is cut off (no newline, not valid JSON): what was found."""
+    """Set when the last line is cut off (no newline, and unreadable): what was found."""
     plans: list[PlanSnapshot] = field(default_factory=list)
     rejected_plan_calls: list[str] = field(default_factory=list)
     """call ids of ``update_plan`` calls whose output did not say ``Plan updated``."""
@@ -92,25 +93,13 @@ class Rollout:
     def skipped(self) -> int:
         return sum(self.unknown_types.values()) + self.malformed_count + (1 if self.truncated else 0)
 
-    def report(self, number: int, reason: str) -> None:
-        """Record line ``number`` as malformed (listed while fewer than ``MAX_LISTED`` are)."""
-        self.malformed_count += 1
-        if len(self.malformed) < MAX_LISTED:
-            self.malformed.append((number, reason))
-
-    def count_type(self, name: str, *, unknown: bool) -> None:
-        """Count a line type by a bounded name (a hostile file may send many, or long, names)."""
-        if len(name) > _NAME_CHARS:
-            name = name[:_NAME_CHARS] + "\u2026"
-        for counter, counts in ((self.line_types, True), (self.unknown_types, unknown)):
-            if counts:
-                counter[name if name in counter or len(counter) < MAX_TYPE_NAMES - 1 else OTHER_TYPES] += 1
-
     def summary(self) -> str:
         parts = [f"{self.lines} lines", f"{len(self.turns)} turn(s)", f"{len(self.plans)} plan snapshot(s)"]
         if self.unknown_types:
-            parts.append(f"{sum(self.unknown_types.values())} unknown line(s) skipped "
-                         f"({', '.join(sorted(self.unknown_types))})")
+            names = sorted(self.unknown_types)
+            shown = ", ".join(names[:_NAMES_SHOWN]) + (f", and {len(names) - _NAMES_SHOWN} more"
+                                                       if len(names) > _NAMES_SHOWN else "")
+            parts.append(f"{sum(self.unknown_types.values())} unknown line(s) skipped ({shown})")
         if self.malformed_count:
             first = f"; first at line {self.malformed[0][0]}: {self.malformed[0][1]}" if self.malformed else ""
             parts.append(f"{self.malformed_count} malformed line(s) skipped{first}")
@@ -162,10 +151,24 @@ class _Reader:
         self.calls: dict[str, tuple[UpdatePlanArgs | None, str | None]] = {}
         self.turns: dict[str, RolloutTurn] = {}
 
+    def report(self, number: int, reason: str) -> None:
+        """Record line ``number`` as malformed (listed while fewer than ``MAX_LISTED`` are)."""
+        self.r.malformed_count += 1
+        if len(self.r.malformed) < MAX_LISTED:
+            self.r.malformed.append((number, reason))
+
+    def count_type(self, name: str) -> None:
+        """Count a line type by a bounded name (a hostile file may send many, or long, names)."""
+        if len(name) > _NAME_CHARS:
+            name = name[:_NAME_CHARS] + "\u2026"
+        counters = (self.r.line_types,) + (() if name in KNOWN_TYPES else (self.r.unknown_types,))
+        for counter in counters:
+            counter[name if name in counter or len(counter) < MAX_TYPE_NAMES - 1 else OTHER_TYPES] += 1
+
     def line(self, number: int, data: dict[str, Any]) -> None:
         kind = data["type"]
         payload = data.get("payload")
-        self.r.count_type(kind, unknown=kind not in KNOWN_TYPES)
+        self.count_type(kind)
         if kind not in KNOWN_TYPES or not isinstance(payload, dict):
             return
         if kind == "session_meta":
@@ -283,17 +286,18 @@ def _decode(raw: RawLine, max_line_bytes: int) -> Any:
     return value
 
 
-def read_rollout(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES,
-                 max_line_bytes: int = MAX_LINE_BYTES) -> Rollout:
+def read_rollout(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES, max_line_bytes: int = MAX_LINE_BYTES,
+                 max_lines: int = MAX_LINES) -> Rollout:
     """Parse one rollout file; see ``Rollout`` for what is reported.
 
-    ``max_bytes`` caps the file's size (inflated, for ``.jsonl.zst``): past it a ``RolloutError``
-    is raised. ``max_line_bytes`` caps one line: a longer line is skipped and reported.
+    ``max_bytes`` caps the file's size (inflated, for ``.jsonl.zst``) and ``max_lines`` its lines
+    with text: past either a ``RolloutError`` is raised. ``max_line_bytes`` caps one line: a longer
+    line is skipped and reported.
     """
     file = Path(path).expanduser()
     rollout = Rollout(path=file)
     reader = _Reader(rollout)
-    for raw in raw_lines(file, max_bytes=max_bytes, max_line_bytes=max_line_bytes):
+    for raw in raw_lines(file, max_bytes=max_bytes, max_line_bytes=max_line_bytes, max_lines=max_lines):
         if raw.data is not None and not raw.data.strip():
             continue
         rollout.lines += 1
@@ -306,7 +310,7 @@ def read_rollout(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES,
             if not raw.ended and raw.data is not None:  # no newline and unreadable: the writer was cut off
                 rollout.truncated = f"line {raw.number}: {raw.length} bytes without an end ({err})"
             else:
-                rollout.report(raw.number, str(err))
+                reader.report(raw.number, str(err))
     reader.finish()
     return rollout
 
