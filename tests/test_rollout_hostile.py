@@ -97,6 +97,10 @@ def test_deep_nesting_is_reported_by_line(tmp_path: Path) -> None:
                                        "at line 1 column 170")
     assert rollout.plans == [] and rollout.rejected_plan_calls == ["p1"]  # as the live tool parses them
     assert len(rollout.items) == 3
+    # On a long line serde's position is not looked for (a scan in Python would take seconds)
+    long_line = '{"type": "response_item", "payload": {"pad": "' + "p" * (2 << 20) + '", "x": ' + deep + "}}"
+    rollout = cx.read_rollout(_write(tmp_path / "rollout-deep-long.jsonl", [long_line]))
+    assert rollout.malformed == [(1, "nested deeper than 128 levels")]
 
 
 def test_bytes_that_are_not_utf8_json_are_reported(tmp_path: Path) -> None:

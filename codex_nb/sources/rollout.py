@@ -257,10 +257,13 @@ def _deeper_than_limit(value: Any) -> bool:
     return False
 
 
+_POSITION_SCAN_CHARS = 1 << 20
+"""serde's position of the excess level is found by a scan in Python: only on lines up to this long."""
+
+
 def _too_deep(text: str) -> str:
-    found = nesting_error(text)
-    return f"nested deeper than {RECURSION_LIMIT} levels: {found}" if found is not None else (
-        f"nested too deeply to read (more than {RECURSION_LIMIT} levels)")
+    found = nesting_error(text) if len(text) <= _POSITION_SCAN_CHARS else None
+    return f"nested deeper than {RECURSION_LIMIT} levels" + (f": {found}" if found is not None else "")
 
 
 def _decode(raw: RawLine, max_line_bytes: int) -> Any:
