@@ -53,6 +53,9 @@ def test_a_wrong_typed_field_is_a_reported_line_not_an_exception(tmp_path: Path)
         _line("response_item", {"type": ["function_call"], "name": "update_plan"}),
         _line("response_item", {"type": "function_call_output", "call_id": ["p1"], "output": "Plan updated"}),
         _line("event_msg", {"type": "task_complete", "turn_id": "t1", "last_agent_message": 7}),
+        _line("response_item", "a string"),
+        json.dumps({"type": "event_msg"}),
+        _line("turn_context", [1]),  # a payload this reader does not read: counted only
     ]
     rollout = cx.read_rollout(_write(tmp_path / "rollout-typed.jsonl", lines[:4] + bad + lines[4:]))
     assert rollout.malformed == [
@@ -64,12 +67,14 @@ def test_a_wrong_typed_field_is_a_reported_line_not_an_exception(tmp_path: Path)
         (10, "payload.type is a list, expected a string"),
         (11, "payload.call_id is a list, expected a string"),
         (12, "payload.last_agent_message is a number, expected a string"),
+        (13, "response_item line's payload is a string, expected an object"),
+        (14, "event_msg line's payload is null, expected an object"),
     ]
-    assert rollout.malformed_count == 8 and rollout.skipped == 8 and rollout.lines == 13
+    assert rollout.malformed_count == 10 and rollout.skipped == 10 and rollout.lines == 16
     assert [p.call_id for p in rollout.plans] == ["p1"] and rollout.session_id == SESSION
     assert [(t.turn_id, t.status, t.last_agent_message) for t in rollout.turns] == [("t1", "completed", "done")]
     assert len(rollout.items) == 2  # the skipped response items are not kept
-    assert "8 malformed line(s) skipped; first at line 5: payload.internal_chat" in rollout.summary()
+    assert "10 malformed line(s) skipped; first at line 5: payload.internal_chat" in rollout.summary()
 
 
 def test_an_object_session_id_is_reported_and_replay_names_the_thread_by_file(tmp_path: Path) -> None:

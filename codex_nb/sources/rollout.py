@@ -30,6 +30,8 @@ from .rollout_lines import RolloutError  # noqa: F401 (cx.RolloutError is export
 
 KNOWN_TYPES = frozenset({"session_meta", "event_msg", "response_item", "turn_context", "world_state",
                          "token_usage_record", "compacted", "retained_context"})
+_READ_TYPES = frozenset({"session_meta", "event_msg", "response_item"})
+"""The line types whose payload this reader reads; the others are only counted."""
 PLAN_UPDATED = "Plan updated"
 _ALIASES = {"turn_started": "task_started", "turn_complete": "task_complete"}
 """Older names of the turn events, accepted on read as Codex does."""
@@ -169,8 +171,10 @@ class _Reader:
         kind = data["type"]
         payload = data.get("payload")
         self.count_type(kind)
-        if kind not in KNOWN_TYPES or not isinstance(payload, dict):
+        if kind not in _READ_TYPES:
             return
+        if not isinstance(payload, dict):
+            raise _BadLine(f"{kind} line's payload is {_json_type(payload)}, expected an object")
         if kind == "session_meta":
             session_id = _text(payload, "id", "payload") or _text(payload, "session_id", "payload")
             self.r.meta, self.r.session_id = payload, session_id
