@@ -10,14 +10,13 @@ revisions it has already passed and scrubbing backwards must still show the olde
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import CodexNbError
-from ..protocol.events import Event, PlanUpdate
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..frontend.requests import FrontendRequests
+from ..protocol.events import Event, PlanUpdate
 from .rollout import Rollout, read_rollout
 
 
@@ -30,22 +29,19 @@ class RolloutReplay(BusEventSource):
 
     def __init__(self, rollout: Rollout | str | Path) -> None:
         self.rollout = rollout if isinstance(rollout, Rollout) else read_rollout(rollout)
-        self.thread_id = self.rollout.session_id or self.rollout.path.stem
+        session_id = self.rollout.session_id
+        # A Rollout may be built by hand: only a non-empty string names the thread.
+        self.thread_id = session_id if isinstance(session_id, str) and session_id else self.rollout.path.stem
         self.bus = EventBus(self.thread_id)
         self.frontend_requests = FrontendRequests()
         self.position: int | None = None
         self._revision = itertools.count(1)
-        self._listeners: list[Callable[[int], None]] = []
 
     def __len__(self) -> int:
         return len(self.rollout.plans)
 
     def interrupt(self) -> bool:
         return False
-
-    def on_seek(self, fn: Callable[[int], None]) -> Callable[[], None]:
-        self._listeners.append(fn)
-        return lambda: self._listeners.remove(fn) if fn in self._listeners else None
 
     def seek(self, index: int) -> Event:
         """Show snapshot ``index`` (negative counts from the end)."""
@@ -60,8 +56,6 @@ class RolloutReplay(BusEventSource):
         event = self.bus.emit(PlanUpdate.from_args(snapshot.args), id=snapshot.call_id, turn_id=snapshot.turn_id,
                               revision=next(self._revision))
         self.position = index
-        for fn in list(self._listeners):
-            fn(index)
         return event
 
     def first(self) -> Event:
