@@ -180,6 +180,17 @@ async def test_output_items_per_response_are_bounded(no_leaked_tasks) -> None:
                            "the turn stops"
 
 
+async def test_an_absurd_summary_index_starts_no_section(no_leaked_tasks) -> None:
+    events = [{"type": "response.reasoning_summary_part.added", "item_id": "rs", "summary_index": index}
+              for index in (10**30, -1, True, 1)]
+    events += [{"type": "response.output_item.done", "output_index": 0, "item": cx.assistant_message("ok")},
+               {"type": "response.completed", "response": {"id": "r"}}]
+    async with ResponsesServer([Events(events)]) as srv:
+        result, _ = await run(srv)
+    breaks = [e.msg for e in result.events if e.msg.type == "agent_reasoning_section_break"]
+    assert [b.summary_index for b in breaks] == [1]
+
+
 # ---------------------------------------------------------------- keys echoed back
 
 ECHO = f"key {SECRET} or {OTHER_KEY}, header {BEARER}"

@@ -30,6 +30,8 @@ MAX_ERROR_BODY_BYTES = 1 * MIB
 """The body of a non-2xx answer (it is read whole, for its message)."""
 MAX_OUTPUT_ITEMS = 10_000
 """Output items in one response (each may start a tool call)."""
+MAX_SUMMARY_PARTS = 10_000
+"""Parts of one reasoning summary (a larger ``summary_index`` starts no new section)."""
 MAX_PEER_TEXT = 2000
 """Characters of a server's message kept in an error, event or widget."""
 

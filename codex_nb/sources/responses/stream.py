@@ -27,7 +27,7 @@ from ...protocol.model_stream import (
     ResponseCompleted,
     TokenUsage,
 )
-from .limits import MAX_OUTPUT_ITEMS, clip
+from .limits import MAX_OUTPUT_ITEMS, MAX_SUMMARY_PARTS, clip
 
 CONTEXT_WINDOW_EXCEEDED = ("Codex ran out of room in the model's context window. Start a new thread or clear "
                            "earlier history before retrying.")
@@ -92,8 +92,8 @@ class StreamMapper:
     @staticmethod
     def _reasoning_part(event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
         index = event.get("summary_index")
-        if not isinstance(index, int) or index <= 0:
-            return _NOTHING  # the first part needs no break
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 < index <= MAX_SUMMARY_PARTS:
+            return _NOTHING  # the first part needs no break; an absurd index is no part at all
         return (AgentReasoningSectionBreak(item_id=str(event.get("item_id") or ""), summary_index=index),)
 
     # -- items -------------------------------------------------------------------------
