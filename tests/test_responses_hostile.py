@@ -224,6 +224,15 @@ async def test_an_echo_in_an_http_error_body_is_redacted_for_every_key_shape(no_
     assert OTHER_KEY not in json.dumps(log.wire())
 
 
+def test_redaction_leaves_prose_alone() -> None:
+    from codex_nb.sources.responses.redact import redact
+
+    assert redact("Bearer authentication is required; see task-identifier sk-learn") == \
+        "Bearer authentication is required; see task-identifier sk-learn"
+    assert redact(f"Authorization: {BEARER}, {OTHER_KEY}, {SECRET}", SECRET) == "Authorization: Bearer ***, ***, ***"
+    assert redact("abcd abcd", "abcd") == "*** ***" and redact("x", "") == "x"
+
+
 async def test_a_long_server_message_is_cut(no_leaked_tasks) -> None:
     event = {"type": "response.failed", "response": {"id": "r", "error": {"message": "m" * 100_000}}}
     async with ResponsesServer([Events([event])]) as srv:

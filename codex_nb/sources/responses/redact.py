@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 
 MASK = "***"
+# Long enough, and (for a bearer token) with a digit, that prose is left alone:
+# "Bearer authentication is required" keeps its words.
 _SHAPES = re.compile(
-    r"(?P<bearer>\b[Bb]earer\s+)[A-Za-z0-9._~+/=-]{8,}"
-    r"|\bsk-[A-Za-z0-9_-]{8,}"
+    r"(?P<bearer>\b[Bb]earer\s+)(?=[A-Za-z._~+/=-]*[0-9])[A-Za-z0-9._~+/=-]{16,}"
+    r"|\bsk-[A-Za-z0-9_-]{16,}"
 )
 
 
