@@ -283,7 +283,7 @@ async def test_the_key_never_shows_in_reprs_events_logs_or_tracebacks(caplog) ->
     for text in (repr(model), str(model.__dict__), json.dumps(log.wire()), caplog.text, rendered, result.error):
         assert SECRET not in text
     assert repr(model) == f"ResponsesModel(model='local-model', provider='custom', base_url='{url}', " \
-                          f"api_key=set)"
+                          f"api_key=set (passed in))"
     with pytest.raises(TypeError, match="cannot be pickled"):
         import pickle
 

@@ -45,7 +45,8 @@ class TokenUsage(BaseModel):
                    total_tokens=_count(usage.get("total_tokens")))
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
-        return TokenUsage(**{name: getattr(self, name) + getattr(other, name) for name in type(self).model_fields})
+        return TokenUsage(**{name: min(getattr(self, name) + getattr(other, name), MAX_TOKEN_COUNT)
+                             for name in type(self).model_fields})
 
     @property
     def tokens_in_context_window(self) -> int:
@@ -53,8 +54,15 @@ class TokenUsage(BaseModel):
         return self.total_tokens
 
 
+MAX_TOKEN_COUNT = 2**53 - 1
+"""The largest token count kept: a server's bigger figure is capped here (the widgets'
+JavaScript counts exactly only up to 2**53)."""
+
+
 def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        return 0
+    return min(value, MAX_TOKEN_COUNT)
 
 
 class TokenUsageInfo(BaseModel):

@@ -6,7 +6,8 @@ binary, codex_nb's own Responses provider -- can run whole turns offline. Each P
 API does (``response.created``, ``response.in_progress``, ``response.output_item.added``,
 ``response.output_text.delta`` for assistant text, ``response.output_item.done``,
 ``response.completed`` with usage). Every request body is recorded. Faults
-(``HttpError``, ``CutStream``, ``Stall``, ``Garbage``) are script entries too.
+(``HttpError``, ``CutStream``, ``Stall``, ``Garbage``, ``Raw``, ``Redirect``) are script
+entries too.
 
 Strict: a request beyond the script is answered with HTTP 500 and a message saying so,
 and leaving the context manager raises ``ResponsesServerError`` for it, and for script
@@ -18,7 +19,7 @@ from __future__ import annotations
 import copy
 import json
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -82,7 +83,29 @@ class Events:
     hold_after: int | None = None
 
 
-Fault = HttpError | CutStream | Stall | Garbage | Events
+@dataclass(frozen=True, kw_only=False)
+class Raw:
+    """Answer with this status, these headers and these body bytes, exactly as given.
+
+    ``body`` may be an iterable of byte chunks (written one by one, until the client
+    hangs up): a compressed body (``Content-Encoding: gzip``) that inflates far beyond
+    what is sent, or an endless stream. No Content-Length: the body ends with the connection.
+    """
+
+    body: bytes | Iterable[bytes]
+    status: int = 200
+    headers: Mapping[str, str] | None = None
+
+
+@dataclass(frozen=True, kw_only=False)
+class Redirect:
+    """Answer with a redirect (``status``, default 307: keep the method and body) to ``location``."""
+
+    location: str
+    status: int = 307
+
+
+Fault = HttpError | CutStream | Stall | Garbage | Events | Raw | Redirect
 Entry = Sequence[Item] | Callable[[dict[str, Any]], Any] | Fault
 
 
@@ -130,7 +153,7 @@ class ResponsesServer:
             if not (callable(entry) or _is_item_list(entry) or isinstance(entry, Fault)):
                 raise TypeError(
                     f"script entry {index} must be a list of output items, a callable or a fault "
-                    f"(HttpError/CutStream/Stall/Garbage); got {type(entry).__name__}. "
+                    f"(HttpError/CutStream/Stall/Garbage/Events/Raw/Redirect); got {type(entry).__name__}. "
                     f"Wrap a single item in a list."
                 )
         self.script: list[Entry] = list(script)
@@ -320,6 +343,15 @@ class _Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(data)
             return
+        if isinstance(entry, Redirect):
+            self.send_response(entry.status)
+            self.send_header("Location", entry.location)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if isinstance(entry, Raw):
+            self._raw(entry)
+            return
         if isinstance(entry, Garbage):
             self._start_stream(close=True)
             self.wfile.write(entry.text.encode())
@@ -369,6 +401,20 @@ class _Handler(BaseHTTPRequestHandler):
                     self._send(delta)
         self._send({"type": "response.output_item.done", "output_index": output_index, "item": item})
 
+    def _raw(self, entry: Raw) -> None:
+        self.send_response(entry.status)
+        for key, value in (entry.headers or {}).items():
+            self.send_header(key, value)
+        self.send_header("Connection", "close")
+        self.close_connection = True
+        self.end_headers()
+        chunks = [entry.body] if isinstance(entry.body, bytes) else entry.body
+        for chunk in chunks:
+            if self.owner._closing.is_set():
+                return
+            self.wfile.write(chunk)
+        self.wfile.flush()
+
     def _events(self, entry: Events) -> None:
         events = list(entry.events)
         hold = len(events) if entry.hold_after is None else entry.hold_after
@@ -410,4 +456,5 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-__all__ = ["CutStream", "Events", "Garbage", "HttpError", "ResponsesServer", "ResponsesServerError", "Stall"]
+__all__ = ["CutStream", "Events", "Garbage", "HttpError", "Raw", "Redirect", "ResponsesServer",
+           "ResponsesServerError", "Stall"]

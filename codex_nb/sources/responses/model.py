@@ -9,23 +9,30 @@ failed stream, a 429 (after its ``Retry-After``) and an exhausted request retry 
 retried ``stream_max_retries`` times, each announced with a ``stream_error`` event
 ``Reconnecting... n/m``; then the turn fails with the last error. 401/403 and other 4xx
 fail at once with a message naming the key to set. The API key lives in a ``Secret``:
-it is never in a repr, an event, a log line or an error message.
+it is never in a repr, an event, a log line or an error message, and every error made
+from the server's text is redacted (``redact``). Every size and number the server sends
+is bounded (``limits``, ``http_guard``); a redirect to another origin is refused.
 """
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import functools
 import json
 import random
 import ssl
-import time
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from ...errors import ConfigError, ModelError
-from ...protocol.model_stream import ModelStreamEvent, OutputItemDone, ResponseCompleted, StreamError, TokenUsage
+from ...protocol.model_stream import (
+    ModelStreamEvent,
+    OutputItemDone,
+    ResponseCompleted,
+    StreamError,
+    TokenUsage,
+)
+from .limits import MAX_PEER_TEXT, clamp_delay, clip, retry_after
 from .provider import (
     REASONING_EFFORTS,
     REASONING_SUMMARIES,
@@ -35,11 +42,13 @@ from .provider import (
     check_choice,
     provider_catalog,
 )
+from .redact import redact
 from .request import build_body, reasoning_param
 from .stream import StreamMapper
 
 INITIAL_DELAY_SECONDS = 0.2
-MAX_RETRY_AFTER_SECONDS = 60.0
+INSTALL_HINT = ("cx.ResponsesModel needs the openai package: install the model extra with "
+                "pip install -e '.[model]' from a codex_nb checkout, or pip install 'codex_nb[model]' from a release")
 _STATUS_REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 408: "Request Timeout",
                    409: "Conflict", 413: "Payload Too Large", 422: "Unprocessable Entity", 429: "Too Many Requests",
                    500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
@@ -47,8 +56,12 @@ _STATUS_REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 40
 
 
 def backoff(attempt: int) -> float:
-    """Codex's retry delay for attempt 1, 2, ...: 200 ms doubling, with +-10 % jitter."""
-    return INITIAL_DELAY_SECONDS * 2 ** max(attempt - 1, 0) * random.uniform(0.9, 1.1)
+    """Codex's retry delay for attempt 1, 2, ...: 200 ms doubling, with +-10 % jitter.
+
+    Capped at ``MAX_RETRY_DELAY_SECONDS`` (from the 10th attempt): Codex's has no cap, so
+    its 100th stream retry would wait 10^29 seconds.
+    """
+    return clamp_delay(INITIAL_DELAY_SECONDS * 2 ** min(max(attempt - 1, 0), 16) * random.uniform(0.9, 1.1))
 
 
 class ResponsesModel:
@@ -93,6 +106,7 @@ class ResponsesModel:
         if api_key is not None and not isinstance(api_key, str):
             raise ConfigError(f"api_key must be a string, got {type(api_key).__name__}")
         self._api_key: Secret | None = Secret(api_key) if api_key else self.provider.api_key()
+        self._key_source = "(passed in)" if api_key else _key_source(self.provider)
         self.last_request: dict[str, Any] | None = None
         """The body of the latest request sent (for inspection in notebooks and tests)."""
         self.last_usage: TokenUsage | None = None
@@ -119,8 +133,10 @@ class ResponsesModel:
             raise ConfigError(f"model_provider {provider_id!r} is not defined: add a [model_providers.{provider_id}] "
                               f"table with base_url = \"...\" (known providers: {', '.join(sorted(catalog))})")
         provider = catalog[provider_id]
+        source = None
         if environ is not None and "api_key" not in overrides:
             overrides["api_key"] = (provider.api_key(environ) or Secret("")).reveal() or None
+            source = _key_source(provider, environ)
         if "model" not in data and "model" not in overrides:
             raise ConfigError('the config sets no model: add model = "<model name>" to config.toml or pass model=...')
         kwargs: dict[str, Any] = {"model": data.get("model"), "provider": provider,
@@ -128,7 +144,10 @@ class ResponsesModel:
                                   "reasoning_summary": data.get("model_reasoning_summary"),
                                   "model_context_window": data.get("model_context_window")}
         kwargs.update(overrides)
-        return cls(**kwargs)
+        model = cls(**kwargs)
+        if source is not None:
+            model._key_source = source
+        return model
 
     # -- the Model protocol --------------------------------------------------------------
     def request_body(self, request: Any) -> dict[str, Any]:
@@ -166,6 +185,7 @@ class ResponsesModel:
                         yield out
                 return
             except ModelError as err:
+                self._scrub(err)  # the one way out for every error: no key, no unbounded text
                 if not err.retryable or retries >= limit:
                     raise
                 retries += 1
@@ -178,7 +198,7 @@ class ResponsesModel:
                 await client.close()  # no connection outlives its response
             yield StreamError(message=f"Reconnecting... {retries}/{limit}", codex_error_info=error.info,
                               additional_details=error.message)
-            await asyncio.sleep(error.delay if error.delay is not None else backoff(retries))
+            await asyncio.sleep(clamp_delay(error.delay) if error.delay is not None else backoff(retries))
 
     async def _next_event(self, iterator: Any, watchdog: _IdleWatchdog) -> Any:
         """The next stream event; a drop, stall, bad JSON or transport error is a retryable ModelError."""
@@ -207,8 +227,8 @@ class ResponsesModel:
     async def _open(self, client: Any, body: dict[str, Any]) -> Any:
         """POST the request; retry 5xx/transport errors ``request_max_retries`` times."""
         limit = self.provider.effective_request_max_retries
-        from openai import AsyncStream
-        from openai.types.responses import Response
+        openai = _openai()
+        AsyncStream, Response = openai.AsyncStream, openai.types.responses.Response
 
         # The client's own POST, not responses.create(): the body goes out in Codex's key
         # order, and the SDK's AsyncStream hands back each event as the server's JSON
@@ -219,6 +239,8 @@ class ResponsesModel:
             try:
                 return await client.post("/responses", cast_to=Response, body=body, options=options, stream=True,
                                          stream_cls=AsyncStream[object])
+            except ModelError:
+                raise  # the client's guards: a refused redirect, a body over its limit
             except Exception as err:
                 error = self._status_error(err)
                 if error is None:
@@ -232,8 +254,7 @@ class ResponsesModel:
 
     # -- errors ----------------------------------------------------------------------------
     def _status_error(self, err: Exception) -> ModelError | None:
-        import openai
-
+        openai = _openai()
         if not isinstance(err, openai.APIStatusError):
             return None
         status = err.status_code
@@ -248,7 +269,7 @@ class ResponsesModel:
             return ModelError(f"unexpected status {status} {reason}: {detail}, url: {url}. To fix: {fix}.",
                               info="unauthorized")
         if status == 429:
-            delay = _retry_after(err.response.headers)
+            delay = retry_after(err.response.headers)
             return ModelError(f"exceeded retry limit, last status: {status} {reason}: {detail}", retryable=True,
                               delay=backoff(1) if delay is None else delay, info="rateLimitExceeded")
         if status >= 500 or status == 408:
@@ -263,30 +284,39 @@ class ResponsesModel:
                           retryable=True, info="httpConnectionFailed")
 
     def _redact(self, text: str) -> str:
-        if self._api_key is not None and self._api_key.reveal():
-            text = text.replace(self._api_key.reveal(), "***")
-        return text
+        return redact(text, self._api_key.reveal() if self._api_key is not None else None)
+
+    def _scrub(self, err: ModelError) -> None:
+        """Redact and bound the message of an error on its way out (``result.error``, events, widgets)."""
+        text = clip(self._redact(err.message), 2 * MAX_PEER_TEXT)
+        err.message = text
+        err.args = (text,)
 
     # -- the SDK client, one per request ----------------------------------------------------
     def _new_client(self) -> Any:
         """A fresh client for one request: no pooled connection outlives its response, so an
         interrupted or abandoned turn leaves no socket behind, whatever loop it ran on."""
-        import openai  # lazy: importing codex_nb must not import the SDK
+        openai = _openai()  # lazy: importing codex_nb must not import the SDK
+        import httpx2
 
+        from .http_guard import event_hooks
+
+        base_url = self.provider.resolved_base_url()
+        key = self._api_key.reveal() if self._api_key is not None else None
+        hooks = event_hooks(httpx2.URL(base_url), key=key)
         return openai.AsyncOpenAI(
-            api_key=self._api_key.reveal() if self._api_key is not None else "no-key-configured",
-            base_url=self.provider.resolved_base_url(), max_retries=0, timeout=self.provider.stream_idle_timeout,
-            default_headers=self.provider.headers() or None, default_query=self.provider.query_params or None,
-            organization=None, project=None, http_client=openai.DefaultAsyncHttpxClient(verify=_ssl_context()))
+            api_key=key or "no-key-configured", base_url=base_url, max_retries=0,
+            timeout=self.provider.stream_idle_timeout, default_headers=self.provider.headers() or None,
+            default_query=self.provider.query_params or None, organization=None, project=None,
+            http_client=openai.DefaultAsyncHttpxClient(verify=_ssl_context(), event_hooks=hooks))
 
     async def aclose(self) -> None:
         """Nothing to release: every request closes its own connection (kept for symmetry)."""
 
     def __repr__(self) -> str:
-        key = "set" if self._api_key is not None else "none"
-        source = f" from {self.provider.key_env_var}" if self._api_key is not None and self.provider.key_env_var else ""
+        key = "none" if self._api_key is None else f"set {self._key_source}"
         return (f"ResponsesModel(model={self.model!r}, provider={self.provider.id!r}, "
-                f"base_url={self.provider.resolved_base_url()!r}, api_key={key}{source})")
+                f"base_url={self.provider.resolved_base_url()!r}, api_key={key})")
 
     def __reduce__(self) -> Any:
         raise TypeError("a ResponsesModel holds an API key and cannot be pickled; build a new one where needed")
@@ -351,9 +381,28 @@ def _ssl_context() -> ssl.SSLContext:
 
 
 def _omit() -> Any:
-    import openai
+    return _openai().Omit()
 
-    return openai.Omit()
+
+def _openai() -> Any:
+    """The openai SDK, or a ModelError that says how to install it (the turn fails with it)."""
+    try:
+        import openai
+        import openai.types.responses
+    except ImportError as err:
+        detail = "" if isinstance(err, ModuleNotFoundError) and err.name == "openai" else f" ({err})"
+        raise ModelError(f"{INSTALL_HINT}{detail}") from None
+    return openai
+
+
+def _key_source(provider: ProviderInfo, environ: Mapping[str, str] | None = None) -> str:
+    """Where ``provider.api_key(environ)`` found its key, for the repr."""
+    import os
+
+    var = provider.key_env_var
+    if var is not None and (os.environ if environ is None else environ).get(var, "").strip():
+        return f"from {var}"
+    return "from experimental_bearer_token"
 
 
 def _server_message(err: Any) -> str:
@@ -370,26 +419,6 @@ def _server_message(err: Any) -> str:
         return err.response.text[:2000] or "(empty body)"
     except Exception:  # a streamed body that cannot be read any more
         return "(no body)"
-
-
-def _retry_after(headers: Mapping[str, str]) -> float | None:
-    """Seconds to wait from ``retry-after-ms`` or ``Retry-After`` (seconds or an HTTP date)."""
-    raw_ms = headers.get("retry-after-ms")
-    try:
-        if raw_ms is not None:
-            return min(max(float(raw_ms) / 1000, 0.0), MAX_RETRY_AFTER_SECONDS)
-    except ValueError:
-        pass
-    raw = headers.get("retry-after")
-    if raw is None:
-        return None
-    try:
-        return min(max(float(raw), 0.0), MAX_RETRY_AFTER_SECONDS)
-    except ValueError:
-        parsed = email.utils.parsedate_to_datetime(raw) if raw.strip() else None
-        if parsed is None:
-            return None
-        return min(max(parsed.timestamp() - time.time(), 0.0), MAX_RETRY_AFTER_SECONDS)
 
 
 def _provider(provider: ProviderInfo | str | None, *, base_url: str | None, env_key: str | None) -> ProviderInfo:

@@ -8,7 +8,8 @@ final text) and returns the runtime events for each: text deltas become
 summary part: ``agent_reasoning_section_break``), each completed output item an
 ``OutputItemDone`` (reasoning items add one ``agent_reasoning`` per summary part),
 ``response.completed`` a ``ResponseCompleted`` with usage. ``response.failed``,
-``response.incomplete`` and ``error`` events raise ``ModelError`` with Codex's texts.
+``response.incomplete`` and ``error`` events raise ``ModelError`` with Codex's texts
+(the server's part cut to ``MAX_PEER_TEXT``; the model redacts keys from every error).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ...protocol.model_stream import (
     ResponseCompleted,
     TokenUsage,
 )
+from .limits import MAX_OUTPUT_ITEMS, MAX_SUMMARY_PARTS, clip
 
 CONTEXT_WINDOW_EXCEEDED = ("Codex ran out of room in the model's context window. Start a new thread or clear "
                            "earlier history before retrying.")
@@ -90,8 +92,8 @@ class StreamMapper:
     @staticmethod
     def _reasoning_part(event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
         index = event.get("summary_index")
-        if not isinstance(index, int) or index <= 0:
-            return _NOTHING  # the first part needs no break
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 < index <= MAX_SUMMARY_PARTS:
+            return _NOTHING  # the first part needs no break; an absurd index is no part at all
         return (AgentReasoningSectionBreak(item_id=str(event.get("item_id") or ""), summary_index=index),)
 
     # -- items -------------------------------------------------------------------------
@@ -101,6 +103,9 @@ class StreamMapper:
             raise ModelError(f"stream disconnected before completion: output item without a type: {item!r:.200}",
                              retryable=True)
         self.items_done += 1
+        if self.items_done > MAX_OUTPUT_ITEMS:
+            raise ModelError(f"the model provider sent over {MAX_OUTPUT_ITEMS} output items in one response, "
+                             f"codex_nb's limit; the turn stops", info="other")
         item = normalize_item(item)
         done = OutputItemDone(item=item)
         if item["type"] != "reasoning":
@@ -120,8 +125,8 @@ class StreamMapper:
 
     @staticmethod
     def _failed(event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
-        code = _get(event, "response", "error", "code")
-        message = _get(event, "response", "error", "message")
+        code = _text(_get(event, "response", "error", "code"))
+        message = _text(_get(event, "response", "error", "message"))
         if code in _FATAL_CODES:
             text, info = _FATAL_CODES[code]
             raise ModelError(text, info=info)
@@ -132,17 +137,25 @@ class StreamMapper:
 
     @staticmethod
     def _incomplete(event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
-        reason = _get(event, "response", "incomplete_details", "reason") or "unknown"
+        reason = _text(_get(event, "response", "incomplete_details", "reason")) or "unknown"
         raise ModelError(f"Incomplete response returned, reason: {reason}", retryable=True, info="other")
 
     @staticmethod
     def _error(event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
-        message = event.get("message") or _get(event, "error", "message") or "the model provider sent an error event"
-        code = event.get("code") or _get(event, "error", "code")
+        message = (_text(event.get("message")) or _text(_get(event, "error", "message"))
+                   or "the model provider sent an error event")
+        code = _text(event.get("code")) or _text(_get(event, "error", "code"))
         if code in _FATAL_CODES:
             text, info = _FATAL_CODES[code]
             raise ModelError(text, info=info)
         raise ModelError(f"stream disconnected before completion: {message}", retryable=True, info="other")
+
+
+def _text(value: Any) -> str | None:
+    """A server's string, bounded; anything else (a number, a list) shown as its JSON-ish repr."""
+    if value is None or value == "":
+        return None
+    return clip(value if isinstance(value, str) else repr(value)[:200])
 
 
 def _get(data: Any, *path: str) -> Any:
