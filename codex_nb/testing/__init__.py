@@ -16,7 +16,9 @@ from .recording import ModelRequest, RecordingSubscriber, ScriptedModel
 if TYPE_CHECKING:
     from .acp_agents import CodexAcpNotFound, codex_acp_binary, pinned_codex_acp_version, write_codex_acp_home
     from .codex_ref import CodexNotFound, codex_binary, codex_config_toml, pinned_codex_version
-    from .responses_server import CutStream, Events, Garbage, HttpError, ResponsesServer, ResponsesServerError, Stall
+    from .responses_server import (
+        CutStream, Events, Garbage, HttpError, Raw, Redirect, ResponsesServer, ResponsesServerError, Stall,
+    )
 
 _LAZY = {
     "CodexAcpNotFound": "codex_nb.testing.acp_agents",
@@ -31,6 +33,8 @@ _LAZY = {
     "Events": "codex_nb.testing.responses_server",
     "Garbage": "codex_nb.testing.responses_server",
     "HttpError": "codex_nb.testing.responses_server",
+    "Raw": "codex_nb.testing.responses_server",
+    "Redirect": "codex_nb.testing.responses_server",
     "ResponsesServer": "codex_nb.testing.responses_server",
     "ResponsesServerError": "codex_nb.testing.responses_server",
     "Stall": "codex_nb.testing.responses_server",
@@ -48,7 +52,9 @@ __all__ = [
     "Garbage",
     "HttpError",
     "ModelRequest",
+    "Raw",
     "RecordingSubscriber",
+    "Redirect",
     "ResponsesServer",
     "ResponsesServerError",
     "ScriptedModel",
