@@ -8,6 +8,11 @@ bad command, garbage on stdout, startup timeout), ``crashed`` (the transport clo
 after start), ``stopped``. A failed or crashed server can be ``restart()``ed.
 
 Cancelling a call abandons its request: the SDK sends ``notifications/cancelled``.
+
+``notifications/tools/list_changed`` is coalesced: one refresh task re-reads
+``tools/list`` while notifications keep arriving, and at most one more read is queued
+behind it, however fast the server sends them. A listing is bounded (``MAX_TOOLS``,
+``MAX_LIST_PAGES``); what is cut is reported through ``on_warning``.
 """
 
 from __future__ import annotations
@@ -23,10 +28,16 @@ from .errors import McpCallFailed
 
 Status = str  # "stopped" | "starting" | "ready" | "failed" | "crashed"
 
+MAX_TOOLS = 10_000
+"""Tools kept from one server's listing; the rest are dropped with a warning."""
+MAX_LIST_PAGES = 1_000
+"""``tools/list`` pages read per listing (a server could hand out cursors forever)."""
+
 
 class McpConnection:
     def __init__(self, config: McpServerConfig, *, on_tools_changed: Callable[[McpConnection], None] | None = None,
-                 on_status: Callable[[McpConnection], None] | None = None) -> None:
+                 on_status: Callable[[McpConnection], None] | None = None,
+                 on_warning: Callable[[str, str], None] | None = None) -> None:
         self.config = config
         self.status: Status = "stopped"
         self.error: str | None = None
@@ -35,11 +46,13 @@ class McpConnection:
         self.tools: list[Any] = []
         self._on_tools_changed = on_tools_changed
         self._on_status = on_status
+        self._on_warning = on_warning
         self._session: Any = None
         self._owner: asyncio.Task[None] | None = None
         self._stop: asyncio.Event | None = None
         self._stderr: Any = None
         self._refresh: asyncio.Task[None] | None = None
+        self._refresh_queued = False
 
     def __repr__(self) -> str:
         extra = f" error={self.error!r}" if self.error else ""
@@ -70,8 +83,10 @@ class McpConnection:
                                  f"{self._stderr_tail()}")
 
     async def stop(self) -> None:
-        if self._refresh is not None:
-            self._refresh.cancel()
+        refresh, self._refresh, self._refresh_queued = self._refresh, None, False
+        if refresh is not None and not refresh.done():
+            refresh.cancel()
+            await asyncio.wait([refresh])  # reaps it without swallowing a cancellation of stop() itself
         if self._stop is not None:
             self._stop.set()
         owner = self._owner
@@ -155,19 +170,52 @@ class McpConnection:
 
         tools: list[Any] = []
         cursor = None
-        while True:
+        seen: set[str] = set()
+        for _ in range(MAX_LIST_PAGES):
             page = await (session.list_tools(params=PaginatedRequestParams(cursor=cursor)) if cursor else session.list_tools())
-            tools.extend(page.tools)
+            tools.extend(page.tools[:MAX_TOOLS + 1 - len(tools)])
             cursor = page.next_cursor
+            if len(tools) > MAX_TOOLS:
+                self._warn(f"MCP server `{self.config.name}` lists more than {MAX_TOOLS:,} tools; only the first "
+                           f"{MAX_TOOLS:,} are used")
+                return tools[:MAX_TOOLS]
             if not cursor:
                 return tools
+            if cursor in seen:
+                self._warn(f"MCP server `{self.config.name}`: tools/list repeated the cursor {cursor[:40]!r}; "
+                           f"the listing stops there ({len(tools):,} tools)")
+                return tools
+            seen.add(cursor)
+        self._warn(f"MCP server `{self.config.name}`: tools/list has more than {MAX_LIST_PAGES:,} pages; "
+                   f"the listing stops there ({len(tools):,} tools)")
+        return tools
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
             return
         root = getattr(message, "root", message)
         if getattr(root, "method", None) == "notifications/tools/list_changed":
-            self._refresh = asyncio.ensure_future(self.refresh_tools())
+            self._request_refresh()
+
+    def _request_refresh(self) -> None:
+        """Coalesce: one refresh task at a time; notifications during it queue exactly one more read."""
+        if self._refresh is not None and not self._refresh.done():
+            self._refresh_queued = True
+            return
+        self._refresh_queued = False
+        self._refresh = asyncio.ensure_future(self._refresh_loop())
+
+    async def _refresh_loop(self) -> None:
+        while True:
+            await self.refresh_tools()
+            if not self._refresh_queued:
+                return
+            self._refresh_queued = False
+
+    async def refresh_idle(self) -> None:
+        """Wait until no ``tools/list_changed`` refresh is running or queued."""
+        while self._refresh is not None and not self._refresh.done():
+            await asyncio.shield(self._refresh)
 
     async def refresh_tools(self) -> None:
         """Re-read ``tools/list`` and hand the new catalog to the owner (``tools/list_changed``)."""
@@ -176,12 +224,18 @@ class McpConnection:
             return
         try:
             self.tools = await asyncio.wait_for(self._list_tools(session), self.config.tool_timeout_sec)
+        except asyncio.CancelledError:
+            raise
         except Exception as err:  # noqa: BLE001
             self.error = f"MCP server `{self.config.name}`: tools/list failed after list_changed: {_describe(err)}"
             self._notify_status()
             return
         if self._on_tools_changed is not None:
-            self._on_tools_changed(self)
+            try:
+                self._on_tools_changed(self)
+            except Exception as err:  # noqa: BLE001 -- a task's exception would only reach the loop's log
+                self._warn(f"MCP server `{self.config.name}`: its new tool list could not be registered: "
+                           f"{_describe(err)}")
 
     # -- calls ----------------------------------------------------------------------
     async def call_tool(self, name: str, arguments: dict[str, Any] | None) -> Any:
@@ -221,6 +275,10 @@ class McpConnection:
     def _set_status(self, status: Status) -> None:
         self.status = status
         self._notify_status()
+
+    def _warn(self, message: str) -> None:
+        if self._on_warning is not None:
+            self._on_warning(self.config.name, message)
 
     def _notify_status(self) -> None:
         if self._on_status is not None:
