@@ -5,12 +5,14 @@ the next request is read, which makes the tests' counts exact. Modes (argv):
 
 - ``--bad-tools``: good tools next to tools that must each be skipped on their own: a
   recursive ``$ref``, a malformed ``anyOf`` / ``$ref``, a name listed twice, two names
-  equal after sanitising, a name over 64 characters, an empty name, a huge
+  equal after sanitising, a name over 128 characters, an empty name, a huge
   description, a schema nested too deep or too large.
 - ``--many N``: N tools in pages of 500.
 - ``--endless-pages``: every page has one tool and a fresh ``nextCursor``.
 - ``--names``: the names Codex has to shorten and de-duplicate (for the comparison with
-  the Codex binary): a long name, a name listed twice, names that sanitise alike.
+  the Codex binary): long names, a name listed twice, names that sanitise alike.
+- ``--long-instructions``: ``instructions`` of 13,200 bytes (Codex cuts a namespace
+  description).
 
 Tools that always exist: ``echo`` (returns its ``text``), ``storm`` (sends ``count``
 ``notifications/tools/list_changed`` before it answers) and ``stats`` (how many
@@ -64,7 +66,7 @@ def bad_tools() -> list[dict]:
         tool("twice", "Second of a name listed twice."),
         tool("a.b", "Sanitises to a_b."),
         tool("a_b", "Already a_b."),
-        tool("x" * 80, "A name of 80 characters."),
+        tool("x" * 200, "A name of 200 characters."),
         tool("", "An empty name."),
         tool("wordy", "w" * 200_000),
         tool("deep", "Nested 90 levels.", nested(90)),
@@ -81,6 +83,7 @@ def name_tools() -> list[dict]:
         tool("has-dash", "Dash tool."),
         tool("has.dot", "Dot tool."),
         tool("has_dot", "Underscore tool."),
+        *[tool("L" * n, f"long tool {n}") for n in (80, 116, 117, 300)],
     ]
 
 
@@ -139,6 +142,8 @@ def main() -> None:
             result = {"protocolVersion": params.get("protocolVersion", "2025-06-18"),
                       "capabilities": {"tools": {"listChanged": True}},
                       "serverInfo": {"name": "hostile", "version": "1"}}
+            if "--long-instructions" in argv:
+                result["instructions"] = "Long instructions, é. " * int(argv[argv.index("--long-instructions") + 1])
         elif method == "tools/list":
             result = tools_page(argv, params.get("cursor"))
         elif method == "tools/call":

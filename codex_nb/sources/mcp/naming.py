@@ -1,4 +1,4 @@
-"""Model-visible names for MCP tools, by Codex's rules: sanitise, de-duplicate, then fit in 64 bytes.
+"""Model-visible names for MCP tools, by Codex's rules: sanitise, de-duplicate, then fit in 128 bytes.
 
 A port of ``normalize_tools_for_model_with_prefix`` and its helpers in
 ``codex-rs/codex-mcp/src/tools.rs`` (https://github.com/openai/codex, with
@@ -16,9 +16,15 @@ callable name with the tool's raw name. Then:
 3. namespaces that two servers share after sanitising get ``_`` + 12 hex digits of
    the SHA-1 of the server's raw identity; names two tools share in one namespace get
    the same kind of suffix from the tool's raw identity;
-4. in raw-identity order, a name whose flat form ``namespace__name`` exceeds 64 bytes,
+4. in raw-identity order, a name whose flat form ``namespace__name`` exceeds 128 bytes,
    or is already taken, is cut down and given a hash suffix (a counter joins the hash
    input until the name is unused).
+
+The limit is 128, not the 64 of older releases and of upstream's main branch today:
+that is what the pinned 0.169 binary does (an 80-character tool name on a short
+server name reaches its model whole, and a 75-character namespace leaves 51 bytes for
+the name), and what ``tools.rs`` said at rust-v0.153.4. tests/test_mcp_vs_codex.py
+compares these names with the binary's.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from dataclasses import dataclass
 
 _PREFIX = "mcp__"
 _DELIMITER = "__"
-MAX_TOOL_NAME_LENGTH = 64
+MAX_TOOL_NAME_LENGTH = 128
 _HASH_LEN = 12
 
 
@@ -153,14 +159,16 @@ def model_names(tools: Iterable[tuple[str, str]]) -> tuple[list[ModelName], list
     return named, skipped
 
 
-MAX_NAMESPACE_DESCRIPTION_BYTES = 4 * 1024
-_TRUNCATION_SUFFIX = "\n[truncated]"
+MAX_NAMESPACE_DESCRIPTION_BYTES = 512 * 1024
+"""What the pinned binary keeps of a server's ``instructions`` (measured: 600 KB arrive as
+exactly 524,288 bytes, with no marker; upstream's main branch has since moved to 4 KiB)."""
 
 
 def namespace_description(instructions: str) -> str:
-    """A server's ``instructions`` as Codex shows them: cut to 4 KiB of UTF-8 with ``\\n[truncated]``."""
-    data = instructions.encode("utf-8", "surrogatepass")
+    """A server's ``instructions`` as Codex 0.169 shows them: trimmed, cut to 512 KiB of UTF-8 on a
+    character boundary."""
+    text = instructions.strip()
+    data = text.encode("utf-8", "surrogatepass")
     if len(data) <= MAX_NAMESPACE_DESCRIPTION_BYTES:
-        return instructions
-    end = MAX_NAMESPACE_DESCRIPTION_BYTES - len(_TRUNCATION_SUFFIX)
-    return data[:end].decode("utf-8", "ignore") + _TRUNCATION_SUFFIX
+        return text
+    return data[:MAX_NAMESPACE_DESCRIPTION_BYTES].decode("utf-8", "ignore")
