@@ -11,8 +11,9 @@ Cancelling a call abandons its request: the SDK sends ``notifications/cancelled`
 
 ``notifications/tools/list_changed`` is coalesced: one refresh task re-reads
 ``tools/list`` while notifications keep arriving, and at most one more read is queued
-behind it, however fast the server sends them. A listing is bounded (``MAX_TOOLS``,
-``MAX_LIST_PAGES``); what is cut is reported through ``on_warning``.
+behind it, however fast the server sends them. A listing is bounded as in Codex
+(``MAX_TOOLS``, ``MAX_LIST_PAGES``, ``MAX_CURSOR_CHARS``): past a bound the server fails
+to start with a message that names it (a refresh past it keeps the old tools).
 """
 
 from __future__ import annotations
@@ -28,10 +29,18 @@ from .errors import McpCallFailed
 
 Status = str  # "stopped" | "starting" | "ready" | "failed" | "crashed"
 
-MAX_TOOLS = 10_000
-"""Tools kept from one server's listing; the rest are dropped with a warning."""
-MAX_LIST_PAGES = 1_000
-"""``tools/list`` pages read per listing (a server could hand out cursors forever)."""
+# Codex's bounds on a listing (``codex-rs/codex-mcp/src/pagination.rs``); the pinned binary does not
+# start a server that lists more than 2,048 tools.
+MAX_TOOLS = 2_048
+"""Tools one server may list."""
+MAX_LIST_PAGES = 100
+"""``tools/list`` pages one listing may take (a server could hand out cursors forever)."""
+MAX_CURSOR_CHARS = 64 * 1024
+"""Length of one pagination cursor."""
+
+
+class ListingTooLarge(Exception):
+    """A ``tools/list`` beyond Codex's bounds: the server does not start (or keeps its old tools)."""
 
 
 class McpConnection:
@@ -79,7 +88,8 @@ class McpConnection:
                                  f"{self._stderr_tail()}")
         except Exception as err:  # the owner reported why it could not start
             await self._cancel_owner()
-            self._fail("failed", f"MCP client for `{self.config.name}` failed to start: {_describe(err)}"
+            # The owner already described its failure (an Exception carrying the text).
+            self._fail("failed", f"MCP client for `{self.config.name}` failed to start: {str(err) or _describe(err)}"
                                  f"{self._stderr_tail()}")
 
     async def stop(self) -> None:
@@ -168,27 +178,28 @@ class McpConnection:
     async def _list_tools(self, session: Any) -> list[Any]:
         from mcp.types import PaginatedRequestParams
 
+        name = self.config.name
         tools: list[Any] = []
         cursor = None
         seen: set[str] = set()
         for _ in range(MAX_LIST_PAGES):
             page = await (session.list_tools(params=PaginatedRequestParams(cursor=cursor)) if cursor else session.list_tools())
-            tools.extend(page.tools[:MAX_TOOLS + 1 - len(tools)])
-            cursor = page.next_cursor
+            tools.extend(page.tools)
             if len(tools) > MAX_TOOLS:
-                self._warn(f"MCP server `{self.config.name}` lists more than {MAX_TOOLS:,} tools; only the first "
-                           f"{MAX_TOOLS:,} are used")
-                return tools[:MAX_TOOLS]
+                raise ListingTooLarge(f"MCP server `{name}` lists more than {MAX_TOOLS:,} tools (Codex's limit); "
+                                      f"use enabled_tools to pick the ones you need and ask the server to list fewer")
+            cursor = page.next_cursor
             if not cursor:
                 return tools
+            if len(cursor) > MAX_CURSOR_CHARS:
+                raise ListingTooLarge(f"MCP server `{name}` sent a tools/list cursor of {len(cursor):,} characters "
+                                      f"(the limit is {MAX_CURSOR_CHARS:,})")
             if cursor in seen:
-                self._warn(f"MCP server `{self.config.name}`: tools/list repeated the cursor {cursor[:40]!r}; "
-                           f"the listing stops there ({len(tools):,} tools)")
-                return tools
+                raise ListingTooLarge(f"MCP server `{name}` repeated the tools/list cursor {cursor[:40]!r}; "
+                                      f"its listing would never end")
             seen.add(cursor)
-        self._warn(f"MCP server `{self.config.name}`: tools/list has more than {MAX_LIST_PAGES:,} pages; "
-                   f"the listing stops there ({len(tools):,} tools)")
-        return tools
+        raise ListingTooLarge(f"MCP server `{name}`: tools/list takes more than {MAX_LIST_PAGES} pages (Codex's "
+                              f"limit); the listing is refused")
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
@@ -298,5 +309,7 @@ class McpConnection:
 def _describe(err: BaseException) -> str:
     if isinstance(err, BaseExceptionGroup):
         return "; ".join(_describe(e) for e in err.exceptions)
+    if isinstance(err, ListingTooLarge):
+        return str(err)
     text = str(err) or type(err).__name__
     return text if isinstance(err, Exception) and type(err).__name__ in text else f"{type(err).__name__}: {text}"
