@@ -89,6 +89,22 @@ async def test_servers_whose_names_sanitise_alike_both_register():
         assert warnings == []
 
 
+async def test_a_tool_whose_name_a_user_tool_owns_is_skipped():
+    session, servers, warnings = session_with({"h": hostile()})
+
+    def echo(text: str) -> str:
+        """Mine."""
+        return text
+
+    session.registry.register(echo, namespace="mcp__h")
+    async with servers:  # used to raise ToolCollisionError out of start()
+        assert servers.status() == {"h": "ready"}
+        assert warnings == ["MCP server `h`: skipped tool 'echo': its name 'mcp__h.echo' is already registered "
+                            "by 'user'"]
+        assert session.registry.get("mcp__h.echo").source == "user"
+        assert session.registry.get("mcp__h.stats").source == "mcp:h"
+
+
 async def test_list_changed_storm_is_coalesced():
     session, servers, warnings = session_with({"h": hostile()})
     connection = servers["h"]

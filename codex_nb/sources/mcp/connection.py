@@ -226,7 +226,7 @@ class McpConnection:
     async def refresh_idle(self) -> None:
         """Wait until no ``tools/list_changed`` refresh is running or queued."""
         while self._refresh is not None and not self._refresh.done():
-            await asyncio.shield(self._refresh)
+            await asyncio.wait([self._refresh])  # a refresh cancelled by stop() ends the wait, not the waiter
 
     async def refresh_tools(self) -> None:
         """Re-read ``tools/list`` and hand the new catalog to the owner (``tools/list_changed``)."""

@@ -1,7 +1,7 @@
 """One MCP server tool as a codex_nb ``Tool``: Codex's naming, spec and search document.
 
 Names are Codex's (``naming.model_names``: ``mcp__{server}`` and the tool's name,
-sanitised, de-duplicated and fitted in 64 bytes), computed by the catalog over every
+sanitised, de-duplicated and fitted in 128 bytes), computed by the catalog over every
 server at once and passed in. The spec's ``parameters`` is the server's ``inputSchema``
 in Codex's JSON-schema form (known keywords only, properties sorted; titles and
 defaults dropped), converted by the catalog after ``schema_guard`` accepted it.
