@@ -59,8 +59,9 @@ def build_catalog(connections: Iterable[McpConnection], *, exposure: ToolExposur
     named, skipped = model_names(order)
     for dup in skipped:
         catalog.warn(dup.server, skipped_tool(dup.server, dup.raw_name, dup.reason))
-    for name in named:
-        connection, raw = listed[(name.server, name.raw_name)]
+    by_raw = {(n.server, n.raw_name): n for n in named}
+    for key, (connection, raw) in listed.items():  # the server's listing order, as registered before
+        name = by_raw[key]
         tool = _tool(connection, raw, name.namespace, name.name, exposure, catalog)
         if tool is not None:
             catalog.tools[name.server].append(tool)

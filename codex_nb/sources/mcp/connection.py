@@ -88,8 +88,7 @@ class McpConnection:
                                  f"{self._stderr_tail()}")
         except Exception as err:  # the owner reported why it could not start
             await self._cancel_owner()
-            # The owner already described its failure (an Exception carrying the text).
-            self._fail("failed", f"MCP client for `{self.config.name}` failed to start: {str(err) or _describe(err)}"
+            self._fail("failed", f"MCP client for `{self.config.name}` failed to start: {_describe(err)}"
                                  f"{self._stderr_tail()}")
 
     async def stop(self) -> None:
@@ -145,7 +144,8 @@ class McpConnection:
             raise
         except BaseException as err:  # noqa: BLE001 -- a server's failure must never escape into the kernel
             if not ready.done():
-                ready.set_exception(Exception(_describe(err)))
+                kind = ListingTooLarge if _leaves(err, ListingTooLarge) else Exception
+                ready.set_exception(kind(_describe(err)))
             elif self.status == "ready":
                 self._fail("crashed", f"MCP server `{self.config.name}` stopped: {_describe(err)}")
         finally:
@@ -304,6 +304,13 @@ class McpConnection:
         except (OSError, ValueError):
             return ""
         return ("; server stderr:\n" + "\n".join(lines)) if lines else ""
+
+
+def _leaves(err: BaseException, kind: type[BaseException]) -> bool:
+    """Whether ``err``, or an exception inside it (task groups wrap them), is a ``kind``."""
+    if isinstance(err, BaseExceptionGroup):
+        return any(_leaves(e, kind) for e in err.exceptions)
+    return isinstance(err, kind)
 
 
 def _describe(err: BaseException) -> str:
