@@ -53,11 +53,13 @@ async def test_one_bad_tool_is_skipped_with_a_warning_and_the_rest_work():
         for tool, reason in expected.items():
             hits = [w for w in warnings if w.startswith(f"MCP server `h`: skipped tool {tool!r}: ")]
             assert len(hits) == 1 and reason in hits[0], (tool, warnings)
-        assert any("tool 'wordy' has 200,000 characters; only the first 65,536" in w for w in warnings)
-        assert len(warnings) == len(expected) + 1, warnings
+        assert any("description of tool 'wordy' has 200,000 characters; only the first 65,536" in w for w in warnings)
+        assert any("title of tool 'titled' has 100,000 characters; only the first 65,536" in w for w in warnings)
+        assert len(warnings) == len(expected) + 2, warnings
 
         names = mcp_names(session)
-        assert set(names.values()) == {"echo", "storm", "stats", "twice", "a.b", "a_b", "x" * 200, "", "wordy"}
+        assert set(names.values()) == {"echo", "storm", "stats", "twice", "a.b", "a_b", "x" * 200, "", "wordy",
+                                 "titled"}
         for flat in names:
             assert re.fullmatch(r"[A-Za-z0-9_]{1,128}", flat), flat
         assert names["mcp__h___"] == ""  # an empty name is Codex's "_"
@@ -66,6 +68,7 @@ async def test_one_bad_tool_is_skipped_with_a_warning_and_the_rest_work():
         assert twice.description == "First of a name listed twice."
         wordy = session.registry.get("mcp__h.wordy").tool
         assert len(wordy.description) == 65_536 and wordy.description.endswith("\n[truncated]")
+        assert len(session.registry.get("mcp__h.titled").tool.title) == 65_536
 
         model = cx.ScriptedModel([[cx.function_call("echo", {"text": "still works"}, namespace="mcp__h", call_id="e")],
                                   [cx.assistant_message("ok")]])

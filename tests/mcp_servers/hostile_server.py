@@ -6,7 +6,7 @@ the next request is read, which makes the tests' counts exact. Modes (argv):
 - ``--bad-tools``: good tools next to tools that must each be skipped on their own: a
   recursive ``$ref``, a malformed ``anyOf`` / ``$ref``, a name listed twice, two names
   equal after sanitising, a name over 128 characters, an empty name, a huge
-  description, a schema nested too deep or too large.
+  description or title, a schema nested too deep or too large.
 - ``--many N``: N tools in pages of 500.
 - ``--endless-pages``: every page has one tool and a fresh ``nextCursor``.
 - ``--names``: the names Codex has to shorten and de-duplicate (for the comparison with
@@ -69,6 +69,7 @@ def bad_tools() -> list[dict]:
         tool("x" * 200, "A name of 200 characters."),
         tool("", "An empty name."),
         tool("wordy", "w" * 200_000),
+        {**tool("titled", "A huge title."), "title": "T" * 100_000},
         tool("deep", "Nested 90 levels.", nested(90)),
         tool("laughs", "Exponential $refs.", {"type": "object", "properties": {"r": {"$ref": "#/$defs/d0"}},
                                               "$defs": laughs}),

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from .connection import McpConnection
 
 MAX_TOOL_DESCRIPTION_CHARS = 64 * 1024
-"""A tool description longer than this is cut (with ``\\n[truncated]``) and a warning says so."""
+"""A tool description or title longer than this is cut (with ``\\n[truncated]``) and a warning says so.
+Codex 0.169 sends descriptions whole; this bound is ours, far above any real tool's."""
 _TRUNCATED = "\n[truncated]"
 
 
@@ -81,11 +82,18 @@ def _tool(connection: McpConnection, raw: Any, namespace: str, name: str, exposu
     if reason is not None:
         catalog.warn(server, skipped_tool(server, raw.name, reason))
         return None
-    description = raw.description or ""
-    if len(description) > MAX_TOOL_DESCRIPTION_CHARS:
-        catalog.warn(server, f"MCP server `{server}`: the description of tool {raw.name!r} has "
-                             f"{len(description):,} characters; only the first "
-                             f"{MAX_TOOL_DESCRIPTION_CHARS:,} are shown to the model")
-        description = description[:MAX_TOOL_DESCRIPTION_CHARS - len(_TRUNCATED)] + _TRUNCATED
+    description = _bounded(catalog, server, raw.name, "description", raw.description or "")
+    title = getattr(raw, "title", None)
+    if title is not None:
+        title = _bounded(catalog, server, raw.name, "title", title)
     return McpTool(connection, raw, exposure=exposure, namespace=namespace, name=name, description=description,
-                   parameters=parameters)
+                   parameters=parameters, title=title)
+
+
+def _bounded(catalog: Catalog, server: str, tool: str, field: str, text: str) -> str:
+    """``text`` cut to ``MAX_TOOL_DESCRIPTION_CHARS`` (it feeds the spec and the search index), with a warning."""
+    if len(text) <= MAX_TOOL_DESCRIPTION_CHARS:
+        return text
+    catalog.warn(server, f"MCP server `{server}`: the {field} of tool {tool!r} has {len(text):,} characters; only "
+                         f"the first {MAX_TOOL_DESCRIPTION_CHARS:,} are shown to the model")
+    return text[:MAX_TOOL_DESCRIPTION_CHARS - len(_TRUNCATED)] + _TRUNCATED

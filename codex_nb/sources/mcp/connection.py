@@ -183,7 +183,8 @@ class McpConnection:
         cursor = None
         seen: set[str] = set()
         for _ in range(MAX_LIST_PAGES):
-            page = await (session.list_tools(params=PaginatedRequestParams(cursor=cursor)) if cursor else session.list_tools())
+            params = PaginatedRequestParams(cursor=cursor) if cursor else None
+            page = await (session.list_tools(params=params) if params else session.list_tools())
             tools.extend(page.tools)
             if len(tools) > MAX_TOOLS:
                 raise ListingTooLarge(f"MCP server `{name}` lists more than {MAX_TOOLS:,} tools (Codex's limit); "

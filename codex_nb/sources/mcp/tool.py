@@ -34,10 +34,10 @@ class McpTool(Tool):
 
     def __init__(self, connection: McpConnection, raw: Any, *, exposure: ToolExposure, namespace: str | None = None,
                  name: str | None = None, description: str | None = None,
-                 parameters: dict[str, Any] | None = None) -> None:
+                 parameters: dict[str, Any] | None = None, title: str | None = None) -> None:
         self.server = connection.config.name
         self.raw_name: str = raw.name
-        self.title: str | None = getattr(raw, "title", None)
+        self.title: str | None = getattr(raw, "title", None) if title is None else title
         self.description = (raw.description or "") if description is None else description
         if parameters is None:
             schema = raw.input_schema if isinstance(raw.input_schema, dict) else {"type": "object"}
