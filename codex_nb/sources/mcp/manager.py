@@ -101,7 +101,13 @@ class McpServers:
             self.registry.replace_source(RESOURCES_SOURCE, resource_tools(self.connections))
         enabled = [c for c in self.connections.values() if c.config.enabled]
         await asyncio.gather(*(c.start() for c in enabled))
-        self._register_all(c.config.name for c in enabled if c.status == "ready")
+        ready = [c.config.name for c in enabled if c.status == "ready"]
+        try:
+            self._register_all(ready)
+        except Exception as err:  # noqa: BLE001 -- a server's tool list must never raise into the notebook
+            for server in ready:
+                self._warn(server, f"MCP server `{server}`: its tools could not be registered: "
+                                   f"{type(err).__name__}: {err}")
 
     async def restart(self, name: str) -> McpConnection:
         connection = self[name]
