@@ -101,19 +101,13 @@ class McpServers:
             self.registry.replace_source(RESOURCES_SOURCE, resource_tools(self.connections))
         enabled = [c for c in self.connections.values() if c.config.enabled]
         await asyncio.gather(*(c.start() for c in enabled))
-        ready = [c.config.name for c in enabled if c.status == "ready"]
-        try:
-            self._register_all(ready)
-        except Exception as err:  # noqa: BLE001 -- a server's tool list must never raise into the notebook
-            for server in ready:
-                self._warn(server, f"MCP server `{server}`: its tools could not be registered: "
-                                   f"{type(err).__name__}: {err}")
+        self._register_safely([c.config.name for c in enabled if c.status == "ready"])
 
     async def restart(self, name: str) -> McpConnection:
         connection = self[name]
         await connection.restart()
         if connection.status == "ready":
-            self._register(connection)
+            self._register_safely([name])
         return connection
 
     async def stop(self) -> None:
@@ -131,6 +125,14 @@ class McpServers:
 
     def _register(self, connection: McpConnection) -> None:
         self._register_all([connection.config.name])
+
+    def _register_safely(self, servers: list[str]) -> None:
+        try:
+            self._register_all(servers)
+        except Exception as err:  # noqa: BLE001 -- a server's tool list must never raise into the notebook
+            for server in servers:
+                self._warn(server, f"MCP server `{server}`: its tools could not be registered: "
+                                   f"{type(err).__name__}: {err}")
 
     def _register_all(self, changed: Iterable[str]) -> None:
         """Re-name every listed server's tools and replace the sources of ``changed`` servers, plus any
