@@ -18,7 +18,9 @@ from codex_nb.testing import ResponsesServer, codex_binary
 
 HERE = Path(__file__).parent
 NOTES = str(HERE / "mcp_servers" / "notes_server.py")
+HOSTILE = str(HERE / "mcp_servers" / "hostile_server.py")
 QUERY = "note notes square image save read count"
+NAMES_QUERY = "long save tags dup entry dash dot underscore tool"
 CALLS = [("save_note", {"title": "a", "body": "hello"}), ("red_square", {}), ("note_stats", {}),
          ("read_note", {"title": "zz"})]
 
@@ -32,10 +34,28 @@ def mask(value):
     return json.loads(re.sub(r"Wall time: [0-9.]+ seconds", "Wall time: T seconds", json.dumps(value)))
 
 
-def codex_side() -> dict:
-    """Run Codex until its MCP server is announced, then search and call; return what it sent back."""
+LONG_SERVER = "s" * 120
+
+
+def names_table() -> dict:
+    """Servers whose tool names Codex must shorten, de-duplicate and sanitise (hostile_server.py --names);
+    the second has a 120-character name (its namespace is cut) and 575 KB of instructions."""
+    def server(*extra: str) -> dict:
+        return {"command": sys.executable, "args": [HOSTILE, "--names", *extra],
+                "default_tools_approval_mode": "approve", "startup_timeout_sec": 60}
+
+    return {"names": server(), LONG_SERVER: server("--long-instructions", "25000")}
+
+
+def codex_side(table: dict | None = None, query: str = QUERY, calls: list | None = None,
+               namespace: str = "mcp__notes", announce: tuple[str, ...] = ()) -> dict:
+    """Run Codex until its MCP servers are announced, then search and call; return what it sent back."""
+    table = servers_table() if table is None else table
+    calls = CALLS if calls is None else calls
+
     def announced(body) -> bool:
-        return "mcp__notes" in json.dumps([i for i in body["input"] if i.get("role") == "developer"])
+        developer = json.dumps([i for i in body["input"] if i.get("role") == "developer"])
+        return all(ns in developer for ns in (namespace, *announce))
 
     state = {"phase": "wait"}
 
@@ -44,13 +64,13 @@ def codex_side() -> dict:
             return [cx.function_call("get_context_remaining", {}, call_id=f"w{len(server.requests)}")]
         if state["phase"] == "wait":
             state["phase"] = "calls"
-            return [cx.tool_search_call(QUERY, limit=50, call_id="search")] + [
-                cx.function_call(name, args, namespace="mcp__notes", call_id=name) for name, args in CALLS]
+            return [cx.tool_search_call(query, limit=50, call_id="search")] + [
+                cx.function_call(name, args, namespace=namespace, call_id=name) for name, args in calls]
         state["phase"] = "done"
         return [cx.assistant_message("done")]
 
     with tempfile.TemporaryDirectory() as tmp, ResponsesServer([step] * 40, allow_leftover=True) as server:
-        home = server.write_codex_home(Path(tmp) / "home", model="gpt-5.5", mcp_servers=servers_table(),
+        home = server.write_codex_home(Path(tmp) / "home", model="gpt-5.5", mcp_servers=table,
                                        features={"token_budget": True})
         env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-test"}
         proc = subprocess.Popen([str(codex_binary()), "exec", "--skip-git-repo-check", "go"], cwd=tmp, env=env,
@@ -67,11 +87,14 @@ def codex_side() -> dict:
     return {i["call_id"]: i for i in last if i.get("type") in ("tool_search_output", "function_call_output")}
 
 
-async def codex_nb_side() -> dict:
-    session = cx.Session(cx.Config(extra={"mcp_servers": servers_table()}))
+async def codex_nb_side(table: dict | None = None, query: str = QUERY, calls: list | None = None,
+                        namespace: str = "mcp__notes") -> dict:
+    table = servers_table() if table is None else table
+    calls = CALLS if calls is None else calls
+    session = cx.Session(cx.Config(extra={"mcp_servers": table}))
     async with McpServers.attach(session):
-        model = cx.ScriptedModel([[cx.tool_search_call(QUERY, limit=50, call_id="search")] + [
-            cx.function_call(name, args, namespace="mcp__notes", call_id=name) for name, args in CALLS],
+        model = cx.ScriptedModel([[cx.tool_search_call(query, limit=50, call_id="search")] + [
+            cx.function_call(name, args, namespace=namespace, call_id=name) for name, args in calls],
             [cx.assistant_message("done")]])
         result = await session.run_turn("go", model=model)
     return {i["call_id"]: i for i in result.items if i.get("type") in ("tool_search_output", "function_call_output")}
@@ -91,3 +114,17 @@ async def test_same_server_same_tools_and_outputs_as_codex():
     for name, _ in CALLS:
         assert "Wall time: " in json.dumps(theirs[name]["output"])  # a real MCP result, not an error
         assert mask(ours[name]["output"]) == mask(theirs[name]["output"]), name
+
+
+async def test_shortened_and_deduplicated_names_match_codex():
+    """Names over 128 bytes, a name listed twice, names that sanitise alike, a namespace too long for
+    any name, huge instructions: the same model-visible names, first-listed duplicate and namespace
+    description as the binary."""
+    table = names_table()
+    calls = [("echo", {"text": "hi"})]
+    theirs = codex_side(table, NAMES_QUERY, calls, namespace="mcp__names", announce=("mcp__sssss",))
+    ours = await codex_nb_side(table, NAMES_QUERY, calls, namespace="mcp__names")
+    codex_tools = by_namespace(theirs["search"])
+    assert len(codex_tools) == 2 and all(len(tools) >= 10 for _, tools in codex_tools.values()), codex_tools
+    assert by_namespace(ours["search"]) == codex_tools
+    assert mask(ours["echo"]["output"]) == mask(theirs["echo"]["output"])

@@ -8,6 +8,12 @@ bad command, garbage on stdout, startup timeout), ``crashed`` (the transport clo
 after start), ``stopped``. A failed or crashed server can be ``restart()``ed.
 
 Cancelling a call abandons its request: the SDK sends ``notifications/cancelled``.
+
+``notifications/tools/list_changed`` is coalesced: one refresh task re-reads
+``tools/list`` while notifications keep arriving, and at most one more read is queued
+behind it, however fast the server sends them. A listing is bounded as in Codex
+(``MAX_TOOLS``, ``MAX_LIST_PAGES``, ``MAX_CURSOR_CHARS``): past a bound the server fails
+to start with a message that names it (a refresh past it keeps the old tools).
 """
 
 from __future__ import annotations
@@ -23,10 +29,24 @@ from .errors import McpCallFailed
 
 Status = str  # "stopped" | "starting" | "ready" | "failed" | "crashed"
 
+# Codex's bounds on a listing (``codex-rs/codex-mcp/src/pagination.rs``); the pinned binary does not
+# start a server that lists more than 2,048 tools.
+MAX_TOOLS = 2_048
+"""Tools one server may list."""
+MAX_LIST_PAGES = 100
+"""``tools/list`` pages one listing may take (a server could hand out cursors forever)."""
+MAX_CURSOR_CHARS = 64 * 1024
+"""Length of one pagination cursor."""
+
+
+class ListingTooLarge(Exception):
+    """A ``tools/list`` beyond Codex's bounds: the server does not start (or keeps its old tools)."""
+
 
 class McpConnection:
     def __init__(self, config: McpServerConfig, *, on_tools_changed: Callable[[McpConnection], None] | None = None,
-                 on_status: Callable[[McpConnection], None] | None = None) -> None:
+                 on_status: Callable[[McpConnection], None] | None = None,
+                 on_warning: Callable[[str, str], None] | None = None) -> None:
         self.config = config
         self.status: Status = "stopped"
         self.error: str | None = None
@@ -35,11 +55,13 @@ class McpConnection:
         self.tools: list[Any] = []
         self._on_tools_changed = on_tools_changed
         self._on_status = on_status
+        self._on_warning = on_warning
         self._session: Any = None
         self._owner: asyncio.Task[None] | None = None
         self._stop: asyncio.Event | None = None
         self._stderr: Any = None
         self._refresh: asyncio.Task[None] | None = None
+        self._refresh_queued = False
 
     def __repr__(self) -> str:
         extra = f" error={self.error!r}" if self.error else ""
@@ -70,8 +92,10 @@ class McpConnection:
                                  f"{self._stderr_tail()}")
 
     async def stop(self) -> None:
-        if self._refresh is not None:
-            self._refresh.cancel()
+        refresh, self._refresh, self._refresh_queued = self._refresh, None, False
+        if refresh is not None and not refresh.done():
+            refresh.cancel()
+            await asyncio.wait([refresh])  # reaps it without swallowing a cancellation of stop() itself
         if self._stop is not None:
             self._stop.set()
         owner = self._owner
@@ -120,7 +144,8 @@ class McpConnection:
             raise
         except BaseException as err:  # noqa: BLE001 -- a server's failure must never escape into the kernel
             if not ready.done():
-                ready.set_exception(Exception(_describe(err)))
+                kind = ListingTooLarge if _leaves(err, ListingTooLarge) else Exception
+                ready.set_exception(kind(_describe(err)))
             elif self.status == "ready":
                 self._fail("crashed", f"MCP server `{self.config.name}` stopped: {_describe(err)}")
         finally:
@@ -153,21 +178,56 @@ class McpConnection:
     async def _list_tools(self, session: Any) -> list[Any]:
         from mcp.types import PaginatedRequestParams
 
+        name = self.config.name
         tools: list[Any] = []
         cursor = None
-        while True:
-            page = await (session.list_tools(params=PaginatedRequestParams(cursor=cursor)) if cursor else session.list_tools())
+        seen: set[str] = set()
+        for _ in range(MAX_LIST_PAGES):
+            params = PaginatedRequestParams(cursor=cursor) if cursor else None
+            page = await (session.list_tools(params=params) if params else session.list_tools())
             tools.extend(page.tools)
+            if len(tools) > MAX_TOOLS:
+                raise ListingTooLarge(f"MCP server `{name}` lists more than {MAX_TOOLS:,} tools (Codex's limit); "
+                                      f"use enabled_tools to pick the ones you need and ask the server to list fewer")
             cursor = page.next_cursor
             if not cursor:
                 return tools
+            if len(cursor) > MAX_CURSOR_CHARS:
+                raise ListingTooLarge(f"MCP server `{name}` sent a tools/list cursor of {len(cursor):,} characters "
+                                      f"(the limit is {MAX_CURSOR_CHARS:,})")
+            if cursor in seen:
+                raise ListingTooLarge(f"MCP server `{name}` repeated the tools/list cursor {cursor[:40]!r}; "
+                                      f"its listing would never end")
+            seen.add(cursor)
+        raise ListingTooLarge(f"MCP server `{name}`: tools/list takes more than {MAX_LIST_PAGES} pages (Codex's "
+                              f"limit); the listing is refused")
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
             return
         root = getattr(message, "root", message)
         if getattr(root, "method", None) == "notifications/tools/list_changed":
-            self._refresh = asyncio.ensure_future(self.refresh_tools())
+            self._request_refresh()
+
+    def _request_refresh(self) -> None:
+        """Coalesce: one refresh task at a time; notifications during it queue exactly one more read."""
+        if self._refresh is not None and not self._refresh.done():
+            self._refresh_queued = True
+            return
+        self._refresh_queued = False
+        self._refresh = asyncio.ensure_future(self._refresh_loop())
+
+    async def _refresh_loop(self) -> None:
+        while True:
+            await self.refresh_tools()
+            if not self._refresh_queued:
+                return
+            self._refresh_queued = False
+
+    async def refresh_idle(self) -> None:
+        """Wait until no ``tools/list_changed`` refresh is running or queued."""
+        while self._refresh is not None and not self._refresh.done():
+            await asyncio.wait([self._refresh])  # a refresh cancelled by stop() ends the wait, not the waiter
 
     async def refresh_tools(self) -> None:
         """Re-read ``tools/list`` and hand the new catalog to the owner (``tools/list_changed``)."""
@@ -176,12 +236,18 @@ class McpConnection:
             return
         try:
             self.tools = await asyncio.wait_for(self._list_tools(session), self.config.tool_timeout_sec)
+        except asyncio.CancelledError:
+            raise
         except Exception as err:  # noqa: BLE001
             self.error = f"MCP server `{self.config.name}`: tools/list failed after list_changed: {_describe(err)}"
             self._notify_status()
             return
         if self._on_tools_changed is not None:
-            self._on_tools_changed(self)
+            try:
+                self._on_tools_changed(self)
+            except Exception as err:  # noqa: BLE001 -- a task's exception would only reach the loop's log
+                self._warn(f"MCP server `{self.config.name}`: its new tool list could not be registered: "
+                           f"{_describe(err)}")
 
     # -- calls ----------------------------------------------------------------------
     async def call_tool(self, name: str, arguments: dict[str, Any] | None) -> Any:
@@ -222,6 +288,10 @@ class McpConnection:
         self.status = status
         self._notify_status()
 
+    def _warn(self, message: str) -> None:
+        if self._on_warning is not None:
+            self._on_warning(self.config.name, message)
+
     def _notify_status(self) -> None:
         if self._on_status is not None:
             self._on_status(self)
@@ -237,8 +307,17 @@ class McpConnection:
         return ("; server stderr:\n" + "\n".join(lines)) if lines else ""
 
 
+def _leaves(err: BaseException, kind: type[BaseException]) -> bool:
+    """Whether ``err``, or an exception inside it (task groups wrap them), is a ``kind``."""
+    if isinstance(err, BaseExceptionGroup):
+        return any(_leaves(e, kind) for e in err.exceptions)
+    return isinstance(err, kind)
+
+
 def _describe(err: BaseException) -> str:
     if isinstance(err, BaseExceptionGroup):
         return "; ".join(_describe(e) for e in err.exceptions)
+    if isinstance(err, ListingTooLarge):
+        return str(err)
     text = str(err) or type(err).__name__
     return text if isinstance(err, Exception) and type(err).__name__ in text else f"{type(err).__name__}: {text}"

@@ -10,7 +10,10 @@ Failures never raise into the notebook: a server that does not start is ``failed
 with its reason (and contributes no tools), one that dies later is ``crashed`` (its
 tools stay and answer ``Transport closed`` until ``restart(name)``). Every status
 change is reported through ``on_status`` (the session's event stream gets a
-``warning`` event for failures).
+``warning`` event for failures). A tool that cannot be shown (bad schema, repeated
+name, a name another source owns) is skipped and the server's other tools stay: each
+such problem is reported once through ``on_warning`` and kept in ``warnings``.
+Tool names are Codex's, computed over every server at once (``catalog``).
 """
 
 from __future__ import annotations
@@ -21,10 +24,13 @@ from typing import Any
 
 from ...errors import ConfigError
 from ...tools.exposure import ToolExposure
+from .catalog import build_catalog
 from .config import McpServerConfig, parse_mcp_servers
 from .connection import McpConnection
 from .resources import resource_tools
 from .tool import McpTool
+
+_MAX_REPORTED = 1000  # distinct warnings remembered per server, so a hostile server cannot grow the set
 
 
 RESOURCES_SOURCE = "mcp:resources"
@@ -33,16 +39,23 @@ RESOURCES_SOURCE = "mcp:resources"
 
 class McpServers:
     def __init__(self, registry: Any, servers: Iterable[McpServerConfig], *, tool_search: bool = True,
-                 on_status: Callable[[McpConnection], None] | None = None) -> None:
+                 on_status: Callable[[McpConnection], None] | None = None,
+                 on_warning: Callable[[str, str], None] | None = None) -> None:
         self.registry = registry
         self.exposure = ToolExposure.Deferred if tool_search else ToolExposure.Direct
         self._on_status = on_status
+        self._on_warning = on_warning
+        self.warnings: dict[str, list[str]] = {}
+        """Per server: what is wrong with its current tool listing (skipped tools, cut descriptions)."""
+        self._reported: dict[str, set[str]] = {}
+        self._registered: dict[str, list[tuple[str, str, str]]] = {}
         self.connections: dict[str, McpConnection] = {}
         for config in servers:
             if config.name in self.connections:
                 raise ConfigError(f"MCP server {config.name!r} is configured twice")
             self.connections[config.name] = McpConnection(config, on_tools_changed=self._register,
-                                                          on_status=self._status_changed)
+                                                          on_status=self._status_changed,
+                                                          on_warning=self._warn)
 
     @classmethod
     def attach(cls, session: Any, servers: Iterable[McpServerConfig] | None = None, *,
@@ -56,13 +69,16 @@ class McpServers:
         if tool_search is None:
             tool_search = bool(config.namespace_tools) and _search_tool_feature(config)
 
+        from ...protocol.events import WarningEvent
+
         def report(connection: McpConnection) -> None:
             if connection.status in ("failed", "crashed") and connection.error:
-                from ...protocol.events import WarningEvent
-
                 session.bus.emit(WarningEvent(message=connection.error), id=f"mcp:{connection.config.name}")
 
-        return cls(session.registry, servers, tool_search=tool_search, on_status=report)
+        def warn(server: str, message: str) -> None:
+            session.bus.emit(WarningEvent(message=message), id=f"mcp:{server}")
+
+        return cls(session.registry, servers, tool_search=tool_search, on_status=report, on_warning=warn)
 
     def __getitem__(self, name: str) -> McpConnection:
         try:
@@ -75,6 +91,7 @@ class McpServers:
 
     def __repr__(self) -> str:
         rows = [f"  {n}: {c.status}, {len(c.tools)} tools" + (f" -- {c.error}" if c.error else "")
+                + "".join(f"\n    warning: {w}" for w in self.warnings.get(n, ()))
                 for n, c in self.connections.items()]
         return "McpServers(\n" + "\n".join(rows) + "\n)"
 
@@ -84,15 +101,13 @@ class McpServers:
             self.registry.replace_source(RESOURCES_SOURCE, resource_tools(self.connections))
         enabled = [c for c in self.connections.values() if c.config.enabled]
         await asyncio.gather(*(c.start() for c in enabled))
-        for connection in enabled:
-            if connection.status == "ready":
-                self._register(connection)
+        self._register_safely([c.config.name for c in enabled if c.status == "ready"])
 
     async def restart(self, name: str) -> McpConnection:
         connection = self[name]
         await connection.restart()
         if connection.status == "ready":
-            self._register(connection)
+            self._register_safely([name])
         return connection
 
     async def stop(self) -> None:
@@ -109,9 +124,60 @@ class McpServers:
         return f"mcp:{name}"
 
     def _register(self, connection: McpConnection) -> None:
-        config = connection.config
-        tools = [McpTool(connection, raw, exposure=self.exposure) for raw in connection.tools if config.allows(raw.name)]
-        self.registry.replace_source(self.source(config.name), tools)
+        self._register_all([connection.config.name])
+
+    def _register_safely(self, servers: list[str]) -> None:
+        try:
+            self._register_all(servers)
+        except Exception as err:  # noqa: BLE001 -- a server's tool list must never raise into the notebook
+            for server in servers:
+                self._warn(server, f"MCP server `{server}`: its tools could not be registered: "
+                                   f"{type(err).__name__}: {err}")
+
+    def _register_all(self, changed: Iterable[str]) -> None:
+        """Re-name every listed server's tools and replace the sources of ``changed`` servers, plus any
+        whose names moved (a server that came up can make another's namespace collide)."""
+        changed = set(changed)
+        listed = [c for c in self.connections.values() if c.config.name in changed or c.config.name in self._registered]
+        catalog = build_catalog(listed, exposure=self.exposure)
+        replaced = []
+        for connection in listed:
+            server = connection.config.name
+            tools = catalog.tools.get(server, [])
+            names = [(t.tool_name.namespace, t.name, t.raw_name) for t in tools]
+            self.warnings[server] = catalog.warnings.get(server, [])
+            if server not in changed and self._registered.get(server) == names:
+                continue
+            self._registered[server] = names
+            self._replace(server, tools)
+            replaced.append(server)
+        for server in replaced:
+            for message in self.warnings.get(server, ()):
+                self._warn(server, message)
+
+    def _replace(self, server: str, tools: list[McpTool]) -> None:
+        """``replace_source``, minus tools whose names another source (user tools, another server) owns."""
+        source = self.source(server)
+        kept = []
+        for tool in tools:
+            owner = self.registry.get(tool.tool_name)
+            if owner is not None and owner.source != source:
+                message = (f"MCP server `{server}`: skipped tool {tool.raw_name!r}: its name "
+                           f"{tool.tool_name.dotted!r} is already registered by {owner.source!r}")
+                self.warnings.setdefault(server, []).append(message)
+                continue
+            kept.append(tool)
+        self.registry.replace_source(source, kept)
+
+    def _warn(self, server: str, message: str) -> None:
+        """Report ``message`` once per server (a refresh that lists the same bad tool stays quiet)."""
+        reported = self._reported.setdefault(server, set())
+        if message in reported:
+            return
+        if len(reported) < _MAX_REPORTED:
+            reported.add(message)
+        if self._on_warning is not None:
+            self._on_warning(server, message)
 
     def _status_changed(self, connection: McpConnection) -> None:
         if self._on_status is not None:

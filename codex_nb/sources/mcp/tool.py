@@ -1,15 +1,15 @@
 """One MCP server tool as a codex_nb ``Tool``: Codex's naming, spec and search document.
 
-Names follow Codex 0.169: the namespace is ``mcp__{server}``, the callable name is the
-server's tool name, both reduced to ``[A-Za-z0-9_-]`` (other characters become ``_``).
-The spec's ``parameters`` is the server's ``inputSchema`` in Codex's JSON-schema form
-(known keywords only, properties sorted; titles and defaults dropped).
+Names are Codex's (``naming.model_names``: ``mcp__{server}`` and the tool's name,
+sanitised, de-duplicated and fitted in 128 bytes), computed by the catalog over every
+server at once and passed in. The spec's ``parameters`` is the server's ``inputSchema``
+in Codex's JSON-schema form (known keywords only, properties sorted; titles and
+defaults dropped), converted by the catalog after ``schema_guard`` accepted it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -22,34 +22,32 @@ from ...tools.payload import ToolOutput
 from ...tools.schema import function_spec, normalize_schema
 from ...tools.search.documents import join_parts
 from .errors import McpCallFailed
+from .naming import model_names, namespace_description
 from .results import call_output, failure_output
 
 if TYPE_CHECKING:
     from .connection import McpConnection
 
-_INVALID = re.compile(r"[^A-Za-z0-9_-]")
-
-
-def sanitize(name: str) -> str:
-    return _INVALID.sub("_", name)
-
-
-def namespace_for(server: str) -> str:
-    return f"mcp__{sanitize(server)}"
-
 
 class McpTool(Tool):
     """Calls ``tools/call`` on its server's connection; failures are model-readable outputs."""
 
-    def __init__(self, connection: McpConnection, raw: Any, *, exposure: ToolExposure) -> None:
+    def __init__(self, connection: McpConnection, raw: Any, *, exposure: ToolExposure, namespace: str | None = None,
+                 name: str | None = None, description: str | None = None,
+                 parameters: dict[str, Any] | None = None, title: str | None = None) -> None:
         self.server = connection.config.name
         self.raw_name: str = raw.name
-        self.title: str | None = getattr(raw, "title", None)
-        self.description = raw.description or ""
-        schema = raw.input_schema if isinstance(raw.input_schema, dict) else {"type": "object"}
-        self.parameters = normalize_schema(schema)
-        super().__init__(sanitize(raw.name), namespace=namespace_for(self.server), exposure=exposure,
-                         supports_parallel=True, namespace_description=connection.instructions or "")
+        self.title: str | None = getattr(raw, "title", None) if title is None else title
+        self.description = (raw.description or "") if description is None else description
+        if parameters is None:
+            schema = raw.input_schema if isinstance(raw.input_schema, dict) else {"type": "object"}
+            parameters = normalize_schema(schema)
+        self.parameters = parameters
+        if namespace is None or name is None:  # a tool built alone: Codex's names for a one-tool server
+            only = model_names([(self.server, self.raw_name)])[0][0]
+            namespace, name = only.namespace, only.name
+        super().__init__(name, namespace=namespace, exposure=exposure, supports_parallel=True,
+                         namespace_description=namespace_description(connection.instructions or ""))
         self.connection = connection
 
     def spec(self) -> dict[str, Any]:
