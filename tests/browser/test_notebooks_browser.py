@@ -1,0 +1,91 @@
+"""The teaching notebooks after Run All in a real JupyterLab: every live widget shows what the text
+beside it says.
+
+Each code cell that displays widgets stores what a reader should see there after Run All, in
+``metadata.codex_nb.expect`` (a list; see :mod:`notebook_expectations`). This test copies a
+committed notebook into the server, clears its saved outputs, runs all cells through JupyterLab's
+own command (so a cell that fails stops the run, as it does for a person) and waits until every
+code cell has run. Then it reads each widget's visible text with Playwright's auto-waiting
+``expect``; no sleeps.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .notebook_expectations import CELL_WIDGETS, NOTEBOOKS, PAGE_WIDGETS, expectations, live_notebooks
+from .harness import JupyterServer, NotebookPage
+
+pytestmark = pytest.mark.browser
+
+RUN_TIMEOUT_MS = 240_000
+
+ALL_CELLS_RAN = """() => {
+    const panel = window.jupyterapp.shell.currentWidget;
+    const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+    const cells = panel.content.widgets.filter((cell) => cell.model.type === 'code');
+    for (const cell of cells) {
+        const outputs = cell.model.outputs;
+        for (let i = 0; i < outputs.length; i++) {
+            const output = outputs.get(i);
+            if (output.type === 'error') {
+                return `error in cell ${panel.content.widgets.indexOf(cell)}: ${JSON.stringify(output.toJSON())}`;
+            }
+        }
+    }
+    const ran = cells.every((cell) => cell.model.executionCount !== null);
+    return ran && kernel && kernel.status === 'idle' ? 'done' : false;
+}"""
+
+
+def _run_all_and_wait(page: Any, notebook: NotebookPage) -> None:
+    # saved execution counts would make a not-yet-run cell look finished
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    page.wait_for_function("""() => window.jupyterapp.shell.currentWidget.content.widgets
+        .every((cell) => cell.model.type !== 'code' || cell.model.executionCount === null)""")
+    notebook.run_all()
+    outcome = page.wait_for_function(ALL_CELLS_RAN, timeout=RUN_TIMEOUT_MS).json_value()
+    assert outcome == "done", f"Run All stopped: {outcome}"
+
+
+def _locator(page: Any, cell_index: int, widget: str) -> Any:
+    if widget in PAGE_WIDGETS:
+        return page.locator(PAGE_WIDGETS[widget])
+    cell = page.locator(".jp-Notebook .jp-Cell").nth(cell_index)
+    return cell.locator(f".jp-OutputArea {CELL_WIDGETS[widget]}")
+
+
+def _check(page: Any, cell_index: int, check: dict[str, Any]) -> None:
+    from playwright.sync_api import expect
+
+    widgets = _locator(page, cell_index, check["widget"])
+    where = f"cell {cell_index}, {check['widget']}"
+    if "count" in check:
+        expect(widgets, where).to_have_count(check["count"])
+        return
+    widget = widgets.nth(check.get("index", 0))
+    widget.scroll_into_view_if_needed()
+    for text in check.get("text_contains", []):  # first: they show the final state has arrived
+        expect(widget, f"{where} shows {text!r}").to_contain_text(text)
+    for text in check.get("text_absent", []):
+        expect(widget, f"{where} does not show {text!r}").not_to_contain_text(text)
+
+
+@pytest.mark.parametrize("name", live_notebooks())
+def test_widgets_match_the_text_after_run_all(name: str, page: Any, jupyter_server: JupyterServer) -> None:
+    shutil.copy(NOTEBOOKS / name, jupyter_server.root / name)
+    notebook = NotebookPage(page, jupyter_server, name, ui="lab").open()
+    _run_all_and_wait(page, notebook)
+    checks = expectations(json.loads((NOTEBOOKS / name).read_text(encoding="utf-8")))
+    assert checks, f"{name} shows live widgets but stores no expectation"
+    try:
+        for cell_index, check in checks:
+            _check(page, cell_index, check)
+    finally:
+        notebook.screenshot(f"notebook_{Path(name).stem}.png")
+    assert not [line for line in notebook.console if "codex_nb" in line or "pageerror" in line], notebook.console
