@@ -4,8 +4,8 @@ beside it says.
 Each code cell that displays widgets stores what a reader should see there after Run All, in
 ``metadata.codex_nb.expect`` (a list; see :mod:`notebook_expectations`). This test copies a
 committed notebook into the server, clears its saved outputs, runs all cells through JupyterLab's
-own command (so a cell that fails stops the run, as it does for a person) and waits until every
-code cell has run. Then it reads each widget's visible text with Playwright's auto-waiting
+own command (so a cell that fails stops the run, as it does for a person) and waits for the
+command's outcome: every cell ran. Then it reads each widget's visible text with Playwright's auto-waiting
 ``expect``; no sleeps.
 """
 
@@ -25,32 +25,38 @@ pytestmark = pytest.mark.browser
 
 RUN_TIMEOUT_MS = 240_000
 
-ALL_CELLS_RAN = """() => {
+RUN_ALL = """() => {
+    // not awaited here: the test polls the outcome (true: every cell ran; false: one failed)
+    window.codexNbRunAll = undefined;
+    window.jupyterapp.commands.execute('notebook:run-all-cells')
+        .then((ok) => { window.codexNbRunAll = ok; }, (err) => { window.codexNbRunAll = String(err); });
+}"""
+
+RUN_ALL_OUTCOME = """() => {
+    const outcome = window.codexNbRunAll;
+    if (outcome === undefined) return false;
     const panel = window.jupyterapp.shell.currentWidget;
-    const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
-    const cells = panel.content.widgets.filter((cell) => cell.model.type === 'code');
-    for (const cell of cells) {
-        const outputs = cell.model.outputs;
-        for (let i = 0; i < outputs.length; i++) {
-            const output = outputs.get(i);
-            if (output.type === 'error') {
-                return `error in cell ${panel.content.widgets.indexOf(cell)}: ${JSON.stringify(output.toJSON())}`;
-            }
-        }
+    if (outcome !== true) {
+        const code = panel.content.widgets.filter((cell) => cell.model.type === 'code');
+        const ran = code.filter((cell) => cell.model.executionCount !== null);
+        const last = ran[ran.length - 1];
+        const where = last ? panel.content.widgets.indexOf(last) : -1;
+        const shown = last ? JSON.stringify(last.model.outputs.toJSON()) : '';
+        return `Run All stopped (${outcome}) at cell ${where}, which showed ${shown}`;
     }
-    const ran = cells.every((cell) => cell.model.executionCount !== null);
-    return ran && kernel && kernel.status === 'idle' ? 'done' : false;
+    const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+    return kernel && kernel.status === 'idle' ? 'done' : false;
 }"""
 
 
-def _run_all_and_wait(page: Any, notebook: NotebookPage) -> None:
+def _run_all_and_wait(page: Any) -> None:
     # saved execution counts would make a not-yet-run cell look finished
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
     page.wait_for_function("""() => window.jupyterapp.shell.currentWidget.content.widgets
         .every((cell) => cell.model.type !== 'code' || cell.model.executionCount === null)""")
-    notebook.run_all()
-    outcome = page.wait_for_function(ALL_CELLS_RAN, timeout=RUN_TIMEOUT_MS).json_value()
-    assert outcome == "done", f"Run All stopped: {outcome}"
+    page.evaluate(RUN_ALL)
+    outcome = page.wait_for_function(RUN_ALL_OUTCOME, timeout=RUN_TIMEOUT_MS).json_value()
+    assert outcome == "done", outcome
 
 
 def _locator(page: Any, cell_index: int, widget: str) -> Any:
@@ -80,7 +86,7 @@ def _check(page: Any, cell_index: int, check: dict[str, Any]) -> None:
 def test_widgets_match_the_text_after_run_all(name: str, page: Any, jupyter_server: JupyterServer) -> None:
     shutil.copy(NOTEBOOKS / name, jupyter_server.root / name)
     notebook = NotebookPage(page, jupyter_server, name, ui="lab").open()
-    _run_all_and_wait(page, notebook)
+    _run_all_and_wait(page)
     checks = expectations(json.loads((NOTEBOOKS / name).read_text(encoding="utf-8")))
     assert checks, f"{name} shows live widgets but stores no expectation"
     try:
