@@ -10,7 +10,9 @@ says ``cell`` (Notebook 7, VS Code, classic Notebook) or ``sidecar`` is not inst
 same checklist and Stop control appear in that cell's output, and the note says why.
 
 The panel follows one event source at a time; ``follow()`` retargets it (a ``%%codex``
-cell on another session), replacing its widgets in place.
+cell on another session), replacing its widgets in place. Its header (``PanelHeader``) says
+when no kernel backs the panel any more (the kernel shut down or restarted, or JupyterLab
+restored it from widget state saved in a notebook) and offers to close it.
 """
 
 from __future__ import annotations
@@ -50,12 +52,34 @@ def sidecar_class() -> type | None:
     return Sidecar
 
 
+class PanelHeader(anywidget.AnyWidget):
+    """The panel's first line: its title and session, and a notice once no kernel backs it.
+
+    The view watches the notebook's kernel and this widget's own comm: a panel left over from a
+    kernel that shut down or restarted, or restored from saved widget state, says so and offers
+    to close itself instead of looking like a plan that never moves."""
+
+    _esm = bundle_esm("plan_panel.js")
+    _css = read_static("plan_panel.css")
+
+    role = traitlets.Unicode("header").tag(sync=True)
+    title = traitlets.Unicode(TITLE).tag(sync=True)
+    label = traitlets.Unicode("").tag(sync=True)
+    ref = traitlets.Unicode("").tag(sync=True)
+    """This widget's own model id: the view looks its model up to see whether its comm is open."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ref = self.model_id
+
+
 class PanelNote(StaticFallback, anywidget.AnyWidget):
     """The note a cell shows when it opens the panel; its view reports the page's area."""
 
     _esm = bundle_esm("plan_panel.js")
     _css = read_static("plan_panel.css")
 
+    role = traitlets.Unicode("note").tag(sync=True)
     title = traitlets.Unicode(TITLE).tag(sync=True)
     area = traitlets.Unicode("").tag(sync=True)
     """"" until a view reports; then ``side`` or ``cell``."""
@@ -127,7 +151,7 @@ class PlanPanel:
     def __init__(self, source: Any, *, label: str) -> None:
         self.source = source
         self.label = label
-        self.header = ipywidgets.HTML()
+        self.header = PanelHeader(title=TITLE)
         self.header.add_class("cx-plan-panel-header")
         self.content = ipywidgets.VBox()
         self.content.add_class("cx-plan-panel")
@@ -139,7 +163,7 @@ class PlanPanel:
     def _build(self, source: Any, label: str) -> None:
         old = [w for w in self.content.children if w is not self.header]
         self.source, self.label = source, label
-        self.header.value = f"<b>{html.escape(TITLE)}</b> · session <code>{html.escape(label)}</code>"
+        self.header.label = label
         self.controls = TurnControls(source)
         self.checklist = PlanChecklist(source)
         self.content.children = (self.header, self.controls, self.checklist)

@@ -28,3 +28,13 @@ test("the note says where the plan is", () => {
   assert.match(noteText("", "side", "Codex plan"), /^Codex plan: open in JupyterLab's right side area/);
   assert.match(noteText("cell", "side", "Codex plan"), /no side area, so the plan and Stop control are shown here/);
 });
+
+test("the header says why no kernel backs the panel, and nothing while one does", async () => {
+  const { deadReason } = await import("../plan_panel.js");
+  assert.equal(deadReason({ commLive: true, kernel: { status: "idle" } }), "");
+  assert.equal(deadReason({ commLive: null, kernel: { status: "busy" } }), "");
+  assert.match(deadReason({ commLive: true, kernel: null }), /kernel behind this panel has shut down/);
+  assert.match(deadReason({ commLive: true, kernel: { status: "dead" } }), /has shut down/);
+  assert.match(deadReason({ commLive: true, kernel: { isDisposed: true } }), /has shut down/);
+  assert.match(deadReason({ commLive: false, kernel: { status: "idle" } }), /^No kernel backs this panel/);
+});

@@ -8,6 +8,9 @@ the same widgets appear in the cell with a note. No sleeps: every wait is an exp
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -110,3 +113,61 @@ def test_notebook7_shows_the_panel_in_the_cell_with_a_note(page: Any, jupyter_se
     notebook.screenshot("plan_panel_notebook7.png")
     inline.locator("button.cx-stop").click()
     expect(inline.locator(".cx-turn-status")).to_have_text("Turn: interrupted")
+
+
+def test_a_panel_whose_kernel_is_gone_says_so_and_closes(page: Any, jupyter_server: JupyterServer) -> None:
+    from playwright.sync_api import expect
+
+    cells = ["%load_ext codex_nb", PANEL]
+    jupyter_server.write_notebook("panel_dead.ipynb", notebook_json(cells))
+    notebook = NotebookPage(page, jupyter_server, "panel_dead.ipynb", ui="lab").open()
+    notebook.run_all()
+
+    panel = page.locator("#jp-right-stack .jupyterlab-sidecar")
+    head = panel.locator(".cx-plan-panel-head")
+    expect(head).to_have_attribute("data-alive", "true", timeout=60_000)
+    expect(head.locator(".cx-plan-panel-title")).to_have_text("Codex plan · session default")
+    expect(head.locator(".cx-plan-panel-gone")).to_be_hidden()
+
+    page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
+    gone = head.locator(".cx-plan-panel-gone")
+    expect(gone).to_be_visible(timeout=60_000)
+    expect(gone).to_contain_text("The kernel behind this panel has shut down")
+    expect(head).to_have_attribute("data-alive", "false")
+    notebook.screenshot_of(panel, "plan_panel_kernel_gone.png")
+    gone.get_by_role("button", name="Close panel").click()
+    expect(panel).to_have_count(0)
+    expect(page.locator("#jp-right-stack .cx-plan-panel")).to_have_count(0)
+
+
+EXECUTE_SAVING_WIDGET_STATE = '''\
+import sys
+import nbformat
+from nbclient import NotebookClient
+path = sys.argv[1]
+notebook = nbformat.read(path, as_version=4)
+NotebookClient(notebook, timeout=120, kernel_name="python3", store_widget_state=True).execute()
+nbformat.write(notebook, path)
+'''
+
+
+def test_a_panel_restored_from_saved_widget_state_says_no_kernel_backs_it(page: Any,
+                                                                         jupyter_server: JupyterServer) -> None:
+    """nbclient saves widget state by default; JupyterLab restores a panel from it with no kernel
+    behind it. It must say so (and close), not look like a plan that never moves."""
+    from playwright.sync_api import expect
+
+    name = jupyter_server.write_notebook("panel_saved.ipynb", notebook_json(["%load_ext codex_nb", PANEL]))
+    # a subprocess: nbclient runs its own event loop, and Playwright's sync API keeps one running here
+    subprocess.run([sys.executable, "-c", EXECUTE_SAVING_WIDGET_STATE, str(jupyter_server.root / name)],
+                   check=True, timeout=180, capture_output=True)
+    assert "widgets" in json.loads((jupyter_server.root / name).read_text(encoding="utf-8"))["metadata"]
+
+    notebook = NotebookPage(page, jupyter_server, name, ui="lab").open()
+    panel = page.locator("#jp-right-stack .jupyterlab-sidecar")
+    gone = panel.locator(".cx-plan-panel-gone")
+    expect(gone).to_be_visible(timeout=60_000)
+    expect(gone).to_contain_text("No kernel backs this panel")
+    notebook.screenshot_of(panel, "plan_panel_restored.png")
+    gone.get_by_role("button", name="Close panel").click()
+    expect(panel).to_have_count(0)
