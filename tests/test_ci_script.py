@@ -3,9 +3,12 @@ not skip the browser tests (``set -e`` did), and the summary names each step's r
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,8 +40,27 @@ def test_ci_test_runs_each_test_command_as_a_step():
     lines = (ROOT / ".ci" / "test").read_text().splitlines()
     start = lines.index("source .ci/steps.sh")
     body = [line for line in lines[start + 1:] if line.strip() and not line.lstrip().startswith("#")]
-    commands = [line for line in body if not line.startswith(("export ", "  "))]
+    commands = [line for line in body
+                if not line.startswith(("export ", "  ", "trap ")) and not re.match(r"\w+=", line)]
     assert commands[-1] == "finish_steps"
     assert all(line.startswith("step ") for line in commands[:-1]), commands
     assert sum("python -m pytest" in line for line in body) == 2
     assert any("pytest" in line and "tests/browser" in line for line in body)
+
+
+def test_ci_test_gives_the_tests_a_home_of_their_own():
+    """A developer's login profile (``bash -lc`` runs it for Codex's and the hooks' commands) and
+    their ~/.codex stay out of the tests: HOME is a fresh directory exported before the first step."""
+    text = (ROOT / ".ci" / "test").read_text()
+    first_step = text.index("\nstep ")
+    assert 'export CODEX_NB_DEVELOPER_HOME="$HOME" HOME="$test_home"' in text[:first_step]
+    assert 'test_home="$(mktemp -d' in text[:first_step] and "trap 'rm -rf \"$test_home\"' EXIT" in text
+
+
+def test_this_run_has_a_home_of_its_own_under_ci_test():
+    developer_home = os.environ.get("CODEX_NB_DEVELOPER_HOME")
+    if developer_home is None:
+        pytest.skip("not started by .ci/test")
+    home = Path(os.environ["HOME"])
+    assert home != Path(developer_home) and "codex_nb-test-home" in home.name
+    assert not (home / ".profile").exists() and not (home / ".bashrc").exists()
