@@ -61,6 +61,7 @@ RECORD_LIMIT = 10_000
 older ones are dropped and counted in ``records_dropped`` (observers still see every record)."""
 
 _LATE_PREVIEW = 200
+_PLAN_WARNINGS = 5
 
 
 @dataclass(kw_only=True)
@@ -340,8 +341,11 @@ class AcpSession(BusEventSource):
             entries = list(update.entries)
             notes = plan_notes(entries)
             if notes != self._plan_notes:  # said once, not again at each update of the same plan
-                for note in notes:
+                for note in notes[:_PLAN_WARNINGS]:
                     self.emit(WarningEvent(message=f"the ACP agent's plan: {note}"))
+                if len(notes) > _PLAN_WARNINGS:
+                    self.emit(WarningEvent(message=f"the ACP agent's plan: {len(notes) - _PLAN_WARNINGS} more steps "
+                                                   f"were repaired the same way"))
             self._plan_notes = notes
             self.emit(plan_update(entries))
         elif kind in ("tool_call", "tool_call_update"):
