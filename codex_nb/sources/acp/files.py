@@ -150,14 +150,17 @@ class ConfinedFiles:
             raise FileAccessError(f"line must be 1 or more (lines are numbered from 1), got {line}")
         if limit is not None and limit < 0:
             raise FileAccessError(f"limit must not be negative, got {limit}")
-        fd = self._open(path, write=False)
         try:
-            if os.fstat(fd).st_size > MAX_READ_BYTES:
-                raise FileAccessError(f"{path}: larger than {MAX_READ_BYTES} bytes; this client serves smaller "
-                                      f"files only")
-            data = _read_bounded(fd, MAX_READ_BYTES + 1)
-        finally:
-            os.close(fd)
+            fd = self._open(path, write=False)
+            try:
+                if os.fstat(fd).st_size > MAX_READ_BYTES:
+                    raise FileAccessError(f"{path}: larger than {MAX_READ_BYTES} bytes; this client serves smaller "
+                                          f"files only")
+                data = _read_bounded(fd, MAX_READ_BYTES + 1)
+            finally:
+                os.close(fd)
+        except OSError as err:  # EIO, EACCES, ...: the agent gets the reason, not an internal error
+            raise FileAccessError(f"{path}: {err.strerror or err}") from None
         if len(data) > MAX_READ_BYTES:
             raise FileAccessError(f"{path}: larger than {MAX_READ_BYTES} bytes; this client serves smaller files only")
         text = data.decode("utf-8", errors="replace")
@@ -180,16 +183,19 @@ class ConfinedFiles:
         if len(data) > MAX_WRITE_BYTES:
             raise FileAccessError(f"{path}: {len(data)} bytes is more than this client writes at once "
                                   f"({MAX_WRITE_BYTES} bytes)")
-        fd = self._open(path, write=True)
         try:
-            # Truncated only now, after the descriptor was checked: O_TRUNC at open would have
-            # emptied a hard-linked or swapped-in file before it could be refused.
-            os.ftruncate(fd, 0)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-        finally:
-            os.close(fd)
+            fd = self._open(path, write=True)
+            try:
+                # Truncated only now, after the descriptor was checked: O_TRUNC at open would have
+                # emptied a hard-linked or swapped-in file before it could be refused.
+                os.ftruncate(fd, 0)
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
+        except OSError as err:  # ENOSPC, EACCES, ...: the agent gets the reason, not an internal error
+            raise FileAccessError(f"{path}: {err.strerror or err}") from None
 
 
 def _check_kind(path: str, info: os.stat_result) -> None:
