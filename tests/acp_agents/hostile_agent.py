@@ -14,6 +14,14 @@ does on ``session/prompt`` is named by the prompt text:
 - ``burst <n> <steps>``: sends ``n`` plan updates of ``steps`` steps, then ``end_turn``;
 - ``stop <reason>``: ends the prompt with that ``stopReason``;
 - ``hang``: starts a tool call and never ends the prompt, ignoring ``session/cancel``;
+- ``last-update``: starts a tool call and says "done ", then writes the call's completion
+  right before the prompt's response;
+- ``late``: starts a tool call, ends the prompt, and only then sends a message chunk and
+  the call's completion (after the response: they belong to no turn);
+- ``badplan``: a 4-step plan whose steps 2-4 have an unknown status, an unknown priority and
+  non-string content (the SDK would drop them one by one);
+- ``flood <n>``: ``n`` tool calls, each started and completed;
+- ``ghosts <n>``: one update for each of ``n`` session ids that do not exist;
 - anything else: answers ``echo: <text>``.
 
 ``--require-auth``: ``session/new`` fails with auth_required until ``authenticate`` is
@@ -74,6 +82,11 @@ class HostileAgent:
 
     async def cancel(self, session_id: str, **_: Any) -> None:
         pass
+
+    async def late(self, session_id: str) -> None:
+        await self.say(session_id, "LATE")
+        raw(json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": session_id, "update": {
+            "sessionUpdate": "tool_call_update", "toolCallId": "late-1", "status": "completed"}}}))
 
     async def say(self, session_id: str, text: str) -> None:
         await self.conn.session_update(session_id=session_id, update=update_agent_message_text(text))
@@ -138,6 +151,35 @@ class HostileAgent:
             await self.conn.session_update(session_id=session_id, update=start_tool_call(
                 "hang-1", "Wait forever", kind="other", status="in_progress"))
             await asyncio.Event().wait()
+        elif text == "last-update":
+            call_id = f"last-{uuid.uuid4().hex[:8]}"
+            await self.conn.session_update(session_id=session_id, update=start_tool_call(
+                call_id, "Quick", kind="read", status="in_progress"))
+            await self.conn.session_update(session_id=session_id, update=update_agent_message_text("done "))
+            raw(json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": session_id, "update": {
+                "sessionUpdate": "tool_call_update", "toolCallId": call_id, "status": "completed"}}}))
+        elif text == "late":
+            await self.conn.session_update(session_id=session_id, update=start_tool_call(
+                "late-1", "Slow", kind="read", status="in_progress"))
+            await self.say(session_id, "answer")
+            # Runs after the SDK has queued this prompt's response (it queues it as soon as
+            # this handler returns, before any other task runs).
+            asyncio.get_running_loop().create_task(self.late(session_id))
+        elif text == "badplan":
+            raw(json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": session_id, "update": {
+                "sessionUpdate": "plan", "entries": [
+                    {"content": "fine", "priority": "high", "status": "completed"},
+                    {"content": "blocked one", "priority": "low", "status": "blocked"},
+                    {"content": "urgent one", "priority": "urgent", "status": "pending"},
+                    {"content": {"title": "an object"}, "priority": "medium", "status": "in_progress"}]}}}))
+            await self.say(session_id, "planned")
+        elif text.startswith("flood "):
+            for i in range(int(text.split()[1])):
+                await self.conn.session_update(session_id=session_id, update=start_tool_call(
+                    f"flood-{i}", f"call {i}", kind="read", status="completed"))
+        elif text.startswith("ghosts "):
+            for i in range(int(text.split()[1])):
+                await self.conn.session_update(session_id=f"ghost-{i}", update=update_agent_message_text("boo"))
         elif text == "crash":
             await self.say(session_id, "about to crash")
             sys.stderr.write("hostile agent: fatal error: the flux capacitor broke\n")

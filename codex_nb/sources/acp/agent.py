@@ -83,6 +83,11 @@ class AcpAgent:
     def running(self) -> bool:
         return self.process is not None and self.process.returncode is None and not self._closing
 
+    @property
+    def dropped_updates(self) -> int:
+        """``session/update`` notifications dropped: unknown session id and no room left to keep them."""
+        return self._client.dropped_updates
+
     def stderr_tail(self, lines: int = 20) -> str:
         """The agent's last stderr lines."""
         return "" if self.process is None else self.process.stderr_text(lines)
@@ -162,8 +167,13 @@ class AcpAgent:
 
     def _register(self, session: AcpSession) -> AcpSession:
         self.sessions[session.session_id] = session
-        for update in self._client.early_updates.pop(session.session_id, []):
+        updates, dropped = self._client.take_early(session.session_id)
+        for update in updates:
             session.handle_update(update)
+        if dropped:
+            session.emit(WarningEvent(message=f"the ACP agent sent {len(updates) + dropped} updates for this session "
+                                              f"before session/new answered; the first {len(updates)} were kept, "
+                                              f"{dropped} dropped"))
         return session
 
     async def _authenticated(self, call: Any, method: str) -> Any:

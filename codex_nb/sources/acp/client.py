@@ -2,12 +2,14 @@
 
 Methods are the ``acp.Client`` protocol's; the SDK validates every request before it
 gets here. Permission requests and updates go to the ``AcpSession`` they name; file
-requests are confined to that session's cwd; terminal requests are refused unless the
+requests are confined to that session's cwd and run in a worker thread (never on the
+event loop); terminal requests are refused unless the
 agent was started with ``terminals=True`` (then they run in the session's cwd).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +36,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("codex_nb.acp.client")
 
 MAX_BUFFERED_UPDATES = 1000
+"""Updates kept per session id not registered yet."""
+MAX_EARLY_SESSIONS = 16
+"""Session ids not registered yet whose updates are kept (a hostile agent may invent any number)."""
 
 
 class AcpClient:
@@ -43,6 +48,10 @@ class AcpClient:
         self.agent = agent
         self.early_updates: dict[str, list[Any]] = {}
         """Updates for a session id not registered yet (sent before its ``session/new`` response)."""
+        self.early_dropped: dict[str, int] = {}
+        """Updates dropped per kept session id (its buffer was full); told to the session when it registers."""
+        self.dropped_updates = 0
+        """Every ``session/update`` dropped because its session id was unknown and no buffer was left."""
 
     def _session(self, session_id: str, method: str) -> AcpSession:
         session = self.agent.sessions.get(session_id)
@@ -54,11 +63,28 @@ class AcpClient:
     async def session_update(self, session_id: str, update: Any, **_: Any) -> None:
         session = self.agent.sessions.get(session_id)
         if session is None:
-            buffered = self.early_updates.setdefault(session_id, [])
-            if len(buffered) < MAX_BUFFERED_UPDATES:
-                buffered.append(update)
+            self._buffer(session_id, update)
             return
         session.handle_update(update)
+
+    def _buffer(self, session_id: str, update: Any) -> None:
+        buffered = self.early_updates.get(session_id)
+        if buffered is None and len(self.early_updates) < MAX_EARLY_SESSIONS:
+            buffered = self.early_updates[session_id] = []
+        if buffered is not None and len(buffered) < MAX_BUFFERED_UPDATES:
+            buffered.append(update)
+            return
+        self.dropped_updates += 1
+        if buffered is not None:
+            self.early_dropped[session_id] = self.early_dropped.get(session_id, 0) + 1
+        if self.dropped_updates == 1:
+            log.warning("the ACP agent sent session/update for unknown session id %r beyond what is kept (%d ids, "
+                        "%d updates each); dropped (AcpAgent.dropped_updates counts them)", session_id[:100],
+                        MAX_EARLY_SESSIONS, MAX_BUFFERED_UPDATES)
+
+    def take_early(self, session_id: str) -> tuple[list[Any], int]:
+        """The updates kept for ``session_id`` before it was registered, and how many were dropped."""
+        return self.early_updates.pop(session_id, []), self.early_dropped.pop(session_id, 0)
 
     async def request_permission(self, options: list[Any], session_id: str, tool_call: Any,
                                  **_: Any) -> RequestPermissionResponse:
@@ -68,14 +94,16 @@ class AcpClient:
                              **_: Any) -> ReadTextFileResponse:
         session = self._session(session_id, "fs/read_text_file")
         try:
-            return ReadTextFileResponse(content=session.files.read(path, line=line, limit=limit))
+            # A worker thread: a file request must never block the kernel's event loop.
+            content = await asyncio.to_thread(session.files.read, path, line=line, limit=limit)
+            return ReadTextFileResponse(content=content)
         except FileAccessError as err:
             raise self._refuse(session, "fs/read_text_file", err) from None
 
     async def write_text_file(self, content: str, path: str, session_id: str, **_: Any) -> WriteTextFileResponse:
         session = self._session(session_id, "fs/write_text_file")
         try:
-            session.files.write(path, content)
+            await asyncio.to_thread(session.files.write, path, content)
         except FileAccessError as err:
             raise self._refuse(session, "fs/write_text_file", err) from None
         return WriteTextFileResponse()

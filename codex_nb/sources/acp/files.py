@@ -1,9 +1,16 @@
 """``fs/read_text_file`` and ``fs/write_text_file`` confined to one directory.
 
-The agent names absolute paths; only paths inside the session's working directory
-are served, and no symbolic link is followed anywhere below it: the path is walked
-one component at a time with ``O_NOFOLLOW`` relative to directory descriptors, so a
-link swapped in between a check and the open cannot lead outside either.
+Every file request is untrusted: the agent names absolute paths, and only regular files
+inside the session's working directory are served. The path is walked one component at
+a time with ``O_NOFOLLOW`` relative to directory descriptors, so no symbolic link is
+followed anywhere below the root (``..``, absolute escapes and ``/proc/self/root``-style
+magic links included), and a link swapped in between a check and the open cannot lead
+outside either. The decision is made on the opened descriptor (``fstat``), not on the
+path: a FIFO, a device or a socket is refused before it is opened and again after, and
+opening uses ``O_NONBLOCK`` so even a FIFO swapped in at the last moment cannot block.
+
+The methods here do blocking system calls: callers run them in a worker thread
+(``AcpClient`` does), never on the event loop.
 """
 
 from __future__ import annotations
@@ -11,9 +18,14 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 from pathlib import Path, PurePosixPath
 
 MAX_READ_BYTES = 32 * 1024 * 1024
+MAX_WRITE_BYTES = 32 * 1024 * 1024
+_CHUNK = 1024 * 1024
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+_FILE_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
 
 
 class FileAccessError(Exception):
@@ -34,6 +46,8 @@ class ConfinedFiles:
     def _parts(self, path: str) -> list[str]:
         if not isinstance(path, str) or not os.path.isabs(path):
             raise FileAccessError(f"path {path!r} must be absolute (ACP file paths are absolute)")
+        if "\0" in path:
+            raise FileAccessError(f"path {path!r} contains a NUL character")
         pure = PurePosixPath(path)
         if ".." in pure.parts:
             raise FileAccessError(f"path {path!r} contains '..'; name the file directly")
@@ -51,16 +65,23 @@ class ConfinedFiles:
 
     def _walk(self, path: str, parts: list[str], *, create_dirs: bool) -> int:
         """A descriptor of the directory holding ``parts[-1]`` (caller closes it)."""
-        fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_NONBLOCK)
+        except OSError as err:
+            raise FileAccessError(f"the session directory {self.root} cannot be opened: {err.strerror}") from None
         try:
             for name in parts[:-1]:
                 try:
-                    nxt = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                    nxt = os.open(name, _DIR_FLAGS, dir_fd=fd)
                 except FileNotFoundError:
                     if not create_dirs:
                         raise FileAccessError(f"{path}: directory {name!r} does not exist", not_found=True) from None
-                    os.mkdir(name, 0o777, dir_fd=fd)
-                    nxt = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
+                    with contextlib.suppress(FileExistsError):  # a concurrent request made it
+                        os.mkdir(name, 0o777, dir_fd=fd)
+                    try:
+                        nxt = os.open(name, _DIR_FLAGS, dir_fd=fd)
+                    except OSError as err:
+                        raise self._link_error(path, name, err, fd) from None
                 except OSError as err:
                     raise self._link_error(path, name, err, fd) from None
                 os.close(fd)
@@ -73,57 +94,141 @@ class ConfinedFiles:
     @staticmethod
     def _link_error(path: str, name: str, err: OSError, dir_fd: int) -> FileAccessError:
         with contextlib.suppress(OSError):
-            if _is_link(name, dir_fd):
+            if stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode):
                 return FileAccessError(f"{path}: {name!r} is a symbolic link; this client does not follow links")
         if err.errno in (errno.ELOOP, errno.ENOTDIR):
             return FileAccessError(f"{path}: {name!r} is a symbolic link or not a directory; this client does not "
                                    f"follow links")
         return FileAccessError(f"{path}: {err.strerror}")
 
-    def read(self, path: str, line: int | None = None, limit: int | None = None) -> str:
+    def _open(self, path: str, *, write: bool) -> int:
+        """The checked descriptor of the regular file ``path`` (write: created if missing)."""
         parts = self._parts(path)
-        fd = self._walk(path, parts, create_dirs=False)
+        dir_fd = self._walk(path, parts, create_dirs=write)
+        name = parts[-1]
         try:
             try:
-                file_fd = os.open(parts[-1], os.O_RDONLY | os.O_NOFOLLOW, dir_fd=fd)
+                before = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+            except FileNotFoundError:
+                if not write:
+                    raise FileAccessError(f"{path}: no such file", not_found=True) from None
+                before = None
+            except OSError as err:
+                raise self._link_error(path, name, err, dir_fd) from None
+            if before is not None:
+                _check_kind(path, before)
+            flags = _FILE_FLAGS | (os.O_WRONLY if write else os.O_RDONLY)
+            if before is None:
+                flags |= os.O_CREAT | os.O_EXCL  # a name that appeared meanwhile is not ours to follow
+            try:
+                fd = os.open(name, flags, 0o666, dir_fd=dir_fd)
             except FileNotFoundError:
                 raise FileAccessError(f"{path}: no such file", not_found=True) from None
+            except FileExistsError:
+                raise FileAccessError(f"{path}: the file appeared while it was being created; try again") from None
             except OSError as err:
-                raise self._link_error(path, parts[-1], err, fd) from None
+                if err.errno == errno.ENXIO:  # O_NONBLOCK write open of a FIFO with no reader
+                    raise FileAccessError(f"{path}: not a regular file (a FIFO or device); this client only "
+                                          f"serves regular files") from None
+                raise self._link_error(path, name, err, dir_fd) from None
         finally:
+            os.close(dir_fd)
+        try:
+            # Decide on what was opened, not on the name: it may have been swapped since the stat.
+            after = os.fstat(fd)
+            _check_kind(path, after)
+            if before is not None and (before.st_dev, before.st_ino) != (after.st_dev, after.st_ino):
+                raise FileAccessError(f"{path}: the file was replaced while it was being opened; try again")
+        except BaseException:
             os.close(fd)
-        with os.fdopen(file_fd, "rb") as handle:
-            data = handle.read(MAX_READ_BYTES + 1)
-        if len(data) > MAX_READ_BYTES:
-            raise FileAccessError(f"{path}: larger than {MAX_READ_BYTES} bytes; read it with line/limit from a "
-                                  f"smaller file")
-        text = data.decode("utf-8", errors="replace")
-        if line is None and limit is None:
-            return text
+            raise
+        return fd
+
+    def read(self, path: str, line: int | None = None, limit: int | None = None) -> str:
+        """The text of ``path`` (lines ``line``.. ``line + limit - 1`` if given). Blocking: run in a thread."""
         if line is not None and line < 1:
             raise FileAccessError(f"line must be 1 or more (lines are numbered from 1), got {line}")
         if limit is not None and limit < 0:
             raise FileAccessError(f"limit must not be negative, got {limit}")
+        try:
+            fd = self._open(path, write=False)
+            try:
+                if os.fstat(fd).st_size > MAX_READ_BYTES:
+                    raise FileAccessError(f"{path}: larger than {MAX_READ_BYTES} bytes; this client serves smaller "
+                                          f"files only")
+                data = _read_bounded(fd, MAX_READ_BYTES + 1)
+            finally:
+                os.close(fd)
+        except OSError as err:  # EIO, EACCES, ...: the agent gets the reason, not an internal error
+            raise FileAccessError(f"{path}: {err.strerror or err}") from None
+        if len(data) > MAX_READ_BYTES:
+            raise FileAccessError(f"{path}: larger than {MAX_READ_BYTES} bytes; this client serves smaller files only")
+        text = data.decode("utf-8", errors="replace")
+        if line is None and limit is None:
+            return text
         lines = text.splitlines(keepends=True)
         start = (line or 1) - 1
         end = None if limit is None else start + limit
         return "".join(lines[start:end])
 
     def write(self, path: str, content: str) -> None:
-        parts = self._parts(path)
-        fd = self._walk(path, parts, create_dirs=True)
+        """Replace the text of ``path`` (created, with missing directories). Blocking: run in a thread."""
+        if not isinstance(content, str):
+            raise FileAccessError(f"{path}: content must be text, got {type(content).__name__}")
         try:
+            data = content.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise FileAccessError(f"{path}: the content is not valid Unicode text ({err.reason} at character "
+                                  f"{err.start})") from None
+        if len(data) > MAX_WRITE_BYTES:
+            raise FileAccessError(f"{path}: {len(data)} bytes is more than this client writes at once "
+                                  f"({MAX_WRITE_BYTES} bytes)")
+        try:
+            fd = self._open(path, write=True)
             try:
-                file_fd = os.open(parts[-1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o666, dir_fd=fd)
-            except OSError as err:
-                raise self._link_error(path, parts[-1], err, fd) from None
-        finally:
-            os.close(fd)
-        with os.fdopen(file_fd, "wb") as handle:
-            handle.write(content.encode("utf-8"))
+                # Truncated only now, after the descriptor was checked: O_TRUNC at open would have
+                # emptied a hard-linked or swapped-in file before it could be refused.
+                os.ftruncate(fd, 0)
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
+        except OSError as err:  # ENOSPC, EACCES, ...: the agent gets the reason, not an internal error
+            raise FileAccessError(f"{path}: {err.strerror or err}") from None
 
 
-def _is_link(name: str, dir_fd: int) -> bool:
-    import stat
+def _check_kind(path: str, info: os.stat_result) -> None:
+    if stat.S_ISLNK(info.st_mode):
+        raise FileAccessError(f"{path}: {os.path.basename(path)!r} is a symbolic link; this client does not "
+                              f"follow links")
+    if not stat.S_ISREG(info.st_mode):
+        raise FileAccessError(f"{path}: not a regular file ({_kind(info.st_mode)}); this client only serves "
+                              f"regular files")
+    # A hard link is a second name for the same file, and nothing about the name inside the
+    # session directory tells whether the other name lies outside it (a link to ~/.ssh/id_rsa
+    # looks like any file). The only confinement that holds is to refuse files with more than
+    # one name; copy such a file (cp) to give the agent a file of its own.
+    if info.st_nlink > 1:
+        raise FileAccessError(f"{path}: the file has {info.st_nlink} hard links, and another name may be outside "
+                              f"the session directory; this client only serves files with one link (copy it)")
 
-    return stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode)
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _read_bounded(fd: int, most: int) -> bytes:
+    chunks: list[bytes] = []
+    left = most
+    while left > 0:
+        chunk = os.read(fd, min(_CHUNK, left))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)

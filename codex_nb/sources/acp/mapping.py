@@ -6,6 +6,7 @@ tool-call updates merge) are testable on their own and read in one place.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,86 @@ STOP_REASON_TEXT = {
                          "(stopReason max_turn_requests)",
     "refusal": "the agent refused to continue (stopReason refusal)",
 }
+
+
+PLAN_NOTE = "codex_nb/note"
+"""The ``_meta`` key of a plan entry that ``repair_plan_entries`` had to change: what it changed."""
+
+MAX_PLAN_ENTRIES = 1000
+_PRIORITIES = ("high", "medium", "low")
+_PREVIEW = 120
+
+
+def repair_plan_entries(entries: list[Any]) -> list[Any]:
+    """The raw ``entries`` of a ``plan`` update with every entry the SDK would silently drop
+    (an unknown status or priority, non-string content, not an object) made valid, and a
+    note saying what was changed in its ``_meta`` so the user is told. A plan of more than
+    ``MAX_PLAN_ENTRIES`` steps is cut there, with a note on the last step kept."""
+    repaired = [_repair_entry(i, entry) for i, entry in enumerate(entries[:MAX_PLAN_ENTRIES])]
+    if len(entries) > MAX_PLAN_ENTRIES:
+        _add_note(repaired[-1], f"the plan had {len(entries)} steps; only the first {MAX_PLAN_ENTRIES} are shown")
+    return repaired
+
+
+def _repair_entry(index: int, entry: Any) -> Any:
+    if not isinstance(entry, dict):
+        fixed: dict[str, Any] = {"content": _text(entry), "priority": "medium", "status": "pending"}
+        _add_note(fixed, f"step {index + 1} was a JSON {_json_type(entry)}, not an object; shown as a pending step")
+        return fixed
+    notes = []
+    fixed = dict(entry)
+    if not isinstance(entry.get("content"), str):
+        fixed["content"] = _text(entry.get("content"))
+        notes.append(f"its content was a JSON {_json_type(entry.get('content'))}, shown as text")
+    if not isinstance(entry.get("status"), str) or entry["status"] not in _STEP_STATUS:
+        fixed["status"] = "pending"
+        notes.append(f"its status {_text(entry.get('status'))} is not an ACP status (pending, in_progress, "
+                     f"completed); shown as pending")
+    if not isinstance(entry.get("priority"), str) or entry["priority"] not in _PRIORITIES:
+        fixed["priority"] = "medium"
+        notes.append(f"its priority {_text(entry.get('priority'))} is not an ACP priority (high, medium, low); "
+                     f"shown as medium")
+    if not notes:
+        return entry
+    if not isinstance(fixed.get("_meta"), dict):
+        fixed["_meta"] = None
+    _add_note(fixed, f"step {index + 1} ({_preview(fixed['content'])!r}): " + "; ".join(notes))
+    return fixed
+
+
+def _add_note(entry: dict[str, Any], note: str) -> None:
+    meta = dict(entry.get("_meta") or {})
+    meta[PLAN_NOTE] = f"{meta[PLAN_NOTE]}; {note}" if isinstance(meta.get(PLAN_NOTE), str) else note
+    entry["_meta"] = meta
+
+
+def _json_type(value: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(value), "number")
+
+
+def _preview(text: str) -> str:
+    return text if len(text) <= _PREVIEW else text[:_PREVIEW] + "..."
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, str):
+        return _preview(value)
+    try:
+        return _preview(json.dumps(value, ensure_ascii=False))
+    except (TypeError, ValueError):
+        return _preview(repr(value))
+
+
+def plan_notes(entries: list[Any]) -> list[str]:
+    """The notes ``repair_plan_entries`` left on a validated plan's entries."""
+    notes = []
+    for entry in entries:
+        meta = getattr(entry, "field_meta", None)
+        note = meta.get(PLAN_NOTE) if isinstance(meta, dict) else None
+        if isinstance(note, str):
+            notes.append(note)
+    return notes
 
 
 def plan_update(entries: list[Any]) -> AcpPlanUpdate:

@@ -12,6 +12,7 @@ ends the turn locally.
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import logging
 import time
@@ -46,7 +47,7 @@ from .errors import AcpError
 from .events import AgentMessageDelta, AgentReasoningDelta, UserMessage
 from .files import ConfinedFiles
 from .port import AgentPort
-from .mapping import STOP_REASON_TEXT, ToolCallState, content_text, plan_update, turn_status
+from .mapping import STOP_REASON_TEXT, ToolCallState, content_text, plan_notes, plan_update, turn_status
 from .permissions import choice_from, how_to_answer, question_event
 from .terminals import Terminals
 
@@ -54,6 +55,13 @@ from .terminals import Terminals
 log = logging.getLogger("codex_nb.acp.session")
 
 TOOL_NAMESPACE = "acp"
+
+RECORD_LIMIT = 10_000
+"""Tool calls and lifecycle records kept per session (as ``Session`` keeps its records);
+older ones are dropped and counted in ``records_dropped`` (observers still see every record)."""
+
+_LATE_PREVIEW = 200
+_PLAN_WARNINGS = 5
 
 
 @dataclass(kw_only=True)
@@ -127,7 +135,15 @@ class AcpSession(BusEventSource):
         self.files = ConfinedFiles(cwd)
         self.terminals = Terminals(self.files, agent.env)
         self.tool_calls: dict[str, ToolCallState] = {}
-        self.lifecycle_log: list[LifecycleRecord] = []
+        """The merged state of the latest ``RECORD_LIMIT`` tool calls, by call id."""
+        self._lifecycle_ring: collections.deque[LifecycleRecord] = collections.deque(maxlen=RECORD_LIMIT)
+        self.records_dropped = 0
+        """Tool calls and lifecycle records dropped to stay within ``RECORD_LIMIT``."""
+        self.late_updates = 0
+        """Message chunks the agent sent after its prompt had ended: they belong to no turn."""
+        self._after_prompt = False
+        self._late_reported = False
+        self._plan_notes: list[str] = []
         self.available_commands: list[dict[str, Any]] = []
         self.current_mode: str | None = None
         self.usage: dict[str, Any] | None = None
@@ -143,6 +159,11 @@ class AcpSession(BusEventSource):
         self._message_kind: str | None = None
         self._last_agent_message: str | None = None
         self._open_requests: dict[str, str] = {}
+
+    @property
+    def lifecycle_log(self) -> list[LifecycleRecord]:
+        """The latest lifecycle records (at most ``RECORD_LIMIT``), oldest first; a copy."""
+        return list(self._lifecycle_ring)
 
     @property
     def answer_policy(self) -> Any:
@@ -200,6 +221,8 @@ class AcpSession(BusEventSource):
         handle = AcpTurnHandle(self, turn_id)
         self._turn_id = turn_id
         self._last_agent_message = None
+        self._after_prompt = False
+        self._late_reported = False
         self.active_turn = handle
         handle.task = loop.create_task(self._run(handle, blocks), name=f"acp-prompt-{turn_id}")
         self.emit(TurnStarted(turn_id=turn_id))
@@ -234,8 +257,10 @@ class AcpSession(BusEventSource):
             status = "interrupted"
         except Exception as err:  # noqa: BLE001 - every failure of the prompt becomes a failed turn
             status, error = "failed", await self.agent._describe_failure(err, "session/prompt")
+        # The SDK has applied every session/update the agent sent before this response
+        # (ClientSideConnection.prompt waits for them): what is buffered now is this turn's.
         self._flush_message()
-        self._settle_turn(handle, aborted=status != "completed")
+        self._settle_turn(handle, aborted=status != "completed", stop_reason=stop_reason)
         if status == "interrupted":
             self.emit(TurnAborted(turn_id=handle.turn_id, reason="interrupted"))
         else:
@@ -245,16 +270,26 @@ class AcpSession(BusEventSource):
         result = AcpTurnResult(turn_id=handle.turn_id, status=status, stop_reason=stop_reason,
                                last_agent_message=self._last_agent_message, error=error, events=list(handle.events))
         self._turn_id = None
+        self._after_prompt = True
         return result
 
-    def _settle_turn(self, handle: AcpTurnHandle, *, aborted: bool) -> None:
+    def _settle_turn(self, handle: AcpTurnHandle, *, aborted: bool, stop_reason: str | None) -> None:
+        """Close what the ended turn left open: a turn is over with its ``session/prompt``
+        response, so no tool call of it is still running (ACP has no later turn to finish in)."""
         for request_id, turn in list(self._open_requests.items()):
             if turn == handle.turn_id:
                 self.frontend_requests.cancel(request_id)
-        for state in self.tool_calls.values():
-            if aborted and not state.lifecycle_done and state.turn_id == handle.turn_id:
-                self._item_completed(state, aborted=True)
-                self._lifecycle("finish", state, ToolCallOutcome.aborted())
+        for state in list(self.tool_calls.values()):
+            if state.lifecycle_done or state.turn_id != handle.turn_id:
+                continue
+            if not aborted:
+                # codex-acp, for one, drops a command's end when Codex reports it after the
+                # turn completed; its real outcome is unknown, so it is not called a success.
+                self.emit(WarningEvent(message=f"the ACP agent ended the prompt (stopReason {stop_reason}) without a "
+                                               f"final status for tool call {state.call_id} ({state.title or state.kind}, "
+                                               f"last status {state.status}); it is recorded as aborted"))
+            self._item_completed(state, aborted=True)
+            self._lifecycle("finish", state, ToolCallOutcome.aborted())
 
     def _begin_cancel(self, handle: AcpTurnHandle) -> None:
         if handle.task.done():
@@ -289,6 +324,9 @@ class AcpSession(BusEventSource):
             if text is None:
                 log.debug("ignoring non-text %s content", kind)
                 return
+            if self._after_prompt and self._turn_id is None:
+                self._late_chunk(kind, text)
+                return
             if self._message_kind != kind:
                 self._flush_message()
                 self._message_kind = kind
@@ -300,7 +338,16 @@ class AcpSession(BusEventSource):
             return
         self._flush_message()
         if kind == "plan":
-            self.emit(plan_update(list(update.entries)))
+            entries = list(update.entries)
+            notes = plan_notes(entries)
+            if notes != self._plan_notes:  # said once, not again at each update of the same plan
+                for note in notes[:_PLAN_WARNINGS]:
+                    self.emit(WarningEvent(message=f"the ACP agent's plan: {note}"))
+                if len(notes) > _PLAN_WARNINGS:
+                    self.emit(WarningEvent(message=f"the ACP agent's plan: {len(notes) - _PLAN_WARNINGS} more steps "
+                                                   f"were repaired the same way"))
+            self._plan_notes = notes
+            self.emit(plan_update(entries))
         elif kind in ("tool_call", "tool_call_update"):
             self._tool_call(update, started=kind == "tool_call")
         elif kind == "available_commands_update":
@@ -312,6 +359,19 @@ class AcpSession(BusEventSource):
             self.usage = update.model_dump(mode="json", by_alias=True, exclude_none=True)
         else:
             log.debug("ACP session update %s kept no state", kind)
+
+    def _late_chunk(self, kind: str, text: str) -> None:
+        """A chunk after the prompt's response: ACP says the turn was over, so it is no part of
+        that answer nor of the next one; it is counted, and the first of each gap is shown."""
+        self.late_updates += 1
+        log.info("ACP agent sent %s after its prompt ended: %r", kind, text[:_LATE_PREVIEW])
+        if self._late_reported:
+            return
+        self._late_reported = True
+        preview = text if len(text) <= _LATE_PREVIEW else text[:_LATE_PREVIEW] + "..."
+        self.emit(WarningEvent(message=f"the ACP agent sent a {kind} after its prompt had ended; it belongs to no "
+                                       f"turn and was not added to any answer (more are only counted in "
+                                       f"session.late_updates): {preview!r}"))
 
     def _flush_message(self) -> None:
         kind, parts = self._message_kind, self._message
@@ -328,11 +388,20 @@ class AcpSession(BusEventSource):
     def _tool_call(self, update: Any, *, started: bool) -> None:
         call_id = update.tool_call_id
         state = self.tool_calls.get(call_id)
+        if started and state is not None and state.turn_id != self._turn_id:
+            state = None  # a new call under an id an ended turn used: not that call's late update
         new = state is None
         if state is None:
             state = ToolCallState(call_id=call_id, turn_id=self._turn_id)
+            self.tool_calls.pop(call_id, None)  # re-inserted last: the dict's order is the calls' age
             self.tool_calls[call_id] = state
+            self._trim_tool_calls()
         state.apply(update)
+        if state.turn_id != self._turn_id:
+            # A late update of a call whose turn has ended: it is kept on the call and shown
+            # with that turn's id, never as part of the turn running now.
+            self.bus.emit(state.event("updated"), id=state.turn_id or self.session_id, turn_id=state.turn_id)
+            return
         self.emit(state.event("started" if started or new else "updated"))
         if new:
             self.emit(ItemStarted(thread_id=self.session_id, turn_id=state.turn_id or "", item=state.item(),
@@ -341,6 +410,21 @@ class AcpSession(BusEventSource):
         if state.finished and not state.lifecycle_done:
             self._item_completed(state)
             self._lifecycle("finish", state, ToolCallOutcome.completed(state.status == "completed"))
+
+    def _trim_tool_calls(self) -> None:
+        while len(self.tool_calls) > RECORD_LIMIT:
+            # The oldest call whose lifecycle is closed goes first; if a hostile agent keeps
+            # every call open, the oldest open one goes.
+            victim = next((k for k, v in self.tool_calls.items() if v.lifecycle_done), next(iter(self.tool_calls)))
+            del self.tool_calls[victim]
+            self._dropped("tool call")
+
+    def _dropped(self, what: str) -> None:
+        self.records_dropped += 1
+        if self.records_dropped == 1:
+            self.emit(WarningEvent(message=f"this ACP session keeps its latest {RECORD_LIMIT} tool calls and lifecycle "
+                                           f"records; an older {what} was dropped (session.records_dropped counts "
+                                           f"them; on_lifecycle observers still see every record)"))
 
     def _item_completed(self, state: ToolCallState, *, aborted: bool = False) -> None:
         self.emit(ItemCompleted(thread_id=self.session_id, turn_id=state.turn_id or "", item=state.item(aborted=aborted),
@@ -352,7 +436,9 @@ class AcpSession(BusEventSource):
         record = LifecycleRecord(phase=phase, thread_id=self.session_id,  # type: ignore[arg-type]
                                  turn_id=state.turn_id or "", call_id=state.call_id,
                                  tool_name=ToolName.of(state.kind or "other", TOOL_NAMESPACE), outcome=outcome)
-        self.lifecycle_log.append(record)
+        if len(self._lifecycle_ring) == RECORD_LIMIT:
+            self._dropped("lifecycle record")
+        self._lifecycle_ring.append(record)
         self._lifecycle_observers.notify(record)
 
     # -- session/request_permission ------------------------------------------------------------

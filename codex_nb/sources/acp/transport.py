@@ -6,6 +6,8 @@ loop, i.e. the session. A misbehaving agent must not cost the user the session, 
 the user must see that something was dropped: this transport hands only JSON-RPC
 objects to the SDK and reports every other line (and every ``session/update`` whose
 params do not validate, which the SDK would otherwise swallow) to ``on_malformed``.
+Plan entries the SDK would drop one by one without a word (an unknown status, say) are
+repaired here instead, with a note the session shows (``mapping.repair_plan_entries``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import json
 import logging
 from collections.abc import Callable
 from typing import Any
+
+from .mapping import repair_plan_entries
 
 log = logging.getLogger("codex_nb.acp.transport")
 
@@ -93,6 +97,7 @@ def _check(text: str) -> tuple[str | None, dict[str, Any] | None]:
         from acp.schema import SessionNotification
         from pydantic import ValidationError
 
+        _repair_plan(message)
         try:
             SessionNotification.model_validate(message.get("params"))
         except ValidationError as err:
@@ -100,3 +105,10 @@ def _check(text: str) -> tuple[str | None, dict[str, Any] | None]:
             where = ".".join(str(p) for p in first["loc"])
             return f"session/update with invalid params ({first['msg']} at {where or 'params'})", None
     return None, message
+
+
+def _repair_plan(message: dict[str, Any]) -> None:
+    params = message.get("params")
+    update = params.get("update") if isinstance(params, dict) else None
+    if isinstance(update, dict) and update.get("sessionUpdate") == "plan" and isinstance(update.get("entries"), list):
+        update["entries"] = repair_plan_entries(update["entries"])
