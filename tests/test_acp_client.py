@@ -581,3 +581,20 @@ async def test_file_reads_run_off_the_event_loop(tmp_path: Path, monkeypatch: py
         session = await agent.new_session(tmp_path)
         got = json.loads((await session.prompt("fs " + json.dumps({"ops": ops}))).last_agent_message)
     assert got == [{"ok": "text"}, {"ok": None}] and loop_threads == [False, False]
+
+
+async def test_a_prompt_that_ended_is_not_the_active_turn_and_new_controls_show_no_running_turn() -> None:
+    """Every event source answers ``active_turn`` None once its turn is done: TurnControls made
+    for an ACP session after a prompt ended showed that prompt as running, with a Stop button."""
+    async with hostile() as agent:
+        session = await agent.new_session()
+        handle = session.prompt("stop end_turn")
+        assert session.active_turn is handle
+        await handle
+        assert session.active_turn is None
+        controls = cx.TurnControls(session)
+        try:
+            assert controls.text() == "Turn: no turn yet" and not controls.stoppable
+            assert session.interrupt() is False
+        finally:
+            controls.close()

@@ -147,7 +147,7 @@ class AcpSession(BusEventSource):
         self.available_commands: list[dict[str, Any]] = []
         self.current_mode: str | None = None
         self.usage: dict[str, Any] | None = None
-        self.active_turn: AcpTurnHandle | None = None
+        self._active: AcpTurnHandle | None = None
         self.closed = False
         self._lifecycle_observers: Observers[LifecycleRecord] = Observers(
             self._lifecycle_fault, what="a callable taking one lifecycle record")
@@ -179,6 +179,13 @@ class AcpSession(BusEventSource):
     @property
     def thread_id(self) -> str:
         return self.session_id
+
+    @property
+    def active_turn(self) -> AcpTurnHandle | None:
+        """The running prompt's handle, or None once it is done (as every event source answers:
+        a widget made after a prompt ended must not show it as running)."""
+        active = self._active
+        return active if active is not None and not active.done() else None
 
     def interrupt(self) -> bool:
         """Cancel the running prompt (``session/cancel``); False if none runs. Any thread."""
@@ -223,7 +230,7 @@ class AcpSession(BusEventSource):
         self._last_agent_message = None
         self._after_prompt = False
         self._late_reported = False
-        self.active_turn = handle
+        self._active = handle
         handle.task = loop.create_task(self._run(handle, blocks), name=f"acp-prompt-{turn_id}")
         self.emit(TurnStarted(turn_id=turn_id))
         return handle
