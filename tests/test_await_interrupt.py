@@ -7,7 +7,6 @@ interrupt button is in test_extension_kernel.py."""
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import threading
 from collections.abc import Iterator
@@ -42,7 +41,8 @@ def previous() -> Iterator[Previous]:
 
 
 def sigint_from_another_thread() -> None:
-    thread = threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGINT))
+    # aimed at the main thread, where the loop waits in its selector (a kernel's SIGINT lands there too)
+    thread = threading.Thread(target=signal.pthread_kill, args=(threading.main_thread().ident, signal.SIGINT))
     thread.start()
     thread.join()
 

@@ -219,9 +219,11 @@ def test_the_kernel_interrupt_stops_an_awaited_turn_like_stop() -> None:
         kc.wait_for_ready(timeout=120)
         assert not [o for o in _execute(kc, INTERRUPT_SETUP) if o["type"] == "error"]
         sent: list[float] = []
+        printed: list[str] = []
 
         def interrupt_once_started(output: dict[str, Any]) -> None:
-            if output.get("text") == "tool started\n" and not sent:  # the await is under way
+            printed.append(output.get("text", ""))
+            if "tool started" in "".join(printed) and not sent:  # the await is under way
                 km.interrupt_kernel()
                 sent.append(time.monotonic())
 
@@ -231,7 +233,7 @@ def test_the_kernel_interrupt_stops_an_awaited_turn_like_stop() -> None:
         errors = [o for o in outputs if o["type"] == "error"]
         assert len(errors) == 1 and errors[0]["ename"] == "TurnInterrupted", outputs
         (line,) = errors[0]["traceback"]
-        assert line.startswith("TurnInterrupted: turn ") and "interrupted by the keyboard interrupt" in line
+        assert line.startswith("TurnInterrupted: turn ") and "interrupted (Ctrl-C / the kernel's interrupt button)" in line
         (out,) = [o for o in _execute(kc, AFTER_INTERRUPT) if o["type"] == "stream"]
         assert out["text"] == ("interrupted [('function_call', ''), ('function_call_output', "
                                "'aborted by user')]\n")

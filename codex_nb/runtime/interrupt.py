@@ -111,7 +111,7 @@ async def await_interruptibly(task: Awaitable[T], *, interrupt: Callable[[], obj
     finally:
         _RELAY.leave(waiter)
     if waiter.interrupted and getattr(result, "status", "interrupted") == "interrupted":
-        raise TurnInterrupted(f"{what} interrupted by the keyboard interrupt (the kernel's interrupt button); "
-                              f"its calls got their paired outputs, and awaiting its handle again gives the "
-                              f"result (status {getattr(result, 'status', 'interrupted')})", result=result)
+        raise TurnInterrupted(f"{what} interrupted (Ctrl-C / the kernel's interrupt button): every call got its "
+                              f"paired output; the result (status {getattr(result, 'status', 'interrupted')}) is "
+                              f"this error's .result, or await the handle again", result=result)
     return result
