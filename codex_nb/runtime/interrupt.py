@@ -76,8 +76,8 @@ class _SigintRelay:
     def leave(self, waiter: _Waiter) -> None:
         self.waiters.discard(waiter)
         if not self.waiters and signal.getsignal(signal.SIGINT) == self.handle:
+            # ``previous`` stays: whoever saved the relay may put it back, and it then delegates
             signal.signal(signal.SIGINT, self.previous)
-            self.previous = None
 
     def handle(self, signum: int, frame: FrameType | None) -> None:
         fresh = [w for w in self.waiters if not w.interrupted]
