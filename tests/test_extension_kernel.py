@@ -3,8 +3,13 @@ in the background, its output holds the live widgets, and unloading leaves nothi
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from typing import Any
+
 import nbformat
 import pytest
+from jupyter_client import KernelManager
 from nbclient import NotebookClient
 
 pytestmark = pytest.mark.kernel
@@ -140,7 +145,8 @@ def test_bad_flags_are_one_line_errors(executed: nbformat.NotebookNode) -> None:
     assert executed.cells[7].outputs == [{"output_type": "stream", "name": "stderr",
                                           "text": "UsageError: Line magic function `%codex_plan` not found.\n"}]
     assert executed.cells[8].outputs == [{"output_type": "stream", "name": "stderr",
-                                          "text": "UsageError: unrecognized arguments: --bogus\n"}]
+                                          "text": "UsageError: unrecognized arguments: --bogus; usage: %codex_plan "
+                                                  "[-h] [--panel] [--close] [--session NAME] [--source VAR]\n"}]
 
 
 def test_loaded_from_kernel_config_with_extension_settings() -> None:
@@ -152,5 +158,85 @@ def test_loaded_from_kernel_config_with_extension_settings() -> None:
                    extra_arguments=["--ext=codex_nb", "--CodexNbExtension.open_plan_panel=True",
                                     "--CodexNbExtension.default_model=script"]).execute()
     lines = _stream(nb.cells[0]).splitlines()
-    assert lines[0] == "session: default"
-    assert lines[-2:] == ["default --model: script", "auto plan panel: on"]
+    assert lines[:2] == ["session: default",
+                         "default --model: script (not defined yet: define it in a cell before running %%codex)"]
+    assert lines[-1] == "auto plan panel: on"
+
+
+INTERRUPT_SETUP = '''\
+import asyncio
+import codex_nb as cx
+%load_ext codex_nb
+never = asyncio.Event()
+
+@cx.extension.agent().source().tool
+async def wait_forever() -> str:
+    "Waits until the turn is stopped."
+    print("tool started", flush=True)
+    await never.wait()
+    return "unreachable"
+
+script = [[cx.function_call("wait_forever", {}, call_id="w")]]
+'''
+
+INTERRUPTED_CELL = '''\
+%codex --model script --out turn Wait.
+result = await turn
+'''
+
+AFTER_INTERRUPT = '''\
+result = await turn
+print(result.status, [(i["type"], i.get("output", "")[:15]) for i in result.items if i.get("call_id") == "w"])
+'''
+
+
+def _execute(kc: Any, code: str, *, on_output: Callable[[dict[str, Any]], None] = lambda _: None,
+             timeout: float = 60) -> list[dict[str, Any]]:
+    """Run ``code``; the iopub outputs of that request, until the kernel is idle again."""
+    msg_id = kc.execute(code)
+    outputs: list[dict[str, Any]] = []
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = kc.get_iopub_msg(timeout=max(0.0, deadline - time.monotonic()))
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            return outputs
+        if msg["msg_type"] in ("stream", "error", "execute_result"):
+            outputs.append({"type": msg["msg_type"], **msg["content"]})
+            on_output(outputs[-1])
+
+
+def test_the_kernel_interrupt_stops_an_awaited_turn_like_stop() -> None:
+    """The interrupt button during `await turn`: the turn stops at once (first-party, paired
+    outputs) and the cell ends with one line, not a CancelledError traceback after the loop's
+    next wake-up."""
+    km = KernelManager(kernel_name="python3")
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=120)
+        assert not [o for o in _execute(kc, INTERRUPT_SETUP) if o["type"] == "error"]
+        sent: list[float] = []
+        printed: list[str] = []
+
+        def interrupt_once_started(output: dict[str, Any]) -> None:
+            printed.append(output.get("text", ""))
+            if "tool started" in "".join(printed) and not sent:  # the await is under way
+                km.interrupt_kernel()
+                sent.append(time.monotonic())
+
+        outputs = _execute(kc, INTERRUPTED_CELL, on_output=interrupt_once_started, timeout=60)
+        assert sent, outputs
+        assert time.monotonic() - sent[0] < 10  # it waited for no timer (before: forever)
+        errors = [o for o in outputs if o["type"] == "error"]
+        assert len(errors) == 1 and errors[0]["ename"] == "TurnInterrupted", outputs
+        (line,) = errors[0]["traceback"]
+        assert line.startswith("TurnInterrupted: turn ") and "interrupted (Ctrl-C / the kernel's interrupt button)" in line
+        (out,) = [o for o in _execute(kc, AFTER_INTERRUPT) if o["type"] == "stream"]
+        assert out["text"] == ("interrupted [('function_call', ''), ('function_call_output', "
+                               "'aborted by user')]\n")
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)

@@ -4,6 +4,7 @@ config loading and the hooks/tools listings. The real-kernel run is in test_exte
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ from IPython.core.interactiveshell import InteractiveShell
 
 import codex_nb as cx
 from codex_nb import extension
+from codex_nb.extension.files import MAX_FILE_BYTES
+from codex_nb.extension.magics import NO_WIDGETS, CodexMagics
 from codex_nb.extension.panel import PanelCell, PanelNote, PlanPanel
 from codex_nb.extension.sources import SourceError, SourceRegistry
 from ipython_shell import codex_shell
@@ -56,13 +59,34 @@ def test_every_magic_has_help(shell: InteractiveShell, name: str, capsys: pytest
 
 
 @pytest.mark.parametrize("code, message", [
-    ("%codex_plan --bogus", "UsageError: unrecognized arguments: --bogus"),
+    ("%codex_plan --bogus", "UsageError: unrecognized arguments: --bogus; usage: %codex_plan [-h] [--panel] [--close] "
+                            "[--session NAME] [--source VAR]"),
+    ("%codex_config --modle x", "UsageError: unrecognized arguments: --modle (did you mean --model?); usage: "
+                                "%codex_config [-h] [--model NAME] [--auto-panel on|off] [path]"),
+    ("%codex --sesion a hi", "UsageError: unrecognized arguments: --sesion (did you mean --session?); usage: %codex [-h] "
+                             "[--model NAME] [--mode {default,plan}] [--session NAME] [--source VAR] [--panel] "
+                             "[--out VAR] [message ...]"),
+    ('%codex_config "my config.toml', "UsageError: No closing quotation in '\"my config.toml': close the quote, or "
+                                      "escape it with a backslash; usage: %codex_config [-h] [--model NAME] "
+                                      "[--auto-panel on|off] [path]"),
+    ("%codex_config --model gpt-5.1-codex", "UsageError: --model gpt-5.1-codex: --model takes the name of a notebook "
+                                            "variable holding a model, not a model's name; create one in a cell above, "
+                                            "e.g. `gpt_5_1_codex = cx.ResponsesModel(model=\"gpt-5.1-codex\")`, then "
+                                            "pass --model gpt_5_1_codex"),
+    ("%%codex --model gpt-5.1-codex\nhello", "UsageError: --model gpt-5.1-codex: --model takes the name of a notebook "
+                                             "variable holding a model, not a model's name; create one in a cell "
+                                             "above, e.g. `gpt_5_1_codex = cx.ResponsesModel(model=\"gpt-5.1-codex\")`, "
+                                             "then pass --model gpt_5_1_codex"),
+    ("%codex_hooks --trust nope", "UsageError: no file hook with key or source path 'nope'; %codex_hooks lists them "
+                                  "(the key column; a source path trusts every hook of that file)"),
     ("%codex_tools --mode fast", "UsageError: argument --mode: invalid choice: 'fast' (choose from ..."),
     ("%%codex\nhello", "UsageError: no model for this turn: pass --model NAME, where NAME is a variable holding "
                        "a cx.ScriptedModel, a list of scripted responses or a real model (e.g. cx.ResponsesModel), "
                        "or set a default once with %codex_config --model NAME"),
     ("%%codex --model missing\nhello", "UsageError: --model missing: no variable named 'missing' in the notebook; "
-                                       "define it in a cell above, then run this cell again"),
+                                       "define it in a cell above (a model, e.g. `missing = cx.ResponsesModel("
+                                       "model=\"gpt-5.1-codex\")`, or a list of scripted responses), then run this cell "
+                                       "again"),
     ("%%codex --model number\nhello", "UsageError: --model number: int is not a model; use a model (e.g. "
                                       "cx.ScriptedModel([...]) or cx.ResponsesModel(...)), a list of scripted "
                                       "responses, or a zero-argument function returning a model"),
@@ -160,15 +184,16 @@ def test_config_show_load_inline_and_default_model(shell: InteractiveShell, tmp_
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     shell.user_ns["script"] = [[cx.assistant_message("hi")]]
     out, _ = run(shell, "%codex_config --model script --auto-panel on", capsys)
-    assert out.splitlines() == ["session: default", "model: scripted", "update_plan: on", "hooks: on",
-                                "code mode: off", "plan validation: off", "default --model: script",
+    assert out.splitlines() == ["session: default", "default --model: script (list)",
+                                "config model name: scripted (what hooks and tools are told; the --model variable "
+                                "answers)", "update_plan: on", "hooks: on", "code mode: off", "plan validation: off",
                                 "auto plan panel: on"]
     state = extension.agent(shell)
     assert state is not None
     before = state.source()
     out, _ = run(shell, '%%codex_config\nmodel = "gpt-test"\n[tools.update_plan]\nenabled = false\n', capsys)
     assert state.source() is not before
-    assert "model: gpt-test" in out and "update_plan: off" in out
+    assert "config model name: gpt-test (what hooks" in out and "update_plan: off" in out
     path = tmp_path / "config.toml"
     path.write_text('[[hooks.PreToolUse]]\nmatcher = "update_plan"\n'
                     '[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "true"\n', encoding="utf-8")
@@ -284,7 +309,9 @@ async def test_a_finished_turn_view_freezes(shell: InteractiveShell, capsys: pyt
 @pytest.mark.parametrize("enable", ["%codex_config --auto-panel on",
                                     "%%codex_config\n[tools.update_plan]\nenabled = true\n[codex_nb]\nopen_plan_panel = true\n"])
 async def test_auto_panel_opens_once_and_follows_the_current_session(
-        shell: InteractiveShell, capsys: pytest.CaptureFixture[str], enable: str) -> None:
+        shell: InteractiveShell, capsys: pytest.CaptureFixture[str], enable: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # this shell has no kernel; the panel is for a front end that renders widgets (tests/browser)
+    monkeypatch.setattr(CodexMagics, "_shows_widgets", lambda self: True)
     state = extension.agent(shell)
     assert state is not None
     shell.run_cell(enable)
@@ -407,3 +434,59 @@ async def test_unload_ends_a_running_code_mode_cell(shell: InteractiveShell,
                                                                           "custom_tool_call_output"]
     shell.run_line_magic("load_ext", "codex_nb")
     capsys.readouterr()
+
+
+def test_config_says_there_is_no_default_model_in_one_place(shell: InteractiveShell,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = run(shell, "%codex_config", capsys)
+    assert out.splitlines()[:3] == [
+        "session: default",
+        "default --model: (none: each %%codex cell needs --model VAR, or set one with %codex_config --model VAR)",
+        "config model name: scripted (what hooks and tools are told; the --model variable answers)"]
+
+
+def _hostile_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    (tmp_path / "nul.toml").write_bytes(b'model = "x"\n\0\0\0')
+    (tmp_path / "latin1.json").write_bytes('{"hooks": "caf\xe9"}'.encode("latin-1"))
+    with open(tmp_path / "huge.toml", "wb") as f:  # sparse: refused by its size, never read
+        f.truncate(MAX_FILE_BYTES + 1)
+    return {
+        "fifo": (fifo, "is a FIFO (named pipe), not a regular file; give the path of a Codex {example}"),
+        "zero": (Path("/dev/zero"), "is a character device, not a regular file; give the path of a Codex {example}"),
+        "nul": (tmp_path / "nul.toml", "is a binary file (it holds NUL bytes at offset 12); give the path of a Codex "
+                                       "{example} (UTF-8 text)"),
+        "latin1": (tmp_path / "latin1.json", "is not UTF-8 text (invalid continuation byte at byte 14); save it as "
+                                             "UTF-8"),
+        "huge": (tmp_path / "huge.toml", "is larger than 4 MiB; a Codex {example} is a few KiB: check the path"),
+    }
+
+
+@pytest.mark.timeout(60)  # the unfixed code blocked for ever on the FIFO and /dev/zero
+@pytest.mark.parametrize("kind", ["fifo", "zero", "nul", "latin1", "huge"])
+@pytest.mark.parametrize("magic, what, example", [("%codex_config", "config file", "config.toml"),
+                                                  ("%codex_hooks --load", "hooks file", "hooks.json or config.toml")])
+def test_a_file_that_is_not_a_small_text_file_is_refused_unread(
+        shell: InteractiveShell, capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str, magic: str,
+        what: str, example: str) -> None:
+    path, reason = _hostile_files(tmp_path)[kind]
+    out, err = run(shell, f"{magic} {path}", capsys)
+    assert (out, err) == ("", f"UsageError: the {what} {path} {reason.format(example=example)}\n")
+
+
+async def test_the_plan_panel_in_terminal_ipython_says_what_happens_instead(
+        shell: InteractiveShell, capsys: pytest.CaptureFixture[str]) -> None:
+    """A shell without a kernel has no front end that renders widgets: no panel, the plan as text."""
+    state = extension.agent(shell)
+    assert state is not None and getattr(shell, "kernel", None) is None
+    out, err = run(shell, "%codex_plan --panel", capsys)
+    assert err == ""
+    assert out.splitlines() == [NO_WIDGETS, "codex plan · session default", "Turn: no turn yet", "• Updated Plan",
+                                "  └ (no plan yet)"]
+    assert "shown here in the cell" not in out
+    assert state.panel is None and state.widgets == []
+    shell.user_ns["script"] = [[cx.assistant_message("hi")]]
+    out, _ = run(shell, "%codex --panel --model script --out turn Hello.", capsys)
+    assert out.splitlines()[0] == NO_WIDGETS and state.panel is None
+    assert (await shell.user_ns["turn"]).status == "completed"

@@ -8,7 +8,9 @@ display; the state they act on is the ``KernelAgent``.
 
 from __future__ import annotations
 
+import difflib
 import functools
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,13 +22,17 @@ from IPython.display import display
 
 from ..config import Config
 from ..errors import CodexNbError
-from ..config.hooks import parse_hooks_table
+from ..config.hooks import HooksConfig, parse_hooks_json, parse_hooks_table, parse_hooks_toml
+from .files import read_text_file
 from .panel import PlanPanel
-from .sources import SourceError
+from .sources import SourceError, needs_model
 from .state import KernelAgent
 from .turn_view import TurnView
 
 HELP_WIDTH = 88
+NO_WIDGETS = ("codex plan panel: this IPython has no front end that shows widgets (terminal IPython), so there is "
+              "no side panel and no live view; the plan as it is now is printed below, %codex_plan prints it again. "
+              "The live panel needs JupyterLab (or another notebook front end).")
 _HELP = argument("-h", "--help", action="store_true", help="show this help and do nothing else")
 _SESSION = argument("--session", metavar="NAME",
                     help="an extension-owned session by name (created on first use); it becomes current")
@@ -40,7 +46,7 @@ def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def wrapper(self: CodexMagics, line: str, cell: str | None = None) -> Any:
-        args = parse_argstring(wrapper, line)
+        args = _parse(wrapper, line)
         if args.help:
             print(_help(wrapper))
             return None
@@ -50,6 +56,38 @@ def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
             raise UsageError(" ".join(str(err).split())) from None
 
     return wrapper
+
+
+def _parse(magic: Any, line: str) -> Any:
+    """The magic's arguments; a mistake names the closest flag and shows the usage line."""
+    try:
+        return parse_argstring(magic, line)
+    except ValueError as err:  # shlex: an unbalanced quote
+        raise UsageError(f"{err} in {line.strip()!r}: close the quote, or escape it with a backslash; "
+                         f"{_usage(magic)}") from None
+    except UsageError as err:
+        message = " ".join(str(err).split())
+        unknown = re.match(r"unrecognized arguments: (.*)$", message)
+        if unknown is not None:
+            message += _closest(magic, unknown.group(1).split())
+        raise UsageError(f"{message}; {_usage(magic)}") from None
+
+
+def _closest(magic: Any, given: list[str]) -> str:
+    flags = [flag for action in magic.parser._actions for flag in action.option_strings if flag.startswith("--")]
+    for word in given:
+        if word.startswith("-"):
+            match = difflib.get_close_matches(word.split("=", 1)[0], flags, n=1, cutoff=0.6)
+            if match:
+                return f" (did you mean {match[0]}?)"
+    return ""
+
+
+def _usage(magic: Any) -> str:
+    """The one-line usage, as ``--help`` starts it."""
+    magic.parser.formatter_class = functools.partial(MagicHelpFormatter, width=HELP_WIDTH)
+    usage = " ".join(magic.parser.format_usage().replace("::", "", 1).split())
+    return usage if usage.startswith("usage:") else f"usage: {usage}"
 
 
 def _help(magic: Any) -> str:
@@ -82,6 +120,24 @@ class CodexMagics(Magics):
         if getattr(args, "session", None):
             return self.agent.use_session(args.session)
         return self.agent.source()
+
+    def _shows_widgets(self) -> bool:
+        """Whether a front end may render widgets: only a kernel has one (terminal IPython has none)."""
+        return getattr(self.shell, "kernel", None) is not None
+
+    def _model_variable(self, name: str) -> None:
+        """``--model`` names a variable; a model's own name (``gpt-5.1-codex``) gets the line that makes one."""
+        if name in self.shell.user_ns:
+            return
+        variable = re.sub(r"\W", "_", name)
+        variable = variable if variable.isidentifier() else f"model_{variable}"
+        make = f'{variable} = cx.ResponsesModel(model="{name}")'
+        if not name.isidentifier():
+            raise UsageError(f"--model {name}: --model takes the name of a notebook variable holding a model, not a "
+                             f"model's name; create one in a cell above, e.g. `{make}`, then pass --model {variable}")
+        raise UsageError(f"--model {name}: no variable named {name!r} in the notebook; define it in a cell above (a "
+                         f"model, e.g. `{name} = cx.ResponsesModel(model=\"gpt-5.1-codex\")`, or a list of scripted "
+                         f"responses), then run this cell again")
 
     def _panel(self, source: Any) -> PlanPanel:
         if self.agent.panel is None:
@@ -123,11 +179,15 @@ class CodexMagics(Magics):
         source = self._select(args)
         if args.out is not None and not args.out.isidentifier():
             raise UsageError(f"--out {args.out!r}: give a Python variable name")
+        if args.model is not None and needs_model(source):
+            self._model_variable(args.model)
         running = self.agent.start_turn(text.strip(), model=args.model, mode=args.mode)
         if args.out is not None:
             self.shell.user_ns[args.out] = running.handle
         extra = []
-        if args.panel or (self._auto_panel(source) and self.agent.panel is None):
+        if args.panel and not self._shows_widgets():
+            print(NO_WIDGETS)
+        elif args.panel or (self._auto_panel(source) and self.agent.panel is None and self._shows_widgets()):
             extra.append(self.agent.keep(self._panel(source).open()))
         elif self.agent.panel is not None:  # an open panel follows the turn that just started
             self._panel(source)
@@ -155,6 +215,11 @@ class CodexMagics(Magics):
             print("codex plan panel closed")
             return
         source = self._select(args)
+        if args.panel and not self._shows_widgets():
+            view = TurnView(source, title=f"codex plan · session {self.agent.current}", turn=False)
+            print(f"{NO_WIDGETS}\n{view.text()}")
+            view.close()
+            return
         if args.panel:
             display(self.agent.keep(self._panel(source).open()))
             return
@@ -190,6 +255,7 @@ class CodexMagics(Magics):
         (the old session is closed; a running turn must be stopped first).
         """
         if args.model is not None:
+            self._model_variable(args.model)
             self.agent.model_for(args.model)  # fail now, not at the next turn
             self.agent.settings.default_model = args.model
         if args.auto_panel is not None:
@@ -199,7 +265,7 @@ class CodexMagics(Magics):
         if cell is not None:
             self.agent.replace_config(Config.from_toml(cell))
         elif args.path:
-            self.agent.replace_config(_config_file(Path(args.path)))
+            self.agent.replace_config(_config_file(Path(args.path).expanduser()))
         print(self._describe())
 
     def _describe(self) -> str:
@@ -207,16 +273,28 @@ class CodexMagics(Magics):
         settings = self.agent.settings
         lines = [f"session: {self.agent.current}" + ("" if self.agent.current in self.agent.sessions
                                                        else f" ({type(source).__name__})")]
+        lines.append(f"default --model: {self._default_model()}")
         config = getattr(source, "config", None)
         if isinstance(config, Config):
-            lines += [f"model: {config.model_slug}",
+            # the config's `model` is only the name hooks and tools are told, never what answers
+            lines += [f"config model name: {config.model_slug} (what hooks and tools are told; the --model "
+                      f"variable answers)",
                       f"update_plan: {'on' if config.update_plan_enabled else 'off'}",
                       f"hooks: {'on' if config.hooks_enabled else 'off'}",
                       f"code mode: {'on' if config.code_mode.enabled else 'off'}",
                       f"plan validation: {config.plan_validation}"]
-        lines += [f"default --model: {settings.default_model or '(none: pass --model NAME)'}",
-                  f"auto plan panel: {'on' if self._auto_panel(source) else 'off'}"]
+        lines.append(f"auto plan panel: {'on' if self._auto_panel(source) else 'off'}")
         return "\n".join(lines)
+
+    def _default_model(self) -> str:
+        name = self.agent.settings.default_model
+        if not needs_model(self.agent.source()):
+            return "(not used: this source brings its own model)"
+        if not name:
+            return "(none: each %%codex cell needs --model VAR, or set one with %codex_config --model VAR)"
+        if name not in self.shell.user_ns:
+            return f"{name} (not defined yet: define it in a cell before running %%codex)"
+        return f"{name} ({type(self.shell.user_ns[name]).__name__})"
 
     # -- %codex_hooks ----------------------------------------------------------------
     @magic_arguments()
@@ -233,9 +311,13 @@ class CodexMagics(Magics):
         if not hasattr(session, "hook_engine"):
             raise UsageError(f"session {self.agent.current} ({type(session).__name__}) runs its hooks elsewhere")
         if args.load:
-            session.load_hooks(args.load)
+            session.hook_engine.add_config(_hooks_file(Path(args.load)))
         if args.trust is not None:
-            session.trust_hooks(args.trust or None)
+            try:
+                session.trust_hooks(args.trust or None)
+            except CodexNbError as err:  # its message points at the Python API
+                raise UsageError(re.sub(r"; see session\.hooks\.hooks\(\)$", "; %codex_hooks lists them (the key "
+                                        "column; a source path trusts every hook of that file)", str(err))) from None
         hooks = session.hook_engine.hooks()
         if not hooks:
             print(f"no hooks on session {self.agent.current}")
@@ -279,11 +361,29 @@ def _table(rows: list[tuple[str, ...]]) -> str:
 
 def _config_file(path: Path) -> Config:
     """A config.toml on disk: its hooks come from a file, so they need the trust step."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SourceError(f"no config file at {path}; give the path of a Codex config.toml") from None
-    config = Config.from_toml(text)
+    config = Config.from_toml(read_text_file(path, what="config file"))
     hooks = config.extra.get("hooks", {})
     config.hooks = parse_hooks_table(hooks if isinstance(hooks, dict) else {}, source_path=str(path), from_file=True)
     return config
+
+
+def _hooks_file(path: Path) -> HooksConfig:
+    """Hooks from a hooks.json, a config.toml or a layer directory holding either or both (as
+    ``Session.load_hooks`` reads them, through the bounded reader)."""
+    path = path.expanduser().resolve()
+    if not path.is_dir():  # a stat, no open: safe on a FIFO
+        text = read_text_file(path, what="hooks file")
+        if path.suffix == ".toml":
+            return parse_hooks_toml(text, source_path=str(path), from_file=True)
+        return parse_hooks_json(text, source_path=str(path))
+    found = [p for p in (path / "hooks.json", path / "config.toml") if p.exists()]
+    if not found:
+        raise SourceError(f"the directory {path} holds no hooks.json or config.toml; give a hooks file or a Codex "
+                          f"config layer directory")
+    out = HooksConfig()
+    for file in found:
+        out = out.merged(_hooks_file(file))
+    if len(found) == 2 and out.specs:
+        out = out.merged(HooksConfig(warnings=(f"loading hooks from both {found[0]} and {found[1]}; prefer a single "
+                                               f"representation for this layer",)))
+    return out

@@ -51,6 +51,7 @@ from ..tools.handlers.tool_search import ToolSearchFinalizer
 from ..tools.planner import ToolPlan, ToolPlanner
 from ..tools.registry import ToolRegistry
 from .history import PairingTracker
+from .interrupt import await_interruptibly
 from .records import DEFAULT_RECORD_LIMIT, CallRecords
 from .turn import TurnResult, TurnRunner, UsageTally
 
@@ -145,7 +146,10 @@ class TurnHandle:
         self.turn.pending_input.push(text)
 
     def __await__(self):  # type: ignore[no-untyped-def]
-        return self.task.__await__()
+        if self.task.done():
+            return self.task.__await__()
+        # the kernel's interrupt button stops the turn as Stop does (see runtime.interrupt)
+        return await_interruptibly(self.task, interrupt=self.interrupt, what=f"turn {self.turn_id}").__await__()
 
     def __repr__(self) -> str:
         state = "done" if self.task.done() else "running"
