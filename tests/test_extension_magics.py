@@ -263,7 +263,7 @@ def test_panel_without_sidecar_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     panel = PlanPanel(cx.Session(), label="default")
     cell = panel.open()
     assert cell.children == (cell.note, panel.content)
-    assert "needs the `sidecar` package" in cell.text()
+    assert "needs the `sidecar` package (pip install -e '.[lab]' in a codex_nb checkout" in cell.text()
     panel.close()
 
 

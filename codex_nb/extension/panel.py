@@ -36,8 +36,9 @@ log = logging.getLogger("codex_nb.extension.panel")
 
 WIDGET = "plan_panel"
 TITLE = "Codex plan"
-NO_SIDECAR = ("{title}: the side panel needs the `sidecar` package (pip install 'codex_nb[lab]', then reload "
-              "JupyterLab); the plan and Stop control are shown here in the cell instead.")
+NO_SIDECAR = ("{title}: the side panel needs the `sidecar` package (pip install -e '.[lab]' in a codex_nb "
+              "checkout, or pip install 'codex_nb[lab]' from a release, then reload JupyterLab); the plan and "
+              "Stop control are shown here in the cell instead.")
 
 
 def panel_areas() -> tuple[str, ...]:
