@@ -23,7 +23,8 @@ from typing import Any
 
 from .binary import check_version, codex_binary
 from .errors import AppServerError, AppServerExited
-from .process import AppServerProcess
+from ..._process import ChildProcess
+from .process import spawn_app_server
 from .rpc import DEFAULT_TIMEOUT, METHOD_NOT_FOUND, JsonRpcConnection
 from .thread import CodexThread
 
@@ -56,7 +57,7 @@ class CodexAppServer:
         self._cwd = str(cwd) if cwd is not None else None
         self.request_timeout = request_timeout
         self.validate = validate
-        self.process: AppServerProcess | None = None
+        self.process: ChildProcess | None = None
         self.connection: JsonRpcConnection | None = None
         self.threads: dict[str, CodexThread] = {}
         self.version: str | None = None
@@ -82,8 +83,7 @@ class CodexAppServer:
         args = [*self._args]
         for key, value in self._config.items():
             args += ["-c", f"{key}={_toml_value(value)}"]
-        self.process = await AppServerProcess.spawn(binary, args, env=env, cwd=self._cwd)
-        proc = self.process.proc
+        self.process = proc = await spawn_app_server(binary, args, env=env, cwd=self._cwd)
         assert proc.stdout is not None and proc.stdin is not None
         validator = None
         if self.validate:
@@ -116,7 +116,7 @@ class CodexAppServer:
         process = self.process
         if process is None:
             return None
-        code = await process.terminate()
+        code = await process.end(grace=3.0)
         if self.connection is not None:
             self.connection.abort(AppServerExited("codex app-server was closed", returncode=code, stderr_tail=""))
         if self._exit_task is not None:
@@ -203,10 +203,7 @@ class CodexAppServer:
         """Let the process be reaped and stderr drain, so the error carries the last words."""
         process = self.process
         if process is not None:
-            try:
-                await asyncio.wait_for(process.proc.wait(), 5)
-            except asyncio.TimeoutError:
-                pass
+            await process.wait(5)
             await process.stderr_drained()
         code = None if process is None else process.returncode
         why = "codex app-server was closed" if self._closing else "codex app-server exited unexpectedly"
@@ -214,7 +211,7 @@ class CodexAppServer:
                                 stderr_tail="" if self._closing else self.stderr_tail())
         self.closed_error = error
         if process is not None and not self._closing:
-            await process.terminate(grace=0.5)  # its group may still hold children
+            await process.end(grace=0.5)  # its supervisor may still be ending the tree
         for thread in list(self.threads.values()):
             thread.on_server_closed(error)
 
