@@ -31,6 +31,7 @@ from .thread import CodexThread
 log = logging.getLogger("codex_nb.app_server")
 
 CLIENT_NAME = "codex_nb"
+DEFAULT_INTERRUPT_TIMEOUT = 10.0
 
 
 def _client_version() -> str:
@@ -48,7 +49,8 @@ class CodexAppServer:
     def __init__(self, *, binary: str | Path | None = None, codex_home: str | Path | None = None,
                  env: Mapping[str, str] | None = None, config: Mapping[str, Any] | None = None,
                  args: Sequence[str] = (), cwd: str | Path | None = None,
-                 request_timeout: float = DEFAULT_TIMEOUT, validate: bool = False) -> None:
+                 request_timeout: float = DEFAULT_TIMEOUT, interrupt_timeout: float = DEFAULT_INTERRUPT_TIMEOUT,
+                 validate: bool = False) -> None:
         self._binary = Path(binary) if binary is not None else None
         self.codex_home = Path(codex_home) if codex_home is not None else None
         self._env = dict(env) if env is not None else None
@@ -56,6 +58,8 @@ class CodexAppServer:
         self._args = list(args)
         self._cwd = str(cwd) if cwd is not None else None
         self.request_timeout = request_timeout
+        self.interrupt_timeout = interrupt_timeout
+        """How long a Stop may wait for the interrupted turn to end before the server is killed."""
         self.validate = validate
         self.process: ChildProcess | None = None
         self.connection: JsonRpcConnection | None = None
@@ -67,6 +71,7 @@ class CodexAppServer:
         self.closed_error: AppServerError | None = None
         self.loop: asyncio.AbstractEventLoop | None = None  # type: ignore[assignment]
         self._closing = False
+        self._killed: str | None = None
         self._exit_task: asyncio.Future[None] | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -119,6 +124,20 @@ class CodexAppServer:
         code = await process.end(grace=3.0)
         if self.connection is not None:
             self.connection.abort(AppServerExited("codex app-server was closed", returncode=code, stderr_tail=""))
+        if self._exit_task is not None:
+            await self._exit_task
+        return code
+
+    async def kill(self, reason: str) -> int | None:
+        """End an unresponsive server now: SIGKILL to it and every command it runs. Running
+        turns end ``failed`` with ``reason``; later calls raise ``AppServerExited``."""
+        self._killed = reason
+        process = self.process
+        if process is None:
+            return None
+        code = await process.end(gentle=False)
+        if self.connection is not None:
+            self.connection.abort(AppServerExited(reason, returncode=code, stderr_tail=""))
         if self._exit_task is not None:
             await self._exit_task
         return code
@@ -206,11 +225,12 @@ class CodexAppServer:
             await process.wait(5)
             await process.stderr_drained()
         code = None if process is None else process.returncode
-        why = "codex app-server was closed" if self._closing else "codex app-server exited unexpectedly"
+        why = self._killed or ("codex app-server was closed" if self._closing else
+                               "codex app-server exited unexpectedly")
         error = AppServerExited(why + ("" if code is None else f" (exit status {code})"), returncode=code,
-                                stderr_tail="" if self._closing else self.stderr_tail())
+                                stderr_tail="" if self._closing or self._killed else self.stderr_tail())
         self.closed_error = error
-        if process is not None and not self._closing:
+        if process is not None and not (self._closing or self._killed):
             await process.end(grace=0.5)  # its supervisor may still be ending the tree
         for thread in list(self.threads.values()):
             thread.on_server_closed(error)
