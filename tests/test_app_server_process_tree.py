@@ -85,3 +85,34 @@ async def test_stop_of_a_stopped_app_server_ends_the_turn_within_the_bound(tmp_p
         with pytest.raises(cx.AppServerExited, match="did not end turn"):
             thread.start_turn("again")
     assert live_members(pid) == []
+
+
+@pytest.fixture
+def shell():
+    from ipython_shell import codex_shell
+
+    yield from codex_shell()
+
+
+async def test_unloading_the_extension_with_a_stopped_app_server_ends_within_the_bound(shell, tmp_path: Path) -> None:
+    from codex_nb import extension
+
+    sampling = Reached()
+    async with real_codex([sampling], tmp_path / "home") as (server, _):
+        server.interrupt_timeout = 2.0
+        shell.user_ns["thread"] = await server.start_thread(cwd=tmp_path)
+        shell.run_cell_magic("codex", "--source thread", "go")
+        (running,) = extension.agent(shell).turns
+        await sampling.wait()
+        pid = server.pid
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            shell.run_line_magic("unload_ext", "codex_nb")
+            async with asyncio.timeout(60):  # the bound under test is 2 s; this only keeps a regression finite
+                await extension.wait_closed()
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+        result = await running.handle
+    assert result.status == "interrupted" and "did not end turn" in result.error
+    assert live_members(pid) == []
