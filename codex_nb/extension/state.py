@@ -30,6 +30,8 @@ from .sources import SourceError, SourceRegistry, needs_model, turn_task
 log = logging.getLogger("codex_nb.extension")
 
 DEFAULT_SESSION = "default"
+UNLOAD_TURN_GRACE = 30.0
+"""How long ``%unload_ext`` waits for an interrupted turn before cancelling its task."""
 
 
 class CodexNbExtension(Configurable):
@@ -173,8 +175,15 @@ class KernelAgent:
         turns = list(self.turns)
         for running in turns:
             _quietly(running.source.interrupt, f"interrupting the turn on {running.label}")
-        # a turn's own failure is its widgets' business; unloading goes on (cancelling unload still works)
-        await asyncio.gather(*(running.task for running in turns), return_exceptions=True)
+        if turns:  # bounded: a source that never honours the interrupt must not hold the unload
+            _, stuck = await asyncio.wait([running.task for running in turns], timeout=UNLOAD_TURN_GRACE)
+            for running in turns:
+                if running.task in stuck:
+                    log.warning("codex_nb extension: the turn on %s did not end within %g s of its interrupt; "
+                                "cancelled it", running.label, UNLOAD_TURN_GRACE)
+                    running.task.cancel()
+            # a turn's own failure is its widgets' business; unloading goes on (cancelling unload still works)
+            await asyncio.gather(*(running.task for running in turns), return_exceptions=True)
         self.turns.clear()
         for widget in [*self.widgets, *([self.panel] if self.panel is not None else [])]:
             _quietly(widget.close, f"closing {type(widget).__name__}")

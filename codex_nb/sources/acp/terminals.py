@@ -1,9 +1,13 @@
 """``terminal/*`` for agents, when the user enabled them (``AcpAgent(..., terminals=True)``).
 
-Each terminal is a real subprocess in its own process group, started in the session's
-cwd or a directory inside it, with stdout and stderr merged into one buffer capped at
-the agent's ``outputByteLimit`` (the oldest output goes first, at a character
-boundary, as ACP specifies). ``release`` and the session's end kill the whole group.
+Each terminal is a real subprocess started through codex_nb's one child-process path
+(``codex_nb._process``), in the session's cwd or a directory inside it, with stdout and
+stderr merged into one buffer capped at the agent's ``outputByteLimit`` but never above
+``MAX_OUTPUT_LIMIT`` (the agent is a peer: a limit of gigabytes would be buffered
+whole). The oldest output goes first, at a character boundary, as ACP specifies; the
+pipe is read in chunks, so no more than the cap and one chunk is ever held.
+``terminal/kill``, ``release`` and the session's end kill the command and everything it
+started, also what left its process group with ``setsid``.
 """
 
 from __future__ import annotations
@@ -12,18 +16,23 @@ import asyncio
 import contextlib
 import itertools
 import os
+import shutil
 import signal
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..._process import ChildProcess, spawn
 from .files import ConfinedFiles, FileAccessError
 
 DEFAULT_OUTPUT_LIMIT = 1024 * 1024
+MAX_OUTPUT_LIMIT = 4 * 1024 * 1024
+"""The most output one terminal keeps, whatever ``outputByteLimit`` the agent asks for."""
+READ_CHUNK = 64 * 1024
 
 
 @dataclass(kw_only=True, eq=False)
 class _Terminal:
-    process: asyncio.subprocess.Process
+    process: ChildProcess
     limit: int
     output: bytearray = field(default_factory=bytearray)
     truncated: bool = False
@@ -51,8 +60,7 @@ class _Terminal:
         return code, None
 
     def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.kill_now()
 
 
 class Terminals:
@@ -79,13 +87,14 @@ class Terminals:
         where = self._cwd(cwd)
         merged = dict(self._env)
         merged.update({v.name: v.value for v in env or []})
+        program = shutil.which(command, path=merged.get("PATH")) if os.sep not in command else command
         try:
-            process = await asyncio.create_subprocess_exec(
-                command, *(args or []), stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.STDOUT, cwd=where, env=merged, start_new_session=True)
+            process = await spawn([program or command, *(args or [])], env=merged, cwd=where, stdin="devnull",
+                                  stderr="stdout", limit=READ_CHUNK)
         except OSError as err:
             raise FileAccessError(f"cannot start {command!r}: {err.strerror or err}") from None
-        terminal = _Terminal(process=process, limit=max(0, output_byte_limit or DEFAULT_OUTPUT_LIMIT))
+        limit = output_byte_limit or DEFAULT_OUTPUT_LIMIT
+        terminal = _Terminal(process=process, limit=min(MAX_OUTPUT_LIMIT, max(0, limit)))
         terminal.reader = asyncio.get_running_loop().create_task(self._read(terminal))
         terminal_id = f"term-{next(self._ids)}"
         self._terminals[terminal_id] = terminal
@@ -95,7 +104,7 @@ class Terminals:
     async def _read(terminal: _Terminal) -> None:
         stream = terminal.process.stdout
         assert stream is not None
-        while chunk := await stream.read(65536):
+        while chunk := await stream.read(READ_CHUNK):
             terminal.append(chunk)
 
     def get(self, terminal_id: str) -> _Terminal:
@@ -119,9 +128,7 @@ class Terminals:
             await self._end(terminal)
 
     async def _end(self, terminal: _Terminal) -> None:
-        terminal.kill()
-        with contextlib.suppress(Exception):
-            await terminal.process.wait()
+        await terminal.process.end(gentle=False)
         if terminal.reader is not None:
             terminal.reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -16,6 +16,7 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
+from ..._process import run_sync
 from ...errors import CodexNbError
 
 PROTOCOL_VERSION = "0.169.0"
@@ -91,8 +92,7 @@ def parse_version(text: str) -> tuple[int, int, int] | None:
 def binary_version(path: Path) -> str:
     """``codex --version`` -> ``0.169.0`` (raises ``CodexBinaryError`` if it cannot be read)."""
     try:
-        done = subprocess.run([str(path), "--version"], capture_output=True, text=True, timeout=30,
-                              start_new_session=True)
+        done = run_sync([str(path), "--version"], timeout=30)
     except (OSError, subprocess.TimeoutExpired) as err:
         raise CodexBinaryError(f"cannot run {path} --version: {err}; {INSTALL_HINT}") from None
     version = parse_version(done.stdout)

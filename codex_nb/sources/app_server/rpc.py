@@ -64,9 +64,12 @@ class JsonRpcConnection:
         self._pending[request_id] = (method, future)
         try:
             self._write({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
-            await self._writer.drain()
-            result = await asyncio.wait_for(asyncio.shield(future), timeout)
-        except asyncio.TimeoutError:
+            # the send is inside the bound too: a stopped server stops reading, and a full pipe
+            # would hold drain() forever
+            async with asyncio.timeout(timeout):
+                await self._writer.drain()
+                result = await asyncio.shield(future)
+        except TimeoutError:
             raise AppServerTimeout(f"codex app-server did not answer {method} within {timeout:g} s; it may be "
                                    f"stuck or overloaded. Pass a larger timeout, or close and restart the server."
                                    f"{self._tail_text()}") from None

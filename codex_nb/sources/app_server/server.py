@@ -23,13 +23,15 @@ from typing import Any
 
 from .binary import check_version, codex_binary
 from .errors import AppServerError, AppServerExited
-from .process import AppServerProcess
+from ..._process import ChildProcess
+from .process import spawn_app_server
 from .rpc import DEFAULT_TIMEOUT, METHOD_NOT_FOUND, JsonRpcConnection
 from .thread import CodexThread
 
 log = logging.getLogger("codex_nb.app_server")
 
 CLIENT_NAME = "codex_nb"
+DEFAULT_INTERRUPT_TIMEOUT = 10.0
 
 
 def _client_version() -> str:
@@ -47,7 +49,8 @@ class CodexAppServer:
     def __init__(self, *, binary: str | Path | None = None, codex_home: str | Path | None = None,
                  env: Mapping[str, str] | None = None, config: Mapping[str, Any] | None = None,
                  args: Sequence[str] = (), cwd: str | Path | None = None,
-                 request_timeout: float = DEFAULT_TIMEOUT, validate: bool = False) -> None:
+                 request_timeout: float = DEFAULT_TIMEOUT, interrupt_timeout: float = DEFAULT_INTERRUPT_TIMEOUT,
+                 validate: bool = False) -> None:
         self._binary = Path(binary) if binary is not None else None
         self.codex_home = Path(codex_home) if codex_home is not None else None
         self._env = dict(env) if env is not None else None
@@ -55,8 +58,10 @@ class CodexAppServer:
         self._args = list(args)
         self._cwd = str(cwd) if cwd is not None else None
         self.request_timeout = request_timeout
+        self.interrupt_timeout = interrupt_timeout
+        """How long a Stop may wait for the interrupted turn to end before the server is killed."""
         self.validate = validate
-        self.process: AppServerProcess | None = None
+        self.process: ChildProcess | None = None
         self.connection: JsonRpcConnection | None = None
         self.threads: dict[str, CodexThread] = {}
         self.version: str | None = None
@@ -66,6 +71,7 @@ class CodexAppServer:
         self.closed_error: AppServerError | None = None
         self.loop: asyncio.AbstractEventLoop | None = None  # type: ignore[assignment]
         self._closing = False
+        self._killed: str | None = None
         self._exit_task: asyncio.Future[None] | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
@@ -82,8 +88,7 @@ class CodexAppServer:
         args = [*self._args]
         for key, value in self._config.items():
             args += ["-c", f"{key}={_toml_value(value)}"]
-        self.process = await AppServerProcess.spawn(binary, args, env=env, cwd=self._cwd)
-        proc = self.process.proc
+        self.process = proc = await spawn_app_server(binary, args, env=env, cwd=self._cwd)
         assert proc.stdout is not None and proc.stdin is not None
         validator = None
         if self.validate:
@@ -116,9 +121,23 @@ class CodexAppServer:
         process = self.process
         if process is None:
             return None
-        code = await process.terminate()
+        code = await process.end(grace=3.0)
         if self.connection is not None:
             self.connection.abort(AppServerExited("codex app-server was closed", returncode=code, stderr_tail=""))
+        if self._exit_task is not None:
+            await self._exit_task
+        return code
+
+    async def kill(self, reason: str) -> int | None:
+        """End an unresponsive server now: SIGKILL to it and every command it runs. Running
+        turns end ``failed`` with ``reason``; later calls raise ``AppServerExited``."""
+        self._killed = reason
+        process = self.process
+        if process is None:
+            return None
+        code = await process.end(gentle=False)
+        if self.connection is not None:
+            self.connection.abort(AppServerExited(reason, returncode=code, stderr_tail=""))
         if self._exit_task is not None:
             await self._exit_task
         return code
@@ -203,18 +222,16 @@ class CodexAppServer:
         """Let the process be reaped and stderr drain, so the error carries the last words."""
         process = self.process
         if process is not None:
-            try:
-                await asyncio.wait_for(process.proc.wait(), 5)
-            except asyncio.TimeoutError:
-                pass
+            await process.wait(5)
             await process.stderr_drained()
         code = None if process is None else process.returncode
-        why = "codex app-server was closed" if self._closing else "codex app-server exited unexpectedly"
+        why = self._killed or ("codex app-server was closed" if self._closing else
+                               "codex app-server exited unexpectedly")
         error = AppServerExited(why + ("" if code is None else f" (exit status {code})"), returncode=code,
-                                stderr_tail="" if self._closing else self.stderr_tail())
+                                stderr_tail="" if self._closing or self._killed else self.stderr_tail())
         self.closed_error = error
-        if process is not None and not self._closing:
-            await process.terminate(grace=0.5)  # its group may still hold children
+        if process is not None and not (self._closing or self._killed):
+            await process.end(grace=0.5)  # its supervisor may still be ending the tree
         for thread in list(self.threads.values()):
             thread.on_server_closed(error)
 

@@ -27,8 +27,11 @@ class _Server(Protocol):
     """What a thread needs from its ``CodexAppServer``."""
 
     loop: asyncio.AbstractEventLoop
+    interrupt_timeout: float
 
     async def request(self, method: str, params: dict[str, Any], *, timeout: float | None = None) -> Any: ...
+
+    async def kill(self, reason: str) -> int | None: ...
 
     def check_open(self) -> None: ...
 
@@ -136,6 +139,8 @@ class CodexThread(BusEventSource):
         self._errored: set[str] = set()
         self._modes: dict[str, str] = {}
         self._mode = "default"
+        self._interrupts: set[asyncio.Task[None]] = set()
+        self._killed_turns: dict[str, str] = {}
 
     @property
     def answer_policy(self) -> Any:
@@ -196,6 +201,9 @@ class CodexThread(BusEventSource):
         self.server_requests.cancel_all()
         for turn_id, waiter in list(self._completions.items()):
             if waiter.done():
+                continue
+            if turn_id in self._killed_turns:  # Stop killed the server: the turn was interrupted
+                self._end_killed_turn(turn_id)
                 continue
             message = f"the turn failed because {error}"
             self._errored.add(turn_id)
@@ -267,16 +275,42 @@ class CodexThread(BusEventSource):
     def _send_interrupt(self, handle: AppServerTurnHandle) -> None:
         if not handle.turn_id or handle.done():
             return  # _run_turn sends it once the id is known
-        task = asyncio.ensure_future(self.server.request(
-            "turn/interrupt", {"threadId": self.thread_id, "turnId": handle.turn_id}))
-        task.add_done_callback(self._interrupt_done)
+        task = asyncio.ensure_future(self._interrupt(handle.turn_id))
+        self._interrupts.add(task)
+        task.add_done_callback(self._interrupts.discard)
 
-    def _interrupt_done(self, task: asyncio.Task[Any]) -> None:
-        if task.cancelled():
-            return
-        err = task.exception()
-        if err is not None:  # e.g. the turn had just ended: say so on the thread, never raise into the loop
-            self.emit(WarningEvent(message=f"turn/interrupt failed: {err}"), turn_id=None)
+    async def _interrupt(self, turn_id: str) -> None:
+        """``turn/interrupt``, then the turn's end, within ``interrupt_timeout``: a server that
+        does not get there (stopped, hung) is killed and the turn ends interrupted, saying so."""
+        timeout = self.server.interrupt_timeout
+        waiter = self._completions.setdefault(turn_id, self.server.loop.create_future())
+        try:
+            async with asyncio.timeout(timeout):
+                try:
+                    await self.server.request("turn/interrupt", {"threadId": self.thread_id, "turnId": turn_id},
+                                              timeout=None)
+                except AppServerError as err:  # e.g. the turn had just ended: say so, never raise into the loop
+                    if not waiter.done():
+                        self.emit(WarningEvent(message=f"turn/interrupt failed: {err}"), turn_id=None)
+                await asyncio.shield(waiter)
+        except TimeoutError:
+            if waiter.done():
+                return
+            message = (f"codex app-server did not end turn {turn_id} within {timeout:g} s of the interrupt "
+                       f"(it may be stopped or hung), so codex_nb killed it and every command it ran; "
+                       f"start a new cx.CodexAppServer to continue")
+            # the turn ends once the server is gone (on_server_closed), so nothing of it runs on
+            self._killed_turns[turn_id] = message
+            try:
+                await self.server.kill(message)
+            finally:
+                if not waiter.done():
+                    self._end_killed_turn(turn_id)
+
+    def _end_killed_turn(self, turn_id: str) -> None:
+        message = self._killed_turns[turn_id]
+        self.emit(ErrorEvent(message=message), turn_id=turn_id)
+        self._turn_completed({"id": turn_id, "status": "interrupted", "items": [], "error": {"message": message}})
 
     async def steer(self, text: str) -> None:
         """Add user input to the running turn (``turn/steer``)."""

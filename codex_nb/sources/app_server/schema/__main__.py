@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ...._process import run_sync
 from ..binary import check_version, codex_binary
 from . import CLIENT_REQUESTS, NOTIFICATIONS, SCHEMA_FILE, SERVER_REQUESTS
 
@@ -54,8 +55,9 @@ def _reach(flat: dict[str, Any], roots: list[str]) -> dict[str, Any]:
 def build(codex: Path) -> dict[str, Any]:
     version = check_version(codex)
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([str(codex), "app-server", "generate-json-schema", "--experimental", "--out", tmp],
-                       check=True, capture_output=True, start_new_session=True)
+        done = run_sync([str(codex), "app-server", "generate-json-schema", "--experimental", "--out", tmp], timeout=300)
+        if done.returncode != 0:
+            raise subprocess.CalledProcessError(done.returncode, done.args, done.stdout, done.stderr)
         flat = _load_all(Path(tmp))
     client, notes, server = (_methods(flat, u) for u in ("ClientRequest", "ServerNotification", "ServerRequest"))
     table: dict[str, Any] = {
