@@ -21,6 +21,7 @@ from .errors import (
     ToolCollisionError,
     ToolDefinitionError,
     TurnError,
+    TurnInterrupted,
 )
 from .tools.errors import Fatal, RespondToModel
 
@@ -199,6 +200,7 @@ __all__ = [
     "Transcript",
     "TurnControls",
     "TurnError",
+    "TurnInterrupted",
     "UpdatePlanArgs",
     "assistant_message",
     "custom_tool_call",

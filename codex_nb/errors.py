@@ -9,6 +9,7 @@ keyboard, and every message says what was wrong and what to do instead.
     ├── ToolCollisionError     two sources register the same tool name
     ├── ToolDefinitionError    a Python function cannot become a tool
     ├── TurnError              misuse of turns (already running, not started, ...)
+    ├── TurnInterrupted        an awaited turn was stopped by the kernel's interrupt
     ├── ScriptedModelError     the strict scripted model was over- or under-used
     ├── HookError              bad hook configuration or an untrusted hook
     ├── AnswerError            a frontend answer for an unknown/settled id, or malformed
@@ -19,6 +20,8 @@ keyboard, and every message says what was wrong and what to do instead.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class CodexNbError(Exception):
@@ -69,3 +72,19 @@ class ModelError(CodexNbError):
         self.delay = delay
         self.info = info
         """Codex's ``CodexErrorInfo`` name (unauthorized, rateLimitExceeded, ...), if known."""
+
+
+class TurnInterrupted(CodexNbError):
+    """An awaited turn was stopped by the keyboard interrupt (the kernel's interrupt button).
+
+    The turn itself ended as ``interrupted`` with every call paired; awaiting its handle
+    again gives that result (``result``)."""
+
+    def __init__(self, message: str, *, result: Any) -> None:
+        super().__init__(message)
+        self.result = result
+
+    def _render_traceback_(self) -> list[str]:
+        # IPython shows these lines instead of a traceback: the interrupt was the person's
+        # own action, not a failure to debug.
+        return [f"{type(self).__name__}: {self}"]

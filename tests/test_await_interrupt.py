@@ -15,7 +15,7 @@ from types import FrameType
 import pytest
 
 import codex_nb as cx
-from codex_nb.runtime.interrupt import TurnInterrupted
+from codex_nb import TurnInterrupted
 
 
 class Previous:

@@ -27,25 +27,11 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any, TypeVar
 
-from ..errors import CodexNbError
+from ..errors import TurnInterrupted
 
 T = TypeVar("T")
 
 
-class TurnInterrupted(CodexNbError):
-    """An awaited turn was stopped by the keyboard interrupt (the kernel's interrupt button).
-
-    The turn itself ended as ``interrupted`` with every call paired; awaiting its handle
-    again gives that result (``result``)."""
-
-    def __init__(self, message: str, *, result: Any) -> None:
-        super().__init__(message)
-        self.result = result
-
-    def _render_traceback_(self) -> list[str]:
-        # IPython shows these lines instead of a traceback: the interrupt was the person's
-        # own action, not a failure to debug.
-        return [f"{type(self).__name__}: {self}"]
 
 
 @dataclass(eq=False, kw_only=True)
