@@ -137,7 +137,8 @@ def env_policy(cache: dict[str, Any] | None = None, environ: Mapping[str, str] |
     if value is None:
         return None
     if cache is not None and cache.get("spec") == value:
-        return cache["policy"]
+        cached: AnswerPolicy = cache["policy"]
+        return cached
     policy = AnswerPolicy.from_spec(value)
     if cache is not None:
         cache.update(spec=value, policy=policy)

@@ -31,7 +31,7 @@ class SerdeError(ValueError):
     """A serde-style parse error; ``str(err)`` is the exact model-visible text."""
 
 
-class JsonPairs(list):
+class JsonPairs(list[tuple[str, Any]]):
     """A JSON object as its ``(key, value)`` pairs in document order, so duplicate keys stay visible."""
 
 
@@ -551,10 +551,17 @@ def _annotation_depth(annotation: Any) -> int | None:
     if is_struct(annotation):
         return _schema_depth(annotation)
     inner = [_annotation_depth(arg) for arg in args if arg is not Ellipsis] if origin is not typing.Literal else []
-    if None in inner:
+    deepest = _deepest(inner)
+    if deepest is None:
         return None
-    deepest = max(inner, default=0)
     return deepest + 1 if origin in (list, tuple) else deepest
+
+
+def _deepest(depths: list[int | None]) -> int | None:
+    """The largest of ``depths`` (0 when there are none); None when any is None (unbounded)."""
+    if None in depths:
+        return None
+    return max((depth for depth in depths if depth is not None), default=0)
 
 
 def _schema_depth(cls: type) -> int | None:
@@ -562,8 +569,8 @@ def _schema_depth(cls: type) -> int | None:
     if cls not in _DEPTH:
         _DEPTH[cls] = None  # a model that holds itself nests without bound
         if _closed_fields(cls) is not None:
-            depths = [_annotation_depth(info.annotation) for info in struct_fields(cls).values()]
-            _DEPTH[cls] = None if None in depths else 1 + max(depths, default=0)
+            deepest = _deepest([_annotation_depth(info.annotation) for info in struct_fields(cls).values()])
+            _DEPTH[cls] = None if deepest is None else 1 + deepest
     return _DEPTH[cls]
 
 
