@@ -15,7 +15,7 @@ path and the URL heuristics it needs sit in their own sections.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -349,7 +349,7 @@ def _break_apart(line: _Line, word: _Word, line_width: int) -> Iterator[_Word]:
         yield _Word(offset, word.end, word.ws_end, width, word.penalty)
 
 
-def _break_words(line: _Line, words: Iterator[_Word], line_width: int) -> list[_Word]:
+def _break_words(line: _Line, words: Iterable[_Word], line_width: int) -> list[_Word]:
     out: list[_Word] = []
     for word in words:
         if word.width > line_width:
