@@ -36,6 +36,9 @@ class AnswerPolicyError(CodexNbError):
 class AnswerPolicy:
     """Answers requests without a person. Build one with the class methods below."""
 
+    remaining: Callable[[], int]
+    """How many answers are left: set on ``scripted`` policies only."""
+
     def __init__(self, name: str, answerer: Answerer) -> None:
         self.name = name
         self._answerer = answerer
@@ -83,7 +86,7 @@ class AnswerPolicy:
             return queue[used[0] - 1]
 
         policy = cls(f"scripted({len(queue)} answers)", next_answer)
-        policy.remaining = lambda: len(queue) - used[0]  # type: ignore[attr-defined]
+        policy.remaining = lambda: len(queue) - used[0]
         return policy
 
     @classmethod

@@ -438,7 +438,8 @@ def _closed_fields(cls: type) -> tuple[str, ...] | None:
 def _model_holders(cls: type) -> tuple[str, ...] | None:
     if struct_config(cls).get("extra") != "forbid":
         return None
-    if any(d.info.mode in ("before", "wrap") for d in cls.__pydantic_decorators__.model_validators.values()):  # type: ignore[attr-defined]
+    decorators = cls.__pydantic_decorators__  # type: ignore[attr-defined]  # a model's or a pydantic dataclass's
+    if any(d.info.mode in ("before", "wrap") for d in decorators.model_validators.values()):
         return None  # it may make fields from keys it was not given: its fields are no key count
     holders: list[str] = []
     for name, info in struct_fields(cls).items():
@@ -491,7 +492,7 @@ def _fixed_count(cls: type | None) -> int:
             if not info.is_required():
                 count = 0
                 break
-            if name in _CLOSED[cls]:  # type: ignore[operator]
+            if name in _CLOSED[cls]:  # type: ignore[operator]  # not None: checked on entry
                 inner = _fixed_count(held)
                 if inner == 0:
                     count = 0

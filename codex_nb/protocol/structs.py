@@ -27,11 +27,11 @@ def is_struct(tp: object) -> TypeGuard[type]:  # not TypeIs: a type that is no s
 
 def struct_fields(tp: type) -> dict[str, FieldInfo]:
     """The fields of a struct type, in declaration (wire) order."""
-    return tp.model_fields if issubclass(tp, BaseModel) else tp.__pydantic_fields__  # type: ignore[attr-defined]
+    return tp.model_fields if issubclass(tp, BaseModel) else tp.__pydantic_fields__  # type: ignore[attr-defined]  # a pydantic dataclass's
 
 
 def struct_config(tp: type) -> ConfigDict:
-    return tp.model_config if issubclass(tp, BaseModel) else tp.__pydantic_config__  # type: ignore[attr-defined]
+    return tp.model_config if issubclass(tp, BaseModel) else tp.__pydantic_config__  # type: ignore[attr-defined]  # a pydantic dataclass's
 
 
 def slot_setters(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], ...]:

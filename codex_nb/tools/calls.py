@@ -83,7 +83,7 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
             return aborted_output(call, time.monotonic() - started)
         if task is None:
             token.detach()
-            return finished  # type: ignore[return-value]
+            return finished  # type: ignore[return-value]  # no task: it finished inline, with this result
     else:
         task = asyncio.get_running_loop().create_task(coro)
     remove = token.on_cancel(_cut_off_threadsafe(task, lifecycle))

@@ -69,4 +69,4 @@ class DeferredToolIndex:
     def search(self, query: str, limit: int) -> list[RegisteredTool]:
         if self._index is None:
             return []
-        return self._index.search(query, limit)  # type: ignore[return-value]
+        return self._index.search(query, limit)  # type: ignore[return-value]  # its keys are our entries
