@@ -28,7 +28,8 @@ from .description import DEFAULT_MAX_OUTPUT_TOKENS, RUNTIME_DEFAULT_YIELD_TIME_M
 from .output import CellSnapshot, result_body
 from .pragma import PragmaError, parse_exec_source
 from .cell_manager import CodeModeRuntime, NestedToolEntry, TooManyCells
-from .specs import EXEC_TOOL_NAME, WAIT_TOOL_NAME, exec_spec, wait_spec
+from .names import EXEC_TOOL_NAME, WAIT_TOOL_NAME
+from .specs import exec_spec, wait_spec
 
 EXEC_RECURSION = "exec cannot invoke itself"
 
@@ -227,7 +228,7 @@ class terminate_cells_on_cancel:  # noqa: N801 - used as a context manager
     def __init__(self, runtime: CodeModeRuntime, turn: TurnContext) -> None:
         self._runtime = runtime
         self._turn = turn
-        self._remove = lambda: None
+        self._remove: Callable[[], None] = lambda: None
 
     async def __aenter__(self) -> None:
         loop = asyncio.get_running_loop()

@@ -141,7 +141,7 @@ def _lb_class(ch: str) -> str:
         return _ASCII_LB[ord(ch)]
     from uniseg.linebreak import category, line_break
 
-    cls = line_break(ch).name
+    cls: str = line_break(ch).name  # uniseg ships no types
     if cls in ("AI", "SG", "XX"):  # LB1
         return "AL"
     if cls == "CJ":  # LB1

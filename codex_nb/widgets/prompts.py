@@ -79,7 +79,8 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
         if getattr(session, "frontend_requests", None) is None or not hasattr(session, "subscribe"):
             raise TypeError(f"PromptsWidget needs a codex_nb.Session, got {type(session).__name__}; "
                             f"create one with codex_nb.Session() and call session.prompts()")
-        return super().__new__(cls, session, **kwargs)
+        widget: PromptsWidget = super().__new__(cls, session, **kwargs)
+        return widget
 
     def __init__(self, session: EventSource, **kwargs: Any) -> None:
         broker = session.frontend_requests
