@@ -48,3 +48,20 @@ def test_node_loads_the_widget_modules_as_es_modules_without_a_warning():
     assert run.returncode == 0, run.stdout + run.stderr
     assert "MODULE_TYPELESS_PACKAGE_JSON" not in run.stdout + run.stderr
     assert "Warning" not in run.stderr
+
+
+def test_the_wheel_marks_the_package_typed():
+    """PEP 561: without ``py.typed`` a user's type checker ignores codex_nb's annotations."""
+    marker = ROOT / "codex_nb" / "py.typed"
+    assert marker.is_file() and marker.read_bytes() == b""
+    wheel = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"]
+    assert "codex_nb" in wheel["include"]
+    assert not any(pattern.startswith("codex_nb") for pattern in wheel.get("exclude", []))
+
+
+def test_every_path_mypy_is_told_to_check_exists():
+    """A renamed module must not silently drop out of the type check."""
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    assert mypy["python_version"] == "3.11"
+    missing = [path for path in mypy["files"] if not (ROOT / path).exists()]
+    assert not missing, f"[tool.mypy] files names paths that do not exist: {missing}"

@@ -12,7 +12,7 @@ import asyncio
 import concurrent.futures
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +20,7 @@ from ..protocol.items import ContentItem
 from .host import Isolate
 from .output import CellSnapshot, CellStatus
 
-NestedDispatch = Callable[[str, str, str], Awaitable[Any]]
+NestedDispatch = Callable[[str, str, str], Coroutine[Any, Any, Any]]
 """``(cell_id, identifier, payload_text) -> code-mode result``; raises ``NestedCallError``. Runs on the kernel loop."""
 
 CANCELLED = "code mode nested tool call cancelled"

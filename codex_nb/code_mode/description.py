@@ -6,6 +6,7 @@ The template text is Codex's ``description.rs`` constant verbatim; only the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -234,7 +235,7 @@ def _listing_order(tool: NestedToolDefinition) -> tuple[bool, str, str]:
 def build_exec_description(
     enabled: list[NestedToolDefinition],
     *,
-    deferred: list[NestedToolDefinition] = (),  # type: ignore[assignment]
+    deferred: Sequence[NestedToolDefinition] = (),
     code_mode_only: bool,
     default_yield_time_ms: int = RUNTIME_DEFAULT_YIELD_TIME_MS,
 ) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,14 +21,15 @@ from ..tools.calls import run_call
 from ..tools.errors import Fatal, RespondToModel
 from ..tools.invocation import ToolInvocation, TurnContext
 from ..tools.names import ToolName
-from ..tools.payload import CallSource, Payload, ToolCall, ToolOutput
+from ..tools.payload import CallSource, Payload, PayloadKind, ToolCall, ToolOutput
 from ..tools.router import ToolRouter
 from .cell import CANCELLED, NestedCallError
 from .description import DEFAULT_MAX_OUTPUT_TOKENS, RUNTIME_DEFAULT_YIELD_TIME_MS
 from .output import CellSnapshot, result_body
 from .pragma import PragmaError, parse_exec_source
 from .cell_manager import CodeModeRuntime, NestedToolEntry, TooManyCells
-from .specs import EXEC_TOOL_NAME, WAIT_TOOL_NAME, exec_spec, wait_spec
+from .names import EXEC_TOOL_NAME, WAIT_TOOL_NAME
+from .specs import exec_spec, wait_spec
 
 EXEC_RECURSION = "exec cannot invoke itself"
 
@@ -73,7 +75,7 @@ class NestedDispatcher:
                 raise NestedCallError(f"failed to serialize JavaScript value: {err}") from None
             if not valid:
                 raise NestedCallError(f"tool `{identifier}` expects a JSON object for arguments")
-        kind = "function" if target.kind == "function" else "custom"
+        kind: PayloadKind = "function" if target.kind == "function" else "custom"
         call = ToolCall(tool_name=target.tool_name, call_id=f"exec-{uuid.uuid4()}", payload=Payload(kind, payload),
                         source=CallSource.CODE_MODE, cell_id=cell_id)
         try:
@@ -126,7 +128,7 @@ class ExecTool(Tool):
             except TooManyCells as err:
                 raise RespondToModel(str(err)) from None
             snapshot = await self.runtime.next_output(cell.cell_id, yield_ms)
-        return cell_output(snapshot, max_tokens)
+        return cell_output(cell.cell_id, snapshot, max_tokens)
 
 
 class WaitTool(Tool):
@@ -151,13 +153,14 @@ class WaitTool(Tool):
             else:
                 snapshot = await self.runtime.next_output(cell_id, int(args.get("yield_time_ms",
                                                                                 RUNTIME_DEFAULT_YIELD_TIME_MS)))
-        if snapshot is None:
-            snapshot = CellSnapshot(cell_id=cell_id, status="failed", wall_time_s=0.0,
-                                    error=f"exec cell {cell_id} not found")
-        return cell_output(snapshot, max_tokens)
+        return cell_output(cell_id, snapshot, max_tokens)
 
 
-def cell_output(snapshot: CellSnapshot, max_tokens: int) -> ToolOutput:
+def cell_output(cell_id: str, snapshot: CellSnapshot | None, max_tokens: int) -> ToolOutput:
+    """The tool output for ``snapshot``; None (the runtime does not know ``cell_id``) is a failure."""
+    if snapshot is None:
+        snapshot = CellSnapshot(cell_id=cell_id, status="failed", wall_time_s=0.0,
+                                error=f"exec cell {cell_id} not found")
     return ToolOutput(body=result_body(snapshot, max_output_tokens=max_tokens), success=snapshot.success,
                       extra={"cell_id": snapshot.cell_id, "cell_status": snapshot.status})
 
@@ -201,7 +204,7 @@ def _wait_args(text: str) -> dict[str, Any]:
     return args
 
 
-def notifier(invocation: ToolInvocation):  # type: ignore[no-untyped-def]
+def notifier(invocation: ToolInvocation) -> Callable[[str], None]:
     """``notify(v)``: an extra ``custom_tool_call_output`` for the exec call. During a turn it
     joins the conversation right after the outputs of its step, as in Codex 0.169 (outside a
     turn, e.g. ``call_tool``, it is kept in ``turn.notifications``)."""
@@ -225,7 +228,7 @@ class terminate_cells_on_cancel:  # noqa: N801 - used as a context manager
     def __init__(self, runtime: CodeModeRuntime, turn: TurnContext) -> None:
         self._runtime = runtime
         self._turn = turn
-        self._remove = lambda: None
+        self._remove: Callable[[], None] = lambda: None
 
     async def __aenter__(self) -> None:
         loop = asyncio.get_running_loop()

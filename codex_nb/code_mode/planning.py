@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..tools.exposure import ToolExposure
 from ..tools.names import ToolName
@@ -40,7 +40,7 @@ def nested_definition(entry: RegisteredTool) -> NestedToolDefinition:
     from .description import NestedToolDefinition
 
     spec = entry.tool.spec()
-    kind = "freeform" if entry.tool.kind == "custom" else "function"
+    kind: Literal["function", "freeform"] = "freeform" if entry.tool.kind == "custom" else "function"
     return NestedToolDefinition(
         tool_name=entry.tool.tool_name, description=str(spec.get("description", "")), kind=kind,
         input_schema=spec.get("parameters") if kind == "function" else None,

@@ -163,7 +163,8 @@ class _Renderer:
     def render_object(self, m: dict[str, Any]) -> str:
         required = [r for r in m.get("required", []) if isinstance(r, str)] if isinstance(
             m.get("required"), list) else []
-        properties = m.get("properties") if isinstance(m.get("properties"), dict) else {}
+        found = m.get("properties")
+        properties: dict[str, Any] = found if isinstance(found, dict) else {}
         ordered = sorted(properties.items())
         if any(_has_description(v) for _, v in ordered):
             lines = ["{"]

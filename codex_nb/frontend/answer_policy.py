@@ -36,6 +36,9 @@ class AnswerPolicyError(CodexNbError):
 class AnswerPolicy:
     """Answers requests without a person. Build one with the class methods below."""
 
+    remaining: Callable[[], int]
+    """How many answers are left: set on ``scripted`` policies only."""
+
     def __init__(self, name: str, answerer: Answerer) -> None:
         self.name = name
         self._answerer = answerer
@@ -83,7 +86,7 @@ class AnswerPolicy:
             return queue[used[0] - 1]
 
         policy = cls(f"scripted({len(queue)} answers)", next_answer)
-        policy.remaining = lambda: len(queue) - used[0]  # type: ignore[attr-defined]
+        policy.remaining = lambda: len(queue) - used[0]
         return policy
 
     @classmethod
@@ -137,7 +140,8 @@ def env_policy(cache: dict[str, Any] | None = None, environ: Mapping[str, str] |
     if value is None:
         return None
     if cache is not None and cache.get("spec") == value:
-        return cache["policy"]
+        cached: AnswerPolicy = cache["policy"]
+        return cached
     policy = AnswerPolicy.from_spec(value)
     if cache is not None:
         cache.update(spec=value, policy=policy)

@@ -22,7 +22,6 @@ from enum import StrEnum
 from typing import Any
 
 from ..errors import CodexNbError
-from ..protocol.events import EventMsg
 from ..protocol.frontend import (
     ApplyPatchApprovalRequestEvent,
     ApprovalDecision,
@@ -44,6 +43,9 @@ NOTE_PREFIX = "user_note: "
 MAX_ANSWER_TEXT = 10_000
 VIEW_GRACE_SECONDS = 10.0
 """How long a request waits for a displayed prompts widget to render before failing."""
+
+RequestMsg = RequestUserInputEvent | RequestPermissionsEvent | ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent
+"""The event that asks: a question, a permissions request, or a command / file-change approval."""
 
 Timer = Callable[[float, Callable[[], None]], Callable[[], None]]
 """``timer(delay_seconds, callback) -> cancel``; the default uses ``loop.call_later``."""
@@ -84,7 +86,7 @@ class FrontendRequest:
     kind: RequestKind
     turn_id: str
     call_id: str
-    msg: RequestUserInputEvent | RequestPermissionsEvent | ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent
+    msg: RequestMsg
     created_at: float
     future: asyncio.Future[Settlement]
     loop: asyncio.AbstractEventLoop
@@ -119,7 +121,7 @@ class FrontendRequests:
         self._pending: dict[str, FrontendRequest] = {}
         self._history: dict[str, Outcome] = {}
         self._ids = itertools.count(1)
-        self._listeners: list[Callable[[], None]] = []
+        self._listeners: list[Callable[[], object]] = []
         self._timer = timer
         self.view_grace = view_grace
         self.frontends: list[Any] = []
@@ -131,12 +133,12 @@ class FrontendRequests:
         """Who answers without a person (see ``frontend.answer_policy.AnswerPolicy.from_value``)."""
 
     # -- observers ---------------------------------------------------------------------
-    def add_listener(self, fn: Callable[[], None]) -> Callable[[], None]:
+    def add_listener(self, fn: Callable[[], object]) -> Callable[[], None]:
         with self._lock:
             self._listeners.append(fn)
         return lambda: self._remove_listener(fn)
 
-    def _remove_listener(self, fn: Callable[[], None]) -> None:
+    def _remove_listener(self, fn: Callable[[], object]) -> None:
         with self._lock:
             if fn in self._listeners:
                 self._listeners.remove(fn)
@@ -211,7 +213,7 @@ class FrontendRequests:
         return "displayed" if alive else "none"
 
     # -- lifecycle of one request --------------------------------------------------------
-    def open(self, kind: RequestKind, *, turn_id: str, call_id: str, msg: EventMsg) -> FrontendRequest:
+    def open(self, kind: RequestKind, *, turn_id: str, call_id: str, msg: RequestMsg) -> FrontendRequest:
         """Register a request (on the loop thread). A user-input request replaces an older
         one of the same turn (spec 06 A5: the waiter is keyed by turn id)."""
         loop = asyncio.get_running_loop()
@@ -227,7 +229,11 @@ class FrontendRequests:
             self._settle(old, Settlement(outcome=Outcome.REPLACED))
         if request.deadline is not None:
             auto_ms = getattr(msg, "autoResolutionMs")
-            request._cancel_timers.append(self._schedule(loop, auto_ms / 1000, lambda: self.auto_resolve(request.id)))
+
+            def auto_resolve() -> None:
+                self.auto_resolve(request.id)
+
+            request._cancel_timers.append(self._schedule(loop, auto_ms / 1000, auto_resolve))
         self._notify()
         return request
 
@@ -345,20 +351,22 @@ class FrontendRequests:
 # -- answer normalization ---------------------------------------------------------------
 def normalize_answer(request: FrontendRequest, response: Any) -> dict[str, Any]:
     if request.kind == RequestKind.USER_INPUT:
-        return normalize_user_input_answer(request.msg, response)  # type: ignore[arg-type]
+        return normalize_user_input_answer(request.msg, response)  # type: ignore[arg-type]  # kind fixes the msg type
     if request.kind == RequestKind.APPROVAL:
         return normalize_approval_answer(response)
-    return normalize_permissions_answer(request.msg, response)  # type: ignore[arg-type]
+    return normalize_permissions_answer(request.msg, response)  # type: ignore[arg-type]  # kind fixes the msg type
 
 
 def normalize_approval_answer(response: Any) -> dict[str, Any]:
     """``"approve"`` | ``"approve_for_session"`` | ``"decline"`` (or ``{"decision": ...}``)."""
     value = response.get("decision") if isinstance(response, Mapping) and set(response) == {"decision"} else response
-    try:
-        return {"decision": ApprovalDecision(value).value}
-    except (ValueError, TypeError):
-        choices = ", ".join(repr(d.value) for d in ApprovalDecision)
-        raise AnswerError(f"an approval answer must be one of {choices}; got {response!r}") from None
+    if isinstance(value, str):
+        try:
+            return {"decision": ApprovalDecision(value).value}
+        except ValueError:
+            pass
+    choices = ", ".join(repr(d.value) for d in ApprovalDecision)
+    raise AnswerError(f"an approval answer must be one of {choices}; got {response!r}") from None
 
 
 def normalize_user_input_answer(msg: RequestUserInputEvent, response: Any) -> dict[str, Any]:

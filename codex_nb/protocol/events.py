@@ -121,7 +121,7 @@ class ItemCompleted(EventMsg):
 class Event(BaseModel):
     """The envelope every consumer receives. Wire form: ``{"id": ..., "msg": {...}}``."""
 
-    model_config = ConfigDict(defer_build=True, frozen=True, kw_only=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)  # a BaseModel takes keywords only
 
     id: str
     msg: SerializeAsAny[EventMsg]

@@ -13,7 +13,13 @@ import json
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+)
 
 from .events import EventMsg
 from .serde import JsonPairs, SerdeError, SerdeWalker, describe_value
@@ -45,7 +51,7 @@ class Question(BaseModel):
     options: list[QuestionOption] | None = None
 
     @model_serializer(mode="wrap")
-    def _ser(self, handler: Any) -> dict[str, Any]:
+    def _ser(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         return _drop_none(handler(self), "options")
 
 
@@ -76,7 +82,7 @@ class RequestUserInputEvent(EventMsg):
     autoResolutionMs: int | None = None
 
     @model_serializer(mode="wrap")
-    def _ser(self, handler: Any) -> dict[str, Any]:
+    def _ser(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         return _drop_none(handler(self), "autoResolutionMs")
 
 
@@ -97,7 +103,7 @@ class PathRef(BaseModel):
     pattern: str | None = None
 
     @model_serializer(mode="wrap")
-    def _ser(self, handler: Any) -> dict[str, Any]:
+    def _ser(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         return _drop_none(handler(self), "path", "pattern")
 
 
@@ -137,7 +143,7 @@ class FileSystemPermissions(BaseModel):
         return {k: out[k] for k in ("read", "write") if k in out}
 
     @model_serializer(mode="wrap")
-    def _ser(self, handler: Any) -> dict[str, Any]:
+    def _ser(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         legacy = self.legacy()
         if legacy is not None:
             return legacy
@@ -196,8 +202,8 @@ class RequestPermissionsResponse(BaseModel):
     strict_auto_review: bool = False
 
     @model_serializer(mode="wrap")
-    def _ser(self, handler: Any) -> dict[str, Any]:
-        data = handler(self)
+    def _ser(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
         if not self.strict_auto_review:
             data.pop("strict_auto_review", None)
         return data
@@ -216,7 +222,7 @@ class RequestPermissionsEvent(EventMsg):
     cwd: str
 
     @model_serializer(mode="wrap")
-    def _ser(self, handler: Any) -> dict[str, Any]:
+    def _ser(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         return _drop_none(handler(self), "reason")
 
 

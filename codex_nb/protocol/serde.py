@@ -31,7 +31,7 @@ class SerdeError(ValueError):
     """A serde-style parse error; ``str(err)`` is the exact model-visible text."""
 
 
-class JsonPairs(list):
+class JsonPairs(list[tuple[str, Any]]):
     """A JSON object as its ``(key, value)`` pairs in document order, so duplicate keys stay visible."""
 
 
@@ -438,7 +438,8 @@ def _closed_fields(cls: type) -> tuple[str, ...] | None:
 def _model_holders(cls: type) -> tuple[str, ...] | None:
     if struct_config(cls).get("extra") != "forbid":
         return None
-    if any(d.info.mode in ("before", "wrap") for d in cls.__pydantic_decorators__.model_validators.values()):  # type: ignore[attr-defined]
+    decorators = cls.__pydantic_decorators__  # type: ignore[attr-defined]  # a model's or a pydantic dataclass's
+    if any(d.info.mode in ("before", "wrap") for d in decorators.model_validators.values()):
         return None  # it may make fields from keys it was not given: its fields are no key count
     holders: list[str] = []
     for name, info in struct_fields(cls).items():
@@ -491,7 +492,7 @@ def _fixed_count(cls: type | None) -> int:
             if not info.is_required():
                 count = 0
                 break
-            if name in _CLOSED[cls]:  # type: ignore[operator]
+            if name in _CLOSED[cls]:  # type: ignore[operator]  # not None: checked on entry
                 inner = _fixed_count(held)
                 if inner == 0:
                     count = 0
@@ -551,10 +552,17 @@ def _annotation_depth(annotation: Any) -> int | None:
     if is_struct(annotation):
         return _schema_depth(annotation)
     inner = [_annotation_depth(arg) for arg in args if arg is not Ellipsis] if origin is not typing.Literal else []
-    if None in inner:
+    deepest = _deepest(inner)
+    if deepest is None:
         return None
-    deepest = max(inner, default=0)
     return deepest + 1 if origin in (list, tuple) else deepest
+
+
+def _deepest(depths: list[int | None]) -> int | None:
+    """The largest of ``depths`` (0 when there are none); None when any is None (unbounded)."""
+    if None in depths:
+        return None
+    return max((depth for depth in depths if depth is not None), default=0)
 
 
 def _schema_depth(cls: type) -> int | None:
@@ -562,8 +570,8 @@ def _schema_depth(cls: type) -> int | None:
     if cls not in _DEPTH:
         _DEPTH[cls] = None  # a model that holds itself nests without bound
         if _closed_fields(cls) is not None:
-            depths = [_annotation_depth(info.annotation) for info in struct_fields(cls).values()]
-            _DEPTH[cls] = None if None in depths else 1 + max(depths, default=0)
+            deepest = _deepest([_annotation_depth(info.annotation) for info in struct_fields(cls).values()])
+            _DEPTH[cls] = None if deepest is None else 1 + deepest
     return _DEPTH[cls]
 
 

@@ -20,11 +20,14 @@ import enum
 import types
 import typing
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from .structs import is_struct, struct_config, struct_fields
+
+_T = TypeVar("_T")
 
 RECURSION_LIMIT = 128
 
@@ -100,8 +103,8 @@ def shape_of(tp: Any, u64_fields: frozenset[str] = frozenset(), field_name: str 
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return Shape("enum", name=tp.__name__, variants=tuple(str(m.value) for m in tp))
     if origin in (list, tuple) or tp in (list, tuple):
-        args = typing.get_args(tp)
-        return Shape("seq", inner=shape_of(args[0], u64_fields) if args else ANY)
+        items = typing.get_args(tp)
+        return Shape("seq", inner=shape_of(items[0], u64_fields) if items else ANY)
     if tp is str:
         return Shape("str")
     if tp is bool:
@@ -450,22 +453,20 @@ class Deserializer:
             return self.number(kind)
         return self.any()
 
-    def _container(self, open_byte: int, visit: Any, end: Any) -> Any:
+    def _container(self, open_byte: int, visit: Callable[[], _T], end: Callable[[], None]) -> _T:
         self.enter()
         self.eat()
         try:
             ret = visit()
-            err = None
-        except SerdeJsonError as exc:
-            ret, err = None, exc
+        except SerdeJsonError:
+            self.leave()
+            try:
+                end()
+            except SerdeJsonError:
+                pass  # the container's own error comes first, as in serde_json
+            raise
         self.leave()
-        try:
-            end()
-        except SerdeJsonError as end_err:
-            if err is None:
-                err = end_err
-        if err is not None:
-            raise err
+        end()
         return ret
 
     def struct(self, shape: Shape) -> dict[str, Any]:
@@ -818,12 +819,12 @@ def from_value(shape: Shape, value: Any) -> Any:
         by_wire = {f.wire: f for f in shape.fields}
         out = {}
         for key, item in value.items():
-            field = by_wire.get(key)
-            if field is None:
+            known = by_wire.get(key)
+            if known is None:
                 if shape.deny_unknown:
                     raise SerdeJsonError(f"unknown field `{key}`, expected {expected_list(list(by_wire), 'fields')}")
                 continue
-            out[field.name] = from_value(field.shape, item)
+            out[known.name] = from_value(known.shape, item)
         for field in shape.fields:
             if field.name not in out and not field.optional:
                 raise SerdeJsonError(f"missing field `{field.wire}`")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.dataclasses import is_pydantic_dataclass
@@ -20,18 +20,18 @@ from pydantic.fields import FieldInfo
 M = TypeVar("M", bound=BaseModel)
 
 
-def is_struct(tp: Any) -> bool:
+def is_struct(tp: object) -> TypeGuard[type]:  # not TypeIs: a type that is no struct is still a type
     """Whether ``tp`` is a pydantic model class or a pydantic dataclass."""
     return isinstance(tp, type) and (issubclass(tp, BaseModel) or is_pydantic_dataclass(tp))
 
 
 def struct_fields(tp: type) -> dict[str, FieldInfo]:
     """The fields of a struct type, in declaration (wire) order."""
-    return tp.model_fields if issubclass(tp, BaseModel) else tp.__pydantic_fields__  # type: ignore[attr-defined]
+    return tp.model_fields if issubclass(tp, BaseModel) else tp.__pydantic_fields__  # type: ignore[attr-defined]  # a pydantic dataclass's
 
 
 def struct_config(tp: type) -> ConfigDict:
-    return tp.model_config if issubclass(tp, BaseModel) else tp.__pydantic_config__  # type: ignore[attr-defined]
+    return tp.model_config if issubclass(tp, BaseModel) else tp.__pydantic_config__  # type: ignore[attr-defined]  # a pydantic dataclass's
 
 
 def slot_setters(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], ...]:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from _json import make_encoder
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -18,10 +21,12 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # json.d
 # The C encoder behind _ENCODER, built once: JSONEncoder.encode builds a new one per call.
 # Without a markers dict it cannot share state between threads or keep stale marks after an
 # error; it does not detect cycles either, so every failure (a cycle ends in RecursionError)
-# is retried through _ENCODER, which raises its usual, clear error.
-_C_ENCODER = (json.encoder.c_make_encoder(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",",
-                                          False, False, True)
-              if json.encoder.c_make_encoder is not None else None)
+# is retried through _ENCODER, which raises its usual, clear error. (c_make_encoder is None
+# where the _json accelerator is missing; typeshed does not declare it, hence getattr.)
+_C_MAKE_ENCODER: type[make_encoder] | None = getattr(json.encoder, "c_make_encoder", None)
+_C_ENCODER = (_C_MAKE_ENCODER(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",",
+                              False, False, True)
+              if _C_MAKE_ENCODER is not None else None)
 
 
 def dumps(value: Any) -> str:

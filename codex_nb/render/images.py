@@ -49,4 +49,5 @@ def image_thumbnails(items: Any, *, size: int = 96) -> ImageThumbnails:
 
 
 def _items(items: Any) -> Iterable[dict[str, Any]]:
-    return getattr(items, "items", items)
+    found: Iterable[dict[str, Any]] = getattr(items, "items", items)  # a Rollout's items, or the items
+    return found

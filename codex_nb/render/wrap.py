@@ -15,7 +15,7 @@ path and the URL heuristics it needs sit in their own sections.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -141,7 +141,7 @@ def _lb_class(ch: str) -> str:
         return _ASCII_LB[ord(ch)]
     from uniseg.linebreak import category, line_break
 
-    cls = line_break(ch).name
+    cls: str = line_break(ch).name  # uniseg ships no types
     if cls in ("AI", "SG", "XX"):  # LB1
         return "AL"
     if cls == "CJ":  # LB1
@@ -349,7 +349,7 @@ def _break_apart(line: _Line, word: _Word, line_width: int) -> Iterator[_Word]:
         yield _Word(offset, word.end, word.ws_end, width, word.penalty)
 
 
-def _break_words(line: _Line, words: Iterator[_Word], line_width: int) -> list[_Word]:
+def _break_words(line: _Line, words: Iterable[_Word], line_width: int) -> list[_Word]:
     out: list[_Word] = []
     for word in words:
         if word.width > line_width:

@@ -11,7 +11,7 @@ import dataclasses
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import KW_ONLY, dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..errors import ScriptedModelError
 from ..protocol.model import Item, Model, ModelRequest
@@ -84,7 +84,7 @@ class ScriptedModel:
             self._requests.append(dataclasses.replace(request, items=list(request.items)))
         self.last_usage = self.usage[index] if self.usage is not None and index < len(self.usage) else None
         step = self.responses[index]
-        items = step
+        items: object = step
         if callable(step):
             items = step(request)
             if inspect.isawaitable(items):  # only a callable step can return an awaitable
@@ -131,7 +131,7 @@ def _fresh(value: Any) -> Any:
     return copy.deepcopy(value)
 
 
-def _is_item_list(value: Any) -> bool:
+def _is_item_list(value: object) -> TypeGuard[Sequence[Item]]:
     if not isinstance(value, (list, tuple)):
         return False
     for item in value:  # a plain loop: this runs on every scripted step

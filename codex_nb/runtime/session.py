@@ -18,7 +18,7 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,7 +44,7 @@ from ..tools.hook_points import ToolHooks
 from ..tools.invocation import ModeKind, TurnContext
 from ..tools.lifecycle import ControlToolCallFact, LifecycleRecord
 from ..tools.names import ToolName
-from ..tools.payload import Payload, ToolCall
+from ..tools.payload import Payload, PayloadKind, ToolCall
 from ..tools.pipeline import CallResult
 from ..tools.context_window import ContextWindow
 from ..tools.handlers.tool_search import ToolSearchFinalizer
@@ -145,7 +145,7 @@ class TurnHandle:
                             f"with this input instead")
         self.turn.pending_input.push(text)
 
-    def __await__(self):  # type: ignore[no-untyped-def]
+    def __await__(self) -> Generator[Any, None, TurnResult]:
         if self.task.done():
             return self.task.__await__()
         # the kernel's interrupt button stops the turn as Stop does (see runtime.interrupt)
@@ -268,7 +268,7 @@ class Session(BusEventSource, SessionHooksMixin):
         tool_name = self._resolve_name(plan, name, namespace)
         call_id = f"call_{os.urandom(6).hex()}" if call_id is None else call_id
         entry = plan.router.lookup(tool_name)
-        kind = "custom" if entry is not None and entry.tool.kind == "custom" else "function"
+        kind: PayloadKind = "custom" if entry is not None and entry.tool.kind == "custom" else "function"
         if not isinstance(call_id, str):
             message = f"invalid call_id {call_id!r}: a call id must be a string"
             return CallToolResult(call_id=str(call_id), output=message, success=False,

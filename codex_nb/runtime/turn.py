@@ -195,7 +195,8 @@ class TurnRunner:
         """The response of a model that waits, raced against the turn's cancel token (None: cut off)."""
         try:
             with self.turn.cancel.future() as cancelled:
-                await asyncio.wait({sample, cancelled}, return_when=asyncio.FIRST_COMPLETED)
+                racing: set[asyncio.Future[Any]] = {sample, cancelled}  # a model's response, the cancel
+                await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
         finally:
             if not sample.done():
                 sample.cancel()

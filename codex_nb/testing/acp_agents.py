@@ -12,9 +12,12 @@ import os
 import platform
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .codex_ref import REPO_ROOT
+
+if TYPE_CHECKING:
+    from .responses_server import ResponsesServer
 
 VERSION_FILE = REPO_ROOT / ".ci" / "codex-acp-version"
 INSTALL_DIR = REPO_ROOT / ".acp-agents"
@@ -52,7 +55,7 @@ def codex_acp_binary() -> Path:
                            ".acp-agents/) or set CODEX_ACP_BIN to a codex-acp executable")
 
 
-def write_codex_acp_home(server: Any, path: str | Path, **overrides: Any) -> Path:
+def write_codex_acp_home(server: ResponsesServer, path: str | Path, **overrides: Any) -> Path:
     """A ``CODEX_HOME`` for codex-acp on ``server``: approvals on request, ``update_plan`` on."""
     settings: dict[str, Any] = {"model": CODEX_ACP_MODEL, "approval_policy": "on-request",
                                 "tools": {"update_plan": {"enabled": True}}}

@@ -83,7 +83,7 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
             return aborted_output(call, time.monotonic() - started)
         if task is None:
             token.detach()
-            return finished  # type: ignore[return-value]
+            return finished  # type: ignore[return-value]  # no task: it finished inline, with this result
     else:
         task = asyncio.get_running_loop().create_task(coro)
     remove = token.on_cancel(_cut_off_threadsafe(task, lifecycle))
@@ -172,7 +172,7 @@ def start_inline(coro: Coroutine[Any, Any, T], token: CancelToken) -> tuple[T | 
     return None, task
 
 
-class _Resumed(collections.abc.Coroutine):  # type: ignore[type-arg]
+class _Resumed(collections.abc.Coroutine[Any, Any, T]):  # subscripted, the runtime base is still the ABC itself
     """The task-side half of an inline start: a coroutine object that carries on ``coro``.
 
     Its task's first step re-yields what ``coro`` yielded inline (the future it waits on,
@@ -183,7 +183,7 @@ class _Resumed(collections.abc.Coroutine):  # type: ignore[type-arg]
 
     __slots__ = ("_coro", "_first")
 
-    def __init__(self, coro: Coroutine[Any, Any, CallResult], yielded: Any) -> None:
+    def __init__(self, coro: Coroutine[Any, Any, T], yielded: Any) -> None:
         self._coro = coro
         self._first: tuple[Any] | None = (yielded,)
 
@@ -204,13 +204,14 @@ class _Resumed(collections.abc.Coroutine):  # type: ignore[type-arg]
         self._first = None
         self._coro.close()
 
-    def __await__(self) -> Generator[Any, Any, CallResult]:
+    def __await__(self) -> Generator[Any, Any, T]:
         sent: Any = None
         while True:
             try:
                 sent = yield self.send(sent)
             except StopIteration as stop:
-                return stop.value
+                result: T = stop.value
+                return result
 
 
 async def _unwind(task: asyncio.Future[CallResult]) -> None:

@@ -74,12 +74,12 @@ class ToolRegistry:
     def register(self, tool: Any, *, source: str = "user", exposure: ToolExposure | None = None,
                  **options: Any) -> Tool:
         """Add ``tool`` (a ``Tool`` or a Python function) under ``source``; generation +1."""
-        tool = as_tool(tool, **options)
+        built = as_tool(tool, **options)
         with self._lock:
-            self._check_collision(tool.tool_name, source)
-            self._entries[tool.tool_name] = RegisteredTool(tool, source, exposure or tool.exposure)
+            self._check_collision(built.tool_name, source)
+            self._entries[built.tool_name] = RegisteredTool(built, source, exposure or built.exposure)
             self._bump()
-        return tool
+        return built
 
     def unregister(self, name: str | ToolName) -> None:
         key = self._key(name)

@@ -18,6 +18,7 @@ import functools
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 _JS_IMPORT = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*"\./([\w.-]+\.js)";?\s*$')
 _JSON_IMPORT = re.compile(r'^import\s+(\w+)\s+from\s+"\./([\w.-]+\.json)"\s+with\s*\{\s*type:\s*"json"\s*\};?\s*$')
@@ -45,8 +46,9 @@ def read_static(name: str) -> str:
 
 
 @functools.cache
-def load_json(name: str) -> dict:
-    return json.loads(read_static(name))
+def load_json(name: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(read_static(name))  # our own files, each a JSON object
+    return loaded
 
 
 def _link(name: str, done: set[str], out: list[str], *, entry: bool) -> None:

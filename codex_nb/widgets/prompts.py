@@ -24,6 +24,7 @@ import traitlets
 from ..events.source import EventSource
 from ..frontend.requests import AnswerError, FrontendRequest, RequestKind
 from ..protocol.events import Event
+from ..protocol.frontend import FrontendRequestResolved
 from ..protocol.wire import well_formed, well_formed_json
 from ._static import bundle_esm, load_json, read_static
 from .browser_messages import ProtocolError, validate_to_kernel
@@ -78,7 +79,8 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
         if getattr(session, "frontend_requests", None) is None or not hasattr(session, "subscribe"):
             raise TypeError(f"PromptsWidget needs a codex_nb.Session, got {type(session).__name__}; "
                             f"create one with codex_nb.Session() and call session.prompts()")
-        return super().__new__(cls, session, **kwargs)
+        widget: PromptsWidget = super().__new__(cls, session, **kwargs)
+        return widget
 
     def __init__(self, session: EventSource, **kwargs: Any) -> None:
         broker = session.frontend_requests
@@ -108,9 +110,10 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
             self.requests = views
 
     def _on_event(self, event: Event) -> None:
-        if event.msg.type != "frontend_request_resolved":
-            return
         msg = event.msg
+        # The cheap check first: isinstance on a model class is slow, and most events are others.
+        if msg.type != "frontend_request_resolved" or not isinstance(msg, FrontendRequestResolved):
+            return
         entry = {"id": msg.request_id, "kind": msg.kind, "call_id": msg.call_id, "outcome": msg.outcome}
         self.resolved = [*self.resolved, entry][-MAX_RESOLVED:]
 

@@ -21,7 +21,7 @@ class StaticFallback:
         raise NotImplementedError
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]
+        bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]  # AnyWidget's, later in the MRO
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle or {}, {})
         data = dict(data)
         data["text/plain"] = self.text()

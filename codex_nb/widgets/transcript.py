@@ -48,7 +48,8 @@ class Transcript(StaticFallback, anywidget.AnyWidget):
         if not (hasattr(source, "subscribe") and hasattr(source, "thread_id")):
             raise TypeError(f"Transcript needs an event source (a codex_nb.Session, an app-server thread, ...), got "
                             f"{type(source).__name__}; pass it: cx.Transcript(session)")
-        return super().__new__(cls, source, **kwargs)
+        widget: Transcript = super().__new__(cls, source, **kwargs)
+        return widget
 
     def __init__(self, source: Any, *, max_rate: float | None = DEFAULT_MAX_RATE, **kwargs: Any) -> None:
         super().__init__(**kwargs)

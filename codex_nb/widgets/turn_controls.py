@@ -36,7 +36,8 @@ WIDGET = "turn_controls"
 
 def turn_status_labels() -> dict[str, str]:
     """The one wording of each turn status, from ``protocol.json`` (the views read it too)."""
-    return load_json("protocol.json")["turn_status_labels"]
+    labels: dict[str, str] = load_json("protocol.json")["turn_status_labels"]
+    return labels
 
 
 def stop_outcomes() -> tuple[str, ...]:
@@ -64,7 +65,8 @@ class TurnControls(StaticFallback, anywidget.AnyWidget):
         if not (hasattr(session, "subscribe") and hasattr(session, "interrupt")):
             raise TypeError(f"TurnControls needs a codex_nb.Session, got {type(session).__name__}; "
                             f"create one with codex_nb.Session() and pass it: cx.TurnControls(session)")
-        return super().__new__(cls, session, **kwargs)
+        widget: TurnControls = super().__new__(cls, session, **kwargs)
+        return widget
 
     def __init__(self, session: EventSource, **kwargs: Any) -> None:
         super().__init__(**kwargs)

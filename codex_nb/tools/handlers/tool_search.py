@@ -118,7 +118,7 @@ class ToolSearchTool(Tool):
     def bind(self, entries: list[RegisteredTool]) -> None:
         """The plan's entries; the index syncs with them on the first search of that plan."""
         self._entries = entries
-        self._namespaces: dict[str, str] | None = None
+        self._namespaces = None
 
     def namespaces(self) -> dict[str, str]:
         """The plan's deferred namespaces (computed once per plan)."""

@@ -38,12 +38,12 @@ class DeferredToolIndex:
         # replace_source), and compare each source's entry list with the last sync's: list
         # equality is by identity for unchanged entries, so unchanged sources cost almost nothing.
         runs: dict[str, list[RegisteredTool]] = {}
-        for source, run in groupby(entries, key=_SOURCE):
+        for source, same_source in groupby(entries, key=_SOURCE):
             previous = runs.get(source)
             if previous is None:
-                runs[source] = list(run)
+                runs[source] = list(same_source)
             else:
-                previous.extend(run)
+                previous.extend(same_source)
         deferred, deferred_model_only = ToolExposure.Deferred, ToolExposure.DeferredModelOnly
         self.rebuilt_sources = []
         for source in [s for s in self._seen if s not in runs]:
@@ -69,4 +69,4 @@ class DeferredToolIndex:
     def search(self, query: str, limit: int) -> list[RegisteredTool]:
         if self._index is None:
             return []
-        return self._index.search(query, limit)  # type: ignore[return-value]
+        return self._index.search(query, limit)  # type: ignore[return-value]  # its keys are our entries

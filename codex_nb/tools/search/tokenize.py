@@ -13,6 +13,7 @@ on both sides (``can't``, ``e.g``), ``.`` and ``,`` join digits (``3.14``, ``1,0
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 # NLTK English stop words, as the ``stop-words`` crate lists them (transliterated, as the crate does).
@@ -39,14 +40,15 @@ _STEM_CACHE_LIMIT = 200_000
 
 
 @lru_cache(maxsize=1)
-def _stem_word():  # type: ignore[no-untyped-def]
+def _stem_word() -> Callable[[str], str]:
     import Stemmer  # PyStemmer: imported lazily, only when a search index is built
 
-    return Stemmer.Stemmer("english").stemWord
+    stem: Callable[[str], str] = Stemmer.Stemmer("english").stemWord  # PyStemmer ships no types
+    return stem
 
 
 @lru_cache(maxsize=1)
-def _transliterate():  # type: ignore[no-untyped-def]
+def _transliterate() -> Callable[[str], str]:
     from anyascii import anyascii
 
     return anyascii
