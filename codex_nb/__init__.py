@@ -204,6 +204,7 @@ __all__ = [
     "UpdatePlanArgs",
     "assistant_message",
     "custom_tool_call",
+    "extension",
     "function_call",
     "hooks",
     "image_thumbnails",

@@ -315,7 +315,6 @@ async def test_server_request_resolved_closes_a_waiting_prompt(tmp_path: Path) -
         thread = await server.start_thread(cwd=tmp_path)
         prompts = cx.PromptsWidget(thread)
         prompts.receive({"kind": "ready", "id": "view"})  # a person could answer: the request waits
-        log = RecordingSubscriber(thread)
         asked = Waiter(thread, of_type("request_user_input"))
         closed = Waiter(thread, of_type("frontend_request_resolved"))
         handle = thread.start_turn("ask", mode="plan")

@@ -64,3 +64,25 @@ def test_this_run_has_a_home_of_its_own_under_ci_test():
     home = Path(os.environ["HOME"])
     assert home != Path(developer_home) and "codex_nb-test-home" in home.name
     assert not (home / ".profile").exists() and not (home / ".bashrc").exists()
+
+
+def test_ci_lint_is_a_step_of_ci_test_before_the_node_step():
+    lint = ROOT / ".ci" / "lint"
+    assert lint.is_file() and os.access(lint, os.X_OK)
+    text = lint.read_text()
+    assert "set -euo pipefail" in text and ".venv/bin/ruff check" in text and ".venv/bin/mypy" in text
+    steps = [line for line in (ROOT / ".ci" / "test").read_text().splitlines() if line.startswith("step ")]
+    lint_step = steps.index('step "lint: ruff + mypy" bash .ci/lint')
+    assert lint_step < next(i for i, line in enumerate(steps) if "node --test" in line)
+
+
+def test_ruff_check_passes():
+    """The tree stays clean under pyproject.toml's ruff rules (ruff comes with the `test` extra)."""
+    ruff = ROOT / ".venv" / "bin" / "ruff"
+    if not ruff.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{ruff} is missing: .ci/setup installs it with the `test` extra")
+        pytest.skip(f"{ruff} is not installed (pip install -e '.[test]' brings it)")
+    run = subprocess.run([str(ruff), "check", "--output-format", "concise"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr

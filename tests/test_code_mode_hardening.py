@@ -12,7 +12,12 @@ import pytest
 from py_mini_racer._context import context_count
 
 import codex_nb as cx
-from code_mode_sessions import make_session, session  # noqa: F401 (pytest fixtures)
+import code_mode_sessions
+
+# Code Mode's fixtures, overriding conftest's plain `session` in this module (assigned, not
+# imported, so the tests' `session` parameters do not shadow an import).
+make_session = code_mode_sessions.make_session
+session = code_mode_sessions.session
 
 MB = 1024 * 1024
 WALL = re.compile(r"Wall time \d+\.\d seconds")

@@ -9,12 +9,17 @@ import re
 import pytest
 
 import codex_nb as cx
-from code_mode_sessions import make_session, session  # noqa: F401 (pytest fixtures)
+import code_mode_sessions
 from codex_nb.runtime.history import repair_history
 from codex_nb.code_mode.pragma import EMPTY_SOURCE_ERROR
 from codex_nb.protocol.items import assistant_message, custom_tool_call, function_call
 from codex_nb.runtime.models import ScriptedModel
 from codex_nb.tools.hook_points import HookRequest, PostToolUseOutcome, PreToolUseOutcome
+
+# Code Mode's fixtures, overriding conftest's plain `session` in this module (assigned, not
+# imported, so the tests' `session` parameters do not shadow an import).
+make_session = code_mode_sessions.make_session
+session = code_mode_sessions.session
 
 WALL = re.compile(r"Wall time \d+\.\d seconds")
 

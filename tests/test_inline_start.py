@@ -30,7 +30,7 @@ class Spinner(cx.Tool):
     async def handle(self, invocation: cx.ToolInvocation) -> cx.ToolOutput:
         MARK.set("handler")
         self.started.set()
-        while True:
+        while True:  # noqa: ASYNC110  spins on purpose: only a cancellation ends this handler
             await asyncio.sleep(0)
 
 
@@ -72,12 +72,14 @@ async def test_inline_part_runs_in_an_isolated_context(session: cx.Session) -> N
 
 async def test_call_order_with_parallel_readers_around_update_plan(session: cx.Session) -> None:
     log: list[str] = []
-    release = asyncio.Event()
+    release, a_started = asyncio.Event(), asyncio.Event()
 
     @session.tool(parallel=True)
     async def read(name: str) -> str:
         """A parallel reader."""
         log.append(f"start {name}")
+        if name == "a":
+            a_started.set()
         await release.wait()
         log.append(f"end {name}")
         return name
@@ -88,8 +90,7 @@ async def test_call_order_with_parallel_readers_around_update_plan(session: cx.S
                                cx.function_call("read", {"name": "b"}, call_id="b")],
                               [cx.assistant_message("ok")]])
     handle = session.start_turn("go", model=model)
-    while "start a" not in log:
-        await asyncio.sleep(0)
+    await a_started.wait()
     assert log == ["start a"]  # update_plan waits for reader a; reader b waits behind update_plan
     release.set()
     result = await handle

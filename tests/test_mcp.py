@@ -191,7 +191,8 @@ async def test_streamable_http_server():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, NOTES, "--http", str(port)], stdout=subprocess.DEVNULL,
+    # a server for the whole test, outside the loop's child watcher; Popen itself does not wait
+    proc = subprocess.Popen([sys.executable, NOTES, "--http", str(port)], stdout=subprocess.DEVNULL,  # noqa: ASYNC220
                             stderr=subprocess.PIPE, text=True)
     try:
         for line in proc.stderr:  # handshake: uvicorn reports when it listens

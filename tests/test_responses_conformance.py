@@ -58,7 +58,7 @@ async def test_our_request_matches_what_codex_sends_for_the_same_history(tmp_pat
     codex = codex_requests(tmp_path)
     ours, session = await our_requests(tmp_path)
     assert len(codex) == len(ours) == 2
-    for theirs, mine in zip(codex, ours):
+    for theirs, mine in zip(codex, ours, strict=True):
         # the same keys in the same order; client_metadata (Codex installation/window ids) is Codex's own
         assert [k for k in theirs if k != "client_metadata"] == list(mine)
         for key in ("model", "stream", "tool_choice", "parallel_tool_calls", "reasoning", "store", "include"):

@@ -308,3 +308,9 @@ async def test_a_sample_only_model_reports_usage_through_last_usage() -> None:
     assert session.last_token_usage == result.last_token_usage == cx.TokenUsage(input_tokens=10, output_tokens=2,
                                                                                  total_tokens=12)
     assert [e.msg.type for e in result.events].count("token_count") == 2
+
+
+def test_tokens_in_context_window_is_a_deprecated_alias_of_total_tokens() -> None:
+    usage = cx.TokenUsage(input_tokens=20, output_tokens=4, total_tokens=24)
+    with pytest.warns(DeprecationWarning, match="use TokenUsage.total_tokens"):
+        assert usage.tokens_in_context_window == 24

@@ -19,7 +19,9 @@ def test_two_threads_starting_turns_at_once_one_wins_one_gets_turn_error():
         barrier, tried = threading.Barrier(2), threading.Barrier(2)
         got: list[object] = [None, None]
 
-        def attempt(slot: int) -> None:
+        # the round's values are bound now: a closure would read whatever the loop holds when it runs
+        def attempt(slot: int, round_: int = round_, barrier: threading.Barrier = barrier,
+                    tried: threading.Barrier = tried, got: list[object] = got) -> None:
             async def run() -> object:
                 model = cx.ScriptedModel([[cx.assistant_message(f"reply {round_}/{slot}")]])
                 barrier.wait()

@@ -264,7 +264,7 @@ async def spawn(argv: Sequence[str], *, env: Mapping[str, str] | None = None, cw
     else:
         command = argv
     try:
-        popen = subprocess.Popen(
+        popen = subprocess.Popen(  # noqa: ASYNC220  fork+exec only, no wait: the pipes are read via loop.add_reader
             command, stdin=subprocess.PIPE if stdin == "pipe" else subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT if stderr == "stdout" else subprocess.PIPE, cwd=cwd,
             env=dict(env) if env is not None else None, start_new_session=True,
@@ -294,7 +294,12 @@ async def spawn(argv: Sequence[str], *, env: Mapping[str, str] | None = None, cw
 async def _readable(fd: int) -> None:
     loop = asyncio.get_running_loop()
     ready = loop.create_future()
-    loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    loop.add_reader(fd, wake)
     try:
         await ready
     finally:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import atexit
 import sys
 import threading
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class Endable(Protocol):
@@ -63,7 +63,7 @@ def _install_hooks() -> None:
         # may come too late, so the children end as the shutdown starts.
         original = kernel.do_shutdown
 
-        def do_shutdown(*args, **kwargs):  # type: ignore[no-untyped-def]
+        def do_shutdown(*args: Any, **kwargs: Any) -> Any:
             kill_all()
             return original(*args, **kwargs)
 
@@ -71,7 +71,7 @@ def _install_hooks() -> None:
         kernel._codex_nb_shutdown_hook = True
 
 
-def _ipykernel():  # type: ignore[no-untyped-def]
+def _ipykernel() -> Any:
     if "ipykernel" not in sys.modules:
         return None
     try:

@@ -32,7 +32,7 @@ class StderrTail:
             self.add(bytes(self._partial))
             self._partial.clear()
 
-    def add(self, raw: bytes) -> None:
+    def add(self, raw: bytes | bytearray) -> None:
         text = _ANSI.sub("", raw.decode("utf-8", "replace").rstrip("\r\n"))
         self.total_lines += 1
         self.lines.append(text if len(text) <= MAX_LINE_CHARS else text[:MAX_LINE_CHARS] + " ...")

@@ -60,8 +60,6 @@ class NestedDispatcher:
         self._turn = turn
 
     async def __call__(self, cell_id: str, identifier: str, payload: str) -> Any:
-        from ..tools.calls import run_call  # runtime imports tools; import late to avoid a cycle
-
         if identifier in (EXEC_TOOL_NAME, WAIT_TOOL_NAME):
             raise NestedCallError(EXEC_RECURSION if identifier == EXEC_TOOL_NAME else
                                   f"tool `{identifier}` is not available in code mode")

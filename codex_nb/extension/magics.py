@@ -270,7 +270,6 @@ class CodexMagics(Magics):
 
     def _describe(self) -> str:
         source = self.agent.source()
-        settings = self.agent.settings
         lines = [f"session: {self.agent.current}" + ("" if self.agent.current in self.agent.sessions
                                                        else f" ({type(source).__name__})")]
         lines.append(f"default --model: {self._default_model()}")

@@ -197,10 +197,6 @@ class PlanPanel:
         if area == "cell":
             cell.show_inline(self.content)
 
-    @property
-    def is_open(self) -> bool:
-        return self.sidecar is not None or any(self.content in c.children for c in self.cells)
-
     def close(self) -> None:
         if self.sidecar is not None:
             self.sidecar.close()

@@ -228,7 +228,7 @@ class FrontendRequests:
                         old.id, old.call_id, turn_id)
             self._settle(old, Settlement(outcome=Outcome.REPLACED))
         if request.deadline is not None:
-            auto_ms = getattr(msg, "autoResolutionMs")
+            auto_ms = getattr(msg, "autoResolutionMs")  # noqa: B009  only the user-input member of the msg union has it (a deadline implies it)
 
             def auto_resolve() -> None:
                 self.auto_resolve(request.id)

@@ -12,6 +12,7 @@ names (``codex-rs/protocol/src/protocol.rs``): ``agent_message_delta``,
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -50,7 +51,9 @@ class TokenUsage(BaseModel):
 
     @property
     def tokens_in_context_window(self) -> int:
-        """Tokens this response left in the context window (input + output, as Codex counts it)."""
+        """Deprecated: nothing in codex_nb reads it; use ``total_tokens`` (the same number)."""
+        warnings.warn("TokenUsage.tokens_in_context_window is deprecated; use TokenUsage.total_tokens",
+                      DeprecationWarning, stacklevel=2)
         return self.total_tokens
 
 

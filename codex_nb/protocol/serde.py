@@ -35,10 +35,6 @@ class JsonPairs(list[tuple[str, Any]]):
     """A JSON object as its ``(key, value)`` pairs in document order, so duplicate keys stay visible."""
 
 
-def _pairs_hook(pairs: list[tuple[str, Any]]) -> JsonPairs:
-    return JsonPairs(pairs)
-
-
 def describe_value(value: Any) -> str:
     """serde's name for the JSON type of ``value`` (``map``, ``a string``, ``integer `3```...)."""
     if value is None:
@@ -155,14 +151,6 @@ def _plain(raw: Any) -> Any:
     if isinstance(raw, list):
         return [_plain(v) for v in raw]
     return raw
-
-
-def load_pairs(text: str) -> Any:
-    """Parse JSON text keeping every object as ``JsonPairs``; raises ``SerdeError`` like serde."""
-    try:
-        return json.loads(text, object_pairs_hook=_pairs_hook)
-    except json.JSONDecodeError as err:
-        raise _json_error(err) from None
 
 
 def _json_error(err: json.JSONDecodeError) -> SerdeError:

@@ -331,7 +331,7 @@ class TurnRunner:
     def _record_outputs(self, calls: Sequence[ToolCall | RoutingError | None], results: list[CallResult | None]) -> None:
         """Outputs in CALL order, whatever order they finished in (spec 02 §10); then the items
         the calls added beside their outputs (Code Mode notify)."""
-        for call, result in zip(calls, results):
+        for call, result in zip(calls, results, strict=True):
             self._record_output(call, result)
         self._record_extra_items()
 

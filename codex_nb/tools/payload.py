@@ -62,12 +62,6 @@ class ToolCall:
         _SET_SOURCE(self, source)
         _SET_CELL_ID(self, cell_id)
 
-    @property
-    def call_item_type(self) -> str:
-        return {"function": "function_call", "custom": "custom_tool_call", "tool_search": "tool_search_call"}[
-            self.payload.kind
-        ]
-
 
 _SET_KIND, _SET_TEXT = slot_setters(Payload, "kind", "text")
 _SET_TOOL_NAME, _SET_CALL_ID, _SET_PAYLOAD, _SET_SOURCE, _SET_CELL_ID = slot_setters(

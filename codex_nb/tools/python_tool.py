@@ -164,10 +164,8 @@ def docstring_args(doc: str | None) -> dict[str, str]:
     """Per-argument descriptions from a Google (``Args:``) or NumPy (``Parameters`` + dashes) section."""
     lines = inspect.cleandoc(doc or "").splitlines()
     out: dict[str, str] = {}
-    for start, line in enumerate(lines):
-        if _SECTION.match(line.strip()):
-            break
-    else:
+    start = next((i for i, line in enumerate(lines) if _SECTION.match(line.strip())), None)
+    if start is None:
         return out
     body = lines[start + 1:]
     numpy = bool(body) and set(body[0].strip()) == {"-"}

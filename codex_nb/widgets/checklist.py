@@ -395,7 +395,8 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
 def _steps(msg: Any) -> list[dict[str, str]]:
     steps = [{"step": well_formed(item.step), "status": str(item.status)} for item in msg.plan]
     # A source may rank steps outside the Codex payload (ACP plan priorities).
-    for step, priority in zip(steps, getattr(msg, "priorities", ()) or ()):
+    # A shorter priorities list leaves the remaining steps unranked.
+    for step, priority in zip(steps, getattr(msg, "priorities", ()) or (), strict=False):
         if priority:
             step["priority"] = priority
     return steps

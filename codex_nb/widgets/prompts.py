@@ -26,7 +26,7 @@ from ..frontend.requests import AnswerError, FrontendRequest, RequestKind
 from ..protocol.events import Event
 from ..protocol.frontend import FrontendRequestResolved
 from ..protocol.wire import well_formed, well_formed_json
-from ._static import bundle_esm, load_json, read_static
+from ._static import bundle_esm, read_static
 from .browser_messages import ProtocolError, validate_to_kernel
 from .static_fallback import StaticFallback
 

@@ -350,7 +350,7 @@ async def long_turn(steps: int = 10_000, window: int = 1_000, turns: int = 3) ->
         gc.collect()
         result = await session.run_turn("go", model=model)
         assert result.status == "completed", result.error
-        gaps = [b - a for a, b in zip(stamps, stamps[1:])]
+        gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
         first, last = statistics.median(gaps[:window]), statistics.median(gaps[-window:])
         print(f"  {steps:,}-step turn: per step first {window:,} {first * 1e6:.0f} us, last {window:,} "
               f"{last * 1e6:.0f} us -> {last / first:.2f}x")

@@ -106,7 +106,7 @@ def main() -> float:
         if args.baseline:
             trees[f"baseline {args.baseline}"] = extract(args.baseline, os.path.join(scratch, "baseline"))
         envs = {tree: environments(os.path.join(scratch, "pycache"), path) for tree, path in trees.items()}
-        for path, tree_envs in zip(trees.values(), envs.values()):
+        for path, tree_envs in zip(trees.values(), envs.values(), strict=True):
             found = subprocess.run([sys.executable, "-c", "import codex_nb; print(codex_nb.__file__)"], check=True,
                                    capture_output=True, text=True, env=tree_envs[SOURCE], cwd=path).stdout.strip()
             assert found.startswith(path), f"{found} is not the copy in {path}"

@@ -133,7 +133,7 @@ def main() -> None:
         registry.replace_source("mcp:server7", replacement)
         changed = list(registry.snapshot().entries.values())
         registry_parts.append(time.perf_counter() - start)
-        refreshes.append(timed(lambda: index.sync(changed)))
+        refreshes.append(timed(lambda changed=changed: index.sync(changed)))
         assert index.rebuilt_sources == ["mcp:server7"], index.rebuilt_sources
     refresh, registry_part = statistics.median(refreshes), statistics.median(registry_parts)
 

@@ -135,7 +135,7 @@ def observe(scenario: Scenario) -> dict[str, Any]:
                             raise RuntimeError("the interrupting request never arrived")
                         server.request("turn/interrupt", {"threadId": thread["id"], "turnId": turn["id"]})
                     done = server.wait_for(
-                        lambda m: m.get("method") == "turn/completed" and m["params"]["turn"]["id"] == turn["id"],
+                        lambda m, turn=turn: m.get("method") == "turn/completed" and m["params"]["turn"]["id"] == turn["id"],
                         start=start,
                     )
                     statuses.append(done["params"]["turn"]["status"])

@@ -23,7 +23,7 @@ from .scenario import Scenario
 def play_binary(scenarios: list[Scenario], jobs: int) -> dict[str, dict[str, Any]]:
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         results = pool.map(observe_codex.observe, scenarios)
-        return {s.name: r for s, r in zip(scenarios, results)}
+        return {s.name: r for s, r in zip(scenarios, results, strict=True)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,7 +29,7 @@ from ...protocol.frontend import (
     RequestUserInputEvent,
 )
 from ...frontend.answer_policy import AnswerPolicyError, how_to_answer, route
-from ...frontend.requests import FrontendRequests, Outcome, RequestKind, Settlement
+from ...frontend.requests import FrontendRequest, FrontendRequests, Outcome, RequestKind, Settlement
 from .permissions import granted_to_v2, profile_from_v2
 from .rpc import METHOD_NOT_FOUND
 

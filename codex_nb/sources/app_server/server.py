@@ -168,7 +168,7 @@ class CodexAppServer:
         """``thread/start``. ``config`` holds Codex config overrides (dotted keys, e.g.
         ``{"tools.update_plan.enabled": True}``); other params pass through in camelCase
         (``model``, ``approvalPolicy``, ``sandbox``, ``ephemeral``, ...)."""
-        body = {**params, "cwd": str(Path(cwd or os.getcwd()).resolve())}
+        body = {**params, "cwd": str(Path(cwd or os.getcwd()).resolve())}  # noqa: ASYNC240  local cwd, no peer I/O
         if config is not None:
             body["config"] = dict(config)
         return self._adopt(await self.request("thread/start", body))
@@ -178,7 +178,7 @@ class CodexAppServer:
         """``thread/resume`` of a thread saved on disk (or rejoin a running one)."""
         body: dict[str, Any] = {**params, "threadId": thread_id}
         if cwd is not None:
-            body["cwd"] = str(Path(cwd).resolve())
+            body["cwd"] = str(Path(cwd).resolve())  # noqa: ASYNC240  the caller's local cwd, no peer I/O
         if config is not None:
             body["config"] = dict(config)
         return self._adopt(await self.request("thread/resume", body))

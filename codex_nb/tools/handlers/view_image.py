@@ -77,7 +77,8 @@ class ViewImageTool(Tool):
         if invocation.call.payload.kind != "function":
             raise RespondToModel("view_image handler received unsupported payload")
         path, detail = parse_arguments(invocation.payload_text)
-        resolved = os.path.normpath(os.path.join(invocation.turn.cwd, os.path.expanduser(path)))
+        # string operations only (expanduser reads $HOME); the file is read by read_image_file
+        resolved = os.path.normpath(os.path.join(invocation.turn.cwd, os.path.expanduser(path)))  # noqa: ASYNC240
         data = read_image_file(resolved)
         mime = image_mime(data)
         turn = invocation.turn

@@ -70,7 +70,7 @@ class Shard:
         distinct = pair_tokens[first]
         starts = np.concatenate((first, np.array([len(pairs)], dtype=np.int64)))
         return cls(source, version, tuple(keys), np.array(lengths, dtype=np.float64), distinct, starts,
-                   pairs % n_docs, counts.astype(np.float64), dict(zip(distinct.tolist(), range(len(distinct)))),
+                   pairs % n_docs, counts.astype(np.float64), dict(zip(distinct.tolist(), range(len(distinct)), strict=True)),
                    sum(lengths))
 
     def __len__(self) -> int:
@@ -118,7 +118,7 @@ class SearchIndex:
         slots = self._allocate(len(shard))
         self._slots[shard.source] = slots
         self._shards[shard.source] = shard
-        for slot, key in zip(slots.tolist(), shard.keys):
+        for slot, key in zip(slots.tolist(), shard.keys, strict=True):
             self._keys[slot] = key
         self._lengths[slots] = shard.lengths
         self._n += len(shard)

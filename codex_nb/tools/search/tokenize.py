@@ -54,11 +54,6 @@ def _transliterate() -> Callable[[str], str]:
     return anyascii
 
 
-def split_words(text: str) -> list[str]:
-    """UAX #29 words of lowercased ASCII text (see ``_WORD``)."""
-    return _WORD.findall(text)
-
-
 def tokenize(text: str) -> list[str]:
     """Tokens of ``text`` exactly as Codex's BM25 embeds them (duplicates kept: they count)."""
     if not text:
