@@ -120,7 +120,10 @@ def observe(scenario: Scenario) -> dict[str, Any]:
                     hook_list = [listed_hook(h, paths) for e in listed.get("data", []) for h in e.get("hooks", [])]
                 if scenario.hooks is not None and scenario.trust_hooks:
                     trust_all_hooks(server, dirs, dirs["work"])
-                thread = server.request("thread/start", {"cwd": str(dirs["work"])})["thread"]
+                start_params: dict[str, Any] = {"cwd": str(dirs["work"])}
+                if scenario.dynamic_tools:
+                    start_params["dynamicTools"] = scenario.dynamic_tools
+                thread = server.request("thread/start", start_params)["thread"]
                 statuses = []
                 for prompt, turn_index in ((PROMPT, 0), (FOLLOWUP_PROMPT, 1)):
                     if turn_index == 1 and scenario.followup is None:

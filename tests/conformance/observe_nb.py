@@ -10,6 +10,7 @@ from typing import Any
 
 import codex_nb as cx
 from codex_nb.testing import RecordingSubscriber, ScriptedModel
+from codex_nb.tools.schema_tool import SchemaTool
 
 from .normalise import after_prompt, clean, plan_payload, tool_specs
 from .observe_codex import FOLLOWUP_PROMPT, HOOK_RUN_FIELDS, expand, paths_of, write_layout
@@ -84,6 +85,9 @@ async def play(scenario: Scenario, dirs: dict[str, Path]) -> dict[str, Any]:
             session.trust_hooks()
     if scenario.answers:
         session.answer_policy = [core_answer(a) for a in expand(copy.deepcopy(list(scenario.answers)), dirs)]
+    for spec in scenario.dynamic_tools:
+        session.registry.register(SchemaTool(spec["name"], description=spec["description"],
+                                             input_schema=spec["inputSchema"], handler=lambda args: "ok"))
     recorder = RecordingSubscriber(session)
     interrupt_hit = asyncio.Event()
 

@@ -47,6 +47,9 @@ class Scenario:
     why: str = ""
     tags: tuple[str, ...] = ()
     approval_policy: str = "never"
+    dynamic_tools: list[dict[str, Any]] = field(default_factory=list)
+    """app-server ``dynamicTools`` (``{type, name, description, inputSchema}``); codex_nb
+    registers each as a ``SchemaTool``."""
 
     @property
     def config_toml(self) -> str:
