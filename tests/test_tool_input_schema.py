@@ -96,3 +96,36 @@ def test_schema_tool_spec_and_call():
     assert seen == [{"a": 1}] and '"ok":true' in str(result)
     with pytest.raises(ToolDefinitionError, match="SchemaTool 'bad'.*singleton null"):
         SchemaTool("bad", description="d", input_schema={"type": "null"}, handler=handler)
+
+
+def test_mcp_root_gets_properties_first():
+    from codex_nb.tools.input_schema import parse_mcp_input_schema as mcp
+
+    assert mcp({}) == {"type": "object", "properties": {}}
+    assert mcp({"properties": None, "required": []}) == {"type": "object", "properties": {}, "required": []}
+    union = {"anyOf": [obj(a=S), obj(b={"type": "number"})]}
+    assert mcp(union) == {"properties": {}, "anyOf": [obj(a=S), obj(b={"type": "number"})]}
+    assert ingest(union) == union  # a dynamic tool's root is left alone
+    with pytest.raises(ToolDefinitionError, match="must be a JSON object"):
+        mcp(["not", "a", "schema"])
+
+
+def test_hostile_nesting_refused_or_rendered_unknown():
+    from codex_nb.code_mode.typescript import render_json_schema_to_typescript as ts
+
+    deep = S
+    for _ in range(200):
+        deep = {"type": "array", "items": deep}
+    with pytest.raises(ToolDefinitionError, match="deeper than 128"):
+        ingest(deep)
+    chain = {"$defs": {f"D{i}": {"anyOf": [{"$ref": f"#/$defs/D{i + 1}"}]} for i in range(31)}}
+    inner = S
+    for _ in range(60):
+        inner = {"anyOf": [inner]}
+    chain["$defs"]["D31"] = inner
+    chain["$ref"] = "#/$defs/D0"
+    assert ts(chain) in ("string", "unknown")  # never a RecursionError
+    very = S
+    for _ in range(3000):
+        very = {"anyOf": [very]}
+    assert ts(very) == "unknown"

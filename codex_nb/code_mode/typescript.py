@@ -12,7 +12,9 @@ without using up an expansion. Below a nested ``$id`` (a new schema resource) fr
 are not resolved. Two bounds keep a small schema from expanding into a huge declaration:
 every intermediate string is charged against a render-work budget of 4 x 16,000 bytes (once
 it runs out, the rest renders ``unknown``), and a result over 16,000 bytes becomes
-``unknown``. All lengths are UTF-8 bytes, as in Codex.
+``unknown``. All lengths are UTF-8 bytes, as in Codex. A schema nested past Python's
+recursion limit (hundreds of levels, which the work budget would almost always refuse
+anyway) renders ``unknown`` too.
 """
 
 from __future__ import annotations
@@ -51,7 +53,10 @@ def render_literal(value: Any) -> str:
 
 
 def render_json_schema_to_typescript(schema: Any) -> str:
-    rendered = _Renderer(schema, MAX_RENDERED_BYTES).render(schema)
+    try:
+        rendered = _Renderer(schema, MAX_RENDERED_BYTES).render(schema)
+    except RecursionError:  # a hostile nesting depth: no declaration rather than a crash
+        return _UNKNOWN
     return _UNKNOWN if _nbytes(rendered) > MAX_RENDERED_BYTES else rendered
 
 

@@ -22,7 +22,12 @@ steps in the same order:
    and the rest are dropped).
 
 A schema Codex cannot take (a keyword of the wrong JSON type, a root of type ``null``)
-raises ``ToolDefinitionError`` saying which keyword is wrong.
+raises ``ToolDefinitionError`` saying which keyword is wrong; so does one nested deeper than
+128 JSON levels (Codex's JSON reader refuses such a message before it sees the tool).
+
+``parse_mcp_input_schema`` is the MCP variant: Codex first gives a root without
+``properties`` (or with ``null``) an empty ``properties`` object, so a root without ``type``
+is an object schema.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from ..errors import ToolDefinitionError
 
 COMPACT_SCHEMA_BYTES = 5_000
 COMPACT_DEPTH = 3
+MAX_JSON_DEPTH = 128
 
 _DEFINITION_TABLES = ("$defs", "definitions")
 _CHILD_KEYS = ("items", "anyOf", "oneOf", "allOf")
@@ -47,6 +53,7 @@ _NUMBER_HINTS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "
 
 def parse_tool_input_schema(schema: Any, *, max_bytes: int = COMPACT_SCHEMA_BYTES) -> dict[str, Any]:
     """``schema`` (any JSON value) as Codex's ``parameters`` for it; the input is not changed."""
+    _check_depth(schema)
     value = copy.deepcopy(schema)
     value = _sanitize(value)
     _prune_definitions(value)
@@ -58,6 +65,27 @@ def parse_tool_input_schema(schema: Any, *, max_bytes: int = COMPACT_SCHEMA_BYTE
     if parsed.get("type") == "null":
         raise ToolDefinitionError("tool input schema must not be a singleton null type")
     return parsed
+
+
+def parse_mcp_input_schema(schema: Any) -> dict[str, Any]:
+    """An MCP tool's ``inputSchema`` (a JSON object) as Codex's ``parameters`` for it."""
+    if not isinstance(schema, dict):
+        raise ToolDefinitionError(f"inputSchema must be a JSON object, got {_kind(schema)}")
+    if schema.get("properties") is None:
+        schema = {**schema, "properties": {}}
+    return parse_tool_input_schema(schema)
+
+
+def _check_depth(schema: Any) -> None:
+    """Refuse nesting past ``MAX_JSON_DEPTH`` before any recursive step sees it."""
+    pending: list[tuple[Any, int]] = [(schema, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_JSON_DEPTH:
+                raise ToolDefinitionError(f"input schema nests deeper than {MAX_JSON_DEPTH} levels; flatten it")
+            children = value.values() if isinstance(value, dict) else value
+            pending.extend((child, depth + 1) for child in children)
 
 
 # -- 1. sanitize ----------------------------------------------------------------------------------
