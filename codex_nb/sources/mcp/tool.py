@@ -2,8 +2,10 @@
 
 Names follow Codex 0.169: the namespace is ``mcp__{server}``, the callable name is the
 server's tool name, both reduced to ``[A-Za-z0-9_-]`` (other characters become ``_``).
-The spec's ``parameters`` is the server's ``inputSchema`` in Codex's JSON-schema form
-(known keywords only, properties sorted; titles and defaults dropped).
+The spec's ``parameters`` is the server's ``inputSchema`` as Codex 0.169 ingests it
+(``tools.input_schema.parse_mcp_input_schema``). Its ``output_schema`` (what Code Mode
+declares a nested call to return) is Codex's ``CallToolResult`` envelope around the server's
+``outputSchema``, or around ``{}`` when it has none.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from ...tools.errors import RespondToModel
 from ...tools.exposure import ToolExposure
 from ...tools.invocation import ToolInvocation
 from ...tools.payload import ToolOutput
-from ...tools.schema import function_spec, normalize_schema
+from ...tools.input_schema import parse_mcp_input_schema
+from ...tools.schema import function_spec
 from ...tools.search.documents import join_parts
 from .errors import McpCallFailed
 from .results import call_output, failure_output
@@ -38,22 +41,36 @@ def namespace_for(server: str) -> str:
     return f"mcp__{sanitize(server)}"
 
 
+def call_tool_result_schema(structured: Any) -> dict[str, Any]:
+    """Codex's output schema of every MCP tool: the result envelope with ``structured`` inside."""
+    return {"type": "object", "properties": {
+        "content": {"type": "array", "items": {"type": "object"}}, "structuredContent": structured,
+        "isError": {"type": "boolean"}, "_meta": {"type": "object"}},
+        "required": ["content"], "additionalProperties": False}
+
+
 class McpTool(Tool):
     """Calls ``tools/call`` on its server's connection; failures are model-readable outputs."""
 
     def __init__(self, connection: McpConnection, raw: Any, *, exposure: ToolExposure) -> None:
         self.server = connection.config.name
         self.raw_name: str = raw.name
+        self._raw = raw
         self.title: str | None = getattr(raw, "title", None)
         self.description = raw.description or ""
         schema = raw.input_schema if isinstance(raw.input_schema, dict) else {"type": "object"}
-        self.parameters = normalize_schema(schema)
+        self.parameters = parse_mcp_input_schema(schema)
         super().__init__(sanitize(raw.name), namespace=namespace_for(self.server), exposure=exposure,
                          supports_parallel=True, namespace_description=connection.instructions or "")
         self.connection = connection
 
     def spec(self) -> dict[str, Any]:
         return function_spec(self.name, self.description, self.parameters)
+
+    @property
+    def output_schema(self) -> dict[str, Any]:
+        structured = getattr(self._raw, "output_schema", None)
+        return call_tool_result_schema(structured if isinstance(structured, dict) else {})
 
     @property
     def hook_tool_name(self) -> str:
