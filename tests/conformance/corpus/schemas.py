@@ -1,8 +1,10 @@
-"""Tool input schemas as the binary ingests and renders them: one dynamic tool per scenario.
+"""Tool input schemas as the binary ingests and renders them: one tool per scenario.
 
-Each schema is played bare and nested under a required property ``v`` (its definition
-tables moved to the root so its refs still resolve); the tool's spec holds both the
-``parameters`` Codex sends and, with Code Mode on, its TypeScript declaration."""
+Each schema is played through both paths, as a dynamic tool (app-server ``dynamicTools``;
+codex_nb's ``SchemaTool``) and as the one tool of an MCP server, bare and nested under a
+required property ``v`` (its definition tables moved to the root so its refs still
+resolve). The tool's spec holds both the ``parameters`` Codex sends and, with Code Mode
+on, its TypeScript declaration."""
 
 from __future__ import annotations
 
@@ -12,6 +14,9 @@ from ..scenario import UPDATE_PLAN_ON, Scenario
 from ._build import DONE
 
 CM = UPDATE_PLAN_ON + "\n[features]\ncode_mode = true\n"
+# The binary shows gpt-5.1-codex its MCP tools directly (no tool_search for that model); codex_nb
+# defers them unless search_tool is off. Deferral is not under test here.
+CM_MCP = CM + "search_tool = false\n"
 S = {"type": "string"}
 TABLES = ("$defs", "definitions")
 
@@ -84,13 +89,29 @@ def _nested(schema: Any) -> dict[str, Any]:
     return out
 
 
-def _scenario(name: str, schema: Any) -> Scenario:
+# Only an MCP server can send these: a root without `type` (or not an object at all).
+MCP_ONLY: dict[str, Any] = {
+    "mcp_root_without_type": {"properties": {"x": S}},
+    "mcp_root_anyof_without_type": {"anyOf": [_obj(a=S), _obj(b={"type": "number"})]},
+    "mcp_root_properties_null": {"type": "object", "properties": None, "required": []},
+}
+SKIP = ("tool_spec[default:exec]", "exec_nested_tool")
+WHY = "only the probe tool's spec is under test here; exec is compared by the code_mode scenarios"
+
+
+def _dynamic(name: str, schema: Any) -> Scenario:
     tool = {"type": "function", "name": "schema_probe", "description": "Probe tool.", "inputSchema": schema}
     return Scenario(name=name, config=CM, responses=[DONE], dynamic_tools=[tool], tags=("schemas",),
-                    skip=("tool_spec[default:exec]", "exec_nested_tool"),
-                    why="only the dynamic tool's spec is under test here; exec is compared by the code_mode "
-                        "scenarios")
+                    skip=SKIP, why=WHY)
+
+
+def _mcp(name: str, schema: Any) -> Scenario:
+    tool = {"name": "probe", "description": "Probe tool.", "inputSchema": schema}
+    return Scenario(name=name, config=CM_MCP, responses=[DONE], mcp_tools=[tool], tags=("schemas", "mcp"),
+                    skip=SKIP, why=WHY)
 
 
 SCENARIOS = [s for name, schema in SCHEMAS.items()
-             for s in (_scenario(f"schema_{name}", schema), _scenario(f"schema_{name}_nested", _nested(schema)))]
+             for s in (_dynamic(f"schema_{name}", schema), _dynamic(f"schema_{name}_nested", _nested(schema)),
+                       _mcp(f"schema_mcp_{name}", schema), _mcp(f"schema_mcp_{name}_nested", _nested(schema)))]
+SCENARIOS += [_mcp(f"schema_{name}", schema) for name, schema in MCP_ONLY.items()]
