@@ -33,6 +33,8 @@ class McpConnection:
         self.instructions: str | None = None
         self.server_name: str | None = None
         self.tools: list[Any] = []
+        self.skipped_tools: list[str] = []
+        """Listed tools that are not valid MCP tools, each with the reason (the others are kept)."""
         self._on_tools_changed = on_tools_changed
         self._on_status = on_status
         self._session: Any = None
@@ -99,13 +101,13 @@ class McpConnection:
                 await owner
 
     async def _own(self, ready: asyncio.Future[None]) -> None:
-        from mcp.client.session import ClientSession
+        from .lenient import lenient_session_class
 
         try:
             async with contextlib.AsyncExitStack() as stack:
                 read, write = await self._open_transport(stack)
-                session = await stack.enter_async_context(ClientSession(read, write,
-                                                                        message_handler=self._on_message))
+                session = await stack.enter_async_context(lenient_session_class()(read, write,
+                                                                                  message_handler=self._on_message))
                 init = await session.initialize()
                 self.instructions = init.instructions
                 self.server_name = init.server_info.name
@@ -160,6 +162,7 @@ class McpConnection:
             tools.extend(page.tools)
             cursor = page.next_cursor
             if not cursor:
+                self.skipped_tools = list(getattr(session, "skipped_tools", ()))
                 return tools
 
     async def _on_message(self, message: Any) -> None:

@@ -19,7 +19,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ...errors import ConfigError
+from ...errors import ConfigError, ToolDefinitionError
 from ...tools.exposure import ToolExposure
 from .config import McpServerConfig, parse_mcp_servers
 from .connection import McpConnection
@@ -33,10 +33,12 @@ RESOURCES_SOURCE = "mcp:resources"
 
 class McpServers:
     def __init__(self, registry: Any, servers: Iterable[McpServerConfig], *, tool_search: bool = True,
-                 on_status: Callable[[McpConnection], None] | None = None) -> None:
+                 on_status: Callable[[McpConnection], None] | None = None,
+                 on_warning: Callable[[str, str], None] | None = None) -> None:
         self.registry = registry
         self.exposure = ToolExposure.Deferred if tool_search else ToolExposure.Direct
         self._on_status = on_status
+        self._on_warning = on_warning
         self.connections: dict[str, McpConnection] = {}
         for config in servers:
             if config.name in self.connections:
@@ -62,7 +64,12 @@ class McpServers:
 
                 session.bus.emit(WarningEvent(message=connection.error), id=f"mcp:{connection.config.name}")
 
-        return cls(session.registry, servers, tool_search=tool_search, on_status=report)
+        def warn(server: str, text: str) -> None:
+            from ...protocol.events import WarningEvent
+
+            session.bus.emit(WarningEvent(message=text), id=f"mcp:{server}")
+
+        return cls(session.registry, servers, tool_search=tool_search, on_status=report, on_warning=warn)
 
     def __getitem__(self, name: str) -> McpConnection:
         try:
@@ -110,8 +117,22 @@ class McpServers:
 
     def _register(self, connection: McpConnection) -> None:
         config = connection.config
-        tools = [McpTool(connection, raw, exposure=self.exposure) for raw in connection.tools if config.allows(raw.name)]
+        skipped = list(connection.skipped_tools)
+        tools = []
+        for raw in connection.tools:
+            if not config.allows(raw.name):
+                continue
+            try:
+                tools.append(McpTool(connection, raw, exposure=self.exposure))
+            except ToolDefinitionError as err:  # Codex skips a tool whose inputSchema it cannot take
+                skipped.append(f"tool {raw.name[:80]!r}: {err}")
         self.registry.replace_source(self.source(config.name), tools)
+        for reason in skipped:
+            self._warn(config.name, f"MCP server `{config.name}`: skipped {reason}; its other tools are available")
+
+    def _warn(self, server: str, text: str) -> None:
+        if self._on_warning is not None:
+            self._on_warning(server, text)
 
     def _status_changed(self, connection: McpConnection) -> None:
         if self._on_status is not None:
