@@ -115,3 +115,24 @@ SCENARIOS = [s for name, schema in SCHEMAS.items()
              for s in (_dynamic(f"schema_{name}", schema), _dynamic(f"schema_{name}_nested", _nested(schema)),
                        _mcp(f"schema_mcp_{name}", schema), _mcp(f"schema_mcp_{name}_nested", _nested(schema)))]
 SCENARIOS += [_mcp(f"schema_{name}", schema) for name, schema in MCP_ONLY.items()]
+
+# Listings the mcp SDK refuses as a whole but Codex reads tool by tool: a tool it cannot take
+# is left out and the others stay.
+GOOD = {"name": "good", "description": "Good.", "inputSchema": {"type": "object", "properties": {}}}
+MCP_LISTINGS: dict[str, list[dict[str, Any]]] = {
+    "mcp_list_array_root": [GOOD, {"name": "arr", "description": "Array root.",
+                                   "inputSchema": {"type": "array", "items": S}}],
+    "mcp_list_output_schema_without_type": [GOOD, {"name": "out", "description": "Output.", "inputSchema": {},
+                                                   "outputSchema": {"properties": {"r": S}, "required": ["r"]}}],
+    "mcp_list_null_type_skipped": [GOOD, {"name": "nul", "description": "Null.", "inputSchema": {"type": "null"}}],
+    "mcp_list_bad_required_skipped": [GOOD, {"name": "req", "description": "Required.",
+                                             "inputSchema": {"type": "object", "required": "x"}}],
+}
+
+
+def _listing(name: str, tools: list[dict[str, Any]]) -> Scenario:
+    return Scenario(name=name, config=CM_MCP, responses=[DONE], mcp_tools=tools, tags=("schemas", "mcp"),
+                    skip=SKIP, why=WHY)
+
+
+SCENARIOS += [_listing(f"schema_{name}", tools) for name, tools in MCP_LISTINGS.items()]
