@@ -196,7 +196,7 @@ class _Renderer:
                 self.nested_resource_depth -= 1
         return rendered if self.consume(_nbytes(rendered)) else _UNKNOWN
 
-    def render_map(self, m: dict[str, Any]) -> str:  # noqa: PLR0911 - one branch per keyword
+    def render_map(self, m: dict[str, Any]) -> str:
         if self.exhausted:
             return _UNKNOWN
         if "$ref" in m:

@@ -65,7 +65,7 @@ def lenient_session_class() -> type:
                 opts["timeout"] = timeout
             raw = await send(data["method"], data.get("params"), opts)
             if not isinstance(raw, dict) or not isinstance(raw.get("tools"), list):
-                raise ValueError(f"tools/list result must be an object with a tools list, got {str(raw)[:200]}")
+                raise TypeError(f"tools/list result must be an object with a tools list, got {str(raw)[:200]}")
             return raw
 
     return LenientClientSession

@@ -19,9 +19,9 @@ from ...protocol.serde import SerdeError, loads
 from ...tools.base import Tool
 from ...tools.errors import RespondToModel
 from ...tools.exposure import ToolExposure
+from ...tools.input_schema import parse_mcp_input_schema
 from ...tools.invocation import ToolInvocation
 from ...tools.payload import ToolOutput
-from ...tools.input_schema import parse_mcp_input_schema
 from ...tools.schema import function_spec
 from ...tools.search.documents import join_parts
 from .errors import McpCallFailed
