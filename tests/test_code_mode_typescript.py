@@ -311,3 +311,48 @@ def test_pragma_errors_with_detail(source):
     assert str(err.value).startswith((
         "exec pragma must be valid JSON with supported fields `yield_time_ms` and `max_output_tokens`: ",
         "exec pragma fields `yield_time_ms` and `max_output_tokens` must be non-negative safe integers: "))
+
+
+# -- where Codex 0.169 differs from the older upstream cases above (the binary wins; each is
+# -- also a tests/conformance `schema_*` scenario played on the pinned binary) -------------------
+def test_union_inside_intersection_gets_parentheses():
+    schema = {"allOf": [{"$ref": "#/$defs/U"}, {"type": "object", "properties": {"value": {"type": "string"}}}],
+              "$defs": {"U": {"oneOf": [{"type": "string"}, {"type": "number"}]}}}
+    assert ts(schema) == "(string | number) & { value?: string; }"
+    assert ts({"allOf": [{"type": ["string", "number"]}, {"const": 1}]}) == "(string | number) & 1"
+    assert ts({"anyOf": [{"allOf": [{"type": "string"}, {"const": "a"}]}, {"type": "null"}]}) == 'string & "a" | null'
+
+
+def test_percent_encoded_ref_fragment_is_decoded():
+    assert ts({"$ref": "#/$defs/Foo%20Bar", "$defs": {"Foo Bar": {"type": "string"}}}) == "string"
+    assert ts({"$ref": "#/$defs/A%7E1B", "$defs": {"A/B": {"type": "boolean"}}}) == "boolean"
+    assert ts({"$ref": "#/$defs/Foo%2", "$defs": {"Foo%2": {"type": "string"}}}) == "unknown"  # a bad escape
+
+
+def test_dangling_refs_do_not_use_up_expansions():
+    props = {f"m{i:02}": {"$ref": f"#/$defs/Missing{i}"} for i in range(32)} | {"z": {"$ref": "#/$defs/Ok"}}
+    rendered = ts({"type": "object", "properties": props, "$defs": {"Ok": {"type": "string"}}})
+    assert rendered.endswith("z?: string; }") and rendered.count("unknown") == 32
+
+
+def test_refs_under_nested_schema_resource_are_not_resolved():
+    schema = {"$defs": {"Choice": {"type": "string"}}, "type": "object", "properties": {"nested": {
+        "$id": "urn:nested", "type": "object", "properties": {"value": {"$ref": "#/$defs/Choice"}}}}}
+    assert ts(schema) == "{ nested?: { value?: unknown; }; }"
+
+
+def test_render_work_budget_under_the_size_cap():
+    item = {"type": "object", "properties": {"value": {"type": "string", "description": "x" * 8000}}}
+    schema = {"type": "object", "properties": {f"p{i}": {"$ref": "#/$defs/Item"} for i in range(32)},
+              "$defs": {"Item": item}}
+    assert ts(schema) == "unknown"
+    assert ts({"type": "object", "properties": {"c": {"const": "c" * 15000}}}) == "unknown"  # 6 x 15,000 > 64,000
+    assert ts({"type": "object", "properties": {"c": {"const": "c" * 4000}}}) == '{ c?: "' + "c" * 4000 + '"; }'
+    few = {"type": "object", "properties": {f"p{i}": {"$ref": "#/$defs/Item"} for i in range(2)},
+           "$defs": {"Item": {"type": "object", "properties": {"value": {"type": "string", "description": "x" * 400}}}}}
+    assert ts(few).count("// " + "x" * 400) == 2
+
+
+def test_description_lines_trimmed_as_rust_trims():
+    schema = {"type": "object", "properties": {"a": {"type": "string", "description": " one \r\n\n two \x1f "}}}
+    assert ts(schema) == "{\n  // one\n  // two \x1f\n  a?: string;\n}"

@@ -40,15 +40,14 @@ async def test_one_bad_tool_is_skipped_with_a_warning_and_the_rest_work():
     session, servers, warnings = session_with({"h": hostile("--bad-tools")})
     async with servers:  # used to raise (RecursionError, AttributeError) out of start()
         assert servers.status() == {"h": "ready"}
+        # Codex 0.169 keeps $refs (a recursive or dangling one included: Code Mode's renderer
+        # bounds it), takes nesting up to serde_json's 128 levels, and leaves out a tool whose
+        # schema it cannot read (tests/conformance scenarios schema_mcp_*).
         expected = {
-            "recursive_ref": "is recursive (Node -> Node)",
-            "bad_anyof": "anyOf/0 must be a schema object, got int 1",
-            "anyof_not_list": "anyOf must be a list of schemas, got str",
-            "bad_ref": "$ref must be a string, got int 5",
-            "dangling_ref": "'#/$defs/Nope' does not name an entry of the schema's $defs",
+            "bad_anyof": "anyOf[0] must be a JSON object, got int",
+            "anyof_not_list": "anyOf must be a list, got str",
+            "bad_ref": "$ref must be a string, got int",
             "twice": "lists this tool name more than once; the first is used",
-            "deep": "nests deeper than 64 levels",
-            "laughs": "more than 20,000 schema objects once $refs are inlined",
         }
         for tool, reason in expected.items():
             hits = [w for w in warnings if w.startswith(f"MCP server `h`: skipped tool {tool!r}: ")]
@@ -59,7 +58,7 @@ async def test_one_bad_tool_is_skipped_with_a_warning_and_the_rest_work():
 
         names = mcp_names(session)
         assert set(names.values()) == {"echo", "storm", "stats", "twice", "a.b", "a_b", "x" * 200, "", "wordy",
-                                 "titled"}
+                                       "titled", "recursive_ref", "dangling_ref", "deep", "laughs"}
         for flat in names:
             assert re.fullmatch(r"[A-Za-z0-9_]{1,128}", flat), flat
         assert names["mcp__h___"] == ""  # an empty name is Codex's "_"

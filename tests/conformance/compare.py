@@ -83,9 +83,23 @@ def diff(mine: Any, theirs: Any) -> str:
     return "\n".join(difflib.unified_diff(a, b, "codex 0.169 (expected)", "codex_nb", lineterm="", n=2))
 
 
+def scenario_tools(scenario: Scenario, obs: dict[str, Any], reference: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """Which of the scenario's own tools (dynamic, MCP) each side shows: a tool one side leaves
+    out has no spec to compare, so its absence is a field of its own."""
+    if not scenario.dynamic_tools and scenario.mcp_tools is None:
+        return {}
+    own = {t["name"] for t in scenario.dynamic_tools}
+
+    def names(specs: dict[str, Any]) -> list[str]:
+        return sorted(n for n in specs if n in own or n.startswith("mcp__"))
+
+    return {f"scenario_tools[{mode}]": (names(obs["tools"].get(mode, {})), names(specs))
+            for mode, specs in reference["tools"].items()}
+
+
 def compare(scenario: Scenario, obs: dict[str, Any], reference: dict[str, Any]) -> list[Check]:
     checks = []
-    for name, (mine, theirs) in fields(obs, reference).items():
+    for name, (mine, theirs) in {**fields(obs, reference), **scenario_tools(scenario, obs, reference)}.items():
         base = name.split("[")[0]
         if base in scenario.skip or name in scenario.skip:
             checks.append(Check(scenario.name, name, True, skipped=scenario.why or "deliberate"))

@@ -21,7 +21,16 @@ def save_all(observations: dict[str, dict[str, Any]]) -> None:
     EXPECTED.mkdir(exist_ok=True)
     for old in EXPECTED.glob("*.json"):
         old.unlink()
-    specs: dict[str, Any] = {}
+    _save(observations, {})
+
+
+def save_some(observations: dict[str, dict[str, Any]]) -> None:
+    """Re-record only these scenarios; every other recording and shared spec stays."""
+    EXPECTED.mkdir(exist_ok=True)
+    _save(observations, load_specs())
+
+
+def _save(observations: dict[str, dict[str, Any]], specs: dict[str, Any]) -> None:
     for name, obs in observations.items():
         obs = dict(obs)
         refs = {}

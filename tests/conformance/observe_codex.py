@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -41,11 +42,24 @@ def write_layout(scenario: Scenario, root: Path, base_url: str | None) -> dict[s
     if scenario.hooks is not None:
         text = json.dumps(scenario.hooks).replace("{scripts}", str(dirs["scripts"]))
         (dirs["home"] / "hooks.json").write_text(text, encoding="utf-8")
-    config = 'model_provider = "local"\n' + scenario.config_toml
+    config = 'model_provider = "local"\n' + scenario.config_toml + mcp_table(scenario, dirs)
     if base_url is not None:
         config += provider_toml(base_url)
     (dirs["home"] / "config.toml").write_text(config, encoding="utf-8")
     return dirs
+
+
+SCHEMA_SERVER = Path(__file__).resolve().parents[1] / "mcp_servers" / "schema_server.py"
+
+
+def mcp_table(scenario: Scenario, dirs: dict[str, Path]) -> str:
+    """``[mcp_servers.sch]`` serving ``scenario.mcp_tools`` (written next to the hook scripts)."""
+    if scenario.mcp_tools is None:
+        return ""
+    tools = dirs["scripts"] / "mcp_tools.json"
+    tools.write_text(json.dumps(scenario.mcp_tools), encoding="utf-8")
+    return (f"\n[mcp_servers.sch]\ncommand = {json.dumps(sys.executable)}\n"
+            f"args = [{json.dumps(str(SCHEMA_SERVER))}, {json.dumps(str(tools))}]\n")
 
 
 def expand(value: Any, dirs: dict[str, Path]) -> Any:
@@ -120,7 +134,10 @@ def observe(scenario: Scenario) -> dict[str, Any]:
                     hook_list = [listed_hook(h, paths) for e in listed.get("data", []) for h in e.get("hooks", [])]
                 if scenario.hooks is not None and scenario.trust_hooks:
                     trust_all_hooks(server, dirs, dirs["work"])
-                thread = server.request("thread/start", {"cwd": str(dirs["work"])})["thread"]
+                start_params: dict[str, Any] = {"cwd": str(dirs["work"])}
+                if scenario.dynamic_tools:
+                    start_params["dynamicTools"] = scenario.dynamic_tools
+                thread = server.request("thread/start", start_params)["thread"]
                 statuses = []
                 for prompt, turn_index in ((PROMPT, 0), (FOLLOWUP_PROMPT, 1)):
                     if turn_index == 1 and scenario.followup is None:

@@ -10,9 +10,10 @@ from typing import Any
 
 import codex_nb as cx
 from codex_nb.testing import RecordingSubscriber, ScriptedModel
+from codex_nb.tools.schema_tool import SchemaTool
 
 from .normalise import after_prompt, clean, plan_payload, tool_specs
-from .observe_codex import FOLLOWUP_PROMPT, HOOK_RUN_FIELDS, expand, paths_of, write_layout
+from .observe_codex import FOLLOWUP_PROMPT, HOOK_RUN_FIELDS, expand, mcp_table, paths_of, write_layout
 from .scenario import INTERRUPT, PROMPT, Scenario
 
 
@@ -73,8 +74,22 @@ def _camel(name: str) -> str:
 
 
 async def play(scenario: Scenario, dirs: dict[str, Path]) -> dict[str, Any]:
-    config = cx.Config.from_toml(scenario.config_toml)
+    config = cx.Config.from_toml(scenario.config_toml + mcp_table(scenario, dirs))
     session = cx.Session(config, cwd=str(dirs["work"]))
+    servers = None
+    if scenario.mcp_tools is not None:
+        from codex_nb.sources.mcp.manager import McpServers
+
+        servers = McpServers.attach(session)
+        await servers.start()
+    try:
+        return await _play(scenario, dirs, session)
+    finally:
+        if servers is not None:
+            await servers.stop()
+
+
+async def _play(scenario: Scenario, dirs: dict[str, Path], session: Any) -> dict[str, Any]:
     hook_list: list[dict[str, Any]] = []
     if scenario.hooks is not None:
         infos = session.load_hooks(dirs["home"] / "hooks.json")
@@ -84,6 +99,9 @@ async def play(scenario: Scenario, dirs: dict[str, Path]) -> dict[str, Any]:
             session.trust_hooks()
     if scenario.answers:
         session.answer_policy = [core_answer(a) for a in expand(copy.deepcopy(list(scenario.answers)), dirs)]
+    for spec in scenario.dynamic_tools:
+        session.registry.register(SchemaTool(spec["name"], description=spec["description"],
+                                             input_schema=spec["inputSchema"], handler=lambda args: "ok"))
     recorder = RecordingSubscriber(session)
     interrupt_hit = asyncio.Event()
 

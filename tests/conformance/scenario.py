@@ -47,6 +47,12 @@ class Scenario:
     why: str = ""
     tags: tuple[str, ...] = ()
     approval_policy: str = "never"
+    dynamic_tools: list[dict[str, Any]] = field(default_factory=list)
+    """app-server ``dynamicTools`` (``{type, name, description, inputSchema}``); codex_nb
+    registers each as a ``SchemaTool``."""
+    mcp_tools: list[dict[str, Any]] | None = None
+    """The tools/list of one stdio MCP server ``sch`` (tests/mcp_servers/schema_server.py serves
+    them byte for byte); both sides start it from ``[mcp_servers.sch]``."""
 
     @property
     def config_toml(self) -> str:

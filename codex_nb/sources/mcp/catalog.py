@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ...tools.exposure import ToolExposure
-from ...tools.schema import normalize_schema
+from ...errors import ToolDefinitionError
+from ...tools.input_schema import parse_mcp_input_schema
 from .naming import model_names
 from .schema_guard import check_input_schema
 from .tool import McpTool
@@ -41,7 +42,7 @@ class Catalog:
 
 
 def skipped_tool(server: str, tool: str, reason: str) -> str:
-    return f"MCP server `{server}`: skipped tool {tool!r}: {reason}"
+    return f"MCP server `{server}`: skipped tool {tool!r}: {reason}; its other tools are available"
 
 
 def build_catalog(connections: Iterable[McpConnection], *, exposure: ToolExposure) -> Catalog:
@@ -52,6 +53,8 @@ def build_catalog(connections: Iterable[McpConnection], *, exposure: ToolExposur
     for connection in connections:
         server = connection.config.name
         catalog.tools[server] = []
+        for reason in connection.skipped_tools:  # tools the listing itself could not carry
+            catalog.warn(server, f"MCP server `{server}`: skipped {reason}; its other tools are available")
         for raw in connection.tools:
             if not connection.config.allows(raw.name):
                 continue
@@ -76,7 +79,9 @@ def _tool(connection: McpConnection, raw: Any, namespace: str, name: str, exposu
     reason = check_input_schema(schema)
     if reason is None:
         try:
-            parameters = normalize_schema(schema)
+            parameters = parse_mcp_input_schema(schema)
+        except ToolDefinitionError as err:  # Codex leaves out a tool whose inputSchema it refuses
+            reason = str(err)
         except Exception as err:  # noqa: BLE001 -- the guard's net: any conversion failure skips this tool only
             reason = f"its inputSchema cannot be converted ({type(err).__name__}: {err})"
     if reason is not None:

@@ -53,6 +53,8 @@ class McpConnection:
         self.instructions: str | None = None
         self.server_name: str | None = None
         self.tools: list[Any] = []
+        self.skipped_tools: list[str] = []
+        """Listed tools that are not valid MCP tools, each with the reason (the others are kept)."""
         self._on_tools_changed = on_tools_changed
         self._on_status = on_status
         self._on_warning = on_warning
@@ -123,13 +125,13 @@ class McpConnection:
                 await owner
 
     async def _own(self, ready: asyncio.Future[None]) -> None:
-        from mcp.client.session import ClientSession
+        from .lenient import lenient_session_class
 
         try:
             async with contextlib.AsyncExitStack() as stack:
                 read, write = await self._open_transport(stack)
-                session = await stack.enter_async_context(ClientSession(read, write,
-                                                                        message_handler=self._on_message))
+                session = await stack.enter_async_context(lenient_session_class()(read, write,
+                                                                                  message_handler=self._on_message))
                 init = await session.initialize()
                 self.instructions = init.instructions
                 self.server_name = init.server_info.name
@@ -191,6 +193,7 @@ class McpConnection:
                                       f"use enabled_tools to pick the ones you need and ask the server to list fewer")
             cursor = page.next_cursor
             if not cursor:
+                self.skipped_tools = list(getattr(session, "skipped_tools", ()))
                 return tools
             if len(cursor) > MAX_CURSOR_CHARS:
                 raise ListingTooLarge(f"MCP server `{name}` sent a tools/list cursor of {len(cursor):,} characters "

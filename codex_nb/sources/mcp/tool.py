@@ -3,8 +3,10 @@
 Names are Codex's (``naming.model_names``: ``mcp__{server}`` and the tool's name,
 sanitised, de-duplicated and fitted in 128 bytes), computed by the catalog over every
 server at once and passed in. The spec's ``parameters`` is the server's ``inputSchema``
-in Codex's JSON-schema form (known keywords only, properties sorted; titles and
-defaults dropped), converted by the catalog after ``schema_guard`` accepted it.
+as Codex 0.169 ingests it (``tools.input_schema.parse_mcp_input_schema``), converted by
+the catalog. Its ``output_schema`` (what Code Mode declares a nested call to return) is
+Codex's ``CallToolResult`` envelope around the server's ``outputSchema``, or around ``{}``
+when it has none.
 """
 
 from __future__ import annotations
@@ -17,9 +19,10 @@ from ...protocol.serde import SerdeError, loads
 from ...tools.base import Tool
 from ...tools.errors import RespondToModel
 from ...tools.exposure import ToolExposure
+from ...tools.input_schema import parse_mcp_input_schema
 from ...tools.invocation import ToolInvocation
 from ...tools.payload import ToolOutput
-from ...tools.schema import function_spec, normalize_schema
+from ...tools.schema import function_spec
 from ...tools.search.documents import join_parts
 from .errors import McpCallFailed
 from .naming import model_names, namespace_description
@@ -27,6 +30,14 @@ from .results import call_output, failure_output
 
 if TYPE_CHECKING:
     from .connection import McpConnection
+
+
+def call_tool_result_schema(structured: Any) -> dict[str, Any]:
+    """Codex's output schema of every MCP tool: the result envelope with ``structured`` inside."""
+    return {"type": "object", "properties": {
+        "content": {"type": "array", "items": {"type": "object"}}, "structuredContent": structured,
+        "isError": {"type": "boolean"}, "_meta": {"type": "object"}},
+        "required": ["content"], "additionalProperties": False}
 
 
 class McpTool(Tool):
@@ -37,11 +48,12 @@ class McpTool(Tool):
                  parameters: dict[str, Any] | None = None, title: str | None = None) -> None:
         self.server = connection.config.name
         self.raw_name: str = raw.name
+        self._raw = raw
         self.title: str | None = getattr(raw, "title", None) if title is None else title
         self.description = (raw.description or "") if description is None else description
         if parameters is None:
             schema = raw.input_schema if isinstance(raw.input_schema, dict) else {"type": "object"}
-            parameters = normalize_schema(schema)
+            parameters = parse_mcp_input_schema(schema)
         self.parameters = parameters
         if namespace is None or name is None:  # a tool built alone: Codex's names for a one-tool server
             only = model_names([(self.server, self.raw_name)])[0][0]
@@ -52,6 +64,11 @@ class McpTool(Tool):
 
     def spec(self) -> dict[str, Any]:
         return function_spec(self.name, self.description, self.parameters)
+
+    @property
+    def output_schema(self) -> dict[str, Any]:
+        structured = getattr(self._raw, "output_schema", None)
+        return call_tool_result_schema(structured if isinstance(structured, dict) else {})
 
     @property
     def hook_tool_name(self) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..scenario import Scenario
-from . import code_mode, frontend, hooks, hostile, interrupt, tools, update_plan
+from . import code_mode, frontend, hooks, hostile, interrupt, schemas, tools, update_plan
 
 SCENARIOS: list[Scenario] = [
     *update_plan.SCENARIOS,
@@ -13,6 +13,7 @@ SCENARIOS: list[Scenario] = [
     *code_mode.SCENARIOS,
     *interrupt.SCENARIOS,
     *hostile.SCENARIOS,
+    *schemas.SCENARIOS,
 ]
 
 _names = [s.name for s in SCENARIOS]
