@@ -252,8 +252,10 @@ async def test_response_failed_and_incomplete_are_clear_turn_errors(event, messa
     assert len(srv.requests) == requests
 
 
-async def test_interrupt_during_retry_backoff_stops_at_once(no_leaked_tasks) -> None:
-    async with ResponsesServer([HttpError(429, headers={"Retry-After": "30"})]) as srv:
+@pytest.mark.parametrize("wait", ["30", "1e308"])  # 1e308: clamped to the 60 s maximum, still waiting
+async def test_interrupt_during_retry_backoff_stops_at_once(no_leaked_tasks, wait: str) -> None:
+    """The turn waits (neither failed nor hung on the announced wait) and Stop ends it at once."""
+    async with ResponsesServer([HttpError(429, headers={"Retry-After": wait})]) as srv:
         session = cx.Session()
         seen = asyncio.Event()
         session.subscribe(lambda e: seen.set() if e.msg.type == "stream_error" else None)

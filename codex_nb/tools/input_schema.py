@@ -175,35 +175,27 @@ def _schema_children(m: dict[str, Any], *, definitions: bool) -> list[tuple[Any,
     return out
 
 
-def _refs_outside_definitions(value: Any, out: list[tuple[str, str]]) -> None:
+def _collect_refs(value: Any, out: list[tuple[str, str]], *, in_definitions: bool) -> None:
+    """Every definition ``$ref`` under ``value``; with ``in_definitions=False`` the walk does not
+    enter the definition tables themselves (what the rest of the schema reaches)."""
     if isinstance(value, list):
         for v in value:
-            _refs_outside_definitions(v, out)
+            _collect_refs(v, out, in_definitions=in_definitions)
     elif isinstance(value, dict):
         found = _definition_ref(value.get("$ref"))
         if found:
             out.append(found)
-        for holder, key in _schema_children(value, definitions=False):
-            _refs_outside_definitions(holder[key], out)
-
-
-def _all_refs(value: Any, out: list[tuple[str, str]]) -> None:
-    if isinstance(value, list):
-        for v in value:
-            _all_refs(v, out)
-    elif isinstance(value, dict):
-        found = _definition_ref(value.get("$ref"))
-        if found:
-            out.append(found)
-        for v in value.values():
-            _all_refs(v, out)
+        children = value.values() if in_definitions else (
+            holder[key] for holder, key in _schema_children(value, definitions=False))
+        for child in children:
+            _collect_refs(child, out, in_definitions=in_definitions)
 
 
 def _prune_definitions(value: Any) -> None:
     if not isinstance(value, dict):
         return
     pending: list[tuple[str, str]] = []
-    _refs_outside_definitions(value, pending)
+    _collect_refs(value, pending, in_definitions=False)
     reachable: set[tuple[str, str]] = set()
     while pending:
         pointer = pending.pop()
@@ -212,7 +204,7 @@ def _prune_definitions(value: Any) -> None:
         reachable.add(pointer)
         table = value.get(pointer[0])
         if isinstance(table, dict) and pointer[1] in table:
-            _all_refs(table[pointer[1]], pending)
+            _collect_refs(table[pointer[1]], pending, in_definitions=True)
     for table in _DEFINITION_TABLES:
         if isinstance(value.get(table), dict):
             kept = {k: v for k, v in value[table].items() if (table, k) in reachable}
