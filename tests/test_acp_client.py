@@ -598,3 +598,28 @@ async def test_a_prompt_that_ended_is_not_the_active_turn_and_new_controls_show_
             assert session.interrupt() is False
         finally:
             controls.close()
+
+
+async def test_the_keyboard_interrupt_during_await_stops_an_acp_prompt_like_stop() -> None:
+    """The kernel's interrupt button (a real SIGINT to the main thread, where the loop waits in
+    its selector) during ``await handle`` sends ``session/cancel``; an agent that ignores it is
+    ended locally after ``cancel_grace``, and the await ends with one ``TurnInterrupted``."""
+    cancelled_cell = []
+    saved = signal.signal(signal.SIGINT, lambda *_: cancelled_cell.append(True))
+    try:
+        async with hostile(cancel_grace=0.5) as agent:
+            session = await agent.new_session()
+            running = asyncio.Event()
+            session.subscribe(lambda e: e.msg.type == "acp_tool_call" and running.set())
+            handle = session.prompt("hang")
+            waiter = asyncio.ensure_future(running.wait())
+            waiter.add_done_callback(lambda _: threading.Thread(
+                target=signal.pthread_kill, args=(threading.main_thread().ident, signal.SIGINT)).start())
+            with pytest.raises(cx.TurnInterrupted) as caught:
+                await asyncio.wait_for(handle, 30)
+            assert cancelled_cell == []  # the relay took the signal, not the previous handler
+            assert caught.value.result.status == "interrupted" and handle.hard_aborted
+            assert (await handle) is caught.value.result
+        assert signal.getsignal(signal.SIGINT) is not None
+    finally:
+        signal.signal(signal.SIGINT, saved)

@@ -51,7 +51,7 @@ from ..tools.handlers.tool_search import ToolSearchFinalizer
 from ..tools.planner import ToolPlan, ToolPlanner
 from ..tools.registry import ToolRegistry
 from .history import PairingTracker
-from .interrupt import await_interruptibly
+from .._interrupt import await_interruptibly
 from .records import DEFAULT_RECORD_LIMIT, CallRecords
 from .turn import TurnResult, TurnRunner, UsageTally
 
@@ -148,7 +148,7 @@ class TurnHandle:
     def __await__(self) -> Generator[Any, None, TurnResult]:
         if self.task.done():
             return self.task.__await__()
-        # the kernel's interrupt button stops the turn as Stop does (see runtime.interrupt)
+        # the kernel's interrupt button stops the turn as Stop does (see codex_nb._interrupt)
         return await_interruptibly(self.task, interrupt=self.interrupt, what=f"turn {self.turn_id}").__await__()
 
     def __repr__(self) -> str:

@@ -23,6 +23,7 @@ from typing import Any
 from acp import text_block
 from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
+from ..._interrupt import await_interruptibly
 from ...events.bus import EventBus
 from ...events.source import BusEventSource
 from ...events.observers import Observers, observer_name
@@ -113,7 +114,10 @@ class AcpTurnHandle:
         return True
 
     def __await__(self) -> Generator[Any, None, AcpTurnResult]:
-        return self.task.__await__()
+        if self.task.done():
+            return self.task.__await__()
+        # the kernel's interrupt button stops the prompt as Stop does (see codex_nb._interrupt)
+        return await_interruptibly(self.task, interrupt=self.interrupt, what=f"ACP prompt {self.turn_id}").__await__()
 
     def __repr__(self) -> str:
         state = "done" if self.task.done() else "running"

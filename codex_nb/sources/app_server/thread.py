@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..._interrupt import await_interruptibly
 from ...errors import TurnError
 from ...protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, WarningEvent
 from ...events.bus import EventBus
@@ -105,7 +106,11 @@ class AppServerTurnHandle:
 
     def __await__(self):  # type: ignore[no-untyped-def]
         assert self.task is not None
-        return self.task.__await__()
+        if self.task.done():
+            return self.task.__await__()
+        # the kernel's interrupt button stops the turn as Stop does (see codex_nb._interrupt)
+        return await_interruptibly(self.task, interrupt=self.interrupt,
+                                   what=f"Codex turn {self.turn_id or '(starting)'}").__await__()
 
     def __repr__(self) -> str:
         return f"<AppServerTurnHandle {self.turn_id or '(starting)'} {'done' if self.done() else 'running'}>"

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any, TypeVar
 
-from ..errors import TurnInterrupted
+from .errors import TurnInterrupted
 
 T = TypeVar("T")
 
