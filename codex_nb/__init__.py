@@ -91,7 +91,8 @@ _LAZY = {
 _LAZY_MODULES = ("extension", "hooks")
 
 if _typing.TYPE_CHECKING:
-    from . import extension, hooks
+    from . import extension as extension  # reachable as cx.extension, kept out of __all__ (IPython)
+    from . import hooks
     from .config import CodeModeSettings, Config
     from .events.source import EventSource
     from .frontend.answer_policy import AnswerPolicy, AnswerPolicyError
@@ -142,7 +143,16 @@ def unload_ipython_extension(ipython: object) -> None:
     unload(ipython)
 
 
-__getattr__, __dir__ = _lazy.attach(__name__, _LAZY, _LAZY_MODULES)
+_lazy_getattr, __dir__ = _lazy.attach(__name__, _LAZY, _LAZY_MODULES)
+
+
+def __getattr__(name: str) -> object:
+    if name == "__version__":  # read from the installed metadata on first use, not at import
+        from ._version import __version__
+
+        globals()["__version__"] = __version__
+        return __version__
+    return _lazy_getattr(name)
 
 __all__ = [
     "TURN_ABORTED_MARKER",
@@ -204,7 +214,6 @@ __all__ = [
     "UpdatePlanArgs",
     "assistant_message",
     "custom_tool_call",
-    "extension",
     "function_call",
     "hooks",
     "image_thumbnails",

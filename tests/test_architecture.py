@@ -4,7 +4,7 @@ Every import in codex_nb is read with ``ast``: module level, inside functions (l
 and under ``TYPE_CHECKING`` alike. The layers, lowest first (an arrow points at
 what a layer may import):
 
-    protocol/, errors, _lazy, _process, _interrupt  <-  frontend/, events/, config/  <-  tools/
+    protocol/, errors, _lazy, _process, _interrupt, _version  <-  frontend/, events/, config/  <-  tools/
         <-  hooks/, code_mode/, sources/  <-  runtime/  <-  render/, widgets/, extension/, notebook
 
 A module may import its own layer and the layers below it, never a layer above.
@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1] / "codex_nb"
 
 LAYERS: list[tuple[str, ...]] = [
-    ("protocol", "errors", "_lazy", "_process", "_interrupt"),
+    ("protocol", "errors", "_lazy", "_process", "_interrupt", "_version"),
     ("frontend", "events", "config"),
     ("tools",),
     ("hooks", "code_mode", "sources"),

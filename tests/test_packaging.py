@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -65,3 +66,14 @@ def test_every_path_mypy_is_told_to_check_exists():
     assert mypy["python_version"] == "3.11"
     missing = [path for path in mypy["files"] if not (ROOT / path).exists()]
     assert not missing, f"[tool.mypy] files names paths that do not exist: {missing}"
+
+
+def test_the_version_comes_from_the_package_metadata() -> None:
+    """``codex_nb.__version__`` is the installed distribution's version (pyproject.toml's), read
+    on first use: ``import codex_nb`` does not load importlib.metadata."""
+    code = ("import sys, codex_nb; "
+            "loaded = 'codex_nb._version' in sys.modules; print(loaded, codex_nb.__version__)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    loaded, version = run.stdout.split()
+    assert loaded == "False"
+    assert version == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
