@@ -55,8 +55,29 @@ def _run_all_and_wait(page: Any) -> None:
     page.wait_for_function("""() => window.jupyterapp.shell.currentWidget.content.widgets
         .every((cell) => cell.model.type !== 'code' || cell.model.executionCount === null)""")
     page.evaluate(RUN_ALL)
-    outcome = page.wait_for_function(RUN_ALL_OUTCOME, timeout=RUN_TIMEOUT_MS).json_value()
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        outcome = page.wait_for_function(RUN_ALL_OUTCOME, timeout=RUN_TIMEOUT_MS).json_value()
+    except PlaywrightTimeout:
+        pytest.fail(f"Run All did not end within {RUN_TIMEOUT_MS // 1000} s: {page.evaluate(RUN_ALL_STATE)}")
     assert outcome == "done", outcome
+
+
+RUN_ALL_STATE = """() => {
+    // where a Run All that never ended stands: the command's outcome, the kernel, the cell running
+    const panel = window.jupyterapp.shell.currentWidget;
+    const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+    const cells = panel.content.widgets;
+    const running = cells.filter((cell) => cell.model.type === 'code' && cell.promptNode
+        && cell.promptNode.textContent.includes('*'));
+    const describe = (cell) => `cell ${cells.indexOf(cell)}: ${cell.model.sharedModel.getSource().slice(0, 120)} `
+        + `-> ${JSON.stringify(cell.model.outputs.toJSON()).slice(0, 600)}`;
+    return `outcome ${String(window.codexNbRunAll)}; kernel ${kernel ? kernel.status : 'none'}; `
+        + `running: ${running.map(describe).join(' | ') || 'none'}; `
+        + `not run: ${cells.filter((c) => c.model.type === 'code' && c.model.executionCount === null)
+            .map((c) => cells.indexOf(c)).join(',')}`;
+}"""
 
 
 def _locator(page: Any, cell_index: int, widget: str) -> Any:
