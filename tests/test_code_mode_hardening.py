@@ -169,7 +169,9 @@ async def test_replacing_intrinsics_cannot_break_the_host_protocol(session, tamp
                                     "JSON.stringify = () => { throw new Error('no') }"])
 async def test_terminating_a_tampered_cell_frees_its_isolate(session, tamper):
     isolates = context_count()
-    parked = f'// @exec: {{"yield_time_ms": 10}}\n{tamper}; text("a"); yield_control(); await new Promise(() => {{}})'
+    # the script yields itself (yield_control): a short yield timer could fire before text("a") ran
+    # on a loaded machine, and the output would be empty
+    parked = f'// @exec: {{"yield_time_ms": 60000}}\n{tamper}; text("a"); yield_control(); await new Promise(() => {{}})'
     for n in range(6):
         result = await session.call_tool("exec", parked, call_id=f"e{n}")
         assert stable(result.item["output"])[:2] == [
