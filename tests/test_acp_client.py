@@ -23,6 +23,8 @@ import codex_nb as cx
 from codex_nb.sources.acp import AcpTurnResult
 from codex_nb.testing import ResponsesServer, Stall, codex_acp_binary, write_codex_acp_home
 
+from sigint import previous_handler, sigint_once
+
 HOSTILE = Path(__file__).parent / "acp_agents" / "hostile_agent.py"
 PLAN_1 = {"plan": [{"step": "Read the code", "status": "in_progress"}, {"step": "Write f.txt", "status": "pending"}]}
 PLAN_2 = {"plan": [{"step": "Read the code", "status": "completed"}, {"step": "Write f.txt", "status": "completed"}]}
@@ -604,22 +606,16 @@ async def test_the_keyboard_interrupt_during_await_stops_an_acp_prompt_like_stop
     """The kernel's interrupt button (a real SIGINT to the main thread, where the loop waits in
     its selector) during ``await handle`` sends ``session/cancel``; an agent that ignores it is
     ended locally after ``cancel_grace``, and the await ends with one ``TurnInterrupted``."""
-    cancelled_cell = []
-    saved = signal.signal(signal.SIGINT, lambda *_: cancelled_cell.append(True))
-    try:
+    with previous_handler() as cancelled_cell:
         async with hostile(cancel_grace=0.5) as agent:
             session = await agent.new_session()
             running = asyncio.Event()
             session.subscribe(lambda e: e.msg.type == "acp_tool_call" and running.set())
             handle = session.prompt("hang")
-            waiter = asyncio.ensure_future(running.wait())
-            waiter.add_done_callback(lambda _: threading.Thread(
-                target=signal.pthread_kill, args=(threading.main_thread().ident, signal.SIGINT)).start())
+            waiter = sigint_once(running.wait())
             with pytest.raises(cx.TurnInterrupted) as caught:
                 await asyncio.wait_for(handle, 30)
+            await waiter
             assert cancelled_cell == []  # the relay took the signal, not the previous handler
             assert caught.value.result.status == "interrupted" and handle.hard_aborted
             assert (await handle) is caught.value.result
-        assert signal.getsignal(signal.SIGINT) is not None
-    finally:
-        signal.signal(signal.SIGINT, saved)

@@ -18,6 +18,7 @@ from codex_nb.sources.app_server.process import live_process_groups
 from codex_nb.testing import RecordingSubscriber, Stall
 
 from app_server_helpers import Reached, Waiter, live_members, of_type, plan_call, real_codex
+from sigint import previous_handler, sigint_once
 
 
 
@@ -432,23 +433,16 @@ async def test_a_request_that_cannot_be_read_is_declined_not_left_hanging() -> N
 async def test_the_keyboard_interrupt_during_await_stops_a_codex_turn_like_stop(tmp_path: Path) -> None:
     """A real SIGINT to the main thread while ``await handle`` waits in the loop's selector
     interrupts the turn (``turn/interrupt``) and ends the await with one ``TurnInterrupted``."""
-    import threading
-
-    cancelled_cell = []
-    saved = signal.signal(signal.SIGINT, lambda *_: cancelled_cell.append(True))
-    try:
+    with previous_handler() as cancelled_cell:
         sampling = Reached()
         script = [[plan_call([("wait", "in_progress")], call_id="p1")], sampling]
         async with real_codex(script, tmp_path / "home") as (server, _srv):
             thread = await server.start_thread(cwd=tmp_path)
             handle = thread.start_turn("go")
-            waiter = asyncio.ensure_future(sampling.wait())
-            waiter.add_done_callback(lambda _: threading.Thread(
-                target=signal.pthread_kill, args=(threading.main_thread().ident, signal.SIGINT)).start())
+            waiter = sigint_once(sampling.wait())
             with pytest.raises(cx.TurnInterrupted) as caught:
                 await asyncio.wait_for(handle, 60)
+            await waiter
             assert cancelled_cell == []  # the relay took the signal, not the previous handler
             assert caught.value.result.status == "interrupted"
             assert (await handle) is caught.value.result
-    finally:
-        signal.signal(signal.SIGINT, saved)
