@@ -110,8 +110,14 @@ if _typing.TYPE_CHECKING:
     from .runtime.turn import TURN_ABORTED_MARKER
     from .sources.acp import AcpAgent, AcpAuthError, AcpError
     from .sources.app_server import (
-        AppServerError, AppServerExited, AppServerProtocolError, AppServerRpcError, AppServerTimeout, CodexAppServer,
-        CodexBinaryError, CodexThread,
+        AppServerError,
+        AppServerExited,
+        AppServerProtocolError,
+        AppServerRpcError,
+        AppServerTimeout,
+        CodexAppServer,
+        CodexBinaryError,
+        CodexThread,
     )
     from .sources.mcp.manager import McpServers
     from .sources.replay import ReplayError, RolloutReplay
@@ -153,6 +159,7 @@ def __getattr__(name: str) -> object:
         globals()["__version__"] = __version__
         return __version__
     return _lazy_getattr(name)
+
 
 __all__ = [
     "TURN_ABORTED_MARKER",

@@ -32,8 +32,6 @@ from .errors import TurnInterrupted
 T = TypeVar("T")
 
 
-
-
 @dataclass(eq=False, kw_only=True)
 class _Waiter:
     loop: asyncio.AbstractEventLoop
@@ -97,7 +95,10 @@ async def await_interruptibly(task: Awaitable[T], *, interrupt: Callable[[], obj
     finally:
         _RELAY.leave(waiter)
     if waiter.interrupted and getattr(result, "status", "interrupted") == "interrupted":
-        raise TurnInterrupted(f"{what} interrupted (Ctrl-C / the kernel's interrupt button): every call got its "
-                              f"paired output; the result (status {getattr(result, 'status', 'interrupted')}) is "
-                              f"this error's .result, or await the handle again", result=result)
+        raise TurnInterrupted(
+            f"{what} interrupted (Ctrl-C / the kernel's interrupt button): every call got its "
+            f"paired output; the result (status {getattr(result, 'status', 'interrupted')}) is "
+            f"this error's .result, or await the handle again",
+            result=result,
+        )
     return result

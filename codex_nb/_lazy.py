@@ -14,8 +14,9 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 
 
-def attach(package: str, names: Mapping[str, str], modules: Iterable[str] = ()) -> tuple[
-        Callable[[str], object], Callable[[], list[str]]]:
+def attach(
+    package: str, names: Mapping[str, str], modules: Iterable[str] = ()
+) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
     """``(__getattr__, __dir__)`` for ``package``: ``names`` maps an attribute to the absolute name
     of the module that defines it; ``modules`` are subpackages that are attributes themselves."""
     namespace = sys.modules[package].__dict__

@@ -64,8 +64,9 @@ class ModelError(CodexNbError):
     what the turn shows; it never contains the API key.
     """
 
-    def __init__(self, message: str, *, retryable: bool = False, delay: float | None = None,
-                 info: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, retryable: bool = False, delay: float | None = None, info: str | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.retryable = retryable

@@ -44,8 +44,9 @@ def of_type(kind: str) -> Callable[[cx.Event], bool]:
 
 
 @contextlib.asynccontextmanager
-async def real_codex(script: list[Any], home: Path, *, allow_leftover: bool = False, extra_toml: str = "",
-                     **overrides: Any) -> AsyncIterator[tuple[cx.CodexAppServer, ResponsesServer]]:
+async def real_codex(
+    script: list[Any], home: Path, *, allow_leftover: bool = False, extra_toml: str = "", **overrides: Any
+) -> AsyncIterator[tuple[cx.CodexAppServer, ResponsesServer]]:
     """The real app-server sampling from a scripted local Responses server, schema-validated."""
     async with ResponsesServer(script, allow_leftover=allow_leftover) as srv:
         srv.write_codex_home(home, **{**PLAN_TOOLS, **overrides})

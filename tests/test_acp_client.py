@@ -45,9 +45,11 @@ def kinds(events: list[cx.Event]) -> list[str]:
 
 def entered(gate: threading.Event, entry: Any) -> Any:
     """A script entry that opens ``gate`` when codex asks for it (the handshake)."""
+
     def answer(_body: dict[str, Any]) -> Any:
         gate.set()
         return entry
+
     return answer
 
 
@@ -66,9 +68,11 @@ def gone(pid: int) -> bool:
 # -- codex-acp: plan, tool calls, permission, messages -------------------------------------
 def after(gate: threading.Event, entry: Any) -> Any:
     """A script entry answered only once ``gate`` is open (the client saw what it waits for)."""
+
     def answer(_body: dict[str, Any]) -> Any:
         assert gate.wait(60), "the client never saw the event this model answer waits for"
         return entry
+
     return answer
 
 
@@ -77,10 +81,12 @@ async def test_codex_acp_prompt_maps_plan_tools_permission_and_message(tmp_path:
     # comes after the turn completed; so the model's next answer waits until the client has
     # seen the command's completion (a handshake), or the turn could end before it.
     tool_done = threading.Event()
-    script = [[cx.function_call("update_plan", PLAN_1, call_id="p1")],
-              [cx.function_call("exec_command", ESCALATED, call_id="x1")],
-              after(tool_done, [cx.function_call("update_plan", PLAN_2, call_id="p2")]),
-              [cx.assistant_message("All done.")]]
+    script = [
+        [cx.function_call("update_plan", PLAN_1, call_id="p1")],
+        [cx.function_call("exec_command", ESCALATED, call_id="x1")],
+        after(tool_done, [cx.function_call("update_plan", PLAN_2, call_id="p2")]),
+        [cx.assistant_message("All done.")],
+    ]
     work = tmp_path / "work"
     work.mkdir()
     with ResponsesServer(script) as srv:
@@ -106,15 +112,19 @@ async def test_codex_acp_prompt_maps_plan_tools_permission_and_message(tmp_path:
     assert order[0] == "turn_started" and order[-1] == "turn_complete"
     assert not [e for e in seen if e.msg.type == "warning"]
     plans = [e for e in seen if e.msg.type == "plan_update"]
-    assert [p.msg.model_dump(mode="json") for p in plans] == [{"type": "plan_update", "explanation": None, **PLAN_1},
-                                                              {"type": "plan_update", "explanation": None, **PLAN_2}]
+    assert [p.msg.model_dump(mode="json") for p in plans] == [
+        {"type": "plan_update", "explanation": None, **PLAN_1},
+        {"type": "plan_update", "explanation": None, **PLAN_2},
+    ]
     assert [p.revision for p in plans] == [1, 2] and plans[0].msg.priorities == ("medium", "medium")
     assert session.latest_plan() is plans[-1]
     question = next(e.msg for e in seen if e.msg.type == "request_user_input")
     assert question.call_id == "x1"
     assert [o.label for o in question.questions[0].options] == [
-        "Yes, proceed", "Yes, and don't ask again for commands that start with `/bin/bash -lc echo hi > f.txt`",
-        "No, and tell Codex what to do differently"]
+        "Yes, proceed",
+        "Yes, and don't ask again for commands that start with `/bin/bash -lc echo hi > f.txt`",
+        "No, and tell Codex what to do differently",
+    ]
     assert [o.description for o in question.questions[0].options] == ["allow_once", "allow_always", "reject_once"]
     resolved = next(e.msg for e in seen if e.msg.type == "frontend_request_resolved")
     assert resolved.outcome == "policy"
@@ -123,12 +133,16 @@ async def test_codex_acp_prompt_maps_plan_tools_permission_and_message(tmp_path:
     assert calls[0].title == "echo hi > f.txt" and calls[0].kind == "execute"
     items = [e.msg for e in seen if e.msg.type in ("item_started", "item_completed")]
     assert [(i.type, i.item["type"], i.item["status"], i.item["success"]) for i in items] == [
-        ("item_started", "dynamicToolCall", "inProgress", None), ("item_completed", "dynamicToolCall", "completed", True)]
+        ("item_started", "dynamicToolCall", "inProgress", None),
+        ("item_completed", "dynamicToolCall", "completed", True),
+    ]
     assert items[0].item["tool"] == "echo hi > f.txt" and items[0].item["arguments"]["command"][-1] == "echo hi > f.txt"
     assert [d.msg.delta for d in seen if d.msg.type == "agent_message_delta"] == ["All done."]
     assert order.index("agent_message") < order.index("turn_complete")
     assert [(r.phase, r.call_id, str(r.outcome)) for r in session.lifecycle_log] == [
-        ("start", "x1", "None"), ("finish", "x1", "Completed{success:true}")]
+        ("start", "x1", "None"),
+        ("finish", "x1", "Completed{success:true}"),
+    ]
 
 
 async def rejected_command(tmp_path: Path, policy: Any) -> tuple[Path, list[cx.Event], AcpTurnResult]:
@@ -246,17 +260,19 @@ async def test_file_requests_are_confined_to_the_session_cwd(tmp_path: Path) -> 
     secret.write_text("do not read")
     (work / "link.txt").symlink_to(secret)
     (work / "linkdir").symlink_to(tmp_path)
-    ops = [{"op": "read", "path": str(work / "notes.txt")},
-           {"op": "read", "path": str(work / "notes.txt"), "line": 2, "limit": 1},
-           {"op": "write", "path": str(work / "sub" / "new" / "out.txt"), "content": "written"},
-           {"op": "read", "path": str(secret)},
-           {"op": "read", "path": str(work / "link.txt")},
-           {"op": "read", "path": str(work / "linkdir" / "secret.txt")},
-           {"op": "read", "path": str(work / ".." / "secret.txt")},
-           {"op": "read", "path": "notes.txt"},
-           {"op": "read", "path": str(work / "missing.txt")},
-           {"op": "write", "path": str(work / "link.txt"), "content": "overwrite"},
-           {"op": "write", "path": str(tmp_path / "outside.txt"), "content": "x"}]
+    ops = [
+        {"op": "read", "path": str(work / "notes.txt")},
+        {"op": "read", "path": str(work / "notes.txt"), "line": 2, "limit": 1},
+        {"op": "write", "path": str(work / "sub" / "new" / "out.txt"), "content": "written"},
+        {"op": "read", "path": str(secret)},
+        {"op": "read", "path": str(work / "link.txt")},
+        {"op": "read", "path": str(work / "linkdir" / "secret.txt")},
+        {"op": "read", "path": str(work / ".." / "secret.txt")},
+        {"op": "read", "path": "notes.txt"},
+        {"op": "read", "path": str(work / "missing.txt")},
+        {"op": "write", "path": str(work / "link.txt"), "content": "overwrite"},
+        {"op": "write", "path": str(tmp_path / "outside.txt"), "content": "x"},
+    ]
     async with hostile() as agent:
         session = await agent.new_session(work)
         seen: list[cx.Event] = []
@@ -288,10 +304,12 @@ async def test_terminal_requests_are_refused_with_a_clear_error() -> None:
 
 async def test_enabled_terminals_run_in_the_session_cwd(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
-    cases = {"pwd": {"command": "sh", "args": ["-c", "pwd; echo oops >&2; exit 4"], "cwd": str(tmp_path / "sub")},
-             "capped": {"command": "sh", "args": ["-c", "printf 'aé%.0s' $(seq 100)"], "limit": 11},
-             "killed": {"command": "sleep", "args": ["60"], "kill": True},
-             "outside": {"command": "pwd", "cwd": "/"}}
+    cases = {
+        "pwd": {"command": "sh", "args": ["-c", "pwd; echo oops >&2; exit 4"], "cwd": str(tmp_path / "sub")},
+        "capped": {"command": "sh", "args": ["-c", "printf 'aé%.0s' $(seq 100)"], "limit": 11},
+        "killed": {"command": "sleep", "args": ["60"], "kill": True},
+        "outside": {"command": "pwd", "cwd": "/"},
+    }
     got = {}
     async with cx.AcpAgent(sys.executable, [str(HOSTILE)], terminals=True) as agent:
         assert agent.info is None  # capabilities are sent at start
@@ -332,8 +350,11 @@ async def test_an_agent_that_ignores_cancel_is_ended_locally_after_the_grace() -
         assert any("did not end the prompt within 0.5 s" in e.msg.message for e in seen if e.msg.type == "warning")
         assert [(r.phase, str(r.outcome)) for r in session.lifecycle_log] == [("start", "None"), ("finish", "Aborted")]
         assert records == session.lifecycle_log
-        assert any("lifecycle observer" in e.msg.message and "ZeroDivisionError" in e.msg.message
-                   for e in seen if e.msg.type == "warning")
+        assert any(
+            "lifecycle observer" in e.msg.message and "ZeroDivisionError" in e.msg.message
+            for e in seen
+            if e.msg.type == "warning"
+        )
         done = next(e.msg.item for e in seen if e.msg.type == "item_completed")
         assert (done["status"], done["success"]) == ("failed", None)  # a transcript shows "aborted"
         assert kinds(seen)[-1] == "turn_aborted"
@@ -343,11 +364,17 @@ async def test_an_agent_that_ignores_cancel_is_ended_locally_after_the_grace() -
 async def test_stop_reasons_map_to_turn_statuses() -> None:
     async with hostile() as agent:
         session = await agent.new_session()
-        got = {reason: await session.prompt(f"stop {reason}")
-               for reason in ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")}
-    assert {r: x.status for r, x in got.items()} == {"end_turn": "completed", "max_tokens": "failed",
-                                                      "max_turn_requests": "failed", "refusal": "failed",
-                                                      "cancelled": "interrupted"}
+        got = {
+            reason: await session.prompt(f"stop {reason}")
+            for reason in ("end_turn", "max_tokens", "max_turn_requests", "refusal", "cancelled")
+        }
+    assert {r: x.status for r, x in got.items()} == {
+        "end_turn": "completed",
+        "max_tokens": "failed",
+        "max_turn_requests": "failed",
+        "refusal": "failed",
+        "cancelled": "interrupted",
+    }
     assert "token limit" in got["max_tokens"].error and "refused" in got["refusal"].error
     assert "limit of model requests" in got["max_turn_requests"].error
 
@@ -388,8 +415,12 @@ async def test_codex_acp_command_that_outlives_the_turn_is_closed_when_the_turn_
     work.mkdir()
     fifo = work / "release"
     os.mkfifo(fifo)
-    command = {"cmd": "read line < release; echo hi > f.txt", "sandbox_permissions": "require_escalated",
-               "justification": "write f.txt", "yield_time_ms": 250}
+    command = {
+        "cmd": "read line < release; echo hi > f.txt",
+        "sandbox_permissions": "require_escalated",
+        "justification": "write f.txt",
+        "yield_time_ms": 250,
+    }
     script = [[cx.function_call("exec_command", command, call_id="x1")], [cx.assistant_message("Started it.")]]
     with ResponsesServer(script) as srv:
         async with codex_acp(write_codex_acp_home(srv, tmp_path / "home")) as agent:
@@ -403,7 +434,9 @@ async def test_codex_acp_command_that_outlives_the_turn_is_closed_when_the_turn_
                 release(fifo)
     assert result.status == "completed" and result.last_agent_message == "Started it."
     assert [(r.phase, r.call_id, str(r.outcome)) for r in session.lifecycle_log] == [
-        ("start", "x1", "None"), ("finish", "x1", "Aborted")]
+        ("start", "x1", "None"),
+        ("finish", "x1", "Aborted"),
+    ]
     done = [e.msg.item for e in result.events if e.msg.type == "item_completed"]
     assert [(i["id"], i["status"]) for i in done] == [("x1", "failed")]
     warning = next(e.msg.message for e in result.events if e.msg.type == "warning")
@@ -432,7 +465,9 @@ async def test_the_last_update_before_the_prompt_response_is_in_the_turn() -> No
             assert calls == [("started", "in_progress"), ("updated", "completed")]
             assert result.last_agent_message == "done "
             assert kinds(seen)[-1] == "turn_complete" and not [e for e in seen if e.msg.type == "warning"]
-        assert [str(r.outcome) for r in session.lifecycle_log if r.phase == "finish"] == ["Completed{success:true}"] * 20
+        assert [str(r.outcome) for r in session.lifecycle_log if r.phase == "finish"] == [
+            "Completed{success:true}"
+        ] * 20
 
 
 async def test_updates_after_the_prompt_response_belong_to_no_turn() -> None:
@@ -471,8 +506,11 @@ async def test_plan_steps_with_unknown_values_are_kept_and_reported() -> None:
         await session.prompt("badplan")  # the same plan again: no second round of warnings
     plan = session.latest_plan().msg
     assert [(s.step, s.status) for s in plan.plan] == [
-        ("fine", "completed"), ("blocked one", "pending"), ("urgent one", "pending"),
-        ('{"title": "an object"}', "in_progress")]
+        ("fine", "completed"),
+        ("blocked one", "pending"),
+        ("urgent one", "pending"),
+        ('{"title": "an object"}', "in_progress"),
+    ]
     assert plan.priorities == ("high", "low", "medium", "medium")
     warnings = [e.msg.message for e in seen if e.msg.type == "warning"]
     assert len(warnings) == 3 and not agent.malformed
@@ -511,8 +549,9 @@ async def test_updates_for_unknown_sessions_are_bounded_and_counted() -> None:
 
 
 # -- file requests are untrusted -----------------------------------------------------------------
-async def test_file_requests_refuse_fifos_hard_links_and_oversized_writes(tmp_path: Path,
-                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_file_requests_refuse_fifos_hard_links_and_oversized_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from codex_nb.sources.acp import files
 
     monkeypatch.setattr(files, "MAX_WRITE_BYTES", 10, raising=False)
@@ -522,14 +561,16 @@ async def test_file_requests_refuse_fifos_hard_links_and_oversized_writes(tmp_pa
     outside = tmp_path / "outside.txt"
     outside.write_text("keep me")
     os.link(outside, work / "hard.txt")
-    ops = [{"op": "read", "path": str(work / "pipe")},
-           {"op": "write", "path": str(work / "pipe"), "content": "x"},
-           {"op": "read", "path": str(work / "hard.txt")},
-           {"op": "write", "path": str(work / "hard.txt"), "content": "gone"},
-           {"op": "write", "path": str(work / "big.txt"), "content": "x" * 11},
-           {"op": "write", "path": str(work / "ok.txt"), "content": "x" * 10},
-           {"op": "read", "path": f"/proc/self/root{work}/ok.txt"},
-           {"op": "read", "path": str(work)}]
+    ops = [
+        {"op": "read", "path": str(work / "pipe")},
+        {"op": "write", "path": str(work / "pipe"), "content": "x"},
+        {"op": "read", "path": str(work / "hard.txt")},
+        {"op": "write", "path": str(work / "hard.txt"), "content": "gone"},
+        {"op": "write", "path": str(work / "big.txt"), "content": "x" * 11},
+        {"op": "write", "path": str(work / "ok.txt"), "content": "x" * 10},
+        {"op": "read", "path": f"/proc/self/root{work}/ok.txt"},
+        {"op": "read", "path": str(work)},
+    ]
     done = threading.Event()
 
     def unblock() -> None:
@@ -573,12 +614,15 @@ async def test_file_reads_run_off_the_event_loop(tmp_path: Path, monkeypatch: py
             except RuntimeError:
                 loop_threads.append(False)
             return real(*args, **kwargs)
+
         return call
 
     monkeypatch.setattr(files.ConfinedFiles, "read", spy(files.ConfinedFiles.read))
     monkeypatch.setattr(files.ConfinedFiles, "write", spy(files.ConfinedFiles.write))
-    ops = [{"op": "read", "path": str(tmp_path / "a.txt")}, {"op": "write", "path": str(tmp_path / "b.txt"),
-                                                             "content": "b"}]
+    ops = [
+        {"op": "read", "path": str(tmp_path / "a.txt")},
+        {"op": "write", "path": str(tmp_path / "b.txt"), "content": "b"},
+    ]
     async with hostile() as agent:
         session = await agent.new_session(tmp_path)
         got = json.loads((await session.prompt("fs " + json.dumps({"ops": ops}))).last_agent_message)

@@ -17,20 +17,25 @@ from jupyter_client.manager import start_new_kernel
 pytestmark = pytest.mark.kernel
 
 # codex-acp does not exit when its stdin closes, so only our own ending can end it here.
-START = '''
+START = """
 import tempfile, codex_nb as cx
 from codex_nb.testing import codex_acp_binary
 agent = cx.AcpAgent(codex_acp_binary(), env={"CODEX_HOME": tempfile.mkdtemp(), "OPENAI_API_KEY": "sk-local"})
 session = await agent.new_session()
 print(agent.pid, type(session).__name__)
-'''
+"""
 
 
 def start_agent_in_kernel():
     manager, client = start_new_kernel(kernel_name="python3", startup_timeout=120)
     chunks: list[str] = []
-    reply = client.execute_interactive(START, timeout=60, output_hook=lambda m: chunks.append(
-        m["content"].get("text", "") if m["msg_type"] == "stream" else str(m["content"].get("traceback", ""))))
+    reply = client.execute_interactive(
+        START,
+        timeout=60,
+        output_hook=lambda m: chunks.append(
+            m["content"].get("text", "") if m["msg_type"] == "stream" else str(m["content"].get("traceback", ""))
+        ),
+    )
     assert reply["content"]["status"] == "ok", chunks
     pid, answer = "".join(chunks).split(maxsplit=1)
     assert answer.strip() == "AcpSession"

@@ -81,8 +81,9 @@ async def test_terminal_output_is_capped_whatever_limit_the_agent_asks(tmp_path:
     terminals = Terminals(ConfinedFiles(tmp_path), dict(os.environ))
     size = 3 * MAX_OUTPUT_LIMIT
     try:
-        terminal_id = await terminals.create("sh", ["-c", f"head -c {size} /dev/zero | tr '\\0' a; echo end"], None,
-                                             None, 10**12)
+        terminal_id = await terminals.create(
+            "sh", ["-c", f"head -c {size} /dev/zero | tr '\\0' a; echo end"], None, None, 10**12
+        )
         assert await terminals.wait(terminal_id) == (0, None)
         terminal = terminals.get(terminal_id)
         assert terminal.truncated and len(terminal.output) == MAX_OUTPUT_LIMIT

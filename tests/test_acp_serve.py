@@ -16,7 +16,9 @@ import codex_nb as cx
 
 PLAN = {"plan": [{"step": "Look around", "status": "in_progress"}, {"step": "Report", "status": "pending"}]}
 DONE = {"plan": [{"step": "Look around", "status": "completed"}, {"step": "Report", "status": "completed"}]}
-CLOCK_TOML = "[tools.update_plan]\nenabled = true\n[features.current_time_reminder]\nenabled = true\nsleep_tool = true\n"
+CLOCK_TOML = (
+    "[tools.update_plan]\nenabled = true\n[features.current_time_reminder]\nenabled = true\nsleep_tool = true\n"
+)
 
 
 def served(tmp_path: Path, responses: list[Any], config: str | None = None) -> list[str]:
@@ -39,15 +41,21 @@ class RecordingClient:
         if update.session_update == "tool_call":
             self.tool_started.set()
 
-    async def request_permission(self, options: list[Any], session_id: str, tool_call: Any,
-                                 **_: Any) -> RequestPermissionResponse:
+    async def request_permission(
+        self, options: list[Any], session_id: str, tool_call: Any, **_: Any
+    ) -> RequestPermissionResponse:
         return RequestPermissionResponse(outcome=AllowedOutcome(option_id=options[0].option_id, outcome="selected"))
 
 
 async def test_the_sdk_client_sees_plans_tool_calls_and_the_message(tmp_path: Path) -> None:
-    args = served(tmp_path, [[cx.function_call("update_plan", PLAN, call_id="p1")],
-                             [cx.function_call("update_plan", DONE, call_id="p2")],
-                             [cx.assistant_message("Reported.")]])
+    args = served(
+        tmp_path,
+        [
+            [cx.function_call("update_plan", PLAN, call_id="p1")],
+            [cx.function_call("update_plan", DONE, call_id="p2")],
+            [cx.assistant_message("Reported.")],
+        ],
+    )
     client = RecordingClient()
     async with acp.spawn_agent_process(client, sys.executable, *args) as (conn, _process):
         init = await conn.initialize(protocol_version=acp.PROTOCOL_VERSION)
@@ -56,11 +64,20 @@ async def test_the_sdk_client_sees_plans_tool_calls_and_the_message(tmp_path: Pa
         response = await conn.prompt(session_id=session.session_id, prompt=[acp.text_block("Report")])
     assert response.stop_reason == "end_turn"
     kinds = [u["sessionUpdate"] for u in client.updates]
-    assert kinds == ["tool_call", "plan", "tool_call_update", "tool_call", "plan", "tool_call_update",
-                     "agent_message_chunk"]
+    assert kinds == [
+        "tool_call",
+        "plan",
+        "tool_call_update",
+        "tool_call",
+        "plan",
+        "tool_call_update",
+        "agent_message_chunk",
+    ]
     plans = [u["entries"] for u in client.updates if u["sessionUpdate"] == "plan"]
-    assert plans[0] == [{"content": "Look around", "priority": "medium", "status": "in_progress"},
-                        {"content": "Report", "priority": "medium", "status": "pending"}]
+    assert plans[0] == [
+        {"content": "Look around", "priority": "medium", "status": "in_progress"},
+        {"content": "Report", "priority": "medium", "status": "pending"},
+    ]
     assert [e["status"] for e in plans[1]] == ["completed", "completed"]
     assert client.updates[0]["toolCallId"] == "p1" and client.updates[0]["title"] == "update_plan"
     assert client.updates[2]["status"] == "completed"

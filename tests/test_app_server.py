@@ -21,7 +21,6 @@ from app_server_helpers import Reached, Waiter, live_members, of_type, plan_call
 from sigint import previous_handler, sigint_once
 
 
-
 @pytest.fixture(autouse=True)
 def collect_garbage_here():
     """Collect this module's cyclic garbage (subprocess transports, closed loops' futures) right
@@ -30,22 +29,40 @@ def collect_garbage_here():
     gc.collect()
 
 
-QUESTION = {"questions": [{"id": "scope", "header": "Scope", "question": "Which scope?",
-                           "options": [{"label": "Small (Recommended)", "description": "one file"},
-                                       {"label": "Large", "description": "many files"}]}]}
+QUESTION = {
+    "questions": [
+        {
+            "id": "scope",
+            "header": "Scope",
+            "question": "Which scope?",
+            "options": [
+                {"label": "Small (Recommended)", "description": "one file"},
+                {"label": "Large", "description": "many files"},
+            ],
+        }
+    ]
+}
 
 
 def _outputs(body: dict, call_id: str) -> list[str]:
-    return [item["output"] for item in body["input"]
-            if item.get("type") == "function_call_output" and item.get("call_id") == call_id]
+    return [
+        item["output"]
+        for item in body["input"]
+        if item.get("type") == "function_call_output" and item.get("call_id") == call_id
+    ]
 
 
 async def test_growing_plan_becomes_events_checklist_and_result(tmp_path: Path) -> None:
     script = [
         [plan_call([("read", "in_progress"), ("write", "pending")], call_id="p1")],
         [plan_call([("read", "completed"), ("write", "in_progress"), ("test", "pending")], call_id="p2")],
-        [plan_call([("read", "completed"), ("write", "completed"), ("test", "completed")], call_id="p3",
-                   explanation="all done")],
+        [
+            plan_call(
+                [("read", "completed"), ("write", "completed"), ("test", "completed")],
+                call_id="p3",
+                explanation="all done",
+            )
+        ],
         [cx.assistant_message("finished")],
     ]
     async with real_codex(script, tmp_path / "home") as (server, srv):
@@ -61,7 +78,10 @@ async def test_growing_plan_becomes_events_checklist_and_result(tmp_path: Path) 
     plans = log.of_type("plan_update")
     assert [e.revision for e in plans] == [1, 2, 3]
     assert [[(s.step, str(s.status)) for s in e.msg.plan] for e in plans][1] == [
-        ("read", "completed"), ("write", "in_progress"), ("test", "pending")]
+        ("read", "completed"),
+        ("write", "in_progress"),
+        ("test", "pending"),
+    ]
     assert thread.latest_plan() is plans[-1]
     assert all(e.turn_id == result.turn_id and e.thread_id == thread.thread_id for e in plans)
     core = [t for t in log.types if t in ("turn_started", "plan_update", "turn_complete")]
@@ -76,8 +96,12 @@ async def test_growing_plan_becomes_events_checklist_and_result(tmp_path: Path) 
 
 
 async def test_question_in_plan_mode_answered_by_the_headless_policy(tmp_path: Path) -> None:
-    script = [[cx.function_call("request_user_input", QUESTION, call_id="q1")], [cx.assistant_message("ok")],
-              [plan_call([("after", "in_progress")], call_id="p1")], [cx.assistant_message("back")]]
+    script = [
+        [cx.function_call("request_user_input", QUESTION, call_id="q1")],
+        [cx.assistant_message("ok")],
+        [plan_call([("after", "in_progress")], call_id="p1")],
+        [cx.assistant_message("back")],
+    ]
     async with real_codex(script, tmp_path / "home") as (server, srv):
         thread = await server.start_thread(cwd=tmp_path)
         thread.answer_policy = cx.AnswerPolicy.recommended()
@@ -94,7 +118,8 @@ async def test_question_in_plan_mode_answered_by_the_headless_policy(tmp_path: P
     answer = json.loads(_outputs(srv.requests[1], "q1")[0])
     assert answer == {"answers": {"scope": {"answers": ["Small (Recommended)"]}}}
     assert thread.server_requests.answered == [
-        ("item/tool/requestUserInput", {"answers": {"scope": {"answers": ["Small (Recommended)"]}}})]
+        ("item/tool/requestUserInput", {"answers": {"scope": {"answers": ["Small (Recommended)"]}}})
+    ]
 
 
 async def test_question_answered_through_the_prompts_widget(tmp_path: Path) -> None:
@@ -200,8 +225,11 @@ async def test_steer_and_resume_a_saved_thread(tmp_path: Path) -> None:
         seen.extend(json.dumps(body["input"]).split("steered text")[1:2])
         return [cx.assistant_message("steered")]
 
-    script = [Stall(0.5, then=[plan_call([("a", "in_progress")], call_id="p1")]), second,
-              [cx.assistant_message("resumed")]]
+    script = [
+        Stall(0.5, then=[plan_call([("a", "in_progress")], call_id="p1")]),
+        second,
+        [cx.assistant_message("resumed")],
+    ]
     async with real_codex(script, tmp_path / "home") as (server, _srv):
         thread = await server.start_thread(cwd=tmp_path)
         handle = thread.start_turn("go")
@@ -233,14 +261,17 @@ def test_binary_resolution_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 async def test_hook_runs_become_hook_events(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
-    hook = {"matcher": "update_plan", "hooks": [{"type": "command", "command": "echo '{}'",
-                                                  "statusMessage": "checking the plan"}]}
+    hook = {
+        "matcher": "update_plan",
+        "hooks": [{"type": "command", "command": "echo '{}'", "statusMessage": "checking the plan"}],
+    }
     (home / "hooks.json").write_text(json.dumps({"hooks": {"PreToolUse": [hook]}}))
     async with real_codex([], home) as (server, _srv):  # Codex says the hook's trust key and hash
         listed = (await server.request("hooks/list", {"cwds": [str(home)]}))["data"][0]["hooks"]
     assert [h["trustStatus"] for h in listed] == ["untrusted"]
-    trust = "".join(f'\n[hooks.state.{json.dumps(h["key"])}]\ntrusted_hash = {json.dumps(h["currentHash"])}\n'
-                    for h in listed)
+    trust = "".join(
+        f"\n[hooks.state.{json.dumps(h['key'])}]\ntrusted_hash = {json.dumps(h['currentHash'])}\n" for h in listed
+    )
     script = [[plan_call([("a", "in_progress")], call_id="p1")], [cx.assistant_message("ok")]]
     async with real_codex(script, home, extra_toml=trust) as (server, _srv):
         thread = await server.start_thread(cwd=tmp_path)
@@ -260,8 +291,10 @@ ESCALATED = {"cmd": "touch approved.txt", "sandbox_permissions": "require_escala
 
 async def _command_turn(tmp_path: Path, prepare) -> tuple[list, cx.CodexThread, RecordingSubscriber, list[dict]]:
     script = [[cx.function_call("exec_command", ESCALATED, call_id="e1")], [cx.assistant_message("ok")]]
-    async with real_codex(script, tmp_path / "home", approval_policy="on-request",
-                          sandbox_mode="workspace-write") as (server, srv):
+    async with real_codex(script, tmp_path / "home", approval_policy="on-request", sandbox_mode="workspace-write") as (
+        server,
+        srv,
+    ):
         thread = await server.start_thread(cwd=tmp_path)
         log = RecordingSubscriber(thread)
         await prepare(thread)
@@ -335,10 +368,14 @@ PATCH = "*** Begin Patch\n*** Add File: hello.txt\n+hi\n*** End Patch\n"
 
 
 async def test_file_change_approval_shows_the_diff_and_can_be_declined(tmp_path: Path) -> None:
-    script = [[cx.function_call("exec_command", {"cmd": f"apply_patch <<'EOF'\n{PATCH}EOF\n"}, call_id="a1")],
-              [cx.assistant_message("ok")]] * 2
-    async with real_codex(script, tmp_path / "home", approval_policy="on-request",
-                          sandbox_mode="read-only") as (server, srv):
+    script = [
+        [cx.function_call("exec_command", {"cmd": f"apply_patch <<'EOF'\n{PATCH}EOF\n"}, call_id="a1")],
+        [cx.assistant_message("ok")],
+    ] * 2
+    async with real_codex(script, tmp_path / "home", approval_policy="on-request", sandbox_mode="read-only") as (
+        server,
+        srv,
+    ):
         thread = await server.start_thread(cwd=tmp_path)
         log = RecordingSubscriber(thread)
         prompts = cx.PromptsWidget(thread)
@@ -359,8 +396,10 @@ async def test_file_change_approval_shows_the_diff_and_can_be_declined(tmp_path:
     assert declined.status == approved.status == "completed"
     asked = log.of_type("apply_patch_approval_request")[0].msg
     assert [(c.path, c.kind, c.diff) for c in asked.changes] == [(str(tmp_path / "hello.txt"), "add", "hi\n")]
-    assert thread.server_requests.answered == [("item/fileChange/requestApproval", {"decision": "decline"}),
-                                               ("item/fileChange/requestApproval", {"decision": "accept"})]
+    assert thread.server_requests.answered == [
+        ("item/fileChange/requestApproval", {"decision": "decline"}),
+        ("item/fileChange/requestApproval", {"decision": "accept"}),
+    ]
     assert (tmp_path / "hello.txt").read_text() == "hi\n"
     assert "rejected" in _outputs(srv.requests[1], "a1")[0].lower()
 
@@ -372,8 +411,9 @@ async def test_config_overrides_per_server_and_per_thread(tmp_path: Path) -> Non
     env = {**os.environ, "OPENAI_API_KEY": "sk-local-test"}
     async with ResponsesServer(script) as srv:
         home = srv.write_codex_home(tmp_path / "home")  # no [tools.update_plan]: Codex 0.169 leaves it off
-        async with cx.CodexAppServer(binary=codex_binary(), codex_home=home, env=env, validate=True,
-                                     config={"tools.update_plan.enabled": True}) as server:  # -c flags
+        async with cx.CodexAppServer(
+            binary=codex_binary(), codex_home=home, env=env, validate=True, config={"tools.update_plan.enabled": True}
+        ) as server:  # -c flags
             thread = await server.start_thread(cwd=tmp_path)
             assert (await thread.start_turn("go")).status == "completed" and thread.latest_plan() is not None
         async with cx.CodexAppServer(binary=codex_binary(), codex_home=home, env=env, validate=True) as server:
@@ -426,7 +466,9 @@ async def test_a_request_that_cannot_be_read_is_declined_not_left_hanging() -> N
     requests.handle(8, "item/unknown/request", {"turnId": "t"})
     await asyncio.gather(*requests.tasks)
     assert sorted(thread.server.sent, key=lambda sent: sent[0]) == [
-        (7, {"answers": {}}), (8, -32601, "codex_nb does not handle the server request item/unknown/request")]
+        (7, {"answers": {}}),
+        (8, -32601, "codex_nb does not handle the server request item/unknown/request"),
+    ]
     assert any("could not handle item/tool/requestUserInput" in w for w in thread.warnings)
 
 

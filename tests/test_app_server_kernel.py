@@ -46,8 +46,9 @@ def _start_server(client, home: Path) -> int:
 
 @pytest.mark.parametrize("now", [False, True], ids=["graceful-restart", "hard-restart"])
 def test_kernel_restart_leaves_no_orphan(tmp_path: Path, now: bool) -> None:
-    manager, client = start_new_kernel(kernel_name="python3", startup_timeout=120,
-                                       env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    manager, client = start_new_kernel(
+        kernel_name="python3", startup_timeout=120, env={**os.environ, "PYTHONUNBUFFERED": "1"}
+    )
     try:
         pid = _start_server(client, tmp_path / "home")
         assert pid in live_members(pid)  # Codex may still run helpers (git) in its group

@@ -31,8 +31,7 @@ def collect_garbage_here():
 
 
 def command_call(fifo: Path) -> dict:
-    return cx.function_call("exec_command", {"cmd": ESCAPING.format(fifo=fifo), "yield_time_ms": 250},
-                            call_id="c1")
+    return cx.function_call("exec_command", {"cmd": ESCAPING.format(fifo=fifo), "yield_time_ms": 250}, call_id="c1")
 
 
 async def _running_command(server: cx.CodexAppServer, tmp_path: Path, fifo: Path, sampling: Reached):

@@ -105,7 +105,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for target in sorted(graph.get(node, ())):
             if state.get(target) == 1:
-                return stack[stack.index(target):] + [target]
+                return stack[stack.index(target) :] + [target]
             if target not in state and (cycle := visit(target)) is not None:
                 return cycle
         stack.pop()
@@ -143,8 +143,14 @@ def test_the_checks_catch_what_they_name() -> None:
 def test_update_plan_reaches_the_bus_without_runtime() -> None:
     """The call path of ``update_plan`` (planner -> call runner -> pipeline -> handler -> bus)
     stands entirely below runtime/."""
-    path = ["codex_nb.tools.planner", "codex_nb.tools.calls", "codex_nb.tools.pipeline",
-            "codex_nb.tools.handlers.update_plan", "codex_nb.tools.invocation", "codex_nb.events.bus"]
+    path = [
+        "codex_nb.tools.planner",
+        "codex_nb.tools.calls",
+        "codex_nb.tools.pipeline",
+        "codex_nb.tools.handlers.update_plan",
+        "codex_nb.tools.invocation",
+        "codex_nb.events.bus",
+    ]
     seen: set[str] = set()
     todo = list(path)
     while todo:

@@ -102,8 +102,7 @@ async def test_an_ignored_sigint_stays_ignored_and_cancelling_the_awaiter_still_
     session, entered, _ = waiting_session()
     saved = signal.signal(signal.SIGINT, signal.SIG_IGN)  # an idle kernel between cells
     try:
-        handle = session.start_turn("go", model=cx.ScriptedModel([[cx.function_call("wait_forever", {},
-                                                                                     call_id="w")]]))
+        handle = session.start_turn("go", model=cx.ScriptedModel([[cx.function_call("wait_forever", {}, call_id="w")]]))
 
         async def wait() -> object:
             return await handle

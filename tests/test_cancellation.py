@@ -31,8 +31,7 @@ def plan_call(call_id: str = "p1") -> dict:
 
 def outcomes(session: cx.Session, call_id: str) -> list[str]:
     """The lifecycle of one call as strings: ``start`` and the terminal outcome."""
-    return [r.phase if r.phase == "start" else str(r.outcome) for r in session.lifecycle_log
-            if r.call_id == call_id]
+    return [r.phase if r.phase == "start" else str(r.outcome) for r in session.lifecycle_log if r.call_id == call_id]
 
 
 def assert_aborted_text(text: str) -> None:
@@ -112,8 +111,13 @@ async def test_aborted_output_is_success_none_and_exec_command_uses_wall_time(se
     result = aborted_output(other, 2.345)
     assert result.text == "aborted by user after 2.3s" and result.success is None
     search = ToolCall(tool_name=ToolName.of("tool_search"), call_id="t1", payload=Payload("tool_search", "{}"))
-    assert aborted_output(search, 1).item == {"type": "tool_search_output", "call_id": "t1", "status": "completed",
-                                              "execution": "client", "tools": []}
+    assert aborted_output(search, 1).item == {
+        "type": "tool_search_output",
+        "call_id": "t1",
+        "status": "completed",
+        "execution": "client",
+        "tools": [],
+    }
 
 
 @pytest.mark.parametrize("rep", range(10))
@@ -128,9 +132,14 @@ async def test_parallel_calls_all_aborted_outputs_in_call_order(session, rep, no
     handle.interrupt()
     result = await handle
     kinds = [(i["type"], i.get("call_id")) for i in result.items[1:-1]]
-    assert kinds == [("function_call", "c_c"), ("function_call", "c_a"), ("function_call", "c_b"),
-                     ("function_call_output", "c_c"), ("function_call_output", "c_a"),
-                     ("function_call_output", "c_b")]
+    assert kinds == [
+        ("function_call", "c_c"),
+        ("function_call", "c_a"),
+        ("function_call", "c_b"),
+        ("function_call_output", "c_c"),
+        ("function_call_output", "c_a"),
+        ("function_call_output", "c_b"),
+    ]
     for item in result.items[4:7]:
         assert_aborted_text(item["output"])
     assert [outcomes(session, f"c_{n}") for n in "cab"] == [["start", "Aborted"]] * 3
@@ -182,8 +191,9 @@ async def test_cancel_before_admission_no_plan_update(session, rep, no_leaked_ta
     """Row 1: update_plan waits for the exclusive gate behind a running call."""
     started, _ = blocking_tool(session)
     log = cx.RecordingSubscriber(session)
-    handle = session.start_turn("go", model=model_then_leftover([cx.function_call("slow", {}, call_id="s1"),
-                                                                 plan_call()]))
+    handle = session.start_turn(
+        "go", model=model_then_leftover([cx.function_call("slow", {}, call_id="s1"), plan_call()])
+    )
     await started.wait()
     handle.interrupt()
     result = await handle
@@ -201,8 +211,9 @@ async def test_cancel_just_before_the_send_no_plan_update(rep, no_leaked_tasks):
     log = cx.RecordingSubscriber(session)
     session.subscribe(lambda e: session.interrupt() if e.msg.type == "warning" else None)
     two_in_progress = {"plan": [{"step": "a", "status": "in_progress"}, {"step": "b", "status": "in_progress"}]}
-    handle = session.start_turn("go", model=model_then_leftover(
-        [cx.function_call("update_plan", two_in_progress, call_id="p1")]))
+    handle = session.start_turn(
+        "go", model=model_then_leftover([cx.function_call("update_plan", two_in_progress, call_id="p1")])
+    )
     result = await handle
     assert log.types == ["turn_started", "warning", "turn_aborted"]
     assert_aborted_text(result.outputs()["p1"])
@@ -261,8 +272,9 @@ async def test_cancel_after_the_handler_keeps_the_real_result(session, rep, no_l
         return "ok"
 
     log = cx.RecordingSubscriber(session)
-    result = await session.start_turn("go", model=model_then_leftover(
-        [cx.function_call("ok", {}, call_id="k1"), plan_call("p1")]))
+    result = await session.start_turn(
+        "go", model=model_then_leftover([cx.function_call("ok", {}, call_id="k1"), plan_call("p1")])
+    )
     assert result.outputs()["k1"] == "ok"
     assert outcomes(session, "k1") == ["start", "Completed{success:true}"]
     # the next call in the same step was cancelled before admission
@@ -344,7 +356,8 @@ async def test_sync_tool_that_ignores_cancel_runs_on_but_its_result_is_discarded
     await asyncio.to_thread(finished.wait)
     assert result.outputs()["x1"] != "too late"
     assert [i["output"] for i in session.history if i.get("call_id") == "x1" and "output" in i] == [
-        result.outputs()["x1"]]
+        result.outputs()["x1"]
+    ]
 
 
 # -- first-party vs external ---------------------------------------------------------------
@@ -446,7 +459,9 @@ async def test_steer_bad_input(session, no_leaked_tasks):
 
 async def test_steered_input_joins_the_next_request(session, no_leaked_tasks):
     started, release = blocking_tool(session)
-    model = cx.ScriptedModel([[cx.function_call("slow", {}, call_id="s1")], [cx.assistant_message("seen")]], record_requests=True)
+    model = cx.ScriptedModel(
+        [[cx.function_call("slow", {}, call_id="s1")], [cx.assistant_message("seen")]], record_requests=True
+    )
     handle = session.start_turn("go", model=model)
     await started.wait()
     handle.steer("also this")
@@ -474,15 +489,25 @@ async def test_faulty_lifecycle_observer_is_detached_and_reported(session, no_le
     assert len(warnings) == 1 and "raised RuntimeError: boom; it was detached" in warnings[0]
     assert [f.status for f in seen] == [ControlToolStatus.COMPLETED]
     assert [str(r.outcome) if r.outcome else r.phase for r in session.lifecycle_log] == [
-        "start", "Completed{success:true}"]
+        "start",
+        "Completed{success:true}",
+    ]
 
 
 async def test_control_tool_fact_shape(session, no_leaked_tasks):
     await session.call_tool("update_plan", PLAN, call_id="p9")
     (fact,) = session.control_tool_facts
     wire = fact.to_json()
-    assert list(wire) == ["thread_id", "turn_id", "call_id", "cell_id", "tool_name", "started_at_ms",
-                          "completed_at_ms", "status"]
+    assert list(wire) == [
+        "thread_id",
+        "turn_id",
+        "call_id",
+        "cell_id",
+        "tool_name",
+        "started_at_ms",
+        "completed_at_ms",
+        "status",
+    ]
     assert wire["call_id"] == "p9" and wire["cell_id"] is None and wire["status"] == "Completed"
     assert wire["started_at_ms"] <= wire["completed_at_ms"]
     assert "inspect" not in str(wire)  # never plan content

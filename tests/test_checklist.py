@@ -59,10 +59,20 @@ def test_each_snapshot_is_one_update_message_with_the_whole_snapshot(session: cx
     updates = comm.updates()
     assert len(updates) == 2
     assert updates == [
-        {"explanation": "why", "steps": [{"step": "a", "status": "in_progress"}, {"step": "b", "status": "pending"}],
-         "thread_id": session.thread_id, "turn_id": "turn-1", "revision": 1},
-        {"explanation": None, "steps": [{"step": "a", "status": "completed"}, {"step": "b", "status": "in_progress"}],
-         "thread_id": session.thread_id, "turn_id": "turn-1", "revision": 2},
+        {
+            "explanation": "why",
+            "steps": [{"step": "a", "status": "in_progress"}, {"step": "b", "status": "pending"}],
+            "thread_id": session.thread_id,
+            "turn_id": "turn-1",
+            "revision": 1,
+        },
+        {
+            "explanation": None,
+            "steps": [{"step": "a", "status": "completed"}, {"step": "b", "status": "in_progress"}],
+            "thread_id": session.thread_id,
+            "turn_id": "turn-1",
+            "revision": 2,
+        },
     ]
     assert set(updates[0]) == set(SNAPSHOT_KEYS)
     assert widget.revision == 2 and widget.explanation is None
@@ -142,11 +152,13 @@ async def test_burst_from_another_thread_is_flushed_on_the_loop(session: cx.Sess
 
 async def test_turn_end_flushes_the_pending_snapshot_at_once(session: cx.Session) -> None:
     widget, comm = make(session)
-    model = cx.ScriptedModel([
-        [cx.function_call("update_plan", {"plan": [{"step": "a", "status": "in_progress"}]}, call_id="c1")],
-        [cx.function_call("update_plan", {"plan": [{"step": "a", "status": "completed"}]}, call_id="c2")],
-        [cx.assistant_message("done")],
-    ])
+    model = cx.ScriptedModel(
+        [
+            [cx.function_call("update_plan", {"plan": [{"step": "a", "status": "in_progress"}]}, call_id="c1")],
+            [cx.function_call("update_plan", {"plan": [{"step": "a", "status": "completed"}]}, call_id="c2")],
+            [cx.assistant_message("done")],
+        ]
+    )
     result = await session.run_turn("go", model=model)
     assert result.status == "completed"
     # no settled(): turn_complete flushed synchronously with the final snapshot
@@ -193,7 +205,9 @@ def test_malformed_browser_messages_are_rejected_visibly(
     assert needle in caplog.text
     reply = comm.customs()[-1]
     assert reply["kind"] == "error" and needle in reply["message"]
-    assert reply["id"] == (content.get("id") if isinstance(content, dict) and isinstance(content.get("id"), str) else None)
+    assert reply["id"] == (
+        content.get("id") if isinstance(content, dict) and isinstance(content.get("id"), str) else None
+    )
     assert comm.updates()[-1] == {"protocol_error": widget.protocol_error}
     # the widget keeps working
     comm.send_custom({"id": "ok", "kind": "rendered", "revision": 7})
@@ -203,8 +217,12 @@ def test_malformed_browser_messages_are_rejected_visibly(
 
 
 def test_field_types_cover_every_spec_in_protocol_json() -> None:
-    specs = {spec for widget in wire.protocol()["widgets"].values() for fields in widget["to_kernel"].values()
-             for spec in fields.values()}
+    specs = {
+        spec
+        for widget in wire.protocol()["widgets"].values()
+        for fields in widget["to_kernel"].values()
+        for spec in fields.values()
+    }
     for spec in specs:
         for name in spec.split("|"):
             assert name in wire._CHECKS, f"protocol.json uses field type {name!r} the validator does not know"
@@ -237,9 +255,11 @@ def test_request_hooks_accept_only_declared_kinds(session: cx.Session) -> None:
 
 async def test_a_failed_background_turn_is_shown(session: cx.Session) -> None:
     widget, comm = make(session)
-    model = cx.ScriptedModel([
-        [cx.function_call("update_plan", {"plan": [{"step": "a", "status": "in_progress"}]}, call_id="c1")],
-    ])  # under-scripted: the second sampling step fails the turn
+    model = cx.ScriptedModel(
+        [
+            [cx.function_call("update_plan", {"plan": [{"step": "a", "status": "in_progress"}]}, call_id="c1")],
+        ]
+    )  # under-scripted: the second sampling step fails the turn
     handle = session.start_turn("go", model=model)
     result = await handle
     assert result.status == "failed"
@@ -278,8 +298,9 @@ async def test_an_interrupted_turn_is_shown(session: cx.Session) -> None:
         await gate.wait()
         return "released"
 
-    model = cx.ScriptedModel([[cx.function_call("wait_here", {}, call_id="w1")], [cx.assistant_message("never")]],
-                             allow_leftover=True)
+    model = cx.ScriptedModel(
+        [[cx.function_call("wait_here", {}, call_id="w1")], [cx.assistant_message("never")]], allow_leftover=True
+    )
     handle = session.start_turn("go", model=model)
     await entered.wait()
     assert widget.turn_status == "running"
@@ -335,8 +356,11 @@ def test_text_plain_is_the_codex_rendering_and_stable(session: cx.Session) -> No
     widget, comm = make(session, max_rate=None, width=40)
     data, _ = widget._repr_mimebundle_()
     assert data["text/plain"] == "• Updated Plan\n  └ (no plan yet)"
-    emit(session, plan(("Define error taxonomy", "in_progress"), ("Implement mapping to user messages", "pending")),
-         revision=1)
+    emit(
+        session,
+        plan(("Define error taxonomy", "in_progress"), ("Implement mapping to user messages", "pending")),
+        revision=1,
+    )
     data, _ = widget._repr_mimebundle_()
     assert data["text/plain"] == (
         "• Updated Plan\n  └ □ Define error taxonomy\n    □ Implement mapping to user messages"
@@ -348,8 +372,16 @@ def test_text_plain_is_the_codex_rendering_and_stable(session: cx.Session) -> No
 
 def test_text_html_escapes_and_carries_status_in_text(session: cx.Session) -> None:
     widget, comm = make(session, max_rate=None)
-    emit(session, plan(("<script>alert(1)</script>", "completed"), ("b & c", "in_progress"), ("d", "pending"),
-                       explanation="<b>why</b>"), revision=1)
+    emit(
+        session,
+        plan(
+            ("<script>alert(1)</script>", "completed"),
+            ("b & c", "in_progress"),
+            ("d", "pending"),
+            explanation="<b>why</b>",
+        ),
+        revision=1,
+    )
     page = widget._repr_mimebundle_()[0]["text/html"]
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "&lt;b&gt;why&lt;/b&gt;" in page and "b &amp; c" in page
@@ -363,9 +395,14 @@ def test_text_html_escapes_and_carries_status_in_text(session: cx.Session) -> No
     [
         cx.UpdatePlanArgs(plan=[]),
         cx.UpdatePlanArgs(explanation="  Starting ", plan=[]),
-        cx.UpdatePlanArgs(explanation="Why", plan=[PlanItemArg(step="a", status=StepStatus.COMPLETED),
-                                                   PlanItemArg(step="b", status=StepStatus.IN_PROGRESS),
-                                                   PlanItemArg(step="c", status=StepStatus.PENDING)]),
+        cx.UpdatePlanArgs(
+            explanation="Why",
+            plan=[
+                PlanItemArg(step="a", status=StepStatus.COMPLETED),
+                PlanItemArg(step="b", status=StepStatus.IN_PROGRESS),
+                PlanItemArg(step="c", status=StepStatus.PENDING),
+            ],
+        ),
     ],
 )
 def test_the_text_fallback_matches_the_codex_renderer_for_short_lines(args: cx.UpdatePlanArgs) -> None:
@@ -404,8 +441,9 @@ def test_python_and_js_read_the_same_protocol() -> None:
         "console.log(JSON.stringify({version: p.PROTOCOL_VERSION, to_kernel: Object.keys(p.CHECKLIST_TO_KERNEL),"
         " to_view: Object.keys(p.CHECKLIST_TO_VIEW), step: p.STEP_STATUSES, turn: p.TURN_STATUSES}));"
     )
-    out = subprocess.run([node(), "--input-type=module", "-e", script], cwd=JS, capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        [node(), "--input-type=module", "-e", script], cwd=JS, capture_output=True, text=True, check=True
+    ).stdout
     js = json.loads(out)
     assert js == {
         "version": wire.protocol()["version"],

@@ -39,9 +39,12 @@ async def test_a_lone_surrogate_in_a_plan_reaches_the_widget_as_a_replacement_ch
     # Python reads the escape as a lone surrogate; Codex rejects such arguments, see
     # test_hostile_arguments.py; here a plan holding one arrives from elsewhere (a source, a replay).
     assert events == []
-    session.bus.emit(cx.PlanUpdate(explanation="\udc00", plan=[cx.PlanItemArg(step="a\ud800b",
-                                                                               status=cx.StepStatus("pending"))]),
-                     id="s", turn_id="t", revision=None)
+    session.bus.emit(
+        cx.PlanUpdate(explanation="\udc00", plan=[cx.PlanItemArg(step="a\ud800b", status=cx.StepStatus("pending"))]),
+        id="s",
+        turn_id="t",
+        revision=None,
+    )
     await widget.settled()
     update = comm.updates()[-1]
     json_packer(update)  # what ipykernel sends on the wire: must encode as UTF-8
@@ -53,10 +56,12 @@ async def test_a_lone_surrogate_in_a_plan_reaches_the_widget_as_a_replacement_ch
 async def test_a_plan_from_no_turn_shows_no_turn_status() -> None:
     session = cx.Session()
     widget, comm = make(session)
-    model = cx.ScriptedModel([
-        [cx.function_call("update_plan", {"plan": [{"step": "in a turn", "status": "completed"}]})],
-        [cx.assistant_message("done")],
-    ])
+    model = cx.ScriptedModel(
+        [
+            [cx.function_call("update_plan", {"plan": [{"step": "in a turn", "status": "completed"}]})],
+            [cx.assistant_message("done")],
+        ]
+    )
     await session.run_turn("go", model=model)
     await widget.settled()
     assert widget.turn_status == "completed"

@@ -15,15 +15,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _run_steps(body: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     script = f"set -euo pipefail\nsource {ROOT / '.ci' / 'steps.sh'}\n{body}\nfinish_steps\n"
-    return subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=60)
 
 
 def test_a_failed_step_does_not_skip_the_next_and_fails_the_run(tmp_path):
     run = _run_steps('step "first" false\nstep "second" touch ran-second', tmp_path)
     assert (tmp_path / "ran-second").exists(), run.stdout + run.stderr
     assert run.returncode == 1
-    summary = run.stdout[run.stdout.index("[test] summary"):]
+    summary = run.stdout[run.stdout.index("[test] summary") :]
     assert re.search(r"first\s+FAILED \(exit 1\)", summary)
     assert re.search(r"second\s+passed in \d+s", summary)
     assert "[test] FAILED: at least one step failed" in summary
@@ -39,9 +38,10 @@ def test_ci_test_runs_each_test_command_as_a_step():
     """Every line of .ci/test after the steps are loaded that runs a test tool is a `step`."""
     lines = (ROOT / ".ci" / "test").read_text().splitlines()
     start = lines.index("source .ci/steps.sh")
-    body = [line for line in lines[start + 1:] if line.strip() and not line.lstrip().startswith("#")]
-    commands = [line for line in body
-                if not line.startswith(("export ", "  ", "trap ")) and not re.match(r"\w+=", line)]
+    body = [line for line in lines[start + 1 :] if line.strip() and not line.lstrip().startswith("#")]
+    commands = [
+        line for line in body if not line.startswith(("export ", "  ", "trap ")) and not re.match(r"\w+=", line)
+    ]
     assert commands[-1] == "finish_steps"
     assert all(line.startswith("step ") for line in commands[:-1]), commands
     assert sum("python -m pytest" in line for line in body) == 2
@@ -83,6 +83,18 @@ def test_ruff_check_passes():
         if os.environ.get("CI"):
             pytest.fail(f"{ruff} is missing: .ci/setup installs it with the `test` extra")
         pytest.skip(f"{ruff} is not installed (pip install -e '.[test]' brings it)")
-    run = subprocess.run([str(ruff), "check", "--output-format", "concise"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [str(ruff), "check", "--output-format", "concise"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_ruff_format_is_clean():
+    """The tree is as `ruff format` writes it, so a diff shows only what a change meant."""
+    ruff = ROOT / ".venv" / "bin" / "ruff"
+    if not ruff.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{ruff} is missing: .ci/setup installs it with the `test` extra")
+        pytest.skip(f"{ruff} is not installed (pip install -e '.[test]' brings it)")
+    run = subprocess.run([str(ruff), "format", "--check", "."], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -74,11 +74,16 @@ async def test_clock_failures_are_fatal() -> None:
     session.registry.register(CurrTimeTool(now=broken), source="test")
     res = await session.call_tool("clock.curr_time", {})
     assert res.output == "Fatal error: failed to read current time: no clock"
-    external = cx.Session(cx.Config.from_toml(
-        "[features.current_time_reminder]\nenabled = true\nsleep_tool = true\nclock_source = \"external\"\n"))
+    external = cx.Session(
+        cx.Config.from_toml(
+            '[features.current_time_reminder]\nenabled = true\nsleep_tool = true\nclock_source = "external"\n'
+        )
+    )
     res = await external.call_tool("clock.curr_time", {})
-    assert res.output == ("Fatal error: failed to read current time: features.current_time_reminder.clock_source "
-                          "is external, but no external current-time provider is available")
+    assert res.output == (
+        "Fatal error: failed to read current time: features.current_time_reminder.clock_source "
+        "is external, but no external current-time provider is available"
+    )
 
 
 async def test_unsupported_payload(clock_session: cx.Session) -> None:
@@ -102,15 +107,18 @@ async def test_sleep_completes_with_exact_text_and_items(clock_session: cx.Sessi
     assert list(wire[1]) == ["type", "thread_id", "turn_id", "item", "completed_at_ms"]
 
 
-@pytest.mark.parametrize(("arguments", "output"), [
-    ({"duration_ms": 0}, "duration_ms must be between 1 and 43200000"),
-    ({"duration_ms": 43_200_001}, "duration_ms must be between 1 and 43200000"),
-    ({"duration_ms": 1.5}, "failed to parse function arguments: invalid type: floating point `1.5`, expected u64"),
-    ({"duration_ms": -1}, "failed to parse function arguments: invalid value: integer `-1`, expected u64"),
-    ({"duration_ms": "5"}, "failed to parse function arguments: invalid type: string \"5\", expected u64"),
-    ({"duration_ms": 5, "x": 1}, "failed to parse function arguments: unknown field `x`, expected `duration_ms`"),
-    ({}, "failed to parse function arguments: missing field `duration_ms`"),
-])
+@pytest.mark.parametrize(
+    ("arguments", "output"),
+    [
+        ({"duration_ms": 0}, "duration_ms must be between 1 and 43200000"),
+        ({"duration_ms": 43_200_001}, "duration_ms must be between 1 and 43200000"),
+        ({"duration_ms": 1.5}, "failed to parse function arguments: invalid type: floating point `1.5`, expected u64"),
+        ({"duration_ms": -1}, "failed to parse function arguments: invalid value: integer `-1`, expected u64"),
+        ({"duration_ms": "5"}, 'failed to parse function arguments: invalid type: string "5", expected u64'),
+        ({"duration_ms": 5, "x": 1}, "failed to parse function arguments: unknown field `x`, expected `duration_ms`"),
+        ({}, "failed to parse function arguments: missing field `duration_ms`"),
+    ],
+)
 async def test_sleep_rejects_bad_durations(clock_session: cx.Session, arguments, output) -> None:
     res = await clock_session.call_tool("clock.sleep", arguments)
     assert res.output.startswith(output), res.output
@@ -122,8 +130,13 @@ async def test_sleep_rejects_bad_durations(clock_session: cx.Session, arguments,
 async def test_new_input_interrupts_a_twelve_hour_sleep(clock_session: cx.Session, rep, no_leaked_tasks) -> None:
     started = asyncio.Event()
     clock_session.subscribe(lambda e: started.set() if e.msg.type == "item_started" else None)
-    model = cx.ScriptedModel([[cx.function_call("sleep", {"duration_ms": 43_200_000}, call_id="z1", namespace="clock")],
-                              [cx.assistant_message("woke")]], record_requests=True)
+    model = cx.ScriptedModel(
+        [
+            [cx.function_call("sleep", {"duration_ms": 43_200_000}, call_id="z1", namespace="clock")],
+            [cx.assistant_message("woke")],
+        ],
+        record_requests=True,
+    )
     handle = clock_session.start_turn("wait", model=model)
     await started.wait()
     handle.steer("wake up")
@@ -131,8 +144,7 @@ async def test_new_input_interrupts_a_twelve_hour_sleep(clock_session: cx.Sessio
     assert result.status == "completed"
     out = result.outputs()["z1"]
     assert WALL.match(out) and out.endswith("\nSleep interrupted by new input.")
-    assert [i["content"][0]["text"] for i in model.requests[1].items if i.get("role") == "user"] == [
-        "wait", "wake up"]
+    assert [i["content"][0]["text"] for i in model.requests[1].items if i.get("role") == "user"] == ["wait", "wake up"]
 
 
 async def test_pending_input_interrupts_at_once(clock_session: cx.Session, no_leaked_tasks) -> None:
@@ -151,8 +163,14 @@ async def test_interrupt_wakes_sleep_with_aborted_text(clock_session: cx.Session
     started = asyncio.Event()
     clock_session.subscribe(lambda e: started.set() if e.msg.type == "item_started" else None)
     log = cx.RecordingSubscriber(clock_session)
-    model = cx.ScriptedModel([[cx.function_call("sleep", {"duration_ms": 43_200_000}, call_id="z1",
-                                                namespace="clock")], [cx.assistant_message("x")]], allow_leftover=True, record_requests=True)
+    model = cx.ScriptedModel(
+        [
+            [cx.function_call("sleep", {"duration_ms": 43_200_000}, call_id="z1", namespace="clock")],
+            [cx.assistant_message("x")],
+        ],
+        allow_leftover=True,
+        record_requests=True,
+    )
     handle = clock_session.start_turn("wait", model=model)
     await started.wait()
     handle.interrupt()
@@ -160,7 +178,9 @@ async def test_interrupt_wakes_sleep_with_aborted_text(clock_session: cx.Session
     assert re.fullmatch(r"aborted by user after \d+\.\ds", result.outputs()["z1"])
     assert "item_completed" not in log.types  # the sleep never completed
     assert [r.phase if r.phase == "start" else str(r.outcome) for r in clock_session.lifecycle_log] == [
-        "start", "Aborted"]
+        "start",
+        "Aborted",
+    ]
     assert not handle.hard_aborted
 
 

@@ -44,8 +44,10 @@ def exec_spec(plan):
 
 # -- the two Codex tests (spec_plan_tests.rs) ------------------------------------------------
 def test_code_mode_only_exposes_default_namespace_tools_directly():
-    session = session_for('[features]\ncode_mode_only = true\n[features.code_mode]\nenabled = true\n'
-                          'direct_only_tool_namespaces = ["functions"]\n' + UPDATE_PLAN_ON)
+    session = session_for(
+        "[features]\ncode_mode_only = true\n[features.code_mode]\nenabled = true\n"
+        'direct_only_tool_namespaces = ["functions"]\n' + UPDATE_PLAN_ON
+    )
     plan = session.tool_plan()
     assert "update_plan" in plan.tool_names
     assert plan.exposure("update_plan") is ToolExposure.DirectModelOnly
@@ -55,8 +57,9 @@ def test_code_mode_only_exposes_default_namespace_tools_directly():
 
 
 def test_code_mode_excludes_default_namespace_tools():
-    session = session_for('[features.code_mode]\nenabled = true\nexcluded_tool_namespaces = ["functions"]\n'
-                          + UPDATE_PLAN_ON)
+    session = session_for(
+        '[features.code_mode]\nenabled = true\nexcluded_tool_namespaces = ["functions"]\n' + UPDATE_PLAN_ON
+    )
     plan = session.tool_plan()
     assert "update_plan" in plan.tool_names
     assert plan.exposure("update_plan") is ToolExposure.Direct
@@ -78,8 +81,10 @@ def test_code_mode_prepends_exec_wait_and_augments_descriptions():
     assert ours(plan) == ["exec", "wait", "update_plan"]
     update_plan = next(s for s in plan.specs if s.get("name") == "update_plan")
     assert update_plan["description"].startswith("Updates the task plan.\n")
-    assert "\n\n\nexec tool declaration:\n```ts\ndeclare const tools: { update_plan(args: {\n" in \
-        update_plan["description"]
+    assert (
+        "\n\n\nexec tool declaration:\n```ts\ndeclare const tools: { update_plan(args: {\n"
+        in update_plan["description"]
+    )
     description = exec_spec(plan)["description"]
     assert "### `update_plan`" not in description  # CodeMode: template only
     assert "Defaults to 30000 ms." in description
@@ -154,21 +159,34 @@ def test_registered_exec_is_replaced_in_code_mode():
 def test_settings_from_toml():
     assert code_mode_settings_from_toml({}).mode is ToolMode.DIRECT
     assert code_mode_settings_from_toml({"features": {"code_mode": True}}).mode is ToolMode.CODE_MODE
-    settings = code_mode_settings_from_toml({"features": {"code_mode_only": True, "code_mode": {
-        "enabled": True, "default_exec_yield_time_ms": 500, "excluded_tool_namespaces": ["mcp__x"]}}})
+    settings = code_mode_settings_from_toml(
+        {
+            "features": {
+                "code_mode_only": True,
+                "code_mode": {
+                    "enabled": True,
+                    "default_exec_yield_time_ms": 500,
+                    "excluded_tool_namespaces": ["mcp__x"],
+                },
+            }
+        }
+    )
     assert settings.mode is ToolMode.CODE_MODE_ONLY
     assert settings.default_exec_yield_time_ms == 500 and settings.excluded_tool_namespaces == ("mcp__x",)
     assert CodeModeSettings(enabled=True, tool_mode=ToolMode.DIRECT).mode is ToolMode.DIRECT
     assert Config().code_mode.mode is ToolMode.DIRECT
 
 
-@pytest.mark.parametrize(("toml", "fragment"), [
-    ("[features]\ncode_mode = 1", "features.code_mode must be true/false or a table"),
-    ("[features]\ncode_mode_only = 'yes'", "features.code_mode_only must be true or false"),
-    ("[features.code_mode]\nfoo = 1", "[features.code_mode] does not know ['foo']"),
-    ("[features.code_mode]\nexcluded_tool_namespaces = 'functions'", "must be a list of namespace strings"),
-    ("[features.code_mode]\ndefault_exec_yield_time_ms = -5", "must be a non-negative integer"),
-])
+@pytest.mark.parametrize(
+    ("toml", "fragment"),
+    [
+        ("[features]\ncode_mode = 1", "features.code_mode must be true/false or a table"),
+        ("[features]\ncode_mode_only = 'yes'", "features.code_mode_only must be true or false"),
+        ("[features.code_mode]\nfoo = 1", "[features.code_mode] does not know ['foo']"),
+        ("[features.code_mode]\nexcluded_tool_namespaces = 'functions'", "must be a list of namespace strings"),
+        ("[features.code_mode]\ndefault_exec_yield_time_ms = -5", "must be a non-negative integer"),
+    ],
+)
 def test_bad_code_mode_config(toml, fragment):
     with pytest.raises(ConfigError) as err:
         Config.from_toml(toml)

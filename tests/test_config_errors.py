@@ -6,20 +6,32 @@ import pytest
 
 import codex_nb as cx
 
-FIELDS = ("approval_policy, code_mode, default_mode_request_user_input, extra, forward_auto_resolution, hooks, "
-          "hooks_enabled, model_slug, namespace_tools, plan_validation, request_permissions_tool, "
-          "request_user_input_enabled, update_plan_enabled, view_image, web_search")
+FIELDS = (
+    "approval_policy, code_mode, default_mode_request_user_input, extra, forward_auto_resolution, hooks, "
+    "hooks_enabled, model_slug, namespace_tools, plan_validation, request_permissions_tool, "
+    "request_user_input_enabled, update_plan_enabled, view_image, web_search"
+)
 
 
-@pytest.mark.parametrize(("values", "message"), [
-    ({"plan_validaton": "warn"},
-     f"Config has no field `plan_validaton` (did you mean `plan_validation`?); known fields: {FIELDS}"),
-    ({"plan_validation": "strict"}, "Config.plan_validation must be one of 'off', 'warn', 'reject', got 'strict'"),
-    ({"plan_validation": "rejct"},
-     "Config.plan_validation must be one of 'off', 'warn', 'reject', got 'rejct' (did you mean `reject`?)"),
-    ({"approval_policy": "on_request"}, "Config.approval_policy must be one of 'untrusted', 'on-failure', "
-                                        "'on-request', 'never', got 'on_request' (did you mean `on-request`?)"),
-])
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        (
+            {"plan_validaton": "warn"},
+            f"Config has no field `plan_validaton` (did you mean `plan_validation`?); known fields: {FIELDS}",
+        ),
+        ({"plan_validation": "strict"}, "Config.plan_validation must be one of 'off', 'warn', 'reject', got 'strict'"),
+        (
+            {"plan_validation": "rejct"},
+            "Config.plan_validation must be one of 'off', 'warn', 'reject', got 'rejct' (did you mean `reject`?)",
+        ),
+        (
+            {"approval_policy": "on_request"},
+            "Config.approval_policy must be one of 'untrusted', 'on-failure', "
+            "'on-request', 'never', got 'on_request' (did you mean `on-request`?)",
+        ),
+    ],
+)
 def test_bad_config_values_raise_config_error(values, message):
     with pytest.raises(cx.ConfigError) as caught:
         cx.Config(**values)
@@ -29,8 +41,11 @@ def test_bad_config_values_raise_config_error(values, message):
 
 def test_assignment_and_toml_give_the_same_error():
     config = cx.Config()
-    with pytest.raises(cx.ConfigError, match=r"^Config.plan_validation must be one of 'off', 'warn', 'reject', "
-                                             r"got 'strict'$"):
+    with pytest.raises(
+        cx.ConfigError,
+        match=r"^Config.plan_validation must be one of 'off', 'warn', 'reject', "
+        r"got 'strict'$",
+    ):
         config.plan_validation = "strict"
     with pytest.raises(cx.ConfigError, match=r"^Config.plan_validation must be one of"):
         cx.Config.from_toml('[codex_nb]\nplan_validation = "strict"')

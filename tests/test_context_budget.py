@@ -29,27 +29,38 @@ async def test_budget_counts_down_from_reported_usage():
     # Codex 0.169 with a 272,000-token window and 100,050 tokens reported answered 144750 (0.9 * W - used).
     session = budget_session(model_context_window=272_000)
     call = lambda i: [cx.function_call("get_context_remaining", {}, call_id=f"g{i}")]  # noqa: E731
-    model = cx.ScriptedModel([call(1), call(2), [cx.assistant_message("ok")]],
-                             usage=[{"total_tokens": 100_050}, {"total_tokens": 150_000}, None])
+    model = cx.ScriptedModel(
+        [call(1), call(2), [cx.assistant_message("ok")]],
+        usage=[{"total_tokens": 100_050}, {"total_tokens": 150_000}, None],
+    )
     result = await session.run_turn("go", model=model)
-    assert result.outputs() == {"g1": "You have 144750 tokens left in this context window.",
-                                "g2": "You have 94800 tokens left in this context window."}
+    assert result.outputs() == {
+        "g1": "You have 144750 tokens left in this context window.",
+        "g2": "You have 94800 tokens left in this context window.",
+    }
 
 
 async def test_unknown_without_window_or_usage():
     session = budget_session()
-    model = cx.ScriptedModel([[cx.function_call("get_context_remaining", {}, call_id="g")], [cx.assistant_message("")]],
-                             usage=[{"total_tokens": 5}, None])
+    model = cx.ScriptedModel(
+        [[cx.function_call("get_context_remaining", {}, call_id="g")], [cx.assistant_message("")]],
+        usage=[{"total_tokens": 5}, None],
+    )
     result = await session.run_turn("go", model=model)
     assert result.outputs()["g"] == "You have unknown tokens left in this context window."
 
 
 async def test_new_context_starts_the_next_step_on_a_fresh_window():
     session = budget_session(model_context_window=1000)
-    model = cx.ScriptedModel([[cx.function_call("new_context", {}, call_id="n")],
-                              [cx.function_call("get_context_remaining", {}, call_id="g")],
-                              [cx.assistant_message("fresh")]],
-                             usage=[{"total_tokens": 800}, {"total_tokens": 100}, None], record_requests=True)
+    model = cx.ScriptedModel(
+        [
+            [cx.function_call("new_context", {}, call_id="n")],
+            [cx.function_call("get_context_remaining", {}, call_id="g")],
+            [cx.assistant_message("fresh")],
+        ],
+        usage=[{"total_tokens": 800}, {"total_tokens": 100}, None],
+        record_requests=True,
+    )
     result = await session.run_turn("remember me", model=model)
     assert result.outputs()["n"] == "A new context window will start without summarizing conversation history."
     fresh = model.requests[1].items

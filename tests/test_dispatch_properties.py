@@ -17,15 +17,24 @@ json_values = st.recursive(
     max_leaves=20,
 )
 plan_like = st.fixed_dictionaries(
-    {"plan": st.lists(st.fixed_dictionaries({"step": st.text(max_size=30),
-                                             "status": st.sampled_from(["pending", "in_progress", "completed",
-                                                                        "done", ""])}), max_size=5)},
+    {
+        "plan": st.lists(
+            st.fixed_dictionaries(
+                {
+                    "step": st.text(max_size=30),
+                    "status": st.sampled_from(["pending", "in_progress", "completed", "done", ""]),
+                }
+            ),
+            max_size=5,
+        )
+    },
     optional={"explanation": st.none() | st.text(max_size=30), "extra": json_values},
 )
 arguments = st.one_of(plan_like, json_values.map(lambda v: v), st.text(max_size=60))
 names = st.sampled_from(["update_plan", "echo", "missing", "", "update_plan "])
-calls = st.lists(st.tuples(names, arguments, st.sampled_from(["function_call", "custom_tool_call"])),
-                 min_size=1, max_size=6)
+calls = st.lists(
+    st.tuples(names, arguments, st.sampled_from(["function_call", "custom_tool_call"])), min_size=1, max_size=6
+)
 
 
 def build_session() -> cx.Session:

@@ -37,11 +37,17 @@ def _committed_notebooks() -> dict[str, dict]:
 def test_committed_notebooks_save_no_widget_state():
     """Saved widget state has no kernel behind it: JupyterLab would restore dead widgets from it
     (a "Codex plan" side panel that never updates, and follows the user into other notebooks)."""
-    saved = {name: sorted(nb["metadata"]["widgets"]) for name, nb in _committed_notebooks().items()
-             if "widgets" in nb["metadata"]}
+    saved = {
+        name: sorted(nb["metadata"]["widgets"])
+        for name, nb in _committed_notebooks().items()
+        if "widgets" in nb["metadata"]
+    }
     assert saved == {}
-    sidecars = {name for name, nb in _committed_notebooks().items()
-                if "jupyterlab-sidecar" in json.dumps([c.get("outputs", []) for c in nb["cells"]])}
+    sidecars = {
+        name
+        for name, nb in _committed_notebooks().items()
+        if "jupyterlab-sidecar" in json.dumps([c.get("outputs", []) for c in nb["cells"]])
+    }
     assert sidecars == set()
 
 
@@ -54,8 +60,11 @@ def test_no_cell_stops_run_all():
             tags = set(cell.get("metadata", {}).get("tags", []))
             errors = [o for o in cell.get("outputs", []) if o["output_type"] == "error"]
             shown = "".join(cell["source"]).startswith("%%capture") or "except" in "".join(cell["source"])
-            errors += [{"ename": o["text"][0].split(":")[0]} for o in cell.get("outputs", [])
-                       if o.get("name") == "stderr" and ERROR_LINE.match("".join(o["text"])) and not shown]
+            errors += [
+                {"ename": o["text"][0].split(":")[0]}
+                for o in cell.get("outputs", [])
+                if o.get("name") == "stderr" and ERROR_LINE.match("".join(o["text"])) and not shown
+            ]
             if errors or tags & {"raises-exception", "nbval-raises-exception"}:
                 stopping[f"{name}[{index}]"] = [o.get("ename") for o in errors] or sorted(tags)
     assert stopping == {}
@@ -69,7 +78,12 @@ def test_every_notebook_with_live_widgets_says_what_they_show():
     notebooks = _committed_notebooks()
     missing = [name for name, nb in notebooks.items() if shows_widgets(nb) and not expectations(nb)]
     assert missing == []
-    bad = [(name, index, check) for name, nb in notebooks.items() for index, check in expectations(nb)
-           if check.get("widget") not in {**CELL_WIDGETS, **PAGE_WIDGETS} or set(check) - CHECK_KEYS
-           or not ("count" in check or check.get("text_contains") or check.get("text_absent"))]
+    bad = [
+        (name, index, check)
+        for name, nb in notebooks.items()
+        for index, check in expectations(nb)
+        if check.get("widget") not in {**CELL_WIDGETS, **PAGE_WIDGETS}
+        or set(check) - CHECK_KEYS
+        or not ("count" in check or check.get("text_contains") or check.get("text_absent"))
+    ]
     assert bad == []

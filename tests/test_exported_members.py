@@ -23,23 +23,29 @@ def test_all_is_sorted_and_complete() -> None:
 def test_no_public_name_escapes_all() -> None:
     """Every public attribute of the package is in ``__all__`` (subpackages aside): internals
     are imported from their modules, so nothing becomes API by accident."""
-    public = {name for name, value in vars(cx).items()
-              if not name.startswith("_") and not isinstance(value, types.ModuleType)}
+    public = {
+        name for name, value in vars(cx).items() if not name.startswith("_") and not isinstance(value, types.ModuleType)
+    }
     assert public - set(cx.__all__) == set()
 
 
 @pytest.mark.parametrize("name", [n for n in cx.__all__ if dataclasses.is_dataclass(getattr(cx, n, None))])
 def test_public_data_types_are_keyword_only(name: str) -> None:
     cls = getattr(cx, name)
-    positional = [p.name for p in inspect.signature(cls).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    positional = [
+        p.name
+        for p in inspect.signature(cls).parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
     allowed = {"ScriptedModel": ["responses"]}.get(name, [])
     assert positional == allowed, f"{name} takes {positional} positionally"
 
 
 def test_import_has_no_side_effects() -> None:
-    code = ("import sys, threading; before = set(sys.modules); import codex_nb; "
-            "assert threading.active_count() == 1, threading.enumerate(); "
-            "assert 'ipywidgets' not in sys.modules, 'widgets imported eagerly'; print('ok')")
+    code = (
+        "import sys, threading; before = set(sys.modules); import codex_nb; "
+        "assert threading.active_count() == 1, threading.enumerate(); "
+        "assert 'ipywidgets' not in sys.modules, 'widgets imported eagerly'; print('ok')"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.stdout.strip() == "ok", out.stderr

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.kernel
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
-SETUP = '''\
+SETUP = """\
 import asyncio, os
 import codex_nb as cx
 %load_ext codex_nb
@@ -37,14 +37,14 @@ script = [
     [cx.function_call("update_plan", {"plan": [{"step": "Wait", "status": "completed"}]}, call_id="p2")],
     [cx.assistant_message("All done.")],
 ]
-'''
+"""
 
-CODEX_CELL = '''\
+CODEX_CELL = """\
 %%codex --model script --out turn
 Wait for the gate, then finish.
-'''
+"""
 
-CHECK_RUNNING = '''\
+CHECK_RUNNING = """\
 view = agent.widgets[-1]
 await planned.wait()
 await view.checklist.settled()
@@ -55,7 +55,7 @@ await view.checklist.settled()
 print(result.status, result.last_agent_message, view.checklist.steps, view.controls.status)
 print(view.outcome.value)
 print(view.transcript.text().splitlines()[-1])
-'''
+"""
 
 UNLOAD = '''\
 import tempfile
@@ -74,26 +74,26 @@ command = "echo started > {fifo}; exec sleep 600"
 agent = cx.extension.agent()
 '''
 
-HANG_CELL = '''\
+HANG_CELL = """\
 %%codex --model hang_script --out stuck
 Hang until unloaded.
-'''
+"""
 
-HOOK_RUNNING = '''\
+HOOK_RUNNING = """\
 await asyncio.to_thread(lambda: open(fifo).read())  # the hook process has started
 def children():
     return open(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read().split()
 print(len(children()))
-'''
+"""
 
-AFTER_UNLOAD = '''\
+AFTER_UNLOAD = """\
 %unload_ext codex_nb
 await cx.extension.wait_closed()
 stuck_result = await stuck
 leftover = [t for t in asyncio.all_tasks() if t is not asyncio.current_task() and "codex_nb" in repr(t.get_coro())]
 print(stuck_result.status, leftover, children(), cx.extension.agent(), all(w.comm is None for w in agent.widgets))
 print("codex" in get_ipython().magics_manager.magics["cell"])
-'''
+"""
 
 
 def _run(cells: list[str]) -> nbformat.NotebookNode:
@@ -112,8 +112,19 @@ def _stream(cell: nbformat.NotebookNode) -> str:
 
 @pytest.fixture(scope="module")
 def executed() -> nbformat.NotebookNode:
-    return _run([SETUP, CODEX_CELL, CHECK_RUNNING, UNLOAD, HANG_CELL, HOOK_RUNNING, AFTER_UNLOAD, "%codex_plan --bogus",
-                 "%load_ext codex_nb\n%codex_plan --bogus"])
+    return _run(
+        [
+            SETUP,
+            CODEX_CELL,
+            CHECK_RUNNING,
+            UNLOAD,
+            HANG_CELL,
+            HOOK_RUNNING,
+            AFTER_UNLOAD,
+            "%codex_plan --bogus",
+            "%load_ext codex_nb\n%codex_plan --bogus",
+        ]
+    )
 
 
 def test_codex_cell_returns_at_once_and_shows_the_widgets(executed: nbformat.NotebookNode) -> None:
@@ -123,7 +134,8 @@ def test_codex_cell_returns_at_once_and_shows_the_widgets(executed: nbformat.Not
     assert WIDGET_VIEW in display.data
     assert display.data["text/plain"] == (
         "codex · session default\nTurn: running [Stop]\n• Updated Plan\n  └ (no plan yet)\n"
-        "Transcript: idle\nPrompts: no pending requests\nTurn running…")
+        "Transcript: idle\nPrompts: no pending requests\nTurn running…"
+    )
     assert "cx-turn-view-static" in display.data["text/html"]
 
 
@@ -142,11 +154,21 @@ def test_unload_interrupts_the_turn_and_leaves_no_task_process_or_magic(executed
 
 def test_bad_flags_are_one_line_errors(executed: nbformat.NotebookNode) -> None:
     # IPython prints a UsageError as one stderr line, without a traceback
-    assert executed.cells[7].outputs == [{"output_type": "stream", "name": "stderr",
-                                          "text": "UsageError: Line magic function `%codex_plan` not found.\n"}]
-    assert executed.cells[8].outputs == [{"output_type": "stream", "name": "stderr",
-                                          "text": "UsageError: unrecognized arguments: --bogus; usage: %codex_plan "
-                                                  "[-h] [--panel] [--close] [--session NAME] [--source VAR]\n"}]
+    assert executed.cells[7].outputs == [
+        {
+            "output_type": "stream",
+            "name": "stderr",
+            "text": "UsageError: Line magic function `%codex_plan` not found.\n",
+        }
+    ]
+    assert executed.cells[8].outputs == [
+        {
+            "output_type": "stream",
+            "name": "stderr",
+            "text": "UsageError: unrecognized arguments: --bogus; usage: %codex_plan "
+            "[-h] [--panel] [--close] [--session NAME] [--source VAR]\n",
+        }
+    ]
 
 
 def test_loaded_from_kernel_config_with_extension_settings() -> None:
@@ -154,16 +176,25 @@ def test_loaded_from_kernel_config_with_extension_settings() -> None:
     and `c.CodexNbExtension.*` settings apply."""
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("%codex_config")]
-    NotebookClient(nb, timeout=120, kernel_name="python3",
-                   extra_arguments=["--ext=codex_nb", "--CodexNbExtension.open_plan_panel=True",
-                                    "--CodexNbExtension.default_model=script"]).execute()
+    NotebookClient(
+        nb,
+        timeout=120,
+        kernel_name="python3",
+        extra_arguments=[
+            "--ext=codex_nb",
+            "--CodexNbExtension.open_plan_panel=True",
+            "--CodexNbExtension.default_model=script",
+        ],
+    ).execute()
     lines = _stream(nb.cells[0]).splitlines()
-    assert lines[:2] == ["session: default",
-                         "default --model: script (not defined yet: define it in a cell before running %%codex)"]
+    assert lines[:2] == [
+        "session: default",
+        "default --model: script (not defined yet: define it in a cell before running %%codex)",
+    ]
     assert lines[-1] == "auto plan panel: on"
 
 
-INTERRUPT_SETUP = '''\
+INTERRUPT_SETUP = """\
 import asyncio
 import codex_nb as cx
 %load_ext codex_nb
@@ -177,21 +208,22 @@ async def wait_forever() -> str:
     return "unreachable"
 
 script = [[cx.function_call("wait_forever", {}, call_id="w")]]
-'''
+"""
 
-INTERRUPTED_CELL = '''\
+INTERRUPTED_CELL = """\
 %codex --model script --out turn Wait.
 result = await turn
-'''
+"""
 
-AFTER_INTERRUPT = '''\
+AFTER_INTERRUPT = """\
 result = await turn
 print(result.status, [(i["type"], i.get("output", "")[:15]) for i in result.items if i.get("call_id") == "w"])
-'''
+"""
 
 
-def _execute(kc: Any, code: str, *, on_output: Callable[[dict[str, Any]], None] = lambda _: None,
-             timeout: float = 60) -> list[dict[str, Any]]:
+def _execute(
+    kc: Any, code: str, *, on_output: Callable[[dict[str, Any]], None] = lambda _: None, timeout: float = 60
+) -> list[dict[str, Any]]:
     """Run ``code``; the iopub outputs of that request, until the kernel is idle again."""
     msg_id = kc.execute(code)
     outputs: list[dict[str, Any]] = []
@@ -233,10 +265,11 @@ def test_the_kernel_interrupt_stops_an_awaited_turn_like_stop() -> None:
         errors = [o for o in outputs if o["type"] == "error"]
         assert len(errors) == 1 and errors[0]["ename"] == "TurnInterrupted", outputs
         (line,) = errors[0]["traceback"]
-        assert line.startswith("TurnInterrupted: turn ") and "interrupted (Ctrl-C / the kernel's interrupt button)" in line
+        assert (
+            line.startswith("TurnInterrupted: turn ") and "interrupted (Ctrl-C / the kernel's interrupt button)" in line
+        )
         (out,) = [o for o in _execute(kc, AFTER_INTERRUPT) if o["type"] == "stream"]
-        assert out["text"] == ("interrupted [('function_call', ''), ('function_call_output', "
-                               "'aborted by user')]\n")
+        assert out["text"] == ("interrupted [('function_call', ''), ('function_call_output', 'aborted by user')]\n")
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)

@@ -58,52 +58,95 @@ def test_every_magic_has_help(shell: InteractiveShell, name: str, capsys: pytest
     assert "-h, --help" in out
 
 
-@pytest.mark.parametrize("code, message", [
-    ("%codex_plan --bogus", "UsageError: unrecognized arguments: --bogus; usage: %codex_plan [-h] [--panel] [--close] "
-                            "[--session NAME] [--source VAR]"),
-    ("%codex_config --modle x", "UsageError: unrecognized arguments: --modle (did you mean --model?); usage: "
-                                "%codex_config [-h] [--model NAME] [--auto-panel on|off] [path]"),
-    ("%codex --sesion a hi", "UsageError: unrecognized arguments: --sesion (did you mean --session?); usage: %codex [-h] "
-                             "[--model NAME] [--mode {default,plan}] [--session NAME] [--source VAR] [--panel] "
-                             "[--out VAR] [message ...]"),
-    ('%codex_config "my config.toml', "UsageError: No closing quotation in '\"my config.toml': close the quote, or "
-                                      "escape it with a backslash; usage: %codex_config [-h] [--model NAME] "
-                                      "[--auto-panel on|off] [path]"),
-    ("%codex_config --model gpt-5.1-codex", "UsageError: --model gpt-5.1-codex: --model takes the name of a notebook "
-                                            "variable holding a model, not a model's name; create one in a cell above, "
-                                            "e.g. `gpt_5_1_codex = cx.ResponsesModel(model=\"gpt-5.1-codex\")`, then "
-                                            "pass --model gpt_5_1_codex"),
-    ("%%codex --model gpt-5.1-codex\nhello", "UsageError: --model gpt-5.1-codex: --model takes the name of a notebook "
-                                             "variable holding a model, not a model's name; create one in a cell "
-                                             "above, e.g. `gpt_5_1_codex = cx.ResponsesModel(model=\"gpt-5.1-codex\")`, "
-                                             "then pass --model gpt_5_1_codex"),
-    ("%codex_hooks --trust nope", "UsageError: no file hook with key or source path 'nope'; %codex_hooks lists them "
-                                  "(the key column; a source path trusts every hook of that file)"),
-    ("%codex_tools --mode fast", "UsageError: argument --mode: invalid choice: 'fast' (choose from ..."),
-    ("%%codex\nhello", "UsageError: no model for this turn: pass --model NAME, where NAME is a variable holding "
-                       "a cx.ScriptedModel, a list of scripted responses or a real model (e.g. cx.ResponsesModel), "
-                       "or set a default once with %codex_config --model NAME"),
-    ("%%codex --model missing\nhello", "UsageError: --model missing: no variable named 'missing' in the notebook; "
-                                       "define it in a cell above (a model, e.g. `missing = cx.ResponsesModel("
-                                       "model=\"gpt-5.1-codex\")`, or a list of scripted responses), then run this cell "
-                                       "again"),
-    ("%%codex --model number\nhello", "UsageError: --model number: int is not a model; use a model (e.g. "
-                                      "cx.ScriptedModel([...]) or cx.ResponsesModel(...)), a list of scripted "
-                                      "responses, or a zero-argument function returning a model"),
-    ("%%codex --source number\nhello", "UsageError: --source number: int cannot run turns; use a cx.Session or "
-                                       "another event source with thread_id, subscribe(), interrupt() and "
-                                       "start_turn()"),
-    ("%%codex --model m\n   ", "UsageError: %%codex needs a message: write it in the cell body (or after the "
-                               "flags in %codex ...)"),
-    ("%codex_config --auto-panel maybe", "UsageError: --auto-panel takes 'on' or 'off', got 'maybe'"),
-    ("%codex_config /nonexistent/config.toml", "UsageError: no config file at /nonexistent/config.toml; give the "
-                                               "path of a Codex config.toml"),
-    ("%%codex_config\n[tools\n", None),
-    ("%codex_stop --session a-b", "UsageError: --session 'a-b': a session name must be an identifier (letters, "
-                                    "digits, _)"),
-])
-def test_mistakes_are_one_line_usage_errors(shell: InteractiveShell, capsys: pytest.CaptureFixture[str],
-                                            code: str, message: str | None) -> None:
+@pytest.mark.parametrize(
+    "code, message",
+    [
+        (
+            "%codex_plan --bogus",
+            "UsageError: unrecognized arguments: --bogus; usage: %codex_plan [-h] [--panel] [--close] "
+            "[--session NAME] [--source VAR]",
+        ),
+        (
+            "%codex_config --modle x",
+            "UsageError: unrecognized arguments: --modle (did you mean --model?); usage: "
+            "%codex_config [-h] [--model NAME] [--auto-panel on|off] [path]",
+        ),
+        (
+            "%codex --sesion a hi",
+            "UsageError: unrecognized arguments: --sesion (did you mean --session?); usage: %codex [-h] "
+            "[--model NAME] [--mode {default,plan}] [--session NAME] [--source VAR] [--panel] "
+            "[--out VAR] [message ...]",
+        ),
+        (
+            '%codex_config "my config.toml',
+            "UsageError: No closing quotation in '\"my config.toml': close the quote, or "
+            "escape it with a backslash; usage: %codex_config [-h] [--model NAME] "
+            "[--auto-panel on|off] [path]",
+        ),
+        (
+            "%codex_config --model gpt-5.1-codex",
+            "UsageError: --model gpt-5.1-codex: --model takes the name of a notebook "
+            "variable holding a model, not a model's name; create one in a cell above, "
+            'e.g. `gpt_5_1_codex = cx.ResponsesModel(model="gpt-5.1-codex")`, then '
+            "pass --model gpt_5_1_codex",
+        ),
+        (
+            "%%codex --model gpt-5.1-codex\nhello",
+            "UsageError: --model gpt-5.1-codex: --model takes the name of a notebook "
+            "variable holding a model, not a model's name; create one in a cell "
+            'above, e.g. `gpt_5_1_codex = cx.ResponsesModel(model="gpt-5.1-codex")`, '
+            "then pass --model gpt_5_1_codex",
+        ),
+        (
+            "%codex_hooks --trust nope",
+            "UsageError: no file hook with key or source path 'nope'; %codex_hooks lists them "
+            "(the key column; a source path trusts every hook of that file)",
+        ),
+        ("%codex_tools --mode fast", "UsageError: argument --mode: invalid choice: 'fast' (choose from ..."),
+        (
+            "%%codex\nhello",
+            "UsageError: no model for this turn: pass --model NAME, where NAME is a variable holding "
+            "a cx.ScriptedModel, a list of scripted responses or a real model (e.g. cx.ResponsesModel), "
+            "or set a default once with %codex_config --model NAME",
+        ),
+        (
+            "%%codex --model missing\nhello",
+            "UsageError: --model missing: no variable named 'missing' in the notebook; "
+            "define it in a cell above (a model, e.g. `missing = cx.ResponsesModel("
+            'model="gpt-5.1-codex")`, or a list of scripted responses), then run this cell '
+            "again",
+        ),
+        (
+            "%%codex --model number\nhello",
+            "UsageError: --model number: int is not a model; use a model (e.g. "
+            "cx.ScriptedModel([...]) or cx.ResponsesModel(...)), a list of scripted "
+            "responses, or a zero-argument function returning a model",
+        ),
+        (
+            "%%codex --source number\nhello",
+            "UsageError: --source number: int cannot run turns; use a cx.Session or "
+            "another event source with thread_id, subscribe(), interrupt() and "
+            "start_turn()",
+        ),
+        (
+            "%%codex --model m\n   ",
+            "UsageError: %%codex needs a message: write it in the cell body (or after the flags in %codex ...)",
+        ),
+        ("%codex_config --auto-panel maybe", "UsageError: --auto-panel takes 'on' or 'off', got 'maybe'"),
+        (
+            "%codex_config /nonexistent/config.toml",
+            "UsageError: no config file at /nonexistent/config.toml; give the path of a Codex config.toml",
+        ),
+        ("%%codex_config\n[tools\n", None),
+        (
+            "%codex_stop --session a-b",
+            "UsageError: --session 'a-b': a session name must be an identifier (letters, digits, _)",
+        ),
+    ],
+)
+def test_mistakes_are_one_line_usage_errors(
+    shell: InteractiveShell, capsys: pytest.CaptureFixture[str], code: str, message: str | None
+) -> None:
     shell.user_ns["number"] = 3
     out, err = run(shell, code, capsys)
     if message is None:
@@ -117,8 +160,7 @@ def test_mistakes_are_one_line_usage_errors(shell: InteractiveShell, capsys: pyt
     assert (out, err) == ("", message + "\n")
 
 
-async def test_a_codex_cell_runs_a_background_turn(shell: InteractiveShell,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+async def test_a_codex_cell_runs_a_background_turn(shell: InteractiveShell, capsys: pytest.CaptureFixture[str]) -> None:
     shell.user_ns["script"] = [[cx.function_call("update_plan", PLAN, call_id="p")], [cx.assistant_message("ok")]]
     shell.run_cell_magic("codex", "--model script --out turn", "Plan it.")
     state = extension.agent(shell)
@@ -139,8 +181,9 @@ async def test_a_codex_cell_runs_a_background_turn(shell: InteractiveShell,
     capsys.readouterr()
 
 
-async def test_stop_interrupts_and_named_sessions_are_separate(shell: InteractiveShell,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+async def test_stop_interrupts_and_named_sessions_are_separate(
+    shell: InteractiveShell, capsys: pytest.CaptureFixture[str]
+) -> None:
     state = extension.agent(shell)
     assert state is not None
     never = asyncio.Event()
@@ -164,8 +207,9 @@ async def test_stop_interrupts_and_named_sessions_are_separate(shell: Interactiv
     assert (await shell.user_ns["stuck"]).status == "interrupted"
 
 
-async def test_a_user_session_is_a_source_and_stays_open(shell: InteractiveShell,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+async def test_a_user_session_is_a_source_and_stays_open(
+    shell: InteractiveShell, capsys: pytest.CaptureFixture[str]
+) -> None:
     mine = cx.Session()
     shell.user_ns.update(mine=mine, script=[[cx.assistant_message("hi")]])
     shell.run_cell_magic("codex", "--source mine --model script --out turn", "Hello.")
@@ -180,14 +224,21 @@ async def test_a_user_session_is_a_source_and_stays_open(shell: InteractiveShell
     capsys.readouterr()
 
 
-def test_config_show_load_inline_and_default_model(shell: InteractiveShell, tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_config_show_load_inline_and_default_model(
+    shell: InteractiveShell, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     shell.user_ns["script"] = [[cx.assistant_message("hi")]]
     out, _ = run(shell, "%codex_config --model script --auto-panel on", capsys)
-    assert out.splitlines() == ["session: default", "default --model: script (list)",
-                                "config model name: scripted (what hooks and tools are told; the --model variable "
-                                "answers)", "update_plan: on", "hooks: on", "code mode: off", "plan validation: off",
-                                "auto plan panel: on"]
+    assert out.splitlines() == [
+        "session: default",
+        "default --model: script (list)",
+        "config model name: scripted (what hooks and tools are told; the --model variable answers)",
+        "update_plan: on",
+        "hooks: on",
+        "code mode: off",
+        "plan validation: off",
+        "auto plan panel: on",
+    ]
     state = extension.agent(shell)
     assert state is not None
     before = state.source()
@@ -195,8 +246,11 @@ def test_config_show_load_inline_and_default_model(shell: InteractiveShell, tmp_
     assert state.source() is not before
     assert "config model name: gpt-test (what hooks" in out and "update_plan: off" in out
     path = tmp_path / "config.toml"
-    path.write_text('[[hooks.PreToolUse]]\nmatcher = "update_plan"\n'
-                    '[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "true"\n', encoding="utf-8")
+    path.write_text(
+        '[[hooks.PreToolUse]]\nmatcher = "update_plan"\n'
+        '[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "true"\n',
+        encoding="utf-8",
+    )
     run(shell, f"%codex_config {path}", capsys)
     out, err = run(shell, "%codex_hooks", capsys)
     assert err == ""
@@ -211,9 +265,11 @@ def test_tools_lists_the_plan_in_model_order(shell: InteractiveShell, capsys: py
     out, _ = run(shell, "%codex_tools", capsys)
     lines = out.splitlines()
     assert lines[0] == "tool plan (generation 2, mode default): 2 tools"
-    assert [line.split() for line in lines[1:]] == [["tool", "kind", "exposure"],
-                                                   ["update_plan", "function", "Direct"],
-                                                   ["request_user_input", "function", "DirectModelOnly"]]
+    assert [line.split() for line in lines[1:]] == [
+        ["tool", "kind", "exposure"],
+        ["update_plan", "function", "Direct"],
+        ["request_user_input", "function", "DirectModelOnly"],
+    ]
 
 
 def test_source_registry_adapters() -> None:
@@ -230,8 +286,11 @@ def test_source_registry_adapters() -> None:
         def __init__(self, slug: str) -> None:
             self.slug = slug
 
-    registry.register_model("slug", accepts=lambda v: isinstance(v, str) and v.startswith("slug:"),
-                            adapt=lambda v: Provider(v.removeprefix("slug:")))
+    registry.register_model(
+        "slug",
+        accepts=lambda v: isinstance(v, str) and v.startswith("slug:"),
+        adapt=lambda v: Provider(v.removeprefix("slug:")),
+    )
     assert registry.model("slug:gpt", label="s").slug == "gpt"
     session = cx.Session()
     assert registry.source(session, label="s") is session
@@ -270,8 +329,9 @@ def test_panel_without_sidecar_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_panel_note_repr_is_stable() -> None:
     note = PanelNote(on_placed=lambda area: None)
     bundle: Any = note._repr_mimebundle_()
-    assert bundle[0]["text/plain"] == ("Codex plan: in JupyterLab's right side area; where there is none, shown "
-                                      "here in the cell instead.")
+    assert bundle[0]["text/plain"] == (
+        "Codex plan: in JupyterLab's right side area; where there is none, shown here in the cell instead."
+    )
     note.close()
 
 
@@ -298,7 +358,10 @@ async def test_a_finished_turn_view_freezes(shell: InteractiveShell, capsys: pyt
     assert old.controls.stop()["outcome"] == "not_running"  # detached, but still a safe no-op
     assert not state.source().active_turn.turn.cancel.cancelled
     assert (old.controls.status, old.checklist.turn_status, old.checklist.steps) == (
-        "completed", "completed", PLAN["plan"])
+        "completed",
+        "completed",
+        PLAN["plan"],
+    )
     shell.run_line_magic("codex_stop", "")
     assert (await shell.user_ns["b"]).status == "interrupted"
     assert old.controls.status == "completed"
@@ -306,10 +369,16 @@ async def test_a_finished_turn_view_freezes(shell: InteractiveShell, capsys: pyt
     capsys.readouterr()
 
 
-@pytest.mark.parametrize("enable", ["%codex_config --auto-panel on",
-                                    "%%codex_config\n[tools.update_plan]\nenabled = true\n[codex_nb]\nopen_plan_panel = true\n"])
+@pytest.mark.parametrize(
+    "enable",
+    [
+        "%codex_config --auto-panel on",
+        "%%codex_config\n[tools.update_plan]\nenabled = true\n[codex_nb]\nopen_plan_panel = true\n",
+    ],
+)
 async def test_auto_panel_opens_once_and_follows_the_current_session(
-        shell: InteractiveShell, capsys: pytest.CaptureFixture[str], enable: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    shell: InteractiveShell, capsys: pytest.CaptureFixture[str], enable: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # this shell has no kernel; the panel is for a front end that renders widgets (tests/browser)
     monkeypatch.setattr(CodexMagics, "_shows_widgets", lambda self: True)
     state = extension.agent(shell)
@@ -342,9 +411,13 @@ class OwnModelAgent:
         self.interrupt = self.session.interrupt
 
     def start_turn(self, text: str, *, mode: str = "default") -> Any:
-        handle = self.session.start_turn(text, model=cx.ScriptedModel([
-            [cx.function_call("update_plan", PLAN, call_id="p")], [cx.assistant_message(f"echo: {text}")]]),
-            mode=mode)
+        handle = self.session.start_turn(
+            text,
+            model=cx.ScriptedModel(
+                [[cx.function_call("update_plan", PLAN, call_id="p")], [cx.assistant_message(f"echo: {text}")]]
+            ),
+            mode=mode,
+        )
 
         class Awaitable:
             def __await__(self) -> Any:
@@ -353,8 +426,9 @@ class OwnModelAgent:
         return Awaitable()
 
 
-async def test_a_source_with_its_own_model_needs_no_model_flag(shell: InteractiveShell,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+async def test_a_source_with_its_own_model_needs_no_model_flag(
+    shell: InteractiveShell, capsys: pytest.CaptureFixture[str]
+) -> None:
     shell.user_ns["agent"] = OwnModelAgent()
     shell.run_cell_magic("codex", "--source agent --mode plan --out turn", "Hello there.")
     state = extension.agent(shell)
@@ -376,8 +450,9 @@ async def test_a_source_with_its_own_model_needs_no_model_flag(shell: Interactiv
     capsys.readouterr()
 
 
-def test_codex_plan_shows_the_live_plan_without_a_turn(shell: InteractiveShell,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_codex_plan_shows_the_live_plan_without_a_turn(
+    shell: InteractiveShell, capsys: pytest.CaptureFixture[str]
+) -> None:
     shell.run_line_magic("codex_plan", "")
     state = extension.agent(shell)
     assert state is not None
@@ -388,8 +463,12 @@ def test_codex_plan_shows_the_live_plan_without_a_turn(shell: InteractiveShell,
 
 
 async def test_unload_settles_a_pending_question(shell: InteractiveShell, capsys: pytest.CaptureFixture[str]) -> None:
-    question = {"id": "q1", "header": "Pick", "question": "Which one?",
-                "options": [{"label": "A", "description": "first"}, {"label": "B", "description": "second"}]}
+    question = {
+        "id": "q1",
+        "header": "Pick",
+        "question": "Which one?",
+        "options": [{"label": "A", "description": "first"}, {"label": "B", "description": "second"}],
+    }
     shell.user_ns["ask"] = [[cx.function_call("request_user_input", {"questions": [question]}, call_id="q")]]
     state = extension.agent(shell)
     assert state is not None
@@ -408,8 +487,9 @@ async def test_unload_settles_a_pending_question(shell: InteractiveShell, capsys
     capsys.readouterr()
 
 
-async def test_unload_ends_a_running_code_mode_cell(shell: InteractiveShell,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+async def test_unload_ends_a_running_code_mode_cell(
+    shell: InteractiveShell, capsys: pytest.CaptureFixture[str]
+) -> None:
     shell.run_cell_magic("codex_config", "", "[tools.update_plan]\nenabled = true\n[features]\ncode_mode = true\n")
     state = extension.agent(shell)
     assert state is not None
@@ -430,19 +510,23 @@ async def test_unload_ends_a_running_code_mode_cell(shell: InteractiveShell,
     await extension.wait_closed()
     result = await shell.user_ns["turn"]
     assert result.status == "interrupted"
-    assert [i["type"] for i in result.items if i.get("call_id") == "e"] == ["custom_tool_call",
-                                                                          "custom_tool_call_output"]
+    assert [i["type"] for i in result.items if i.get("call_id") == "e"] == [
+        "custom_tool_call",
+        "custom_tool_call_output",
+    ]
     shell.run_line_magic("load_ext", "codex_nb")
     capsys.readouterr()
 
 
-def test_config_says_there_is_no_default_model_in_one_place(shell: InteractiveShell,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_config_says_there_is_no_default_model_in_one_place(
+    shell: InteractiveShell, capsys: pytest.CaptureFixture[str]
+) -> None:
     out, _ = run(shell, "%codex_config", capsys)
     assert out.splitlines()[:3] == [
         "session: default",
         "default --model: (none: each %%codex cell needs --model VAR, or set one with %codex_config --model VAR)",
-        "config model name: scripted (what hooks and tools are told; the --model variable answers)"]
+        "config model name: scripted (what hooks and tools are told; the --model variable answers)",
+    ]
 
 
 def _hostile_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
@@ -455,35 +539,56 @@ def _hostile_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
     return {
         "fifo": (fifo, "is a FIFO (named pipe), not a regular file; give the path of a Codex {example}"),
         "zero": (Path("/dev/zero"), "is a character device, not a regular file; give the path of a Codex {example}"),
-        "nul": (tmp_path / "nul.toml", "is a binary file (it holds NUL bytes at offset 12); give the path of a Codex "
-                                       "{example} (UTF-8 text)"),
-        "latin1": (tmp_path / "latin1.json", "is not UTF-8 text (invalid continuation byte at byte 14); save it as "
-                                             "UTF-8"),
+        "nul": (
+            tmp_path / "nul.toml",
+            "is a binary file (it holds NUL bytes at offset 12); give the path of a Codex {example} (UTF-8 text)",
+        ),
+        "latin1": (
+            tmp_path / "latin1.json",
+            "is not UTF-8 text (invalid continuation byte at byte 14); save it as UTF-8",
+        ),
         "huge": (tmp_path / "huge.toml", "is larger than 4 MiB; a Codex {example} is a few KiB: check the path"),
     }
 
 
 @pytest.mark.timeout(60)  # the unfixed code blocked for ever on the FIFO and /dev/zero
 @pytest.mark.parametrize("kind", ["fifo", "zero", "nul", "latin1", "huge"])
-@pytest.mark.parametrize("magic, what, example", [("%codex_config", "config file", "config.toml"),
-                                                  ("%codex_hooks --load", "hooks file", "hooks.json or config.toml")])
+@pytest.mark.parametrize(
+    "magic, what, example",
+    [
+        ("%codex_config", "config file", "config.toml"),
+        ("%codex_hooks --load", "hooks file", "hooks.json or config.toml"),
+    ],
+)
 def test_a_file_that_is_not_a_small_text_file_is_refused_unread(
-        shell: InteractiveShell, capsys: pytest.CaptureFixture[str], tmp_path: Path, kind: str, magic: str,
-        what: str, example: str) -> None:
+    shell: InteractiveShell,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    kind: str,
+    magic: str,
+    what: str,
+    example: str,
+) -> None:
     path, reason = _hostile_files(tmp_path)[kind]
     out, err = run(shell, f"{magic} {path}", capsys)
     assert (out, err) == ("", f"UsageError: the {what} {path} {reason.format(example=example)}\n")
 
 
 async def test_the_plan_panel_in_terminal_ipython_says_what_happens_instead(
-        shell: InteractiveShell, capsys: pytest.CaptureFixture[str]) -> None:
+    shell: InteractiveShell, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A shell without a kernel has no front end that renders widgets: no panel, the plan as text."""
     state = extension.agent(shell)
     assert state is not None and getattr(shell, "kernel", None) is None
     out, err = run(shell, "%codex_plan --panel", capsys)
     assert err == ""
-    assert out.splitlines() == [NO_WIDGETS, "codex plan · session default", "Turn: no turn yet", "• Updated Plan",
-                                "  └ (no plan yet)"]
+    assert out.splitlines() == [
+        NO_WIDGETS,
+        "codex plan · session default",
+        "Turn: no turn yet",
+        "• Updated Plan",
+        "  └ (no plan yet)",
+    ]
     assert "shown here in the cell" not in out
     assert state.panel is None and state.widgets == []
     shell.user_ns["script"] = [[cx.assistant_message("hi")]]

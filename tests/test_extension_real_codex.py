@@ -23,11 +23,14 @@ def shell() -> Iterator[InteractiveShell]:
     yield from codex_shell()
 
 
-async def test_codex_cell_on_a_real_codex_thread(shell: InteractiveShell, tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    script = [[plan_call([("read", "in_progress"), ("write", "pending")], call_id="p1")],
-              [plan_call([("read", "completed"), ("write", "completed")], call_id="p2")],
-              [cx.assistant_message("finished for real")]]
+async def test_codex_cell_on_a_real_codex_thread(
+    shell: InteractiveShell, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = [
+        [plan_call([("read", "in_progress"), ("write", "pending")], call_id="p1")],
+        [plan_call([("read", "completed"), ("write", "completed")], call_id="p2")],
+        [cx.assistant_message("finished for real")],
+    ]
     async with real_codex(script, tmp_path / "home") as (server, srv):
         shell.user_ns["thread"] = await server.start_thread(cwd=tmp_path)
         shell.user_ns["m"] = [[cx.assistant_message("x")]]

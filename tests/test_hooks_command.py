@@ -22,10 +22,10 @@ BASE_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "SHELL": "/bin/sh",
 
 def session_with(tmp_path: Path, command: str, *, event: str = "PreToolUse", **handler) -> cx.Session:
     """A session whose engine has one (code-defined, trusted) command hook."""
-    doc = {"hooks": {event: [{"matcher": "update_plan", "hooks": [
-        {"type": "command", "command": command, **handler}]}]}}
-    engine = HookEngine(env=BASE_ENV, config=parse_hooks_json(json.dumps(doc), source_path="<test>",
-                                                              from_file=False))
+    doc = {
+        "hooks": {event: [{"matcher": "update_plan", "hooks": [{"type": "command", "command": command, **handler}]}]}
+    }
+    engine = HookEngine(env=BASE_ENV, config=parse_hooks_json(json.dumps(doc), source_path="<test>", from_file=False))
     return cx.Session(cwd=str(tmp_path), hooks=engine)
 
 
@@ -64,24 +64,46 @@ async def wait_dead(pid: int, timeout: float = 5.0) -> bool:
 
 async def test_stdin_json_env_and_cwd(tmp_path, monkeypatch):
     out = tmp_path / "seen.json"
-    cmd = script(tmp_path, "hook.py", f"""
+    cmd = script(
+        tmp_path,
+        "hook.py",
+        f"""
 import json, os, sys
 data = sys.stdin.read()
 json.dump({{"stdin": data, "cwd": os.getcwd(), "marker": os.environ.get("HOOK_MARKER"),
            "leak": os.environ.get("CODEX_NB_NOT_IN_SNAPSHOT")}}, open({str(out)!r}, "w"))
-""")
+""",
+    )
     session = session_with(tmp_path, cmd)
     monkeypatch.setenv("CODEX_NB_NOT_IN_SNAPSHOT", "secret")
     res = await session.call_tool("update_plan", PLAN, call_id="call-7")
     assert res.output == "Plan updated"
     seen = json.loads(out.read_text())
     stdin = json.loads(seen["stdin"])
-    assert list(stdin) == ["session_id", "turn_id", "transcript_path", "cwd", "hook_event_name", "model",
-                           "permission_mode", "tool_name", "tool_input", "tool_use_id"]
-    assert stdin == {"session_id": session.thread_id, "turn_id": res.events[0].msg.turn_id,
-                     "transcript_path": None, "cwd": str(tmp_path), "hook_event_name": "PreToolUse",
-                     "model": "scripted", "permission_mode": "default", "tool_name": "update_plan",
-                     "tool_input": PLAN, "tool_use_id": "call-7"}
+    assert list(stdin) == [
+        "session_id",
+        "turn_id",
+        "transcript_path",
+        "cwd",
+        "hook_event_name",
+        "model",
+        "permission_mode",
+        "tool_name",
+        "tool_input",
+        "tool_use_id",
+    ]
+    assert stdin == {
+        "session_id": session.thread_id,
+        "turn_id": res.events[0].msg.turn_id,
+        "transcript_path": None,
+        "cwd": str(tmp_path),
+        "hook_event_name": "PreToolUse",
+        "model": "scripted",
+        "permission_mode": "default",
+        "tool_name": "update_plan",
+        "tool_input": PLAN,
+        "tool_use_id": "call-7",
+    }
     assert seen["cwd"] == str(tmp_path)
     assert seen["marker"] == "snap" and seen["leak"] is None
     assert completed_runs(res)[0].status == "completed"
@@ -104,19 +126,29 @@ async def test_exit_two_blocks_with_stderr_reason(tmp_path):
 
 
 async def test_json_output_blocks(tmp_path):
-    out = json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                             "permissionDecisionReason": "json deny"}})
+    out = json.dumps(
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "json deny",
+            }
+        }
+    )
     session = session_with(tmp_path, f"echo '{out}'")
     res = await session.call_tool("update_plan", PLAN)
     assert res.output == "Tool call blocked by PreToolUse hook: json deny. Tool: update_plan"
 
 
-@pytest.mark.parametrize(("command", "error"), [
-    ("echo '{not json'", "hook returned invalid pre-tool-use JSON output"),
-    ("exit 3", "hook exited with code 3"),
-    ("definitely-not-a-real-executable-xyz", "hook exited with code 127"),
-    ("echo '{\"permissionDecision\": \"allow\"}'", "hook returned invalid pre-tool-use JSON output"),
-])
+@pytest.mark.parametrize(
+    ("command", "error"),
+    [
+        ("echo '{not json'", "hook returned invalid pre-tool-use JSON output"),
+        ("exit 3", "hook exited with code 3"),
+        ("definitely-not-a-real-executable-xyz", "hook exited with code 127"),
+        ('echo \'{"permissionDecision": "allow"}\'', "hook returned invalid pre-tool-use JSON output"),
+    ],
+)
 async def test_failures_fail_open(tmp_path, command, error):
     session = session_with(tmp_path, command)
     res = await session.call_tool("update_plan", PLAN)
@@ -142,11 +174,11 @@ async def test_huge_output_is_capped_and_spilled(tmp_path):
     session.hooks.output_cap = 1024
     res = await session.call_tool("update_plan", PLAN)
     assert res.output == "Plan updated"
-    (kind, text), = entries(res)
+    ((kind, text),) = entries(res)
     assert kind == "warning"
     prefix = "hook stdout exceeded 1024 bytes; the remaining 3976 bytes were written to "
     assert text.startswith(prefix)
-    spill = Path(text[len(prefix):])
+    spill = Path(text[len(prefix) :])
     try:
         assert spill.read_bytes() == b"x" * 3976  # noqa: ASYNC240  a 4 KB local spill file, after the hook ran
     finally:
@@ -164,8 +196,9 @@ wait"""
     t0 = time.monotonic()
     res = await session.call_tool("update_plan", PLAN)
     elapsed = time.monotonic() - t0
-    assert res.output == ("Tool call blocked by PreToolUse hook: hook timed out after 1s (on_error = block). "
-                          "Tool: update_plan")
+    assert res.output == (
+        "Tool call blocked by PreToolUse hook: hook timed out after 1s (on_error = block). Tool: update_plan"
+    )
     assert completed_runs(res)[0].status == "failed"
     assert elapsed < 10
     listed = [int(p) for p in pids.read_text().split()]
@@ -201,8 +234,13 @@ async def test_cancelling_the_call_kills_the_hook_process_group(tmp_path):
 
 
 async def test_async_command_hook_cannot_block_and_delivers_context_later(tmp_path):
-    out = json.dumps({"decision": "block", "reason": "ignored",
-                      "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "late note"}})
+    out = json.dumps(
+        {
+            "decision": "block",
+            "reason": "ignored",
+            "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "late note"},
+        }
+    )
     session = session_with(tmp_path, f"echo '{out}'", **{"async": True})
     res = await session.call_tool("update_plan", PLAN)
     assert res.output == "Plan updated"
@@ -211,7 +249,10 @@ async def test_async_command_hook_cannot_block_and_delivers_context_later(tmp_pa
     (run,) = session.hooks.async_runs
     assert run.execution_mode == "async" and run.status == "completed"
     assert [(e.kind, e.text) for e in run.entries] == [
-        ("context", "late note"), ("feedback", "ignored"), ("warning", "async hooks cannot block or rewrite; ignored")]
+        ("context", "late note"),
+        ("feedback", "ignored"),
+        ("warning", "async hooks cannot block or rewrite; ignored"),
+    ]
     # the context arrives with the next hooked call
     res2 = await session.call_tool("update_plan", PLAN)
     assert [i["content"][0]["text"] for i in res2.result.context_items][:1] == ["late note"]
@@ -220,8 +261,20 @@ async def test_async_command_hook_cannot_block_and_delivers_context_later(tmp_pa
 
 async def test_file_hook_runs_only_after_trust(tmp_path):
     hooks_json = tmp_path / "hooks.json"
-    hooks_json.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "update_plan", "hooks": [
-        {"type": "command", "command": "echo 'from file' >&2; exit 2"}]}]}}))
+    hooks_json.write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [
+                        {
+                            "matcher": "update_plan",
+                            "hooks": [{"type": "command", "command": "echo 'from file' >&2; exit 2"}],
+                        }
+                    ]
+                }
+            }
+        )
+    )
     session = cx.Session(cwd=str(tmp_path))
     (info,) = session.load_hooks(hooks_json)
     assert info.status == "untrusted"
@@ -249,14 +302,18 @@ async def test_at_most_eight_async_hooks_run_at_once(tmp_path):
 
     sock = str(tmp_path / "hooks.sock")
     server = await asyncio.start_unix_server(on_connect, path=sock)
-    hook = script(tmp_path, "slot.py", (
-        "import socket, sys\n"
-        "s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b'started\\n')\n"
-        "s.recv(8)\n"))
+    hook = script(
+        tmp_path,
+        "slot.py",
+        (
+            "import socket, sys\n"
+            "s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(b'started\\n')\n"
+            "s.recv(8)\n"
+        ),
+    )
     handler = {"type": "command", "command": f"{hook} {sock}", "async": True}
     doc = {"hooks": {"PreToolUse": [{"matcher": "update_plan", "hooks": [handler] * 9}]}}
-    engine = HookEngine(env=BASE_ENV, config=parse_hooks_json(json.dumps(doc), source_path="<test>",
-                                                              from_file=False))
+    engine = HookEngine(env=BASE_ENV, config=parse_hooks_json(json.dumps(doc), source_path="<test>", from_file=False))
     session = cx.Session(cwd=str(tmp_path), hooks=engine)
     try:
         assert (await session.call_tool("update_plan", PLAN)).output == "Plan updated"

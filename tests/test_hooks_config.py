@@ -14,10 +14,22 @@ from codex_nb.config.hooks import load_hooks_path
 HOOKS_JSON = {
     "description": "demo",
     "hooks": {
-        "PreToolUse": [{"matcher": "^Bash$", "hooks": [{
-            "type": "command", "command": "python3 /path/hook.py", "timeout": 30, "async": False,
-            "statusMessage": "running pre tool use hook", "commandWindows": "py hook.py",
-            "additionalContextLimit": 2500}]}],
+        "PreToolUse": [
+            {
+                "matcher": "^Bash$",
+                "hooks": [
+                    {
+                        "type": "command",
+                        "command": "python3 /path/hook.py",
+                        "timeout": 30,
+                        "async": False,
+                        "statusMessage": "running pre tool use hook",
+                        "commandWindows": "py hook.py",
+                        "additionalContextLimit": 2500,
+                    }
+                ],
+            }
+        ],
         "PostToolUse": [{"hooks": [{"type": "command", "command": "true"}]}],
     },
 }
@@ -59,18 +71,27 @@ def test_timeout_minimum_is_one_second():
     assert parse_hooks_json(json.dumps(doc), source_path="/p").specs[0].handler.timeout == 1
 
 
-@pytest.mark.parametrize(("doc", "needle"), [
-    ({"hooks": {}, "extra": 1}, "unknown key 'extra'"),
-    ({"hooks": {"PreToolUse": [{"matcher": "x", "hook": []}]}}, "unknown key 'hook'"),
-    ({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeOut": 3}]}]}},
-     "unknown key 'timeOut'"),
-    ({"hooks": {"PreToolUSE": []}}, "unknown key 'PreToolUSE'"),
-    ({"hooks": {"PreToolUse": [{"hooks": [{"type": "shell", "command": "x"}]}]}}, "'type' must be one of"),
-    ({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeout": "5"}]}]}},
-     "'timeout' must be int"),
-    ({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "on_error": "deny"}]}]}},
-     "'on_error' must be"),
-])
+@pytest.mark.parametrize(
+    ("doc", "needle"),
+    [
+        ({"hooks": {}, "extra": 1}, "unknown key 'extra'"),
+        ({"hooks": {"PreToolUse": [{"matcher": "x", "hook": []}]}}, "unknown key 'hook'"),
+        (
+            {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeOut": 3}]}]}},
+            "unknown key 'timeOut'",
+        ),
+        ({"hooks": {"PreToolUSE": []}}, "unknown key 'PreToolUSE'"),
+        ({"hooks": {"PreToolUse": [{"hooks": [{"type": "shell", "command": "x"}]}]}}, "'type' must be one of"),
+        (
+            {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "timeout": "5"}]}]}},
+            "'timeout' must be int",
+        ),
+        (
+            {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "x", "on_error": "deny"}]}]}},
+            "'on_error' must be",
+        ),
+    ],
+)
 def test_unknown_keys_and_bad_values_are_rejected(doc, needle):
     with pytest.raises(cx.HookError, match=needle) as info:
         parse_hooks_json(json.dumps(doc), source_path="/etc/hooks.json")
@@ -87,9 +108,19 @@ def test_regex_that_does_not_compile_is_a_load_time_error_naming_the_hook_and_fi
 
 
 def test_prompt_agent_and_mcp_handlers_parse_but_are_skipped():
-    doc = {"hooks": {"PreToolUse": [{"hooks": [
-        {"type": "prompt", "prompt": "is this ok?"}, {"type": "agent", "prompt": "check"},
-        {"type": "mcp_tool", "server": "s", "tool": "t", "input": {}, "timeout": 5}]}]}}
+    doc = {
+        "hooks": {
+            "PreToolUse": [
+                {
+                    "hooks": [
+                        {"type": "prompt", "prompt": "is this ok?"},
+                        {"type": "agent", "prompt": "check"},
+                        {"type": "mcp_tool", "server": "s", "tool": "t", "input": {}, "timeout": 5},
+                    ]
+                }
+            ]
+        }
+    }
     cfg = parse_hooks_json(json.dumps(doc), source_path="/p")
     assert cfg.warnings == (
         "/p:pre_tool_use:0:0: prompt hooks are not supported yet; skipped",
@@ -98,17 +129,26 @@ def test_prompt_agent_and_mcp_handlers_parse_but_are_skipped():
     )
 
 
-@pytest.mark.parametrize(("pattern", "name", "expected"), [
-    (None, "update_plan", True), ("", "anything", True), ("*", "anything", True),
-    ("update_plan", "update_plan", True), ("update_plan", "update_plan_x", False),
-    ("Bash|update_plan", "update_plan", True), ("Bash|apply_patch", "update_plan", False),
-    ("plan", "update_plan", False),           # exact, not substring
-    ("pl.n", "update_plan", True),            # regex, unanchored (re.search)
-    ("^update", "update_plan", True), ("^plan", "update_plan", False),
-    ("Write", "apply_patch", True),           # alias
-    ("^Edit$", "apply_patch", True), ("Agent", "spawn_agent", True),
-    ("mcp__.*", "mcp__docs__search", True),
-])
+@pytest.mark.parametrize(
+    ("pattern", "name", "expected"),
+    [
+        (None, "update_plan", True),
+        ("", "anything", True),
+        ("*", "anything", True),
+        ("update_plan", "update_plan", True),
+        ("update_plan", "update_plan_x", False),
+        ("Bash|update_plan", "update_plan", True),
+        ("Bash|apply_patch", "update_plan", False),
+        ("plan", "update_plan", False),  # exact, not substring
+        ("pl.n", "update_plan", True),  # regex, unanchored (re.search)
+        ("^update", "update_plan", True),
+        ("^plan", "update_plan", False),
+        ("Write", "apply_patch", True),  # alias
+        ("^Edit$", "apply_patch", True),
+        ("Agent", "spawn_agent", True),
+        ("mcp__.*", "mcp__docs__search", True),
+    ],
+)
 def test_matchers(pattern, name, expected):
     assert Matcher(pattern).matches(matcher_inputs(name)) is expected
 
@@ -179,12 +219,20 @@ def test_hash_covers_event_matcher_and_handler():
         {"hooks": {"PostToolUse": base["hooks"]["PreToolUse"]}},
         {"hooks": {"PreToolUse": [{"matcher": "b", "hooks": [{"type": "command", "command": "x"}]}]}},
         {"hooks": {"PreToolUse": [{"matcher": "a", "hooks": [{"type": "command", "command": "x", "timeout": 5}]}]}},
-        {"hooks": {"PreToolUse": [{"matcher": "a", "hooks": [{"type": "command", "command": "x",
-                                                                "on_error": "block"}]}]}},
+        {
+            "hooks": {
+                "PreToolUse": [{"matcher": "a", "hooks": [{"type": "command", "command": "x", "on_error": "block"}]}]
+            }
+        },
     ]
     h0 = parse_hooks_json(json.dumps(base), source_path="/p").specs[0].trust_hash
-    explicit_default = {"hooks": {"PreToolUse": [{"matcher": "a", "hooks": [
-        {"type": "command", "command": "x", "timeout": 600, "async": False}]}]}}
+    explicit_default = {
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "a", "hooks": [{"type": "command", "command": "x", "timeout": 600, "async": False}]}
+            ]
+        }
+    }
     assert parse_hooks_json(json.dumps(explicit_default), source_path="/p").specs[0].trust_hash == h0
     for v in variants:
         assert parse_hooks_json(json.dumps(v), source_path="/p").specs[0].trust_hash != h0
@@ -196,8 +244,9 @@ def test_layer_directory_with_both_representations_warns(tmp_path):
     cfg = load_hooks_path(tmp_path)
     assert len(cfg.specs) == 3
     json_path, toml_path = (tmp_path / "hooks.json").resolve(), (tmp_path / "config.toml").resolve()
-    assert cfg.warnings == (f"loading hooks from both {json_path} and {toml_path}; prefer a single "
-                            "representation for this layer",)
+    assert cfg.warnings == (
+        f"loading hooks from both {json_path} and {toml_path}; prefer a single representation for this layer",
+    )
     assert all(s.needs_trust for s in cfg.specs)
 
 

@@ -36,7 +36,11 @@ async def test_python_pre_hook_blocks_with_exact_message(session):
     run = completed.run
     assert run.id == f"pre-tool-use:0:python:{guard.__module__}.{guard.__qualname__}:c1"
     assert (run.event_name, run.handler_type, run.execution_mode, run.status) == (
-        "pre_tool_use", "python", "sync", "blocked")
+        "pre_tool_use",
+        "python",
+        "sync",
+        "blocked",
+    )
     assert [(e.kind, e.text) for e in run.entries] == [("feedback", "not now")]
     assert run.duration_ms is not None and run.duration_ms >= 0
     assert completed.turn_id == res.events[0].id
@@ -63,12 +67,30 @@ async def test_hook_input_has_the_stdin_fields(session):
     assert isinstance(pre, PreToolUseInput) and isinstance(post, PostToolUseInput)
     turn_id = res.events[0].msg.turn_id
     assert pre.to_json() == {
-        "session_id": session.thread_id, "turn_id": turn_id, "transcript_path": None, "cwd": session.cwd,
-        "hook_event_name": "PreToolUse", "model": "scripted", "permission_mode": "default",
-        "tool_name": "update_plan", "tool_input": PLAN, "tool_use_id": "c9"}
+        "session_id": session.thread_id,
+        "turn_id": turn_id,
+        "transcript_path": None,
+        "cwd": session.cwd,
+        "hook_event_name": "PreToolUse",
+        "model": "scripted",
+        "permission_mode": "default",
+        "tool_name": "update_plan",
+        "tool_input": PLAN,
+        "tool_use_id": "c9",
+    }
     assert list(post.to_json()) == [
-        "session_id", "turn_id", "transcript_path", "cwd", "hook_event_name", "model", "permission_mode",
-        "tool_name", "tool_input", "tool_response", "tool_use_id"]
+        "session_id",
+        "turn_id",
+        "transcript_path",
+        "cwd",
+        "hook_event_name",
+        "model",
+        "permission_mode",
+        "tool_name",
+        "tool_input",
+        "tool_response",
+        "tool_use_id",
+    ]
     assert post.tool_response == "Plan updated" and post.hook_event_name == "PostToolUse"
 
 
@@ -179,8 +201,9 @@ async def test_on_error_block_fails_closed_but_still_reports_failed(session):
         raise RuntimeError("boom")
 
     res = await session.call_tool("update_plan", PLAN)
-    assert res.output == ("Tool call blocked by PreToolUse hook: hook raised RuntimeError: boom "
-                          "(on_error = block). Tool: update_plan")
+    assert res.output == (
+        "Tool call blocked by PreToolUse hook: hook raised RuntimeError: boom (on_error = block). Tool: update_plan"
+    )
     assert "plan_update" not in types(res)
     assert runs(res)[0].status == "failed"
 
@@ -201,8 +224,9 @@ async def test_async_python_hook_timeout(session):
         await never.wait()
 
     res = await session.call_tool("update_plan", PLAN)
-    assert res.output == ("Tool call blocked by PreToolUse hook: hook timed out after 1s (on_error = block). "
-                          "Tool: update_plan")
+    assert res.output == (
+        "Tool call blocked by PreToolUse hook: hook timed out after 1s (on_error = block). Tool: update_plan"
+    )
 
 
 async def test_sync_python_hook_timeout_fails_open(session):

@@ -14,13 +14,18 @@ from codex_nb.hooks import HookEngine, Rewrite, parse_hooks_json
 
 PLAN = {"plan": [{"step": "Inspect", "status": "in_progress"}]}
 BASE_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "SHELL": "/bin/sh"}
-ALLOWED = ("return None (allow), a decision (Block, Rewrite, AddContext, Stop from codex_nb.hooks), the dict a "
-           "command hook would print, or that dict as JSON text")
+ALLOWED = (
+    "return None (allow), a decision (Block, Rewrite, AddContext, Stop from codex_nb.hooks), the dict a "
+    "command hook would print, or that dict as JSON text"
+)
 
 
 def command_session(tmp_path: Path, command: str, **handler) -> cx.Session:
-    doc = {"hooks": {"PreToolUse": [{"matcher": "update_plan", "hooks": [
-        {"type": "command", "command": command, **handler}]}]}}
+    doc = {
+        "hooks": {
+            "PreToolUse": [{"matcher": "update_plan", "hooks": [{"type": "command", "command": command, **handler}]}]
+        }
+    }
     engine = HookEngine(env=BASE_ENV, config=parse_hooks_json(json.dumps(doc), source_path="<test>", from_file=False))
     return cx.Session(cwd=str(tmp_path), hooks=engine)
 
@@ -44,21 +49,30 @@ async def test_a_command_printing_very_deep_json_is_a_failed_run(tmp_path):
 
 async def test_a_command_printing_very_deep_json_blocks_with_on_error_block(tmp_path):
     deep = tmp_path / "deep.json"
-    deep.write_text("{\"a\":" * 100_000 + "1" + "}" * 100_000)
+    deep.write_text('{"a":' * 100_000 + "1" + "}" * 100_000)
     result = await command_session(tmp_path, f"cat {deep}", on_error="block").call_tool("update_plan", PLAN)
-    assert result.output == ("Tool call blocked by PreToolUse hook: hook returned invalid pre-tool-use JSON output "
-                             "(on_error = block). Tool: update_plan")
+    assert result.output == (
+        "Tool call blocked by PreToolUse hook: hook returned invalid pre-tool-use JSON output "
+        "(on_error = block). Tool: update_plan"
+    )
 
 
-@pytest.mark.parametrize(("returned", "error"), [
-    (Rewrite(updated_input={"plan": {1, 2}}),
-     f"hook output is not JSON (TypeError: Object of type set is not JSON serializable); {ALLOWED}"),
-    ("block", f"hook returned the string 'block'; {ALLOWED}"),
-    ("deny: no deploys", f"hook returned the string 'deny: no deploys'; {ALLOWED}"),
-    (42, f"hook returned an unsupported value of type int; {ALLOWED}"),
-    ({"decision": object()},
-     f"hook output is not JSON (TypeError: Object of type object is not JSON serializable); {ALLOWED}"),
-])
+@pytest.mark.parametrize(
+    ("returned", "error"),
+    [
+        (
+            Rewrite(updated_input={"plan": {1, 2}}),
+            f"hook output is not JSON (TypeError: Object of type set is not JSON serializable); {ALLOWED}",
+        ),
+        ("block", f"hook returned the string 'block'; {ALLOWED}"),
+        ("deny: no deploys", f"hook returned the string 'deny: no deploys'; {ALLOWED}"),
+        (42, f"hook returned an unsupported value of type int; {ALLOWED}"),
+        (
+            {"decision": object()},
+            f"hook output is not JSON (TypeError: Object of type object is not JSON serializable); {ALLOWED}",
+        ),
+    ],
+)
 async def test_python_hook_values_that_are_not_hook_output_fail_the_run(returned, error):
     session = cx.Session()
 

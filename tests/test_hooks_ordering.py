@@ -16,7 +16,9 @@ BLOCK_TEXT = "Tool call blocked by PreToolUse hook: plans are frozen. Tool: upda
 
 
 def script(args=ARGS) -> cx.ScriptedModel:
-    return cx.ScriptedModel([[cx.function_call("update_plan", args, call_id="c1")], [cx.assistant_message("done")]], record_requests=True)
+    return cx.ScriptedModel(
+        [[cx.function_call("update_plan", args, call_id="c1")], [cx.assistant_message("done")]], record_requests=True
+    )
 
 
 def kinds(events) -> list[str]:
@@ -32,8 +34,7 @@ async def test_pre_block_no_plan_update_block_message_and_rejected(session):
     model = script()
     result = await session.run_turn("plan it", model=model)
     assert result.status == "completed"
-    assert kinds(result.events) == ["turn_started", "hook_started", "hook_completed", "agent_message",
-                                    "turn_complete"]
+    assert kinds(result.events) == ["turn_started", "hook_started", "hook_completed", "agent_message", "turn_complete"]
     assert model.requests[1].outputs() == {"c1": BLOCK_TEXT}
     assert outcomes(session) == ["finish:Blocked"]  # no lifecycle start for a blocked call
     (fact,) = session.control_tool_facts
@@ -52,8 +53,14 @@ async def test_pre_rewrite_changes_the_emitted_plan(session):
     session.pre_tool_use(lambda i: Rewrite(updated_input=NEW), matcher="update_plan")
     model = script()
     result = await session.run_turn("plan it", model=model)
-    assert kinds(result.events) == ["turn_started", "hook_started", "hook_completed", "plan_update",
-                                    "agent_message", "turn_complete"]
+    assert kinds(result.events) == [
+        "turn_started",
+        "hook_started",
+        "hook_completed",
+        "plan_update",
+        "agent_message",
+        "turn_complete",
+    ]
     (update,) = [e for e in result.events if e.msg.type == "plan_update"]
     assert update.msg.model_dump(mode="json") == {"type": "plan_update", **NEW}
     assert model.requests[1].outputs() == {"c1": "Plan updated"}
@@ -84,8 +91,14 @@ async def test_post_block_replaces_output_but_plan_update_was_already_delivered(
     session.post_tool_use(lambda i: Block(reason="the plan looks wrong"), matcher="update_plan")
     model = script()
     result = await session.run_turn("plan it", model=model)
-    assert kinds(result.events) == ["turn_started", "plan_update", "hook_started", "hook_completed",
-                                    "agent_message", "turn_complete"]
+    assert kinds(result.events) == [
+        "turn_started",
+        "plan_update",
+        "hook_started",
+        "hook_completed",
+        "agent_message",
+        "turn_complete",
+    ]
     assert delivered.index("plan_update") < delivered.index("hook_started")
     assert model.requests[1].outputs() == {"c1": "the plan looks wrong"}
     (update,) = [e for e in result.events if e.msg.type == "plan_update"]

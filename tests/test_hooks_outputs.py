@@ -48,26 +48,33 @@ def test_allow_with_updated_input_rewrites():
     assert (res.status, res.updated_input, res.entries) == ("completed", {"plan": []}, [])
 
 
-@pytest.mark.parametrize(("output", "error"), [
-    (specific(permissionDecision="allow"), "PreToolUse hook returned unsupported permissionDecision:allow"),
-    (specific(permissionDecision="ask"), "PreToolUse hook returned unsupported permissionDecision:ask"),
-    (specific(updatedInput={"a": 1}), "PreToolUse hook returned updatedInput without permissionDecision:allow"),
-    (specific(permissionDecision="deny"),
-     "PreToolUse hook returned permissionDecision:deny without a non-empty permissionDecisionReason"),
-    (specific(permissionDecisionReason="why"),
-     "PreToolUse hook returned permissionDecisionReason without permissionDecision"),
-    ('{"decision":"approve"}', "PreToolUse hook returned unsupported decision:approve"),
-    ('{"decision":"block","reason":"  "}', "PreToolUse hook returned decision:block without a non-empty reason"),
-    ('{"reason":"why"}', "PreToolUse hook returned reason without decision"),
-    ('{"continue":false}', "PreToolUse hook returned unsupported continue:false"),
-    ('{"stopReason":"x"}', "PreToolUse hook returned unsupported stopReason"),
-    ('{"suppressOutput":true}', "PreToolUse hook returned unsupported suppressOutput"),
-    ('{"decision": "block", ', "hook returned invalid pre-tool-use JSON output"),
-    ('[1, 2]', "hook returned invalid pre-tool-use JSON output"),
-    ('{"unknownKey": 1}', "hook returned invalid pre-tool-use JSON output"),
-    ('{"continue": "yes"}', "hook returned invalid pre-tool-use JSON output"),
-    ('{"hookSpecificOutput": {"permissionDecision": "deny"}}', "hook returned invalid pre-tool-use JSON output"),
-])
+@pytest.mark.parametrize(
+    ("output", "error"),
+    [
+        (specific(permissionDecision="allow"), "PreToolUse hook returned unsupported permissionDecision:allow"),
+        (specific(permissionDecision="ask"), "PreToolUse hook returned unsupported permissionDecision:ask"),
+        (specific(updatedInput={"a": 1}), "PreToolUse hook returned updatedInput without permissionDecision:allow"),
+        (
+            specific(permissionDecision="deny"),
+            "PreToolUse hook returned permissionDecision:deny without a non-empty permissionDecisionReason",
+        ),
+        (
+            specific(permissionDecisionReason="why"),
+            "PreToolUse hook returned permissionDecisionReason without permissionDecision",
+        ),
+        ('{"decision":"approve"}', "PreToolUse hook returned unsupported decision:approve"),
+        ('{"decision":"block","reason":"  "}', "PreToolUse hook returned decision:block without a non-empty reason"),
+        ('{"reason":"why"}', "PreToolUse hook returned reason without decision"),
+        ('{"continue":false}', "PreToolUse hook returned unsupported continue:false"),
+        ('{"stopReason":"x"}', "PreToolUse hook returned unsupported stopReason"),
+        ('{"suppressOutput":true}', "PreToolUse hook returned unsupported suppressOutput"),
+        ('{"decision": "block", ', "hook returned invalid pre-tool-use JSON output"),
+        ("[1, 2]", "hook returned invalid pre-tool-use JSON output"),
+        ('{"unknownKey": 1}', "hook returned invalid pre-tool-use JSON output"),
+        ('{"continue": "yes"}', "hook returned invalid pre-tool-use JSON output"),
+        ('{"hookSpecificOutput": {"permissionDecision": "deny"}}', "hook returned invalid pre-tool-use JSON output"),
+    ],
+)
 def test_rejected_outputs_fail_open(output, error):
     res = pre(output)
     assert res.status == "failed"
@@ -76,9 +83,17 @@ def test_rejected_outputs_fail_open(output, error):
 
 
 def test_system_message_is_a_warning_and_context_is_kept_when_blocked():
-    out = json.dumps({"systemMessage": "careful", "hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": "no",
-        "additionalContext": "ctx"}})
+    out = json.dumps(
+        {
+            "systemMessage": "careful",
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "no",
+                "additionalContext": "ctx",
+            },
+        }
+    )
     res = pre(out)
     assert entries(res) == [("warning", "careful"), ("context", "ctx"), ("feedback", "no")]
     assert res.additional_contexts == ["ctx"]
@@ -93,7 +108,8 @@ def test_exit_two_without_stderr_fails_open():
     res = pre(code=2, stderr="  ")
     assert res.status == "failed" and res.block_reason is None
     assert entries(res) == [
-        ("error", "PreToolUse hook exited with code 2 but did not write a blocking reason to stderr")]
+        ("error", "PreToolUse hook exited with code 2 but did not write a blocking reason to stderr")
+    ]
 
 
 def test_other_exit_codes_fail_open():
@@ -116,8 +132,9 @@ def test_post_block_decision_gives_feedback():
 
 
 def test_post_continue_false_stops_with_reason():
-    res = post(json.dumps({"continue": False, "stopReason": "halt after bash output",
-                           "reason": "post-tool hook says stop"}))
+    res = post(
+        json.dumps({"continue": False, "stopReason": "halt after bash output", "reason": "post-tool hook says stop"})
+    )
     assert res.status == "stopped" and res.should_stop
     assert res.feedback == ["post-tool hook says stop"]
     assert entries(res) == [("stop", "halt after bash output")]
@@ -135,15 +152,20 @@ def test_post_exit_two_is_a_blocked_run_with_feedback():
     assert res.status == "blocked" and res.feedback == ["post hook says pause"]
 
 
-@pytest.mark.parametrize(("output", "error"), [
-    ('{"suppressOutput": true}', "PostToolUse hook returned unsupported suppressOutput"),
-    ('{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":{"ok":true}}}',
-     "PostToolUse hook returned unsupported updatedMCPToolOutput"),
-    ('{"decision":"block"}', "PostToolUse hook returned decision:block without a non-empty reason"),
-    ('{"reason":"r"}', "PostToolUse hook returned reason without decision"),
-    ('{"decision":"approve","reason":"r"}', "hook returned invalid post-tool-use JSON output"),
-    ('{not json', "hook returned invalid post-tool-use JSON output"),
-])
+@pytest.mark.parametrize(
+    ("output", "error"),
+    [
+        ('{"suppressOutput": true}', "PostToolUse hook returned unsupported suppressOutput"),
+        (
+            '{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedMCPToolOutput":{"ok":true}}}',
+            "PostToolUse hook returned unsupported updatedMCPToolOutput",
+        ),
+        ('{"decision":"block"}', "PostToolUse hook returned decision:block without a non-empty reason"),
+        ('{"reason":"r"}', "PostToolUse hook returned reason without decision"),
+        ('{"decision":"approve","reason":"r"}', "hook returned invalid post-tool-use JSON output"),
+        ("{not json", "hook returned invalid post-tool-use JSON output"),
+    ],
+)
 def test_post_rejected_outputs_fail_open(output, error):
     res = post(output)
     assert res.status == "failed" and res.feedback == []
@@ -152,7 +174,8 @@ def test_post_rejected_outputs_fail_open(output, error):
 
 def test_post_exit_two_without_stderr():
     assert entries(post(code=2)) == [
-        ("error", "PostToolUse hook exited with code 2 but did not write feedback to stderr")]
+        ("error", "PostToolUse hook exited with code 2 but did not write feedback to stderr")
+    ]
 
 
 def test_post_additional_context():

@@ -64,8 +64,9 @@ async def all_dead(pids: list[int]) -> bool:
 
 async def test_a_hook_cancelled_while_its_process_is_being_spawned_ends_its_group(monkeypatch, fifo, tmp_path):
     gate = GatedPipes(monkeypatch)
-    run = asyncio.ensure_future(run_command(BACKGROUNDED.format(fifo=fifo), stdin_json="{}", cwd=str(tmp_path),
-                                            env=ENV, timeout=60))
+    run = asyncio.ensure_future(
+        run_command(BACKGROUNDED.format(fifo=fifo), stdin_json="{}", cwd=str(tmp_path), env=ENV, timeout=60)
+    )
     await gate.started
     pids = await asyncio.to_thread(hook_pids, fifo)
     try:
@@ -121,10 +122,14 @@ async def test_closing_the_engine_before_a_hooks_pipes_are_connected_kills_it(mo
         kill_leftovers(pids)
 
 
-@pytest.mark.parametrize("command", [
-    BACKGROUNDED,  # the shell waits for its child: aclose lands while the hook runs
-    "sleep 300 & echo $$ $! > {fifo}",  # the shell exits at once: aclose lands as the leader exits
-], ids=["running", "leader-exiting"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        BACKGROUNDED,  # the shell waits for its child: aclose lands while the hook runs
+        "sleep 300 & echo $$ $! > {fifo}",  # the shell exits at once: aclose lands as the leader exits
+    ],
+    ids=["running", "leader-exiting"],
+)
 async def test_closing_a_session_mid_hook_ends_the_hooks_group(command, fifo, tmp_path):
     session, _ = session_with(command.format(fifo=fifo), tmp_path)
     handle = session.start_turn("go", model=one_plan_model())
@@ -139,8 +144,11 @@ async def test_closing_a_session_mid_hook_ends_the_hooks_group(command, fifo, tm
 
 async def test_closing_the_groups_kills_a_run_that_is_still_unwinding(fifo, tmp_path):
     groups = ProcessGroups()
-    run = asyncio.ensure_future(run_command(BACKGROUNDED.format(fifo=fifo), stdin_json="{}", cwd=str(tmp_path),
-                                            env=ENV, timeout=60, groups=groups))
+    run = asyncio.ensure_future(
+        run_command(
+            BACKGROUNDED.format(fifo=fifo), stdin_json="{}", cwd=str(tmp_path), env=ENV, timeout=60, groups=groups
+        )
+    )
     pids = await asyncio.to_thread(hook_pids, fifo)
     try:
         assert len(groups) == 1

@@ -20,8 +20,23 @@ import pytest
 
 import codex_nb as cx
 
-HEAVY = ("ipywidgets", "anywidget", "traitlets", "comm", "IPython", "py_mini_racer", "openai", "httpx", "httpx2",
-         "wcwidth", "uniseg", "acp", "mcp", "bm25s", "numpy")
+HEAVY = (
+    "ipywidgets",
+    "anywidget",
+    "traitlets",
+    "comm",
+    "IPython",
+    "py_mini_racer",
+    "openai",
+    "httpx",
+    "httpx2",
+    "wcwidth",
+    "uniseg",
+    "acp",
+    "mcp",
+    "bm25s",
+    "numpy",
+)
 
 
 def loaded_after(statement: str) -> set[str]:
@@ -38,8 +53,13 @@ def under(modules: set[str], *packages: str) -> set[str]:
 
 def test_import_loads_only_the_package_index() -> None:
     modules = loaded_after("import codex_nb")
-    assert under(modules, "codex_nb") == {"codex_nb", "codex_nb._lazy", "codex_nb.errors", "codex_nb.tools",
-                                          "codex_nb.tools.errors"}
+    assert under(modules, "codex_nb") == {
+        "codex_nb",
+        "codex_nb._lazy",
+        "codex_nb.errors",
+        "codex_nb.tools",
+        "codex_nb.tools.errors",
+    }
     assert under(modules, "pydantic", "pydantic_core", "asyncio", *HEAVY) == set()
 
 
@@ -47,11 +67,33 @@ def test_first_session_loads_the_runtime_but_no_frontend_machinery() -> None:
     modules = loaded_after("import codex_nb as cx; cx.Session")
     assert "codex_nb.runtime.session" in modules
     assert under(modules, *HEAVY) == set()
-    assert under(modules, "codex_nb.widgets", "codex_nb.render", "codex_nb.sources", "codex_nb.extension",
-                 "codex_nb.acp", "codex_nb.code_mode.host", "codex_nb.code_mode.runtime") == set()
+    assert (
+        under(
+            modules,
+            "codex_nb.widgets",
+            "codex_nb.render",
+            "codex_nb.sources",
+            "codex_nb.extension",
+            "codex_nb.acp",
+            "codex_nb.code_mode.host",
+            "codex_nb.code_mode.runtime",
+        )
+        == set()
+    )
     # hook inputs, decisions, runners and events wait for the first hook; TOML for the first document
-    assert under(modules, "codex_nb.hooks.types", "codex_nb.hooks.events", "codex_nb.hooks.outputs",
-                 "codex_nb.hooks.python", "codex_nb.hooks.runner", "tomllib", "difflib") == set()
+    assert (
+        under(
+            modules,
+            "codex_nb.hooks.types",
+            "codex_nb.hooks.events",
+            "codex_nb.hooks.outputs",
+            "codex_nb.hooks.python",
+            "codex_nb.hooks.runner",
+            "tomllib",
+            "difflib",
+        )
+        == set()
+    )
 
 
 def test_a_new_session_loads_no_hook_runner_and_no_search_index() -> None:
@@ -113,8 +155,13 @@ def typed_mirror(path: Path, package: str) -> tuple[dict[str, str], set[str]]:
         base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
         for alias in node.names:
             typed[alias.name] = f"{base}.{node.module}" if node.module else f"{base}.{alias.name}"
-    eager = {alias.name for node in tree.body if isinstance(node, ast.ImportFrom) and node.module != "__future__"
-             for alias in node.names if not (alias.asname or alias.name).startswith("_")}
+    eager = {
+        alias.name
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.module != "__future__"
+        for alias in node.names
+        if not (alias.asname or alias.name).startswith("_")
+    }
     return typed, eager
 
 
@@ -130,7 +177,8 @@ def test_lazy_names_and_their_typed_mirror_agree(package: str) -> None:
     # ``cx.extension`` is reachable but stays out of ``__all__``: a star import must not load IPython.
     reachable = set(module.__all__) | ({"extension"} if package == "codex_nb" else set())
     assert reachable == set(module._LAZY) | set(submodules) | (eager - {"TYPE_CHECKING"}) | (
-        {"load_ipython_extension", "unload_ipython_extension"} if package == "codex_nb" else set())
+        {"load_ipython_extension", "unload_ipython_extension"} if package == "codex_nb" else set()
+    )
     for name in module.__all__:
         assert getattr(module, name) is not None
 

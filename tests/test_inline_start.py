@@ -50,8 +50,9 @@ async def test_update_plan_finishes_inline_without_a_task(session: cx.Session) -
 async def test_a_spinning_handler_is_handed_off_and_can_be_interrupted(session: cx.Session, no_leaked_tasks) -> None:
     started = asyncio.Event()
     session.registry.register(Spinner(started), source="user")
-    handle = session.start_turn("go", model=cx.ScriptedModel([[cx.function_call("spin", {}, call_id="s")]],
-                                                             allow_leftover=True))
+    handle = session.start_turn(
+        "go", model=cx.ScriptedModel([[cx.function_call("spin", {}, call_id="s")]], allow_leftover=True)
+    )
     await started.wait()  # the loop runs: the spinner was handed to a task, not run to death inline
     assert MARK.get() == "caller"  # the handler's context change stayed in its own context
     handle.interrupt()
@@ -85,10 +86,16 @@ async def test_call_order_with_parallel_readers_around_update_plan(session: cx.S
         return name
 
     session.subscribe(lambda e: log.append("plan") if e.msg.type == "plan_update" else None)
-    model = cx.ScriptedModel([[cx.function_call("read", {"name": "a"}, call_id="a"),
-                               cx.function_call("update_plan", PLAN, call_id="p"),
-                               cx.function_call("read", {"name": "b"}, call_id="b")],
-                              [cx.assistant_message("ok")]])
+    model = cx.ScriptedModel(
+        [
+            [
+                cx.function_call("read", {"name": "a"}, call_id="a"),
+                cx.function_call("update_plan", PLAN, call_id="p"),
+                cx.function_call("read", {"name": "b"}, call_id="b"),
+            ],
+            [cx.assistant_message("ok")],
+        ]
+    )
     handle = session.start_turn("go", model=model)
     await a_started.wait()
     assert log == ["start a"]  # update_plan waits for reader a; reader b waits behind update_plan

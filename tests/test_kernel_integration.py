@@ -38,7 +38,9 @@ def _collect(msg, chunks: list[str]) -> None:
 
 
 def test_background_turn_does_not_block_the_cell(kernel) -> None:
-    run(kernel, """
+    run(
+        kernel,
+        """
 import asyncio, codex_nb as cx
 session = cx.Session()
 seen = []
@@ -59,7 +61,8 @@ model = cx.ScriptedModel([
 ])
 handle = session.start_turn("go", model=model)
 print("cell returned")
-""")
+""",
+    )
     # handshake: the turn reached its tool (under load the next cell may run before it starts)
     out = run(kernel, "await waiting.wait()\nprint(handle.done(), seen)")
     assert out.strip() == "False ['turn_started', 'plan_update']"
@@ -69,7 +72,9 @@ print("cell returned")
 
 
 def test_interrupt_from_a_later_cell(kernel) -> None:
-    run(kernel, """
+    run(
+        kernel,
+        """
 never, started = asyncio.Event(), asyncio.Event()
 
 @session.tool
@@ -81,11 +86,15 @@ async def hang() -> str:
 
 model = cx.ScriptedModel([[cx.function_call("hang", {}, call_id="h")]])
 handle = session.start_turn("hang please", model=model)
-""")
-    out = run(kernel, """
+""",
+    )
+    out = run(
+        kernel,
+        """
 await started.wait()  # handshake: the tool is running
 print(handle.interrupt())
 result = await handle
 print(result.status, result.outputs()["h"].startswith("aborted by user after"), seen[-1])
-""")
+""",
+    )
     assert out.strip().splitlines() == ["True", "interrupted True turn_aborted"]

@@ -47,16 +47,26 @@ def test_kernel_shutdown_ends_every_child_and_what_it_started(tmp_path: Path) ->
     work.mkdir()
     call = cx.function_call("exec_command", {"cmd": ESCAPING.format(fifo=command_fifo), "yield_time_ms": 250})
     pids: list[int] = []
-    with ResponsesServer([[call], Stall(300)], allow_leftover=True) as srv, \
-            ResponsesServer([], allow_leftover=True) as acp_srv:
-        home = srv.write_codex_home(tmp_path / "home", approval_policy="never", sandbox_mode="danger-full-access",
-                                    **PLAN_TOOLS)
+    with (
+        ResponsesServer([[call], Stall(300)], allow_leftover=True) as srv,
+        ResponsesServer([], allow_leftover=True) as acp_srv,
+    ):
+        home = srv.write_codex_home(
+            tmp_path / "home", approval_policy="never", sandbox_mode="danger-full-access", **PLAN_TOOLS
+        )
         acp_home = write_codex_acp_home(acp_srv, tmp_path / "acp-home")
         manager, client = start_new_kernel(kernel_name="python3", startup_timeout=120)
         try:
             out: list[str] = []
-            code = CELL.format(binary=str(codex_binary()), home=str(home), work=str(work), acp=str(codex_acp_binary()),
-                               acp_home=str(acp_home), hook=BACKGROUNDED.format(fifo=hook_fifo))
+            code = CELL.format(
+                binary=str(codex_binary()),
+                home=str(home),
+                work=str(work),
+                acp=str(codex_acp_binary()),
+                acp_home=str(acp_home),
+                hook=BACKGROUNDED.format(fifo=hook_fifo),
+            )
+
             def hook(msg: dict) -> None:
                 if msg["msg_type"] in ("stream", "error"):
                     out.append(msg["content"].get("text") or "\n".join(msg["content"].get("traceback", [])))

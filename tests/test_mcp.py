@@ -29,8 +29,13 @@ def notes_config(**extra):
 
 
 def fc(name, args, call_id, namespace="mcp__notes"):
-    return {"type": "function_call", "namespace": namespace, "name": name, "arguments": json.dumps(args),
-            "call_id": call_id}
+    return {
+        "type": "function_call",
+        "namespace": namespace,
+        "name": name,
+        "arguments": json.dumps(args),
+        "call_id": call_id,
+    }
 
 
 def strip_wall_time(output):
@@ -49,21 +54,34 @@ def session_with(servers: dict, **config):
 
 # -- config ---------------------------------------------------------------------------------
 def test_config_parses_stdio_and_http():
-    stdio = parse_mcp_server("a", {"command": "x", "args": ["1"], "env": {"K": "V"}, "cwd": "/tmp",
-                                   "enabled_tools": ["t1", "t2"], "disabled_tools": ["t2"], "tool_timeout_sec": 5})
+    stdio = parse_mcp_server(
+        "a",
+        {
+            "command": "x",
+            "args": ["1"],
+            "env": {"K": "V"},
+            "cwd": "/tmp",
+            "enabled_tools": ["t1", "t2"],
+            "disabled_tools": ["t2"],
+            "tool_timeout_sec": 5,
+        },
+    )
     assert (stdio.transport, stdio.args, stdio.tool_timeout_sec, stdio.startup_timeout_sec) == ("stdio", ("1",), 5, 10)
     assert [stdio.allows(t) for t in ("t1", "t2", "t3")] == [True, False, False]
     http = parse_mcp_server("b", {"url": "http://127.0.0.1:1/mcp", "http_headers": {"X": "1"}, "enabled": False})
     assert (http.transport, http.enabled, http.headers()) == ("streamable_http", False, {"X": "1"})
 
 
-@pytest.mark.parametrize("raw, message", [
-    ({}, "needs exactly one of `command`"),
-    ({"command": "x", "url": "y"}, "needs exactly one of `command`"),
-    ({"command": "x", "urll": 1}, "unknown key"),
-    ({"command": "x", "args": "a b"}, "must be a list of strings"),
-    ({"command": "x", "tool_timeout_sec": 0}, "must be a positive number"),
-])
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        ({}, "needs exactly one of `command`"),
+        ({"command": "x", "url": "y"}, "needs exactly one of `command`"),
+        ({"command": "x", "urll": 1}, "unknown key"),
+        ({"command": "x", "args": "a b"}, "must be a list of strings"),
+        ({"command": "x", "tool_timeout_sec": 0}, "must be a positive number"),
+    ],
+)
 def test_config_errors_say_what_is_wrong(raw, message):
     with pytest.raises(ConfigError, match=message):
         parse_mcp_servers({"mcp_servers": {"srv": raw}})
@@ -78,16 +96,25 @@ def test_missing_bearer_token_env_var_is_a_clear_error(monkeypatch):
 
 # -- real servers -----------------------------------------------------------------------------
 async def test_tool_lists_match_what_codex_shows_for_the_same_servers():
-    session, servers = session_with({"notes": notes_config(), "time": {
-        "command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"],
-        "startup_timeout_sec": 30}})
+    session, servers = session_with(
+        {
+            "notes": notes_config(),
+            "time": {
+                "command": sys.executable,
+                "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"],
+                "startup_timeout_sec": 30,
+            },
+        }
+    )
     async with servers:
         assert servers.status() == {"notes": "ready", "time": "ready"}
         plan = session.planner.plan()
         assert "tool_search" in plan.tool_names and not any(n.startswith("mcp__") for n in plan.tool_names)
         search = plan.router.lookup(ToolName.of("tool_search")).tool
-        for call_id, query in (("s-notes", "note notes square image wait seconds crash exit shout save read count "
-                                           "tool list"), ("s-time", "time timezone convert current")):
+        for call_id, query in (
+            ("s-notes", "note notes square image wait seconds crash exit shout save read count tool list"),
+            ("s-time", "time timezone convert current"),
+        ):
             codex = FIXTURE["tool_search_outputs"][call_id]["tools"]
             ours = search.search(query, 50)
             for codex_ns in (t for t in codex if t["name"].startswith("mcp__")):
@@ -99,18 +126,40 @@ async def test_tool_lists_match_what_codex_shows_for_the_same_servers():
 
 
 async def test_calls_map_results_like_codex():
-    session, servers = session_with({"notes": notes_config(), "time": {
-        "command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"],
-        "startup_timeout_sec": 30}})
+    session, servers = session_with(
+        {
+            "notes": notes_config(),
+            "time": {
+                "command": sys.executable,
+                "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"],
+                "startup_timeout_sec": 30,
+            },
+        }
+    )
     async with servers:
-        model = cx.ScriptedModel([
-            [fc("save_note", {"title": "a", "body": "hello"}, "c1"), fc("red_square", {}, "c2")],
-            [fc("note_stats", {}, "c3"), fc("read_note", {"title": "zz"}, "c4"),
-             {"type": "function_call", "namespace": "mcp__notes", "name": "save_note", "arguments": "not json",
-              "call_id": "c6"},
-             fc("convert_time", {"source_timezone": "UTC", "time": "25:99", "target_timezone": "Asia/Tokyo"}, "t2",
-                namespace="mcp__time")],
-            [cx.assistant_message("done")]])
+        model = cx.ScriptedModel(
+            [
+                [fc("save_note", {"title": "a", "body": "hello"}, "c1"), fc("red_square", {}, "c2")],
+                [
+                    fc("note_stats", {}, "c3"),
+                    fc("read_note", {"title": "zz"}, "c4"),
+                    {
+                        "type": "function_call",
+                        "namespace": "mcp__notes",
+                        "name": "save_note",
+                        "arguments": "not json",
+                        "call_id": "c6",
+                    },
+                    fc(
+                        "convert_time",
+                        {"source_timezone": "UTC", "time": "25:99", "target_timezone": "Asia/Tokyo"},
+                        "t2",
+                        namespace="mcp__time",
+                    ),
+                ],
+                [cx.assistant_message("done")],
+            ]
+        )
         result = await session.run_turn("go", model=model)
     assert result.status == "completed", result.error
     ours = result.outputs()
@@ -121,11 +170,13 @@ async def test_calls_map_results_like_codex():
 
 
 async def test_failures_are_paired_errors_with_visible_status_and_restart():
-    session, servers = session_with({
-        "notes": notes_config(tool_timeout_sec=1),
-        "missing": {"command": "/nonexistent/mcp-server"},
-        "garbage": {"command": sys.executable, "args": [NOTES, "--garbage"], "startup_timeout_sec": 1},
-    })
+    session, servers = session_with(
+        {
+            "notes": notes_config(tool_timeout_sec=1),
+            "missing": {"command": "/nonexistent/mcp-server"},
+            "garbage": {"command": sys.executable, "args": [NOTES, "--garbage"], "startup_timeout_sec": 1},
+        }
+    )
     warnings = []
     session.subscribe(lambda e: warnings.append(e.msg.message) if e.msg.type == "warning" else None)
     await servers.start()
@@ -134,21 +185,30 @@ async def test_failures_are_paired_errors_with_visible_status_and_restart():
         assert "No such file or directory" in servers["missing"].error
         assert "timed out after 1 seconds" in servers["garbage"].error
         assert len(warnings) == 2
-        model = cx.ScriptedModel([[fc("note_stats", {}, "warm")], [fc("wait_seconds", {"seconds": 30}, "hang")],
-                                  [fc("crash", {}, "crash")], [fc("note_stats", {}, "after")],
-                                  [cx.assistant_message("done")]])
+        model = cx.ScriptedModel(
+            [
+                [fc("note_stats", {}, "warm")],
+                [fc("wait_seconds", {"seconds": 30}, "hang")],
+                [fc("crash", {}, "crash")],
+                [fc("note_stats", {}, "after")],
+                [cx.assistant_message("done")],
+            ]
+        )
         result = await session.run_turn("go", model=model)
         assert result.status == "completed"
         out = {k: strip_wall_time(v) for k, v in result.outputs().items()}
-        assert out["hang"][1]["text"] == ("tool call error: tool call failed for `notes/wait_seconds`\n\nCaused by:\n"
-                                          "    timed out awaiting tools/call after 1s")
+        assert out["hang"][1]["text"] == (
+            "tool call error: tool call failed for `notes/wait_seconds`\n\nCaused by:\n"
+            "    timed out awaiting tools/call after 1s"
+        )
         for call_id, tool in (("crash", "crash"), ("after", "note_stats")):
             assert out[call_id][1]["text"].endswith(f"`notes/{tool}`\n\nCaused by:\n    Transport closed")
         assert servers.status()["notes"] == "crashed" and "restart it" in servers["notes"].error
         await servers.restart("notes")
         assert servers.status()["notes"] == "ready"
-        again = await session.run_turn("again", model=cx.ScriptedModel([[fc("note_stats", {}, "x")],
-                                                                       [cx.assistant_message("ok")]]))
+        again = await session.run_turn(
+            "again", model=cx.ScriptedModel([[fc("note_stats", {}, "x")], [cx.assistant_message("ok")]])
+        )
         assert strip_wall_time(again.outputs()["x"]) == 'Wall time: T seconds\nOutput:\n{"notes":0,"characters":0}'
     finally:
         await servers.stop()
@@ -157,12 +217,20 @@ async def test_failures_are_paired_errors_with_visible_status_and_restart():
 async def test_list_changed_swaps_the_catalog_from_the_next_step():
     session, servers = session_with({"notes": notes_config()})
     async with servers:
+
         async def refreshed(request):
             await servers["notes"]._refresh  # the list_changed refresh has replaced the source
             return [fc("note_stats", {}, "n")]
 
-        model = cx.ScriptedModel([[fc("enable_shout", {}, "e")], refreshed, [fc("shout", {"text": "hi"}, "s")],
-                                  [cx.assistant_message("ok")]], record_requests=True)
+        model = cx.ScriptedModel(
+            [
+                [fc("enable_shout", {}, "e")],
+                refreshed,
+                [fc("shout", {"text": "hi"}, "s")],
+                [cx.assistant_message("ok")],
+            ],
+            record_requests=True,
+        )
         before = session.registry.generation
         result = await session.run_turn("go", model=model)
         assert result.status == "completed", result.error
@@ -192,21 +260,32 @@ async def test_streamable_http_server():
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     # a server for the whole test, outside the loop's child watcher; Popen itself does not wait
-    proc = subprocess.Popen([sys.executable, NOTES, "--http", str(port)], stdout=subprocess.DEVNULL,  # noqa: ASYNC220
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(  # noqa: ASYNC220
+        [sys.executable, NOTES, "--http", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         for line in proc.stderr:  # handshake: uvicorn reports when it listens
             if "Uvicorn running" in line or "Application startup complete" in line:
                 break
-        session, servers = session_with({"web": {"url": f"http://127.0.0.1:{port}/mcp", "http_headers": {"X-T": "1"},
-                                                 "startup_timeout_sec": 30}})
+        session, servers = session_with(
+            {"web": {"url": f"http://127.0.0.1:{port}/mcp", "http_headers": {"X-T": "1"}, "startup_timeout_sec": 30}}
+        )
         async with servers:
             assert servers.status() == {"web": "ready"}, servers
-            model = cx.ScriptedModel([[fc("save_note", {"title": "t", "body": "b"}, "h", namespace="mcp__web")],
-                                      [cx.assistant_message("ok")]])
+            model = cx.ScriptedModel(
+                [
+                    [fc("save_note", {"title": "t", "body": "b"}, "h", namespace="mcp__web")],
+                    [cx.assistant_message("ok")],
+                ]
+            )
             result = await session.run_turn("go", model=model)
-        assert strip_wall_time(result.outputs()["h"]) == \
-            "Wall time: T seconds\nOutput:\n{\"result\":\"saved 't' (1 characters)\"}"
+        assert (
+            strip_wall_time(result.outputs()["h"])
+            == 'Wall time: T seconds\nOutput:\n{"result":"saved \'t\' (1 characters)"}'
+        )
     finally:
         proc.terminate()
         proc.wait(10)
@@ -237,13 +316,20 @@ async def test_resource_helpers_match_codex():
         for codex in FIXTURE["resource_tools"]:
             assert specs[codex["name"]] == codex
         call = lambda name, args, cid: cx.function_call(name, args, call_id=cid)  # noqa: E731
-        model = cx.ScriptedModel([[
-            call("list_mcp_resources", {}, "r1"), call("list_mcp_resources", {"server": "notes"}, "r2"),
-            call("list_mcp_resource_templates", {}, "r3"),
-            call("read_mcp_resource", {"server": "notes", "uri": "notes://readme"}, "r4"),
-            call("read_mcp_resource", {"server": "nosuch", "uri": "x://y"}, "r5"),
-            call("read_mcp_resource", {"server": "notes", "uri": "notes://missing"}, "r6"),
-            call("list_mcp_resources", {"server": "nosuch"}, "r7")], [cx.assistant_message("ok")]])
+        model = cx.ScriptedModel(
+            [
+                [
+                    call("list_mcp_resources", {}, "r1"),
+                    call("list_mcp_resources", {"server": "notes"}, "r2"),
+                    call("list_mcp_resource_templates", {}, "r3"),
+                    call("read_mcp_resource", {"server": "notes", "uri": "notes://readme"}, "r4"),
+                    call("read_mcp_resource", {"server": "nosuch", "uri": "x://y"}, "r5"),
+                    call("read_mcp_resource", {"server": "notes", "uri": "notes://missing"}, "r6"),
+                    call("list_mcp_resources", {"server": "nosuch"}, "r7"),
+                ],
+                [cx.assistant_message("ok")],
+            ]
+        )
         result = await session.run_turn("resources", model=model)
     codex = {i["call_id"]: i["output"] for i in FIXTURE["resource_outputs"]}
     assert result.outputs() == codex
@@ -252,14 +338,17 @@ async def test_resource_helpers_match_codex():
 async def test_code_mode_calls_an_mcp_tool_through_v8():
     from codex_nb.config import CodeModeSettings
 
-    session = cx.Session(cx.Config(code_mode=CodeModeSettings(enabled=True, only=True),
-                                   extra={"mcp_servers": {"notes": notes_config()}}))
+    session = cx.Session(
+        cx.Config(code_mode=CodeModeSettings(enabled=True, only=True), extra={"mcp_servers": {"notes": notes_config()}})
+    )
     servers = McpServers.attach(session)
     try:
         async with servers:
-            source = ("const saved = await tools.mcp__notes__save_note({title: 'js', body: 'from V8'});\n"
-                      "const read = await tools.mcp__notes__read_note({title: 'js'});\n"
-                      "text(JSON.stringify(saved.structuredContent)); text(read.structuredContent.result)")
+            source = (
+                "const saved = await tools.mcp__notes__save_note({title: 'js', body: 'from V8'});\n"
+                "const read = await tools.mcp__notes__read_note({title: 'js'});\n"
+                "text(JSON.stringify(saved.structuredContent)); text(read.structuredContent.result)"
+            )
             result = await session.call_tool("exec", source, call_id="e1")
         parts = [p.get("text") for p in result.item["output"]]
         assert parts[1:] == ['{"result":"saved \'js\' (7 characters)"}', "from V8"], parts
@@ -280,8 +369,12 @@ async def test_hooks_see_the_flat_mcp_name_and_can_block_a_call():
         return Block(reason="notes are read-only today")
 
     async with servers:
-        model = cx.ScriptedModel([[fc("save_note", {"title": "a", "body": "b"}, "s"), fc("note_stats", {}, "n")],
-                                  [cx.assistant_message("ok")]])
+        model = cx.ScriptedModel(
+            [
+                [fc("save_note", {"title": "a", "body": "b"}, "s"), fc("note_stats", {}, "n")],
+                [cx.assistant_message("ok")],
+            ]
+        )
         result = await session.run_turn("go", model=model)
     assert seen == [("mcp__notes__save_note", {"title": "a", "body": "b"})]
     assert "notes are read-only today" in json.dumps(result.outputs()["s"])

@@ -57,8 +57,22 @@ async def test_one_bad_tool_is_skipped_with_a_warning_and_the_rest_work():
         assert len(warnings) == len(expected) + 2, warnings
 
         names = mcp_names(session)
-        assert set(names.values()) == {"echo", "storm", "stats", "twice", "a.b", "a_b", "x" * 200, "", "wordy",
-                                       "titled", "recursive_ref", "dangling_ref", "deep", "laughs"}
+        assert set(names.values()) == {
+            "echo",
+            "storm",
+            "stats",
+            "twice",
+            "a.b",
+            "a_b",
+            "x" * 200,
+            "",
+            "wordy",
+            "titled",
+            "recursive_ref",
+            "dangling_ref",
+            "deep",
+            "laughs",
+        }
         for flat in names:
             assert re.fullmatch(r"[A-Za-z0-9_]{1,128}", flat), flat
         assert names["mcp__h___"] == ""  # an empty name is Codex's "_"
@@ -69,8 +83,12 @@ async def test_one_bad_tool_is_skipped_with_a_warning_and_the_rest_work():
         assert len(wordy.description) == 65_536 and wordy.description.endswith("\n[truncated]")
         assert len(session.registry.get("mcp__h.titled").tool.title) == 65_536
 
-        model = cx.ScriptedModel([[cx.function_call("echo", {"text": "still works"}, namespace="mcp__h", call_id="e")],
-                                  [cx.assistant_message("ok")]])
+        model = cx.ScriptedModel(
+            [
+                [cx.function_call("echo", {"text": "still works"}, namespace="mcp__h", call_id="e")],
+                [cx.assistant_message("ok")],
+            ]
+        )
         result = await session.run_turn("go", model=model)
         assert result.status == "completed", result.error
         assert "still works" in json.dumps(result.outputs()["e"])
@@ -85,8 +103,11 @@ async def test_servers_whose_names_sanitise_alike_both_register():
     session, servers, warnings = session_with({"a.b": hostile(), "a_b": hostile()})
     async with servers:  # used to raise ToolCollisionError out of start()
         assert servers.status() == {"a.b": "ready", "a_b": "ready"}
-        namespaces = {entry.tool.tool_name.namespace for entry in session.registry.snapshot().entries.values()
-                      if hasattr(entry.tool, "raw_name")}
+        namespaces = {
+            entry.tool.tool_name.namespace
+            for entry in session.registry.snapshot().entries.values()
+            if hasattr(entry.tool, "raw_name")
+        }
         assert len(namespaces) == 2 and all(re.fullmatch(r"mcp__a_b_[0-9a-f]{12}", ns) for ns in namespaces)
         assert warnings == []
 
@@ -101,8 +122,9 @@ async def test_a_tool_whose_name_a_user_tool_owns_is_skipped():
     session.registry.register(echo, namespace="mcp__h")
     async with servers:  # used to raise ToolCollisionError out of start()
         assert servers.status() == {"h": "ready"}
-        assert warnings == ["MCP server `h`: skipped tool 'echo': its name 'mcp__h.echo' is already registered "
-                            "by 'user'"]
+        assert warnings == [
+            "MCP server `h`: skipped tool 'echo': its name 'mcp__h.echo' is already registered by 'user'"
+        ]
         assert session.registry.get("mcp__h.echo").source == "user"
         assert session.registry.get("mcp__h.stats").source == "mcp:h"
 
@@ -129,8 +151,9 @@ async def test_list_changed_storm_is_coalesced():
         if getattr(getattr(message, "root", message), "method", None) == "notifications/tools/list_changed":
             seen["notes"] += 1
             if seen["notes"] == count:
-                seen["live_at_end"] = len([t for t in asyncio.all_tasks()
-                                           if "refresh" in getattr(t.get_coro(), "__qualname__", "")])
+                seen["live_at_end"] = len(
+                    [t for t in asyncio.all_tasks() if "refresh" in getattr(t.get_coro(), "__qualname__", "")]
+                )
                 all_seen.set()
 
     connection._list_tools, connection._on_message = counted_list, counted_message
@@ -149,15 +172,18 @@ async def test_list_changed_storm_is_coalesced():
 
 
 async def test_a_listing_past_codexs_bounds_fails_the_server_with_a_reason():
-    session, servers, warnings = session_with({"many": hostile("--many", "2100"), "endless": hostile("--endless-pages"),
-                                               "fine": hostile("--many", "2045")})
+    session, servers, warnings = session_with(
+        {"many": hostile("--many", "2100"), "endless": hostile("--endless-pages"), "fine": hostile("--many", "2045")}
+    )
     async with servers:  # used to take all 2,103 tools, and to loop on the endless listing until the timeout
         assert servers.status() == {"many": "failed", "endless": "failed", "fine": "ready"}
         assert len(servers["fine"].tools) == 2048
         assert servers["many"].error.startswith(
-            "MCP client for `many` failed to start: MCP server `many` lists more than 2,048 tools (Codex's limit)")
+            "MCP client for `many` failed to start: MCP server `many` lists more than 2,048 tools (Codex's limit)"
+        )
         assert servers["endless"].error.startswith(
-            "MCP client for `endless` failed to start: MCP server `endless`: tools/list takes more than 100 pages")
+            "MCP client for `endless` failed to start: MCP server `endless`: tools/list takes more than 100 pages"
+        )
         assert len(warnings) == 2
 
 

@@ -21,13 +21,23 @@ NOTES = str(HERE / "mcp_servers" / "notes_server.py")
 HOSTILE = str(HERE / "mcp_servers" / "hostile_server.py")
 QUERY = "note notes square image save read count"
 NAMES_QUERY = "long save tags dup entry dash dot underscore tool"
-CALLS = [("save_note", {"title": "a", "body": "hello"}), ("red_square", {}), ("note_stats", {}),
-         ("read_note", {"title": "zz"})]
+CALLS = [
+    ("save_note", {"title": "a", "body": "hello"}),
+    ("red_square", {}),
+    ("note_stats", {}),
+    ("read_note", {"title": "zz"}),
+]
 
 
 def servers_table() -> dict:
-    return {"notes": {"command": sys.executable, "args": [NOTES], "default_tools_approval_mode": "approve",
-                      "startup_timeout_sec": 60}}
+    return {
+        "notes": {
+            "command": sys.executable,
+            "args": [NOTES],
+            "default_tools_approval_mode": "approve",
+            "startup_timeout_sec": 60,
+        }
+    }
 
 
 def mask(value):
@@ -40,15 +50,25 @@ LONG_SERVER = "s" * 120
 def names_table() -> dict:
     """Servers whose tool names Codex must shorten, de-duplicate and sanitise (hostile_server.py --names);
     the second has a 120-character name (its namespace is cut) and 575 KB of instructions."""
+
     def server(*extra: str) -> dict:
-        return {"command": sys.executable, "args": [HOSTILE, "--names", *extra],
-                "default_tools_approval_mode": "approve", "startup_timeout_sec": 60}
+        return {
+            "command": sys.executable,
+            "args": [HOSTILE, "--names", *extra],
+            "default_tools_approval_mode": "approve",
+            "startup_timeout_sec": 60,
+        }
 
     return {"names": server(), LONG_SERVER: server("--long-instructions", "25000")}
 
 
-def codex_side(table: dict | None = None, query: str = QUERY, calls: list | None = None,
-               namespace: str = "mcp__notes", announce: tuple[str, ...] = ()) -> dict:
+def codex_side(
+    table: dict | None = None,
+    query: str = QUERY,
+    calls: list | None = None,
+    namespace: str = "mcp__notes",
+    announce: tuple[str, ...] = (),
+) -> dict:
     """Run Codex until its MCP servers are announced, then search and call; return what it sent back."""
     table = servers_table() if table is None else table
     calls = CALLS if calls is None else calls
@@ -65,17 +85,25 @@ def codex_side(table: dict | None = None, query: str = QUERY, calls: list | None
         if state["phase"] == "wait":
             state["phase"] = "calls"
             return [cx.tool_search_call(query, limit=50, call_id="search")] + [
-                cx.function_call(name, args, namespace=namespace, call_id=name) for name, args in calls]
+                cx.function_call(name, args, namespace=namespace, call_id=name) for name, args in calls
+            ]
         state["phase"] = "done"
         return [cx.assistant_message("done")]
 
     with tempfile.TemporaryDirectory() as tmp, ResponsesServer([step] * 40, allow_leftover=True) as server:
-        home = server.write_codex_home(Path(tmp) / "home", model="gpt-5.5", mcp_servers=table,
-                                       features={"token_budget": True})
+        home = server.write_codex_home(
+            Path(tmp) / "home", model="gpt-5.5", mcp_servers=table, features={"token_budget": True}
+        )
         env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-test"}
-        proc = subprocess.Popen([str(codex_binary()), "exec", "--skip-git-repo-check", "go"], cwd=tmp, env=env,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            [str(codex_binary()), "exec", "--skip-git-repo-check", "go"],
+            cwd=tmp,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         try:
             out, _ = proc.communicate(timeout=240)
         finally:
@@ -87,22 +115,30 @@ def codex_side(table: dict | None = None, query: str = QUERY, calls: list | None
     return {i["call_id"]: i for i in last if i.get("type") in ("tool_search_output", "function_call_output")}
 
 
-async def codex_nb_side(table: dict | None = None, query: str = QUERY, calls: list | None = None,
-                        namespace: str = "mcp__notes") -> dict:
+async def codex_nb_side(
+    table: dict | None = None, query: str = QUERY, calls: list | None = None, namespace: str = "mcp__notes"
+) -> dict:
     table = servers_table() if table is None else table
     calls = CALLS if calls is None else calls
     session = cx.Session(cx.Config(extra={"mcp_servers": table}))
     async with McpServers.attach(session):
-        model = cx.ScriptedModel([[cx.tool_search_call(query, limit=50, call_id="search")] + [
-            cx.function_call(name, args, namespace=namespace, call_id=name) for name, args in calls],
-            [cx.assistant_message("done")]])
+        model = cx.ScriptedModel(
+            [
+                [cx.tool_search_call(query, limit=50, call_id="search")]
+                + [cx.function_call(name, args, namespace=namespace, call_id=name) for name, args in calls],
+                [cx.assistant_message("done")],
+            ]
+        )
         result = await session.run_turn("go", model=model)
     return {i["call_id"]: i for i in result.items if i.get("type") in ("tool_search_output", "function_call_output")}
 
 
 def by_namespace(output: dict) -> dict:
-    return {ns["name"]: (ns["description"], sorted(json.dumps(t, sort_keys=True) for t in ns["tools"]))
-            for ns in output["tools"] if ns["name"].startswith("mcp__")}
+    return {
+        ns["name"]: (ns["description"], sorted(json.dumps(t, sort_keys=True) for t in ns["tools"]))
+        for ns in output["tools"]
+        if ns["name"].startswith("mcp__")
+    }
 
 
 async def test_same_server_same_tools_and_outputs_as_codex():

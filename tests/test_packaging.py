@@ -32,7 +32,7 @@ def test_every_package_directory_is_a_regular_package():
 def test_ci_lab_turns_off_the_jupyterlab_news_toast(tmp_path):
     """Run the part of .ci/lab before `exec jupyter lab` in a scratch copy and read what it wrote."""
     script = (ROOT / ".ci" / "lab").read_text()
-    head = script[script.index("# No \"Would you like"):script.index("extra=()")]
+    head = script[script.index('# No "Would you like') : script.index("extra=()")]
     subprocess.run(["bash", "-c", head], cwd=tmp_path, check=True, env={**os.environ})
     overrides = json.loads((tmp_path / ".venv/share/jupyter/lab/settings/overrides.json").read_text())
     assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
@@ -44,8 +44,9 @@ def test_node_loads_the_widget_modules_as_es_modules_without_a_warning():
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed (.ci/setup installs it)")
-    run = subprocess.run([node, "--test", "js/tests/plan_view.test.mjs"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [node, "--test", "js/tests/plan_view.test.mjs"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "MODULE_TYPELESS_PACKAGE_JSON" not in run.stdout + run.stderr
     assert "Warning" not in run.stderr
@@ -71,8 +72,7 @@ def test_every_path_mypy_is_told_to_check_exists():
 def test_the_version_comes_from_the_package_metadata() -> None:
     """``codex_nb.__version__`` is the installed distribution's version (pyproject.toml's), read
     on first use: ``import codex_nb`` does not load importlib.metadata."""
-    code = ("import sys, codex_nb; "
-            "loaded = 'codex_nb._version' in sys.modules; print(loaded, codex_nb.__version__)")
+    code = "import sys, codex_nb; loaded = 'codex_nb._version' in sys.modules; print(loaded, codex_nb.__version__)"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     loaded, version = run.stdout.split()
     assert loaded == "False"

@@ -7,8 +7,9 @@ import asyncio
 from codex_nb.tools.parallel import ParallelGate
 
 
-async def _run(gate: ParallelGate, plan: list[tuple[str, bool]], release: dict[str, asyncio.Event],
-               log: list[str]) -> list[asyncio.Task[None]]:
+async def _run(
+    gate: ParallelGate, plan: list[tuple[str, bool]], release: dict[str, asyncio.Event], log: list[str]
+) -> list[asyncio.Task[None]]:
     async def call(name: str, shared: bool) -> None:
         async with gate.hold(shared=shared):
             log.append(f"+{name}")

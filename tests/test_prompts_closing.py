@@ -12,9 +12,12 @@ from codex_nb.frontend.answer_policy import ENV_VAR
 from codex_nb.runtime.session import CallToolResult
 from codex_nb.widgets.prompts import PromptsWidget
 
-QUESTION = {"id": "confirm", "header": "Confirm", "question": "Proceed?",
-            "options": [{"label": "Yes (Recommended)", "description": "Continue."},
-                        {"label": "No", "description": "Stop."}]}
+QUESTION = {
+    "id": "confirm",
+    "header": "Confirm",
+    "question": "Proceed?",
+    "options": [{"label": "Yes (Recommended)", "description": "Continue."}, {"label": "No", "description": "Stop."}],
+}
 
 
 def asked(session: cx.Session) -> asyncio.Event:
@@ -69,7 +72,12 @@ async def test_another_rendered_widget_keeps_the_request_for_a_person():
     first.close()
     await asyncio.sleep(0)
     assert not task.done() and len(session.frontend_requests.pending) == 1
-    second.receive({"id": session.frontend_requests.pending[0].id, "kind": "answer_user_input",
-                    "answers": {"confirm": {"answers": ["No"]}}})
+    second.receive(
+        {
+            "id": session.frontend_requests.pending[0].id,
+            "kind": "answer_user_input",
+            "answers": {"confirm": {"answers": ["No"]}},
+        }
+    )
     assert (await task).output == '{"answers":{"confirm":{"answers":["No"]}}}'
     second.close()

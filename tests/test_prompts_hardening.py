@@ -12,14 +12,18 @@ from test_prompts_widget import until
 from codex_nb.frontend.requests import FrontendRequests
 from codex_nb.widgets.prompts import PromptsWidget
 
-QUESTION = {"id": "confirm", "header": "Confirm", "question": "Proceed?",
-            "options": [{"label": "Yes (Recommended)", "description": "Continue."}]}
+QUESTION = {
+    "id": "confirm",
+    "header": "Confirm",
+    "question": "Proceed?",
+    "options": [{"label": "Yes (Recommended)", "description": "Continue."}],
+}
 
 
 @pytest.fixture
 def session() -> cx.Session:
     s = cx.Session()
-    s.frontend_requests = FrontendRequests(timer=lambda delay, fn: (lambda: None))
+    s.frontend_requests = FrontendRequests(timer=lambda delay, fn: lambda: None)
     return s
 
 

@@ -12,18 +12,20 @@ from codex_nb.frontend.requests import FrontendRequests
 from codex_nb.widgets._static import bundle_esm, load_json
 from codex_nb.widgets.prompts import PromptsWidget, validate_message
 
-QUESTION = {"id": "confirm_path", "header": "Confirm", "question": "Proceed with the plan?",
-            "options": [{"label": "Yes (Recommended)", "description": "Continue."},
-                        {"label": "No", "description": "Stop."}]}
+QUESTION = {
+    "id": "confirm_path",
+    "header": "Confirm",
+    "question": "Proceed with the plan?",
+    "options": [{"label": "Yes (Recommended)", "description": "Continue."}, {"label": "No", "description": "Stop."}],
+}
 ARGS = {"questions": [QUESTION], "autoResolutionMs": 60000}
 WRITE = {"permissions": {"file_system": {"write": ["out"]}}, "reason": "Save the report"}
-
 
 
 @pytest.fixture
 def session() -> cx.Session:
     s = cx.Session(cx.Config(request_permissions_tool=True), cwd="/w")
-    s.frontend_requests = FrontendRequests(timer=lambda delay, fn: (lambda: None))  # timers never fire here
+    s.frontend_requests = FrontendRequests(timer=lambda delay, fn: lambda: None)  # timers never fire here
     return s
 
 
@@ -60,8 +62,14 @@ async def test_question_flow_through_traits(session, widget, no_leaked_tasks):
     assert entry["request"]["questions"][0]["isOther"] is True
     assert entry["deadline_ms"] is not None
     assert widget.text() == "Prompts: 1 pending\n  [user_input] Confirm: Proceed with the plan?"
-    send(widget, {"id": "req-1", "kind": "answer_user_input",
-                  "answers": {"confirm_path": {"answers": ["None of the above", "user_note: later"]}}})
+    send(
+        widget,
+        {
+            "id": "req-1",
+            "kind": "answer_user_input",
+            "answers": {"confirm_path": {"answers": ["None of the above", "user_note: later"]}},
+        },
+    )
     res = await task
     assert res.output == '{"answers":{"confirm_path":{"answers":["None of the above","user_note: later"]}}}'
     assert widget.requests == [] and widget.error == ""
@@ -83,18 +91,28 @@ async def test_permission_grant_and_two_pending(session, widget):
     assert widget.requests == []
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    ("hello", "expected a JSON object {id, kind, ...}, got str"),
-    ({"id": "req-1", "kind": "explode"}, "unknown message kind 'explode'"),
-    ({"id": "req-1", "kind": "answer_permissions"}, "answer_permissions: missing field 'decision'"),
-    ({"id": 5, "kind": "answer_permissions", "decision": "deny"}, "answer_permissions: 'id' must be a non-empty string"),
-    ({"id": "req-1", "kind": "answer_permissions", "decision": "deny", "x": 1}, "unexpected field(s) ['x']"),
-    ({"id": "req-1", "kind": "answer_user_input", "answers": {}}, "request req-1 is a permissions request; "
-                                                                  "answer it with answer_permissions"),
-    ({"id": "req-1", "kind": "answer_permissions", "decision": "maybe"},
-     "a permissions answer must be 'allow_turn', 'allow_session', 'deny'"),
-    ({"id": "req-77", "kind": "answer_permissions", "decision": "deny"}, "unknown request id 'req-77'"),
-])
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("hello", "expected a JSON object {id, kind, ...}, got str"),
+        ({"id": "req-1", "kind": "explode"}, "unknown message kind 'explode'"),
+        ({"id": "req-1", "kind": "answer_permissions"}, "answer_permissions: missing field 'decision'"),
+        (
+            {"id": 5, "kind": "answer_permissions", "decision": "deny"},
+            "answer_permissions: 'id' must be a non-empty string",
+        ),
+        ({"id": "req-1", "kind": "answer_permissions", "decision": "deny", "x": 1}, "unexpected field(s) ['x']"),
+        (
+            {"id": "req-1", "kind": "answer_user_input", "answers": {}},
+            "request req-1 is a permissions request; answer it with answer_permissions",
+        ),
+        (
+            {"id": "req-1", "kind": "answer_permissions", "decision": "maybe"},
+            "a permissions answer must be 'allow_turn', 'allow_session', 'deny'",
+        ),
+        ({"id": "req-77", "kind": "answer_permissions", "decision": "deny"}, "unknown request id 'req-77'"),
+    ],
+)
 async def test_bad_messages_are_shown_and_kernel_keeps_running(session, widget, content, message):
     task = asyncio.ensure_future(session.call_tool("request_permissions", WRITE))
     await until(widget, lambda: widget.requests)

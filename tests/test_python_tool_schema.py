@@ -19,8 +19,9 @@ async def test_defaults_annotated_descriptions_and_google_args():
     session = cx.Session()
 
     @session.tool
-    def search(query: Annotated[str, Field(description="What to look for.")], limit: int = 3,
-               exact: bool = False) -> str:
+    def search(
+        query: Annotated[str, Field(description="What to look for.")], limit: int = 3, exact: bool = False
+    ) -> str:
         """Search the notes.
 
         Args:

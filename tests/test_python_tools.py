@@ -19,10 +19,20 @@ def test_schema_from_hints_and_docstring(session: cx.Session) -> None:
 
     spec = next(s for s in session.tool_plan().specs if s["name"] == "echo")
     assert spec == {
-        "type": "function", "name": "echo", "description": "Echo the text back.", "strict": False,
-        "parameters": {"type": "object", "properties": {"mode": {"type": "string", "enum": ["loud", "quiet"]},
-                                                        "text": {"type": "string"}, "times": {"type": "integer", "description": "Default: 1."}},
-                       "required": ["text"], "additionalProperties": False},
+        "type": "function",
+        "name": "echo",
+        "description": "Echo the text back.",
+        "strict": False,
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "mode": {"type": "string", "enum": ["loud", "quiet"]},
+                "text": {"type": "string"},
+                "times": {"type": "integer", "description": "Default: 1."},
+            },
+            "required": ["text"],
+            "additionalProperties": False,
+        },
     }
 
 
@@ -51,7 +61,8 @@ async def test_validation_error_reaches_model(session: cx.Session) -> None:
     extra = await session.call_tool("add", {"a": 1, "b": 2, "c": 3})
     assert "c: Extra inputs are not permitted" in extra.output
     assert (await session.call_tool("add", "[1]")).output == (
-        "failed to parse function arguments: expected a JSON object, got list")
+        "failed to parse function arguments: expected a JSON object, got list"
+    )
 
 
 async def test_tool_exception_is_a_failed_output_not_an_exception(session: cx.Session) -> None:
@@ -95,13 +106,17 @@ async def test_non_string_results_are_json(session: cx.Session) -> None:
 
 def test_bad_definitions_name_the_fix(session: cx.Session) -> None:
     with pytest.raises(cx.ToolDefinitionError, match="has no type hint"):
+
         @session.tool
         def untyped(x):  # noqa: ANN001
             return x
+
     with pytest.raises(cx.ToolDefinitionError, match=r"\*args/\*\*kwargs"):
+
         @session.tool
         def star(*args: int) -> None:
             return None
+
     with pytest.raises(cx.ToolDefinitionError, match="pass name="):
         session.registry.register(lambda: None)
     with pytest.raises(cx.ToolDefinitionError, match="pass a codex_nb Tool or a Python function"):

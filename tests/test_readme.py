@@ -41,12 +41,13 @@ def test_install_commands_work_from_a_checkout() -> None:
 
     readme = README.read_text(encoding="utf-8")
     extras = tomllib.loads((README.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"][
-        "optional-dependencies"]
+        "optional-dependencies"
+    ]
     named = re.findall(r"pip install -e ['\"]\.\[(\w+)\]['\"]", readme)
     assert named and set(named) <= set(extras)
     for match in re.finditer(r"pip install ['\"]?codex_nb\[(\w+)\]", readme):
         assert match.group(1) in extras
-        around = " ".join(readme[max(0, match.start() - 200):match.end() + 200].split())
+        around = " ".join(readme[max(0, match.start() - 200) : match.end() + 200].split())
         assert "after a release" in around and f".[{match.group(1)}]" in around, around
 
 

@@ -30,8 +30,11 @@ def test_collision_across_sources_raises_and_names_both(session: cx.Session) -> 
     def update_plan(x: int) -> int:
         return x
 
-    with pytest.raises(cx.ToolCollisionError, match=r"functions\.update_plan is already registered by source "
-                                                    r"'builtin'; source 'user'"):
+    with pytest.raises(
+        cx.ToolCollisionError,
+        match=r"functions\.update_plan is already registered by source "
+        r"'builtin'; source 'user'",
+    ):
         session.registry.register(update_plan, source="user")
 
 
@@ -96,11 +99,17 @@ async def test_snapshot_isolation_across_mid_step_registry_change(session: cx.Se
 
 
 async def test_unknown_tools_get_paired_outputs(session: cx.Session) -> None:
-    model = cx.ScriptedModel([
-        [cx.function_call("nonexistent", {}, call_id="f1"), cx.custom_tool_call("nope", "x", call_id="c1"),
-         cx.function_call("t", {}, call_id="n1", namespace="mcp__server_one")],
-        [cx.assistant_message("ok")],
-    ], record_requests=True)
+    model = cx.ScriptedModel(
+        [
+            [
+                cx.function_call("nonexistent", {}, call_id="f1"),
+                cx.custom_tool_call("nope", "x", call_id="c1"),
+                cx.function_call("t", {}, call_id="n1", namespace="mcp__server_one"),
+            ],
+            [cx.assistant_message("ok")],
+        ],
+        record_requests=True,
+    )
     result = await session.run_turn("go", model=model)
     assert result.outputs() == {
         "f1": "unsupported call: nonexistent",
@@ -114,7 +123,9 @@ def test_namespaces_merge_sort_and_describe(session: cx.Session) -> None:
     for name in ("zeta", "alpha"):
         session.registry.register(lambda: "", name=name, namespace="clockish")
     session.registry.register(lambda: "", name="mid")
-    specs = [s for s in session.tool_plan().specs if s["name"] in ("update_plan", "clockish", "mid")]  # + other builtins
+    specs = [
+        s for s in session.tool_plan().specs if s["name"] in ("update_plan", "clockish", "mid")
+    ]  # + other builtins
     assert [s["name"] for s in specs] == ["update_plan", "clockish", "mid"]
     assert specs[1]["description"] == "Tools in the clockish namespace."
     assert [t["name"] for t in specs[1]["tools"]] == ["alpha", "zeta"]
@@ -145,8 +156,14 @@ def test_plan_is_cached_per_generation(session: cx.Session) -> None:
 
 
 def test_exposure_members_and_flags() -> None:
-    assert [e.name for e in cx.ToolExposure] == ["Direct", "DirectModelOnly", "Deferred", "DeferredModelOnly",
-                                                 "CodeModeOnly", "Hidden"]
+    assert [e.name for e in cx.ToolExposure] == [
+        "Direct",
+        "DirectModelOnly",
+        "Deferred",
+        "DeferredModelOnly",
+        "CodeModeOnly",
+        "Hidden",
+    ]
     assert cx.ToolExposure.from_flags(direct=True, deferred=False, code=True) is cx.ToolExposure.Direct
     assert cx.ToolExposure.from_flags(direct=False, deferred=False, code=False) is cx.ToolExposure.Hidden
     assert cx.ToolExposure.DirectModelOnly.is_direct and not cx.ToolExposure.DirectModelOnly.available_in_code_mode
@@ -177,15 +194,27 @@ async def test_outputs_recorded_in_call_order_with_parallel_tools(session: cx.Se
         "Returns at once."
         return tag
 
-    model = cx.ScriptedModel([
-        [cx.function_call("slow", {"tag": "s1"}, call_id="a"), cx.function_call("fast", {"tag": "f"}, call_id="b"),
-         cx.function_call("slow", {"tag": "s2"}, call_id="c")],
-        [cx.assistant_message("done")],
-    ], record_requests=True)
+    model = cx.ScriptedModel(
+        [
+            [
+                cx.function_call("slow", {"tag": "s1"}, call_id="a"),
+                cx.function_call("fast", {"tag": "f"}, call_id="b"),
+                cx.function_call("slow", {"tag": "s2"}, call_id="c"),
+            ],
+            [cx.assistant_message("done")],
+        ],
+        record_requests=True,
+    )
     result = await session.run_turn("go", model=model)
     kinds = [(i["type"], i.get("call_id")) for i in result.items if "call" in i["type"]]
-    assert kinds == [("function_call", "a"), ("function_call", "b"), ("function_call", "c"),
-                     ("function_call_output", "a"), ("function_call_output", "b"), ("function_call_output", "c")]
+    assert kinds == [
+        ("function_call", "a"),
+        ("function_call", "b"),
+        ("function_call", "c"),
+        ("function_call_output", "a"),
+        ("function_call_output", "b"),
+        ("function_call_output", "c"),
+    ]
     assert started == ["s1", "s2"]  # both slow calls ran concurrently under the shared gate
 
 
@@ -202,8 +231,10 @@ async def test_exclusive_tools_do_not_overlap(session: cx.Session) -> None:
         active.remove(n)
         return str(n)
 
-    model = cx.ScriptedModel([[cx.function_call("solo", {"n": i}, call_id=f"c{i}") for i in range(4)],
-                              [cx.assistant_message("done")]], record_requests=True)
+    model = cx.ScriptedModel(
+        [[cx.function_call("solo", {"n": i}, call_id=f"c{i}") for i in range(4)], [cx.assistant_message("done")]],
+        record_requests=True,
+    )
     await session.run_turn("go", model=model)
     assert max(peak) == 1
 

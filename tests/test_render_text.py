@@ -143,8 +143,13 @@ def test_raw_lines_explanation_split_and_empty_plan() -> None:
 def test_accepts_event_message_and_app_server_shapes() -> None:
     event = PlanUpdate.from_args(WRAPPING_ARGS)
     assert render_plan_text(event, 32) == WRAPPING_SNAPSHOT
-    camel = {"explanation": None, "plan": [{"step": "Define error taxonomy", "status": "inProgress"},
-                                          {"step": "Implement mapping to user messages", "status": "pending"}]}
+    camel = {
+        "explanation": None,
+        "plan": [
+            {"step": "Define error taxonomy", "status": "inProgress"},
+            {"step": "Implement mapping to user messages", "status": "pending"},
+        ],
+    }
     assert render_plan_text(camel, 40) == NO_NOTE_SNAPSHOT
     params = {"threadId": "t", "turnId": "u", **camel}
     assert render_plan_text(params, 40) == NO_NOTE_SNAPSHOT
@@ -202,10 +207,7 @@ def test_east_asian_wide_characters_use_two_columns() -> None:
 
 
 NOTE_URL = "example.test/api/v1/projects/alpha-team/releases/2026-02-17/builds/1234567890"
-STEP_URL = (
-    "example.test/api/v1/projects/beta-team/releases/2026-02-17/builds/0987654321/"
-    "artifacts/reports/performance"
-)
+STEP_URL = "example.test/api/v1/projects/beta-team/releases/2026-02-17/builds/0987654321/artifacts/reports/performance"
 
 
 def test_url_like_tokens_are_never_split() -> None:
@@ -228,8 +230,14 @@ def test_url_like_tokens_are_never_split() -> None:
 
 
 def test_url_detection_heuristics() -> None:
-    for token in ("https://x.y", "(www.example.com)", "localhost:3000/api", "10.0.0.1:8080/health",
-                  "myapp://open", "example.com/path?q=1"):
+    for token in (
+        "https://x.y",
+        "(www.example.com)",
+        "localhost:3000/api",
+        "10.0.0.1:8080/health",
+        "myapp://open",
+        "example.com/path?q=1",
+    ):
         assert is_url_like_token(token), token
     for token in ("src/main.rs", "foo/bar", "http://", "example.com", "a.b/c", "host:99999/x"):
         assert not is_url_like_token(token), token
@@ -240,13 +248,19 @@ def test_url_detection_heuristics() -> None:
 def test_url_mode_uses_ascii_spaces_and_keeps_long_words_whole() -> None:
     text = "see example.com/a-b-c supercalifragilistic"
     assert [text[a:b] for a, b in word_wrap(text, 10, mode=URL)] == [
-        "see", "example.com/a-b-c", "supercalifragilistic",
+        "see",
+        "example.com/a-b-c",
+        "supercalifragilistic",
     ]
 
 
 def test_very_long_words_are_broken() -> None:
     assert _cell_body("supercalifragilisticexpialidocious", 14) == [
-        "  └ □ supercal", "      ifragili", "      sticexpi", "      alidocio", "      us",
+        "  └ □ supercal",
+        "      ifragili",
+        "      sticexpi",
+        "      alidocio",
+        "      us",
     ]
 
 
@@ -258,7 +272,10 @@ def test_html_like_text_is_passed_through_literally() -> None:
 def test_embedded_newlines_are_hard_breaks() -> None:
     args = {"explanation": "line one\nline two", "plan": [{"step": "first\nsecond", "status": "completed"}]}
     assert render_plan_text(args, 40).split("\n")[1:] == [
-        "  └ line one", "    line two", "    ✔ first", "      second",
+        "  └ line one",
+        "    line two",
+        "    ✔ first",
+        "      second",
     ]
 
 
@@ -270,7 +287,13 @@ def test_empty_step_keeps_its_glyph() -> None:
 def test_tiny_widths_still_render(width: int) -> None:
     args = {"explanation": "hi you", "plan": [{"step": "ab", "status": "pending"}]}
     assert render_plan_text(args, width).split("\n")[1:] == [
-        "  └ h", "    i", "    y", "    o", "    u", "    □ a", "      b",
+        "  └ h",
+        "    i",
+        "    y",
+        "    o",
+        "    u",
+        "    □ a",
+        "      b",
     ]
 
 
@@ -373,11 +396,13 @@ def test_ascii_plans_render_without_the_unicode_libraries() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, codex_nb as cx; print(cx.render_plan_text({'explanation': 'Tidy (fast), then test: 2/3', "
-            "'plan': [{'step': 'Read the README-file', 'status': 'completed'}]}, width=20)); "
-            "assert 'wcwidth' not in sys.modules and 'uniseg' not in sys.modules, 'loaded for ASCII'; "
-            "cx.render_plan_text({'plan': [{'step': '中文 step ' * 8, 'status': 'pending'}]}, width=20); "
-            "assert 'wcwidth' in sys.modules and 'uniseg' in sys.modules")
+    code = (
+        "import sys, codex_nb as cx; print(cx.render_plan_text({'explanation': 'Tidy (fast), then test: 2/3', "
+        "'plan': [{'step': 'Read the README-file', 'status': 'completed'}]}, width=20)); "
+        "assert 'wcwidth' not in sys.modules and 'uniseg' not in sys.modules, 'loaded for ASCII'; "
+        "cx.render_plan_text({'plan': [{'step': '中文 step ' * 8, 'status': 'pending'}]}, width=20); "
+        "assert 'wcwidth' in sys.modules and 'uniseg' in sys.modules"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert "Updated Plan" in out.stdout

@@ -16,20 +16,26 @@ from codex_nb.tools.handlers.request_user_input import CANCELLED, format_allowed
 from codex_nb.tools.invocation import ModeKind
 from frontend_waits import wait_pending
 
-QUESTION = {"id": "confirm_path", "header": "Confirm", "question": "Proceed with the plan?",
-            "options": [{"label": "Yes (Recommended)", "description": "Continue the current plan."},
-                        {"label": "No", "description": "Stop and revisit the approach."}]}
+QUESTION = {
+    "id": "confirm_path",
+    "header": "Confirm",
+    "question": "Proceed with the plan?",
+    "options": [
+        {"label": "Yes (Recommended)", "description": "Continue the current plan."},
+        {"label": "No", "description": "Stop and revisit the approach."},
+    ],
+}
 ARGS = {"questions": [QUESTION]}
 
 SPEC = (
     '{"type":"function","name":"request_user_input","description":"Request user input for one to three short '
-    'questions and wait for the response. Set autoResolutionMs, from 60000 to 240000 milliseconds, only when the '
-    'question is useful but non-blocking and continuing with best judgment is acceptable if the user does not '
+    "questions and wait for the response. Set autoResolutionMs, from 60000 to 240000 milliseconds, only when the "
+    "question is useful but non-blocking and continuing with best judgment is acceptable if the user does not "
     'answer; omit it when explicit user input is required. This tool is only available in Plan mode.","strict":false,'
     '"parameters":{"type":"object","properties":{"autoResolutionMs":{"type":"number","description":"Optional '
-    'auto-resolution window in milliseconds, from 60000 to 240000. Include this only when the question is useful but '
-    'non-blocking and continuing with best judgment is acceptable if the user does not answer; omit it when explicit '
-    'user input is required before continuing. Use 60000 for lightly helpful context and up to 240000 when the answer '
+    "auto-resolution window in milliseconds, from 60000 to 240000. Include this only when the question is useful but "
+    "non-blocking and continuing with best judgment is acceptable if the user does not answer; omit it when explicit "
+    "user input is required before continuing. Use 60000 for lightly helpful context and up to 240000 when the answer "
     'would materially unblock better work."},"questions":{"type":"array","description":"Questions to show the user. '
     'Prefer 1 and do not exceed 3","items":{"type":"object","properties":{"header":{"type":"string","description":'
     '"Short header label shown in the UI (12 or fewer chars)."},"id":{"type":"string","description":"Stable '
@@ -61,8 +67,6 @@ class ManualTimer:
         delay, fn, cancelled = self.scheduled[index]
         assert not cancelled[0]
         fn()
-
-
 
 
 @pytest.fixture
@@ -146,17 +150,26 @@ async def test_root_thread_check_precedes_mode(session):
         await tool.handle(ToolInvocation(call=call, tool=tool, turn=turn, cancel=turn.cancel.child()))
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    ("{", "failed to parse function arguments: "),
-    ({}, "failed to parse function arguments: missing field `questions` at line 1 column 2"),
-    ({"questions": [{"id": "a"}]}, "failed to parse function arguments: missing field `header`"),
-    ({"questions": [], "autoResolutionMs": -5},
-     "failed to parse function arguments: invalid value: integer `-5`, expected u64"),
-    ({"questions": [], "autoResolutionMs": 1.5},
-     "failed to parse function arguments: invalid type: floating point `1.5`, expected u64"),
-    ({"questions": [{**QUESTION, "isSecret": "yes"}]},
-     "failed to parse function arguments: invalid type: string \"yes\", expected a boolean"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ("{", "failed to parse function arguments: "),
+        ({}, "failed to parse function arguments: missing field `questions` at line 1 column 2"),
+        ({"questions": [{"id": "a"}]}, "failed to parse function arguments: missing field `header`"),
+        (
+            {"questions": [], "autoResolutionMs": -5},
+            "failed to parse function arguments: invalid value: integer `-5`, expected u64",
+        ),
+        (
+            {"questions": [], "autoResolutionMs": 1.5},
+            "failed to parse function arguments: invalid type: floating point `1.5`, expected u64",
+        ),
+        (
+            {"questions": [{**QUESTION, "isSecret": "yes"}]},
+            'failed to parse function arguments: invalid type: string "yes", expected a boolean',
+        ),
+    ],
+)
 async def test_parse_errors(session, args, message):
     res = await session.call_tool("request_user_input", args, mode="plan")
     assert res.output.startswith(message)
@@ -179,9 +192,20 @@ async def test_unknown_keys_ignored_isother_forced_secret_kept(attached):
     assert res.output == '{"answers":{}}'
     event = res.events[0]
     assert event.msg.to_wire() == {
-        "type": "request_user_input", "call_id": "c1", "turn_id": event.turn_id,
-        "questions": [{"id": "confirm_path", "header": "Confirm", "question": "Proceed with the plan?",
-                       "isOther": True, "isSecret": True, "options": QUESTION["options"]}]}
+        "type": "request_user_input",
+        "call_id": "c1",
+        "turn_id": event.turn_id,
+        "questions": [
+            {
+                "id": "confirm_path",
+                "header": "Confirm",
+                "question": "Proceed with the plan?",
+                "isOther": True,
+                "isSecret": True,
+                "options": QUESTION["options"],
+            }
+        ],
+    }
 
 
 async def test_empty_questions_pass(attached):
@@ -193,8 +217,9 @@ async def test_empty_questions_pass(attached):
 # -- answer flow ------------------------------------------------------------------------------
 async def test_widget_answer_flow_and_event_log(attached, no_leaked_tasks):
     rec = cx.RecordingSubscriber(attached)
-    task = asyncio.ensure_future(attached.call_tool("request_user_input", {**ARGS, "autoResolutionMs": 60000},
-                                                    mode="plan", call_id="call1"))
+    task = asyncio.ensure_future(
+        attached.call_tool("request_user_input", {**ARGS, "autoResolutionMs": 60000}, mode="plan", call_id="call1")
+    )
     (pending,) = await wait_pending(attached)
     assert pending.id == "req-1" and pending.call_id == "call1"
     attached.frontend_requests.answer("req-1", {"answers": {"confirm_path": {"answers": ["yes"]}}})
@@ -202,13 +227,35 @@ async def test_widget_answer_flow_and_event_log(attached, no_leaked_tasks):
     assert res.output == '{"answers":{"confirm_path":{"answers":["yes"]}}}'
     assert res.success is True
     assert rec.wire() == [
-        {"id": pending.turn_id, "msg": {
-            "type": "request_user_input", "call_id": "call1", "turn_id": pending.turn_id,
-            "questions": [{"id": "confirm_path", "header": "Confirm", "question": "Proceed with the plan?",
-                           "isOther": True, "isSecret": False, "options": QUESTION["options"]}],
-            "autoResolutionMs": 60000}},
-        {"id": pending.turn_id, "msg": {"type": "frontend_request_resolved", "request_id": "req-1",
-                                        "kind": "user_input", "call_id": "call1", "outcome": "answered"}},
+        {
+            "id": pending.turn_id,
+            "msg": {
+                "type": "request_user_input",
+                "call_id": "call1",
+                "turn_id": pending.turn_id,
+                "questions": [
+                    {
+                        "id": "confirm_path",
+                        "header": "Confirm",
+                        "question": "Proceed with the plan?",
+                        "isOther": True,
+                        "isSecret": False,
+                        "options": QUESTION["options"],
+                    }
+                ],
+                "autoResolutionMs": 60000,
+            },
+        },
+        {
+            "id": pending.turn_id,
+            "msg": {
+                "type": "frontend_request_resolved",
+                "request_id": "req-1",
+                "kind": "user_input",
+                "call_id": "call1",
+                "outcome": "answered",
+            },
+        },
     ]
     assert attached.frontend_requests.pending == []
     assert pending.future.done()
@@ -240,13 +287,16 @@ async def test_two_pending_at_once(attached):
     assert (await t2).output.endswith('["No"]}}}')
 
 
-@pytest.mark.parametrize(("response", "message"), [
-    ("yes", "a question answer must be a mapping"),
-    ({"nope": "x"}, "answer for unknown question id 'nope'"),
-    ({"confirm_path": 3}, "must be a string or a list of strings"),
-    ({"answers": {"confirm_path": ["x"]}}, "must be {'answers': [strings]}"),
-    ({"confirm_path": "x" * 10_001}, "longer than 10000 characters"),
-])
+@pytest.mark.parametrize(
+    ("response", "message"),
+    [
+        ("yes", "a question answer must be a mapping"),
+        ({"nope": "x"}, "answer for unknown question id 'nope'"),
+        ({"confirm_path": 3}, "must be a string or a list of strings"),
+        ({"answers": {"confirm_path": ["x"]}}, "must be {'answers': [strings]}"),
+        ({"confirm_path": "x" * 10_001}, "longer than 10000 characters"),
+    ],
+)
 async def test_malformed_answers_rejected_request_stays_pending(attached, response, message):
     task = asyncio.ensure_future(attached.call_tool("request_user_input", ARGS, mode="plan"))
     (pending,) = await wait_pending(attached)
@@ -274,17 +324,23 @@ async def test_unknown_and_settled_ids(attached):
 async def test_second_request_in_turn_replaces_first(attached):
     """The waiter is keyed by turn id: a second question in the same turn drops the first."""
     broker = attached.frontend_requests
-    model = cx.ScriptedModel([
-        [cx.function_call("request_user_input", ARGS, call_id="q1")],
-        [cx.assistant_message("done")],
-    ])
+    model = cx.ScriptedModel(
+        [
+            [cx.function_call("request_user_input", ARGS, call_id="q1")],
+            [cx.assistant_message("done")],
+        ]
+    )
     handle = attached.start_turn("go", model=model, mode="plan")
     (first,) = await wait_pending(attached)
     from codex_nb.frontend.requests import RequestKind
     from codex_nb.protocol.frontend import RequestUserInputEvent
 
-    second = broker.open(RequestKind.USER_INPUT, turn_id=first.turn_id, call_id="q2", msg=RequestUserInputEvent(
-        call_id="q2", turn_id=first.turn_id, questions=[]))
+    second = broker.open(
+        RequestKind.USER_INPUT,
+        turn_id=first.turn_id,
+        call_id="q2",
+        msg=RequestUserInputEvent(call_id="q2", turn_id=first.turn_id, questions=[]),
+    )
     result = await handle
     assert result.outputs()["q1"] == CANCELLED
     assert broker.outcome(first.id) is Outcome.REPLACED
@@ -294,12 +350,23 @@ async def test_second_request_in_turn_replaces_first(attached):
 
 
 # -- autoResolutionMs -----------------------------------------------------------------------------
-@pytest.mark.parametrize(("given", "clamped"), [(1, 60000), (59999, 60000), (60000, 60000), (120000, 120000),
-                                                (240000, 240000), (240001, 240000), (10**12, 240000)])
+@pytest.mark.parametrize(
+    ("given", "clamped"),
+    [
+        (1, 60000),
+        (59999, 60000),
+        (60000, 60000),
+        (120000, 120000),
+        (240000, 240000),
+        (240001, 240000),
+        (10**12, 240000),
+    ],
+)
 async def test_auto_resolution_clamped_and_elapses_to_empty_answers(attached, given, clamped):
     timer = attached.frontend_requests._timer
-    task = asyncio.ensure_future(attached.call_tool("request_user_input", {**ARGS, "autoResolutionMs": given},
-                                                    mode="plan"))
+    task = asyncio.ensure_future(
+        attached.call_tool("request_user_input", {**ARGS, "autoResolutionMs": given}, mode="plan")
+    )
     (pending,) = await wait_pending(attached)
     assert pending.msg.autoResolutionMs == clamped
     assert timer.scheduled[-1][0] == clamped / 1000
@@ -312,8 +379,9 @@ async def test_auto_resolution_clamped_and_elapses_to_empty_answers(attached, gi
 
 async def test_answer_cancels_auto_resolution_timer(attached):
     timer = attached.frontend_requests._timer
-    task = asyncio.ensure_future(attached.call_tool("request_user_input", {**ARGS, "autoResolutionMs": 60000},
-                                                    mode="plan"))
+    task = asyncio.ensure_future(
+        attached.call_tool("request_user_input", {**ARGS, "autoResolutionMs": 60000}, mode="plan")
+    )
     (pending,) = await wait_pending(attached)
     attached.frontend_requests.answer(pending.id, {})
     await task
@@ -324,8 +392,9 @@ async def test_answer_cancels_auto_resolution_timer(attached):
 async def test_no_timer_without_auto_resolution_or_when_not_forwarded(attached):
     timer = attached.frontend_requests._timer
     attached.config.forward_auto_resolution = False
-    task = asyncio.ensure_future(attached.call_tool("request_user_input", {**ARGS, "autoResolutionMs": 90000},
-                                                    mode="plan"))
+    task = asyncio.ensure_future(
+        attached.call_tool("request_user_input", {**ARGS, "autoResolutionMs": 90000}, mode="plan")
+    )
     (pending,) = await wait_pending(attached)
     assert "autoResolutionMs" not in pending.msg.to_wire() and timer.scheduled == []
     attached.frontend_requests.answer(pending.id, {})
@@ -440,8 +509,10 @@ async def test_explicit_policies(attached):
     assert res.output.endswith('["Yes (Recommended)","user_note: fine"]}}}') and seen == ["confirm_path"]
     attached.answer_policy = lambda request: "garbage"
     res = await attached.call_tool("request_user_input", ARGS, mode="plan")
-    assert res.output.startswith("Fatal error: answer policy AnswerPolicy.callback(<lambda>) gave an unusable answer to "
-                                 "request_user_input (call ")
+    assert res.output.startswith(
+        "Fatal error: answer policy AnswerPolicy.callback(<lambda>) gave an unusable answer to "
+        "request_user_input (call "
+    )
     assert attached.frontend_requests.pending == []
 
 
@@ -466,10 +537,12 @@ async def test_fifty_questions(attached):
 
 async def test_plan_mode_turn_receives_answer(attached, no_leaked_tasks):
     attached.answer_policy = "recommended"
-    model = cx.ScriptedModel([
-        [cx.function_call("request_user_input", ARGS, call_id="q1")],
-        lambda req: [cx.assistant_message(f"got {req.outputs()['q1']}")],
-    ])
+    model = cx.ScriptedModel(
+        [
+            [cx.function_call("request_user_input", ARGS, call_id="q1")],
+            lambda req: [cx.assistant_message(f"got {req.outputs()['q1']}")],
+        ]
+    )
     result = await attached.run_turn("plan it", model=model, mode="plan")
     assert result.status == "completed"
     assert result.last_agent_message == 'got {"answers":{"confirm_path":{"answers":["Yes (Recommended)"]}}}'
@@ -481,8 +554,13 @@ def test_broker_has_no_leftovers_after_loop_closed():
     async def open_one():
         from codex_nb.protocol.frontend import RequestUserInputEvent
         from codex_nb.frontend.requests import RequestKind
-        return broker.open(RequestKind.USER_INPUT, turn_id="t", call_id="c",
-                           msg=RequestUserInputEvent(call_id="c", turn_id="t", questions=[]))
+
+        return broker.open(
+            RequestKind.USER_INPUT,
+            turn_id="t",
+            call_id="c",
+            msg=RequestUserInputEvent(call_id="c", turn_id="t", questions=[]),
+        )
 
     request = asyncio.run(open_one())
     with pytest.raises(AnswerError, match="a question answer must be a mapping"):
@@ -508,8 +586,10 @@ def test_codex_169_profile_has_no_auto_resolution_and_the_notebook_profile_keeps
     toml = cx.Config.from_toml("")
     spec = RequestUserInputTool(toml).spec()
     assert "autoResolutionMs" not in spec["parameters"]["properties"]
-    assert spec["description"] == ("Request user input for one to three short questions and wait for the response. "
-                                   "This tool is only available in Plan mode.")
+    assert spec["description"] == (
+        "Request user input for one to three short questions and wait for the response. "
+        "This tool is only available in Plan mode."
+    )
     assert cx.Config.from_toml("[codex_nb]\nauto_resolution = true\n").forward_auto_resolution
     assert "autoResolutionMs" in RequestUserInputTool(cx.Config()).spec()["parameters"]["properties"]
 

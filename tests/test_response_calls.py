@@ -96,8 +96,8 @@ async def test_calls_after_a_stop_never_start_their_handler(session: cx.Session)
     router = session.tool_plan().router
     turn.cancel.cancel("interrupted")
     results = await calls.run_calls_in_order(
-        [ToolCall(tool_name=ToolName.of("mark"), call_id="m", payload=Payload.function('{"name":"m"}'))],
-        turn, router)
+        [ToolCall(tool_name=ToolName.of("mark"), call_id="m", payload=Payload.function('{"name":"m"}'))], turn, router
+    )
     assert ran == [] and results[0] is not None
     assert results[0].output.text.startswith("aborted by user after")
     assert session.lifecycle_log[-1].outcome == ToolCallOutcome.aborted()
@@ -135,9 +135,9 @@ async def test_a_long_response_lets_go_of_each_result_once_it_is_recorded(sessio
     history = result.items[1:]
     call_ids = [i["call_id"] for i in items]
     # Every call item first, then every output, in call order: as if all were recorded at the end.
-    assert [i["call_id"] for i in history[:len(items)]] == call_ids
-    assert [i["call_id"] for i in history[len(items):-1]] == call_ids
-    assert [i["type"] for i in history[len(items):-1]] == ["function_call_output"] * len(items)
+    assert [i["call_id"] for i in history[: len(items)]] == call_ids
+    assert [i["call_id"] for i in history[len(items) : -1]] == call_ids
+    assert [i["type"] for i in history[len(items) : -1]] == ["function_call_output"] * len(items)
     outputs = result.outputs()
     assert outputs["missing"] == "unsupported call: no_such_tool" and outputs["s1"] == "shared 1"
     assert outputs["last"] == "counted"

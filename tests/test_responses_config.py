@@ -8,7 +8,7 @@ import codex_nb as cx
 from codex_nb.sources.responses.provider import CHAT_WIRE_API_REMOVED_ERROR
 from codex_nb.testing import ResponsesServer
 
-PROVIDER = '''
+PROVIDER = """
 model = "qwen3"
 model_provider = "local"
 model_reasoning_effort = "low"
@@ -23,7 +23,7 @@ env_http_headers = {{ X-Project = "LOCAL_PROJECT", X-Unset = "LOCAL_UNSET" }}
 request_max_retries = 2
 stream_max_retries = 7
 stream_idle_timeout_ms = 1500
-'''
+"""
 
 
 async def test_every_provider_key_reaches_the_request(monkeypatch) -> None:
@@ -36,16 +36,20 @@ async def test_every_provider_key_reaches_the_request(monkeypatch) -> None:
         await cx.Session().run_turn("hello", model=model)
     provider = model.provider
     assert (provider.id, provider.name) == ("local", "Local vLLM")
-    assert (provider.effective_request_max_retries, provider.effective_stream_max_retries,
-            provider.stream_idle_timeout) == (2, 7, 1.5)
+    assert (
+        provider.effective_request_max_retries,
+        provider.effective_stream_max_retries,
+        provider.stream_idle_timeout,
+    ) == (2, 7, 1.5)
     headers = srv.headers[0]
     assert headers["authorization"] == "Bearer sk-local-key"
     assert headers["x-team"] == "notebooks" and headers["x-project"] == "proj-7" and "x-unset" not in headers
     assert srv.paths == ["/v1/responses?api-version=2025-04-01"]
     assert srv.requests[0]["model"] == "qwen3"
     assert srv.requests[0]["reasoning"] == {"effort": "low", "summary": "detailed"}
-    assert repr(model) == (f"ResponsesModel(model='qwen3', provider='local', base_url='{url}', "
-                           f"api_key=set from LOCAL_LLM_KEY)")
+    assert repr(model) == (
+        f"ResponsesModel(model='qwen3', provider='local', base_url='{url}', api_key=set from LOCAL_LLM_KEY)"
+    )
 
 
 async def test_query_params_are_appended_to_the_url() -> None:
@@ -58,16 +62,21 @@ async def test_query_params_are_appended_to_the_url() -> None:
 
 def test_codex_defaults_and_caps() -> None:
     model = cx.ResponsesModel(model="m", base_url="http://127.0.0.1:9/v1")
-    assert (model.provider.effective_request_max_retries, model.provider.effective_stream_max_retries,
-            model.provider.stream_idle_timeout) == (4, 5, 300.0)
-    capped = cx.ResponsesModel(model="m", base_url="http://127.0.0.1:9/v1", request_max_retries=500,
-                               stream_max_retries=1000)
+    assert (
+        model.provider.effective_request_max_retries,
+        model.provider.effective_stream_max_retries,
+        model.provider.stream_idle_timeout,
+    ) == (4, 5, 300.0)
+    capped = cx.ResponsesModel(
+        model="m", base_url="http://127.0.0.1:9/v1", request_max_retries=500, stream_max_retries=1000
+    )
     assert (capped.provider.effective_request_max_retries, capped.provider.effective_stream_max_retries) == (100, 100)
     body = model.request_body(cx.ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0, thread_id="th"))
     assert body["reasoning"] == {"summary": "auto"}  # Codex: summary auto, effort only when configured
     no_summary = cx.ResponsesModel(model="m", base_url="http://x/v1", reasoning_summary="none", reasoning_effort="high")
-    assert no_summary.request_body(cx.ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0))["reasoning"] \
-        == {"effort": "high"}
+    assert no_summary.request_body(cx.ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0))[
+        "reasoning"
+    ] == {"effort": "high"}
 
 
 def test_wire_api_chat_is_rejected_with_codexs_message() -> None:
@@ -78,19 +87,30 @@ def test_wire_api_chat_is_rejected_with_codexs_message() -> None:
     assert str(caught.value).startswith('`wire_api = "chat"` is no longer supported.\nHow to fix: set `wire_api = ')
 
 
-@pytest.mark.parametrize(("toml", "message"), [
-    ('model = "m"\nmodel_provider = "nope"\n', "model_provider 'nope' is not defined"),
-    ('model_provider = "ollama"\n', "the config sets no model"),
-    ('model = "m"\nmodel_provider = "p"\n[model_providers.p]\nbase_url = "http://x"\ntimeout = 3\n',
-     "[model_providers.p] has unknown key(s) ['timeout']"),
-    ('model = "m"\nmodel_provider = "p"\n[model_providers.p]\nbase_url = "http://x"\nstream_max_retries = -1\n',
-     "stream_max_retries must be an integer >= 0"),
-    ('model = "m"\n[model_providers.openai]\nbase_url = "http://x"\n',
-     "cannot replace Codex's built-in `openai` provider"),
-    ('model = "m"\nmodel_reasoning_effort = "extreme"\n', "model_reasoning_effort must be one of"),
-    ('model = "m"\nmodel_provider = "p"\n[model_providers.p]\nbase_url = "http://x"\nwire_api = "grpc"\n',
-     "unknown variant `grpc`, expected `responses`"),
-])
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        ('model = "m"\nmodel_provider = "nope"\n', "model_provider 'nope' is not defined"),
+        ('model_provider = "ollama"\n', "the config sets no model"),
+        (
+            'model = "m"\nmodel_provider = "p"\n[model_providers.p]\nbase_url = "http://x"\ntimeout = 3\n',
+            "[model_providers.p] has unknown key(s) ['timeout']",
+        ),
+        (
+            'model = "m"\nmodel_provider = "p"\n[model_providers.p]\nbase_url = "http://x"\nstream_max_retries = -1\n',
+            "stream_max_retries must be an integer >= 0",
+        ),
+        (
+            'model = "m"\n[model_providers.openai]\nbase_url = "http://x"\n',
+            "cannot replace Codex's built-in `openai` provider",
+        ),
+        ('model = "m"\nmodel_reasoning_effort = "extreme"\n', "model_reasoning_effort must be one of"),
+        (
+            'model = "m"\nmodel_provider = "p"\n[model_providers.p]\nbase_url = "http://x"\nwire_api = "grpc"\n',
+            "unknown variant `grpc`, expected `responses`",
+        ),
+    ],
+)
 def test_bad_config_says_what_to_fix(toml: str, message: str, monkeypatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-x")
     with pytest.raises(cx.ConfigError, match=None) as caught:
@@ -100,8 +120,10 @@ def test_bad_config_says_what_to_fix(toml: str, message: str, monkeypatch) -> No
 
 def test_missing_env_key_uses_codexs_text_and_instructions(monkeypatch) -> None:
     monkeypatch.delenv("MY_KEY", raising=False)
-    toml = ('model = "m"\nmodel_provider = "p"\n[model_providers.p]\nbase_url = "http://x/v1"\nenv_key = "MY_KEY"\n'
-            'env_key_instructions = "Create one at https://example.test/keys."\n')
+    toml = (
+        'model = "m"\nmodel_provider = "p"\n[model_providers.p]\nbase_url = "http://x/v1"\nenv_key = "MY_KEY"\n'
+        'env_key_instructions = "Create one at https://example.test/keys."\n'
+    )
     with pytest.raises(cx.ConfigError) as caught:
         cx.ResponsesModel.from_config(toml)
     assert str(caught.value) == "Missing environment variable: `MY_KEY`. Create one at https://example.test/keys."

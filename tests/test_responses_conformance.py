@@ -17,31 +17,58 @@ from pathlib import Path
 import codex_nb as cx
 from codex_nb.testing import ResponsesServer, codex_binary
 
-REASONING = {"type": "reasoning", "id": "rs_1", "status": "completed", "encrypted_content": "gAAAA-opaque-blob",
-             "summary": [{"type": "summary_text", "text": "Thinking about a plan"}]}
-MESSAGE = {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
-           "content": [{"type": "output_text", "text": "Let me plan.", "annotations": [], "logprobs": []}]}
-CALL = {"type": "function_call", "id": "fc_1", "status": "completed", "name": "update_plan",
-        "arguments": '{"plan":[{"step":"Read the code","status":"in_progress"}]}', "call_id": "c1"}
+REASONING = {
+    "type": "reasoning",
+    "id": "rs_1",
+    "status": "completed",
+    "encrypted_content": "gAAAA-opaque-blob",
+    "summary": [{"type": "summary_text", "text": "Thinking about a plan"}],
+}
+MESSAGE = {
+    "type": "message",
+    "id": "msg_1",
+    "status": "completed",
+    "role": "assistant",
+    "content": [{"type": "output_text", "text": "Let me plan.", "annotations": [], "logprobs": []}],
+}
+CALL = {
+    "type": "function_call",
+    "id": "fc_1",
+    "status": "completed",
+    "name": "update_plan",
+    "arguments": '{"plan":[{"step":"Read the code","status":"in_progress"}]}',
+    "call_id": "c1",
+}
 SCRIPT = [[REASONING, MESSAGE, CALL], [cx.assistant_message("done")]]
 
 
 def codex_requests(tmp_path: Path) -> list[dict]:
     with ResponsesServer(SCRIPT) as srv:
-        home = srv.write_codex_home(tmp_path / "home", model_reasoning_effort="high",
-                                    tools={"update_plan": {"enabled": True}})
+        home = srv.write_codex_home(
+            tmp_path / "home", model_reasoning_effort="high", tools={"update_plan": {"enabled": True}}
+        )
         env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-local"}
         proc = subprocess.run(
             [str(codex_binary()), "exec", "--json", "--skip-git-repo-check", "-C", str(tmp_path), "make a plan"],
-            env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, start_new_session=True)
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            start_new_session=True,
+        )
     assert proc.returncode == 0, proc.stderr
     return srv.requests
 
 
 async def our_requests(tmp_path: Path) -> tuple[list[dict], cx.Session]:
     async with ResponsesServer(SCRIPT) as srv:
-        toml = srv.write_codex_home(tmp_path / "ours", model_reasoning_effort="high",
-                                    tools={"update_plan": {"enabled": True}}) / "config.toml"
+        toml = (
+            srv.write_codex_home(
+                tmp_path / "ours", model_reasoning_effort="high", tools={"update_plan": {"enabled": True}}
+            )
+            / "config.toml"
+        )
         config = cx.Config.from_toml(toml.read_text())
         session = cx.Session(config=config)
         result = await session.run_turn("make a plan", model=cx.ResponsesModel.from_config(config))
@@ -69,11 +96,19 @@ async def test_our_request_matches_what_codex_sends_for_the_same_history(tmp_pat
         assert mine_plan == theirs_plan
     # the history the model sees after its first response: user text, then the model's
     # items exactly as Codex sends them back, then the call's output
-    user_at = next(i for i, item in enumerate(codex[1]["input"]) if item.get("role") == "user"
-                   and item["content"][0]["text"] == "make a plan")
+    user_at = next(
+        i
+        for i, item in enumerate(codex[1]["input"])
+        if item.get("role") == "user" and item["content"][0]["text"] == "make a plan"
+    )
     codex_tail = without_output_ids(codex[1]["input"][user_at:])
     our_tail = ours[1]["input"]
     assert our_tail[0]["content"] == codex_tail[0]["content"]
     assert our_tail[1:] == codex_tail[1:]
-    assert our_tail[1] == {"type": "reasoning", "id": "rs_1", "summary": REASONING["summary"], "content": None,
-                           "encrypted_content": "gAAAA-opaque-blob"}
+    assert our_tail[1] == {
+        "type": "reasoning",
+        "id": "rs_1",
+        "summary": REASONING["summary"],
+        "content": None,
+        "encrypted_content": "gAAAA-opaque-blob",
+    }

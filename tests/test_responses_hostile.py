@@ -64,10 +64,20 @@ async def run(srv: ResponsesServer, **options) -> tuple[cx.TurnResult, Recording
 
 # ---------------------------------------------------------------- Retry-After
 
-@pytest.mark.parametrize("headers", [{"Retry-After": "nan"}, {"retry-after-ms": "nan"}, {"Retry-After": "soon"},
-                                     {"Retry-After": "-5"}, {"Retry-After": "inf"}, {"retry-after-ms": "-inf"},
-                                     {"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"}],
-                         ids=["nan", "ms-nan", "garbage", "negative", "inf", "ms-minus-inf", "date-in-the-past"])
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Retry-After": "nan"},
+        {"retry-after-ms": "nan"},
+        {"Retry-After": "soon"},
+        {"Retry-After": "-5"},
+        {"Retry-After": "inf"},
+        {"retry-after-ms": "-inf"},
+        {"Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"},
+    ],
+    ids=["nan", "ms-nan", "garbage", "negative", "inf", "ms-minus-inf", "date-in-the-past"],
+)
 async def test_a_retry_after_that_is_no_usable_wait_falls_back_to_the_backoff(headers, no_leaked_tasks) -> None:
     async with ResponsesServer([HttpError(429, headers=headers), [cx.assistant_message("ok")]]) as srv:
         result, _ = await run(srv)
@@ -92,14 +102,17 @@ def test_retry_after_is_read_as_seconds_milliseconds_or_a_date_and_clamped() -> 
 
 # ---------------------------------------------------------------- bounded bodies
 
+
 async def test_a_gzip_bomb_of_one_endless_line_fails_the_turn_naming_the_line_limit(no_leaked_tasks) -> None:
     """About 1 MB on the wire inflating to 1.1 GB of one line: stopped at 8 MiB, not retried."""
     bomb = gzipped(gzip_chunks(b"x", 1100 * MIB, head=b"data: "))
     async with ResponsesServer([bomb]) as srv:
         result, log = await run(srv)
     assert result.status == "failed"
-    assert result.error == ("the model provider sent an event-stream line over 8 MiB, codex_nb's limit for one "
-                            "line; the turn stops so a broken or hostile server cannot exhaust memory")
+    assert result.error == (
+        "the model provider sent an event-stream line over 8 MiB, codex_nb's limit for one "
+        "line; the turn stops so a broken or hostile server cannot exhaust memory"
+    )
     assert len(srv.requests) == 1 and "stream_error" not in log.types
 
 
@@ -116,8 +129,10 @@ async def test_the_whole_streamed_body_is_bounded_after_decompression(no_leaked_
     async with ResponsesServer([gzipped(gzip_chunks(comment, 70 * MIB))]) as srv:
         result, _ = await run(srv)
     assert result.status == "failed"
-    assert result.error == ("the model provider sent a streamed response over 64 MiB (after decompression), "
-                            "codex_nb's limit; the turn stops so a broken or hostile server cannot exhaust memory")
+    assert result.error == (
+        "the model provider sent a streamed response over 64 MiB (after decompression), "
+        "codex_nb's limit; the turn stops so a broken or hostile server cannot exhaust memory"
+    )
     assert limits.MAX_BODY_BYTES == 64 * MIB
 
 
@@ -131,8 +146,10 @@ async def test_an_error_body_is_bounded_too(no_leaked_tasks) -> None:
 
 async def test_a_normal_gzip_stream_still_works(no_leaked_tasks) -> None:
     message = cx.assistant_message("squeezed")
-    events = [{"type": "response.output_item.done", "output_index": 0, "item": message},
-              {"type": "response.completed", "response": {"id": "r"}}]
+    events = [
+        {"type": "response.output_item.done", "output_index": 0, "item": message},
+        {"type": "response.completed", "response": {"id": "r"}},
+    ]
     raw = b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
     async with ResponsesServer([gzipped(iter([zlib.compress(raw, wbits=16 + zlib.MAX_WBITS)]))]) as srv:
         result, _ = await run(srv)
@@ -143,35 +160,51 @@ async def test_a_normal_gzip_stream_still_works(no_leaked_tasks) -> None:
 
 # ---------------------------------------------------------------- numbers from the network
 
+
 async def test_token_counts_are_capped(no_leaked_tasks) -> None:
-    usage = {"input_tokens": 10**30, "output_tokens": 5, "total_tokens": 10**40,
-             "input_tokens_details": {"cached_tokens": 2**64}}
-    events = [{"type": "response.output_item.done", "output_index": 0, "item": cx.assistant_message("ok")},
-              {"type": "response.completed", "response": {"id": "r", "usage": usage}}]
+    usage = {
+        "input_tokens": 10**30,
+        "output_tokens": 5,
+        "total_tokens": 10**40,
+        "input_tokens_details": {"cached_tokens": 2**64},
+    }
+    events = [
+        {"type": "response.output_item.done", "output_index": 0, "item": cx.assistant_message("ok")},
+        {"type": "response.completed", "response": {"id": "r", "usage": usage}},
+    ]
     async with ResponsesServer([Events(events)]) as srv:
         result, _ = await run(srv)
     assert result.status == "completed", result.error
-    assert result.token_usage == cx.TokenUsage(input_tokens=MAX_TOKEN_COUNT, cached_input_tokens=MAX_TOKEN_COUNT,
-                                               output_tokens=5, total_tokens=MAX_TOKEN_COUNT)
+    assert result.token_usage == cx.TokenUsage(
+        input_tokens=MAX_TOKEN_COUNT, cached_input_tokens=MAX_TOKEN_COUNT, output_tokens=5, total_tokens=MAX_TOKEN_COUNT
+    )
     assert (result.token_usage + result.token_usage).total_tokens == MAX_TOKEN_COUNT
 
 
 async def test_output_items_per_response_are_bounded(no_leaked_tasks) -> None:
     item = {"type": "reasoning", "id": "rs", "summary": []}
-    events = [{"type": "response.output_item.done", "output_index": i, "item": item}
-              for i in range(limits.MAX_OUTPUT_ITEMS + 1)]
+    events = [
+        {"type": "response.output_item.done", "output_index": i, "item": item}
+        for i in range(limits.MAX_OUTPUT_ITEMS + 1)
+    ]
     async with ResponsesServer([Events(events)]) as srv:
         result, _ = await run(srv)
     assert result.status == "failed"
-    assert result.error == "the model provider sent over 10000 output items in one response, codex_nb's limit; " \
-                           "the turn stops"
+    assert (
+        result.error == "the model provider sent over 10000 output items in one response, codex_nb's limit; "
+        "the turn stops"
+    )
 
 
 async def test_an_absurd_summary_index_starts_no_section(no_leaked_tasks) -> None:
-    events = [{"type": "response.reasoning_summary_part.added", "item_id": "rs", "summary_index": index}
-              for index in (10**30, -1, True, 1)]
-    events += [{"type": "response.output_item.done", "output_index": 0, "item": cx.assistant_message("ok")},
-               {"type": "response.completed", "response": {"id": "r"}}]
+    events = [
+        {"type": "response.reasoning_summary_part.added", "item_id": "rs", "summary_index": index}
+        for index in (10**30, -1, True, 1)
+    ]
+    events += [
+        {"type": "response.output_item.done", "output_index": 0, "item": cx.assistant_message("ok")},
+        {"type": "response.completed", "response": {"id": "r"}},
+    ]
     async with ResponsesServer([Events(events)]) as srv:
         result, _ = await run(srv)
     breaks = [e.msg for e in result.events if e.msg.type == "agent_reasoning_section_break"]
@@ -214,8 +247,10 @@ async def test_an_echo_in_an_http_error_body_is_redacted_for_every_key_shape(no_
 def test_redaction_leaves_prose_alone() -> None:
     from codex_nb.sources.responses.redact import redact
 
-    assert redact("Bearer authentication is required; see task-identifier sk-learn") == \
-        "Bearer authentication is required; see task-identifier sk-learn"
+    assert (
+        redact("Bearer authentication is required; see task-identifier sk-learn")
+        == "Bearer authentication is required; see task-identifier sk-learn"
+    )
     assert redact(f"Authorization: {BEARER}, {OTHER_KEY}, {SECRET}", SECRET) == "Authorization: Bearer ***, ***, ***"
     assert redact("abcd abcd", "abcd") == "*** ***" and redact("x", "") == "x"
 
@@ -230,6 +265,7 @@ async def test_a_long_server_message_is_cut(no_leaked_tasks) -> None:
 
 # ---------------------------------------------------------------- redirects
 
+
 async def test_a_redirect_to_another_origin_is_refused_and_sends_nothing_there(no_leaked_tasks) -> None:
     """httpx (under the openai SDK) follows it by default and drops only Authorization: the provider's
     headers and, for a 307, the whole conversation would reach the other host."""
@@ -239,9 +275,11 @@ async def test_a_redirect_to_another_origin_is_refused_and_sends_nothing_there(n
             result, log = await run(srv, http_headers={"X-Provider-Key": "hdr-secret-value"})
     assert other.requests == [] and other.headers == [], other.headers
     assert result.status == "failed"
-    assert result.error == (f"the model provider redirected the request to another origin ({elsewhere}/responses"
-                            f"?k=1); codex_nb does not follow it, so your API key, provider headers and conversation "
-                            f"are not sent there. If that is the right server, set base_url to it.")
+    assert result.error == (
+        f"the model provider redirected the request to another origin ({elsewhere}/responses"
+        f"?k=1); codex_nb does not follow it, so your API key, provider headers and conversation "
+        f"are not sent there. If that is the right server, set base_url to it."
+    )
     assert len(srv.requests) == 1 and "stream_error" not in log.types
 
 
@@ -257,12 +295,15 @@ async def test_a_same_origin_redirect_is_followed_with_its_headers(no_leaked_tas
 
 # ---------------------------------------------------------------- where the key came from, and the SDK
 
+
 def test_the_repr_says_truthfully_where_the_key_came_from(monkeypatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-from-the-environment-123")
     passed = cx.ResponsesModel(model="m", api_key=SECRET)
     from_env = cx.ResponsesModel(model="m")
-    toml = 'model = "m"\nmodel_provider = "mine"\n[model_providers.mine]\nbase_url = "http://127.0.0.1:9/v1"\n' \
-           'env_key = "MINE_KEY"\n'
+    toml = (
+        'model = "m"\nmodel_provider = "mine"\n[model_providers.mine]\nbase_url = "http://127.0.0.1:9/v1"\n'
+        'env_key = "MINE_KEY"\n'
+    )
     configured = cx.ResponsesModel.from_config(toml, environ={"MINE_KEY": "sk-mine-0123456789"})
     explicit = cx.ResponsesModel.from_config(toml, environ={"MINE_KEY": "x"}, api_key=SECRET)
     keyless = cx.ResponsesModel(model="m", base_url="http://127.0.0.1:9/v1")
@@ -290,11 +331,16 @@ async def test_a_turn_without_the_openai_package_names_the_extra_to_install() ->
         asyncio.run(main(sys.argv[1]))
     """)
     async with ResponsesServer([]) as srv:
-        proc = await asyncio.to_thread(subprocess.run, [sys.executable, "-c", script, srv.base_url],
-                                       capture_output=True, text=True, timeout=120)
+        proc = await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-c", script, srv.base_url], capture_output=True, text=True, timeout=120
+        )
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert out == {"status": "failed", "error": (
-        "cx.ResponsesModel needs the openai package: install the model extra with pip install -e '.[model]' from "
-        "a codex_nb checkout, or pip install 'codex_nb[model]' from a release")}
+    assert out == {
+        "status": "failed",
+        "error": (
+            "cx.ResponsesModel needs the openai package: install the model extra with pip install -e '.[model]' from "
+            "a codex_nb checkout, or pip install 'codex_nb[model]' from a release"
+        ),
+    }
     assert srv.requests == []

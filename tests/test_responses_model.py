@@ -26,19 +26,49 @@ def model_for(srv: ResponsesServer, **options) -> cx.ResponsesModel:
 def text_events(*deltas: str, item_id: str = "msg_1") -> list[dict]:
     """A response streaming ``deltas`` as assistant text, as the Responses API does."""
     text = "".join(deltas)
-    message = {"type": "message", "id": item_id, "status": "completed", "role": "assistant",
-               "content": [{"type": "output_text", "text": text, "annotations": []}]}
-    return ([{"type": "response.created", "response": {"id": "resp_t"}},
-             {"type": "response.output_item.added", "output_index": 0, "item": {**message, "content": []}}]
-            + [{"type": "response.output_text.delta", "item_id": item_id, "output_index": 0, "content_index": 0,
-                "delta": d} for d in deltas]
-            + [{"type": "response.output_item.done", "output_index": 0, "item": message},
-               {"type": "response.completed", "response": {"id": "resp_t", "usage": {
-                   "input_tokens": 7, "input_tokens_details": {"cached_tokens": 3}, "output_tokens": 5,
-                   "output_tokens_details": {"reasoning_tokens": 2}, "total_tokens": 12}}}])
+    message = {
+        "type": "message",
+        "id": item_id,
+        "status": "completed",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": text, "annotations": []}],
+    }
+    return (
+        [
+            {"type": "response.created", "response": {"id": "resp_t"}},
+            {"type": "response.output_item.added", "output_index": 0, "item": {**message, "content": []}},
+        ]
+        + [
+            {
+                "type": "response.output_text.delta",
+                "item_id": item_id,
+                "output_index": 0,
+                "content_index": 0,
+                "delta": d,
+            }
+            for d in deltas
+        ]
+        + [
+            {"type": "response.output_item.done", "output_index": 0, "item": message},
+            {
+                "type": "response.completed",
+                "response": {
+                    "id": "resp_t",
+                    "usage": {
+                        "input_tokens": 7,
+                        "input_tokens_details": {"cached_tokens": 3},
+                        "output_tokens": 5,
+                        "output_tokens_details": {"reasoning_tokens": 2},
+                        "total_tokens": 12,
+                    },
+                },
+            },
+        ]
+    )
 
 
 # ---------------------------------------------------------------- streaming into the runtime
+
 
 async def test_text_streams_as_agent_message_deltas_then_one_agent_message(no_leaked_tasks) -> None:
     async with ResponsesServer([Events(text_events("Hel", "lo, ", "world"))]) as srv:
@@ -48,55 +78,96 @@ async def test_text_streams_as_agent_message_deltas_then_one_agent_message(no_le
         await model.aclose()
     assert result.status == "completed", result.error
     wire = [e.msg.to_wire() for e in result.events]
-    assert [w["type"] for w in wire] == ["turn_started", "agent_message_delta", "agent_message_delta",
-                                         "agent_message_delta", "agent_message", "token_count", "turn_complete"]
+    assert [w["type"] for w in wire] == [
+        "turn_started",
+        "agent_message_delta",
+        "agent_message_delta",
+        "agent_message_delta",
+        "agent_message",
+        "token_count",
+        "turn_complete",
+    ]
     assert [w["delta"] for w in wire if w["type"] == "agent_message_delta"] == ["Hel", "lo, ", "world"]
     assert wire[4] == {"type": "agent_message", "message": "Hello, world"}
-    usage = {"input_tokens": 7, "cached_input_tokens": 3, "output_tokens": 5, "reasoning_output_tokens": 2,
-             "total_tokens": 12}
-    assert wire[5] == {"type": "token_count", "info": {"total_token_usage": usage, "last_token_usage": usage,
-                                                       "model_context_window": None}, "rate_limits": None}
+    usage = {
+        "input_tokens": 7,
+        "cached_input_tokens": 3,
+        "output_tokens": 5,
+        "reasoning_output_tokens": 2,
+        "total_tokens": 12,
+    }
+    assert wire[5] == {
+        "type": "token_count",
+        "info": {"total_token_usage": usage, "last_token_usage": usage, "model_context_window": None},
+        "rate_limits": None,
+    }
     assert result.token_usage == result.last_token_usage == cx.TokenUsage(**usage)
     assert session.last_token_usage == session.token_usage == cx.TokenUsage(**usage)
     assert result.last_agent_message == "Hello, world"
 
 
 async def test_reasoning_summaries_stream_and_the_item_comes_back_with_its_encrypted_content() -> None:
-    reasoning = {"type": "reasoning", "id": "rs_1", "status": "completed", "encrypted_content": "gAAAA-opaque",
-                 "summary": [{"type": "summary_text", "text": "First"}, {"type": "summary_text", "text": "Second"}]}
-    events = [{"type": "response.created", "response": {"id": "r1"}},
-              {"type": "response.reasoning_summary_part.added", "item_id": "rs_1", "summary_index": 0},
-              {"type": "response.reasoning_summary_text.delta", "item_id": "rs_1", "summary_index": 0, "delta": "Fir"},
-              {"type": "response.reasoning_summary_text.delta", "item_id": "rs_1", "summary_index": 0, "delta": "st"},
-              {"type": "response.reasoning_summary_part.added", "item_id": "rs_1", "summary_index": 1},
-              {"type": "response.reasoning_summary_text.delta", "item_id": "rs_1", "summary_index": 1,
-               "delta": "Second"},
-              {"type": "response.output_item.done", "output_index": 0, "item": reasoning},
-              {"type": "response.output_item.done", "output_index": 1,
-               "item": cx.function_call("update_plan", PLAN, call_id="c1")},
-              {"type": "response.completed", "response": {"id": "r1"}}]
+    reasoning = {
+        "type": "reasoning",
+        "id": "rs_1",
+        "status": "completed",
+        "encrypted_content": "gAAAA-opaque",
+        "summary": [{"type": "summary_text", "text": "First"}, {"type": "summary_text", "text": "Second"}],
+    }
+    events = [
+        {"type": "response.created", "response": {"id": "r1"}},
+        {"type": "response.reasoning_summary_part.added", "item_id": "rs_1", "summary_index": 0},
+        {"type": "response.reasoning_summary_text.delta", "item_id": "rs_1", "summary_index": 0, "delta": "Fir"},
+        {"type": "response.reasoning_summary_text.delta", "item_id": "rs_1", "summary_index": 0, "delta": "st"},
+        {"type": "response.reasoning_summary_part.added", "item_id": "rs_1", "summary_index": 1},
+        {"type": "response.reasoning_summary_text.delta", "item_id": "rs_1", "summary_index": 1, "delta": "Second"},
+        {"type": "response.output_item.done", "output_index": 0, "item": reasoning},
+        {
+            "type": "response.output_item.done",
+            "output_index": 1,
+            "item": cx.function_call("update_plan", PLAN, call_id="c1"),
+        },
+        {"type": "response.completed", "response": {"id": "r1"}},
+    ]
     async with ResponsesServer([Events(events), [cx.assistant_message("done")]]) as srv:
         session = cx.Session()
         result = await session.run_turn("plan it", model=model_for(srv))
     types = [e.msg.type for e in result.events]
-    assert types[:6] == ["turn_started", "agent_reasoning_delta", "agent_reasoning_delta",
-                         "agent_reasoning_section_break", "agent_reasoning_delta", "agent_reasoning"]
+    assert types[:6] == [
+        "turn_started",
+        "agent_reasoning_delta",
+        "agent_reasoning_delta",
+        "agent_reasoning_section_break",
+        "agent_reasoning_delta",
+        "agent_reasoning",
+    ]
     assert [e.msg.text for e in result.events if e.msg.type == "agent_reasoning"] == ["First", "Second"]
     # Codex re-sends the reasoning item with content null and without status, encrypted content kept
-    assert srv.requests[1]["input"][1] == {"type": "reasoning", "id": "rs_1", "summary": reasoning["summary"],
-                                           "content": None, "encrypted_content": "gAAAA-opaque"}
+    assert srv.requests[1]["input"][1] == {
+        "type": "reasoning",
+        "id": "rs_1",
+        "summary": reasoning["summary"],
+        "content": None,
+        "encrypted_content": "gAAAA-opaque",
+    }
     assert srv.requests[1]["input"][2] == cx.function_call("update_plan", PLAN, call_id="c1")
     assert srv.requests[1]["input"][3] == {"type": "function_call_output", "call_id": "c1", "output": "Plan updated"}
 
 
 async def test_a_call_runs_while_the_response_is_still_streaming_and_interrupt_closes_the_stream(
-        no_leaked_tasks) -> None:
+    no_leaked_tasks,
+) -> None:
     """The call starts when its item completes; the stream is still open (held by the server).
     Stop: the HTTP stream closes at once, the call gets its paired aborted output."""
-    events = [{"type": "response.created", "response": {"id": "r1"}},
-              {"type": "response.output_item.done", "output_index": 0,
-               "item": cx.function_call("wait_here", {}, call_id="w1")},
-              {"type": "response.completed", "response": {"id": "r1"}}]
+    events = [
+        {"type": "response.created", "response": {"id": "r1"}},
+        {
+            "type": "response.output_item.done",
+            "output_index": 0,
+            "item": cx.function_call("wait_here", {}, call_id="w1"),
+        },
+        {"type": "response.completed", "response": {"id": "r1"}},
+    ]
     async with ResponsesServer([Events(events, hold_after=2)]) as srv:
         session = cx.Session()
         started = asyncio.Event()
@@ -122,20 +193,32 @@ async def test_a_call_runs_while_the_response_is_still_streaming_and_interrupt_c
 
 
 async def test_tool_calls_are_published_as_dynamic_tool_call_items() -> None:
-    async with ResponsesServer([[cx.function_call("update_plan", PLAN, call_id="c1")],
-                                [cx.assistant_message("ok")]]) as srv:
+    async with ResponsesServer(
+        [[cx.function_call("update_plan", PLAN, call_id="c1")], [cx.assistant_message("ok")]]
+    ) as srv:
         session = cx.Session()
         result = await session.run_turn("go", model=model_for(srv))
     started = [e.msg.item for e in result.events if e.msg.type == "item_started"]
     completed = [e.msg.item for e in result.events if e.msg.type == "item_completed"]
-    assert started == [{"type": "dynamicToolCall", "id": "c1", "namespace": None, "tool": "update_plan",
-                        "arguments": PLAN, "status": "inProgress", "contentItems": None, "success": None,
-                        "durationMs": None}]
+    assert started == [
+        {
+            "type": "dynamicToolCall",
+            "id": "c1",
+            "namespace": None,
+            "tool": "update_plan",
+            "arguments": PLAN,
+            "status": "inProgress",
+            "contentItems": None,
+            "success": None,
+            "durationMs": None,
+        }
+    ]
     assert completed[0]["status"] == "completed" and completed[0]["success"] is True
     assert completed[0]["contentItems"] == [{"type": "inputText", "text": "Plan updated"}]
 
 
 # ---------------------------------------------------------------- the request Codex would send
+
 
 async def test_request_body_has_codex_keys_in_codex_order() -> None:
     async with ResponsesServer([[cx.assistant_message("hi")]]) as srv:
@@ -143,8 +226,18 @@ async def test_request_body_has_codex_keys_in_codex_order() -> None:
         model = model_for(srv, reasoning_effort="high")
         await session.run_turn("hello", model=model)
     body = srv.requests[0]
-    assert list(body) == ["model", "stream", "input", "tools", "tool_choice", "parallel_tool_calls", "reasoning",
-                          "store", "include", "prompt_cache_key"]
+    assert list(body) == [
+        "model",
+        "stream",
+        "input",
+        "tools",
+        "tool_choice",
+        "parallel_tool_calls",
+        "reasoning",
+        "store",
+        "include",
+        "prompt_cache_key",
+    ]
     assert body["stream"] is True and body["store"] is False and body["tool_choice"] == "auto"
     assert body["parallel_tool_calls"] is True
     assert body["reasoning"] == {"effort": "high", "summary": "auto"}
@@ -163,6 +256,7 @@ async def test_no_key_sends_no_authorization_header() -> None:
 
 # ---------------------------------------------------------------- failures, as Codex handles them
 
+
 @pytest.mark.parametrize("status", [401, 403])
 async def test_auth_failure_fails_at_once_naming_the_env_var(status: int, monkeypatch) -> None:
     monkeypatch.setenv("MY_PROVIDER_KEY", SECRET)
@@ -176,8 +270,10 @@ async def test_auth_failure_fails_at_once_naming_the_env_var(status: int, monkey
         result = await session.run_turn("hi", model=model)
     assert result.status == "failed"
     reason = {401: "Unauthorized", 403: "Forbidden"}[status]
-    assert result.error == (f"unexpected status {status} {reason}: Incorrect API key provided: ***, url: "
-                            f"{url}/responses. To fix: set MY_PROVIDER_KEY to a valid API key for mine.")
+    assert result.error == (
+        f"unexpected status {status} {reason}: Incorrect API key provided: ***, url: "
+        f"{url}/responses. To fix: set MY_PROVIDER_KEY to a valid API key for mine."
+    )
     assert len(srv.requests) == 1
     assert log.of_type("error")[0].msg.message == result.error
     assert SECRET not in json.dumps(log.wire()) and SECRET not in repr(model)
@@ -210,9 +306,11 @@ async def test_5xx_is_retried_per_request_then_per_stream_then_fails_with_the_la
     assert log.types == ["turn_started", "stream_error", "error", "turn_complete"]
 
 
-@pytest.mark.parametrize("fault", [CutStream(after_items=0), Stall(5), Garbage("data: {not json\n\n"),
-                                   Garbage("this is not an event stream\n\n")],
-                         ids=["cut", "stall", "bad-json", "no-events"])
+@pytest.mark.parametrize(
+    "fault",
+    [CutStream(after_items=0), Stall(5), Garbage("data: {not json\n\n"), Garbage("this is not an event stream\n\n")],
+    ids=["cut", "stall", "bad-json", "no-events"],
+)
 async def test_dropped_stalled_or_malformed_streams_are_retried(fault, no_leaked_tasks) -> None:
     async with ResponsesServer([fault, [cx.assistant_message("recovered")]]) as srv:
         session = cx.Session()
@@ -233,16 +331,37 @@ async def test_stream_retries_exhausted_fail_the_turn_with_the_last_error() -> N
     assert result.error.startswith("stream disconnected before completion: malformed event from the model provider")
 
 
-@pytest.mark.parametrize(("event", "message", "requests"), [
-    ({"type": "response.failed", "response": {"id": "r", "error": {"code": "context_length_exceeded",
-                                                                   "message": "too long"}}},
-     "Codex ran out of room in the model's context window. Start a new thread or clear earlier history before "
-     "retrying.", 1),
-    ({"type": "response.failed", "response": {"id": "r", "error": {"code": "server_error", "message": "it broke"}}},
-     "it broke", 2),
-    ({"type": "response.incomplete", "response": {"id": "r", "incomplete_details": {"reason": "max_output_tokens"}}},
-     "Incomplete response returned, reason: max_output_tokens", 2),
-], ids=["context-window", "failed", "incomplete"])
+@pytest.mark.parametrize(
+    ("event", "message", "requests"),
+    [
+        (
+            {
+                "type": "response.failed",
+                "response": {"id": "r", "error": {"code": "context_length_exceeded", "message": "too long"}},
+            },
+            "Codex ran out of room in the model's context window. Start a new thread or clear earlier history before "
+            "retrying.",
+            1,
+        ),
+        (
+            {
+                "type": "response.failed",
+                "response": {"id": "r", "error": {"code": "server_error", "message": "it broke"}},
+            },
+            "it broke",
+            2,
+        ),
+        (
+            {
+                "type": "response.incomplete",
+                "response": {"id": "r", "incomplete_details": {"reason": "max_output_tokens"}},
+            },
+            "Incomplete response returned, reason: max_output_tokens",
+            2,
+        ),
+    ],
+    ids=["context-window", "failed", "incomplete"],
+)
 async def test_response_failed_and_incomplete_are_clear_turn_errors(event, message, requests) -> None:
     created = {"type": "response.created", "response": {"id": "r"}}
     async with ResponsesServer([Events([created, event])] * 2, allow_leftover=True) as srv:
@@ -268,6 +387,7 @@ async def test_interrupt_during_retry_backoff_stops_at_once(no_leaked_tasks, wai
 
 # ---------------------------------------------------------------- secrets
 
+
 async def test_the_key_never_shows_in_reprs_events_logs_or_tracebacks(caplog) -> None:
     caplog.set_level(logging.DEBUG)
     body = {"error": {"message": f"bad key {SECRET}"}}
@@ -284,8 +404,10 @@ async def test_the_key_never_shows_in_reprs_events_logs_or_tracebacks(caplog) ->
     rendered = "".join(traceback.format_exception(caught.value))
     for text in (repr(model), str(model.__dict__), json.dumps(log.wire()), caplog.text, rendered, result.error):
         assert SECRET not in text
-    assert repr(model) == f"ResponsesModel(model='local-model', provider='custom', base_url='{url}', " \
-                          f"api_key=set (passed in))"
+    assert (
+        repr(model) == f"ResponsesModel(model='local-model', provider='custom', base_url='{url}', "
+        f"api_key=set (passed in))"
+    )
     with pytest.raises(TypeError, match="cannot be pickled"):
         import pickle
 
@@ -307,8 +429,11 @@ async def test_a_sample_only_model_reports_usage_through_last_usage() -> None:
     session = cx.Session()
     result = await session.run_turn("go", model=Counting())
     assert result.token_usage == cx.TokenUsage(input_tokens=20, output_tokens=4, total_tokens=24)
-    assert session.last_token_usage == result.last_token_usage == cx.TokenUsage(input_tokens=10, output_tokens=2,
-                                                                                 total_tokens=12)
+    assert (
+        session.last_token_usage
+        == result.last_token_usage
+        == cx.TokenUsage(input_tokens=10, output_tokens=2, total_tokens=12)
+    )
     assert [e.msg.type for e in result.events].count("token_count") == 2
 
 

@@ -27,7 +27,12 @@ from codex_nb.testing import (
 def post(srv: ResponsesServer, body: dict | None = None, *, timeout: float = 10) -> tuple[int, dict, bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=timeout)
     try:
-        conn.request("POST", "/v1/responses", body=json.dumps(body or {"input": []}), headers={"Content-Type": "application/json"})
+        conn.request(
+            "POST",
+            "/v1/responses",
+            body=json.dumps(body or {"input": []}),
+            headers={"Content-Type": "application/json"},
+        )
         resp = conn.getresponse()
         return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
     finally:
@@ -83,7 +88,9 @@ def test_callable_entries_see_the_request_body() -> None:
 
 
 def test_http_error_carries_status_body_and_headers() -> None:
-    with ResponsesServer([HttpError(429, {"error": {"message": "slow down"}}, {"Retry-After": "7"}), HttpError(503)]) as srv:
+    with ResponsesServer(
+        [HttpError(429, {"error": {"message": "slow down"}}, {"Retry-After": "7"}), HttpError(503)]
+    ) as srv:
         status, headers, raw = post(srv)
         assert (status, headers["retry-after"], json.loads(raw)) == (429, "7", {"error": {"message": "slow down"}})
         status, _, raw = post(srv)
@@ -193,8 +200,9 @@ def test_write_codex_home_points_at_the_server(tmp_path: Path) -> None:
     assert config["tools"] == {"update_plan": {"enabled": True}}
 
 
-needs_codex = pytest.mark.skipif(os.environ.get("CODEX_NB_SKIP_CODEX") == "1",
-                                 reason="CODEX_NB_SKIP_CODEX=1: the pinned Codex was not installed")
+needs_codex = pytest.mark.skipif(
+    os.environ.get("CODEX_NB_SKIP_CODEX") == "1", reason="CODEX_NB_SKIP_CODEX=1: the pinned Codex was not installed"
+)
 
 
 @needs_codex
@@ -208,7 +216,12 @@ def test_real_codex_runs_a_whole_turn_offline(tmp_path: Path) -> None:
         env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-local"}
         proc = subprocess.run(
             [str(codex_binary()), "exec", "--json", "--skip-git-repo-check", "-C", str(tmp_path), "go"],
-            env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120, start_new_session=True,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            start_new_session=True,
         )
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in proc.stdout.splitlines()]

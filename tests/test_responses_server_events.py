@@ -19,8 +19,10 @@ def _frames(raw: bytes) -> list[dict]:
 
 
 def test_events_are_streamed_verbatim() -> None:
-    events = [{"type": "response.created", "response": {"id": "r"}},
-              {"type": "response.failed", "response": {"id": "r", "error": {"code": "x", "message": "boom"}}}]
+    events = [
+        {"type": "response.created", "response": {"id": "r"}},
+        {"type": "response.failed", "response": {"id": "r", "error": {"code": "x", "message": "boom"}}},
+    ]
     with ResponsesServer([Events(events)]) as srv:
         assert _frames(_post(srv.port).read()) == events
     assert srv.disconnects == 0

@@ -56,12 +56,16 @@ def test_plan_snapshots_are_rebuilt_from_accepted_calls_only(recorded: dict[str,
     assert rollout.rejected_plan_calls == ["bad"]
     assert [p.index for p in rollout.plans] == [0, 1, 2]
     assert rollout.plans[1].args.explanation == "done"
-    assert [(s.step, str(s.status)) for s in rollout.plans[0].args.plan] == [("read", "in_progress"),
-                                                                              ("write", "pending")]
+    assert [(s.step, str(s.status)) for s in rollout.plans[0].args.plan] == [
+        ("read", "in_progress"),
+        ("write", "pending"),
+    ]
     first, second = recorded["turns"]
     assert [p.turn_id for p in rollout.plans] == [first.turn_id, first.turn_id, second.turn_id]
-    assert [(t.turn_id, t.status) for t in rollout.turns] == [(first.turn_id, "completed"),
-                                                               (second.turn_id, "interrupted")]
+    assert [(t.turn_id, t.status) for t in rollout.turns] == [
+        (first.turn_id, "completed"),
+        (second.turn_id, "interrupted"),
+    ]
     assert rollout.turns[0].last_agent_message == "first turn done"
     assert rollout.unknown_types == {} and rollout.malformed == [] and rollout.truncated is None
     assert {"session_meta", "event_msg", "response_item", "turn_context"} <= set(rollout.line_types)
@@ -73,8 +77,9 @@ def test_list_rollouts_finds_the_session(recorded: dict[str, Any]) -> None:
     assert cx.list_rollouts(home / "nowhere") == []
 
 
-def test_unknown_lines_are_counted_and_a_truncated_last_line_is_reported(recorded: dict[str, Any],
-                                                                        tmp_path: Path) -> None:
+def test_unknown_lines_are_counted_and_a_truncated_last_line_is_reported(
+    recorded: dict[str, Any], tmp_path: Path
+) -> None:
     damaged = tmp_path / "rollout-damaged.jsonl"
     shutil.copy(recorded["path"], damaged)
     with damaged.open("a") as f:

@@ -30,8 +30,15 @@ def _session(*, plan_call: str = "p1", arguments: str | None = None) -> list[str
     return [
         _line("session_meta", {"id": SESSION, "cwd": "/tmp"}),
         _line("event_msg", {"type": "task_started", "turn_id": "t1"}),
-        _line("response_item", {"type": "function_call", "name": "update_plan", "call_id": plan_call,
-                                "arguments": arguments if arguments is not None else json.dumps(PLAN)}),
+        _line(
+            "response_item",
+            {
+                "type": "function_call",
+                "name": "update_plan",
+                "call_id": plan_call,
+                "arguments": arguments if arguments is not None else json.dumps(PLAN),
+            },
+        ),
         _line("response_item", {"type": "function_call_output", "call_id": plan_call, "output": "Plan updated"}),
         _line("event_msg", {"type": "task_complete", "turn_id": "t1", "last_agent_message": "done"}),
     ]
@@ -96,10 +103,11 @@ def test_deep_nesting_is_reported_by_line(tmp_path: Path) -> None:
     lines.insert(2, _line("response_item", {"type": "message", "x": json.loads("[" * 127 + "]" * 127)}))
     lines.insert(3, _line("response_item", {"type": "message", "x": json.loads("[" * 126 + "]" * 126)}))
     rollout = cx.read_rollout(_write(tmp_path / "rollout-deep.jsonl", lines))
-    assert [(n, r.split(":")[0]) for n, r in rollout.malformed] == [(2, "nested deeper than 128 levels"),
-                                                                    (3, "nested deeper than 128 levels")]
-    assert rollout.malformed[0][1] == ("nested deeper than 128 levels: recursion limit exceeded "
-                                       "at line 1 column 170")
+    assert [(n, r.split(":")[0]) for n, r in rollout.malformed] == [
+        (2, "nested deeper than 128 levels"),
+        (3, "nested deeper than 128 levels"),
+    ]
+    assert rollout.malformed[0][1] == ("nested deeper than 128 levels: recursion limit exceeded at line 1 column 170")
     assert rollout.plans == [] and rollout.rejected_plan_calls == ["p1"]  # as the live tool parses them
     assert len(rollout.items) == 3
     # On a long line serde's position is not looked for (a scan in Python would take seconds)
@@ -110,16 +118,23 @@ def test_deep_nesting_is_reported_by_line(tmp_path: Path) -> None:
 
 def test_bytes_that_are_not_utf8_json_are_reported(tmp_path: Path) -> None:
     lines = [line.encode() for line in _session()]
-    lines[1:1] = [b'{"type": "event_msg", "payload": {"type": "x\xff"}}', b"\x00", b"\x00" * 40,
-                  b'{"type": "event_msg",\x00 "payload": {}}', b"\xef\xbb\xbf{}"]
+    lines[1:1] = [
+        b'{"type": "event_msg", "payload": {"type": "x\xff"}}',
+        b"\x00",
+        b"\x00" * 40,
+        b'{"type": "event_msg",\x00 "payload": {}}',
+        b"\xef\xbb\xbf{}",
+    ]
     path = tmp_path / "rollout-bytes.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n\xc3")  # and a last line cut inside a character
     rollout = cx.read_rollout(path)
-    assert rollout.malformed == [(2, "not UTF-8: byte 0xff at column 45"),
-                                 (3, "not JSON: Expecting value at column 1"),
-                                 (4, "not JSON: Expecting value at column 1"),
-                                 (5, "not JSON: Expecting property name enclosed in double quotes at column 22"),
-                                 (6, "not JSON: Unexpected UTF-8 BOM (decode using utf-8-sig) at column 1")]
+    assert rollout.malformed == [
+        (2, "not UTF-8: byte 0xff at column 45"),
+        (3, "not JSON: Expecting value at column 1"),
+        (4, "not JSON: Expecting value at column 1"),
+        (5, "not JSON: Expecting property name enclosed in double quotes at column 22"),
+        (6, "not JSON: Unexpected UTF-8 BOM (decode using utf-8-sig) at column 1"),
+    ]
     assert rollout.truncated == "line 11: 1 bytes without an end (not UTF-8: byte 0xc3 at column 1)"
     assert [p.call_id for p in rollout.plans] == ["p1"]
 
@@ -131,8 +146,15 @@ def test_an_over_long_line_is_skipped_and_reported_with_its_cap(tmp_path: Path) 
     with path.open("a") as f:
         f.write("b" * 5000)  # and a last line with no newline, over a lower cap
     rollout = cx.read_rollout(path)
-    assert rollout.malformed == [(3, (f"32.0 MiB long, over the 32 MiB line cap (max_line_bytes={MAX_LINE_BYTES}); "
-                                      f"cx.read_rollout(path, max_line_bytes=...) reads it"))]
+    assert rollout.malformed == [
+        (
+            3,
+            (
+                f"32.0 MiB long, over the 32 MiB line cap (max_line_bytes={MAX_LINE_BYTES}); "
+                f"cx.read_rollout(path, max_line_bytes=...) reads it"
+            ),
+        )
+    ]
     assert [p.call_id for p in rollout.plans] == ["p1"] and rollout.truncated is not None
     assert len(cx.read_rollout(path, max_line_bytes=MAX_LINE_BYTES + 100).items) == 3
     small = cx.read_rollout(path, max_line_bytes=4096)
@@ -142,8 +164,11 @@ def test_an_over_long_line_is_skipped_and_reported_with_its_cap(tmp_path: Path) 
 
 def test_a_file_over_the_size_cap_is_refused_with_the_parameter(tmp_path: Path) -> None:
     path = _write(tmp_path / "rollout-big.jsonl", _session())
-    with pytest.raises(cx.RolloutError, match=r"rollout-big.jsonl is larger than 100 bytes \(max_bytes=100\).*"
-                                              r"cx.read_rollout\(path, max_bytes=\.\.\.\)"):
+    with pytest.raises(
+        cx.RolloutError,
+        match=r"rollout-big.jsonl is larger than 100 bytes \(max_bytes=100\).*"
+        r"cx.read_rollout\(path, max_bytes=\.\.\.\)",
+    ):
         cx.read_rollout(path, max_bytes=100)
     assert len(cx.read_rollout(path).plans) == 1
 
@@ -157,7 +182,9 @@ def test_a_zstd_file_of_several_frames_is_read_to_the_end(tmp_path: Path) -> Non
     path = tmp_path / "rollout-frames.jsonl.zst"
     path.write_bytes(compressor.compress(head.encode()) + compressor.compress(rest.encode()))
     rollout = cx.read_rollout(path)
-    assert [p.call_id for p in rollout.plans] == ["p1"] and rollout.lines == 5 and rollout.turns[0].status == "completed"
+    assert (
+        [p.call_id for p in rollout.plans] == ["p1"] and rollout.lines == 5 and rollout.turns[0].status == "completed"
+    )
 
 
 _BOMB_READER = textwrap.dedent("""
@@ -190,12 +217,20 @@ def test_a_zstd_bomb_stops_at_the_cap_in_bounded_memory(tmp_path: Path, line: by
     bomb = tmp_path / "rollout-bomb.jsonl.zst"
     bomb.write_bytes(b"".join(parts) + compress.flush())
     assert bomb.stat().st_size < 200 << 10  # 3 GiB of zeros (one line) in under 200 KiB
-    done = subprocess.run([sys.executable, "-c", _BOMB_READER, str(bomb)], capture_output=True, text=True,
-                          check=False, timeout=300, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    done = subprocess.run(
+        [sys.executable, "-c", _BOMB_READER, str(bomb)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+    )
     assert done.returncode == 0, done.stderr
-    assert (f"RolloutError: rollout-bomb.jsonl.zst inflates to more than 1 GiB (max_bytes={MAX_BYTES}), so it was "
-            f"not read; if it is a real session that large, read it with cx.read_rollout(path, max_bytes=...)"
-            in done.stdout)
+    assert (
+        f"RolloutError: rollout-bomb.jsonl.zst inflates to more than 1 GiB (max_bytes={MAX_BYTES}), so it was "
+        f"not read; if it is a real session that large, read it with cx.read_rollout(path, max_bytes=...)"
+        in done.stdout
+    )
     peak_mib = int(done.stdout.rsplit("peak MiB", 1)[1])
     assert peak_mib < 400, done.stdout  # the interpreter and codex_nb, one block and one capped line
 
@@ -206,8 +241,13 @@ def test_non_regular_files_are_refused_without_blocking(tmp_path: Path) -> None:
     loop = tmp_path / "rollout-loop.jsonl"
     loop.symlink_to(tmp_path / "rollout-loop2.jsonl")
     (tmp_path / "rollout-loop2.jsonl").symlink_to(loop)
-    cases = {fifo: "it is a FIFO", Path("/dev/zero"): "it is a character device", tmp_path: "it is a directory",
-             loop: "a symbolic link loop", tmp_path / "missing.jsonl": "it does not exist"}
+    cases = {
+        fifo: "it is a FIFO",
+        Path("/dev/zero"): "it is a character device",
+        tmp_path: "it is a directory",
+        loop: "a symbolic link loop",
+        tmp_path / "missing.jsonl": "it does not exist",
+    }
     for path, why in cases.items():
         with pytest.raises(cx.RolloutError) as caught:
             cx.read_rollout(path)
@@ -225,16 +265,21 @@ def test_line_numbers_count_empty_lines_and_lines_across_blocks(tmp_path: Path) 
     path.write_text(lines[0] + "\n" * (3 << 20) + "[1]\n" + wide + "\n\n" + "[2]\n" + "\n".join(lines[1:]) + "\n")
     rollout = cx.read_rollout(path)
     first = 1 + (3 << 20)
-    assert rollout.malformed == [(first, "not an object with a string 'type'"),
-                                 (first + 3, "not an object with a string 'type'")]
+    assert rollout.malformed == [
+        (first, "not an object with a string 'type'"),
+        (first + 3, "not an object with a string 'type'"),
+    ]
     assert rollout.lines == 8 and len(rollout.items) == 3
     assert [p.line for p in rollout.plans] == [first + 6]
 
 
 def test_a_file_of_too_many_lines_is_refused_with_the_parameter(tmp_path: Path) -> None:
     path = _write(tmp_path / "rollout-lines.jsonl", _session() + ["\n".join(["{}"] * 10)])
-    with pytest.raises(cx.RolloutError, match=r"rollout-lines.jsonl has more than 12 lines \(max_lines=12\).*"
-                                              r"cx.read_rollout\(path, max_lines=\.\.\.\)"):
+    with pytest.raises(
+        cx.RolloutError,
+        match=r"rollout-lines.jsonl has more than 12 lines \(max_lines=12\).*"
+        r"cx.read_rollout\(path, max_lines=\.\.\.\)",
+    ):
         cx.read_rollout(path, max_lines=12)
     assert cx.read_rollout(path, max_lines=15).malformed_count == 10
     with pytest.raises(ValueError, match="max_line_bytes must be a positive integer, got 0"):

@@ -9,13 +9,16 @@ from codex_nb.protocol.plan import UpdatePlanArgs
 from codex_nb.protocol.serde import SerdeError, _closed_fields, parse_exact, parse_strict, provably_no_duplicate_keys
 
 
-@pytest.mark.parametrize(("text", "proven"), [
-    ('{"plan": [{"step": "a", "status": "pending"}]}', True),
-    ('[1, 2, "x"]', True),
-    ('{"a": 1, "a": 2}', False),
-    ('{"plan": [{"step": "a", "step": "b", "status": "pending"}]}', False),
-    ('{"explanation": "note: colons in strings", "plan": []}', False),  # not proven: exact check decides
-])
+@pytest.mark.parametrize(
+    ("text", "proven"),
+    [
+        ('{"plan": [{"step": "a", "status": "pending"}]}', True),
+        ('[1, 2, "x"]', True),
+        ('{"a": 1, "a": 2}', False),
+        ('{"plan": [{"step": "a", "step": "b", "status": "pending"}]}', False),
+        ('{"explanation": "note: colons in strings", "plan": []}', False),  # not proven: exact check decides
+    ],
+)
 def test_the_proof(text: str, proven: bool) -> None:
     assert provably_no_duplicate_keys(text) is proven
 
@@ -45,19 +48,23 @@ def test_closed_models_are_told_from_models_that_hold_unnamed_keys() -> None:
     assert _closed_fields(Loose) is None and _closed_fields(Outer) is None
 
 
-@pytest.mark.parametrize("text", [
-    '{"plan": [{"step": "a", "status": "pending", "step": "b"}]}',
-    '{"plan": [{"step": "a", "status": "pending"}], "plan": [{"step": "a", "status": "pending"}]}',
-    '{"explanation": "x", "explanation": "x", "plan": []}',
-    '{"plan": [{"step": "a" , "status": "pending", "status" : "completed"}]}',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"plan": [{"step": "a", "status": "pending", "step": "b"}]}',
+        '{"plan": [{"step": "a", "status": "pending"}], "plan": [{"step": "a", "status": "pending"}]}',
+        '{"explanation": "x", "explanation": "x", "plan": []}',
+        '{"plan": [{"step": "a" , "status": "pending", "status" : "completed"}]}',
+    ],
+)
 def test_the_model_side_count_never_lets_a_duplicate_through(text: str) -> None:
     with pytest.raises(SerdeError, match="duplicate field"):
         parse_strict(UpdatePlanArgs, text)
 
 
-@pytest.mark.parametrize("text", ['{"data": {"a": 1, "a": 2}}', '{"data": {"a": 1, "b": 2}}',
-                                  '{"data": {"a": 1}, "data": {"b": 2}}'])
+@pytest.mark.parametrize(
+    "text", ['{"data": {"a": 1, "a": 2}}', '{"data": {"a": 1, "b": 2}}', '{"data": {"a": 1}, "data": {"b": 2}}']
+)
 def test_an_open_model_takes_the_exact_path_whenever_the_proof_fails(text: str) -> None:
     try:
         exact: object = parse_exact(Loose, text)
@@ -107,13 +114,17 @@ def test_lists_of_fixed_models_are_counted_without_walking_them() -> None:
 
     assert _closed_fields(Plan) == ("first", "steps", "pairs")
     assert _FIXED[Step] == 2 and dict(_HOLDERS[Plan]) == {"first": 2, "steps": 2, "pairs": 2}
-    text = ('{"note": "n", "first": {"step": "a", "status": "s"}, "steps": [{"step": "b", "status": "s"}, '
-            '{"step": "c", "status": "s"}], "pairs": [{"step": "d", "status": "s"}]}')
+    text = (
+        '{"note": "n", "first": {"step": "a", "status": "s"}, "steps": [{"step": "b", "status": "s"}, '
+        '{"step": "c", "status": "s"}], "pairs": [{"step": "d", "status": "s"}]}'
+    )
     assert _model_key_count(Plan.model_validate_json(text)) == text.count(":") == 12
     assert parse_strict(Plan, text).steps[1].step == "c"
-    for duplicate in (text.replace('"step": "c"', '"step": "c", "step": "c"'),
-                      text.replace('"note": "n"', '"note": "n", "note": "n"'),
-                      text.replace('"first": {"step": "a", "status": "s"}', '"first": null, "first": null')):
+    for duplicate in (
+        text.replace('"step": "c"', '"step": "c", "step": "c"'),
+        text.replace('"note": "n"', '"note": "n", "note": "n"'),
+        text.replace('"first": {"step": "a", "status": "s"}', '"first": null, "first": null'),
+    ):
         with pytest.raises(SerdeError, match="duplicate field"):
             parse_strict(Plan, duplicate)
 
@@ -138,13 +149,16 @@ def _outcome(parse: object, model: type[BaseModel], text: str) -> str:
         return f"SerdeError: {err}"
 
 
-@pytest.mark.parametrize("text", [
-    '{"rows": ' + "[" * 200 + "]" * 200 + "}",
-    '{"rows": [[1]], "rows": ' + "[" * 130 + "]" * 130 + "}",
-    '{"rows": ' + "[" * 130 + "]" * 130 + ', "rows": [[1]]}',
-    '{"plan": {"plan": [' + '{"step": ' * 140 + '"a"' + "}" * 140 + "]}}",
-    '{"rows": [[1, 2], [3]], "plan": {"explanation": "x", "plan": [{"step": "a", "status": "pending"}]}}',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"rows": ' + "[" * 200 + "]" * 200 + "}",
+        '{"rows": [[1]], "rows": ' + "[" * 130 + "]" * 130 + "}",
+        '{"rows": ' + "[" * 130 + "]" * 130 + ', "rows": [[1]]}',
+        '{"plan": {"plan": [' + '{"step": ' * 140 + '"a"' + "}" * 140 + "]}}",
+        '{"rows": [[1, 2], [3]], "plan": {"explanation": "x", "plan": [{"step": "a", "status": "pending"}]}}',
+    ],
+)
 def test_a_bounded_closed_model_skips_the_nesting_scan_and_still_agrees_with_the_exact_path(text: str) -> None:
     from codex_nb.protocol.serde import _schema_depth
 

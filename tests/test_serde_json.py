@@ -20,16 +20,20 @@ CASES = [
     ('{"plan":{"step":"a","status":"pending"}}', "invalid type: map, expected a sequence at line 1 column 8"),
     ('{"plan":[],"plan":[]}', "duplicate field `plan` at line 1 column 17"),
     ('{"plan":[{"step":"a","status":1}]}', "expected value at line 1 column 31"),
-    ('{"plan":[],"explanation":123456789012345678901234567890}',
-     "invalid type: number, expected a string at line 1 column 55"),
+    (
+        '{"plan":[],"explanation":123456789012345678901234567890}',
+        "invalid type: number, expected a string at line 1 column 55",
+    ),
     ('{"plan":[],"explanation":-0}', "invalid type: integer `0`, expected a string at line 1 column 27"),
     ('{"plan":[{"step":"\\ud800","status":"pending"}]}', "unexpected end of hex escape at line 1 column 25"),
     ('["why"]', "invalid length 1, expected struct UpdatePlanArgs with 2 elements at line 1 column 7"),
     ("[]", "invalid length 1, expected struct UpdatePlanArgs with 2 elements at line 1 column 2"),
     ('["why", [], 3]', "trailing characters at line 1 column 13"),
     ('{"plan":[["a"]]}', "invalid length 1, expected struct PlanItemArg with 2 elements at line 1 column 14"),
-    ('{"plan":[{"step":"a","status":"pending","note":"x"}]}',
-     "unknown field `note`, expected `step` or `status` at line 1 column 46"),
+    (
+        '{"plan":[{"step":"a","status":"pending","note":"x"}]}',
+        "unknown field `note`, expected `step` or `status` at line 1 column 46",
+    ),
     ('\ufeff{"plan":[]}', "expected value at line 1 column 1"),
     ('{"plan":' + "[" * 200 + "]" * 200 + "}", "invalid type: sequence, expected a string at line 1 column 10"),
 ]
@@ -55,4 +59,8 @@ def test_from_value_has_no_positions_and_numbers_are_number() -> None:
 
 def test_rust_float_display() -> None:
     assert [rust_float(v) for v in (1.5, 1e20, 1e-7, float("inf"))] == [
-        "1.5", "100000000000000000000.0", "0.0000001", "inf"]
+        "1.5",
+        "100000000000000000000.0",
+        "0.0000001",
+        "inf",
+    ]

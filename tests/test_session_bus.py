@@ -60,7 +60,9 @@ async def test_async_consumer_receives_events_in_order(session: cx.Session) -> N
     consumer = asyncio.ensure_future(consume())
     await ready.wait()
     await asyncio.sleep(0)  # let the generator register before the turn emits
-    model = cx.ScriptedModel([[cx.function_call("update_plan", PLAN, call_id="c")], [cx.assistant_message("x")]], record_requests=True)
+    model = cx.ScriptedModel(
+        [[cx.function_call("update_plan", PLAN, call_id="c")], [cx.assistant_message("x")]], record_requests=True
+    )
     await session.run_turn("go", model=model)
     await consumer
     assert received == ["turn_started", "plan_update", "agent_message", "turn_complete"]
@@ -88,7 +90,9 @@ async def test_start_turn_returns_at_once_and_can_be_awaited(session: cx.Session
         await gate.wait()
         return "released"
 
-    model = cx.ScriptedModel([[cx.function_call("wait_for_gate", {}, call_id="g")], [cx.assistant_message("ok")]], record_requests=True)
+    model = cx.ScriptedModel(
+        [[cx.function_call("wait_for_gate", {}, call_id="g")], [cx.assistant_message("ok")]], record_requests=True
+    )
     handle = session.start_turn("go", model=model)
     assert not handle.done()
     with pytest.raises(cx.TurnError, match="still running"):
@@ -111,7 +115,9 @@ async def test_scripted_model_is_strict(session: cx.Session) -> None:
 
 
 async def test_history_and_result_items(session: cx.Session) -> None:
-    model = cx.ScriptedModel([[cx.function_call("update_plan", PLAN, call_id="c")], [cx.assistant_message("ok")]], record_requests=True)
+    model = cx.ScriptedModel(
+        [[cx.function_call("update_plan", PLAN, call_id="c")], [cx.assistant_message("ok")]], record_requests=True
+    )
     result = await session.run_turn("hello", model=model)
     assert [i["type"] for i in result.items] == ["message", "function_call", "function_call_output", "message"]
     assert result.items[0] == cx.user_message("hello")
@@ -146,7 +152,8 @@ async def test_non_string_call_id_is_a_model_visible_error(session: cx.Session) 
     assert [i["type"] for i in turn.items] == ["message"]
     assert [e.msg.message for e in rec.events if e.msg.type == "warning"] == [
         "dropped a model output item that is not a valid Responses API item (function_call has call_id 5, "
-        "not a string), as Codex does"]
+        "not a string), as Codex does"
+    ]
 
 
 async def test_deeply_nested_and_huge_arguments(session: cx.Session) -> None:
@@ -182,10 +189,14 @@ async def test_aclose_ends_the_turn_requests_and_consumers_and_is_idempotent() -
     session.frontend_requests.add_listener(lambda: asked.set() if session.frontend_requests.pending else None)
     session.frontend_requests.attach(type("Shown", (), {"alive": True, "ready": True})())
     session.config.default_mode_request_user_input = True
-    question = {"questions": [{"id": "q", "header": "H", "question": "Go?",
-                               "options": [{"label": "Yes", "description": "go"}]}]}
-    model = cx.ScriptedModel([[cx.function_call("request_user_input", question, call_id="q1")],
-                              [cx.assistant_message("never")]], allow_leftover=True, record_requests=True)
+    question = {
+        "questions": [{"id": "q", "header": "H", "question": "Go?", "options": [{"label": "Yes", "description": "go"}]}]
+    }
+    model = cx.ScriptedModel(
+        [[cx.function_call("request_user_input", question, call_id="q1")], [cx.assistant_message("never")]],
+        allow_leftover=True,
+        record_requests=True,
+    )
     consumed: list[str] = []
     listening = asyncio.Event()
 

@@ -9,7 +9,7 @@ import textwrap
 
 def test_aclose_terminates_code_mode_cells_and_stops_the_v8_host_thread() -> None:
     # A fresh interpreter: in this test process other sessions still share the host thread.
-    script = textwrap.dedent('''
+    script = textwrap.dedent("""
         import asyncio, threading
         import codex_nb as cx
         from codex_nb.config import CodeModeSettings
@@ -24,6 +24,6 @@ def test_aclose_terminates_code_mode_cells_and_stops_the_v8_host_thread() -> Non
             print(res.result.output.extra["cell_status"], len(running), hosts, left, session.closed)
 
         asyncio.run(main())
-    ''')
+    """)
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
     assert out.stdout.strip() == "running 1 ['codex-nb-v8'] [] True", out.stderr

@@ -20,8 +20,13 @@ def test_two_threads_starting_turns_at_once_one_wins_one_gets_turn_error():
         got: list[object] = [None, None]
 
         # the round's values are bound now: a closure would read whatever the loop holds when it runs
-        def attempt(slot: int, round_: int = round_, barrier: threading.Barrier = barrier,
-                    tried: threading.Barrier = tried, got: list[object] = got) -> None:
+        def attempt(
+            slot: int,
+            round_: int = round_,
+            barrier: threading.Barrier = barrier,
+            tried: threading.Barrier = tried,
+            got: list[object] = got,
+        ) -> None:
             async def run() -> object:
                 model = cx.ScriptedModel([[cx.assistant_message(f"reply {round_}/{slot}")]])
                 barrier.wait()
@@ -52,10 +57,12 @@ def test_two_threads_starting_turns_at_once_one_wins_one_gets_turn_error():
 
 async def test_a_background_turn_result_carries_its_events():
     session = cx.Session()
-    model = cx.ScriptedModel([
-        [cx.function_call("update_plan", {"plan": [{"step": "a", "status": "pending"}]}, call_id="p")],
-        [cx.assistant_message("done")],
-    ])
+    model = cx.ScriptedModel(
+        [
+            [cx.function_call("update_plan", {"plan": [{"step": "a", "status": "pending"}]}, call_id="p")],
+            [cx.assistant_message("done")],
+        ]
+    )
     handle = session.start_turn("go", model=model)
     result = await handle
     assert [e.msg.type for e in result.events] == ["turn_started", "plan_update", "agent_message", "turn_complete"]

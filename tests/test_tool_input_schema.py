@@ -22,27 +22,53 @@ def obj(**props):
 
 
 def test_id_and_unknown_keywords_dropped_in_codex_key_order():
-    got = ingest({"$id": "urn:root", "type": "object", "title": "T", "properties": {
-        "a": {"$id": "urn:a", "type": "string", "format": "uri", "default": "x", "minItems": 2},
-        "b": {"type": "array", "items": S, "minItems": 1, "maxItems": 3}}})
+    got = ingest(
+        {
+            "$id": "urn:root",
+            "type": "object",
+            "title": "T",
+            "properties": {
+                "a": {"$id": "urn:a", "type": "string", "format": "uri", "default": "x", "minItems": 2},
+                "b": {"type": "array", "items": S, "minItems": 1, "maxItems": 3},
+            },
+        }
+    )
     assert got == obj(a={"type": "string", "minItems": 2}, b={"type": "array", "items": S, "minItems": 1})
     assert list(got["properties"]["b"]) == ["type", "items", "minItems"]
 
 
 def test_const_becomes_string_enum_and_refs_kept():
     got = ingest(obj(c={"const": 3}, d={"$ref": "#/$defs/D"}) | {"$defs": {"D": S, "Unused": S}})
-    assert got == {"type": "object", "properties": {"c": {"type": "string", "enum": [3]}, "d": {"$ref": "#/$defs/D"}},
-                   "$defs": {"D": S}}
+    assert got == {
+        "type": "object",
+        "properties": {"c": {"type": "string", "enum": [3]}, "d": {"$ref": "#/$defs/D"}},
+        "$defs": {"D": S},
+    }
 
 
 def test_types_inferred_or_schema_emptied():
-    got = ingest(obj(a={"description": "only"}, b=True, e={"minimum": 1}, f={"format": "date"},
-                     h={"type": ["string", "null", "bogus"]}, i={"type": "array"}, t={"prefixItems": [S]},
-                     k={"additionalProperties": {"const": 3}}))
-    assert got["properties"] == {"a": {}, "b": S, "e": {"type": "number"}, "f": S, "h": {"type": ["string", "null"]},
-                                 "i": {"type": "array", "items": S}, "t": {"type": "array", "items": S},
-                                 "k": {"type": "object", "properties": {},
-                                       "additionalProperties": {"type": "string", "enum": [3]}}}
+    got = ingest(
+        obj(
+            a={"description": "only"},
+            b=True,
+            e={"minimum": 1},
+            f={"format": "date"},
+            h={"type": ["string", "null", "bogus"]},
+            i={"type": "array"},
+            t={"prefixItems": [S]},
+            k={"additionalProperties": {"const": 3}},
+        )
+    )
+    assert got["properties"] == {
+        "a": {},
+        "b": S,
+        "e": {"type": "number"},
+        "f": S,
+        "h": {"type": ["string", "null"]},
+        "i": {"type": "array", "items": S},
+        "t": {"type": "array", "items": S},
+        "k": {"type": "object", "properties": {}, "additionalProperties": {"type": "string", "enum": [3]}},
+    }
     assert ingest({}) == {}
     assert ingest({"properties": {"x": S}}) == obj(x=S)
 
@@ -50,8 +76,13 @@ def test_types_inferred_or_schema_emptied():
 def test_descriptions_dropped_only_when_the_schema_is_over_5000_bytes():
     assert ingest(obj(p={"type": "string", "description": "y" * 4097}))["properties"]["p"]["description"] == "y" * 4097
     assert ingest(obj(p={"type": "string", "description": "y" * 4990})) == obj(p=S)
-    seven = ingest({"type": "object", "description": "top", "properties": {
-        f"p{i}": {"type": "string", "description": "x" * 2000} for i in range(7)}})
+    seven = ingest(
+        {
+            "type": "object",
+            "description": "top",
+            "properties": {f"p{i}": {"type": "string", "description": "x" * 2000} for i in range(7)},
+        }
+    )
     assert seven == obj(**{f"p{i}": S for i in range(7)})
 
 
@@ -62,12 +93,17 @@ def test_then_definitions_then_deep_objects_go():
     assert deep == obj(a=obj(b=obj(c={})))
 
 
-@pytest.mark.parametrize(("schema", "message"), [
-    ({"type": "null"}, "singleton null"),
-    ({"type": "object", "required": "a"}, "input schema.required must be a list"),
-    ({"type": "object", "properties": {"a": {"type": "string", "description": 5}}},
-     "input schema.properties.a.description must be a string"),
-])
+@pytest.mark.parametrize(
+    ("schema", "message"),
+    [
+        ({"type": "null"}, "singleton null"),
+        ({"type": "object", "required": "a"}, "input schema.required must be a list"),
+        (
+            {"type": "object", "properties": {"a": {"type": "string", "description": 5}}},
+            "input schema.properties.a.description must be a string",
+        ),
+    ],
+)
 def test_bad_schema_says_which_keyword(schema, message):
     with pytest.raises(ToolDefinitionError, match=message):
         ingest(schema)
@@ -86,10 +122,16 @@ def test_schema_tool_spec_and_call():
         seen.append(args)
         return {"ok": True}
 
-    tool = SchemaTool("probe", description="Probe.", input_schema={"$id": "x", "properties": {"a": {"const": 1}}},
-                      handler=handler)
-    assert tool.spec() == {"type": "function", "name": "probe", "description": "Probe.", "strict": False,
-                           "parameters": obj(a={"type": "string", "enum": [1]})}
+    tool = SchemaTool(
+        "probe", description="Probe.", input_schema={"$id": "x", "properties": {"a": {"const": 1}}}, handler=handler
+    )
+    assert tool.spec() == {
+        "type": "function",
+        "name": "probe",
+        "description": "Probe.",
+        "strict": False,
+        "parameters": obj(a={"type": "string", "enum": [1]}),
+    }
     session = cx.Session(cx.Config())
     session.registry.register(tool)
     result = asyncio.run(session.call_tool("probe", {"a": 1}))

@@ -56,12 +56,15 @@ def test_declared_only_with_a_deferred_tool():
     assert "hidden_helper" not in plan.tool_names  # deferred: not shown upfront
 
 
-@pytest.mark.parametrize("text, error", [
-    ('{"query": "x", "limit": 0}', "limit must be greater than zero"),
-    ('{"query": "   "}', "query must not be empty"),
-    ('{"limit": 2}', "failed to parse tool_search arguments: missing field `query`"),
-    ('not json', "failed to parse tool_search arguments"),
-])
+@pytest.mark.parametrize(
+    "text, error",
+    [
+        ('{"query": "x", "limit": 0}', "limit must be greater than zero"),
+        ('{"query": "   "}', "query must not be empty"),
+        ('{"limit": 2}', "failed to parse tool_search arguments: missing field `query`"),
+        ("not json", "failed to parse tool_search arguments"),
+    ],
+)
 def test_bad_arguments(text, error):
     with pytest.raises(ValueError, match=error):
         parse_tool_search_arguments(text)
@@ -93,12 +96,18 @@ async def test_turn_writes_tool_search_output_and_next_step_calls_the_tool():
 
 async def test_failures_answer_the_empty_output():
     session = deferred_session()
-    model = cx.ScriptedModel([[search_call("x", 0, "s0"), search_call(" ", None, "s1"), search_call("zzzz", 3, "s2")],
-                              [cx.assistant_message("ok")]])
+    model = cx.ScriptedModel(
+        [
+            [search_call("x", 0, "s0"), search_call(" ", None, "s1"), search_call("zzzz", 3, "s2")],
+            [cx.assistant_message("ok")],
+        ]
+    )
     result = await session.run_turn("go", model=model)
     outputs = [i for i in result.items if i["type"] == "tool_search_output"]
-    assert outputs == [{"type": "tool_search_output", "call_id": c, "status": "completed", "execution": "client",
-                        "tools": []} for c in ("s0", "s1", "s2")]
+    assert outputs == [
+        {"type": "tool_search_output", "call_id": c, "status": "completed", "execution": "client", "tools": []}
+        for c in ("s0", "s1", "s2")
+    ]
 
 
 def test_namespaces_merge_in_order_of_first_appearance():
@@ -108,15 +117,26 @@ def test_namespaces_merge_in_order_of_first_appearance():
             self.description = description
 
         def spec(self):
-            return {"type": "function", "name": self.name, "description": self.description, "strict": False,
-                    "parameters": {"type": "object", "properties": {}}, "output_schema": {"type": "object"}}
+            return {
+                "type": "function",
+                "name": self.name,
+                "description": self.description,
+                "strict": False,
+                "parameters": {"type": "object", "properties": {}},
+                "output_schema": {"type": "object"},
+            }
 
         async def handle(self, invocation):
             return cx.ToolOutput(body="ok")
 
     session = cx.Session(cx.Config())
-    session.registry.replace_source("cal", [NsTool("create_event", "mcp__cal", "create calendar event"),
-                                            NsTool("delete_event", "mcp__cal", "delete calendar event event")])
+    session.registry.replace_source(
+        "cal",
+        [
+            NsTool("create_event", "mcp__cal", "create calendar event"),
+            NsTool("delete_event", "mcp__cal", "delete calendar event event"),
+        ],
+    )
     session.registry.replace_source("mail", [NsTool("draft", "mcp__mail", "draft an event invitation")])
     plan = session.planner.plan()
     search = plan.router.lookup(ToolName.of("tool_search")).tool
@@ -144,7 +164,7 @@ def test_scores_rank_like_bm25s_lucene():
     texts = [" ".join(rng.choice(vocab, size=int(rng.integers(3, 25)))) for _ in range(300)]
     index = SearchIndex()
     for start in range(0, 300, 50):  # six sources
-        index.replace(index.build_shard(f"s{start}", 0, list(range(start, start + 50)), texts[start:start + 50]))
+        index.replace(index.build_shard(f"s{start}", 0, list(range(start, start + 50)), texts[start : start + 50]))
     reference = bm25s.BM25(method="lucene", k1=1.2, b=0.75)
     reference.index([tokenize(t) for t in texts], show_progress=False)
     for query in ("w1 w2", "w3", "w10 w10 w11 w59"):
@@ -172,13 +192,19 @@ def test_index_is_rebuilt_only_for_the_changed_source():
 
 async def test_deferred_namespaces_are_announced_like_codex():
     """Codex 0.169 tells the model the deferred namespaces in a <tools> developer message, then only additions."""
+
     class NsTool(cx.Tool):
         def __init__(self, name, ns, description=""):
             super().__init__(name, namespace=ns, exposure=cx.ToolExposure.Deferred, namespace_description=description)
 
         def spec(self):
-            return {"type": "function", "name": self.name, "description": "", "strict": False,
-                    "parameters": {"type": "object", "properties": {}}}
+            return {
+                "type": "function",
+                "name": self.name,
+                "description": "",
+                "strict": False,
+                "parameters": {"type": "object", "properties": {}},
+            }
 
         async def handle(self, invocation):
             return cx.ToolOutput(body="ok")

@@ -8,8 +8,14 @@ import pytest
 
 import codex_nb as cx
 from codex_nb.events.bus import EventBus
-from codex_nb.protocol.events import (AgentMessage, AgentMessageDelta, ItemCompleted, ItemStarted, TurnComplete,
-                                      TurnStarted)
+from codex_nb.protocol.events import (
+    AgentMessage,
+    AgentMessageDelta,
+    ItemCompleted,
+    ItemStarted,
+    TurnComplete,
+    TurnStarted,
+)
 from codex_nb.testing import Events, HttpError, ResponsesServer
 from codex_nb.widgets.testing import recording_comms
 from codex_nb.widgets.transcript import Transcript
@@ -29,21 +35,22 @@ def deltas(*parts: str, complete: bool = True) -> list[dict]:
     events = [{"type": "response.created", "response": {"id": "r"}}]
     events += [{"type": "response.output_text.delta", "item_id": "m1", "delta": p} for p in parts]
     if complete:
-        events += [{"type": "response.output_item.done", "item": message},
-                   {"type": "response.completed", "response": {"id": "r"}}]
+        events += [
+            {"type": "response.output_item.done", "item": message},
+            {"type": "response.completed", "response": {"id": "r"}},
+        ]
     return events
 
 
 async def test_a_streaming_turn_shows_text_and_each_tool_call_with_its_output() -> None:
-    async with ResponsesServer([[cx.function_call("update_plan", PLAN, call_id="c1")],
-                                Events(deltas("All ", "planned."))]) as srv:
+    async with ResponsesServer(
+        [[cx.function_call("update_plan", PLAN, call_id="c1")], Events(deltas("All ", "planned."))]
+    ) as srv:
         session = cx.Session()
         view = transcript(session)
         await session.run_turn("plan", model=cx.ResponsesModel(model="m", base_url=srv.base_url))
     view.flush()
-    assert view.text() == ('Transcript: completed\n'
-                           'tool update_plan [completed]: Plan updated\n'
-                           'assistant: All planned.')
+    assert view.text() == ("Transcript: completed\ntool update_plan [completed]: Plan updated\nassistant: All planned.")
     assert [(e["kind"], e["status"]) for e in view.entries] == [("tool", "completed"), ("assistant", "done")]
     assert view.entries[0]["detail"] == '{"plan": [{"step": "Read the code", "status": "in_progress"}]}'
     assert view.status == "completed"
@@ -58,7 +65,8 @@ async def test_a_retry_drops_the_abandoned_text_and_notes_the_retry() -> None:
     assert view.text().splitlines() == [
         "Transcript: completed",
         "notice: Reconnecting... 1/5 (stream disconnected before completion: stream closed before response.completed)",
-        "assistant: Whole answer."]
+        "assistant: Whole answer.",
+    ]
 
 
 async def test_a_failed_turn_shows_the_last_error() -> None:
@@ -74,8 +82,10 @@ async def test_a_failed_turn_shows_the_last_error() -> None:
 
 
 async def test_an_interrupted_call_shows_aborted() -> None:
-    events = [{"type": "response.created", "response": {"id": "r"}},
-              {"type": "response.output_item.done", "item": cx.function_call("hang", {}, call_id="h1")}]
+    events = [
+        {"type": "response.created", "response": {"id": "r"}},
+        {"type": "response.output_item.done", "item": cx.function_call("hang", {}, call_id="h1")},
+    ]
     async with ResponsesServer([Events(events, hold_after=2)]) as srv:
         session = cx.Session()
         view = transcript(session)
@@ -113,21 +123,35 @@ def test_any_event_source_works_app_server_items_included() -> None:
     bus = EventBus("thread-x")  # a bare event source, as the app-server and ACP sources reuse
     view = transcript(bus)
     bus.emit(TurnStarted(turn_id="t1"), id="t1", turn_id="t1")
-    started = {"type": "commandExecution", "id": "cmd1", "command": "ls -la", "cwd": "/tmp", "status": "inProgress",
-               "commandActions": []}
+    started = {
+        "type": "commandExecution",
+        "id": "cmd1",
+        "command": "ls -la",
+        "cwd": "/tmp",
+        "status": "inProgress",
+        "commandActions": [],
+    }
     bus.emit(ItemStarted(thread_id="thread-x", turn_id="t1", item=started, started_at_ms=0), id="t1", turn_id="t1")
     view.flush()
-    assert view.entries == [{"kind": "tool", "id": "cmd1", "text": "", "status": "running", "title": "ls -la",
-                             "detail": "/tmp"}]
+    assert view.entries == [
+        {"kind": "tool", "id": "cmd1", "text": "", "status": "running", "title": "ls -la", "detail": "/tmp"}
+    ]
     done = {**started, "status": "completed", "aggregatedOutput": "total 0\n", "exitCode": 0}
     bus.emit(ItemCompleted(thread_id="thread-x", turn_id="t1", item=done, completed_at_ms=1), id="t1", turn_id="t1")
-    mcp = {"type": "mcpToolCall", "id": "m1", "server": "docs", "tool": "search", "arguments": {"q": "x"},
-           "status": "completed", "result": {"content": [{"type": "text", "text": "found"}]}}
+    mcp = {
+        "type": "mcpToolCall",
+        "id": "m1",
+        "server": "docs",
+        "tool": "search",
+        "arguments": {"q": "x"},
+        "status": "completed",
+        "result": {"content": [{"type": "text", "text": "found"}]},
+    }
     bus.emit(ItemCompleted(thread_id="thread-x", turn_id="t1", item=mcp, completed_at_ms=2), id="t1", turn_id="t1")
     bus.emit(TurnComplete(turn_id="t1"), id="t1", turn_id="t1")
-    assert view.text() == ("Transcript: completed\n"
-                           "tool ls -la [completed]: total 0 ⏎ \n"
-                           "tool docs.search [completed]: found")
+    assert view.text() == (
+        "Transcript: completed\ntool ls -la [completed]: total 0 ⏎ \ntool docs.search [completed]: found"
+    )
     view.close()
 
 
@@ -145,8 +169,14 @@ def test_state_fold_buffers_deltas_and_keeps_streaming_after_a_snapshot() -> Non
         bus.emit(AgentMessageDelta(delta="x"), id="t1", turn_id="t1")
     assert state.snapshot()[0]["text"] == "x" * 1000
     bus.emit(AgentMessageDelta(delta="y"), id="t1", turn_id="t1")
-    assert state.snapshot()[0] == {"kind": "assistant", "id": "assistant-1", "text": "x" * 1000 + "y",
-                                   "status": "streaming", "title": "", "detail": ""}
+    assert state.snapshot()[0] == {
+        "kind": "assistant",
+        "id": "assistant-1",
+        "text": "x" * 1000 + "y",
+        "status": "streaming",
+        "title": "",
+        "detail": "",
+    }
     bus.emit(AgentMessage(message="final"), id="t1", turn_id="t1")
     assert state.snapshot()[0]["text"] == "final" and state.snapshot()[0]["status"] == "done"
 

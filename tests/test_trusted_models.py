@@ -29,9 +29,15 @@ def _same(ours: BaseModel, theirs: BaseModel) -> None:
         ours.explanation = "changed" if isinstance(ours, PlanUpdate) else None  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("text", ['{"plan": []}', '{"explanation": null, "plan": [{"step": "a", "status": "pending"}]}',
-                                  '{"explanation": "Why", "plan": [{"step": "a", "status": "completed"}, '
-                                  '{"step": "b", "status": "in_progress"}]}'])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"plan": []}',
+        '{"explanation": null, "plan": [{"step": "a", "status": "pending"}]}',
+        '{"explanation": "Why", "plan": [{"step": "a", "status": "completed"}, '
+        '{"step": "b", "status": "in_progress"}]}',
+    ],
+)
 def test_a_plan_event_from_parsed_arguments(text: str) -> None:
     args = UpdatePlanArgs.model_validate_json(text)
     ours = PlanUpdate.from_args(args)
@@ -52,11 +58,14 @@ def test_the_bus_envelope() -> None:
         ours.seq = 5  # type: ignore[misc]
 
 
-@pytest.mark.parametrize(("msg", "options"), [
-    ({"type": "warning", "message": "a dict"}, {}),
-    (WarningEvent(message="ok"), {"revision": "1x"}),
-    (WarningEvent(message="ok"), {"turn_id": 7}),
-])
+@pytest.mark.parametrize(
+    ("msg", "options"),
+    [
+        ({"type": "warning", "message": "a dict"}, {}),
+        (WarningEvent(message="ok"), {"revision": "1x"}),
+        (WarningEvent(message="ok"), {"turn_id": 7}),
+    ],
+)
 def test_the_bus_still_validates_what_its_callers_did_not_type(msg: Any, options: dict[str, Any]) -> None:
     with pytest.raises(ValidationError):
         EventBus("t").emit(msg, id="x", **options)

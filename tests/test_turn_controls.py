@@ -27,8 +27,9 @@ def blocking_turn(session: cx.Session):
         await release.wait()
         return "done"
 
-    model = cx.ScriptedModel([[cx.function_call("slow", {}, call_id="s1")], [cx.assistant_message("ok")]],
-                             allow_leftover=True)
+    model = cx.ScriptedModel(
+        [[cx.function_call("slow", {}, call_id="s1")], [cx.assistant_message("ok")]], allow_leftover=True
+    )
     return started, release, model
 
 
@@ -104,9 +105,16 @@ async def test_stop_from_another_thread(session, no_leaked_tasks):
     assert controls.stops == [{"id": "t1", "outcome": "interrupting"}]
 
 
-@pytest.mark.parametrize("message", [
-    "stop", {"kind": "stop"}, {"id": "x", "kind": "halt"}, {"id": "x", "kind": "stop", "force": True}, {"id": 3, "kind": "stop"},
-])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "stop",
+        {"kind": "stop"},
+        {"id": "x", "kind": "halt"},
+        {"id": "x", "kind": "stop", "force": True},
+        {"id": 3, "kind": "stop"},
+    ],
+)
 def test_malformed_messages_are_rejected_visibly(session, message):
     controls, comm = make(session)
     comm.send_custom(message)
@@ -124,8 +132,9 @@ def test_reprs_are_stable(session):
         controls = TurnControls(session)
     bundle, _ = controls._repr_mimebundle_()
     assert bundle["text/plain"] == "Turn: no turn yet" == repr(controls)
-    assert bundle["text/html"] == ('<div class="cx-turn-controls-static"><span class="cx-turn-status">'
-                                   'Turn: no turn yet</span></div>')
+    assert bundle["text/html"] == (
+        '<div class="cx-turn-controls-static"><span class="cx-turn-status">Turn: no turn yet</span></div>'
+    )
     assert not re.search(r"0x[0-9a-f]+", str(bundle["text/plain"]))
 
 

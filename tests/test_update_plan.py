@@ -12,7 +12,7 @@ from codex_nb.protocol.wire import dumps
 
 SPEC_WIRE = (
     '{"type":"function","name":"update_plan","description":"Updates the task plan.\\nProvide an optional '
-    'explanation and a list of plan items, each with a step and status.\\nAt most one step can be in_progress at '
+    "explanation and a list of plan items, each with a step and status.\\nAt most one step can be in_progress at "
     'a time.\\n","strict":false,"parameters":{"type":"object","properties":{"explanation":{"type":"string",'
     '"description":"Optional explanation for this plan update."},"plan":{"type":"array","description":"The list of '
     'steps","items":{"type":"object","properties":{"status":{"type":"string","description":"Step status.","enum":'
@@ -32,10 +32,13 @@ def test_spec_is_byte_identical_to_codex(session: cx.Session) -> None:
 
 
 async def test_update_plan_tool_emits_plan_update_event(session: cx.Session) -> None:
-    model = cx.ScriptedModel([
-        [cx.function_call("update_plan", HARNESS_ARGS, call_id="call-1")],
-        [cx.assistant_message("done")],
-    ], record_requests=True)
+    model = cx.ScriptedModel(
+        [
+            [cx.function_call("update_plan", HARNESS_ARGS, call_id="call-1")],
+            [cx.assistant_message("done")],
+        ],
+        record_requests=True,
+    )
     result = await session.run_turn("make a plan", model=model)
     assert result.status == "completed"
     plan_events = [e for e in result.events if e.msg.type == "plan_update"]
@@ -48,10 +51,13 @@ async def test_update_plan_tool_emits_plan_update_event(session: cx.Session) -> 
 
 
 async def test_update_plan_tool_rejects_malformed_payload(session: cx.Session) -> None:
-    model = cx.ScriptedModel([
-        [cx.function_call("update_plan", {"explanation": "Missing plan data"}, call_id="call-1")],
-        [cx.assistant_message("ok")],
-    ], record_requests=True)
+    model = cx.ScriptedModel(
+        [
+            [cx.function_call("update_plan", {"explanation": "Missing plan data"}, call_id="call-1")],
+            [cx.assistant_message("ok")],
+        ],
+        record_requests=True,
+    )
     result = await session.run_turn("plan", model=model)
     assert "plan_update" not in [e.msg.type for e in result.events]
     output = model.requests[1].outputs()["call-1"]
@@ -61,20 +67,35 @@ async def test_update_plan_tool_rejects_malformed_payload(session: cx.Session) -
 @pytest.mark.parametrize(
     ("arguments", "prefix"),
     [
-        ('{"plan":[],"x":1}', "failed to parse function arguments: unknown field `x`, expected `explanation` or `plan`"),
-        ('{"plan":[{"step":"a","status":"done"}]}',
-         "failed to parse function arguments: unknown variant `done`, expected one of `pending`, `in_progress`, "
-         "`completed`"),
-        ('{"plan":[{"step":"a","status":"pending","x":1}]}',
-         "failed to parse function arguments: unknown field `x`, expected `step` or `status`"),
+        (
+            '{"plan":[],"x":1}',
+            "failed to parse function arguments: unknown field `x`, expected `explanation` or `plan`",
+        ),
+        (
+            '{"plan":[{"step":"a","status":"done"}]}',
+            "failed to parse function arguments: unknown variant `done`, expected one of `pending`, `in_progress`, "
+            "`completed`",
+        ),
+        (
+            '{"plan":[{"step":"a","status":"pending","x":1}]}',
+            "failed to parse function arguments: unknown field `x`, expected `step` or `status`",
+        ),
         ('{"plan":[{"status":"pending"}]}', "failed to parse function arguments: missing field `step`"),
         ('{"plan":"nope"}', 'failed to parse function arguments: invalid type: string "nope", expected a sequence'),
         # serde accepts a struct given as an array (fields in order): explanation=1 is the error (Codex 0.169)
-        ("[1,2]", "failed to parse function arguments: invalid type: integer `1`, expected a string at line 1 column 2"),
-        ("not json", "failed to parse function arguments: expected ident at line 1 column 2"),  # serde reads `n` as null
+        (
+            "[1,2]",
+            "failed to parse function arguments: invalid type: integer `1`, expected a string at line 1 column 2",
+        ),
+        (
+            "not json",
+            "failed to parse function arguments: expected ident at line 1 column 2",
+        ),  # serde reads `n` as null
         ("", "failed to parse function arguments: EOF while parsing a value"),
-        ('{"plan":[{"step":5,"status":"pending"}]}',
-         "failed to parse function arguments: invalid type: integer `5`, expected a string"),
+        (
+            '{"plan":[{"step":5,"status":"pending"}]}',
+            "failed to parse function arguments: invalid type: integer `5`, expected a string",
+        ),
     ],
 )
 async def test_malformed_arguments_give_serde_messages_and_no_event(session, arguments, prefix) -> None:
@@ -151,8 +172,11 @@ def test_config_gate() -> None:
     assert cx.Config.from_toml("[tools.update_plan]\n").update_plan_enabled is False
     assert cx.Config.from_toml("[tools.update_plan]\nenabled = true").update_plan_enabled is True
     assert cx.Config.from_toml("[tools.update_plan]\nenabled = false").update_plan_enabled is False
-    for config, present in ((cx.Config(), True), (cx.Config(update_plan_enabled=False), False),
-                            (cx.Config.from_toml(""), False)):
+    for config, present in (
+        (cx.Config(), True),
+        (cx.Config(update_plan_enabled=False), False),
+        (cx.Config.from_toml(""), False),
+    ):
         session = cx.Session(config)
         assert ("update_plan" in session.tool_plan().tool_names) is present
         assert ("update_plan" in session.registry) is present
@@ -174,8 +198,10 @@ def test_config_errors_name_the_fix() -> None:
 
 
 def test_turn_plan_updated_notification() -> None:
-    args = {"explanation": None, "plan": [{"step": "first", "status": "in_progress"},
-                                          {"step": "second", "status": "completed"}]}
+    args = {
+        "explanation": None,
+        "plan": [{"step": "first", "status": "in_progress"}, {"step": "second", "status": "completed"}],
+    }
     note = cx.turn_plan_updated("thr", "turn-123", args)
     assert dumps(note) == (
         '{"method":"turn/plan/updated","params":{"threadId":"thr","turnId":"turn-123","explanation":null,'

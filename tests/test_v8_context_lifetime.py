@@ -13,7 +13,7 @@ import subprocess
 import sys
 import textwrap
 
-SCRIPT = textwrap.dedent('''
+SCRIPT = textwrap.dedent("""
     import gc, threading, weakref
     from codex_nb.code_mode import host as host_module
     from codex_nb.code_mode.host import Isolate, V8Host
@@ -37,7 +37,7 @@ SCRIPT = textwrap.dedent('''
     assert freed_on == ["codex-nb-v8-lifetime-test"], freed_on
     assert not host_module._LIVE_ISOLATES
     print("ok")
-''')
+""")
 
 
 def test_an_unclosed_isolate_is_not_collected_and_the_host_frees_it_on_its_thread() -> None:
@@ -45,7 +45,7 @@ def test_an_unclosed_isolate_is_not_collected_and_the_host_frees_it_on_its_threa
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
 
 
-AT_EXIT = textwrap.dedent('''
+AT_EXIT = textwrap.dedent("""
     import atexit
     from codex_nb.code_mode import host as host_module
     from codex_nb.code_mode.host import Isolate, default_host
@@ -58,7 +58,7 @@ AT_EXIT = textwrap.dedent('''
     assert not host_module._LIVE_ISOLATES, "an unclosed isolate was left for teardown"
     assert thread is not None and not thread.is_alive()
     print("ok")
-''')
+""")
 
 
 def test_interpreter_exit_frees_unclosed_isolates_on_the_host_thread() -> None:

@@ -30,20 +30,34 @@ def test_spec_matches_codex():
 
 
 async def run(session, arguments):
-    model = cx.ScriptedModel([[cx.function_call("view_image", a, call_id=f"c{i}") for i, a in enumerate(arguments)],
-                              [cx.assistant_message("seen")]])
+    model = cx.ScriptedModel(
+        [
+            [cx.function_call("view_image", a, call_id=f"c{i}") for i, a in enumerate(arguments)],
+            [cx.assistant_message("seen")],
+        ]
+    )
     return (await session.run_turn("look", model=model)).outputs()
 
 
 async def test_errors_are_codex_exact(workdir):
     session = cx.Session(cx.Config(view_image=True), cwd=str(workdir))
-    out = await run(session, [{"path": "nope.png"}, {"path": str(workdir / "pics")}, {"path": "notes.txt"},
-                              {"path": "red.png", "detail": "low"}, "{not json"])
+    out = await run(
+        session,
+        [
+            {"path": "nope.png"},
+            {"path": str(workdir / "pics")},
+            {"path": "notes.txt"},
+            {"path": "red.png", "detail": "low"},
+            "{not json",
+        ],
+    )
     assert out["c0"] == f"unable to locate image at `{workdir / 'nope.png'}`: No such file or directory (os error 2)"
     assert out["c1"] == f"image path `{workdir / 'pics'}` is not a file"
     assert out["c2"] == "unable to process image: invalid or unsupported image data"
-    assert out["c3"] == ("view_image.detail only supports `high` or `original`; omit `detail` for default high "
-                         "resized behavior, got `low`")
+    assert out["c3"] == (
+        "view_image.detail only supports `high` or `original`; omit `detail` for default high "
+        "resized behavior, got `low`"
+    )
     assert out["c4"].startswith("failed to parse function arguments")
     codex = {i["call_id"]: i["output"] for i in FIXTURE["view_image_outputs"]}  # Codex ran in /tmp/tx
     for ours, theirs in (("c0", "c6"), ("c2", "c8"), ("c3", "c9")):
@@ -54,14 +68,15 @@ async def test_output_is_an_input_image_data_url(workdir):
     session = cx.Session(cx.Config(view_image=True), cwd=str(workdir))
     events = []
     session.subscribe(events.append)
-    model = cx.ScriptedModel([[cx.function_call("view_image", {"path": "red.png"}, call_id="v")],
-                              [cx.assistant_message("red")]])
+    model = cx.ScriptedModel(
+        [[cx.function_call("view_image", {"path": "red.png"}, call_id="v")], [cx.assistant_message("red")]]
+    )
     result = await session.run_turn("look", model=model)
     [part] = result.outputs()["v"]
     assert part["type"] == "input_image" and part["detail"] == "original"
     prefix = "data:image/png;base64,"
     assert part["image_url"].startswith(prefix)
-    assert base64.b64decode(part["image_url"][len(prefix):]) == (workdir / "red.png").read_bytes()
+    assert base64.b64decode(part["image_url"][len(prefix) :]) == (workdir / "red.png").read_bytes()
     views = [e.msg.item for e in events if e.msg.type in ("item_started", "item_completed")]
     assert views == [{"type": "imageView", "id": "v", "path": str(workdir / "red.png")}] * 2
     thumbs = image_thumbnails(result)

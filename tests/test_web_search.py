@@ -23,12 +23,24 @@ def test_default_is_cached_like_codex():
     assert cx.Session(cx.Config.from_toml("")).planner.plan().tool_names[-1] == "web_search"
 
 
-@pytest.mark.parametrize("mode, expected", [
-    ("live", [{"type": "web_search", "external_web_access": True, "search_content_types": ["text", "image"]}]),
-    ("indexed", [{"type": "web_search", "external_web_access": True, "indexed_web_access": True,
-                  "search_content_types": ["text", "image"]}]),
-    ("disabled", []),
-])
+@pytest.mark.parametrize(
+    "mode, expected",
+    [
+        ("live", [{"type": "web_search", "external_web_access": True, "search_content_types": ["text", "image"]}]),
+        (
+            "indexed",
+            [
+                {
+                    "type": "web_search",
+                    "external_web_access": True,
+                    "indexed_web_access": True,
+                    "search_content_types": ["text", "image"],
+                }
+            ],
+        ),
+        ("disabled", []),
+    ],
+)
 def test_modes(mode, expected):  # observed with codex exec -c web_search="MODE"
     assert web_spec(f'web_search = "{mode}"') == expected
 
@@ -37,7 +49,8 @@ def test_models_outside_the_catalog_search_text_only():
     # conformance scenarios run gpt-5.1-codex, which 0.169's catalog does not list: Codex sends no content types
     plan = cx.Session(cx.Config.from_toml('model = "gpt-5.1-codex"')).planner.plan()
     assert [s for s in plan.specs if s.get("type") == "web_search"] == [
-        {"type": "web_search", "external_web_access": False}]
+        {"type": "web_search", "external_web_access": False}
+    ]
 
 
 def test_bad_mode_is_a_config_error():
@@ -47,7 +60,11 @@ def test_bad_mode_is_a_config_error():
 
 async def test_web_search_call_items_are_recorded_not_dispatched():
     session = cx.Session(cx.Config.from_toml(""))
-    item = {"type": "web_search_call", "id": "ws_1", "status": "completed",
-            "action": {"type": "search", "query": "codex"}}
+    item = {
+        "type": "web_search_call",
+        "id": "ws_1",
+        "status": "completed",
+        "action": {"type": "search", "query": "codex"},
+    }
     result = await session.run_turn("search", model=cx.ScriptedModel([[item, cx.assistant_message("found")]]))
     assert result.status == "completed" and item in result.items

@@ -13,11 +13,20 @@ from codex_nb.protocol.wire import dumps
 REFERENCE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
 
-@pytest.mark.parametrize("value", [
-    {"a": 1, "b": [1.5, 1e16, -0.0, 2**70, True, None, "é\u2028\ud800\n\"\\"]},
-    [], {}, {"x": {"y": [{"z": "q"}]}}, [float("nan"), float("inf"), float("-inf")],
-    {1: 2, None: 3, 1.5: 4}, "text", 5, None,
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": 1, "b": [1.5, 1e16, -0.0, 2**70, True, None, 'é\u2028\ud800\n"\\']},
+        [],
+        {},
+        {"x": {"y": [{"z": "q"}]}},
+        [float("nan"), float("inf"), float("-inf")],
+        {1: 2, None: 3, 1.5: 4},
+        "text",
+        5,
+        None,
+    ],
+)
 def test_the_same_text_as_json(value: Any) -> None:
     assert dumps(value) == REFERENCE.encode(value)
 

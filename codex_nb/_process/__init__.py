@@ -71,8 +71,7 @@ class ChildProcess:
     ``pid`` is the program's own pid (its process group id); ``returncode`` is its exit
     status once it ended (negative: the signal that killed it)."""
 
-    def __init__(self, popen: subprocess.Popen[bytes], argv: list[str], *, supervised: bool,
-                 stderr_lines: int) -> None:
+    def __init__(self, popen: subprocess.Popen[bytes], argv: list[str], *, supervised: bool, stderr_lines: int) -> None:
         self.popen = popen
         self.argv = argv
         self.supervised = supervised
@@ -120,8 +119,9 @@ class ChildProcess:
             errno = int(text[2:])
             raise OSError(errno, os.strerror(errno), self.argv[0])
         if not text.isdigit():
-            raise OSError(f"the process supervisor for {self.argv[0]} ended before starting it (exit status "
-                          f"{self.popen.poll()})")
+            raise OSError(
+                f"the process supervisor for {self.argv[0]} ended before starting it (exit status {self.popen.poll()})"
+            )
         self.pid = self._program = int(text)
 
     async def _connect(self, *, limit: int, stderr: Stderr) -> None:
@@ -248,9 +248,17 @@ class ChildProcess:
         return f"<ChildProcess {Path(self.argv[0]).name} pid {self.pid} {state}>"
 
 
-async def spawn(argv: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: str | None = None,
-                stdin: Stdin = "pipe", stderr: Stderr = "tail", limit: int = DEFAULT_LIMIT,
-                stderr_lines: int = 400, on_start: Callable[[ChildProcess], object] | None = None) -> ChildProcess:
+async def spawn(
+    argv: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    cwd: str | None = None,
+    stdin: Stdin = "pipe",
+    stderr: Stderr = "tail",
+    limit: int = DEFAULT_LIMIT,
+    stderr_lines: int = 400,
+    on_start: Callable[[ChildProcess], object] | None = None,
+) -> ChildProcess:
     """Start ``argv`` (stdout is always a pipe) and return once it runs; an exec failure
     raises ``OSError`` as ``subprocess`` would. Cancelling this ends whatever started.
     ``on_start`` gets the child as soon as it exists (before the first await), so an owner
@@ -265,10 +273,15 @@ async def spawn(argv: Sequence[str], *, env: Mapping[str, str] | None = None, cw
         command = argv
     try:
         popen = subprocess.Popen(  # noqa: ASYNC220  fork+exec only, no wait: the pipes are read via loop.add_reader
-            command, stdin=subprocess.PIPE if stdin == "pipe" else subprocess.DEVNULL, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT if stderr == "stdout" else subprocess.PIPE, cwd=cwd,
-            env=dict(env) if env is not None else None, start_new_session=True,
-            pass_fds=(status_w,) if supervised else ())
+            command,
+            stdin=subprocess.PIPE if stdin == "pipe" else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT if stderr == "stdout" else subprocess.PIPE,
+            cwd=cwd,
+            env=dict(env) if env is not None else None,
+            start_new_session=True,
+            pass_fds=(status_w,) if supervised else (),
+        )
     except BaseException:
         if supervised:
             os.close(status_r)
@@ -311,13 +324,21 @@ def live_children() -> list[ChildProcess]:
     return [c for c in registry.live() if isinstance(c, ChildProcess)]
 
 
-def run_sync(argv: Sequence[str], *, timeout: float, env: Mapping[str, str] | None = None,
-             cwd: str | None = None) -> subprocess.CompletedProcess[str]:
+def run_sync(
+    argv: Sequence[str], *, timeout: float, env: Mapping[str, str] | None = None, cwd: str | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run a short command to its end (``codex --version``); on timeout its whole group is
     SIGKILLed and ``subprocess.TimeoutExpired`` raised."""
-    with subprocess.Popen([str(a) for a in argv], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True, env=dict(env) if env is not None else None,
-                          cwd=cwd, start_new_session=True) as popen:
+    with subprocess.Popen(
+        [str(a) for a in argv],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(env) if env is not None else None,
+        cwd=cwd,
+        start_new_session=True,
+    ) as popen:
         try:
             out, err = popen.communicate(timeout=timeout)
         except BaseException:

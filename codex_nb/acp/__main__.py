@@ -16,10 +16,12 @@ from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m codex_nb.acp",
-                                     description="Serve codex_nb's runtime as an ACP agent on stdin/stdout.")
-    parser.add_argument("--script", required=True, type=Path,
-                        help="JSON file: a list of model responses, each a list of output items")
+    parser = argparse.ArgumentParser(
+        prog="python -m codex_nb.acp", description="Serve codex_nb's runtime as an ACP agent on stdin/stdout."
+    )
+    parser.add_argument(
+        "--script", required=True, type=Path, help="JSON file: a list of model responses, each a list of output items"
+    )
     parser.add_argument("--config", type=Path, help="a Codex config.toml for the sessions (default: cx.Config())")
     args = parser.parse_args(argv)
     try:

@@ -56,8 +56,9 @@ class _Served:
 
     def on_lifecycle(self, record: LifecycleRecord) -> None:
         if record.phase == "start":
-            self.queue.put_nowait(start_tool_call(record.call_id, record.tool_name.display, kind=_kind(record),
-                                                  status="in_progress"))
+            self.queue.put_nowait(
+                start_tool_call(record.call_id, record.tool_name.display, kind=_kind(record), status="in_progress")
+            )
             return
         outcome = record.outcome
         ok = outcome is not None and outcome.kind == "Completed" and bool(outcome.success)
@@ -87,8 +88,11 @@ class CodexNbAgent:
             ours = version("codex_nb")
         except PackageNotFoundError:
             ours = "0"
-        return InitializeResponse(protocol_version=acp.PROTOCOL_VERSION, agent_capabilities=AgentCapabilities(),
-                                  agent_info=Implementation(name="codex_nb", title="codex_nb", version=ours))
+        return InitializeResponse(
+            protocol_version=acp.PROTOCOL_VERSION,
+            agent_capabilities=AgentCapabilities(),
+            agent_info=Implementation(name="codex_nb", title="codex_nb", version=ours),
+        )
 
     async def authenticate(self, method_id: str, **_: Any) -> None:
         raise RequestError.invalid_params({"details": "codex_nb needs no authentication"})

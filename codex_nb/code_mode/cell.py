@@ -55,8 +55,11 @@ def _message_problem(msg: Any) -> str | None:
     kind = msg.get("t")
     if kind == "item":
         item = msg.get("item")
-        if not isinstance(item, dict) or item.get("type") not in ("input_text", "input_image", "input_audio") \
-                or not all(isinstance(v, str) for v in item.values()):
+        if (
+            not isinstance(item, dict)
+            or item.get("type") not in ("input_text", "input_image", "input_audio")
+            or not all(isinstance(v, str) for v in item.values())
+        ):
             return "malformed item message"
     elif kind == "call":
         if not (_is_count(msg.get("id")) and isinstance(msg.get("tool"), str) and isinstance(msg.get("input"), str)):
@@ -73,8 +76,12 @@ def _message_problem(msg: Any) -> str | None:
             return "malformed notify message"
     elif kind == "timer":
         ms = msg.get("ms")
-        if not (_is_count(msg.get("id")) and isinstance(ms, (int, float)) and not isinstance(ms, bool)
-                and 0 <= ms < float("inf")):
+        if not (
+            _is_count(msg.get("id"))
+            and isinstance(ms, (int, float))
+            and not isinstance(ms, bool)
+            and 0 <= ms < float("inf")
+        ):
             return "malformed timer message"
     elif kind == "done":
         if not isinstance(msg.get("error", ""), str):
@@ -89,8 +96,16 @@ def _is_count(value: Any) -> bool:
 
 
 class Cell:
-    def __init__(self, *, cell_id: str, dispatch: NestedDispatch, kernel_loop: asyncio.AbstractEventLoop,
-                 store: dict[str, Any], on_notify: Callable[[str], None], limits: CellLimits) -> None:
+    def __init__(
+        self,
+        *,
+        cell_id: str,
+        dispatch: NestedDispatch,
+        kernel_loop: asyncio.AbstractEventLoop,
+        store: dict[str, Any],
+        on_notify: Callable[[str], None],
+        limits: CellLimits,
+    ) -> None:
         self.cell_id = cell_id
         self._dispatch = dispatch
         self._kernel_loop = kernel_loop
@@ -118,8 +133,9 @@ class Cell:
 
     async def start(self, source: str, tools: list[dict[str, str]]) -> None:
         try:
-            await self._isolate.start(tools=tools, store=dict(self._store),
-                                      memory_limit=self._limits.memory_limit_bytes)
+            await self._isolate.start(
+                tools=tools, store=dict(self._store), memory_limit=self._limits.memory_limit_bytes
+            )
         except Exception as err:  # engine failed to start: the cell fails, the kernel goes on
             await self._finish("failed", f"could not start the JavaScript engine: {err}")
             return
@@ -184,7 +200,8 @@ class Cell:
     def _wall_time_exceeded(self) -> None:
         if self.status == "running":
             self._schedule_finish(
-                "terminated", f"exec cell exceeded the wall time limit of {self._limits.max_wall_time_s:g} seconds")
+                "terminated", f"exec cell exceeded the wall time limit of {self._limits.max_wall_time_s:g} seconds"
+            )
 
     # -- nested calls ---------------------------------------------------------------------------
     def _start_call(self, call_id: int, tool: str, payload: str) -> None:
@@ -228,13 +245,23 @@ class Cell:
             # comes with the next wait.
             items, self._items = self._items[: self._yield_at], self._items[self._yield_at :]
             self._yield_at = None
-            return CellSnapshot(cell_id=self.cell_id, status="running", items=items, error=None,
-                                wall_time_s=time.monotonic() - self._started)
+            return CellSnapshot(
+                cell_id=self.cell_id,
+                status="running",
+                items=items,
+                error=None,
+                wall_time_s=time.monotonic() - self._started,
+            )
         if self._cleanup_task is not None:
             await self._cleanup_task  # a finished cell reports only once its isolate is gone
         items, self._items = self._items, []
-        return CellSnapshot(cell_id=self.cell_id, status=self.status, items=items, error=self.error,
-                            wall_time_s=time.monotonic() - self._started)
+        return CellSnapshot(
+            cell_id=self.cell_id,
+            status=self.status,
+            items=items,
+            error=self.error,
+            wall_time_s=time.monotonic() - self._started,
+        )
 
     async def terminate(self, reason: str | None = None) -> None:
         if self.status == "running":

@@ -48,21 +48,35 @@ class CodeModeRuntime:
     def active_cell_ids(self) -> list[str]:
         return [cid for cid, cell in self._cells.items() if cell.status == "running"]
 
-    async def start_cell(self, source: str, tools: list[NestedToolEntry], *, dispatch: NestedDispatch,
-                         on_notify: Callable[[str], None] = lambda _text: None) -> Cell:
+    async def start_cell(
+        self,
+        source: str,
+        tools: list[NestedToolEntry],
+        *,
+        dispatch: NestedDispatch,
+        on_notify: Callable[[str], None] = lambda _text: None,
+    ) -> Cell:
         kernel_loop = asyncio.get_running_loop()
         live = self.active_cell_ids
         if len(live) >= self.limits.max_live_cells:
-            raise TooManyCells(f"too many live exec cells ({len(live)}, the limit); finish or terminate one with "
-                               f"`wait` (`terminate: true`) before starting another: cell IDs {', '.join(live)}")
+            raise TooManyCells(
+                f"too many live exec cells ({len(live)}, the limit); finish or terminate one with "
+                f"`wait` (`terminate: true`) before starting another: cell IDs {', '.join(live)}"
+            )
         cell_id = str(next(self._ids))
 
         def notify_on_kernel(text: str) -> None:
             kernel_loop.call_soon_threadsafe(on_notify, text)
 
         async def create() -> Cell:
-            cell = Cell(cell_id=cell_id, dispatch=dispatch, kernel_loop=kernel_loop, store=self.store,
-                        on_notify=notify_on_kernel, limits=self.limits)
+            cell = Cell(
+                cell_id=cell_id,
+                dispatch=dispatch,
+                kernel_loop=kernel_loop,
+                store=self.store,
+                on_notify=notify_on_kernel,
+                limits=self.limits,
+            )
             await cell.start(source, [t.to_js() for t in tools])
             return cell
 

@@ -173,8 +173,7 @@ class NestedToolDefinition:
 
 
 def exec_description_template(default_yield_time_ms: int = RUNTIME_DEFAULT_YIELD_TIME_MS) -> str:
-    return EXEC_DESCRIPTION_TEMPLATE.replace(
-        "Defaults to 10000 ms.", f"Defaults to {default_yield_time_ms} ms.", 1)
+    return EXEC_DESCRIPTION_TEMPLATE.replace("Defaults to 10000 ms.", f"Defaults to {default_yield_time_ms} ms.", 1)
 
 
 def wait_description() -> str:
@@ -242,8 +241,11 @@ def build_exec_description(
     """The full ``exec`` description: the template, the deferred-tools guidance and the
     availability note (Codex 0.169 always sends both, deferred tools or not); in
     CodeModeOnly also the nested tools, sorted by namespace then name."""
-    sections = [exec_description_template(default_yield_time_ms), DEFERRED_NESTED_TOOLS_GUIDANCE,
-                TOOL_AVAILABILITY_NOTE]
+    sections = [
+        exec_description_template(default_yield_time_ms),
+        DEFERRED_NESTED_TOOLS_GUIDANCE,
+        TOOL_AVAILABILITY_NOTE,
+    ]
     if not code_mode_only:
         return "\n\n".join(sections)
     if any(mcp_structured_content_schema(t.output_schema) is not None for t in [*enabled, *deferred]):

@@ -46,8 +46,11 @@ def code_mode_result(output: ToolOutput) -> Any:
         return output.code_mode_result
     if isinstance(output.body, str):
         return output.body
-    parts = [item.get("text") or item.get("image_url") or item.get("audio_url") for item in output.body
-             if item.get("type") != "encrypted_content"]
+    parts = [
+        item.get("text") or item.get("image_url") or item.get("audio_url")
+        for item in output.body
+        if item.get("type") != "encrypted_content"
+    ]
     return "\n".join(p for p in parts if p)
 
 
@@ -61,8 +64,9 @@ class NestedDispatcher:
 
     async def __call__(self, cell_id: str, identifier: str, payload: str) -> Any:
         if identifier in (EXEC_TOOL_NAME, WAIT_TOOL_NAME):
-            raise NestedCallError(EXEC_RECURSION if identifier == EXEC_TOOL_NAME else
-                                  f"tool `{identifier}` is not available in code mode")
+            raise NestedCallError(
+                EXEC_RECURSION if identifier == EXEC_TOOL_NAME else f"tool `{identifier}` is not available in code mode"
+            )
         target = self._targets.get(identifier)
         if target is None:
             raise NestedCallError(f"tool `{identifier}` is not available in code mode")
@@ -74,8 +78,13 @@ class NestedDispatcher:
             if not valid:
                 raise NestedCallError(f"tool `{identifier}` expects a JSON object for arguments")
         kind: PayloadKind = "function" if target.kind == "function" else "custom"
-        call = ToolCall(tool_name=target.tool_name, call_id=f"exec-{uuid.uuid4()}", payload=Payload(kind, payload),
-                        source=CallSource.CODE_MODE, cell_id=cell_id)
+        call = ToolCall(
+            tool_name=target.tool_name,
+            call_id=f"exec-{uuid.uuid4()}",
+            payload=Payload(kind, payload),
+            source=CallSource.CODE_MODE,
+            cell_id=cell_id,
+        )
         try:
             result = await run_call(call, self._turn, self._router)
         except Fatal as err:
@@ -93,9 +102,16 @@ class ExecTool(Tool):
     kind = "custom"
     runs_hooks = False
 
-    def __init__(self, *, runtime: CodeModeRuntime, description: str, targets: dict[str, NestedTarget],
-                 entries: list[NestedToolEntry], router: ToolRouter | None = None,
-                 default_yield_time_ms: int = RUNTIME_DEFAULT_YIELD_TIME_MS) -> None:
+    def __init__(
+        self,
+        *,
+        runtime: CodeModeRuntime,
+        description: str,
+        targets: dict[str, NestedTarget],
+        entries: list[NestedToolEntry],
+        router: ToolRouter | None = None,
+        default_yield_time_ms: int = RUNTIME_DEFAULT_YIELD_TIME_MS,
+    ) -> None:
         super().__init__(EXEC_TOOL_NAME)
         self.runtime = runtime
         self.description = description
@@ -121,8 +137,9 @@ class ExecTool(Tool):
         max_tokens = parsed.max_output_tokens if parsed.max_output_tokens is not None else DEFAULT_MAX_OUTPUT_TOKENS
         async with terminate_cells_on_cancel(self.runtime, invocation.turn):
             try:
-                cell = await self.runtime.start_cell(parsed.code, self.entries, dispatch=dispatch,
-                                                     on_notify=notifier(invocation))
+                cell = await self.runtime.start_cell(
+                    parsed.code, self.entries, dispatch=dispatch, on_notify=notifier(invocation)
+                )
             except TooManyCells as err:
                 raise RespondToModel(str(err)) from None
             snapshot = await self.runtime.next_output(cell.cell_id, yield_ms)
@@ -149,18 +166,23 @@ class WaitTool(Tool):
             if args.get("terminate"):
                 snapshot = await self.runtime.terminate(cell_id)
             else:
-                snapshot = await self.runtime.next_output(cell_id, int(args.get("yield_time_ms",
-                                                                                RUNTIME_DEFAULT_YIELD_TIME_MS)))
+                snapshot = await self.runtime.next_output(
+                    cell_id, int(args.get("yield_time_ms", RUNTIME_DEFAULT_YIELD_TIME_MS))
+                )
         return cell_output(cell_id, snapshot, max_tokens)
 
 
 def cell_output(cell_id: str, snapshot: CellSnapshot | None, max_tokens: int) -> ToolOutput:
     """The tool output for ``snapshot``; None (the runtime does not know ``cell_id``) is a failure."""
     if snapshot is None:
-        snapshot = CellSnapshot(cell_id=cell_id, status="failed", wall_time_s=0.0,
-                                error=f"exec cell {cell_id} not found")
-    return ToolOutput(body=result_body(snapshot, max_output_tokens=max_tokens), success=snapshot.success,
-                      extra={"cell_id": snapshot.cell_id, "cell_status": snapshot.status})
+        snapshot = CellSnapshot(
+            cell_id=cell_id, status="failed", wall_time_s=0.0, error=f"exec cell {cell_id} not found"
+        )
+    return ToolOutput(
+        body=result_body(snapshot, max_output_tokens=max_tokens),
+        success=snapshot.success,
+        extra={"cell_id": snapshot.cell_id, "cell_status": snapshot.status},
+    )
 
 
 U64_MAX = 2**64 - 1
@@ -206,13 +228,19 @@ def notifier(invocation: ToolInvocation) -> Callable[[str], None]:
     """``notify(v)``: an extra ``custom_tool_call_output`` for the exec call. During a turn it
     joins the conversation right after the outputs of its step, as in Codex 0.169 (outside a
     turn, e.g. ``call_tool``, it is kept in ``turn.notifications``)."""
+
     def notify(text: str) -> None:
-        item = {"type": "custom_tool_call_output", "call_id": invocation.call_id, "name": EXEC_TOOL_NAME,
-                "output": text}
+        item = {
+            "type": "custom_tool_call_output",
+            "call_id": invocation.call_id,
+            "name": EXEC_TOOL_NAME,
+            "output": text,
+        }
         invocation.turn.notifications.append(item)
         record = invocation.turn.record_item
         if record is not None:
             record(item)
+
     return notify
 
 

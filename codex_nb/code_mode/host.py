@@ -180,8 +180,9 @@ class Isolate:
     JSON messages from the script; ``on_failure`` receives an engine failure text.
     """
 
-    def __init__(self, *, on_messages: Callable[[list[dict[str, Any]]], None],
-                 on_failure: Callable[[str], None]) -> None:
+    def __init__(
+        self, *, on_messages: Callable[[list[dict[str, Any]]], None], on_failure: Callable[[str], None]
+    ) -> None:
         self._on_messages = on_messages
         self._on_failure = on_failure
         self._cm: Any = None
@@ -210,9 +211,12 @@ class Isolate:
         self.memory_limit = memory_limit
         if memory_limit:
             self._ctx.set_hard_memory_limit(memory_limit)
-        prelude = (PRELUDE.replace("__CX_SIGNAL__", _SIGNAL_EXPR)
-                   .replace("__CX_TOOLS__", _js_literal(tools)).replace("__CX_STORE__", _js_literal(store))
-                   .replace("__CX_MEMORY_LIMIT__", str(int(memory_limit))))
+        prelude = (
+            PRELUDE.replace("__CX_SIGNAL__", _SIGNAL_EXPR)
+            .replace("__CX_TOOLS__", _js_literal(tools))
+            .replace("__CX_STORE__", _js_literal(store))
+            .replace("__CX_MEMORY_LIMIT__", str(int(memory_limit)))
+        )
         await self._ctx.eval_cancelable(prelude)
         self.startup_seconds = time.perf_counter() - started
 

@@ -53,11 +53,13 @@ def formatted_truncate_text(text: str, max_tokens: int) -> str:
     if len(raw) <= budget:
         return text
     head = raw[: budget // 2].decode(errors="ignore")
-    tail = raw[len(raw) - (budget - budget // 2):].decode(errors="ignore") if budget else ""
+    tail = raw[len(raw) - (budget - budget // 2) :].decode(errors="ignore") if budget else ""
     removed = len(raw) - len(head.encode()) - len(tail.encode())
     lines = len(text.splitlines())
-    return (f"Warning: truncated output (original token count: {approx_tokens(text)})\n"
-            f"Total output lines: {lines}\n\n{head}…{-(-removed // BYTES_PER_TOKEN)} tokens truncated…{tail}")
+    return (
+        f"Warning: truncated output (original token count: {approx_tokens(text)})\n"
+        f"Total output lines: {lines}\n\n{head}…{-(-removed // BYTES_PER_TOKEN)} tokens truncated…{tail}"
+    )
 
 
 def truncate_items(items: list[ContentItem], max_tokens: int) -> list[ContentItem]:

@@ -42,10 +42,13 @@ def nested_definition(entry: RegisteredTool) -> NestedToolDefinition:
     spec = entry.tool.spec()
     kind: Literal["function", "freeform"] = "freeform" if entry.tool.kind == "custom" else "function"
     return NestedToolDefinition(
-        tool_name=entry.tool.tool_name, description=str(spec.get("description", "")), kind=kind,
+        tool_name=entry.tool.tool_name,
+        description=str(spec.get("description", "")),
+        kind=kind,
         input_schema=spec.get("parameters") if kind == "function" else None,
         output_schema=getattr(entry.tool, "output_schema", None),
-        namespace_description=entry.tool.namespace_description)
+        namespace_description=entry.tool.namespace_description,
+    )
 
 
 def select_nested(entries: list[RegisteredTool], settings: CodeModeSettings) -> dict[ToolName, NestedToolDefinition]:
@@ -78,9 +81,14 @@ class CodeModeFinalizer:
         from .cell_manager import CodeModeRuntime
 
         if self._runtime is None:
-            self._runtime = CodeModeRuntime(limits=CellLimits(
-                memory_limit_bytes=settings.memory_limit_bytes, max_wall_time_s=settings.max_wall_time_s,
-                max_live_cells=settings.max_live_cells, max_notify_bytes=settings.max_notify_bytes))
+            self._runtime = CodeModeRuntime(
+                limits=CellLimits(
+                    memory_limit_bytes=settings.memory_limit_bytes,
+                    max_wall_time_s=settings.max_wall_time_s,
+                    max_live_cells=settings.max_live_cells,
+                    max_notify_bytes=settings.max_notify_bytes,
+                )
+            )
         return self._runtime
 
     def terminate_cells_on_cancel(self, turn: TurnContext) -> None:
@@ -115,8 +123,9 @@ class CodeModeFinalizer:
         for e in entries:
             if e.tool.tool_name.is_default and e.tool.name in (EXEC_TOOL_NAME, WAIT_TOOL_NAME):
                 log.warning("tool %s collides with Code Mode's %s and is removed", e.tool.tool_name.dotted, e.tool.name)
-        entries = [e for e in entries
-                   if not (e.tool.tool_name.is_default and e.tool.name in (EXEC_TOOL_NAME, WAIT_TOOL_NAME))]
+        entries = [
+            e for e in entries if not (e.tool.tool_name.is_default and e.tool.name in (EXEC_TOOL_NAME, WAIT_TOOL_NAME))
+        ]
         from .cell_manager import NestedToolEntry
         from .description import build_exec_description, code_mode_sample
         from .exec_wait import ExecTool, NestedTarget, WaitTool
@@ -125,18 +134,27 @@ class CodeModeFinalizer:
         listed = [d for n, d in nested.items() if not _exposure_of(entries, n).is_deferred]
         deferred = [d for n, d in nested.items() if _exposure_of(entries, n).is_deferred]
         only = mode is ToolMode.CODE_MODE_ONLY
-        description = build_exec_description(listed, deferred=deferred, code_mode_only=only,
-                                             default_yield_time_ms=settings.default_exec_yield_time_ms)
+        description = build_exec_description(
+            listed, deferred=deferred, code_mode_only=only, default_yield_time_ms=settings.default_exec_yield_time_ms
+        )
         runtime = self.runtime(settings)
-        exec_tool = ExecTool(runtime=runtime, description=description,
-                             targets={d.identifier: NestedTarget(tool_name=n, kind=d.kind) for n, d in nested.items()},
-                             # ALL_TOOLS describes each tool as the exec description does (Codex 0.169)
-                             entries=[NestedToolEntry(name=d.identifier, description=code_mode_sample(d).strip(),
-                                                      kind=d.kind) for d in nested.values()],
-                             default_yield_time_ms=settings.default_exec_yield_time_ms)
+        exec_tool = ExecTool(
+            runtime=runtime,
+            description=description,
+            targets={d.identifier: NestedTarget(tool_name=n, kind=d.kind) for n, d in nested.items()},
+            # ALL_TOOLS describes each tool as the exec description does (Codex 0.169)
+            entries=[
+                NestedToolEntry(name=d.identifier, description=code_mode_sample(d).strip(), kind=d.kind)
+                for d in nested.values()
+            ],
+            default_yield_time_ms=settings.default_exec_yield_time_ms,
+        )
         wait_tool = WaitTool(runtime=runtime)
-        final = [RegisteredTool(exec_tool, CODE_MODE_SOURCE, ToolExposure.Direct),
-                 RegisteredTool(wait_tool, CODE_MODE_SOURCE, ToolExposure.Direct), *entries]
+        final = [
+            RegisteredTool(exec_tool, CODE_MODE_SOURCE, ToolExposure.Direct),
+            RegisteredTool(wait_tool, CODE_MODE_SOURCE, ToolExposure.Direct),
+            *entries,
+        ]
         exec_tool.router = ToolRouter(RegistrySnapshot(0, {e.tool.tool_name: e for e in final}))
 
         def visible(entry: RegisteredTool) -> bool:
@@ -154,8 +172,7 @@ class CodeModeFinalizer:
 
 def direct_only_override(entry: RegisteredTool, settings: CodeModeSettings) -> RegisteredTool:
     """Spec 02 §6.3.1: code-mode-available tools in a direct-only namespace become DirectModelOnly."""
-    if entry.tool.tool_name.namespace in settings.direct_only_tool_namespaces and \
-            entry.exposure.available_in_code_mode:
+    if entry.tool.tool_name.namespace in settings.direct_only_tool_namespaces and entry.exposure.available_in_code_mode:
         return replace(entry, exposure=ToolExposure.DirectModelOnly)
     return entry
 

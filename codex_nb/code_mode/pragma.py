@@ -38,7 +38,7 @@ def parse_exec_source(source: str) -> ParsedExecSource:
         return ParsedExecSource(code=source)
     if not rest.strip():
         raise PragmaError("exec pragma must be followed by JavaScript source on subsequent lines")
-    directive = stripped[len(PRAGMA_PREFIX):].strip()
+    directive = stripped[len(PRAGMA_PREFIX) :].strip()
     not_object = f"exec pragma must be a JSON object with supported fields {_FIELDS}"
     if not directive:
         raise PragmaError(not_object)
@@ -57,8 +57,10 @@ def parse_exec_source(source: str) -> ParsedExecSource:
             continue
         if isinstance(field, bool) or not isinstance(field, int) or field < 0:
             raise PragmaError(
-                f"exec pragma fields {_FIELDS} must be non-negative safe integers: invalid value {field!r}")
+                f"exec pragma fields {_FIELDS} must be non-negative safe integers: invalid value {field!r}"
+            )
         if field > MAX_SAFE_INTEGER:
             raise PragmaError(f"exec pragma field `{key}` must be a non-negative safe integer")
-    return ParsedExecSource(code=rest, yield_time_ms=value.get("yield_time_ms"),
-                            max_output_tokens=value.get("max_output_tokens"))
+    return ParsedExecSource(
+        code=rest, yield_time_ms=value.get("yield_time_ms"), max_output_tokens=value.get("max_output_tokens")
+    )

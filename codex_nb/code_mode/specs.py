@@ -33,12 +33,18 @@ def wait_parameters() -> dict[str, Any]:
         "type": "object",
         "properties": {
             "cell_id": {"type": "string", "description": "Identifier of the running exec cell."},
-            "max_tokens": {"type": "number",
-                           "description": "Output token budget for this wait call. Defaults to 10000 tokens."},
-            "terminate": {"type": "boolean",
-                          "description": "True stops the running exec cell; false or omitted waits for output."},
-            "yield_time_ms": {"type": "number",
-                              "description": "Wait before yielding more output. Defaults to 10000 ms."},
+            "max_tokens": {
+                "type": "number",
+                "description": "Output token budget for this wait call. Defaults to 10000 tokens.",
+            },
+            "terminate": {
+                "type": "boolean",
+                "description": "True stops the running exec cell; false or omitted waits for output.",
+            },
+            "yield_time_ms": {
+                "type": "number",
+                "description": "Wait before yielding more output. Defaults to 10000 ms.",
+            },
         },
         "required": ["cell_id"],
         "additionalProperties": False,

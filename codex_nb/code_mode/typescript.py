@@ -28,14 +28,27 @@ MAX_REF_EXPANSIONS_TOTAL = 32
 MAX_RENDERED_BYTES = 16_000
 RENDER_WORK_MULTIPLIER = 4
 
-_RENDERABLE_KEYS = ("const", "enum", "anyOf", "oneOf", "allOf", "type", "properties", "additionalProperties",
-                    "required", "items", "prefixItems")
+_RENDERABLE_KEYS = (
+    "const",
+    "enum",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "type",
+    "properties",
+    "additionalProperties",
+    "required",
+    "items",
+    "prefixItems",
+)
 _INVALID_IDENT_FIRST = re.compile(r"[^A-Za-z_$]")
 _INVALID_IDENT_REST = re.compile(r"[^A-Za-z0-9_$]")
 # Rust's char::is_whitespace (Unicode White_Space): what str::trim removes. Python's str.strip
 # also removes \x1c-\x1f, which Rust keeps.
-_RUST_WHITESPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009" \
-                   "\u200a\u2028\u2029\u202f\u205f\u3000"
+_RUST_WHITESPACE = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 _UNKNOWN = "unknown"
 
 
@@ -76,7 +89,7 @@ def _percent_decode(fragment: str) -> str | None:
     i = 0
     while i < len(raw):
         if raw[i] == ord("%"):
-            pair = raw[i + 1:i + 3]
+            pair = raw[i + 1 : i + 3]
             if len(pair) != 2 or not all(chr(b) in "0123456789abcdefABCDEF" for b in pair):
                 return None
             out.append(int(pair, 16))
@@ -284,8 +297,7 @@ class _Renderer:
                 self.active[pointer] = depth
 
     def render_type(self, m: dict[str, Any], schema_type: str) -> str:
-        simple = {"string": "string", "number": "number", "integer": "number", "boolean": "boolean",
-                  "null": "null"}
+        simple = {"string": "string", "number": "number", "integer": "number", "boolean": "boolean", "null": "null"}
         if schema_type in simple:
             return simple[schema_type]
         if schema_type == "array":
@@ -345,8 +357,9 @@ class _Renderer:
             return _UNKNOWN
         return "{ " + " ".join(lines) + " }" if lines else "{}"
 
-    def render_commented_object(self, m: dict[str, Any], properties: dict[str, Any],
-                                ordered: list[tuple[str, Any]], required: list[str]) -> str:
+    def render_commented_object(
+        self, m: dict[str, Any], properties: dict[str, Any], ordered: list[tuple[str, Any]], required: list[str]
+    ) -> str:
         lines: list[str] = []
         if not self.push_line(lines, "{"):
             return _UNKNOWN

@@ -85,8 +85,10 @@ class Config(BaseModel):
     def from_toml(cls, text: str) -> Config:
         """Parse Codex ``config.toml`` text with newest-Codex defaults (absent table = update_plan off)."""
         if not isinstance(text, str):
-            raise ConfigError(f"Config.from_toml() takes TOML text (str), got {type(text).__name__}; "
-                              f"to read a file use Config.from_toml(path.read_text())")
+            raise ConfigError(
+                f"Config.from_toml() takes TOML text (str), got {type(text).__name__}; "
+                f"to read a file use Config.from_toml(path.read_text())"
+            )
         import tomllib  # only TOML users pay for the parser
 
         try:
@@ -99,9 +101,11 @@ class Config(BaseModel):
     def from_dict(cls, data: dict[str, Any]) -> Config:
         fields: dict[str, Any] = {"update_plan_enabled": _update_plan_enabled(data)}
         features = _table(data, "features")
-        for key, field in (("hooks", "hooks_enabled"),
-                           ("default_mode_request_user_input", "default_mode_request_user_input"),
-                           ("request_permissions_tool", "request_permissions_tool")):
+        for key, field in (
+            ("hooks", "hooks_enabled"),
+            ("default_mode_request_user_input", "default_mode_request_user_input"),
+            ("request_permissions_tool", "request_permissions_tool"),
+        ):
             if key in features:
                 fields[field] = _bool(features[key], f"features.{key}")
         fields["view_image"] = _bool(features.get("view_image", True), "features.view_image")
@@ -114,7 +118,9 @@ class Config(BaseModel):
         fields["forward_auto_resolution"] = _bool(codex_nb.get("auto_resolution", False), "codex_nb.auto_resolution")
         rui = _table(_table(data, "tools"), "experimental_request_user_input")
         if "enabled" in rui:
-            fields["request_user_input_enabled"] = _bool(rui["enabled"], "tools.experimental_request_user_input.enabled")
+            fields["request_user_input_enabled"] = _bool(
+                rui["enabled"], "tools.experimental_request_user_input.enabled"
+            )
         if "approval_policy" in data:
             fields["approval_policy"] = data["approval_policy"]
         if "model" in data:
@@ -131,8 +137,9 @@ def config_error(model: type[BaseModel], err: ValidationError) -> ConfigError:
     name = f"{model.__name__}.{field}" if field else model.__name__
     if problem["type"] == "extra_forbidden":
         known = sorted(model.model_fields)
-        return ConfigError(f"{model.__name__} has no field `{field}`{_did_you_mean(field, known)}; "
-                           f"known fields: {', '.join(known)}")
+        return ConfigError(
+            f"{model.__name__} has no field `{field}`{_did_you_mean(field, known)}; known fields: {', '.join(known)}"
+        )
     expected = problem.get("ctx", {}).get("expected")
     if problem["type"] == "literal_error" and expected:
         choices = re.findall(r"'([^']*)'", expected)

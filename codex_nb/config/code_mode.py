@@ -78,8 +78,9 @@ def code_mode_settings_from_toml(data: dict[str, Any]) -> CodeModeSettings:
         if "default_exec_yield_time_ms" in table:
             value = table["default_exec_yield_time_ms"]
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ConfigError(f"features.code_mode.default_exec_yield_time_ms must be a non-negative integer, "
-                                  f"got {value!r}")
+                raise ConfigError(
+                    f"features.code_mode.default_exec_yield_time_ms must be a non-negative integer, got {value!r}"
+                )
             values["default_exec_yield_time_ms"] = value
     elif table is not None:
         raise ConfigError(f"features.code_mode must be true/false or a table, got {table!r}")

@@ -20,8 +20,17 @@ from ..errors import HookError
 from .hook_matchers import Matcher
 
 EVENT_NAMES = (
-    "PreToolUse", "PostToolUse", "PermissionRequest", "PreCompact", "PostCompact", "SessionStart",
-    "SessionEnd", "UserPromptSubmit", "SubagentStart", "SubagentStop", "Stop",
+    "PreToolUse",
+    "PostToolUse",
+    "PermissionRequest",
+    "PreCompact",
+    "PostCompact",
+    "SessionStart",
+    "SessionEnd",
+    "UserPromptSubmit",
+    "SubagentStart",
+    "SubagentStop",
+    "Stop",
 )
 DEFAULT_TIMEOUT_SEC = 600
 DEFAULT_OUTPUT_CAP = 1 << 20
@@ -33,8 +42,9 @@ HookSource = Literal["user", "session_flags"]
 _DOC_KEYS = frozenset({"description", "hooks"})
 _GROUP_KEYS = frozenset({"matcher", "hooks"})
 _HANDLER_KEYS = {
-    "command": frozenset({"type", "command", "timeout", "async", "statusMessage", "commandWindows",
-                          "additionalContextLimit", "on_error"}),
+    "command": frozenset(
+        {"type", "command", "timeout", "async", "statusMessage", "commandWindows", "additionalContextLimit", "on_error"}
+    ),
     "mcp_tool": frozenset({"type", "server", "tool", "input", "timeout", "statusMessage", "on_error"}),
     "prompt": frozenset({"type", "prompt", "model", "timeout", "statusMessage"}),
     "agent": frozenset({"type", "prompt", "model", "timeout", "statusMessage"}),
@@ -62,9 +72,14 @@ class CommandHandler:
 
     def identity(self) -> dict[str, Any]:
         """The normalized handler used for the trust hash (defaults filled in)."""
-        out: dict[str, Any] = {"type": "command", "command": self.command, "timeout": self.timeout,
-                               "async": self.is_async, "additionalContextLimit": self.additional_context_limit,
-                               "on_error": self.on_error}
+        out: dict[str, Any] = {
+            "type": "command",
+            "command": self.command,
+            "timeout": self.timeout,
+            "async": self.is_async,
+            "additionalContextLimit": self.additional_context_limit,
+            "on_error": self.on_error,
+        }
         if self.status_message is not None:
             out["statusMessage"] = self.status_message
         if self.command_windows is not None:
@@ -151,8 +166,9 @@ class HooksConfig:
     warnings: tuple[str, ...] = ()
 
     def merged(self, other: HooksConfig) -> HooksConfig:
-        return HooksConfig(specs=self.specs + other.specs, state={**self.state, **other.state},
-                           warnings=self.warnings + other.warnings)
+        return HooksConfig(
+            specs=self.specs + other.specs, state={**self.state, **other.state}, warnings=self.warnings + other.warnings
+        )
 
 
 # -- parsing ----------------------------------------------------------------------------
@@ -186,15 +202,18 @@ def _parse_handler(raw: Any, where: str) -> Handler:
     _check_keys(raw, _HANDLER_KEYS[kind], where)
     timeout = _typed(raw, "timeout", int, where)
     if kind != "command":
-        reason = (f"{kind} hooks are not supported yet" if kind in ("prompt", "agent")
-                  else "mcp_tool hooks are not supported by codex_nb (no MCP client)")
+        reason = (
+            f"{kind} hooks are not supported yet"
+            if kind in ("prompt", "agent")
+            else "mcp_tool hooks are not supported by codex_nb (no MCP client)"
+        )
         return SkippedHandler(raw=dict(raw), reason=reason)
     command = _typed(raw, "command", str, where)
     if not command:
         raise HookError(f"{where}: a command hook needs a non-empty 'command' string")
     on_error = raw.get("on_error", "allow")
     if on_error not in ("allow", "block"):
-        raise HookError(f"{where}: 'on_error' must be \"allow\" or \"block\", got {on_error!r}")
+        raise HookError(f'{where}: \'on_error\' must be "allow" or "block", got {on_error!r}')
     limit = _typed(raw, "additionalContextLimit", int, where)
     return CommandHandler(
         command=command,
@@ -221,8 +240,9 @@ def compile_matcher(pattern: Any, where: str) -> Matcher:
         ) from None
 
 
-def parse_hooks_table(table: Mapping[str, Any], *, source_path: str, from_file: bool,
-                      allow_state: bool = True) -> HooksConfig:
+def parse_hooks_table(
+    table: Mapping[str, Any], *, source_path: str, from_file: bool, allow_state: bool = True
+) -> HooksConfig:
     """Parse the mapping of event name -> groups (the ``hooks`` value of either shape)."""
     allowed = frozenset(EVENT_NAMES) | ({"state"} if allow_state else frozenset())
     _check_keys(table, allowed, f"{source_path}: hooks")
@@ -243,9 +263,16 @@ def parse_hooks_table(table: Mapping[str, Any], *, source_path: str, from_file: 
                 raise HookError(f"{where}: 'hooks' must be a list of handlers")
             for hi, raw in enumerate(handlers):
                 handler = _parse_handler(raw, f"{where}.hooks[{hi}]")
-                spec = HookSpec(event_name=event_name, matcher=matcher, handler=handler, source_path=source_path,
-                                source="user" if from_file else "session_flags", needs_trust=from_file,
-                                group_index=gi, handler_index=hi)
+                spec = HookSpec(
+                    event_name=event_name,
+                    matcher=matcher,
+                    handler=handler,
+                    source_path=source_path,
+                    source="user" if from_file else "session_flags",
+                    needs_trust=from_file,
+                    group_index=gi,
+                    handler_index=hi,
+                )
                 if isinstance(handler, SkippedHandler):
                     warnings.append(f"{spec.key}: {handler.reason}; skipped")
                 specs.append(spec)
@@ -261,8 +288,9 @@ def _parse_state(raw: Any, source_path: str) -> dict[str, HookStateEntry]:
         where = f"{source_path}: hooks.state.{json.dumps(key)}"
         _check_keys(entry, _STATE_KEYS, where)
         enabled = _typed(entry, "enabled", bool, where)
-        out[key] = HookStateEntry(trusted_hash=_typed(entry, "trusted_hash", str, where),
-                                  enabled=True if enabled is None else enabled)
+        out[key] = HookStateEntry(
+            trusted_hash=_typed(entry, "trusted_hash", str, where), enabled=True if enabled is None else enabled
+        )
     return out
 
 
@@ -299,9 +327,14 @@ def load_hooks_path(path: str | Path) -> HooksConfig:
         if toml_path.is_file():
             layer = load_hooks_path(toml_path)
             if json_path.is_file() and layer.specs:
-                out = out.merged(HooksConfig(warnings=(
-                    f"loading hooks from both {json_path} and {toml_path}; prefer a single representation "
-                    "for this layer",)))
+                out = out.merged(
+                    HooksConfig(
+                        warnings=(
+                            f"loading hooks from both {json_path} and {toml_path}; prefer a single representation "
+                            "for this layer",
+                        )
+                    )
+                )
             out = out.merged(layer)
         return out
     if not p.is_file():

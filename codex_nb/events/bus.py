@@ -73,19 +73,40 @@ class EventBus:
             raise TypeError(f"subscribe() needs a callable taking one Event, got {type(fn).__name__}")
         return self._subscribers.add(fn)
 
-    def emit(self, msg: EventMsg, *, id: str, turn_id: str | None = None, revision: int | None = None,
-             thread_id: str | None = None) -> Event:
+    def emit(
+        self,
+        msg: EventMsg,
+        *,
+        id: str,
+        turn_id: str | None = None,
+        revision: int | None = None,
+        thread_id: str | None = None,
+    ) -> Event:
         """Build the next event (``seq`` +1) and deliver it; ``thread_id`` defaults to the bus's."""
         thread_id = thread_id or self.thread_id
         # Our own callers pass typed values: the envelope holds them without pydantic's second
         # pass (half an event's cost); anything else is validated, with pydantic's clear errors.
-        trusted = (type(id) is str and type(thread_id) is str and isinstance(msg, EventMsg)
-                   and (turn_id is None or type(turn_id) is str) and (revision is None or type(revision) is int))
+        trusted = (
+            type(id) is str
+            and type(thread_id) is str
+            and isinstance(msg, EventMsg)
+            and (turn_id is None or type(turn_id) is str)
+            and (revision is None or type(revision) is int)
+        )
         with self._lock:
             seq = next(self._seq)
             if trusted:
-                event = trusted_model(Event, {"id": id, "msg": msg, "thread_id": thread_id, "turn_id": turn_id,
-                                              "seq": seq, "revision": revision})
+                event = trusted_model(
+                    Event,
+                    {
+                        "id": id,
+                        "msg": msg,
+                        "thread_id": thread_id,
+                        "turn_id": turn_id,
+                        "seq": seq,
+                        "revision": revision,
+                    },
+                )
             else:
                 event = Event(id=id, msg=msg, thread_id=thread_id, turn_id=turn_id, seq=seq, revision=revision)
             self._deliver(event)
@@ -111,8 +132,15 @@ class EventBus:
             f"{event.msg.type}; it was detached and will receive no more events"
         )
         log.warning(text)
-        self._deliver(Event(id=event.id, msg=WarningEvent(message=text), thread_id=event.thread_id,
-                            turn_id=event.turn_id, seq=next(self._seq)))
+        self._deliver(
+            Event(
+                id=event.id,
+                msg=WarningEvent(message=text),
+                thread_id=event.thread_id,
+                turn_id=event.turn_id,
+                seq=next(self._seq),
+            )
+        )
 
     async def events(self, *, maxsize: int = 1024) -> AsyncIterator[Event]:
         """Iterate over events emitted from now on; stops when the bus is closed."""

@@ -17,8 +17,17 @@ from .magics import CodexMagics
 from .sources import SourceError, SourceRegistry
 from .state import CodexNbExtension, KernelAgent
 
-__all__ = ["CodexMagics", "CodexNbExtension", "KernelAgent", "SourceError", "SourceRegistry", "agent",
-           "load_ipython_extension", "unload_ipython_extension", "wait_closed"]
+__all__ = [
+    "CodexMagics",
+    "CodexNbExtension",
+    "KernelAgent",
+    "SourceError",
+    "SourceRegistry",
+    "agent",
+    "load_ipython_extension",
+    "unload_ipython_extension",
+    "wait_closed",
+]
 
 _closing: set[asyncio.Task[None]] = set()
 

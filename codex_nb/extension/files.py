@@ -17,8 +17,13 @@ from .sources import SourceError
 MAX_FILE_BYTES = 4 * 1024 * 1024
 """Far above any real config.toml or hooks.json; a larger file is refused unread."""
 
-_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 
 
 def read_text_file(path: Path, *, what: str) -> str:
@@ -34,8 +39,9 @@ def read_text_file(path: Path, *, what: str) -> str:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             kind = next((name for test, name in _KINDS if test(info.st_mode)), "not a regular file")
-            raise SourceError(f"the {what} {path} is {kind}, not a regular file; give the path of a Codex "
-                              f"{_example(what)}")
+            raise SourceError(
+                f"the {what} {path} is {kind}, not a regular file; give the path of a Codex {_example(what)}"
+            )
         if info.st_size > MAX_FILE_BYTES:
             raise SourceError(_too_big(path, what))
         data = _read_at_most(fd, MAX_FILE_BYTES + 1)
@@ -60,18 +66,23 @@ def _read_at_most(fd: int, limit: int) -> bytes:
 
 def _decode(data: bytes, path: Path, what: str) -> str:
     if b"\0" in data:
-        raise SourceError(f"the {what} {path} is a binary file (it holds NUL bytes at offset {data.index(0)}); "
-                          f"give the path of a Codex {_example(what)} (UTF-8 text)")
+        raise SourceError(
+            f"the {what} {path} is a binary file (it holds NUL bytes at offset {data.index(0)}); "
+            f"give the path of a Codex {_example(what)} (UTF-8 text)"
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise SourceError(f"the {what} {path} is not UTF-8 text ({err.reason} at byte {err.start}); save it as "
-                          f"UTF-8") from None
+        raise SourceError(
+            f"the {what} {path} is not UTF-8 text ({err.reason} at byte {err.start}); save it as UTF-8"
+        ) from None
 
 
 def _too_big(path: Path, what: str) -> str:
-    return f"the {what} {path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; a Codex {_example(what)} is a " \
-           f"few KiB: check the path"
+    return (
+        f"the {what} {path} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; a Codex {_example(what)} is a "
+        f"few KiB: check the path"
+    )
 
 
 def _example(what: str) -> str:

@@ -30,15 +30,21 @@ from .state import KernelAgent
 from .turn_view import TurnView
 
 HELP_WIDTH = 88
-NO_WIDGETS = ("codex plan panel: this IPython has no front end that shows widgets (terminal IPython), so there is "
-              "no side panel and no live view; the plan as it is now is printed below, %codex_plan prints it again. "
-              "The live panel needs JupyterLab (or another notebook front end).")
+NO_WIDGETS = (
+    "codex plan panel: this IPython has no front end that shows widgets (terminal IPython), so there is "
+    "no side panel and no live view; the plan as it is now is printed below, %codex_plan prints it again. "
+    "The live panel needs JupyterLab (or another notebook front end)."
+)
 _HELP = argument("-h", "--help", action="store_true", help="show this help and do nothing else")
-_SESSION = argument("--session", metavar="NAME",
-                    help="an extension-owned session by name (created on first use); it becomes current")
-_SOURCE = argument("--source", metavar="VAR",
-                   help="a variable holding a cx.Session or another event source that runs turns "
-                        "(a real Codex thread, an ACP session); it becomes current")
+_SESSION = argument(
+    "--session", metavar="NAME", help="an extension-owned session by name (created on first use); it becomes current"
+)
+_SOURCE = argument(
+    "--source",
+    metavar="VAR",
+    help="a variable holding a cx.Session or another event source that runs turns "
+    "(a real Codex thread, an ACP session); it becomes current",
+)
 
 
 def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -63,8 +69,9 @@ def _parse(magic: Any, line: str) -> Any:
     try:
         return parse_argstring(magic, line)
     except ValueError as err:  # shlex: an unbalanced quote
-        raise UsageError(f"{err} in {line.strip()!r}: close the quote, or escape it with a backslash; "
-                         f"{_usage(magic)}") from None
+        raise UsageError(
+            f"{err} in {line.strip()!r}: close the quote, or escape it with a backslash; {_usage(magic)}"
+        ) from None
     except UsageError as err:
         message = " ".join(str(err).split())
         unknown = re.match(r"unrecognized arguments: (.*)$", message)
@@ -133,11 +140,15 @@ class CodexMagics(Magics):
         variable = variable if variable.isidentifier() else f"model_{variable}"
         make = f'{variable} = cx.ResponsesModel(model="{name}")'
         if not name.isidentifier():
-            raise UsageError(f"--model {name}: --model takes the name of a notebook variable holding a model, not a "
-                             f"model's name; create one in a cell above, e.g. `{make}`, then pass --model {variable}")
-        raise UsageError(f"--model {name}: no variable named {name!r} in the notebook; define it in a cell above (a "
-                         f"model, e.g. `{name} = cx.ResponsesModel(model=\"gpt-5.1-codex\")`, or a list of scripted "
-                         f"responses), then run this cell again")
+            raise UsageError(
+                f"--model {name}: --model takes the name of a notebook variable holding a model, not a "
+                f"model's name; create one in a cell above, e.g. `{make}`, then pass --model {variable}"
+            )
+        raise UsageError(
+            f"--model {name}: no variable named {name!r} in the notebook; define it in a cell above (a "
+            f'model, e.g. `{name} = cx.ResponsesModel(model="gpt-5.1-codex")`, or a list of scripted '
+            f"responses), then run this cell again"
+        )
 
     def _panel(self, source: Any) -> PlanPanel:
         if self.agent.panel is None:
@@ -154,16 +165,20 @@ class CodexMagics(Magics):
     # -- %%codex ---------------------------------------------------------------------
     @magic_arguments()
     @_HELP
-    @argument("--model", metavar="NAME",
-              help="a variable holding the model: a cx.ScriptedModel, a list of scripted responses, a "
-                   "function returning a model, or a real model (cx.ResponsesModel...). Default: "
-                   "%%codex_config --model NAME")
+    @argument(
+        "--model",
+        metavar="NAME",
+        help="a variable holding the model: a cx.ScriptedModel, a list of scripted responses, a "
+        "function returning a model, or a real model (cx.ResponsesModel...). Default: "
+        "%%codex_config --model NAME",
+    )
     @argument("--mode", choices=("default", "plan"), default="default", help="collaboration mode (Codex ModeKind)")
     @_SESSION
     @_SOURCE
     @argument("--panel", action="store_true", help="also open the plan panel in JupyterLab's side area")
-    @argument("--out", metavar="VAR", help="store the turn handle in VAR (`await VAR` in a later cell gives "
-                                           "its result)")
+    @argument(
+        "--out", metavar="VAR", help="store the turn handle in VAR (`await VAR` in a later cell gives its result)"
+    )
     @argument("message", nargs="*", help="line form only: the message (the cell form uses the cell text)")
     @line_cell_magic
     @_guarded
@@ -198,9 +213,12 @@ class CodexMagics(Magics):
     # -- %codex_plan -----------------------------------------------------------------
     @magic_arguments()
     @_HELP
-    @argument("--panel", action="store_true",
-              help="open it in JupyterLab's side area (it stays visible while you scroll and follows the "
-                   "session's turns); elsewhere it is shown in this cell")
+    @argument(
+        "--panel",
+        action="store_true",
+        help="open it in JupyterLab's side area (it stays visible while you scroll and follows the "
+        "session's turns); elsewhere it is shown in this cell",
+    )
     @argument("--close", action="store_true", help="close the side panel")
     @_SESSION
     @_SOURCE
@@ -270,18 +288,21 @@ class CodexMagics(Magics):
 
     def _describe(self) -> str:
         source = self.agent.source()
-        lines = [f"session: {self.agent.current}" + ("" if self.agent.current in self.agent.sessions
-                                                       else f" ({type(source).__name__})")]
+        lines = [
+            f"session: {self.agent.current}"
+            + ("" if self.agent.current in self.agent.sessions else f" ({type(source).__name__})")
+        ]
         lines.append(f"default --model: {self._default_model()}")
         config = getattr(source, "config", None)
         if isinstance(config, Config):
             # the config's `model` is only the name hooks and tools are told, never what answers
-            lines += [f"config model name: {config.model_slug} (what hooks and tools are told; the --model "
-                      f"variable answers)",
-                      f"update_plan: {'on' if config.update_plan_enabled else 'off'}",
-                      f"hooks: {'on' if config.hooks_enabled else 'off'}",
-                      f"code mode: {'on' if config.code_mode.enabled else 'off'}",
-                      f"plan validation: {config.plan_validation}"]
+            lines += [
+                f"config model name: {config.model_slug} (what hooks and tools are told; the --model variable answers)",
+                f"update_plan: {'on' if config.update_plan_enabled else 'off'}",
+                f"hooks: {'on' if config.hooks_enabled else 'off'}",
+                f"code mode: {'on' if config.code_mode.enabled else 'off'}",
+                f"plan validation: {config.plan_validation}",
+            ]
         lines.append(f"auto plan panel: {'on' if self._auto_panel(source) else 'off'}")
         return "\n".join(lines)
 
@@ -299,8 +320,12 @@ class CodexMagics(Magics):
     @magic_arguments()
     @_HELP
     @argument("--load", metavar="PATH", help="load hooks from a hooks.json, a config.toml or a layer directory")
-    @argument("--trust", metavar="KEY", nargs="*",
-              help="trust file hooks: the keys (or source paths) given, or all of them with no KEY")
+    @argument(
+        "--trust",
+        metavar="KEY",
+        nargs="*",
+        help="trust file hooks: the keys (or source paths) given, or all of them with no KEY",
+    )
     @_SESSION
     @line_magic
     @_guarded
@@ -315,8 +340,13 @@ class CodexMagics(Magics):
             try:
                 session.trust_hooks(args.trust or None)
             except CodexNbError as err:  # its message points at the Python API
-                raise UsageError(re.sub(r"; see session\.hooks\.hooks\(\)$", "; %codex_hooks lists them (the key "
-                                        "column; a source path trusts every hook of that file)", str(err))) from None
+                raise UsageError(
+                    re.sub(
+                        r"; see session\.hooks\.hooks\(\)$",
+                        "; %codex_hooks lists them (the key column; a source path trusts every hook of that file)",
+                        str(err),
+                    )
+                ) from None
         hooks = session.hook_engine.hooks()
         if not hooks:
             print(f"no hooks on session {self.agent.current}")
@@ -377,12 +407,19 @@ def _hooks_file(path: Path) -> HooksConfig:
         return parse_hooks_json(text, source_path=str(path))
     found = [p for p in (path / "hooks.json", path / "config.toml") if p.exists()]
     if not found:
-        raise SourceError(f"the directory {path} holds no hooks.json or config.toml; give a hooks file or a Codex "
-                          f"config layer directory")
+        raise SourceError(
+            f"the directory {path} holds no hooks.json or config.toml; give a hooks file or a Codex "
+            f"config layer directory"
+        )
     out = HooksConfig()
     for file in found:
         out = out.merged(_hooks_file(file))
     if len(found) == 2 and out.specs:
-        out = out.merged(HooksConfig(warnings=(f"loading hooks from both {found[0]} and {found[1]}; prefer a single "
-                                               f"representation for this layer",)))
+        out = out.merged(
+            HooksConfig(
+                warnings=(
+                    f"loading hooks from both {found[0]} and {found[1]}; prefer a single representation for this layer",
+                )
+            )
+        )
     return out

@@ -36,9 +36,11 @@ log = logging.getLogger("codex_nb.extension.panel")
 
 WIDGET = "plan_panel"
 TITLE = "Codex plan"
-NO_SIDECAR = ("{title}: the side panel needs the `sidecar` package (pip install -e '.[lab]' in a codex_nb "
-              "checkout, or pip install 'codex_nb[lab]' from a release, then reload JupyterLab); the plan and "
-              "Stop control are shown here in the cell instead.")
+NO_SIDECAR = (
+    "{title}: the side panel needs the `sidecar` package (pip install -e '.[lab]' in a codex_nb "
+    "checkout, or pip install 'codex_nb[lab]' from a release, then reload JupyterLab); the plan and "
+    "Stop control are shown here in the cell instead."
+)
 
 
 def panel_areas() -> tuple[str, ...]:
@@ -118,8 +120,7 @@ class PanelNote(StaticFallback, anywidget.AnyWidget):
     def text(self) -> str:
         if self.message:
             return self.message
-        return (f"{self.title}: in JupyterLab's right side area; where there is none, "
-                f"shown here in the cell instead.")
+        return f"{self.title}: in JupyterLab's right side area; where there is none, shown here in the cell instead."
 
     def html(self) -> str:
         return f'<div class="cx-plan-panel-static">{html.escape(self.text())}</div>'

@@ -46,8 +46,11 @@ def _is_model(value: object) -> bool:
 
 
 def _is_script(value: object) -> bool:
-    return isinstance(value, Sequence) and not isinstance(value, (str, bytes)) and all(
-        callable(step) or isinstance(step, (list, tuple)) for step in value)
+    return (
+        isinstance(value, Sequence)
+        and not isinstance(value, (str, bytes))
+        and all(callable(step) or isinstance(step, (list, tuple)) for step in value)
+    )
 
 
 def _is_factory(value: object) -> bool:
@@ -55,8 +58,9 @@ def _is_factory(value: object) -> bool:
 
 
 def is_turn_source(value: object) -> bool:
-    return all(callable(getattr(value, name, None)) for name in ("start_turn", "subscribe", "interrupt")) and \
-        hasattr(value, "thread_id")
+    return all(callable(getattr(value, name, None)) for name in ("start_turn", "subscribe", "interrupt")) and hasattr(
+        value, "thread_id"
+    )
 
 
 def needs_model(source: object) -> bool:
@@ -81,8 +85,10 @@ def turn_task(handle: object) -> asyncio.Future[Any]:
     if isinstance(handle, asyncio.Future):
         return handle
     if not inspect.isawaitable(handle):
-        raise SourceError(f"start_turn() returned {type(handle).__name__}, which cannot be awaited; a turn "
-                          f"source must return an awaitable turn handle")
+        raise SourceError(
+            f"start_turn() returned {type(handle).__name__}, which cannot be awaited; a turn "
+            f"source must return an awaitable turn handle"
+        )
 
     async def wait() -> Any:
         return await handle
@@ -90,8 +96,10 @@ def turn_task(handle: object) -> asyncio.Future[Any]:
     return asyncio.ensure_future(wait())
 
 
-MODEL_KINDS = "a model (e.g. cx.ScriptedModel([...]) or cx.ResponsesModel(...)), a list of scripted " \
-              "responses, or a zero-argument function returning a model"
+MODEL_KINDS = (
+    "a model (e.g. cx.ScriptedModel([...]) or cx.ResponsesModel(...)), a list of scripted "
+    "responses, or a zero-argument function returning a model"
+)
 
 
 class SourceRegistry:
@@ -111,8 +119,7 @@ class SourceRegistry:
     def register_model(self, name: str, *, accepts: Callable[[object], bool], adapt: Callable[[object], Any]) -> None:
         self._models.insert(0, Adapter(name=name, accepts=accepts, adapt=adapt))
 
-    def register_source(self, name: str, *, accepts: Callable[[object], bool],
-                        adapt: Callable[[object], Any]) -> None:
+    def register_source(self, name: str, *, accepts: Callable[[object], bool], adapt: Callable[[object], Any]) -> None:
         self._sources.insert(0, Adapter(name=name, accepts=accepts, adapt=adapt))
 
     def model(self, value: object, *, label: str) -> Any:
@@ -125,8 +132,9 @@ class SourceRegistry:
             for adapter in self._models:
                 if adapter.accepts(made):
                     return adapter.adapt(made)
-            raise SourceError(f"--model {label}: calling it returned {type(made).__name__}, not a model; "
-                              f"it must return {MODEL_KINDS}")
+            raise SourceError(
+                f"--model {label}: calling it returned {type(made).__name__}, not a model; it must return {MODEL_KINDS}"
+            )
         raise SourceError(f"--model {label}: {type(value).__name__} is not a model; use {MODEL_KINDS}")
 
     def source(self, value: object, *, label: str) -> Any:
@@ -134,5 +142,7 @@ class SourceRegistry:
         for adapter in self._sources:
             if adapter.accepts(value):
                 return adapter.adapt(value)
-        raise SourceError(f"--source {label}: {type(value).__name__} cannot run turns; use a cx.Session or "
-                          f"another event source with thread_id, subscribe(), interrupt() and start_turn()")
+        raise SourceError(
+            f"--source {label}: {type(value).__name__} cannot run turns; use a cx.Session or "
+            f"another event source with thread_id, subscribe(), interrupt() and start_turn()"
+        )

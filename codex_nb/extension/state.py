@@ -38,11 +38,15 @@ class CodexNbExtension(Configurable):
     """Settings of the ``codex_nb`` IPython extension (``c.CodexNbExtension.<name>`` in
     ``ipython_config.py``, or ``%codex_config --auto-panel on`` at run time)."""
 
-    open_plan_panel = Bool(False, help="Open the plan panel (JupyterLab's side area) whenever a %%codex "
-                                       "turn starts. Also `[codex_nb] open_plan_panel = true` in a loaded "
-                                       "config.toml.").tag(config=True)
-    default_model = Unicode("", help="Name of the user-namespace variable that %%codex uses when the cell "
-                                     "gives no --model.").tag(config=True)
+    open_plan_panel = Bool(
+        False,
+        help="Open the plan panel (JupyterLab's side area) whenever a %%codex "
+        "turn starts. Also `[codex_nb] open_plan_panel = true` in a loaded "
+        "config.toml.",
+    ).tag(config=True)
+    default_model = Unicode(
+        "", help="Name of the user-namespace variable that %%codex uses when the cell gives no --model."
+    ).tag(config=True)
 
 
 @dataclass(kw_only=True)
@@ -111,13 +115,16 @@ class KernelAgent:
             raise SourceError(
                 "no model for this turn: pass --model NAME, where NAME is a variable holding a "
                 "cx.ScriptedModel, a list of scripted responses or a real model (e.g. cx.ResponsesModel), "
-                "or set a default once with %codex_config --model NAME")
+                "or set a default once with %codex_config --model NAME"
+            )
         return self.sources.model(self._lookup(name, "--model"), label=name)
 
     def _lookup(self, name: str, flag: str) -> Any:
         if name not in self.namespace:
-            raise SourceError(f"{flag} {name}: no variable named {name!r} in the notebook; define it in a cell "
-                              f"above, then run this cell again")
+            raise SourceError(
+                f"{flag} {name}: no variable named {name!r} in the notebook; define it in a cell "
+                f"above, then run this cell again"
+            )
         return self.namespace[name]
 
     def replace_config(self, config: Config) -> Session:
@@ -125,8 +132,9 @@ class KernelAgent:
         name = self.current if self.current in self.sessions else DEFAULT_SESSION
         old = self.sessions[name]
         if getattr(old, "active_turn", None) is not None:
-            raise SourceError(f"a turn is running on session {name!r}; stop it (%codex_stop) before loading a "
-                              f"new config")
+            raise SourceError(
+                f"a turn is running on session {name!r}; stop it (%codex_stop) before loading a new config"
+            )
         self.sessions[name] = Session(config=config)
         self.current = name
         self._spawn(close_source(old))
@@ -136,15 +144,19 @@ class KernelAgent:
     def start_turn(self, text: str, *, model: str | None, mode: str) -> RunningTurn:
         source = self.source()
         if getattr(source, "active_turn", None) is not None:
-            raise SourceError(f"a turn is still running on session {self.current}; wait for it, stop it "
-                              f"(%codex_stop or its Stop button), or run this one on another thread with "
-                              f"--session NAME")
+            raise SourceError(
+                f"a turn is still running on session {self.current}; wait for it, stop it "
+                f"(%codex_stop or its Stop button), or run this one on another thread with "
+                f"--session NAME"
+            )
         options: dict[str, Any] = {"mode": mode}
         if needs_model(source):
             options["model"] = self.model_for(model)
         elif model is not None:
-            raise SourceError(f"--model {model}: {self.current} ({type(source).__name__}) brings its own model; "
-                              f"drop --model (or choose its model where you created it)")
+            raise SourceError(
+                f"--model {model}: {self.current} ({type(source).__name__}) brings its own model; "
+                f"drop --model (or choose its model where you created it)"
+            )
         handle = source.start_turn(text, **options)
         running = RunningTurn(label=self.current, source=source, handle=handle, task=turn_task(handle))
         self.turns.append(running)
@@ -179,8 +191,11 @@ class KernelAgent:
             _, stuck = await asyncio.wait([running.task for running in turns], timeout=UNLOAD_TURN_GRACE)
             for running in turns:
                 if running.task in stuck:
-                    log.warning("codex_nb extension: the turn on %s did not end within %g s of its interrupt; "
-                                "cancelled it", running.label, UNLOAD_TURN_GRACE)
+                    log.warning(
+                        "codex_nb extension: the turn on %s did not end within %g s of its interrupt; cancelled it",
+                        running.label,
+                        UNLOAD_TURN_GRACE,
+                    )
                     running.task.cancel()
             # a turn's own failure is its widgets' business; unloading goes on (cancelling unload still works)
             await asyncio.gather(*(running.task for running in turns), return_exceptions=True)

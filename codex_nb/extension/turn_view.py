@@ -25,8 +25,11 @@ from ..widgets.turn_controls import TurnControls
 def outcome_text(result: Any) -> str:
     """One line for a finished turn: status, then the final message or the error."""
     status = getattr(result, "status", "completed")
-    detail = getattr(result, "error", None) or getattr(result, "last_agent_message", None) or _last_agent_item(
-        getattr(result, "items", None) or [])
+    detail = (
+        getattr(result, "error", None)
+        or getattr(result, "last_agent_message", None)
+        or _last_agent_item(getattr(result, "items", None) or [])
+    )
     detail = " ".join(str(detail).split())
     return f"Turn {status}" + (f": {detail}" if detail else "")
 
@@ -42,8 +45,9 @@ def _last_agent_item(items: list[dict[str, Any]]) -> str:
 class TurnView(StaticFallback, ipywidgets.VBox):
     """Controls, checklist, prompts and outcome of one ``%%codex`` turn (or the live plan of a session)."""
 
-    def __init__(self, source: Any, *, title: str, extra: list[Any] | None = None, turn: bool = True,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, source: Any, *, title: str, extra: list[Any] | None = None, turn: bool = True, **kwargs: Any
+    ) -> None:
         """``turn=False``: the session's live plan and Stop control only (``%codex_plan``), no
         prompts or outcome line of one turn."""
         self.title = title
@@ -53,8 +57,14 @@ class TurnView(StaticFallback, ipywidgets.VBox):
         self.prompts = PromptsWidget(source) if turn and hasattr(source, "frontend_requests") else None
         self.outcome = ipywidgets.Label(value="Turn running…" if turn else "")
         self.outcome.add_class("cx-turn-outcome")
-        parts = [self.controls, *(extra or []), self.checklist, *([self.transcript] if self.transcript else []),
-                 *([self.prompts] if self.prompts else []), *([self.outcome] if turn else [])]
+        parts = [
+            self.controls,
+            *(extra or []),
+            self.checklist,
+            *([self.transcript] if self.transcript else []),
+            *([self.prompts] if self.prompts else []),
+            *([self.outcome] if turn else []),
+        ]
         super().__init__(children=parts, **kwargs)
         self.add_class("cx-turn-view")
 
@@ -94,7 +104,6 @@ class TurnView(StaticFallback, ipywidgets.VBox):
         if self.outcome in self.children:
             body += f"<div>{html.escape(self.outcome.value)}</div>"
         return f'<div class="cx-turn-view-static"><div><b>{html.escape(self.title)}</b></div>{body}</div>'
-
 
     def close(self) -> None:
         for child in {*self.children, self.outcome, *([self.prompts] if self.prompts is not None else [])}:

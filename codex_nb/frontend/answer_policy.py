@@ -72,8 +72,10 @@ class AnswerPolicy:
         A question answer is ``{question_id: "label"}`` (or the wire shape); a permission
         answer is ``"allow_turn"``, ``"allow_session"``, ``"deny"`` or the wire shape."""
         if isinstance(answers, (str, bytes, Mapping)) or not isinstance(answers, Sequence):
-            raise AnswerPolicyError("AnswerPolicy.scripted() takes a list of answers, one per request, e.g. "
-                                    "[{'confirm_path': 'Yes (Recommended)'}, 'allow_turn']")
+            raise AnswerPolicyError(
+                "AnswerPolicy.scripted() takes a list of answers, one per request, e.g. "
+                "[{'confirm_path': 'Yes (Recommended)'}, 'allow_turn']"
+            )
         queue = list(answers)
         used = [0]
 
@@ -81,7 +83,8 @@ class AnswerPolicy:
             if used[0] >= len(queue):
                 raise AnswerPolicyError(
                     f"scripted answer policy ran out: {len(queue)} answer(s) were scripted but request "
-                    f"{used[0] + 1} ({request.kind.value}, call {request.call_id}) needs another; add one")
+                    f"{used[0] + 1} ({request.kind.value}, call {request.call_id}) needs another; add one"
+                )
             used[0] += 1
             return queue[used[0] - 1]
 
@@ -108,8 +111,10 @@ class AnswerPolicy:
             return cls.callback(value)
         if isinstance(value, Sequence):
             return cls.scripted(value)
-        raise AnswerPolicyError(f"answer_policy must be None, a cx.AnswerPolicy, a callable, 'deny', "
-                                f"'recommended', a JSON file path or a list of answers; got {type(value).__name__}")
+        raise AnswerPolicyError(
+            f"answer_policy must be None, a cx.AnswerPolicy, a callable, 'deny', "
+            f"'recommended', a JSON file path or a list of answers; got {type(value).__name__}"
+        )
 
     @classmethod
     def from_spec(cls, spec: str, *, where: str = ENV_VAR) -> AnswerPolicy | None:
@@ -127,8 +132,10 @@ class AnswerPolicy:
             except (OSError, ValueError) as err:
                 raise AnswerPolicyError(f"{where}={spec!r}: cannot read scripted answers from {path}: {err}") from None
             return cls.scripted(answers)
-        raise AnswerPolicyError(f"{where}={spec!r} is not a policy; use 'deny', 'recommended', 'none' or a path "
-                                f"to a .json file holding a list of answers")
+        raise AnswerPolicyError(
+            f"{where}={spec!r} is not a policy; use 'deny', 'recommended', 'none' or a path "
+            f"to a .json file holding a list of answers"
+        )
 
 
 def env_policy(cache: dict[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> AnswerPolicy | None:
@@ -165,10 +172,12 @@ def _recommended(request: FrontendRequest) -> Any:
 
 def how_to_answer(tool: str) -> str:
     """The fail-fast message when nobody can answer."""
-    return (f"{tool} could not be answered: no prompts widget is displayed for this session and no answer "
-            f"policy is set. Display session.prompts() in a notebook cell, set session.answer_policy "
-            f"(cx.AnswerPolicy.deny(), .recommended(), .scripted([...]) or .callback(fn)), or start the kernel "
-            f"with {ENV_VAR}=deny|recommended|/path/to/answers.json")
+    return (
+        f"{tool} could not be answered: no prompts widget is displayed for this session and no answer "
+        f"policy is set. Display session.prompts() in a notebook cell, set session.answer_policy "
+        f"(cx.AnswerPolicy.deny(), .recommended(), .scripted([...]) or .callback(fn)), or start the kernel "
+        f"with {ENV_VAR}=deny|recommended|/path/to/answers.json"
+    )
 
 
 def _report_reroute_failure(broker: FrontendRequests, request: FrontendRequest) -> Callable[[asyncio.Task[None]], None]:
@@ -178,6 +187,7 @@ def _report_reroute_failure(broker: FrontendRequests, request: FrontendRequest) 
         error = task.exception()  # retrieved, so never "exception was never retrieved"
         if error is not None and request.settled is None:
             broker.fail(request.id, f"answering after the prompts widget closed failed: {error}")
+
     return done
 
 
@@ -189,9 +199,11 @@ async def route(broker: FrontendRequests, request: FrontendRequest, *, what: str
     if policy is None:
         state = broker.frontend_state()
         if state == "ready":  # a person can answer in the widget; if it closes first, route again
+
             def reroute() -> None:
                 task = asyncio.ensure_future(route(broker, request, what=what, unanswerable=unanswerable))
                 task.add_done_callback(_report_reroute_failure(broker, request))
+
             request.reroute = reroute
             return
         policy = env_policy(broker.env_policy_cache)
@@ -207,5 +219,6 @@ async def route(broker: FrontendRequests, request: FrontendRequest, *, what: str
     try:
         broker.answer(request.id, value, outcome=Outcome.POLICY)
     except AnswerError as err:
-        raise AnswerPolicyError(f"answer policy {policy!r} gave an unusable answer to {what} "
-                                f"(call {request.call_id}): {err}") from None
+        raise AnswerPolicyError(
+            f"answer policy {policy!r} gave an unusable answer to {what} (call {request.call_id}): {err}"
+        ) from None

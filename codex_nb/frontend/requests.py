@@ -104,9 +104,14 @@ class FrontendRequest:
     def view(self) -> dict[str, Any]:
         """The JSON the prompts widget shows (synced trait entry)."""
         deadline = self.deadline
-        return {"id": self.id, "kind": self.kind.value, "turn_id": self.turn_id, "call_id": self.call_id,
-                "request": self.msg.to_wire(),
-                "deadline_ms": None if deadline is None else int(deadline * 1000)}
+        return {
+            "id": self.id,
+            "kind": self.kind.value,
+            "turn_id": self.turn_id,
+            "call_id": self.call_id,
+            "request": self.msg.to_wire(),
+            "deadline_ms": None if deadline is None else int(deadline * 1000),
+        }
 
     def __repr__(self) -> str:
         state = "pending" if self.settled is None else self.settled.outcome.value
@@ -218,14 +223,26 @@ class FrontendRequests:
         one of the same turn (spec 06 A5: the waiter is keyed by turn id)."""
         loop = asyncio.get_running_loop()
         with self._lock:
-            request = FrontendRequest(id=f"req-{next(self._ids)}", kind=kind, turn_id=turn_id, call_id=call_id,
-                                      msg=msg, created_at=time.time(), future=loop.create_future(), loop=loop)
-            older = [r for r in self._pending.values()
-                     if kind == RequestKind.USER_INPUT and r.kind == kind and r.turn_id == turn_id]
+            request = FrontendRequest(
+                id=f"req-{next(self._ids)}",
+                kind=kind,
+                turn_id=turn_id,
+                call_id=call_id,
+                msg=msg,
+                created_at=time.time(),
+                future=loop.create_future(),
+                loop=loop,
+            )
+            older = [
+                r
+                for r in self._pending.values()
+                if kind == RequestKind.USER_INPUT and r.kind == kind and r.turn_id == turn_id
+            ]
             self._pending[request.id] = request
         for old in older:
-            log.warning("request_user_input %s (call %s) replaced by a newer question of turn %s",
-                        old.id, old.call_id, turn_id)
+            log.warning(
+                "request_user_input %s (call %s) replaced by a newer question of turn %s", old.id, old.call_id, turn_id
+            )
             self._settle(old, Settlement(outcome=Outcome.REPLACED))
         if request.deadline is not None:
             auto_ms = getattr(msg, "autoResolutionMs")  # noqa: B009  only the user-input member of the msg union has it (a deadline implies it)
@@ -245,6 +262,7 @@ class FrontendRequests:
 
     def start_view_grace(self, request: FrontendRequest, message: str) -> None:
         """A widget is displayed but no view rendered yet: fail after ``view_grace`` seconds."""
+
         def expire() -> None:
             if self.frontend_state() != "ready":
                 self.fail(request.id, message)
@@ -303,8 +321,10 @@ class FrontendRequests:
         request = self._claim(request_id)
         normalized = normalize_answer(request, response)
         if not self._settle(request, Settlement(outcome=outcome, response=normalized)):
-            raise AnswerError(f"request {request_id} was already settled "
-                              f"({request.settled.outcome.value if request.settled else '?'}); this answer is ignored")
+            raise AnswerError(
+                f"request {request_id} was already settled "
+                f"({request.settled.outcome.value if request.settled else '?'}); this answer is ignored"
+            )
         return request
 
     def answer_user_input(self, turn_id: str, response: Any) -> FrontendRequest:
@@ -372,11 +392,12 @@ def normalize_approval_answer(response: Any) -> dict[str, Any]:
 def normalize_user_input_answer(msg: RequestUserInputEvent, response: Any) -> dict[str, Any]:
     """Check an answer against the questions; return the wire ``{"answers": {...}}``."""
     if not isinstance(response, Mapping):
-        raise AnswerError(f"a question answer must be a mapping, got {type(response).__name__}; "
-                          f"use {{question_id: 'label'}} or {{'answers': {{question_id: {{'answers': [...]}}}}}}")
+        raise AnswerError(
+            f"a question answer must be a mapping, got {type(response).__name__}; "
+            f"use {{question_id: 'label'}} or {{'answers': {{question_id: {{'answers': [...]}}}}}}"
+        )
     ids = [q.id for q in msg.questions]
-    wire = (set(response) == {"answers"} and isinstance(response["answers"], Mapping)
-            and "answers" not in ids)
+    wire = set(response) == {"answers"} and isinstance(response["answers"], Mapping) and "answers" not in ids
     answers = response["answers"] if wire else response
     out: dict[str, Any] = {}
     for qid, value in answers.items():
@@ -408,8 +429,9 @@ def normalize_permissions_answer(msg: RequestPermissionsEvent, response: Any) ->
     elif isinstance(response, Mapping):
         extra = sorted(set(response) - {"permissions", "scope", "strictAutoReview", "strict_auto_review"})
         if extra or "permissions" not in response:
-            raise AnswerError(f"a permissions answer needs 'permissions' (and optional 'scope'); "
-                              f"got keys {sorted(response)}")
+            raise AnswerError(
+                f"a permissions answer needs 'permissions' (and optional 'scope'); got keys {sorted(response)}"
+            )
         try:
             scope = PermissionGrantScope(response.get("scope", "turn"))
         except ValueError:
@@ -419,8 +441,10 @@ def normalize_permissions_answer(msg: RequestPermissionsEvent, response: Any) ->
         if not isinstance(strict, bool):
             raise AnswerError(f"strictAutoReview must be true or false, got {strict!r}")
     else:
-        raise AnswerError(f"a permissions answer must be 'allow_turn', 'allow_session', 'deny' or "
-                          f"{{'permissions': {{...}}, 'scope': 'turn'|'session'}}; got {response!r}")
+        raise AnswerError(
+            f"a permissions answer must be 'allow_turn', 'allow_session', 'deny' or "
+            f"{{'permissions': {{...}}, 'scope': 'turn'|'session'}}; got {response!r}"
+        )
     kept = msg.permissions.intersect(granted)
     return RequestPermissionsResponse(permissions=kept, scope=scope, strict_auto_review=strict).model_dump(mode="json")
 
@@ -430,13 +454,19 @@ def _granted_profile(raw: Any) -> PermissionProfile:
     keys), checked strictly: a grant is never guessed from a malformed value."""
     if raw is None:
         return PermissionProfile()
-    if not isinstance(raw, Mapping) or set(raw) - {"network", "file_system", "fileSystem"} \
-            or {"file_system", "fileSystem"} <= set(raw):
+    if (
+        not isinstance(raw, Mapping)
+        or set(raw) - {"network", "file_system", "fileSystem"}
+        or {"file_system", "fileSystem"} <= set(raw)
+    ):
         raise AnswerError(f"'permissions' must be {{'network'?, 'file_system'? (or 'fileSystem')}}, got {raw!r}")
     network = raw.get("network")
     if network is not None:
-        if not isinstance(network, Mapping) or set(network) - {"enabled"} \
-                or not isinstance(network.get("enabled", False), (bool, type(None))):
+        if (
+            not isinstance(network, Mapping)
+            or set(network) - {"enabled"}
+            or not isinstance(network.get("enabled", False), (bool, type(None)))
+        ):
             raise AnswerError(f"granted network must be {{'enabled': true | false}}, got {network!r}")
     fs = raw.get("file_system", raw.get("fileSystem"))
     try:
@@ -467,6 +497,9 @@ def _granted_file_system(fs: Any) -> FileSystemPermissions:
     if fs.get("entries") is None and depth is None:
         return roots
     canonical = FileSystemPermissions.model_validate(
-        {"entries": fs.get("entries") or [], "glob_scan_max_depth": depth}, strict=False)
-    return FileSystemPermissions(entries=roots.entries + tuple(e for e in canonical.entries if e not in roots.entries),
-                                 glob_scan_max_depth=canonical.glob_scan_max_depth)
+        {"entries": fs.get("entries") or [], "glob_scan_max_depth": depth}, strict=False
+    )
+    return FileSystemPermissions(
+        entries=roots.entries + tuple(e for e in canonical.entries if e not in roots.entries),
+        glob_scan_max_depth=canonical.glob_scan_max_depth,
+    )

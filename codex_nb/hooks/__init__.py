@@ -48,8 +48,15 @@ _LAZY = {
 if TYPE_CHECKING:
     from ..config.hook_matchers import HOOK_TOOL_ALIASES, Matcher, matcher_inputs, mcp_hook_tool_name
     from ..config.hooks import (
-        CommandHandler, HooksConfig, HookSpec, HookStateEntry, PythonHandler, load_hooks_path, parse_hooks_json,
-        parse_hooks_table, parse_hooks_toml,
+        CommandHandler,
+        HooksConfig,
+        HookSpec,
+        HookStateEntry,
+        PythonHandler,
+        load_hooks_path,
+        parse_hooks_json,
+        parse_hooks_table,
+        parse_hooks_toml,
     )
     from .engine import MAX_ASYNC_HOOKS, HookEngine, HookInfo
     from .events import HookCompleted, HookOutputEntry, HookRunSummary, HookStarted

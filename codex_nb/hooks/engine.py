@@ -32,8 +32,17 @@ from ..errors import HookError
 from ..protocol.wire import well_formed
 from ..tools.hook_points import HookRequest, PostToolUseOutcome, PreToolUseOutcome
 from ..config.hooks import (
-    DEFAULT_ADDITIONAL_CONTEXT_LIMIT, DEFAULT_OUTPUT_CAP, DEFAULT_TIMEOUT_SEC, CommandHandler, HooksConfig, HookSpec,
-    OnError, PythonHandler, SkippedHandler, compile_matcher, load_hooks_path,
+    DEFAULT_ADDITIONAL_CONTEXT_LIMIT,
+    DEFAULT_OUTPUT_CAP,
+    DEFAULT_TIMEOUT_SEC,
+    CommandHandler,
+    HooksConfig,
+    HookSpec,
+    OnError,
+    PythonHandler,
+    SkippedHandler,
+    compile_matcher,
+    load_hooks_path,
 )
 from ..config.hook_matchers import matcher_inputs
 from .trust import TrustStatus, TrustStore
@@ -76,10 +85,17 @@ class _Run:
 class HookEngine:
     """Owns one session's hooks: configuration, trust, running and combining."""
 
-    def __init__(self, *, enabled: bool = True, env: Mapping[str, str] | None = None,
-                 config: HooksConfig | None = None, shell: CommandShell | None = None,
-                 bypass_trust: bool = False, output_cap: int = DEFAULT_OUTPUT_CAP,
-                 max_async: int = MAX_ASYNC_HOOKS) -> None:
+    def __init__(
+        self,
+        *,
+        enabled: bool = True,
+        env: Mapping[str, str] | None = None,
+        config: HooksConfig | None = None,
+        shell: CommandShell | None = None,
+        bypass_trust: bool = False,
+        output_cap: int = DEFAULT_OUTPUT_CAP,
+        max_async: int = MAX_ASYNC_HOOKS,
+    ) -> None:
         self.enabled = enabled
         self.env: dict[str, str] = dict(os.environ if env is None else env)
         """The session environment snapshot command hooks start from (the only variables they see)."""
@@ -120,18 +136,27 @@ class HookEngine:
         self.warnings.extend(config.warnings)
         for spec in config.specs:
             if spec.event_name in _LABELS and self._trust.status(spec) in ("untrusted", "modified"):
-                self.warnings.append(f"hook {spec.key} is {self._trust.status(spec)}; it will not run until "
-                                     "trusted (session.trust_hooks())")
+                self.warnings.append(
+                    f"hook {spec.key} is {self._trust.status(spec)}; it will not run until "
+                    "trusted (session.trust_hooks())"
+                )
         return list(config.specs)
 
     def load(self, path: str | Path) -> list[HookSpec]:
         """Load hooks from a hooks.json, a config.toml or a layer directory. They need trust."""
         return self.add_config(load_hooks_path(path))
 
-    def add_python(self, event_name: str, fn: Callable[..., Any], *, matcher: str | None = None,
-                   timeout: float = DEFAULT_TIMEOUT_SEC, on_error: OnError = "allow",
-                   status_message: str | None = None,
-                   additional_context_limit: int = DEFAULT_ADDITIONAL_CONTEXT_LIMIT) -> HookSpec:
+    def add_python(
+        self,
+        event_name: str,
+        fn: Callable[..., Any],
+        *,
+        matcher: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_SEC,
+        on_error: OnError = "allow",
+        status_message: str | None = None,
+        additional_context_limit: int = DEFAULT_ADDITIONAL_CONTEXT_LIMIT,
+    ) -> HookSpec:
         """Register an in-process hook (trusted: it was passed in code).
 
         A hook is named by ``module.qualname``; registering the same name for the same event
@@ -144,10 +169,18 @@ class HookEngine:
             raise HookError(f'on_error must be "allow" or "block", got {on_error!r}')
         name = f"{getattr(fn, '__module__', None) or 'python'}.{getattr(fn, '__qualname__', type(fn).__name__)}"
         spec = HookSpec(
-            event_name=event_name, matcher=compile_matcher(matcher, f"Python hook {name}"),
-            handler=PythonHandler(fn=fn, name=name, timeout=max(1, timeout), on_error=on_error,
-                                  status_message=status_message, additional_context_limit=additional_context_limit),
-            source_path=f"python:{name}")
+            event_name=event_name,
+            matcher=compile_matcher(matcher, f"Python hook {name}"),
+            handler=PythonHandler(
+                fn=fn,
+                name=name,
+                timeout=max(1, timeout),
+                on_error=on_error,
+                status_message=status_message,
+                additional_context_limit=additional_context_limit,
+            ),
+            source_path=f"python:{name}",
+        )
         # Re-running a notebook cell re-defines the function: replace the hook in place.
         # Lambdas have no usable name, so each one is a new hook.
         same = [i for i, old in enumerate(self._specs) if old.key == spec.key]
@@ -166,17 +199,26 @@ class HookEngine:
     # -- trust ---------------------------------------------------------------------------
     def hooks(self) -> list[HookInfo]:
         """Every configured hook with its trust status, in configured order."""
-        return [HookInfo(key=s.key, event_name=s.event_name, matcher=s.matcher.pattern,
-                         handler_type=s.handler.handler_type, status=self._trust.status(s),
-                         trust_hash=s.trust_hash) for s in self._specs]
+        return [
+            HookInfo(
+                key=s.key,
+                event_name=s.event_name,
+                matcher=s.matcher.pattern,
+                handler_type=s.handler.handler_type,
+                status=self._trust.status(s),
+                trust_hash=s.trust_hash,
+            )
+            for s in self._specs
+        ]
 
     def trust(self, keys: str | Iterable[str] | None = None) -> dict[str, str]:
         """Trust file hooks (all untrusted/modified ones, or those ``keys`` / a source path names).
 
         Returns ``{key: trusted_hash}``; ``trust_toml()`` renders the same as config entries."""
         wanted = None if keys is None else ({keys} if isinstance(keys, str) else set(keys))
-        chosen = [s for s in self._specs if s.needs_trust and (
-            wanted is None or s.key in wanted or s.source_path in wanted)]
+        chosen = [
+            s for s in self._specs if s.needs_trust and (wanted is None or s.key in wanted or s.source_path in wanted)
+        ]
         if wanted is not None:
             found = {s.key for s in chosen} | {s.source_path for s in chosen}
             missing = sorted(wanted - found)
@@ -236,9 +278,14 @@ class HookEngine:
     # -- running -------------------------------------------------------------------------
     def _select(self, event_name: str, request: HookRequest) -> list[tuple[int, HookSpec]]:
         names = matcher_inputs(request.tool_name, request.aliases)
-        return [(i, s) for i, s in enumerate(self._specs)
-                if s.event_name == event_name and not isinstance(s.handler, SkippedHandler)
-                and (self.bypass_trust or self._trust.runnable(s)) and s.matcher.matches(names)]
+        return [
+            (i, s)
+            for i, s in enumerate(self._specs)
+            if s.event_name == event_name
+            and not isinstance(s.handler, SkippedHandler)
+            and (self.bypass_trust or self._trust.runnable(s))
+            and s.matcher.matches(names)
+        ]
 
     async def _run_event(self, event_name: str, request: HookRequest) -> list[_Run]:
         if not self.enabled:
@@ -256,26 +303,33 @@ class HookEngine:
 
         now = int(time.time())
         for order, spec in sync:
-            run = _Run(spec=spec, display_order=order, result=RunResult(status="running"), started_at=now,
-                       duration_ms=0)
-            await request.emit(HookStarted(
-                turn_id=request.turn_id, run=self._summary(run, request.tool_use_id, done=False)))
+            run = _Run(
+                spec=spec, display_order=order, result=RunResult(status="running"), started_at=now, duration_ms=0
+            )
+            await request.emit(
+                HookStarted(turn_id=request.turn_id, run=self._summary(run, request.tool_use_id, done=False))
+            )
         runs = list(await asyncio.gather(*(self._run_one(o, s, hook_input) for o, s in sync)))
         for run in runs:
-            await request.emit(HookCompleted(
-                turn_id=request.turn_id, run=self._summary(run, request.tool_use_id)))
+            await request.emit(HookCompleted(turn_id=request.turn_id, run=self._summary(run, request.tool_use_id)))
         return runs
 
-    async def _run_one(self, order: int, spec: HookSpec, hook_input: PreToolUseInput | PostToolUseInput,
-                       *, synchronous: bool = True) -> _Run:
+    async def _run_one(
+        self, order: int, spec: HookSpec, hook_input: PreToolUseInput | PostToolUseInput, *, synchronous: bool = True
+    ) -> _Run:
         from .outputs import parse_post, parse_pre
 
         started_at, t0 = int(time.time()), time.monotonic()
         raw = await self._execute(spec, hook_input)
         parse = parse_pre if spec.event_name == "PreToolUse" else parse_post
         result = parse(raw, synchronous=synchronous)
-        return _Run(spec=spec, display_order=order, result=result, started_at=started_at,
-                    duration_ms=int((time.monotonic() - t0) * 1000))
+        return _Run(
+            spec=spec,
+            display_order=order,
+            result=result,
+            started_at=started_at,
+            duration_ms=int((time.monotonic() - t0) * 1000),
+        )
 
     async def _execute(self, spec: HookSpec, hook_input: PreToolUseInput | PostToolUseInput) -> RawRun:
         handler = spec.handler
@@ -288,19 +342,35 @@ class HookEngine:
 
         if self._groups is None:
             self._groups = ProcessGroups()
-        stdin_json = json.dumps(hook_input.to_json(), ensure_ascii=False, separators=(",", ":"))  # serde_json::to_string
+        stdin_json = json.dumps(
+            hook_input.to_json(), ensure_ascii=False, separators=(",", ":")
+        )  # serde_json::to_string
         return await run_command(
-            handler.command, stdin_json=well_formed(stdin_json),
-            cwd=hook_input.cwd, env=self.env, timeout=handler.timeout, shell=self.shell,
-            output_cap=self.output_cap, groups=self._groups)
+            handler.command,
+            stdin_json=well_formed(stdin_json),
+            cwd=hook_input.cwd,
+            env=self.env,
+            timeout=handler.timeout,
+            shell=self.shell,
+            output_cap=self.output_cap,
+            groups=self._groups,
+        )
 
     def _input(self, event_name: str, request: HookRequest) -> PreToolUseInput | PostToolUseInput:
         from .types import PostToolUseInput, PreToolUseInput
 
         approval = request.approval_policy
-        fields = dict(session_id=request.thread_id, turn_id=request.turn_id, transcript_path=None, cwd=str(request.cwd),
-                      model=request.model, permission_mode="bypassPermissions" if approval == "never" else "default",
-                      tool_name=request.tool_name, tool_input=request.tool_input, tool_use_id=request.tool_use_id)
+        fields = dict(
+            session_id=request.thread_id,
+            turn_id=request.turn_id,
+            transcript_path=None,
+            cwd=str(request.cwd),
+            model=request.model,
+            permission_mode="bypassPermissions" if approval == "never" else "default",
+            tool_name=request.tool_name,
+            tool_input=request.tool_input,
+            tool_use_id=request.tool_use_id,
+        )
         if event_name == "PreToolUse":
             return PreToolUseInput(**fields)
         return PostToolUseInput(tool_response=request.tool_response, **fields)
@@ -311,26 +381,36 @@ class HookEngine:
         spec = run.spec
         snake, dashed = _LABELS[spec.event_name]
         return HookRunSummary(
-            id=f"{dashed}:{run.display_order}:{spec.source_path}:{tool_use_id}", event_name=snake,
-            handler_type=spec.handler.handler_type, execution_mode=mode, source_path=spec.source_path,
-            source=spec.source, display_order=run.display_order, status=run.result.status,
-            status_message=getattr(spec.handler, "status_message", None), started_at=run.started_at,
+            id=f"{dashed}:{run.display_order}:{spec.source_path}:{tool_use_id}",
+            event_name=snake,
+            handler_type=spec.handler.handler_type,
+            execution_mode=mode,
+            source_path=spec.source_path,
+            source=spec.source,
+            display_order=run.display_order,
+            status=run.result.status,
+            status_message=getattr(spec.handler, "status_message", None),
+            started_at=run.started_at,
             completed_at=run.started_at + math.ceil(run.duration_ms / 1000) if done else None,
-            duration_ms=run.duration_ms if done else None, entries=list(run.result.entries) if done else [])
+            duration_ms=run.duration_ms if done else None,
+            entries=list(run.result.entries) if done else [],
+        )
 
     def _contexts(self, run: _Run) -> list[str]:
         limit = getattr(run.spec.handler, "additional_context_limit", DEFAULT_ADDITIONAL_CONTEXT_LIMIT)
         return [limit_context(text, limit) for text in run.result.additional_contexts]
 
     # -- async hooks ---------------------------------------------------------------------
-    def _spawn_async(self, order: int, spec: HookSpec, hook_input: PreToolUseInput | PostToolUseInput,
-                     tool_use_id: str) -> None:
+    def _spawn_async(
+        self, order: int, spec: HookSpec, hook_input: PreToolUseInput | PostToolUseInput, tool_use_id: str
+    ) -> None:
         task = asyncio.get_running_loop().create_task(self._run_async(order, spec, hook_input, tool_use_id))
         self._async_tasks.add(task)
         task.add_done_callback(self._async_tasks.discard)
 
-    async def _run_async(self, order: int, spec: HookSpec, hook_input: PreToolUseInput | PostToolUseInput,
-                         tool_use_id: str) -> None:
+    async def _run_async(
+        self, order: int, spec: HookSpec, hook_input: PreToolUseInput | PostToolUseInput, tool_use_id: str
+    ) -> None:
         async with self._async_limit:
             self.async_running += 1
             try:

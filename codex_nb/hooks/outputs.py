@@ -17,8 +17,7 @@ from .events import HookOutputEntry, HookRunStatus
 
 _UNIVERSAL = {"continue", "stopReason", "suppressOutput", "systemMessage"}
 _PRE_TOP = _UNIVERSAL | {"decision", "reason", "hookSpecificOutput"}
-_PRE_SPECIFIC = {"hookEventName", "permissionDecision", "permissionDecisionReason", "updatedInput",
-                 "additionalContext"}
+_PRE_SPECIFIC = {"hookEventName", "permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"}
 _POST_SPECIFIC = {"hookEventName", "additionalContext", "updatedMCPToolOutput"}
 
 
@@ -79,8 +78,12 @@ def _universal(obj: dict[str, Any]) -> dict[str, Any] | None:
         return None
     if not _is_str(obj.get("stopReason")) or not _is_str(obj.get("systemMessage")):
         return None
-    return {"continue": cont, "stopReason": obj.get("stopReason"), "suppressOutput": suppress,
-            "systemMessage": obj.get("systemMessage")}
+    return {
+        "continue": cont,
+        "stopReason": obj.get("stopReason"),
+        "suppressOutput": suppress,
+        "systemMessage": obj.get("systemMessage"),
+    }
 
 
 def _specific(obj: dict[str, Any], allowed: set[str]) -> dict[str, Any] | None | bool:
@@ -115,7 +118,9 @@ def _object(raw: RawRun) -> dict[str, Any] | None | bool:
     return False if looks_like_json(raw.stdout) else None
 
 
-def _pre_decision(uni: dict[str, Any], spec: dict[str, Any] | None, obj: dict[str, Any]) -> tuple[str | None, str | None]:
+def _pre_decision(
+    uni: dict[str, Any], spec: dict[str, Any] | None, obj: dict[str, Any]
+) -> tuple[str | None, str | None]:
     """-> (invalid_reason, block_reason) following ``parse_pre_tool_use``."""
     if not uni["continue"]:
         return "PreToolUse hook returned unsupported continue:false", None
@@ -124,7 +129,8 @@ def _pre_decision(uni: dict[str, Any], spec: dict[str, Any] | None, obj: dict[st
     if uni["suppressOutput"]:
         return "PreToolUse hook returned unsupported suppressOutput", None
     use_specific = spec is not None and any(
-        spec.get(k) is not None for k in ("permissionDecision", "permissionDecisionReason", "updatedInput"))
+        spec.get(k) is not None for k in ("permissionDecision", "permissionDecisionReason", "updatedInput")
+    )
     if use_specific:
         assert spec is not None
         decision = spec.get("permissionDecision")
@@ -137,8 +143,9 @@ def _pre_decision(uni: dict[str, Any], spec: dict[str, Any] | None, obj: dict[st
         if decision == "deny":
             reason = _trimmed(spec.get("permissionDecisionReason"))
             if reason is None:
-                return ("PreToolUse hook returned permissionDecision:deny without a non-empty "
-                        "permissionDecisionReason"), None
+                return (
+                    "PreToolUse hook returned permissionDecision:deny without a non-empty permissionDecisionReason"
+                ), None
             return None, reason
         if decision is None and spec.get("permissionDecisionReason") is not None:
             return "PreToolUse hook returned permissionDecisionReason without permissionDecision", None
@@ -168,8 +175,13 @@ def _checked_object(raw: RawRun, specific_keys: Any, decisions: tuple[str | None
         return obj, None, None, obj is not False
     uni = _universal(obj)
     spec = _specific(obj, specific_keys)
-    valid = (uni is not None and spec is not False and not set(obj) - _PRE_TOP
-             and obj.get("decision") in decisions and _is_str(obj.get("reason")))
+    valid = (
+        uni is not None
+        and spec is not False
+        and not set(obj) - _PRE_TOP
+        and obj.get("decision") in decisions
+        and _is_str(obj.get("reason"))
+    )
     return obj, uni, spec, valid
 
 

@@ -39,8 +39,10 @@ async def run_python(handler: PythonHandler, hook_input: HookInput) -> RawRun:
     return to_raw(value, hook_input.hook_event_name)
 
 
-ALLOWED_RETURNS = ("return None (allow), a decision (Block, Rewrite, AddContext, Stop from codex_nb.hooks), "
-                   "the dict a command hook would print, or that dict as JSON text")
+ALLOWED_RETURNS = (
+    "return None (allow), a decision (Block, Rewrite, AddContext, Stop from codex_nb.hooks), "
+    "the dict a command hook would print, or that dict as JSON text"
+)
 
 
 def to_raw(value: Any, event: str) -> RawRun:

@@ -79,9 +79,13 @@ class _Capture:
     def note(self) -> HookOutputEntry | None:
         if self.spill_path is None:
             return None
-        return HookOutputEntry(kind="warning", text=(
-            f"hook {self.name} exceeded {self.cap} bytes; the remaining {self.spilled} bytes were written to "
-            f"{self.spill_path}"))
+        return HookOutputEntry(
+            kind="warning",
+            text=(
+                f"hook {self.name} exceeded {self.cap} bytes; the remaining {self.spilled} bytes were written to "
+                f"{self.spill_path}"
+            ),
+        )
 
 
 class ProcessGroups:
@@ -111,16 +115,29 @@ class ProcessGroups:
         return len(children)
 
 
-async def run_command(command: str, *, stdin_json: str, cwd: str, env: Mapping[str, str], timeout: int,
-                      shell: CommandShell | None = None, output_cap: int = DEFAULT_OUTPUT_CAP,
-                      groups: ProcessGroups | None = None) -> RawRun:
+async def run_command(
+    command: str,
+    *,
+    stdin_json: str,
+    cwd: str,
+    env: Mapping[str, str],
+    timeout: int,
+    shell: CommandShell | None = None,
+    output_cap: int = DEFAULT_OUTPUT_CAP,
+    groups: ProcessGroups | None = None,
+) -> RawRun:
     """Run ``command``; never raises except ``CancelledError`` (after ending its processes)."""
     shell = shell or CommandShell.from_env(env)
     try:
         # codex_nb's one spawn path: its own process group, everything it starts (also after
         # setsid) ends with it, at kernel shutdown too, and a cancel mid-spawn ends it as well
-        child = await spawn([shell.program, *shell.args, command], env=env, cwd=cwd, stderr="pipe",
-                            on_start=None if groups is None else groups.add)
+        child = await spawn(
+            [shell.program, *shell.args, command],
+            env=env,
+            cwd=cwd,
+            stderr="pipe",
+            on_start=None if groups is None else groups.add,
+        )
     except OSError as err:
         return RawRun(error=f"failed to spawn hook: {err}")
     out, err_cap = _Capture("stdout", output_cap), _Capture("stderr", output_cap)

@@ -1,10 +1,10 @@
 """The hook part of ``Session``'s API, kept here so session.py only mixes it in.
 
-    @session.pre_tool_use(matcher="update_plan")       # or post_tool_use; sync or async
-    def guard(hook_input: PreToolUseInput): ...
+@session.pre_tool_use(matcher="update_plan")       # or post_tool_use; sync or async
+def guard(hook_input: PreToolUseInput): ...
 
-    session.load_hooks("~/.codex/hooks.json")          # file hooks: untrusted until...
-    session.trust_hooks()                              # ...trusted (returns {key: hash})
+session.load_hooks("~/.codex/hooks.json")          # file hooks: untrusted until...
+session.trust_hooks()                              # ...trusted (returns {key: hash})
 """
 
 from __future__ import annotations
@@ -28,32 +28,52 @@ class SessionHooksMixin:
     @property
     def hook_engine(self) -> HookEngine:
         if not isinstance(self.hooks, HookEngine):
-            raise HookError(f"this session was created with hooks={type(self.hooks).__name__}; notebook hooks "
-                            "and trust need the built-in engine (create the Session without hooks=...)")
+            raise HookError(
+                f"this session was created with hooks={type(self.hooks).__name__}; notebook hooks "
+                "and trust need the built-in engine (create the Session without hooks=...)"
+            )
         return self.hooks
 
-    def pre_tool_use(self, fn: F | None = None, /, *, matcher: str | None = None,
-                     timeout: float = DEFAULT_TIMEOUT_SEC, on_error: OnError = "allow",
-                     status_message: str | None = None) -> Any:
+    def pre_tool_use(
+        self,
+        fn: F | None = None,
+        /,
+        *,
+        matcher: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_SEC,
+        on_error: OnError = "allow",
+        status_message: str | None = None,
+    ) -> Any:
         """Decorator: register a PreToolUse hook (``@session.pre_tool_use`` or with options).
 
         The hook gets a ``PreToolUseInput`` and returns None, ``Block``, ``Rewrite``,
         ``AddContext`` or the dict a command hook would print. Re-registering a function
         of the same name replaces the earlier hook."""
-        return self._hook_decorator("PreToolUse", fn, matcher=matcher, timeout=timeout, on_error=on_error,
-                                    status_message=status_message)
+        return self._hook_decorator(
+            "PreToolUse", fn, matcher=matcher, timeout=timeout, on_error=on_error, status_message=status_message
+        )
 
-    def post_tool_use(self, fn: F | None = None, /, *, matcher: str | None = None,
-                      timeout: float = DEFAULT_TIMEOUT_SEC, on_error: OnError = "allow",
-                      status_message: str | None = None) -> Any:
+    def post_tool_use(
+        self,
+        fn: F | None = None,
+        /,
+        *,
+        matcher: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT_SEC,
+        on_error: OnError = "allow",
+        status_message: str | None = None,
+    ) -> Any:
         """Decorator: register a PostToolUse hook (gets ``PostToolUseInput``; may ``Block``/``Stop``)."""
-        return self._hook_decorator("PostToolUse", fn, matcher=matcher, timeout=timeout, on_error=on_error,
-                                    status_message=status_message)
+        return self._hook_decorator(
+            "PostToolUse", fn, matcher=matcher, timeout=timeout, on_error=on_error, status_message=status_message
+        )
 
     def _hook_decorator(self, event: str, fn: F | None, **options: Any) -> Any:
         if fn is not None and not callable(fn):
-            raise HookError(f"@session.{'pre' if event == 'PreToolUse' else 'post'}_tool_use takes a function; "
-                            f"pass options by keyword, e.g. matcher={fn!r}")
+            raise HookError(
+                f"@session.{'pre' if event == 'PreToolUse' else 'post'}_tool_use takes a function; "
+                f"pass options by keyword, e.g. matcher={fn!r}"
+            )
 
         def register(func: F) -> F:
             self.hook_engine.add_python(event, func, **options)

@@ -33,9 +33,15 @@ class _ToolHookInput:
             out["agent_id"] = self.agent_id
         if self.agent_type is not None:
             out["agent_type"] = self.agent_type
-        out.update(transcript_path=self.transcript_path, cwd=self.cwd, hook_event_name=self.hook_event_name,
-                   model=self.model, permission_mode=self.permission_mode, tool_name=self.tool_name,
-                   tool_input=self.tool_input)
+        out.update(
+            transcript_path=self.transcript_path,
+            cwd=self.cwd,
+            hook_event_name=self.hook_event_name,
+            model=self.model,
+            permission_mode=self.permission_mode,
+            tool_name=self.tool_name,
+            tool_input=self.tool_input,
+        )
         if isinstance(self, PostToolUseInput):
             out["tool_response"] = self.tool_response
         out["tool_use_id"] = self.tool_use_id
@@ -77,9 +83,12 @@ class Block:
         if self.system_message is not None:
             out["systemMessage"] = self.system_message
         if event == "PreToolUse":
-            out["hookSpecificOutput"] = _specific(event, permissionDecision="deny",
-                                                  permissionDecisionReason=self.reason,
-                                                  additionalContext=self.additional_context)
+            out["hookSpecificOutput"] = _specific(
+                event,
+                permissionDecision="deny",
+                permissionDecisionReason=self.reason,
+                additionalContext=self.additional_context,
+            )
             return out
         out.update(decision="block", reason=self.reason)
         if self.additional_context is not None:
@@ -98,9 +107,14 @@ class Rewrite:
     def to_output(self, event: str) -> dict[str, Any]:
         if event != "PreToolUse":
             raise ValueError("Rewrite is only supported by PreToolUse hooks")
-        out: dict[str, Any] = {"hookSpecificOutput": _specific(
-            event, permissionDecision="allow", updatedInput=self.updated_input,
-            additionalContext=self.additional_context)}
+        out: dict[str, Any] = {
+            "hookSpecificOutput": _specific(
+                event,
+                permissionDecision="allow",
+                updatedInput=self.updated_input,
+                additionalContext=self.additional_context,
+            )
+        }
         if self.system_message is not None:
             out["systemMessage"] = self.system_message
         return out

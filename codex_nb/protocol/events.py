@@ -38,8 +38,11 @@ class PlanUpdate(EventMsg):
         if cls is not PlanUpdate:
             return cls(explanation=args.explanation, plan=list(args.plan))
         # Parsed arguments are already typed: the event holds them without a second validation.
-        return trusted_model(PlanUpdate, {"type": "plan_update", "explanation": args.explanation,
-                                          "plan": list(args.plan)}, _PLAN_FIELDS_SET)
+        return trusted_model(
+            PlanUpdate,
+            {"type": "plan_update", "explanation": args.explanation, "plan": list(args.plan)},
+            _PLAN_FIELDS_SET,
+        )
 
     def args(self) -> UpdatePlanArgs:
         return UpdatePlanArgs(explanation=self.explanation, plan=list(self.plan))

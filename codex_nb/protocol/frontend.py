@@ -125,8 +125,9 @@ class FileSystemPermissions(BaseModel):
     @classmethod
     def from_roots(cls, read: list[str] | None = None, write: list[str] | None = None) -> FileSystemPermissions:
         entries = [FileSystemEntry(path=PathRef(type="path", path=p), access=FileSystemAccess.READ) for p in read or []]
-        entries += [FileSystemEntry(path=PathRef(type="path", path=p), access=FileSystemAccess.WRITE)
-                    for p in write or []]
+        entries += [
+            FileSystemEntry(path=PathRef(type="path", path=p), access=FileSystemAccess.WRITE) for p in write or []
+        ]
         return cls(entries=tuple(entries))
 
     def is_empty(self) -> bool:
@@ -174,7 +175,9 @@ class PermissionProfile(BaseModel):
         if self.file_system is not None and granted.file_system is not None:
             kept = tuple(e for e in self.file_system.entries if e in granted.file_system.entries)
             if kept:
-                file_system = FileSystemPermissions(entries=kept, glob_scan_max_depth=self.file_system.glob_scan_max_depth)
+                file_system = FileSystemPermissions(
+                    entries=kept, glob_scan_max_depth=self.file_system.glob_scan_max_depth
+                )
         return PermissionProfile(network=network, file_system=file_system)
 
     def union(self, other: PermissionProfile) -> PermissionProfile:

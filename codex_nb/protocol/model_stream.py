@@ -39,21 +39,30 @@ class TokenUsage(BaseModel):
             return None
         input_details = usage.get("input_tokens_details") or {}
         output_details = usage.get("output_tokens_details") or {}
-        return cls(input_tokens=_count(usage.get("input_tokens")),
-                   cached_input_tokens=_count(input_details.get("cached_tokens")),
-                   output_tokens=_count(usage.get("output_tokens")),
-                   reasoning_output_tokens=_count(output_details.get("reasoning_tokens")),
-                   total_tokens=_count(usage.get("total_tokens")))
+        return cls(
+            input_tokens=_count(usage.get("input_tokens")),
+            cached_input_tokens=_count(input_details.get("cached_tokens")),
+            output_tokens=_count(usage.get("output_tokens")),
+            reasoning_output_tokens=_count(output_details.get("reasoning_tokens")),
+            total_tokens=_count(usage.get("total_tokens")),
+        )
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
-        return TokenUsage(**{name: min(getattr(self, name) + getattr(other, name), MAX_TOKEN_COUNT)
-                             for name in type(self).model_fields})
+        return TokenUsage(
+            **{
+                name: min(getattr(self, name) + getattr(other, name), MAX_TOKEN_COUNT)
+                for name in type(self).model_fields
+            }
+        )
 
     @property
     def tokens_in_context_window(self) -> int:
         """Deprecated: nothing in codex_nb reads it; use ``total_tokens`` (the same number)."""
-        warnings.warn("TokenUsage.tokens_in_context_window is deprecated; use TokenUsage.total_tokens",
-                      DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "TokenUsage.tokens_in_context_window is deprecated; use TokenUsage.total_tokens",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return self.total_tokens
 
 
@@ -136,8 +145,18 @@ class ResponseCompleted:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-__all__ = ["AgentMessageDelta", "AgentReasoning", "AgentReasoningDelta", "AgentReasoningSectionBreak",
-           "ModelStreamEvent", "OutputItemDone", "ResponseCompleted", "StreamError", "TokenCount", "TokenUsage",
-           "TokenUsageInfo"]
+__all__ = [
+    "AgentMessageDelta",
+    "AgentReasoning",
+    "AgentReasoningDelta",
+    "AgentReasoningSectionBreak",
+    "ModelStreamEvent",
+    "OutputItemDone",
+    "ResponseCompleted",
+    "StreamError",
+    "TokenCount",
+    "TokenUsage",
+    "TokenUsageInfo",
+]
 
 ModelStreamEvent = OutputItemDone | ResponseCompleted | EventMsg

@@ -277,10 +277,10 @@ def surrogate_error(text: str) -> SerdeError | None:
             return SerdeError(f"lone leading surrogate in hex escape {_position(text, match.end())}")
         if 0xD800 <= unit <= 0xDBFF:
             after = match.end()
-            if text[after:after + 2] != "\\u" or not re.fullmatch(r"[0-9a-fA-F]{4}", text[after + 2:after + 6]):
-                bad = after if text[after:after + 1] != "\\" else after + 1
+            if text[after : after + 2] != "\\u" or not re.fullmatch(r"[0-9a-fA-F]{4}", text[after + 2 : after + 6]):
+                bad = after if text[after : after + 1] != "\\" else after + 1
                 return SerdeError(f"unexpected end of hex escape {_position(text, min(bad + 1, len(text)))}")
-            low = int(text[after + 2:after + 6], 16)
+            low = int(text[after + 2 : after + 6], 16)
             if not 0xDC00 <= low <= 0xDFFF:
                 return SerdeError(f"lone leading surrogate in hex escape {_position(text, after + 6)}")
             next(matches, None)  # the pair's low half is consumed
@@ -294,8 +294,12 @@ def _decoder(object_pairs_hook: Any) -> json.JSONDecoder:
     """One decoder per pairs hook (``json.loads(text, **options)`` builds a new one on every call)."""
     decoder = _DECODERS.get(object_pairs_hook)
     if decoder is None:
-        decoder = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_parse_float, parse_int=_parse_int,
-                                   object_pairs_hook=object_pairs_hook)
+        decoder = json.JSONDecoder(
+            parse_constant=_reject_constant,
+            parse_float=_parse_float,
+            parse_int=_parse_int,
+            object_pairs_hook=object_pairs_hook,
+        )
         if len(_DECODERS) < 16:  # the hooks are a few module functions; never grow without bound
             _DECODERS[object_pairs_hook] = decoder
     return decoder
@@ -303,8 +307,13 @@ def _decoder(object_pairs_hook: Any) -> json.JSONDecoder:
 
 def _loads(text: str, object_pairs_hook: Any = None) -> Any:
     if not isinstance(text, str) or text.startswith("\ufeff"):
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_parse_float, parse_int=_parse_int,
-                          object_pairs_hook=object_pairs_hook)  # json.loads's own checks and messages
+        return json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_float=_parse_float,
+            parse_int=_parse_int,
+            object_pairs_hook=object_pairs_hook,
+        )  # json.loads's own checks and messages
     return _decoder(object_pairs_hook).decode(text)
 
 
@@ -416,8 +425,11 @@ def _closed_fields(cls: type) -> tuple[str, ...] | None:
         _CLOSED[cls] = ()  # a struct that holds itself: counted as closed while we look at it
         holders = _model_holders(cls)
         _CLOSED[cls] = holders
-        _HOLDERS[cls] = () if holders is None else tuple(
-            (name, _fixed_count(_element_model(struct_fields(cls)[name].annotation))) for name in holders)
+        _HOLDERS[cls] = (
+            ()
+            if holders is None
+            else tuple((name, _fixed_count(_element_model(struct_fields(cls)[name].annotation))) for name in holders)
+        )
         if holders is not None and not issubclass(cls, BaseModel) and _fixed_count(cls) == 0:
             _CLOSED[cls], _HOLDERS[cls] = None, ()
     return _CLOSED[cls]
@@ -451,6 +463,7 @@ _FIXED: dict[type, int] = {}
 def _element_model(annotation: Any) -> type | None:
     """``M`` for a field of ``M``, ``M | None``, ``list[M]`` or ``tuple[M, ...]`` (optional or
     not): pydantic builds exactly ``M`` for each of its values; None for anything else."""
+
     def strip_none(tp: Any) -> Any:
         args = typing.get_args(tp)
         if typing.get_origin(tp) in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
@@ -503,7 +516,7 @@ def _model_key_count(value: BaseModel) -> int:
         if each:
             count += each * len(held) if many else (each if held is not None else 0)
             continue
-        for item in (held if many else (held,)):
+        for item in held if many else (held,):
             holders = _CLOSED.get(type(item))  # by exact type: isinstance on a model class is slow
             if holders:
                 count += _model_key_count(item)

@@ -809,8 +809,10 @@ def from_value(shape: Shape, value: Any) -> Any:
                     out[field.name] = from_value(field.shape, value[index])
                 elif not field.has_default:
                     n = len(shape.fields)
-                    raise SerdeJsonError(f"invalid length {len(value)}, expected struct {shape.name} with {n} "
-                                         f"element{'' if n == 1 else 's'}")
+                    raise SerdeJsonError(
+                        f"invalid length {len(value)}, expected struct {shape.name} with {n} "
+                        f"element{'' if n == 1 else 's'}"
+                    )
             if len(value) > len(shape.fields):
                 raise SerdeJsonError(f"invalid length {len(value)}, expected fewer elements in array")
             return out
@@ -848,7 +850,9 @@ def from_value(shape: Shape, value: Any) -> Any:
         if name is None:
             raise invalid("string or map")
         if name not in shape.variants:
-            raise SerdeJsonError(f"unknown variant `{name}`, expected {expected_list(list(shape.variants), 'variants')}")
+            raise SerdeJsonError(
+                f"unknown variant `{name}`, expected {expected_list(list(shape.variants), 'variants')}"
+            )
         return name
     if kind in ("u64", "i64", "f64"):
         if isinstance(value, bool) or not isinstance(value, (int, float)):

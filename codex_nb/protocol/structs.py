@@ -44,7 +44,8 @@ def slot_setters(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], ..
 # An event is built twice per call (its message and its envelope).
 _new = object.__new__
 _SET_DICT, _SET_FIELDS_SET, _SET_EXTRA, _SET_PRIVATE = slot_setters(
-    BaseModel, "__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__")
+    BaseModel, "__dict__", "__pydantic_fields_set__", "__pydantic_extra__", "__pydantic_private__"
+)
 
 
 def trusted_model(cls: type[M], values: dict[str, Any], fields_set: AbstractSet[str] | None = None) -> M:

@@ -24,9 +24,11 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # json.d
 # is retried through _ENCODER, which raises its usual, clear error. (c_make_encoder is None
 # where the _json accelerator is missing; typeshed does not declare it, hence getattr.)
 _C_MAKE_ENCODER: type[make_encoder] | None = getattr(json.encoder, "c_make_encoder", None)
-_C_ENCODER = (_C_MAKE_ENCODER(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",",
-                              False, False, True)
-              if _C_MAKE_ENCODER is not None else None)
+_C_ENCODER = (
+    _C_MAKE_ENCODER(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+    if _C_MAKE_ENCODER is not None
+    else None
+)
 
 
 def dumps(value: Any) -> str:

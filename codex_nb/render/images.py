@@ -23,15 +23,19 @@ class ImageThumbnails:
     def __repr__(self) -> str:
         if not self.images:
             return "(no images)"
-        return "\n".join(f"{call_id}: {url.split(';', 1)[0][5:]} image, {len(url)} characters, detail {detail}"
-                         for call_id, url, detail in self.images)
+        return "\n".join(
+            f"{call_id}: {url.split(';', 1)[0][5:]} image, {len(url)} characters, detail {detail}"
+            for call_id, url, detail in self.images
+        )
 
     def _repr_html_(self) -> str:
-        cells = [f'<figure style="display:inline-block;margin:4px;text-align:center">'
-                 f'<img src="{html.escape(url)}" style="max-width:{self.size}px;max-height:{self.size}px;'
-                 f'image-rendering:pixelated;border:1px solid #ccc"/>'
-                 f'<figcaption style="font-size:11px">{html.escape(call_id)}</figcaption></figure>'
-                 for call_id, url, _ in self.images]
+        cells = [
+            f'<figure style="display:inline-block;margin:4px;text-align:center">'
+            f'<img src="{html.escape(url)}" style="max-width:{self.size}px;max-height:{self.size}px;'
+            f'image-rendering:pixelated;border:1px solid #ccc"/>'
+            f'<figcaption style="font-size:11px">{html.escape(call_id)}</figcaption></figure>'
+            for call_id, url, _ in self.images
+        ]
         return "<div>" + "".join(cells) + "</div>" if cells else "<div>(no images)</div>"
 
 

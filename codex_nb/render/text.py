@@ -82,9 +82,7 @@ def coerce_plan_args(args: object) -> UpdatePlanArgs:
     try:
         return UpdatePlanArgs.model_validate(data)
     except ValidationError as err:
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc'])) or '<root>'}: {e['msg']}" for e in err.errors()
-        )
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '<root>'}: {e['msg']}" for e in err.errors())
         raise ValueError(f"invalid plan dict ({problems}); {_EXPECTED}") from None
 
 
@@ -105,9 +103,7 @@ def _core_step(item: Any) -> Any:
     return item
 
 
-def _wrapped(
-    text: str, width: int, style: SpanStyle, first: Span | None, rest: Span | None
-) -> list[StyledLine]:
+def _wrapped(text: str, width: int, style: SpanStyle, first: Span | None, rest: Span | None) -> list[StyledLine]:
     """``adaptive_wrap_line`` with optional indents, as styled lines (empty slices dropped)."""
     ranges = adaptive_wrap(
         text,

@@ -57,12 +57,20 @@ URL = WrapMode(unicode_breaks=False, hyphen_splitter=False, break_words=False)
 # its widths and line-break classes are tabulated here, with the widths of the plan cell's
 # own glyphs (tests/test_render_text.py checks the tables against both libraries), so the
 # libraries load with the first other character.
-_ASCII_LB = tuple((
-    "CM " * 9 + "BA LF BK BK CR " + "CM " * 18  # U+0000-U+001F
-    + "SP EX QU AL PR PO AL QU OP CP AL PR IS HY IS SY " + "NU " * 10 + "IS IS AL AL AL EX "  # U+0020-U+003F
-    + "AL " * 27 + "OP PR CP AL AL "  # U+0040-U+005F
-    + "AL " * 27 + "OP BA CL AL CM"  # U+0060-U+007F
-).split())
+_ASCII_LB = tuple(
+    (
+        "CM " * 9
+        + "BA LF BK BK CR "
+        + "CM " * 18  # U+0000-U+001F
+        + "SP EX QU AL PR PO AL QU OP CP AL PR IS HY IS SY "
+        + "NU " * 10
+        + "IS IS AL AL AL EX "  # U+0020-U+003F
+        + "AL " * 27
+        + "OP PR CP AL AL "  # U+0040-U+005F
+        + "AL " * 27
+        + "OP BA CL AL CM"  # U+0060-U+007F
+    ).split()
+)
 
 
 _GLYPHS = frozenset("•└✔□")  # one column each
@@ -129,9 +137,7 @@ def display_width(text: str) -> int:
 # uniseg's rules for them (a test checks both agree); anything else (combining marks,
 # emoji, Hangul, curly quotes, ...) still goes through uniseg.
 
-_FAST_CLASSES = frozenset(
-    "AL NU SP BA HY SY IS EX OP CL CP PR PO GL ID NS IN BB B2 QU".split()
-)
+_FAST_CLASSES = frozenset("AL NU SP BA HY SY IS EX OP CL CP PR PO GL ID NS IN BB B2 QU".split())
 _EAST_ASIAN = frozenset({"F", "W", "H"})
 
 
@@ -216,9 +222,7 @@ def _no_break_between_words(text: str, cls: list[str], i: int) -> bool:
         j = _skip_back(cls, j, ("SY", "IS"))
         if j >= 0 and cls[j] == "NU":
             return True
-    if prev in ("PO", "PR") and (
-        curr == "NU" or (curr == "OP" and (nxt == "NU" or (nxt == "IS" and nxt2 == "NU")))
-    ):
+    if prev in ("PO", "PR") and (curr == "NU" or (curr == "OP" and (nxt == "NU" or (nxt == "IS" and nxt2 == "NU")))):
         return True  # LB25
     if curr == "NU":  # LB25: (HY|IS) × NU, NU (SY|IS)* × NU
         j = _skip_back(cls, i - 1, ("SY", "IS"))
@@ -258,9 +262,7 @@ class _Line:
     def __init__(self, text: str) -> None:
         self.text = text
         self.kinds = _escape_mask(text)
-        widths = [
-            _char_width(c) if k == _PLAIN else 0 for c, k in zip(text, self.kinds, strict=True)
-        ]
+        widths = [_char_width(c) if k == _PLAIN else 0 for c, k in zip(text, self.kinds, strict=True)]
         self.prefix = [0]
         for w in widths:
             self.prefix.append(self.prefix[-1] + w)
@@ -292,11 +294,7 @@ def _word_starts_unicode(line: _Line) -> list[int]:
             stripped_idx += 1
     stripped = "".join(ch for ch, kind in zip(text, line.kinds, strict=True) if kind == _PLAIN)
     # textwrap leaves hyphen breaks to the WordSplitter and cannot use soft hyphens.
-    breaks = [
-        b
-        for b in _line_breaks(stripped)
-        if 0 < b and stripped[b - 1] not in ("-", _SOFT_HYPHEN)
-    ]
+    breaks = [b for b in _line_breaks(stripped) if 0 < b and stripped[b - 1] not in ("-", _SOFT_HYPHEN)]
     # The final opportunity is dropped; the tail word is added from the original text.
     return [stripped_of[b] for b in breaks[:-1] if b in stripped_of]
 
@@ -515,9 +513,7 @@ def _split_host_and_port(host_port: str) -> tuple[str, str | None]:
 def _is_ipv4(host: str) -> bool:
     parts = host.split(".")
     # Rust's u8 parser accepts an optional leading '+'.
-    return len(parts) == 4 and all(
-        re.fullmatch(r"\+?[0-9]+", p) is not None and int(p) <= 255 for p in parts
-    )
+    return len(parts) == 4 and all(re.fullmatch(r"\+?[0-9]+", p) is not None and int(p) <= 255 for p in parts)
 
 
 def _is_domain_name(host: str) -> bool:
@@ -533,4 +529,3 @@ def _is_domain_name(host: str) -> bool:
 def _is_domain_label(label: str) -> bool:
     label_re = r"[a-z0-9](?:[a-z0-9\-]*[a-z0-9])?"
     return 0 < len(label.encode()) <= 63 and re.fullmatch(label_re, label) is not None
-

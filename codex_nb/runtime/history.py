@@ -42,8 +42,9 @@ def repair_history(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     the same id), so an id with three calls keeps three outputs.
     """
     calls = Counter(i.get("call_id") for i in items if i.get("type") in CALL_ITEM_TYPES)
-    answered = Counter(i.get("call_id") for i in items
-                       if i.get("type") in OUTPUT_ITEM_TYPES and not is_code_mode_notification(i))
+    answered = Counter(
+        i.get("call_id") for i in items if i.get("type") in OUTPUT_ITEM_TYPES and not is_code_mode_notification(i)
+    )
     out: list[dict[str, Any]] = []
     kept: Counter[Any] = Counter()
     seen_calls: Counter[Any] = Counter()
@@ -73,8 +74,9 @@ def repair_history(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def is_paired(items: list[dict[str, Any]]) -> bool:
     """True when every call has exactly one output and no output is an orphan."""
     calls = Counter(str(i.get("call_id")) for i in items if i.get("type") in CALL_ITEM_TYPES)
-    outputs = Counter(str(i.get("call_id")) for i in items
-                      if i.get("type") in OUTPUT_ITEM_TYPES and not is_code_mode_notification(i))
+    outputs = Counter(
+        str(i.get("call_id")) for i in items if i.get("type") in OUTPUT_ITEM_TYPES and not is_code_mode_notification(i)
+    )
     return calls == outputs
 
 

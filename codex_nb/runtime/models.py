@@ -53,8 +53,10 @@ class ScriptedModel:
     def requests(self) -> list[ModelRequest]:
         """Every request this model was sent, oldest first (needs ``record_requests=True``)."""
         if not self.record_requests:
-            raise ScriptedModelError("this ScriptedModel does not keep its requests; create it with "
-                                     "ScriptedModel(responses, record_requests=True) to inspect them")
+            raise ScriptedModelError(
+                "this ScriptedModel does not keep its requests; create it with "
+                "ScriptedModel(responses, record_requests=True) to inspect them"
+            )
         return self._requests
 
     def __post_init__(self) -> None:

@@ -85,8 +85,13 @@ class CallRecords:
         return self._facts.add(fn)
 
     def _fault(self, fn: Callable[..., object], err: Exception, record: LifecycleRecord | ControlToolCallFact) -> None:
-        self._bus.emit(WarningEvent(message=f"lifecycle observer {observer_name(fn)} raised {type(err).__name__}: "
-                                            f"{err}; it was detached"), id=record.turn_id, turn_id=record.turn_id)
+        self._bus.emit(
+            WarningEvent(
+                message=f"lifecycle observer {observer_name(fn)} raised {type(err).__name__}: {err}; it was detached"
+            ),
+            id=record.turn_id,
+            turn_id=record.turn_id,
+        )
 
 
 def _phase(lifecycle: CallLifecycle, index: int, last: dict[int, int], seen: set[int]) -> Phase:

@@ -141,8 +141,9 @@ class TurnHandle:
         if not isinstance(text, str):
             raise TurnError(f"steer() takes the user's text (str), got {type(text).__name__}")
         if self.task.done() or self.turn.cancel.cancelled:
-            raise TurnError(f"turn {self.turn_id} has already ended or been interrupted; start a new turn "
-                            f"with this input instead")
+            raise TurnError(
+                f"turn {self.turn_id} has already ended or been interrupted; start a new turn with this input instead"
+            )
         self.turn.pending_input.push(text)
 
     def __await__(self) -> Generator[Any, None, TurnResult]:
@@ -164,8 +165,15 @@ class Session(BusEventSource, SessionHooksMixin):
     frontend requests and the active turn.
     """
 
-    def __init__(self, config: Config | None = None, *, cwd: str | None = None, thread_id: str | None = None,
-                 hooks: ToolHooks | None = None, record_limit: int = DEFAULT_RECORD_LIMIT) -> None:
+    def __init__(
+        self,
+        config: Config | None = None,
+        *,
+        cwd: str | None = None,
+        thread_id: str | None = None,
+        hooks: ToolHooks | None = None,
+        record_limit: int = DEFAULT_RECORD_LIMIT,
+    ) -> None:
         self.config = config if config is not None else Config()
         self.thread_id = thread_id or str(uuid.uuid4())
         self.cwd = os.path.abspath(cwd or os.getcwd())
@@ -230,6 +238,7 @@ class Session(BusEventSource, SessionHooksMixin):
     def tool(self, fn: Callable[..., Any] | None = None, /, **options: Any) -> Any:
         """Decorator: register a Python function as a function tool (``@session.tool`` or
         ``@session.tool(name=..., namespace=..., exposure=..., parallel=True)``)."""
+
         def register(func: Callable[..., Any]) -> Callable[..., Any]:
             self.registry.register(func, source="user", **options)
             return func
@@ -242,14 +251,32 @@ class Session(BusEventSource, SessionHooksMixin):
 
     def _new_turn(self, mode: ModeKind, turn_id: str | None = None) -> TurnContext:
         """A turn wired to this session's services (each handed in, none fetched later)."""
-        return TurnContext(turn_id=turn_id or random_uuid(), mode=mode, cancel=CancelToken(),
-                           thread_id=self.thread_id, cwd=self.cwd, config=self.config, events=self.bus,
-                           hooks=self.hooks, records=self.records, frontend=self.frontend_requests,
-                           next_plan_revision=self.next_plan_revision, model_slug=self.config.model_slug,
-                           started_at=time.time(), context_window=self.context_window)
+        return TurnContext(
+            turn_id=turn_id or random_uuid(),
+            mode=mode,
+            cancel=CancelToken(),
+            thread_id=self.thread_id,
+            cwd=self.cwd,
+            config=self.config,
+            events=self.bus,
+            hooks=self.hooks,
+            records=self.records,
+            frontend=self.frontend_requests,
+            next_plan_revision=self.next_plan_revision,
+            model_slug=self.config.model_slug,
+            started_at=time.time(),
+            context_window=self.context_window,
+        )
 
-    async def call_tool(self, name: str, arguments: dict[str, Any] | list[Any] | str | None = None, *,
-                        mode: str = "default", call_id: Any = None, namespace: str | None = None) -> CallToolResult:
+    async def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | list[Any] | str | None = None,
+        *,
+        mode: str = "default",
+        call_id: Any = None,
+        namespace: str | None = None,
+    ) -> CallToolResult:
         """Run one call through the full pipeline, outside any turn (no history is recorded)."""
         if not isinstance(name, str) or not name:
             raise ToolCallError(f"call_tool needs a tool name string, got {name!r}")
@@ -261,8 +288,10 @@ class Session(BusEventSource, SessionHooksMixin):
             try:
                 text = dumps(arguments)
             except (TypeError, ValueError) as err:
-                raise ToolCallError(f"call_tool arguments must be JSON (dict, list or raw text): {err}; "
-                                    f"convert sets, bytes and other objects first") from None
+                raise ToolCallError(
+                    f"call_tool arguments must be JSON (dict, list or raw text): {err}; "
+                    f"convert sets, bytes and other objects first"
+                ) from None
         turn = self._new_turn(_mode(mode))
         plan = self.planner.plan(turn.mode)
         tool_name = self._resolve_name(plan, name, namespace)
@@ -271,21 +300,30 @@ class Session(BusEventSource, SessionHooksMixin):
         kind: PayloadKind = "custom" if entry is not None and entry.tool.kind == "custom" else "function"
         if not isinstance(call_id, str):
             message = f"invalid call_id {call_id!r}: a call id must be a string"
-            return CallToolResult(call_id=str(call_id), output=message, success=False,
-                                  item={"type": f"{'custom_tool' if kind == 'custom' else 'function'}_call_output",
-                                        "call_id": str(call_id), "output": message})
+            return CallToolResult(
+                call_id=str(call_id),
+                output=message,
+                success=False,
+                item={
+                    "type": f"{'custom_tool' if kind == 'custom' else 'function'}_call_output",
+                    "call_id": str(call_id),
+                    "output": message,
+                },
+            )
         call = ToolCall(tool_name=tool_name, call_id=call_id, payload=Payload(kind, text))
         events: list[Event] = []
         unsubscribe = self.subscribe(lambda e: events.append(e) if e.turn_id == turn.turn_id else None)
         try:
             result = await run_call(call, turn, plan.router, entry=entry)
         except Fatal as err:
-            return CallToolResult(call_id=call_id, output=f"Fatal error: {err.message}", success=False, item=None,
-                                  events=events)
+            return CallToolResult(
+                call_id=call_id, output=f"Fatal error: {err.message}", success=False, item=None, events=events
+            )
         finally:
             unsubscribe()
-        return CallToolResult(call_id=call_id, output=result.text, success=result.success, item=result.item,
-                              events=events, result=result)
+        return CallToolResult(
+            call_id=call_id, output=result.text, success=result.success, item=result.item, events=events, result=result
+        )
 
     @staticmethod
     def _resolve_name(plan: ToolPlan, name: str, namespace: str | None) -> ToolName:
@@ -320,24 +358,36 @@ class Session(BusEventSource, SessionHooksMixin):
         if not isinstance(user_text, str):
             raise TurnError(f"user_text must be a str, got {type(user_text).__name__}")
         if not hasattr(model, "sample"):
-            raise TurnError(f"model must have an async sample(request) method (e.g. cx.ScriptedModel), "
-                            f"got {type(model).__name__}")
+            raise TurnError(
+                f"model must have an async sample(request) method (e.g. cx.ScriptedModel), got {type(model).__name__}"
+            )
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            raise TurnError("start_turn() needs a running asyncio loop: call it from a notebook cell or an "
-                            "async function (use `await session.run_turn(...)` in scripts)") from None
+            raise TurnError(
+                "start_turn() needs a running asyncio loop: call it from a notebook cell or an "
+                "async function (use `await session.run_turn(...)` in scripts)"
+            ) from None
         with self._start_lock:
             if self._closed:
                 raise TurnError("this session is closed (aclose() ran); create a new cx.Session() for another turn")
             if self.active_turn is not None:
-                raise TurnError(f"turn {self.active_turn.turn_id} is still running on this session; await it or "
-                                f"call handle.interrupt() before starting another")
+                raise TurnError(
+                    f"turn {self.active_turn.turn_id} is still running on this session; await it or "
+                    f"call handle.interrupt() before starting another"
+                )
             turn = self._new_turn(_mode(mode))
             self.code_mode.terminate_cells_on_cancel(turn)
-            runner = TurnRunner(turn=turn, model=model, user_text=user_text, planner=self.planner,
-                                history=self.history, pairing=self.pairing, usage=self.usage,
-                                time_reminder=self.time_reminder)
+            runner = TurnRunner(
+                turn=turn,
+                model=model,
+                user_text=user_text,
+                planner=self.planner,
+                history=self.history,
+                pairing=self.pairing,
+                usage=self.usage,
+                time_reminder=self.time_reminder,
+            )
             handle = TurnHandle(self, turn, asyncio.ensure_future(self._run_collecting(runner, turn.turn_id)))
             self._active = handle
             handle.task.add_done_callback(lambda _: self._release(handle))
@@ -362,8 +412,10 @@ class Session(BusEventSource, SessionHooksMixin):
         """Add user input to the running turn (see ``TurnHandle.steer``)."""
         active = self.active_turn
         if active is None:
-            raise TurnError("no turn is running on this session, so there is nothing to steer; start one with "
-                            "session.start_turn(text, model=...)")
+            raise TurnError(
+                "no turn is running on this session, so there is nothing to steer; start one with "
+                "session.start_turn(text, model=...)"
+            )
         active.steer(text)
 
     def interrupt(self, reason: str = "interrupted") -> bool:
@@ -407,5 +459,3 @@ class Session(BusEventSource, SessionHooksMixin):
 
     def __repr__(self) -> str:
         return f"<Session thread={self.thread_id} tools={len(self.registry)}>"
-
-

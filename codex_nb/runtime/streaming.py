@@ -90,8 +90,7 @@ def _start(runner: TurnRunner, call: ToolCall, router: Any, gate: ParallelGate) 
     turn = runner.turn
     started = time.time()
     item = _tool_item(call)
-    turn.emit(ItemStarted(thread_id=turn.thread_id, turn_id=turn.turn_id, item=item,
-                          started_at_ms=int(started * 1000)))
+    turn.emit(ItemStarted(thread_id=turn.thread_id, turn_id=turn.turn_id, item=item, started_at_ms=int(started * 1000)))
     task = asyncio.ensure_future(run_call(call, turn, router, gate))
 
     def completed(done: asyncio.Future[CallResult]) -> None:
@@ -102,11 +101,16 @@ def _start(runner: TurnRunner, call: ToolCall, router: Any, gate: ParallelGate) 
         else:
             result = done.result()
             success = result.success
-            final.update(status="completed" if success is not False and not _aborted(result) else "failed",
-                         success=None if _aborted(result) else success,
-                         contentItems=[{"type": "inputText", "text": result.text}])
-        turn.emit(ItemCompleted(thread_id=turn.thread_id, turn_id=turn.turn_id, item=final,
-                                completed_at_ms=int(time.time() * 1000)))
+            final.update(
+                status="completed" if success is not False and not _aborted(result) else "failed",
+                success=None if _aborted(result) else success,
+                contentItems=[{"type": "inputText", "text": result.text}],
+            )
+        turn.emit(
+            ItemCompleted(
+                thread_id=turn.thread_id, turn_id=turn.turn_id, item=final, completed_at_ms=int(time.time() * 1000)
+            )
+        )
 
     task.add_done_callback(completed)
     return task
@@ -127,6 +131,14 @@ def _tool_item(call: ToolCall) -> dict[str, Any]:
             arguments = json.loads(arguments)
         except ValueError:
             pass  # malformed JSON arguments are shown as the model sent them
-    return {"type": "dynamicToolCall", "id": call.call_id, "namespace": None if name.is_default else name.namespace,
-            "tool": name.name, "arguments": arguments, "status": "inProgress", "contentItems": None, "success": None,
-            "durationMs": None}
+    return {
+        "type": "dynamicToolCall",
+        "id": call.call_id,
+        "namespace": None if name.is_default else name.namespace,
+        "tool": name.name,
+        "arguments": arguments,
+        "status": "inProgress",
+        "contentItems": None,
+        "success": None,
+        "durationMs": None,
+    }

@@ -78,9 +78,18 @@ class TurnRunner:
     conversation history with its pairing tracker), not the session.
     """
 
-    def __init__(self, *, turn: TurnContext, model: Model, user_text: str, planner: ToolPlanner,
-                 history: list[dict[str, Any]], pairing: PairingTracker, usage: UsageTally | None = None,
-                 time_reminder: CurrentTimeReminder | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        turn: TurnContext,
+        model: Model,
+        user_text: str,
+        planner: ToolPlanner,
+        history: list[dict[str, Any]],
+        pairing: PairingTracker,
+        usage: UsageTally | None = None,
+        time_reminder: CurrentTimeReminder | None = None,
+    ) -> None:
         self.turn = turn
         self.time_reminder = time_reminder
         self.model = model
@@ -99,7 +108,7 @@ class TurnRunner:
 
     @property
     def items(self) -> list[dict[str, Any]]:
-        return self._archived_items + self.history[self.start_index:]
+        return self._archived_items + self.history[self.start_index :]
 
     async def run(self) -> TurnResult:
         turn = self.turn
@@ -186,9 +195,14 @@ class TurnRunner:
         last = self._last_request
         if last is not None and last.items is items and last.tools is plan.specs:
             return last
-        self._last_request = ModelRequest(turn_id=self.turn.turn_id, items=items, tools=plan.specs,
-                                          tool_generation=plan.generation, mode=str(self.turn.mode),
-                                          thread_id=self.turn.thread_id)
+        self._last_request = ModelRequest(
+            turn_id=self.turn.turn_id,
+            items=items,
+            tools=plan.specs,
+            tool_generation=plan.generation,
+            mode=str(self.turn.mode),
+            thread_id=self.turn.thread_id,
+        )
         return self._last_request
 
     async def _race_sample(self, sample: asyncio.Task[list[dict[str, Any]]]) -> list[dict[str, Any]] | None:
@@ -210,8 +224,12 @@ class TurnRunner:
         not a valid Responses API item is dropped with a warning, as Codex drops it."""
         problem = malformed_item(item)
         if problem is not None:
-            self.turn.emit(WarningEvent(message=f"dropped a model output item that is not a valid Responses API "
-                                                f"item ({problem}), as Codex does"))
+            self.turn.emit(
+                WarningEvent(
+                    message=f"dropped a model output item that is not a valid Responses API "
+                    f"item ({problem}), as Codex does"
+                )
+            )
             return None
         self.history.append(item)
         if item.get("type") == "message" and item.get("role") == "assistant":
@@ -225,8 +243,11 @@ class TurnRunner:
         The thread's ``last`` usage is what its context window holds now (get_context_remaining
         reads it as ``session.last_token_usage``); ``total`` is its running sum."""
         if isinstance(usage, dict):
-            usage = (TokenUsage.from_responses_usage(usage) if "input_tokens_details" in usage
-                     or "output_tokens_details" in usage else TokenUsage(**usage))
+            usage = (
+                TokenUsage.from_responses_usage(usage)
+                if "input_tokens_details" in usage or "output_tokens_details" in usage
+                else TokenUsage(**usage)
+            )
         if usage is None:
             return
         self.last_token_usage = usage
@@ -236,8 +257,11 @@ class TurnRunner:
         tally.last = usage
         tally.total = usage if tally.total is None else tally.total + usage
         window = getattr(self.model, "model_context_window", None)
-        self.turn.emit(TokenCount(info=TokenUsageInfo(total_token_usage=tally.total, last_token_usage=usage,
-                                                      model_context_window=window)))
+        self.turn.emit(
+            TokenCount(
+                info=TokenUsageInfo(total_token_usage=tally.total, last_token_usage=usage, model_context_window=window)
+            )
+        )
 
     def _announce_deferred_namespaces(self, router: ToolRouter) -> None:
         """Tell the model which deferred namespaces tool_search can reach (a ``<tools>`` developer message).
@@ -258,7 +282,7 @@ class TurnRunner:
         """``new_context``: the next request starts on a fresh window without a summary (Codex 0.169).
 
         The items so far stay in this turn's result and in ``context_window.archived_history``."""
-        self._archived_items.extend(self.items[len(self._archived_items):])
+        self._archived_items.extend(self.items[len(self._archived_items) :])
         first, current, previous = self.turn.context_window.start_new(self.history)
         self.history[:] = [context_window_message(first=first, current=current, previous=previous)]
         self.start_index = len(self.history)
@@ -298,8 +322,13 @@ class TurnRunner:
         finally:
             self._record_outputs(pending[recorded:], results[recorded:])
 
-    def _record_ready(self, calls: list[ToolCall | RoutingError | None], runnable: list[ToolCall | None],
-                      results: list[CallResult | None], start: int) -> int:
+    def _record_ready(
+        self,
+        calls: list[ToolCall | RoutingError | None],
+        runnable: list[ToolCall | None],
+        results: list[CallResult | None],
+        start: int,
+    ) -> int:
         """Record the outputs of the finished calls from ``start`` on, in call order, up to the
         first call still running; returns where that is. A recorded call's entries are cleared,
         so nothing keeps it alive until the last call of a long response (the collector would
@@ -315,8 +344,13 @@ class TurnRunner:
             index += 1
         return index
 
-    async def finish_calls(self, calls: list[ToolCall | RoutingError], tasks: list[asyncio.Future[CallResult] | None],
-                           *, swallow: bool = False) -> None:
+    async def finish_calls(
+        self,
+        calls: list[ToolCall | RoutingError],
+        tasks: list[asyncio.Future[CallResult] | None],
+        *,
+        swallow: bool = False,
+    ) -> None:
         """Wait for the started calls, then record their outputs in call order."""
         try:
             await gather_calls([t for t in tasks if t is not None])
@@ -328,7 +362,9 @@ class TurnRunner:
             raise
         self._record_outputs(calls, [finished_result(t) for t in tasks])
 
-    def _record_outputs(self, calls: Sequence[ToolCall | RoutingError | None], results: list[CallResult | None]) -> None:
+    def _record_outputs(
+        self, calls: Sequence[ToolCall | RoutingError | None], results: list[CallResult | None]
+    ) -> None:
         """Outputs in CALL order, whatever order they finished in (spec 02 §10); then the items
         the calls added beside their outputs (Code Mode notify)."""
         for call, result in zip(calls, results, strict=True):
@@ -356,14 +392,23 @@ class TurnRunner:
             turn.cancel.cancel("external", CancelSource.EXTERNAL)
         self.history[:] = repair_history(self.history)
         first_party = turn.cancel.source == CancelSource.FIRST_PARTY
-        reason = turn.cancel.reason if turn.cancel.reason in ("interrupted", "replaced", "review_ended",
-                                                              "budget_limited") else "interrupted"
+        reason = (
+            turn.cancel.reason
+            if turn.cancel.reason in ("interrupted", "replaced", "review_ended", "budget_limited")
+            else "interrupted"
+        )
         if first_party and reason == "interrupted":
             self.history.append(user_message(TURN_ABORTED_MARKER))
         completed_at = time.time()
-        turn.emit(TurnAborted(turn_id=turn.turn_id, reason=reason, started_at=int(turn.started_at),
-                              completed_at=int(completed_at),
-                              duration_ms=int((completed_at - turn.started_at) * 1000)))
+        turn.emit(
+            TurnAborted(
+                turn_id=turn.turn_id,
+                reason=reason,
+                started_at=int(turn.started_at),
+                completed_at=int(completed_at),
+                duration_ms=int((completed_at - turn.started_at) * 1000),
+            )
+        )
         result = self._result("interrupted")
         result.error = None if first_party else f"turn cancelled from outside ({turn.cancel.reason})"
         return result
@@ -377,6 +422,11 @@ class TurnRunner:
         return result
 
     def _result(self, status: TurnStatus) -> TurnResult:
-        return TurnResult(turn_id=self.turn.turn_id, status=status, items=list(self.items),
-                          last_agent_message=self.last_agent_message, token_usage=self.token_usage,
-                          last_token_usage=self.last_token_usage)
+        return TurnResult(
+            turn_id=self.turn.turn_id,
+            status=status,
+            items=list(self.items),
+            last_agent_message=self.last_agent_message,
+            token_usage=self.token_usage,
+            last_token_usage=self.last_token_usage,
+        )

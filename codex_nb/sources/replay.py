@@ -47,14 +47,20 @@ class RolloutReplay(BusEventSource):
         """Show snapshot ``index`` (negative counts from the end)."""
         count = len(self.rollout.plans)
         if count == 0:
-            raise ReplayError(f"{self.rollout.path.name} has no plan snapshots (no update_plan call said "
-                              f"'Plan updated'); nothing to replay")
+            raise ReplayError(
+                f"{self.rollout.path.name} has no plan snapshots (no update_plan call said "
+                f"'Plan updated'); nothing to replay"
+            )
         if not -count <= index < count:
             raise ReplayError(f"snapshot {index} is out of range: this session has {count} (0..{count - 1})")
         index %= count
         snapshot = self.rollout.plans[index]
-        event = self.bus.emit(PlanUpdate.from_args(snapshot.args), id=snapshot.call_id, turn_id=snapshot.turn_id,
-                              revision=next(self._revision))
+        event = self.bus.emit(
+            PlanUpdate.from_args(snapshot.args),
+            id=snapshot.call_id,
+            turn_id=snapshot.turn_id,
+            revision=next(self._revision),
+        )
         self.position = index
         return event
 

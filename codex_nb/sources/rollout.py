@@ -28,8 +28,18 @@ from ..protocol.serde import RECURSION_LIMIT, SerdeError, nesting_error, parse_s
 from .rollout_lines import MAX_BYTES, MAX_LINE_BYTES, MAX_LINES, RawLine, raw_lines, size_text
 from .rollout_lines import RolloutError  # noqa: F401 (cx.RolloutError is exported from this module)
 
-KNOWN_TYPES = frozenset({"session_meta", "event_msg", "response_item", "turn_context", "world_state",
-                         "token_usage_record", "compacted", "retained_context"})
+KNOWN_TYPES = frozenset(
+    {
+        "session_meta",
+        "event_msg",
+        "response_item",
+        "turn_context",
+        "world_state",
+        "token_usage_record",
+        "compacted",
+        "retained_context",
+    }
+)
 _READ_TYPES = frozenset({"session_meta", "event_msg", "response_item"})
 """The line types whose payload this reader reads; the others are only counted."""
 PLAN_UPDATED = "Plan updated"
@@ -99,8 +109,9 @@ class Rollout:
         parts = [f"{self.lines} lines", f"{len(self.turns)} turn(s)", f"{len(self.plans)} plan snapshot(s)"]
         if self.unknown_types:
             names = sorted(self.unknown_types)
-            shown = ", ".join(names[:_NAMES_SHOWN]) + (f", and {len(names) - _NAMES_SHOWN} more"
-                                                       if len(names) > _NAMES_SHOWN else "")
+            shown = ", ".join(names[:_NAMES_SHOWN]) + (
+                f", and {len(names) - _NAMES_SHOWN} more" if len(names) > _NAMES_SHOWN else ""
+            )
             parts.append(f"{sum(self.unknown_types.values())} unknown line(s) skipped ({shown})")
         if self.malformed_count:
             first = f"; first at line {self.malformed[0][0]}: {self.malformed[0][1]}" if self.malformed else ""
@@ -217,8 +228,16 @@ class _Reader:
                 return
             args, call_turn = self.calls.pop(str(call_id))
             if _output_text(payload.get("output")) == PLAN_UPDATED and args is not None:
-                self.r.plans.append(PlanSnapshot(index=len(self.r.plans), turn_id=call_turn, call_id=str(call_id),
-                                                 timestamp=timestamp, line=number, args=args))
+                self.r.plans.append(
+                    PlanSnapshot(
+                        index=len(self.r.plans),
+                        turn_id=call_turn,
+                        call_id=str(call_id),
+                        timestamp=timestamp,
+                        line=number,
+                        args=args,
+                    )
+                )
             else:
                 self.r.rejected_plan_calls.append(str(call_id))
 
@@ -273,8 +292,10 @@ def _too_deep(text: str) -> str:
 def _decode(raw: RawLine, max_line_bytes: int) -> Any:
     """The line's JSON value; raises ``_BadLine`` with a short reason."""
     if raw.data is None:
-        raise _BadLine(f"{size_text(raw.length)} long, over the {size_text(max_line_bytes)} line cap "
-                       f"(max_line_bytes={max_line_bytes}); cx.read_rollout(path, max_line_bytes=...) reads it")
+        raise _BadLine(
+            f"{size_text(raw.length)} long, over the {size_text(max_line_bytes)} line cap "
+            f"(max_line_bytes={max_line_bytes}); cx.read_rollout(path, max_line_bytes=...) reads it"
+        )
     try:
         text = raw.data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -293,8 +314,13 @@ def _decode(raw: RawLine, max_line_bytes: int) -> Any:
     return value
 
 
-def read_rollout(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES, max_line_bytes: int = MAX_LINE_BYTES,
-                 max_lines: int = MAX_LINES) -> Rollout:
+def read_rollout(
+    path: str | os.PathLike[str],
+    *,
+    max_bytes: int = MAX_BYTES,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    max_lines: int = MAX_LINES,
+) -> Rollout:
     """Parse one rollout file; see ``Rollout`` for what is reported.
 
     ``max_bytes`` caps the file's size (inflated, for ``.jsonl.zst``) and ``max_lines`` its lines
@@ -335,6 +361,11 @@ def list_rollouts(codex_home_dir: str | os.PathLike[str] | None = None, *, archi
     ``archived_sessions`` with ``archived=True``), oldest first: the names carry the time."""
     home = codex_home(codex_home_dir)
     roots = [home / "sessions"] + ([home / "archived_sessions"] if archived else [])
-    found = [p for root in roots if root.is_dir() for pattern in ("rollout-*.jsonl", "rollout-*.jsonl.zst")
-             for p in root.rglob(pattern)]
+    found = [
+        p
+        for root in roots
+        if root.is_dir()
+        for pattern in ("rollout-*.jsonl", "rollout-*.jsonl.zst")
+        for p in root.rglob(pattern)
+    ]
     return sorted(found, key=lambda p: (p.name, str(p)))

@@ -60,9 +60,13 @@ def _not_a_file(file: Path, why: str) -> RolloutError:
     return RolloutError(f"{file} is not a rollout file ({why}); find saved sessions with cx.list_rollouts()")
 
 
-_KINDS = ((stat.S_ISDIR, "it is a directory"), (stat.S_ISFIFO, "it is a FIFO (named pipe)"),
-          (stat.S_ISCHR, "it is a character device"), (stat.S_ISBLK, "it is a block device"),
-          (stat.S_ISSOCK, "it is a socket"))
+_KINDS = (
+    (stat.S_ISDIR, "it is a directory"),
+    (stat.S_ISFIFO, "it is a FIFO (named pipe)"),
+    (stat.S_ISCHR, "it is a character device"),
+    (stat.S_ISBLK, "it is a block device"),
+    (stat.S_ISSOCK, "it is a socket"),
+)
 
 
 def open_regular(file: Path) -> BinaryIO:
@@ -93,16 +97,20 @@ def open_regular(file: Path) -> BinaryIO:
 
 def _too_large(file: Path, max_bytes: int, inflated: bool) -> RolloutError:
     what = "inflates to more than" if inflated else "is larger than"
-    return RolloutError(f"{file.name} {what} {size_text(max_bytes)} (max_bytes={max_bytes}), so it was not read; "
-                        f"if it is a real session that large, read it with cx.read_rollout(path, max_bytes=...)")
+    return RolloutError(
+        f"{file.name} {what} {size_text(max_bytes)} (max_bytes={max_bytes}), so it was not read; "
+        f"if it is a real session that large, read it with cx.read_rollout(path, max_bytes=...)"
+    )
 
 
 def _inflating(file: Path, stream: BinaryIO) -> tuple[BinaryIO, type[Exception]]:
     try:
         import zstandard
     except ImportError:
-        raise RolloutError(f"{file.name} is zstd-compressed; install the zstandard package "
-                           f"(pip install 'codex_nb[rollouts]' or pip install zstandard) to read it") from None
+        raise RolloutError(
+            f"{file.name} is zstd-compressed; install the zstandard package "
+            f"(pip install 'codex_nb[rollouts]' or pip install zstandard) to read it"
+        ) from None
     # A stream, never one decompress() call: the inflated size is counted block by block. Every
     # frame is read (a file may hold several, as pzstd writes them).
     reader = zstandard.ZstdDecompressor().stream_reader(stream, read_across_frames=True, closefd=False)
@@ -147,9 +155,11 @@ class _Splitter:
     def line(self, data: bytes | None, length: int, ended: bool) -> RawLine:
         self.yielded += 1
         if self.yielded > self.max_lines:
-            raise RolloutError(f"{self.file.name} has more than {self.max_lines} lines (max_lines={self.max_lines}), "
-                               f"so it was not read; if it is a real session that long, read it with "
-                               f"cx.read_rollout(path, max_lines=...)")
+            raise RolloutError(
+                f"{self.file.name} has more than {self.max_lines} lines (max_lines={self.max_lines}), "
+                f"so it was not read; if it is a real session that long, read it with "
+                f"cx.read_rollout(path, max_lines=...)"
+            )
         if data is not None and length > self.max_line_bytes:
             data = None
         return RawLine(number=self.number, data=data, length=length, ended=ended)
@@ -195,8 +205,9 @@ class _Splitter:
             yield self.carried(ended=False)
 
 
-def raw_lines(file: Path, *, max_bytes: int = MAX_BYTES, max_line_bytes: int = MAX_LINE_BYTES,
-              max_lines: int = MAX_LINES) -> Iterator[RawLine]:
+def raw_lines(
+    file: Path, *, max_bytes: int = MAX_BYTES, max_line_bytes: int = MAX_LINE_BYTES, max_lines: int = MAX_LINES
+) -> Iterator[RawLine]:
     """Every line of ``file`` with text (inflated if it ends in ``.zst``), numbered from 1 as in
     the file; empty lines are skipped. Raises ``RolloutError`` past ``max_bytes`` or ``max_lines``."""
     for name, cap in (("max_bytes", max_bytes), ("max_line_bytes", max_line_bytes), ("max_lines", max_lines)):

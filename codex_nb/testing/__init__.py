@@ -17,7 +17,15 @@ if TYPE_CHECKING:
     from .acp_agents import CodexAcpNotFound, codex_acp_binary, pinned_codex_acp_version, write_codex_acp_home
     from .codex_ref import CodexNotFound, codex_binary, codex_config_toml, pinned_codex_version
     from .responses_server import (
-        CutStream, Events, Garbage, HttpError, Raw, Redirect, ResponsesServer, ResponsesServerError, Stall,
+        CutStream,
+        Events,
+        Garbage,
+        HttpError,
+        Raw,
+        Redirect,
+        ResponsesServer,
+        ResponsesServerError,
+        Stall,
     )
 
 _LAZY = {

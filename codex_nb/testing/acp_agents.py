@@ -24,8 +24,12 @@ INSTALL_DIR = REPO_ROOT / ".acp-agents"
 CODEX_ACP_MODEL = "gpt-5.4"
 """A model codex-acp 0.16.0 has metadata for (others make it print a fallback warning)."""
 
-_PACKAGES = {("Linux", "x86_64"): "linux-x64", ("Linux", "aarch64"): "linux-arm64",
-             ("Darwin", "x86_64"): "darwin-x64", ("Darwin", "arm64"): "darwin-arm64"}
+_PACKAGES = {
+    ("Linux", "x86_64"): "linux-x64",
+    ("Linux", "aarch64"): "linux-arm64",
+    ("Darwin", "x86_64"): "darwin-x64",
+    ("Darwin", "arm64"): "darwin-arm64",
+}
 
 
 class CodexAcpNotFound(FileNotFoundError):
@@ -51,14 +55,19 @@ def codex_acp_binary() -> Path:
     found = shutil.which("codex-acp")
     if found:
         return Path(found)
-    raise CodexAcpNotFound("no codex-acp: run `bash .ci/setup` (installs the pinned @zed-industries/codex-acp into "
-                           ".acp-agents/) or set CODEX_ACP_BIN to a codex-acp executable")
+    raise CodexAcpNotFound(
+        "no codex-acp: run `bash .ci/setup` (installs the pinned @zed-industries/codex-acp into "
+        ".acp-agents/) or set CODEX_ACP_BIN to a codex-acp executable"
+    )
 
 
 def write_codex_acp_home(server: ResponsesServer, path: str | Path, **overrides: Any) -> Path:
     """A ``CODEX_HOME`` for codex-acp on ``server``: approvals on request, ``update_plan`` on."""
-    settings: dict[str, Any] = {"model": CODEX_ACP_MODEL, "approval_policy": "on-request",
-                                "tools": {"update_plan": {"enabled": True}}}
+    settings: dict[str, Any] = {
+        "model": CODEX_ACP_MODEL,
+        "approval_policy": "on-request",
+        "tools": {"update_plan": {"enabled": True}},
+    }
     settings.update(overrides)
     return server.write_codex_home(path, **settings)
 

@@ -207,8 +207,7 @@ class ResponsesServer:
         problems = list(self.failures)
         if not self.allow_leftover and self.remaining > 0:
             problems.append(
-                f"{self.remaining} scripted response(s) were never requested; remove them, or pass "
-                f"allow_leftover=True"
+                f"{self.remaining} scripted response(s) were never requested; remove them, or pass allow_leftover=True"
             )
         if problems:
             raise ResponsesServerError("; ".join(problems))
@@ -456,5 +455,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-__all__ = ["CutStream", "Events", "Garbage", "HttpError", "Raw", "Redirect", "ResponsesServer",
-           "ResponsesServerError", "Stall"]
+__all__ = [
+    "CutStream",
+    "Events",
+    "Garbage",
+    "HttpError",
+    "Raw",
+    "Redirect",
+    "ResponsesServer",
+    "ResponsesServerError",
+    "Stall",
+]

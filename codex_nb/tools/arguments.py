@@ -15,8 +15,14 @@ from .errors import RespondToModel
 FUNCTION_ARGUMENTS = "failed to parse function arguments"
 
 
-def parse_object(text: str, struct: str, *, prefix: str = FUNCTION_ARGUMENTS,
-                 error: type[Exception] = RespondToModel, blank: dict[str, Any] | None = None) -> dict[str, Any]:
+def parse_object(
+    text: str,
+    struct: str,
+    *,
+    prefix: str = FUNCTION_ARGUMENTS,
+    error: type[Exception] = RespondToModel,
+    blank: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The arguments as a dict; ``blank`` (if given) stands for empty text; raises ``error``."""
     if blank is not None and not text.strip():
         return dict(blank)
@@ -29,8 +35,9 @@ def parse_object(text: str, struct: str, *, prefix: str = FUNCTION_ARGUMENTS,
     return raw
 
 
-def require_str(raw: dict[str, Any], key: str, *, prefix: str = FUNCTION_ARGUMENTS,
-                error: type[Exception] = RespondToModel) -> str:
+def require_str(
+    raw: dict[str, Any], key: str, *, prefix: str = FUNCTION_ARGUMENTS, error: type[Exception] = RespondToModel
+) -> str:
     value = raw.get(key)
     if not isinstance(value, str):
         raise error(f"{prefix}: missing field `{key}`")

@@ -36,8 +36,9 @@ def aborted_output(call: ToolCall, secs: float) -> CallResult:
     secs = max(secs, 0.1)
     if call.payload.kind == "tool_search":
         output = ToolOutput(body="", success=None)
-        return CallResult(call=call, item=empty_tool_search_output(call.call_id), output=output,
-                          outcome=ToolCallOutcome.aborted())
+        return CallResult(
+            call=call, item=empty_tool_search_output(call.call_id), output=output, outcome=ToolCallOutcome.aborted()
+        )
     if call.tool_name.is_default and call.tool_name.name == "exec_command":
         text = f"Wall time: {secs:.1f} seconds\naborted by user"
     else:
@@ -49,8 +50,15 @@ def aborted_output(call: ToolCall, secs: float) -> CallResult:
 _LOOK_UP: Any = object()
 
 
-async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: ParallelGate | None = None, *,
-                   entry: RegisteredTool | None = _LOOK_UP, started: float | None = None) -> CallResult:
+async def run_call(
+    call: ToolCall,
+    turn: TurnContext,
+    router: ToolRouter,
+    gate: ParallelGate | None = None,
+    *,
+    entry: RegisteredTool | None = _LOOK_UP,
+    started: float | None = None,
+) -> CallResult:
     """Dispatch ``call`` with per-call cancellation; always returns the paired output.
 
     ``entry`` is the router's entry when the caller already looked it up (None: an unknown
@@ -58,8 +66,9 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
     the aborted output's elapsed time counts from.
     """
     started = time.monotonic() if started is None else started
-    lifecycle = CallLifecycle(turn.records, thread_id=turn.thread_id, turn_id=turn.turn_id,
-                              call_id=call.call_id, tool_name=call.tool_name)
+    lifecycle = CallLifecycle(
+        turn.records, thread_id=turn.thread_id, turn_id=turn.turn_id, call_id=call.call_id, tool_name=call.tool_name
+    )
     if turn.cancel.cancelled:  # the turn was stopped before this call's turn came: never start it
         lifecycle.finish(ToolCallOutcome.aborted())
         return aborted_output(call, time.monotonic() - started)
@@ -70,8 +79,11 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
     if entry is not None:
         invocation = ToolInvocation(call=call, tool=entry.tool, turn=turn, cancel=token)
 
-    coro = (dispatch(call, turn, entry, lifecycle, invocation) if gate is None
-            else _admitted(gate, token, call, turn, entry, lifecycle, invocation))
+    coro = (
+        dispatch(call, turn, entry, lifecycle, invocation)
+        if gate is None
+        else _admitted(gate, token, call, turn, entry, lifecycle, invocation)
+    )
     # Inline only without a gate: behind a gate, an earlier call of the same response may not
     # have reached the gate yet, and an inline start would overtake it.
     if gate is None and entry is not None and entry.tool.inline_start:
@@ -111,9 +123,15 @@ async def run_call(call: ToolCall, turn: TurnContext, router: ToolRouter, gate: 
         remove()
 
 
-async def _admitted(gate: ParallelGate, token: CancelToken, call: ToolCall, turn: TurnContext,
-                    entry: RegisteredTool | None, lifecycle: CallLifecycle,
-                    invocation: ToolInvocation | None) -> CallResult:
+async def _admitted(
+    gate: ParallelGate,
+    token: CancelToken,
+    call: ToolCall,
+    turn: TurnContext,
+    entry: RegisteredTool | None,
+    lifecycle: CallLifecycle,
+    invocation: ToolInvocation | None,
+) -> CallResult:
     """``dispatch`` once the gate admits the call (shared, or alone for an exclusive one)."""
     async with gate.hold(shared=parallel_capable(entry)):
         if token.cancelled:  # cancelled while waiting at the gate: never start the handler
@@ -234,9 +252,14 @@ YIELD_INTERVAL = 0.005
 turn once (a Stop click or a widget message gets through a response of 10,000 calls)."""
 
 
-async def run_calls_in_order(calls: Sequence[ToolCall | None], turn: TurnContext, router: ToolRouter, *,
-                             results: list[CallResult | None] | None = None,
-                             done: Callable[[], None] | None = None) -> list[CallResult | None]:
+async def run_calls_in_order(
+    calls: Sequence[ToolCall | None],
+    turn: TurnContext,
+    router: ToolRouter,
+    *,
+    results: list[CallResult | None] | None = None,
+    done: Callable[[], None] | None = None,
+) -> list[CallResult | None]:
     """Run one response's calls with the parallel gate's rules, without a gate or a task per call.
 
     The gate admits calls first come, first served: parallel-capable calls run together,

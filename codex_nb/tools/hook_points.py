@@ -27,10 +27,22 @@ class HookRequest:
     dispatch's cost.
     """
 
-    def __init__(self, *, tool_name: str, tool_use_id: str, thread_id: str, turn_id: str, cwd: str,
-                 model: str, approval_policy: str, emit: Callable[[EventMsg], Awaitable[Event]],
-                 read_input: Callable[[], Any], aliases: tuple[str, ...] | None = None,
-                 tool_response: Any = None, tool_input: Any = _UNSET) -> None:
+    def __init__(
+        self,
+        *,
+        tool_name: str,
+        tool_use_id: str,
+        thread_id: str,
+        turn_id: str,
+        cwd: str,
+        model: str,
+        approval_policy: str,
+        emit: Callable[[EventMsg], Awaitable[Event]],
+        read_input: Callable[[], Any],
+        aliases: tuple[str, ...] | None = None,
+        tool_response: Any = None,
+        tool_input: Any = _UNSET,
+    ) -> None:
         self.tool_name = tool_name
         self.tool_use_id = tool_use_id
         self.thread_id = thread_id

@@ -185,8 +185,11 @@ def _collect_refs(value: Any, out: list[tuple[str, str]], *, in_definitions: boo
         found = _definition_ref(value.get("$ref"))
         if found:
             out.append(found)
-        children = value.values() if in_definitions else (
-            holder[key] for holder, key in _schema_children(value, definitions=False))
+        children = (
+            value.values()
+            if in_definitions
+            else (holder[key] for holder, key in _schema_children(value, definitions=False))
+        )
         for child in children:
             _collect_refs(child, out, in_definitions=in_definitions)
 
@@ -257,8 +260,9 @@ def _collapse_deep(value: Any, depth: int = 0) -> Any:
         return [_collapse_deep(v, depth) for v in value]
     if not isinstance(value, dict):
         return value
-    if depth >= COMPACT_DEPTH and (any(k in value for k in (*_CHILD_KEYS, "properties", "additionalProperties",
-                                                             "$ref"))):
+    if depth >= COMPACT_DEPTH and (
+        any(k in value for k in (*_CHILD_KEYS, "properties", "additionalProperties", "$ref"))
+    ):
         return {}
     for holder, key in _schema_children(value, definitions=False):
         holder[key] = _collapse_deep(holder[key], depth + 1)
@@ -340,8 +344,19 @@ def _additional(value: Any, where: str) -> bool | dict[str, Any]:
 
 
 _FIELDS: tuple[tuple[str, Callable[[Any, str], Any]], ...] = (
-    ("$ref", _string), ("type", _type), ("description", _string), ("encrypted", _boolean), ("enum", _list),
-    ("items", lower_schema), ("minItems", _count), ("properties", _schema_map), ("required", _strings),
-    ("additionalProperties", _additional), ("anyOf", _schemas), ("oneOf", _schemas), ("allOf", _schemas),
-    ("$defs", _schema_map), ("definitions", _schema_map),
+    ("$ref", _string),
+    ("type", _type),
+    ("description", _string),
+    ("encrypted", _boolean),
+    ("enum", _list),
+    ("items", lower_schema),
+    ("minItems", _count),
+    ("properties", _schema_map),
+    ("required", _strings),
+    ("additionalProperties", _additional),
+    ("anyOf", _schemas),
+    ("oneOf", _schemas),
+    ("allOf", _schemas),
+    ("$defs", _schema_map),
+    ("definitions", _schema_map),
 )

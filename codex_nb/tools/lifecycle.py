@@ -133,8 +133,14 @@ class CallLifecycle:
 
     def record(self, phase: Literal["start", "finish"]) -> LifecycleRecord:
         """The record of ``phase`` (a finish record carries the claimed outcome)."""
-        return LifecycleRecord(phase=phase, thread_id=self.thread_id, turn_id=self.turn_id, call_id=self.call_id,
-                               tool_name=self.tool_name, outcome=self.outcome if phase == "finish" else None)
+        return LifecycleRecord(
+            phase=phase,
+            thread_id=self.thread_id,
+            turn_id=self.turn_id,
+            call_id=self.call_id,
+            tool_name=self.tool_name,
+            outcome=self.outcome if phase == "finish" else None,
+        )
 
 
 class ControlToolStatus(StrEnum):
@@ -160,9 +166,14 @@ class ControlToolCallFact:
 
     def to_json(self) -> dict[str, object]:
         return {
-            "thread_id": self.thread_id, "turn_id": self.turn_id, "call_id": self.call_id,
-            "cell_id": self.cell_id, "tool_name": self.tool_name, "started_at_ms": self.started_at_ms,
-            "completed_at_ms": self.completed_at_ms, "status": self.status.value,
+            "thread_id": self.thread_id,
+            "turn_id": self.turn_id,
+            "call_id": self.call_id,
+            "cell_id": self.cell_id,
+            "tool_name": self.tool_name,
+            "started_at_ms": self.started_at_ms,
+            "completed_at_ms": self.completed_at_ms,
+            "status": self.status.value,
         }
 
 
@@ -187,10 +198,16 @@ class ControlToolGuard:
 
     def fact(self) -> ControlToolCallFact:
         life = self._lifecycle
-        return ControlToolCallFact(thread_id=life.thread_id, turn_id=life.turn_id, call_id=life.call_id,
-                                   cell_id=self.cell_id, tool_name=life.tool_name.display,
-                                   started_at_ms=self.started_at_ms, completed_at_ms=self.completed_at_ms,
-                                   status=self.status)
+        return ControlToolCallFact(
+            thread_id=life.thread_id,
+            turn_id=life.turn_id,
+            call_id=life.call_id,
+            cell_id=self.cell_id,
+            tool_name=life.tool_name.display,
+            started_at_ms=self.started_at_ms,
+            completed_at_ms=self.completed_at_ms,
+            status=self.status,
+        )
 
     def __enter__(self) -> ControlToolGuard:
         return self

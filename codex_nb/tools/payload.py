@@ -54,8 +54,15 @@ class ToolCall:
     source: str = CallSource.DIRECT
     cell_id: str | None = None
 
-    def __init__(self, *, tool_name: ToolName, call_id: str, payload: Payload, source: str = CallSource.DIRECT,
-                 cell_id: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        tool_name: ToolName,
+        call_id: str,
+        payload: Payload,
+        source: str = CallSource.DIRECT,
+        cell_id: str | None = None,
+    ) -> None:
         _SET_TOOL_NAME(self, tool_name)
         _SET_CALL_ID(self, call_id)
         _SET_PAYLOAD(self, payload)
@@ -65,7 +72,8 @@ class ToolCall:
 
 _SET_KIND, _SET_TEXT = slot_setters(Payload, "kind", "text")
 _SET_TOOL_NAME, _SET_CALL_ID, _SET_PAYLOAD, _SET_SOURCE, _SET_CELL_ID = slot_setters(
-    ToolCall, "tool_name", "call_id", "payload", "source", "cell_id")
+    ToolCall, "tool_name", "call_id", "payload", "source", "cell_id"
+)
 
 
 @dataclass(slots=True, kw_only=True)

@@ -47,8 +47,13 @@ def failure(call: ToolCall, message: str, *, success: bool | None = False) -> Ca
     return CallResult(call=call, item=output.to_response_item(call), output=output)
 
 
-async def dispatch(call: ToolCall, turn: TurnContext, entry: RegisteredTool | None, lifecycle: CallLifecycle,
-                   invocation: ToolInvocation | None = None) -> CallResult:
+async def dispatch(
+    call: ToolCall,
+    turn: TurnContext,
+    entry: RegisteredTool | None,
+    lifecycle: CallLifecycle,
+    invocation: ToolInvocation | None = None,
+) -> CallResult:
     """Run ``call`` (already looked up: ``entry``) through every pipeline step. Raises ``Fatal`` to fail the turn."""
     turn.tool_calls += 1
     if entry is None:
@@ -61,8 +66,13 @@ async def dispatch(call: ToolCall, turn: TurnContext, entry: RegisteredTool | No
         lifecycle.start()
         output = await run_handler_with_guard(entry, inv, lifecycle)
         finish_lifecycle(lifecycle, output)
-        return CallResult(call=inv.call, item=output.to_response_item(call), output=output, context_items=[],
-                          outcome=lifecycle.outcome)
+        return CallResult(
+            call=inv.call,
+            item=output.to_response_item(call),
+            output=output,
+            context_items=[],
+            outcome=lifecycle.outcome,
+        )
     contexts: list[dict[str, Any]] = []
     pre = await run_pre_tool_use(entry, inv)
     contexts += [developer_message(text) for text in pre.additional_contexts]
@@ -79,8 +89,13 @@ async def dispatch(call: ToolCall, turn: TurnContext, entry: RegisteredTool | No
     contexts += [developer_message(text) for text in post.additional_contexts]
     finish_lifecycle(lifecycle, output)
     output = apply_post_tool_use(output, post)
-    return CallResult(call=inv.call, item=output.to_response_item(call), output=output, context_items=contexts,
-                      outcome=lifecycle.outcome)
+    return CallResult(
+        call=inv.call,
+        item=output.to_response_item(call),
+        output=output,
+        context_items=contexts,
+        outcome=lifecycle.outcome,
+    )
 
 
 def unknown_tool(call: ToolCall) -> CallResult:
@@ -109,8 +124,9 @@ async def run_pre_tool_use(entry: RegisteredTool, inv: ToolInvocation) -> PreToo
     return await hooks.pre_tool_use(hook_request(entry, inv))
 
 
-def reject_blocked_call(entry: RegisteredTool, inv: ToolInvocation, lifecycle: CallLifecycle,
-                        reason: str) -> CallResult:
+def reject_blocked_call(
+    entry: RegisteredTool, inv: ToolInvocation, lifecycle: CallLifecycle, reason: str
+) -> CallResult:
     """A PreToolUse block: Rejected guard, Blocked outcome, the exact block text (spec 03 §5)."""
     with _guard(entry, inv, lifecycle) as guard:
         if guard is not None:
@@ -128,8 +144,9 @@ def reject_blocked_call(entry: RegisteredTool, inv: ToolInvocation, lifecycle: C
     return result
 
 
-def apply_rewrite(entry: RegisteredTool, inv: ToolInvocation, lifecycle: CallLifecycle,
-                  updated_input: Any) -> ToolInvocation | CallResult:
+def apply_rewrite(
+    entry: RegisteredTool, inv: ToolInvocation, lifecycle: CallLifecycle, updated_input: Any
+) -> ToolInvocation | CallResult:
     """A PreToolUse rewrite re-serialises ``updatedInput`` as the new function arguments."""
     if inv.call.payload.kind != "function":
         with _guard(entry, inv, lifecycle) as guard:
@@ -140,10 +157,16 @@ def apply_rewrite(entry: RegisteredTool, inv: ToolInvocation, lifecycle: CallLif
         result.outcome = lifecycle.outcome
         return result
     arguments = updated_input if isinstance(updated_input, str) else dumps(updated_input)
-    call = ToolCall(tool_name=inv.call.tool_name, call_id=inv.call.call_id, payload=Payload.function(arguments),
-                    source=inv.call.source, cell_id=inv.call.cell_id)
-    return ToolInvocation(call=call, tool=inv.tool, turn=inv.turn, cancel=inv.cancel, emitted=inv.emitted,
-                          on_emit=inv.on_emit)
+    call = ToolCall(
+        tool_name=inv.call.tool_name,
+        call_id=inv.call.call_id,
+        payload=Payload.function(arguments),
+        source=inv.call.source,
+        cell_id=inv.call.cell_id,
+    )
+    return ToolInvocation(
+        call=call, tool=inv.tool, turn=inv.turn, cancel=inv.cancel, emitted=inv.emitted, on_emit=inv.on_emit
+    )
 
 
 async def run_handler_with_guard(entry: RegisteredTool, inv: ToolInvocation, lifecycle: CallLifecycle) -> ToolOutput:
@@ -182,11 +205,19 @@ async def run_post_tool_use(entry: RegisteredTool, inv: ToolInvocation, output: 
 def hook_request(entry: RegisteredTool, inv: ToolInvocation, *, tool_response: Any = None) -> HookRequest:
     """The hook port's view of one call: plain facts, the input parsed only if a hook reads it."""
     turn, tool = inv.turn, entry.tool
-    return HookRequest(tool_name=tool.hook_tool_name, tool_use_id=inv.call_id, thread_id=turn.thread_id,
-                       turn_id=turn.turn_id, cwd=turn.cwd, model=turn.model_slug,
-                       approval_policy=turn.config.approval_policy, emit=inv.emit,
-                       read_input=lambda: tool.hook_tool_input(inv.payload_text),
-                       aliases=getattr(tool, "hook_aliases", None), tool_response=tool_response)
+    return HookRequest(
+        tool_name=tool.hook_tool_name,
+        tool_use_id=inv.call_id,
+        thread_id=turn.thread_id,
+        turn_id=turn.turn_id,
+        cwd=turn.cwd,
+        model=turn.model_slug,
+        approval_policy=turn.config.approval_policy,
+        emit=inv.emit,
+        read_input=lambda: tool.hook_tool_input(inv.payload_text),
+        aliases=getattr(tool, "hook_aliases", None),
+        tool_response=tool_response,
+    )
 
 
 def finish_lifecycle(lifecycle: CallLifecycle, output: ToolOutput) -> None:
@@ -200,8 +231,12 @@ def apply_post_tool_use(output: ToolOutput, post: PostToolUseOutcome) -> ToolOut
     if post.block_reason is not None:
         return ToolOutput(body=post.block_reason, success=False, extra={"post_tool_use_blocked": True})
     if post.feedback is not None:
-        return ToolOutput(body=post.feedback, success=output.success, code_mode_result=output.code_mode_result,
-                          extra={**output.extra, "post_tool_use_feedback": True})
+        return ToolOutput(
+            body=post.feedback,
+            success=output.success,
+            code_mode_result=output.code_mode_result,
+            extra={**output.extra, "post_tool_use_feedback": True},
+        )
     return output
 
 

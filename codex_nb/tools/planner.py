@@ -83,8 +83,9 @@ class ToolPlanner:
         finalized = FinalizedTools(list(snapshot.entries.values()))
         for finalize in self.finalizers:
             step = finalize(finalized.entries, self.config)  # a later finalizer keeps earlier spec/visibility rules
-            finalized = FinalizedTools(step.entries, step.spec_for or finalized.spec_for,
-                                       step.visible or finalized.visible)
+            finalized = FinalizedTools(
+                step.entries, step.spec_for or finalized.spec_for, step.visible or finalized.visible
+            )
         entries = finalized.entries
         visible = finalized.visible or (lambda e: e.exposure.is_direct)
         spec_for = finalized.spec_for or (lambda e: e.tool.spec())
@@ -94,8 +95,9 @@ class ToolPlanner:
         return ToolPlan(generation=snapshot.generation, specs=specs, router=ToolRouter(routed), exposures=exposures)
 
 
-def build_visible_specs(entries: list[RegisteredTool], spec_for: Callable[[RegisteredTool], dict[str, Any]],
-                        config: Config) -> list[dict[str, Any]]:
+def build_visible_specs(
+    entries: list[RegisteredTool], spec_for: Callable[[RegisteredTool], dict[str, Any]], config: Config
+) -> list[dict[str, Any]]:
     """Spec 02 §7: registry order, namespaces merged at first occurrence, tools sorted inside."""
     if not config.namespace_tools:  # providers without namespace support drop every namespace spec
         entries = [e for e in entries if e.tool.tool_name.namespace == DEFAULT_NAMESPACE]

@@ -49,16 +49,29 @@ from .threads import sync_workers
 class PythonFunctionTool(Tool):
     """Wraps ``fn``; ``invocation`` may be requested as a keyword-only parameter named ``invocation``."""
 
-    def __init__(self, fn: Callable[..., Any], *, name: str | None = None, namespace: str | None = None,
-                 description: str | None = None, exposure: ToolExposure = ToolExposure.Direct,
-                 parallel: bool = False, namespace_description: str = "") -> None:
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        *,
+        name: str | None = None,
+        namespace: str | None = None,
+        description: str | None = None,
+        exposure: ToolExposure = ToolExposure.Direct,
+        parallel: bool = False,
+        namespace_description: str = "",
+    ) -> None:
         if not callable(fn):
             raise ToolDefinitionError(f"@session.tool needs a function, got {type(fn).__name__}")
         tool_name = name or getattr(fn, "__name__", None)
         if not tool_name or tool_name == "<lambda>":
             raise ToolDefinitionError("this callable has no usable __name__; pass name='my_tool'")
-        super().__init__(tool_name, namespace=namespace, exposure=exposure, supports_parallel=parallel,
-                         namespace_description=namespace_description)
+        super().__init__(
+            tool_name,
+            namespace=namespace,
+            exposure=exposure,
+            supports_parallel=parallel,
+            namespace_description=namespace_description,
+        )
         self.fn = fn
         self.is_async = inspect.iscoroutinefunction(fn)
         self.description = description if description is not None else inspect.cleandoc(fn.__doc__ or "")
@@ -125,14 +138,25 @@ def _arguments_model(fn: Callable[..., Any], tool_name: str) -> Any:
         if param.name == "invocation":
             continue
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            raise ToolDefinitionError(f"tool {tool_name}: *args/**kwargs cannot be described to a model; "
-                                      f"declare each argument with a type hint")
+            raise ToolDefinitionError(
+                f"tool {tool_name}: *args/**kwargs cannot be described to a model; "
+                f"declare each argument with a type hint"
+            )
         if param.name not in hints:
-            raise ToolDefinitionError(f"tool {tool_name}: argument {param.name!r} has no type hint; add one "
-                                      f"(e.g. {param.name}: str) so the model knows what to send")
+            raise ToolDefinitionError(
+                f"tool {tool_name}: argument {param.name!r} has no type hint; add one "
+                f"(e.g. {param.name}: str) so the model knows what to send"
+            )
         default = ... if param.default is param.empty else param.default
-        fields[param.name] = (hints[param.name], Field(default, description=_describe_param(
-            _annotated_description(hints[param.name]) or documented.get(param.name), default)))
+        fields[param.name] = (
+            hints[param.name],
+            Field(
+                default,
+                description=_describe_param(
+                    _annotated_description(hints[param.name]) or documented.get(param.name), default
+                ),
+            ),
+        )
     return create_model(f"{tool_name}_arguments", __config__=ConfigDict(defer_build=True, extra="forbid"), **fields)
 
 
@@ -167,7 +191,7 @@ def docstring_args(doc: str | None) -> dict[str, str]:
     start = next((i for i, line in enumerate(lines) if _SECTION.match(line.strip())), None)
     if start is None:
         return out
-    body = lines[start + 1:]
+    body = lines[start + 1 :]
     numpy = bool(body) and set(body[0].strip()) == {"-"}
     if numpy:
         body = body[1:]
@@ -181,8 +205,12 @@ def docstring_args(doc: str | None) -> dict[str, str]:
         indent = len(line) - len(line.lstrip())
         if base_indent is None:
             base_indent = indent
-        if indent < base_indent or (numpy and _SECTION.match(line.strip()) is None and indent == base_indent
-                                    and line.strip().endswith(("Returns", "Raises", "Yields"))):
+        if indent < base_indent or (
+            numpy
+            and _SECTION.match(line.strip()) is None
+            and indent == base_indent
+            and line.strip().endswith(("Returns", "Raises", "Yields"))
+        ):
             break
         text = line.strip()
         if indent == base_indent:

@@ -71,8 +71,9 @@ class ToolRegistry:
         namespace, dot, bare = name.rpartition(".")
         return ToolName.of(bare, namespace) if dot else ToolName.of(name)
 
-    def register(self, tool: Any, *, source: str = "user", exposure: ToolExposure | None = None,
-                 **options: Any) -> Tool:
+    def register(
+        self, tool: Any, *, source: str = "user", exposure: ToolExposure | None = None, **options: Any
+    ) -> Tool:
         """Add ``tool`` (a ``Tool`` or a Python function) under ``source``; generation +1."""
         built = as_tool(tool, **options)
         with self._lock:

@@ -47,8 +47,7 @@ class ToolRouter:
                 return None
             arguments = item.get("arguments")
             text = arguments if isinstance(arguments, str) else _json(arguments)
-            return ToolCall(tool_name=ToolName.of("tool_search"), call_id=call_id,
-                            payload=Payload("tool_search", text))
+            return ToolCall(tool_name=ToolName.of("tool_search"), call_id=call_id, payload=Payload("tool_search", text))
         name = item.get("name")
         if not isinstance(name, str):  # "" is just an unknown tool: `unsupported call: ` (Codex 0.169)
             return _bad_item(kind, call_id, f"invalid tool call: the item has no tool name (got {name!r})")
@@ -59,8 +58,11 @@ class ToolRouter:
             text = arguments if isinstance(arguments, str) else _json(arguments)
             return ToolCall(tool_name=ToolName.of(name, namespace), call_id=call_id, payload=Payload.function(text))
         raw_input = item.get("input", "")
-        return ToolCall(tool_name=ToolName.of(name, namespace), call_id=call_id,
-                        payload=Payload.custom(raw_input if isinstance(raw_input, str) else _json(raw_input)))
+        return ToolCall(
+            tool_name=ToolName.of(name, namespace),
+            call_id=call_id,
+            payload=Payload.custom(raw_input if isinstance(raw_input, str) else _json(raw_input)),
+        )
 
 
 def parallel_capable(entry: RegisteredTool | None) -> bool:

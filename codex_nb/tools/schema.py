@@ -71,8 +71,9 @@ def namespace_spec(name: str, description: str, tools: list[dict[str, Any]]) -> 
     return {"type": "namespace", "name": name, "description": description, "tools": tools}
 
 
-def group_specs(entries: Iterable[Any], spec_for: Callable[[Any], dict[str, Any]], *,
-                sort_tools: bool) -> list[dict[str, Any]]:
+def group_specs(
+    entries: Iterable[Any], spec_for: Callable[[Any], dict[str, Any]], *, sort_tools: bool
+) -> list[dict[str, Any]]:
     """Specs of registered ``entries`` in order, each namespace's tools merged into one ``namespace``
     spec at its first occurrence (sorted by name when ``sort_tools``); a namespace without a
     description gets ``Tools in the {ns} namespace.``"""

@@ -30,10 +30,20 @@ class SchemaTool(Tool):
     """``handler(arguments)`` (sync or async) answers a call; a string result is the output
     text, any other JSON value is serialised. ``input_schema`` is any JSON schema."""
 
-    def __init__(self, name: str, *, description: str, input_schema: Any, handler: Callable[[Any], Any],
-                 namespace: str | None = None, exposure: ToolExposure = ToolExposure.Direct) -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        description: str,
+        input_schema: Any,
+        handler: Callable[[Any], Any],
+        namespace: str | None = None,
+        exposure: ToolExposure = ToolExposure.Direct,
+    ) -> None:
         if not isinstance(description, str):
-            raise ToolDefinitionError(f"SchemaTool {name!r} needs a description string, got {type(description).__name__}")
+            raise ToolDefinitionError(
+                f"SchemaTool {name!r} needs a description string, got {type(description).__name__}"
+            )
         if not callable(handler):
             raise ToolDefinitionError(f"SchemaTool {name!r} needs a callable handler, got {type(handler).__name__}")
         super().__init__(name, namespace=namespace, exposure=exposure)

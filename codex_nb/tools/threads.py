@@ -79,8 +79,13 @@ class SyncWorkers:
                         return
 
 
-def _deliver(loop: asyncio.AbstractEventLoop, done: asyncio.Future[Any], *, result: Any = None,
-             error: BaseException | None = None) -> None:
+def _deliver(
+    loop: asyncio.AbstractEventLoop,
+    done: asyncio.Future[Any],
+    *,
+    result: Any = None,
+    error: BaseException | None = None,
+) -> None:
     def settle() -> None:
         if done.done():
             return  # the awaiting call was cancelled: the result is discarded

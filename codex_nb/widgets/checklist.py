@@ -403,8 +403,9 @@ def _steps(msg: Any) -> list[dict[str, str]]:
 
 
 def _args(explanation: str | None, steps: list[dict[str, str]]) -> UpdatePlanArgs:
-    return UpdatePlanArgs(explanation=explanation,
-                          plan=[PlanItemArg(step=s["step"], status=StepStatus(s["status"])) for s in steps])
+    return UpdatePlanArgs(
+        explanation=explanation, plan=[PlanItemArg(step=s["step"], status=StepStatus(s["status"])) for s in steps]
+    )
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

@@ -36,8 +36,11 @@ WIDGET = "prompts"
 MAX_RESOLVED = 20
 
 
-_ANSWER_KINDS = {RequestKind.USER_INPUT: "answer_user_input", RequestKind.PERMISSIONS: "answer_permissions",
-                 RequestKind.APPROVAL: "answer_approval"}
+_ANSWER_KINDS = {
+    RequestKind.USER_INPUT: "answer_user_input",
+    RequestKind.PERMISSIONS: "answer_permissions",
+    RequestKind.APPROVAL: "answer_approval",
+}
 
 
 def validate_message(message: object) -> dict[str, Any]:
@@ -54,8 +57,11 @@ def _summary(request: FrontendRequest) -> str:
     if request.kind == RequestKind.USER_INPUT:
         return "; ".join(f"{q['header']}: {q['question']}" for q in msg["questions"]) or "(no questions)"
     perms = msg["permissions"]
-    parts = [f"{access} {', '.join(paths)}" for access, paths in (perms.get("file_system") or {}).items()
-             if isinstance(paths, list) and paths and isinstance(paths[0], str)]
+    parts = [
+        f"{access} {', '.join(paths)}"
+        for access, paths in (perms.get("file_system") or {}).items()
+        if isinstance(paths, list) and paths and isinstance(paths[0], str)
+    ]
     if perms.get("network"):
         parts.append("network")
     return "; ".join(parts) or "permissions"
@@ -77,8 +83,10 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
     def __new__(cls, session: EventSource | None = None, **kwargs: Any) -> PromptsWidget:
         # checked before any widget state exists, so a bad call leaves no half-built comm behind
         if getattr(session, "frontend_requests", None) is None or not hasattr(session, "subscribe"):
-            raise TypeError(f"PromptsWidget needs a codex_nb.Session, got {type(session).__name__}; "
-                            f"create one with codex_nb.Session() and call session.prompts()")
+            raise TypeError(
+                f"PromptsWidget needs a codex_nb.Session, got {type(session).__name__}; "
+                f"create one with codex_nb.Session() and call session.prompts()"
+            )
         widget: PromptsWidget = super().__new__(cls, session, **kwargs)
         return widget
 
@@ -146,8 +154,9 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
         if request is not None:
             expected = _ANSWER_KINDS[request.kind]
             if kind != expected:
-                raise ProtocolError(f"request {request.id} is a {request.kind.value} request; answer it with "
-                                   f"{expected}, not {kind}")
+                raise ProtocolError(
+                    f"request {request.id} is a {request.kind.value} request; answer it with {expected}, not {kind}"
+                )
         response = message["answers"] if kind == "answer_user_input" else message["decision"]
         self._broker.answer(message["id"], response)
         self.error = ""

@@ -26,10 +26,13 @@ class ReplayScrubber(StaticFallback, ipywidgets.VBox):
         self.replay = replay
         self.checklist = PlanChecklist(replay, width=width, max_rate=None)
         count = len(replay)
-        self.slider = ipywidgets.IntSlider(value=0, min=0, max=max(0, count - 1), description="snapshot",
-                                           disabled=count == 0, continuous_update=True)
-        buttons = [ipywidgets.Button(description=label, disabled=count == 0, layout={"width": "auto"})
-                   for label in ("|<", "<", ">", ">|")]
+        self.slider = ipywidgets.IntSlider(
+            value=0, min=0, max=max(0, count - 1), description="snapshot", disabled=count == 0, continuous_update=True
+        )
+        buttons = [
+            ipywidgets.Button(description=label, disabled=count == 0, layout={"width": "auto"})
+            for label in ("|<", "<", ">", ">|")
+        ]
         for button, move in zip(buttons, (self.first, self.back, self.next, self.last), strict=True):
             button.on_click(lambda _b, move=move: move())
         self.label = ipywidgets.HTML(html.escape(replay.describe()))

@@ -26,7 +26,9 @@ class RecordingComm(BaseComm):
         self.messages: list[tuple[str, dict[str, Any]]] = []
         super().__init__(**kwargs)
 
-    def publish_msg(self, msg_type: str, data: Any = None, metadata: Any = None, buffers: Any = None, **keys: Any) -> None:
+    def publish_msg(
+        self, msg_type: str, data: Any = None, metadata: Any = None, buffers: Any = None, **keys: Any
+    ) -> None:
         self.messages.append((msg_type, data or {}))
 
     def updates(self) -> list[dict[str, Any]]:
@@ -35,7 +37,9 @@ class RecordingComm(BaseComm):
 
     def customs(self) -> list[dict[str, Any]]:
         """The content of every custom message sent to the views."""
-        return [data["content"] for kind, data in self.messages if kind == "comm_msg" and data.get("method") == "custom"]
+        return [
+            data["content"] for kind, data in self.messages if kind == "comm_msg" and data.get("method") == "custom"
+        ]
 
     def opened_state(self) -> dict[str, Any]:
         """The state sent with ``comm_open``."""

@@ -27,8 +27,9 @@ from .static_fallback import StaticFallback
 from .transcript_state import TranscriptState
 
 DEFAULT_MAX_RATE = 20.0
-_URGENT = frozenset({"turn_started", "turn_complete", "turn_aborted", "error", "item_started", "item_completed",
-                     "stream_error"})
+_URGENT = frozenset(
+    {"turn_started", "turn_complete", "turn_aborted", "error", "item_started", "item_completed", "stream_error"}
+)
 
 
 class Transcript(StaticFallback, anywidget.AnyWidget):
@@ -46,8 +47,10 @@ class Transcript(StaticFallback, anywidget.AnyWidget):
 
     def __new__(cls, source: Any = None, **kwargs: Any) -> Transcript:
         if not (hasattr(source, "subscribe") and hasattr(source, "thread_id")):
-            raise TypeError(f"Transcript needs an event source (a codex_nb.Session, an app-server thread, ...), got "
-                            f"{type(source).__name__}; pass it: cx.Transcript(session)")
+            raise TypeError(
+                f"Transcript needs an event source (a codex_nb.Session, an app-server thread, ...), got "
+                f"{type(source).__name__}; pass it: cx.Transcript(session)"
+            )
         widget: Transcript = super().__new__(cls, source, **kwargs)
         return widget
 

@@ -50,8 +50,14 @@ class _Entry:
         return self.value
 
     def snapshot(self) -> dict[str, str]:
-        return {"kind": self.kind, "id": self.id, "text": self.text(), "status": self.status, "title": self.title,
-                "detail": self.detail}
+        return {
+            "kind": self.kind,
+            "id": self.id,
+            "text": self.text(),
+            "status": self.status,
+            "title": self.title,
+            "detail": self.detail,
+        }
 
 
 class TranscriptState:
@@ -151,8 +157,7 @@ class TranscriptState:
 
     def _add(self, kind: str, text: str, *, status: str = "", detail: str = "", entry_id: str | None = None) -> _Entry:
         self._counter += 1
-        entry = _Entry(kind=kind, id=entry_id or f"{kind}-{self._counter}", value=text, status=status,
-                       detail=detail)
+        entry = _Entry(kind=kind, id=entry_id or f"{kind}-{self._counter}", value=text, status=status, detail=detail)
         self.entries.append(entry)
         return entry
 

@@ -63,8 +63,10 @@ class TurnControls(StaticFallback, anywidget.AnyWidget):
     def __new__(cls, session: EventSource | None = None, **kwargs: Any) -> TurnControls:
         # checked before any widget state exists, so a bad call leaves no comm behind
         if not (hasattr(session, "subscribe") and hasattr(session, "interrupt")):
-            raise TypeError(f"TurnControls needs a codex_nb.Session, got {type(session).__name__}; "
-                            f"create one with codex_nb.Session() and pass it: cx.TurnControls(session)")
+            raise TypeError(
+                f"TurnControls needs a codex_nb.Session, got {type(session).__name__}; "
+                f"create one with codex_nb.Session() and pass it: cx.TurnControls(session)"
+            )
         widget: TurnControls = super().__new__(cls, session, **kwargs)
         return widget
 
@@ -145,9 +147,11 @@ class TurnControls(StaticFallback, anywidget.AnyWidget):
         return line
 
     def html(self) -> str:
-        button = '<button disabled>Stop</button>' if self.status == "running" else ""
-        return (f'<div class="cx-turn-controls-static"><span class="cx-turn-status">'
-                f'{html.escape(self.text())}</span>{button}</div>')
+        button = "<button disabled>Stop</button>" if self.status == "running" else ""
+        return (
+            f'<div class="cx-turn-controls-static"><span class="cx-turn-status">'
+            f"{html.escape(self.text())}</span>{button}</div>"
+        )
 
     def __repr__(self) -> str:
         return self.text()

@@ -64,10 +64,12 @@ class HostileAgent:
         self.conn = conn
 
     async def initialize(self, protocol_version: int, **_: Any) -> InitializeResponse:
-        methods = [EnvVarAuthMethod(id="hostile-key", name="Use HOSTILE_KEY", type="env_var",
-                                    vars=[{"name": "HOSTILE_KEY"}])]
-        return InitializeResponse(protocol_version=acp.PROTOCOL_VERSION, agent_capabilities=AgentCapabilities(),
-                                  auth_methods=methods)
+        methods = [
+            EnvVarAuthMethod(id="hostile-key", name="Use HOSTILE_KEY", type="env_var", vars=[{"name": "HOSTILE_KEY"}])
+        ]
+        return InitializeResponse(
+            protocol_version=acp.PROTOCOL_VERSION, agent_capabilities=AgentCapabilities(), auth_methods=methods
+        )
 
     async def authenticate(self, method_id: str, **_: Any) -> AuthenticateResponse:
         if method_id != "hostile-key" or not os.environ.get("HOSTILE_KEY"):
@@ -85,8 +87,18 @@ class HostileAgent:
 
     async def late(self, session_id: str) -> None:
         await self.say(session_id, "LATE")
-        raw(json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": session_id, "update": {
-            "sessionUpdate": "tool_call_update", "toolCallId": "late-1", "status": "completed"}}}))
+        raw(
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "session/update",
+                    "params": {
+                        "sessionId": session_id,
+                        "update": {"sessionUpdate": "tool_call_update", "toolCallId": "late-1", "status": "completed"},
+                    },
+                }
+            )
+        )
 
     async def say(self, session_id: str, text: str) -> None:
         await self.conn.session_update(session_id=session_id, update=update_agent_message_text(text))
@@ -98,18 +110,28 @@ class HostileAgent:
             raw("[1, 2, 3]")
             raw("42")
             raw('{"jsonrpc": "2.0", "note": "neither request nor response"}')
-            raw(json.dumps({"jsonrpc": "2.0", "method": "session/update",
-                            "params": {"sessionId": session_id, "update": {"sessionUpdate": "plan", "entries": 7}}}))
-            await self.conn.session_update(session_id=session_id, update=update_plan(
-                [plan_entry("survive the garbage", priority="high", status="completed")]))
+            raw(
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "session/update",
+                        "params": {"sessionId": session_id, "update": {"sessionUpdate": "plan", "entries": 7}},
+                    }
+                )
+            )
+            await self.conn.session_update(
+                session_id=session_id,
+                update=update_plan([plan_entry("survive the garbage", priority="high", status="completed")]),
+            )
             await self.say(session_id, "still here")
         elif text.startswith("fs "):
             results = []
             for op in json.loads(text[3:])["ops"]:
                 try:
                     if op["op"] == "read":
-                        got = await self.conn.read_text_file(session_id=session_id, path=op["path"],
-                                                             line=op.get("line"), limit=op.get("limit"))
+                        got = await self.conn.read_text_file(
+                            session_id=session_id, path=op["path"], line=op.get("line"), limit=op.get("limit")
+                        )
                         results.append({"ok": got.content})
                     else:
                         await self.conn.write_text_file(session_id=session_id, path=op["path"], content=op["content"])
@@ -118,11 +140,15 @@ class HostileAgent:
                     results.append({"error": str(err), "code": err.code})
             await self.say(session_id, json.dumps(results))
         elif text.startswith("terminal"):
-            spec = json.loads(text[len("terminal"):] or '{"command": "echo", "args": ["hi"]}')
+            spec = json.loads(text[len("terminal") :] or '{"command": "echo", "args": ["hi"]}')
             try:
                 created = await self.conn.create_terminal(
-                    session_id=session_id, command=spec["command"], args=spec.get("args"), cwd=spec.get("cwd"),
-                    output_byte_limit=spec.get("limit"))
+                    session_id=session_id,
+                    command=spec["command"],
+                    args=spec.get("args"),
+                    cwd=spec.get("cwd"),
+                    output_byte_limit=spec.get("limit"),
+                )
                 tid = created.terminal_id
                 if spec.get("kill"):
                     await self.conn.kill_terminal(session_id=session_id, terminal_id=tid)
@@ -134,49 +160,98 @@ class HostileAgent:
                     after = "still there"
                 except RequestError as err:
                     after = str(err)
-                await self.say(session_id, json.dumps({"exit": done.exit_code, "signal": done.signal,
-                                                       "output": out.output, "truncated": out.truncated,
-                                                       "after_release": after}))
+                await self.say(
+                    session_id,
+                    json.dumps(
+                        {
+                            "exit": done.exit_code,
+                            "signal": done.signal,
+                            "output": out.output,
+                            "truncated": out.truncated,
+                            "after_release": after,
+                        }
+                    ),
+                )
             except RequestError as err:
                 await self.say(session_id, json.dumps({"error": str(err), "code": err.code}))
         elif text.startswith("burst "):
             count, steps = map(int, text.split()[1:3])
             for i in range(count):
-                await self.conn.session_update(session_id=session_id, update=update_plan(
-                    [plan_entry(f"step {j}", status="completed" if j < i * steps // count else "pending")
-                     for j in range(steps)]))
+                await self.conn.session_update(
+                    session_id=session_id,
+                    update=update_plan(
+                        [
+                            plan_entry(f"step {j}", status="completed" if j < i * steps // count else "pending")
+                            for j in range(steps)
+                        ]
+                    ),
+                )
         elif text.startswith("stop "):
             return PromptResponse(stop_reason=text[5:])
         elif text == "hang":
-            await self.conn.session_update(session_id=session_id, update=start_tool_call(
-                "hang-1", "Wait forever", kind="other", status="in_progress"))
+            await self.conn.session_update(
+                session_id=session_id,
+                update=start_tool_call("hang-1", "Wait forever", kind="other", status="in_progress"),
+            )
             await asyncio.Event().wait()
         elif text == "last-update":
             call_id = f"last-{uuid.uuid4().hex[:8]}"
-            await self.conn.session_update(session_id=session_id, update=start_tool_call(
-                call_id, "Quick", kind="read", status="in_progress"))
+            await self.conn.session_update(
+                session_id=session_id, update=start_tool_call(call_id, "Quick", kind="read", status="in_progress")
+            )
             await self.conn.session_update(session_id=session_id, update=update_agent_message_text("done "))
-            raw(json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": session_id, "update": {
-                "sessionUpdate": "tool_call_update", "toolCallId": call_id, "status": "completed"}}}))
+            raw(
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "session/update",
+                        "params": {
+                            "sessionId": session_id,
+                            "update": {
+                                "sessionUpdate": "tool_call_update",
+                                "toolCallId": call_id,
+                                "status": "completed",
+                            },
+                        },
+                    }
+                )
+            )
         elif text == "late":
-            await self.conn.session_update(session_id=session_id, update=start_tool_call(
-                "late-1", "Slow", kind="read", status="in_progress"))
+            await self.conn.session_update(
+                session_id=session_id, update=start_tool_call("late-1", "Slow", kind="read", status="in_progress")
+            )
             await self.say(session_id, "answer")
             # Runs after the SDK has queued this prompt's response (it queues it as soon as
             # this handler returns, before any other task runs).
             asyncio.get_running_loop().create_task(self.late(session_id))
         elif text == "badplan":
-            raw(json.dumps({"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": session_id, "update": {
-                "sessionUpdate": "plan", "entries": [
-                    {"content": "fine", "priority": "high", "status": "completed"},
-                    {"content": "blocked one", "priority": "low", "status": "blocked"},
-                    {"content": "urgent one", "priority": "urgent", "status": "pending"},
-                    {"content": {"title": "an object"}, "priority": "medium", "status": "in_progress"}]}}}))
+            raw(
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "session/update",
+                        "params": {
+                            "sessionId": session_id,
+                            "update": {
+                                "sessionUpdate": "plan",
+                                "entries": [
+                                    {"content": "fine", "priority": "high", "status": "completed"},
+                                    {"content": "blocked one", "priority": "low", "status": "blocked"},
+                                    {"content": "urgent one", "priority": "urgent", "status": "pending"},
+                                    {"content": {"title": "an object"}, "priority": "medium", "status": "in_progress"},
+                                ],
+                            },
+                        },
+                    }
+                )
+            )
             await self.say(session_id, "planned")
         elif text.startswith("flood "):
             for i in range(int(text.split()[1])):
-                await self.conn.session_update(session_id=session_id, update=start_tool_call(
-                    f"flood-{i}", f"call {i}", kind="read", status="completed"))
+                await self.conn.session_update(
+                    session_id=session_id,
+                    update=start_tool_call(f"flood-{i}", f"call {i}", kind="read", status="completed"),
+                )
         elif text.startswith("ghosts "):
             for i in range(int(text.split()[1])):
                 await self.conn.session_update(session_id=f"ghost-{i}", update=update_agent_message_text("boo"))

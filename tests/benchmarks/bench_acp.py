@@ -65,8 +65,10 @@ async def main(updates: int, steps: int) -> int:
     quarter = min([await ours_seconds(updates // 4, steps) for _ in range(3)])
     ratio = ours / base
     growth = (ours / updates) / (quarter / (updates // 4))
-    print(f"{updates} plan updates of {steps} steps: SDK client {base * 1000:.0f} ms, "
-          f"cx.AcpAgent {ours * 1000:.0f} ms -> {ratio:.2f}x (target <= 2x)")
+    print(
+        f"{updates} plan updates of {steps} steps: SDK client {base * 1000:.0f} ms, "
+        f"cx.AcpAgent {ours * 1000:.0f} ms -> {ratio:.2f}x (target <= 2x)"
+    )
     print(f"cost per update at {updates} vs {updates // 4} updates: {growth:.2f}x (flat is ~1x)")
     return 0 if ratio <= 2 and growth <= 2 else 1
 

@@ -75,8 +75,13 @@ async def real_codex_burst(n: int) -> dict[str, float]:
             assert widget.revision == n and len(arrived) == n, (widget.revision, len(arrived))
             handle.interrupt()
             await handle
-    return {"notifications": len(arrived), "burst_s": arrived[-1] - arrived[0], "messages": messages,
-            "cost_us": statistics.median(costs) * 1e6, "final_latency_ms": (final_time - arrived[-1]) * 1000}
+    return {
+        "notifications": len(arrived),
+        "burst_s": arrived[-1] - arrived[0],
+        "messages": messages,
+        "cost_us": statistics.median(costs) * 1e6,
+        "final_latency_ms": (final_time - arrived[-1]) * 1000,
+    }
 
 
 async def own_runtime_burst(n: int) -> dict[str, float]:
@@ -106,24 +111,33 @@ async def own_runtime_burst(n: int) -> dict[str, float]:
         return "released"
 
     calls = [cx.function_call("update_plan", plan_args(i, n), call_id=f"c{i}") for i in range(1, n + 1)]
-    model = cx.ScriptedModel([calls + [cx.function_call("checkpoint", {}, call_id="hold")],
-                              [cx.assistant_message("done")]])
+    model = cx.ScriptedModel(
+        [calls + [cx.function_call("checkpoint", {}, call_id="hold")], [cx.assistant_message("done")]]
+    )
     handle = session.start_turn("burst", model=model)
     await reached.wait()
     await widget.settled()
     final_time, messages = _final_comm_time(widget, n)
     gate.set()
     await handle
-    return {"notifications": len(arrived), "burst_s": arrived[-1] - arrived[0], "messages": messages,
-            "cost_us": statistics.median(costs) * 1e6, "final_latency_ms": (final_time - arrived[-1]) * 1000}
+    return {
+        "notifications": len(arrived),
+        "burst_s": arrived[-1] - arrived[0],
+        "messages": messages,
+        "cost_us": statistics.median(costs) * 1e6,
+        "final_latency_ms": (final_time - arrived[-1]) * 1000,
+    }
 
 
 async def main(n: int) -> dict[str, Any]:
     real = await real_codex_burst(n)
     own = await own_runtime_burst(n)
-    return {"real_codex": real, "own_runtime": own,
-            "cost_ratio_real_over_own": real["cost_us"] / own["cost_us"],
-            "final_latency_ratio_real_over_own": real["final_latency_ms"] / max(own["final_latency_ms"], 1e-6)}
+    return {
+        "real_codex": real,
+        "own_runtime": own,
+        "cost_ratio_real_over_own": real["cost_us"] / own["cost_us"],
+        "final_latency_ratio_real_over_own": real["final_latency_ms"] / max(own["final_latency_ms"], 1e-6),
+    }
 
 
 if __name__ == "__main__":
@@ -133,5 +147,7 @@ if __name__ == "__main__":
     report = asyncio.run(main(args.snapshots))
     print(json.dumps(report, indent=2))
     worst = max(report["real_codex"]["final_latency_ms"], report["own_runtime"]["final_latency_ms"])
-    print(f"final plan in widget state within {worst:.1f} ms after the burst (target <= 100 ms): "
-          f"{'met' if worst <= 100 else 'NOT met'}")
+    print(
+        f"final plan in widget state within {worst:.1f} ms after the burst (target <= 100 ms): "
+        f"{'met' if worst <= 100 else 'NOT met'}"
+    )

@@ -41,8 +41,9 @@ class TimedComm(testing.RecordingComm):
         self.times: list[float] = []
         super().__init__(**kwargs)
 
-    def publish_msg(self, msg_type: str, data: Any = None, metadata: Any = None, buffers: Any = None,
-                    **keys: Any) -> None:
+    def publish_msg(
+        self, msg_type: str, data: Any = None, metadata: Any = None, buffers: Any = None, **keys: Any
+    ) -> None:
         json.dumps(data)
         self.times.append(time.perf_counter())
         super().publish_msg(msg_type, data, metadata, buffers, **keys)
@@ -175,7 +176,11 @@ def per_snapshot_cost(n: int) -> dict[str, float]:
     def us(values: list[float]) -> float:
         return statistics.median(values) * 1e6
 
-    return {"coalesced_us": us(asyncio.run(coalesced())), "uncoalesced_us": us(uncoalesced()), "bare_hold_sync_us": us(bare())}
+    return {
+        "coalesced_us": us(asyncio.run(coalesced())),
+        "uncoalesced_us": us(uncoalesced()),
+        "bare_hold_sync_us": us(bare()),
+    }
 
 
 def main() -> None:
@@ -185,8 +190,10 @@ def main() -> None:
     held = asyncio.run(burst(n, pause_after=True))
     ended = asyncio.run(burst(n, pause_after=False))
     cost = per_snapshot_cost(n)
-    print(f"burst of {held['snapshots']} snapshots from a background turn (update_plan calls), "
-          f"emitted over {held['burst_s'] * 1000:.1f} ms")
+    print(
+        f"burst of {held['snapshots']} snapshots from a background turn (update_plan calls), "
+        f"emitted over {held['burst_s'] * 1000:.1f} ms"
+    )
     print(f"  comm update messages: {held['messages']} ({held['coalesced']} snapshots coalesced)")
     print(f"  messages per second over the burst: {held['msgs_per_s']:.1f} (target <= ~20)")
     print(f"  max messages in any 1 s window: {held['max_in_1s']}")

@@ -61,9 +61,14 @@ async def measure() -> dict[str, float]:
         nested = (time.perf_counter() - started) / N
     finally:
         session.planner.finalizers[0].close()
-    return {"first_exec_s": first_exec, "isolate_startup_median_s": statistics.median(startups),
-            "direct_dispatch_s": direct, "v8_roundtrip_s": roundtrip, "nested_call_s": nested,
-            "budget_s": 2 * (direct + roundtrip)}
+    return {
+        "first_exec_s": first_exec,
+        "isolate_startup_median_s": statistics.median(startups),
+        "direct_dispatch_s": direct,
+        "v8_roundtrip_s": roundtrip,
+        "nested_call_s": nested,
+        "budget_s": 2 * (direct + roundtrip),
+    }
 
 
 async def _never(*_args: str) -> str:
@@ -79,8 +84,13 @@ def cx_entry(name: str):
 def report(figures: dict[str, float]) -> str:
     rows = [f"{k:28s} {v * 1e3:9.3f} ms" for k, v in figures.items()]
     verdict = "OK" if figures["nested_call_s"] <= figures["budget_s"] else "OVER BUDGET"
-    return "\n".join([*rows, f"nested / (direct + round-trip) = "
-                      f"{figures['nested_call_s'] / (figures['budget_s'] / 2):.2f}x  -> {verdict}"])
+    return "\n".join(
+        [
+            *rows,
+            f"nested / (direct + round-trip) = "
+            f"{figures['nested_call_s'] / (figures['budget_s'] / 2):.2f}x  -> {verdict}",
+        ]
+    )
 
 
 @pytest.mark.benchmark

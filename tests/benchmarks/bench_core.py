@@ -47,9 +47,12 @@ async def abest_of(fn, *, repeat: int = 7, number: int = 2000) -> float:
 
 def plan_args(steps: int) -> str:
     statuses = ["completed", "in_progress", "pending"]
-    return json.dumps({"explanation": "Benchmark plan",
-                       "plan": [{"step": f"Step number {i} of the plan", "status": statuses[min(i, 2)]}
-                                for i in range(steps)]})
+    return json.dumps(
+        {
+            "explanation": "Benchmark plan",
+            "plan": [{"step": f"Step number {i} of the plan", "status": statuses[min(i, 2)]} for i in range(steps)],
+        }
+    )
 
 
 async def dispatch_ratio(steps: int) -> tuple[float, float, float]:
@@ -71,14 +74,17 @@ def planner_cost(count: int) -> tuple[float, float]:
     session = cx.Session()
     tools = []
     for i in range(count):
+
         def fn(x: int = 0) -> int:
             return x
+
         tools.append(cx.tools.python_tool.PythonFunctionTool(fn, name=f"tool_{i}") if False else None)
     from codex_nb.tools.python_tool import PythonFunctionTool
 
     def make(i: int) -> PythonFunctionTool:
         def fn(x: int = 0) -> int:
             return x
+
         return PythonFunctionTool(fn, name=f"tool_{i}")
 
     session.registry.replace_source("bench", [make(i) for i in range(count)])
@@ -100,17 +106,23 @@ async def main() -> int:
         bare, full, ratio = await dispatch_ratio(steps)
         verdict = "ok" if ratio <= 3 else "OVER TARGET"
         failures += ratio > 3
-        print(f"  {steps:>3} steps: bare {bare * 1e6:8.1f} us  full {full * 1e6:8.1f} us  ratio {ratio:5.2f}x  "
-              f"(target <= 3x: {verdict})")
+        print(
+            f"  {steps:>3} steps: bare {bare * 1e6:8.1f} us  full {full * 1e6:8.1f} us  ratio {ratio:5.2f}x  "
+            f"(target <= 3x: {verdict})"
+        )
     small_steady, small_change = planner_cost(10)
     big_steady, big_change = planner_cost(10_000)
     ratio = big_steady / small_steady
     failures += ratio > 2
     print("ToolPlanner.plan()")
-    print(f"  steady state: 10 tools {small_steady * 1e6:.2f} us, 10,000 tools {big_steady * 1e6:.2f} us, "
-          f"ratio {ratio:.2f}x (target <= 2x: {'ok' if ratio <= 2 else 'OVER TARGET'})")
-    print(f"  first plan after a registry change: 10 tools {small_change * 1e3:.3f} ms, "
-          f"10,000 tools {big_change * 1e3:.3f} ms (rebuilds the specs once per generation)")
+    print(
+        f"  steady state: 10 tools {small_steady * 1e6:.2f} us, 10,000 tools {big_steady * 1e6:.2f} us, "
+        f"ratio {ratio:.2f}x (target <= 2x: {'ok' if ratio <= 2 else 'OVER TARGET'})"
+    )
+    print(
+        f"  first plan after a registry change: 10 tools {small_change * 1e3:.3f} ms, "
+        f"10,000 tools {big_change * 1e3:.3f} ms (rebuilds the specs once per generation)"
+    )
     return 1 if failures else 0
 
 

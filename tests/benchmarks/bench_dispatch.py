@@ -56,9 +56,12 @@ class PeerStep(BaseModel):
 
 def plan_text(steps: int) -> str:
     statuses = ["completed", "in_progress", "pending"]
-    return json.dumps({"explanation": "Benchmark plan",
-                       "plan": [{"step": f"Step number {i} of the plan", "status": statuses[min(i, 2)]}
-                                for i in range(steps)]})
+    return json.dumps(
+        {
+            "explanation": "Benchmark plan",
+            "plan": [{"step": f"Step number {i} of the plan", "status": statuses[min(i, 2)]} for i in range(steps)],
+        }
+    )
 
 
 async def per_call(fn: Callable[[], object], number: int) -> float:
@@ -81,6 +84,7 @@ def agents_peer(text: str) -> Callable[[], Awaitable[object]] | None:
         from agents.tool_context import ToolContext
     except ImportError:
         return None
+
     @function_tool
     def update_plan(explanation: str | None, plan: list[PeerStep]) -> str:
         """Update the plan."""
@@ -150,12 +154,16 @@ async def dispatch_table(steps: int) -> dict[str, float]:
     candidates["codex_nb session.call_tool"] = lambda: per_call(lambda: session.call_tool("update_plan", args), 500)
 
     async def turn_100_responses() -> float:
-        return await turn_of(cx.Session(), [[cx.function_call("update_plan", text, call_id=f"c{i}")]
-                                            for i in range(100)]) / 100
+        return (
+            await turn_of(cx.Session(), [[cx.function_call("update_plan", text, call_id=f"c{i}")] for i in range(100)])
+            / 100
+        )
 
     async def turn_one_response() -> float:
-        return await turn_of(cx.Session(), [[cx.function_call("update_plan", text, call_id=f"c{i}")
-                                             for i in range(100)]]) / 100
+        return (
+            await turn_of(cx.Session(), [[cx.function_call("update_plan", text, call_id=f"c{i}") for i in range(100)]])
+            / 100
+        )
 
     async def trivial_tool() -> float:
         s = cx.Session()
@@ -195,8 +203,7 @@ async def breakdown(steps: int) -> float:
     name = ToolName.of("update_plan")
 
     def lifecycle() -> None:
-        life = CallLifecycle(session.records, thread_id="t", turn_id="u", call_id="c",
-                             tool_name=name)
+        life = CallLifecycle(session.records, thread_id="t", turn_id="u", call_id="c", tool_name=name)
         life.start()
         life.finish(ToolCallOutcome.completed(True))
 
@@ -211,8 +218,12 @@ async def breakdown(steps: int) -> float:
     from codex_nb.tools.payload import ToolOutput
 
     entry = session.tool_plan().router.lookup(name)
-    inv = ToolInvocation(call=ToolCall(tool_name=name, call_id="c", payload=Payload.function(text)),
-                         tool=entry.tool, turn=turn, cancel=turn.cancel)
+    inv = ToolInvocation(
+        call=ToolCall(tool_name=name, call_id="c", payload=Payload.function(text)),
+        tool=entry.tool,
+        turn=turn,
+        cancel=turn.cancel,
+    )
     receipt = ToolOutput(body="Plan updated", success=True)
 
     async def hooks_idle() -> None:
@@ -248,9 +259,11 @@ def verdict(table: dict[str, float], lacking: float) -> None:
     budget = agents + lacking
     for name in ("codex_nb run_call", "in a turn: 100 responses x 1 call", "in a turn: 1 response x 100 calls"):
         ours = table[name]
-        print(f"  {name}: {ours * 1e6:.1f} us vs openai-agents on_invoke_tool {agents * 1e6:.1f} us + the features "
-              f"it lacks {lacking * 1e6:.1f} us = {budget * 1e6:.1f} us -> "
-              f"{'not slower' if ours <= budget else 'SLOWER'} ({ours / budget:.2f}x)")
+        print(
+            f"  {name}: {ours * 1e6:.1f} us vs openai-agents on_invoke_tool {agents * 1e6:.1f} us + the features "
+            f"it lacks {lacking * 1e6:.1f} us = {budget * 1e6:.1f} us -> "
+            f"{'not slower' if ours <= budget else 'SLOWER'} ({ours / budget:.2f}x)"
+        )
 
 
 async def gate_scaling() -> float:
@@ -283,14 +296,18 @@ async def gate_scaling() -> float:
         return min(smalls), min(larges)
 
     small, large = await scaling("on")
-    print(f"parallel gate: 500 exclusive calls {small:.3f} s, 10,000 {large:.3f} s -> {large / small:.1f}x "
-          f"(linear would be 20x; target <= 20x)")
+    print(
+        f"parallel gate: 500 exclusive calls {small:.3f} s, 10,000 {large:.3f} s -> {large / small:.1f}x "
+        f"(linear would be 20x; target <= 20x)"
+    )
     # A turn keeps what every call returned until the response is recorded, and the collector
     # walks all of it (and the rest of the process's heap) again and again: paused, what is
     # left is the dispatch's own scaling.
     paused_small, paused_large = await scaling("paused")
-    print(f"  the same turns with the collector paused: {paused_small:.3f} s, {paused_large:.3f} s -> "
-          f"{paused_large / paused_small:.1f}x ({len(gc.get_objects()):,} objects tracked in this process)")
+    print(
+        f"  the same turns with the collector paused: {paused_small:.3f} s, {paused_large:.3f} s -> "
+        f"{paused_large / paused_small:.1f}x ({len(gc.get_objects()):,} objects tracked in this process)"
+    )
 
     async def gate_alone(n: int) -> float:
         """The ParallelGate itself, as a streaming response uses it: n tasks queue exclusively."""
@@ -323,10 +340,12 @@ async def gate_scaling() -> float:
             bare_large = min([await tasks_alone(10_000) for _ in range(3)])
         finally:
             gc.enable()
-        print(f"  ParallelGate alone (streamed responses), collector {collector}: 500 exclusive holders "
-              f"{alone_small * 1e3:.1f} ms, 10,000 {alone_large * 1e3:.1f} ms -> {alone_large / alone_small:.1f}x; "
-              f"the same tasks without a gate {bare_small * 1e3:.1f} ms, {bare_large * 1e3:.1f} ms -> "
-              f"{bare_large / bare_small:.1f}x")
+        print(
+            f"  ParallelGate alone (streamed responses), collector {collector}: 500 exclusive holders "
+            f"{alone_small * 1e3:.1f} ms, 10,000 {alone_large * 1e3:.1f} ms -> {alone_large / alone_small:.1f}x; "
+            f"the same tasks without a gate {bare_small * 1e3:.1f} ms, {bare_large * 1e3:.1f} ms -> "
+            f"{bare_large / bare_small:.1f}x"
+        )
     return large / small
 
 
@@ -343,8 +362,9 @@ async def long_turn(steps: int = 10_000, window: int = 1_000, turns: int = 3) ->
             stamps.append(time.perf_counter())
             if len(stamps) > steps:
                 return [cx.assistant_message("done")]
-            return [cx.function_call("update_plan", '{"plan":[{"step":"a","status":"pending"}]}',
-                                     call_id=f"c{len(stamps)}")]
+            return [
+                cx.function_call("update_plan", '{"plan":[{"step":"a","status":"pending"}]}', call_id=f"c{len(stamps)}")
+            ]
 
         model = cx.ScriptedModel([step] * (steps + 1))
         gc.collect()
@@ -352,8 +372,10 @@ async def long_turn(steps: int = 10_000, window: int = 1_000, turns: int = 3) ->
         assert result.status == "completed", result.error
         gaps = [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
         first, last = statistics.median(gaps[:window]), statistics.median(gaps[-window:])
-        print(f"  {steps:,}-step turn: per step first {window:,} {first * 1e6:.0f} us, last {window:,} "
-              f"{last * 1e6:.0f} us -> {last / first:.2f}x")
+        print(
+            f"  {steps:,}-step turn: per step first {window:,} {first * 1e6:.0f} us, last {window:,} "
+            f"{last * 1e6:.0f} us -> {last / first:.2f}x"
+        )
         ratios.append(last / first)
     ratio = statistics.median(ratios)
     print(f"{steps:,}-step turn, median of {turns}: last {window:,} steps vs first -> {ratio:.2f}x (flat is 1x)")
@@ -363,14 +385,17 @@ async def long_turn(steps: int = 10_000, window: int = 1_000, turns: int = 3) ->
 def import_time(runs: int = 7) -> float:
     totals = []
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-X", "importtime", "-c", "import codex_nb"], capture_output=True,
-                             text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", "import codex_nb"], capture_output=True, text=True, check=True
+        )
         match = re.search(r"import time:\s+\d+ \|\s+(\d+) \| codex_nb\n", out.stderr)
         assert match, out.stderr[-500:]
         totals.append(int(match.group(1)) / 1000)
     best = min(totals)
-    print(f"import codex_nb (python -X importtime, best of {runs}): {best:.0f} ms (median {statistics.median(totals):.0f}"
-          f" ms; target <= 150 ms)")
+    print(
+        f"import codex_nb (python -X importtime, best of {runs}): {best:.0f} ms (median {statistics.median(totals):.0f}"
+        f" ms; target <= 150 ms)"
+    )
     return best
 
 

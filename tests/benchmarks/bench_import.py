@@ -48,16 +48,24 @@ FLOOR = "import asyncio\nfrom pydantic import BaseModel\nclass Floor(BaseModel, 
 FLOOR_LABEL = "floor: asyncio + one pydantic model"
 CACHED, SOURCE = "bytecode cached", "from source"
 CONSTRUCT = "first cx.Session() (wall clock)"
-CONSTRUCT_CODE = ("import time, codex_nb as cx; cx.Session; start = time.perf_counter(); cx.Session(); "
-                  "print((time.perf_counter() - start) * 1000)")
+CONSTRUCT_CODE = (
+    "import time, codex_nb as cx; cx.Session; start = time.perf_counter(); cx.Session(); "
+    "print((time.perf_counter() - start) * 1000)"
+)
 
 
 def measure(statement: str, env: dict[str, str]) -> tuple[float, dict[str, int]]:
     """Milliseconds ``statement`` spends importing (the top-level lines after a marker, so the
     interpreter's own startup imports are not counted), and the self time per module in us."""
     code = f"import sys; sys.stderr.write({MARK!r} + '\\n'); sys.stderr.flush(); {statement}"
-    out = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True,
-                         check=True, env=env, cwd=env["PYTHONPATH"])
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=env["PYTHONPATH"],
+    )
     _, found, tail = out.stderr.partition(MARK + "\n")
     assert found, out.stderr[-500:]
     total_us = 0
@@ -71,17 +79,25 @@ def measure(statement: str, env: dict[str, str]) -> tuple[float, dict[str, int]]
 
 
 def construct(env: dict[str, str]) -> float:
-    out = subprocess.run([sys.executable, "-c", CONSTRUCT_CODE], capture_output=True, text=True, check=True, env=env,
-                         cwd=env["PYTHONPATH"])
+    out = subprocess.run(
+        [sys.executable, "-c", CONSTRUCT_CODE],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=env["PYTHONPATH"],
+    )
     return float(out.stdout.split()[-1])
 
 
 def environments(cache: str, tree: str) -> dict[str, dict[str, str]]:
     base = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
     base["PYTHONPATH"] = tree
-    return {CACHED: {**base, "PYTHONPYCACHEPREFIX": cache},
-            # no prefix here: the standard library and site-packages keep their installed caches
-            SOURCE: {**base, "PYTHONDONTWRITEBYTECODE": "1"}}
+    return {
+        CACHED: {**base, "PYTHONPYCACHEPREFIX": cache},
+        # no prefix here: the standard library and site-packages keep their installed caches
+        SOURCE: {**base, "PYTHONDONTWRITEBYTECODE": "1"},
+    }
 
 
 def copy_checkout(into: str) -> str:
@@ -107,8 +123,14 @@ def main() -> float:
             trees[f"baseline {args.baseline}"] = extract(args.baseline, os.path.join(scratch, "baseline"))
         envs = {tree: environments(os.path.join(scratch, "pycache"), path) for tree, path in trees.items()}
         for path, tree_envs in zip(trees.values(), envs.values(), strict=True):
-            found = subprocess.run([sys.executable, "-c", "import codex_nb; print(codex_nb.__file__)"], check=True,
-                                   capture_output=True, text=True, env=tree_envs[SOURCE], cwd=path).stdout.strip()
+            found = subprocess.run(
+                [sys.executable, "-c", "import codex_nb; print(codex_nb.__file__)"],
+                check=True,
+                capture_output=True,
+                text=True,
+                env=tree_envs[SOURCE],
+                cwd=path,
+            ).stdout.strip()
             assert found.startswith(path), f"{found} is not the copy in {path}"
             for statement in (IMPORT, SESSION, FLOOR):
                 measure(statement, tree_envs[CACHED])  # writes the caches
@@ -151,8 +173,10 @@ def report(runs: int, envs: dict[str, dict[str, dict[str, str]]]) -> float:
     median_self = {name: statistics.median(run.get(name, 0) for run in session_self) for name in modules}
     top = sorted(median_self.items(), key=lambda item: item[1], reverse=True)[:20]
     ours = sum(us for name, us in median_self.items() if name == "codex_nb" or name.startswith("codex_nb."))
-    print(f"\ntop self time under `{SESSION}`, {CACHED} (median of {runs}; codex_nb's own modules "
-          f"{ours / 1000:.1f} ms of {session:.1f}):")
+    print(
+        f"\ntop self time under `{SESSION}`, {CACHED} (median of {runs}; codex_nb's own modules "
+        f"{ours / 1000:.1f} ms of {session:.1f}):"
+    )
     for name, us in top:
         print(f"  {us / 1000:6.2f} ms  {name}")
     return best

@@ -29,15 +29,38 @@ TARGET = 1.5
 
 def recorded_stream(deltas: int) -> bytes:
     parts = [f"tok{i} " for i in range(deltas)]
-    message = {"type": "message", "id": "m1", "status": "completed", "role": "assistant",
-               "content": [{"type": "output_text", "text": "".join(parts), "annotations": []}]}
+    message = {
+        "type": "message",
+        "id": "m1",
+        "status": "completed",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": "".join(parts), "annotations": []}],
+    }
     events = [{"type": "response.created", "response": {"id": "r1", "object": "response", "status": "in_progress"}}]
-    events += [{"type": "response.output_text.delta", "item_id": "m1", "output_index": 0, "content_index": 0,
-                "delta": p, "sequence_number": i, "logprobs": []} for i, p in enumerate(parts)]
-    events += [{"type": "response.output_item.done", "output_index": 0, "item": message},
-               {"type": "response.completed", "response": {"id": "r1", "object": "response", "status": "completed",
-                                                           "usage": {"input_tokens": 5, "output_tokens": deltas,
-                                                                     "total_tokens": deltas + 5}}}]
+    events += [
+        {
+            "type": "response.output_text.delta",
+            "item_id": "m1",
+            "output_index": 0,
+            "content_index": 0,
+            "delta": p,
+            "sequence_number": i,
+            "logprobs": [],
+        }
+        for i, p in enumerate(parts)
+    ]
+    events += [
+        {"type": "response.output_item.done", "output_index": 0, "item": message},
+        {
+            "type": "response.completed",
+            "response": {
+                "id": "r1",
+                "object": "response",
+                "status": "completed",
+                "usage": {"input_tokens": 5, "output_tokens": deltas, "total_tokens": deltas + 5},
+            },
+        },
+    ]
     return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
 
 
@@ -47,10 +70,11 @@ def transport(data: bytes, chunk: int = 4096):
 
     async def body():
         for start in range(0, len(data), chunk):
-            yield data[start:start + chunk]
+            yield data[start : start + chunk]
 
-    return httpx2.MockTransport(lambda request: httpx2.Response(
-        200, headers={"content-type": "text/event-stream"}, content=body()))
+    return httpx2.MockTransport(
+        lambda request: httpx2.Response(200, headers={"content-type": "text/event-stream"}, content=body())
+    )
 
 
 class RecordedModel(cx.ResponsesModel):
@@ -61,13 +85,21 @@ class RecordedModel(cx.ResponsesModel):
         self._data = data
 
     def _new_client(self):
-        return openai.AsyncOpenAI(api_key="sk-bench", base_url="http://bench.invalid/v1", max_retries=0,
-                                  http_client=openai.DefaultAsyncHttpxClient(transport=transport(self._data)))
+        return openai.AsyncOpenAI(
+            api_key="sk-bench",
+            base_url="http://bench.invalid/v1",
+            max_retries=0,
+            http_client=openai.DefaultAsyncHttpxClient(transport=transport(self._data)),
+        )
 
 
 async def sdk_iteration(data: bytes) -> tuple[float, int]:
-    client = openai.AsyncOpenAI(api_key="sk-bench", base_url="http://bench.invalid/v1", max_retries=0,
-                                http_client=openai.DefaultAsyncHttpxClient(transport=transport(data)))
+    client = openai.AsyncOpenAI(
+        api_key="sk-bench",
+        base_url="http://bench.invalid/v1",
+        max_retries=0,
+        http_client=openai.DefaultAsyncHttpxClient(transport=transport(data)),
+    )
     start = time.perf_counter()
     count = 0
     async for _event in await client.responses.create(model="bench", input="hi", stream=True):
@@ -81,12 +113,21 @@ async def sdk_untyped_iteration(data: bytes) -> tuple[float, int]:
     """The floor: the SDK's AsyncStream yielding each event's JSON object, nothing built on it."""
     from openai.types.responses import Response
 
-    client = openai.AsyncOpenAI(api_key="sk-bench", base_url="http://bench.invalid/v1", max_retries=0,
-                                http_client=openai.DefaultAsyncHttpxClient(transport=transport(data)))
+    client = openai.AsyncOpenAI(
+        api_key="sk-bench",
+        base_url="http://bench.invalid/v1",
+        max_retries=0,
+        http_client=openai.DefaultAsyncHttpxClient(transport=transport(data)),
+    )
     start = time.perf_counter()
     count = 0
-    stream = await client.post("/responses", cast_to=Response, body={"model": "bench", "stream": True},
-                               stream=True, stream_cls=openai.AsyncStream[object])
+    stream = await client.post(
+        "/responses",
+        cast_to=Response,
+        body={"model": "bench", "stream": True},
+        stream=True,
+        stream_cls=openai.AsyncStream[object],
+    )
     async for _event in stream:
         count += 1
     elapsed = time.perf_counter() - start
@@ -121,11 +162,15 @@ async def per_event_ratio(deltas: int = 5000, repeat: int = 5) -> None:
         ours.append(t / n)
     ratio = min(ours) / min(sdk)
     verdict = "OK" if ratio <= TARGET else "ABOVE TARGET"
-    print(f"per event: SDK typed iteration (responses.create stream) {min(sdk) * 1e6:.1f} us, "
-          f"SSE -> runtime event on the bus {min(ours) * 1e6:.1f} us: ratio {ratio:.2f}x (target <= {TARGET}x) "
-          f"{verdict}")
-    print(f"  (floor: the SDK's untyped AsyncStream alone {min(floor) * 1e6:.1f} us/event; our mapping + event "
-          f"publication add {(min(ours) - min(floor)) * 1e6:.1f} us/event, {min(ours) / min(floor):.2f}x the floor)")
+    print(
+        f"per event: SDK typed iteration (responses.create stream) {min(sdk) * 1e6:.1f} us, "
+        f"SSE -> runtime event on the bus {min(ours) * 1e6:.1f} us: ratio {ratio:.2f}x (target <= {TARGET}x) "
+        f"{verdict}"
+    )
+    print(
+        f"  (floor: the SDK's untyped AsyncStream alone {min(floor) * 1e6:.1f} us/event; our mapping + event "
+        f"publication add {(min(ours) - min(floor)) * 1e6:.1f} us/event, {min(ours) / min(floor):.2f}x the floor)"
+    )
     if ratio > TARGET:
         raise SystemExit(1)
 
@@ -155,11 +200,15 @@ async def linear_deltas() -> None:
     big = await whole_turn(10_000)
     bare = await whole_turn(10_000, transcript=False)
     ratio = big[0] / small[0]
-    print(f"whole turn: {small[0] * 1e6:.1f} us/delta at 1,000 deltas, {big[0] * 1e6:.1f} us/delta at 10,000 "
-          f"(ratio {ratio:.2f}; quadratic would be ~10)")
-    print(f"10,000 deltas ({len(recorded_stream(10_000)) / 1e6:.2f} MB of SSE): final text {big[2] / 1e3:.0f} kB; "
-          f"peak memory the turn allocated {bare[1] / 1e3:.0f} kB without a transcript, {big[1] / 1e3:.0f} kB "
-          f"with one folding every delta")
+    print(
+        f"whole turn: {small[0] * 1e6:.1f} us/delta at 1,000 deltas, {big[0] * 1e6:.1f} us/delta at 10,000 "
+        f"(ratio {ratio:.2f}; quadratic would be ~10)"
+    )
+    print(
+        f"10,000 deltas ({len(recorded_stream(10_000)) / 1e6:.2f} MB of SSE): final text {big[2] / 1e3:.0f} kB; "
+        f"peak memory the turn allocated {bare[1] / 1e3:.0f} kB without a transcript, {big[1] / 1e3:.0f} kB "
+        f"with one folding every delta"
+    )
     if ratio > 3:
         raise SystemExit(1)
 

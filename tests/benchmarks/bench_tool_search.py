@@ -31,20 +31,38 @@ from codex_nb.tools.search.catalog import DeferredToolIndex  # noqa: E402
 from codex_nb.tools.search.documents import tool_document  # noqa: E402
 from codex_nb.tools.search.tokenize import tokenize  # noqa: E402
 
-COMMON = ("create read update delete list search get set send file issue repository calendar event message user "
-          "project task image query database table row schedule meeting email draft branch commit comment label "
-          "deploy service log metric alert ticket invoice note time zone convert").split()
-QUERIES = ["create calendar event", "search issues in repository", "send email draft", "convert time zone",
-           "delete database row", "w17 w2001", "list deploy logs", "note"]
+COMMON = (
+    "create read update delete list search get set send file issue repository calendar event message user "
+    "project task image query database table row schedule meeting email draft branch commit comment label "
+    "deploy service log metric alert ticket invoice note time zone convert"
+).split()
+QUERIES = [
+    "create calendar event",
+    "search issues in repository",
+    "send email draft",
+    "convert time zone",
+    "delete database row",
+    "w17 w2001",
+    "list deploy logs",
+    "note",
+]
 
 
 class SynthTool(cx.Tool):
     def __init__(self, name: str, namespace: str, description: str, properties: dict[str, str]) -> None:
-        super().__init__(name, namespace=namespace, exposure=cx.ToolExposure.Deferred,
-                         namespace_description=f"Tools of {namespace}.")
-        self._spec = {"type": "function", "name": name, "description": description, "strict": False,
-                      "parameters": {"type": "object", "properties": {
-                          k: {"type": "string", "description": v} for k, v in properties.items()}}}
+        super().__init__(
+            name, namespace=namespace, exposure=cx.ToolExposure.Deferred, namespace_description=f"Tools of {namespace}."
+        )
+        self._spec = {
+            "type": "function",
+            "name": name,
+            "description": description,
+            "strict": False,
+            "parameters": {
+                "type": "object",
+                "properties": {k: {"type": "string", "description": v} for k, v in properties.items()},
+            },
+        }
 
     def spec(self) -> dict[str, Any]:
         return self._spec
@@ -89,6 +107,7 @@ def main() -> None:
     print(f"corpus: {len(entries)} deferred tools in {args.sources} sources")
 
     import numpy  # noqa: F401  (imports are a one-off per process, not part of a build)
+
     tokenize("warm up the stemmer")
     index = DeferredToolIndex()
     build = timed(lambda: index.sync(entries))
@@ -123,8 +142,10 @@ def main() -> None:
     okapi = BM25Okapi(tokens, k1=1.2, b=0.75)
     okapi_q = per_query(lambda q: np.argsort(-okapi.get_scores(tokenize(q)))[:8])
     print(f"index build vs bm25s indexing the already tokenised corpus (same run): {build / bm25s_build:.2f}x")
-    print(f"query (median of {30 * len(QUERIES)}, limit 8): codex_nb {ours * 1000:.3f} ms  (target <= 1 ms) | "
-          f"bm25s {bm25s_q * 1000:.3f} ms | rank_bm25 {okapi_q * 1000:.3f} ms")
+    print(
+        f"query (median of {30 * len(QUERIES)}, limit 8): codex_nb {ours * 1000:.3f} ms  (target <= 1 ms) | "
+        f"bm25s {bm25s_q * 1000:.3f} ms | rank_bm25 {okapi_q * 1000:.3f} ms"
+    )
 
     refreshes, registry_parts = [], []
     for round_ in range(5):
@@ -141,10 +162,12 @@ def main() -> None:
     small_registry.replace_source("mcp:server7", make_source(rng, 7, per_source, vocab, salt="s"))
     small_entries = list(small_registry.snapshot().entries.values())
     small = statistics.median(timed(lambda: DeferredToolIndex().sync(small_entries)) for _ in range(7))
-    print(f"refresh one {per_source}-tool source among {len(entries)} (index sync): {refresh * 1000:.2f} ms; "
-          f"{per_source}-tool rebuild: {small * 1000:.2f} ms; ratio {refresh / small:.2f}x (target <= 2x); "
-          f"registry replace_source + snapshot before it: {registry_part * 1000:.2f} ms; "
-          f"a full bm25s rebuild from cached tokens: {bm25s_build * 1000:.1f} ms")
+    print(
+        f"refresh one {per_source}-tool source among {len(entries)} (index sync): {refresh * 1000:.2f} ms; "
+        f"{per_source}-tool rebuild: {small * 1000:.2f} ms; ratio {refresh / small:.2f}x (target <= 2x); "
+        f"registry replace_source + snapshot before it: {registry_part * 1000:.2f} ms; "
+        f"a full bm25s rebuild from cached tokens: {bm25s_build * 1000:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -71,10 +71,13 @@ def notebook_json(cells: list[str], *, markdown: dict[int, str] | None = None) -
     for index, source in enumerate(cells):
         if markdown and index in markdown:
             out.append({"cell_type": "markdown", "metadata": {}, "source": markdown[index]})
-        out.append({"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                    "source": source})
-    return {"cells": out, "metadata": {"kernelspec": KERNELSPEC, "language_info": {"name": "python"}},
-            "nbformat": 4, "nbformat_minor": 5}
+        out.append({"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": source})
+    return {
+        "cells": out,
+        "metadata": {"kernelspec": KERNELSPEC, "language_info": {"name": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 @dataclass
@@ -124,9 +127,14 @@ class JupyterServer:
     def start(self, *, timeout: float = 90.0) -> JupyterServer:
         env = self._env()
         command = [
-            sys.executable, "-m", "jupyterlab",
-            "--no-browser", "--allow-root",
-            f"--port={self.port}", "--ip=127.0.0.1", "--ServerApp.port_retries=0",
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--allow-root",
+            f"--port={self.port}",
+            "--ip=127.0.0.1",
+            "--ServerApp.port_retries=0",
             f"--IdentityProvider.token={self.token}",
             f"--ServerApp.root_dir={self.root}",
             f"--LabApp.workspaces_dir={self.base / 'workspaces'}",
@@ -134,8 +142,9 @@ class JupyterServer:
             "--JupyterNotebookApp.expose_app_in_browser=True",
         ]
         with self.log_path.open("wb") as log:  # the child keeps its own copy of the descriptor
-            self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                            cwd=self.root, start_new_session=True)
+            self.process = subprocess.Popen(
+                command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=self.root, start_new_session=True
+            )
         self._wait_ready(timeout)
         return self
 
@@ -155,8 +164,9 @@ class JupyterServer:
 
     def api(self, method: str, path: str, body: Any = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(f"{self.url}{path}", data=data, method=method,
-                                         headers={"Authorization": f"token {self.token}"})
+        request = urllib.request.Request(
+            f"{self.url}{path}", data=data, method=method, headers={"Authorization": f"token {self.token}"}
+        )
         with urllib.request.urlopen(request, timeout=10) as response:
             text = response.read()
         return json.loads(text) if text else None

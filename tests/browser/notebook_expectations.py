@@ -41,8 +41,9 @@ def expectations(notebook: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
 
 
 def shows_widgets(notebook: dict[str, Any]) -> bool:
-    return any(WIDGET_VIEW in output.get("data", {})
-               for cell in notebook["cells"] for output in cell.get("outputs", []))
+    return any(
+        WIDGET_VIEW in output.get("data", {}) for cell in notebook["cells"] for output in cell.get("outputs", [])
+    )
 
 
 def committed() -> dict[str, dict[str, Any]]:

@@ -16,7 +16,7 @@ from .harness import JupyterServer, NotebookPage, notebook_json
 
 pytestmark = pytest.mark.browser
 
-SETUP = '''\
+SETUP = """\
 import asyncio, os, tempfile, threading
 os.environ.pop("CODEX_NB_ANSWER_POLICY", None)  # a person answers here
 import ipywidgets as widgets
@@ -63,7 +63,7 @@ session.subscribe(on_event)
 second = widgets.Button(description="Second prompt")
 second.on_click(lambda _b: loop.call_soon_threadsafe(session.prompt, "Wait for Stop"))
 display(cx.PlanChecklist(session), cx.PromptsWidget(session), cx.TurnControls(session), next_button, second, report)
-'''
+"""
 
 START = 'handle = session.prompt("Write f.txt")'
 
@@ -97,7 +97,8 @@ def test_codex_acp_plan_permission_and_stop_in_jupyterlab(page: Any, jupyter_ser
     question = page.locator("form.cx-question")
     expect(question).to_be_visible(timeout=60_000)
     expect(question.locator(".cx-option-label")).to_contain_text(
-        ["Yes, proceed", "Yes, and don't ask again", "No, and tell Codex what to do differently"])
+        ["Yes, proceed", "Yes, and don't ask again", "No, and tell Codex what to do differently"]
+    )
     question.locator('input[type=radio][value="Yes, proceed"]').check()
     question.get_by_role("button", name="Submit").click()
 

@@ -17,7 +17,7 @@ from .harness import JupyterServer, NotebookPage, notebook_json
 
 pytestmark = pytest.mark.browser
 
-SETUP = '''\
+SETUP = """\
 import asyncio, os, tempfile, threading
 os.environ.pop("CODEX_NB_ANSWER_POLICY", None)  # a person answers here
 import ipywidgets as widgets
@@ -78,16 +78,16 @@ def show_final(event):
 
 thread.subscribe(show_final)
 display(checklist, next_button, prompts, received)
-'''
+"""
 
-TURNS = '''\
+TURNS = """\
 async def both():
     await thread.start_turn("Drive the checklist")
     await thread.start_turn("Ask me", mode="plan")
     await thread.start_turn("Say hello", mode="default")
 
 task = asyncio.ensure_future(both())
-'''
+"""
 
 
 def test_real_codex_plan_and_question_in_jupyterlab(page: Any, jupyter_server: JupyterServer) -> None:
@@ -105,11 +105,19 @@ def test_real_codex_plan_and_question_in_jupyterlab(page: Any, jupyter_server: J
     expect_steps(plan, [("Inspect workspace", "in_progress")], "0/1 done", None)
     expect(plan.locator(".codex-plan-turn")).to_have_text("Turn running")
     next_button.click()
-    expect_steps(plan, [("Inspect workspace", "completed"), ("Write code", "in_progress"), ("Test", "pending")],
-                 "1/3 done", "Growing")
+    expect_steps(
+        plan,
+        [("Inspect workspace", "completed"), ("Write code", "in_progress"), ("Test", "pending")],
+        "1/3 done",
+        "Growing",
+    )
     next_button.click()
-    expect_steps(plan, [("Inspect workspace", "completed"), ("Write code", "completed"), ("Test", "completed")],
-                 "3/3 done", "All done")
+    expect_steps(
+        plan,
+        [("Inspect workspace", "completed"), ("Write code", "completed"), ("Test", "completed")],
+        "3/3 done",
+        "All done",
+    )
     expect(page.locator(".widget-label", has_text="Finished.")).to_be_visible()
     notebook.screenshot_of(plan, "real_codex_plan.png")
 
@@ -121,7 +129,8 @@ def test_real_codex_plan_and_question_in_jupyterlab(page: Any, jupyter_server: J
     question.get_by_role("button", name="Submit").click()
     expect(question).to_have_count(0)
     expect(page.locator(".widget-label", has_text="model got:")).to_have_text(
-        'model got: {"answers":{"scope":{"answers":["Large"]}}}', timeout=60_000)
+        'model got: {"answers":{"scope":{"answers":["Large"]}}}', timeout=60_000
+    )
 
     approval = page.locator(".cx-approval")
     expect(approval).to_be_visible(timeout=60_000)
@@ -132,8 +141,7 @@ def test_real_codex_plan_and_question_in_jupyterlab(page: Any, jupyter_server: J
     notebook.screenshot_of(approval, "real_codex_approval.png")
     approval.get_by_role("button", name="Approve once").click()
     expect(approval).to_have_count(0)
-    expect(page.locator(".widget-label", has_text="model got:")).to_contain_text("approved-by-a-person",
-                                                                                timeout=60_000)
+    expect(page.locator(".widget-label", has_text="model got:")).to_contain_text("approved-by-a-person", timeout=60_000)
     expect(plan.locator(".codex-plan-turn")).to_have_text("Turn completed")
     notebook.screenshot("real_codex_jupyterlab.png")
     assert not [line for line in notebook.console if "codex_nb" in line], notebook.console

@@ -15,7 +15,7 @@ from .harness import JupyterServer, NotebookPage, notebook_json
 
 pytestmark = pytest.mark.browser
 
-SETUP = '''\
+SETUP = """\
 import asyncio
 import ipywidgets as widgets
 import codex_nb as cx
@@ -34,9 +34,9 @@ async def checkpoint() -> str:
     await gate.wait()
     gate.clear()
     return "released"
-'''
+"""
 
-SCRIPT = '''\
+SCRIPT = """\
 def update(explanation, *steps):
     plan = [{"step": step, "status": status} for step, status in steps]
     return cx.function_call("update_plan", {"explanation": explanation, "plan": plan})
@@ -55,11 +55,11 @@ model = cx.ScriptedModel([
     [cx.assistant_message("Finished.")],
 ])
 display(checklist, next_button)
-'''
+"""
 
 START = 'handle = session.start_turn("Drive the checklist", model=model)'
 
-HUGE = '''\
+HUGE = """\
 import codex_nb as cx
 from codex_nb.widgets.checklist import PlanChecklist
 
@@ -70,7 +70,7 @@ long_text = ("<i>not italic</i> " + "word " * 2100)[:10240]
 steps = [{"step": f"{i}: {long_text}", "status": ("completed", "in_progress", "pending")[i % 3]} for i in range(1000)]
 result = await session.call_tool("update_plan", {"explanation": "A thousand steps", "plan": steps})
 result.output
-'''
+"""
 
 
 def open_notebook(page: Any, server: JupyterServer, name: str, cells: list[str], ui: str) -> NotebookPage:
@@ -115,16 +115,31 @@ def drive(notebook: NotebookPage, screenshot: str) -> None:
     next_button.click()
 
     # 2: three steps; HTML in a step is text
-    expect_steps(plan, [("Inspect workspace", "completed"), ("Write code", "in_progress"),
-                        ("<b>Escape</b> me", "pending")], "1/3 done", None)
+    expect_steps(
+        plan,
+        [("Inspect workspace", "completed"), ("Write code", "in_progress"), ("<b>Escape</b> me", "pending")],
+        "1/3 done",
+        None,
+    )
     expect(plan.locator("li b")).to_have_count(0)
     expect(plan.get_by_role("listitem").first.locator(".codex-plan-text")).to_have_css(
-        "text-decoration-line", "line-through")
+        "text-decoration-line", "line-through"
+    )
     next_button.click()
 
     # 3: five steps
-    expect_steps(plan, [("Inspect workspace", "completed"), ("Write code", "completed"), ("Review", "in_progress"),
-                        ("Ship it", "pending"), ("Write notes", "pending")], "2/5 done", "Five steps")
+    expect_steps(
+        plan,
+        [
+            ("Inspect workspace", "completed"),
+            ("Write code", "completed"),
+            ("Review", "in_progress"),
+            ("Ship it", "pending"),
+            ("Write notes", "pending"),
+        ],
+        "2/5 done",
+        "Five steps",
+    )
     expect(plan.get_by_role("list", name="Plan steps")).to_be_visible()
     expect(plan).to_have_attribute("aria-label", "Plan, 2 of 5 steps done")
     notebook.screenshot_of(plan, screenshot.replace(".png", "_five_steps.png"))
@@ -140,8 +155,12 @@ def drive(notebook: NotebookPage, screenshot: str) -> None:
     next_button.click()
 
     # 6: final, all completed, and the turn has ended
-    expect_steps(plan, [("Inspect workspace", "completed"), ("Write code", "completed"),
-                        ("Ship it", "completed")], "3/3 done", "All done")
+    expect_steps(
+        plan,
+        [("Inspect workspace", "completed"), ("Write code", "completed"), ("Ship it", "completed")],
+        "3/3 done",
+        "All done",
+    )
     expect(plan.locator(".codex-plan-turn")).to_have_text("Turn completed")
     expect(plan.locator(".codex-plan-error")).to_be_hidden()
     path = notebook.screenshot(screenshot)

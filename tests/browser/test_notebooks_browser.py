@@ -107,13 +107,17 @@ def _check(page: Any, cell_index: int, check: dict[str, Any]) -> None:
 # waits on its cancel token, stays running; seen in 2 of 3 loaded full runs, in JupyterLab and
 # Notebook 7, and once in 18 runs of this case alone), while nbval of 04 has never failed. Until
 # that race is found, 04 is skipped here with this reason, so the summary shows it every run.
-KNOWN_HANG = {"04_cancellation.ipynb": "Run All of 04 in a browser can hang under load (cell 21); the race is "
-                                        "not found yet, so the case is skipped and nbval still runs 04"}
+KNOWN_HANG = {
+    "04_cancellation.ipynb": "Run All of 04 in a browser can hang under load (cell 21); the race is "
+    "not found yet, so the case is skipped and nbval still runs 04"
+}
 
 
 def _cases() -> list[Any]:
-    return [pytest.param(name, marks=pytest.mark.skip(reason=KNOWN_HANG[name])) if name in KNOWN_HANG else name
-            for name in live_notebooks()]
+    return [
+        pytest.param(name, marks=pytest.mark.skip(reason=KNOWN_HANG[name])) if name in KNOWN_HANG else name
+        for name in live_notebooks()
+    ]
 
 
 @pytest.mark.parametrize("ui", ["lab", "notebook"])

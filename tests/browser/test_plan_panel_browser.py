@@ -19,7 +19,7 @@ from .harness import JupyterServer, NotebookPage, notebook_json
 
 pytestmark = pytest.mark.browser
 
-SETUP = '''\
+SETUP = """\
 import asyncio
 import codex_nb as cx
 %load_ext codex_nb
@@ -47,7 +47,7 @@ script = [
     [cx.function_call("update_plan", plan(("Read the code", "completed"), ("Fix the bug", "in_progress")), call_id="p2"),
      cx.function_call("hang", {}, call_id="h")],
 ]
-'''
+"""
 PANEL = "%codex_plan --panel"
 FILLER = 'print("\\n".join(f"filler line {i}" for i in range(40)))'
 TURN = "%%codex --model script\nFind and fix the bug."
@@ -56,14 +56,16 @@ RELEASE = "gate.set()"
 
 def _kernel_execute(page: Any, code: str) -> None:
     """Run code in the notebook's kernel without a cell (the cells have all finished)."""
-    page.evaluate("""(code) => {
+    page.evaluate(
+        """(code) => {
         const kernel = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
         kernel.requestExecute({code});
-    }""", code)
+    }""",
+        code,
+    )
 
 
-def test_panel_follows_the_turn_while_scrolled_and_stop_interrupts_it(page: Any,
-                                                                      jupyter_server: JupyterServer) -> None:
+def test_panel_follows_the_turn_while_scrolled_and_stop_interrupts_it(page: Any, jupyter_server: JupyterServer) -> None:
     from playwright.sync_api import expect
 
     cells = [SETUP, PANEL, *[FILLER] * 6, TURN]
@@ -140,7 +142,7 @@ def test_a_panel_whose_kernel_is_gone_says_so_and_closes(page: Any, jupyter_serv
     expect(page.locator("#jp-right-stack .cx-plan-panel")).to_have_count(0)
 
 
-EXECUTE_SAVING_WIDGET_STATE = '''\
+EXECUTE_SAVING_WIDGET_STATE = """\
 import sys
 import nbformat
 from nbclient import NotebookClient
@@ -148,19 +150,24 @@ path = sys.argv[1]
 notebook = nbformat.read(path, as_version=4)
 NotebookClient(notebook, timeout=120, kernel_name="python3", store_widget_state=True).execute()
 nbformat.write(notebook, path)
-'''
+"""
 
 
-def test_a_panel_restored_from_saved_widget_state_says_no_kernel_backs_it(page: Any,
-                                                                         jupyter_server: JupyterServer) -> None:
+def test_a_panel_restored_from_saved_widget_state_says_no_kernel_backs_it(
+    page: Any, jupyter_server: JupyterServer
+) -> None:
     """nbclient saves widget state by default; JupyterLab restores a panel from it with no kernel
     behind it. It must say so (and close), not look like a plan that never moves."""
     from playwright.sync_api import expect
 
     name = jupyter_server.write_notebook("panel_saved.ipynb", notebook_json(["%load_ext codex_nb", PANEL]))
     # a subprocess: nbclient runs its own event loop, and Playwright's sync API keeps one running here
-    subprocess.run([sys.executable, "-c", EXECUTE_SAVING_WIDGET_STATE, str(jupyter_server.root / name)],
-                   check=True, timeout=180, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-c", EXECUTE_SAVING_WIDGET_STATE, str(jupyter_server.root / name)],
+        check=True,
+        timeout=180,
+        capture_output=True,
+    )
     assert "widgets" in json.loads((jupyter_server.root / name).read_text(encoding="utf-8"))["metadata"]
 
     notebook = NotebookPage(page, jupyter_server, name, ui="lab").open()

@@ -16,7 +16,7 @@ from .harness import JupyterServer, NotebookPage, notebook_json
 
 pytestmark = pytest.mark.browser
 
-SETUP = '''\
+SETUP = """\
 import os
 os.environ.pop("CODEX_NB_ANSWER_POLICY", None)  # a person answers here
 import ipywidgets as widgets
@@ -33,9 +33,9 @@ def show_final(event):
 
 session.subscribe(show_final)
 display(prompts, received)
-'''
+"""
 
-TURN = '''\
+TURN = """\
 QUESTIONS = [
     {"id": "confirm_path", "header": "Confirm", "question": "Proceed with the plan?",
      "options": [{"label": "Yes (Recommended)", "description": "Continue the current plan."},
@@ -51,7 +51,7 @@ model = cx.ScriptedModel([
     lambda request: [cx.assistant_message(request.outputs()["q1"] + " | " + request.outputs()["p1"])],
 ])
 handle = session.start_turn("Plan the report", model=model, mode="plan")
-'''
+"""
 
 
 def test_answer_question_and_grant_permission_in_chromium(page: Any, jupyter_server: JupyterServer) -> None:
@@ -96,14 +96,15 @@ def test_answer_question_and_grant_permission_in_chromium(page: Any, jupyter_ser
     expect(page.locator(".widget-label", has_text="model got:")).to_have_text(
         'model got: {"answers":{"confirm_path":{"answers":["No"]},"api_token":{"answers":["None of the above",'
         '"user_note: hunter2"]}}} | {"permissions":{"network":null,"file_system":{"write":["/tmp/project/reports"]}},'
-        '"scope":"session"}')
+        '"scope":"session"}'
+    )
     expect(page.locator(".cx-prompts-empty")).to_be_visible()
     expect(page.locator(".cx-prompts-error")).to_be_hidden()
     notebook.screenshot("prompts_jupyterlab.png")
     assert not [line for line in notebook.console if "codex_nb" in line or "prompts" in line], notebook.console
 
 
-TWO_PENDING = '''\
+TWO_PENDING = """\
 import asyncio
 QUESTION = {"id": "pick", "header": "Pick", "question": "Which branch?",
             "options": [{"label": "main", "description": "The default branch."},
@@ -120,7 +121,7 @@ first.add_done_callback(lambda task: report("a", task))
 second = asyncio.ensure_future(session.call_tool("request_permissions", {"permissions": {"network": {"enabled": True}}},
                                                  call_id="b"))
 second.add_done_callback(lambda task: report("b", task))
-'''
+"""
 
 BAD_MESSAGE = 'prompts.receive({"id": "req-42", "kind": "answer_permissions", "decision": "deny"})'
 
@@ -151,5 +152,7 @@ def test_two_pending_requests_and_a_visible_error(page: Any, jupyter_server: Jup
     expect(question.locator('input[type=radio][value="dev"]')).to_be_checked()  # the other card kept its state
     question.get_by_role("button", name="Submit").click()
     expect(cards).to_have_count(0)
-    expect(label).to_have_text('model got: a={"answers":{"pick":{"answers":["dev"]}}} | '
-                               'b={"permissions":{"network":null,"file_system":null},"scope":"turn"}')
+    expect(label).to_have_text(
+        'model got: a={"answers":{"pick":{"answers":["dev"]}}} | '
+        'b={"permissions":{"network":null,"file_system":null},"scope":"turn"}'
+    )

@@ -12,7 +12,7 @@ from .harness import JupyterServer, NotebookPage, notebook_json
 
 pytestmark = pytest.mark.browser
 
-CELL = '''\
+CELL = """\
 import codex_nb as cx
 from codex_nb.testing import Events, ResponsesServer
 
@@ -23,7 +23,7 @@ srv = ResponsesServer([[cx.function_call("update_plan", plan, call_id="c1")], Ev
 session = cx.Session()
 display(cx.Transcript(session), session.turn_controls())
 handle = session.start_turn("stream please", model=cx.ResponsesModel(model="local", base_url=srv.base_url))
-'''
+"""
 
 
 def test_transcript_streams_text_and_shows_tool_calls(page: Any, jupyter_server: JupyterServer) -> None:

@@ -16,7 +16,7 @@ from .harness import JupyterServer, NotebookPage, notebook_json
 
 pytestmark = pytest.mark.browser
 
-CELL = '''\
+CELL = """\
 import asyncio
 import ipywidgets as widgets
 import codex_nb as cx
@@ -45,7 +45,7 @@ def report(task):
 display(controls, checklist, outcome)
 handle = session.start_turn("wait for the user", model=model)
 handle.task.add_done_callback(report)
-'''
+"""
 
 
 def test_stop_button_interrupts_the_running_turn(page: Any, jupyter_server: JupyterServer) -> None:

@@ -12,7 +12,7 @@ from .harness import JupyterServer, NotebookPage, notebook_json
 
 pytestmark = pytest.mark.browser
 
-CELL = '''\
+CELL = """\
 import asyncio
 import codex_nb as cx
 
@@ -46,7 +46,7 @@ model = cx.ScriptedModel([[
 ]])
 display(controls, checklist, prompts)
 handle = session.start_turn("ask", model=model)
-'''
+"""
 
 CONTRAST = """(el) => {
   const rgb = (c) => { const m = c.match(/[\\d.]+/g).map(Number); return m.length > 3 ? m : [...m, 1]; };

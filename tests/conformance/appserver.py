@@ -103,7 +103,9 @@ class AppServer:
         try:
             reply = waiter.get(timeout=self.timeout)
         except queue.Empty:
-            raise AppServerError(f"{method}: no answer in {self.timeout}s; stderr: {''.join(self.stderr)[-2000:]}") from None
+            raise AppServerError(
+                f"{method}: no answer in {self.timeout}s; stderr: {''.join(self.stderr)[-2000:]}"
+            ) from None
         finally:
             self._responses.pop(rid, None)
         if "error" in reply:

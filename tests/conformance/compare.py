@@ -93,8 +93,10 @@ def scenario_tools(scenario: Scenario, obs: dict[str, Any], reference: dict[str,
     def names(specs: dict[str, Any]) -> list[str]:
         return sorted(n for n in specs if n in own or n.startswith("mcp__"))
 
-    return {f"scenario_tools[{mode}]": (names(obs["tools"].get(mode, {})), names(specs))
-            for mode, specs in reference["tools"].items()}
+    return {
+        f"scenario_tools[{mode}]": (names(obs["tools"].get(mode, {})), names(specs))
+        for mode, specs in reference["tools"].items()
+    }
 
 
 def compare(scenario: Scenario, obs: dict[str, Any], reference: dict[str, Any]) -> list[Check]:

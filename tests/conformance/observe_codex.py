@@ -58,8 +58,10 @@ def mcp_table(scenario: Scenario, dirs: dict[str, Path]) -> str:
         return ""
     tools = dirs["scripts"] / "mcp_tools.json"
     tools.write_text(json.dumps(scenario.mcp_tools), encoding="utf-8")
-    return (f"\n[mcp_servers.sch]\ncommand = {json.dumps(sys.executable)}\n"
-            f"args = [{json.dumps(str(SCHEMA_SERVER))}, {json.dumps(str(tools))}]\n")
+    return (
+        f"\n[mcp_servers.sch]\ncommand = {json.dumps(sys.executable)}\n"
+        f"args = [{json.dumps(str(SCHEMA_SERVER))}, {json.dumps(str(tools))}]\n"
+    )
 
 
 def expand(value: Any, dirs: dict[str, Path]) -> Any:
@@ -98,7 +100,11 @@ def trust_all_hooks(server: AppServer, dirs: dict[str, Path], cwd: Path) -> list
     listed = server.request("hooks/list", {"cwds": [str(cwd)]})
     hooks = [h for entry in listed.get("data", []) for h in entry.get("hooks", [])]
     edits = [
-        {"keyPath": f"hooks.state.{json.dumps(h['key'])}", "value": {"trusted_hash": h["currentHash"]}, "mergeStrategy": "upsert"}
+        {
+            "keyPath": f"hooks.state.{json.dumps(h['key'])}",
+            "value": {"trusted_hash": h["currentHash"]},
+            "mergeStrategy": "upsert",
+        }
         for h in hooks
         if h.get("currentHash")
     ]
@@ -152,7 +158,9 @@ def observe(scenario: Scenario) -> dict[str, Any]:
                             raise RuntimeError("the interrupting request never arrived")
                         server.request("turn/interrupt", {"threadId": thread["id"], "turnId": turn["id"]})
                     done = server.wait_for(
-                        lambda m, turn=turn: m.get("method") == "turn/completed" and m["params"]["turn"]["id"] == turn["id"],
+                        lambda m, turn=turn: (
+                            m.get("method") == "turn/completed" and m["params"]["turn"]["id"] == turn["id"]
+                        ),
                         start=start,
                     )
                     statuses.append(done["params"]["turn"]["status"])
@@ -181,16 +189,32 @@ def observe(scenario: Scenario) -> dict[str, Any]:
 
 def listed_hook(hook: dict[str, Any], paths: dict[str, str]) -> dict[str, Any]:
     """What hooks/list says of a discovered hook before it is trusted (hash values differ by design)."""
-    return clean({"key": hook["key"], "eventName": hook["eventName"], "matcher": hook.get("matcher"),
-                  "trustStatus": hook["trustStatus"]}, paths)
+    return clean(
+        {
+            "key": hook["key"],
+            "eventName": hook["eventName"],
+            "matcher": hook.get("matcher"),
+            "trustStatus": hook["trustStatus"],
+        },
+        paths,
+    )
 
 
 def mode_key(scenario: Scenario) -> str:
     return scenario.mode
 
 
-HOOK_RUN_FIELDS = ("eventName", "status", "statusMessage", "entries", "handlerType", "executionMode", "scope",
-                   "source", "displayOrder")
+HOOK_RUN_FIELDS = (
+    "eventName",
+    "status",
+    "statusMessage",
+    "entries",
+    "handlerType",
+    "executionMode",
+    "scope",
+    "source",
+    "displayOrder",
+)
 
 
 def hook_run(run: dict[str, Any]) -> dict[str, Any]:

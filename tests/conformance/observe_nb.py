@@ -25,8 +25,12 @@ def server_request(event: cx.Event, paths: dict[str, str]) -> dict[str, Any] | N
         params = {"questions": msg["questions"], "isBlocking": auto is None, "autoResolutionMs": auto}
         return {"method": "item/tool/requestUserInput", "params": clean(params, paths)}
     if msg["type"] == "request_permissions":
-        params = {"cwd": msg["cwd"], "environmentId": msg.get("environment_id"),
-                  "permissions": v2_permissions(msg["permissions"]), "reason": msg.get("reason")}
+        params = {
+            "cwd": msg["cwd"],
+            "environmentId": msg.get("environment_id"),
+            "permissions": v2_permissions(msg["permissions"]),
+            "reason": msg.get("reason"),
+        }
         return {"method": "item/permissions/requestApproval", "params": clean(params, paths)}
     return None
 
@@ -40,8 +44,11 @@ def v2_permissions(profile: dict[str, Any]) -> dict[str, Any]:
         if "entries" in fs:
             out["fileSystem"] = {"entries": fs["entries"], "read": None, "write": None}
         else:
-            entries = [{"access": access, "path": {"path": p, "type": "path"}}
-                       for access in ("read", "write") for p in fs.get(access) or []]
+            entries = [
+                {"access": access, "path": {"path": p, "type": "path"}}
+                for access in ("read", "write")
+                for p in fs.get(access) or []
+            ]
             out["fileSystem"] = {"entries": entries, "read": fs.get("read"), "write": fs.get("write")}
     return out
 
@@ -93,15 +100,26 @@ async def _play(scenario: Scenario, dirs: dict[str, Path], session: Any) -> dict
     hook_list: list[dict[str, Any]] = []
     if scenario.hooks is not None:
         infos = session.load_hooks(dirs["home"] / "hooks.json")
-        hook_list = [clean({"key": i.key, "eventName": _camel_event(i.event_name), "matcher": i.matcher,
-                            "trustStatus": i.status}, paths_of(dirs)) for i in infos]
+        hook_list = [
+            clean(
+                {"key": i.key, "eventName": _camel_event(i.event_name), "matcher": i.matcher, "trustStatus": i.status},
+                paths_of(dirs),
+            )
+            for i in infos
+        ]
         if scenario.trust_hooks:
             session.trust_hooks()
     if scenario.answers:
         session.answer_policy = [core_answer(a) for a in expand(copy.deepcopy(list(scenario.answers)), dirs)]
     for spec in scenario.dynamic_tools:
-        session.registry.register(SchemaTool(spec["name"], description=spec["description"],
-                                             input_schema=spec["inputSchema"], handler=lambda args: "ok"))
+        session.registry.register(
+            SchemaTool(
+                spec["name"],
+                description=spec["description"],
+                input_schema=spec["inputSchema"],
+                handler=lambda args: "ok",
+            )
+        )
     recorder = RecordingSubscriber(session)
     interrupt_hit = asyncio.Event()
 
@@ -126,9 +144,7 @@ async def _play(scenario: Scenario, dirs: dict[str, Path], session: Any) -> dict
         statuses.append(result.status)
     recorder.close()
     paths = paths_of(dirs)
-    requests = [
-        {"items": clean(r.items, paths), "tools": clean(r.tools, paths)} for r in model.requests
-    ]
+    requests = [{"items": clean(r.items, paths), "tools": clean(r.tools, paths)} for r in model.requests]
     plans = [
         plan_payload(e.msg.model_dump(mode="json").get("explanation"), e.msg.model_dump(mode="json")["plan"])
         for e in recorder.of_type("plan_update")

@@ -44,8 +44,10 @@ def main(argv: list[str] | None = None) -> int:
             expected_store.save_some(observations)
         else:
             expected_store.save_all(observations)
-        print(f"recorded {len(observations)} scenarios into {expected_store.EXPECTED} "
-              f"in {time.monotonic() - started:.0f}s")
+        print(
+            f"recorded {len(observations)} scenarios into {expected_store.EXPECTED} "
+            f"in {time.monotonic() - started:.0f}s"
+        )
         return 0
     specs = expected_store.load_specs()
     expected = {s.name: expected_store.load(s.name, specs) for s in scenarios}
@@ -61,8 +63,10 @@ def main(argv: list[str] | None = None) -> int:
             bad = [c for c in compare(plain, live[s.name], expected[s.name]) if not c.ok]
             if bad:
                 drift.append((s.name, bad))
-        print(f"binary vs recording: {len(scenarios) - len(missing) - len(drift)} / {len(scenarios) - len(missing)} "
-              f"scenarios unchanged")
+        print(
+            f"binary vs recording: {len(scenarios) - len(missing) - len(drift)} / {len(scenarios) - len(missing)} "
+            f"scenarios unchanged"
+        )
         for name, bad in drift:
             print(f"  DRIFT {name}: {', '.join(c.field for c in bad)}")
             if args.v:

@@ -28,15 +28,24 @@ LIST_CALLS = 0
 
 
 def tool(name: str, description: str = "A tool.", schema: object = None) -> dict:
-    return {"name": name, "description": description,
-            "inputSchema": schema if schema is not None else {"type": "object", "properties": {}}}
+    return {
+        "name": name,
+        "description": description,
+        "inputSchema": schema if schema is not None else {"type": "object", "properties": {}},
+    }
 
 
 ALWAYS = [
-    tool("echo", "Echo the text back.", {"type": "object", "properties": {"text": {"type": "string"}},
-                                          "required": ["text"]}),
-    tool("storm", "Send many tools/list_changed notifications.",
-         {"type": "object", "properties": {"count": {"type": "integer"}}}),
+    tool(
+        "echo",
+        "Echo the text back.",
+        {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+    ),
+    tool(
+        "storm",
+        "Send many tools/list_changed notifications.",
+        {"type": "object", "properties": {"count": {"type": "integer"}}},
+    ),
     tool("stats", "How many tools/list requests were answered."),
 ]
 
@@ -51,13 +60,24 @@ def nested(depth: int) -> dict:
 
 
 def bad_tools() -> list[dict]:
-    laughs = {f"d{i}": {"type": "object", "properties": {"a": {"$ref": f"#/$defs/d{i + 1}"},
-                                                        "b": {"$ref": f"#/$defs/d{i + 1}"}}} for i in range(30)}
+    laughs = {
+        f"d{i}": {
+            "type": "object",
+            "properties": {"a": {"$ref": f"#/$defs/d{i + 1}"}, "b": {"$ref": f"#/$defs/d{i + 1}"}},
+        }
+        for i in range(30)
+    }
     laughs["d30"] = {"type": "string"}
     return [
-        tool("recursive_ref", "Recursive.", {"type": "object", "properties": {"node": {"$ref": "#/$defs/Node"}},
-                                             "$defs": {"Node": {"type": "object",
-                                                                "properties": {"next": {"$ref": "#/$defs/Node"}}}}}),
+        tool(
+            "recursive_ref",
+            "Recursive.",
+            {
+                "type": "object",
+                "properties": {"node": {"$ref": "#/$defs/Node"}},
+                "$defs": {"Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}},
+            },
+        ),
         tool("bad_anyof", "Bad anyOf.", {"type": "object", "properties": {"v": {"anyOf": [1, 2]}}}),
         tool("anyof_not_list", "anyOf is a string.", {"type": "object", "properties": {"v": {"anyOf": "string"}}}),
         tool("bad_ref", "Bad $ref.", {"type": "object", "properties": {"v": {"$ref": 5}}}),
@@ -71,8 +91,11 @@ def bad_tools() -> list[dict]:
         tool("wordy", "w" * 200_000),
         {**tool("titled", "A huge title."), "title": "T" * 100_000},
         tool("deep", "Nested 90 levels.", nested(90)),
-        tool("laughs", "Exponential $refs.", {"type": "object", "properties": {"r": {"$ref": "#/$defs/d0"}},
-                                              "$defs": laughs}),
+        tool(
+            "laughs",
+            "Exponential $refs.",
+            {"type": "object", "properties": {"r": {"$ref": "#/$defs/d0"}}, "$defs": laughs},
+        ),
     ]
 
 
@@ -111,7 +134,7 @@ def tools_page(argv: list[str], cursor: str | None) -> dict:
         return {"tools": ALWAYS if n == 0 else [tool(f"page{n}")], "nextCursor": str(n + 1)}
     tools = listing(argv)
     start = int(cursor or "0")
-    page = tools[start:start + 500]
+    page = tools[start : start + 500]
     result: dict = {"tools": page}
     if start + 500 < len(tools):
         result["nextCursor"] = str(start + 500)
@@ -140,9 +163,11 @@ def main() -> None:
         if ident is None:
             continue  # a notification (initialized, cancelled)
         if method == "initialize":
-            result = {"protocolVersion": params.get("protocolVersion", "2025-06-18"),
-                      "capabilities": {"tools": {"listChanged": True}},
-                      "serverInfo": {"name": "hostile", "version": "1"}}
+            result = {
+                "protocolVersion": params.get("protocolVersion", "2025-06-18"),
+                "capabilities": {"tools": {"listChanged": True}},
+                "serverInfo": {"name": "hostile", "version": "1"},
+            }
             if "--long-instructions" in argv:
                 result["instructions"] = "Long instructions, é. " * int(argv[argv.index("--long-instructions") + 1])
         elif method == "tools/list":

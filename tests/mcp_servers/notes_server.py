@@ -26,8 +26,10 @@ def _png(width: int, height: int, rgb: tuple[int, int, int]) -> bytes:
     """A solid-colour PNG, built by hand so the server needs no imaging library."""
     row = b"\x00" + bytes(rgb) * width
     raw = row * height
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
 
@@ -82,6 +84,7 @@ def crash() -> str:
 async def enable_shout(ctx: Context) -> str:
     def shout(text: str) -> str:
         return text.upper()
+
     server.add_tool(shout, name="shout", description="Upper-case the text.")
     # The classic notifications/tools/list_changed (what Codex's client listens for), plus the
     # SDK 2 subscription event for clients that use subscriptions/listen.

@@ -16,8 +16,11 @@ def _answer(request: dict, tools: list) -> dict | None:
         return None  # a notification
     if method == "initialize":
         version = (request.get("params") or {}).get("protocolVersion", "2025-06-18")
-        result = {"protocolVersion": version, "capabilities": {"tools": {}},
-                  "serverInfo": {"name": "schemas", "version": "0"}}
+        result = {
+            "protocolVersion": version,
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "schemas", "version": "0"},
+        }
     elif method == "tools/list":
         result = {"tools": tools}
     elif method == "tools/call":

@@ -40,10 +40,19 @@ class AcpAgent:
     ``await agent.aclose()``; the process group is also killed when the kernel exits.
     """
 
-    def __init__(self, command: str | os.PathLike[str], args: Sequence[str] = (), *,
-                 env: Mapping[str, str] | None = None, inherit_env: bool = True, cwd: str | Path | None = None,
-                 terminals: bool = False, cancel_grace: float = 5.0, startup_timeout: float = 60.0,
-                 stderr_lines: int = 200) -> None:
+    def __init__(
+        self,
+        command: str | os.PathLike[str],
+        args: Sequence[str] = (),
+        *,
+        env: Mapping[str, str] | None = None,
+        inherit_env: bool = True,
+        cwd: str | Path | None = None,
+        terminals: bool = False,
+        cancel_grace: float = 5.0,
+        startup_timeout: float = 60.0,
+        stderr_lines: int = 200,
+    ) -> None:
         if not isinstance(command, (str, os.PathLike)) or not str(command):
             raise AcpError(f"AcpAgent needs the agent command (a path or a name on PATH), got {command!r}")
         if isinstance(args, (str, bytes)) or not all(isinstance(a, str) for a in args):
@@ -111,8 +120,9 @@ class AcpAgent:
         from acp.schema import ClientCapabilities, FileSystemCapabilities, Implementation
 
         self._loop = asyncio.get_running_loop()
-        self.process = await AgentProcess.spawn(self.command, self.args, env=self.env, cwd=self.cwd or cwd,
-                                                stderr_lines=self.stderr_lines)
+        self.process = await AgentProcess.spawn(
+            self.command, self.args, env=self.env, cwd=self.cwd or cwd, stderr_lines=self.stderr_lines
+        )
         proc = self.process.process
         assert proc.stdout is not None and proc.stdin is not None
         transport = CheckedTransport(proc.stdout, proc.stdin, self._on_malformed)
@@ -124,13 +134,18 @@ class AcpAgent:
             ours = version("codex_nb")
         except PackageNotFoundError:
             ours = "0"
-        capabilities = ClientCapabilities(fs=FileSystemCapabilities(read_text_file=True, write_text_file=True),
-                                          terminal=self.terminals)
+        capabilities = ClientCapabilities(
+            fs=FileSystemCapabilities(read_text_file=True, write_text_file=True), terminal=self.terminals
+        )
         try:
             self.info = await asyncio.wait_for(
-                self._conn.initialize(protocol_version=acp.PROTOCOL_VERSION, client_capabilities=capabilities,
-                                      client_info=Implementation(name=CLIENT_NAME, title="codex_nb", version=ours)),
-                self.startup_timeout)
+                self._conn.initialize(
+                    protocol_version=acp.PROTOCOL_VERSION,
+                    client_capabilities=capabilities,
+                    client_info=Implementation(name=CLIENT_NAME, title="codex_nb", version=ours),
+                ),
+                self.startup_timeout,
+            )
         except BaseException as err:
             message = await self._describe_failure(err, "initialize")
             await self.aclose()
@@ -143,23 +158,28 @@ class AcpAgent:
         """``session/new`` in ``cwd`` (default: the current directory); authenticates if demanded."""
         where = _directory(cwd)
         await self.start(where)
-        response = await self._authenticated(lambda: self._conn.new_session(cwd=where, mcp_servers=list(mcp_servers)),
-                                             "session/new")
+        response = await self._authenticated(
+            lambda: self._conn.new_session(cwd=where, mcp_servers=list(mcp_servers)), "session/new"
+        )
         return self._register(AcpSession(self, response.session_id, where, response=response))
 
-    async def load_session(self, session_id: str, cwd: str | Path | None = None, *,
-                           mcp_servers: Sequence[Any] = ()) -> AcpSession:
+    async def load_session(
+        self, session_id: str, cwd: str | Path | None = None, *, mcp_servers: Sequence[Any] = ()
+    ) -> AcpSession:
         """``session/load``: resume a past session; the agent replays it as events."""
         where = _directory(cwd)
         await self.start(where)
         if not getattr(self.info.agent_capabilities, "load_session", False):
-            raise AcpError(f"the ACP agent {self.command} cannot load sessions (its loadSession capability is off); "
-                           f"start a new one with agent.new_session()")
+            raise AcpError(
+                f"the ACP agent {self.command} cannot load sessions (its loadSession capability is off); "
+                f"start a new one with agent.new_session()"
+            )
         session = self._register(AcpSession(self, session_id, where))
         try:
             session.response = await self._authenticated(
                 lambda: self._conn.load_session(cwd=where, session_id=session_id, mcp_servers=list(mcp_servers)),
-                "session/load")
+                "session/load",
+            )
         except BaseException:
             self.sessions.pop(session_id, None)
             raise
@@ -171,9 +191,13 @@ class AcpAgent:
         for update in updates:
             session.handle_update(update)
         if dropped:
-            session.emit(WarningEvent(message=f"the ACP agent sent {len(updates) + dropped} updates for this session "
-                                              f"before session/new answered; the first {len(updates)} were kept, "
-                                              f"{dropped} dropped"))
+            session.emit(
+                WarningEvent(
+                    message=f"the ACP agent sent {len(updates) + dropped} updates for this session "
+                    f"before session/new answered; the first {len(updates)} were kept, "
+                    f"{dropped} dropped"
+                )
+            )
         return session
 
     async def _authenticated(self, call: Any, method: str) -> Any:
@@ -188,8 +212,9 @@ class AcpAgent:
         try:
             return await self._call(call(), method)
         except RequestError as err:
-            raise AcpError(f"the ACP agent refused {method} after authenticating: {err} ({err.code}){_data(err)}") \
-                from None
+            raise AcpError(
+                f"the ACP agent refused {method} after authenticating: {err} ({err.code}){_data(err)}"
+            ) from None
 
     async def _authenticate(self, method: str) -> None:
         from acp import RequestError
@@ -203,22 +228,29 @@ class AcpAgent:
                 try:
                     await self._call(self._conn.authenticate(method_id=candidate.id), "authenticate")
                 except RequestError as err:
-                    raise AcpAuthError(f"the ACP agent rejected authentication with {candidate.id!r} "
-                                       f"({candidate.name}): {err}{_data(err)}; check the value of "
-                                       f"{', '.join(v.name for v in variables)}") from None
+                    raise AcpAuthError(
+                        f"the ACP agent rejected authentication with {candidate.id!r} "
+                        f"({candidate.name}): {err}{_data(err)}; check the value of "
+                        f"{', '.join(v.name for v in variables)}"
+                    ) from None
                 return
         lines = []
         for candidate in methods:
             variables = getattr(candidate, "vars", None)
             if variables is not None:
-                how = "set " + " and ".join(v.name for v in variables if not getattr(v, "optional", False)) + \
-                      " in AcpAgent(env=...) or the kernel's environment"
+                how = (
+                    "set "
+                    + " and ".join(v.name for v in variables if not getattr(v, "optional", False))
+                    + " in AcpAgent(env=...) or the kernel's environment"
+                )
             else:
                 how = "not supported here (it needs an interactive login: sign in with the agent's own CLI first)"
             lines.append(f"  - {candidate.name} ({candidate.id}): {how}")
         listing = "\n".join(lines) or "  (the agent lists no authentication methods)"
-        raise AcpAuthError(f"the ACP agent {self.command} requires authentication for {method} and no "
-                           f"environment-variable method can be used:\n{listing}")
+        raise AcpAuthError(
+            f"the ACP agent {self.command} requires authentication for {method} and no "
+            f"environment-variable method can be used:\n{listing}"
+        )
 
     async def _call(self, awaitable: Awaitable[Any], method: str) -> Any:
         from acp import RequestError
@@ -269,8 +301,10 @@ class AcpAgent:
         if self._closing:
             raise AcpError(f"this AcpAgent ({self.command}) was closed; create a new one")
         if self.process is not None and self.process.returncode is not None:
-            raise AcpError(f"the ACP agent {self.command} {describe_exit(self.process.returncode)}; create a new "
-                           f"cx.AcpAgent to continue. Last stderr lines:\n{self.stderr_tail()}")
+            raise AcpError(
+                f"the ACP agent {self.command} {describe_exit(self.process.returncode)}; create a new "
+                f"cx.AcpAgent to continue. Last stderr lines:\n{self.stderr_tail()}"
+            )
 
     def _connection(self) -> Any:
         if self._conn is None:
@@ -316,8 +350,11 @@ class AcpAgent:
         await self.aclose()
 
     def __repr__(self) -> str:
-        state = "not started" if self.process is None else (
-            "running" if self.running else describe_exit(self.process.returncode))
+        state = (
+            "not started"
+            if self.process is None
+            else ("running" if self.running else describe_exit(self.process.returncode))
+        )
         return f"<AcpAgent {self.command} {state}>"
 
 

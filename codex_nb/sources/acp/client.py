@@ -56,8 +56,9 @@ class AcpClient:
     def _session(self, session_id: str, method: str) -> AcpSession:
         session = self.agent.sessions.get(session_id)
         if session is None:
-            raise RequestError(-32602, f"{method}: unknown session id {session_id!r}",
-                               {"known": sorted(self.agent.sessions)})
+            raise RequestError(
+                -32602, f"{method}: unknown session id {session_id!r}", {"known": sorted(self.agent.sessions)}
+            )
         return session
 
     async def session_update(self, session_id: str, update: Any, **_: Any) -> None:
@@ -78,20 +79,26 @@ class AcpClient:
         if buffered is not None:
             self.early_dropped[session_id] = self.early_dropped.get(session_id, 0) + 1
         if self.dropped_updates == 1:
-            log.warning("the ACP agent sent session/update for unknown session id %r beyond what is kept (%d ids, "
-                        "%d updates each); dropped (AcpAgent.dropped_updates counts them)", session_id[:100],
-                        MAX_EARLY_SESSIONS, MAX_BUFFERED_UPDATES)
+            log.warning(
+                "the ACP agent sent session/update for unknown session id %r beyond what is kept (%d ids, "
+                "%d updates each); dropped (AcpAgent.dropped_updates counts them)",
+                session_id[:100],
+                MAX_EARLY_SESSIONS,
+                MAX_BUFFERED_UPDATES,
+            )
 
     def take_early(self, session_id: str) -> tuple[list[Any], int]:
         """The updates kept for ``session_id`` before it was registered, and how many were dropped."""
         return self.early_updates.pop(session_id, []), self.early_dropped.pop(session_id, 0)
 
-    async def request_permission(self, options: list[Any], session_id: str, tool_call: Any,
-                                 **_: Any) -> RequestPermissionResponse:
+    async def request_permission(
+        self, options: list[Any], session_id: str, tool_call: Any, **_: Any
+    ) -> RequestPermissionResponse:
         return await self._session(session_id, "session/request_permission").request_permission(options, tool_call)
 
-    async def read_text_file(self, path: str, session_id: str, limit: int | None = None, line: int | None = None,
-                             **_: Any) -> ReadTextFileResponse:
+    async def read_text_file(
+        self, path: str, session_id: str, limit: int | None = None, line: int | None = None, **_: Any
+    ) -> ReadTextFileResponse:
         session = self._session(session_id, "fs/read_text_file")
         try:
             # A worker thread: a file request must never block the kernel's event loop.
@@ -118,8 +125,10 @@ class AcpClient:
         return RequestError(-32602, message, {"details": message})
 
     def _no_terminal(self, method: str) -> RequestError:
-        text = (f"{method} refused: this client does not offer terminals to the agent (the terminal capability "
-                f"is off); run commands with the agent's own tools, or start it with cx.AcpAgent(..., terminals=True)")
+        text = (
+            f"{method} refused: this client does not offer terminals to the agent (the terminal capability "
+            f"is off); run commands with the agent's own tools, or start it with cx.AcpAgent(..., terminals=True)"
+        )
         log.info(text)
         for session in self.agent.sessions.values():
             session.emit(WarningEvent(message=f"refused the ACP agent's {method}: terminals are not enabled"))
@@ -130,9 +139,16 @@ class AcpClient:
             raise self._no_terminal(method)
         return self._session(session_id, method)
 
-    async def create_terminal(self, command: str, session_id: str, args: list[str] | None = None,
-                              env: list[Any] | None = None, cwd: str | None = None,
-                              output_byte_limit: int | None = None, **_: Any) -> CreateTerminalResponse:
+    async def create_terminal(
+        self,
+        command: str,
+        session_id: str,
+        args: list[str] | None = None,
+        env: list[Any] | None = None,
+        cwd: str | None = None,
+        output_byte_limit: int | None = None,
+        **_: Any,
+    ) -> CreateTerminalResponse:
         session = self._terminals(session_id, "terminal/create")
         try:
             terminal_id = await session.terminals.create(command, args, env, cwd, output_byte_limit)
@@ -151,11 +167,12 @@ class AcpClient:
         terminal = self._terminal(session_id, terminal_id, "terminal/output")
         status = terminal.exit_status()
         return TerminalOutputResponse(
-            output=terminal.output.decode("utf-8", errors="replace"), truncated=terminal.truncated,
-            exit_status=None if status is None else TerminalExitStatus(exit_code=status[0], signal=status[1]))
+            output=terminal.output.decode("utf-8", errors="replace"),
+            truncated=terminal.truncated,
+            exit_status=None if status is None else TerminalExitStatus(exit_code=status[0], signal=status[1]),
+        )
 
-    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str,
-                                     **_: Any) -> WaitForTerminalExitResponse:
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **_: Any) -> WaitForTerminalExitResponse:
         self._terminal(session_id, terminal_id, "terminal/wait_for_exit")
         code, sig = await self.agent.sessions[session_id].terminals.wait(terminal_id)
         return WaitForTerminalExitResponse(exit_code=code, signal=sig)

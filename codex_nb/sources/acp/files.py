@@ -60,8 +60,9 @@ class ConfinedFiles:
             if not parts:
                 raise FileAccessError(f"path {path!r} is the session directory itself, not a file")
             return parts
-        raise FileAccessError(f"path {path!r} is outside the session directory {self.root}; this client only "
-                              f"serves files inside it")
+        raise FileAccessError(
+            f"path {path!r} is outside the session directory {self.root}; this client only serves files inside it"
+        )
 
     def _walk(self, path: str, parts: list[str], *, create_dirs: bool) -> int:
         """A descriptor of the directory holding ``parts[-1]`` (caller closes it)."""
@@ -97,8 +98,9 @@ class ConfinedFiles:
             if stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode):
                 return FileAccessError(f"{path}: {name!r} is a symbolic link; this client does not follow links")
         if err.errno in (errno.ELOOP, errno.ENOTDIR):
-            return FileAccessError(f"{path}: {name!r} is a symbolic link or not a directory; this client does not "
-                                   f"follow links")
+            return FileAccessError(
+                f"{path}: {name!r} is a symbolic link or not a directory; this client does not follow links"
+            )
         return FileAccessError(f"{path}: {err.strerror}")
 
     def _open(self, path: str, *, write: bool) -> int:
@@ -128,8 +130,9 @@ class ConfinedFiles:
                 raise FileAccessError(f"{path}: the file appeared while it was being created; try again") from None
             except OSError as err:
                 if err.errno == errno.ENXIO:  # O_NONBLOCK write open of a FIFO with no reader
-                    raise FileAccessError(f"{path}: not a regular file (a FIFO or device); this client only "
-                                          f"serves regular files") from None
+                    raise FileAccessError(
+                        f"{path}: not a regular file (a FIFO or device); this client only serves regular files"
+                    ) from None
                 raise self._link_error(path, name, err, dir_fd) from None
         finally:
             os.close(dir_fd)
@@ -154,8 +157,9 @@ class ConfinedFiles:
             fd = self._open(path, write=False)
             try:
                 if os.fstat(fd).st_size > MAX_READ_BYTES:
-                    raise FileAccessError(f"{path}: larger than {MAX_READ_BYTES} bytes; this client serves smaller "
-                                          f"files only")
+                    raise FileAccessError(
+                        f"{path}: larger than {MAX_READ_BYTES} bytes; this client serves smaller files only"
+                    )
                 data = _read_bounded(fd, MAX_READ_BYTES + 1)
             finally:
                 os.close(fd)
@@ -178,11 +182,13 @@ class ConfinedFiles:
         try:
             data = content.encode("utf-8")
         except UnicodeEncodeError as err:
-            raise FileAccessError(f"{path}: the content is not valid Unicode text ({err.reason} at character "
-                                  f"{err.start})") from None
+            raise FileAccessError(
+                f"{path}: the content is not valid Unicode text ({err.reason} at character {err.start})"
+            ) from None
         if len(data) > MAX_WRITE_BYTES:
-            raise FileAccessError(f"{path}: {len(data)} bytes is more than this client writes at once "
-                                  f"({MAX_WRITE_BYTES} bytes)")
+            raise FileAccessError(
+                f"{path}: {len(data)} bytes is more than this client writes at once ({MAX_WRITE_BYTES} bytes)"
+            )
         try:
             fd = self._open(path, write=True)
             try:
@@ -191,7 +197,7 @@ class ConfinedFiles:
                 os.ftruncate(fd, 0)
                 view = memoryview(data)
                 while view:
-                    view = view[os.write(fd, view):]
+                    view = view[os.write(fd, view) :]
             finally:
                 os.close(fd)
         except OSError as err:  # ENOSPC, EACCES, ...: the agent gets the reason, not an internal error
@@ -200,23 +206,32 @@ class ConfinedFiles:
 
 def _check_kind(path: str, info: os.stat_result) -> None:
     if stat.S_ISLNK(info.st_mode):
-        raise FileAccessError(f"{path}: {os.path.basename(path)!r} is a symbolic link; this client does not "
-                              f"follow links")
+        raise FileAccessError(
+            f"{path}: {os.path.basename(path)!r} is a symbolic link; this client does not follow links"
+        )
     if not stat.S_ISREG(info.st_mode):
-        raise FileAccessError(f"{path}: not a regular file ({_kind(info.st_mode)}); this client only serves "
-                              f"regular files")
+        raise FileAccessError(
+            f"{path}: not a regular file ({_kind(info.st_mode)}); this client only serves regular files"
+        )
     # A hard link is a second name for the same file, and nothing about the name inside the
     # session directory tells whether the other name lies outside it (a link to ~/.ssh/id_rsa
     # looks like any file). The only confinement that holds is to refuse files with more than
     # one name; copy such a file (cp) to give the agent a file of its own.
     if info.st_nlink > 1:
-        raise FileAccessError(f"{path}: the file has {info.st_nlink} hard links, and another name may be outside "
-                              f"the session directory; this client only serves files with one link (copy it)")
+        raise FileAccessError(
+            f"{path}: the file has {info.st_nlink} hard links, and another name may be outside "
+            f"the session directory; this client only serves files with one link (copy it)"
+        )
 
 
 def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+    for test, name in (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    ):
         if test(mode):
             return name
     return "not a regular file"

@@ -13,8 +13,7 @@ from typing import Any
 from ...protocol.plan import PlanItemArg, StepStatus
 from .events import AcpPlanUpdate, AcpToolCall
 
-_STEP_STATUS = {"pending": StepStatus.PENDING, "in_progress": StepStatus.IN_PROGRESS,
-                "completed": StepStatus.COMPLETED}
+_STEP_STATUS = {"pending": StepStatus.PENDING, "in_progress": StepStatus.IN_PROGRESS, "completed": StepStatus.COMPLETED}
 
 TURN_STATUS = {"end_turn": "completed", "cancelled": "interrupted"}
 """ACP ``stopReason`` -> codex_nb turn status; every other reason is a failed turn."""
@@ -22,7 +21,7 @@ TURN_STATUS = {"end_turn": "completed", "cancelled": "interrupted"}
 STOP_REASON_TEXT = {
     "max_tokens": "the agent stopped: it reached its token limit (stopReason max_tokens)",
     "max_turn_requests": "the agent stopped: it reached its limit of model requests for one prompt "
-                         "(stopReason max_turn_requests)",
+    "(stopReason max_turn_requests)",
     "refusal": "the agent refused to continue (stopReason refusal)",
 }
 
@@ -58,12 +57,15 @@ def _repair_entry(index: int, entry: Any) -> Any:
         notes.append(f"its content was a JSON {_json_type(entry.get('content'))}, shown as text")
     if not isinstance(entry.get("status"), str) or entry["status"] not in _STEP_STATUS:
         fixed["status"] = "pending"
-        notes.append(f"its status {_text(entry.get('status'))} is not an ACP status (pending, in_progress, "
-                     f"completed); shown as pending")
+        notes.append(
+            f"its status {_text(entry.get('status'))} is not an ACP status (pending, in_progress, "
+            f"completed); shown as pending"
+        )
     if not isinstance(entry.get("priority"), str) or entry["priority"] not in _PRIORITIES:
         fixed["priority"] = "medium"
-        notes.append(f"its priority {_text(entry.get('priority'))} is not an ACP priority (high, medium, low); "
-                     f"shown as medium")
+        notes.append(
+            f"its priority {_text(entry.get('priority'))} is not an ACP priority (high, medium, low); shown as medium"
+        )
     if not notes:
         return entry
     if not isinstance(fixed.get("_meta"), dict):
@@ -80,7 +82,8 @@ def _add_note(entry: dict[str, Any], note: str) -> None:
 
 def _json_type(value: Any) -> str:
     return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
-        type(value), "number")
+        type(value), "number"
+    )
 
 
 def _preview(text: str) -> str:
@@ -152,7 +155,9 @@ class ToolCallState:
         for name in ("title", "kind", "status", "raw_input", "raw_output"):
             value = getattr(update, name, None)
             if value is not None:
-                setattr(self, name, str(getattr(value, "value", value)) if name in ("kind", "status") else _plain(value))
+                setattr(
+                    self, name, str(getattr(value, "value", value)) if name in ("kind", "status") else _plain(value)
+                )
         for name in ("content", "locations"):
             value = getattr(update, name, None)
             if value is not None:
@@ -174,15 +179,30 @@ class ToolCallState:
         if not texts and isinstance(self.raw_output, dict):
             output = self.raw_output.get("formatted_output") or self.raw_output.get("aggregated_output")
             texts = [output] if isinstance(output, str) and output else []
-        return {"type": "dynamicToolCall", "id": self.call_id, "namespace": None, "tool": self.title or self.kind or "tool",
-                "arguments": self.raw_input, "status": status,
-                "contentItems": [{"type": "inputText", "text": t} for t in texts] if texts else None,
-                "success": success, "durationMs": None}
+        return {
+            "type": "dynamicToolCall",
+            "id": self.call_id,
+            "namespace": None,
+            "tool": self.title or self.kind or "tool",
+            "arguments": self.raw_input,
+            "status": status,
+            "contentItems": [{"type": "inputText", "text": t} for t in texts] if texts else None,
+            "success": success,
+            "durationMs": None,
+        }
 
     def event(self, phase: str) -> AcpToolCall:
-        return AcpToolCall(phase=phase, call_id=self.call_id, title=self.title, kind=self.kind, status=self.status,
-                           content=list(self.content), locations=list(self.locations), raw_input=self.raw_input,
-                           raw_output=self.raw_output)
+        return AcpToolCall(
+            phase=phase,
+            call_id=self.call_id,
+            title=self.title,
+            kind=self.kind,
+            status=self.status,
+            content=list(self.content),
+            locations=list(self.locations),
+            raw_input=self.raw_input,
+            raw_output=self.raw_output,
+        )
 
 
 def _block_text(entry: dict[str, Any]) -> str | None:

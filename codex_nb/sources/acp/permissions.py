@@ -31,7 +31,9 @@ class Choice:
     """Why the request was not answered with one of the agent's options (for a warning)."""
 
 
-def question_event(*, call_id: str, turn_id: str, tool_call: Any, options: list[Any]) -> tuple[RequestUserInputEvent, dict[str, str]]:
+def question_event(
+    *, call_id: str, turn_id: str, tool_call: Any, options: list[Any]
+) -> tuple[RequestUserInputEvent, dict[str, str]]:
     """The question to show and a label -> option id map (labels made unique)."""
     labels: dict[str, str] = {}
     choices: list[QuestionOption] = []
@@ -42,8 +44,9 @@ def question_event(*, call_id: str, turn_id: str, tool_call: Any, options: list[
         labels[label] = option.option_id
         choices.append(QuestionOption(label=label, description=str(getattr(option.kind, "value", option.kind))))
     title = getattr(tool_call, "title", None) or "a tool call"
-    details = [t for t in (content_text(getattr(c, "content", None)) for c in getattr(tool_call, "content", None) or [])
-               if t]
+    details = [
+        t for t in (content_text(getattr(c, "content", None)) for c in getattr(tool_call, "content", None) or []) if t
+    ]
     text = f"The agent asks for permission: {title}"
     if details:
         detail = "\n".join(details)
@@ -69,9 +72,11 @@ def choice_from(settlement: Settlement, labels: dict[str, str], options: list[An
             if answer in ids:
                 return Choice(option_id=answer)
         if answers:
-            return Choice(option_id=_reject(options),
-                          note=f"the answer {answers!r} is none of the agent's options {list(labels)}; the permission "
-                               f"request was rejected")
+            return Choice(
+                option_id=_reject(options),
+                note=f"the answer {answers!r} is none of the agent's options {list(labels)}; the permission "
+                f"request was rejected",
+            )
         return Choice(option_id=_reject(options))
     if settlement.outcome == Outcome.UNANSWERABLE:
         return Choice(option_id=_reject(options), note=str(settlement.response))
@@ -79,8 +84,10 @@ def choice_from(settlement: Settlement, labels: dict[str, str], options: list[An
 
 
 def how_to_answer() -> str:
-    return ("the ACP agent's permission request could not be answered: no prompts widget is displayed for this "
-            "session and no answer policy is set, so it was rejected. Display cx.PromptsWidget(session), set "
-            "session.answer_policy (cx.AnswerPolicy.deny(), .recommended(), .scripted([{'permission': "
-            f"'<option name>'}}]) or .callback(fn)), or start the kernel with {ENV_VAR}=deny|recommended|"
-            "/path/to/answers.json")
+    return (
+        "the ACP agent's permission request could not be answered: no prompts widget is displayed for this "
+        "session and no answer policy is set, so it was rejected. Display cx.PromptsWidget(session), set "
+        "session.answer_policy (cx.AnswerPolicy.deny(), .recommended(), .scripted([{'permission': "
+        f"'<option name>'}}]) or .callback(fn)), or start the kernel with {ENV_VAR}=deny|recommended|"
+        "/path/to/answers.json"
+    )

@@ -34,15 +34,28 @@ class AgentProcess:
         self.pid = process.pid
 
     @classmethod
-    async def spawn(cls, command: str, args: Sequence[str], *, env: Mapping[str, str], cwd: str | Path | None,
-                    stderr_lines: int = 200) -> AgentProcess:
+    async def spawn(
+        cls,
+        command: str,
+        args: Sequence[str],
+        *,
+        env: Mapping[str, str],
+        cwd: str | Path | None,
+        stderr_lines: int = 200,
+    ) -> AgentProcess:
         resolved = shutil.which(command, path=env.get("PATH")) if os.sep not in command else command
         if resolved is None or not os.path.exists(resolved):  # noqa: ASYNC240  one local stat, as shutil.which does
             raise FileNotFoundError(
                 f"ACP agent command {command!r} was not found (PATH={env.get('PATH', '')!r}); pass the full path "
-                f"of the agent executable, e.g. .../node_modules/.bin/codex-acp")
-        process = await spawn([resolved, *args], env=env, cwd=None if cwd is None else str(cwd), limit=STREAM_LIMIT,
-                              stderr_lines=stderr_lines)
+                f"of the agent executable, e.g. .../node_modules/.bin/codex-acp"
+            )
+        process = await spawn(
+            [resolved, *args],
+            env=env,
+            cwd=None if cwd is None else str(cwd),
+            limit=STREAM_LIMIT,
+            stderr_lines=stderr_lines,
+        )
         return cls(process, command)
 
     @property

@@ -154,7 +154,8 @@ class AcpSession(BusEventSource):
         self._active: AcpTurnHandle | None = None
         self.closed = False
         self._lifecycle_observers: Observers[LifecycleRecord] = Observers(
-            self._lifecycle_fault, what="a callable taking one lifecycle record")
+            self._lifecycle_fault, what="a callable taking one lifecycle record"
+        )
         self._turn_ids = itertools.count(1)
         self._request_keys = itertools.count(1)
         self._turn_id: str | None = None
@@ -200,9 +201,15 @@ class AcpSession(BusEventSource):
         """Observe tool-call start/finish records; returns a remover."""
         return self._lifecycle_observers.add(fn)
 
-    def _lifecycle_fault(self, fn: Callable[[LifecycleRecord], object], err: Exception, record: LifecycleRecord) -> None:
-        self.emit(WarningEvent(message=f"lifecycle observer {observer_name(fn)} raised {type(err).__name__}: {err} "
-                                       f"on call {record.call_id}; it was detached"))
+    def _lifecycle_fault(
+        self, fn: Callable[[LifecycleRecord], object], err: Exception, record: LifecycleRecord
+    ) -> None:
+        self.emit(
+            WarningEvent(
+                message=f"lifecycle observer {observer_name(fn)} raised {type(err).__name__}: {err} "
+                f"on call {record.call_id}; it was detached"
+            )
+        )
 
     def emit(self, msg: EventMsg) -> Event:
         revision = None
@@ -224,8 +231,10 @@ class AcpSession(BusEventSource):
         if self.closed:
             raise AcpError(f"ACP session {self.session_id} is closed; start a new one with agent.new_session()")
         if self.active_turn is not None and not self.active_turn.done():
-            raise AcpError(f"a prompt is already running in ACP session {self.session_id} "
-                           f"({self.active_turn.turn_id}); await it or call session.interrupt() first")
+            raise AcpError(
+                f"a prompt is already running in ACP session {self.session_id} "
+                f"({self.active_turn.turn_id}); await it or call session.interrupt() first"
+            )
         self.agent._require_running()
         loop = asyncio.get_running_loop()
         turn_id = f"turn-{next(self._turn_ids)}"
@@ -278,8 +287,14 @@ class AcpSession(BusEventSource):
             if error is not None:
                 self.emit(ErrorEvent(message=error))
             self.emit(TurnComplete(turn_id=handle.turn_id, last_agent_message=self._last_agent_message))
-        result = AcpTurnResult(turn_id=handle.turn_id, status=status, stop_reason=stop_reason,
-                               last_agent_message=self._last_agent_message, error=error, events=list(handle.events))
+        result = AcpTurnResult(
+            turn_id=handle.turn_id,
+            status=status,
+            stop_reason=stop_reason,
+            last_agent_message=self._last_agent_message,
+            error=error,
+            events=list(handle.events),
+        )
         self._turn_id = None
         self._after_prompt = True
         return result
@@ -296,9 +311,13 @@ class AcpSession(BusEventSource):
             if not aborted:
                 # codex-acp, for one, drops a command's end when Codex reports it after the
                 # turn completed; its real outcome is unknown, so it is not called a success.
-                self.emit(WarningEvent(message=f"the ACP agent ended the prompt (stopReason {stop_reason}) without a "
-                                               f"final status for tool call {state.call_id} ({state.title or state.kind}, "
-                                               f"last status {state.status}); it is recorded as aborted"))
+                self.emit(
+                    WarningEvent(
+                        message=f"the ACP agent ended the prompt (stopReason {stop_reason}) without a "
+                        f"final status for tool call {state.call_id} ({state.title or state.kind}, "
+                        f"last status {state.status}); it is recorded as aborted"
+                    )
+                )
             self._item_completed(state, aborted=True)
             self._lifecycle("finish", state, ToolCallOutcome.aborted())
 
@@ -322,8 +341,12 @@ class AcpSession(BusEventSource):
     def _hard_abort(self, handle: AcpTurnHandle) -> None:
         if not handle.task.done():
             handle.hard_aborted = True
-            self.emit(WarningEvent(message=f"the ACP agent did not end the prompt within {self.agent.cancel_grace} s "
-                                           f"of session/cancel; the turn was ended here"))
+            self.emit(
+                WarningEvent(
+                    message=f"the ACP agent did not end the prompt within {self.agent.cancel_grace} s "
+                    f"of session/cancel; the turn was ended here"
+                )
+            )
             handle.task.cancel()
 
     # -- session/update --------------------------------------------------------------------
@@ -355,15 +378,20 @@ class AcpSession(BusEventSource):
                 for note in notes[:_PLAN_WARNINGS]:
                     self.emit(WarningEvent(message=f"the ACP agent's plan: {note}"))
                 if len(notes) > _PLAN_WARNINGS:
-                    self.emit(WarningEvent(message=f"the ACP agent's plan: {len(notes) - _PLAN_WARNINGS} more steps "
-                                                   f"were repaired the same way"))
+                    self.emit(
+                        WarningEvent(
+                            message=f"the ACP agent's plan: {len(notes) - _PLAN_WARNINGS} more steps "
+                            f"were repaired the same way"
+                        )
+                    )
             self._plan_notes = notes
             self.emit(plan_update(entries))
         elif kind in ("tool_call", "tool_call_update"):
             self._tool_call(update, started=kind == "tool_call")
         elif kind == "available_commands_update":
-            self.available_commands = [c.model_dump(mode="json", by_alias=True, exclude_none=True)
-                                       for c in update.available_commands]
+            self.available_commands = [
+                c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in update.available_commands
+            ]
         elif kind == "current_mode_update":
             self.current_mode = update.current_mode_id
         elif kind == "usage_update":
@@ -380,9 +408,13 @@ class AcpSession(BusEventSource):
             return
         self._late_reported = True
         preview = text if len(text) <= _LATE_PREVIEW else text[:_LATE_PREVIEW] + "..."
-        self.emit(WarningEvent(message=f"the ACP agent sent a {kind} after its prompt had ended; it belongs to no "
-                                       f"turn and was not added to any answer (more are only counted in "
-                                       f"session.late_updates): {preview!r}"))
+        self.emit(
+            WarningEvent(
+                message=f"the ACP agent sent a {kind} after its prompt had ended; it belongs to no "
+                f"turn and was not added to any answer (more are only counted in "
+                f"session.late_updates): {preview!r}"
+            )
+        )
 
     def _flush_message(self) -> None:
         kind, parts = self._message_kind, self._message
@@ -415,8 +447,11 @@ class AcpSession(BusEventSource):
             return
         self.emit(state.event("started" if started or new else "updated"))
         if new:
-            self.emit(ItemStarted(thread_id=self.session_id, turn_id=state.turn_id or "", item=state.item(),
-                                  started_at_ms=_now_ms()))
+            self.emit(
+                ItemStarted(
+                    thread_id=self.session_id, turn_id=state.turn_id or "", item=state.item(), started_at_ms=_now_ms()
+                )
+            )
             self._lifecycle("start", state, None)
         if state.finished and not state.lifecycle_done:
             self._item_completed(state)
@@ -433,20 +468,35 @@ class AcpSession(BusEventSource):
     def _dropped(self, what: str) -> None:
         self.records_dropped += 1
         if self.records_dropped == 1:
-            self.emit(WarningEvent(message=f"this ACP session keeps its latest {RECORD_LIMIT} tool calls and lifecycle "
-                                           f"records; an older {what} was dropped (session.records_dropped counts "
-                                           f"them; on_lifecycle observers still see every record)"))
+            self.emit(
+                WarningEvent(
+                    message=f"this ACP session keeps its latest {RECORD_LIMIT} tool calls and lifecycle "
+                    f"records; an older {what} was dropped (session.records_dropped counts "
+                    f"them; on_lifecycle observers still see every record)"
+                )
+            )
 
     def _item_completed(self, state: ToolCallState, *, aborted: bool = False) -> None:
-        self.emit(ItemCompleted(thread_id=self.session_id, turn_id=state.turn_id or "", item=state.item(aborted=aborted),
-                                completed_at_ms=_now_ms()))
+        self.emit(
+            ItemCompleted(
+                thread_id=self.session_id,
+                turn_id=state.turn_id or "",
+                item=state.item(aborted=aborted),
+                completed_at_ms=_now_ms(),
+            )
+        )
 
     def _lifecycle(self, phase: str, state: ToolCallState, outcome: ToolCallOutcome | None) -> None:
         if phase == "finish":
             state.lifecycle_done = True
-        record = LifecycleRecord(phase=phase, thread_id=self.session_id,  # type: ignore[arg-type]
-                                 turn_id=state.turn_id or "", call_id=state.call_id,
-                                 tool_name=ToolName.of(state.kind or "other", TOOL_NAMESPACE), outcome=outcome)
+        record = LifecycleRecord(
+            phase=phase,
+            thread_id=self.session_id,  # type: ignore[arg-type]
+            turn_id=state.turn_id or "",
+            call_id=state.call_id,
+            tool_name=ToolName.of(state.kind or "other", TOOL_NAMESPACE),
+            outcome=outcome,
+        )
         if len(self._lifecycle_ring) == RECORD_LIMIT:
             self._dropped("lifecycle record")
         self._lifecycle_ring.append(record)
@@ -471,8 +521,7 @@ class AcpSession(BusEventSource):
             self.emit(msg)
             if request.settled is None:
                 try:
-                    await route(broker, request, what="the ACP permission request",
-                                unanswerable=how_to_answer())
+                    await route(broker, request, what="the ACP permission request", unanswerable=how_to_answer())
                 except Exception as err:  # noqa: BLE001 - a broken policy rejects, and says why
                     broker.fail(request.id, f"answer policy failed: {type(err).__name__}: {err}")
             settlement = await broker.wait(request)
@@ -480,8 +529,11 @@ class AcpSession(BusEventSource):
             broker.cancel(request.id)
             self._open_requests.pop(request.id, None)
             outcome = request.settled.outcome if request.settled is not None else Outcome.CANCELLED
-            self.emit(FrontendRequestResolved(request_id=request.id, kind=RequestKind.USER_INPUT.value,
-                                              call_id=call_id, outcome=outcome.value))
+            self.emit(
+                FrontendRequestResolved(
+                    request_id=request.id, kind=RequestKind.USER_INPUT.value, call_id=call_id, outcome=outcome.value
+                )
+            )
         choice = choice_from(settlement, labels, options)
         if choice.note:
             self.emit(WarningEvent(message=choice.note))
@@ -517,6 +569,7 @@ def _blocks(prompt: str | Sequence[Any]) -> list[Any]:
         try:
             return list(PromptRequest.model_validate({"sessionId": "-", "prompt": list(prompt)}).prompt)
         except Exception as err:  # pydantic.ValidationError
-            raise AcpError(f"the prompt must be text or a list of ACP content blocks (e.g. acp.text_block('...')); "
-                           f"{err}") from None
+            raise AcpError(
+                f"the prompt must be text or a list of ACP content blocks (e.g. acp.text_block('...')); {err}"
+            ) from None
     raise AcpError(f"the prompt must be text or a non-empty list of ACP content blocks, got {type(prompt).__name__}")

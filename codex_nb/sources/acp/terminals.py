@@ -82,15 +82,27 @@ class Terminals:
             raise FileAccessError(f"terminal cwd {cwd!r} is not a directory", not_found=True)
         return resolved
 
-    async def create(self, command: str, args: list[str] | None, env: list[Any] | None, cwd: str | None,
-                     output_byte_limit: int | None) -> str:
+    async def create(
+        self,
+        command: str,
+        args: list[str] | None,
+        env: list[Any] | None,
+        cwd: str | None,
+        output_byte_limit: int | None,
+    ) -> str:
         where = self._cwd(cwd)
         merged = dict(self._env)
         merged.update({v.name: v.value for v in env or []})
         program = shutil.which(command, path=merged.get("PATH")) if os.sep not in command else command
         try:
-            process = await spawn([program or command, *(args or [])], env=merged, cwd=where, stdin="devnull",
-                                  stderr="stdout", limit=READ_CHUNK)
+            process = await spawn(
+                [program or command, *(args or [])],
+                env=merged,
+                cwd=where,
+                stdin="devnull",
+                stderr="stdout",
+                limit=READ_CHUNK,
+            )
         except OSError as err:
             raise FileAccessError(f"cannot start {command!r}: {err.strerror or err}") from None
         limit = output_byte_limit or DEFAULT_OUTPUT_LIMIT

@@ -32,8 +32,9 @@ def _preview(text: str) -> str:
 class CheckedTransport:
     """An ``acp`` message transport over an agent's stdout/stdin."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 on_malformed: Callable[[str], None]) -> None:
+    def __init__(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, on_malformed: Callable[[str], None]
+    ) -> None:
         self._reader = reader
         self._writer = writer
         self._on_malformed = on_malformed

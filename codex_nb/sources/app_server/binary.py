@@ -70,8 +70,9 @@ def codex_binary() -> Path:
     if env:
         path = Path(env).expanduser()
         if not path.is_file() or not os.access(path, os.X_OK):
-            raise CodexBinaryError(f"CODEX_BIN={env!r} is not an executable file; fix the path or unset it. "
-                                   f"To get Codex: {INSTALL_HINT}")
+            raise CodexBinaryError(
+                f"CODEX_BIN={env!r} is not an executable file; fix the path or unset it. To get Codex: {INSTALL_HINT}"
+            )
         return path
     pinned = pinned_binary()
     if pinned is not None:
@@ -79,8 +80,9 @@ def codex_binary() -> Path:
     found = shutil.which("codex")
     if found:
         return Path(found)
-    raise CodexBinaryError(f"no Codex binary found (CODEX_BIN is unset, no pinned install, no `codex` on PATH); "
-                           f"{INSTALL_HINT}")
+    raise CodexBinaryError(
+        f"no Codex binary found (CODEX_BIN is unset, no pinned install, no `codex` on PATH); {INSTALL_HINT}"
+    )
 
 
 def parse_version(text: str) -> tuple[int, int, int] | None:
@@ -97,8 +99,10 @@ def binary_version(path: Path) -> str:
         raise CodexBinaryError(f"cannot run {path} --version: {err}; {INSTALL_HINT}") from None
     version = parse_version(done.stdout)
     if done.returncode != 0 or version is None:
-        raise CodexBinaryError(f"{path} --version did not print a version (exit {done.returncode}, "
-                               f"output {done.stdout.strip()!r} {done.stderr.strip()[:200]!r}); {INSTALL_HINT}")
+        raise CodexBinaryError(
+            f"{path} --version did not print a version (exit {done.returncode}, "
+            f"output {done.stdout.strip()!r} {done.stderr.strip()[:200]!r}); {INSTALL_HINT}"
+        )
     return ".".join(map(str, version))
 
 
@@ -106,6 +110,8 @@ def check_version(path: Path) -> str:
     """The binary's version; older than ``PROTOCOL_VERSION`` is a ``CodexBinaryError``."""
     version = binary_version(path)
     if parse_version(version) < parse_version(PROTOCOL_VERSION):  # type: ignore[operator]
-        raise CodexBinaryError(f"{path} is Codex {version}, older than {PROTOCOL_VERSION}, the app-server protocol "
-                               f"codex_nb was built against; {INSTALL_HINT}")
+        raise CodexBinaryError(
+            f"{path} is Codex {version}, older than {PROTOCOL_VERSION}, the app-server protocol "
+            f"codex_nb was built against; {INSTALL_HINT}"
+        )
     return version

@@ -40,8 +40,7 @@ from ...protocol.events import (
 )
 from ...protocol.plan import PlanItemArg, StepStatus
 
-_STEP_STATUS = {"pending": StepStatus.PENDING, "inProgress": StepStatus.IN_PROGRESS,
-                "completed": StepStatus.COMPLETED}
+_STEP_STATUS = {"pending": StepStatus.PENDING, "inProgress": StepStatus.IN_PROGRESS, "completed": StepStatus.COMPLETED}
 _HOOK_EVENTS = {"preToolUse": "pre_tool_use", "postToolUse": "post_tool_use"}
 
 
@@ -54,8 +53,10 @@ class AppServerNotification(EventMsg):
 
 
 def plan_update(params: dict[str, Any]) -> PlanUpdate:
-    return PlanUpdate(explanation=params.get("explanation"),
-                      plan=[PlanItemArg(step=s["step"], status=_STEP_STATUS[s["status"]]) for s in params["plan"]])
+    return PlanUpdate(
+        explanation=params.get("explanation"),
+        plan=[PlanItemArg(step=s["step"], status=_STEP_STATUS[s["status"]]) for s in params["plan"]],
+    )
 
 
 def last_agent_message(turn: dict[str, Any]) -> str | None:
@@ -86,8 +87,15 @@ def turn_end_events(turn: dict[str, Any], *, error_seen: bool) -> list[EventMsg]
     turn_id = turn["id"]
     status = turn.get("status")
     if status == "interrupted":
-        return [TurnAborted(turn_id=turn_id, reason="interrupted", started_at=turn.get("startedAt"),
-                            completed_at=turn.get("completedAt"), duration_ms=turn.get("durationMs"))]
+        return [
+            TurnAborted(
+                turn_id=turn_id,
+                reason="interrupted",
+                started_at=turn.get("startedAt"),
+                completed_at=turn.get("completedAt"),
+                duration_ms=turn.get("durationMs"),
+            )
+        ]
     out: list[EventMsg] = []
     if status == "failed" and not error_seen:
         message = (turn.get("error") or {}).get("message") or "the turn failed"
@@ -102,11 +110,23 @@ def notification_events(method: str, params: dict[str, Any], *, mode: str = "def
         turn = params["turn"]
         return [TurnStarted(turn_id=turn["id"], collaboration_mode_kind=mode)]
     if method == "item/started":
-        return [ItemStarted(thread_id=params["threadId"], turn_id=params["turnId"], item=params["item"],
-                            started_at_ms=params.get("startedAtMs") or 0)]
+        return [
+            ItemStarted(
+                thread_id=params["threadId"],
+                turn_id=params["turnId"],
+                item=params["item"],
+                started_at_ms=params.get("startedAtMs") or 0,
+            )
+        ]
     if method == "item/completed":
-        return [ItemCompleted(thread_id=params["threadId"], turn_id=params["turnId"], item=params["item"],
-                              completed_at_ms=params.get("completedAtMs") or 0)]
+        return [
+            ItemCompleted(
+                thread_id=params["threadId"],
+                turn_id=params["turnId"],
+                item=params["item"],
+                completed_at_ms=params.get("completedAtMs") or 0,
+            )
+        ]
     if method == "item/agentMessage/delta":
         return [AgentMessageDelta(delta=params["delta"])]
     if method in ("hook/started", "hook/completed"):

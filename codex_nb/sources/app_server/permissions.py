@@ -45,8 +45,11 @@ def profile_from_v2(raw: dict[str, Any] | None) -> PermissionProfile:
 
 
 def _entry_out(entry: FileSystemEntry) -> dict[str, Any]:
-    path = ({"type": "path", "path": entry.path.path} if entry.path.type == "path"
-            else {"type": "glob_pattern", "pattern": entry.path.pattern})
+    path = (
+        {"type": "path", "path": entry.path.path}
+        if entry.path.type == "path"
+        else {"type": "glob_pattern", "pattern": entry.path.pattern}
+    )
     return {"path": path, "access": _ACCESS_OUT[entry.access]}
 
 

@@ -16,8 +16,9 @@ STREAM_LIMIT = 64 * 1024 * 1024
 """Largest single JSON-RPC line accepted from the server (a turn with huge items)."""
 
 
-async def spawn_app_server(binary: Path, args: Sequence[str] = (), *, env: Mapping[str, str] | None = None,
-                           cwd: str | None = None) -> ChildProcess:
+async def spawn_app_server(
+    binary: Path, args: Sequence[str] = (), *, env: Mapping[str, str] | None = None, cwd: str | None = None
+) -> ChildProcess:
     return await spawn([str(binary), "app-server", *args], env=env, cwd=cwd, limit=STREAM_LIMIT)
 
 

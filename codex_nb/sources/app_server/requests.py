@@ -33,6 +33,7 @@ from ...frontend.requests import FrontendRequest, FrontendRequests, Outcome, Req
 from .permissions import granted_to_v2, profile_from_v2
 from .rpc import METHOD_NOT_FOUND
 
+
 class _Asker(Protocol):
     """What the requests of a thread need from it (``CodexThread``)."""
 
@@ -41,6 +42,7 @@ class _Asker(Protocol):
     items: dict[str, dict[str, Any]]
 
     def emit(self, msg: Any, *, turn_id: str | None) -> Any: ...
+
 
 log = logging.getLogger("codex_nb.app_server.requests")
 
@@ -59,38 +61,65 @@ DECLINE: dict[str, Any] = {
 }
 """Codex's documented answer for declining each server request."""
 
-_KINDS = {USER_INPUT: RequestKind.USER_INPUT, PERMISSIONS: RequestKind.PERMISSIONS,
-          COMMAND_APPROVAL: RequestKind.APPROVAL, FILE_CHANGE_APPROVAL: RequestKind.APPROVAL}
-_TOOLS = {USER_INPUT: "request_user_input", PERMISSIONS: "request_permissions",
-          COMMAND_APPROVAL: "a command approval", FILE_CHANGE_APPROVAL: "a file-change approval"}
+_KINDS = {
+    USER_INPUT: RequestKind.USER_INPUT,
+    PERMISSIONS: RequestKind.PERMISSIONS,
+    COMMAND_APPROVAL: RequestKind.APPROVAL,
+    FILE_CHANGE_APPROVAL: RequestKind.APPROVAL,
+}
+_TOOLS = {
+    USER_INPUT: "request_user_input",
+    PERMISSIONS: "request_permissions",
+    COMMAND_APPROVAL: "a command approval",
+    FILE_CHANGE_APPROVAL: "a file-change approval",
+}
 _V2_DECISIONS = {"approve": "accept", "approve_for_session": "acceptForSession", "decline": "decline"}
 
 
 def user_input_event(params: dict[str, Any]) -> RequestUserInputEvent:
-    return RequestUserInputEvent(call_id=params["itemId"], turn_id=params["turnId"],
-                                 questions=[Question.model_validate(q) for q in params["questions"]],
-                                 autoResolutionMs=params.get("autoResolutionMs"))
+    return RequestUserInputEvent(
+        call_id=params["itemId"],
+        turn_id=params["turnId"],
+        questions=[Question.model_validate(q) for q in params["questions"]],
+        autoResolutionMs=params.get("autoResolutionMs"),
+    )
 
 
 def command_approval_event(params: dict[str, Any]) -> ExecApprovalRequestEvent:
-    return ExecApprovalRequestEvent(call_id=params["itemId"], turn_id=params["turnId"],
-                                    command=params.get("command") or "(command not given)", cwd=params.get("cwd"),
-                                    reason=params.get("reason"))
+    return ExecApprovalRequestEvent(
+        call_id=params["itemId"],
+        turn_id=params["turnId"],
+        command=params.get("command") or "(command not given)",
+        cwd=params.get("cwd"),
+        reason=params.get("reason"),
+    )
 
 
 def file_change_event(params: dict[str, Any], item: dict[str, Any] | None) -> ApplyPatchApprovalRequestEvent:
     """The diff is not in the request: it comes from the ``fileChange`` item Codex started."""
-    changes = [FileChange(path=c.get("path", "?"), kind=(c.get("kind") or {}).get("type", "update"),
-                          diff=c.get("diff", "")) for c in (item or {}).get("changes") or []]
-    return ApplyPatchApprovalRequestEvent(call_id=params["itemId"], turn_id=params["turnId"], changes=changes,
-                                          reason=params.get("reason"), grant_root=params.get("grantRoot"))
+    changes = [
+        FileChange(path=c.get("path", "?"), kind=(c.get("kind") or {}).get("type", "update"), diff=c.get("diff", ""))
+        for c in (item or {}).get("changes") or []
+    ]
+    return ApplyPatchApprovalRequestEvent(
+        call_id=params["itemId"],
+        turn_id=params["turnId"],
+        changes=changes,
+        reason=params.get("reason"),
+        grant_root=params.get("grantRoot"),
+    )
 
 
 def permissions_event(params: dict[str, Any]) -> RequestPermissionsEvent:
-    return RequestPermissionsEvent(call_id=params["itemId"], turn_id=params["turnId"],
-                                   environment_id=params.get("environmentId") or "local",
-                                   started_at_ms=params.get("startedAtMs") or 0, reason=params.get("reason"),
-                                   permissions=profile_from_v2(params.get("permissions")), cwd=params.get("cwd", ""))
+    return RequestPermissionsEvent(
+        call_id=params["itemId"],
+        turn_id=params["turnId"],
+        environment_id=params.get("environmentId") or "local",
+        started_at_ms=params.get("startedAtMs") or 0,
+        reason=params.get("reason"),
+        permissions=profile_from_v2(params.get("permissions")),
+        cwd=params.get("cwd", ""),
+    )
 
 
 class ServerRequests:
@@ -116,8 +145,12 @@ class ServerRequests:
             await self._answer_or_raise(rpc_id, method, params)
         except Exception as err:  # a request we cannot even read still gets an answer, never silence
             log.exception("answering %s failed", method)
-            self.thread.emit(WarningEvent(message=f"codex_nb could not handle {method} ({type(err).__name__}: "
-                                                  f"{err}); it was declined"), turn_id=params.get("turnId"))
+            self.thread.emit(
+                WarningEvent(
+                    message=f"codex_nb could not handle {method} ({type(err).__name__}: {err}); it was declined"
+                ),
+                turn_id=params.get("turnId"),
+            )
             if method in DECLINE:
                 self.answered.append((method, DECLINE[method]))
                 self.thread.server.connection_respond(rpc_id, DECLINE[method], method=method)
@@ -128,12 +161,17 @@ class ServerRequests:
         if method in _KINDS:
             response = await self._ask(rpc_id, method, params)
         elif method in DECLINE:  # MCP elicitation: no codex_nb prompt for it yet
-            self.thread.emit(WarningEvent(message=f"codex_nb declined {method}: MCP elicitations are not supported "
-                                                  f"in the notebook yet"), turn_id=params.get("turnId"))
+            self.thread.emit(
+                WarningEvent(
+                    message=f"codex_nb declined {method}: MCP elicitations are not supported in the notebook yet"
+                ),
+                turn_id=params.get("turnId"),
+            )
             response = DECLINE[method]
         else:
             self.thread.server.connection_respond_error(
-                rpc_id, METHOD_NOT_FOUND, f"codex_nb does not handle the server request {method}")
+                rpc_id, METHOD_NOT_FOUND, f"codex_nb does not handle the server request {method}"
+            )
             return
         if response is not None:
             self.answered.append((method, response))
@@ -158,13 +196,18 @@ class ServerRequests:
             self.open.pop(rpc_id, None)
             broker.cancel(request.id)
             outcome = request.settled.outcome if request.settled is not None else Outcome.CANCELLED
-            thread.emit(FrontendRequestResolved(request_id=request.id, kind=kind.value, call_id=request.call_id,
-                                                outcome=outcome.value), turn_id=params["turnId"])
+            thread.emit(
+                FrontendRequestResolved(
+                    request_id=request.id, kind=kind.value, call_id=request.call_id, outcome=outcome.value
+                ),
+                turn_id=params["turnId"],
+            )
         if request.id in self._elsewhere:
             return None  # the server already moved on; answering again would be an error
         if settlement.outcome == Outcome.UNANSWERABLE:
-            thread.emit(WarningEvent(message=f"{settlement.response}; codex_nb declined the request"),
-                        turn_id=params["turnId"])
+            thread.emit(
+                WarningEvent(message=f"{settlement.response}; codex_nb declined the request"), turn_id=params["turnId"]
+            )
         if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY, Outcome.AUTO_RESOLVED):
             if kind == RequestKind.USER_INPUT:
                 return dict(settlement.response)

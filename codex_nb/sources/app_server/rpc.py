@@ -30,10 +30,18 @@ RequestHandler = Callable[[Any, str, dict[str, Any]], None]
 class JsonRpcConnection:
     """A JSON-RPC client over an asyncio (reader, writer) pair."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *,
-                 on_notification: NotificationHandler, on_request: RequestHandler,
-                 on_closed: Callable[[], None], stderr_tail: Callable[[], str],
-                 returncode: Callable[[], int | None], validator: Any = None) -> None:
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        on_notification: NotificationHandler,
+        on_request: RequestHandler,
+        on_closed: Callable[[], None],
+        stderr_tail: Callable[[], str],
+        returncode: Callable[[], int | None],
+        validator: Any = None,
+    ) -> None:
         self._reader = reader
         self._writer = writer
         self._ids = itertools.count(1)
@@ -70,9 +78,11 @@ class JsonRpcConnection:
                 await self._writer.drain()
                 result = await asyncio.shield(future)
         except TimeoutError:
-            raise AppServerTimeout(f"codex app-server did not answer {method} within {timeout:g} s; it may be "
-                                   f"stuck or overloaded. Pass a larger timeout, or close and restart the server."
-                                   f"{self._tail_text()}") from None
+            raise AppServerTimeout(
+                f"codex app-server did not answer {method} within {timeout:g} s; it may be "
+                f"stuck or overloaded. Pass a larger timeout, or close and restart the server."
+                f"{self._tail_text()}"
+            ) from None
         except (ConnectionError, BrokenPipeError) as err:
             raise self._exited(f"could not send {method}: {err}") from None
         finally:
@@ -152,8 +162,9 @@ class JsonRpcConnection:
             return
         error = message.get("error")
         if error is not None:
-            future.set_exception(AppServerRpcError(method, int(error.get("code", 0)), str(error.get("message", "")),
-                                                   error.get("data")))
+            future.set_exception(
+                AppServerRpcError(method, int(error.get("code", 0)), str(error.get("message", "")), error.get("data"))
+            )
         else:
             future.set_result(message.get("result"))
 
@@ -188,8 +199,9 @@ class JsonRpcConnection:
         self.closed = error
         for method, future in list(self._pending.values()):
             if not future.done():
-                future.set_exception(AppServerExited(f"{method} was pending when {error}",
-                                                     returncode=self._returncode(), stderr_tail=""))
+                future.set_exception(
+                    AppServerExited(f"{method} was pending when {error}", returncode=self._returncode(), stderr_tail="")
+                )
         self._pending.clear()
         try:
             self._on_closed()

@@ -46,11 +46,19 @@ def _client_version() -> str:
 class CodexAppServer:
     """One ``codex app-server`` subprocess and its JSON-RPC connection."""
 
-    def __init__(self, *, binary: str | Path | None = None, codex_home: str | Path | None = None,
-                 env: Mapping[str, str] | None = None, config: Mapping[str, Any] | None = None,
-                 args: Sequence[str] = (), cwd: str | Path | None = None,
-                 request_timeout: float = DEFAULT_TIMEOUT, interrupt_timeout: float = DEFAULT_INTERRUPT_TIMEOUT,
-                 validate: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        binary: str | Path | None = None,
+        codex_home: str | Path | None = None,
+        env: Mapping[str, str] | None = None,
+        config: Mapping[str, Any] | None = None,
+        args: Sequence[str] = (),
+        cwd: str | Path | None = None,
+        request_timeout: float = DEFAULT_TIMEOUT,
+        interrupt_timeout: float = DEFAULT_INTERRUPT_TIMEOUT,
+        validate: bool = False,
+    ) -> None:
         self._binary = Path(binary) if binary is not None else None
         self.codex_home = Path(codex_home) if codex_home is not None else None
         self._env = dict(env) if env is not None else None
@@ -96,13 +104,23 @@ class CodexAppServer:
 
             validator = SchemaValidator()
         self.connection = JsonRpcConnection(
-            proc.stdout, proc.stdin, on_notification=self._on_notification, on_request=self._on_request,
-            on_closed=self._on_closed, stderr_tail=self.stderr_tail, returncode=lambda: proc.returncode,
-            validator=validator)
+            proc.stdout,
+            proc.stdin,
+            on_notification=self._on_notification,
+            on_request=self._on_request,
+            on_closed=self._on_closed,
+            stderr_tail=self.stderr_tail,
+            returncode=lambda: proc.returncode,
+            validator=validator,
+        )
         try:
-            self.initialize_result = await self.request("initialize", {
-                "clientInfo": {"name": CLIENT_NAME, "title": "codex_nb", "version": _client_version()},
-                "capabilities": {"experimentalApi": True}})
+            self.initialize_result = await self.request(
+                "initialize",
+                {
+                    "clientInfo": {"name": CLIENT_NAME, "title": "codex_nb", "version": _client_version()},
+                    "capabilities": {"experimentalApi": True},
+                },
+            )
             self.connection.notify("initialized")
         except BaseException:
             await self.close()
@@ -144,8 +162,10 @@ class CodexAppServer:
 
     def check_open(self) -> None:
         if self.connection is None:
-            raise AppServerError("the app-server is not started; use `async with cx.CodexAppServer(...) as server` "
-                                 "or `await server.start()` first")
+            raise AppServerError(
+                "the app-server is not started; use `async with cx.CodexAppServer(...) as server` "
+                "or `await server.start()` first"
+            )
         if self.connection.closed is not None:
             raise self.closed_error or self.connection.closed
 
@@ -163,8 +183,9 @@ class CodexAppServer:
         assert self.connection is not None
         return await self.connection.request(method, params, timeout=timeout or self.request_timeout)
 
-    async def start_thread(self, *, cwd: str | Path | None = None, config: Mapping[str, Any] | None = None,
-                           **params: Any) -> CodexThread:
+    async def start_thread(
+        self, *, cwd: str | Path | None = None, config: Mapping[str, Any] | None = None, **params: Any
+    ) -> CodexThread:
         """``thread/start``. ``config`` holds Codex config overrides (dotted keys, e.g.
         ``{"tools.update_plan.enabled": True}``); other params pass through in camelCase
         (``model``, ``approvalPolicy``, ``sandbox``, ``ephemeral``, ...)."""
@@ -173,8 +194,9 @@ class CodexAppServer:
             body["config"] = dict(config)
         return self._adopt(await self.request("thread/start", body))
 
-    async def resume_thread(self, thread_id: str, *, cwd: str | Path | None = None,
-                            config: Mapping[str, Any] | None = None, **params: Any) -> CodexThread:
+    async def resume_thread(
+        self, thread_id: str, *, cwd: str | Path | None = None, config: Mapping[str, Any] | None = None, **params: Any
+    ) -> CodexThread:
         """``thread/resume`` of a thread saved on disk (or rejoin a running one)."""
         body: dict[str, Any] = {**params, "threadId": thread_id}
         if cwd is not None:
@@ -210,8 +232,9 @@ class CodexAppServer:
         thread = self.threads.get(params.get("threadId"))  # type: ignore[arg-type]
         if thread is None:
             assert self.connection is not None
-            self.connection.respond_error(rpc_id, METHOD_NOT_FOUND,
-                                          f"codex_nb has no thread {params.get('threadId')!r} for {method}")
+            self.connection.respond_error(
+                rpc_id, METHOD_NOT_FOUND, f"codex_nb has no thread {params.get('threadId')!r} for {method}"
+            )
             return
         thread.server_requests.handle(rpc_id, method, params)
 
@@ -225,10 +248,14 @@ class CodexAppServer:
             await process.wait(5)
             await process.stderr_drained()
         code = None if process is None else process.returncode
-        why = self._killed or ("codex app-server was closed" if self._closing else
-                               "codex app-server exited unexpectedly")
-        error = AppServerExited(why + ("" if code is None else f" (exit status {code})"), returncode=code,
-                                stderr_tail="" if self._closing or self._killed else self.stderr_tail())
+        why = self._killed or (
+            "codex app-server was closed" if self._closing else "codex app-server exited unexpectedly"
+        )
+        error = AppServerExited(
+            why + ("" if code is None else f" (exit status {code})"),
+            returncode=code,
+            stderr_tail="" if self._closing or self._killed else self.stderr_tail(),
+        )
         self.closed_error = error
         if process is not None and not (self._closing or self._killed):
             await process.end(grace=0.5)  # its supervisor may still be ending the tree
@@ -236,8 +263,11 @@ class CodexAppServer:
             thread.on_server_closed(error)
 
     def __repr__(self) -> str:
-        state = "not started" if self.process is None else (
-            "closed" if self.connection is not None and self.connection.closed else f"pid {self.pid}")
+        state = (
+            "not started"
+            if self.process is None
+            else ("closed" if self.connection is not None and self.connection.closed else f"pid {self.pid}")
+        )
         return f"<CodexAppServer {state} threads={len(self.threads)}>"
 
 

@@ -24,6 +24,7 @@ from .errors import AppServerError
 from .events import notification_events, plan_update, turn_end_events
 from .requests import ServerRequests
 
+
 class _Server(Protocol):
     """What a thread needs from its ``CodexAppServer``."""
 
@@ -39,6 +40,7 @@ class _Server(Protocol):
     def connection_respond(self, rpc_id: Any, result: Any, *, method: str) -> None: ...
 
     def connection_respond_error(self, rpc_id: Any, code: int, message: str) -> None: ...
+
 
 MODES = ("default", "plan")
 
@@ -109,8 +111,9 @@ class AppServerTurnHandle:
         if self.task.done():
             return self.task.__await__()
         # the kernel's interrupt button stops the turn as Stop does (see codex_nb._interrupt)
-        return await_interruptibly(self.task, interrupt=self.interrupt,
-                                   what=f"Codex turn {self.turn_id or '(starting)'}").__await__()
+        return await_interruptibly(
+            self.task, interrupt=self.interrupt, what=f"Codex turn {self.turn_id or '(starting)'}"
+        ).__await__()
 
     def __repr__(self) -> str:
         return f"<AppServerTurnHandle {self.turn_id or '(starting)'} {'done' if self.done() else 'running'}>"
@@ -232,14 +235,18 @@ class CodexThread(BusEventSource):
         if mode not in MODES:
             raise TurnError(f"mode must be 'default' or 'plan', got {mode!r}")
         if self.active_turn is not None:
-            raise TurnError(f"turn {self.active_turn.turn_id or '(starting)'} is still running on this thread; "
-                            f"await it or call handle.interrupt() before starting another")
+            raise TurnError(
+                f"turn {self.active_turn.turn_id or '(starting)'} is still running on this thread; "
+                f"await it or call handle.interrupt() before starting another"
+            )
         self.server.check_open()
         handle = AppServerTurnHandle(self)
         params: dict[str, Any] = {"threadId": self.thread_id, "input": [{"type": "text", "text": text}], **overrides}
         if mode != self._mode:  # Codex keeps a collaboration mode for later turns: switch only on change
-            params["collaborationMode"] = {"mode": mode, "settings": {"model": overrides.get("model") or self.model,
-                                                                     "developer_instructions": None}}
+            params["collaborationMode"] = {
+                "mode": mode,
+                "settings": {"model": overrides.get("model") or self.model, "developer_instructions": None},
+            }
             self._mode = mode
         handle.task = asyncio.ensure_future(self._run_turn(handle, params, mode))
         self._active = handle
@@ -274,8 +281,9 @@ class CodexThread(BusEventSource):
         status = turn.get("status") or "failed"
         error = (turn.get("error") or {}).get("message")
         mine = [e for e in events if e.turn_id in (turn_id, None)]
-        return AppServerTurnResult(turn_id=turn_id, status=status, items=list(turn.get("items") or []), events=mine,
-                                   error=error, turn=turn)
+        return AppServerTurnResult(
+            turn_id=turn_id, status=status, items=list(turn.get("items") or []), events=mine, error=error, turn=turn
+        )
 
     def _send_interrupt(self, handle: AppServerTurnHandle) -> None:
         if not handle.turn_id or handle.done():
@@ -292,8 +300,9 @@ class CodexThread(BusEventSource):
         try:
             async with asyncio.timeout(timeout):
                 try:
-                    await self.server.request("turn/interrupt", {"threadId": self.thread_id, "turnId": turn_id},
-                                              timeout=None)
+                    await self.server.request(
+                        "turn/interrupt", {"threadId": self.thread_id, "turnId": turn_id}, timeout=None
+                    )
                 except AppServerError as err:  # e.g. the turn had just ended: say so, never raise into the loop
                     if not waiter.done():
                         self.emit(WarningEvent(message=f"turn/interrupt failed: {err}"), turn_id=None)
@@ -301,9 +310,11 @@ class CodexThread(BusEventSource):
         except TimeoutError:
             if waiter.done():
                 return
-            message = (f"codex app-server did not end turn {turn_id} within {timeout:g} s of the interrupt "
-                       f"(it may be stopped or hung), so codex_nb killed it and every command it ran; "
-                       f"start a new cx.CodexAppServer to continue")
+            message = (
+                f"codex app-server did not end turn {turn_id} within {timeout:g} s of the interrupt "
+                f"(it may be stopped or hung), so codex_nb killed it and every command it ran; "
+                f"start a new cx.CodexAppServer to continue"
+            )
             # the turn ends once the server is gone (on_server_closed), so nothing of it runs on
             self._killed_turns[turn_id] = message
             try:
@@ -321,8 +332,10 @@ class CodexThread(BusEventSource):
         """Add user input to the running turn (``turn/steer``)."""
         active = self.active_turn
         if active is None:
-            raise TurnError("no turn is running on this thread, so there is nothing to steer; start one with "
-                            "thread.start_turn(text)")
+            raise TurnError(
+                "no turn is running on this thread, so there is nothing to steer; start one with "
+                "thread.start_turn(text)"
+            )
         await self._steer(active, text)
 
     async def _steer(self, handle: AppServerTurnHandle, text: str) -> None:
@@ -331,8 +344,10 @@ class CodexThread(BusEventSource):
         turn_id = await asyncio.shield(handle.started)
         if handle.done():
             raise TurnError(f"turn {turn_id} has already ended; start a new turn with this input instead")
-        await self.server.request("turn/steer", {"threadId": self.thread_id, "expectedTurnId": turn_id,
-                                                 "input": [{"type": "text", "text": text}]})
+        await self.server.request(
+            "turn/steer",
+            {"threadId": self.thread_id, "expectedTurnId": turn_id, "input": [{"type": "text", "text": text}]},
+        )
 
     def __repr__(self) -> str:
         return f"<CodexThread {self.thread_id}>"

@@ -72,8 +72,9 @@ def build_catalog(connections: Iterable[McpConnection], *, exposure: ToolExposur
     return catalog
 
 
-def _tool(connection: McpConnection, raw: Any, namespace: str, name: str, exposure: ToolExposure,
-          catalog: Catalog) -> McpTool | None:
+def _tool(
+    connection: McpConnection, raw: Any, namespace: str, name: str, exposure: ToolExposure, catalog: Catalog
+) -> McpTool | None:
     server = connection.config.name
     schema = raw.input_schema if isinstance(raw.input_schema, dict) else {"type": "object"}
     reason = check_input_schema(schema)
@@ -91,14 +92,25 @@ def _tool(connection: McpConnection, raw: Any, namespace: str, name: str, exposu
     title = getattr(raw, "title", None)
     if title is not None:
         title = _bounded(catalog, server, raw.name, "title", title)
-    return McpTool(connection, raw, exposure=exposure, namespace=namespace, name=name, description=description,
-                   parameters=parameters, title=title)
+    return McpTool(
+        connection,
+        raw,
+        exposure=exposure,
+        namespace=namespace,
+        name=name,
+        description=description,
+        parameters=parameters,
+        title=title,
+    )
 
 
 def _bounded(catalog: Catalog, server: str, tool: str, field: str, text: str) -> str:
     """``text`` cut to ``MAX_TOOL_DESCRIPTION_CHARS`` (it feeds the spec and the search index), with a warning."""
     if len(text) <= MAX_TOOL_DESCRIPTION_CHARS:
         return text
-    catalog.warn(server, f"MCP server `{server}`: the {field} of tool {tool!r} has {len(text):,} characters; only "
-                         f"the first {MAX_TOOL_DESCRIPTION_CHARS:,} are shown to the model")
-    return text[:MAX_TOOL_DESCRIPTION_CHARS - len(_TRUNCATED)] + _TRUNCATED
+    catalog.warn(
+        server,
+        f"MCP server `{server}`: the {field} of tool {tool!r} has {len(text):,} characters; only "
+        f"the first {MAX_TOOL_DESCRIPTION_CHARS:,} are shown to the model",
+    )
+    return text[: MAX_TOOL_DESCRIPTION_CHARS - len(_TRUNCATED)] + _TRUNCATED

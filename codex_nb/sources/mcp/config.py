@@ -18,8 +18,19 @@ from ...errors import ConfigError
 
 DEFAULT_STARTUP_TIMEOUT_SEC = 10.0
 DEFAULT_TOOL_TIMEOUT_SEC = 60.0
-_COMMON = {"enabled", "required", "startup_timeout_sec", "startup_timeout_ms", "tool_timeout_sec", "enabled_tools",
-           "disabled_tools", "default_tools_approval_mode", "tools", "scopes", "oauth_resource"}
+_COMMON = {
+    "enabled",
+    "required",
+    "startup_timeout_sec",
+    "startup_timeout_ms",
+    "tool_timeout_sec",
+    "enabled_tools",
+    "disabled_tools",
+    "default_tools_approval_mode",
+    "tools",
+    "scopes",
+    "oauth_resource",
+}
 _STDIO = _COMMON | {"command", "args", "env", "env_vars", "cwd"}
 _HTTP = _COMMON | {"url", "bearer_token_env_var", "bearer_token", "http_headers", "env_http_headers"}
 
@@ -64,8 +75,10 @@ class McpServerConfig:
         if self.bearer_token_env_var:
             token = os.environ.get(self.bearer_token_env_var)
             if not token:
-                raise ConfigError(f"MCP server {self.name!r}: environment variable {self.bearer_token_env_var} "
-                                  f"(bearer_token_env_var) is not set; export it or remove the key")
+                raise ConfigError(
+                    f"MCP server {self.name!r}: environment variable {self.bearer_token_env_var} "
+                    f"(bearer_token_env_var) is not set; export it or remove the key"
+                )
             headers["Authorization"] = f"Bearer {token}"
         return headers
 
@@ -87,8 +100,10 @@ def parse_mcp_server(name: str, raw: Any) -> McpServerConfig:
     allowed = _STDIO if "command" in raw else _HTTP
     unknown = sorted(set(raw) - allowed)
     if unknown:
-        raise ConfigError(f"{where} has unknown key(s) {unknown}; a {'stdio' if 'command' in raw else 'HTTP'} "
-                          f"server takes {sorted(allowed)}")
+        raise ConfigError(
+            f"{where} has unknown key(s) {unknown}; a {'stdio' if 'command' in raw else 'HTTP'} "
+            f"server takes {sorted(allowed)}"
+        )
     fields: dict[str, Any] = {"name": name}
     for key in ("command", "cwd", "url", "bearer_token_env_var"):
         if key in raw:

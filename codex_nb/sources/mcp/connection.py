@@ -44,9 +44,14 @@ class ListingTooLarge(Exception):
 
 
 class McpConnection:
-    def __init__(self, config: McpServerConfig, *, on_tools_changed: Callable[[McpConnection], None] | None = None,
-                 on_status: Callable[[McpConnection], None] | None = None,
-                 on_warning: Callable[[str, str], None] | None = None) -> None:
+    def __init__(
+        self,
+        config: McpServerConfig,
+        *,
+        on_tools_changed: Callable[[McpConnection], None] | None = None,
+        on_status: Callable[[McpConnection], None] | None = None,
+        on_warning: Callable[[str, str], None] | None = None,
+    ) -> None:
         self.config = config
         self.status: Status = "stopped"
         self.error: str | None = None
@@ -85,13 +90,17 @@ class McpConnection:
             await asyncio.wait_for(asyncio.shield(ready), self.config.startup_timeout_sec)
         except asyncio.TimeoutError:
             await self._cancel_owner()
-            self._fail("failed", f"MCP client for `{self.config.name}` timed out after "
-                                 f"{self.config.startup_timeout_sec:g} seconds while starting"
-                                 f"{self._stderr_tail()}")
+            self._fail(
+                "failed",
+                f"MCP client for `{self.config.name}` timed out after "
+                f"{self.config.startup_timeout_sec:g} seconds while starting"
+                f"{self._stderr_tail()}",
+            )
         except Exception as err:  # the owner reported why it could not start
             await self._cancel_owner()
-            self._fail("failed", f"MCP client for `{self.config.name}` failed to start: {_describe(err)}"
-                                 f"{self._stderr_tail()}")
+            self._fail(
+                "failed", f"MCP client for `{self.config.name}` failed to start: {_describe(err)}{self._stderr_tail()}"
+            )
 
     async def stop(self) -> None:
         refresh, self._refresh, self._refresh_queued = self._refresh, None, False
@@ -130,8 +139,9 @@ class McpConnection:
         try:
             async with contextlib.AsyncExitStack() as stack:
                 read, write = await self._open_transport(stack)
-                session = await stack.enter_async_context(lenient_session_class()(read, write,
-                                                                                  message_handler=self._on_message))
+                session = await stack.enter_async_context(
+                    lenient_session_class()(read, write, message_handler=self._on_message)
+                )
                 init = await session.initialize()
                 self.instructions = init.instructions
                 self.server_name = init.server_info.name
@@ -164,8 +174,9 @@ class McpConnection:
 
             env = {k: os.environ[k] for k in config.env_vars if k in os.environ}
             env.update(config.env)
-            params = StdioServerParameters(command=config.command or "", args=list(config.args), env=env or None,
-                                           cwd=config.cwd)
+            params = StdioServerParameters(
+                command=config.command or "", args=list(config.args), env=env or None, cwd=config.cwd
+            )
             if self._stderr is not None:
                 self._stderr.close()
             # A real file: the subprocess writes its stderr here; kept after exit for the status message.
@@ -189,21 +200,28 @@ class McpConnection:
             page = await (session.list_tools(params=params) if params else session.list_tools())
             tools.extend(page.tools)
             if len(tools) > MAX_TOOLS:
-                raise ListingTooLarge(f"MCP server `{name}` lists more than {MAX_TOOLS:,} tools (Codex's limit); "
-                                      f"use enabled_tools to pick the ones you need and ask the server to list fewer")
+                raise ListingTooLarge(
+                    f"MCP server `{name}` lists more than {MAX_TOOLS:,} tools (Codex's limit); "
+                    f"use enabled_tools to pick the ones you need and ask the server to list fewer"
+                )
             cursor = page.next_cursor
             if not cursor:
                 self.skipped_tools = list(getattr(session, "skipped_tools", ()))
                 return tools
             if len(cursor) > MAX_CURSOR_CHARS:
-                raise ListingTooLarge(f"MCP server `{name}` sent a tools/list cursor of {len(cursor):,} characters "
-                                      f"(the limit is {MAX_CURSOR_CHARS:,})")
+                raise ListingTooLarge(
+                    f"MCP server `{name}` sent a tools/list cursor of {len(cursor):,} characters "
+                    f"(the limit is {MAX_CURSOR_CHARS:,})"
+                )
             if cursor in seen:
-                raise ListingTooLarge(f"MCP server `{name}` repeated the tools/list cursor {cursor[:40]!r}; "
-                                      f"its listing would never end")
+                raise ListingTooLarge(
+                    f"MCP server `{name}` repeated the tools/list cursor {cursor[:40]!r}; its listing would never end"
+                )
             seen.add(cursor)
-        raise ListingTooLarge(f"MCP server `{name}`: tools/list takes more than {MAX_LIST_PAGES} pages (Codex's "
-                              f"limit); the listing is refused")
+        raise ListingTooLarge(
+            f"MCP server `{name}`: tools/list takes more than {MAX_LIST_PAGES} pages (Codex's "
+            f"limit); the listing is refused"
+        )
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
@@ -249,8 +267,9 @@ class McpConnection:
             try:
                 self._on_tools_changed(self)
             except Exception as err:  # noqa: BLE001 -- a task's exception would only reach the loop's log
-                self._warn(f"MCP server `{self.config.name}`: its new tool list could not be registered: "
-                           f"{_describe(err)}")
+                self._warn(
+                    f"MCP server `{self.config.name}`: its new tool list could not be registered: {_describe(err)}"
+                )
 
     # -- calls ----------------------------------------------------------------------
     async def call_tool(self, name: str, arguments: dict[str, Any] | None) -> Any:
@@ -267,8 +286,12 @@ class McpConnection:
         except Exception as err:  # noqa: BLE001
             from mcp.shared.exceptions import MCPError
 
-            if isinstance(err, MCPError) and self.status == "ready" and self._session is not None \
-                    and "closed" not in str(err).lower():
+            if (
+                isinstance(err, MCPError)
+                and self.status == "ready"
+                and self._session is not None
+                and "closed" not in str(err).lower()
+            ):
                 raise McpCallFailed(f"Mcp error: {err}") from None
             self._transport_closed(err)
             raise McpCallFailed("Transport closed") from None
@@ -277,8 +300,11 @@ class McpConnection:
         """The server is gone mid-session: mark it crashed and let the owner task clean up the process."""
         if self.status == "ready":
             self._session = None
-            self._fail("crashed", f"MCP server `{self.config.name}` closed its connection ({_describe(err)})"
-                                  f"{self._stderr_tail()}; restart it with restart({self.config.name!r})")
+            self._fail(
+                "crashed",
+                f"MCP server `{self.config.name}` closed its connection ({_describe(err)})"
+                f"{self._stderr_tail()}; restart it with restart({self.config.name!r})",
+            )
         if self._stop is not None:
             self._stop.set()
 

@@ -38,9 +38,15 @@ RESOURCES_SOURCE = "mcp:resources"
 
 
 class McpServers:
-    def __init__(self, registry: Any, servers: Iterable[McpServerConfig], *, tool_search: bool = True,
-                 on_status: Callable[[McpConnection], None] | None = None,
-                 on_warning: Callable[[str, str], None] | None = None) -> None:
+    def __init__(
+        self,
+        registry: Any,
+        servers: Iterable[McpServerConfig],
+        *,
+        tool_search: bool = True,
+        on_status: Callable[[McpConnection], None] | None = None,
+        on_warning: Callable[[str, str], None] | None = None,
+    ) -> None:
         self.registry = registry
         self.exposure = ToolExposure.Deferred if tool_search else ToolExposure.Direct
         self._on_status = on_status
@@ -53,13 +59,14 @@ class McpServers:
         for config in servers:
             if config.name in self.connections:
                 raise ConfigError(f"MCP server {config.name!r} is configured twice")
-            self.connections[config.name] = McpConnection(config, on_tools_changed=self._register,
-                                                          on_status=self._status_changed,
-                                                          on_warning=self._warn)
+            self.connections[config.name] = McpConnection(
+                config, on_tools_changed=self._register, on_status=self._status_changed, on_warning=self._warn
+            )
 
     @classmethod
-    def attach(cls, session: Any, servers: Iterable[McpServerConfig] | None = None, *,
-               tool_search: bool | None = None) -> McpServers:
+    def attach(
+        cls, session: Any, servers: Iterable[McpServerConfig] | None = None, *, tool_search: bool | None = None
+    ) -> McpServers:
         """Servers for ``session`` (its ``[mcp_servers]`` unless ``servers`` is given); call ``await .start()``.
 
         Failures become ``warning`` events on the session's stream."""
@@ -90,9 +97,12 @@ class McpServers:
         return {name: c.status for name, c in self.connections.items()}
 
     def __repr__(self) -> str:
-        rows = [f"  {n}: {c.status}, {len(c.tools)} tools" + (f" -- {c.error}" if c.error else "")
-                + "".join(f"\n    warning: {w}" for w in self.warnings.get(n, ()))
-                for n, c in self.connections.items()]
+        rows = [
+            f"  {n}: {c.status}, {len(c.tools)} tools"
+            + (f" -- {c.error}" if c.error else "")
+            + "".join(f"\n    warning: {w}" for w in self.warnings.get(n, ()))
+            for n, c in self.connections.items()
+        ]
         return "McpServers(\n" + "\n".join(rows) + "\n)"
 
     async def start(self) -> None:
@@ -131,8 +141,9 @@ class McpServers:
             self._register_all(servers)
         except Exception as err:  # noqa: BLE001 -- a server's tool list must never raise into the notebook
             for server in servers:
-                self._warn(server, f"MCP server `{server}`: its tools could not be registered: "
-                                   f"{type(err).__name__}: {err}")
+                self._warn(
+                    server, f"MCP server `{server}`: its tools could not be registered: {type(err).__name__}: {err}"
+                )
 
     def _register_all(self, changed: Iterable[str]) -> None:
         """Re-name every listed server's tools and replace the sources of ``changed`` servers, plus any
@@ -162,8 +173,10 @@ class McpServers:
         for tool in tools:
             owner = self.registry.get(tool.tool_name)
             if owner is not None and owner.source != source:
-                message = (f"MCP server `{server}`: skipped tool {tool.raw_name!r}: its name "
-                           f"{tool.tool_name.dotted!r} is already registered by {owner.source!r}")
+                message = (
+                    f"MCP server `{server}`: skipped tool {tool.raw_name!r}: its name "
+                    f"{tool.tool_name.dotted!r} is already registered by {owner.source!r}"
+                )
                 self.warnings.setdefault(server, []).append(message)
                 continue
             kept.append(tool)

@@ -80,7 +80,7 @@ def _with_prefix(namespace: str) -> str:
 
 def _namespace_with_hash(namespace: str, raw_identity: str) -> str:
     if namespace.endswith(_DELIMITER):
-        return namespace[:-len(_DELIMITER)] + _hash_suffix(raw_identity) + _DELIMITER
+        return namespace[: -len(_DELIMITER)] + _hash_suffix(raw_identity) + _DELIMITER
     return namespace + _hash_suffix(raw_identity)
 
 
@@ -88,8 +88,8 @@ def _fit_with_hash(namespace: str, name: str, raw_identity: str) -> tuple[str, s
     suffix = _hash_suffix(raw_identity)
     max_name = max(0, MAX_TOOL_NAME_LENGTH - (len(namespace) + len(_DELIMITER)))
     if max_name >= len(suffix):
-        return namespace, name[:max_name - len(suffix)] + suffix
-    return namespace[:max(0, MAX_TOOL_NAME_LENGTH - (len(suffix) + len(_DELIMITER)))], suffix
+        return namespace, name[: max_name - len(suffix)] + suffix
+    return namespace[: max(0, MAX_TOOL_NAME_LENGTH - (len(suffix) + len(_DELIMITER)))], suffix
 
 
 def _unique_parts(namespace: str, name: str, raw_identity: str, used: set[str]) -> tuple[str, str]:
@@ -128,12 +128,20 @@ def model_names(tools: Iterable[tuple[str, str]]) -> tuple[list[ModelName], list
         namespace_identity = f"{server}\0{server}\0"  # server, seed namespace, no connector id
         tool_identity = f"{namespace_identity}\0{raw_name}\0{raw_name}"
         if tool_identity in seen:
-            skipped.append(SkippedName(server=server, raw_name=raw_name,
-                                       reason="the server lists this tool name more than once; the first is used"))
+            skipped.append(
+                SkippedName(
+                    server=server,
+                    raw_name=raw_name,
+                    reason="the server lists this tool name more than once; the first is used",
+                )
+            )
             continue
         seen.add(tool_identity)
-        candidates.append(_Candidate(server, raw_name, namespace_identity, tool_identity,
-                                     _with_prefix(sanitize(server)), sanitize(raw_name)))
+        candidates.append(
+            _Candidate(
+                server, raw_name, namespace_identity, tool_identity, _with_prefix(sanitize(server)), sanitize(raw_name)
+            )
+        )
 
     servers_by_namespace: dict[str, set[str]] = defaultdict(set)
     for c in candidates:

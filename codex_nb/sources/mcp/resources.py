@@ -56,25 +56,44 @@ class _ResourceTool(Tool):
         if connection is None:
             raise RespondToModel(f"unknown MCP server '{server}'")
         if connection._session is None:
-            raise RespondToModel(f"MCP server '{server}' is not running ({connection.status}); "
-                                 f"restart it with restart({server!r})")
+            raise RespondToModel(
+                f"MCP server '{server}' is not running ({connection.status}); restart it with restart({server!r})"
+            )
         return connection._session
 
 
 class _ListTool(_ResourceTool):
     """``list_mcp_resources`` / ``list_mcp_resource_templates``."""
 
-    def __init__(self, name: str, servers: dict[str, McpConnection], *, what: str, key: str, method: str,
-                 description: str,
-                 cursor_hint: str, server_hint: str) -> None:
+    def __init__(
+        self,
+        name: str,
+        servers: dict[str, McpConnection],
+        *,
+        what: str,
+        key: str,
+        method: str,
+        description: str,
+        cursor_hint: str,
+        server_hint: str,
+    ) -> None:
         super().__init__(name, servers)
         self.what, self.key, self.method = what, key, method
         self.description, self.cursor_hint, self.server_hint = description, cursor_hint, server_hint
 
     def spec(self) -> dict[str, Any]:
-        return function_spec(self.name, self.description, {"type": "object", "properties": {
-            "cursor": {"type": "string", "description": self.cursor_hint},
-            "server": {"type": "string", "description": self.server_hint}}, "additionalProperties": False})
+        return function_spec(
+            self.name,
+            self.description,
+            {
+                "type": "object",
+                "properties": {
+                    "cursor": {"type": "string", "description": self.cursor_hint},
+                    "server": {"type": "string", "description": self.server_hint},
+                },
+                "additionalProperties": False,
+            },
+        )
 
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:
         from mcp.types import PaginatedRequestParams
@@ -83,8 +102,7 @@ class _ListTool(_ResourceTool):
         server, cursor = args.get("server"), args.get("cursor")
         if cursor is not None and server is None:
             raise RespondToModel(f"cursor can only be used together with server in {self.name}")
-        names = [server] if isinstance(server, str) else [n for n, c in self.connections.items()
-                                                           if c.status == "ready"]
+        names = [server] if isinstance(server, str) else [n for n, c in self.connections.items() if c.status == "ready"]
         listed: list[dict[str, Any]] = []
         next_cursor = None
         for name in names:
@@ -109,13 +127,26 @@ class ReadMcpResourceTool(_ResourceTool):
         super().__init__("read_mcp_resource", servers)
 
     def spec(self) -> dict[str, Any]:
-        return function_spec(self.name, "Read a specific resource from an MCP server given the server name and "
-                                        "resource URI.", {"type": "object", "properties": {
-            "server": {"type": "string", "description": "MCP server name exactly as configured. Must match the "
-                                                        "'server' field returned by list_mcp_resources."},
-            "uri": {"type": "string", "description": "Resource URI to read. Must be one of the URIs returned by "
-                                                     "list_mcp_resources."}},
-            "required": ["server", "uri"], "additionalProperties": False})
+        return function_spec(
+            self.name,
+            "Read a specific resource from an MCP server given the server name and resource URI.",
+            {
+                "type": "object",
+                "properties": {
+                    "server": {
+                        "type": "string",
+                        "description": "MCP server name exactly as configured. Must match the "
+                        "'server' field returned by list_mcp_resources.",
+                    },
+                    "uri": {
+                        "type": "string",
+                        "description": "Resource URI to read. Must be one of the URIs returned by list_mcp_resources.",
+                    },
+                },
+                "required": ["server", "uri"],
+                "additionalProperties": False,
+            },
+        )
 
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:
         args = self.arguments(invocation)
@@ -126,30 +157,48 @@ class ReadMcpResourceTool(_ResourceTool):
         try:
             result = await session.read_resource(uri)
         except Exception as err:  # noqa: BLE001
-            raise RespondToModel(f"resources/read failed: resources/read failed for `{server}` ({uri}): "
-                                 f"{_mcp_error(err)}") from None
+            raise RespondToModel(
+                f"resources/read failed: resources/read failed for `{server}` ({uri}): {_mcp_error(err)}"
+            ) from None
         contents = [_ordered("", c.model_dump(mode="json", by_alias=True, exclude_none=True)) for c in result.contents]
-        out = {"server": server, "uri": uri, "contents": [{k: v for k, v in c.items() if k != "server"}
-                                                         for c in contents]}
+        out = {
+            "server": server,
+            "uri": uri,
+            "contents": [{k: v for k, v in c.items() if k != "server"} for c in contents],
+        }
         return ToolOutput(body=_json(out), code_mode_result=out)
 
 
 def resource_tools(servers: dict[str, McpConnection]) -> list[Tool]:
     return [
-        _ListTool("list_mcp_resources", servers, what="resources/list", key="resources", method="list_resources",
-                  description=("Lists resources provided by MCP servers. Resources allow servers to share data that "
-                               "provides context to language models, such as files, database schemas, or "
-                               "application-specific information. Prefer resources over web search when possible."),
-                  cursor_hint="Opaque cursor from a previous list_mcp_resources call; omit for the first page.",
-                  server_hint="MCP server name. Omit to list resources from every configured server."),
-        _ListTool("list_mcp_resource_templates", servers, what="resources/templates/list", key="resourceTemplates",
-                  method="list_resource_templates",
-                  description=("Lists resource templates provided by MCP servers. Parameterized resource templates "
-                               "allow servers to share data that takes parameters and provides context to language "
-                               "models, such as files, database schemas, or application-specific information. "
-                               "Prefer resource templates over web search when possible."),
-                  cursor_hint=("Opaque cursor from a previous list_mcp_resource_templates call; omit for the first "
-                               "page."),
-                  server_hint="MCP server name. Omit to list resource templates from every configured server."),
+        _ListTool(
+            "list_mcp_resources",
+            servers,
+            what="resources/list",
+            key="resources",
+            method="list_resources",
+            description=(
+                "Lists resources provided by MCP servers. Resources allow servers to share data that "
+                "provides context to language models, such as files, database schemas, or "
+                "application-specific information. Prefer resources over web search when possible."
+            ),
+            cursor_hint="Opaque cursor from a previous list_mcp_resources call; omit for the first page.",
+            server_hint="MCP server name. Omit to list resources from every configured server.",
+        ),
+        _ListTool(
+            "list_mcp_resource_templates",
+            servers,
+            what="resources/templates/list",
+            key="resourceTemplates",
+            method="list_resource_templates",
+            description=(
+                "Lists resource templates provided by MCP servers. Parameterized resource templates "
+                "allow servers to share data that takes parameters and provides context to language "
+                "models, such as files, database schemas, or application-specific information. "
+                "Prefer resource templates over web search when possible."
+            ),
+            cursor_hint=("Opaque cursor from a previous list_mcp_resource_templates call; omit for the first page."),
+            server_hint="MCP server name. Omit to list resource templates from every configured server.",
+        ),
         ReadMcpResourceTool(servers),
     ]

@@ -32,8 +32,13 @@ def content_items(content: list[Any], *, image_detail: str) -> list[dict[str, An
         if kind == "text":
             items.append({"type": "input_text", "text": block.text})
         elif kind == "image":
-            items.append({"type": "input_image", "image_url": f"data:{block.mime_type};base64,{block.data}",
-                          "detail": image_detail})
+            items.append(
+                {
+                    "type": "input_image",
+                    "image_url": f"data:{block.mime_type};base64,{block.data}",
+                    "detail": image_detail,
+                }
+            )
         elif kind == "resource":
             text = getattr(block.resource, "text", None)
             if text is not None:

@@ -34,18 +34,34 @@ if TYPE_CHECKING:
 
 def call_tool_result_schema(structured: Any) -> dict[str, Any]:
     """Codex's output schema of every MCP tool: the result envelope with ``structured`` inside."""
-    return {"type": "object", "properties": {
-        "content": {"type": "array", "items": {"type": "object"}}, "structuredContent": structured,
-        "isError": {"type": "boolean"}, "_meta": {"type": "object"}},
-        "required": ["content"], "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": {
+            "content": {"type": "array", "items": {"type": "object"}},
+            "structuredContent": structured,
+            "isError": {"type": "boolean"},
+            "_meta": {"type": "object"},
+        },
+        "required": ["content"],
+        "additionalProperties": False,
+    }
 
 
 class McpTool(Tool):
     """Calls ``tools/call`` on its server's connection; failures are model-readable outputs."""
 
-    def __init__(self, connection: McpConnection, raw: Any, *, exposure: ToolExposure, namespace: str | None = None,
-                 name: str | None = None, description: str | None = None,
-                 parameters: dict[str, Any] | None = None, title: str | None = None) -> None:
+    def __init__(
+        self,
+        connection: McpConnection,
+        raw: Any,
+        *,
+        exposure: ToolExposure,
+        namespace: str | None = None,
+        name: str | None = None,
+        description: str | None = None,
+        parameters: dict[str, Any] | None = None,
+        title: str | None = None,
+    ) -> None:
         self.server = connection.config.name
         self.raw_name: str = raw.name
         self._raw = raw
@@ -58,8 +74,13 @@ class McpTool(Tool):
         if namespace is None or name is None:  # a tool built alone: Codex's names for a one-tool server
             only = model_names([(self.server, self.raw_name)])[0][0]
             namespace, name = only.namespace, only.name
-        super().__init__(name, namespace=namespace, exposure=exposure, supports_parallel=True,
-                         namespace_description=namespace_description(connection.instructions or ""))
+        super().__init__(
+            name,
+            namespace=namespace,
+            exposure=exposure,
+            supports_parallel=True,
+            namespace_description=namespace_description(connection.instructions or ""),
+        )
         self.connection = connection
 
     def spec(self) -> dict[str, Any]:
@@ -80,8 +101,18 @@ class McpTool(Tool):
         namespace description, then the input property names, sorted."""
         namespace = self.tool_name.namespace
         properties = sorted((self.parameters.get("properties") or {}).keys())
-        return join_parts([f"{namespace}__{self.name}", self.name, self.raw_name, self.server, self.title or "",
-                           self.description, self.namespace_description, *properties])
+        return join_parts(
+            [
+                f"{namespace}__{self.name}",
+                self.name,
+                self.raw_name,
+                self.server,
+                self.title or "",
+                self.description,
+                self.namespace_description,
+                *properties,
+            ]
+        )
 
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:
         if invocation.call.payload.kind != "function":
@@ -99,8 +130,9 @@ class McpTool(Tool):
         except asyncio.CancelledError:
             raise  # the SDK sent notifications/cancelled for the abandoned request
         except McpCallFailed as err:
-            return ToolOutput(body=failure_output(self.server, self.raw_name, err.reason, time.monotonic() - started),
-                              success=False)
+            return ToolOutput(
+                body=failure_output(self.server, self.raw_name, err.reason, time.monotonic() - started), success=False
+            )
         body, success = call_output(result, time.monotonic() - started)
         return ToolOutput(body=body, success=success, code_mode_result=_code_mode_result(result))
 

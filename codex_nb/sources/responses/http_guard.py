@@ -54,7 +54,9 @@ def event_hooks(base_url: Any, *, key: str | None) -> dict[str, list[Hook]]:
             raise ModelError(
                 f"the model provider redirected the request to another origin ({redact(str(request.url), key)}); "
                 f"codex_nb does not follow it, so your API key, provider headers and conversation are not sent "
-                f"there. If that is the right server, set base_url to it.", info="badRequest")
+                f"there. If that is the right server, set base_url to it.",
+                info="badRequest",
+            )
         request.headers["Accept-Encoding"] = ACCEPT_ENCODING
 
     async def on_response(response: Any) -> None:
@@ -62,13 +64,20 @@ def event_hooks(base_url: Any, *, key: str | None) -> dict[str, list[Hook]]:
         encodings = [e for e in encodings if e and e != "identity"]
         if len(encodings) > _MAX_ENCODINGS or any(e not in ("gzip", "deflate") for e in encodings):
             await response.aclose()
-            raise ModelError(f"the model provider answered with Content-Encoding {', '.join(encodings)!r}; codex_nb "
-                             f"asks for and reads only {ACCEPT_ENCODING} (or none)", info="badRequest")
+            raise ModelError(
+                f"the model provider answered with Content-Encoding {', '.join(encodings)!r}; codex_nb "
+                f"asks for and reads only {ACCEPT_ENCODING} (or none)",
+                info="badRequest",
+            )
         if "content-encoding" in response.headers:
             del response.headers["content-encoding"]  # decoded below: httpx must not decode again
         event_stream = response.headers.get("content-type", "").startswith("text/event-stream")
-        response.stream = LimitedStream(response.stream, encodings, status=response.status_code,
-                                        event_stream=event_stream and response.status_code < 300)
+        response.stream = LimitedStream(
+            response.stream,
+            encodings,
+            status=response.status_code,
+            event_stream=event_stream and response.status_code < 300,
+        )
 
     return {"request": [on_request], "response": [on_response]}
 
@@ -118,9 +127,12 @@ class LimitedStream(httpx2.AsyncByteStream):
         self.total += len(piece)
         if self.total > self._limit:
             what = "streamed response" if self._status < 300 else f"HTTP {self._status} error body"
-            raise ModelError(f"the model provider sent a {what} over {self._limit // MIB} MiB (after "
-                             f"decompression), codex_nb's limit; the turn stops so a broken or hostile server "
-                             f"cannot exhaust memory", info="other")
+            raise ModelError(
+                f"the model provider sent a {what} over {self._limit // MIB} MiB (after "
+                f"decompression), codex_nb's limit; the turn stops so a broken or hostile server "
+                f"cannot exhaust memory",
+                info="other",
+            )
         if self._event_stream:
             self._count_lines(piece)
 
@@ -139,13 +151,19 @@ class LimitedStream(httpx2.AsyncByteStream):
             self._event += len(piece)
         self._last = piece[-1:]
         if self._line > MAX_SSE_LINE_BYTES:
-            raise ModelError(f"the model provider sent an event-stream line over {MAX_SSE_LINE_BYTES // MIB} MiB, "
-                             f"codex_nb's limit for one line; the turn stops so a broken or hostile server cannot "
-                             f"exhaust memory", info="other")
+            raise ModelError(
+                f"the model provider sent an event-stream line over {MAX_SSE_LINE_BYTES // MIB} MiB, "
+                f"codex_nb's limit for one line; the turn stops so a broken or hostile server cannot "
+                f"exhaust memory",
+                info="other",
+            )
         if self._event > MAX_SSE_EVENT_BYTES:
-            raise ModelError(f"the model provider sent an event-stream event over {MAX_SSE_EVENT_BYTES // MIB} MiB, "
-                             f"codex_nb's limit for one event; the turn stops so a broken or hostile server cannot "
-                             f"exhaust memory", info="other")
+            raise ModelError(
+                f"the model provider sent an event-stream event over {MAX_SSE_EVENT_BYTES // MIB} MiB, "
+                f"codex_nb's limit for one event; the turn stops so a broken or hostile server cannot "
+                f"exhaust memory",
+                info="other",
+            )
 
 
 class _Inflater:
@@ -187,5 +205,9 @@ class _Inflater:
             raise self._error() from None
 
     def _error(self) -> ModelError:
-        return ModelError(f"stream disconnected before completion: the {self._encoding} body from the model "
-                          f"provider does not decompress", retryable=True, info="other")
+        return ModelError(
+            f"stream disconnected before completion: the {self._encoding} body from the model "
+            f"provider does not decompress",
+            retryable=True,
+            info="other",
+        )

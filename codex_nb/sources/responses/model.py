@@ -47,12 +47,25 @@ from .request import build_body, reasoning_param
 from .stream import StreamMapper
 
 INITIAL_DELAY_SECONDS = 0.2
-INSTALL_HINT = ("cx.ResponsesModel needs the openai package: install the model extra with "
-                "pip install -e '.[model]' from a codex_nb checkout, or pip install 'codex_nb[model]' from a release")
-_STATUS_REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 408: "Request Timeout",
-                   409: "Conflict", 413: "Payload Too Large", 422: "Unprocessable Entity", 429: "Too Many Requests",
-                   500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
-                   504: "Gateway Timeout"}
+INSTALL_HINT = (
+    "cx.ResponsesModel needs the openai package: install the model extra with "
+    "pip install -e '.[model]' from a codex_nb checkout, or pip install 'codex_nb[model]' from a release"
+)
+_STATUS_REASONS = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    408: "Request Timeout",
+    409: "Conflict",
+    413: "Payload Too Large",
+    422: "Unprocessable Entity",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
+}
 
 
 def backoff(attempt: int) -> float:
@@ -74,21 +87,40 @@ class ResponsesModel:
     connections (a session's ``aclose()`` does not own the model).
     """
 
-    def __init__(self, *, model: str, base_url: str | None = None, api_key: str | None = None,
-                 env_key: str | None = None, provider: ProviderInfo | str | None = None,
-                 reasoning_effort: str | None = None, reasoning_summary: str | None = None,
-                 instructions: str | None = None, model_context_window: int | None = None,
-                 request_max_retries: int | None = None, stream_max_retries: int | None = None,
-                 stream_idle_timeout_ms: int | None = None, http_headers: Mapping[str, str] | None = None,
-                 query_params: Mapping[str, str] | None = None, reasoning: bool = True) -> None:
+    def __init__(
+        self,
+        *,
+        model: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        env_key: str | None = None,
+        provider: ProviderInfo | str | None = None,
+        reasoning_effort: str | None = None,
+        reasoning_summary: str | None = None,
+        instructions: str | None = None,
+        model_context_window: int | None = None,
+        request_max_retries: int | None = None,
+        stream_max_retries: int | None = None,
+        stream_idle_timeout_ms: int | None = None,
+        http_headers: Mapping[str, str] | None = None,
+        query_params: Mapping[str, str] | None = None,
+        reasoning: bool = True,
+    ) -> None:
         if not isinstance(model, str) or not model.strip():
-            raise ConfigError("ResponsesModel needs model='<model name>' (for example model='gpt-5.1-codex', or the "
-                              "name your local server serves)")
+            raise ConfigError(
+                "ResponsesModel needs model='<model name>' (for example model='gpt-5.1-codex', or the "
+                "name your local server serves)"
+            )
         info = _provider(provider, base_url=base_url, env_key=env_key)
-        overrides = {key: value for key, value in (("request_max_retries", request_max_retries),
-                                                   ("stream_max_retries", stream_max_retries),
-                                                   ("stream_idle_timeout_ms", stream_idle_timeout_ms))
-                     if value is not None}
+        overrides = {
+            key: value
+            for key, value in (
+                ("request_max_retries", request_max_retries),
+                ("stream_max_retries", stream_max_retries),
+                ("stream_idle_timeout_ms", stream_idle_timeout_ms),
+            )
+            if value is not None
+        }
         for key, value in overrides.items():
             if not isinstance(value, int) or isinstance(value, bool) or value < (1 if key.endswith("_ms") else 0):
                 raise ConfigError(f"{key} must be a non-negative integer, got {value!r}")
@@ -113,8 +145,9 @@ class ResponsesModel:
 
     # -- construction from Codex config ----------------------------------------------------
     @classmethod
-    def from_config(cls, config: Any, *, profile: str | None = None, environ: Mapping[str, str] | None = None,
-                    **overrides: Any) -> ResponsesModel:
+    def from_config(
+        cls, config: Any, *, profile: str | None = None, environ: Mapping[str, str] | None = None, **overrides: Any
+    ) -> ResponsesModel:
         """Build from Codex ``config.toml`` keys: a ``cx.Config``, TOML text or a parsed dict.
 
         Reads ``model``, ``model_provider`` (default ``openai``), ``[model_providers.NAME]``,
@@ -130,8 +163,10 @@ class ResponsesModel:
         catalog = provider_catalog(data, environ)
         provider_id = data.get("model_provider", "openai")
         if provider_id not in catalog:
-            raise ConfigError(f"model_provider {provider_id!r} is not defined: add a [model_providers.{provider_id}] "
-                              f"table with base_url = \"...\" (known providers: {', '.join(sorted(catalog))})")
+            raise ConfigError(
+                f"model_provider {provider_id!r} is not defined: add a [model_providers.{provider_id}] "
+                f'table with base_url = "..." (known providers: {", ".join(sorted(catalog))})'
+            )
         provider = catalog[provider_id]
         source = None
         if environ is not None and "api_key" not in overrides:
@@ -139,10 +174,13 @@ class ResponsesModel:
             source = _key_source(provider, environ)
         if "model" not in data and "model" not in overrides:
             raise ConfigError('the config sets no model: add model = "<model name>" to config.toml or pass model=...')
-        kwargs: dict[str, Any] = {"model": data.get("model"), "provider": provider,
-                                  "reasoning_effort": data.get("model_reasoning_effort"),
-                                  "reasoning_summary": data.get("model_reasoning_summary"),
-                                  "model_context_window": data.get("model_context_window")}
+        kwargs: dict[str, Any] = {
+            "model": data.get("model"),
+            "provider": provider,
+            "reasoning_effort": data.get("model_reasoning_effort"),
+            "reasoning_summary": data.get("model_reasoning_summary"),
+            "model_context_window": data.get("model_context_window"),
+        }
         kwargs.update(overrides)
         model = cls(**kwargs)
         if source is not None:
@@ -153,10 +191,15 @@ class ResponsesModel:
     def request_body(self, request: Any) -> dict[str, Any]:
         """The JSON body this model sends for ``request`` (a ``ModelRequest``)."""
         reasoning = reasoning_param(self.reasoning_effort, self.reasoning_summary) if self.reasoning else None
-        return build_body(model=self.model, items=list(request.items), tools=list(request.tools),
-                          parallel_tool_calls=bool(getattr(request, "parallel_tool_calls", True)),
-                          reasoning=reasoning, prompt_cache_key=getattr(request, "thread_id", None) or None,
-                          instructions=self.instructions)
+        return build_body(
+            model=self.model,
+            items=list(request.items),
+            tools=list(request.tools),
+            parallel_tool_calls=bool(getattr(request, "parallel_tool_calls", True)),
+            reasoning=reasoning,
+            prompt_cache_key=getattr(request, "thread_id", None) or None,
+            instructions=self.instructions,
+        )
 
     async def sample(self, request: Any) -> list[dict[str, Any]]:
         """All output items of one response (no streaming events; see ``stream``)."""
@@ -196,8 +239,11 @@ class ResponsesModel:
                 if stream is not None:
                     await stream.close()  # at once, also when the turn is interrupted
                 await client.close()  # no connection outlives its response
-            yield StreamError(message=f"Reconnecting... {retries}/{limit}", codex_error_info=error.info,
-                              additional_details=error.message)
+            yield StreamError(
+                message=f"Reconnecting... {retries}/{limit}",
+                codex_error_info=error.info,
+                additional_details=error.message,
+            )
             await asyncio.sleep(clamp_delay(error.delay) if error.delay is not None else backoff(retries))
 
     async def _next_event(self, iterator: Any, watchdog: _IdleWatchdog) -> Any:
@@ -208,17 +254,22 @@ class ResponsesModel:
             watchdog.disarm()
             return event
         except StopAsyncIteration:
-            raise ModelError("stream disconnected before completion: stream closed before response.completed",
-                             retryable=True) from None
+            raise ModelError(
+                "stream disconnected before completion: stream closed before response.completed", retryable=True
+            ) from None
         except asyncio.CancelledError:
             if not watchdog.fired:
                 raise  # an interrupt, not a stall
             watchdog.acknowledge()
-            raise ModelError("stream disconnected before completion: idle timeout waiting for SSE",
-                             retryable=True) from None
+            raise ModelError(
+                "stream disconnected before completion: idle timeout waiting for SSE", retryable=True
+            ) from None
         except json.JSONDecodeError as err:
-            raise ModelError(f"stream disconnected before completion: malformed event from the model provider "
-                             f"(not JSON: {err.msg} at char {err.pos})", retryable=True) from None
+            raise ModelError(
+                f"stream disconnected before completion: malformed event from the model provider "
+                f"(not JSON: {err.msg} at char {err.pos})",
+                retryable=True,
+            ) from None
         except ModelError:
             raise
         except Exception as err:  # transport errors the SDK raises mid-stream
@@ -237,8 +288,14 @@ class ResponsesModel:
         attempt = 0
         while True:
             try:
-                return await client.post("/responses", cast_to=Response, body=body, options=options, stream=True,
-                                         stream_cls=AsyncStream[object])
+                return await client.post(
+                    "/responses",
+                    cast_to=Response,
+                    body=body,
+                    options=options,
+                    stream=True,
+                    stream_cls=AsyncStream[object],
+                )
             except ModelError:
                 raise  # the client's guards: a refused redirect, a body over its limit
             except Exception as err:
@@ -264,24 +321,38 @@ class ResponsesModel:
         if status in (401, 403):
             var = self.provider.key_env_var
             named = "" if self.provider.id == "custom" else f" for {self.provider.name or self.provider.id}"
-            fix = (f"set {var} to a valid API key{named}" if var
-                   else "pass api_key=... to cx.ResponsesModel, or set env_key in the provider config")
-            return ModelError(f"unexpected status {status} {reason}: {detail}, url: {url}. To fix: {fix}.",
-                              info="unauthorized")
+            fix = (
+                f"set {var} to a valid API key{named}"
+                if var
+                else "pass api_key=... to cx.ResponsesModel, or set env_key in the provider config"
+            )
+            return ModelError(
+                f"unexpected status {status} {reason}: {detail}, url: {url}. To fix: {fix}.", info="unauthorized"
+            )
         if status == 429:
             delay = retry_after(err.response.headers)
-            return ModelError(f"exceeded retry limit, last status: {status} {reason}: {detail}", retryable=True,
-                              delay=backoff(1) if delay is None else delay, info="rateLimitExceeded")
+            return ModelError(
+                f"exceeded retry limit, last status: {status} {reason}: {detail}",
+                retryable=True,
+                delay=backoff(1) if delay is None else delay,
+                info="rateLimitExceeded",
+            )
         if status >= 500 or status == 408:
-            return ModelError(f"exceeded retry limit, last status: {status} {reason}: {detail}", retryable=True,
-                              info="internalServerError" if status == 500 else "serverOverloaded")
+            return ModelError(
+                f"exceeded retry limit, last status: {status} {reason}: {detail}",
+                retryable=True,
+                info="internalServerError" if status == 500 else "serverOverloaded",
+            )
         return ModelError(f"unexpected status {status} {reason}: {detail}, url: {url}", info="badRequest")
 
     def _transport_error(self, err: Exception, what: str) -> ModelError:
         cause = err.__cause__ or err
         text = self._redact(str(cause) or type(cause).__name__)
-        return ModelError(f"{what}: {type(cause).__name__}: {text} ({self.provider.resolved_base_url()})",
-                          retryable=True, info="httpConnectionFailed")
+        return ModelError(
+            f"{what}: {type(cause).__name__}: {text} ({self.provider.resolved_base_url()})",
+            retryable=True,
+            info="httpConnectionFailed",
+        )
 
     def _redact(self, text: str) -> str:
         return redact(text, self._api_key.reveal() if self._api_key is not None else None)
@@ -305,18 +376,26 @@ class ResponsesModel:
         key = self._api_key.reveal() if self._api_key is not None else None
         hooks = event_hooks(httpx2.URL(base_url), key=key)
         return openai.AsyncOpenAI(
-            api_key=key or "no-key-configured", base_url=base_url, max_retries=0,
-            timeout=self.provider.stream_idle_timeout, default_headers=self.provider.headers() or None,
-            default_query=self.provider.query_params or None, organization=None, project=None,
-            http_client=openai.DefaultAsyncHttpxClient(verify=_ssl_context(), event_hooks=hooks))
+            api_key=key or "no-key-configured",
+            base_url=base_url,
+            max_retries=0,
+            timeout=self.provider.stream_idle_timeout,
+            default_headers=self.provider.headers() or None,
+            default_query=self.provider.query_params or None,
+            organization=None,
+            project=None,
+            http_client=openai.DefaultAsyncHttpxClient(verify=_ssl_context(), event_hooks=hooks),
+        )
 
     async def aclose(self) -> None:
         """Nothing to release: every request closes its own connection (kept for symmetry)."""
 
     def __repr__(self) -> str:
         key = "none" if self._api_key is None else f"set {self._key_source}"
-        return (f"ResponsesModel(model={self.model!r}, provider={self.provider.id!r}, "
-                f"base_url={self.provider.resolved_base_url()!r}, api_key={key})")
+        return (
+            f"ResponsesModel(model={self.model!r}, provider={self.provider.id!r}, "
+            f"base_url={self.provider.resolved_base_url()!r}, api_key={key})"
+        )
 
     def __reduce__(self) -> Any:
         raise TypeError("a ResponsesModel holds an API key and cannot be pickled; build a new one where needed")
@@ -427,8 +506,10 @@ def _provider(provider: ProviderInfo | str | None, *, base_url: str | None, env_
     elif isinstance(provider, str):
         builtins = builtin_providers()
         if provider not in builtins:
-            raise ConfigError(f"provider {provider!r} is not built in (built in: {', '.join(sorted(builtins))}); "
-                              f"pass base_url=... instead, or use ResponsesModel.from_config for your own providers")
+            raise ConfigError(
+                f"provider {provider!r} is not built in (built in: {', '.join(sorted(builtins))}); "
+                f"pass base_url=... instead, or use ResponsesModel.from_config for your own providers"
+            )
         info = builtins[provider]
     elif base_url is not None:
         info = ProviderInfo(id="custom", name="custom", base_url=base_url)

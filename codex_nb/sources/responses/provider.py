@@ -30,11 +30,25 @@ CHAT_WIRE_API_REMOVED_ERROR = (
 REASONING_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh")
 REASONING_SUMMARIES = ("auto", "concise", "detailed", "none")
 
-_PROVIDER_KEYS = frozenset({
-    "name", "base_url", "env_key", "env_key_instructions", "experimental_bearer_token", "wire_api", "query_params",
-    "http_headers", "env_http_headers", "request_max_retries", "stream_max_retries", "stream_idle_timeout_ms",
-    "websocket_connect_timeout_ms", "requires_openai_auth", "supports_websockets",
-})
+_PROVIDER_KEYS = frozenset(
+    {
+        "name",
+        "base_url",
+        "env_key",
+        "env_key_instructions",
+        "experimental_bearer_token",
+        "wire_api",
+        "query_params",
+        "http_headers",
+        "env_http_headers",
+        "request_max_retries",
+        "stream_max_retries",
+        "stream_idle_timeout_ms",
+        "websocket_connect_timeout_ms",
+        "requires_openai_auth",
+        "supports_websockets",
+    }
+)
 _UNSUPPORTED_KEYS = {"auth": "command-backed bearer tokens", "aws": "AWS SigV4 signing"}
 
 
@@ -133,8 +147,9 @@ class ProviderInfo:
         return self.experimental_bearer_token
 
 
-def builtin_providers(environ: Mapping[str, str] | None = None, *, openai_base_url: str | None = None
-                      ) -> dict[str, ProviderInfo]:
+def builtin_providers(
+    environ: Mapping[str, str] | None = None, *, openai_base_url: str | None = None
+) -> dict[str, ProviderInfo]:
     """Codex's built-in providers: ``openai`` (OPENAI_API_KEY, OPENAI_BASE_URL), ``ollama``, ``lmstudio``."""
     environ = os.environ if environ is None else environ
     openai_url = openai_base_url or environ.get("OPENAI_BASE_URL", "").strip() or None
@@ -146,9 +161,13 @@ def builtin_providers(environ: Mapping[str, str] | None = None, *, openai_base_u
         return ProviderInfo(id=provider_id, name=name, base_url=oss_url or f"http://localhost:{chosen}/v1")
 
     return {
-        "openai": ProviderInfo(id="openai", name="OpenAI", base_url=openai_url, requires_openai_auth=True,
-                               env_http_headers={"OpenAI-Organization": "OPENAI_ORGANIZATION",
-                                                 "OpenAI-Project": "OPENAI_PROJECT"}),
+        "openai": ProviderInfo(
+            id="openai",
+            name="OpenAI",
+            base_url=openai_url,
+            requires_openai_auth=True,
+            env_http_headers={"OpenAI-Organization": "OPENAI_ORGANIZATION", "OpenAI-Project": "OPENAI_PROJECT"},
+        ),
         "ollama": oss("ollama", "Ollama", 11434),
         "lmstudio": oss("lmstudio", "LM Studio", 1234),
     }
@@ -199,7 +218,8 @@ def provider_catalog(config: Mapping[str, Any], environ: Mapping[str, str] | Non
             raise ConfigError(
                 f"[model_providers.{provider_id}] cannot replace Codex's built-in `{provider_id}` provider (Codex "
                 f"ignores such a table); give yours another name, e.g. [model_providers.my-{provider_id}], and set "
-                f'model_provider = "my-{provider_id}"')
+                f'model_provider = "my-{provider_id}"'
+            )
         catalog[provider_id] = parse_provider(provider_id, table)
     return catalog
 
@@ -231,5 +251,5 @@ def _opt_count(table: Mapping[str, Any], key: str, where: str, *, minimum: int =
 def _str_map(table: Mapping[str, Any], key: str, where: str) -> dict[str, str]:
     value = table.get(key, {})
     if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-        raise ConfigError(f"{where} {key} must be a table of string values, e.g. {key} = {{ name = \"value\" }}")
+        raise ConfigError(f'{where} {key} must be a table of string values, e.g. {key} = {{ name = "value" }}')
     return dict(value)

@@ -25,14 +25,28 @@ def reasoning_param(effort: str | None, summary: str | None) -> dict[str, str] |
     return out or None
 
 
-def build_body(*, model: str, items: list[dict[str, Any]], tools: list[dict[str, Any]], parallel_tool_calls: bool,
-               reasoning: dict[str, str] | None, prompt_cache_key: str | None,
-               instructions: str | None = None) -> dict[str, Any]:
+def build_body(
+    *,
+    model: str,
+    items: list[dict[str, Any]],
+    tools: list[dict[str, Any]],
+    parallel_tool_calls: bool,
+    reasoning: dict[str, str] | None,
+    prompt_cache_key: str | None,
+    instructions: str | None = None,
+) -> dict[str, Any]:
     body: dict[str, Any] = {"model": model}
     if instructions is not None:
         body["instructions"] = instructions
-    body.update({"stream": True, "input": items, "tools": tools, "tool_choice": "auto",
-                 "parallel_tool_calls": parallel_tool_calls})
+    body.update(
+        {
+            "stream": True,
+            "input": items,
+            "tools": tools,
+            "tool_choice": "auto",
+            "parallel_tool_calls": parallel_tool_calls,
+        }
+    )
     if reasoning is not None:
         body["reasoning"] = reasoning
     body["store"] = False

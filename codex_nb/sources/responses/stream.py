@@ -29,11 +29,14 @@ from ...protocol.model_stream import (
 )
 from .limits import MAX_OUTPUT_ITEMS, MAX_SUMMARY_PARTS, clip
 
-CONTEXT_WINDOW_EXCEEDED = ("Codex ran out of room in the model's context window. Start a new thread or clear "
-                           "earlier history before retrying.")
+CONTEXT_WINDOW_EXCEEDED = (
+    "Codex ran out of room in the model's context window. Start a new thread or clear earlier history before retrying."
+)
 QUOTA_EXCEEDED = "Quota exceeded. Check your plan and billing details."
-_FATAL_CODES = {"context_length_exceeded": (CONTEXT_WINDOW_EXCEEDED, "contextWindowExceeded"),
-                "insufficient_quota": (QUOTA_EXCEEDED, "usageLimitExceeded")}
+_FATAL_CODES = {
+    "context_length_exceeded": (CONTEXT_WINDOW_EXCEEDED, "contextWindowExceeded"),
+    "insufficient_quota": (QUOTA_EXCEEDED, "usageLimitExceeded"),
+}
 _NOTHING: tuple[ModelStreamEvent, ...] = ()
 
 
@@ -100,12 +103,16 @@ class StreamMapper:
     def _item_done(self, event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
         item = event.get("item")
         if not isinstance(item, dict) or not isinstance(item.get("type"), str):
-            raise ModelError(f"stream disconnected before completion: output item without a type: {item!r:.200}",
-                             retryable=True)
+            raise ModelError(
+                f"stream disconnected before completion: output item without a type: {item!r:.200}", retryable=True
+            )
         self.items_done += 1
         if self.items_done > MAX_OUTPUT_ITEMS:
-            raise ModelError(f"the model provider sent over {MAX_OUTPUT_ITEMS} output items in one response, "
-                             f"codex_nb's limit; the turn stops", info="other")
+            raise ModelError(
+                f"the model provider sent over {MAX_OUTPUT_ITEMS} output items in one response, "
+                f"codex_nb's limit; the turn stops",
+                info="other",
+            )
         item = normalize_item(item)
         done = OutputItemDone(item=item)
         if item["type"] != "reasoning":
@@ -120,8 +127,12 @@ class StreamMapper:
 
     def _completed(self, event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
         self.completed = True
-        return (ResponseCompleted(response_id=_get(event, "response", "id") or self.response_id,
-                                  usage=TokenUsage.from_responses_usage(_get(event, "response", "usage"))),)
+        return (
+            ResponseCompleted(
+                response_id=_get(event, "response", "id") or self.response_id,
+                usage=TokenUsage.from_responses_usage(_get(event, "response", "usage")),
+            ),
+        )
 
     @staticmethod
     def _failed(event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
@@ -142,8 +153,11 @@ class StreamMapper:
 
     @staticmethod
     def _error(event: dict[str, Any]) -> tuple[ModelStreamEvent, ...]:
-        message = (_text(event.get("message")) or _text(_get(event, "error", "message"))
-                   or "the model provider sent an error event")
+        message = (
+            _text(event.get("message"))
+            or _text(_get(event, "error", "message"))
+            or "the model provider sent an error event"
+        )
         code = _text(event.get("code")) or _text(_get(event, "error", "code"))
         if code in _FATAL_CODES:
             text, info = _FATAL_CODES[code]

@@ -21,8 +21,9 @@ def broker_of(invocation: ToolInvocation) -> FrontendRequests:
     return invocation.turn.frontend
 
 
-async def ask(invocation: ToolInvocation, kind: RequestKind, msg: RequestUserInputEvent | RequestPermissionsEvent,
-              tool: str) -> Settlement:
+async def ask(
+    invocation: ToolInvocation, kind: RequestKind, msg: RequestUserInputEvent | RequestPermissionsEvent, tool: str
+) -> Settlement:
     """Open, announce, route and await one request; always settles it."""
     broker = broker_of(invocation)
     request = broker.open(kind, turn_id=invocation.turn.turn_id, call_id=invocation.call_id, msg=msg)
@@ -39,8 +40,11 @@ async def ask(invocation: ToolInvocation, kind: RequestKind, msg: RequestUserInp
         if not request.future.done():
             request.future.cancel()
         outcome = request.settled.outcome if request.settled is not None else Outcome.CANCELLED
-        invocation.turn.emit(FrontendRequestResolved(request_id=request.id, kind=kind.value, call_id=request.call_id,
-                                                     outcome=outcome.value))
+        invocation.turn.emit(
+            FrontendRequestResolved(
+                request_id=request.id, kind=kind.value, call_id=request.call_id, outcome=outcome.value
+            )
+        )
     if settlement.outcome == Outcome.UNANSWERABLE:
         invocation.turn.emit(WarningEvent(message=str(settlement.response)))
     return settlement

@@ -46,8 +46,9 @@ MAX_SLEEP_MS = 43_200_000  # 12 h
 SLEEP_RANGE_ERROR = f"duration_ms must be between 1 and {MAX_SLEEP_MS}"
 SLEEP_COMPLETED = "Sleep completed."
 SLEEP_INTERRUPTED = "Sleep interrupted by new input."
-EXTERNAL_CLOCK_ERROR = ("features.current_time_reminder.clock_source is external, but no external current-time "
-                        "provider is available")
+EXTERNAL_CLOCK_ERROR = (
+    "features.current_time_reminder.clock_source is external, but no external current-time provider is available"
+)
 
 
 REMINDER_OPEN, REMINDER_CLOSE = "<current_time_reminder>", "</current_time_reminder>"
@@ -96,8 +97,12 @@ def clock_settings(config: Config) -> dict[str, Any]:
         given = raw.get("reminder_interval_seconds", interval)
         if isinstance(given, bool) or not isinstance(given, (int, float)) or given < 0:
             given = interval
-        return {"enabled": raw.get("enabled") is True, "sleep_tool": raw.get("sleep_tool") is True,
-                "clock_source": raw.get("clock_source", "system"), "reminder_interval_seconds": float(given)}
+        return {
+            "enabled": raw.get("enabled") is True,
+            "sleep_tool": raw.get("sleep_tool") is True,
+            "clock_source": raw.get("clock_source", "system"),
+            "reminder_interval_seconds": float(given),
+        }
     return {"enabled": False, "sleep_tool": False, "clock_source": "system", "reminder_interval_seconds": interval}
 
 
@@ -123,8 +128,9 @@ class CurrTimeTool(Tool):
     # What a Code Mode script gets back; rendered into the exec declaration (Codex 0.169).
     output_schema = {
         "type": "object",
-        "properties": {"current_time": {"type": "string",
-                                        "description": "Current UTC time formatted as YYYY-MM-DD HH:MM:SS UTC."}},
+        "properties": {
+            "current_time": {"type": "string", "description": "Current UTC time formatted as YYYY-MM-DD HH:MM:SS UTC."}
+        },
         "required": ["current_time"],
         "additionalProperties": False,
     }
@@ -154,15 +160,23 @@ class SleepTool(Tool):
     """``clock.sleep``: wait up to 12 h; ends early on new input; cancellable at once."""
 
     def __init__(self, *, external: bool = False) -> None:
-        super().__init__("sleep", namespace=NAMESPACE, exposure=ToolExposure.DirectModelOnly,
-                         namespace_description=NAMESPACE_DESCRIPTION)
+        super().__init__(
+            "sleep",
+            namespace=NAMESPACE,
+            exposure=ToolExposure.DirectModelOnly,
+            namespace_description=NAMESPACE_DESCRIPTION,
+        )
         self._external = external
 
     def spec(self) -> dict[str, Any]:
         parameters = {
             "type": "object",
-            "properties": {"duration_ms": {"type": "number", "description": (
-                f"How long to sleep in milliseconds. Must be between 1 and {MAX_SLEEP_MS}.")}},
+            "properties": {
+                "duration_ms": {
+                    "type": "number",
+                    "description": (f"How long to sleep in milliseconds. Must be between 1 and {MAX_SLEEP_MS}."),
+                }
+            },
             "required": ["duration_ms"],
             "additionalProperties": False,
         }
@@ -178,13 +192,19 @@ class SleepTool(Tool):
             raise Fatal(f"failed to sleep: {EXTERNAL_CLOCK_ERROR}")
         turn = invocation.turn
         item = {"type": "Sleep", "id": invocation.call_id, "duration_ms": duration_ms}
-        await invocation.emit(ItemStarted(thread_id=turn.thread_id, turn_id=turn.turn_id, item=item,
-                                          started_at_ms=int(time.time() * 1000)))
+        await invocation.emit(
+            ItemStarted(
+                thread_id=turn.thread_id, turn_id=turn.turn_id, item=item, started_at_ms=int(time.time() * 1000)
+            )
+        )
         started = time.monotonic()
         interrupted = await _sleep_until_input(invocation, duration_ms / 1000)
         secs = time.monotonic() - started
-        await invocation.emit(ItemCompleted(thread_id=turn.thread_id, turn_id=turn.turn_id, item=item,
-                                            completed_at_ms=int(time.time() * 1000)))
+        await invocation.emit(
+            ItemCompleted(
+                thread_id=turn.thread_id, turn_id=turn.turn_id, item=item, completed_at_ms=int(time.time() * 1000)
+            )
+        )
         ending = SLEEP_INTERRUPTED if interrupted else SLEEP_COMPLETED
         return ToolOutput(body=f"Wall time: {secs:.4f} seconds\n{ending}")
 

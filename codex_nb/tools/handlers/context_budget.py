@@ -83,8 +83,9 @@ class GetContextRemainingTool(Tool):
         usage = invocation.turn.context_window.last_token_usage
         left = tokens_left(self.window, self.auto_compact_limit, usage)
         shown = "unknown" if left is None else str(left)
-        return ToolOutput(body=f"You have {shown} tokens left in this context window.",
-                          code_mode_result={"tokens_left": left})
+        return ToolOutput(
+            body=f"You have {shown} tokens left in this context window.", code_mode_result={"tokens_left": left}
+        )
 
 
 class NewContextTool(Tool):
@@ -107,7 +108,10 @@ def _positive(value: Any) -> int | None:
 
 def context_window_message(*, first: str, current: str, previous: str) -> dict[str, Any]:
     """The developer fragment a new window starts with (Codex 0.169 sends it as these content parts)."""
-    parts = ["<context_window>",
-             f"\nAgent name: /root\nFirst context window id: {first}\nCurrent context window id: {current}\n"
-             f"Previous context window id: {previous}\n", "</context_window>"]
+    parts = [
+        "<context_window>",
+        f"\nAgent name: /root\nFirst context window id: {first}\nCurrent context window id: {current}\n"
+        f"Previous context window id: {previous}\n",
+        "</context_window>",
+    ]
     return {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": p} for p in parts]}

@@ -40,8 +40,10 @@ if TYPE_CHECKING:
 
 LIST_NAME = "list_available_plugins_to_install"
 REQUEST_NAME = "request_plugin_install"
-LIST_DESCRIPTION = ("List the plugins and connectors that can be installed to help with the user's request. Call it "
-                    "before `request_plugin_install`.")
+LIST_DESCRIPTION = (
+    "List the plugins and connectors that can be installed to help with the user's request. Call it "
+    "before `request_plugin_install`."
+)
 REQUEST_DESCRIPTION = (
     "# Request plugin/connector install\nUse this tool only after `list_available_plugins_to_install` returns a "
     "plugin or connector that exactly matches the user's explicit request.\nDo not use it for adjacent capabilities, "
@@ -65,16 +67,28 @@ def install_candidates(config: Config) -> list[dict[str, Any]]:
         raise ConfigError("[[codex_nb.install_candidates]] must be an array of tables")
     out = []
     for i, entry in enumerate(raw):
-        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str) or not isinstance(entry.get("name"), str):
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get("id"), str)
+            or not isinstance(entry.get("name"), str)
+        ):
             raise ConfigError(f"codex_nb.install_candidates[{i}] needs string `id` and `name`, got {entry!r}")
         tool_type = entry.get("tool_type", "plugin")
         if tool_type not in ("plugin", "connector"):
-            raise ConfigError(f"codex_nb.install_candidates[{i}].tool_type must be \"plugin\" or \"connector\", "
-                              f"got {tool_type!r}")
-        out.append({"id": entry["id"], "name": entry["name"], "description": str(entry.get("description", ""))[:240],
-                    "tool_type": tool_type, "has_skills": bool(entry.get("has_skills", False)),
-                    "mcp_server_names": list(entry.get("mcp_server_names", [])),
-                    "app_connector_ids": list(entry.get("app_connector_ids", []))})
+            raise ConfigError(
+                f'codex_nb.install_candidates[{i}].tool_type must be "plugin" or "connector", got {tool_type!r}'
+            )
+        out.append(
+            {
+                "id": entry["id"],
+                "name": entry["name"],
+                "description": str(entry.get("description", ""))[:240],
+                "tool_type": tool_type,
+                "has_skills": bool(entry.get("has_skills", False)),
+                "mcp_server_names": list(entry.get("mcp_server_names", [])),
+                "app_connector_ids": list(entry.get("app_connector_ids", [])),
+            }
+        )
     return sorted(out, key=lambda c: (c["name"], c["id"]))
 
 
@@ -95,8 +109,9 @@ class ListAvailablePluginsTool(Tool):
         self.candidates = candidates
 
     def spec(self) -> dict[str, Any]:
-        return function_spec(LIST_NAME, LIST_DESCRIPTION, {"type": "object", "properties": {},
-                                                           "additionalProperties": False})
+        return function_spec(
+            LIST_NAME, LIST_DESCRIPTION, {"type": "object", "properties": {}, "additionalProperties": False}
+        )
 
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:
         if invocation.call.payload.kind != "function":
@@ -111,20 +126,30 @@ class RequestPluginInstallTool(Tool):
         self.candidates = candidates
 
     def spec(self) -> dict[str, Any]:
-        return function_spec(REQUEST_NAME, REQUEST_DESCRIPTION, {
-            "type": "object",
-            "properties": {
-                "action_type": {"type": "string", "description": 'Suggested action for the tool. Use "install".'},
-                "suggest_reason": {"type": "string", "description": (
-                    "Concise one-line user-facing reason why this plugin or connector can help with the current "
-                    "request.")},
-                "tool_id": {"type": "string", "description": "Connector or plugin id to suggest."},
-                "tool_type": {"type": "string", "description": (
-                    'Type of discoverable tool to suggest. Use "connector" or "plugin".')},
+        return function_spec(
+            REQUEST_NAME,
+            REQUEST_DESCRIPTION,
+            {
+                "type": "object",
+                "properties": {
+                    "action_type": {"type": "string", "description": 'Suggested action for the tool. Use "install".'},
+                    "suggest_reason": {
+                        "type": "string",
+                        "description": (
+                            "Concise one-line user-facing reason why this plugin or connector can help with the current "
+                            "request."
+                        ),
+                    },
+                    "tool_id": {"type": "string", "description": "Connector or plugin id to suggest."},
+                    "tool_type": {
+                        "type": "string",
+                        "description": ('Type of discoverable tool to suggest. Use "connector" or "plugin".'),
+                    },
+                },
+                "required": ["tool_type", "action_type", "tool_id", "suggest_reason"],
+                "additionalProperties": False,
             },
-            "required": ["tool_type", "action_type", "tool_id", "suggest_reason"],
-            "additionalProperties": False,
-        })
+        )
 
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:
         if invocation.call.payload.kind != "function":
@@ -137,14 +162,20 @@ class RequestPluginInstallTool(Tool):
         reason = args["suggest_reason"].strip()
         if not reason:
             raise RespondToModel(EMPTY_REASON)
-        candidate = next((c for c in self.candidates if c["id"] == args["tool_id"]
-                          and c["tool_type"] == args["tool_type"]), None)
+        candidate = next(
+            (c for c in self.candidates if c["id"] == args["tool_id"] and c["tool_type"] == args["tool_type"]), None
+        )
         if candidate is None:
             raise RespondToModel(UNKNOWN_TOOL)
-        question = Question(id="install", header="Install", question=f"Install {candidate['name']}? {reason}",
-                            options=[QuestionOption(label=INSTALL, description=f"Install the {candidate['tool_type']} "
-                                                                               f"{candidate['name']}"),
-                                     QuestionOption(label=NOT_NOW, description="Continue without it")])
+        question = Question(
+            id="install",
+            header="Install",
+            question=f"Install {candidate['name']}? {reason}",
+            options=[
+                QuestionOption(label=INSTALL, description=f"Install the {candidate['tool_type']} {candidate['name']}"),
+                QuestionOption(label=NOT_NOW, description="Continue without it"),
+            ],
+        )
         event = RequestUserInputEvent(call_id=invocation.call_id, turn_id=invocation.turn.turn_id, questions=[question])
         settlement = await ask(invocation, RequestKind.USER_INPUT, event, REQUEST_NAME)
         if settlement.outcome == Outcome.UNANSWERABLE:
@@ -152,9 +183,15 @@ class RequestPluginInstallTool(Tool):
         answers = settlement.response.get("answers", {}) if isinstance(settlement.response, dict) else {}
         chosen = (answers.get("install") or {}).get("answers") or []
         confirmed = settlement.outcome not in (Outcome.CANCELLED, Outcome.REPLACED) and INSTALL in chosen
-        result = {"completed": confirmed, "user_confirmed": confirmed, "tool_type": candidate["tool_type"],
-                  "action_type": "install", "tool_id": candidate["id"], "tool_name": candidate["name"],
-                  "suggest_reason": reason}
+        result = {
+            "completed": confirmed,
+            "user_confirmed": confirmed,
+            "tool_type": candidate["tool_type"],
+            "action_type": "install",
+            "tool_id": candidate["id"],
+            "tool_name": candidate["name"],
+            "suggest_reason": reason,
+        }
         return ToolOutput(body=dumps(result), code_mode_result=result)
 
 

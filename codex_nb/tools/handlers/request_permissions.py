@@ -59,25 +59,46 @@ DESCRIPTION = (
 
 def parameters() -> dict[str, Any]:
     def paths(what: str) -> dict[str, Any]:
-        return {"type": "array", "description": f"Absolute paths to grant {what} access; omit when none are needed.",
-                "items": {"type": "string"}}
+        return {
+            "type": "array",
+            "description": f"Absolute paths to grant {what} access; omit when none are needed.",
+            "items": {"type": "string"},
+        }
 
-    file_system = {"type": "object", "description": "Filesystem access request.",
-                   "properties": {"read": paths("read"), "write": paths("write")}, "additionalProperties": False}
-    network = {"type": "object", "description": "Network access request.",
-               "properties": {"enabled": {"type": "boolean",
-                                          "description": "True requests network access; false or omitted requests none."}},
-               "additionalProperties": False}
+    file_system = {
+        "type": "object",
+        "description": "Filesystem access request.",
+        "properties": {"read": paths("read"), "write": paths("write")},
+        "additionalProperties": False,
+    }
+    network = {
+        "type": "object",
+        "description": "Network access request.",
+        "properties": {
+            "enabled": {
+                "type": "boolean",
+                "description": "True requests network access; false or omitted requests none.",
+            }
+        },
+        "additionalProperties": False,
+    }
     return {
         "type": "object",
         "properties": {
-            "environment_id": {"type": "string",
-                               "description": "Environment id from <environment_context>. Omit to use the primary environment."},
-            "permissions": {"type": "object", "description": "Filesystem or network access request.",
-                            "properties": {"file_system": file_system, "network": network},
-                            "additionalProperties": False},
-            "reason": {"type": "string",
-                       "description": "Optional short explanation for why additional permissions are needed."},
+            "environment_id": {
+                "type": "string",
+                "description": "Environment id from <environment_context>. Omit to use the primary environment.",
+            },
+            "permissions": {
+                "type": "object",
+                "description": "Filesystem or network access request.",
+                "properties": {"file_system": file_system, "network": network},
+                "additionalProperties": False,
+            },
+            "reason": {
+                "type": "string",
+                "description": "Optional short explanation for why additional permissions are needed.",
+            },
         },
         "required": ["permissions"],
         "additionalProperties": False,
@@ -133,8 +154,10 @@ def parse_args(text: str, cwd: str) -> tuple[str | None, str | None, PermissionP
 def _parse_fs(raw: Any, cwd: str) -> FileSystemPermissions:
     if not (isinstance(raw, dict) and "entries" in raw):
         legacy = from_value(struct_shape(_LegacyFs), raw)
-        return FileSystemPermissions.from_roots([resolve_path(p, cwd) for p in legacy.get("read") or []],
-                                                [resolve_path(p, cwd) for p in legacy.get("write") or []])
+        return FileSystemPermissions.from_roots(
+            [resolve_path(p, cwd) for p in legacy.get("read") or []],
+            [resolve_path(p, cwd) for p in legacy.get("write") or []],
+        )
     canonical = from_value(struct_shape(_CanonicalFs, frozenset({"glob_scan_max_depth"})), raw)
     entries = []
     for entry in canonical["entries"]:
@@ -213,8 +236,9 @@ class RequestPermissionsTool(Tool):
         if not cwd:
             raise RespondToModel(NO_PRIMARY)
         if not os.path.isabs(cwd):
-            raise RespondToModel(f"request_permissions cwd `{cwd}` is not native to the Codex host: "
-                                 f"path is not absolute")
+            raise RespondToModel(
+                f"request_permissions cwd `{cwd}` is not native to the Codex host: path is not absolute"
+            )
         try:
             _env, reason, requested = parse_args(invocation.payload_text, cwd)
         except SerdeError as err:
@@ -231,13 +255,20 @@ class RequestPermissionsTool(Tool):
         return ToolOutput(body=body, success=True)
 
     @staticmethod
-    async def _ask(invocation: ToolInvocation, reason: str | None, requested: PermissionProfile,
-                   cwd: str) -> RequestPermissionsResponse:
+    async def _ask(
+        invocation: ToolInvocation, reason: str | None, requested: PermissionProfile, cwd: str
+    ) -> RequestPermissionsResponse:
         if invocation.turn.config.approval_policy == "never":
             return RequestPermissionsResponse(permissions=PermissionProfile())
-        event = RequestPermissionsEvent(call_id=invocation.call_id, turn_id=invocation.turn.turn_id,
-                                        environment_id=PRIMARY_ENVIRONMENT_ID, started_at_ms=int(time.time() * 1000),
-                                        reason=reason, permissions=requested, cwd=cwd)
+        event = RequestPermissionsEvent(
+            call_id=invocation.call_id,
+            turn_id=invocation.turn.turn_id,
+            environment_id=PRIMARY_ENVIRONMENT_ID,
+            started_at_ms=int(time.time() * 1000),
+            reason=reason,
+            permissions=requested,
+            cwd=cwd,
+        )
         settlement = await ask(invocation, RequestKind.PERMISSIONS, event, NAME)
         if settlement.outcome == Outcome.UNANSWERABLE:
             raise RespondToModel(str(settlement.response))
@@ -253,5 +284,3 @@ def _revalidate(wire: dict[str, Any]) -> dict[str, Any]:
     if fs is not None and "entries" not in fs:
         fs = FileSystemPermissions.from_roots(fs.get("read"), fs.get("write"))
     return {"permissions": {"network": perms.get("network"), "file_system": fs}, "scope": wire["scope"]}
-
-

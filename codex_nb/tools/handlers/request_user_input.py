@@ -51,8 +51,9 @@ _AUTO_RESOLUTION_SENTENCE = (
 
 def available_modes(config: Config) -> list[ModeKind]:
     """TUI-visible modes ``[Default, Plan]`` where request_user_input is allowed."""
-    return [m for m in (ModeKind.DEFAULT, ModeKind.PLAN)
-            if m == ModeKind.PLAN or config.default_mode_request_user_input]
+    return [
+        m for m in (ModeKind.DEFAULT, ModeKind.PLAN) if m == ModeKind.PLAN or config.default_mode_request_user_input
+    ]
 
 
 def format_allowed(modes: list[ModeKind]) -> str:
@@ -75,7 +76,10 @@ def parameters(config: Config | None = None) -> dict[str, Any]:
     option = {
         "type": "object",
         "properties": {
-            "description": {"type": "string", "description": "One short sentence explaining impact/tradeoff if selected."},
+            "description": {
+                "type": "string",
+                "description": "One short sentence explaining impact/tradeoff if selected.",
+            },
             "label": {"type": "string", "description": "User-facing label (1-5 words)."},
         },
         "required": ["label", "description"],
@@ -90,8 +94,8 @@ def parameters(config: Config | None = None) -> dict[str, Any]:
                 "type": "array",
                 "description": (
                     "Provide 2-3 mutually exclusive choices. Put the recommended option first and suffix its label "
-                    "with \"(Recommended)\". Do not include an \"Other\" option in this list; the client will add a "
-                    "free-form \"Other\" option automatically."
+                    'with "(Recommended)". Do not include an "Other" option in this list; the client will add a '
+                    'free-form "Other" option automatically.'
                 ),
                 "items": option,
             },
@@ -101,18 +105,21 @@ def parameters(config: Config | None = None) -> dict[str, Any]:
         "additionalProperties": False,
     }
     properties: dict[str, Any] = {
-            "autoResolutionMs": {
-                "type": "number",
-                "description": (
-                    "Optional auto-resolution window in milliseconds, from 60000 to 240000. Include this only when "
-                    "the question is useful but non-blocking and continuing with best judgment is acceptable if the "
-                    "user does not answer; omit it when explicit user input is required before continuing. Use "
-                    "60000 for lightly helpful context and up to 240000 when the answer would materially unblock "
-                    "better work."
-                ),
-            },
-            "questions": {"type": "array", "description": "Questions to show the user. Prefer 1 and do not exceed 3",
-                          "items": question},
+        "autoResolutionMs": {
+            "type": "number",
+            "description": (
+                "Optional auto-resolution window in milliseconds, from 60000 to 240000. Include this only when "
+                "the question is useful but non-blocking and continuing with best judgment is acceptable if the "
+                "user does not answer; omit it when explicit user input is required before continuing. Use "
+                "60000 for lightly helpful context and up to 240000 when the answer would materially unblock "
+                "better work."
+            ),
+        },
+        "questions": {
+            "type": "array",
+            "description": "Questions to show the user. Prefer 1 and do not exceed 3",
+            "items": question,
+        },
     }
     if config is not None and not config.forward_auto_resolution:
         del properties["autoResolutionMs"]
@@ -148,16 +155,20 @@ class RequestUserInputTool(Tool):
             raise RespondToModel(f"request_user_input is unavailable in {MODE_DISPLAY[turn.mode]} mode")
         try:
             forward = turn.config.forward_auto_resolution
-            args = parse_frontend_args(RequestUserInputArgs if forward else RequestUserInputQuestions,
-                                       invocation.payload_text)
+            args = parse_frontend_args(
+                RequestUserInputArgs if forward else RequestUserInputQuestions, invocation.payload_text
+            )
         except SerdeError as err:
             raise RespondToModel(f"failed to parse function arguments: {err}") from None
         if any(not q.options for q in args.questions):
             raise RespondToModel(EMPTY_OPTIONS)
         auto = clamp_auto_resolution(args.autoResolutionMs) if forward else None
-        event = RequestUserInputEvent(call_id=invocation.call_id, turn_id=turn.turn_id,
-                                      questions=[q.model_copy(update={"isOther": True}) for q in args.questions],
-                                      autoResolutionMs=auto)
+        event = RequestUserInputEvent(
+            call_id=invocation.call_id,
+            turn_id=turn.turn_id,
+            questions=[q.model_copy(update={"isOther": True}) for q in args.questions],
+            autoResolutionMs=auto,
+        )
         settlement = await ask(invocation, RequestKind.USER_INPUT, event, NAME)
         if settlement.outcome == Outcome.UNANSWERABLE:
             raise RespondToModel(str(settlement.response))

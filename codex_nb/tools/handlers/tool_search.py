@@ -55,7 +55,8 @@ def parse_tool_search_arguments(text: str) -> tuple[str, int]:
         limit = DEFAULT_LIMIT
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
         raise ToolSearchArgumentsError(
-            f"{PARSE_PREFIX}: invalid value {limit!r} for `limit`, expected a non-negative integer")
+            f"{PARSE_PREFIX}: invalid value {limit!r} for `limit`, expected a non-negative integer"
+        )
     if not query.strip():
         raise ToolSearchArgumentsError("query must not be empty")
     if limit == 0:
@@ -128,14 +129,17 @@ class ToolSearchTool(Tool):
 
     def spec(self) -> dict[str, Any]:
         return {
-            "type": "tool_search", "execution": "client", "description": TOOL_SEARCH_DESCRIPTION,
+            "type": "tool_search",
+            "execution": "client",
+            "description": TOOL_SEARCH_DESCRIPTION,
             "parameters": {
                 "type": "object",
                 "properties": {
                     "limit": {"type": "number", "description": "Maximum number of tools to return. Defaults to 8."},
                     "query": {"type": "string", "description": "Search query for deferred tools."},
                 },
-                "required": ["query"], "additionalProperties": False,
+                "required": ["query"],
+                "additionalProperties": False,
             },
         }
 

@@ -36,7 +36,11 @@ def update_plan_parameters() -> dict[str, Any]:
     item = {
         "type": "object",
         "properties": {
-            "status": {"type": "string", "description": "Step status.", "enum": ["pending", "in_progress", "completed"]},
+            "status": {
+                "type": "string",
+                "description": "Step status.",
+                "enum": ["pending", "in_progress", "completed"],
+            },
             "step": {"type": "string", "description": "Task step text."},
         },
         "required": ["step", "status"],
@@ -57,8 +61,10 @@ def too_many_in_progress(args: UpdatePlanArgs) -> str | None:
     count = sum(1 for item in args.plan if item.status is StepStatus.IN_PROGRESS)
     if count <= 1:
         return None
-    return (f"plan validation failed: {count} steps are in_progress, but at most one step can be "
-            f"in_progress at a time; mark the others pending or completed")
+    return (
+        f"plan validation failed: {count} steps are in_progress, but at most one step can be "
+        f"in_progress at a time; mark the others pending or completed"
+    )
 
 
 _PLAN_MODE = ModeKind.PLAN  # an enum member read through its class costs a lookup on every call

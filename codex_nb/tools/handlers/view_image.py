@@ -30,11 +30,20 @@ from ..schema import function_spec
 if TYPE_CHECKING:
     from ...config import Config
 
-VIEW_IMAGE_DESCRIPTION = ("View a local image file from the filesystem when visual inspection is needed. Use this for "
-                          "images already available on disk.")
+VIEW_IMAGE_DESCRIPTION = (
+    "View a local image file from the filesystem when visual inspection is needed. Use this for "
+    "images already available on disk."
+)
 UNSUPPORTED_IMAGE = "unable to process image: invalid or unsupported image data"
-_MIME = {"PNG": "image/png", "JPEG": "image/jpeg", "GIF": "image/gif", "WEBP": "image/webp", "BMP": "image/bmp",
-         "TIFF": "image/tiff", "ICO": "image/x-icon"}
+_MIME = {
+    "PNG": "image/png",
+    "JPEG": "image/jpeg",
+    "GIF": "image/gif",
+    "WEBP": "image/webp",
+    "BMP": "image/bmp",
+    "TIFF": "image/tiff",
+    "ICO": "image/x-icon",
+}
 
 
 def view_image_tools(config: Config) -> list[Tool]:
@@ -42,8 +51,12 @@ def view_image_tools(config: Config) -> list[Tool]:
         return []
     own = config.extra.get("codex_nb", {}) if isinstance(config.extra, dict) else {}
     own = own if isinstance(own, dict) else {}
-    return [ViewImageTool(image_input=own.get("image_input", True) is not False,
-                          detail_original=own.get("image_detail_original", True) is not False)]
+    return [
+        ViewImageTool(
+            image_input=own.get("image_input", True) is not False,
+            detail_original=own.get("image_detail_original", True) is not False,
+        )
+    ]
 
 
 class ViewImageTool(Tool):
@@ -51,9 +64,14 @@ class ViewImageTool(Tool):
     output_schema = {  # what a nested Code Mode call resolves to (shown in the exec description)
         "type": "object",
         "properties": {
-            "detail": {"type": "string", "description": (
-                "Image detail hint returned by view_image. Returns `high` for default resized behavior or "
-                "`original` when original resolution is preserved."), "enum": ["high", "original"]},
+            "detail": {
+                "type": "string",
+                "description": (
+                    "Image detail hint returned by view_image. Returns `high` for default resized behavior or "
+                    "`original` when original resolution is preserved."
+                ),
+                "enum": ["high", "original"],
+            },
             "image_url": {"type": "string", "description": "Data URL for the loaded image."},
         },
         "required": ["detail", "image_url"],
@@ -66,10 +84,16 @@ class ViewImageTool(Tool):
         self.detail_original = detail_original
 
     def spec(self) -> dict[str, Any]:
-        return function_spec("view_image", VIEW_IMAGE_DESCRIPTION, {
-            "type": "object",
-            "properties": {"path": {"type": "string", "description": "Local filesystem path to an image file."}},
-            "required": ["path"], "additionalProperties": False})
+        return function_spec(
+            "view_image",
+            VIEW_IMAGE_DESCRIPTION,
+            {
+                "type": "object",
+                "properties": {"path": {"type": "string", "description": "Local filesystem path to an image file."}},
+                "required": ["path"],
+                "additionalProperties": False,
+            },
+        )
 
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:
         if not self.image_input:
@@ -83,14 +107,22 @@ class ViewImageTool(Tool):
         mime = image_mime(data)
         turn = invocation.turn
         item = {"type": "imageView", "id": invocation.call_id, "path": resolved}
-        await invocation.emit(ItemStarted(thread_id=turn.thread_id, turn_id=turn.turn_id, item=item,
-                                          started_at_ms=int(time.time() * 1000)))
-        await invocation.emit(ItemCompleted(thread_id=turn.thread_id, turn_id=turn.turn_id, item=item,
-                                            completed_at_ms=int(time.time() * 1000)))
+        await invocation.emit(
+            ItemStarted(
+                thread_id=turn.thread_id, turn_id=turn.turn_id, item=item, started_at_ms=int(time.time() * 1000)
+            )
+        )
+        await invocation.emit(
+            ItemCompleted(
+                thread_id=turn.thread_id, turn_id=turn.turn_id, item=item, completed_at_ms=int(time.time() * 1000)
+            )
+        )
         shown = "original" if self.detail_original and detail in (None, "original") else "high"
         url = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
-        return ToolOutput(body=[{"type": "input_image", "image_url": url, "detail": shown}],
-                          code_mode_result={"image_url": url, "detail": shown})
+        return ToolOutput(
+            body=[{"type": "input_image", "image_url": url, "detail": shown}],
+            code_mode_result={"image_url": url, "detail": shown},
+        )
 
 
 def parse_arguments(text: str) -> tuple[str, str | None]:
@@ -98,8 +130,10 @@ def parse_arguments(text: str) -> tuple[str, str | None]:
     path = require_str(raw, "path")
     detail = raw.get("detail")
     if detail is not None and detail not in ("high", "original"):
-        raise RespondToModel("view_image.detail only supports `high` or `original`; omit `detail` for default high "
-                             f"resized behavior, got `{detail}`")
+        raise RespondToModel(
+            "view_image.detail only supports `high` or `original`; omit `detail` for default high "
+            f"resized behavior, got `{detail}`"
+        )
     return path, detail
 
 

@@ -30,9 +30,22 @@ if TYPE_CHECKING:
 
 
 # The bundled model catalog of Codex 0.169: every entry has web_search_tool_type "text_and_image".
-CATALOG_TEXT_AND_IMAGE = frozenset({
-    "codex-auto-review", "gpt-5.5", "gpt-5.6-luna", "gpt-5.6-sol", "gpt-5.6-terra", "gpt-6-astra", "gpt-6-luna",
-    "gpt-6-sol", "gpt-6.1-sol", "gpt-6.1-terra", "gpt-daybreak-blue-latest", "gpt-daybreak-red-latest"})
+CATALOG_TEXT_AND_IMAGE = frozenset(
+    {
+        "codex-auto-review",
+        "gpt-5.5",
+        "gpt-5.6-luna",
+        "gpt-5.6-sol",
+        "gpt-5.6-terra",
+        "gpt-6-astra",
+        "gpt-6-luna",
+        "gpt-6-sol",
+        "gpt-6.1-sol",
+        "gpt-6.1-terra",
+        "gpt-daybreak-blue-latest",
+        "gpt-daybreak-red-latest",
+    }
+)
 
 
 def web_search_tools(config: Config) -> list[Tool]:

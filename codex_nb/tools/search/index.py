@@ -50,8 +50,9 @@ class Shard:
     total_length: int
 
     @classmethod
-    def build(cls, source: str, version: Any, keys: Sequence[Hashable], texts: Sequence[str],
-              vocab: dict[str, int]) -> Shard:
+    def build(
+        cls, source: str, version: Any, keys: Sequence[Hashable], texts: Sequence[str], vocab: dict[str, int]
+    ) -> Shard:
         """Tokenise ``texts``; ``vocab`` (token -> id) is the index's and grows as needed."""
         import numpy as np
 
@@ -69,9 +70,18 @@ class Shard:
         first = np.concatenate((np.zeros(1, dtype=np.int64), boundaries)) if len(pairs) else boundaries
         distinct = pair_tokens[first]
         starts = np.concatenate((first, np.array([len(pairs)], dtype=np.int64)))
-        return cls(source, version, tuple(keys), np.array(lengths, dtype=np.float64), distinct, starts,
-                   pairs % n_docs, counts.astype(np.float64), dict(zip(distinct.tolist(), range(len(distinct)), strict=True)),
-                   sum(lengths))
+        return cls(
+            source,
+            version,
+            tuple(keys),
+            np.array(lengths, dtype=np.float64),
+            distinct,
+            starts,
+            pairs % n_docs,
+            counts.astype(np.float64),
+            dict(zip(distinct.tolist(), range(len(distinct)), strict=True)),
+            sum(lengths),
+        )
 
     def __len__(self) -> int:
         return len(self.keys)

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from functools import lru_cache
 
 # NLTK English stop words, as the ``stop-words`` crate lists them (transliterated, as the crate does).
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
 i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself yourselves he him his
 himself she she's her hers herself it it's its itself they them their theirs themselves what which who whom
 this that that'll these those am is are was were be been being have has had having do does did doing a an the
@@ -27,7 +28,8 @@ any both each few more most other some such no nor not only own same so than too
 don't should should've now d ll m o re ve y ain aren aren't couldn couldn't didn didn't doesn doesn't hadn
 hadn't hasn hasn't haven haven't isn isn't ma mightn mightn't mustn mustn't needn needn't shan shan't shouldn
 shouldn't wasn wasn't weren weren't won won't wouldn wouldn't
-""".split())
+""".split()
+)
 
 # After transliteration the text is ASCII. ``\w+`` runs (letters, digits and ``_`` all join: UAX #29
 # WB8-WB10, WB13a/b) are glued across a letter-MidLetter-letter (``'``, ``.``, ``:``: WB6/WB7) or a

@@ -13,8 +13,13 @@ VALID = {
     "minimal": {"plan": [P]},
     "explanation": {"explanation": "because", "plan": [P, {"step": "test", "status": "pending"}]},
     "empty_plan": {"plan": []},
-    "all_statuses": {"plan": [{"step": "a", "status": "completed"}, {"step": "b", "status": "in_progress"},
-                              {"step": "c", "status": "pending"}]},
+    "all_statuses": {
+        "plan": [
+            {"step": "a", "status": "completed"},
+            {"step": "b", "status": "in_progress"},
+            {"step": "c", "status": "pending"},
+        ]
+    },
     "two_in_progress": {"plan": [{"step": "a", "status": "in_progress"}, {"step": "b", "status": "in_progress"}]},
     "explanation_null": {"explanation": None, "plan": [P]},
     "unknown_field_top": {"plan": [P], "extra": 1},
@@ -105,26 +110,57 @@ SCENARIOS = [
     *[raw_plan(f"plan_raw_{k}", v) for k, v in RAW.items()],
     Scenario(
         name="plan_twice_in_one_response",
-        responses=[[call("update_plan", {"plan": [P]}, "c1"),
-                    call("update_plan", {"explanation": "next", "plan": [{"step": "b", "status": "completed"}]}, "c2")],
-                   DONE],
+        responses=[
+            [
+                call("update_plan", {"plan": [P]}, "c1"),
+                call("update_plan", {"explanation": "next", "plan": [{"step": "b", "status": "completed"}]}, "c2"),
+            ],
+            DONE,
+        ],
     ),
     Scenario(
         name="plan_valid_then_invalid",
-        responses=[[call("update_plan", {"plan": [P]}, "c1"), call("update_plan", '{"plan":5}', "c2")],
-                   [call("update_plan", {"plan": [{"step": "read the code", "status": "completed"}]}, "c3")], DONE],
+        responses=[
+            [call("update_plan", {"plan": [P]}, "c1"), call("update_plan", '{"plan":5}', "c2")],
+            [call("update_plan", {"plan": [{"step": "read the code", "status": "completed"}]}, "c3")],
+            DONE,
+        ],
     ),
     Scenario(name="plan_gate_absent", config="", responses=[[call("update_plan", {"plan": [P]})], DONE]),
-    Scenario(name="plan_gate_disabled", config="[tools.update_plan]\nenabled = false\n",
-             responses=[[call("update_plan", {"plan": [P]})], DONE]),
-    Scenario(name="plan_gate_empty_table", config="[tools.update_plan]\n",
-             responses=[[call("update_plan", {"plan": [P]})], DONE]),
-    Scenario(name="plan_then_message_in_plan_mode", mode="plan",
-             responses=[[call("update_plan", {"plan": [P]}), {"type": "message", "role": "assistant",
-                                                               "content": [{"type": "output_text", "text": "x"}]}],
-                        DONE]),
+    Scenario(
+        name="plan_gate_disabled",
+        config="[tools.update_plan]\nenabled = false\n",
+        responses=[[call("update_plan", {"plan": [P]})], DONE],
+    ),
+    Scenario(
+        name="plan_gate_empty_table",
+        config="[tools.update_plan]\n",
+        responses=[[call("update_plan", {"plan": [P]})], DONE],
+    ),
+    Scenario(
+        name="plan_then_message_in_plan_mode",
+        mode="plan",
+        responses=[
+            [
+                call("update_plan", {"plan": [P]}),
+                {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "x"}]},
+            ],
+            DONE,
+        ],
+    ),
     Scenario(name="plan_in_plan_mode", mode="plan", responses=[[call("update_plan", {"plan": [P]})], DONE]),
-    Scenario(name="plan_custom_tool_call_payload",
-             responses=[[{"type": "custom_tool_call", "name": "update_plan", "input": json.dumps({"plan": [P]}),
-                          "call_id": "call_1"}], DONE]),
+    Scenario(
+        name="plan_custom_tool_call_payload",
+        responses=[
+            [
+                {
+                    "type": "custom_tool_call",
+                    "name": "update_plan",
+                    "input": json.dumps({"plan": [P]}),
+                    "call_id": "call_1",
+                }
+            ],
+            DONE,
+        ],
+    ),
 ]

@@ -20,12 +20,25 @@ SCHEMA_FILE = Path(__file__).with_name("protocol.json")
 
 CLIENT_REQUESTS = ("initialize", "thread/start", "thread/resume", "turn/start", "turn/steer", "turn/interrupt")
 NOTIFICATIONS = (
-    "error", "warning", "thread/started", "turn/started", "turn/completed", "turn/plan/updated", "item/started",
-    "item/completed", "item/agentMessage/delta", "hook/started", "hook/completed", "serverRequest/resolved",
+    "error",
+    "warning",
+    "thread/started",
+    "turn/started",
+    "turn/completed",
+    "turn/plan/updated",
+    "item/started",
+    "item/completed",
+    "item/agentMessage/delta",
+    "hook/started",
+    "hook/completed",
+    "serverRequest/resolved",
 )
 SERVER_REQUESTS = (
-    "item/tool/requestUserInput", "item/permissions/requestApproval", "item/commandExecution/requestApproval",
-    "item/fileChange/requestApproval", "mcpServer/elicitation/request",
+    "item/tool/requestUserInput",
+    "item/permissions/requestApproval",
+    "item/commandExecution/requestApproval",
+    "item/fileChange/requestApproval",
+    "mcpServer/elicitation/request",
 )
 
 
@@ -58,5 +71,7 @@ class SchemaValidator:
             schema = {"$ref": f"#/definitions/{type_name}", "definitions": self._proto["definitions"]}
             validator = self._jsonschema.Draft7Validator(schema)
             self._cache[type_name] = validator
-        return [f"{'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}"[:400]
-                for e in validator.iter_errors(payload)]
+        return [
+            f"{'/'.join(map(str, e.absolute_path)) or '<root>'}: {e.message}"[:400]
+            for e in validator.iter_errors(payload)
+        ]

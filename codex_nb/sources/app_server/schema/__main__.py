@@ -61,21 +61,30 @@ def build(codex: Path) -> dict[str, Any]:
         flat = _load_all(Path(tmp))
     client, notes, server = (_methods(flat, u) for u in ("ClientRequest", "ServerNotification", "ServerRequest"))
     table: dict[str, Any] = {
-        "client_requests": {m: {"params": client[m], "response": client[m].replace("Params", "Response")}
-                            for m in CLIENT_REQUESTS},
+        "client_requests": {
+            m: {"params": client[m], "response": client[m].replace("Params", "Response")} for m in CLIENT_REQUESTS
+        },
         "notifications": {m: notes[m] for m in NOTIFICATIONS},
-        "server_requests": {m: {"params": server[m], "response": server[m].replace("Params", "Response")}
-                            for m in SERVER_REQUESTS},
+        "server_requests": {
+            m: {"params": server[m], "response": server[m].replace("Params", "Response")} for m in SERVER_REQUESTS
+        },
     }
-    roots = [t for group in table.values() for entry in group.values()
-             for t in ([entry] if isinstance(entry, str) else entry.values())]
+    roots = [
+        t
+        for group in table.values()
+        for entry in group.values()
+        for t in ([entry] if isinstance(entry, str) else entry.values())
+    ]
     missing = [r for r in roots if r not in flat]
     if missing:
         raise SystemExit(f"the generated schema lacks {missing}")
-    return {"codex_version": version,
-            "command": "codex app-server generate-json-schema --experimental --out DIR",
-            "regenerate": "python -m codex_nb.sources.app_server.schema",
-            **table, "definitions": _reach(flat, roots)}
+    return {
+        "codex_version": version,
+        "command": "codex app-server generate-json-schema --experimental --out DIR",
+        "regenerate": "python -m codex_nb.sources.app_server.schema",
+        **table,
+        "definitions": _reach(flat, roots),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
