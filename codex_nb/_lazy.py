@@ -3,7 +3,7 @@
 ``codex_nb``, ``codex_nb.hooks`` and ``codex_nb.testing`` list their public names in
 ``__all__`` but load the defining modules on first access; a resolved name is stored in
 the package namespace, so every later access is a plain attribute read. Each package keeps a
-``TYPE_CHECKING`` mirror of its table for editors and type checkers (tests/test_import_cost.py
+``TYPE_CHECKING`` mirror of its table for editors and type checkers (tests/project/test_import_cost.py
 holds the two equal).
 """
 

@@ -56,7 +56,7 @@ def trusted_model(cls: type[M], values: dict[str, Any], fields_set: AbstractSet[
     bus's envelope): then this is what ``cls(**values)`` builds, at half the cost, since
     pydantic's pass over already-typed values is the expensive part of building an event
     on every call. ``values`` must name every field, in declaration order, with no
-    aliases; tests/test_trusted_models.py holds the result equal to the validated one.
+    aliases; tests/unit/protocol/test_trusted_models.py holds the result equal to the validated one.
     """
     model = _new(cls)
     _SET_DICT(model, values)

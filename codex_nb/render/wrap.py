@@ -55,7 +55,7 @@ URL = WrapMode(unicode_breaks=False, hyphen_splitter=False, break_words=False)
 
 # wcwidth and uniseg take ~100 ms to import, and ASCII text (most plans) never needs them:
 # its widths and line-break classes are tabulated here, with the widths of the plan cell's
-# own glyphs (tests/test_render_text.py checks the tables against both libraries), so the
+# own glyphs (tests/unit/render/test_render_text.py checks the tables against both libraries), so the
 # libraries load with the first other character.
 _ASCII_LB = tuple(
     (

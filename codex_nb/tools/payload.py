@@ -16,7 +16,7 @@ PayloadKind = Literal["function", "custom", "tool_search"]
 # written out: the one dataclass generates sets each field through object.__setattr__, which
 # made the pair cost about a quarter of parsing a small plan; a slot's own setter costs less
 # (protocol.structs.slot_setters).
-# tests/test_tool_call_init.py holds both equal to what dataclass would build.
+# tests/unit/tools/test_tool_call_init.py holds both equal to what dataclass would build.
 
 
 @dataclass(frozen=True, slots=True, init=False)

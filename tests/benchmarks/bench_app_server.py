@@ -36,7 +36,7 @@ import codex_nb as cx  # noqa: E402
 from codex_nb.testing import ResponsesServer  # noqa: E402
 from codex_nb.widgets.checklist import PlanChecklist  # noqa: E402
 
-from app_server_helpers import PLAN_TOOLS, Reached  # noqa: E402
+from helpers.app_server_helpers import PLAN_TOOLS, Reached  # noqa: E402
 from benchmarks.bench_checklist import plan_args, timed_comms, update_times  # noqa: E402
 
 

@@ -23,7 +23,7 @@ callable name with the tool's raw name. Then:
 The limit is 128, not the 64 of older releases and of upstream's main branch today:
 that is what the pinned 0.169 binary does (an 80-character tool name on a short
 server name reaches its model whole, and a 75-character namespace leaves 51 bytes for
-the name), and what ``tools.rs`` said at rust-v0.153.4. tests/test_mcp_vs_codex.py
+the name), and what ``tools.rs`` said at rust-v0.153.4. tests/unit/sources/mcp/test_mcp_vs_codex.py
 compares these names with the binary's.
 """
 

@@ -1,0 +1,79 @@
+"""What a packager and a first-time user of ``.ci/lab`` see: license, URLs, packages, no news toast."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+
+import pytest
+from helpers.paths import ROOT
+
+ROOT = ROOT
+
+
+def test_the_license_the_metadata_names_ships():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == {"text": "Apache-2.0"}
+    text = (ROOT / "LICENSE").read_text()
+    assert "Apache License" in text and "Version 2.0, January 2004" in text
+    assert project["urls"] and all(url.startswith("https://") for url in project["urls"].values())
+
+
+def test_every_package_directory_is_a_regular_package():
+    for directory in (ROOT / "codex_nb").rglob("*"):
+        if directory.is_dir() and any(directory.glob("*.py")):
+            assert (directory / "__init__.py").exists(), f"{directory.relative_to(ROOT)} has no __init__.py"
+
+
+def test_ci_lab_turns_off_the_jupyterlab_news_toast(tmp_path):
+    """Run the part of .ci/lab before `exec jupyter lab` in a scratch copy and read what it wrote."""
+    script = (ROOT / ".ci" / "lab").read_text()
+    head = script[script.index('# No "Would you like') : script.index("extra=()")]
+    subprocess.run(["bash", "-c", head], cwd=tmp_path, check=True, env={**os.environ})
+    overrides = json.loads((tmp_path / ".venv/share/jupyter/lab/settings/overrides.json").read_text())
+    assert overrides["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+
+
+def test_node_loads_the_widget_modules_as_es_modules_without_a_warning():
+    """js/package.json declares "type": "module": without it node re-parses every widget module
+    and prints MODULE_TYPELESS_PACKAGE_JSON once per file into the test log."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed (.ci/setup installs it)")
+    run = subprocess.run(
+        [node, "--test", "js/tests/plan_view.test.mjs"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "MODULE_TYPELESS_PACKAGE_JSON" not in run.stdout + run.stderr
+    assert "Warning" not in run.stderr
+
+
+def test_the_wheel_marks_the_package_typed():
+    """PEP 561: without ``py.typed`` a user's type checker ignores codex_nb's annotations."""
+    marker = ROOT / "codex_nb" / "py.typed"
+    assert marker.is_file() and marker.read_bytes() == b""
+    wheel = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["hatch"]["build"]["targets"]["wheel"]
+    assert "codex_nb" in wheel["include"]
+    assert not any(pattern.startswith("codex_nb") for pattern in wheel.get("exclude", []))
+
+
+def test_every_path_mypy_is_told_to_check_exists():
+    """A renamed module must not silently drop out of the type check."""
+    mypy = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    assert mypy["python_version"] == "3.11"
+    missing = [path for path in mypy["files"] if not (ROOT / path).exists()]
+    assert not missing, f"[tool.mypy] files names paths that do not exist: {missing}"
+
+
+def test_the_version_comes_from_the_package_metadata() -> None:
+    """``codex_nb.__version__`` is the installed distribution's version (pyproject.toml's), read
+    on first use: ``import codex_nb`` does not load importlib.metadata."""
+    code = "import sys, codex_nb; loaded = 'codex_nb._version' in sys.modules; print(loaded, codex_nb.__version__)"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    loaded, version = run.stdout.split()
+    assert loaded == "False"
+    assert version == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]

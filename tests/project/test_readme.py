@@ -1,0 +1,72 @@
+"""README snippets are executable documentation: run every ```python block."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from typing import Any
+from helpers.paths import README
+
+README = README
+
+
+def python_blocks() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+
+
+def test_readme_has_snippets() -> None:
+    assert python_blocks()
+
+
+def test_readme_snippets_run() -> None:
+    for block in python_blocks():
+        out = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+        assert "Traceback" not in out.stderr
+
+
+def test_the_notebook_table_lists_every_notebook() -> None:
+    readme = README.read_text(encoding="utf-8")
+    table = readme.split("## The notebooks", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^\| `(\d\d_\w+\.ipynb)` \|", table, flags=re.M)
+    on_disk = sorted(p.name for p in (README.parent / "notebooks").glob("*.ipynb"))
+    assert listed == on_disk
+
+
+def test_install_commands_work_from_a_checkout() -> None:
+    """codex_nb is not released: every `codex_nb[extra]` install is said to be for after a release,
+    next to the `-e '.[extra]'` form, and every extra named exists."""
+    import tomllib
+
+    readme = README.read_text(encoding="utf-8")
+    extras = tomllib.loads((README.parent / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
+    named = re.findall(r"pip install -e ['\"]\.\[(\w+)\]['\"]", readme)
+    assert named and set(named) <= set(extras)
+    for match in re.finditer(r"pip install ['\"]?codex_nb\[(\w+)\]", readme):
+        assert match.group(1) in extras
+        around = " ".join(readme[max(0, match.start() - 200) : match.end() + 200].split())
+        assert "after a release" in around and f".[{match.group(1)}]" in around, around
+
+
+def test_the_python_equivalent_of_codex_config_does_what_the_magic_does(capsys: Any) -> None:
+    from helpers.ipython_shell import codex_shell
+
+    readme = README.read_text(encoding="utf-8")
+    section = readme.split("**`%codex_config` in Python.**", 1)[1]
+    (block,) = re.findall(r"```ipython\n(.*?)```", section, flags=re.S)[:1]
+    shells = codex_shell()
+    shell = next(shells)
+    try:
+        shell.run_cell("import codex_nb as cx\ntidy_up = [[cx.assistant_message('done')]]")
+        result = shell.run_cell(block)
+        assert result.success, result.error_in_exec
+        assert capsys.readouterr().out == "True default\n"
+        shell.run_line_magic("codex_config", "")
+        described = capsys.readouterr().out.splitlines()
+        assert "default --model: tidy_up (list)" in described and "auto plan panel: on" in described
+        assert "update_plan: on" in described
+    finally:
+        shells.close()
