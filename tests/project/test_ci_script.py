@@ -77,25 +77,22 @@ def test_ci_lint_is_a_step_of_ci_test_before_the_node_step():
     assert lint_step < next(i for i, line in enumerate(steps) if "node --test" in line)
 
 
-def test_ruff_check_passes():
-    """The tree stays clean under pyproject.toml's ruff rules (ruff comes with the `test` extra)."""
-    ruff = ROOT / ".venv" / "bin" / "ruff"
+def _ruff(*args: str) -> subprocess.CompletedProcess[str]:
+    ruff = ROOT / ".venv" / "bin" / "ruff"  # comes with the `test` extra
     if not ruff.exists():
         if os.environ.get("CI"):
             pytest.fail(f"{ruff} is missing: .ci/setup installs it with the `test` extra")
         pytest.skip(f"{ruff} is not installed (pip install -e '.[test]' brings it)")
-    run = subprocess.run(
-        [str(ruff), "check", "--output-format", "concise"], cwd=ROOT, capture_output=True, text=True, timeout=120
-    )
+    return subprocess.run([str(ruff), *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def test_ruff_check_passes():
+    """The tree stays clean under pyproject.toml's ruff rules."""
+    run = _ruff("check", "--output-format", "concise")
     assert run.returncode == 0, run.stdout + run.stderr
 
 
 def test_ruff_format_is_clean():
     """The tree is as `ruff format` writes it, so a diff shows only what a change meant."""
-    ruff = ROOT / ".venv" / "bin" / "ruff"
-    if not ruff.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{ruff} is missing: .ci/setup installs it with the `test` extra")
-        pytest.skip(f"{ruff} is not installed (pip install -e '.[test]' brings it)")
-    run = subprocess.run([str(ruff), "format", "--check", "."], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    run = _ruff("format", "--check", ".")
     assert run.returncode == 0, run.stdout + run.stderr
