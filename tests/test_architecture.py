@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("tools",),
     ("hooks", "code_mode", "sources"),
     ("runtime",),
-    ("render", "widgets", "extension", "notebook", "acp"),
+    ("render", "widgets", "extension", "notebook", "acp_server"),
 ]
 ANYTHING_GOES = {"codex_nb", "codex_nb.testing"}
 

@@ -74,7 +74,7 @@ def test_first_session_loads_the_runtime_but_no_frontend_machinery() -> None:
             "codex_nb.render",
             "codex_nb.sources",
             "codex_nb.extension",
-            "codex_nb.acp",
+            "codex_nb.acp_server",
             "codex_nb.code_mode.host",
             "codex_nb.code_mode.runtime",
         )
