@@ -1,4 +1,4 @@
-"""``python -m codex_nb.acp``: codex_nb's runtime as an ACP agent, driven by the official
+"""``python -m codex_nb.acp_server``: codex_nb's runtime as an ACP agent, driven by the official
 SDK's client and by codex_nb's own ACP client (a real subprocess each time)."""
 
 from __future__ import annotations

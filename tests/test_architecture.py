@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("tools",),
     ("hooks", "code_mode", "sources"),
     ("runtime",),
-    ("render", "widgets", "extension", "notebook", "acp_server"),
+    ("render", "widgets", "extension", "notebook", "acp_server", "acp"),
 ]
 ANYTHING_GOES = {"codex_nb", "codex_nb.testing"}
 
