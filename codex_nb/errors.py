@@ -23,6 +23,19 @@ from __future__ import annotations
 
 from typing import Any
 
+__all__ = [
+    "CodexNbError",
+    "ConfigError",
+    "HookError",
+    "ModelError",
+    "ScriptedModelError",
+    "ToolCallError",
+    "ToolCollisionError",
+    "ToolDefinitionError",
+    "TurnError",
+    "TurnInterrupted",
+]
+
 
 class CodexNbError(Exception):
     """Base class for every error codex_nb raises at its caller."""
