@@ -1,29 +1,21 @@
 """codex_nb: Codex's tool runtime in the Jupyter kernel.
 
-``__all__`` is what a notebook user needs: sessions, models, config, the item
-builders, events and plans, the widgets, the pieces a tool or hook author writes
-against, and the errors. Everything else stays importable from its own module
-(``codex_nb.tools.planner``, ``codex_nb.runtime.records`` ...). Importing this package
-has no side effects: nothing is registered globally and no widget, kernel or thread
-is started.
+``__all__`` is what a notebook needs, in groups: the session and its config, the models, the
+item builders a scripted model returns, the widgets, the real sources' entry points, the errors
+to catch, and the IPython extension's hooks. Everything else lives in a public submodule named
+for what it holds: ``codex_nb.app_server``, ``codex_nb.acp_client``, ``codex_nb.acp_server``,
+``codex_nb.rollouts``, ``codex_nb.mcp``, ``codex_nb.models``, ``codex_nb.plans``,
+``codex_nb.events``, ``codex_nb.tools``, ``codex_nb.hooks``, ``codex_nb.answers``,
+``codex_nb.history``, ``codex_nb.wire``, ``codex_nb.config``, ``codex_nb.errors``,
+``codex_nb.testing`` and ``codex_nb.extension``; the other packages are internal. Importing this
+package has no side effects: nothing is registered globally and no widget, kernel or thread is
+started.
 """
 
 import typing as _typing
 
 from . import _lazy
-from .errors import (
-    CodexNbError,
-    ConfigError,
-    HookError,
-    ModelError,
-    ScriptedModelError,
-    ToolCallError,
-    ToolCollisionError,
-    ToolDefinitionError,
-    TurnError,
-    TurnInterrupted,
-)
-from .tools.errors import Fatal, RespondToModel
+from .errors import CodexNbError, ConfigError, ModelError, TurnError, TurnInterrupted
 
 # Everything else loads on first use (PEP 562 ``__getattr__`` below), so ``import codex_nb``
 # costs no pydantic, asyncio, widget, V8 or HTTP machinery: the first ``cx.Session`` pays
@@ -31,103 +23,124 @@ from .tools.errors import Fatal, RespondToModel
 # notebook shows one. Name -> the module that defines it (see codex_nb._lazy); the
 # TYPE_CHECKING block mirrors it for editors and type checkers.
 _LAZY = {
-    "AcpAgent": "codex_nb.sources.acp",
-    "AcpAuthError": "codex_nb.sources.acp",
-    "AcpError": "codex_nb.sources.acp",
-    "AnswerError": "codex_nb.frontend.requests",
     "AnswerPolicy": "codex_nb.frontend.answer_policy",
-    "AnswerPolicyError": "codex_nb.frontend.answer_policy",
-    "AppServerError": "codex_nb.sources.app_server",
-    "AppServerExited": "codex_nb.sources.app_server",
-    "AppServerProtocolError": "codex_nb.sources.app_server",
-    "AppServerRpcError": "codex_nb.sources.app_server",
-    "AppServerTimeout": "codex_nb.sources.app_server",
-    "CodeModeSettings": "codex_nb.config",
-    "CodexAppServer": "codex_nb.sources.app_server",
-    "CodexBinaryError": "codex_nb.sources.app_server",
-    "CodexThread": "codex_nb.sources.app_server",
     "Config": "codex_nb.config",
-    "Event": "codex_nb.protocol.events",
-    "EventSource": "codex_nb.events.source",
-    "McpServers": "codex_nb.sources.mcp.manager",
-    "ModeKind": "codex_nb.tools.invocation",
-    "Model": "codex_nb.protocol.model",
-    "ModelRequest": "codex_nb.protocol.model",
-    "PlanChecklist": "codex_nb.widgets.checklist",
-    "PlanItemArg": "codex_nb.protocol.plan",
-    "PlanUpdate": "codex_nb.protocol.events",
-    "PromptsWidget": "codex_nb.widgets.prompts",
-    "RecordingSubscriber": "codex_nb.testing",
-    "ReplayError": "codex_nb.sources.replay",
-    "ReplayScrubber": "codex_nb.widgets.replay",
-    "ResponsesModel": "codex_nb.sources.responses.model",
-    "Rollout": "codex_nb.sources.rollout",
-    "RolloutError": "codex_nb.sources.rollout",
-    "RolloutReplay": "codex_nb.sources.replay",
-    "ScriptedModel": "codex_nb.runtime.models",
     "Session": "codex_nb.notebook",
-    "StepStatus": "codex_nb.protocol.plan",
-    "TURN_ABORTED_MARKER": "codex_nb.runtime.turn",
-    "TokenUsage": "codex_nb.protocol.model_stream",
-    "Tool": "codex_nb.tools.base",
-    "ToolExposure": "codex_nb.tools.exposure",
-    "ToolInvocation": "codex_nb.tools.invocation",
-    "ToolOutput": "codex_nb.tools.payload",
-    "Transcript": "codex_nb.widgets.transcript",
-    "TurnControls": "codex_nb.widgets.turn_controls",
-    "UpdatePlanArgs": "codex_nb.protocol.plan",
+    "ResponsesModel": "codex_nb.sources.responses.model",
+    "ScriptedModel": "codex_nb.runtime.models",
     "assistant_message": "codex_nb.protocol.items",
     "custom_tool_call": "codex_nb.protocol.items",
     "function_call": "codex_nb.protocol.items",
+    "tool_search_call": "codex_nb.protocol.items",
+    "user_message": "codex_nb.protocol.items",
+    "PlanChecklist": "codex_nb.widgets.checklist",
+    "PromptsWidget": "codex_nb.widgets.prompts",
+    "ReplayScrubber": "codex_nb.widgets.replay",
+    "Transcript": "codex_nb.widgets.transcript",
+    "TurnControls": "codex_nb.widgets.turn_controls",
     "image_thumbnails": "codex_nb.render.images",
+    "AcpAgent": "codex_nb.sources.acp",
+    "CodexAppServer": "codex_nb.sources.app_server",
+    "McpServers": "codex_nb.sources.mcp.manager",
+    "RolloutReplay": "codex_nb.sources.replay",
     "list_rollouts": "codex_nb.sources.rollout",
     "read_rollout": "codex_nb.sources.rollout",
-    "render_plan_text": "codex_nb.render",
-    "tool_search_call": "codex_nb.protocol.items",
-    "turn_plan_updated": "codex_nb.protocol.app_server",
-    "user_message": "codex_nb.protocol.items",
 }
-# Subpackages that are public attributes (``cx.hooks.Block``, ``cx.extension.agent()``).
-_LAZY_MODULES = ("extension", "hooks")
+# Public submodules, reachable as attributes (``cx.hooks.Block``, ``cx.app_server.CodexThread``,
+# ``cx.extension.agent()``); of these only ``hooks`` is in ``__all__``.
+_LAZY_MODULES = (
+    "acp_client",
+    "acp_server",
+    "answers",
+    "app_server",
+    "config",
+    "events",
+    "extension",
+    "history",
+    "hooks",
+    "mcp",
+    "models",
+    "plans",
+    "rollouts",
+    "testing",
+    "tools",
+    "wire",
+)
+# Names that left the top level, each -> its public home. ``cx.X`` still works for one release,
+# with a DeprecationWarning naming the new home; it is not cached, so every use warns.
+_MOVED = {
+    "TURN_ABORTED_MARKER": "codex_nb.history",
+    "AcpAuthError": "codex_nb.acp_client",
+    "AcpError": "codex_nb.acp_client",
+    "AnswerError": "codex_nb.answers",
+    "AnswerPolicyError": "codex_nb.answers",
+    "AppServerError": "codex_nb.app_server",
+    "AppServerExited": "codex_nb.app_server",
+    "AppServerProtocolError": "codex_nb.app_server",
+    "AppServerRpcError": "codex_nb.app_server",
+    "AppServerTimeout": "codex_nb.app_server",
+    "CodeModeSettings": "codex_nb.config",
+    "CodexBinaryError": "codex_nb.app_server",
+    "CodexThread": "codex_nb.app_server",
+    "Event": "codex_nb.events",
+    "EventSource": "codex_nb.events",
+    "Fatal": "codex_nb.tools",
+    "HookError": "codex_nb.errors",
+    "ModeKind": "codex_nb.tools",
+    "Model": "codex_nb.models",
+    "ModelRequest": "codex_nb.models",
+    "PlanItemArg": "codex_nb.plans",
+    "PlanUpdate": "codex_nb.plans",
+    "RecordingSubscriber": "codex_nb.testing",
+    "ReplayError": "codex_nb.rollouts",
+    "RespondToModel": "codex_nb.tools",
+    "Rollout": "codex_nb.rollouts",
+    "RolloutError": "codex_nb.rollouts",
+    "ScriptedModelError": "codex_nb.errors",
+    "StepStatus": "codex_nb.plans",
+    "TokenUsage": "codex_nb.models",
+    "Tool": "codex_nb.tools",
+    "ToolCallError": "codex_nb.errors",
+    "ToolCollisionError": "codex_nb.errors",
+    "ToolDefinitionError": "codex_nb.errors",
+    "ToolExposure": "codex_nb.tools",
+    "ToolInvocation": "codex_nb.tools",
+    "ToolOutput": "codex_nb.tools",
+    "UpdatePlanArgs": "codex_nb.plans",
+    "render_plan_text": "codex_nb.plans",
+    "turn_plan_updated": "codex_nb.plans",
+}
 
 if _typing.TYPE_CHECKING:
-    from . import extension as extension  # reachable as cx.extension, kept out of __all__ (IPython)
+    # public submodules, reachable as attributes (only hooks is in __all__)
+    from . import acp_client as acp_client
+    from . import acp_server as acp_server
+    from . import answers as answers
+    from . import app_server as app_server
+    from . import config as config
+    from . import events as events
+    from . import history as history
+    from . import mcp as mcp
+    from . import models as models
+    from . import plans as plans
+    from . import rollouts as rollouts
+    from . import testing as testing
+    from . import tools as tools
+    from . import wire as wire
     from . import hooks
-    from .config import CodeModeSettings, Config
-    from .events.source import EventSource
-    from .frontend.answer_policy import AnswerPolicy, AnswerPolicyError
-    from .frontend.requests import AnswerError
+    from . import extension as extension  # reachable as cx.extension, kept out of __all__ (IPython)
+    from .config import Config
+    from .frontend.answer_policy import AnswerPolicy
     from .notebook import Session
-    from .protocol.app_server import turn_plan_updated
-    from .protocol.events import Event, PlanUpdate
     from .protocol.items import assistant_message, custom_tool_call, function_call, tool_search_call, user_message
-    from .protocol.model import Model, ModelRequest
-    from .protocol.model_stream import TokenUsage
-    from .protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
-    from .render import render_plan_text
     from .render.images import image_thumbnails
     from .runtime.models import ScriptedModel
-    from .runtime.turn import TURN_ABORTED_MARKER
-    from .sources.acp import AcpAgent, AcpAuthError, AcpError
-    from .sources.app_server import (
-        AppServerError,
-        AppServerExited,
-        AppServerProtocolError,
-        AppServerRpcError,
-        AppServerTimeout,
-        CodexAppServer,
-        CodexBinaryError,
-        CodexThread,
-    )
+    from .sources.acp import AcpAgent
+    from .sources.app_server import CodexAppServer
     from .sources.mcp.manager import McpServers
-    from .sources.replay import ReplayError, RolloutReplay
+    from .sources.replay import RolloutReplay
     from .sources.responses.model import ResponsesModel
-    from .sources.rollout import Rollout, RolloutError, list_rollouts, read_rollout
-    from .testing import RecordingSubscriber
-    from .tools.base import Tool
-    from .tools.exposure import ToolExposure
-    from .tools.invocation import ModeKind, ToolInvocation
-    from .tools.payload import ToolOutput
+    from .sources.rollout import list_rollouts, read_rollout
     from .widgets.checklist import PlanChecklist
     from .widgets.prompts import PromptsWidget
     from .widgets.replay import ReplayScrubber
@@ -158,78 +171,55 @@ def __getattr__(name: str) -> object:
 
         globals()["__version__"] = __version__
         return __version__
+    home = _MOVED.get(name)
+    if home is not None:
+        import importlib
+        import warnings
+
+        warnings.warn(f"codex_nb.{name} is deprecated; use {home}.{name}", DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(home), name)
     return _lazy_getattr(name)
 
 
+# In groups (each sorted): sessions, models, item builders, widgets, sources, errors, submodules,
+# the IPython extension's hooks. tests/project/test_exported_members.py holds the groups.
 __all__ = [
-    "TURN_ABORTED_MARKER",
-    "AcpAgent",
-    "AcpAuthError",
-    "AcpError",
-    "AnswerError",
+    # the session and its settings
     "AnswerPolicy",
-    "AnswerPolicyError",
-    "AppServerError",
-    "AppServerExited",
-    "AppServerProtocolError",
-    "AppServerRpcError",
-    "AppServerTimeout",
-    "CodeModeSettings",
-    "CodexAppServer",
-    "CodexBinaryError",
-    "CodexNbError",
-    "CodexThread",
     "Config",
-    "ConfigError",
-    "Event",
-    "EventSource",
-    "Fatal",
-    "HookError",
-    "McpServers",
-    "ModeKind",
-    "Model",
-    "ModelError",
-    "ModelRequest",
-    "PlanChecklist",
-    "PlanItemArg",
-    "PlanUpdate",
-    "PromptsWidget",
-    "RecordingSubscriber",
-    "ReplayError",
-    "ReplayScrubber",
-    "RespondToModel",
-    "ResponsesModel",
-    "Rollout",
-    "RolloutError",
-    "RolloutReplay",
-    "ScriptedModel",
-    "ScriptedModelError",
     "Session",
-    "StepStatus",
-    "TokenUsage",
-    "Tool",
-    "ToolCallError",
-    "ToolCollisionError",
-    "ToolDefinitionError",
-    "ToolExposure",
-    "ToolInvocation",
-    "ToolOutput",
-    "Transcript",
-    "TurnControls",
-    "TurnError",
-    "TurnInterrupted",
-    "UpdatePlanArgs",
+    # models
+    "ResponsesModel",
+    "ScriptedModel",
+    # the items a scripted model returns
     "assistant_message",
     "custom_tool_call",
     "function_call",
-    "hooks",
-    "image_thumbnails",
-    "list_rollouts",
-    "load_ipython_extension",
-    "read_rollout",
-    "render_plan_text",
     "tool_search_call",
-    "turn_plan_updated",
-    "unload_ipython_extension",
     "user_message",
+    # widgets and displays
+    "PlanChecklist",
+    "PromptsWidget",
+    "ReplayScrubber",
+    "Transcript",
+    "TurnControls",
+    "image_thumbnails",
+    # real sources
+    "AcpAgent",
+    "CodexAppServer",
+    "McpServers",
+    "RolloutReplay",
+    "list_rollouts",
+    "read_rollout",
+    # errors to catch
+    "CodexNbError",
+    "ConfigError",
+    "ModelError",
+    "TurnError",
+    "TurnInterrupted",
+    # public submodules in the star import (cx.extension stays out: it loads IPython)
+    "hooks",
+    # the IPython extension's entry points (%load_ext codex_nb)
+    "load_ipython_extension",
+    "unload_ipython_extension",
 ]

@@ -1,8 +1,9 @@
 """Lazy package attributes (PEP 562), so importing a package costs only what is used.
 
-``codex_nb``, ``codex_nb.hooks`` and ``codex_nb.testing`` list their public names in
-``__all__`` but load the defining modules on first access; a resolved name is stored in
-the package namespace, so every later access is a plain attribute read. Each package keeps a
+``codex_nb``, ``codex_nb.hooks``, ``codex_nb.testing``, ``codex_nb.tools``, ``codex_nb.events``,
+``codex_nb.models`` and ``codex_nb.plans`` list their public names in ``__all__`` but load the
+defining modules on first access; a resolved name is stored in the package namespace, so every
+later access is a plain attribute read. Each package keeps a
 ``TYPE_CHECKING`` mirror of its table for editors and type checkers (tests/project/test_import_cost.py
 holds the two equal).
 """

@@ -13,15 +13,28 @@ keyboard, and every message says what was wrong and what to do instead.
     ├── ScriptedModelError     the strict scripted model was over- or under-used
     ├── HookError              bad hook configuration or an untrusted hook
     ├── AnswerError            a frontend answer for an unknown/settled id, or malformed
-    │                          (codex_nb.frontend.requests)
+    │                          (codex_nb.answers)
     ├── AnswerPolicyError      a headless answer policy that cannot answer
-    │                          (codex_nb.frontend.answer_policy)
+    │                          (codex_nb.answers)
     └── ModelError             a model provider failed (status, dropped stream, response.failed)
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+__all__ = [
+    "CodexNbError",
+    "ConfigError",
+    "HookError",
+    "ModelError",
+    "ScriptedModelError",
+    "ToolCallError",
+    "ToolCollisionError",
+    "ToolDefinitionError",
+    "TurnError",
+    "TurnInterrupted",
+]
 
 
 class CodexNbError(Exception):

@@ -1,1 +1,25 @@
-"""Events: the bus every source emits on and the ``EventSource`` protocol widgets read."""
+"""Events: the bus every source emits on and the ``EventSource`` protocol widgets read.
+
+The package's ``__all__`` is the public part: ``Event`` (what every source emits, and what a
+``session.subscribe`` callback receives) and ``EventSource`` (what a widget can show). They load
+on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import attach as _attach
+
+if TYPE_CHECKING:
+    from ..protocol.events import Event
+    from .source import EventSource
+
+_LAZY = {
+    "Event": "codex_nb.protocol.events",
+    "EventSource": "codex_nb.events.source",
+}
+
+__getattr__, __dir__ = _attach(__name__, _LAZY)
+
+__all__ = ["Event", "EventSource"]

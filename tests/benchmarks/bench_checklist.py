@@ -129,7 +129,9 @@ def per_snapshot_cost(n: int) -> dict[str, float]:
 
     session = cx.Session()
     events = [
-        cx.Event(id="s", msg=cx.PlanUpdate(**plan_args(i, n)), thread_id=session.thread_id, turn_id="t", revision=i)
+        cx.events.Event(
+            id="s", msg=cx.plans.PlanUpdate(**plan_args(i, n)), thread_id=session.thread_id, turn_id="t", revision=i
+        )
         for i in range(1, n + 1)
     ]
 

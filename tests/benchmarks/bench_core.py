@@ -59,7 +59,7 @@ async def dispatch_ratio(steps: int) -> tuple[float, float, float]:
     text = plan_args(steps)
     bare = best_of(lambda: UpdatePlanArgs.model_validate_json(text))
     session = cx.Session()
-    turn = session._new_turn(cx.ModeKind.DEFAULT)
+    turn = session._new_turn(cx.tools.ModeKind.DEFAULT)
     router = session.tool_plan().router
     call = ToolCall(tool_name=ToolName.of("update_plan"), call_id="bench", payload=Payload.function(text))
 

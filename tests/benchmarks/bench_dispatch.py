@@ -138,7 +138,7 @@ async def turn_of(session: cx.Session, responses: list[list[dict]]) -> float:
 async def dispatch_table(steps: int) -> dict[str, float]:
     text = plan_text(steps)
     session = cx.Session()
-    turn = session._new_turn(cx.ModeKind.DEFAULT)
+    turn = session._new_turn(cx.tools.ModeKind.DEFAULT)
     router = session.tool_plan().router
     call = ToolCall(tool_name=ToolName.of("update_plan"), call_id="bench", payload=Payload.function(text))
     args = json.loads(text)
@@ -198,7 +198,7 @@ async def breakdown(steps: int) -> float:
     """What one call of update_plan pays for beyond parsing, piece by piece."""
     text = plan_text(steps)
     session = cx.Session()
-    turn = session._new_turn(cx.ModeKind.DEFAULT)
+    turn = session._new_turn(cx.tools.ModeKind.DEFAULT)
     args = UpdatePlanArgs.model_validate_json(text)
     name = ToolName.of("update_plan")
 

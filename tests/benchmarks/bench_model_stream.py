@@ -140,7 +140,7 @@ async def our_path(data: bytes) -> tuple[float, int]:
     bus = EventBus("bench")
     seen = []
     bus.subscribe(lambda event: seen.append(1))
-    request = cx.ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0, thread_id="bench")
+    request = cx.models.ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0, thread_id="bench")
     start = time.perf_counter()
     count = 0
     async for event in model.stream(request):

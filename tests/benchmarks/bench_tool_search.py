@@ -48,10 +48,13 @@ QUERIES = [
 ]
 
 
-class SynthTool(cx.Tool):
+class SynthTool(cx.tools.Tool):
     def __init__(self, name: str, namespace: str, description: str, properties: dict[str, str]) -> None:
         super().__init__(
-            name, namespace=namespace, exposure=cx.ToolExposure.Deferred, namespace_description=f"Tools of {namespace}."
+            name,
+            namespace=namespace,
+            exposure=cx.tools.ToolExposure.Deferred,
+            namespace_description=f"Tools of {namespace}.",
         )
         self._spec = {
             "type": "function",
@@ -67,8 +70,8 @@ class SynthTool(cx.Tool):
     def spec(self) -> dict[str, Any]:
         return self._spec
 
-    async def handle(self, invocation: Any) -> cx.ToolOutput:
-        return cx.ToolOutput(body="ok")
+    async def handle(self, invocation: Any) -> cx.tools.ToolOutput:
+        return cx.tools.ToolOutput(body="ok")
 
 
 def make_source(rng: random.Random, index: int, count: int, vocab: list[str], salt: str = "") -> list[SynthTool]:

@@ -17,7 +17,7 @@ from .observe_codex import FOLLOWUP_PROMPT, HOOK_RUN_FIELDS, expand, mcp_table, 
 from .scenario import INTERRUPT, PROMPT, Scenario
 
 
-def server_request(event: cx.Event, paths: dict[str, str]) -> dict[str, Any] | None:
+def server_request(event: cx.events.Event, paths: dict[str, str]) -> dict[str, Any] | None:
     """The app-server request Codex would send for this core event (same normalisation)."""
     msg = event.msg.model_dump(mode="json")
     if msg["type"] == "request_user_input":
@@ -61,7 +61,7 @@ def core_answer(answer: Any) -> Any:
     return answer
 
 
-def hook_run(event: cx.Event) -> dict[str, Any] | None:
+def hook_run(event: cx.events.Event) -> dict[str, Any] | None:
     msg = event.msg.model_dump(mode="json")
     if msg["type"] != "hook_completed":
         return None

@@ -25,21 +25,21 @@ def plan_call(steps: list[tuple[str, str]], *, call_id: str, explanation: str | 
 class Waiter:
     """Resolves when an event matching ``predicate`` is emitted on the source."""
 
-    def __init__(self, source: Any, predicate: Callable[[cx.Event], bool]) -> None:
-        self.future: asyncio.Future[cx.Event] = asyncio.get_running_loop().create_future()
+    def __init__(self, source: Any, predicate: Callable[[cx.events.Event], bool]) -> None:
+        self.future: asyncio.Future[cx.events.Event] = asyncio.get_running_loop().create_future()
         self._predicate = predicate
         self._unsubscribe = source.subscribe(self._on)
 
-    def _on(self, event: cx.Event) -> None:
+    def _on(self, event: cx.events.Event) -> None:
         if not self.future.done() and self._predicate(event):
             self.future.set_result(event)
             self._unsubscribe()
 
-    async def wait(self, timeout: float = 60) -> cx.Event:
+    async def wait(self, timeout: float = 60) -> cx.events.Event:
         return await asyncio.wait_for(self.future, timeout)
 
 
-def of_type(kind: str) -> Callable[[cx.Event], bool]:
+def of_type(kind: str) -> Callable[[cx.events.Event], bool]:
     return lambda e: e.msg.type == kind
 
 

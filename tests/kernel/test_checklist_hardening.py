@@ -40,7 +40,9 @@ async def test_a_lone_surrogate_in_a_plan_reaches_the_widget_as_a_replacement_ch
     # test_hostile_arguments.py; here a plan holding one arrives from elsewhere (a source, a replay).
     assert events == []
     session.bus.emit(
-        cx.PlanUpdate(explanation="\udc00", plan=[cx.PlanItemArg(step="a\ud800b", status=cx.StepStatus("pending"))]),
+        cx.plans.PlanUpdate(
+            explanation="\udc00", plan=[cx.plans.PlanItemArg(step="a\ud800b", status=cx.plans.StepStatus("pending"))]
+        ),
         id="s",
         turn_id="t",
         revision=None,

@@ -5,7 +5,8 @@ and under ``TYPE_CHECKING`` alike. The layers, lowest first (an arrow points at
 what a layer may import):
 
     protocol/, errors, _lazy, _process, _interrupt, _version  <-  frontend/, events/, config/  <-  tools/
-        <-  hooks/, code_mode/, sources/  <-  runtime/  <-  render/, widgets/, extension/, notebook
+        <-  hooks/, code_mode/, sources/  <-  runtime/  <-  render/, widgets/, extension/, notebook, acp_server/
+        and the thin public modules (app_server, acp_client, rollouts, mcp, models, plans, ...)
 
 A module may import its own layer and the layers below it, never a layer above.
 ``codex_nb/__init__.py`` (the public API) and ``codex_nb.testing`` may import anything.
@@ -21,13 +22,17 @@ from helpers.paths import PACKAGE
 
 ROOT = PACKAGE
 
+# The thin public modules that re-export from the internal packages (``codex_nb.app_server`` ...):
+# they stand at the top, so no internal module can import through them.
+PUBLIC_FACADES = ("acp_client", "answers", "app_server", "history", "mcp", "models", "plans", "rollouts", "wire")
+
 LAYERS: list[tuple[str, ...]] = [
     ("protocol", "errors", "_lazy", "_process", "_interrupt", "_version"),
     ("frontend", "events", "config"),
     ("tools",),
     ("hooks", "code_mode", "sources"),
     ("runtime",),
-    ("render", "widgets", "extension", "notebook", "acp"),
+    ("render", "widgets", "extension", "notebook", "acp_server", "acp", *PUBLIC_FACADES),
 ]
 ANYTHING_GOES = {"codex_nb", "codex_nb.testing"}
 

@@ -57,8 +57,6 @@ def test_import_loads_only_the_package_index() -> None:
         "codex_nb",
         "codex_nb._lazy",
         "codex_nb.errors",
-        "codex_nb.tools",
-        "codex_nb.tools.errors",
     }
     assert under(modules, "pydantic", "pydantic_core", "asyncio", *HEAVY) == set()
 
@@ -74,7 +72,7 @@ def test_first_session_loads_the_runtime_but_no_frontend_machinery() -> None:
             "codex_nb.render",
             "codex_nb.sources",
             "codex_nb.extension",
-            "codex_nb.acp",
+            "codex_nb.acp_server",
             "codex_nb.code_mode.host",
             "codex_nb.code_mode.runtime",
         )
@@ -109,7 +107,7 @@ def test_the_session_path_builds_no_pydantic_schema() -> None:
     distribution), which belongs to the first validation, not to ``import``."""
     code = """
 import codex_nb as cx, pydantic
-cx.Session, cx.Config, cx.ScriptedModel, cx.PlanUpdate, cx.UpdatePlanArgs, cx.hooks
+cx.Session, cx.Config, cx.ScriptedModel, cx.plans.PlanUpdate, cx.plans.UpdatePlanArgs, cx.hooks
 def walk(cls):
     for sub in cls.__subclasses__():
         yield sub
@@ -148,6 +146,8 @@ def typed_mirror(path: Path, package: str) -> tuple[dict[str, str], set[str]]:
     """The ``TYPE_CHECKING`` imports of a package's ``__init__`` as ``{name: module}``, and the
     names it imports eagerly (outside that block)."""
     tree = ast.parse(path.read_text())
+    if path.name != "__init__.py":  # a plain module: ``.`` is the package that holds it
+        package = package.rpartition(".")[0]
     block = next(node for node in tree.body if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test))
     typed: dict[str, str] = {}
     for node in block.body:
@@ -165,7 +165,18 @@ def typed_mirror(path: Path, package: str) -> tuple[dict[str, str], set[str]]:
     return typed, eager
 
 
-@pytest.mark.parametrize("package", ["codex_nb", "codex_nb.hooks", "codex_nb.testing"])
+@pytest.mark.parametrize(
+    "package",
+    [
+        "codex_nb",
+        "codex_nb.events",
+        "codex_nb.hooks",
+        "codex_nb.models",
+        "codex_nb.plans",
+        "codex_nb.testing",
+        "codex_nb.tools",
+    ],
+)
 def test_lazy_names_and_their_typed_mirror_agree(package: str) -> None:
     """``_LAZY`` (what runs) and the ``TYPE_CHECKING`` imports (what editors see) name the same
     objects from the same modules, and with the eager names they make up ``__all__``."""
@@ -174,8 +185,10 @@ def test_lazy_names_and_their_typed_mirror_agree(package: str) -> None:
     submodules = getattr(module, "_LAZY_MODULES", ())
     assert {name: typed.pop(name) for name in submodules} == {name: f"{package}.{name}" for name in submodules}
     assert typed == module._LAZY
-    # ``cx.extension`` is reachable but stays out of ``__all__``: a star import must not load IPython.
-    reachable = set(module.__all__) | ({"extension"} if package == "codex_nb" else set())
+    # Public submodules are reachable; of the root's, only ``hooks`` is in ``__all__``, and
+    # ``cx.extension`` never is: a star import must not load IPython.
+    assert "extension" not in module.__all__
+    reachable = set(module.__all__) | set(submodules)
     assert reachable == set(module._LAZY) | set(submodules) | (eager - {"TYPE_CHECKING"}) | (
         {"load_ipython_extension", "unload_ipython_extension"} if package == "codex_nb" else set()
     )

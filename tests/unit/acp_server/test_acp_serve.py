@@ -1,4 +1,4 @@
-"""``python -m codex_nb.acp``: codex_nb's runtime as an ACP agent, driven by the official
+"""``python -m codex_nb.acp_server``: codex_nb's runtime as an ACP agent, driven by the official
 SDK's client and by codex_nb's own ACP client (a real subprocess each time)."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ CLOCK_TOML = (
 def served(tmp_path: Path, responses: list[Any], config: str | None = None) -> list[str]:
     script = tmp_path / "responses.json"
     script.write_text(json.dumps(responses))
-    args = ["-m", "codex_nb.acp", "--script", str(script)]
+    args = ["-m", "codex_nb.acp_server", "--script", str(script)]
     if config is not None:
         (tmp_path / "config.toml").write_text(config)
         args += ["--config", str(tmp_path / "config.toml")]

@@ -113,7 +113,7 @@ async def test_reused_call_ids_each_get_their_output():
 )
 async def test_malformed_model_items_are_dropped_with_a_warning(item, problem):
     session = cx.Session()
-    rec = cx.RecordingSubscriber(session)
+    rec = cx.testing.RecordingSubscriber(session)
     turn = await session.run_turn("go", model=cx.ScriptedModel([[item]]))
     assert turn.status == "completed"
     assert [i["type"] for i in turn.items] == ["message"] and turn.items[0]["role"] == "user"
@@ -136,7 +136,7 @@ async def test_malformed_model_items_are_dropped_with_a_warning(item, problem):
 )
 async def test_call_tool_misuse_raises_a_codex_nb_error(args, message):
     session = cx.Session()
-    with pytest.raises(cx.ToolCallError) as caught:
+    with pytest.raises(cx.errors.ToolCallError) as caught:
         await session.call_tool(*args)
     assert str(caught.value) == message
     assert isinstance(caught.value, cx.CodexNbError)

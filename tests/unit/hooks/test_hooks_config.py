@@ -93,14 +93,14 @@ def test_timeout_minimum_is_one_second():
     ],
 )
 def test_unknown_keys_and_bad_values_are_rejected(doc, needle):
-    with pytest.raises(cx.HookError, match=needle) as info:
+    with pytest.raises(cx.errors.HookError, match=needle) as info:
         parse_hooks_json(json.dumps(doc), source_path="/etc/hooks.json")
     assert "/etc/hooks.json" in str(info.value)
 
 
 def test_regex_that_does_not_compile_is_a_load_time_error_naming_the_hook_and_fix():
     doc = {"hooks": {"PreToolUse": [{"hooks": []}, {"matcher": "Bash(", "hooks": []}]}}
-    with pytest.raises(cx.HookError) as info:
+    with pytest.raises(cx.errors.HookError) as info:
         parse_hooks_json(json.dumps(doc), source_path="/p/hooks.json")
     msg = str(info.value)
     assert "/p/hooks.json: hooks.PreToolUse[1]" in msg and "'Bash('" in msg
@@ -208,7 +208,7 @@ def test_enabled_false_disables_and_code_hooks_are_managed(tmp_path):
 def test_trust_unknown_key_is_an_error(tmp_path):
     engine = HookEngine()
     engine.load(write_hooks(tmp_path / "hooks.json"))
-    with pytest.raises(cx.HookError, match="no file hook with key or source path '/nope'"):
+    with pytest.raises(cx.errors.HookError, match="no file hook with key or source path '/nope'"):
         engine.trust("/nope")
     assert engine.trust(str((tmp_path / "hooks.json").resolve()))  # by source path
 
@@ -251,5 +251,5 @@ def test_layer_directory_with_both_representations_warns(tmp_path):
 
 
 def test_missing_file_is_a_clear_error(tmp_path):
-    with pytest.raises(cx.HookError, match="does not exist"):
+    with pytest.raises(cx.errors.HookError, match="does not exist"):
         load_hooks_path(tmp_path / "nope.json")

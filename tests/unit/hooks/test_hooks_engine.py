@@ -276,11 +276,11 @@ async def test_hooks_feature_off():
 
 
 def test_decorator_misuse_is_a_clear_error(session):
-    with pytest.raises(cx.HookError, match="matcher="):
+    with pytest.raises(cx.errors.HookError, match="matcher="):
         session.pre_tool_use("update_plan")
-    with pytest.raises(cx.HookError, match="not a valid regular expression"):
+    with pytest.raises(cx.errors.HookError, match="not a valid regular expression"):
         session.pre_tool_use(lambda i: None, matcher="(")
-    with pytest.raises(cx.HookError, match="built-in engine"):
+    with pytest.raises(cx.errors.HookError, match="built-in engine"):
         cx.Session(hooks=cx.tools.hook_points.NoHooks()).trust_hooks()
 
 

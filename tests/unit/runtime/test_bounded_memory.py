@@ -55,7 +55,7 @@ async def test_requests_carry_the_live_history_and_are_copied_only_when_asked(se
     plain = cx.ScriptedModel([lambda request: seen.append(request.items) or [cx.assistant_message("ok")]])
     await session.run_turn("hi", model=plain)
     assert seen[0] is session.history  # no copy of the history per step
-    with pytest.raises(cx.ScriptedModelError, match="record_requests=True"):
+    with pytest.raises(cx.errors.ScriptedModelError, match="record_requests=True"):
         plain.requests
     recording = cx.ScriptedModel([[cx.assistant_message("again")]], record_requests=True)
     await session.run_turn("more", model=recording)
@@ -76,7 +76,7 @@ async def test_the_session_lets_go_of_a_finished_turn(session: cx.Session) -> No
 
 async def test_a_finished_call_token_leaves_the_turn_token() -> None:
     session = cx.Session()
-    turn = session._new_turn(cx.ModeKind.DEFAULT)
+    turn = session._new_turn(cx.tools.ModeKind.DEFAULT)
     from codex_nb.tools.calls import run_call
     from codex_nb.tools.names import ToolName
     from codex_nb.tools.payload import Payload, ToolCall

@@ -65,7 +65,7 @@ def model_then_leftover(*steps: list) -> cx.ScriptedModel:
 
 async def test_interrupt_aborts_the_running_call_records_marker_and_event(session, no_leaked_tasks):
     started, _ = blocking_tool(session)
-    log = cx.RecordingSubscriber(session)
+    log = cx.testing.RecordingSubscriber(session)
     handle = session.start_turn("go", model=model_then_leftover([cx.function_call("slow", {}, call_id="s1")]))
     await started.wait()
     assert handle.interrupt() is True
@@ -77,7 +77,7 @@ async def test_interrupt_aborts_the_running_call_records_marker_and_event(sessio
     assert output["call_id"] == "s1"
     assert_aborted_text(output["output"])
     assert result.items[3]["role"] == "user"
-    assert result.items[3]["content"][0]["text"] == cx.TURN_ABORTED_MARKER
+    assert result.items[3]["content"][0]["text"] == cx.history.TURN_ABORTED_MARKER
     assert outcomes(session, "s1") == ["start", "Aborted"]
     assert log.types == ["turn_started", "turn_aborted"]
     aborted = log.events[-1].msg.to_wire()
@@ -173,7 +173,7 @@ async def test_interrupt_while_the_model_is_sampling(session, no_leaked_tasks):
         await never.wait()
         return [cx.assistant_message("late")]
 
-    log = cx.RecordingSubscriber(session)
+    log = cx.testing.RecordingSubscriber(session)
     handle = session.start_turn("go", model=cx.ScriptedModel([slow_model], allow_leftover=True, record_requests=True))
     await sampling.wait()
     handle.interrupt()
@@ -190,7 +190,7 @@ async def test_interrupt_while_the_model_is_sampling(session, no_leaked_tasks):
 async def test_cancel_before_admission_no_plan_update(session, rep, no_leaked_tasks):
     """Row 1: update_plan waits for the exclusive gate behind a running call."""
     started, _ = blocking_tool(session)
-    log = cx.RecordingSubscriber(session)
+    log = cx.testing.RecordingSubscriber(session)
     handle = session.start_turn(
         "go", model=model_then_leftover([cx.function_call("slow", {}, call_id="s1"), plan_call()])
     )
@@ -208,7 +208,7 @@ async def test_cancel_just_before_the_send_no_plan_update(rep, no_leaked_tasks):
     """Row 2, before the effective point: the handler is running (it emitted a warning
     first), the call is cancelled, then it reaches ``emit(PlanUpdate)``: nothing is sent."""
     session = cx.Session(cx.Config(plan_validation="warn"))
-    log = cx.RecordingSubscriber(session)
+    log = cx.testing.RecordingSubscriber(session)
     session.subscribe(lambda e: session.interrupt() if e.msg.type == "warning" else None)
     two_in_progress = {"plan": [{"step": "a", "status": "in_progress"}, {"step": "b", "status": "in_progress"}]}
     handle = session.start_turn(
@@ -226,7 +226,7 @@ async def test_cancel_at_the_send_event_delivered_and_real_result_kept(session, 
     """Row 2, at the effective point: a subscriber interrupts when PlanUpdate is delivered.
     The event stays delivered; update_plan has no await after its send, so the handler
     returns and claims Completed before the abort can: ``Plan updated`` is kept."""
-    log = cx.RecordingSubscriber(session)
+    log = cx.testing.RecordingSubscriber(session)
     session.subscribe(lambda e: session.interrupt() if e.msg.type == "plan_update" else None)
     result = await session.start_turn("go", model=model_then_leftover([plan_call()]))
     assert log.types == ["turn_started", "plan_update", "turn_aborted"]
@@ -243,14 +243,14 @@ async def test_cancel_after_the_send_while_awaiting_event_stays_output_aborted(s
     sent, release = asyncio.Event(), asyncio.Event()
 
     @session.tool
-    async def plan_then_wait(*, invocation: cx.ToolInvocation) -> str:
+    async def plan_then_wait(*, invocation: cx.tools.ToolInvocation) -> str:
         "Publish a plan, then wait."
-        await invocation.emit(cx.PlanUpdate.from_args(cx.UpdatePlanArgs.model_validate(PLAN)))
+        await invocation.emit(cx.plans.PlanUpdate.from_args(cx.plans.UpdatePlanArgs.model_validate(PLAN)))
         sent.set()
         await release.wait()
         return "never"
 
-    log = cx.RecordingSubscriber(session)
+    log = cx.testing.RecordingSubscriber(session)
     handle = session.start_turn("go", model=model_then_leftover([cx.function_call("plan_then_wait", {}, call_id="w1")]))
     await sent.wait()
     handle.interrupt()
@@ -271,7 +271,7 @@ async def test_cancel_after_the_handler_keeps_the_real_result(session, rep, no_l
         "Answer ok."
         return "ok"
 
-    log = cx.RecordingSubscriber(session)
+    log = cx.testing.RecordingSubscriber(session)
     result = await session.start_turn(
         "go", model=model_then_leftover([cx.function_call("ok", {}, call_id="k1"), plan_call("p1")])
     )
@@ -306,7 +306,7 @@ async def test_hard_abort_leaves_the_call_to_history_repair(session, no_leaked_t
     assert result.status == "interrupted"
     assert result.outputs()["h1"] == "aborted"  # synthetic, from history repair
     assert outcomes(session, "h1") == ["start", "Aborted"]
-    assert session.history[-1]["content"][0]["text"] == cx.TURN_ABORTED_MARKER
+    assert session.history[-1]["content"][0]["text"] == cx.history.TURN_ABORTED_MARKER
     assert is_paired(session.history)
 
 
@@ -319,7 +319,7 @@ async def test_sync_tool_answers_aborted_at_once_and_can_notice(session, rep, no
     noticed: list[bool] = []
 
     @session.tool
-    def crunch(*, invocation: cx.ToolInvocation) -> str:
+    def crunch(*, invocation: cx.tools.ToolInvocation) -> str:
         "A blocking tool that checks its cancel token."
         started.set()
         noticed.append(invocation.cancel.wait_sync(timeout=30))  # returns True at once on cancel
@@ -365,7 +365,7 @@ async def test_sync_tool_that_ignores_cancel_runs_on_but_its_result_is_discarded
 
 async def test_external_cancel_is_told_apart(session, no_leaked_tasks):
     started, _ = blocking_tool(session)
-    log = cx.RecordingSubscriber(session)
+    log = cx.testing.RecordingSubscriber(session)
     handle = session.start_turn("go", model=model_then_leftover([cx.function_call("slow", {}, call_id="s1")]))
     await started.wait()
     handle.task.cancel()  # e.g. kernel shutdown or an outer task cancelled
@@ -373,7 +373,7 @@ async def test_external_cancel_is_told_apart(session, no_leaked_tasks):
         await handle
     assert handle.turn.cancel.source == CancelSource.EXTERNAL
     assert log.types == ["turn_started", "turn_aborted"]
-    assert all(cx.TURN_ABORTED_MARKER not in str(i) for i in session.history)  # not "on purpose"
+    assert all(cx.history.TURN_ABORTED_MARKER not in str(i) for i in session.history)  # not "on purpose"
     assert [i.get("output") for i in session.history if i["type"] == "function_call_output"] == ["aborted"]
     assert outcomes(session, "s1") == ["start", "Aborted"]
     assert is_paired(session.history)
@@ -381,14 +381,14 @@ async def test_external_cancel_is_told_apart(session, no_leaked_tasks):
 
 async def test_first_party_interrupt_source_and_reason(session, no_leaked_tasks):
     started, _ = blocking_tool(session)
-    log = cx.RecordingSubscriber(session)
+    log = cx.testing.RecordingSubscriber(session)
     handle = session.start_turn("go", model=model_then_leftover([cx.function_call("slow", {}, call_id="s1")]))
     await started.wait()
     assert handle.interrupt("replaced")
     result = await handle
     assert handle.turn.cancel.source == CancelSource.FIRST_PARTY
     assert log.events[-1].msg.reason == "replaced"
-    assert cx.TURN_ABORTED_MARKER not in str(result.items)  # the marker is for `interrupted` only
+    assert cx.history.TURN_ABORTED_MARKER not in str(result.items)  # the marker is for `interrupted` only
 
 
 # -- bad input -------------------------------------------------------------------------------
@@ -405,7 +405,7 @@ async def test_interrupt_twice_and_after_the_end(session, no_leaked_tasks):
     assert result.status == "interrupted"
     assert handle.interrupt() is False  # finished: nothing to stop
     assert session.interrupt() is False  # no turn running
-    assert [e for e in session.history if e.get("content", [{}])[0].get("text") == cx.TURN_ABORTED_MARKER]
+    assert [e for e in session.history if e.get("content", [{}])[0].get("text") == cx.history.TURN_ABORTED_MARKER]
 
 
 async def test_interrupt_a_completed_turn_returns_false(session, no_leaked_tasks):
@@ -482,7 +482,7 @@ async def test_faulty_lifecycle_observer_is_detached_and_reported(session, no_le
     seen: list[ControlToolCallFact] = []
     session.on_lifecycle(broken)
     session.on_control_tool_fact(seen.append)
-    log = cx.RecordingSubscriber(session)
+    log = cx.testing.RecordingSubscriber(session)
     res = await session.call_tool("update_plan", PLAN)
     assert res.output == "Plan updated"
     warnings = [e.msg.message for e in log.of_type("warning")]

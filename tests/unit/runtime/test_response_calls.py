@@ -32,7 +32,7 @@ async def test_exclusive_calls_of_one_response_run_on_the_turn_task(session: cx.
 async def test_a_model_that_answers_at_once_is_sampled_on_the_turn_task(session: cx.Session) -> None:
     seen: list[asyncio.Task[Any] | None] = []
 
-    def respond(request: cx.ModelRequest) -> list[dict[str, Any]]:
+    def respond(request: cx.models.ModelRequest) -> list[dict[str, Any]]:
         seen.append(asyncio.current_task())
         return [cx.assistant_message("ok")]
 
@@ -44,7 +44,7 @@ async def test_a_model_that_answers_at_once_is_sampled_on_the_turn_task(session:
 async def test_a_model_that_waits_is_still_cut_off_by_a_stop(session: cx.Session, no_leaked_tasks) -> None:
     waiting = asyncio.Event()
 
-    async def never(request: cx.ModelRequest) -> list[dict[str, Any]]:
+    async def never(request: cx.models.ModelRequest) -> list[dict[str, Any]]:
         waiting.set()
         await asyncio.Event().wait()
         return []
@@ -61,7 +61,7 @@ async def test_a_long_response_lets_the_loop_turn_and_a_stop_gets_in(session: cx
     plans = 0
     handle: TurnHandle | None = None
 
-    def on_event(event: cx.Event) -> None:
+    def on_event(event: cx.events.Event) -> None:
         nonlocal plans
         if event.msg.type != "plan_update":
             return
@@ -92,7 +92,7 @@ async def test_calls_after_a_stop_never_start_their_handler(session: cx.Session)
         ran.append(name)
         return name
 
-    turn = session._new_turn(cx.ModeKind.DEFAULT)
+    turn = session._new_turn(cx.tools.ModeKind.DEFAULT)
     router = session.tool_plan().router
     turn.cancel.cancel("interrupted")
     results = await calls.run_calls_in_order(

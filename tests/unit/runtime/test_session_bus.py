@@ -22,7 +22,7 @@ async def test_subscribers_run_in_order_at_emission(session: cx.Session) -> None
 async def test_raising_subscriber_is_detached_and_reported(session: cx.Session) -> None:
     seen: list[str] = []
 
-    def broken(event: cx.Event) -> None:
+    def broken(event: cx.events.Event) -> None:
         raise RuntimeError("observer bug")
 
     session.subscribe(broken)
@@ -38,7 +38,7 @@ async def test_raising_subscriber_is_detached_and_reported(session: cx.Session) 
 
 
 async def test_unsubscribe(session: cx.Session) -> None:
-    seen: list[cx.Event] = []
+    seen: list[cx.events.Event] = []
     unsubscribe = session.subscribe(seen.append)
     unsubscribe()
     await session.call_tool("update_plan", PLAN)
@@ -74,7 +74,7 @@ async def test_bounded_consumer_drops_oldest() -> None:
     first = asyncio.ensure_future(iterator.__anext__())
     await asyncio.sleep(0)  # the consumer is registered and waiting
     for revision in range(1, 6):  # five events while the consumer cannot run (no await in between)
-        session.bus.emit(cx.PlanUpdate(plan=[]), id="t", turn_id="t", revision=revision)
+        session.bus.emit(cx.plans.PlanUpdate(plan=[]), id="t", turn_id="t", revision=revision)
     session.bus.close()
     received = [await first] + [e async for e in iterator]
     # a queue of 2 keeps the NEWEST two, in order; 1, 2 and 3 were dropped
@@ -110,7 +110,7 @@ async def test_scripted_model_is_strict(session: cx.Session) -> None:
     under = cx.ScriptedModel([[cx.assistant_message("done")], [cx.assistant_message("never used")]])
     result = await session.run_turn("go", model=under)
     assert result.status == "failed" and "never used" in result.error
-    with pytest.raises(cx.ScriptedModelError, match="Wrap a single item in a list"):
+    with pytest.raises(cx.errors.ScriptedModelError, match="Wrap a single item in a list"):
         cx.ScriptedModel([cx.assistant_message("oops")])
 
 
@@ -139,7 +139,7 @@ def test_start_turn_without_loop_explains() -> None:
 
 
 async def test_non_string_call_id_is_a_model_visible_error(session: cx.Session) -> None:
-    rec = cx.RecordingSubscriber(session)
+    rec = cx.testing.RecordingSubscriber(session)
     result = await session.call_tool("update_plan", PLAN, call_id=7)
     assert result.output == "invalid call_id 7: a call id must be a string"
     assert rec.events == []
@@ -179,8 +179,8 @@ async def test_latest_plan_is_the_last_plan_update_of_the_thread(session: cx.Ses
 
 
 def test_session_is_an_event_source(session: cx.Session) -> None:
-    assert isinstance(session, cx.EventSource)
-    assert not isinstance(object(), cx.EventSource)
+    assert isinstance(session, cx.events.EventSource)
+    assert not isinstance(object(), cx.events.EventSource)
 
 
 async def test_aclose_ends_the_turn_requests_and_consumers_and_is_idempotent() -> None:

@@ -99,7 +99,7 @@ async def test_update_plan_tool_rejects_malformed_payload(session: cx.Session) -
     ],
 )
 async def test_malformed_arguments_give_serde_messages_and_no_event(session, arguments, prefix) -> None:
-    rec = cx.RecordingSubscriber(session)
+    rec = cx.testing.RecordingSubscriber(session)
     result = await session.call_tool("update_plan", arguments)
     assert result.output.startswith(prefix), result.output
     assert result.success is False
@@ -202,7 +202,7 @@ def test_turn_plan_updated_notification() -> None:
         "explanation": None,
         "plan": [{"step": "first", "status": "in_progress"}, {"step": "second", "status": "completed"}],
     }
-    note = cx.turn_plan_updated("thr", "turn-123", args)
+    note = cx.plans.turn_plan_updated("thr", "turn-123", args)
     assert dumps(note) == (
         '{"method":"turn/plan/updated","params":{"threadId":"thr","turnId":"turn-123","explanation":null,'
         '"plan":[{"step":"first","status":"inProgress"},{"step":"second","status":"completed"}]}}'

@@ -45,8 +45,8 @@ def test_wire_spec_and_exposure(clock_session: cx.Session) -> None:
     plan = clock_session.tool_plan()
     (clock,) = [s for s in plan.specs if s.get("type") == "namespace"]
     assert json.dumps(clock, separators=(",", ":")) == json.dumps(json.loads(SPEC_JSON), separators=(",", ":"))
-    assert plan.exposure("clock.curr_time") is cx.ToolExposure.Direct
-    assert plan.exposure("clock.sleep") is cx.ToolExposure.DirectModelOnly
+    assert plan.exposure("clock.curr_time") is cx.tools.ToolExposure.Direct
+    assert plan.exposure("clock.sleep") is cx.tools.ToolExposure.DirectModelOnly
     names = plan.tool_names
     assert names.index("update_plan") < names.index("clock.curr_time")
 
@@ -90,7 +90,7 @@ async def test_unsupported_payload(clock_session: cx.Session) -> None:
     from codex_nb.tools.calls import run_call
     from codex_nb.tools.payload import Payload, ToolCall
 
-    turn = clock_session._new_turn(cx.ModeKind.DEFAULT)
+    turn = clock_session._new_turn(cx.tools.ModeKind.DEFAULT)
     router = clock_session.tool_plan().router
     for name in ("curr_time", "sleep"):
         call = ToolCall(tool_name=ToolName.of(name, "clock"), call_id="t", payload=Payload("tool_search", "{}"))
@@ -162,7 +162,7 @@ async def test_pending_input_interrupts_at_once(clock_session: cx.Session, no_le
 async def test_interrupt_wakes_sleep_with_aborted_text(clock_session: cx.Session, rep, no_leaked_tasks) -> None:
     started = asyncio.Event()
     clock_session.subscribe(lambda e: started.set() if e.msg.type == "item_started" else None)
-    log = cx.RecordingSubscriber(clock_session)
+    log = cx.testing.RecordingSubscriber(clock_session)
     model = cx.ScriptedModel(
         [
             [cx.function_call("sleep", {"duration_ms": 43_200_000}, call_id="z1", namespace="clock")],

@@ -15,7 +15,7 @@ PLAN = {"plan": [{"step": "a", "status": "pending"}]}
 MARK: contextvars.ContextVar[str] = contextvars.ContextVar("mark", default="caller")
 
 
-class Spinner(cx.Tool):
+class Spinner(cx.tools.Tool):
     """Opts in, then spins on bare yields forever (until cancelled)."""
 
     inline_start: ClassVar[bool] = True
@@ -27,7 +27,7 @@ class Spinner(cx.Tool):
     def spec(self) -> dict[str, Any]:
         return {"type": "function", "name": "spin", "description": "spins", "parameters": {"type": "object"}}
 
-    async def handle(self, invocation: cx.ToolInvocation) -> cx.ToolOutput:
+    async def handle(self, invocation: cx.tools.ToolInvocation) -> cx.tools.ToolOutput:
         MARK.set("handler")
         self.started.set()
         while True:  # noqa: ASYNC110  spins on purpose: only a cancellation ends this handler
@@ -39,7 +39,7 @@ def call_of(name: str, args: str = "{}") -> ToolCall:
 
 
 async def test_update_plan_finishes_inline_without_a_task(session: cx.Session) -> None:
-    turn = session._new_turn(cx.ModeKind.DEFAULT)
+    turn = session._new_turn(cx.tools.ModeKind.DEFAULT)
     entry = session.tool_plan().router.lookup(ToolName.of("update_plan"))
     assert entry is not None and entry.tool.inline_start
     before = len(asyncio.all_tasks())
@@ -66,7 +66,7 @@ async def test_inline_part_runs_in_an_isolated_context(session: cx.Session) -> N
         return "done"
 
     coro = sets_mark()
-    finished, task = start_inline(coro, session._new_turn(cx.ModeKind.DEFAULT).cancel)  # type: ignore[arg-type]
+    finished, task = start_inline(coro, session._new_turn(cx.tools.ModeKind.DEFAULT).cancel)  # type: ignore[arg-type]
     assert (finished, task) == ("done", None)
     assert MARK.get() == "caller"
 

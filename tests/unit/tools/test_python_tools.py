@@ -81,12 +81,12 @@ async def test_respond_to_model_and_fatal_from_tools(session: cx.Session) -> Non
     @session.tool
     async def polite() -> str:
         "Declines."
-        raise cx.RespondToModel("not today")
+        raise cx.tools.RespondToModel("not today")
 
     @session.tool
     async def fatal() -> str:
         "Breaks the turn."
-        raise cx.Fatal("cannot continue")
+        raise cx.tools.Fatal("cannot continue")
 
     assert (await session.call_tool("polite", {})).output == "not today"
     model = cx.ScriptedModel([[cx.function_call("fatal", {}, call_id="f")]])
@@ -105,27 +105,27 @@ async def test_non_string_results_are_json(session: cx.Session) -> None:
 
 
 def test_bad_definitions_name_the_fix(session: cx.Session) -> None:
-    with pytest.raises(cx.ToolDefinitionError, match="has no type hint"):
+    with pytest.raises(cx.errors.ToolDefinitionError, match="has no type hint"):
 
         @session.tool
         def untyped(x):  # noqa: ANN001
             return x
 
-    with pytest.raises(cx.ToolDefinitionError, match=r"\*args/\*\*kwargs"):
+    with pytest.raises(cx.errors.ToolDefinitionError, match=r"\*args/\*\*kwargs"):
 
         @session.tool
         def star(*args: int) -> None:
             return None
 
-    with pytest.raises(cx.ToolDefinitionError, match="pass name="):
+    with pytest.raises(cx.errors.ToolDefinitionError, match="pass name="):
         session.registry.register(lambda: None)
-    with pytest.raises(cx.ToolDefinitionError, match="pass a codex_nb Tool or a Python function"):
+    with pytest.raises(cx.errors.ToolDefinitionError, match="pass a codex_nb Tool or a Python function"):
         session.registry.register(42)
 
 
 async def test_invocation_parameter_gives_context(session: cx.Session) -> None:
     @session.tool
-    async def whoami(*, invocation: cx.ToolInvocation) -> str:
+    async def whoami(*, invocation: cx.tools.ToolInvocation) -> str:
         "Reports its call id."
         return invocation.call_id
 

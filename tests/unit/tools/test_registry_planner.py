@@ -31,7 +31,7 @@ def test_collision_across_sources_raises_and_names_both(session: cx.Session) -> 
         return x
 
     with pytest.raises(
-        cx.ToolCollisionError,
+        cx.errors.ToolCollisionError,
         match=r"functions\.update_plan is already registered by source "
         r"'builtin'; source 'user'",
     ):
@@ -62,7 +62,7 @@ def test_replace_source_is_atomic(session: cx.Session) -> None:
 
     session.registry.replace_source("srv", [PythonFunctionTool(one, namespace="mcp__srv")])
     before = session.registry.generation
-    with pytest.raises(cx.ToolCollisionError):  # update_plan belongs to "builtin"
+    with pytest.raises(cx.errors.ToolCollisionError):  # update_plan belongs to "builtin"
         session.registry.replace_source("srv", [two, PythonFunctionTool(lambda: None, name="update_plan")])
     assert session.registry.generation == before  # nothing changed on failure
     assert "mcp__srv.one" in session.registry
@@ -75,7 +75,7 @@ async def test_snapshot_isolation_across_mid_step_registry_change(session: cx.Se
     """Specs and router of one step come from one snapshot; a change mid-step shows up next step."""
     seen: list[list[str]] = []
 
-    def add_tool_while_sampling(request: cx.ModelRequest):
+    def add_tool_while_sampling(request: cx.models.ModelRequest):
         seen.append(request.tool_names)
 
         @session.tool
@@ -85,7 +85,7 @@ async def test_snapshot_isolation_across_mid_step_registry_change(session: cx.Se
 
         return [cx.function_call("late", {}, call_id="c1")]
 
-    def second(request: cx.ModelRequest):
+    def second(request: cx.models.ModelRequest):
         seen.append(request.tool_names)
         return [cx.function_call("late", {}, call_id="c2")]
 
@@ -135,16 +135,16 @@ def test_namespaces_merge_sort_and_describe(session: cx.Session) -> None:
 
 
 def test_exposure_controls_visibility_not_dispatch(session: cx.Session) -> None:
-    session.registry.register(lambda: "hidden ran", name="secret", exposure=cx.ToolExposure.Hidden)
+    session.registry.register(lambda: "hidden ran", name="secret", exposure=cx.tools.ToolExposure.Hidden)
     plan = session.tool_plan()
     assert "secret" not in plan.tool_names
-    assert plan.exposure("secret") is cx.ToolExposure.Hidden
-    assert plan.exposure("update_plan") is cx.ToolExposure.Direct
+    assert plan.exposure("secret") is cx.tools.ToolExposure.Hidden
+    assert plan.exposure("update_plan") is cx.tools.ToolExposure.Direct
     assert plan.exposure("missing") is None
 
 
 async def test_hidden_tool_still_dispatches(session: cx.Session) -> None:
-    session.registry.register(lambda: "hidden ran", name="secret", exposure=cx.ToolExposure.Hidden)
+    session.registry.register(lambda: "hidden ran", name="secret", exposure=cx.tools.ToolExposure.Hidden)
     assert (await session.call_tool("secret", {})).output == "hidden ran"
 
 
@@ -156,7 +156,7 @@ def test_plan_is_cached_per_generation(session: cx.Session) -> None:
 
 
 def test_exposure_members_and_flags() -> None:
-    assert [e.name for e in cx.ToolExposure] == [
+    assert [e.name for e in cx.tools.ToolExposure] == [
         "Direct",
         "DirectModelOnly",
         "Deferred",
@@ -164,9 +164,12 @@ def test_exposure_members_and_flags() -> None:
         "CodeModeOnly",
         "Hidden",
     ]
-    assert cx.ToolExposure.from_flags(direct=True, deferred=False, code=True) is cx.ToolExposure.Direct
-    assert cx.ToolExposure.from_flags(direct=False, deferred=False, code=False) is cx.ToolExposure.Hidden
-    assert cx.ToolExposure.DirectModelOnly.is_direct and not cx.ToolExposure.DirectModelOnly.available_in_code_mode
+    assert cx.tools.ToolExposure.from_flags(direct=True, deferred=False, code=True) is cx.tools.ToolExposure.Direct
+    assert cx.tools.ToolExposure.from_flags(direct=False, deferred=False, code=False) is cx.tools.ToolExposure.Hidden
+    assert (
+        cx.tools.ToolExposure.DirectModelOnly.is_direct
+        and not cx.tools.ToolExposure.DirectModelOnly.available_in_code_mode
+    )
 
 
 def test_names() -> None:

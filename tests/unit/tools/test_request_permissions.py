@@ -58,11 +58,11 @@ def test_gate_spec_and_exposure():
     plan = s.tool_plan()
     assert [x["name"] for x in plan.specs][:3] == ["update_plan", "request_user_input", "request_permissions"]
     assert dumps(next(x for x in plan.specs if x["name"] == "request_permissions")) == SPEC
-    assert plan.exposure("request_permissions") is cx.ToolExposure.Direct
+    assert plan.exposure("request_permissions") is cx.tools.ToolExposure.Direct
 
 
 async def test_grant_for_turn_event_and_output(session):
-    rec = cx.RecordingSubscriber(session)
+    rec = cx.testing.RecordingSubscriber(session)
     res, pending = await ask(session, WRITE, "allow_turn", call_id="call_123")
     assert (
         res.output == '{"permissions":{"network":null,"file_system":{"write":["/work/project","/work/shared"]}},'
@@ -225,14 +225,14 @@ async def test_turn_grant_applies_to_later_calls_of_the_turn_only(session):
         "file_system": {"write": ["/work/project", "/work/shared"]},
     }
     assert granted_permissions(handle.turn).file_system is not None
-    other = session._new_turn(cx.ModeKind.DEFAULT)
+    other = session._new_turn(cx.tools.ModeKind.DEFAULT)
     assert granted_permissions(other).is_empty()  # a later turn does not inherit a turn grant
 
 
 async def test_session_grant_applies_to_later_turns(session):
     res, _ = await ask(session, {"permissions": {"network": {"enabled": True}}}, "allow_session")
     assert res.output == '{"permissions":{"network":{"enabled":true},"file_system":null},"scope":"session"}'
-    later = session._new_turn(cx.ModeKind.DEFAULT)
+    later = session._new_turn(cx.tools.ModeKind.DEFAULT)
     assert granted_permissions(later).model_dump(mode="json") == {"network": {"enabled": True}, "file_system": None}
 
 

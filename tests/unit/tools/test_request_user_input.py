@@ -87,7 +87,7 @@ def test_spec_bytes_and_exposure(session):
     plan = session.tool_plan("plan")
     spec = next(s for s in plan.specs if s["name"] == "request_user_input")
     assert dumps(spec) == SPEC
-    assert plan.exposure("request_user_input") is cx.ToolExposure.DirectModelOnly
+    assert plan.exposure("request_user_input") is cx.tools.ToolExposure.DirectModelOnly
     assert [s["name"] for s in session.tool_plan("default").specs][:2] == ["update_plan", "request_user_input"]
 
 
@@ -133,7 +133,7 @@ async def test_custom_payload_is_unsupported(session):
     tool = RequestUserInputTool(session.config)
     call = ToolCall(tool_name=tool.tool_name, call_id="c", payload=Payload.custom("{}"))
     turn = session._new_turn(ModeKind.PLAN)
-    with pytest.raises(cx.RespondToModel, match="^request_user_input handler received unsupported payload$"):
+    with pytest.raises(cx.tools.RespondToModel, match="^request_user_input handler received unsupported payload$"):
         await tool.handle(ToolInvocation(call=call, tool=tool, turn=turn, cancel=turn.cancel.child()))
 
 
@@ -146,7 +146,7 @@ async def test_root_thread_check_precedes_mode(session):
     turn = session._new_turn(ModeKind.DEFAULT)
     turn.is_root_thread = False
     call = ToolCall(tool_name=tool.tool_name, call_id="c", payload=Payload.function("{}"))
-    with pytest.raises(cx.RespondToModel, match="^request_user_input can only be used by the root thread$"):
+    with pytest.raises(cx.tools.RespondToModel, match="^request_user_input can only be used by the root thread$"):
         await tool.handle(ToolInvocation(call=call, tool=tool, turn=turn, cancel=turn.cancel.child()))
 
 
@@ -216,7 +216,7 @@ async def test_empty_questions_pass(attached):
 
 # -- answer flow ------------------------------------------------------------------------------
 async def test_widget_answer_flow_and_event_log(attached, no_leaked_tasks):
-    rec = cx.RecordingSubscriber(attached)
+    rec = cx.testing.RecordingSubscriber(attached)
     task = asyncio.ensure_future(
         attached.call_tool("request_user_input", {**ARGS, "autoResolutionMs": 60000}, mode="plan", call_id="call1")
     )
@@ -414,7 +414,7 @@ async def test_real_loop_timer_is_scheduled_and_cancelled(rendered_frontend):
 
 # -- interrupt ------------------------------------------------------------------------------------
 async def test_interrupt_aborts_call_and_clears_request(attached, no_leaked_tasks):
-    rec = cx.RecordingSubscriber(attached)
+    rec = cx.testing.RecordingSubscriber(attached)
     model = cx.ScriptedModel([[cx.function_call("request_user_input", ARGS, call_id="q1")]])
     handle = attached.start_turn("ask me", model=model, mode="plan")
     (pending,) = await wait_pending(attached)

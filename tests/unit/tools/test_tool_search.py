@@ -37,7 +37,7 @@ def deferred_session():
         return to
 
     for fn in (create_event, list_files, send_email):
-        session.registry.register(fn, exposure=cx.ToolExposure.Deferred)
+        session.registry.register(fn, exposure=cx.tools.ToolExposure.Deferred)
     return session
 
 
@@ -50,7 +50,7 @@ def test_spec_is_codex_0169_byte_for_byte():
 def test_declared_only_with_a_deferred_tool():
     session = cx.Session(cx.Config())
     assert "tool_search" not in session.planner.plan().tool_names
-    session.registry.register(lambda: "x", name="hidden_helper", exposure=cx.ToolExposure.Deferred)
+    session.registry.register(lambda: "x", name="hidden_helper", exposure=cx.tools.ToolExposure.Deferred)
     plan = session.planner.plan()
     assert plan.tool_names[-1] == "tool_search"
     assert "hidden_helper" not in plan.tool_names  # deferred: not shown upfront
@@ -111,9 +111,9 @@ async def test_failures_answer_the_empty_output():
 
 
 def test_namespaces_merge_in_order_of_first_appearance():
-    class NsTool(cx.Tool):
+    class NsTool(cx.tools.Tool):
         def __init__(self, name, ns, description):
-            super().__init__(name, namespace=ns, exposure=cx.ToolExposure.Deferred)
+            super().__init__(name, namespace=ns, exposure=cx.tools.ToolExposure.Deferred)
             self.description = description
 
         def spec(self):
@@ -127,7 +127,7 @@ def test_namespaces_merge_in_order_of_first_appearance():
             }
 
         async def handle(self, invocation):
-            return cx.ToolOutput(body="ok")
+            return cx.tools.ToolOutput(body="ok")
 
     session = cx.Session(cx.Config())
     session.registry.replace_source(
@@ -179,12 +179,12 @@ def test_index_is_rebuilt_only_for_the_changed_source():
     session = cx.Session(cx.Config())
     for source in ("a", "b"):
         session.registry.replace_source(source, [])
-    session.registry.register(lambda: "1", name="alpha_tool", source="a", exposure=cx.ToolExposure.Deferred)
-    session.registry.register(lambda: "2", name="beta_tool", source="b", exposure=cx.ToolExposure.Deferred)
+    session.registry.register(lambda: "1", name="alpha_tool", source="a", exposure=cx.tools.ToolExposure.Deferred)
+    session.registry.register(lambda: "2", name="beta_tool", source="b", exposure=cx.tools.ToolExposure.Deferred)
     search = session.planner.plan().router.lookup(ToolName.of("tool_search")).tool
     search.search("alpha")
     assert sorted(search.index.rebuilt_sources) == ["a", "b"]
-    session.registry.register(lambda: "3", name="gamma_tool", source="b", exposure=cx.ToolExposure.Deferred)
+    session.registry.register(lambda: "3", name="gamma_tool", source="b", exposure=cx.tools.ToolExposure.Deferred)
     search = session.planner.plan().router.lookup(ToolName.of("tool_search")).tool
     assert [t["name"] for t in search.search("gamma")] == ["gamma_tool"]
     assert search.index.rebuilt_sources == ["b"]
@@ -193,9 +193,11 @@ def test_index_is_rebuilt_only_for_the_changed_source():
 async def test_deferred_namespaces_are_announced_like_codex():
     """Codex 0.169 tells the model the deferred namespaces in a <tools> developer message, then only additions."""
 
-    class NsTool(cx.Tool):
+    class NsTool(cx.tools.Tool):
         def __init__(self, name, ns, description=""):
-            super().__init__(name, namespace=ns, exposure=cx.ToolExposure.Deferred, namespace_description=description)
+            super().__init__(
+                name, namespace=ns, exposure=cx.tools.ToolExposure.Deferred, namespace_description=description
+            )
 
         def spec(self):
             return {
@@ -207,7 +209,7 @@ async def test_deferred_namespaces_are_announced_like_codex():
             }
 
         async def handle(self, invocation):
-            return cx.ToolOutput(body="ok")
+            return cx.tools.ToolOutput(body="ok")
 
     session = cx.Session(cx.Config())
     session.registry.replace_source("mcp:notes", [NsTool("save_note", "mcp__notes", "A tiny note book for tests.")])

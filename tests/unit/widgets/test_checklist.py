@@ -388,15 +388,15 @@ def test_text_html_escapes_and_carries_status_in_text(session: cx.Session) -> No
     assert "&lt;b&gt;why&lt;/b&gt;" in page and "b &amp; c" in page
     assert 'title="Completed"' in page and "<s>" in page and "<strong>b &amp; c</strong>" in page
     assert "(1/3 done)" in page
-    assert "(no steps provided)" in static_html(cx.UpdatePlanArgs(plan=[]))
+    assert "(no steps provided)" in static_html(cx.plans.UpdatePlanArgs(plan=[]))
 
 
 @pytest.mark.parametrize(
     "args",
     [
-        cx.UpdatePlanArgs(plan=[]),
-        cx.UpdatePlanArgs(explanation="  Starting ", plan=[]),
-        cx.UpdatePlanArgs(
+        cx.plans.UpdatePlanArgs(plan=[]),
+        cx.plans.UpdatePlanArgs(explanation="  Starting ", plan=[]),
+        cx.plans.UpdatePlanArgs(
             explanation="Why",
             plan=[
                 PlanItemArg(step="a", status=StepStatus.COMPLETED),
@@ -406,7 +406,7 @@ def test_text_html_escapes_and_carries_status_in_text(session: cx.Session) -> No
         ),
     ],
 )
-def test_the_text_fallback_matches_the_codex_renderer_for_short_lines(args: cx.UpdatePlanArgs) -> None:
+def test_the_text_fallback_matches_the_codex_renderer_for_short_lines(args: cx.plans.UpdatePlanArgs) -> None:
     from codex_nb.render.text import render_plan_text
 
     assert _fallback_text(args) == render_plan_text(args, width=80)

@@ -40,7 +40,7 @@ def hostile(*args: str, cancel_grace: float = 5.0, **env: str) -> cx.AcpAgent:
     return cx.AcpAgent(sys.executable, [str(HOSTILE), *args], env=env, cancel_grace=cancel_grace)
 
 
-def kinds(events: list[cx.Event]) -> list[str]:
+def kinds(events: list[cx.events.Event]) -> list[str]:
     return [e.msg.type for e in events]
 
 
@@ -93,10 +93,10 @@ async def test_codex_acp_prompt_maps_plan_tools_permission_and_message(tmp_path:
     with ResponsesServer(script) as srv:
         async with codex_acp(write_codex_acp_home(srv, tmp_path / "home")) as agent:
             session = await agent.new_session(work)
-            assert isinstance(session, cx.EventSource)
-            seen: list[cx.Event] = []
+            assert isinstance(session, cx.events.EventSource)
+            seen: list[cx.events.Event] = []
 
-            def record(event: cx.Event) -> None:
+            def record(event: cx.events.Event) -> None:
                 seen.append(event)
                 if event.msg.type == "acp_tool_call" and event.msg.status == "completed":
                     tool_done.set()
@@ -146,7 +146,7 @@ async def test_codex_acp_prompt_maps_plan_tools_permission_and_message(tmp_path:
     ]
 
 
-async def rejected_command(tmp_path: Path, policy: Any) -> tuple[Path, list[cx.Event], AcpTurnResult]:
+async def rejected_command(tmp_path: Path, policy: Any) -> tuple[Path, list[cx.events.Event], AcpTurnResult]:
     """A prompt whose command needs approval, answered by ``policy`` (None: nobody)."""
     script = [[cx.function_call("exec_command", ESCALATED, call_id="x1")], [cx.assistant_message("ok")]]
     work = tmp_path / "work"
@@ -155,7 +155,7 @@ async def rejected_command(tmp_path: Path, policy: Any) -> tuple[Path, list[cx.E
         async with codex_acp(write_codex_acp_home(srv, tmp_path / "home")) as agent:
             session = await agent.new_session(work)
             session.answer_policy = policy
-            seen: list[cx.Event] = []
+            seen: list[cx.events.Event] = []
             session.subscribe(seen.append)
             result = await session.prompt("Write f.txt")
     return work, seen, result
@@ -185,7 +185,7 @@ async def test_cancel_mid_prompt_interrupts_and_the_session_goes_on(tmp_path: Pa
     with ResponsesServer(script) as srv:
         async with codex_acp(write_codex_acp_home(srv, tmp_path / "home")) as agent:
             session = await agent.new_session(tmp_path)
-            seen: list[cx.Event] = []
+            seen: list[cx.events.Event] = []
             session.subscribe(seen.append)
             handle = session.prompt("take your time")
             await wait_gate(gate)
@@ -206,14 +206,14 @@ async def test_codex_acp_killed_mid_prompt_fails_the_turn_with_its_stderr(tmp_pa
         # a CODEX_HOME under the temp dir makes codex-acp write a warning to stderr at start
         async with codex_acp(write_codex_acp_home(srv, tmp_path / "home")) as agent:
             session = await agent.new_session(tmp_path)
-            seen: list[cx.Event] = []
+            seen: list[cx.events.Event] = []
             session.subscribe(seen.append)
             handle = session.prompt("work")
             await wait_gate(gate)
             os.kill(agent.pid, signal.SIGKILL)
             result = await handle
             tail = agent.stderr_tail()
-            with pytest.raises(cx.AcpError, match="was killed by SIGKILL"):
+            with pytest.raises(cx.acp_client.AcpError, match="was killed by SIGKILL"):
                 session.prompt("anyone there?")
     assert result.status == "failed" and result.stop_reason is None
     assert "was killed by SIGKILL during session/prompt" in result.error
@@ -225,7 +225,7 @@ async def test_codex_acp_without_a_key_cannot_authenticate_and_says_how(tmp_path
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "CODEX_HOME": str(tmp_path / "home")}
     (tmp_path / "home").mkdir()
     async with cx.AcpAgent(codex_acp_binary(), env=env, inherit_env=False) as agent:
-        with pytest.raises(cx.AcpAuthError) as caught:
+        with pytest.raises(cx.acp_client.AcpAuthError) as caught:
             await agent.new_session(tmp_path)
     text = str(caught.value)
     assert "requires authentication for session/new" in text
@@ -237,7 +237,7 @@ async def test_codex_acp_without_a_key_cannot_authenticate_and_says_how(tmp_path
 async def test_malformed_messages_are_reported_and_the_session_survives() -> None:
     async with hostile() as agent:
         session = await agent.new_session()
-        seen: list[cx.Event] = []
+        seen: list[cx.events.Event] = []
         session.subscribe(seen.append)
         result = await session.prompt("malformed")
         assert result.status == "completed" and result.last_agent_message == "still here"
@@ -276,7 +276,7 @@ async def test_file_requests_are_confined_to_the_session_cwd(tmp_path: Path) -> 
     ]
     async with hostile() as agent:
         session = await agent.new_session(work)
-        seen: list[cx.Event] = []
+        seen: list[cx.events.Event] = []
         session.subscribe(seen.append)
         result = await session.prompt("fs " + json.dumps({"ops": ops}))
     got = json.loads(result.last_agent_message)
@@ -329,14 +329,14 @@ async def test_env_var_authentication_when_the_agent_demands_it() -> None:
         session = await agent.new_session()
         assert (await session.prompt("hi")).last_agent_message == "echo: hi"
     async with hostile("--require-auth", HOSTILE_KEY="") as agent:
-        with pytest.raises(cx.AcpAuthError, match=r"Use HOSTILE_KEY \(hostile-key\): set HOSTILE_KEY"):
+        with pytest.raises(cx.acp_client.AcpAuthError, match=r"Use HOSTILE_KEY \(hostile-key\): set HOSTILE_KEY"):
             await agent.new_session()
 
 
 async def test_an_agent_that_ignores_cancel_is_ended_locally_after_the_grace() -> None:
     async with hostile(cancel_grace=0.5) as agent:
         session = await agent.new_session()
-        seen: list[cx.Event] = []
+        seen: list[cx.events.Event] = []
         started = asyncio.Event()
         session.subscribe(seen.append)
         session.subscribe(lambda e: started.set() if e.msg.type == "acp_tool_call" else None)
@@ -390,21 +390,21 @@ async def test_agent_exit_mid_prompt_shows_the_stderr_tail() -> None:
 
 
 async def test_bad_calls_say_what_to_do(tmp_path: Path) -> None:
-    with pytest.raises(cx.AcpError, match="args must be a list of strings"):
+    with pytest.raises(cx.acp_client.AcpError, match="args must be a list of strings"):
         cx.AcpAgent("x", "--flag")  # type: ignore[arg-type]
     agent = cx.AcpAgent(tmp_path / "no-such-agent")
     with pytest.raises(FileNotFoundError, match="was not found"):
         await agent.new_session(tmp_path)
     await agent.aclose()
     async with hostile() as agent:
-        with pytest.raises(cx.AcpError, match="does not exist"):
+        with pytest.raises(cx.acp_client.AcpError, match="does not exist"):
             await agent.new_session(tmp_path / "nope")
         session = await agent.new_session()
         handle = session.prompt("one")
-        with pytest.raises(cx.AcpError, match="already running"):
+        with pytest.raises(cx.acp_client.AcpError, match="already running"):
             session.prompt("two")
         await handle
-        with pytest.raises(cx.AcpError, match="cannot load sessions"):
+        with pytest.raises(cx.acp_client.AcpError, match="cannot load sessions"):
             await agent.load_session("hostile-x")
 
 
@@ -426,7 +426,7 @@ async def test_codex_acp_command_that_outlives_the_turn_is_closed_when_the_turn_
     with ResponsesServer(script) as srv:
         async with codex_acp(write_codex_acp_home(srv, tmp_path / "home")) as agent:
             session = await agent.new_session(work)
-            seen: list[cx.Event] = []
+            seen: list[cx.events.Event] = []
             session.subscribe(seen.append)
             session.answer_policy = cx.AnswerPolicy.scripted([{"permission": "Yes, proceed"}])
             try:
@@ -457,7 +457,7 @@ def release(fifo: Path) -> None:
 async def test_the_last_update_before_the_prompt_response_is_in_the_turn() -> None:
     async with hostile() as agent:
         session = await agent.new_session()
-        seen: list[cx.Event] = []
+        seen: list[cx.events.Event] = []
         session.subscribe(seen.append)
         for _ in range(20):  # the SDK dispatches each notification as a task: not one may be late
             seen.clear()
@@ -474,10 +474,10 @@ async def test_the_last_update_before_the_prompt_response_is_in_the_turn() -> No
 async def test_updates_after_the_prompt_response_belong_to_no_turn() -> None:
     async with hostile() as agent:
         session = await agent.new_session()
-        seen: list[cx.Event] = []
+        seen: list[cx.events.Event] = []
         late_update = asyncio.Event()
 
-        def record(event: cx.Event) -> None:
+        def record(event: cx.events.Event) -> None:
             seen.append(event)
             if event.msg.type == "acp_tool_call" and event.msg.status == "completed":
                 late_update.set()
@@ -501,7 +501,7 @@ async def test_updates_after_the_prompt_response_belong_to_no_turn() -> None:
 async def test_plan_steps_with_unknown_values_are_kept_and_reported() -> None:
     async with hostile() as agent:
         session = await agent.new_session()
-        seen: list[cx.Event] = []
+        seen: list[cx.events.Event] = []
         session.subscribe(seen.append)
         await session.prompt("badplan")
         await session.prompt("badplan")  # the same plan again: no second round of warnings
@@ -526,7 +526,7 @@ async def test_tool_call_records_are_capped_and_the_drops_counted(monkeypatch: p
     monkeypatch.setattr(acp_session, "RECORD_LIMIT", 5, raising=False)
     async with hostile() as agent:
         session = await agent.new_session()
-        seen: list[cx.Event] = []
+        seen: list[cx.events.Event] = []
         session.subscribe(seen.append)
         records: list[Any] = []
         session.on_lifecycle(records.append)

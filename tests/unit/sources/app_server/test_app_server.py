@@ -188,7 +188,7 @@ async def test_killed_server_fails_the_turn_with_the_stderr_tail(tmp_path: Path)
         os.killpg(server.pid, signal.SIGKILL)
         result = await handle
         await checklist.settled()
-        with pytest.raises(cx.AppServerExited, match="exited unexpectedly"):
+        with pytest.raises(cx.app_server.AppServerExited, match="exited unexpectedly"):
             thread.start_turn("again")
     assert result.status == "failed"
     assert "exited unexpectedly (exit status -9)" in result.error
@@ -209,12 +209,12 @@ async def test_close_ends_the_process_group(tmp_path: Path) -> None:
 
 async def test_json_rpc_errors_quote_the_server_and_timeouts_are_clear(tmp_path: Path) -> None:
     async with real_codex([], tmp_path / "home") as (server, _srv):
-        with pytest.raises(cx.AppServerRpcError, match="rejected thread/resume: .*no rollout found") as info:
+        with pytest.raises(cx.app_server.AppServerRpcError, match="rejected thread/resume: .*no rollout found") as info:
             await server.resume_thread("01a230d5-0000-7000-8000-000000000000")
         assert info.value.code and "no rollout found" in info.value.server_message
-        with pytest.raises(cx.AppServerTimeout, match="did not answer thread/start within"):
+        with pytest.raises(cx.app_server.AppServerTimeout, match="did not answer thread/start within"):
             await server.request("thread/start", {"cwd": str(tmp_path)}, timeout=1e-6)
-        with pytest.raises(cx.AppServerProtocolError, match="turn/start params breaks TurnStartParams"):
+        with pytest.raises(cx.app_server.AppServerProtocolError, match="turn/start params breaks TurnStartParams"):
             await server.request("turn/start", {"threadId": "x"})
 
 
@@ -248,13 +248,15 @@ def test_binary_resolution_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     from codex_nb.sources.app_server.binary import check_version, codex_binary
 
     monkeypatch.setenv("CODEX_BIN", str(tmp_path / "missing"))
-    with pytest.raises(cx.CodexBinaryError, match="not an executable file.*npm install @openai/codex@0.169.0"):
+    with pytest.raises(
+        cx.app_server.CodexBinaryError, match="not an executable file.*npm install @openai/codex@0.169.0"
+    ):
         codex_binary()
     old = tmp_path / "codex"
     old.write_text("#!/bin/sh\necho 'codex-cli 0.100.0'\n")
     old.chmod(old.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("CODEX_BIN", str(old))
-    with pytest.raises(cx.CodexBinaryError, match="is Codex 0.100.0, older than 0.169.0"):
+    with pytest.raises(cx.app_server.CodexBinaryError, match="is Codex 0.100.0, older than 0.169.0"):
         check_version(codex_binary())
 
 
@@ -289,7 +291,9 @@ async def test_hook_runs_become_hook_events(tmp_path: Path) -> None:
 ESCALATED = {"cmd": "touch approved.txt", "sandbox_permissions": "require_escalated", "justification": "make a file"}
 
 
-async def _command_turn(tmp_path: Path, prepare) -> tuple[list, cx.CodexThread, RecordingSubscriber, list[dict]]:
+async def _command_turn(
+    tmp_path: Path, prepare
+) -> tuple[list, cx.app_server.CodexThread, RecordingSubscriber, list[dict]]:
     script = [[cx.function_call("exec_command", ESCALATED, call_id="e1")], [cx.assistant_message("ok")]]
     async with real_codex(script, tmp_path / "home", approval_policy="on-request", sandbox_mode="workspace-write") as (
         server,
@@ -304,11 +308,11 @@ async def _command_turn(tmp_path: Path, prepare) -> tuple[list, cx.CodexThread, 
 
 
 async def test_command_approval_is_a_prompt_answered_in_the_widget(tmp_path: Path) -> None:
-    async def prepare(thread: cx.CodexThread) -> None:
+    async def prepare(thread: cx.app_server.CodexThread) -> None:
         prompts = cx.PromptsWidget(thread)
         prompts.receive({"kind": "ready", "id": "view"})
 
-        def answer(event: cx.Event) -> None:  # what a person does when the card appears
+        def answer(event: cx.events.Event) -> None:  # what a person does when the card appears
             if event.msg.type == "exec_approval_request":
                 request = thread.frontend_requests.pending[0]
                 assert "run: /bin/bash -lc 'touch approved.txt'" in prompts.text()
@@ -327,13 +331,13 @@ async def test_command_approval_is_a_prompt_answered_in_the_widget(tmp_path: Pat
 
 
 async def test_command_approval_headless_policies(tmp_path: Path) -> None:
-    async def session_wide(thread: cx.CodexThread) -> None:
+    async def session_wide(thread: cx.app_server.CodexThread) -> None:
         thread.answer_policy = cx.AnswerPolicy.scripted(["approve_for_session"])
 
     answered, *_ = await _command_turn(tmp_path / "a", session_wide)
     assert answered == [("item/commandExecution/requestApproval", {"decision": "acceptForSession"})]
 
-    async def nobody(thread: cx.CodexThread) -> None:
+    async def nobody(thread: cx.app_server.CodexThread) -> None:
         return None
 
     answered, _thread, log, requests = await _command_turn(tmp_path / "b", nobody)
@@ -381,7 +385,7 @@ async def test_file_change_approval_shows_the_diff_and_can_be_declined(tmp_path:
         prompts = cx.PromptsWidget(thread)
         prompts.receive({"kind": "ready", "id": "view"})
 
-        def decline(event: cx.Event) -> None:
+        def decline(event: cx.events.Event) -> None:
             if event.msg.type == "apply_patch_approval_request":
                 request = thread.frontend_requests.pending[0]
                 assert f"change: {tmp_path / 'hello.txt'}" in prompts.text()
@@ -424,9 +428,9 @@ async def test_config_overrides_per_server_and_per_thread(tmp_path: Path) -> Non
 
 async def test_using_a_server_before_start_or_after_close_is_a_clear_error(tmp_path: Path) -> None:
     server = cx.CodexAppServer(codex_home=tmp_path)
-    with pytest.raises(cx.AppServerError, match="not started; use `async with cx.CodexAppServer"):
+    with pytest.raises(cx.app_server.AppServerError, match="not started; use `async with cx.CodexAppServer"):
         await server.start_thread(cwd=tmp_path)
-    with pytest.raises(cx.CodexBinaryError, match="cannot run .*--version"):
+    with pytest.raises(cx.app_server.CodexBinaryError, match="cannot run .*--version"):
         await cx.CodexAppServer(binary=tmp_path).start()
     async with real_codex([], tmp_path / "home") as (server, _srv):
         thread = await server.start_thread(cwd=tmp_path)
@@ -434,7 +438,7 @@ async def test_using_a_server_before_start_or_after_close_is_a_clear_error(tmp_p
             thread.start_turn("x", mode="review")
         with pytest.raises(cx.TurnError, match="takes the user's text"):
             thread.start_turn(b"bytes")  # type: ignore[arg-type]
-    with pytest.raises(cx.AppServerExited, match="codex app-server was closed"):
+    with pytest.raises(cx.app_server.AppServerExited, match="codex app-server was closed"):
         thread.start_turn("after close")
 
 

@@ -81,7 +81,7 @@ async def test_stop_of_a_stopped_app_server_ends_the_turn_within_the_bound(tmp_p
         assert result.status == "interrupted"
         assert "did not end turn" in result.error and "within 2 s" in result.error and "killed" in result.error
         assert controls.status == "interrupted"
-        with pytest.raises(cx.AppServerExited, match="did not end turn"):
+        with pytest.raises(cx.app_server.AppServerExited, match="did not end turn"):
             thread.start_turn("again")
     assert live_members(pid) == []
 

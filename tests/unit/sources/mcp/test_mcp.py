@@ -304,7 +304,7 @@ def test_code_mode_sees_mcp_tools_as_nested_tools():
 
     registry = ToolRegistry()
     raw = RawTool(name="save_note", description="Save.", input_schema={"type": "object", "properties": {}})
-    registry.replace_source("mcp:notes", [McpTool(Conn(), raw, exposure=cx.ToolExposure.Deferred)])
+    registry.replace_source("mcp:notes", [McpTool(Conn(), raw, exposure=cx.tools.ToolExposure.Deferred)])
     nested = select_nested(list(registry.snapshot().entries.values()), CodeModeSettings())
     assert [d.identifier for d in nested.values()] == ["mcp__notes__save_note"]
 

@@ -55,7 +55,7 @@ async def test_every_provider_key_reaches_the_request(monkeypatch) -> None:
 async def test_query_params_are_appended_to_the_url() -> None:
     async with ResponsesServer([[cx.assistant_message("ok")]]) as srv:
         model = cx.ResponsesModel(model="m", base_url=srv.base_url, query_params={"api-version": "v1"})
-        request = cx.ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0)
+        request = cx.models.ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0)
         assert await model.sample(request) == [cx.assistant_message("ok")]
     assert srv.paths == ["/v1/responses?api-version=v1"]
 
@@ -71,10 +71,12 @@ def test_codex_defaults_and_caps() -> None:
         model="m", base_url="http://127.0.0.1:9/v1", request_max_retries=500, stream_max_retries=1000
     )
     assert (capped.provider.effective_request_max_retries, capped.provider.effective_stream_max_retries) == (100, 100)
-    body = model.request_body(cx.ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0, thread_id="th"))
+    body = model.request_body(
+        cx.models.ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0, thread_id="th")
+    )
     assert body["reasoning"] == {"summary": "auto"}  # Codex: summary auto, effort only when configured
     no_summary = cx.ResponsesModel(model="m", base_url="http://x/v1", reasoning_summary="none", reasoning_effort="high")
-    assert no_summary.request_body(cx.ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0))[
+    assert no_summary.request_body(cx.models.ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0))[
         "reasoning"
     ] == {"effort": "high"}
 

@@ -175,7 +175,7 @@ async def test_token_counts_are_capped(no_leaked_tasks) -> None:
     async with ResponsesServer([Events(events)]) as srv:
         result, _ = await run(srv)
     assert result.status == "completed", result.error
-    assert result.token_usage == cx.TokenUsage(
+    assert result.token_usage == cx.models.TokenUsage(
         input_tokens=MAX_TOKEN_COUNT, cached_input_tokens=MAX_TOKEN_COUNT, output_tokens=5, total_tokens=MAX_TOKEN_COUNT
     )
     assert (result.token_usage + result.token_usage).total_tokens == MAX_TOKEN_COUNT

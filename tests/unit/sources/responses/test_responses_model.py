@@ -101,8 +101,8 @@ async def test_text_streams_as_agent_message_deltas_then_one_agent_message(no_le
         "info": {"total_token_usage": usage, "last_token_usage": usage, "model_context_window": None},
         "rate_limits": None,
     }
-    assert result.token_usage == result.last_token_usage == cx.TokenUsage(**usage)
-    assert session.last_token_usage == session.token_usage == cx.TokenUsage(**usage)
+    assert result.token_usage == result.last_token_usage == cx.models.TokenUsage(**usage)
+    assert session.last_token_usage == session.token_usage == cx.models.TokenUsage(**usage)
     assert result.last_agent_message == "Hello, world"
 
 
@@ -399,7 +399,7 @@ async def test_the_key_never_shows_in_reprs_events_logs_or_tracebacks(caplog) ->
         result = await session.run_turn("hi", model=model)
         with pytest.raises(cx.ModelError) as caught:
             srv.script.append(HttpError(401, body=body))
-            await model.sample(cx.ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0))
+            await model.sample(cx.models.ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0))
     assert result.status == "failed" and "bad key ***" in result.error
     rendered = "".join(traceback.format_exception(caught.value))
     for text in (repr(model), str(model.__dict__), json.dumps(log.wire()), caplog.text, rendered, result.error):
@@ -428,16 +428,16 @@ async def test_a_sample_only_model_reports_usage_through_last_usage() -> None:
 
     session = cx.Session()
     result = await session.run_turn("go", model=Counting())
-    assert result.token_usage == cx.TokenUsage(input_tokens=20, output_tokens=4, total_tokens=24)
+    assert result.token_usage == cx.models.TokenUsage(input_tokens=20, output_tokens=4, total_tokens=24)
     assert (
         session.last_token_usage
         == result.last_token_usage
-        == cx.TokenUsage(input_tokens=10, output_tokens=2, total_tokens=12)
+        == cx.models.TokenUsage(input_tokens=10, output_tokens=2, total_tokens=12)
     )
     assert [e.msg.type for e in result.events].count("token_count") == 2
 
 
 def test_tokens_in_context_window_is_a_deprecated_alias_of_total_tokens() -> None:
-    usage = cx.TokenUsage(input_tokens=20, output_tokens=4, total_tokens=24)
+    usage = cx.models.TokenUsage(input_tokens=20, output_tokens=4, total_tokens=24)
     with pytest.warns(DeprecationWarning, match="use TokenUsage.total_tokens"):
         assert usage.tokens_in_context_window == 24

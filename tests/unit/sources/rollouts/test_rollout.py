@@ -96,7 +96,7 @@ def test_unknown_lines_are_counted_and_a_truncated_last_line_is_reported(
 
 
 def test_read_rollout_errors_are_clear(tmp_path: Path) -> None:
-    with pytest.raises(cx.RolloutError, match="is not a rollout file.*cx.list_rollouts"):
+    with pytest.raises(cx.rollouts.RolloutError, match="is not a rollout file.*cx.list_rollouts"):
         cx.read_rollout(tmp_path / "missing.jsonl")
 
 
@@ -111,7 +111,7 @@ def test_replay_feeds_the_same_checklist_and_scrubs_both_ways(recorded: dict[str
     assert replay.latest_plan().msg.plan[0].step == "read"
     replay.step(+1)
     assert checklist.explanation == "done" and replay.position == 1
-    with pytest.raises(cx.ReplayError, match="out of range: this session has 3"):
+    with pytest.raises(cx.rollouts.ReplayError, match="out of range: this session has 3"):
         replay.seek(3)
 
 
@@ -139,7 +139,7 @@ def test_compressed_and_archived_rollouts(recorded: dict[str, Any], tmp_path: Pa
     assert [p.call_id for p in rollout.plans] == ["p1", "p2", "p3"] and rollout.truncated is None
     broken = tmp_path / "rollout-broken.jsonl.zst"
     broken.write_bytes(b"not zstd at all")
-    with pytest.raises(cx.RolloutError, match="not a valid zstd file"):
+    with pytest.raises(cx.rollouts.RolloutError, match="not a valid zstd file"):
         cx.read_rollout(broken)
 
 

@@ -165,7 +165,7 @@ def test_an_over_long_line_is_skipped_and_reported_with_its_cap(tmp_path: Path) 
 def test_a_file_over_the_size_cap_is_refused_with_the_parameter(tmp_path: Path) -> None:
     path = _write(tmp_path / "rollout-big.jsonl", _session())
     with pytest.raises(
-        cx.RolloutError,
+        cx.rollouts.RolloutError,
         match=r"rollout-big.jsonl is larger than 100 bytes \(max_bytes=100\).*"
         r"cx.read_rollout\(path, max_bytes=\.\.\.\)",
     ):
@@ -194,7 +194,7 @@ _BOMB_READER = textwrap.dedent("""
     import codex_nb as cx
     try:
         cx.read_rollout(sys.argv[1])
-    except cx.RolloutError as err:
+    except cx.rollouts.RolloutError as err:
         print("RolloutError:", err)
     try:  # this process's own peak: getrusage's ru_maxrss survives execve, so it would report
         # the parent's size (pytest's, hundreds of MiB in a full run) whenever that is larger
@@ -249,7 +249,7 @@ def test_non_regular_files_are_refused_without_blocking(tmp_path: Path) -> None:
         tmp_path / "missing.jsonl": "it does not exist",
     }
     for path, why in cases.items():
-        with pytest.raises(cx.RolloutError) as caught:
+        with pytest.raises(cx.rollouts.RolloutError) as caught:
             cx.read_rollout(path)
         assert str(caught.value).startswith(f"{path} is not a rollout file ({why}")
         assert str(caught.value).endswith("find saved sessions with cx.list_rollouts()")
@@ -276,7 +276,7 @@ def test_line_numbers_count_empty_lines_and_lines_across_blocks(tmp_path: Path) 
 def test_a_file_of_too_many_lines_is_refused_with_the_parameter(tmp_path: Path) -> None:
     path = _write(tmp_path / "rollout-lines.jsonl", _session() + ["\n".join(["{}"] * 10)])
     with pytest.raises(
-        cx.RolloutError,
+        cx.rollouts.RolloutError,
         match=r"rollout-lines.jsonl has more than 12 lines \(max_lines=12\).*"
         r"cx.read_rollout\(path, max_lines=\.\.\.\)",
     ):

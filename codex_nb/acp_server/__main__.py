@@ -1,8 +1,8 @@
-"""``python -m codex_nb.acp --script responses.json``: codex_nb as an ACP agent on stdio.
+"""``python -m codex_nb.acp_server --script responses.json``: codex_nb as an ACP agent on stdio.
 
 The script is a JSON list of model responses, each a list of Responses-API output
 items (what ``cx.function_call`` / ``cx.assistant_message`` make), consumed in order
-across the process's prompts. For a real model, call ``codex_nb.acp.serve(model)``
+across the process's prompts. For a real model, call ``codex_nb.acp_server.serve(model)``
 from your own script with any object that has ``async sample(request)``.
 """
 
@@ -17,7 +17,7 @@ from pathlib import Path
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m codex_nb.acp", description="Serve codex_nb's runtime as an ACP agent on stdin/stdout."
+        prog="python -m codex_nb.acp_server", description="Serve codex_nb's runtime as an ACP agent on stdin/stdout."
     )
     parser.add_argument(
         "--script", required=True, type=Path, help="JSON file: a list of model responses, each a list of output items"

@@ -1,6 +1,6 @@
 """codex_nb's own runtime as an ACP agent, so ACP editors (Zed and others) can drive it.
 
-``python -m codex_nb.acp --script responses.json`` serves ACP on stdin/stdout with a
+``python -m codex_nb.acp_server --script responses.json`` serves ACP on stdin/stdout with a
 scripted model; from Python, ``await codex_nb.acp.serve(model)`` serves any model with
 ``async sample(request)``. Each ACP session is a ``cx.Session``: its ``plan_update``
 events go out as ACP ``plan`` updates, tool calls as ``tool_call`` /

@@ -1,4 +1,4 @@
-"""The agent half of ACP over a ``cx.Session`` (the client half is ``codex_nb.sources.acp``).
+"""The agent half of ACP over a ``cx.Session`` (the client half is ``codex_nb.acp_client``).
 
 Session events are translated in order by one pump task per session, because ACP
 notifications are async sends while bus subscribers are synchronous; a prompt's
@@ -23,7 +23,7 @@ from ..protocol.events import Event
 from ..runtime.session import Session
 from ..tools.lifecycle import LifecycleRecord
 
-log = logging.getLogger("codex_nb.acp.server")
+log = logging.getLogger("codex_nb.acp_server.server")
 
 STOP_REASON = {"completed": "end_turn", "interrupted": "cancelled"}
 
