@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .kernel_comm_parent import install as install_comm_parent_fix
+
 
 class StaticFallback:
     """Mixin for ``anywidget.AnyWidget`` subclasses; list it before ``AnyWidget``."""
@@ -21,6 +23,8 @@ class StaticFallback:
         raise NotImplementedError
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        # a shown view will send messages to the kernel: make them safe at a cell's end first
+        install_comm_parent_fix()
         bundle = super()._repr_mimebundle_(**kwargs)  # type: ignore[misc]  # AnyWidget's, later in the MRO
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle or {}, {})
         data = dict(data)
