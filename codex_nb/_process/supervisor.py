@@ -28,13 +28,19 @@ import os
 import signal
 import sys
 
+TYPE_CHECKING = False  # typing is not imported here (``-I -S``, a fast start); mypy reads this name as typing's
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Prctl = Callable[[int, int, int, int, int], int]
+
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 HANDLED = {signal.SIGCHLD, signal.SIGTERM, signal.SIGUSR1, signal.SIGHUP, signal.SIGINT}
 MAX_KILL_PASSES = 500
 
 
-def _prctl():  # type: ignore[no-untyped-def]
+def _prctl() -> Prctl:
     import ctypes
 
     prctl = ctypes.CDLL(None, use_errno=True).prctl
@@ -138,7 +144,7 @@ def exit_like(status: int) -> None:
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 
 
-def start(program: list[str], old_mask: set[int], prctl) -> int:  # type: ignore[no-untyped-def]
+def start(program: list[str], old_mask: set[int], prctl: Prctl) -> int:
     """Fork and exec the program in its own process group; raise the exec error here."""
     err_r, err_w = os.pipe()  # close-on-exec: EOF means the exec succeeded
     pid = os.fork()

@@ -16,16 +16,31 @@ from typing import Any
 
 import acp
 from acp import RequestError, plan_entry, start_tool_call, update_agent_message_text, update_plan, update_tool_call
-from acp.schema import AgentCapabilities, Implementation, InitializeResponse, NewSessionResponse, PromptResponse
+from acp.schema import (
+    AgentCapabilities,
+    Implementation,
+    InitializeResponse,
+    NewSessionResponse,
+    PlanEntryStatus,
+    PromptResponse,
+    StopReason,
+    ToolKind,
+)
 
 from ..config import Config
-from ..protocol.events import Event
+from ..protocol.events import AgentMessage, Event, PlanUpdate
+from ..protocol.plan import StepStatus
 from ..runtime.session import Session
 from ..tools.lifecycle import LifecycleRecord
 
 log = logging.getLogger("codex_nb.acp_server.server")
 
-STOP_REASON = {"completed": "end_turn", "interrupted": "cancelled"}
+STOP_REASON: dict[str, StopReason] = {"completed": "end_turn", "interrupted": "cancelled"}
+_PLAN_STATUS: dict[StepStatus, PlanEntryStatus] = {
+    StepStatus.PENDING: "pending",
+    StepStatus.IN_PROGRESS: "in_progress",
+    StepStatus.COMPLETED: "completed",
+}
 
 
 class _Served:
@@ -48,10 +63,12 @@ class _Served:
                 self.queue.task_done()
 
     def on_event(self, event: Event) -> None:
-        msg: Any = event.msg
-        if msg.type == "plan_update":
-            self.queue.put_nowait(update_plan([plan_entry(item.step, status=str(item.status)) for item in msg.plan]))
-        elif msg.type == "agent_message":
+        msg = event.msg
+        if isinstance(msg, PlanUpdate):
+            self.queue.put_nowait(
+                update_plan([plan_entry(item.step, status=_PLAN_STATUS[item.status]) for item in msg.plan])
+            )
+        elif isinstance(msg, AgentMessage):
             self.queue.put_nowait(update_agent_message_text(msg.message))
 
     def on_lifecycle(self, record: LifecycleRecord) -> None:
@@ -65,7 +82,7 @@ class _Served:
         self.queue.put_nowait(update_tool_call(record.call_id, status="completed" if ok else "failed"))
 
 
-def _kind(record: LifecycleRecord) -> str:
+def _kind(record: LifecycleRecord) -> ToolKind:
     return "think" if record.tool_name.name == "update_plan" else "other"
 
 
@@ -141,6 +158,8 @@ async def serve(model: Any, *, config: Config | None = None) -> None:
     """Serve ACP on this process's stdin/stdout until the client closes stdin."""
     agent = CodexNbAgent(model, config=config)
     try:
-        await acp.run_agent(agent)
+        # acp.Agent lists every ACP method as required, but its router answers method_not_found
+        # for the ones an agent does not define (load_session, fork_session, ...), as here.
+        await acp.run_agent(agent)  # type: ignore[arg-type]
     finally:
         await agent.close()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -128,13 +128,19 @@ class CodexMagics(Magics):
             return self.agent.use_session(args.session)
         return self.agent.source()
 
+    @property
+    def _user_ns(self) -> dict[str, Any]:
+        """The user's namespace: a magic runs in the shell it was registered with (never None here)."""
+        assert self.shell is not None
+        return self.shell.user_ns
+
     def _shows_widgets(self) -> bool:
         """Whether a front end may render widgets: only a kernel has one (terminal IPython has none)."""
         return getattr(self.shell, "kernel", None) is not None
 
     def _model_variable(self, name: str) -> None:
         """``--model`` names a variable; a model's own name (``gpt-5.1-codex``) gets the line that makes one."""
-        if name in self.shell.user_ns:
+        if name in self._user_ns:
             return
         variable = re.sub(r"\W", "_", name)
         variable = variable if variable.isidentifier() else f"model_{variable}"
@@ -198,7 +204,7 @@ class CodexMagics(Magics):
             self._model_variable(args.model)
         running = self.agent.start_turn(text.strip(), model=args.model, mode=args.mode)
         if args.out is not None:
-            self.shell.user_ns[args.out] = running.handle
+            self._user_ns[args.out] = running.handle
         extra = []
         if args.panel and not self._shows_widgets():
             print(NO_WIDGETS)
@@ -312,9 +318,9 @@ class CodexMagics(Magics):
             return "(not used: this source brings its own model)"
         if not name:
             return "(none: each %%codex cell needs --model VAR, or set one with %codex_config --model VAR)"
-        if name not in self.shell.user_ns:
+        if name not in self._user_ns:
             return f"{name} (not defined yet: define it in a cell before running %%codex)"
-        return f"{name} ({type(self.shell.user_ns[name]).__name__})"
+        return f"{name} ({type(self._user_ns[name]).__name__})"
 
     # -- %codex_hooks ----------------------------------------------------------------
     @magic_arguments()
@@ -383,7 +389,7 @@ def _spec_rows(spec: dict[str, Any]) -> list[tuple[str, str]]:
     return [(str(spec.get("name", spec.get("type"))), str(spec.get("type", "function")))]
 
 
-def _table(rows: list[tuple[str, ...]]) -> str:
+def _table(rows: Sequence[tuple[str, ...]]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows)
 

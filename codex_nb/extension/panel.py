@@ -132,6 +132,8 @@ class PanelNote(StaticFallback, anywidget.AnyWidget):
 class PanelCell(StaticFallback, ipywidgets.VBox):
     """The cell output of ``%codex_plan --panel``: the note, plus the plan where no side area exists."""
 
+    children: tuple[Any, ...]  # VBox's trait; ipywidgets has no types, and it is assigned below
+
     def __init__(self, note: PanelNote) -> None:
         super().__init__(children=[note])
         self.note = note

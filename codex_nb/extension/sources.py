@@ -23,7 +23,7 @@ import asyncio
 import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, TypeGuard
 
 from ..runtime.models import ScriptedModel
 
@@ -53,7 +53,7 @@ def _is_script(value: object) -> bool:
     )
 
 
-def _is_factory(value: object) -> bool:
+def _is_factory(value: object) -> TypeGuard[Callable[[], object]]:
     return callable(value) and not isinstance(value, type) and not _is_model(value)
 
 
@@ -63,7 +63,13 @@ def is_turn_source(value: object) -> bool:
     )
 
 
-def needs_model(source: object) -> bool:
+class _StartsTurns(Protocol):
+    """What ``needs_model`` reads: a turn source's ``start_turn`` (see ``is_turn_source``)."""
+
+    start_turn: Callable[..., Any]
+
+
+def needs_model(source: _StartsTurns) -> bool:
     """Whether ``source.start_turn`` takes ``model=`` (a ``cx.Session`` does; real agents do not).
 
     A ``needs_model`` attribute decides; otherwise the signature of ``start_turn`` does."""
@@ -71,7 +77,7 @@ def needs_model(source: object) -> bool:
     if explicit is not None:
         return bool(explicit)
     try:
-        return "model" in inspect.signature(source.start_turn).parameters  # type: ignore[attr-defined]
+        return "model" in inspect.signature(source.start_turn).parameters
     except (TypeError, ValueError):
         return True
 
@@ -102,6 +108,11 @@ MODEL_KINDS = (
 )
 
 
+def _scripted(value: object) -> ScriptedModel:
+    assert isinstance(value, Sequence)  # only what _is_script accepted comes here
+    return ScriptedModel(list(value))
+
+
 class SourceRegistry:
     """Adapters for ``--model`` and ``--source`` values, tried newest first.
 
@@ -112,7 +123,7 @@ class SourceRegistry:
     def __init__(self) -> None:
         self._models: list[Adapter] = [
             Adapter(name="model", accepts=_is_model, adapt=lambda value: value),
-            Adapter(name="scripted responses", accepts=_is_script, adapt=lambda value: ScriptedModel(list(value))),
+            Adapter(name="scripted responses", accepts=_is_script, adapt=_scripted),
         ]
         self._sources: list[Adapter] = [Adapter(name="turn source", accepts=is_turn_source, adapt=lambda v: v)]
 
@@ -128,7 +139,7 @@ class SourceRegistry:
             if adapter.accepts(value):
                 return adapter.adapt(value)
         if _is_factory(value):
-            made = value()  # type: ignore[operator]
+            made = value()
             for adapter in self._models:
                 if adapter.accepts(made):
                     return adapter.adapt(made)

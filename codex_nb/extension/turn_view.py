@@ -45,6 +45,8 @@ def _last_agent_item(items: list[dict[str, Any]]) -> str:
 class TurnView(StaticFallback, ipywidgets.VBox):
     """Controls, checklist, prompts and outcome of one ``%%codex`` turn (or the live plan of a session)."""
 
+    children: tuple[Any, ...]  # VBox's trait; ipywidgets has no types, and it is assigned below
+
     def __init__(
         self, source: Any, *, title: str, extra: list[Any] | None = None, turn: bool = True, **kwargs: Any
     ) -> None:

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import HookError
 from ..protocol.wire import well_formed
@@ -58,7 +58,10 @@ if TYPE_CHECKING:
 # never pays for their classes.
 
 MAX_ASYNC_HOOKS = 8
-_LABELS = {"PreToolUse": ("pre_tool_use", "pre-tool-use"), "PostToolUse": ("post_tool_use", "post-tool-use")}
+_LABELS: dict[str, tuple[Literal["pre_tool_use", "post_tool_use"], str]] = {
+    "PreToolUse": ("pre_tool_use", "pre-tool-use"),
+    "PostToolUse": ("post_tool_use", "post-tool-use"),
+}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -375,15 +378,19 @@ class HookEngine:
             return PreToolUseInput(**fields)
         return PostToolUseInput(tool_response=request.tool_response, **fields)
 
-    def _summary(self, run: _Run, tool_use_id: str, *, done: bool = True, mode: str = "sync") -> HookRunSummary:
+    def _summary(
+        self, run: _Run, tool_use_id: str, *, done: bool = True, mode: Literal["sync", "async"] = "sync"
+    ) -> HookRunSummary:
         from .events import HookRunSummary
 
         spec = run.spec
+        handler = spec.handler
+        assert not isinstance(handler, SkippedHandler)  # _select never runs a skipped handler
         snake, dashed = _LABELS[spec.event_name]
         return HookRunSummary(
             id=f"{dashed}:{run.display_order}:{spec.source_path}:{tool_use_id}",
             event_name=snake,
-            handler_type=spec.handler.handler_type,
+            handler_type=handler.handler_type,
             execution_mode=mode,
             source_path=spec.source_path,
             source=spec.source,

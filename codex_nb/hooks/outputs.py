@@ -13,7 +13,7 @@ from typing import Any
 
 from ..config.hooks import EVENT_NAMES
 from ..protocol.serde import nesting_error
-from .events import HookOutputEntry, HookRunStatus
+from .events import HookOutputEntry, HookOutputEntryKind, HookRunStatus
 
 _UNIVERSAL = {"continue", "stopReason", "suppressOutput", "systemMessage"}
 _PRE_TOP = _UNIVERSAL | {"decision", "reason", "hookSpecificOutput"}
@@ -48,8 +48,8 @@ class RunResult:
     should_stop: bool = False
     stop_reason: str | None = None
 
-    def add(self, kind: str, text: str) -> None:
-        self.entries.append(HookOutputEntry(kind=kind, text=text))  # type: ignore[arg-type]
+    def add(self, kind: HookOutputEntryKind, text: str) -> None:
+        self.entries.append(HookOutputEntry(kind=kind, text=text))
 
     def fail(self, text: str) -> None:
         self.status = "failed"
@@ -281,6 +281,7 @@ def _post_object(res: RunResult, uni: dict[str, Any], spec: dict[str, Any] | Non
     elif invalid_block is not None:
         res.fail(invalid_block)
     elif should_block:
+        assert isinstance(reason, str)  # a block without a non-empty string reason set invalid_block above
         res.status = "blocked"
         res.add("feedback", reason)
         res.feedback.append(reason)

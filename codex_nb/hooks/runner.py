@@ -18,7 +18,7 @@ import os
 import tempfile
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 from .._process import ChildProcess, spawn
 from ..config.hooks import DEFAULT_OUTPUT_CAP
@@ -51,7 +51,7 @@ class _Capture:
         self.kept = bytearray()
         self.spilled = 0
         self.spill_path: str | None = None
-        self._spill = None
+        self._spill: BinaryIO | None = None
 
     async def drain(self, stream: asyncio.StreamReader) -> None:
         try:

@@ -9,7 +9,7 @@ converted to that dict, so both kinds of hook share one set of rules and message
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -25,6 +25,8 @@ class _ToolHookInput:
     tool_use_id: str
     agent_id: str | None = None
     agent_type: str | None = None
+    if TYPE_CHECKING:  # each subclass sets it, as a field with its one value (not a field here: field order)
+        hook_event_name: Literal["PreToolUse", "PostToolUse"]
 
     def to_json(self) -> dict[str, Any]:
         """The stdin JSON of spec 03 §3, in Codex field order."""

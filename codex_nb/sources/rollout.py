@@ -26,7 +26,7 @@ from typing import Any
 from ..protocol.plan import UpdatePlanArgs
 from ..protocol.serde import RECURSION_LIMIT, SerdeError, nesting_error, parse_strict
 from .rollout_lines import MAX_BYTES, MAX_LINE_BYTES, MAX_LINES, RawLine, raw_lines, size_text
-from .rollout_lines import RolloutError  # noqa: F401 (cx.rollouts.RolloutError is exported from this module)
+from .rollout_lines import RolloutError as RolloutError  # codex_nb.rollouts.RolloutError is exported from this module
 
 KNOWN_TYPES = frozenset(
     {

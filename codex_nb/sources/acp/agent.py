@@ -18,7 +18,7 @@ from typing import Any
 from ...protocol.events import WarningEvent
 from .client import AcpClient
 from .errors import AcpAuthError, AcpError
-from .process import AgentProcess, describe_exit
+from .process import STREAM_LIMIT, AgentProcess, describe_exit
 from .session import AcpSession
 from .transport import CheckedTransport
 
@@ -125,8 +125,11 @@ class AcpAgent:
         )
         proc = self.process.process
         assert proc.stdout is not None and proc.stdin is not None
-        transport = CheckedTransport(proc.stdout, proc.stdin, self._on_malformed)
-        self._conn = acp.connect_to_agent(self._client, transport)
+        transport = CheckedTransport(proc.stdout, proc.stdin, self._on_malformed, limit=STREAM_LIMIT)
+        # acp.Client lists every client method as required, in its own parameter order; its router
+        # calls only the methods a client defines (method_not_found for elicitation here), always
+        # with keyword arguments.
+        self._conn = acp.connect_to_agent(self._client, transport)  # type: ignore[arg-type]
         self._spawn(self._watch(), name=f"acp-watch-{self.process.pid}")
         from importlib.metadata import PackageNotFoundError, version
 

@@ -54,7 +54,8 @@ class AcpClient:
         """Every ``session/update`` dropped because its session id was unknown and no buffer was left."""
 
     def _session(self, session_id: str, method: str) -> AcpSession:
-        session = self.agent.sessions.get(session_id)
+        # AgentPort types its sessions Any: naming AcpSession there would be an import cycle
+        session: AcpSession | None = self.agent.sessions.get(session_id)
         if session is None:
             raise RequestError(
                 -32602, f"{method}: unknown session id {session_id!r}", {"known": sorted(self.agent.sessions)}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ...protocol.plan import PlanItemArg, StepStatus
 from .events import AcpPlanUpdate, AcpToolCall
@@ -191,7 +191,7 @@ class ToolCallState:
             "durationMs": None,
         }
 
-    def event(self, phase: str) -> AcpToolCall:
+    def event(self, phase: Literal["started", "updated"]) -> AcpToolCall:
         return AcpToolCall(
             phase=phase,
             call_id=self.call_id,

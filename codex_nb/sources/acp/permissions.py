@@ -11,12 +11,15 @@ the ``cancelled`` outcome.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...frontend.answer_policy import ENV_VAR
 from ...frontend.requests import Outcome, Settlement
 from ...protocol.frontend import Question, QuestionOption, RequestUserInputEvent
 from .mapping import content_text
+
+if TYPE_CHECKING:
+    from acp.schema import PermissionOption
 
 QUESTION_ID = "permission"
 MAX_DETAIL = 2000
@@ -32,7 +35,7 @@ class Choice:
 
 
 def question_event(
-    *, call_id: str, turn_id: str, tool_call: Any, options: list[Any]
+    *, call_id: str, turn_id: str, tool_call: Any, options: list[PermissionOption]
 ) -> tuple[RequestUserInputEvent, dict[str, str]]:
     """The question to show and a label -> option id map (labels made unique)."""
     labels: dict[str, str] = {}
@@ -55,14 +58,14 @@ def question_event(
     return RequestUserInputEvent(call_id=call_id, turn_id=turn_id, questions=[question]), labels
 
 
-def _reject(options: list[Any]) -> str | None:
+def _reject(options: list[PermissionOption]) -> str | None:
     for option in options:
         if str(getattr(option.kind, "value", option.kind)) == "reject_once":
             return option.option_id
     return None
 
 
-def choice_from(settlement: Settlement, labels: dict[str, str], options: list[Any]) -> Choice:
+def choice_from(settlement: Settlement, labels: dict[str, str], options: list[PermissionOption]) -> Choice:
     if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY, Outcome.AUTO_RESOLVED):
         answers = (settlement.response or {}).get("answers", {}).get(QUESTION_ID, {}).get("answers", [])
         ids = set(labels.values())

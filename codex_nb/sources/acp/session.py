@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from acp import text_block
 from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
@@ -486,12 +486,14 @@ class AcpSession(BusEventSource):
             )
         )
 
-    def _lifecycle(self, phase: str, state: ToolCallState, outcome: ToolCallOutcome | None) -> None:
+    def _lifecycle(
+        self, phase: Literal["start", "finish"], state: ToolCallState, outcome: ToolCallOutcome | None
+    ) -> None:
         if phase == "finish":
             state.lifecycle_done = True
         record = LifecycleRecord(
             phase=phase,
-            thread_id=self.session_id,  # type: ignore[arg-type]
+            thread_id=self.session_id,
             turn_id=state.turn_id or "",
             call_id=state.call_id,
             tool_name=ToolName.of(state.kind or "other", TOOL_NAMESPACE),

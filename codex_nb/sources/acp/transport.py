@@ -33,9 +33,16 @@ class CheckedTransport:
     """An ``acp`` message transport over an agent's stdout/stdin."""
 
     def __init__(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, on_malformed: Callable[[str], None]
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        on_malformed: Callable[[str], None],
+        *,
+        limit: int,
     ) -> None:
         self._reader = reader
+        self._limit = limit
+        """The reader's line limit (``StreamReader`` keeps it private), for the report of a longer line."""
         self._writer = writer
         self._on_malformed = on_malformed
         self._lock = asyncio.Lock()
@@ -57,7 +64,7 @@ class CheckedTransport:
                     return None
             except asyncio.LimitOverrunError as err:
                 await self._reader.readexactly(err.consumed)
-                self._report(f"a line longer than the {self._reader._limit} byte limit was dropped")  # noqa: SLF001
+                self._report(f"a line longer than the {self._limit} byte limit was dropped")
                 continue
             text = raw.decode("utf-8", errors="replace").strip()
             if not text:

@@ -109,7 +109,7 @@ def binary_version(path: Path) -> str:
 def check_version(path: Path) -> str:
     """The binary's version; older than ``PROTOCOL_VERSION`` is a ``CodexBinaryError``."""
     version = binary_version(path)
-    if parse_version(version) < parse_version(PROTOCOL_VERSION):  # type: ignore[operator]
+    if parse_version(version) < parse_version(PROTOCOL_VERSION):  # type: ignore[operator]  # both parse (not None)
         raise CodexBinaryError(
             f"{path} is Codex {version}, older than {PROTOCOL_VERSION}, the app-server protocol "
             f"codex_nb was built against; {INSTALL_HINT}"

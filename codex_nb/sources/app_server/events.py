@@ -74,7 +74,7 @@ def hook_event(kind: str, params: dict[str, Any]) -> EventMsg:
     cls = HookStarted if kind == "hook/started" else HookCompleted
     try:
         fields = {_snake(k): v for k, v in run.items()}
-        fields["event_name"] = _HOOK_EVENTS[run.get("eventName")]
+        fields["event_name"] = _HOOK_EVENTS[run["eventName"]]
         fields["source"] = "session_flags" if run.get("source") == "sessionFlags" else "user"
         summary = HookRunSummary.model_validate({k: v for k, v in fields.items() if k in HookRunSummary.model_fields})
         return cls(turn_id=params.get("turnId"), run=summary)

@@ -29,7 +29,7 @@ from ...protocol.frontend import (
     RequestUserInputEvent,
 )
 from ...frontend.answer_policy import AnswerPolicyError, how_to_answer, route
-from ...frontend.requests import FrontendRequest, FrontendRequests, Outcome, RequestKind, Settlement
+from ...frontend.requests import FrontendRequest, FrontendRequests, Outcome, RequestKind, RequestMsg, Settlement
 from .permissions import granted_to_v2, profile_from_v2
 from .rpc import METHOD_NOT_FOUND
 
@@ -52,7 +52,7 @@ COMMAND_APPROVAL = "item/commandExecution/requestApproval"
 FILE_CHANGE_APPROVAL = "item/fileChange/requestApproval"
 ELICITATION = "mcpServer/elicitation/request"
 
-DECLINE: dict[str, Any] = {
+DECLINE: dict[str, dict[str, Any]] = {
     USER_INPUT: {"answers": {}},
     PERMISSIONS: {"permissions": {}, "scope": "turn"},
     COMMAND_APPROVAL: {"decision": "decline"},
@@ -213,10 +213,11 @@ class ServerRequests:
                 return dict(settlement.response)
             if kind == RequestKind.APPROVAL:
                 return {"decision": _V2_DECISIONS[settlement.response["decision"]]}
-            return granted_to_v2(settlement.response, msg.permissions)  # type: ignore[union-attr]
+            assert isinstance(msg, RequestPermissionsEvent)  # the one kind left: a permissions request
+            return granted_to_v2(settlement.response, msg.permissions)
         return DECLINE[method]
 
-    def _event(self, method: str, params: dict[str, Any]) -> Any:
+    def _event(self, method: str, params: dict[str, Any]) -> RequestMsg:
         if method == USER_INPUT:
             return user_input_event(params)
         if method == PERMISSIONS:

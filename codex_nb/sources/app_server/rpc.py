@@ -153,7 +153,8 @@ class JsonRpcConnection:
             log.exception("handling %s from codex app-server failed", method or "a response")
 
     def _on_response(self, message: dict[str, Any]) -> None:
-        entry = self._pending.get(message.get("id"))  # type: ignore[arg-type]
+        rpc_id = message.get("id")
+        entry = self._pending.get(rpc_id) if isinstance(rpc_id, int) else None  # our ids are ints
         if entry is None:
             log.info("response to an unknown or timed-out request id %r", message.get("id"))
             return

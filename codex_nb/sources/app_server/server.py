@@ -77,17 +77,27 @@ class CodexAppServer:
         self.unrouted: list[tuple[str, dict[str, Any]]] = []
         """Notifications without a known thread (server-wide ones), newest last, bounded."""
         self.closed_error: AppServerError | None = None
-        self.loop: asyncio.AbstractEventLoop | None = None  # type: ignore[assignment]
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._closing = False
         self._killed: str | None = None
         self._exit_task: asyncio.Future[None] | None = None
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        """The event loop ``start()`` ran on (a thread exists only once the server started)."""
+        if self._loop is None:
+            raise AppServerError(
+                "the app-server is not started; use `async with cx.CodexAppServer(...) as server` "
+                "or `await server.start()` first"
+            )
+        return self._loop
 
     # -- lifecycle ----------------------------------------------------------------------------
     async def start(self) -> CodexAppServer:
         """Spawn the server and do the ``initialize`` / ``initialized`` handshake."""
         if self.process is not None:
             return self
-        self.loop = asyncio.get_running_loop()
+        self._loop = asyncio.get_running_loop()
         binary = self._binary or codex_binary()
         self.version = await asyncio.to_thread(check_version, binary)
         env = dict(os.environ if self._env is None else self._env)
@@ -221,15 +231,19 @@ class CodexAppServer:
         if self.connection is not None:
             self.connection.respond_error(rpc_id, code, message)
 
+    def _thread_of(self, params: dict[str, Any]) -> CodexThread | None:
+        thread_id = params.get("threadId")
+        return self.threads.get(thread_id) if isinstance(thread_id, str) else None
+
     def _on_notification(self, method: str, params: dict[str, Any]) -> None:
-        thread = self.threads.get(params.get("threadId"))  # type: ignore[arg-type]
+        thread = self._thread_of(params)
         if thread is None:
             self.unrouted = [*self.unrouted[-199:], (method, params)]
             return
         thread.on_notification(method, params)
 
     def _on_request(self, rpc_id: Any, method: str, params: dict[str, Any]) -> None:
-        thread = self.threads.get(params.get("threadId"))  # type: ignore[arg-type]
+        thread = self._thread_of(params)
         if thread is None:
             assert self.connection is not None
             self.connection.respond_error(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import threading
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -28,8 +29,10 @@ from .requests import ServerRequests
 class _Server(Protocol):
     """What a thread needs from its ``CodexAppServer``."""
 
-    loop: asyncio.AbstractEventLoop
     interrupt_timeout: float
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop: ...
 
     async def request(self, method: str, params: dict[str, Any], *, timeout: float | None = None) -> Any: ...
 
@@ -106,7 +109,7 @@ class AppServerTurnHandle:
         """Add input to this running turn (``turn/steer`` with this turn as the precondition)."""
         await self.thread._steer(self, text)
 
-    def __await__(self):  # type: ignore[no-untyped-def]
+    def __await__(self) -> Generator[Any, None, AppServerTurnResult]:
         assert self.task is not None
         if self.task.done():
             return self.task.__await__()

@@ -28,7 +28,7 @@ def lenient_session_class() -> type:
     from mcp import types
     from mcp.client.session import ClientSession
 
-    class LenientClientSession(ClientSession):  # type: ignore[misc]
+    class LenientClientSession(ClientSession):
         skipped_tools: list[str]
 
         async def list_tools(self, *, params: types.PaginatedRequestParams | None = None) -> types.ListToolsResult:

@@ -112,7 +112,7 @@ class _ListTool(_ResourceTool):
                 page = await getattr(session, self.method)(params=params)
             except Exception as err:  # noqa: BLE001 -- the model reads the failure
                 raise RespondToModel(f"{self.what} failed for `{name}`: {_mcp_error(err)}") from None
-            items = getattr(page, "resources", None) if self.key == "resources" else page.resource_templates
+            items = page.resources if self.key == "resources" else page.resource_templates
             listed += [_ordered(name, i.model_dump(mode="json", by_alias=True, exclude_none=True)) for i in items]
             next_cursor = page.next_cursor
         out: dict[str, Any] = {"server": server} if isinstance(server, str) else {}

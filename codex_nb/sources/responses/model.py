@@ -112,7 +112,7 @@ class ResponsesModel:
                 "name your local server serves)"
             )
         info = _provider(provider, base_url=base_url, env_key=env_key)
-        overrides = {
+        overrides: dict[str, Any] = {
             key: value
             for key, value in (
                 ("request_max_retries", request_max_retries),
@@ -487,11 +487,10 @@ def _key_source(provider: ProviderInfo, environ: Mapping[str, str] | None = None
 def _server_message(err: Any) -> str:
     body = getattr(err, "body", None)
     if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and isinstance(inner.get("message"), str):
-            return inner["message"][:2000]
-        if isinstance(body.get("message"), str):
-            return body["message"][:2000]
+        for holder in (body.get("error", body), body):  # OpenAI's {"error": {"message": ...}}, then a flat one
+            message = holder.get("message") if isinstance(holder, dict) else None
+            if isinstance(message, str):
+                return message[:2000]
     if isinstance(body, str) and body:
         return body[:2000]
     try:

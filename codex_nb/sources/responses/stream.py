@@ -78,7 +78,8 @@ class StreamMapper:
         }
 
     def feed(self, event: Any) -> tuple[ModelStreamEvent, ...]:
-        handler = self._handlers.get(event.get("type")) if isinstance(event, dict) else None
+        kind = event.get("type") if isinstance(event, dict) else None
+        handler = self._handlers.get(kind) if isinstance(kind, str) else None
         return _NOTHING if handler is None else handler(event)
 
     # -- deltas ------------------------------------------------------------------------

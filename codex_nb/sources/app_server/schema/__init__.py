@@ -45,7 +45,8 @@ SERVER_REQUESTS = (
 @lru_cache(maxsize=1)
 def protocol() -> dict[str, Any]:
     """The committed schema subset: methods -> type names, and the flat definitions."""
-    return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    loaded: dict[str, Any] = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    return loaded
 
 
 class SchemaValidator:

@@ -344,3 +344,16 @@ async def test_a_turn_without_the_openai_package_names_the_extra_to_install() ->
         ),
     }
     assert srv.requests == []
+
+
+async def test_an_event_whose_type_is_not_a_string_is_skipped_like_an_unknown_one(no_leaked_tasks) -> None:
+    events = [
+        {"type": ["response.output_text.delta"], "delta": "x"},  # unhashable: no handler lookup may fail on it
+        {"type": {"nested": 1}},
+        {"type": "response.output_item.done", "output_index": 0, "item": cx.assistant_message("ok")},
+        {"type": "response.completed", "response": {"id": "r"}},
+    ]
+    async with ResponsesServer([Events(events)]) as srv:
+        result, _ = await run(srv)
+    assert result.status == "completed"
+    assert result.last_agent_message == "ok"
