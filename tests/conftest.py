@@ -17,10 +17,11 @@ import pytest
 import codex_nb as cx
 from codex_nb.frontend.answer_policy import ENV_VAR
 
-from binary_requirements import pytest_runtest_setup  # noqa: F401  (a hook: pytest finds it by name)
+from binary_requirements import mark_notebooks, pytest_runtest_setup  # noqa: F401  (a hook: found by name)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    mark_notebooks(items)
     others: list[pytest.Item] = []
     browser: list[pytest.Item] = []
     for item in items:

@@ -5,6 +5,7 @@ a path that does not exist, the way a machine without them looks to the resolver
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -81,6 +82,46 @@ def test_with_the_binaries_present_the_marked_tests_run(tmp_path: Path) -> None:
     assert done.returncode == 0 and "3 passed" in done.stdout, done.stdout + done.stderr
 
 
+NOTEBOOK_CONFTEST = """
+from binary_requirements import mark_notebooks
+
+
+def pytest_collection_modifyitems(items):
+    mark_notebooks(items)
+"""
+
+
+def run_notebook(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """nbval on a one-cell notebook named like the committed one that needs Codex."""
+    cell = {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": "c1",
+        "metadata": {},
+        "outputs": [],
+        "source": ["x = 1"],
+    }
+    notebook = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "07_real_codex.ipynb").write_text(json.dumps(notebook))
+    (tmp_path / "conftest.py").write_text(NOTEBOOK_CONFTEST)
+    child_env = {k: v for k, v in os.environ.items() if k not in ("CI", "CODEX_BIN", "CODEX_ACP_BIN")}
+    child_env.update(PYTHONPATH=os.pathsep.join([str(REPO), str(TESTS)]), **missing(tmp_path), **env)
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-c", str(REPO / "pyproject.toml")]
+    command += ["--rootdir", str(tmp_path), "-q", "--nbval", str(tmp_path / "07_real_codex.ipynb")]
+    return subprocess.run(
+        command, cwd=tmp_path, env=child_env, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL
+    )
+
+
+def test_nbval_skips_a_notebook_that_needs_a_missing_binary_but_not_in_ci(tmp_path: Path) -> None:
+    done = run_notebook(tmp_path)
+    assert done.returncode == 0 and "1 skipped" in done.stdout, done.stdout + done.stderr
+    assert "requires_codex: CODEX_BIN=" in done.stdout and "bash .ci/setup" in done.stdout
+    # in CI the cells run (the real notebook then fails on the missing binary, as it should)
+    done = run_notebook(tmp_path, CI="true")
+    assert "skipped" not in done.stdout and "1 passed" in done.stdout, done.stdout + done.stderr
+
+
 def test_the_suite_uses_these_hooks(request: pytest.FixtureRequest) -> None:
     conftests = [
         plugin
@@ -88,3 +129,4 @@ def test_the_suite_uses_these_hooks(request: pytest.FixtureRequest) -> None:
         if Path(getattr(plugin, "__file__", "") or "") == TESTS / "conftest.py"
     ]
     assert [c.pytest_runtest_setup for c in conftests] == [binary_requirements.pytest_runtest_setup]
+    assert [c.mark_notebooks for c in conftests] == [binary_requirements.mark_notebooks]

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from binary_requirements import NOTEBOOK_NEEDS
 
 from .notebook_expectations import CELL_WIDGETS, NOTEBOOKS, PAGE_WIDGETS, expectations, live_notebooks
 from .harness import JupyterServer, NotebookPage
@@ -113,18 +114,11 @@ KNOWN_HANG = {
 }
 
 
-# Notebooks that start a real binary: skipped without it, a failure in CI (tests/binary_requirements.py).
-NEEDS_BINARY = {
-    "07_real_codex.ipynb": pytest.mark.requires_codex,
-    "10_any_agent.ipynb": pytest.mark.requires_acp_agent,
-}
-
-
 def _cases() -> list[Any]:
     return [
         pytest.param(name, marks=pytest.mark.skip(reason=KNOWN_HANG[name]))
         if name in KNOWN_HANG
-        else pytest.param(name, marks=[NEEDS_BINARY[name]] if name in NEEDS_BINARY else [])
+        else pytest.param(name, marks=[getattr(pytest.mark, NOTEBOOK_NEEDS[name])] if name in NOTEBOOK_NEEDS else [])
         for name in live_notebooks()
     ]
 
