@@ -442,7 +442,7 @@ async def test_using_a_server_before_start_or_after_close_is_a_clear_error(tmp_p
     server = cx.CodexAppServer(codex_home=tmp_path)
     with pytest.raises(cx.AppServerError, match="not started; use `async with cx.CodexAppServer"):
         await server.start_thread(cwd=tmp_path)
-    with pytest.raises(cx.CodexBinaryError, match="cannot run .*--version"):
+    with pytest.raises(cx.CodexBinaryError, match=r"binary=.* is a directory, not an executable file; set CODEX_BIN"):
         await cx.CodexAppServer(binary=tmp_path).start()
     async with real_codex([], tmp_path / "home") as (server, _srv):
         thread = await server.start_thread(cwd=tmp_path)

@@ -235,3 +235,37 @@ def test_the_env_var_hint_is_one_line_for_every_platform(monkeypatch: pytest.Mon
         monkeypatch.setattr(platform, "machine", lambda arch=arch: {"x64": "x86_64"}.get(arch, arch))
         assert f"node_modules/@openai/codex-{suffix}/vendor/{triple}/bin/codex" in binary.install_hint()
     assert os.linesep not in binary.install_hint()
+
+
+# -- an explicit binary= gets the same checks ------------------------------------------------
+
+
+async def test_an_explicit_binary_is_checked_like_codex_bin(tmp_path: Path) -> None:
+    plain = tmp_path / "codex"
+    plain.write_text("#!/bin/sh\n")
+    with pytest.raises(cx.CodexBinaryError, match=rf"^binary={re.escape(str(plain))} is not executable \(chmod"):
+        await cx.CodexAppServer(binary=plain, codex_home=tmp_path).start()
+    link, _native = npm_install(tmp_path / "npm", native=False)
+    with pytest.raises(cx.CodexBinaryError, match=r"is the node launcher of @openai/codex, not the native codex"):
+        await cx.CodexAppServer(binary=link, codex_home=tmp_path).start()
+
+
+@pytest.mark.requires_codex
+def test_an_explicit_launcher_becomes_its_native_binary(tmp_path: Path) -> None:
+    launcher = REPO / ".codex-ref" / "node_modules" / ".bin" / "codex"
+    assert binary.checked_binary(launcher).resolve() == binary.pinned_native_path(REPO / ".codex-ref").resolve()
+
+
+def test_a_folder_that_cannot_be_read_is_reported_not_raised(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    executable(locked / "codex")
+    locked.chmod(0o000)
+    try:
+        monkeypatch.setenv("CODEX_BIN", str(locked / "codex"))
+        if os.access(locked / "codex", os.F_OK):  # root reads through any mode: nothing to report
+            assert binary.codex_binary() == locked / "codex"
+        else:
+            both_refuse(r"(cannot be inspected \(Permission denied\)|does not exist)")
+    finally:
+        locked.chmod(0o755)

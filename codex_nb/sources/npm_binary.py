@@ -98,14 +98,17 @@ def _is_node_script(path: Path) -> bool:
 
 def _describe(path: Path, source: str) -> str | None:
     """Why ``path`` is not an executable file, or None when it is one."""
-    if path.is_symlink() and not path.exists():
-        return f"{source} is a broken symlink (to {os.readlink(path)})"
-    if not path.exists():
-        return f"{source} does not exist"
-    if path.is_dir():
-        return f"{source} is a directory, not an executable file"
-    if not path.is_file():
-        return f"{source} is not a regular file"
+    try:
+        if path.is_symlink() and not path.exists():
+            return f"{source} is a broken symlink (to {os.readlink(path)})"
+        if not path.exists():
+            return f"{source} does not exist"
+        if path.is_dir():
+            return f"{source} is a directory, not an executable file"
+        if not path.is_file():
+            return f"{source} is not a regular file"
+    except OSError as err:  # a folder on the way we may not read, a name too long, ...
+        return f"{source} cannot be inspected ({err.strerror or err})"
     if not os.access(path, os.X_OK):
         return f"{source} is not executable (chmod +x {path})"
     return None

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..._process import run_sync
 from ...errors import CodexNbError
-from ..npm_binary import NpmBinary, native_in, pinned_in, resolve
+from ..npm_binary import NpmBinary, checked, native_in, pinned_in, resolve
 
 NPM_PACKAGE = "@openai/codex"
 _VERSION_RE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
@@ -96,6 +96,11 @@ def pinned_binary() -> Path | None:
 def codex_binary() -> Path:
     """The native Codex binary: ``$CODEX_BIN``, else the pinned install, else ``PATH``."""
     return resolve(codex_spec(), pinned_install_roots())
+
+
+def checked_binary(path: Path) -> Path:
+    """An explicitly given binary, checked as ``CODEX_BIN`` is (a launcher becomes its native binary)."""
+    return checked(codex_spec(), path.expanduser(), f"binary={path}")
 
 
 def parse_version(text: str) -> tuple[int, int, int] | None:
