@@ -1,5 +1,8 @@
 """Shared fixtures: a fresh session per test, and a check that no task is left behind.
 
+Tests marked ``requires_codex`` / ``requires_acp_agent`` are skipped where the binary is
+missing, and fail when ``CI=true`` (``binary_requirements``).
+
 Browser tests are run last when a session collects them with the others (`pytest tests`):
 Playwright's sync API keeps an event loop running in the main thread until the session
 ends, and every ``asyncio.run`` after it would fail. ``.ci/test`` runs them separately.
@@ -14,8 +17,11 @@ import pytest
 import codex_nb as cx
 from codex_nb.frontend.answer_policy import ENV_VAR
 
+from helpers.binary_requirements import mark_notebooks, pytest_runtest_setup  # noqa: F401  (a hook: found by name)
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    mark_notebooks(items)
     others: list[pytest.Item] = []
     browser: list[pytest.Item] = []
     for item in items:

@@ -8,12 +8,11 @@ lives in ``.ci/codex-acp-version``; ``.ci/setup`` installs it into ``.acp-agents
 
 from __future__ import annotations
 
-import os
-import platform
-import shutil
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..sources.npm_binary import NpmBinary, resolve
 from .codex_ref import REPO_ROOT
 
 if TYPE_CHECKING:
@@ -24,41 +23,36 @@ INSTALL_DIR = REPO_ROOT / ".acp-agents"
 CODEX_ACP_MODEL = "gpt-5.4"
 """A model codex-acp 0.16.0 has metadata for (others make it print a fallback warning)."""
 
-_PACKAGES = {
-    ("Linux", "x86_64"): "linux-x64",
-    ("Linux", "aarch64"): "linux-arm64",
-    ("Darwin", "x86_64"): "darwin-x64",
-    ("Darwin", "arm64"): "darwin-arm64",
-}
-
 
 class CodexAcpNotFound(FileNotFoundError):
-    """No codex-acp: set CODEX_ACP_BIN or run ``bash .ci/setup``."""
+    """No usable codex-acp: set CODEX_ACP_BIN or run ``bash .ci/setup``."""
 
 
 def pinned_codex_acp_version() -> str:
-    return VERSION_FILE.read_text(encoding="utf-8").strip()
+    """The pinned ``@zed-industries/codex-acp`` version (``.ci/codex-acp-version``)."""
+    try:
+        return VERSION_FILE.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        raise CodexAcpNotFound(f"{VERSION_FILE} is missing; it holds the pinned codex-acp version") from None
+
+
+@lru_cache(maxsize=1)
+def codex_acp_spec() -> NpmBinary:
+    """How codex-acp is found: the same checks and error texts as the Codex binary's."""
+    return NpmBinary(
+        name="codex-acp",
+        package="@zed-industries/codex-acp",
+        env_var="CODEX_ACP_BIN",
+        version=pinned_codex_acp_version(),
+        native_path=lambda _triple: "bin/codex-acp",
+        error=CodexAcpNotFound,
+        setup_folder=".acp-agents",
+    )
 
 
 def codex_acp_binary() -> Path:
     """``$CODEX_ACP_BIN``, else the native binary of the pinned install, else ``codex-acp`` on PATH."""
-    override = os.environ.get("CODEX_ACP_BIN")
-    if override:
-        if not Path(override).is_file():
-            raise CodexAcpNotFound(f"CODEX_ACP_BIN={override} is not a file")
-        return Path(override)
-    package = _PACKAGES.get((platform.system(), platform.machine()))
-    if package is not None:
-        native = INSTALL_DIR / "node_modules" / "@zed-industries" / f"codex-acp-{package}" / "bin" / "codex-acp"
-        if native.is_file():
-            return native
-    found = shutil.which("codex-acp")
-    if found:
-        return Path(found)
-    raise CodexAcpNotFound(
-        "no codex-acp: run `bash .ci/setup` (installs the pinned @zed-industries/codex-acp into "
-        ".acp-agents/) or set CODEX_ACP_BIN to a codex-acp executable"
-    )
+    return resolve(codex_acp_spec(), [INSTALL_DIR])
 
 
 def write_codex_acp_home(server: ResponsesServer, path: str | Path, **overrides: Any) -> Path:

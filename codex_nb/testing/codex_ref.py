@@ -1,38 +1,31 @@
 """The pinned reference Codex: where its binary is and how to point it at a local server.
 
-The version lives in one place, ``.ci/codex-version``; ``.ci/setup`` npm-installs that
-version into the ignored folder ``.codex-ref/``. ``codex_binary()`` returns the NATIVE
-executable inside ``@openai/codex-linux-x64`` (not the node launcher), so a test that
-ends the process it started leaves no orphaned child behind.
+``.ci/setup`` npm-installs the version pinned in ``.ci/codex-version`` into the ignored folder
+``.codex-ref/``. ``codex_binary()`` is the runtime's own resolver (``CODEX_BIN``, the pinned
+install, ``PATH``; the NATIVE executable, never the node launcher), so a test runs exactly the
+binary ``cx.CodexAppServer()`` would, and a test that ends the process it started leaves no
+orphaned child behind.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import platform
-import shutil
 from pathlib import Path
 from typing import Any
+
+from ..sources.app_server import binary as _binary
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 VERSION_FILE = REPO_ROOT / ".ci" / "codex-version"
 INSTALL_DIR = REPO_ROOT / ".codex-ref"
 
-_TARGETS = {
-    ("Linux", "x86_64"): ("linux-x64", "x86_64-unknown-linux-musl"),
-    ("Linux", "aarch64"): ("linux-arm64", "aarch64-unknown-linux-musl"),
-    ("Darwin", "x86_64"): ("darwin-x64", "x86_64-apple-darwin"),
-    ("Darwin", "arm64"): ("darwin-arm64", "aarch64-apple-darwin"),
-}
 
-
-class CodexNotFound(FileNotFoundError):
-    """No Codex binary: set CODEX_BIN or run ``bash .ci/setup``."""
+class CodexNotFound(_binary.CodexBinaryError, FileNotFoundError):
+    """No usable Codex binary: set CODEX_BIN or run ``bash .ci/setup``."""
 
 
 def pinned_codex_version() -> str:
-    """The pinned ``@openai/codex`` version (``.ci/codex-version``)."""
+    """The pinned ``@openai/codex`` version (``.ci/codex-version``); it must equal the protocol's."""
     try:
         return VERSION_FILE.read_text(encoding="utf-8").strip()
     except FileNotFoundError:
@@ -40,35 +33,19 @@ def pinned_codex_version() -> str:
 
 
 def native_binary(install_dir: Path = INSTALL_DIR) -> Path:
-    """Where the platform package puts the native executable under an npm install folder."""
-    target = _TARGETS.get((platform.system(), platform.machine()))
-    if target is None:
-        raise CodexNotFound(f"no @openai/codex build is known for {platform.system()} {platform.machine()}")
-    package, triple = target
-    return install_dir / "node_modules" / "@openai" / f"codex-{package}" / "vendor" / triple / "bin" / "codex"
+    """Where this machine's platform package puts the native executable under an npm install folder."""
+    try:
+        return _binary.pinned_native_path(install_dir)
+    except _binary.CodexBinaryError as err:
+        raise CodexNotFound(str(err)) from None
 
 
 def codex_binary() -> Path:
     """The Codex executable: ``$CODEX_BIN``, else the pinned install in ``.codex-ref/``, else PATH."""
-    override = os.environ.get("CODEX_BIN")
-    if override:
-        path = Path(override)
-        if not path.is_file():
-            raise CodexNotFound(f"CODEX_BIN={override} is not a file")
-        return path
     try:
-        pinned = native_binary()
-    except CodexNotFound:
-        pinned = None
-    if pinned is not None and pinned.is_file():
-        return pinned
-    found = shutil.which("codex")
-    if found:
-        return Path(found)
-    raise CodexNotFound(
-        "no Codex binary: run `bash .ci/setup` (installs the pinned @openai/codex into .codex-ref/) "
-        "or set CODEX_BIN to a codex executable"
-    )
+        return _binary.codex_binary()
+    except _binary.CodexBinaryError as err:
+        raise CodexNotFound(str(err)) from None
 
 
 def _toml_value(value: Any) -> str:

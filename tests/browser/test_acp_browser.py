@@ -14,7 +14,7 @@ import pytest
 
 from .harness import JupyterServer, NotebookPage, notebook_json
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.requires_acp_agent]
 
 SETUP = """\
 import asyncio, os, tempfile, threading

@@ -15,7 +15,7 @@ import pytest
 
 from .harness import JupyterServer, NotebookPage, notebook_json
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.requires_codex]
 
 SETUP = """\
 import asyncio, os, tempfile, threading

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.binary_requirements import NOTEBOOK_NEEDS
 
 from .notebook_expectations import CELL_WIDGETS, NOTEBOOKS, PAGE_WIDGETS, expectations, live_notebooks
 from .harness import JupyterServer, NotebookPage
@@ -115,7 +116,9 @@ KNOWN_HANG = {
 
 def _cases() -> list[Any]:
     return [
-        pytest.param(name, marks=pytest.mark.skip(reason=KNOWN_HANG[name])) if name in KNOWN_HANG else name
+        pytest.param(name, marks=pytest.mark.skip(reason=KNOWN_HANG[name]))
+        if name in KNOWN_HANG
+        else pytest.param(name, marks=[getattr(pytest.mark, NOTEBOOK_NEEDS[name])] if name in NOTEBOOK_NEEDS else [])
         for name in live_notebooks()
     ]
 

@@ -14,7 +14,7 @@ import sys
 import pytest
 from jupyter_client.manager import start_new_kernel
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.requires_acp_agent]
 
 # codex-acp does not exit when its stdin closes, so only our own ending can end it here.
 START = """

@@ -13,7 +13,7 @@ from jupyter_client.manager import start_new_kernel
 from helpers.app_server_helpers import live_members
 from codex_nb.testing import codex_binary
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.requires_codex]
 
 START = """
 import asyncio, os, codex_nb as cx

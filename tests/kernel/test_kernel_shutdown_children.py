@@ -19,7 +19,7 @@ from helpers.app_server_helpers import PLAN_TOOLS
 from helpers.hook_processes import BACKGROUNDED, hook_pids
 from helpers.process_trees import ESCAPING, fifo_at, kill_leftover, read_pid, wait_dead
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.requires_codex, pytest.mark.requires_acp_agent]
 
 CELL = """
 import asyncio, json, os, codex_nb as cx

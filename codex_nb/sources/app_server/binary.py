@@ -1,44 +1,71 @@
 """Find the native ``codex`` binary and check that it speaks the protocol we were built for.
 
 Resolution order: ``$CODEX_BIN``; the project's pinned npm install (``.codex-ref/`` in the
-checkout, the NATIVE binary inside ``@openai/codex-linux-x64``, not the node launcher, so
-killing its process group really ends it); ``codex`` on ``PATH``. ``codex_nb.testing``
-reuses this resolver.
+checkout, or ``$CODEX_NB_CODEX_REF``); ``codex`` on ``PATH``. The checks and error texts are
+``codex_nb.sources.npm_binary``'s, shared with ``codex_nb.testing`` so tests resolve exactly
+the binary the runtime would.
+
+The protocol version is the ``codex_version`` recorded in ``schema/protocol.json``: that file is
+generated from the binary, so the version it names is, by construction, the one whose protocol
+this client speaks.
 """
 
 from __future__ import annotations
 
 import os
-import platform
 import re
-import shutil
 import subprocess
 from functools import lru_cache
 from pathlib import Path
 
 from ..._process import run_sync
 from ...errors import CodexNbError
+from ..npm_binary import NpmBinary, checked, native_in, pinned_in, resolve
 
-PROTOCOL_VERSION = "0.169.0"
-"""The Codex version whose ``generate-json-schema --experimental`` output this client uses."""
 NPM_PACKAGE = "@openai/codex"
-INSTALL_HINT = (
-    f"install it with `npm install {NPM_PACKAGE}@{PROTOCOL_VERSION}` and set CODEX_BIN to the native binary "
-    f"(node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex on Linux x64), "
-    f"or run .ci/setup in a codex_nb checkout to get the pinned install in .codex-ref/"
-)
 _VERSION_RE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+# <checkout>/codex_nb/sources/app_server/binary.py: the checkout holds the pinned install
+_CHECKOUT = Path(__file__).resolve().parents[3]
 
 
 class CodexBinaryError(CodexNbError):
-    """No usable ``codex`` binary: missing, not executable, or older than the protocol."""
+    """No usable ``codex`` binary: missing, not executable, the launcher only, or older than the protocol."""
 
 
-def _triple() -> tuple[str, str]:
-    machine = platform.machine().lower()
-    arch = "arm64" if machine in ("aarch64", "arm64") else "x64"
-    rust = "aarch64" if arch == "arm64" else "x86_64"
-    return f"@openai/codex-linux-{arch}", f"{rust}-unknown-linux-musl"
+@lru_cache(maxsize=1)
+def protocol_version() -> str:
+    """The Codex version whose ``generate-json-schema --experimental`` output this client uses."""
+    from .schema import protocol
+
+    return str(protocol()["codex_version"])
+
+
+def __getattr__(name: str) -> str:
+    # A module attribute read lazily: the schema file is only opened when someone asks.
+    if name == "PROTOCOL_VERSION":
+        return protocol_version()
+    if name == "INSTALL_HINT":  # the constant this function replaced
+        return install_hint()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@lru_cache(maxsize=1)
+def codex_spec() -> NpmBinary:
+    """How ``codex`` is found and how to tell a person to install it."""
+    return NpmBinary(
+        name="codex",
+        package=NPM_PACKAGE,
+        env_var="CODEX_BIN",
+        version=protocol_version(),
+        native_path=lambda triple: f"vendor/{triple}/bin/codex",
+        error=CodexBinaryError,
+        setup_folder=".codex-ref",
+    )
+
+
+def install_hint() -> str:
+    """What to do when no usable binary is found (one sentence, with the pinned version)."""
+    return codex_spec().hint()
 
 
 def pinned_install_roots() -> list[Path]:
@@ -46,43 +73,34 @@ def pinned_install_roots() -> list[Path]:
     roots = []
     env = os.environ.get("CODEX_NB_CODEX_REF")
     if env:
-        roots.append(Path(env))
-    here = Path(__file__).resolve()
-    for parent in here.parents:  # an editable checkout: <repo>/codex_nb/sources/app_server/binary.py
-        if (parent / "pyproject.toml").exists():
-            roots.append(parent / ".codex-ref")
-            break
+        roots.append(Path(env).expanduser())
+    if (_CHECKOUT / "pyproject.toml").is_file():  # an editable checkout, not site-packages
+        roots.append(_CHECKOUT / ".codex-ref")
     return roots
 
 
+def pinned_native_path(install_dir: Path) -> Path:
+    """Where this machine's platform package puts the native binary under an npm install folder."""
+    return native_in(codex_spec(), install_dir / "node_modules")
+
+
 def pinned_binary() -> Path | None:
-    package, triple = _triple()
+    """The native binary of the first pinned install, or None when there is none."""
     for root in pinned_install_roots():
-        candidate = root / "node_modules" / package / "vendor" / triple / "bin" / "codex"
-        if candidate.is_file():
-            return candidate
+        found = pinned_in(codex_spec(), root)
+        if found is not None:
+            return found
     return None
 
 
 def codex_binary() -> Path:
     """The native Codex binary: ``$CODEX_BIN``, else the pinned install, else ``PATH``."""
-    env = os.environ.get("CODEX_BIN")
-    if env:
-        path = Path(env).expanduser()
-        if not path.is_file() or not os.access(path, os.X_OK):
-            raise CodexBinaryError(
-                f"CODEX_BIN={env!r} is not an executable file; fix the path or unset it. To get Codex: {INSTALL_HINT}"
-            )
-        return path
-    pinned = pinned_binary()
-    if pinned is not None:
-        return pinned
-    found = shutil.which("codex")
-    if found:
-        return Path(found)
-    raise CodexBinaryError(
-        f"no Codex binary found (CODEX_BIN is unset, no pinned install, no `codex` on PATH); {INSTALL_HINT}"
-    )
+    return resolve(codex_spec(), pinned_install_roots())
+
+
+def checked_binary(path: Path) -> Path:
+    """An explicitly given binary, checked as ``CODEX_BIN`` is (a launcher becomes its native binary)."""
+    return checked(codex_spec(), path.expanduser(), f"binary={path}")
 
 
 def parse_version(text: str) -> tuple[int, int, int] | None:
@@ -92,26 +110,27 @@ def parse_version(text: str) -> tuple[int, int, int] | None:
 
 @lru_cache(maxsize=16)
 def binary_version(path: Path) -> str:
-    """``codex --version`` -> ``0.169.0`` (raises ``CodexBinaryError`` if it cannot be read)."""
+    """``codex --version`` -> ``X.Y.Z`` (raises ``CodexBinaryError`` if it cannot be read)."""
     try:
         done = run_sync([str(path), "--version"], timeout=30)
     except (OSError, subprocess.TimeoutExpired) as err:
-        raise CodexBinaryError(f"cannot run {path} --version: {err}; {INSTALL_HINT}") from None
+        raise CodexBinaryError(f"cannot run {path} --version: {err}; {install_hint()}") from None
     version = parse_version(done.stdout)
     if done.returncode != 0 or version is None:
         raise CodexBinaryError(
             f"{path} --version did not print a version (exit {done.returncode}, "
-            f"output {done.stdout.strip()!r} {done.stderr.strip()[:200]!r}); {INSTALL_HINT}"
+            f"output {done.stdout.strip()!r} {done.stderr.strip()[:200]!r}); {install_hint()}"
         )
     return ".".join(map(str, version))
 
 
 def check_version(path: Path) -> str:
-    """The binary's version; older than ``PROTOCOL_VERSION`` is a ``CodexBinaryError``."""
+    """The binary's version; older than the protocol version is a ``CodexBinaryError``."""
     version = binary_version(path)
-    if parse_version(version) < parse_version(PROTOCOL_VERSION):  # type: ignore[operator]  # both parse (not None)
+    wanted = protocol_version()
+    if parse_version(version) < parse_version(wanted):  # type: ignore[operator]  # both parse (not None)
         raise CodexBinaryError(
-            f"{path} is Codex {version}, older than {PROTOCOL_VERSION}, the app-server protocol "
-            f"codex_nb was built against; {INSTALL_HINT}"
+            f"{path} is Codex {version}, older than {wanted}, the app-server protocol codex_nb was built against; "
+            f"{install_hint()}"
         )
     return version

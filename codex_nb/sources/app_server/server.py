@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .binary import check_version, codex_binary
+from .binary import check_version, checked_binary, codex_binary
 from .errors import AppServerError, AppServerExited
 from ..._process import ChildProcess
 from .process import spawn_app_server
@@ -98,7 +98,11 @@ class CodexAppServer:
         if self.process is not None:
             return self
         self._loop = asyncio.get_running_loop()
-        binary = self._binary or codex_binary()
+        # the file-system checks and `codex --version` stay off the event loop
+        if self._binary is None:
+            binary = await asyncio.to_thread(codex_binary)
+        else:
+            binary = await asyncio.to_thread(checked_binary, self._binary)
         self.version = await asyncio.to_thread(check_version, binary)
         env = dict(os.environ if self._env is None else self._env)
         if self.codex_home is not None:

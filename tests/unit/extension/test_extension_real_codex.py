@@ -23,6 +23,7 @@ def shell() -> Iterator[InteractiveShell]:
     yield from codex_shell()
 
 
+@pytest.mark.requires_codex
 async def test_codex_cell_on_a_real_codex_thread(
     shell: InteractiveShell, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -77,6 +77,7 @@ def after(gate: threading.Event, entry: Any) -> Any:
     return answer
 
 
+@pytest.mark.requires_acp_agent
 async def test_codex_acp_prompt_maps_plan_tools_permission_and_message(tmp_path: Path) -> None:
     # Codex reports a command's end on its own schedule, and codex-acp drops the report if it
     # comes after the turn completed; so the model's next answer waits until the client has
@@ -161,6 +162,7 @@ async def rejected_command(tmp_path: Path, policy: Any) -> tuple[Path, list[cx.e
     return work, seen, result
 
 
+@pytest.mark.requires_acp_agent
 async def test_permission_without_anyone_to_answer_is_rejected_with_how_to(tmp_path: Path) -> None:
     work, seen, result = await rejected_command(tmp_path, None)
     assert not (work / "f.txt").exists()
@@ -171,6 +173,7 @@ async def test_permission_without_anyone_to_answer_is_rejected_with_how_to(tmp_p
     assert (result.status, result.stop_reason) == ("interrupted", "cancelled")
 
 
+@pytest.mark.requires_acp_agent
 async def test_deny_policy_picks_the_agents_reject_option(tmp_path: Path) -> None:
     work, seen, result = await rejected_command(tmp_path, "deny")
     assert not (work / "f.txt").exists()
@@ -179,6 +182,7 @@ async def test_deny_policy_picks_the_agents_reject_option(tmp_path: Path) -> Non
     assert (result.status, result.stop_reason) == ("interrupted", "cancelled")
 
 
+@pytest.mark.requires_acp_agent
 async def test_cancel_mid_prompt_interrupts_and_the_session_goes_on(tmp_path: Path) -> None:
     gate = threading.Event()
     script = [entered(gate, Stall(60)), [cx.assistant_message("second prompt")]]
@@ -200,6 +204,7 @@ async def test_cancel_mid_prompt_interrupts_and_the_session_goes_on(tmp_path: Pa
             assert session.interrupt() is False
 
 
+@pytest.mark.requires_acp_agent
 async def test_codex_acp_killed_mid_prompt_fails_the_turn_with_its_stderr(tmp_path: Path) -> None:
     gate = threading.Event()
     with ResponsesServer([entered(gate, Stall(60))]) as srv:
@@ -221,6 +226,7 @@ async def test_codex_acp_killed_mid_prompt_fails_the_turn_with_its_stderr(tmp_pa
     assert kinds(seen)[-2:] == ["error", "turn_complete"]
 
 
+@pytest.mark.requires_acp_agent
 async def test_codex_acp_without_a_key_cannot_authenticate_and_says_how(tmp_path: Path) -> None:
     env = {"PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path), "CODEX_HOME": str(tmp_path / "home")}
     (tmp_path / "home").mkdir()
@@ -409,6 +415,7 @@ async def test_bad_calls_say_what_to_do(tmp_path: Path) -> None:
 
 
 # -- when a turn is complete ------------------------------------------------------------------
+@pytest.mark.requires_acp_agent
 async def test_codex_acp_command_that_outlives_the_turn_is_closed_when_the_turn_ends(tmp_path: Path) -> None:
     """codex-acp never reports the end of a command that ends after the turn did: the turn's
     result must not leave the call running forever (it did: no finish record, ever)."""

@@ -33,6 +33,7 @@ def _stalls_after_the_command(gate: threading.Event, fifo: Path) -> list:
 
 
 @pytest.mark.parametrize("how", ["close", "kill"])
+@pytest.mark.requires_acp_agent
 async def test_a_command_that_left_the_group_ends_with_codex_acp(tmp_path: Path, how: str) -> None:
     fifo = fifo_at(tmp_path / "pid")
     gate = threading.Event()

@@ -19,7 +19,10 @@ import codex_nb as cx
 from helpers.app_server_helpers import Reached, live_members, real_codex
 from helpers.process_trees import ESCAPING, fifo_at, kill_leftover, read_pid, wait_dead
 
-pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs Linux /proc")
+pytestmark = [
+    pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs Linux /proc"),
+    pytest.mark.requires_codex,
+]
 
 FULL_ACCESS = {"approval_policy": "never", "sandbox_mode": "danger-full-access"}
 

@@ -12,6 +12,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 import codex_nb as cx
 from codex_nb.sources.mcp.manager import McpServers
 from codex_nb.testing import ResponsesServer, codex_binary
@@ -142,6 +144,7 @@ def by_namespace(output: dict) -> dict:
     }
 
 
+@pytest.mark.requires_codex
 async def test_same_server_same_tools_and_outputs_as_codex():
     theirs = codex_side()
     ours = await codex_nb_side()
@@ -153,6 +156,7 @@ async def test_same_server_same_tools_and_outputs_as_codex():
         assert mask(ours[name]["output"]) == mask(theirs[name]["output"]), name
 
 
+@pytest.mark.requires_codex
 async def test_shortened_and_deduplicated_names_match_codex():
     """Names over 128 bytes, a name listed twice, names that sanitise alike, a namespace too long for
     any name, huge instructions: the same model-visible names, first-listed duplicate and namespace

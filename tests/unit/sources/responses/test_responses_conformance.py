@@ -14,6 +14,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 import codex_nb as cx
 from codex_nb.testing import ResponsesServer, codex_binary
 
@@ -81,6 +83,7 @@ def without_output_ids(items: list[dict]) -> list[dict]:
     return [{k: v for k, v in i.items() if not (k == "id" and i["type"].endswith("_output"))} for i in items]
 
 
+@pytest.mark.requires_codex
 async def test_our_request_matches_what_codex_sends_for_the_same_history(tmp_path: Path) -> None:
     codex = codex_requests(tmp_path)
     ours, session = await our_requests(tmp_path)

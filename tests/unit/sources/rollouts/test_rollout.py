@@ -49,6 +49,7 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return asyncio.run(_record(root / "home", root))
 
 
+@pytest.mark.requires_codex
 def test_plan_snapshots_are_rebuilt_from_accepted_calls_only(recorded: dict[str, Any]) -> None:
     rollout = cx.read_rollout(recorded["path"])
     assert rollout.session_id == recorded["thread"]
@@ -71,12 +72,14 @@ def test_plan_snapshots_are_rebuilt_from_accepted_calls_only(recorded: dict[str,
     assert {"session_meta", "event_msg", "response_item", "turn_context"} <= set(rollout.line_types)
 
 
+@pytest.mark.requires_codex
 def test_list_rollouts_finds_the_session(recorded: dict[str, Any]) -> None:
     home = recorded["path"].parents[4]
     assert recorded["path"] in cx.list_rollouts(home)
     assert cx.list_rollouts(home / "nowhere") == []
 
 
+@pytest.mark.requires_codex
 def test_unknown_lines_are_counted_and_a_truncated_last_line_is_reported(
     recorded: dict[str, Any], tmp_path: Path
 ) -> None:
@@ -100,6 +103,7 @@ def test_read_rollout_errors_are_clear(tmp_path: Path) -> None:
         cx.read_rollout(tmp_path / "missing.jsonl")
 
 
+@pytest.mark.requires_codex
 def test_replay_feeds_the_same_checklist_and_scrubs_both_ways(recorded: dict[str, Any]) -> None:
     replay = cx.RolloutReplay(recorded["path"])
     checklist = cx.PlanChecklist(replay, max_rate=None)
@@ -115,6 +119,7 @@ def test_replay_feeds_the_same_checklist_and_scrubs_both_ways(recorded: dict[str
         replay.seek(3)
 
 
+@pytest.mark.requires_codex
 def test_scrubber_widget_steps_through_the_history(recorded: dict[str, Any]) -> None:
     scrubber = cx.ReplayScrubber(recorded["path"])
     assert scrubber.replay.position == 2 and scrubber.slider.max == 2
@@ -126,6 +131,7 @@ def test_scrubber_widget_steps_through_the_history(recorded: dict[str, Any]) -> 
     assert "done" in scrubber.checklist.text()
 
 
+@pytest.mark.requires_codex
 def test_compressed_and_archived_rollouts(recorded: dict[str, Any], tmp_path: Path) -> None:
     import zstandard
 
@@ -143,6 +149,7 @@ def test_compressed_and_archived_rollouts(recorded: dict[str, Any], tmp_path: Pa
         cx.read_rollout(broken)
 
 
+@pytest.mark.requires_codex
 def test_legacy_turn_event_names_are_read(recorded: dict[str, Any], tmp_path: Path) -> None:
     legacy = tmp_path / "rollout-legacy.jsonl"
     text = recorded["path"].read_text().replace('"type":"task_started"', '"type":"turn_started"')

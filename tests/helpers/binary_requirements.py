@@ -1,0 +1,70 @@
+"""The ``requires_codex`` / ``requires_acp_agent`` markers: tests that need a real binary.
+
+On a laptop without the pinned installs such a test is skipped with a one-line reason
+naming what is missing and how to get it. In CI (``CI=true``) a missing binary fails the
+test instead: a skip there would hide that the real-binary tests never ran. The binaries
+are found exactly as the tests find them (``codex_nb.testing``: ``CODEX_BIN`` /
+``CODEX_ACP_BIN``, the pinned installs, ``PATH``), so pointing those variables at a missing
+path simulates a machine without them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from codex_nb.testing import codex_acp_binary, codex_binary
+
+REQUIREMENTS: dict[str, Callable[[], Path]] = {
+    "requires_codex": codex_binary,
+    "requires_acp_agent": codex_acp_binary,
+}
+CI_VALUES = {"true", "1", "yes"}
+NOTEBOOK_NEEDS = {"07_real_codex.ipynb": "requires_codex", "10_any_agent.ipynb": "requires_acp_agent"}
+"""The committed notebooks that start a real binary (nbval runs them, and so does a browser test)."""
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in CI_VALUES
+
+
+def missing_binary(item: pytest.Item) -> str | None:
+    """Why a marked test cannot run here (one line), or None when every binary it needs is present."""
+    for marker, find in REQUIREMENTS.items():
+        if item.get_closest_marker(marker) is None:
+            continue
+        try:
+            find()
+        except FileNotFoundError as err:  # the resolvers' errors say what was looked for and the fix
+            return f"{marker}: {err}"
+    return None
+
+
+def mark_notebooks(items: list[pytest.Item]) -> None:
+    """Mark nbval's cells of the notebooks that need a binary, and skip them here where it is missing.
+
+    Their items live under notebooks/, outside this conftest's ``pytest_runtest_setup``, so the
+    skip is decided at collection; in CI nothing is skipped and a missing binary fails the cell.
+    """
+    for item in items:
+        marker = NOTEBOOK_NEEDS.get(item.path.name) if item.path.suffix == ".ipynb" else None
+        if marker is None:
+            continue
+        item.add_marker(getattr(pytest.mark, marker))
+        reason = missing_binary(item)
+        if reason is not None and not in_ci():
+            item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    # tryfirst: before the item's fixtures, so a fixture that starts the binary never finds it missing.
+    reason = missing_binary(item)
+    if reason is None:
+        return
+    if in_ci():
+        pytest.fail(f"{reason} (CI is set: a missing binary fails the run instead of skipping)", pytrace=False)
+    pytest.skip(reason)
