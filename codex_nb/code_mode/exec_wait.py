@@ -8,14 +8,16 @@ direct call, with hooks, lifecycle, events and per-call cancellation.
 from __future__ import annotations
 
 import asyncio
-import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
+
 from ..protocol import serde
 from ..protocol.serde import SerdeError
+from ..protocol.serde_json import SerdeJsonError, from_str, missing_field, struct_shape
 from ..tools.base import Tool
 from ..tools.calls import run_call
 from ..tools.errors import Fatal, RespondToModel
@@ -185,43 +187,30 @@ def cell_output(cell_id: str, snapshot: CellSnapshot | None, max_tokens: int) ->
     )
 
 
-U64_MAX = 2**64 - 1
+class WaitArgs(BaseModel):
+    """Codex's ``wait`` arguments, as serde_json reads them (unknown keys are ignored; the
+    optional fields may be null)."""
+
+    model_config = ConfigDict(defer_build=True, extra="ignore", frozen=True)
+
+    cell_id: str
+    yield_time_ms: int | None = None
+    max_tokens: int | None = None
+    terminate: bool | None = None
+
+
+_WAIT_U64 = frozenset({"yield_time_ms", "max_tokens"})
 
 
 def _wait_args(text: str) -> dict[str, Any]:
     """Codex's ``wait`` arguments: ``cell_id`` string, ``yield_time_ms``/``max_tokens`` u64, ``terminate`` bool."""
     try:
-        args = serde.typed_loads(text) if text.strip() else {}
-    except SerdeError as err:
+        if not text.strip():  # nothing to read: the struct lacks its one required field
+            raise SerdeJsonError(missing_field("cell_id"), (1, 0))
+        args: dict[str, Any] = from_str(struct_shape(WaitArgs, _WAIT_U64), text)
+    except SerdeJsonError as err:
         raise RespondToModel(f"failed to parse function arguments: {err}") from None
-    walker = serde.SerdeWalker(text)
-
-    def fail(message: str, key: str | None = None) -> RespondToModel:
-        needle = None
-        if key is not None:  # serde points just past the offending value
-            found = re.search(rf'"{key}"\s*:\s*(-?[0-9][0-9.eE+-]*|true|false|null|"(?:[^"\\]|\\.)*")', text)
-            needle = found.group(0) if found else f'"{key}"'
-        return RespondToModel(f"failed to parse function arguments: {walker.fail(message, needle)}")
-
-    if not isinstance(args, dict):
-        raise fail(f"invalid type: {serde.describe_value(args)}, expected struct WaitArgs")
-    if "cell_id" not in args:
-        raise fail("missing field `cell_id`")
-    if not isinstance(args["cell_id"], str):
-        raise fail(f"invalid type: {serde.describe_value(args['cell_id'])}, expected a string", "cell_id")
-    for key in ("yield_time_ms", "max_tokens"):
-        value = args.get(key)
-        if value is None:
-            continue
-        if isinstance(value, int) and not isinstance(value, bool) and value > U64_MAX:
-            value = float(value)  # serde reads an integer past u64 as f64
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise fail(f"invalid type: {serde.describe_value(value)}, expected u64", key)
-        if value < 0:
-            raise fail(f"invalid value: integer `{value}`, expected u64", key)
-    if args.get("terminate") is not None and not isinstance(args["terminate"], bool):
-        raise fail(f"invalid type: {serde.describe_value(args['terminate'])}, expected a boolean", "terminate")
-    return args
+    return {key: value for key, value in args.items() if value is not None}
 
 
 def notifier(invocation: ToolInvocation) -> Callable[[str], None]:

@@ -9,7 +9,6 @@ dropped by a wrap serializer.
 
 from __future__ import annotations
 
-import json
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -22,7 +21,7 @@ from pydantic import (
 )
 
 from .events import EventMsg
-from .serde import JsonPairs, SerdeError, SerdeWalker, describe_value
+from .serde import SerdeError
 from .serde_json import SerdeJsonError, from_str, struct_shape
 
 
@@ -283,31 +282,14 @@ class FrontendRequestResolved(EventMsg):
 
 
 # -- lenient / typed parsing ---------------------------------------------------------------
-class FrontendWalker(SerdeWalker):
-    """serde walker that ignores unknown keys for ``extra="ignore"`` models and checks u64."""
-
-    U64_FIELDS = frozenset({"autoResolutionMs", "glob_scan_max_depth"})
-
-    def struct(self, model: type[BaseModel], raw: Any, needle: str | None) -> dict[str, Any]:
-        if isinstance(raw, JsonPairs):
-            for key, value in raw:
-                if key in self.U64_FIELDS and key in model.model_fields and value is not None:
-                    self._u64(value, json.dumps(key))
-            if model.model_config.get("extra") == "ignore":
-                raw = JsonPairs((k, v) for k, v in raw if k in model.model_fields)
-        return super().struct(model, raw, needle)
-
-    def _u64(self, value: Any, needle: str) -> None:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail(f"invalid type: {describe_value(value)}, expected u64", needle)
-        if value < 0:
-            raise self.fail(f"invalid value: integer `{value}`, expected u64", needle)
+U64_FIELDS = frozenset({"autoResolutionMs", "glob_scan_max_depth"})
+"""The integer fields Codex types as u64 (serde_json's shape checks their sign and kind)."""
 
 
 def parse_frontend_args(model: type[BaseModel], text: str) -> Any:
     """serde_json's ``from_str`` for this module's argument types; raises ``SerdeError``."""
     try:
-        data = from_str(struct_shape(model, FrontendWalker.U64_FIELDS), text)
+        data = from_str(struct_shape(model, U64_FIELDS), text)
     except SerdeJsonError as err:
         raise SerdeError(str(err)) from None
     try:

@@ -1,12 +1,11 @@
-"""Strict parsing of JSON text into pydantic models with serde_json's error messages.
+"""The fast front of serde_json parsing: typed parse, and the proof that a text repeats no key.
 
-Codex parses tool arguments with serde (``deny_unknown_fields``) and reports
-``failed to parse function arguments: {err}``. Models read those messages, so we walk
-the JSON the way serde does (keys in document order, first error wins) and phrase
-errors like serde: ``missing field `plan```, ``unknown field `x`, expected
-`explanation` or `plan```, ``unknown variant `done`, expected one of ...``, each with
-serde_json's exact `` at line L column C`` (``serde_json.py`` emulates its deserializer;
-checked against Codex 0.169 by tests/conformance).
+Codex parses tool arguments with serde_json (``deny_unknown_fields``) and reports
+``failed to parse function arguments: {err}``. Models read those messages, so every error
+text is serde_json's, written by one producer: ``serde_json.py``, an emulation of its
+deserializer step by step (checked against Codex 0.169 by tests/conformance). This module
+only decides when a faster parser (pydantic's, or ``json``) reads a text exactly as serde_json
+would, and otherwise hands the text to that emulation; it never words an error itself.
 """
 
 from __future__ import annotations
@@ -21,7 +20,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from pydantic_core import from_json
 
-from .serde_json import SerdeJsonError, from_str, struct_shape, value_from_str
+from . import serde_json
+from .serde_json import NUMBERS_AS_F64, RECURSION_LIMIT, SerdeJsonError, from_str, struct_shape, value_from_str
 from .structs import is_struct, struct_config, struct_fields
 
 M = TypeVar("M", bound=BaseModel)
@@ -31,166 +31,14 @@ class SerdeError(ValueError):
     """A serde-style parse error; ``str(err)`` is the exact model-visible text."""
 
 
-class JsonPairs(list[tuple[str, Any]]):
-    """A JSON object as its ``(key, value)`` pairs in document order, so duplicate keys stay visible."""
+def _serde_error(err: SerdeJsonError) -> SerdeError:
+    return SerdeError(str(err))
 
 
-def describe_value(value: Any) -> str:
-    """serde's name for the JSON type of ``value`` (``map``, ``a string``, ``integer `3```...)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"boolean `{'true' if value else 'false'}`"
-    if isinstance(value, int):
-        return f"integer `{value}`"
-    if isinstance(value, float):
-        return f"floating point `{value}`"
-    if isinstance(value, str):
-        return f"string {json.dumps(value, ensure_ascii=False)}"
-    if isinstance(value, JsonPairs):
-        return "map"
-    if isinstance(value, list):
-        return "sequence"
-    return type(value).__name__
-
-
-def _expected_list(names: list[str]) -> str:
-    quoted = [f"`{n}`" for n in names]
-    if not quoted:
-        return "there are no fields"
-    if len(quoted) == 1:
-        return quoted[0]
-    if len(quoted) == 2:
-        return f"{quoted[0]} or {quoted[1]}"
-    return "one of " + ", ".join(quoted)
-
-
-class SerdeWalker:
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def position(self, needle: str | None) -> str:
-        """Best-effort serde position: just after ``needle``, else the end of input."""
-        end = len(self.text.rstrip())
-        if needle is not None:
-            at = self.text.find(needle)
-            if at >= 0:
-                end = at + len(needle)
-        line = self.text.count("\n", 0, end) + 1
-        column = end - (self.text.rfind("\n", 0, end) + 1)
-        return f" at line {line} column {column}"
-
-    def fail(self, message: str, needle: str | None = None) -> SerdeError:
-        return SerdeError(message + self.position(needle))
-
-    def value(self, tp: Any, raw: Any, needle: str | None) -> Any:
-        origin = typing.get_origin(tp)
-        if origin in (typing.Union, types.UnionType):
-            args = [a for a in typing.get_args(tp) if a is not type(None)]
-            if raw is None:
-                return None
-            return self.value(args[0], raw, needle)
-        if is_struct(tp):
-            return self.struct(tp, raw, needle)
-        if isinstance(tp, type) and issubclass(tp, enum.Enum):
-            names = [str(m.value) for m in tp]
-            if not isinstance(raw, str):
-                raise self.fail(f"invalid type: {describe_value(raw)}, expected variant identifier", needle)
-            if raw not in names:
-                raise self.fail(
-                    f"unknown variant `{raw}`, expected {_expected_list(names)}",
-                    json.dumps(raw, ensure_ascii=False),
-                )
-            return tp(raw)
-        if origin is list:
-            (item_tp,) = typing.get_args(tp)
-            if not isinstance(raw, list) or isinstance(raw, JsonPairs):
-                raise self.fail(f"invalid type: {describe_value(raw)}, expected a sequence", needle)
-            return [self.value(item_tp, item, needle) for item in raw]
-        if tp is str:
-            if not isinstance(raw, str):
-                raise self.fail(f"invalid type: {describe_value(raw)}, expected a string", needle)
-            return raw
-        if tp is bool:
-            if not isinstance(raw, bool):
-                raise self.fail(f"invalid type: {describe_value(raw)}, expected a boolean", needle)
-            return raw
-        if tp is int:
-            if isinstance(raw, bool) or not isinstance(raw, int):
-                raise self.fail(f"invalid type: {describe_value(raw)}, expected i64", needle)
-            return raw
-        if tp is float:
-            if isinstance(raw, bool) or not isinstance(raw, (int, float)):
-                raise self.fail(f"invalid type: {describe_value(raw)}, expected f64", needle)
-            return float(raw)
-        return _plain(raw)
-
-    def struct(self, model: type, raw: Any, needle: str | None) -> dict[str, Any]:
-        if not isinstance(raw, JsonPairs):
-            raise self.fail(f"invalid type: {describe_value(raw)}, expected struct {model.__name__}", needle)
-        fields = struct_fields(model)
-        wire = {(f.alias or name): name for name, f in fields.items()}
-        out: dict[str, Any] = {}
-        for key, value in raw:
-            key_needle = json.dumps(key, ensure_ascii=False)
-            if key not in wire:
-                raise self.fail(f"unknown field `{key}`, expected {_expected_list(list(wire))}", key_needle)
-            name = wire[key]
-            if name in out:
-                raise self.fail(f"duplicate field `{key}`", key_needle)
-            out[name] = self.value(fields[name].annotation, value, key_needle)
-        for key, name in wire.items():
-            if name not in out and fields[name].is_required():
-                raise self.fail(f"missing field `{key}`")
-        return out
-
-
-def _plain(raw: Any) -> Any:
-    if isinstance(raw, JsonPairs):
-        return {k: _plain(v) for k, v in raw}
-    if isinstance(raw, list):
-        return [_plain(v) for v in raw]
-    return raw
-
-
-def _json_error(err: json.JSONDecodeError) -> SerdeError:
-    what = "EOF while parsing a value" if err.pos >= len(err.doc.rstrip()) else "expected value"
-    if err.msg.startswith("Expecting property name"):
-        what = "key must be a string"
-    elif err.msg.startswith("Extra data"):
-        what = "trailing characters"
-    elif err.msg.startswith("Unterminated string"):
-        what = "EOF while parsing a string"
-    return SerdeError(f"{what} at line {err.lineno} column {err.colno}")
-
-
-RECURSION_LIMIT = 128  # serde_json's default nesting limit
-
-
-def nesting_error(text: str, limit: int = RECURSION_LIMIT) -> SerdeError | None:
-    """serde's ``recursion limit exceeded`` error if ``text`` nests deeper than ``limit``."""
-    if text.count("[") + text.count("{") <= limit:
-        return None  # cannot nest that deep: skip the character scan (the common case)
-    depth, in_string, escaped, line, line_start = 0, False, False, 1, 0
-    for index, char in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > limit:
-                return SerdeError(f"recursion limit exceeded at line {line} column {index - line_start + 1}")
-        elif char in "]}":
-            depth -= 1
-        elif char == "\n":
-            line, line_start = line + 1, index + 1
-    return None
+def nesting_error(text: str) -> SerdeError | None:
+    """serde's ``recursion limit exceeded`` error if ``text`` nests as deep as serde_json refuses."""
+    found = serde_json.nesting_error(text)
+    return None if found is None else _serde_error(found)
 
 
 def _no_constant(name: str) -> Any:
@@ -200,24 +48,37 @@ def _no_constant(name: str) -> Any:
 def _finite_float(text: str) -> float:
     value = float(text)
     if value in (float("inf"), float("-inf")):
-        raise ValueError(text)  # beyond f64: serde_json says "number out of range"
+        raise ValueError(text)  # beyond f64
     return value
 
 
 def _bounded_int(text: str) -> int:
-    if len(text) > 300:  # past f64's range, and Python refuses int strings over 4300 digits
+    if len(text) > _MAX_F64_DIGITS:  # past f64's range, and Python refuses int strings over 4300 digits
         raise ValueError(text)
     return int(text)
 
 
-# A \u escape of a UTF-16 surrogate, or a raw one: serde_json rejects lone halves.
+def _typed_int(text: str) -> int | float:
+    if len(text) > _MAX_F64_DIGITS:  # serde reads such an integer as f64: out of range past 1.8e308
+        _finite_float(text)
+    return int(text) if len(text) <= 4300 else float(text)  # Python refuses int strings over 4300 digits
+
+
+# Where Python's json module reads more than serde_json: lone UTF-16 surrogates (a \u escape of
+# one half, or a raw one in a Python str). Such a text goes to the deserializer.
 _SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+_MAX_F64_DIGITS = 309
+
+
+def _fast_reads_as_serde(text: str) -> bool:
+    """Whether ``json`` may read ``text``: no nesting as deep as serde's limit, no lone surrogate."""
+    return serde_json.nesting_error(text) is None and _SURROGATE_HINT.search(text) is None
 
 
 def loads(text: str) -> Any:
     """``serde_json::from_str::<Value>``: ``json.loads`` when it reads the text exactly as serde_json
-    would, serde_json's deserializer step by step otherwise (its errors, NaN, f64 range, surrogates)."""
-    if nesting_error(text) is None and _SURROGATE_HINT.search(text) is None:
+    would, serde_json's deserializer step by step otherwise (every error text is its)."""
+    if _fast_reads_as_serde(text):
         try:
             return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float, parse_int=_bounded_int)
         except ValueError:
@@ -225,79 +86,21 @@ def loads(text: str) -> Any:
     try:
         return value_from_str(text)
     except SerdeJsonError as err:
-        raise SerdeError(str(err)) from None
-
-
-# Where Python's json module is more lenient than serde_json: NaN/Infinity literals, numbers
-# beyond f64 (Python would make them inf, or refuse ints over 4300 digits with ValueError)
-# and lone UTF-16 surrogates in \\u escapes.
-_MAX_F64_DIGITS = 309
-_TYPED_SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
-_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)|([\ud800-\udfff])", re.DOTALL)
-
-
-class _NumberOutOfRange(Exception):
-    pass
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(name)
-
-
-def _parse_float(text: str) -> float:
-    value = float(text)
-    if value in (float("inf"), float("-inf")):
-        raise _NumberOutOfRange(text)
-    return value
-
-
-def _parse_int(text: str) -> int | float:
-    if len(text) > _MAX_F64_DIGITS:  # serde reads such an integer as f64: out of range past 1.8e308
-        _parse_float(text)
-    return int(text) if len(text) <= 4300 else float(text)
-
-
-def _position(text: str, end: int) -> str:
-    line = text.count("\n", 0, end) + 1
-    return f"at line {line} column {end - (text.rfind(chr(10), 0, end) + 1)}"
-
-
-def surrogate_error(text: str) -> SerdeError | None:
-    """serde_json's error for the first lone surrogate in ``text`` (escaped or raw), else None."""
-    if _TYPED_SURROGATE_HINT.search(text) is None:
-        return None
-    matches = _ESCAPE.finditer(text)
-    for match in matches:
-        if match.group(2) is not None:
-            return SerdeError(f"lone leading surrogate in hex escape {_position(text, match.end())}")
-        if match.group(1) is None:
-            continue
-        unit = int(match.group(1), 16)
-        if 0xDC00 <= unit <= 0xDFFF:
-            return SerdeError(f"lone leading surrogate in hex escape {_position(text, match.end())}")
-        if 0xD800 <= unit <= 0xDBFF:
-            after = match.end()
-            if text[after : after + 2] != "\\u" or not re.fullmatch(r"[0-9a-fA-F]{4}", text[after + 2 : after + 6]):
-                bad = after if text[after : after + 1] != "\\" else after + 1
-                return SerdeError(f"unexpected end of hex escape {_position(text, min(bad + 1, len(text)))}")
-            low = int(text[after + 2 : after + 6], 16)
-            if not 0xDC00 <= low <= 0xDFFF:
-                return SerdeError(f"lone leading surrogate in hex escape {_position(text, after + 6)}")
-            next(matches, None)  # the pair's low half is consumed
-    return None
+        raise _serde_error(err) from None
 
 
 _DECODERS: dict[Any, json.JSONDecoder] = {}
 
 
 def _decoder(object_pairs_hook: Any) -> json.JSONDecoder:
-    """One decoder per pairs hook (``json.loads(text, **options)`` builds a new one on every call)."""
+    """One decoder per pairs hook (``json.loads(text, **options)`` builds a new one on every call).
+    Any text it refuses (NaN, a number beyond f64, bad syntax) goes to the deserializer."""
     decoder = _DECODERS.get(object_pairs_hook)
     if decoder is None:
         decoder = json.JSONDecoder(
-            parse_constant=_reject_constant,
-            parse_float=_parse_float,
-            parse_int=_parse_int,
+            parse_constant=_no_constant,
+            parse_float=_finite_float,
+            parse_int=_typed_int,
             object_pairs_hook=object_pairs_hook,
         )
         if len(_DECODERS) < 16:  # the hooks are a few module functions; never grow without bound
@@ -305,44 +108,21 @@ def _decoder(object_pairs_hook: Any) -> json.JSONDecoder:
     return decoder
 
 
-def _loads(text: str, object_pairs_hook: Any = None) -> Any:
-    if not isinstance(text, str) or text.startswith("\ufeff"):
-        return json.loads(
-            text,
-            parse_constant=_reject_constant,
-            parse_float=_parse_float,
-            parse_int=_parse_int,
-            object_pairs_hook=object_pairs_hook,
-        )  # json.loads's own checks and messages
-    return _decoder(object_pairs_hook).decode(text)
-
-
-def _decode(text: str, **hooks: Any) -> Any:
-    """``json.loads`` as strict as serde_json; raises ``SerdeError``."""
-    try:
-        value = _loads(text, **hooks)
-    except json.JSONDecodeError as err:
-        raise _json_error(err) from None
-    except _NumberOutOfRange as err:
-        at = text.find(str(err.args[0]))
-        raise SerdeError(f"number out of range {_position(text, at + len(str(err.args[0])))}") from None
-    except ValueError as err:  # a NaN/Infinity literal
-        name = str(err.args[0]) if err.args else ""
-        at = text.find(name) if name else -1
-        raise SerdeError(f"expected value {_position(text, at + 1 if at >= 0 else len(text))}") from None
-    too_odd = surrogate_error(text)
-    if too_odd is not None:
-        raise too_odd
-    return value
-
-
 def typed_loads(text: str, *, object_pairs_hook: Any = None) -> Any:
     """JSON as serde_json reads it into a typed struct (nesting limit, no NaN, numbers beyond f64 are
     "number out of range", no lone surrogates); raises ``SerdeError``. Tool arguments parse this way."""
-    too_deep = nesting_error(text)
-    if too_deep is not None:
-        raise too_deep
-    return _decode(text) if object_pairs_hook is None else _decode(text, object_pairs_hook=object_pairs_hook)
+    if isinstance(text, str) and _fast_reads_as_serde(text):
+        try:
+            return _decoder(object_pairs_hook).decode(text)
+        except ValueError:
+            pass  # the deserializer says why
+    try:
+        value = from_str(NUMBERS_AS_F64, text)
+    except SerdeJsonError as err:
+        raise _serde_error(err) from None
+    if object_pairs_hook is not None:  # valid, with a surrogate pair: json reads it too, with the hook
+        return json.loads(text, object_pairs_hook=object_pairs_hook)
+    return value
 
 
 class _DuplicateKey(Exception):
@@ -582,7 +362,7 @@ def parse_strict(model: type[M], text: str) -> M:
     # model's shape, so it nests no deeper than the model: it needs no nesting scan first
     # (a text that does not validate takes the exact path, which has serde's nesting limit).
     depth = _schema_depth(model)
-    if (depth is not None and depth <= RECURSION_LIMIT) or nesting_error(text) is None:
+    if (depth is not None and depth < RECURSION_LIMIT) or serde_json.nesting_error(text) is None:
         fast = _fast_parse(model, text)
         if fast is not None:
             return fast
@@ -594,5 +374,5 @@ def parse_exact(model: type[M], text: str, u64_fields: frozenset[str] = frozense
     try:
         data = from_str(struct_shape(model, u64_fields), text)
     except SerdeJsonError as err:
-        raise SerdeError(str(err)) from None
+        raise _serde_error(err) from None
     return model.model_validate(data)

@@ -17,6 +17,7 @@ pydantic's Rust parser first (see ``serde.parse_strict``).
 from __future__ import annotations
 
 import enum
+import re
 import types
 import typing
 import unicodedata
@@ -30,6 +31,7 @@ from .structs import is_struct, struct_config, struct_fields
 _T = TypeVar("_T")
 
 RECURSION_LIMIT = 128
+"""serde_json's default ``remaining_depth``: the 128th nested array or object is refused."""
 
 EOF_VALUE = "EOF while parsing a value"
 EOF_LIST = "EOF while parsing a list"
@@ -49,6 +51,53 @@ TRAILING_COMMA = "trailing comma"
 TRAILING_CHARACTERS = "trailing characters"
 UNEXPECTED_END_OF_HEX = "unexpected end of hex escape"
 RECURSION = "recursion limit exceeded"
+NUMBER_OUT_OF_RANGE = "number out of range"
+
+
+# -- serde::de::Error's texts (what a Deserialize impl says about the value it was given) ---
+def invalid_type(unexpected: str, expected: str) -> str:
+    return f"invalid type: {unexpected}, expected {expected}"
+
+
+def invalid_value(unexpected: str, expected: str) -> str:
+    return f"invalid value: {unexpected}, expected {expected}"
+
+
+def invalid_length(length: int, expected: str) -> str:
+    return f"invalid length {length}, expected {expected}"
+
+
+def missing_field(name: str) -> str:
+    return f"missing field `{name}`"
+
+
+def duplicate_field(name: str) -> str:
+    return f"duplicate field `{name}`"
+
+
+def unknown_field(name: str, expected: list[str]) -> str:
+    return f"unknown field `{name}`, expected {expected_list(expected, 'fields')}"
+
+
+def unknown_variant(name: str, expected: list[str]) -> str:
+    return f"unknown variant `{name}`, expected {expected_list(expected, 'variants')}"
+
+
+def expected_list(names: list[str], what: str) -> str:
+    """serde's ``OneOf``: ```a```, ```a` or `b```, ``one of `a`, `b`, `c```, ``there are no fields``."""
+    quoted = [f"`{n}`" for n in names]
+    if not quoted:
+        return f"there are no {what}"
+    if len(quoted) == 1:
+        return quoted[0]
+    if len(quoted) == 2:
+        return f"{quoted[0]} or {quoted[1]}"
+    return "one of " + ", ".join(quoted)
+
+
+def struct_elements(name: str, count: int) -> str:
+    """What a struct read from a sequence expects: ``struct X with 2 elements``."""
+    return f"struct {name} with {count} element{'' if count == 1 else 's'}"
 
 
 class SerdeJsonError(ValueError):
@@ -86,6 +135,9 @@ class Shape:
 
 
 ANY = Shape("any")
+"""``serde_json::Value`` as Codex builds it (``arbitrary_precision``: any number is kept)."""
+NUMBERS_AS_F64 = Shape("value")
+"""``serde_json::Value`` without ``arbitrary_precision``: a number beyond f64 is "number out of range"."""
 _SHAPES: dict[tuple[type, frozenset[str]], Shape] = {}
 
 
@@ -182,7 +234,15 @@ def unexpected_float(value: float) -> str:
     return f"floating point `{rust_float(value)}`"
 
 
+def unexpected_integer(value: int) -> str:
+    return f"integer `{value}`"
+
+
 # -- the deserializer -----------------------------------------------------------------------
+_RAW_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_RAW_SURROGATE_BYTES = re.compile(rb"\xed[\xa0-\xbf][\x80-\xbf]")
+
+
 class _Number:
     """ParserNumber: u64, i64, f64, or (arbitrary_precision) the text of any other number."""
 
@@ -192,7 +252,7 @@ class _Number:
 
     def unexpected(self) -> str:
         if self.kind in ("u64", "i64"):
-            return f"integer `{self.value}`"
+            return unexpected_integer(self.value)
         if self.kind == "f64":
             return unexpected_float(self.value)
         return "number"
@@ -204,11 +264,20 @@ class _Number:
         return self.value
 
 
+def _python_number(text: str) -> int | float:
+    """A checked number as Python's ``json`` reads it (an integer stays an int up to 4300 digits)."""
+    if any(c in text for c in ".eE") or len(text) > 4300:
+        return float(text)
+    return int(text)
+
+
 class Deserializer:
     def __init__(self, text: str) -> None:
         self.data = text.encode("utf-8", "surrogatepass")
         self.index = 0
         self.remaining_depth = RECURSION_LIMIT
+        # A Python str can hold a lone surrogate, which UTF-8 (all Codex ever reads) cannot.
+        self.raw_surrogates = _RAW_SURROGATE.search(text) is not None
 
     # -- positions ----------------------------------------------------------------------
     def _position_of(self, index: int) -> tuple[int, int]:
@@ -272,6 +341,9 @@ class Deserializer:
             while self.index < n and data[self.index] not in b'"\\' and data[self.index] >= 0x20:
                 self.index += 1
             out += data[start : self.index]
+            if self.raw_surrogates and (raw := _RAW_SURROGATE_BYTES.search(data, start, self.index)) is not None:
+                self.index = raw.end()
+                raise self.error(LONE_LEADING_SURROGATE)
             if self.index == n:
                 raise self.error(EOF_STRING)
             byte = data[self.index]
@@ -401,7 +473,7 @@ class Deserializer:
         except OverflowError:  # pragma: no cover - float() saturates to inf instead
             value_f = float("inf")
         if value_f in (float("inf"), float("-inf")):
-            raise self.error("number out of range")
+            raise self.error(NUMBER_OUT_OF_RANGE)
         return _Number("f64", value_f)
 
     def peek_invalid_type(self, expected: str) -> SerdeJsonError:
@@ -432,7 +504,7 @@ class Deserializer:
             what = "map"
         else:
             return self.peek_error(EXPECTED_VALUE)
-        return self.fix(SerdeJsonError(f"invalid type: {what}, expected {expected}"))
+        return self.fix(SerdeJsonError(invalid_type(what, expected)))
 
     # -- typed values ---------------------------------------------------------------------
     def value(self, shape: Shape) -> Any:
@@ -451,7 +523,7 @@ class Deserializer:
             return self.boolean()
         if kind in ("u64", "i64", "f64"):
             return self.number(kind)
-        return self.any()
+        return self.any(exact=kind != "value")
 
     def _container(self, open_byte: int, visit: Callable[[], _T], end: Callable[[], None]) -> _T:
         self.enter()
@@ -491,10 +563,7 @@ class Deserializer:
             elif field.has_default:
                 continue
             else:
-                n = len(shape.fields)
-                raise SerdeJsonError(
-                    f"invalid length {index}, expected struct {shape.name} with {n} element{'' if n == 1 else 's'}"
-                )
+                raise SerdeJsonError(invalid_length(index, struct_elements(shape.name, len(shape.fields))))
         return out
 
     def _struct_map(self, shape: Shape) -> dict[str, Any]:
@@ -508,17 +577,17 @@ class Deserializer:
             field = by_wire.get(key)
             if field is None:
                 if shape.deny_unknown:
-                    raise SerdeJsonError(f"unknown field `{key}`, expected {expected_list(list(by_wire), 'fields')}")
+                    raise SerdeJsonError(unknown_field(key, list(by_wire)))
                 self._colon()
                 self.ignore()
                 continue
             if field.name in out:
-                raise SerdeJsonError(f"duplicate field `{key}`")
+                raise SerdeJsonError(duplicate_field(key))
             self._colon()
             out[field.name] = self.value(field.shape)
         for field in shape.fields:
             if field.name not in out and not field.optional:
-                raise SerdeJsonError(f"missing field `{field.wire}`")
+                raise SerdeJsonError(missing_field(field.wire))
         return out
 
     def _next_entry(self, first: list[bool], close: int, comma_or_end: str, eof: str) -> int | None:
@@ -641,9 +710,7 @@ class Deserializer:
     def _variant(self, shape: Shape) -> str:
         name = self.string("variant identifier")
         if name not in shape.variants:
-            raise self.fix(
-                SerdeJsonError(f"unknown variant `{name}`, expected {expected_list(list(shape.variants), 'variants')}")
-            )
+            raise self.fix(SerdeJsonError(unknown_variant(name, list(shape.variants))))
         return name
 
     def _unit(self) -> None:
@@ -697,17 +764,19 @@ class Deserializer:
         if kind == "f64":
             return float(number.value)
         if number.kind == "f64":
-            raise SerdeJsonError(f"invalid type: {number.unexpected()}, expected {kind}")
+            raise SerdeJsonError(invalid_type(number.unexpected(), kind))
         value = int(number.value)
         if kind == "u64" and value < 0:
-            raise SerdeJsonError(f"invalid value: integer `{value}`, expected u64")
+            raise SerdeJsonError(invalid_value(unexpected_integer(value), "u64"))
         if kind == "i64" and value >= 2**63:
-            raise SerdeJsonError(f"invalid value: integer `{value}`, expected i64")
+            raise SerdeJsonError(invalid_value(unexpected_integer(value), "i64"))
         return value
 
     # -- untyped values ---------------------------------------------------------------------
-    def any(self) -> Any:
-        """``serde_json::Value``: any JSON; duplicate keys keep the last value."""
+    def any(self, exact: bool = True) -> Any:
+        """``serde_json::Value``: any JSON; duplicate keys keep the last value. ``exact``: numbers
+        as ``arbitrary_precision`` keeps them, else as u64/i64/f64 (out of range past f64)."""
+        number = self.parse_any_number if exact else self.parse_integer
         peek = self.whitespace()
         if peek is None:
             raise self.peek_error(EOF_VALUE)
@@ -724,11 +793,12 @@ class Deserializer:
                 self.eat()
                 self.parse_ident(b"alse")
                 return False
-            if peek == 0x2D:
-                self.eat()
-                return self.parse_any_number(True).python()
-            if 0x30 <= peek <= 0x39:
-                return self.parse_any_number(False).python()
+            if peek == 0x2D or 0x30 <= peek <= 0x39:
+                start = self.index
+                if peek == 0x2D:
+                    self.eat()
+                parsed = number(peek == 0x2D)
+                return parsed.python() if exact else _python_number(self.data[start : self.index].decode())
             if peek == 0x22:
                 self.eat()
                 return self.parse_str()
@@ -738,7 +808,7 @@ class Deserializer:
                     items = []
                     first = [True]
                     while self._next_element(first):
-                        items.append(self.any())
+                        items.append(self.any(exact))
                     return items
 
                 return self._container(peek, visit_seq, self.end_seq)
@@ -749,7 +819,7 @@ class Deserializer:
                     first = [True]
                     while (key := self._next_key(first)) is not None:
                         self._colon()
-                        out[key] = self.any()
+                        out[key] = self.any(exact)
                     return out
 
                 return self._container(peek, visit_map, self.end_map)
@@ -763,17 +833,6 @@ class Deserializer:
     def end(self) -> None:
         if self.whitespace() is not None:
             raise self.peek_error(TRAILING_CHARACTERS)
-
-
-def expected_list(names: list[str], what: str) -> str:
-    quoted = [f"`{n}`" for n in names]
-    if not quoted:
-        return f"there are no {what}"
-    if len(quoted) == 1:
-        return quoted[0]
-    if len(quoted) == 2:
-        return f"{quoted[0]} or {quoted[1]}"
-    return "one of " + ", ".join(quoted)
 
 
 def _value_unexpected(value: Any) -> str:
@@ -797,7 +856,7 @@ def from_value(shape: Shape, value: Any) -> Any:
     kind = shape.kind
 
     def invalid(expected: str) -> SerdeJsonError:
-        return SerdeJsonError(f"invalid type: {_value_unexpected(value)}, expected {expected}")
+        return SerdeJsonError(invalid_type(_value_unexpected(value), expected))
 
     if kind == "option":
         return None if value is None else from_value(shape.inner or ANY, value)
@@ -808,13 +867,9 @@ def from_value(shape: Shape, value: Any) -> Any:
                 if index < len(value):
                     out[field.name] = from_value(field.shape, value[index])
                 elif not field.has_default:
-                    n = len(shape.fields)
-                    raise SerdeJsonError(
-                        f"invalid length {len(value)}, expected struct {shape.name} with {n} "
-                        f"element{'' if n == 1 else 's'}"
-                    )
+                    raise SerdeJsonError(invalid_length(len(value), struct_elements(shape.name, len(shape.fields))))
             if len(value) > len(shape.fields):
-                raise SerdeJsonError(f"invalid length {len(value)}, expected fewer elements in array")
+                raise SerdeJsonError(invalid_length(len(value), "fewer elements in array"))
             return out
         if not isinstance(value, dict):
             raise invalid(f"struct {shape.name}")
@@ -824,12 +879,12 @@ def from_value(shape: Shape, value: Any) -> Any:
             known = by_wire.get(key)
             if known is None:
                 if shape.deny_unknown:
-                    raise SerdeJsonError(f"unknown field `{key}`, expected {expected_list(list(by_wire), 'fields')}")
+                    raise SerdeJsonError(unknown_field(key, list(by_wire)))
                 continue
             out[known.name] = from_value(known.shape, item)
         for field in shape.fields:
             if field.name not in out and not field.optional:
-                raise SerdeJsonError(f"missing field `{field.wire}`")
+                raise SerdeJsonError(missing_field(field.wire))
         return out
     if kind == "seq":
         if not isinstance(value, list):
@@ -850,9 +905,7 @@ def from_value(shape: Shape, value: Any) -> Any:
         if name is None:
             raise invalid("string or map")
         if name not in shape.variants:
-            raise SerdeJsonError(
-                f"unknown variant `{name}`, expected {expected_list(list(shape.variants), 'variants')}"
-            )
+            raise SerdeJsonError(unknown_variant(name, list(shape.variants)))
         return name
     if kind in ("u64", "i64", "f64"):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -862,7 +915,7 @@ def from_value(shape: Shape, value: Any) -> Any:
         if isinstance(value, float):
             raise invalid(kind)
         if kind == "u64" and value < 0:
-            raise SerdeJsonError(f"invalid value: integer `{value}`, expected u64")
+            raise SerdeJsonError(invalid_value(unexpected_integer(value), "u64"))
         return value
     return value
 
@@ -880,4 +933,45 @@ def value_from_str(text: str) -> Any:
     return from_str(ANY, text)
 
 
-__all__ = ["SerdeJsonError", "Shape", "from_str", "from_value", "shape_of", "struct_shape", "value_from_str"]
+def nesting_error(text: str) -> SerdeJsonError | None:
+    """serde_json's ``recursion limit exceeded`` (at the bracket that reaches ``RECURSION_LIMIT``)
+    if ``text`` nests that deep outside strings, else None. A cheap pre-check: whether a fast
+    parser may read ``text`` at all (the deserializer says the same when it gets that far)."""
+    if text.count("[") + text.count("{") < RECURSION_LIMIT:
+        return None  # cannot nest that deep: skip the character scan (the common case)
+    depth, in_string, escaped, line, line_start = 0, False, False, 1, 0
+    for index, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth >= RECURSION_LIMIT:  # serde_json counts columns in bytes
+                column = len(text[line_start:index].encode("utf-8", "surrogatepass")) + 1
+                return SerdeJsonError(RECURSION, (line, column))
+        elif char in "]}":
+            depth -= 1
+        elif char == "\n":
+            line, line_start = line + 1, index + 1
+    return None
+
+
+__all__ = [
+    "ANY",
+    "NUMBERS_AS_F64",
+    "RECURSION_LIMIT",
+    "SerdeJsonError",
+    "Shape",
+    "from_str",
+    "from_value",
+    "nesting_error",
+    "shape_of",
+    "struct_shape",
+    "value_from_str",
+]

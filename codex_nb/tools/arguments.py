@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..protocol.serde import SerdeError, loads
+from ..protocol.serde_json import missing_field
 from .errors import RespondToModel
 
 FUNCTION_ARGUMENTS = "failed to parse function arguments"
@@ -40,5 +41,5 @@ def require_str(
 ) -> str:
     value = raw.get(key)
     if not isinstance(value, str):
-        raise error(f"{prefix}: missing field `{key}`")
+        raise error(f"{prefix}: {missing_field(key)}")
     return value

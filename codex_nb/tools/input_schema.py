@@ -39,10 +39,11 @@ from typing import Any
 from urllib.parse import unquote_to_bytes
 
 from ..errors import ToolDefinitionError
+from ..protocol.serde_json import RECURSION_LIMIT
 
 COMPACT_SCHEMA_BYTES = 5_000
 COMPACT_DEPTH = 3
-MAX_JSON_DEPTH = 128
+MAX_JSON_DEPTH = RECURSION_LIMIT  # serde_json's nesting limit: Codex cannot read a deeper message
 
 _DEFINITION_TABLES = ("$defs", "definitions")
 _CHILD_KEYS = ("items", "anyOf", "oneOf", "allOf")

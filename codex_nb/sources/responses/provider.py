@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import ConfigError
+from ...protocol.serde_json import unknown_variant
 
 DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300_000
 DEFAULT_STREAM_MAX_RETRIES = 5
@@ -188,7 +189,7 @@ def parse_provider(provider_id: str, table: object) -> ProviderInfo:
     if wire_api == "chat":
         raise ConfigError(CHAT_WIRE_API_REMOVED_ERROR)
     if wire_api != "responses":
-        raise ConfigError(f"{where} wire_api: unknown variant `{wire_api}`, expected `responses`")
+        raise ConfigError(f"{where} wire_api: {unknown_variant(str(wire_api), ['responses'])}")
     token = _opt_str(table, "experimental_bearer_token", where)
     return ProviderInfo(
         id=provider_id,

@@ -30,7 +30,14 @@ from ...protocol.frontend import (
 )
 from ...protocol.serde import SerdeError
 from ...protocol.serde import loads as serde_loads
-from ...protocol.serde_json import SerdeJsonError, from_value, struct_shape, value_from_str
+from ...protocol.serde_json import (
+    SerdeJsonError,
+    from_value,
+    missing_field,
+    struct_shape,
+    unknown_variant,
+    value_from_str,
+)
 from ...protocol.wire import dumps
 from ...frontend.requests import Outcome, RequestKind
 from ..base import Tool
@@ -164,10 +171,10 @@ def _parse_fs(raw: Any, cwd: str) -> FileSystemPermissions:
         path = entry["path"] if isinstance(entry, dict) else {}
         kind = path.get("type") if isinstance(path, dict) else None
         if kind not in ("path", "glob_pattern"):
-            raise SerdeJsonError(f"unknown variant `{kind}`, expected `path` or `glob_pattern`")
+            raise SerdeJsonError(unknown_variant(str(kind), ["path", "glob_pattern"]))
         field = "path" if kind == "path" else "pattern"
         if not isinstance(path.get(field), str):
-            raise SerdeJsonError(f"missing field `{field}`")
+            raise SerdeJsonError(missing_field(field))
         value = resolve_path(path[field], cwd) if kind == "path" else path[field]
         entries.append(FileSystemEntry(path=PathRef(type=kind, **{field: value}), access=entry["access"]))
     return FileSystemPermissions(entries=tuple(entries), glob_scan_max_depth=canonical.get("glob_scan_max_depth"))
