@@ -20,7 +20,7 @@ import threading
 from collections.abc import AsyncIterator, Callable
 
 from ..protocol.events import Event, EventMsg, WarningEvent
-from ..protocol.structs import trusted_model
+from ..protocol._fast import trusted_model
 from .observers import Observers, observer_name
 
 log = logging.getLogger("codex_nb.bus")

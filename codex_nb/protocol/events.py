@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
 from .plan import PlanItemArg, UpdatePlanArgs
-from .structs import trusted_model
+from ._fast import trusted_model
 
 
 class EventMsg(BaseModel):

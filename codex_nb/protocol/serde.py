@@ -289,7 +289,7 @@ def _model_key_count(value: BaseModel) -> int:
     # count still proves there is no repeat even if a model were misjudged closed: it can only
     # fail the proof (then the exact check decides), never pass a duplicate. A list of models
     # whose key count is fixed (a plan's steps) is counted in O(1): count x length.
-    count = len(value.__pydantic_fields_set__)
+    count = len(value.model_fields_set)
     for name, each in _HOLDERS.get(type(value)) or ():
         held = getattr(value, name)
         many = type(held) in (list, tuple)
@@ -301,7 +301,7 @@ def _model_key_count(value: BaseModel) -> int:
             if holders:
                 count += _model_key_count(item)
             elif holders is not None or isinstance(item, BaseModel):  # a closed dataclass is fixed: never here
-                count += len(item.__pydantic_fields_set__)
+                count += len(item.model_fields_set)
     return count
 
 

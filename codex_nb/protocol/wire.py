@@ -8,37 +8,19 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from _json import make_encoder
+from ._fast import compact_json
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
-
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # json.dumps(**options) builds one per call
-
-# The C encoder behind _ENCODER, built once: JSONEncoder.encode builds a new one per call.
-# Without a markers dict it cannot share state between threads or keep stale marks after an
-# error; it does not detect cycles either, so every failure (a cycle ends in RecursionError)
-# is retried through _ENCODER, which raises its usual, clear error. (c_make_encoder is None
-# where the _json accelerator is missing; typeshed does not declare it, hence getattr.)
-_C_MAKE_ENCODER: type[make_encoder] | None = getattr(json.encoder, "c_make_encoder", None)
-_C_ENCODER = (
-    _C_MAKE_ENCODER(None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False, True)
-    if _C_MAKE_ENCODER is not None
-    else None
-)
 
 
 def dumps(value: Any) -> str:
     """Serialise ``value`` the way serde_json does: ``{"a":1}``, non-ASCII kept raw."""
-    if _C_ENCODER is not None and type(value) in (dict, list):
-        try:
-            return "".join(_C_ENCODER(value, 0))
-        except Exception:
-            pass
-    return _ENCODER.encode(value)
+    fast = compact_json(value)
+    return _ENCODER.encode(value) if fast is None else fast
 
 
 def well_formed(text: str) -> str:

@@ -27,7 +27,6 @@ from ..tools.handlers.context_budget import context_window_message
 from ..tools.handlers.tool_search import namespaces_message
 from ..tools.names import ToolName
 from ..tools.invocation import TurnContext
-from ..tools.loop_turn import loop_turn
 from ..tools.payload import ToolCall
 from ..tools.pipeline import CallResult
 from ..tools.planner import ToolPlan, ToolPlanner
@@ -171,7 +170,7 @@ class TurnRunner:
                 # the step still lets the loop turn once, so a Stop click gets in between steps.
                 items, sample = start_inline(self.model.sample(request), cancel)
                 if sample is None:
-                    await loop_turn()
+                    await asyncio.sleep(0)
                 else:
                     items = await self._race_sample(sample)
                 if items is None or cancel.cancelled:

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from ..protocol.plan import UpdatePlanArgs
-from ..protocol.serde import RECURSION_LIMIT, SerdeError, nesting_error, parse_strict
+from ..protocol.serde import SerdeError, nesting_error, parse_strict
+from ..protocol.serde_json import RECURSION_LIMIT
 from .rollout_lines import MAX_BYTES, MAX_LINE_BYTES, MAX_LINES, RawLine, raw_lines, size_text
 from .rollout_lines import RolloutError as RolloutError  # codex_nb.rollouts.RolloutError is exported from this module
 

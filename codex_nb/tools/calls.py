@@ -19,7 +19,6 @@ from ..protocol.items import empty_tool_search_output
 from .invocation import ToolInvocation, TurnContext
 from .cancellation import CancelToken
 from .lifecycle import CallLifecycle, ToolCallOutcome
-from .loop_turn import loop_turn
 from .parallel import ParallelGate
 from .payload import ToolCall, ToolOutput
 from .pipeline import CallResult, dispatch
@@ -158,7 +157,7 @@ def _cut_off_threadsafe(task: asyncio.Future[CallResult], lifecycle: CallLifecyc
 
 
 INLINE_BARE_YIELDS = 8
-"""Bare yields (``await loop_turn()``, ``await asyncio.sleep(0)``) an inline start runs through before handing off."""
+"""Bare yields (``await asyncio.sleep(0)``) an inline start runs through before handing off."""
 
 
 def start_inline(coro: Coroutine[Any, Any, T], token: CancelToken) -> tuple[T | None, asyncio.Task[T] | None]:
@@ -293,7 +292,7 @@ async def run_calls_in_order(
                 done()
             now = time.monotonic()
             if now - last_yield > YIELD_INTERVAL:
-                await loop_turn()
+                await asyncio.sleep(0)
                 last_yield = time.monotonic()
         if running:
             await _finish_running(running, results)

@@ -27,7 +27,6 @@ from ..protocol.frontend import PermissionProfile
 from .cancellation import CancelToken
 from .hook_points import NoHooks, ToolHooks
 from .lifecycle import DiscardRecords, RecordSink
-from .loop_turn import loop_turn
 from .names import ToolName
 from .context_window import ContextWindow
 from .payload import ToolCall
@@ -184,5 +183,5 @@ class ToolInvocation:
         self.emitted.append(event)
         if self.on_emit is not None:
             self.on_emit(event)
-        await loop_turn()
+        await asyncio.sleep(0)
         return event

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..protocol.items import OutputBody, body_text, collapse_body, empty_tool_search_output
-from ..protocol.structs import slot_setters
+from ..protocol._fast import slot_setters
 from .names import ToolName
 
 PayloadKind = Literal["function", "custom", "tool_search"]
@@ -15,7 +15,7 @@ PayloadKind = Literal["function", "custom", "tool_search"]
 # Every call routes into a Payload and a ToolCall. Both stay frozen, but their __init__ is
 # written out: the one dataclass generates sets each field through object.__setattr__, which
 # made the pair cost about a quarter of parsing a small plan; a slot's own setter costs less
-# (protocol.structs.slot_setters).
+# (protocol._fast.slot_setters).
 # tests/unit/tools/test_tool_call_init.py holds both equal to what dataclass would build.
 
 
