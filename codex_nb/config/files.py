@@ -43,7 +43,7 @@ def read_text_file(path: Path, *, what: str, error: Callable[[str], Exception]) 
             raise error(f"the {what} {path} is {kind}, not a regular file; give the path of a Codex {_example(what)}")
         if info.st_size > MAX_FILE_BYTES:
             raise error(_too_big(path, what))
-        data = _read_at_most(fd, MAX_FILE_BYTES + 1)
+        data = read_at_most(fd, MAX_FILE_BYTES + 1)
     finally:
         os.close(fd)
     if len(data) > MAX_FILE_BYTES:  # it grew after fstat
@@ -51,7 +51,8 @@ def read_text_file(path: Path, *, what: str, error: Callable[[str], Exception]) 
     return _decode(data, path, what, error)
 
 
-def _read_at_most(fd: int, limit: int) -> bytes:
+def read_at_most(fd: int, limit: int) -> bytes:
+    """At most ``limit`` bytes from ``fd``, read to its end or to the limit (a bound on a file that grows)."""
     chunks: list[bytes] = []
     size = 0
     while size < limit:
