@@ -20,13 +20,20 @@ in the kernel (a user's ``Popen("server &")``) would reparent to the kernel and 
 zombies, since asyncio and ``subprocess`` only wait for the pids they started, and
 reaping with ``waitpid(-1)`` there would steal other code's exit statuses. Here the
 supervisor is the only waiter of its own tree.
+
+It starts on every spawn, so it imports only what the interpreter has at hand: ``_signal``
+rather than ``signal`` (which imports ``enum``, ``functools`` and ``collections``) and
+``_ctypes`` rather than ``ctypes`` for the one ``prctl`` call. On a loaded machine those two
+imports were most of the time a spawn waited for the program's pid; what is left is the
+interpreter's own start.
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import sys
+
+import _signal as signal  # the C module: ``signal`` would import enum (and functools, collections)
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -35,10 +42,28 @@ MAX_KILL_PASSES = 500
 
 
 def _prctl():  # type: ignore[no-untyped-def]
-    import ctypes
+    """libc's ``prctl(int, unsigned long x4)``, bound through ``_ctypes`` (``ctypes`` costs a spawn
+    tens of milliseconds of imports); ``ctypes`` where ``_ctypes`` lacks what is used here."""
+    try:
+        import _ctypes
 
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+        class c_int(_ctypes._SimpleCData):  # type: ignore[misc,name-defined]
+            _type_ = "i"
+
+        class c_ulong(_ctypes._SimpleCData):  # type: ignore[misc,name-defined]
+            _type_ = "L"
+
+        class Function(_ctypes.CFuncPtr):  # type: ignore[misc,name-defined]
+            _flags_ = _ctypes.FUNCFLAG_CDECL | _ctypes.FUNCFLAG_USE_ERRNO
+            _restype_ = c_int
+
+        prctl = Function(_ctypes.dlsym(_ctypes.dlopen(None), "prctl"))
+    except (ImportError, AttributeError, OSError, TypeError):
+        import ctypes
+
+        c_int, c_ulong = ctypes.c_int, ctypes.c_ulong  # type: ignore[misc]
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    prctl.argtypes = [c_int, c_ulong, c_ulong, c_ulong, c_ulong]
     return prctl
 
 
