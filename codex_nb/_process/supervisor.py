@@ -20,13 +20,21 @@ in the kernel (a user's ``Popen("server &")``) would reparent to the kernel and 
 zombies, since asyncio and ``subprocess`` only wait for the pids they started, and
 reaping with ``waitpid(-1)`` there would steal other code's exit statuses. Here the
 supervisor is the only waiter of its own tree.
+
+It starts on every spawn, so it imports only what the interpreter has at hand: ``_signal``
+rather than ``signal`` (which imports ``enum``, ``functools`` and ``collections``) and
+``_ctypes`` rather than ``ctypes`` for the one ``prctl`` call. On a loaded machine those two
+imports were most of the time a spawn waited for the program's pid; what is left is the
+interpreter's own start.
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import sys
+
+# the C module: ``signal`` would import enum (and functools, collections); typeshed has no stub for it
+import _signal as signal  # type: ignore[import-not-found]
 
 TYPE_CHECKING = False  # typing is not imported here (``-I -S``, a fast start); mypy reads this name as typing's
 if TYPE_CHECKING:
@@ -41,6 +49,35 @@ MAX_KILL_PASSES = 500
 
 
 def _prctl() -> Prctl:
+    """libc's ``prctl(int, unsigned long x4)``, bound through ``_ctypes`` (``ctypes`` costs a spawn
+    tens of milliseconds of imports); ``ctypes`` where ``_ctypes`` lacks what is used here."""
+    try:
+        return _prctl_from_ctypes_core()
+    except (ImportError, AttributeError, OSError, TypeError):
+        return _prctl_from_ctypes()
+
+
+def _prctl_from_ctypes_core() -> Prctl:
+    # typeshed types _SimpleCData as generic, which it is not at run time (a subscript raises)
+    import _ctypes
+
+    class c_int(_ctypes._SimpleCData):  # type: ignore[type-arg]
+        _type_ = "i"
+
+    class c_ulong(_ctypes._SimpleCData):  # type: ignore[type-arg]
+        _type_ = "L"
+
+    class Function(_ctypes.CFuncPtr):
+        _flags_ = _ctypes.FUNCFLAG_CDECL | _ctypes.FUNCFLAG_USE_ERRNO
+        _restype_ = c_int
+
+    # dlopen(NULL) is the program itself, libc included; typeshed wants a path
+    prctl = Function(_ctypes.dlsym(_ctypes.dlopen(None), "prctl"))  # type: ignore[arg-type]
+    prctl.argtypes = [c_int, c_ulong, c_ulong, c_ulong, c_ulong]
+    return prctl
+
+
+def _prctl_from_ctypes() -> Prctl:
     import ctypes
 
     prctl = ctypes.CDLL(None, use_errno=True).prctl

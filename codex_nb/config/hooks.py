@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import HookError
+from .files import read_text_file
 from .hook_matchers import Matcher
 
 EVENT_NAMES = (
@@ -317,16 +318,18 @@ def parse_hooks_toml(text: str, *, source_path: str = "<config.toml>", from_file
 
 def load_hooks_path(path: str | Path) -> HooksConfig:
     """Load hooks discovered on disk (they need trust): a ``hooks.json``, a ``config.toml``,
-    or a config layer directory holding either or both."""
+    or a config layer directory holding either or both. A file is read through the bounded
+    reader: a FIFO, a device, a binary or a huge file is refused unread, with the reason."""
     p = Path(path).expanduser().resolve()
     if p.is_dir():
+        # exists(), not is_file(): a FIFO or device named hooks.json is refused with its reason, not skipped
         json_path, toml_path = p / "hooks.json", p / "config.toml"
         out = HooksConfig()
-        if json_path.is_file():
+        if json_path.exists():
             out = out.merged(load_hooks_path(json_path))
-        if toml_path.is_file():
+        if toml_path.exists():
             layer = load_hooks_path(toml_path)
-            if json_path.is_file() and layer.specs:
+            if json_path.exists() and layer.specs:
                 out = out.merged(
                     HooksConfig(
                         warnings=(
@@ -337,9 +340,9 @@ def load_hooks_path(path: str | Path) -> HooksConfig:
                 )
             out = out.merged(layer)
         return out
-    if not p.is_file():
+    if not p.exists():
         raise HookError(f"hooks file {p} does not exist; pass a hooks.json, a config.toml or a layer directory")
-    text = p.read_text(encoding="utf-8")
+    text = read_text_file(p, what="hooks file", error=HookError)
     if p.suffix == ".toml":
         return parse_hooks_toml(text, source_path=str(p), from_file=True)
     return parse_hooks_json(text, source_path=str(p))

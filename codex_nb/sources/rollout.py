@@ -164,6 +164,7 @@ class _Reader:
         self.turn: str | None = None
         self.calls: dict[str, tuple[UpdatePlanArgs | None, str | None]] = {}
         self.turns: dict[str, RolloutTurn] = {}
+        self.meta_seen = False
 
     def report(self, number: int, reason: str) -> None:
         """Record line ``number`` as malformed (listed while fewer than ``MAX_LISTED`` are)."""
@@ -189,7 +190,11 @@ class _Reader:
             raise _BadLine(f"{kind} line's payload is {_json_type(payload)}, expected an object")
         if kind == "session_meta":
             session_id = _text(payload, "id", "payload") or _text(payload, "session_id", "payload")
-            self.r.meta, self.r.session_id = payload, session_id
+            # The first readable one names the session, as in Codex's read_session_meta_line: a forked
+            # or resumed rollout repeats its parent's session_meta after its own.
+            if not self.meta_seen:
+                self.meta_seen = True
+                self.r.meta, self.r.session_id = payload, session_id
         elif kind == "event_msg":
             self.event(payload)
         elif kind == "response_item":

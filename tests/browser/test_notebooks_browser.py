@@ -137,3 +137,4 @@ def test_widgets_match_the_text_after_run_all(name: str, ui: str, page: Any, jup
     finally:
         notebook.screenshot(f"notebook_{Path(name).stem}_{ui}.png")
     assert not [line for line in notebook.console if "codex_nb" in line], notebook.console
+    assert not notebook.unplaced_page_errors(), notebook.console

@@ -9,6 +9,12 @@ image: invalid or unsupported image data``). The answer is one ``input_image`` i
 with a ``data:`` URL of the file's own bytes and MIME type. ``detail`` is ``original``
 when the model supports original detail (``[codex_nb] image_detail_original``, on by
 default, as for Codex's current models), else ``high``.
+
+The file may be hostile: Codex reads it whole, codex_nb reads at most ``MAX_IMAGE_BYTES``
+(a larger file is refused from its size, unread), opens it without blocking and checks it
+with ``fstat`` (a FIFO swapped in after the ``stat`` cannot block), and refuses a decompression
+bomb. The read and the decode run on a sync worker thread: a slow disk or a large image
+never stalls the kernel's event loop.
 """
 
 from __future__ import annotations
@@ -16,9 +22,11 @@ from __future__ import annotations
 import base64
 import io
 import os
+import stat
 import time
 from typing import TYPE_CHECKING, Any
 
+from ...config.files import read_at_most
 from ...protocol.events import ItemCompleted, ItemStarted
 from ..arguments import parse_object, require_str
 from ..base import Tool
@@ -26,6 +34,7 @@ from ..errors import RespondToModel
 from ..invocation import ToolInvocation
 from ..payload import ToolOutput
 from ..schema import function_spec
+from ..threads import sync_workers
 
 if TYPE_CHECKING:
     from ...config import Config
@@ -35,6 +44,9 @@ VIEW_IMAGE_DESCRIPTION = (
     "images already available on disk."
 )
 UNSUPPORTED_IMAGE = "unable to process image: invalid or unsupported image data"
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+"""codex_nb's bound (Codex has none): far above a screenshot or a photo; its base64 alone is ~27 MB of request."""
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
 _MIME = {
     "PNG": "image/png",
     "JPEG": "image/jpeg",
@@ -103,8 +115,7 @@ class ViewImageTool(Tool):
         path, detail = parse_arguments(invocation.payload_text)
         # string operations only (expanduser reads $HOME); the file is read by read_image_file
         resolved = os.path.normpath(os.path.join(invocation.turn.cwd, os.path.expanduser(path)))  # noqa: ASYNC240
-        data = read_image_file(resolved)
-        mime = image_mime(data)
+        data, mime = await sync_workers().run(load_image, resolved)
         turn = invocation.turn
         item = {"type": "imageView", "id": invocation.call_id, "path": resolved}
         await invocation.emit(
@@ -137,20 +148,47 @@ def parse_arguments(text: str) -> tuple[str, str | None]:
     return path, detail
 
 
+def load_image(path: str) -> tuple[bytes, str]:
+    """The file's bytes and MIME type (blocking: run it on a worker thread)."""
+    data = read_image_file(path)
+    return data, image_mime(data)
+
+
 def read_image_file(path: str) -> bytes:
     try:
         st = os.stat(path)
     except OSError as err:
         raise RespondToModel(f"unable to locate image at `{path}`: {_os_error(err)}") from None
-    import stat
-
-    if not stat.S_ISREG(st.st_mode):
-        raise RespondToModel(f"image path `{path}` is not a file")
+    _check_regular(path, st)
     try:
-        with open(path, "rb") as handle:
-            return handle.read()
+        fd = os.open(path, _OPEN_FLAGS)  # O_NONBLOCK: a FIFO swapped in after the stat cannot block the open
     except OSError as err:
         raise RespondToModel(f"unable to read image at `{path}`: {_os_error(err)}") from None
+    try:
+        _check_regular(path, os.fstat(fd))  # what was opened, not what was stat'ed
+        data = read_at_most(fd, MAX_IMAGE_BYTES + 1)
+    except OSError as err:
+        raise RespondToModel(f"unable to read image at `{path}`: {_os_error(err)}") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_IMAGE_BYTES:  # it grew after fstat
+        raise RespondToModel(_too_big(path, len(data), more=True))
+    return data
+
+
+def _check_regular(path: str, st: os.stat_result) -> None:
+    if not stat.S_ISREG(st.st_mode):
+        raise RespondToModel(f"image path `{path}` is not a file")
+    if st.st_size > MAX_IMAGE_BYTES:
+        raise RespondToModel(_too_big(path, st.st_size))
+
+
+def _too_big(path: str, size: int, *, more: bool = False) -> str:
+    shown = f"more than {size - 1}" if more else str(size)
+    return (
+        f"unable to read image at `{path}`: the file is {shown} bytes, more than the {MAX_IMAGE_BYTES // (1024 * 1024)} "
+        "MiB view_image reads; view a smaller copy (resized or compressed)"
+    )
 
 
 def image_mime(data: bytes) -> str:
@@ -161,6 +199,8 @@ def image_mime(data: bytes) -> str:
         with Image.open(io.BytesIO(data)) as image:
             image.verify()
             fmt = image.format or ""
+    except Image.DecompressionBombError as err:  # a few bytes claiming billions of pixels
+        raise RespondToModel(f"unable to process image: {err}; view a smaller copy (resized)") from None
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
         raise RespondToModel(UNSUPPORTED_IMAGE) from None
     mime = _MIME.get(fmt)

@@ -65,3 +65,29 @@ async def test_the_kernel_process_is_not_made_a_subreaper() -> None:
     other = await asyncio.create_subprocess_exec(sys.executable, "-c", "raise SystemExit(7)")
     assert await other.wait() == 7
     assert subprocess.run(["sh", "-c", "exit 5"], check=False).returncode == 5  # noqa: ASYNC221  the point: a plain blocking run still reaps its child
+
+
+def test_the_supervisor_imports_only_what_the_interpreter_has_at_hand() -> None:
+    """Every spawn starts a fresh supervisor: ``signal`` (through enum, functools, collections) and
+    ``ctypes`` cost a loaded machine tens of milliseconds per spawn before the program even ran."""
+    status_r, status_w = os.pipe()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-I", "-S", "-X", "importtime", _process.SUPERVISOR, str(status_w), str(os.getpid())]
+            + ["--", "true"],
+            pass_fds=(status_w,),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        os.close(status_w)
+        status_w = -1
+        reported = os.read(status_r, 64)
+    finally:
+        os.close(status_r)
+        if status_w >= 0:
+            os.close(status_w)
+    assert done.returncode == 0 and reported.strip().isdigit(), (done, reported)
+    imported = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
+    assert imported and not imported & {"enum", "functools", "collections", "ctypes", "signal"}, sorted(imported)

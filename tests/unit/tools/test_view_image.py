@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
+import sys
+import threading
 
 import pytest
 from PIL import Image
@@ -93,3 +96,64 @@ def test_feature_off_removes_the_tool():
     session = cx.Session(cx.Config.from_toml("[features]\nview_image = false"))
     assert "view_image" not in session.planner.plan().tool_names
     assert "view_image" not in cx.Session(cx.Config()).planner.plan().tool_names  # the notebook profile
+
+
+def _png_claiming(width: int, height: int) -> bytes:
+    """A PNG signature and IHDR announcing ``width`` x ``height`` pixels, with no pixel data."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", b"") + chunk(b"IEND", b"")
+
+
+def _touch(path):
+    path.touch()
+    return path
+
+
+async def test_hostile_files_are_refused_with_a_reason(workdir):
+    from codex_nb.tools.handlers.view_image import MAX_IMAGE_BYTES
+
+    os.truncate(_touch(workdir / "huge.png"), MAX_IMAGE_BYTES + 1)  # sparse: refused from its size, never read
+    (workdir / "bomb.png").write_bytes(_png_claiming(100_000, 100_000))
+    os.mkfifo(workdir / "fifo.png")
+    session = cx.Session(cx.Config(view_image=True), cwd=str(workdir))
+    out = await run(session, [{"path": "huge.png"}, {"path": "bomb.png"}, {"path": "fifo.png"}])
+    assert out["c0"] == (
+        f"unable to read image at `{workdir / 'huge.png'}`: the file is {MAX_IMAGE_BYTES + 1} bytes, more than the "
+        "20 MiB view_image reads; view a smaller copy (resized or compressed)"
+    )
+    assert out["c1"] == (
+        "unable to process image: Image size (10000000000 pixels) exceeds limit of 178956970 pixels, could be "
+        "decompression bomb DOS attack.; view a smaller copy (resized)"
+    )
+    assert out["c2"] == f"image path `{workdir / 'fifo.png'}` is not a file"
+
+
+_OPENED_ON: dict[str, int] = {}
+
+
+def _record_opens(event: str, args: tuple[object, ...]) -> None:
+    # an audit hook cannot be removed: it only records opens of paths a test registered
+    if event == "open" and isinstance(args[0], str) and args[0] in _OPENED_ON:
+        _OPENED_ON[args[0]] = threading.get_ident()
+
+
+async def test_the_file_is_read_off_the_event_loop(workdir):
+    """A slow disk (a network mount, a huge file) must never stall the kernel's loop."""
+    if _record_opens not in _HOOKED:
+        sys.addaudithook(_record_opens)
+        _HOOKED.append(_record_opens)
+    target = str(workdir / "red.png")
+    _OPENED_ON[target] = 0
+    session = cx.Session(cx.Config(view_image=True), cwd=str(workdir))
+    out = await run(session, [{"path": "red.png"}])
+    assert out["c0"][0]["type"] == "input_image"
+    assert _OPENED_ON.pop(target) not in (0, threading.get_ident())
+
+
+_HOOKED: list[object] = []

@@ -297,3 +297,20 @@ def test_many_bad_lines_are_all_counted_and_the_first_are_listed(tmp_path: Path)
     assert max(len(name) for name in rollout.unknown_types) == 81
     assert rollout.skipped == 1650 and "1500 malformed line(s) skipped" in rollout.summary()
     assert "k\u2026, and 90 more)" in rollout.summary()
+
+
+def test_a_forked_rollout_is_named_by_its_first_session_meta(tmp_path: Path) -> None:
+    """A forked or resumed rollout repeats its parent's ``session_meta`` after its own; Codex's
+    ``read_session_meta_line`` takes the first readable one, and so does ``read_rollout``."""
+    parent = "0199a213-0000-7000-8000-000000000001"
+    file = tmp_path / "rollout.jsonl"
+    lines = [
+        _line("session_meta", {"id": {"not": "a string"}}),  # unreadable: skipped, as Codex's serde skips it
+        _line("session_meta", {"id": SESSION, "forked_from_id": parent, "cwd": "/child"}),
+        _line("session_meta", {"id": parent, "cwd": "/parent"}),
+        *_session()[1:],
+    ]
+    file.write_text("\n".join(lines) + "\n")
+    rollout = cx.read_rollout(file)
+    assert (rollout.session_id, rollout.meta["cwd"], rollout.meta["forked_from_id"]) == (SESSION, "/child", parent)
+    assert rollout.line_types["session_meta"] == 3

@@ -1,0 +1,41 @@
+"""Page errors in a real JupyterLab and Notebook 7: each is placed, ours or the front end's.
+
+Notebook 7 raises ``Cannot read properties of undefined (reading 'schema')`` from its own bundle at
+every page load, with any notebook: a test that only looked for "codex_nb" in the console let it
+pass unexplained, and would equally let one of our widgets' exceptions pass (a widget's stack need
+not name codex_nb). The harness names the front end's own errors (``UPSTREAM_PAGE_ERRORS``); any
+other page error fails the test that saw it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .harness import JupyterServer, NotebookPage, notebook_json, upstream_error
+
+pytestmark = pytest.mark.browser
+
+SCHEMA = "Cannot read properties of undefined (reading 'schema')"
+CORE = "    at http://127.0.0.1:1/static/notebook/notebook_core.c9a6d9df5de5df84.js?v=c9:501:207"
+
+
+def test_only_the_front_ends_own_error_is_placed() -> None:
+    assert upstream_error("notebook", SCHEMA, f"TypeError: {SCHEMA}\n{CORE}")
+    assert upstream_error("lab", SCHEMA, f"TypeError: {SCHEMA}\n{CORE}") is None  # JupyterLab does not raise it
+    widget = "    at render (blob:http://127.0.0.1:1/5b1c-anywidget-esm:12:3)"
+    assert upstream_error("notebook", SCHEMA, f"TypeError: {SCHEMA}\n{widget}\n{CORE}") is None
+    assert upstream_error("notebook", "Cannot read properties of null (reading 'x')", f"x\n{CORE}") is None
+
+
+def test_notebook_7_raises_its_schema_error_by_itself_and_it_is_placed(
+    page: Any, jupyter_server: JupyterServer
+) -> None:
+    """A notebook without codex_nb: the error is the front end's, and the harness says so."""
+    name = jupyter_server.write_notebook("plain.ipynb", notebook_json(["1 + 1"]))
+    notebook = NotebookPage(page, jupyter_server, name, ui="notebook")
+    with page.expect_event("pageerror", timeout=60_000):
+        notebook.open()
+    assert [message for message, _ in notebook.page_errors] == [SCHEMA]
+    assert notebook.unplaced_page_errors() == []
