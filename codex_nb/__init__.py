@@ -55,6 +55,7 @@ _LAZY = {
     "ModelRequest": "codex_nb.protocol.model",
     "PlanChecklist": "codex_nb.widgets.checklist",
     "PlanItemArg": "codex_nb.protocol.plan",
+    "PlanTimeline": "codex_nb.timeline",
     "PlanUpdate": "codex_nb.protocol.events",
     "PromptsWidget": "codex_nb.widgets.prompts",
     "RecordingSubscriber": "codex_nb.testing",
@@ -124,6 +125,7 @@ if _typing.TYPE_CHECKING:
     from .sources.responses.model import ResponsesModel
     from .sources.rollout import Rollout, RolloutError, list_rollouts, read_rollout
     from .testing import RecordingSubscriber
+    from .timeline import PlanTimeline
     from .tools.base import Tool
     from .tools.exposure import ToolExposure
     from .tools.invocation import ModeKind, ToolInvocation
@@ -192,6 +194,7 @@ __all__ = [
     "ModelRequest",
     "PlanChecklist",
     "PlanItemArg",
+    "PlanTimeline",
     "PlanUpdate",
     "PromptsWidget",
     "RecordingSubscriber",

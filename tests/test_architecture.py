@@ -5,7 +5,7 @@ and under ``TYPE_CHECKING`` alike. The layers, lowest first (an arrow points at
 what a layer may import):
 
     protocol/, errors, _lazy, _process, _interrupt, _version  <-  frontend/, events/, config/  <-  tools/
-        <-  hooks/, code_mode/, sources/  <-  runtime/  <-  render/, widgets/, extension/, notebook
+        <-  hooks/, code_mode/, sources/  <-  runtime/, timeline/  <-  render/, widgets/, extension/, notebook
 
 A module may import its own layer and the layers below it, never a layer above.
 ``codex_nb/__init__.py`` (the public API) and ``codex_nb.testing`` may import anything.
@@ -25,7 +25,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("frontend", "events", "config"),
     ("tools",),
     ("hooks", "code_mode", "sources"),
-    ("runtime",),
+    ("runtime", "timeline"),
     ("render", "widgets", "extension", "notebook", "acp"),
 ]
 ANYTHING_GOES = {"codex_nb", "codex_nb.testing"}
