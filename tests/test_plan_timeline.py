@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from codex_nb.timeline.diff import diff_plans
 from codex_nb.timeline.report import CELL_CHARS
 from codex_nb.timeline.recorder import DEFAULT_MAX_REVISIONS, MAX_STEPS, MAX_TEXT
 
-from app_server_helpers import plan_call
+from app_server_helpers import plan_call, real_codex
 
 
 def fixed_clock() -> float:
@@ -437,3 +438,48 @@ def test_the_public_record_types_are_keyword_only_and_frozen() -> None:
     with pytest.raises(AttributeError):
         step.step = "b"  # type: ignore[misc]
     assert PlanRevision.__dataclass_params__.frozen  # type: ignore[attr-defined]
+
+
+# ---- peers: an ACP agent and the real Codex ---------------------------------------------------
+
+
+async def test_an_acp_session_is_recorded_with_its_notification() -> None:
+    agent = cx.AcpAgent(sys.executable, [str(Path(__file__).parent / "acp_agents" / "hostile_agent.py")])
+    async with agent:
+        session = await agent.new_session()
+        timeline = cx.PlanTimeline(session, clock=fixed_clock)
+        result = await session.prompt("burst 3 3")
+    assert result.status == "completed"
+    revisions = timeline.revisions
+    assert [r.revision for r in revisions] == [1, 2, 3]
+    assert {(r.source_kind, r.notification, r.call_id) for r in revisions} == {
+        (SourceKind.ACP, "session/update (plan)", None)
+    }
+    assert [[s.status for s in r.steps] for r in revisions] == [
+        ["pending", "pending", "pending"],
+        ["completed", "pending", "pending"],
+        ["completed", "completed", "pending"],
+    ]
+    assert [[c.new_step for c in timeline.changes(i).status_changed] for i in (1, 2)] == [["step 0"], ["step 1"]]
+
+
+async def test_a_real_codex_thread_is_recorded_with_its_notification(tmp_path: Path) -> None:
+    script = [
+        [plan_call([("read", "in_progress"), ("write the file", "pending")], call_id="p1")],
+        [plan_call([("read", "completed"), ("write the files", "in_progress")], call_id="p2")],
+        [cx.assistant_message("finished")],
+    ]
+    async with real_codex(script, tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        timeline = cx.PlanTimeline(thread)
+        result = await thread.start_turn("plan")
+    assert result.status == "completed"
+    assert [(r.revision, r.turn_id, r.source_kind, r.notification) for r in timeline.revisions] == [
+        (1, result.turn_id, SourceKind.APP_SERVER, "turn/plan/updated"),
+        (2, result.turn_id, SourceKind.APP_SERVER, "turn/plan/updated"),
+    ]
+    changes = timeline.changes(1)
+    assert [(c.kind, c.old_step, c.new_step) for c in changes.changes] == [
+        ("status", "read", "read"),
+        ("renamed_status", "write the file", "write the files"),
+    ]
