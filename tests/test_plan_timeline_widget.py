@@ -38,6 +38,10 @@ async def test_the_list_and_the_newest_snapshot_follow_a_session(session: cx.Ses
     assert [e["index"] for e in widget.entries] == [0, 1, 2, 3, 4]
     assert widget.entries[4]["regression"] and not widget.entries[3]["regression"]
     assert widget.entries[3]["summary"] == "1 renamed"
+    turn = widget.timeline[0].turn_id
+    assert turn is not None and len(turn) > 12
+    assert widget.entries[0]["label"] == f"#0 · turn {turn[:11]}… · call call-0"  # the list keeps ids short
+    assert widget.snapshot["heading"] == f"#4 · turn {turn} · call call-4"  # the heading has them whole
     assert widget.selected is None and widget.snapshot is not None and widget.snapshot["index"] == 4
     assert [(s["step"], s["change"]) for s in widget.snapshot["steps"]] == [
         ("Read the code", "regression: completed → in_progress"),

@@ -38,6 +38,8 @@ log = logging.getLogger("codex_nb.widgets.timeline")
 WIDGET = "plan_timeline"
 MAX_LISTED = 500
 """Revisions listed in the view (the newest); the rest are counted in ``hidden``."""
+LIST_ID_CHARS = 12
+"""Characters of a turn or call id in a list line (the selected revision's heading has them whole)."""
 
 
 class PlanTimelineWidget(StaticFallback, anywidget.AnyWidget):
@@ -174,7 +176,7 @@ class PlanTimelineWidget(StaticFallback, anywidget.AnyWidget):
 def _entry(revision: PlanRevision, changes: PlanDiff) -> dict[str, Any]:
     return {
         "index": revision.index,
-        "label": _heading(revision),
+        "label": _heading(revision, id_chars=LIST_ID_CHARS),
         "summary": summarize(changes),
         "done": sum(1 for s in revision.steps if s.status == "completed"),
         "total": len(revision.steps),
@@ -182,15 +184,20 @@ def _entry(revision: PlanRevision, changes: PlanDiff) -> dict[str, Any]:
     }
 
 
-def _heading(revision: PlanRevision) -> str:
+def _heading(revision: PlanRevision, *, id_chars: int = 40) -> str:
     parts = [f"#{revision.index}"]
     if revision.turn_id is not None:
-        parts.append(f"turn {well_formed(revision.turn_id)[:40]}")
+        parts.append(f"turn {_short(revision.turn_id, id_chars)}")
     if revision.call_id is not None:
-        parts.append(f"call {well_formed(revision.call_id)[:40]}")
+        parts.append(f"call {_short(revision.call_id, id_chars)}")
     elif revision.notification is not None:
         parts.append(revision.notification)
     return " · ".join(parts)
+
+
+def _short(text: str, limit: int) -> str:
+    text = well_formed(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _snapshot(revision: PlanRevision, changes: PlanDiff) -> dict[str, Any]:
