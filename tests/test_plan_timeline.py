@@ -483,3 +483,25 @@ async def test_a_real_codex_thread_is_recorded_with_its_notification(tmp_path: P
         ("status", "read", "read"),
         ("renamed_status", "write the file", "write the files"),
     ]
+
+
+class RacingSource(BusSource):
+    """A source whose plan arrives through the subscription while ``latest_plan`` is read (a
+    peer thread publishing during the timeline's start)."""
+
+    def latest_plan(self) -> cx.Event | None:
+        self.plan([("a", "pending")], revision=1)
+        return self.bus.latest_plan()
+
+
+def test_the_cached_plan_already_delivered_is_neither_recorded_twice_nor_counted_as_dropped() -> None:
+    timeline = cx.PlanTimeline(RacingSource())
+    assert [r.revision for r in timeline.revisions] == [1]
+    assert timeline.dropped_out_of_order == 0
+
+
+async def test_a_direct_call_tool_is_recorded_with_its_call_id(session: cx.Session) -> None:
+    timeline = cx.PlanTimeline(session)
+    await session.call_tool("update_plan", {"plan": [{"step": "a", "status": "pending"}]})
+    (revision,) = timeline.revisions
+    assert revision.call_id is not None and revision.call_id.startswith("call_")

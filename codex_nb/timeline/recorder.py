@@ -107,7 +107,7 @@ class PlanTimeline:
         latest = getattr(source, "latest_plan", None)
         current = latest() if callable(latest) else None
         if isinstance(current, Event):
-            self._on_event(current)
+            self._on_event(current, initial=True)
 
     # ---- recording -----------------------------------------------------------------------
 
@@ -124,7 +124,7 @@ class PlanTimeline:
             if not calls:
                 del self._calls[record.turn_id]
 
-    def _on_event(self, event: Event) -> None:
+    def _on_event(self, event: Event, *, initial: bool = False) -> None:
         if event.msg.type != "plan_update":
             return
         if event.thread_id != self.thread_id:
@@ -133,6 +133,8 @@ class PlanTimeline:
             return
         now = self._clock()
         with self._lock:
+            if initial and self._kept:
+                return  # the cached plan was already delivered through the subscription: not a drop
             if event.revision is not None and self._newest is not None and event.revision <= self._newest:
                 self.dropped_out_of_order += 1
                 self._out_of_order.append(
