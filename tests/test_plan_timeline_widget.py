@@ -5,6 +5,9 @@ protocol.json, coalesced bursts, and the static fallbacks."""
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +18,7 @@ from codex_nb.widgets.testing import RecordingComm, recording_comms
 from codex_nb.widgets.timeline import MAX_LISTED, PlanTimelineWidget
 
 from app_server_helpers import plan_call
+from test_checklist import node
 from test_plan_timeline import FIVE_PLANS, BusSource
 
 
@@ -153,3 +157,13 @@ def test_closing_a_widget_stops_the_timeline_it_made_but_not_one_it_was_given() 
     assert own.timeline.closed and not given_timeline.closed
     source.plan([("a", "pending")], revision=1)
     assert len(own.timeline) == 0 and len(given_timeline) == 1
+
+
+def test_the_bundled_esm_is_one_valid_module(tmp_path: Path) -> None:
+    bundle = bundle_esm("plan_timeline.js")
+    assert 'from "./' not in bundle
+    path = tmp_path / "bundle.mjs"
+    path.write_text(bundle, encoding="utf-8")
+    script = f"const m = await import({json.dumps(path.as_uri())}); console.log(typeof m.default.render);"
+    out = subprocess.run([node(), "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "function"
