@@ -34,6 +34,7 @@ _LAZY = {
     "tool_search_call": "codex_nb.protocol.items",
     "user_message": "codex_nb.protocol.items",
     "PlanChecklist": "codex_nb.widgets.checklist",
+    "PlanTimeline": "codex_nb.timeline",
     "PromptsWidget": "codex_nb.widgets.prompts",
     "ReplayScrubber": "codex_nb.widgets.replay",
     "Transcript": "codex_nb.widgets.transcript",
@@ -63,6 +64,7 @@ _LAZY_MODULES = (
     "plans",
     "rollouts",
     "testing",
+    "timeline",
     "tools",
     "wire",
 )
@@ -125,6 +127,7 @@ if _typing.TYPE_CHECKING:
     from . import plans as plans
     from . import rollouts as rollouts
     from . import testing as testing
+    from . import timeline as timeline
     from . import tools as tools
     from . import wire as wire
     from . import hooks
@@ -141,6 +144,7 @@ if _typing.TYPE_CHECKING:
     from .sources.replay import RolloutReplay
     from .sources.responses.model import ResponsesModel
     from .sources.rollout import list_rollouts, read_rollout
+    from .timeline import PlanTimeline
     from .widgets.checklist import PlanChecklist
     from .widgets.prompts import PromptsWidget
     from .widgets.replay import ReplayScrubber
@@ -199,6 +203,7 @@ __all__ = [
     "user_message",
     # widgets and displays
     "PlanChecklist",
+    "PlanTimeline",
     "PromptsWidget",
     "ReplayScrubber",
     "Transcript",

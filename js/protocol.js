@@ -23,7 +23,7 @@ export const PROMPTS_PROTOCOL = PROTOCOL.widgets.prompts;
 
 /**
  * The protocol.json section of one widget (plan_checklist, prompts, turn_controls).
- * @param {"plan_checklist" | "prompts" | "turn_controls"} widget
+ * @param {"plan_checklist" | "prompts" | "turn_controls" | "plan_timeline"} widget
  * @returns {{to_kernel: Record<string, unknown>, to_view: Record<string, unknown>}}
  */
 function widgetProtocol(widget) {
@@ -32,7 +32,7 @@ function widgetProtocol(widget) {
 
 /**
  * ``{kind: kind}`` for the message kinds of ``widget`` in one direction.
- * @param {"plan_checklist" | "prompts" | "turn_controls"} widget
+ * @param {"plan_checklist" | "prompts" | "turn_controls" | "plan_timeline"} widget
  * @param {"to_kernel" | "to_view"} direction
  * @returns {Readonly<Record<string, string>>}
  */
@@ -48,6 +48,12 @@ export const CHECKLIST_TO_VIEW = kindsOf("plan_checklist", "to_view");
 
 /** Message kinds the turn controls view sends to the kernel. */
 export const CONTROLS_TO_KERNEL = kindsOf("turn_controls", "to_kernel");
+
+/** Message kinds the plan timeline view sends to the kernel. */
+export const TIMELINE_TO_KERNEL = kindsOf("plan_timeline", "to_kernel");
+
+/** Message kinds the kernel sends back to a plan timeline view (replies by id). */
+export const TIMELINE_TO_VIEW = kindsOf("plan_timeline", "to_view");
 
 /** Message kinds the prompts view sends to the kernel. */
 export const PROMPTS_TO_KERNEL = kindsOf("prompts", "to_kernel");
@@ -72,6 +78,19 @@ export function newRequestId() {
 export function checklistRequest(kind, fields = {}) {
   if (!(kind in CHECKLIST_TO_KERNEL)) {
     throw new Error(`unknown checklist message kind ${JSON.stringify(kind)}`);
+  }
+  return { id: newRequestId(), kind, ...fields };
+}
+
+/**
+ * Build a plan timeline view -> kernel request.
+ * @param {string} kind one of TIMELINE_TO_KERNEL
+ * @param {Record<string, unknown>} fields
+ * @returns {{id: string, kind: string} & Record<string, unknown>}
+ */
+export function timelineRequest(kind, fields = {}) {
+  if (!(kind in TIMELINE_TO_KERNEL)) {
+    throw new Error(`unknown plan timeline message kind ${JSON.stringify(kind)}`);
   }
   return { id: newRequestId(), kind, ...fields };
 }

@@ -5,7 +5,7 @@ and under ``TYPE_CHECKING`` alike. The layers, lowest first (an arrow points at
 what a layer may import):
 
     protocol/, errors, _lazy, _process, _interrupt, _version  <-  frontend/, events/, config/  <-  tools/
-        <-  hooks/, code_mode/, sources/  <-  runtime/  <-  render/, widgets/, extension/, notebook, acp_server/
+        <-  hooks/, code_mode/, sources/  <-  runtime/, timeline/  <-  render/, widgets/, extension/, notebook, acp_server/
         and the thin public modules (app_server, acp_client, rollouts, mcp, models, plans, ...)
 
 A module may import its own layer and the layers below it, never a layer above.
@@ -31,7 +31,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("frontend", "events", "config"),
     ("tools",),
     ("hooks", "code_mode", "sources"),
-    ("runtime",),
+    ("runtime", "timeline"),
     ("render", "widgets", "extension", "notebook", "acp_server", "acp", *PUBLIC_FACADES),
 ]
 ANYTHING_GOES = {"codex_nb", "codex_nb.testing"}

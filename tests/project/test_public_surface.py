@@ -45,6 +45,7 @@ PUBLIC_MODULES = frozenset(
         "codex_nb.plans",
         "codex_nb.rollouts",
         "codex_nb.testing",
+        "codex_nb.timeline",
         "codex_nb.tools",
         "codex_nb.wire",
     }

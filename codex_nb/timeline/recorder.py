@@ -1,0 +1,317 @@
+"""``PlanTimeline``: the plan flight recorder, one record per accepted plan revision.
+
+A checklist shows the latest plan and forgets the rest; a timeline keeps every snapshot
+any ``EventSource`` publishes (a ``cx.Session``, a real Codex thread, an ACP session, a
+rollout replay), so a person can see how the plan moved and a report can say so.
+
+Memory is bounded: at most ``max_revisions`` revisions are kept (10,000 by default);
+past that the oldest full snapshot is evicted and counted in ``dropped_oldest`` (indices
+keep counting, so revision ``index`` 0 may be gone while ``index`` 10,000 is kept).
+A snapshot whose source revision number is not newer than the newest recorded is never
+slotted in by its number: it is refused and counted (``dropped_out_of_order``; the
+latest ``MAX_DROPPED_LISTED`` are listed). A snapshot keeps at most ``MAX_STEPS`` steps,
+each text at most ``MAX_TEXT`` characters (the cut is marked), since a peer may send
+anything.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..events.observers import Observers
+from ..events.source import EventSource
+from ..protocol.events import Event
+from .diff import diff_plans
+from .records import DroppedRevision, PlanDiff, PlanRevision, PlanStep, SourceKind
+from .report import timeline_data, timeline_json, timeline_markdown, timeline_text
+
+log = logging.getLogger("codex_nb.timeline")
+
+DEFAULT_MAX_REVISIONS = 10_000
+MAX_STEPS = 1000
+MAX_TEXT = 4000
+MAX_DROPPED_LISTED = 100
+
+_KIND_BY_MODULE = (
+    ("codex_nb.sources.app_server", SourceKind.APP_SERVER),
+    ("codex_nb.sources.acp", SourceKind.ACP),
+    ("codex_nb.sources.replay", SourceKind.ROLLOUT),
+    ("codex_nb.runtime", SourceKind.SESSION),
+    ("codex_nb.notebook", SourceKind.SESSION),
+)
+_NOTIFICATION = {SourceKind.APP_SERVER: "turn/plan/updated", SourceKind.ACP: "session/update (plan)"}
+_CUT = "… [{} more characters]"
+
+
+def source_kind(source: object) -> SourceKind:
+    """The kind of ``source``, read from where its class (or a base class) is defined."""
+    for cls in type(source).__mro__:
+        module = getattr(cls, "__module__", "") or ""
+        for prefix, kind in _KIND_BY_MODULE:
+            if module == prefix or module.startswith(prefix + "."):
+                return kind
+    return SourceKind.OTHER
+
+
+class PlanTimeline:
+    """Every plan revision of ``source``'s thread: ``PlanTimeline(session)``.
+
+    ``revisions`` is the kept history (oldest first), ``diff(a, b)`` compares two of them
+    step by step, ``to_markdown()`` and ``to_json()`` report it. Call ``close()`` (or use
+    ``with``) to stop recording; what was recorded stays.
+    """
+
+    def __init__(
+        self,
+        source: EventSource,
+        *,
+        max_revisions: int = DEFAULT_MAX_REVISIONS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        if not callable(getattr(source, "subscribe", None)) or not isinstance(getattr(source, "thread_id", None), str):
+            raise TypeError(
+                f"PlanTimeline needs an event source (with .subscribe and .thread_id), got {type(source).__name__}; "
+                "pass a cx.Session, a CodexAppServer thread, an ACP session or a cx.RolloutReplay"
+            )
+        if type(max_revisions) is not int or max_revisions < 1:
+            raise ValueError(f"max_revisions must be a positive int, got {max_revisions!r}")
+        self.thread_id: str = source.thread_id
+        self.source_kind = source_kind(source)
+        self.max_revisions = max_revisions
+        self.dropped_oldest = 0
+        """Revisions evicted because more than ``max_revisions`` arrived."""
+        self.dropped_out_of_order = 0
+        """Snapshots refused because their revision number was not newer than the newest."""
+        self.other_thread = 0
+        """Plan snapshots of another thread seen on the source (ignored)."""
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._kept: collections.deque[PlanRevision] = collections.deque(maxlen=max_revisions)
+        self._out_of_order: collections.deque[DroppedRevision] = collections.deque(maxlen=MAX_DROPPED_LISTED)
+        self._next_index = 0
+        self._newest: int | None = None
+        self._calls: dict[str | None, list[str]] = {}
+        self._observers: Observers[PlanRevision] = Observers(self._fault, what="a callable taking one PlanRevision")
+        self._unsubscribe: list[Callable[[], None]] = []
+        self._unsubscribe.append(source.subscribe(self._on_event))
+        lifecycle = getattr(source, "on_lifecycle", None)
+        if self.source_kind is SourceKind.SESSION and callable(lifecycle):
+            self._unsubscribe.append(lifecycle(self._on_lifecycle))
+        # Start from the plan published before the timeline existed (subscribed first, so a
+        # newer snapshot arriving meanwhile wins by revision and this one is then refused).
+        latest = getattr(source, "latest_plan", None)
+        current = latest() if callable(latest) else None
+        if isinstance(current, Event):
+            self._on_event(current, initial=True)
+
+    # ---- recording -----------------------------------------------------------------------
+
+    def _on_lifecycle(self, record: Any) -> None:
+        """A session's ``update_plan`` call starts before its snapshot is emitted: remember its id."""
+        if getattr(getattr(record, "tool_name", None), "name", None) != "update_plan":
+            return
+        with self._lock:
+            calls = self._calls.setdefault(record.turn_id, [])
+            if record.phase == "start":
+                calls.append(record.call_id)
+            elif record.call_id in calls:
+                calls.remove(record.call_id)
+            if not calls:
+                del self._calls[record.turn_id]
+
+    def _on_event(self, event: Event, *, initial: bool = False) -> None:
+        if event.msg.type != "plan_update":
+            return
+        if event.thread_id != self.thread_id:
+            with self._lock:
+                self.other_thread += 1
+            return
+        now = self._clock()
+        with self._lock:
+            if initial and self._kept:
+                return  # the cached plan was already delivered through the subscription: not a drop
+            if event.revision is not None and self._newest is not None and event.revision <= self._newest:
+                self.dropped_out_of_order += 1
+                self._out_of_order.append(
+                    DroppedRevision(revision=event.revision, newest=self._newest, time=now, turn_id=event.turn_id)
+                )
+                return
+            if event.revision is not None:
+                self._newest = event.revision
+            revision = self._record(event, now)
+            if len(self._kept) == self.max_revisions:
+                self.dropped_oldest += 1
+            self._kept.append(revision)
+            self._next_index += 1
+        self._observers.notify(revision)
+
+    def _record(self, event: Event, now: float) -> PlanRevision:
+        msg: Any = event.msg
+        items = list(msg.plan)
+        truncated = False
+        steps = []
+        for item in items[:MAX_STEPS]:
+            text, cut = _capped(str(item.step))
+            truncated |= cut
+            steps.append(PlanStep(step=text, status=str(item.status)))
+        explanation = msg.explanation
+        if explanation is not None:
+            explanation, cut = _capped(str(explanation))
+            truncated |= cut
+        return PlanRevision(
+            index=self._next_index,
+            revision=event.revision,
+            time=now,
+            thread_id=event.thread_id,
+            turn_id=event.turn_id,
+            call_id=self._call_id(event),
+            notification=_NOTIFICATION.get(self.source_kind),
+            source_kind=self.source_kind,
+            explanation=explanation,
+            steps=tuple(steps),
+            steps_omitted=max(0, len(items) - MAX_STEPS),
+            truncated=truncated,
+        )
+
+    def _call_id(self, event: Event) -> str | None:
+        if self.source_kind is SourceKind.ROLLOUT:
+            return event.id  # a replay names each snapshot's event after its update_plan call
+        calls = self._calls.get(event.turn_id)
+        # The oldest running update_plan call of the turn: each call emits at most one snapshot.
+        return calls.pop(0) if calls else None
+
+    # ---- reading -------------------------------------------------------------------------
+
+    @property
+    def revisions(self) -> tuple[PlanRevision, ...]:
+        """The kept revisions, oldest first (a snapshot of the history: it does not grow)."""
+        with self._lock:
+            return tuple(self._kept)
+
+    @property
+    def out_of_order(self) -> tuple[DroppedRevision, ...]:
+        """The latest refused out-of-order snapshots (at most ``MAX_DROPPED_LISTED``)."""
+        with self._lock:
+            return tuple(self._out_of_order)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+    def __iter__(self) -> Iterator[PlanRevision]:
+        return iter(self.revisions)
+
+    def __getitem__(self, index: int) -> PlanRevision:
+        """The revision with timeline ``index``; a negative one counts back from the newest kept."""
+        with self._lock:
+            if index < 0:
+                if -index > len(self._kept):
+                    raise IndexError(f"revision {index} is out of range: {len(self._kept)} are kept")
+                return self._kept[index]
+            first = self._next_index - len(self._kept)
+            if index < first:
+                raise IndexError(
+                    f"revision {index} was evicted: this timeline keeps the newest {self.max_revisions} "
+                    f"({self.dropped_oldest} dropped); the oldest kept is {first}"
+                )
+            if index >= self._next_index:
+                raise IndexError(f"revision {index} does not exist yet: the newest is {self._next_index - 1}")
+            return self._kept[index - first]
+
+    def diff(self, a: int | PlanRevision | None, b: int | PlanRevision) -> PlanDiff:
+        """The step-level changes from revision ``a`` to revision ``b`` (indices or records;
+        ``a=None`` compares ``b`` with no plan). See ``codex_nb.timeline.diff`` for how steps match."""
+        old = None if a is None else self._resolve(a)
+        new = self._resolve(b)
+        return diff_plans(
+            () if old is None else old.steps,
+            new.steps,
+            old_index=None if old is None else old.index,
+            new_index=new.index,
+            explanation_changed=(None if old is None else old.explanation) != new.explanation,
+        )
+
+    def changes(self, index: int | PlanRevision) -> PlanDiff:
+        """What revision ``index`` changed against the one before it (the first kept: against none)."""
+        new = self._resolve(index)
+        with self._lock:
+            first = self._next_index - len(self._kept)
+        previous = new.index - 1 if new.index > first else None
+        return self.diff(previous, new)
+
+    def _resolve(self, ref: int | PlanRevision) -> PlanRevision:
+        if isinstance(ref, PlanRevision):
+            return ref
+        if type(ref) is not int:
+            raise TypeError(f"a revision is an int index or a PlanRevision, got {type(ref).__name__}")
+        return self[ref]
+
+    def on_revision(self, fn: Callable[[PlanRevision], object]) -> Callable[[], None]:
+        """Call ``fn(revision)`` after each recorded revision; returns a remover (a raising one is detached)."""
+        return self._observers.add(fn)
+
+    def _fault(self, fn: Callable[[PlanRevision], object], err: Exception, revision: PlanRevision) -> None:
+        log.warning(
+            "timeline observer %r raised %s: %s on revision %d; it was detached",
+            fn,
+            type(err).__name__,
+            err,
+            revision.index,
+        )
+
+    # ---- reports -------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """The history as a JSON string (its stable shape is documented in ``codex_nb.timeline.report``)."""
+        return timeline_json(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The data of ``to_json()``, not yet encoded."""
+        return timeline_data(self)
+
+    def to_markdown(self, *, last: int | None = 100) -> str:
+        """A Markdown report (each revision with its changes), e.g. for a pull-request comment."""
+        return timeline_markdown(self, last=last)
+
+    def text(self, *, last: int = 50) -> str:
+        """The revision list as plain text, one line each (the newest ``last``)."""
+        return timeline_text(self, last=last)
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text("PlanTimeline(...)" if cycle else self.text())
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    # ---- teardown ------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Stop recording (what was recorded stays readable)."""
+        with self._lock:
+            removers, self._unsubscribe = self._unsubscribe, []
+            self._calls.clear()
+        for remove in removers:
+            remove()
+
+    @property
+    def closed(self) -> bool:
+        return not self._unsubscribe
+
+    def __enter__(self) -> PlanTimeline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _capped(text: str) -> tuple[str, bool]:
+    if len(text) <= MAX_TEXT:
+        return text, False
+    return text[:MAX_TEXT] + _CUT.format(len(text) - MAX_TEXT), True

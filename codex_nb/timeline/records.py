@@ -1,0 +1,151 @@
+"""The plan flight recorder's records: what a ``PlanTimeline`` keeps and what it compares.
+
+Each type is a frozen, keyword-only dataclass, so a report or a test can hold a revision
+without it changing under it. ``PlanRevision`` is one accepted plan snapshot; ``PlanDiff``
+is the step-level comparison of two of them (``PlanTimeline.diff``); ``DroppedRevision``
+is a snapshot that arrived out of order and was refused rather than re-ordered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+STATUS_RANK = {"pending": 0, "in_progress": 1, "completed": 2}
+"""How far along a status is: a change to a lower rank is a regression."""
+
+
+class SourceKind(StrEnum):
+    """Which kind of event source a revision came from."""
+
+    SESSION = "session"
+    """codex_nb's own runtime (``cx.Session``): the model called ``update_plan``."""
+    APP_SERVER = "app_server"
+    """The real Codex (``CodexAppServer`` thread): a ``turn/plan/updated`` notification."""
+    ACP = "acp"
+    """An ACP agent: a ``session/update`` notification of kind ``plan``."""
+    ROLLOUT = "rollout"
+    """A recorded Codex rollout (``RolloutReplay``): an accepted ``update_plan`` call."""
+    OTHER = "other"
+    """Any other ``EventSource``."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlanStep:
+    """One step of a snapshot: its text and its status (``pending``/``in_progress``/``completed``)."""
+
+    step: str
+    status: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlanRevision:
+    """One accepted plan snapshot, as the timeline recorded it."""
+
+    index: int
+    """The timeline's own count, from 0; it keeps counting when old revisions are evicted."""
+    revision: int | None
+    """The source's per-thread revision number (None if the source gives none)."""
+    time: float
+    """When the timeline received it (seconds since the epoch, from the timeline's clock)."""
+    thread_id: str
+    turn_id: str | None
+    call_id: str | None
+    """The ``update_plan`` call that made it, when the source says (a session, a rollout)."""
+    notification: str | None
+    """The protocol notification that carried it, when it came from a peer (app-server, ACP)."""
+    source_kind: SourceKind
+    explanation: str | None
+    steps: tuple[PlanStep, ...]
+    steps_omitted: int = 0
+    """Steps past ``MAX_STEPS`` that were not kept (a hostile peer may send any number)."""
+    truncated: bool = False
+    """Some text was longer than ``MAX_TEXT`` and was cut (the cut is marked in the text)."""
+
+
+ChangeKind = Literal["added", "removed", "renamed", "status", "renamed_status"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class StepChange:
+    """What happened to one step between two revisions."""
+
+    kind: ChangeKind
+    """``added``, ``removed``, ``renamed`` (text changed), ``status`` (status changed) or
+    ``renamed_status`` (both)."""
+    old_position: int | None
+    """0-based position in the older revision (None for an added step)."""
+    new_position: int | None
+    """0-based position in the newer revision (None for a removed step)."""
+    old_step: str | None
+    new_step: str | None
+    old_status: str | None
+    new_status: str | None
+    similarity: float | None = None
+    """For a renamed step: how alike the two texts are (0..1, ``difflib`` ratio)."""
+
+    @property
+    def renamed(self) -> bool:
+        return self.kind in ("renamed", "renamed_status")
+
+    @property
+    def status_changed(self) -> bool:
+        return self.kind in ("status", "renamed_status")
+
+    @property
+    def regression(self) -> bool:
+        """A step went back: completed -> pending/in_progress, or in_progress -> pending."""
+        if not self.status_changed or self.old_status is None or self.new_status is None:
+            return False
+        return STATUS_RANK.get(self.new_status, 0) < STATUS_RANK.get(self.old_status, 0)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlanDiff:
+    """The step-level changes from revision ``old_index`` to ``new_index`` (see ``diff_plans``)."""
+
+    old_index: int | None
+    """None when the newer revision is compared with no plan (the first revision)."""
+    new_index: int
+    changes: tuple[StepChange, ...]
+    """Every change, in the newer revision's order, then the removed steps in the older one's."""
+    unchanged: int
+    """Steps matched with the same text and status."""
+    explanation_changed: bool
+
+    @property
+    def added(self) -> tuple[StepChange, ...]:
+        return tuple(c for c in self.changes if c.kind == "added")
+
+    @property
+    def removed(self) -> tuple[StepChange, ...]:
+        return tuple(c for c in self.changes if c.kind == "removed")
+
+    @property
+    def renamed(self) -> tuple[StepChange, ...]:
+        return tuple(c for c in self.changes if c.renamed)
+
+    @property
+    def status_changed(self) -> tuple[StepChange, ...]:
+        return tuple(c for c in self.changes if c.status_changed)
+
+    @property
+    def regressions(self) -> tuple[StepChange, ...]:
+        return tuple(c for c in self.changes if c.regression)
+
+    @property
+    def empty(self) -> bool:
+        """True when nothing changed (not even the explanation)."""
+        return not self.changes and not self.explanation_changed
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DroppedRevision:
+    """A snapshot refused because its revision was not newer than the newest recorded."""
+
+    revision: int
+    newest: int
+    """The newest revision recorded when it arrived."""
+    time: float
+    turn_id: str | None

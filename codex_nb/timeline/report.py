@@ -1,0 +1,332 @@
+"""A ``PlanTimeline`` as JSON, as Markdown (e.g. a pull-request comment) and as plain text.
+
+Step text comes from the model or a peer: it may hold ``|``, backticks, HTML, newlines,
+lone surrogates or a megabyte. Every untrusted string goes through ``markdown_text`` (or
+``plain``) before it is placed, so it can neither break the table it sits in nor inject
+markup, and each is cut to a stated length.
+
+``to_json()`` shape (``"version": 1``; keys are only ever added)::
+
+    {"format": "codex_nb.plan_timeline", "version": 1,
+     "thread_id": str, "source_kind": "session"|"app_server"|"acp"|"rollout"|"other",
+     "max_revisions": int,
+     "dropped": {"oldest": int, "out_of_order": int, "other_thread": int},
+     "out_of_order": [{"revision": int, "newest": int, "time": ISO-8601, "turn_id": str|null}],
+     "revisions": [{
+        "index": int, "revision": int|null, "time": ISO-8601 UTC, "thread_id": str,
+        "turn_id": str|null, "call_id": str|null, "notification": str|null, "source_kind": str,
+        "explanation": str|null, "steps": [{"step": str, "status": str}],
+        "steps_omitted": int, "truncated": bool,
+        "changes": {"from": int|null, "unchanged": int, "explanation_changed": bool,
+                    "steps": [{"kind": "added"|"removed"|"renamed"|"status"|"renamed_status",
+                               "old_position": int|null, "new_position": int|null,
+                               "old_step": str|null, "new_step": str|null,
+                               "old_status": str|null, "new_status": str|null,
+                               "similarity": float|null, "regression": bool}]}}]}
+
+``changes`` compares each revision with the kept one before it (the first kept: with no
+plan). Strings are well-formed Unicode (a lone surrogate becomes U+FFFD).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from typing import Any, Protocol
+
+from ..protocol.wire import well_formed
+from .records import DroppedRevision, PlanDiff, PlanRevision, SourceKind, StepChange
+
+
+class PlanTimeline(Protocol):
+    """What a report reads of a ``recorder.PlanTimeline`` (a protocol: the recorder imports this module)."""
+
+    thread_id: str
+    source_kind: SourceKind
+    max_revisions: int
+    dropped_oldest: int
+    dropped_out_of_order: int
+    other_thread: int
+
+    @property
+    def revisions(self) -> tuple[PlanRevision, ...]: ...
+
+    @property
+    def out_of_order(self) -> tuple[DroppedRevision, ...]: ...
+
+    def diff(self, a: int | PlanRevision | None, b: int | PlanRevision) -> PlanDiff: ...
+
+
+FORMAT = "codex_nb.plan_timeline"
+VERSION = 1
+CELL_CHARS = 300
+"""Characters of a step shown in a Markdown table cell (the rest is cut and counted)."""
+PARAGRAPH_CHARS = 1000
+LINE_CHARS = 60
+
+_BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
+# Other controls, and the bidi overrides that could make a step read as something else.
+_HIDDEN = re.compile(r"[\x00-\x08\x0e-\x1b\x1f\x7f-\x84\x86-\x9f\u202a-\u202e\u2066-\u2069]")
+# Inline markup only: the text never starts a line (it follows a table pipe, a list marker,
+# an emphasis star or a heading's words), so block markers such as "#", "-" or "1." are inert.
+_PUNCTUATION = re.compile(r"([\\`*_\[\]|~$])")
+_STATUS = {"pending": "pending", "in_progress": "in progress", "completed": "completed"}
+
+
+# ---- JSON -----------------------------------------------------------------------------------
+
+
+def timeline_json(timeline: PlanTimeline) -> str:
+    return json.dumps(timeline_data(timeline), ensure_ascii=False)
+
+
+def timeline_data(timeline: PlanTimeline) -> dict[str, Any]:
+    revisions = timeline.revisions
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "thread_id": well_formed(timeline.thread_id),
+        "source_kind": str(timeline.source_kind),
+        "max_revisions": timeline.max_revisions,
+        "dropped": {
+            "oldest": timeline.dropped_oldest,
+            "out_of_order": timeline.dropped_out_of_order,
+            "other_thread": timeline.other_thread,
+        },
+        "out_of_order": [
+            {"revision": d.revision, "newest": d.newest, "time": iso_time(d.time), "turn_id": _opt(d.turn_id)}
+            for d in timeline.out_of_order
+        ],
+        "revisions": [
+            _revision_data(revision, timeline.diff(revisions[i - 1] if i else None, revision))
+            for i, revision in enumerate(revisions)
+        ],
+    }
+
+
+def _revision_data(revision: PlanRevision, changes: PlanDiff) -> dict[str, Any]:
+    return {
+        "index": revision.index,
+        "revision": revision.revision,
+        "time": iso_time(revision.time),
+        "thread_id": well_formed(revision.thread_id),
+        "turn_id": _opt(revision.turn_id),
+        "call_id": _opt(revision.call_id),
+        "notification": revision.notification,
+        "source_kind": str(revision.source_kind),
+        "explanation": _opt(revision.explanation),
+        "steps": [{"step": well_formed(s.step), "status": s.status} for s in revision.steps],
+        "steps_omitted": revision.steps_omitted,
+        "truncated": revision.truncated,
+        "changes": {
+            "from": changes.old_index,
+            "unchanged": changes.unchanged,
+            "explanation_changed": changes.explanation_changed,
+            "steps": [_change_data(c) for c in changes.changes],
+        },
+    }
+
+
+def _change_data(change: StepChange) -> dict[str, Any]:
+    return {
+        "kind": change.kind,
+        "old_position": change.old_position,
+        "new_position": change.new_position,
+        "old_step": _opt(change.old_step),
+        "new_step": _opt(change.new_step),
+        "old_status": change.old_status,
+        "new_status": change.new_status,
+        "similarity": change.similarity,
+        "regression": change.regression,
+    }
+
+
+def _opt(text: str | None) -> str | None:
+    return None if text is None else well_formed(text)
+
+
+def iso_time(seconds: float) -> str:
+    """``seconds`` since the epoch as ISO 8601 UTC with milliseconds (``...Z``)."""
+    try:
+        moment = datetime.datetime.fromtimestamp(seconds, datetime.UTC)
+    except (OverflowError, OSError, ValueError):
+        return str(seconds)  # a custom clock's odd value is shown, not fatal
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+# ---- Markdown -------------------------------------------------------------------------------
+
+
+def markdown_text(text: str, limit: int = CELL_CHARS) -> str:
+    """``text`` as inert Markdown inline content on one line: cut to ``limit`` characters,
+    HTML and Markdown punctuation escaped, line breaks shown as ``<br>``, other control
+    and bidi-override characters replaced by U+FFFD."""
+    text, more = _cut(well_formed(text), limit)
+    text = _HIDDEN.sub("\ufffd", text)
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    text = _PUNCTUATION.sub(r"\\\1", text)
+    # A GitHub comment would notify an @name; a zero-width space after @ keeps it text.
+    text = text.replace("@", "@\u200b")
+    text = "<br>".join(part.strip(" \t") for part in _BREAKS.split(text))
+    if more:
+        text += f" … *({more} more characters)*"
+    return text or "*(empty)*"
+
+
+def timeline_markdown(timeline: PlanTimeline, *, last: int | None) -> str:
+    revisions = timeline.revisions
+    count = len(revisions)
+    start = 0 if last is None else max(0, count - max(0, last))
+    lines = [
+        f"### Plan history: {count} revision{'s' if count != 1 else ''} "
+        f"({timeline.source_kind}, thread {markdown_text(timeline.thread_id, LINE_CHARS)})",
+        "",
+    ]
+    notes = _notes(timeline, hidden=start)
+    if notes:
+        lines += [f"> {note}" for note in notes] + [""]
+    if not revisions:
+        lines += ["*No plan yet.*", ""]
+    for i in range(start, count):
+        lines += _revision_markdown(revisions[i], timeline.diff(revisions[i - 1] if i else None, revisions[i]))
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _notes(timeline: PlanTimeline, *, hidden: int) -> list[str]:
+    notes = []
+    if timeline.dropped_oldest:
+        notes.append(
+            f"{timeline.dropped_oldest} older revision(s) were dropped: the timeline keeps the newest "
+            f"{timeline.max_revisions}."
+        )
+    if hidden > 0:
+        notes.append(f"{hidden} earlier revision(s) are not shown here (`to_markdown(last=None)` shows all).")
+    if timeline.dropped_out_of_order:
+        listed = ", ".join(f"{d.revision} after {d.newest}" for d in timeline.out_of_order[-5:])
+        notes.append(f"{timeline.dropped_out_of_order} out-of-order snapshot(s) were refused (revision {listed}).")
+    if timeline.other_thread:
+        notes.append(f"{timeline.other_thread} snapshot(s) of other threads were ignored.")
+    return notes
+
+
+def _revision_markdown(revision: PlanRevision, changes: PlanDiff) -> list[str]:
+    head = [f"Revision {revision.index}"]
+    if revision.revision is not None and revision.revision != revision.index:
+        head.append(f"source revision {revision.revision}")
+    if revision.turn_id is not None:
+        head.append(f"turn {markdown_text(revision.turn_id, LINE_CHARS)}")
+    if revision.call_id is not None:
+        head.append(f"call {markdown_text(revision.call_id, LINE_CHARS)}")
+    elif revision.notification is not None:
+        head.append(markdown_text(revision.notification, LINE_CHARS))
+    head.append(markdown_text(iso_time(revision.time), LINE_CHARS))
+    lines = [f"#### {' · '.join(head)}", ""]
+    summary = summarize(changes)
+    if revision.explanation and revision.explanation.strip():
+        lines += [f"*{markdown_text(revision.explanation.strip(), PARAGRAPH_CHARS)}*", ""]
+    lines += [f"Changes: {summary}", ""]
+    by_position = {c.new_position: c for c in changes.changes if c.new_position is not None}
+    if revision.steps:
+        lines += ["| # | Step | Status | Change |", "| ---: | --- | --- | --- |"]
+        for position, step in enumerate(revision.steps):
+            change = by_position.get(position)
+            lines.append(
+                f"| {position + 1} | {markdown_text(step.step)} | {_status(step.status)} | "
+                f"{_change_markdown(change) if change is not None else ''} |"
+            )
+        lines.append("")
+    else:
+        lines += ["*The plan is empty.*", ""]
+    if revision.steps_omitted:
+        lines += [f"*{revision.steps_omitted} more step(s) were not kept (at most 1000 a revision).*", ""]
+    removed = changes.removed
+    if removed:
+        lines.append("Removed:")
+        lines += [f"- ~~{markdown_text(c.old_step or '')}~~ (was {_status(c.old_status)})" for c in removed]
+        lines.append("")
+    return lines
+
+
+def _change_markdown(change: StepChange) -> str:
+    parts = []
+    if change.kind == "added":
+        parts.append("added")
+    if change.renamed:
+        parts.append(f"renamed from “{markdown_text(change.old_step or '', CELL_CHARS // 2)}”")
+    if change.status_changed:
+        moved = f"{_status(change.old_status)} → {_status(change.new_status)}"
+        parts.append(f"**regression**: {moved}" if change.regression else moved)
+    return "; ".join(parts)
+
+
+def _status(status: str | None) -> str:
+    return _STATUS.get(status or "", markdown_text(status or "", LINE_CHARS))
+
+
+def summarize(changes: PlanDiff) -> str:
+    """One line: ``2 added, 1 renamed, 1 status change, 1 regression`` (or ``none``)."""
+    parts = []
+    for count, word in (
+        (len(changes.added), "added"),
+        (len(changes.removed), "removed"),
+        (len(changes.renamed), "renamed"),
+        (len(changes.status_changed), "status change(s)"),
+        (len(changes.regressions), "regression(s)"),
+    ):
+        if count:
+            parts.append(f"{count} {word}")
+    if changes.explanation_changed and changes.old_index is not None:
+        parts.append("explanation changed")
+    return ", ".join(parts) or "none"
+
+
+# ---- plain text -----------------------------------------------------------------------------
+
+
+def plain(text: str, limit: int = LINE_CHARS) -> str:
+    """``text`` on one line for a terminal: cut, line breaks and controls shown as ``⏎``/U+FFFD."""
+    text, more = _cut(well_formed(text), limit)
+    text = _HIDDEN.sub("\ufffd", _BREAKS.sub(" ⏎ ", text))
+    return text + "…" if more else text
+
+
+def timeline_text(timeline: PlanTimeline, *, last: int) -> str:
+    revisions = timeline.revisions
+    head = (
+        f"PlanTimeline: {len(revisions)} revision{'s' if len(revisions) != 1 else ''} of thread "
+        f"{plain(timeline.thread_id)} ({timeline.source_kind}; keeps the newest {timeline.max_revisions})"
+    )
+    lines = [head]
+    if timeline.dropped_oldest:
+        lines.append(f"  {timeline.dropped_oldest} older revision(s) dropped")
+    if timeline.dropped_out_of_order:
+        lines.append(f"  {timeline.dropped_out_of_order} out-of-order snapshot(s) refused")
+    start = max(0, len(revisions) - max(0, last))
+    if start:
+        lines.append(f"  ... {start} earlier revision(s) not listed")
+    for i in range(start, len(revisions)):
+        revision = revisions[i]
+        changes = timeline.diff(revisions[i - 1] if i else None, revision)
+        lines.append("  " + _revision_line(revision, changes))
+    return "\n".join(lines)
+
+
+def _revision_line(revision: PlanRevision, changes: PlanDiff) -> str:
+    done = sum(1 for s in revision.steps if s.status == "completed")
+    where = [f"#{revision.index}"]
+    if revision.turn_id is not None:
+        where.append(f"turn {plain(revision.turn_id, 40)}")
+    if revision.call_id is not None:
+        where.append(f"call {plain(revision.call_id, 40)}")
+    line = f"{' '.join(where)}: {done}/{len(revision.steps)} done; {summarize(changes)}"
+    active = next((s.step for s in revision.steps if s.status == "in_progress"), None)
+    if active is not None:
+        line += f"; now: {plain(active, 40)}"
+    return line
+
+
+def _cut(text: str, limit: int) -> tuple[str, int]:
+    if len(text) <= limit:
+        return text, 0
+    return text[:limit], len(text) - limit

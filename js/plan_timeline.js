@@ -1,0 +1,172 @@
+// The PlanTimelineWidget anywidget view: the list of plan revisions (a listbox: click, or
+// ArrowUp/ArrowDown/Home/End) beside the checklist of the selected one. The kernel owns the
+// selection: the view asks with a `select` request and draws what the synced state says.
+// Text is set with textContent only, so HTML in a step is shown as text.
+// Plain ES module; the kernel inlines protocol.js, plan_view.js and plan_timeline_view.js.
+import { TIMELINE_TO_KERNEL, TIMELINE_TO_VIEW, timelineRequest } from "./protocol.js";
+import { nextSelection, timelineView } from "./plan_timeline_view.js";
+
+/**
+ * The subset of the anywidget model API this view uses.
+ * @typedef {object} TimelineModel
+ * @property {(key: string) => any} get
+ * @property {(msg: object) => void} send
+ * @property {(name: string, cb: (...args: any[]) => void) => void} on
+ * @property {(name: string, cb: (...args: any[]) => void) => void} off
+ */
+
+const TIMELINE_KEYS = /** @type {const} */ (["entries", "hidden", "notes", "selected", "snapshot", "protocol_error"]);
+
+/**
+ * @param {string} tag
+ * @param {string} className
+ * @param {string} [text]
+ */
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function timelineSkeleton() {
+  const root = el("section", "codex-timeline");
+  root.setAttribute("aria-label", "Plan history");
+  const side = el("div", "codex-timeline-side");
+  const notes = el("div", "codex-timeline-notes");
+  notes.setAttribute("role", "status");
+  const list = el("ul", "codex-timeline-list");
+  list.setAttribute("role", "listbox");
+  list.setAttribute("aria-label", "Plan revisions");
+  list.tabIndex = 0;
+  side.append(notes, list);
+  const detail = el("div", "codex-plan codex-timeline-detail");
+  const heading = el("div", "codex-plan-header codex-timeline-heading");
+  heading.setAttribute("role", "heading");
+  heading.setAttribute("aria-level", "3");
+  const summary = el("div", "codex-timeline-summary");
+  const body = el("div", "codex-plan-body");
+  const removed = el("ul", "codex-timeline-removed");
+  removed.setAttribute("aria-label", "Removed steps");
+  const protocolError = el("div", "codex-plan-protocol-error");
+  protocolError.setAttribute("role", "status");
+  detail.append(heading, summary, body, removed, protocolError);
+  root.append(side, detail);
+  return { root, notes, list, heading, summary, body, removed, protocolError };
+}
+
+/**
+ * @param {ReturnType<typeof timelineSkeleton>} parts
+ * @param {ReturnType<typeof timelineView>} view
+ */
+function drawTimeline(parts, view) {
+  parts.notes.replaceChildren(
+    ...[...view.notes, view.hiddenText, view.emptyText].filter(Boolean).map((t) => el("p", "", t)),
+  );
+  const options = view.items.map((item) => {
+    const option = el("li", "codex-timeline-item");
+    option.id = item.id;
+    option.dataset.index = String(item.index);
+    option.setAttribute("role", "option");
+    option.setAttribute("aria-selected", String(item.selected));
+    if (item.regression) option.dataset.regression = "true";
+    option.append(el("span", "codex-timeline-label", item.label), el("span", "codex-timeline-detail-text", item.detail));
+    return option;
+  });
+  parts.list.replaceChildren(...options);
+  const active = view.items.find((i) => i.selected);
+  if (active) parts.list.setAttribute("aria-activedescendant", active.id);
+  else parts.list.removeAttribute("aria-activedescendant");
+  parts.list.querySelector('[aria-selected="true"]')?.scrollIntoView?.({ block: "nearest" });
+
+  parts.heading.textContent = view.heading;
+  parts.summary.textContent = view.summary;
+  const fragment = document.createDocumentFragment();
+  const checklist = view.checklist;
+  if (view.shown === null) fragment.append(el("p", "codex-plan-placeholder", checklist.placeholder ?? ""));
+  if (checklist.explanation) fragment.append(el("p", "codex-plan-explanation", checklist.explanation));
+  if (checklist.empty) fragment.append(el("p", "codex-plan-empty", checklist.emptyText));
+  if (checklist.rows.length > 0) {
+    const steps = el("ol", "codex-plan-steps");
+    steps.setAttribute("aria-label", "Plan steps");
+    checklist.rows.forEach((row, i) => {
+      const item = el("li", row.className);
+      item.dataset.status = row.status;
+      const glyph = el("span", "codex-plan-glyph", `${row.glyph} `);
+      glyph.setAttribute("aria-hidden", "true");
+      item.append(glyph, el("span", "codex-plan-sr", `${row.statusLabel}: `), el("span", "codex-plan-text", row.text));
+      if (view.changes[i]) {
+        const change = el("span", "codex-timeline-change", view.changes[i]);
+        if (view.regressions[i]) change.dataset.regression = "true";
+        item.append(change);
+      }
+      steps.append(item);
+    });
+    fragment.append(steps);
+  }
+  parts.body.replaceChildren(fragment);
+  parts.removed.replaceChildren(...view.removed.map((t) => el("li", "codex-timeline-removed-step", t)));
+  parts.removed.hidden = view.removed.length === 0;
+  parts.protocolError.textContent = view.protocolError;
+  parts.protocolError.hidden = !view.protocolError;
+}
+
+/** @param {{model: TimelineModel, el: HTMLElement}} ctx */
+function render({ model, el: host }) {
+  const controller = new AbortController();
+  const { signal } = controller;
+  const parts = timelineSkeleton();
+  host.replaceChildren(parts.root);
+  /** @type {ReturnType<typeof timelineView>} */
+  let view = timelineView({});
+
+  const readTimeline = () => {
+    /** @type {Record<string, unknown>} */
+    const state = {};
+    for (const key of TIMELINE_KEYS) state[key] = model.get(key);
+    return /** @type {Partial<import("./plan_timeline_view.js").TimelineState>} */ (state);
+  };
+  const update = () => {
+    if (signal.aborted) return;
+    view = timelineView(readTimeline());
+    drawTimeline(parts, view);
+  };
+  /** @param {number | null} index */
+  const select = (index) => model.send(timelineRequest(TIMELINE_TO_KERNEL.select, { index }));
+
+  /** @param {MouseEvent} event */
+  const onClick = (event) => {
+    const target = /** @type {HTMLElement | null} */ (event.target);
+    const option = target?.closest?.(".codex-timeline-item");
+    if (!(option instanceof HTMLElement)) return;
+    parts.list.focus();
+    select(Number(option.dataset.index));
+  };
+  /** @param {KeyboardEvent} event */
+  const onKey = (event) => {
+    const entries = readTimeline().entries ?? [];
+    const to = nextSelection(event.key, entries, view.following ? null : view.shown);
+    if (to === undefined) return;
+    event.preventDefault();
+    select(to);
+  };
+  /** @param {any} msg */
+  const onReply = (msg) => {
+    if (signal.aborted || !msg || msg.kind !== TIMELINE_TO_VIEW.error) return;
+    console.warn("codex_nb plan timeline: the kernel rejected a message:", msg.message);
+  };
+
+  parts.list.addEventListener("click", onClick, { signal });
+  parts.list.addEventListener("keydown", onKey, { signal });
+  model.on("change", update);
+  model.on("msg:custom", onReply);
+  signal.addEventListener("abort", () => {
+    model.off("change", update);
+    model.off("msg:custom", onReply);
+    host.replaceChildren();
+  });
+  update();
+  return () => controller.abort();
+}
+
+export default { render };

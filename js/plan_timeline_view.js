@@ -1,0 +1,101 @@
+// Pure state -> view-model logic for the plan timeline. No DOM here: plan_timeline.js turns
+// the view model into elements; node tests check this module directly.
+import { checklistView } from "./plan_view.js";
+
+/**
+ * One listed revision, as the kernel sends it.
+ * @typedef {object} TimelineEntry
+ * @property {number} index
+ * @property {string} label
+ * @property {string} summary
+ * @property {number} done
+ * @property {number} total
+ * @property {boolean} regression
+ */
+
+/**
+ * The selected revision, as the kernel sends it.
+ * @typedef {object} TimelineSnapshot
+ * @property {number} index
+ * @property {string} heading
+ * @property {string} time
+ * @property {string | null} explanation
+ * @property {{step: string, status: string, change: string}[]} steps
+ * @property {string[]} removed
+ * @property {string} summary
+ */
+
+/**
+ * @typedef {object} TimelineState
+ * @property {TimelineEntry[]} entries
+ * @property {number} hidden
+ * @property {string[]} notes
+ * @property {number | null} selected
+ * @property {TimelineSnapshot | null} snapshot
+ * @property {string} protocol_error
+ */
+
+export const TIMELINE_EMPTY_TEXT = "(no plan revisions yet)";
+
+/**
+ * Which revision a key moves to from `current` (the shown one): ArrowUp/ArrowLeft the
+ * older, ArrowDown/ArrowRight the newer, Home the oldest listed, End the newest (and
+ * follow new ones: null). Undefined when the key is not a navigation key or nothing moves.
+ * @param {string} key
+ * @param {TimelineEntry[]} entries
+ * @param {number | null} current
+ * @returns {number | null | undefined}
+ */
+export function nextSelection(key, entries, current) {
+  if (entries.length === 0) return undefined;
+  const last = entries.length - 1;
+  const found = current === null ? last : entries.findIndex((e) => e.index === current);
+  const at = found < 0 ? last : found;
+  let to;
+  if (key === "ArrowUp" || key === "ArrowLeft") to = Math.max(0, at - 1);
+  else if (key === "ArrowDown" || key === "ArrowRight") to = Math.min(last, at + 1);
+  else if (key === "Home") to = 0;
+  else if (key === "End") return current === null ? undefined : null;
+  else return undefined;
+  return to === at ? undefined : entries[to].index;
+}
+
+/**
+ * The whole view model for one state.
+ * @param {Partial<TimelineState>} state
+ */
+export function timelineView(state) {
+  const entries = Array.isArray(state.entries) ? state.entries : [];
+  const snapshot = state.snapshot && typeof state.snapshot === "object" ? state.snapshot : null;
+  const shown = snapshot ? snapshot.index : null;
+  const items = entries.map((e) => ({
+    index: e.index,
+    id: `revision-${e.index}`,
+    label: String(e.label ?? `#${e.index}`),
+    detail: `${e.done}/${e.total} done · ${e.summary}`,
+    regression: Boolean(e.regression),
+    selected: e.index === shown,
+  }));
+  const steps = snapshot && Array.isArray(snapshot.steps) ? snapshot.steps : [];
+  const checklist = checklistView({
+    explanation: snapshot ? snapshot.explanation : null,
+    steps,
+    revision: shown,
+    turn_status: "idle",
+  });
+  return {
+    items,
+    shown,
+    following: state.selected === null || state.selected === undefined,
+    emptyText: items.length === 0 ? TIMELINE_EMPTY_TEXT : "",
+    hiddenText: state.hidden ? `${state.hidden} earlier revision(s) not listed` : "",
+    notes: Array.isArray(state.notes) ? state.notes.map(String) : [],
+    heading: snapshot ? `${snapshot.heading} · ${snapshot.time}` : "",
+    summary: snapshot ? `Changes: ${snapshot.summary}` : "",
+    checklist,
+    changes: steps.map((s) => String(s.change ?? "")),
+    regressions: steps.map((s) => String(s.change ?? "").startsWith("regression")),
+    removed: snapshot && Array.isArray(snapshot.removed) ? snapshot.removed.map(String) : [],
+    protocolError: state.protocol_error ? String(state.protocol_error) : "",
+  };
+}

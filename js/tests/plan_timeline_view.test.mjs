@@ -1,0 +1,82 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { TIMELINE_TO_KERNEL, TIMELINE_TO_VIEW, timelineRequest } from "../protocol.js";
+import { TIMELINE_EMPTY_TEXT, nextSelection, timelineView } from "../plan_timeline_view.js";
+
+const json = JSON.parse(await readFile(new URL("../protocol.json", import.meta.url), "utf8"));
+
+/** @param {number} index */
+const entry = (index, regression = false) => ({ index, label: `#${index}`, summary: "none", done: 0, total: 1, regression });
+const entries = [entry(7), entry(8, true), entry(9)];
+
+test("timeline kinds come from protocol.json and requests are checked", () => {
+  assert.deepEqual(Object.keys(TIMELINE_TO_KERNEL), Object.keys(json.widgets.plan_timeline.to_kernel));
+  assert.deepEqual(Object.keys(TIMELINE_TO_VIEW), Object.keys(json.widgets.plan_timeline.to_view));
+  const request = timelineRequest(TIMELINE_TO_KERNEL.select, { index: 3 });
+  assert.equal(request.kind, "select");
+  assert.equal(request.index, 3);
+  assert.throws(() => timelineRequest("rendered"), /unknown plan timeline message kind/);
+});
+
+test("arrow keys move between listed revisions, Home and End jump, other keys do nothing", () => {
+  assert.equal(nextSelection("ArrowUp", entries, null), 8); // following the newest: one older
+  assert.equal(nextSelection("ArrowDown", entries, null), undefined); // already the newest
+  assert.equal(nextSelection("ArrowUp", entries, 8), 7);
+  assert.equal(nextSelection("ArrowLeft", entries, 8), 7);
+  assert.equal(nextSelection("ArrowUp", entries, 7), undefined); // the oldest stays
+  assert.equal(nextSelection("ArrowDown", entries, 7), 8);
+  assert.equal(nextSelection("ArrowRight", entries, 8), 9);
+  assert.equal(nextSelection("Home", entries, 9), 7);
+  assert.equal(nextSelection("End", entries, 7), null); // the newest, following new ones
+  assert.equal(nextSelection("End", entries, null), undefined);
+  assert.equal(nextSelection("ArrowUp", entries, 3), 8); // an evicted selection moves from the newest
+  assert.equal(nextSelection("a", entries, 8), undefined);
+  assert.equal(nextSelection("ArrowUp", [], null), undefined);
+});
+
+test("the view marks the shown revision and the changed steps", () => {
+  const view = timelineView({
+    entries,
+    hidden: 7,
+    notes: ["7 older revision(s) dropped"],
+    selected: 8,
+    snapshot: {
+      index: 8,
+      heading: "#8 · turn t",
+      time: "2026-12-01T12:00:00.000Z",
+      explanation: "why",
+      steps: [
+        { step: "<b>a</b>", status: "pending", change: "regression: completed → pending" },
+        { step: "b", status: "completed", change: "" },
+      ],
+      removed: ["gone"],
+      summary: "1 status change(s), 1 regression(s)",
+    },
+    protocol_error: "",
+  });
+  assert.deepEqual(view.items.map((i) => i.selected), [false, true, false]);
+  assert.equal(view.items[1].regression, true);
+  assert.equal(view.following, false);
+  assert.equal(view.heading, "#8 · turn t · 2026-12-01T12:00:00.000Z");
+  assert.equal(view.checklist.rows[0].text, "<b>a</b>");
+  assert.deepEqual(view.regressions, [true, false]);
+  assert.deepEqual(view.removed, ["gone"]);
+  assert.equal(view.hiddenText, "7 earlier revision(s) not listed");
+});
+
+test("an empty timeline says so", () => {
+  const view = timelineView({ entries: [], selected: null, snapshot: null });
+  assert.equal(view.emptyText, TIMELINE_EMPTY_TEXT);
+  assert.equal(view.shown, null);
+  assert.equal(view.following, true);
+  assert.equal(view.checklist.placeholder, "(no plan yet)");
+});
+
+test("the view module sends only protocol kinds and never writes HTML", async () => {
+  const source = await readFile(new URL("../plan_timeline.js", import.meta.url), "utf8");
+  const sent = [...source.matchAll(/timelineRequest\(TIMELINE_TO_KERNEL\.(\w+)/g)].map((m) => m[1]);
+  assert.ok(sent.length > 0);
+  for (const kind of sent) assert.ok(kind in TIMELINE_TO_KERNEL, kind);
+  assert.doesNotMatch(source, /innerHTML/);
+});

@@ -1,0 +1,169 @@
+"""PlanTimelineWidget without a browser: the synced state a view draws (the list of
+revisions, the selected snapshot with its changes), selection requests checked against
+protocol.json, coalesced bursts, and the static fallbacks."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import codex_nb as cx
+from codex_nb.widgets._static import bundle_esm
+from codex_nb.widgets.testing import RecordingComm, recording_comms
+from codex_nb.widgets.timeline import MAX_LISTED, PlanTimelineWidget
+
+from helpers.app_server_helpers import plan_call
+from test_checklist import node
+from test_plan_timeline import FIVE_PLANS, BusSource
+
+
+def make(source: Any) -> tuple[PlanTimelineWidget, RecordingComm]:
+    with recording_comms():
+        widget = PlanTimelineWidget(source)
+    assert isinstance(widget.comm, RecordingComm)
+    return widget, widget.comm
+
+
+async def _session_widget(session: cx.Session) -> tuple[PlanTimelineWidget, RecordingComm]:
+    widget, comm = make(session)
+    script: list[Any] = [[plan_call(steps, call_id=f"call-{i}")] for i, steps in enumerate(FIVE_PLANS)]
+    await session.run_turn("plan", model=cx.ScriptedModel([*script, [cx.assistant_message("done")]]))
+    await asyncio.sleep(0)  # one loop pass: the coalesced refresh runs (call_soon)
+    return widget, comm
+
+
+async def test_the_list_and_the_newest_snapshot_follow_a_session(session: cx.Session) -> None:
+    widget, comm = await _session_widget(session)
+    assert [e["index"] for e in widget.entries] == [0, 1, 2, 3, 4]
+    assert widget.entries[4]["regression"] and not widget.entries[3]["regression"]
+    assert widget.entries[3]["summary"] == "1 renamed"
+    turn = widget.timeline[0].turn_id
+    assert turn is not None and len(turn) > 12
+    assert widget.entries[0]["label"] == f"#0 · turn {turn[:11]}… · call call-0"  # the list keeps ids short
+    assert widget.snapshot["heading"] == f"#4 · turn {turn} · call call-4"  # the heading has them whole
+    assert widget.selected is None and widget.snapshot is not None and widget.snapshot["index"] == 4
+    assert [(s["step"], s["change"]) for s in widget.snapshot["steps"]] == [
+        ("Read the code", "regression: completed → in_progress"),
+        ("Write the unit tests", "in_progress → completed"),
+        ("Update the docs", "added"),
+    ]
+    assert widget.snapshot["removed"] == ["Ship it"]
+    assert len([u for u in comm.updates() if "entries" in u][-1]["entries"]) == 5
+
+
+async def test_a_burst_in_one_loop_pass_is_one_update() -> None:
+    source = BusSource()
+    widget, comm = make(source)
+    for revision in range(1, 51):
+        source.plan([(f"step {revision}", "pending")], revision=revision)
+    assert comm.updates() == []  # nothing sent yet: the refresh waits for the loop
+    await asyncio.sleep(0)
+    assert len(comm.updates()) == 1 and len(widget.entries) == 50 and widget.snapshot["index"] == 49
+
+
+async def test_a_select_request_shows_that_revision_and_null_follows_the_newest(session: cx.Session) -> None:
+    widget, comm = await _session_widget(session)
+    comm.send_custom({"id": "s1", "kind": "select", "index": 3})
+    assert comm.customs()[-1] == {"kind": "ack", "id": "s1"}
+    assert widget.selected == 3 and widget.snapshot["index"] == 3
+    assert widget.snapshot["steps"][1] == {
+        "step": "Write the unit tests",
+        "status": "in_progress",
+        "change": "renamed from “Write the tests”",
+    }
+    await session.run_turn(
+        "more", model=cx.ScriptedModel([[plan_call([("x", "pending")], call_id="c5")], [cx.assistant_message("k")]])
+    )
+    await asyncio.sleep(0)
+    assert widget.snapshot["index"] == 3 and len(widget.entries) == 6  # a selection stays put
+    comm.send_custom({"id": "s2", "kind": "select", "index": None})
+    assert widget.selected is None and widget.snapshot["index"] == 5
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        ({"id": "1", "kind": "select"}, "missing field 'index'"),
+        ({"id": "1", "kind": "select", "index": "3"}, "field 'index' must be integer|null"),
+        ({"id": "1", "kind": "rendered", "revision": 1}, "unknown message kind 'rendered'"),
+        ({"id": "1", "kind": "select", "index": 99}, "revision 99 does not exist yet"),
+    ],
+)
+def test_bad_requests_are_answered_and_shown(content: dict[str, Any], needle: str) -> None:
+    source = BusSource()
+    widget, comm = make(source)
+    source.plan([("a", "pending")], revision=1)
+    comm.send_custom(content)
+    assert needle in widget.protocol_error
+    assert comm.customs()[-1]["kind"] == "error" and needle in comm.customs()[-1]["message"]
+    comm.send_custom({"id": "ok", "kind": "select", "index": 0})
+    assert comm.customs()[-1] == {"kind": "ack", "id": "ok"} and widget.protocol_error == ""
+
+
+def test_a_long_history_lists_the_newest_and_counts_the_rest() -> None:
+    source = BusSource()
+    timeline = cx.PlanTimeline(source, max_revisions=MAX_LISTED + 20)
+    widget, _comm = make(timeline)
+    for revision in range(1, MAX_LISTED + 51):
+        source.plan([(f"step {revision}", "pending")], revision=revision)
+    assert len(widget.entries) == MAX_LISTED
+    assert widget.hidden == 20 and widget.entries[0]["index"] == 50
+    assert widget.notes == [f"30 older revision(s) dropped (keeps the newest {MAX_LISTED + 20})"]
+
+
+def test_an_evicted_selection_falls_back_to_the_newest() -> None:
+    source = BusSource()
+    widget, _comm = make(cx.PlanTimeline(source, max_revisions=2))
+    source.plan([("a", "pending")], revision=1)
+    widget.select(0)
+    source.plan([("b", "pending")], revision=2)
+    source.plan([("c", "pending")], revision=3)
+    assert widget.selected is None and widget.snapshot["index"] == 2
+
+
+def test_hostile_text_crosses_the_comm_well_formed() -> None:
+    source = BusSource()
+    widget, comm = make(source)
+    source.plan([("lone \ud800 <b>x</b>", "pending")], revision=1, explanation="\udfff")
+    state = comm.updates()[-1]
+    assert state["snapshot"]["steps"][0]["step"] == "lone \ufffd <b>x</b>"  # the view sets it as text
+    assert state["snapshot"]["explanation"] == "\ufffd"
+    assert "<b>" not in widget.html() and "&lt;b&gt;" not in widget.html()  # the text repr lists no step text
+
+
+def test_the_widget_ships_its_bundle_and_static_fallbacks() -> None:
+    source = BusSource()
+    widget, comm = make(source)
+    source.plan([("a", "pending")], revision=1)
+    comm.request_state()
+    assert comm.updates()[-1]["_esm"] == bundle_esm("plan_timeline.js")
+    data, _ = widget._repr_mimebundle_()
+    assert data["text/plain"] == widget.timeline.text()
+    assert data["text/html"].startswith("<pre>PlanTimeline: 1 revision of thread thread-1")
+
+
+def test_closing_a_widget_stops_the_timeline_it_made_but_not_one_it_was_given() -> None:
+    source = BusSource()
+    own, _ = make(source)
+    given_timeline = cx.PlanTimeline(source)
+    given, _ = make(given_timeline)
+    own.close()
+    given.close()
+    assert own.timeline.closed and not given_timeline.closed
+    source.plan([("a", "pending")], revision=1)
+    assert len(own.timeline) == 0 and len(given_timeline) == 1
+
+
+def test_the_bundled_esm_is_one_valid_module(tmp_path: Path) -> None:
+    bundle = bundle_esm("plan_timeline.js")
+    assert 'from "./' not in bundle
+    path = tmp_path / "bundle.mjs"
+    path.write_text(bundle, encoding="utf-8")
+    script = f"const m = await import({json.dumps(path.as_uri())}); console.log(typeof m.default.render);"
+    out = subprocess.run([node(), "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "function"
