@@ -50,7 +50,7 @@ RUN_ALL_OUTCOME = """() => {
 }"""
 
 
-def _run_all_and_wait(page: Any) -> None:
+def _run_all_and_wait(page: Any, server: JupyterServer) -> None:
     # saved execution counts would make a not-yet-run cell look finished
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
     page.wait_for_function("""() => window.jupyterapp.shell.currentWidget.content.widgets
@@ -61,7 +61,10 @@ def _run_all_and_wait(page: Any) -> None:
     try:
         outcome = page.wait_for_function(RUN_ALL_OUTCOME, timeout=RUN_TIMEOUT_MS).json_value()
     except PlaywrightTimeout:
-        pytest.fail(f"Run All did not end within {RUN_TIMEOUT_MS // 1000} s: {page.evaluate(RUN_ALL_STATE)}")
+        pytest.fail(
+            f"Run All did not end within {RUN_TIMEOUT_MS // 1000} s: {page.evaluate(RUN_ALL_STATE)}\n"
+            f"server log (tail):\n{server.log()[-4000:]}"
+        )
     assert outcome == "done", outcome
 
 
@@ -104,21 +107,9 @@ def _check(page: Any, cell_index: int, check: dict[str, Any]) -> None:
         expect(widget, f"{where} does not show {text!r}").not_to_contain_text(text)
 
 
-# Open: under load, Run All of 04 in a browser sometimes never ends (cell 21, the sync tool that
-# waits on its cancel token, stays running; seen in 2 of 3 loaded full runs, in JupyterLab and
-# Notebook 7, and once in 18 runs of this case alone), while nbval of 04 has never failed. Until
-# that race is found, 04 is skipped here with this reason, so the summary shows it every run.
-KNOWN_HANG = {
-    "04_cancellation.ipynb": "Run All of 04 in a browser can hang under load (cell 21); the race is "
-    "not found yet, so the case is skipped and nbval still runs 04"
-}
-
-
 def _cases() -> list[Any]:
     return [
-        pytest.param(name, marks=pytest.mark.skip(reason=KNOWN_HANG[name]))
-        if name in KNOWN_HANG
-        else pytest.param(name, marks=[getattr(pytest.mark, NOTEBOOK_NEEDS[name])] if name in NOTEBOOK_NEEDS else [])
+        pytest.param(name, marks=[getattr(pytest.mark, NOTEBOOK_NEEDS[name])] if name in NOTEBOOK_NEEDS else [])
         for name in live_notebooks()
     ]
 
@@ -128,7 +119,7 @@ def _cases() -> list[Any]:
 def test_widgets_match_the_text_after_run_all(name: str, ui: str, page: Any, jupyter_server: JupyterServer) -> None:
     shutil.copy(NOTEBOOKS / name, jupyter_server.root / name)
     notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
-    _run_all_and_wait(page)
+    _run_all_and_wait(page, jupyter_server)
     checks = expectations(json.loads((NOTEBOOKS / name).read_text(encoding="utf-8")))
     assert checks, f"{name} shows live widgets but stores no expectation"
     try:
