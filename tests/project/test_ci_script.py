@@ -11,8 +11,6 @@ from pathlib import Path
 import pytest
 from helpers.paths import ROOT
 
-ROOT = ROOT
-
 
 def _run_steps(body: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     script = f"set -euo pipefail\nsource {ROOT / '.ci' / 'steps.sh'}\n{body}\nfinish_steps\n"

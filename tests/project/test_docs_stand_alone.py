@@ -7,7 +7,6 @@ import json
 import re
 from helpers.paths import ROOT
 
-ROOT = ROOT
 INTERNAL = re.compile(r"\bspec 0\d|DESIGN §|DESIGN\.md|\.\./shared/spec")
 ERROR_LINE = re.compile(r"\w*(Error|Exception): ")  # how IPython prints a magic's UsageError (no traceback)
 

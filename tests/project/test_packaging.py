@@ -12,8 +12,6 @@ import tomllib
 import pytest
 from helpers.paths import ROOT
 
-ROOT = ROOT
-
 
 def test_the_license_the_metadata_names_ships():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]

@@ -7,8 +7,6 @@ import json
 import re
 from helpers.paths import ROOT
 
-ROOT = ROOT
-
 
 def test_readme_first_example_is_the_quickstart_notebook() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

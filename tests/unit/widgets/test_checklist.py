@@ -23,8 +23,6 @@ from codex_nb.widgets.plan_static import _fallback_text, static_html
 from codex_nb.widgets.testing import RecordingComm, recording_comms
 from helpers.paths import JS
 
-JS = JS
-
 
 def plan(*steps: tuple[str, str], explanation: str | None = None) -> PlanUpdate:
     return PlanUpdate(explanation=explanation, plan=[PlanItemArg(step=s, status=StepStatus(st)) for s, st in steps])
