@@ -95,17 +95,18 @@ def test_missing_bearer_token_env_var_is_a_clear_error(monkeypatch):
 
 
 # -- real servers -----------------------------------------------------------------------------
+def notes_and_time():
+    """The notes server and the reference time server (the mcp_server_time package), as Codex saw them."""
+    time_server = {
+        "command": sys.executable,
+        "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"],
+        "startup_timeout_sec": 30,
+    }
+    return session_with({"notes": notes_config(), "time": time_server})
+
+
 async def test_tool_lists_match_what_codex_shows_for_the_same_servers():
-    session, servers = session_with(
-        {
-            "notes": notes_config(),
-            "time": {
-                "command": sys.executable,
-                "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"],
-                "startup_timeout_sec": 30,
-            },
-        }
-    )
+    session, servers = notes_and_time()
     async with servers:
         assert servers.status() == {"notes": "ready", "time": "ready"}
         plan = session.planner.plan()
@@ -126,16 +127,7 @@ async def test_tool_lists_match_what_codex_shows_for_the_same_servers():
 
 
 async def test_calls_map_results_like_codex():
-    session, servers = session_with(
-        {
-            "notes": notes_config(),
-            "time": {
-                "command": sys.executable,
-                "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"],
-                "startup_timeout_sec": 30,
-            },
-        }
-    )
+    session, servers = notes_and_time()
     async with servers:
         model = cx.ScriptedModel(
             [
