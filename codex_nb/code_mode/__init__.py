@@ -1,4 +1,4 @@
-"""Code Mode (spec 05): the model writes JavaScript that calls other tools.
+"""Code Mode (codex-rs/core/src/tools/code_mode/ in Codex): the model writes JavaScript that calls other tools.
 
 ``exec`` runs the script in a fresh V8 isolate (mini-racer) on a host thread; every
 ``tools.X(...)`` call goes back through the dispatch pipeline (``tools.calls.run_call``).

@@ -53,7 +53,7 @@ class Config(BaseModel):
     hooks_enabled: bool = True
     """``[features] hooks`` (stable in Codex, on by default)."""
     hooks: Annotated[HooksConfig, SkipValidation] = Field(default_factory=HooksConfig, exclude=True)
-    """The ``[hooks]`` tables (spec 03 §1): hooks given in code are trusted; ``[hooks.state]`` entries
+    """The ``[hooks]`` tables: hooks given in code are trusted; ``[hooks.state]`` entries
     record trust for hooks loaded from files."""
     namespace_tools: bool = True
     """Provider supports namespace specs; when False every namespaced tool (clock.*) is hidden."""
@@ -77,7 +77,7 @@ class Config(BaseModel):
     """Codex ``web_search`` (``disabled`` / ``cached`` / ``indexed`` / ``live``): declares the hosted tool.
     Codex's default is ``cached`` (``from_toml``); the notebook profile leaves it off."""
     code_mode: CodeModeSettings = Field(default_factory=CodeModeSettings)
-    """Code Mode (spec 05): ``[features] code_mode``, ``code_mode_only`` and ``[features.code_mode]``."""
+    """Code Mode: ``[features] code_mode``, ``code_mode_only`` and ``[features.code_mode]``."""
     extra: dict[str, Any] = Field(default_factory=dict)
     """Tables from the TOML that other components parse (``hooks``, ``features.code_mode`` ...)."""
 

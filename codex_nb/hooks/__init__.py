@@ -1,4 +1,4 @@
-"""PreToolUse / PostToolUse hooks (spec 03): configuration, trust, command and Python hooks.
+"""PreToolUse / PostToolUse hooks (codex-rs/hooks in Codex): configuration, trust, command and Python hooks.
 
 ``HookEngine`` implements the pipeline's ``ToolHooks`` port (``tools.hook_points``); the hook
 tables it reads are parsed by ``config.hooks``. Hook inputs and decisions
