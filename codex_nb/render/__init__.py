@@ -1,4 +1,4 @@
-"""Text renderings of runtime events, matching the Codex TUI (spec 10).
+"""Text renderings of runtime events, matching the Codex TUI (codex-rs/tui/src/history_cell/plans.rs).
 
 ``text`` lays out the "Updated Plan" history cell; ``wrap`` is the Rust ``textwrap``
 emulation it needs to wrap byte for byte like the TUI.
