@@ -4,11 +4,12 @@ numbers (a reader has none of them). The README also shows the headline notebook
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import subprocess
 
-from helpers.paths import ROOT
+from helpers.paths import PACKAGE, ROOT
 
 # A citation of a document that does not ship: a spec chapter number, any section sign, the design or style
 # notes, an issue number, or the shared folder they live in. Upstream Codex paths such as
@@ -77,6 +78,27 @@ def test_tracked_files_cite_no_internal_documents():
     assert stale == []  # an allowance outlives its text: drop it
     found = [hit for name, text in sorted(texts.items()) for hit in citations(name, text)]
     assert found == [], f"{len(found)} citations of documents that do not ship:\n" + "\n".join(found)
+
+
+def test_every_module_says_why_it_exists():
+    """Every module has a docstring; every package's names each of its modules and says its layer."""
+    silent = [str(p.relative_to(ROOT)) for p in sorted(PACKAGE.rglob("*.py")) if not ast.get_docstring(_tree(p))]
+    assert silent == []
+    unlisted = {}
+    for init in sorted(PACKAGE.rglob("__init__.py")):
+        if init.parent == PACKAGE:
+            continue  # the public API's docstring maps the layers instead
+        doc = ast.get_docstring(_tree(init)) or ""
+        here = [p.stem for p in init.parent.glob("*.py") if p.name != "__init__.py"]
+        here += [p.name + "/" for p in init.parent.iterdir() if (p / "__init__.py").is_file()]
+        missing = sorted(name for name in here if f"``{name}``" not in doc)
+        if missing or "Layer:" not in doc:
+            unlisted[str(init.relative_to(ROOT))] = missing or ["Layer:"]
+    assert unlisted == {}
+
+
+def _tree(path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
 
 
 def test_readme_shows_the_checklist_with_a_background_turn():
