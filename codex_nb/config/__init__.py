@@ -9,6 +9,16 @@ Two defaults, both documented in the README: ``Config()`` is the *notebook profi
 (``update_plan`` on, because this product exists to show plans), while
 ``Config.from_toml(text)`` follows newest Codex (V-New): a missing
 ``[tools.update_plan]`` table means ``update_plan`` is OFF.
+
+Modules:
+
+* ``code_mode``: the Code Mode settings.
+* ``files``: the one bounded reader for files a person points at.
+* ``hook_matchers``: which hooks a tool call wakes.
+* ``hooks``: ``hooks.json`` and ``[hooks]`` tables parsed into hook specs.
+
+Layer: above ``protocol/`` (which it may import), beside ``frontend/`` and ``events/``; ``tools/``
+and everything above may import it.
 """
 
 from __future__ import annotations
