@@ -7,7 +7,7 @@ configure.
 
 Two defaults, both documented in the README: ``Config()`` is the *notebook profile*
 (``update_plan`` on, because this product exists to show plans), while
-``Config.from_toml(text)`` follows newest Codex (V-New): a missing
+``Config.from_toml(text)`` follows newest Codex (0.156 and later): a missing
 ``[tools.update_plan]`` table means ``update_plan`` is OFF.
 
 Modules:
@@ -180,7 +180,8 @@ def _bool(value: Any, where: str) -> bool:
 
 
 def _update_plan_enabled(data: dict[str, Any]) -> bool:
-    """V-New resolver: enabled only if ``[tools.update_plan]`` exists and says ``enabled = true``."""
+    """Newest Codex's rule (``resolve_update_plan_enabled`` in codex-rs/core/src/config/mod.rs):
+    enabled only if ``[tools.update_plan]`` exists and says ``enabled = true``."""
     table = _table(_table(data, "tools"), "update_plan")
     if "enabled" not in table:
         return False

@@ -11,12 +11,12 @@ import subprocess
 
 from helpers.paths import PACKAGE, ROOT
 
-# A citation of a document that does not ship: a spec chapter number, any section sign, the design or style
-# notes, an issue number, or the shared folder they live in. Upstream Codex paths such as
-# ``codex-rs/core/src/tools/spec.rs`` do not match (no number follows the word). Written so that this file
-# does not match itself.
+# A citation of a document that does not ship: a spec chapter number, any section sign, the spec's names
+# for Codex versions, the design or style notes, an issue number, or the shared folder they live in.
+# Upstream Codex paths such as ``codex-rs/core/src/tools/spec.rs`` do not match (no number follows the
+# word). Written so that this file does not match itself.
 INTERNAL = re.compile(
-    r"\b[Ss]pec \d{1,2}\b|\u00a7|\bDESIGN\b|\bSTYLE(?:\.md| practice| rule)|\b[Ii]ssues? #?\d+"
+    r"\b[Ss]pec \d{1,2}\b|\u00a7|\bDESIGN\b|\bSTYLE(?:\.md| practice| rule)|\b[Ii]ssues? #?\d+|\bV-(?:Aug|Jul|New)\b"
     r"|\.\./shared\b|/work/share[d]/"
 )
 SCANNED = ("codex_nb/", "js/", "tests/", ".ci/")

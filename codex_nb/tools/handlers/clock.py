@@ -1,7 +1,7 @@
 """``clock.curr_time`` and ``clock.sleep``: reading and waiting on time
 (codex-rs/core/src/tools/handlers/current_time.rs).
 
-Gate (V-Aug): ``[features] current_time_reminder = true`` (or the table form
+Gate (Codex main of August 2026): ``[features] current_time_reminder = true`` (or the table form
 ``[features.current_time_reminder] enabled = true``) registers ``curr_time``;
 ``sleep_tool = true`` in that table adds ``sleep``. Both live in the ``clock``
 namespace and are dropped when the provider lacks namespace tools (the planner does
