@@ -10,6 +10,23 @@ for what it holds: ``codex_nb.app_server``, ``codex_nb.acp_client``, ``codex_nb.
 ``codex_nb.testing`` and ``codex_nb.extension``; the other packages are internal. Importing this
 package has no side effects: nothing is registered globally and no widget, kernel or thread is
 started.
+
+The internal packages, lowest layer first. A module may import its own layer and the layers
+below, never one above (a test reads every import to hold this), so each layer can be read and
+tested without the ones above it:
+
+1. ``protocol/`` (the wire types), ``errors``, ``_process/`` (every child process we start),
+   ``_lazy``, ``_interrupt``, ``_version``.
+2. ``frontend/`` (requests that wait for a person), ``events/`` (the bus and ``EventSource``),
+   ``config/``.
+3. ``tools/``: registry, per-step planner, router, dispatch pipeline, built-in handlers.
+4. ``hooks/``, ``code_mode/``, ``sources/`` (real models, the Codex app-server, ACP agents,
+   rollouts, MCP servers).
+5. ``runtime/`` (``Session`` and the turn loop), ``timeline/`` (the plan flight recorder).
+6. ``render/``, ``widgets/``, ``extension/``, ``notebook``, ``acp_server/`` and the thin public
+   modules named above.
+
+This module and ``codex_nb.testing`` may import anything.
 """
 
 import typing as _typing

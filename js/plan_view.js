@@ -1,6 +1,7 @@
 // Pure state -> view-model logic for the plan checklist. No DOM here: plan_checklist.js
 // turns the view model into elements, node tests check this module directly.
-// Visual semantics follow the Codex TUI "Updated Plan" cell (spec 10).
+// Visual semantics follow the Codex TUI "Updated Plan" cell
+// (codex-rs/tui/src/history_cell/plans.rs).
 
 import { TURN_STATUS_LABELS } from "./protocol.js";
 

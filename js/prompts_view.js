@@ -1,7 +1,8 @@
 // Pure state -> view-model logic for the prompts widget (questions and permission requests).
 // No DOM here: prompts.js turns these into elements; node tests check this module directly.
 // Conventions follow the Codex TUI: the client-added "Other" choice is "None of the above",
-// free text goes back as an extra "user_note: ..." answer string (spec 06 A6).
+// free text goes back as an extra "user_note: ..." answer string, so
+// the model reads the same answers it would from the TUI.
 import { PROMPTS_PROTOCOL, PROMPTS_TO_KERNEL } from "./protocol.js";
 
 const PROMPTS = PROMPTS_PROTOCOL;

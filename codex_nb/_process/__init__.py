@@ -17,6 +17,15 @@ can outlive it there.
 
 Every wait is bounded: ``end()`` closes stdin, waits, sends SIGTERM, waits, SIGKILLs the
 whole tree, waits, and as a last resort SIGKILLs the supervisor and the program's group.
+
+Modules:
+
+* ``registry``: the live children, ended with the kernel (atexit and kernel shutdown).
+* ``supervisor``: the Linux subreaper each program runs below, so its whole tree ends with it.
+* ``tail``: a bounded, de-coloured tail of a child's stderr for error messages.
+
+Layer: the bottom, with ``protocol/`` and ``errors``; it imports no higher codex_nb layer, and every
+layer may import it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""``CodeModeRuntime``: the cells and the ``store`` of one session (spec 05 §6.7).
+"""``CodeModeRuntime``: the cells and the ``store`` of one session: cells outlive
+their turn, so a later ``wait`` can resume them.
 
 Called from the kernel's loop; every cell lives on the V8 host loop. Cells survive
 the end of a turn; a finished cell is dropped once its final output was returned.

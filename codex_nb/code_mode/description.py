@@ -1,4 +1,5 @@
-"""The ``exec`` / ``wait`` descriptions and per-tool TypeScript declarations (spec 05 §3-§4).
+"""The ``exec`` / ``wait`` descriptions and per-tool TypeScript declarations, so the model
+reads the tools' signatures as Codex shows them.
 
 The template text is Codex's ``description.rs`` constant verbatim; only the
 ``yield_time_ms`` default is substituted from config (``30000`` by default).
@@ -164,7 +165,7 @@ class NestedToolDefinition:
 
     @property
     def name(self) -> str:
-        """The raw code-mode name (``ns__name`` for namespaced tools, spec 02 §1)."""
+        """The raw code-mode name (``ns__name`` for namespaced tools, as Codex spells it)."""
         return self.tool_name.code_mode_identifier
 
     @property
@@ -217,7 +218,8 @@ def tool_declaration(tool: NestedToolDefinition) -> str:
 
 
 def code_mode_sample(tool: NestedToolDefinition) -> str:
-    """The description followed by the ``exec tool declaration`` block (spec 05 §4)."""
+    """The description followed by the ``exec tool declaration`` block, the way Codex augments
+    a nested-capable top-level tool."""
     declaration = f"declare const tools: {{ {tool_declaration(tool)} }};"
     return f"{tool.description}\n\nexec tool declaration:\n```ts\n{declaration}\n```"
 

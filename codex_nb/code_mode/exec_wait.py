@@ -43,7 +43,7 @@ class NestedTarget:
 
 
 def code_mode_result(output: ToolOutput) -> Any:
-    """What a nested call resolves to (spec 05 §6.5)."""
+    """What a nested call resolves to: the tool's own code-mode result if it has one, else its output."""
     if output.code_mode_result is not None:
         return output.code_mode_result
     if isinstance(output.body, str):

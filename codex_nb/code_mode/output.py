@@ -1,4 +1,4 @@
-"""What the model reads back from ``exec`` / ``wait`` (spec 05 §6.6).
+"""What the model reads back from ``exec`` / ``wait``, in Codex's exact form.
 
 A header text item ``{status}\\nWall time {secs:.1f} seconds\\nOutput:\\n``, then the
 script's items, then ``Script error:\\n{text}`` on failure. Text beyond the token budget

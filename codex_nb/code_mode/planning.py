@@ -1,4 +1,5 @@
-"""Code Mode finalisation of a step's tools (spec 02 §6 step 3 and §7, spec 05 §1-§2).
+"""Code Mode finalisation of a step's tools: the last step of Codex's per-step planning
+(``register_code_mode_executors`` in codex-rs/core/src/tools/spec_plan.rs).
 
 ``CodeModeFinalizer`` is one planner's Code Mode part: it applies the plan-time
 exposure overrides, decides which tools are nested, prepends ``exec`` and ``wait``,
@@ -52,7 +53,7 @@ def nested_definition(entry: RegisteredTool) -> NestedToolDefinition:
 
 
 def select_nested(entries: list[RegisteredTool], settings: CodeModeSettings) -> dict[ToolName, NestedToolDefinition]:
-    """Spec 05 §2: the tools reachable as ``tools.X``, first identifier wins."""
+    """The tools reachable as ``tools.X``; a duplicate identifier keeps the first tool, as in Codex."""
     nested: dict[ToolName, NestedToolDefinition] = {}
     taken: set[str] = set()
     for entry in entries:
@@ -92,7 +93,7 @@ class CodeModeFinalizer:
         return self._runtime
 
     def terminate_cells_on_cancel(self, turn: TurnContext) -> None:
-        """Spec 04 §4 step 1: interrupting a turn terminates every active cell of the session,
+        """As Codex's interrupt does, interrupting a turn terminates every active cell of the session,
         including cells that yielded in an earlier turn."""
         loop = asyncio.get_running_loop()
 
@@ -171,7 +172,7 @@ class CodeModeFinalizer:
 
 
 def direct_only_override(entry: RegisteredTool, settings: CodeModeSettings) -> RegisteredTool:
-    """Spec 02 §6.3.1: code-mode-available tools in a direct-only namespace become DirectModelOnly."""
+    """Codex's first finalize step: code-mode-available tools in a direct-only namespace become DirectModelOnly."""
     if entry.tool.tool_name.namespace in settings.direct_only_tool_namespaces and entry.exposure.available_in_code_mode:
         return replace(entry, exposure=ToolExposure.DirectModelOnly)
     return entry

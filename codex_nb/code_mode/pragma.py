@@ -1,4 +1,4 @@
-"""Parse the ``exec`` input: an optional first-line ``// @exec: {json}`` pragma, then JS (spec 05 §6.2).
+"""Parse the ``exec`` input: an optional first-line ``// @exec: {json}`` pragma, then JS.
 
 Errors are values the model reads; the texts are Codex's.
 """

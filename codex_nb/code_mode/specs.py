@@ -1,4 +1,5 @@
-"""The ``exec`` (freeform, lark grammar) and ``wait`` (function) tool specs (spec 05 §3)."""
+"""The ``exec`` (freeform, lark grammar) and ``wait`` (function) tool specs
+(``execute_spec.rs`` / ``wait_spec.rs`` under codex-rs/core/src/tools/code_mode/)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""JSON Schema -> TypeScript type text, for the Code Mode tool declarations (spec 05 §5).
+"""JSON Schema -> TypeScript type text, for the Code Mode tool declarations.
 
 ``render_json_schema_to_typescript`` mirrors Codex 0.169's renderer: literals for ``const`` /
 ``enum``, unions for ``anyOf`` / ``oneOf``, intersections for ``allOf`` (a union inside one

@@ -7,8 +7,18 @@ configure.
 
 Two defaults, both documented in the README: ``Config()`` is the *notebook profile*
 (``update_plan`` on, because this product exists to show plans), while
-``Config.from_toml(text)`` follows newest Codex (V-New): a missing
+``Config.from_toml(text)`` follows newest Codex (0.156 and later): a missing
 ``[tools.update_plan]`` table means ``update_plan`` is OFF.
+
+Modules:
+
+* ``code_mode``: the Code Mode settings.
+* ``files``: the one bounded reader for files a person points at.
+* ``hook_matchers``: which hooks a tool call wakes.
+* ``hooks``: ``hooks.json`` and ``[hooks]`` tables parsed into hook specs.
+
+Layer: above ``protocol/`` (which it may import), beside ``frontend/`` and ``events/``; ``tools/``
+and everything above may import it.
 """
 
 from __future__ import annotations
@@ -53,7 +63,7 @@ class Config(BaseModel):
     hooks_enabled: bool = True
     """``[features] hooks`` (stable in Codex, on by default)."""
     hooks: Annotated[HooksConfig, SkipValidation] = Field(default_factory=HooksConfig, exclude=True)
-    """The ``[hooks]`` tables (spec 03 §1): hooks given in code are trusted; ``[hooks.state]`` entries
+    """The ``[hooks]`` tables: hooks given in code are trusted; ``[hooks.state]`` entries
     record trust for hooks loaded from files."""
     namespace_tools: bool = True
     """Provider supports namespace specs; when False every namespaced tool (clock.*) is hidden."""
@@ -77,7 +87,7 @@ class Config(BaseModel):
     """Codex ``web_search`` (``disabled`` / ``cached`` / ``indexed`` / ``live``): declares the hosted tool.
     Codex's default is ``cached`` (``from_toml``); the notebook profile leaves it off."""
     code_mode: CodeModeSettings = Field(default_factory=CodeModeSettings)
-    """Code Mode (spec 05): ``[features] code_mode``, ``code_mode_only`` and ``[features.code_mode]``."""
+    """Code Mode: ``[features] code_mode``, ``code_mode_only`` and ``[features.code_mode]``."""
     extra: dict[str, Any] = Field(default_factory=dict)
     """Tables from the TOML that other components parse (``hooks``, ``features.code_mode`` ...)."""
 
@@ -170,7 +180,8 @@ def _bool(value: Any, where: str) -> bool:
 
 
 def _update_plan_enabled(data: dict[str, Any]) -> bool:
-    """V-New resolver: enabled only if ``[tools.update_plan]`` exists and says ``enabled = true``."""
+    """Newest Codex's rule (``resolve_update_plan_enabled`` in codex-rs/core/src/config/mod.rs):
+    enabled only if ``[tools.update_plan]`` exists and says ``enabled = true``."""
     table = _table(_table(data, "tools"), "update_plan")
     if "enabled" not in table:
         return False

@@ -1,4 +1,4 @@
-"""Code Mode configuration: ``[features] code_mode / code_mode_only`` and ``[features.code_mode]`` (spec 05 §1)."""
+"""Code Mode configuration: ``[features] code_mode / code_mode_only`` and ``[features.code_mode]``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Matchers and hook tool names (spec 03 §1).
+"""Matchers and hook tool names: which hooks a call wakes, by the names Claude-style hooks use.
 
 * ``None``, ``""`` or ``"*"`` match every tool;
 * a string made only of ``[A-Za-z0-9_|]`` is an exact match against its ``|`` alternatives;
@@ -21,7 +21,7 @@ HOOK_TOOL_ALIASES: dict[str, tuple[str, ...]] = {
 """Aliases a matcher may also name, keyed by canonical hook tool name."""
 
 SHELL_HOOK_TOOL_NAMES = frozenset({"Bash", "apply_patch"})
-"""Tools whose block message quotes ``tool_input.command`` (spec 03 §5)."""
+"""Tools whose block message quotes ``tool_input.command``, as Codex's does."""
 
 
 def matcher_inputs(tool_name: str, aliases: Iterable[str] | None = None) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""Hook configuration: ``hooks.json`` and ``[hooks]`` TOML tables (spec 03 §1).
+"""Hook configuration: ``hooks.json`` and ``[hooks]`` TOML tables, the two forms a Codex config layer declares hooks in.
 
 Both shapes parse into the same ``HookSpec`` list. Unknown keys are rejected with a
 ``HookError`` that names the key, where it is and what is allowed; so is a matcher regex

@@ -3,6 +3,15 @@
 The package's ``__all__`` is the public part: ``Event`` (what every source emits, and what a
 ``session.subscribe`` callback receives) and ``EventSource`` (what a widget can show). They load
 on first use.
+
+Modules:
+
+* ``bus``: the event bus: in-order subscribers and bounded async consumers.
+* ``observers``: observer lists that detach and report a faulty observer.
+* ``source``: ``EventSource``, what a widget reads.
+
+Layer: above ``protocol/`` (which it may import), beside ``frontend/`` and ``config/``; ``tools/``
+and everything above may import it.
 """
 
 from __future__ import annotations

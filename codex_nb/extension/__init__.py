@@ -6,6 +6,19 @@ Loading sets up one default session for the kernel and registers the magics
 sessions and widgets it made. ``c.InteractiveShellApp.extensions = ["codex_nb"]`` loads it
 at kernel start. This is the top layer: it may import everything, nothing imports it
 except ``codex_nb.load_ipython_extension``.
+
+Modules:
+
+* ``files``: files a magic reads, through the bounded reader.
+* ``magics``: ``%%codex`` and the line magics.
+* ``panel``: the side-panel checklist and Stop control.
+* ``sources``: the model and runner behind a ``%%codex`` cell.
+* ``state``: the extension's sessions, turns and widgets in one kernel.
+* ``turn_view``: the box of live widgets a ``%%codex`` cell shows.
+
+Layer: the top, with ``render/``, ``widgets/``, ``extension/``, ``notebook``, ``acp_server/`` and
+the thin public modules, which may import one another; it may import every layer below, and no lower
+layer imports it.
 """
 
 from __future__ import annotations

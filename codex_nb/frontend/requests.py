@@ -1,4 +1,5 @@
-"""The broker between tools that wait for a person and whoever answers them (spec 06).
+"""The broker between tools that wait for a person and whoever answers them, so a
+handler never knows whether a widget, a policy or Python code answered.
 
 A handler ``open``s a request, emits its event, then ``wait``s. Every request settles
 exactly once: an answer (widget, policy, Python call), an auto-resolution, a
@@ -220,7 +221,7 @@ class FrontendRequests:
     # -- lifecycle of one request --------------------------------------------------------
     def open(self, kind: RequestKind, *, turn_id: str, call_id: str, msg: RequestMsg) -> FrontendRequest:
         """Register a request (on the loop thread). A user-input request replaces an older
-        one of the same turn (spec 06 A5: the waiter is keyed by turn id)."""
+        one of the same turn: Codex keys that waiter by turn id, not call id."""
         loop = asyncio.get_running_loop()
         with self._lock:
             request = FrontendRequest(
@@ -343,7 +344,7 @@ class FrontendRequests:
         raise AnswerError(f"no pending {kind.value} request with {attr} {value!r}")
 
     def auto_resolve(self, request_id: str) -> bool:
-        """``autoResolutionMs`` elapsed: settle with ``{"answers":{}}`` (spec 06 A5)."""
+        """``autoResolutionMs`` elapsed: settle with ``{"answers":{}}``, what the Codex TUI submits."""
         request = self.get(request_id)
         if request is None:
             return False

@@ -1,8 +1,23 @@
-"""PreToolUse / PostToolUse hooks (spec 03): configuration, trust, command and Python hooks.
+"""PreToolUse / PostToolUse hooks (codex-rs/hooks in Codex): configuration, trust, command and Python hooks.
 
 ``HookEngine`` implements the pipeline's ``ToolHooks`` port (``tools.hook_points``); the hook
 tables it reads are parsed by ``config.hooks``. Hook inputs and decisions
 for notebook hooks are typed (``PreToolUseInput``, ``Block``, ``Rewrite``, ...).
+
+Modules:
+
+* ``engine``: ``HookEngine``: matching, concurrent runs, combined decisions.
+* ``events``: ``hook_started`` / ``hook_completed`` events.
+* ``messages``: the texts the model reads when a hook blocks.
+* ``outputs``: exit codes and JSON output read into a run's result.
+* ``python``: in-process (notebook) hooks.
+* ``runner``: command hooks as subprocesses.
+* ``session_api``: the hook part of ``Session``'s API.
+* ``trust``: the trust step for hooks found in files.
+* ``types``: typed hook inputs and decisions.
+
+Layer: above ``tools/`` (which it may import, with everything below), beside ``hooks/``,
+``code_mode/`` and ``sources/``; ``runtime/`` and the layers above may import it.
 """
 
 from typing import TYPE_CHECKING

@@ -1,4 +1,4 @@
-"""``HookEngine``: the PreToolUse/PostToolUse engine behind ``ToolHooks`` (spec 03).
+"""``HookEngine``: the PreToolUse/PostToolUse engine behind ``ToolHooks``.
 
 Matching synchronous hooks of one event run **concurrently**; their results are combined
 **deterministically in configured order** (a documented deviation from Codex, where the

@@ -1,4 +1,4 @@
-"""Hook run events: ``hook_started`` / ``hook_completed`` (spec 03 §8).
+"""Hook run events: ``hook_started`` / ``hook_completed``, so a widget can show each hook run.
 
 Shapes follow Codex's ``HookStartedEvent{turn_id, run}`` / ``HookCompletedEvent`` with a
 ``HookRunSummary`` run. ``handler_type`` adds ``"python"`` for in-process notebook hooks.

@@ -1,4 +1,4 @@
-"""Exact texts the model reads when a hook blocks a call (spec 03 §5-§6)."""
+"""Exact texts the model reads when a hook blocks a call, byte for byte Codex's."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Exit codes and JSON outputs -> one run's status, entries and data (spec 03 §4-§6).
+"""Exit codes and JSON outputs -> one run's status, entries and data.
 
 The texts are Codex's (``codex-rs/hooks/src/engine/output_parser.rs`` and
 ``events/{pre,post}_tool_use.rs``). Output objects are checked like Codex's wire types

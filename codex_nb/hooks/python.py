@@ -1,4 +1,5 @@
-"""Run one in-process (notebook) hook: a sync or async callable (spec 03, DESIGN §3).
+"""Run one in-process (notebook) hook: a sync or async callable, trusted
+because the notebook's own code defined it.
 
 A sync callable runs in a worker thread so its timeout can be enforced; when it overruns,
 the run fails with ``hook timed out after {n}s`` and its eventual result is discarded.

@@ -1,4 +1,4 @@
-"""Run one command hook as a real subprocess (spec 03 §2).
+"""Run one command hook as a real subprocess, the way Codex runs it.
 
 ``$SHELL -lc "<command>"`` (fallback ``/bin/sh``) with a cleared environment filled from
 the session's environment snapshot, cwd = the session cwd, started through codex_nb's one

@@ -1,4 +1,4 @@
-"""The trust step (spec 03 §1 "Trust").
+"""The trust step: a hook found in a file runs only after a person has approved its definition.
 
 Hooks discovered from files run only when their state entry's ``trusted_hash`` matches
 the current hash of the definition. A trusted hook whose definition changed is

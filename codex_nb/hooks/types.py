@@ -29,7 +29,7 @@ class _ToolHookInput:
         hook_event_name: Literal["PreToolUse", "PostToolUse"]
 
     def to_json(self) -> dict[str, Any]:
-        """The stdin JSON of spec 03 §3, in Codex field order."""
+        """The JSON a command hook reads on stdin, in Codex field order."""
         out: dict[str, Any] = {"session_id": self.session_id, "turn_id": self.turn_id}
         if self.agent_id is not None:
             out["agent_id"] = self.agent_id

@@ -1,1 +1,21 @@
-"""Pure wire types: plan arguments, events, response items, app-server shapes."""
+"""Pure wire types: plan arguments, events, response items, app-server shapes.
+
+Modules:
+
+* ``_fast``: every place we reach past a library's public API, for speed.
+* ``app_server``: app-server v2 shapes Codex clients read.
+* ``events``: core events, one class per ``msg.type``.
+* ``frontend``: wire types of the tools that wait for a person.
+* ``ids``: cheap uuid4-form ids.
+* ``items``: Responses API call and output items.
+* ``model``: what a model is to the turn loop.
+* ``model_stream``: what a streaming model yields.
+* ``plan``: ``update_plan`` arguments, strict like serde.
+* ``serde``: fast typed parsing with duplicate-key detection.
+* ``serde_json``: serde_json's error texts, for the slow path.
+* ``structs``: the two pydantic struct kinds the protocol uses.
+* ``wire``: JSON bytes as serde_json writes them.
+
+Layer: the bottom, with ``errors`` and ``_process/``; it imports no higher codex_nb layer, and every
+layer may import it.
+"""

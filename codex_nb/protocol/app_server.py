@@ -1,4 +1,5 @@
-"""App-server v2 shapes that consumers written for Codex expect (spec 08).
+"""App-server v2 shapes that consumers written for Codex expect
+(codex-rs/app-server-protocol/src/protocol/v2), so they read ours unchanged.
 
 Only the notification the plan widget mirrors lives here for now:
 ``turn/plan/updated`` with camelCase keys and ``inProgress``.

@@ -112,7 +112,7 @@ class ItemStarted(EventMsg):
 
 
 class ItemCompleted(EventMsg):
-    """``item_completed``; a ``Sleep`` item's completion is persisted (spec 09 §3)."""
+    """``item_completed``; a ``Sleep`` item's completion is persisted to the rollout, as Codex does."""
 
     type: Literal["item_completed"] = "item_completed"
     thread_id: str

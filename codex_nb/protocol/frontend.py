@@ -1,7 +1,7 @@
-"""Wire types of the tools that wait for the frontend (spec 06): arguments, events, answers.
+"""Wire types of the tools that wait for the frontend: arguments, events, answers.
 
-``request_user_input`` arguments ignore unknown keys (spec 06 A3) while
-``request_permissions`` rejects them inside ``permissions`` (B3); both parse with
+``request_user_input`` arguments ignore unknown keys while
+``request_permissions`` rejects them inside ``permissions``, as Codex's serde types do; both parse with
 serde-style messages. Field names are the wire names (``isOther``, ``autoResolutionMs``)
 so ``model_dump(mode="json")`` is Codex's JSON; ``None`` fields that Codex skips are
 dropped by a wrap serializer.
@@ -168,7 +168,7 @@ class PermissionProfile(BaseModel):
         return self.network is None and self.file_system is None
 
     def intersect(self, granted: PermissionProfile) -> PermissionProfile:
-        """Only what was both requested and granted survives (spec 06 B5)."""
+        """Only what was both requested and granted survives: a grant never widens the request."""
         network = self.network if self.network is not None and granted.network == self.network else None
         file_system = None
         if self.file_system is not None and granted.file_system is not None:

@@ -3,7 +3,7 @@
 Items travel as plain wire dicts in history (exactly what the model would receive);
 these helpers build them in Codex's key order. ``ToolOutputBody`` models
 ``FunctionCallOutputPayload``: only the body is ever serialised, the success flag is
-internal (spec 02 §12).
+internal (it drives hooks, lifecycle and analytics, never the model).
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def body_text(body: OutputBody) -> str:
 
 
 def collapse_body(body: OutputBody) -> OutputBody:
-    """A single ``input_text`` item collapses to a bare string (spec 02 §12)."""
+    """A single ``input_text`` item collapses to a bare string, as Codex serialises it."""
     if isinstance(body, list) and len(body) == 1 and body[0].get("type") == "input_text":
         return str(body[0].get("text", ""))
     return body

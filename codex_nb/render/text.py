@@ -1,4 +1,5 @@
-"""The Codex TUI "Updated Plan" history cell (``PlanUpdateCell``) as text (spec 10).
+"""The Codex TUI "Updated Plan" history cell (``PlanUpdateCell``) as text
+(codex-rs/tui/src/history_cell/plans.rs).
 
 ``plan_lines`` lays the cell out once as styled spans; ``render_plan_text`` (plain text,
 byte-exact to the TUI snapshots) and ``render_plan_ansi`` (terminal colours) only join

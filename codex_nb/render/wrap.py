@@ -1,4 +1,4 @@
-"""Word wrapping that matches the Codex TUI byte for byte (spec 10 §3).
+"""Word wrapping that matches the Codex TUI byte for byte (codex-rs/tui/src/wrapping.rs).
 
 The TUI wraps with Rust ``textwrap`` 0.16.2 (FirstFit, UAX #14 word separation, hyphen
 splitting, ``break_words``) behind ``adaptive_wrap_line``/``word_wrap_line`` in

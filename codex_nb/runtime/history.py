@@ -1,4 +1,5 @@
-"""History pairing repair, run before every model request (spec 04 §6).
+"""History pairing repair, run before every model request, because the Responses API
+rejects a call without its output (codex-rs/core/src/context_manager/normalize.rs).
 
 Invariant afterwards: every call item has exactly one output. A call without one
 gets a synthetic ``aborted`` output right after it; outputs whose call is missing
@@ -13,7 +14,7 @@ from typing import Any
 
 from ..protocol.items import CALL_ITEM_TYPES, OUTPUT_ITEM_TYPES, empty_tool_search_output
 
-# The upstream namespace and prefix are not captured (spec 04 §6, unverified); these are ours.
+# Codex's UUID namespace and prefix for synthetic ids are unknown to us; these are ours.
 _SYNTHETIC_NAMESPACE = uuid.UUID("6f0c2b9e-2f55-4d1c-9a43-2c8c0f2b7d11")
 
 
@@ -31,7 +32,7 @@ def _synthetic_output(call: dict[str, Any]) -> dict[str, Any]:
 
 def is_code_mode_notification(item: dict[str, Any]) -> bool:
     """Code Mode ``notify(v)`` injects an extra ``custom_tool_call_output`` named ``exec``
-    for a call that also gets its real output (spec 05): it is not the call's pairing."""
+    for a call that also gets its real output: it is not the call's pairing."""
     return item.get("type") == "custom_tool_call_output" and item.get("name") == "exec"
 
 

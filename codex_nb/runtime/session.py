@@ -91,7 +91,7 @@ class TurnHandle:
         self.turn = turn
         self.task = task
         self.hard_aborted = False
-        """True if the grace period ran out and the turn task was cancelled (spec 04 §4)."""
+        """True if the grace period ran out and the turn task was cancelled (Codex waits 100 ms)."""
 
     @property
     def turn_id(self) -> str:

@@ -3,7 +3,7 @@
 One turn runs until the model answers without tool calls, the turn is interrupted,
 or a Fatal error fails it. Every step plans from a fresh registry snapshot, repairs
 history before sampling, and records all call items, then their outputs in call
-order (spec 02 §10).
+order, as Codex records them whatever order they finished in.
 """
 
 from __future__ import annotations
@@ -364,7 +364,7 @@ class TurnRunner:
     def _record_outputs(
         self, calls: Sequence[ToolCall | RoutingError | None], results: list[CallResult | None]
     ) -> None:
-        """Outputs in CALL order, whatever order they finished in (spec 02 §10); then the items
+        """Outputs in CALL order, whatever order they finished in, as Codex does; then the items
         the calls added beside their outputs (Code Mode notify)."""
         for call, result in zip(calls, results, strict=True):
             self._record_output(call, result)

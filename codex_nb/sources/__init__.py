@@ -4,4 +4,18 @@ Model providers (the Responses API), the Codex app-server client, ACP agents,
 recorded rollouts and MCP servers live here. Each one stands on ``tools/``,
 ``events/`` and ``frontend/`` (it reuses ``EventBus`` and ``FrontendRequests``) and
 implements the ``Model`` protocol (``protocol.model``) or ``events.source.EventSource``.
+
+Modules:
+
+* ``acp/``: an ACP client: any ACP agent as an event source.
+* ``app_server/``: the real ``codex app-server`` over JSON-RPC.
+* ``mcp/``: MCP servers as tool sources.
+* ``npm_binary``: the native executable an npm package ships.
+* ``replay``: a saved session's plan history as an event source.
+* ``responses/``: a real Responses-API model provider.
+* ``rollout``: Codex's saved sessions.
+* ``rollout_lines``: bounded reading of a rollout file's lines.
+
+Layer: above ``tools/`` (which it may import, with everything below), beside ``hooks/`` and
+``code_mode/``; ``runtime/`` and the layers above may import it.
 """

@@ -4,6 +4,16 @@
 event log of a session; ``ResponsesServer`` serves scripted Responses-API streams over
 real HTTP on 127.0.0.1; ``codex_binary()`` finds the pinned reference Codex. The server
 modules load on first use so ``import codex_nb`` stays fast.
+
+Modules:
+
+* ``acp_agents``: the pinned codex-acp agent.
+* ``codex_ref``: the pinned reference Codex binary.
+* ``recording``: ``RecordingSubscriber`` for whole-log assertions.
+* ``responses_server``: a scripted Responses-API server on 127.0.0.1.
+
+Layer: outside the layers; it may import anything, and within the package only the public API
+(``codex_nb/__init__.py``) imports it, lazily.
 """
 
 from __future__ import annotations

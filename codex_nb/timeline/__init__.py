@@ -3,6 +3,16 @@
 ``PlanTimeline`` (``cx.PlanTimeline``) records; the record types (``PlanRevision``,
 ``PlanStep``, ``PlanDiff``, ``StepChange``, ``DroppedRevision``, ``SourceKind``) are in
 ``codex_nb.timeline.records`` and re-exported here.
+
+Modules:
+
+* ``diff``: step-level comparison of two snapshots.
+* ``recorder``: ``PlanTimeline``, one record per accepted revision.
+* ``records``: the record types.
+* ``report``: JSON, Markdown and text reports.
+
+Layer: beside ``runtime/``; it may import ``hooks/``, ``code_mode/``, ``sources/`` and everything
+below, and no lower layer imports it.
 """
 
 from .records import DroppedRevision, PlanDiff, PlanRevision, PlanStep, SourceKind, StepChange

@@ -25,7 +25,8 @@ class Tool(ABC):
 
     kind: ClassVar[Literal["function", "custom"]] = "function"
     is_control_tool: ClassVar[bool] = False
-    """Builtin control tools (update_plan, request_user_input, view_image) get a guard fact (spec 04 §2)."""
+    """Builtin control tools (update_plan, request_user_input, view_image) get a guard fact
+    (as in codex-rs/core/src/tools/control_tool_analytics.rs)."""
     runs_hooks: ClassVar[bool] = True
     """False for tools that opt out of PreToolUse/PostToolUse (``exec``, ``wait``)."""
     inline_start: ClassVar[bool] = False
@@ -61,12 +62,12 @@ class Tool(ABC):
         """Run one call. Raise ``RespondToModel`` or ``Fatal`` to fail."""
 
     def accepts(self, payload_kind: str) -> bool:
-        """Payload-kind check (spec 02 §9 step 3): function tools take Function and ToolSearch."""
+        """Payload-kind check (a mismatch is Fatal in Codex): function tools take Function and ToolSearch."""
         if self.kind == "function":
             return payload_kind in ("function", "tool_search")
         return payload_kind == "custom"
 
-    # -- hook payloads (spec 03 §3): generic function tools ------------------------------
+    # -- hook payloads (what a hook's stdin says about the call): generic function tools --------
     @property
     def hook_tool_name(self) -> str:
         return self.tool_name.display

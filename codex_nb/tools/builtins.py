@@ -1,4 +1,5 @@
-"""The built-in tools a session registers, in Codex's planning order (spec 02 §6).
+"""The built-in tools a session registers, in Codex's planning order
+(``add_core_utility_tools`` in codex-rs/core/src/tools/spec_plan.rs), which the model-visible order follows.
 
 Gates live here: a disabled tool is absent from the registry, not just hidden.
 """
@@ -32,6 +33,6 @@ def builtin_tools(config: Config) -> list[Tool]:
     tools.extend(context_budget_tools(config))  # new_context, get_context_remaining ([features] token_budget)
     tools.extend(plugin_install_tools(config))  # when install candidates are configured
     tools.extend(view_image_tools(config))  # the session always has its environment (cwd)
-    tools.extend(clock_tools(config))  # clock.curr_time (+ clock.sleep), spec 07 §1
+    tools.extend(clock_tools(config))  # clock.curr_time (+ clock.sleep)
     tools.extend(web_search_tools(config))  # hosted: declared last, as in Codex
     return tools

@@ -1,4 +1,4 @@
-"""The call runner: one call under the turn's cancellation (spec 04 §3) and the parallel gate.
+"""The call runner: one call under the turn's cancellation and the parallel gate.
 
 The dispatch task races the call's cancel token. If the handler already claimed its
 outcome, its real result is kept. Otherwise the task is cancelled and the call gets
@@ -114,7 +114,7 @@ async def run_call(
         return result
     except asyncio.CancelledError:
         # We ourselves were cancelled (hard abort, outer cancel): the call never gets an
-        # output here; history repair pairs it with "aborted" (spec 04 §5, last row).
+        # output here; history repair pairs it with "aborted" before the next request.
         lifecycle.finish(ToolCallOutcome.aborted())
         await _unwind(task)
         raise
@@ -263,12 +263,13 @@ async def run_calls_in_order(
 
     The gate admits calls first come, first served: parallel-capable calls run together,
     every other call runs alone, after everything before it and before everything after it
-    (spec 02 §10). Walking the calls in order gives exactly that: a parallel-capable call
-    starts as a task at once; an exclusive call first waits for the running ones, then
-    runs on this task's stack (inline when its tool allows, so ``update_plan`` costs no
-    task at all). Results come back in call order; None stands for a routing error
-    (``calls[i] is None``) or for a call that got no output because the run was cut
-    short (a ``Fatal`` or an outer cancel, which propagate; history repair pairs those).
+    (Codex's reader-writer gate, codex-rs/core/src/tools/parallel.rs). Walking the calls in
+    order gives exactly that: a parallel-capable call starts as a task at once; an exclusive
+    call first waits for the running ones, then runs on this task's stack (inline when its
+    tool allows, so ``update_plan`` costs no task at all). Results come back in call order;
+    None stands for a routing error (``calls[i] is None``) or for a call that got no output
+    because the run was cut short (a ``Fatal`` or an outer cancel, which propagate; history
+    repair pairs those).
     Pass ``results`` (a list of ``len(calls)`` Nones) to see what finished when it raises.
     ``done`` is called whenever ``results`` gained entries; the caller may take the finished
     entries in call order then (and clear them, and the calls before them), so a long response

@@ -1,4 +1,5 @@
-"""Cancellation tokens with a source and a reason (spec 04; STYLE practice 9).
+"""Cancellation tokens with a source and a reason, so every cancelled call can say
+why in its paired output.
 
 A turn owns a token; each call gets a child. Cancelling a parent cancels its
 children. ``source`` tells a first-party cancel (Stop button, ``interrupt()``) from an

@@ -1,4 +1,5 @@
-"""The two ways a tool handler fails (spec 00 "Errors", 02 §11).
+"""The two ways a tool handler fails, as Codex's ``FunctionCallError``
+(codex-rs/tools/src/function_call_error.rs).
 
 ``RespondToModel`` is a value the model reads verbatim; the turn goes on.
 ``Fatal`` aborts the turn with ``Fatal error: {msg}``.

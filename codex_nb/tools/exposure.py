@@ -1,4 +1,7 @@
-"""``ToolExposure``: where a registered tool is visible (spec 02 §2). Never affects dispatch."""
+"""``ToolExposure``: where a registered tool is visible (codex-rs/tools/src/tool_executor.rs).
+
+Never affects dispatch.
+"""
 
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ class ToolExposure(Enum):
 
     @classmethod
     def from_flags(cls, *, direct: bool, deferred: bool, code: bool) -> ToolExposure:
-        """The MCP policy table of spec 02 §3."""
+        """Codex's MCP exposure policy: the (direct, deferred, code mode) flags that survive map to one exposure."""
         table = {
             (False, False, False): cls.Hidden,
             (False, False, True): cls.CodeModeOnly,

@@ -1,4 +1,5 @@
-"""The hook port: the contract between the dispatch pipeline and a hook engine (spec 03 §9).
+"""The hook port: the contract between the dispatch pipeline and a hook engine, so
+the tools layer runs hooks at Codex's points without importing the hooks package.
 
 The pipeline asks ``ToolHooks.pre_tool_use`` before lifecycle start and
 ``post_tool_use`` after a successful handler. A ``HookRequest`` carries plain facts

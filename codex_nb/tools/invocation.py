@@ -164,7 +164,7 @@ class ToolInvocation:
         return self.call.payload.text
 
     async def emit(self, msg: EventMsg, *, revision: int | None = None) -> Event:
-        """Send an event; where the send becomes effective (spec 04 §5):
+        """Send an event; where the send becomes effective (Codex leaves it open; this is ours):
 
         1. If this call is already cancelled, nothing is sent: ``CancelledError`` is
            raised, so a call cancelled before its send never emits (timing-table row 1).

@@ -1,4 +1,5 @@
-"""Lifecycle outcomes and control-tool facts (spec 04 §1-§2).
+"""Lifecycle outcomes and control-tool facts (codex-rs/core/src/tools/lifecycle.rs,
+codex-rs/core/src/tools/control_tool_analytics.rs).
 
 Every call reports exactly one terminal ``ToolCallOutcome``; a ``CallLifecycle``
 holds the claim-once flag. Builtin control tools also get a ``ControlToolGuard``, a
@@ -104,7 +105,8 @@ so one lock serves all calls (a lock per call cost more than the claim)."""
 
 
 class CallLifecycle:
-    """Claim-once terminal outcome for one call (the atomic flag of spec 04 §1)."""
+    """Claim-once terminal outcome for one call (an atomic flag in Codex): a cancel never
+    overwrites a real outcome."""
 
     __slots__ = ("_sink", "thread_id", "turn_id", "call_id", "tool_name", "outcome", "started")
 

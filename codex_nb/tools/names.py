@@ -1,4 +1,5 @@
-"""Tool names: ``(namespace, name)`` and its flattened spellings (spec 02 §1)."""
+"""Tool names: ``(namespace, name)`` and the flattened spelling each consumer (display, Code Mode,
+hooks, wire) expects."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The per-step parallel gate (spec 02 §10): a FIFO reader-writer gate.
+"""The per-step parallel gate (codex-rs/core/src/tools/parallel.rs): a FIFO reader-writer gate.
 
 Parallel-capable tools share it; every other call (update_plan, unknown tools) holds
 it exclusively. Admission is strictly first come, first served in the order the

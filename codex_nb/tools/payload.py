@@ -21,7 +21,7 @@ PayloadKind = Literal["function", "custom", "tool_search"]
 
 @dataclass(frozen=True, slots=True, init=False)
 class Payload:
-    """``Function{arguments}``, ``Custom{input}`` or ``ToolSearch{arguments}`` (spec 00 glossary)."""
+    """``Function{arguments}``, ``Custom{input}`` or ``ToolSearch{arguments}``: the three kinds of Codex call input."""
 
     kind: PayloadKind
     text: str

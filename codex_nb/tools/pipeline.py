@@ -1,10 +1,11 @@
-"""The dispatch pipeline: one call through the spec 02 §9 steps, in order.
+"""The dispatch pipeline: one call through Codex's dispatch steps, in Codex's order
+(codex-rs/core/src/tools/registry.rs), so hooks and lifecycle see what they see in Codex.
 
     lookup -> payload-kind check -> PreToolUse hooks -> lifecycle start -> control guard
       -> HANDLER -> PostToolUse hooks (success only) -> lifecycle finish -> block/feedback
 
 Each step is a small function below; ``dispatch`` reads like the list above.
-Cancellation is layered around this by ``tools.calls`` (spec 04 §3).
+Cancellation is layered around this by ``tools.calls``.
 """
 
 from __future__ import annotations
@@ -127,7 +128,7 @@ async def run_pre_tool_use(entry: RegisteredTool, inv: ToolInvocation) -> PreToo
 def reject_blocked_call(
     entry: RegisteredTool, inv: ToolInvocation, lifecycle: CallLifecycle, reason: str
 ) -> CallResult:
-    """A PreToolUse block: Rejected guard, Blocked outcome, the exact block text (spec 03 §5)."""
+    """A PreToolUse block: Rejected guard, Blocked outcome, the exact block text Codex sends."""
     with _guard(entry, inv, lifecycle) as guard:
         if guard is not None:
             guard.finish(ControlToolStatus.REJECTED)

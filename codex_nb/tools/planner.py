@@ -1,4 +1,4 @@
-"""Per-step tool planning: ONE registry snapshot -> model-visible specs + router (spec 02 §5-§7).
+"""Per-step tool planning: ONE registry snapshot -> model-visible specs + router.
 
 ``ToolPlanner.plan()`` plans from one snapshot; the specs the model sees and the router
 that executes its calls come from that same snapshot, so a registry change mid-step is
@@ -21,9 +21,9 @@ from .schema import group_specs
 
 from ..config import Config
 
-# Code Mode finalisation (spec 02 §6 step 3, spec 05) is injected here by the Session: it receives the
-# snapshot's ordered entries and returns the entries the step really uses (exposure
-# overrides, exec/wait prepended) plus an optional per-tool spec transform.
+# Code Mode finalisation (the last step of Codex's per-step planning) is injected here by the
+# Session: it receives the snapshot's ordered entries and returns the entries the step really
+# uses (exposure overrides, exec/wait prepended) plus an optional per-tool spec transform.
 Finalizer = Callable[[list[RegisteredTool], Config], "FinalizedTools"]
 
 
@@ -98,7 +98,8 @@ class ToolPlanner:
 def build_visible_specs(
     entries: list[RegisteredTool], spec_for: Callable[[RegisteredTool], dict[str, Any]], config: Config
 ) -> list[dict[str, Any]]:
-    """Spec 02 §7: registry order, namespaces merged at first occurrence, tools sorted inside."""
+    """Codex's order (its prompt-caching tests pin it): registry order, namespaces merged at first
+    occurrence, tools sorted inside."""
     if not config.namespace_tools:  # providers without namespace support drop every namespace spec
         entries = [e for e in entries if e.tool.tool_name.namespace == DEFAULT_NAMESPACE]
     return group_specs(entries, spec_for, sort_tools=True)

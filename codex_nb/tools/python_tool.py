@@ -7,7 +7,7 @@ functions run in a worker thread so the kernel stays responsive. An exception in
 the tool becomes a failed output the model can read, never an exception in the
 notebook.
 
-Cancellation (spec 04 §3):
+Cancellation (what a cancelled call can and cannot stop):
 
 * an **async** tool is cancelled at its next ``await`` (``CancelledError`` is raised
   there; ``finally`` blocks run);

@@ -1,4 +1,4 @@
-"""The long-lived, mutable tool registry with a generation counter (spec 02 §4-§5).
+"""The long-lived, mutable tool registry with a generation counter.
 
 Codex rebuilds its registry every step; we keep one per session, so every change
 bumps ``generation`` and ``snapshot()`` hands the planner an immutable view. The view

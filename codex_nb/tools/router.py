@@ -1,4 +1,4 @@
-"""Response item -> ``ToolCall`` (spec 02 §8), bound to one registry snapshot."""
+"""Response item -> ``ToolCall`` (codex-rs/core/src/tools/router.rs), bound to one registry snapshot."""
 
 from __future__ import annotations
 

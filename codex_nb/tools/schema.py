@@ -1,4 +1,5 @@
-"""JSON schemas and tool specs in Codex's byte order (spec 00 "JSON bytes", 01 §2).
+"""JSON schemas and tool specs in Codex's byte order, so the specs we send are byte for byte
+the ones Codex sends.
 
 Codex's ``JsonSchema`` serialises keys as ``type, description, enum, items,
 properties, required, additionalProperties`` with ``properties`` sorted (BTreeMap).

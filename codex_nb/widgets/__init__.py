@@ -1,1 +1,22 @@
-"""anywidget widgets (Python side). Import the widget modules directly; nothing is imported here."""
+"""anywidget widgets (Python side). Import the widget modules directly; nothing is imported here.
+
+Modules:
+
+* ``_static``: where the widget JS lives and how it is linked.
+* ``browser_messages``: browser-to-kernel message validation.
+* ``checklist``: ``PlanChecklist``, the live checklist.
+* ``kernel_comm_parent``: replies kept with their own cell on ipykernel 7.4.
+* ``plan_static``: static renderings of one snapshot.
+* ``prompts``: ``PromptsWidget``, answers for the tools that ask.
+* ``replay``: ``ReplayScrubber`` for saved sessions.
+* ``static_fallback``: stable ``text/plain`` and ``text/html``.
+* ``testing``: a recording comm for tests without a kernel.
+* ``timeline``: ``PlanTimelineWidget``.
+* ``transcript``: ``Transcript``, the running turn.
+* ``transcript_state``: the transcript folded from events.
+* ``turn_controls``: ``TurnControls`` and its Stop button.
+
+Layer: the top, with ``render/``, ``widgets/``, ``extension/``, ``notebook``, ``acp_server/`` and
+the thin public modules, which may import one another; it may import every layer below, and no lower
+layer imports it.
+"""

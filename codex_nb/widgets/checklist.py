@@ -1,8 +1,8 @@
 """PlanChecklist: a live anywidget checklist of one session's plan snapshots.
 
-Kernel -> browser is synced state only (DESIGN §5 rule 2). Every accepted PlanUpdate
-replaces the whole snapshot (explanation, steps, thread, turn, revision) in one
-``hold_sync`` batch, i.e. one comm message. Snapshots from other threads are ignored,
+Kernel -> browser is synced state only (a custom message sent right after display() is
+lost). Every accepted PlanUpdate replaces the whole snapshot (explanation, steps, thread,
+turn, revision) in one ``hold_sync`` batch, i.e. one comm message. Snapshots from other threads are ignored,
 stale or out-of-order revisions are dropped, and bursts are coalesced: at most
 ``max_rate`` messages per second, the latest snapshot wins, and a pending snapshot is
 flushed by a timer on the kernel's asyncio loop no later than ``1 / max_rate`` seconds

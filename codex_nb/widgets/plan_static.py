@@ -1,6 +1,6 @@
 """Static renderings of one plan snapshot, for viewers without a widget manager.
 
-``text/plain`` is the Codex TUI "Updated Plan" cell (``codex_nb.render.text``, spec 10),
+``text/plain`` is the Codex TUI "Updated Plan" cell (``codex_nb.render.text``),
 ``text/html`` an escaped list whose status is carried by text and semantic tags too.
 """
 

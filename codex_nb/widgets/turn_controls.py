@@ -1,4 +1,4 @@
-"""TurnControls: the session's turn state and a Stop button (DESIGN §5 rule 4).
+"""TurnControls: the session's turn state and a Stop button.
 
 Kernel interrupt does not stop a cell that awaits a turn, and a background turn has no
 cell to interrupt at all; this widget is the way to stop one. It follows the session's

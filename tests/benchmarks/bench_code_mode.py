@@ -1,7 +1,7 @@
 """Code Mode cost: a nested ``tools.X()`` call vs a direct dispatch plus one V8 round-trip.
 
 Run: ``.venv/bin/python -m tests.benchmarks.bench_code_mode`` or ``pytest -m benchmark tests/benchmarks``.
-Budget (issue 6): nested <= 2 x (direct dispatch + one V8 round-trip). Isolate start-up is reported.
+Budget: nested <= 2 x (direct dispatch + one V8 round-trip). Isolate start-up is reported.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Core benchmarks (issue 2): run with `.venv/bin/python tests/benchmarks/bench_core.py`.
+"""Core benchmarks: run with `.venv/bin/python tests/benchmarks/bench_core.py`.
 
 1. Full-pipeline ``update_plan`` dispatch vs bare ``UpdatePlanArgs.model_validate_json``
    on the same arguments, as a ratio (target <= 3x), for a small and a large plan.

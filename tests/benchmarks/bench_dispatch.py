@@ -1,4 +1,4 @@
-"""Dispatch at the speed of its parts (issue 13): `.venv/bin/python tests/benchmarks/bench_dispatch.py`.
+"""Dispatch at the speed of its parts: `.venv/bin/python tests/benchmarks/bench_dispatch.py`.
 
 Everything is a ratio measured in ONE run against in-run baselines, so it holds on any
 machine (absolute times are printed for context only):

@@ -1,7 +1,7 @@
-"""Import time (issue 13, item 5): `.venv/bin/python tests/benchmarks/bench_import.py [--runs N] [--baseline REV]`.
+"""Import time: `.venv/bin/python tests/benchmarks/bench_import.py [--runs N] [--baseline REV]`.
 
-Each figure is read from ``python -X importtime`` in a fresh interpreter, the way the
-issue measures it; rounds are interleaved so a busy neighbour slows every candidate alike:
+Each figure is read from ``python -X importtime`` in a fresh interpreter, the way a
+person checking import cost would; rounds are interleaved so a busy neighbour slows every candidate alike:
 
 1. ``import codex_nb``: the package's own cumulative line (target <= 150 ms).
 2. ``import codex_nb; codex_nb.Session``: what a notebook's first cell pays, since most

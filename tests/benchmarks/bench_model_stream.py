@@ -1,4 +1,4 @@
-"""Streaming-path benchmarks (issue 14): `.venv/bin/python tests/benchmarks/bench_model_stream.py`.
+"""Streaming-path benchmarks: `.venv/bin/python tests/benchmarks/bench_model_stream.py`.
 
 1. Per-event overhead of the streaming path -- SSE bytes in, runtime event out (the
    ResponsesModel mapping plus publishing on an EventBus) -- against the openai SDK's own

@@ -1,6 +1,6 @@
 """A real JupyterLab (and Notebook 7) in headless Debian Chromium, for widget browser tests.
 
-Reusable by every widget's browser test (DESIGN §5 rule 6):
+Reusable by every widget's browser test (what a headless widget test in a real Jupyter needs):
 
 * :class:`JupyterServer` starts ``jupyter lab --no-browser --allow-root`` on a free port
   with a token and its own runtime, config, data, IPython, workspace and root dirs, and

@@ -1,6 +1,6 @@
 """The Stop control in a real JupyterLab: a person clicks Stop and the running turn is interrupted.
 
-Kernel interrupt does not reach an awaiting cell (DESIGN §5 rule 4), so this button is how a
+Kernel interrupt does not reach an awaiting cell, so this button is how a
 notebook user stops a turn. The kernel reports through the DOM: the controls' status comes
 from turn events, a Label shows the turn result, and the checklist keeps the plan that was
 published before the interrupt (no rollback). No sleeps: every wait is an auto-waiting expect.

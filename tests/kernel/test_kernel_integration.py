@@ -1,6 +1,7 @@
 """A real ipykernel: a background turn started from a cell returns at once and finishes later.
 
-This is DESIGN §5 rule 1 checked against a live kernel (jupyter_client), not a mock:
+A turn that may wait for the frontend runs as a background task, because awaiting a widget
+answer inside the running cell deadlocks; checked against a live kernel (jupyter_client), not a mock:
 the cell that starts the turn completes while the turn is still waiting, later cells
 run, and the turn's events are still delivered.
 """

@@ -1,4 +1,4 @@
-"""``import codex_nb`` stays cheap by design, not by luck (issue 13 item 5).
+"""``import codex_nb`` stays cheap by design, not by luck.
 
 The timing lives in tests/benchmarks/bench_import.py; these tests guard the design that makes
 it hold on any machine: the package index loads no third-party machinery, the first

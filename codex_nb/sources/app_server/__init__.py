@@ -1,4 +1,20 @@
-"""A client for the real Codex: ``codex app-server`` over JSON-RPC 2.0 on stdio."""
+"""A client for the real Codex: ``codex app-server`` over JSON-RPC 2.0 on stdio.
+
+Modules:
+
+* ``binary``: find ``codex`` and check its protocol version.
+* ``errors``: the client's errors.
+* ``events``: app-server notifications as codex_nb events.
+* ``permissions``: permission profiles between camelCase v2 and our types.
+* ``process``: the ``codex app-server`` subprocess.
+* ``requests``: server-to-client requests the notebook answers.
+* ``rpc``: JSON-RPC 2.0 over stdio.
+* ``schema/``: the app-server JSON Schema subset we validate against.
+* ``server``: ``CodexAppServer``: start, handshake, threads.
+* ``thread``: ``CodexThread``: one real thread as an event source.
+
+Layer: part of ``sources/``.
+"""
 
 from .binary import CodexBinaryError, codex_binary
 from .errors import AppServerError, AppServerExited, AppServerProtocolError, AppServerRpcError, AppServerTimeout

@@ -1,1 +1,18 @@
-"""MCP servers as tool sources, run with the official ``mcp`` Python SDK (Codex ``codex-rs/rmcp-client``)."""
+"""MCP servers as tool sources, run with the official ``mcp`` Python SDK (Codex ``codex-rs/rmcp-client``).
+
+Modules:
+
+* ``catalog``: a server's listed tools, one bad tool at a time.
+* ``config``: ``[mcp_servers.NAME]`` tables.
+* ``connection``: one connection held open by its owner task.
+* ``errors``: why an MCP call got no result.
+* ``lenient``: a ``ClientSession`` that reads what Codex 0.169 accepts.
+* ``manager``: ``McpServers``: a session's servers, tools and status.
+* ``naming``: model-visible MCP tool names by Codex's rules.
+* ``resources``: the MCP resource tools.
+* ``results``: ``tools/call`` results as Codex's outputs.
+* ``schema_guard``: bounds on a server's ``inputSchema``.
+* ``tool``: one MCP tool as a codex_nb ``Tool``.
+
+Layer: part of ``sources/``.
+"""

@@ -1,6 +1,7 @@
-"""``clock.curr_time`` and ``clock.sleep``: reading and waiting on time (spec 07 §1).
+"""``clock.curr_time`` and ``clock.sleep``: reading and waiting on time
+(codex-rs/core/src/tools/handlers/current_time.rs).
 
-Gate (V-Aug): ``[features] current_time_reminder = true`` (or the table form
+Gate (Codex main of August 2026): ``[features] current_time_reminder = true`` (or the table form
 ``[features.current_time_reminder] enabled = true``) registers ``curr_time``;
 ``sleep_tool = true`` in that table adds ``sleep``. Both live in the ``clock``
 namespace and are dropped when the provider lacks namespace tools (the planner does
@@ -9,7 +10,7 @@ that). ``sleep`` is DirectModelOnly, so Code Mode cannot call it.
 ``sleep`` waits on one future, never polls: it ends when the duration elapses, when
 new input arrives for the turn (``handle.steer(text)``: ``Sleep interrupted by new
 input.``), or when the call is cancelled (the runtime then answers
-``aborted by user after {secs:.1}s``, spec 04 §3).
+``aborted by user after {secs:.1}s`` like any cancelled call).
 """
 
 from __future__ import annotations

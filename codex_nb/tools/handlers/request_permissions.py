@@ -1,4 +1,5 @@
-"""``request_permissions``: ask for extra filesystem / network access and wait (spec 06 Part B).
+"""``request_permissions``: ask for extra filesystem / network access and wait
+(codex-rs/core/src/tools/handlers/request_permissions.rs).
 
 Checks in Codex's order: payload kind, environment, host-native cwd, full parse
 (paths ``~``-expanded, absolutized against ``session.cwd`` and normalized), normalize

@@ -1,4 +1,5 @@
-"""``request_user_input``: ask the user one to three questions and wait (spec 06 Part A).
+"""``request_user_input``: ask the user one to three questions and wait
+(codex-rs/core/src/tools/handlers/request_user_input.rs).
 
 Checks run in Codex's order: payload kind, root thread, mode (at call time), parse,
 non-empty options; then ``isOther`` is forced on, ``autoResolutionMs`` clamped to

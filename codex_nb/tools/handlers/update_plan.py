@@ -1,4 +1,5 @@
-"""``update_plan``: parse the checklist, emit one PlanUpdate, answer ``Plan updated`` (spec 01).
+"""``update_plan``: parse the checklist, emit one PlanUpdate, answer ``Plan updated``
+(codex-rs/core/src/tools/handlers/plan.rs).
 
 The order of checks is Codex's: payload kind, Plan mode (before parsing), strict
 parse, then the event. The handler keeps no plan state. An optional validation

@@ -1,4 +1,5 @@
-"""Code Mode tool modes, exposures and model-visible specs (spec 02 §6-§7, spec 05 §1-§2, §7)."""
+"""Code Mode tool modes, exposures and model-visible specs, including Codex's two
+update_plan exposure tests (``spec_plan_tests.rs``)."""
 
 from __future__ import annotations
 

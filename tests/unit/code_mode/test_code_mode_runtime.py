@@ -1,4 +1,4 @@
-"""Code Mode execution in a real V8 isolate (mini-racer), through the session's pipeline (spec 05 §6)."""
+"""Code Mode execution in a real V8 isolate (mini-racer), through the session's pipeline."""
 
 from __future__ import annotations
 
@@ -324,7 +324,7 @@ async def test_scripted_turn_with_exec(session):
 
 
 async def test_interrupting_a_later_turn_terminates_cells_from_earlier_turns(session):
-    """Spec 04 §4 step 1: an interrupt terminates every active cell, not only this turn's."""
+    """As in Codex, an interrupt terminates every active cell, not only this turn's."""
     source = '// @exec: {"yield_time_ms": 60000}\nyield_control(); await new Promise(r => setTimeout(r, 600000))'
     first = cx.ScriptedModel([[cx.custom_tool_call("exec", source, call_id="e1")], [cx.assistant_message("ok")]])
     assert (await session.run_turn("start a long script", model=first)).status == "completed"

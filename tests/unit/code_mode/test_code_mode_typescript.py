@@ -1,4 +1,4 @@
-"""JSON Schema -> TypeScript rendering and the exec description (spec 05 §4-§5)."""
+"""JSON Schema -> TypeScript rendering and the exec description."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def tool(name, *, ns=None, description="d", kind="function", input_schema=None, 
     )
 
 
-# -- §5 table, one test per row ---------------------------------------------------------------
+# -- Codex's renderer, one test per schema form ---------------------------------------------------------------
 @pytest.mark.parametrize(
     ("schema", "expected"),
     [
@@ -371,7 +371,7 @@ def test_wait_spec():
     assert params["required"] == ["cell_id"] and params["additionalProperties"] is False
 
 
-# -- pragma (spec 05 §6.2) ----------------------------------------------------------------------------
+# -- pragma ----------------------------------------------------------------------------
 def test_pragma_parsing():
     assert parse_exec_source("text('hi')").code == "text('hi')"
     parsed = parse_exec_source('// @exec: {"yield_time_ms": 10}\ntext(1)')

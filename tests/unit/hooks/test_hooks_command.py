@@ -1,4 +1,4 @@
-"""Command hooks as real subprocesses (spec 03 §2-§4): stdin, env, cwd, exit codes,
+"""Command hooks as real subprocesses: stdin, env, cwd, exit codes,
 timeouts, process groups, output caps. No mocks, no sleeps in the tests themselves."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hook configuration, matchers, tool-name aliases and the trust step (spec 03 §1)."""
+"""Hook configuration, matchers, tool-name aliases and the trust step."""
 
 from __future__ import annotations
 

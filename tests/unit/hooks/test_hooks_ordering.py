@@ -1,4 +1,5 @@
-"""Ordering guarantees of hooks around update_plan (issue 4 item 6; spec 03 §9, 02 §9, 04 §1-2).
+"""Ordering guarantees of hooks around update_plan: a PreToolUse block stops the
+PlanUpdate, a PostToolUse block cannot retract it, one lifecycle outcome per call.
 
 End to end through ``session.call_tool`` and ``session.run_turn`` with ``cx.ScriptedModel``."""
 

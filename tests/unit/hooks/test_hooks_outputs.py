@@ -1,4 +1,4 @@
-"""Exit-code protocol and JSON output rules (spec 03 §4-§6), exact Codex texts."""
+"""Exit-code protocol and JSON output rules, exact Codex texts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The "Updated Plan" text cell and its textwrap emulation (spec 10)."""
+"""The "Updated Plan" text cell and its textwrap emulation
+(codex-rs/tui/src/history_cell/plans.rs, codex-rs/tui/src/wrapping.rs)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from codex_nb.render.wrap import (
     word_wrap,
 )
 
-# ---------------------------------------------------------------- spec 10 §4 snapshots
+# ---------------------------------------------------------------- the TUI's own snapshots
 
 WRAPPING_ARGS = UpdatePlanArgs(
     explanation=(
@@ -121,7 +122,7 @@ def test_ansi_rendering_wraps_each_styled_span() -> None:
     assert out.split("\n")[1] == "\x1b[2m  └ \x1b[0m□ \x1b[36;1mDefine error taxonomy\x1b[0m"
 
 
-# ---------------------------------------------------------------- raw lines (§5)
+# ---------------------------------------------------------------- raw lines (copy mode)
 
 
 def test_raw_lines_example() -> None:
@@ -171,7 +172,7 @@ def test_bad_dict_raises_value_error_naming_the_fix() -> None:
         raw_plan_lines({"explanation": "no plan key"})
 
 
-# ---------------------------------------------------------------- wrapping rules (§3)
+# ---------------------------------------------------------------- wrapping rules
 
 
 def _cell_body(step: str, width: int) -> list[str]:

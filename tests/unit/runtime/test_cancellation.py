@@ -1,4 +1,4 @@
-"""Per-call cancellation, turn interrupt and lifecycle facts (spec 04 §1-§5).
+"""Per-call cancellation, turn interrupt and lifecycle facts.
 
 Cancellation is placed with event handshakes (a tool sets an ``asyncio.Event`` when it
 starts and awaits another; a subscriber or lifecycle observer interrupts at an exact
@@ -183,7 +183,7 @@ async def test_interrupt_while_the_model_is_sampling(session, no_leaked_tasks):
     assert log.types == ["turn_started", "turn_aborted"]
 
 
-# -- the timing table of spec 04 §5, each row placed exactly, 50 times ------------------------
+# -- where a cancel lands relative to the PlanUpdate send, each case placed exactly, 50 times ------------------------
 
 
 @pytest.mark.parametrize("rep", REPEAT)

@@ -1,4 +1,4 @@
-"""History pairing repair (spec 04 §6): every call exactly one output, before every request."""
+"""History pairing repair: every call exactly one output, before every request."""
 
 from __future__ import annotations
 

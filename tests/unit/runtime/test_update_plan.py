@@ -1,4 +1,4 @@
-"""update_plan end to end, mirroring Codex's own tests (spec 01 §12)."""
+"""update_plan end to end, mirroring Codex's own tests (``tool_harness.rs``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``clock.curr_time`` and ``clock.sleep`` (spec 07 §1): gates, specs, exact outputs, waking."""
+"""``clock.curr_time`` and ``clock.sleep``: gates, specs, exact outputs, waking."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Registry generations, one-snapshot planning, routing and namespaces (spec 02)."""
+"""Registry generations, one-snapshot planning, routing and namespaces."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""request_permissions (spec 06 Part B): gate, spec bytes, check order, path resolution,
+"""request_permissions: gate, spec bytes, check order, path resolution,
 grant/deny shapes and scopes, what a grant changes later, interrupt."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""request_user_input (spec 06 Part A): spec bytes, check order, answers, auto-resolution,
+"""request_user_input: spec bytes, check order, answers, auto-resolution,
 interrupt, headless policies, and the broker's bad-input handling."""
 
 from __future__ import annotations

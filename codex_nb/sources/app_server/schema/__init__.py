@@ -7,6 +7,12 @@
 which runs ``codex app-server generate-json-schema --experimental --out DIR`` and keeps
 the methods in ``METHODS`` plus every definition they reach. Tests validate what we send
 and what the real server sends against it (``CodexAppServer(validate=True)``).
+
+Modules:
+
+* ``__main__``: regenerate ``protocol.json`` from the installed binary.
+
+Layer: part of ``sources/``.
 """
 
 from __future__ import annotations
