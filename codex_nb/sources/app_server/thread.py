@@ -85,6 +85,8 @@ class AppServerTurnHandle:
         self.started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         """Resolves to the turn id once ``turn/start`` was accepted."""
         self.task: asyncio.Task[AppServerTurnResult] | None = None
+        self.killed: str | None = None
+        """Why codex_nb killed the server for this turn (it did not answer ``turn/start`` after a Stop)."""
 
     @property
     def turn_id(self) -> str:
@@ -268,6 +270,13 @@ class CodexThread(BusEventSource):
                 if not handle.started.done():
                     handle.started.set_exception(err)
                     handle.started.exception()  # retrieved: the task raises it
+                if handle.killed is not None and isinstance(err, AppServerError):
+                    # stopped before Codex answered, and killed for not answering: an interrupted
+                    # turn that says why, as when it does not end after turn/interrupt
+                    self.emit(ErrorEvent(message=handle.killed), turn_id=None)
+                    return AppServerTurnResult(
+                        turn_id="", status="interrupted", events=list(events), error=handle.killed
+                    )
                 raise
             turn_id = response["turn"]["id"]
             handle.turn.turn_id = turn_id
@@ -289,11 +298,37 @@ class CodexThread(BusEventSource):
         )
 
     def _send_interrupt(self, handle: AppServerTurnHandle) -> None:
-        if not handle.turn_id or handle.done():
-            return  # _run_turn sends it once the id is known
-        task = asyncio.ensure_future(self._interrupt(handle.turn_id))
+        if handle.done():
+            return
+        if handle.turn_id:
+            task = asyncio.ensure_future(self._interrupt(handle.turn_id))
+        else:  # _run_turn sends turn/interrupt once the id is known; until then, a bound on the wait
+            task = asyncio.ensure_future(self._interrupt_unstarted(handle))
         self._interrupts.add(task)
         task.add_done_callback(self._interrupts.discard)
+
+    async def _interrupt_unstarted(self, handle: AppServerTurnHandle) -> None:
+        """A Stop before Codex answered ``turn/start``: a server that does not answer within
+        ``interrupt_timeout`` (stopped, hung) is killed, and the turn ends interrupted, saying so."""
+        timeout = self.server.interrupt_timeout
+        try:
+            async with asyncio.timeout(timeout):
+                await asyncio.shield(handle.started)
+            return  # answered: the turn id is known and _run_turn sends turn/interrupt
+        except TimeoutError:
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # turn/start failed: _run_turn reports that error
+            return
+        if handle.started.done():
+            return
+        handle.killed = (
+            f"codex app-server did not answer turn/start within {timeout:g} s of the interrupt "
+            f"(it may be stopped or hung), so codex_nb killed it and every command it ran; "
+            f"start a new cx.CodexAppServer to continue"
+        )
+        await self.server.kill(handle.killed)
 
     async def _interrupt(self, turn_id: str) -> None:
         """``turn/interrupt``, then the turn's end, within ``interrupt_timeout``: a server that

@@ -106,6 +106,7 @@ async def test_unloading_the_extension_with_a_stopped_app_server_ends_within_the
         shell.run_cell_magic("codex", "--source thread", "go")
         (running,) = extension.agent(shell).turns
         await sampling.wait()
+        await running.handle.started  # Codex answered turn/start: the turn is running (not starting)
         pid = server.pid
         os.kill(pid, signal.SIGSTOP)
         try:
@@ -117,4 +118,27 @@ async def test_unloading_the_extension_with_a_stopped_app_server_ends_within_the
                 os.kill(pid, signal.SIGCONT)
         result = await running.handle
     assert result.status == "interrupted" and "did not end turn" in result.error
+    assert live_members(pid) == []
+
+
+async def test_a_stop_before_codex_answers_turn_start_ends_within_the_bound(tmp_path: Path) -> None:
+    """Stopped before it read ``turn/start``, the server never answers it: a Stop then must not wait
+    for the turn id forever. The server is killed after ``interrupt_timeout`` and the turn ends
+    interrupted, saying so."""
+    async with real_codex([], tmp_path / "home") as (server, _):
+        server.interrupt_timeout = 1.0
+        thread = await server.start_thread(cwd=tmp_path)
+        pid = server.pid
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            handle = thread.start_turn("go")
+            await asyncio.sleep(0)  # the turn's task has sent turn/start
+            assert not handle.turn_id and handle.interrupt()
+            async with asyncio.timeout(60):  # the bound under test is 1 s; this only keeps a regression finite
+                result = await handle
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGCONT)
+    assert result.status == "interrupted" and "did not answer turn/start within 1 s" in (result.error or "")
+    assert [e.msg.message for e in result.events if e.msg.type == "error"] == [result.error]
     assert live_members(pid) == []
