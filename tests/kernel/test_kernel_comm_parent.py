@@ -5,7 +5,8 @@ the saved parent header is put back afterwards; when the next cell started in be
 ``status: idle`` answered the finished cell, so JupyterLab showed it ``[*]`` forever and Run All
 never ended (seen in notebook 04's browser test under load). The comm message is handed to the
 kernel's own shell callback from inside cell A, the path the shell channel thread takes, so it
-lands on a known turn of the loop; cell A then ends after ``n`` more turns, for a range of ``n``.
+lands on a known turn of the loop, with cell B already queued; cell A then ends after ``n`` more turns,
+for a range of ``n``.
 """
 
 from __future__ import annotations
@@ -35,7 +36,12 @@ def _inject():
 print("race:", has_the_race(_kernel))
 """
 
-CELL_A = "_inject()\nfor _ in range({n}):\n    await asyncio.sleep(0)\n"
+# Cell A first waits (a condition, polled) until cell B's request is queued behind it, so B starts as
+# soon as A ends however loaded the machine is; then the comm lands, and A ends n loop turns later.
+CELL_A = (
+    "while not _kernel._main_asyncio_lock._waiters:\n    await asyncio.sleep(0.005)\n"
+    "_inject()\nfor _ in range({n}):\n    await asyncio.sleep(0)\n"
+)
 CELL_B = "await asyncio.sleep(0.02)\nprint('B')\n"
 
 
