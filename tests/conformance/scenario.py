@@ -44,6 +44,9 @@ class Scenario:
     """Responses of a second turn (e.g. to see the history an interrupt left)."""
     skip: tuple[str, ...] = ()
     """Fields not compared, each with a reason in ``why``."""
+    racy: tuple[str, ...] = ()
+    """Fields the binary itself decides by timing (each with a reason in ``why``): left out of the
+    binary-vs-recording drift check only; codex_nb is still compared with the recording."""
     why: str = ""
     tags: tuple[str, ...] = ()
     approval_policy: str = "never"
