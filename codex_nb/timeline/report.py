@@ -33,6 +33,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..protocol.wire import well_formed
@@ -248,16 +249,25 @@ def _revision_markdown(revision: PlanRevision, changes: PlanDiff) -> list[str]:
     return lines
 
 
-def _change_markdown(change: StepChange) -> str:
+def describe_change(
+    change: StepChange, *, quote: Callable[[str], str], status: Callable[[str | None], str], regression: str
+) -> str:
+    """One step's change in words (added; renamed from ...; old -> new status), for a report or a view."""
     parts = []
     if change.kind == "added":
         parts.append("added")
     if change.renamed:
-        parts.append(f"renamed from “{markdown_text(change.old_step or '', CELL_CHARS // 2)}”")
+        parts.append(f"renamed from “{quote(change.old_step or '')}”")
     if change.status_changed:
-        moved = f"{_status(change.old_status)} → {_status(change.new_status)}"
-        parts.append(f"**regression**: {moved}" if change.regression else moved)
+        moved = f"{status(change.old_status)} → {status(change.new_status)}"
+        parts.append(f"{regression}: {moved}" if change.regression else moved)
     return "; ".join(parts)
+
+
+def _change_markdown(change: StepChange) -> str:
+    return describe_change(
+        change, quote=lambda text: markdown_text(text, CELL_CHARS // 2), status=_status, regression="**regression**"
+    )
 
 
 def _status(status: str | None) -> str:

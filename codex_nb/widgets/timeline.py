@@ -28,7 +28,7 @@ from ..events.source import EventSource
 from ..protocol.wire import well_formed
 from ..timeline.recorder import PlanTimeline
 from ..timeline.records import PlanDiff, PlanRevision, StepChange
-from ..timeline.report import iso_time, summarize
+from ..timeline.report import describe_change, iso_time, summarize
 from ._static import bundle_esm, read_static
 from .browser_messages import ProtocolError, validate_to_kernel
 from .static_fallback import StaticFallback
@@ -219,15 +219,7 @@ def _snapshot(revision: PlanRevision, changes: PlanDiff) -> dict[str, Any]:
 def _change(change: StepChange | None) -> str:
     if change is None:
         return ""
-    parts = []
-    if change.kind == "added":
-        parts.append("added")
-    if change.renamed:
-        parts.append(f"renamed from “{well_formed(change.old_step or '')[:120]}”")
-    if change.status_changed:
-        moved = f"{change.old_status} → {change.new_status}"
-        parts.append(f"regression: {moved}" if change.regression else moved)
-    return "; ".join(parts)
+    return describe_change(change, quote=lambda text: well_formed(text)[:120], status=str, regression="regression")
 
 
 def _notes(timeline: PlanTimeline) -> list[str]:
