@@ -16,7 +16,9 @@ keyboard, and every message says what was wrong and what to do instead.
     │                          (codex_nb.answers)
     ├── AnswerPolicyError      a headless answer policy that cannot answer
     │                          (codex_nb.answers)
-    └── ModelError             a model provider failed (status, dropped stream, response.failed)
+    ├── ModelError             a model provider failed (status, dropped stream, response.failed)
+    └── CassetteError          a cassette file that cannot be read or written, or a request
+                               it has no recording for
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "CassetteError",
     "CodexNbError",
     "ConfigError",
     "HookError",
@@ -86,6 +89,21 @@ class ModelError(CodexNbError):
         self.delay = delay
         self.info = info
         """Codex's ``CodexErrorInfo`` name (unauthorized, rateLimitExceeded, ...), if known."""
+
+
+class CassetteError(CodexNbError):
+    """A cassette (a recorded session) cannot be used: a truncated, hand-edited, foreign or newer file,
+    a file that cannot be written, or a request the cassette holds no recording for.
+
+    ``path`` is the cassette file, ``line`` the 1-based line at fault (``None`` when the
+    problem is the whole file or a request); the message says what to do.
+    """
+
+    def __init__(self, message: str, *, path: Any = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+        self.line = line
 
 
 class TurnInterrupted(CodexNbError):

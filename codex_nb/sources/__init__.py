@@ -9,6 +9,7 @@ Modules:
 
 * ``acp/``: an ACP client: any ACP agent as an event source.
 * ``app_server/``: the real ``codex app-server`` over JSON-RPC.
+* ``cassettes/``: sessions recorded to a file once and replayed offline (the generic core).
 * ``mcp/``: MCP servers as tool sources.
 * ``npm_binary``: the native executable an npm package ships.
 * ``replay``: a saved session's plan history as an event source.
