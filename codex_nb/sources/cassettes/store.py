@@ -102,9 +102,17 @@ class Cassette:
         with self._guard:
             return len(self.recorded) - len(self._played)
 
-    def mismatch(self, actual: Any, *, what: str, key: str, normalise: Callable[[Any], Any] = lambda v: v) -> Exception:
+    def mismatch(
+        self,
+        actual: Any,
+        *,
+        what: str,
+        key: str | Callable[[dict[str, Any]], Any],
+        normalise: Callable[[Any], Any] = lambda v: v,
+    ) -> CassetteError:
         """The error for a ``what`` (e.g. "request") with no recording: a short diff against the next
-        unplayed recorded one's ``key``, the cassette and interaction named, and how to re-record."""
+        unplayed recorded interaction's ``key`` (a top-level key, or a function picking the value),
+        the cassette and interaction named, and how to re-record."""
         nearest = self.next_unplayed()
         version = ""
         if self.header is not None and self.header.codex_nb_version not in ("", __version__):
@@ -114,7 +122,8 @@ class Cassette:
             detail = ""
         else:
             where = f"it differs from interaction {nearest.index + 1} (line {nearest.line}), the next unplayed one"
-            detail = "\n" + short_diff(normalise(nearest.interaction.get(key)), normalise(actual))
+            recorded = key(nearest.interaction) if callable(key) else nearest.interaction.get(key)
+            detail = "\n" + short_diff(normalise(recorded), normalise(actual))
         return CassetteError(
             f"cassette {self.path}{version} has no recording of this {what} (record_mode={self.record_mode!r} "
             f"does not go to the network): {where}; {rerecord_hint(self.record_mode)}.{detail}",
