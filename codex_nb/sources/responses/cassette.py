@@ -77,7 +77,7 @@ class Tape:
             body: Any = json.loads(content) if content else None
         except ValueError:
             body = content.decode("utf-8", "replace")
-        headers = {k: v for k, v in _raw_headers(request.headers) if not k.lower().startswith("x-stainless-")}
+        headers = {k: v for k, v in _raw_headers(request.headers) if not _churn(k)}
         return {
             "method": request.method,
             "uri": self.scrubber.text(_scrub_query(str(request.url), self.scrubber)),
@@ -168,6 +168,9 @@ class CassetteTransport(httpx2.AsyncBaseTransport):
             self._inner = self._make_inner()
         # The cassette keeps the stream as the server sent it: uncompressed, readable in review.
         request.headers["Accept-Encoding"] = "identity"
+        record["headers"] = {
+            k: ("identity" if k.lower() == "accept-encoding" else v) for k, v in record["headers"].items()
+        }
         response = await self._inner.handle_async_request(request)
         stream = _RecordingStream(
             response.stream, lambda chunks: tape.record(record, tape.response_record(response, chunks))
@@ -244,6 +247,12 @@ def _replayed(played: Played, request: httpx2.Request, cassette: Cassette) -> ht
             line=played.line,
         ) from None
     return httpx2.Response(status_code=status, headers=headers, stream=_ReplayStream(chunks), request=request)
+
+
+def _churn(name: str) -> bool:
+    """Request headers left out: the SDK's per-run telemetry (retry count, runtime) and the body's length."""
+    lower = name.lower()
+    return lower.startswith("x-stainless-") or lower == "content-length"
 
 
 def _raw_headers(headers: httpx2.Headers) -> list[tuple[str, str]]:
