@@ -191,6 +191,8 @@ class ResponsesModel:
         secrets += [os.environ.get(var) for var in env_vars if var]
         if provider.experimental_bearer_token is not None:
             secrets.append(provider.experimental_bearer_token.reveal())
+        scrub_names = Scrubber(headers=provider.env_http_headers)
+        secrets += [value for name, value in provider.http_headers.items() if scrub_names.secret_header(name)]
         return Scrubber(secrets=secrets, headers=provider.env_http_headers, filters=filters)
 
     # -- construction from Codex config ----------------------------------------------------

@@ -251,7 +251,10 @@ async def test_no_secret_lands_in_the_file(tmp_path: Path, monkeypatch: pytest.M
             }
         },
     }
-    echo = f"the key {env_key}, the org {org_token}, a Bearer abcdefghij0123456789 and the word private-word"
+    echo = (
+        f"the key {env_key}, the org {org_token}, the header header-key-value-33333333, "
+        f"a Bearer abcdefghij0123456789 and the word private-word"
+    )
     async with ResponsesServer([Events(text_events(echo[:30], echo[30:]))]) as srv:
         config["model_providers"]["local"]["base_url"] = srv.base_url  # type: ignore[index]
         model = provider.from_config(config, cassette=path, cassette_filters=["private-word"])
