@@ -360,3 +360,36 @@ def test_a_kernel_killed_while_recording_leaves_a_whole_cassette(tmp_path: Path)
     proc.communicate(timeout=60)
     model = cx.ResponsesModel(model="m", base_url=DEAD, cassette=path, record_mode="none")
     assert model.cassette is not None and len(model.cassette.recorded) >= 3  # the file parses whole
+
+
+async def test_an_interrupted_stream_is_not_recorded(tmp_path: Path) -> None:
+    """A half-received response would replay as a dropped stream: it is left out, and the next run records."""
+    path = tmp_path / "turns.cassette.jsonl"
+    events = [
+        {"type": "response.created", "response": {"id": "r1"}},
+        {
+            "type": "response.output_item.done",
+            "output_index": 0,
+            "item": cx.function_call("wait_here", {}, call_id="w1"),
+        },
+        {"type": "response.completed", "response": {"id": "r1"}},
+    ]
+    async with ResponsesServer([Events(events, hold_after=2)]) as srv:
+        session = cx.Session()
+        started = asyncio.Event()
+
+        @session.tool
+        async def wait_here() -> str:
+            "Blocks until the turn is interrupted."
+            started.set()
+            await asyncio.Event().wait()
+            return "unreachable"
+
+        model = cx.ResponsesModel(model="m", base_url=srv.base_url, api_key=SECRET, cassette=path)
+        handle = session.start_turn("go", model=model)
+        await started.wait()
+        assert handle.interrupt()
+        result = await handle
+        assert await asyncio.to_thread(srv.disconnected.wait, 5)
+    assert result.status == "interrupted"
+    assert not path.exists()
