@@ -235,7 +235,7 @@ def _replayed(played: Played, request: httpx2.Request, cassette: Cassette) -> ht
     response = played.interaction["response"]
     try:
         status = response["status"]["code"]
-        headers = [(str(k), str(v)) for k, values in response.get("headers", {}).items() for v in values]
+        headers = [(str(k), str(v)) for k, values in response.get("headers", {}).items() for v in _values(k, values)]
         chunks = [_chunk(c) for c in response["body"]["chunks"]]
         if not isinstance(status, int) or not 100 <= status <= 599:
             raise ValueError(f"status {status!r}")
@@ -258,6 +258,12 @@ def _churn(name: str) -> bool:
 def _raw_headers(headers: httpx2.Headers) -> list[tuple[str, str]]:
     """Names as sent (httpx lower-cases them elsewhere), as vcrpy's cassettes keep them."""
     return [(k.decode("latin-1"), v.decode("latin-1")) for k, v in headers.raw]
+
+
+def _values(name: str, values: Any) -> list[Any]:
+    if not isinstance(values, list):
+        raise TypeError(f"header {name!r} must hold a list of values, got {type(values).__name__}")
+    return values
 
 
 def _recorded_body(interaction: dict[str, Any]) -> Any:

@@ -238,7 +238,6 @@ async def test_no_secret_lands_in_the_file(tmp_path: Path, monkeypatch: pytest.M
     env_key, org_token = "env-key-value-77777777", "org-token-value-55555555"
     monkeypatch.setenv("OPENAI_API_KEY", env_key)
     monkeypatch.setenv("MY_ORG_TOKEN", org_token)
-    provider = cx.models.ResponsesModel  # the provider comes from config: env_http_headers as Codex names them
     config = {
         "model": "local-model",
         "model_provider": "local",
@@ -257,7 +256,8 @@ async def test_no_secret_lands_in_the_file(tmp_path: Path, monkeypatch: pytest.M
     )
     async with ResponsesServer([Events(text_events(echo[:30], echo[30:]))]) as srv:
         config["model_providers"]["local"]["base_url"] = srv.base_url  # type: ignore[index]
-        model = provider.from_config(config, cassette=path, cassette_filters=["private-word"])
+        # the provider comes from Codex's config: env_http_headers as Codex names them
+        model = cx.ResponsesModel.from_config(config, cassette=path, cassette_filters=["private-word"])
         result = await cx.Session().run_turn(f"my key is {env_key}; tell me a secret", model=model)
     assert result.status == "completed", result.error
     sent = srv.headers[0]
@@ -293,12 +293,22 @@ def test_a_bad_cassette_is_a_clear_error_at_construction(tmp_path: Path, content
     assert words in str(info.value) and str(path) in str(info.value)
 
 
-async def test_a_hand_edited_response_fails_the_turn_naming_the_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda r: r["body"].update(chunks=[42]),
+        lambda r: r["body"].update(chunks=[{"base64": "not base64!"}]),
+        lambda r: r.update(headers={"content-type": "text/event-stream"}),
+        lambda r: r.update(status={"code": 99}),
+        lambda r: r.pop("body"),
+    ],
+)
+async def test_a_hand_edited_response_fails_the_turn_naming_the_line(tmp_path: Path, edit: Any) -> None:
     path = tmp_path / "turns.cassette.jsonl"
     await record(path)
     lines = path.read_text().splitlines()
     broken = json.loads(lines[1])
-    broken["response"]["body"]["chunks"] = [42]
+    edit(broken["response"])
     path.write_text("\n".join([lines[0], json.dumps(broken), *lines[2:]]) + "\n")
     model = cx.ResponsesModel(model="local-model", base_url=DEAD, cassette=path)
     result = await cx.Session().run_turn("make a plan", model=model)
