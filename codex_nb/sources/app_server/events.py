@@ -26,7 +26,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from ...hooks.events import HookCompleted, HookRunSummary, HookStarted
-from ...protocol._fast import slot_setters, trusted_model
+from ...protocol._fast import plan_step, trusted_model
 from ...protocol.events import (
     AgentMessageDelta,
     ErrorEvent,
@@ -51,10 +51,6 @@ class AppServerNotification(EventMsg):
     type: Literal["app_server_notification"] = "app_server_notification"
     method: str
     params: dict[str, Any]
-
-
-_SET_STEP, _SET_STATUS = slot_setters(PlanItemArg, "step", "status")
-_new = object.__new__
 
 
 class PlanNotificationError(ValueError):
@@ -84,10 +80,7 @@ def plan_update(params: dict[str, Any]) -> PlanUpdate:
                 f"turn/plan/updated step {number} is not {{step: string, status: pending|inProgress|completed}}: "
                 f"{str(entry)[:200]}"
             )
-        item = _new(PlanItemArg)
-        _SET_STEP(item, step)
-        _SET_STATUS(item, status)
-        items.append(item)
+        items.append(plan_step(step, status))
     return trusted_model(PlanUpdate, {"type": "plan_update", "explanation": explanation, "plan": items})
 
 
