@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
+from .plan import PlanItemArg, StepStatus
+
 if TYPE_CHECKING:
     from _json import make_encoder
 
@@ -96,3 +98,17 @@ def trusted_model(cls: type[M], values: dict[str, Any], fields_set: AbstractSet[
 def slot_setters(cls: type, *names: str) -> tuple[Callable[[Any, Any], None], ...]:
     """The setters of ``cls``'s own slots ``names``, in that order (for an ``__init__`` written out)."""
     return tuple(vars(cls)[name].__set__ for name in names)
+
+
+# Measured: 0.50x the time of PlanItemArg(step=..., status=...) for one step (the pydantic
+# dataclass's validating __init__); the app-server's and the ACP client's plan mappings build one
+# per step of every plan update. The caller has checked both types itself: a peer may send anything.
+_SET_STEP, _SET_STATUS = slot_setters(PlanItemArg, "step", "status")
+
+
+def plan_step(step: str, status: StepStatus) -> PlanItemArg:
+    """``PlanItemArg(step=step, status=status)`` for a ``str`` step and a ``StepStatus``, unvalidated."""
+    item = _new(PlanItemArg)
+    _SET_STEP(item, step)
+    _SET_STATUS(item, status)
+    return item

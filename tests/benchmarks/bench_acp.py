@@ -6,7 +6,7 @@ The same agent process kind (tests/acp_agents/hostile_agent.py ``burst``) sends 
 updates; the baseline is the official SDK's client receiving them and doing nothing; the
 measured side is codex_nb's client: checked framing, mapping to ``plan_update`` events, the
 event bus and a subscriber. Both are timed from sending ``session/prompt`` to its response
-(every update delivered). Printed: both times, the ratio (target <= 2x), and whether the
+(every update delivered). Printed: both times, the ratio (target <= 1.2x), and whether the
 cost per update stays flat from N/4 to N updates (no quadratic path).
 """
 
@@ -60,17 +60,21 @@ async def ours_seconds(updates: int, steps: int) -> float:
 async def main(updates: int, steps: int) -> int:
     await ours_seconds(10, steps)  # warm imports and caches on both sides
     await sdk_seconds(10, steps)
-    base = min([await sdk_seconds(updates, steps) for _ in range(3)])
-    ours = min([await ours_seconds(updates, steps) for _ in range(3)])
+    # Interleaved rounds, best of each: a busy neighbour (a 2-core machine) slows both sides alike.
+    bases, ourss = [], []
+    for _ in range(5):
+        bases.append(await sdk_seconds(updates, steps))
+        ourss.append(await ours_seconds(updates, steps))
+    base, ours = min(bases), min(ourss)
     quarter = min([await ours_seconds(updates // 4, steps) for _ in range(3)])
     ratio = ours / base
     growth = (ours / updates) / (quarter / (updates // 4))
     print(
         f"{updates} plan updates of {steps} steps: SDK client {base * 1000:.0f} ms, "
-        f"cx.AcpAgent {ours * 1000:.0f} ms -> {ratio:.2f}x (target <= 2x)"
+        f"cx.AcpAgent {ours * 1000:.0f} ms -> {ratio:.2f}x (target <= 1.2x)"
     )
     print(f"cost per update at {updates} vs {updates // 4} updates: {growth:.2f}x (flat is ~1x)")
-    return 0 if ratio <= 2 and growth <= 2 else 1
+    return 0 if ratio <= 1.2 and growth <= 2 else 1
 
 
 if __name__ == "__main__":

@@ -8,9 +8,12 @@ one response; Codex runs them and sends 1,000 ``turn/plan/updated`` notification
 turn is then held open (the next model request stalls) so the final snapshot reaches the
 widget through the coalescing timer, not the turn-end flush. Measured, for both sources:
 
-* kernel cost per notification: time inside the client's line dispatch (JSON parse, event
-  mapping, bus, checklist subscriber) for the app-server; time inside the bus emit
-  (checklist subscriber) for the own runtime;
+* kernel cost per notification: CPU time of the kernel's thread (``time.thread_time``) inside
+  the client's line dispatch (JSON parse, event mapping, bus, checklist subscriber) for the
+  app-server; inside the bus emit (checklist subscriber) for the own runtime. CPU time, not wall
+  time: during the real burst Codex itself is busy on the same cores, and a dispatch preempted by
+  it would count Codex's work as the kernel's (wall time showed 4-9x on a loaded 2-core machine
+  where CPU time shows the kernel's own cost); target <= 1.5x;
 * final-plan latency: from the last plan notification's arrival to the comm message that
   carries the final snapshot (target <= 100 ms);
 * comm messages the burst produced (coalescing).
@@ -59,13 +62,15 @@ async def real_codex_burst(n: int) -> dict[str, float]:
                 widget = PlanChecklist(thread)
             conn = server.connection
             costs: list[float] = []
+            plan_lines: list[bytes] = []
             dispatch = conn._dispatch
 
             def timed_dispatch(line: bytes) -> None:
-                start = time.perf_counter()
+                start = time.thread_time()
                 dispatch(line)
                 if b'"turn/plan/updated"' in line[:80]:
-                    costs.append(time.perf_counter() - start)
+                    costs.append(time.thread_time() - start)
+                    plan_lines.append(line)
 
             conn._dispatch = timed_dispatch  # type: ignore[method-assign]
             handle = thread.start_turn("burst")
@@ -73,15 +78,24 @@ async def real_codex_burst(n: int) -> dict[str, float]:
             await widget.settled()
             final_time, messages = _final_comm_time(widget, n)
             assert widget.revision == n and len(arrived) == n, (widget.revision, len(arrived))
+            live = {
+                "notifications": len(arrived),
+                "burst_s": arrived[-1] - arrived[0],
+                "messages": messages,
+                "cost_us": statistics.median(costs) * 1e6,
+                "final_latency_ms": (final_time - arrived[-1]) * 1000,
+            }
+            # The same lines again, back to back in the kernel (as the own runtime's emits come):
+            # the live figure also holds what sharing the cores with Codex costs (cold caches after
+            # every switch to the binary), which is the machine's, not the client's.
+            replayed: list[float] = []
+            for line in plan_lines:
+                start = time.thread_time()
+                dispatch(line)
+                replayed.append(time.thread_time() - start)
             handle.interrupt()
             await handle
-    return {
-        "notifications": len(arrived),
-        "burst_s": arrived[-1] - arrived[0],
-        "messages": messages,
-        "cost_us": statistics.median(costs) * 1e6,
-        "final_latency_ms": (final_time - arrived[-1]) * 1000,
-    }
+    return {**live, "replayed_cost_us": statistics.median(replayed) * 1e6}
 
 
 async def own_runtime_burst(n: int) -> dict[str, float]:
@@ -94,10 +108,10 @@ async def own_runtime_burst(n: int) -> dict[str, float]:
     emit = session.bus.emit
 
     def timed_emit(msg: Any, **kw: Any) -> Any:
-        start = time.perf_counter()
+        start = time.thread_time()
         event = emit(msg, **kw)
         if msg.type == "plan_update":
-            costs.append(time.perf_counter() - start)
+            costs.append(time.thread_time() - start)
         return event
 
     session.bus.emit = timed_emit  # type: ignore[method-assign]
@@ -136,6 +150,7 @@ async def main(n: int) -> dict[str, Any]:
         "real_codex": real,
         "own_runtime": own,
         "cost_ratio_real_over_own": real["cost_us"] / own["cost_us"],
+        "replayed_cost_ratio_real_over_own": real["replayed_cost_us"] / own["cost_us"],
         "final_latency_ratio_real_over_own": real["final_latency_ms"] / max(own["final_latency_ms"], 1e-6),
     }
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from codex_nb.protocol import _fast
 from codex_nb.protocol.events import Event, PlanUpdate
-from codex_nb.protocol.plan import UpdatePlanArgs
+from codex_nb.protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
 from codex_nb.tools.names import ToolName
 from codex_nb.tools.payload import Payload, ToolCall
 
@@ -116,7 +116,19 @@ def bench_slot_setters() -> None:
     )
 
 
+def bench_plan_step() -> None:
+    compare(
+        "plan_step (one step of a peer's plan update, types checked by the caller)",
+        lambda: _fast.plan_step("Write the tests", StepStatus.IN_PROGRESS),
+        (
+            "PlanItemArg(step=..., status=...)",
+            lambda: PlanItemArg(step="Write the tests", status=StepStatus.IN_PROGRESS),
+        ),
+    )
+
+
 if __name__ == "__main__":
     bench_json()
     bench_trusted_model()
     bench_slot_setters()
+    bench_plan_step()

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ...protocol._fast import plan_step
 from ...protocol.plan import PlanItemArg, StepStatus
 from .events import AcpPlanUpdate, AcpToolCall
 
@@ -116,7 +117,9 @@ def plan_update(entries: list[Any]) -> AcpPlanUpdate:
     priorities: list[str] = []
     for entry in entries:
         status = _STEP_STATUS.get(str(getattr(entry.status, "value", entry.status)), StepStatus.PENDING)
-        steps.append(PlanItemArg(step=entry.content, status=status))
+        content = entry.content
+        # The SDK validated the entry; a str step is built without a second validation.
+        steps.append(plan_step(content, status) if type(content) is str else PlanItemArg(step=content, status=status))
         priorities.append(str(getattr(entry.priority, "value", entry.priority)))
     return AcpPlanUpdate(explanation=None, plan=steps, priorities=tuple(priorities))
 

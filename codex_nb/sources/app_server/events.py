@@ -26,6 +26,7 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from ...hooks.events import HookCompleted, HookRunSummary, HookStarted
+from ...protocol._fast import plan_step, trusted_model
 from ...protocol.events import (
     AgentMessageDelta,
     ErrorEvent,
@@ -52,11 +53,35 @@ class AppServerNotification(EventMsg):
     params: dict[str, Any]
 
 
+class PlanNotificationError(ValueError):
+    """A ``turn/plan/updated`` whose plan is not a list of ``{step: str, status: ...}`` objects."""
+
+
 def plan_update(params: dict[str, Any]) -> PlanUpdate:
-    return PlanUpdate(
-        explanation=params.get("explanation"),
-        plan=[PlanItemArg(step=s["step"], status=_STEP_STATUS[s["status"]]) for s in params["plan"]],
-    )
+    """The ``plan_update`` event of a ``turn/plan/updated`` notification.
+
+    Every field is checked here (the server is a peer: it may send anything), so the event is
+    then built without pydantic's second pass over the same values: with the parse, this is the
+    whole kernel cost of a plan notification beyond what the checklist pays for any source.
+    """
+    plan = params.get("plan")
+    explanation = params.get("explanation")
+    if type(plan) is not list or not (explanation is None or type(explanation) is str):
+        raise PlanNotificationError(
+            f"turn/plan/updated needs a list `plan` and a string or null `explanation`; got "
+            f"{type(plan).__name__} and {type(explanation).__name__}"
+        )
+    items: list[PlanItemArg] = []
+    for number, entry in enumerate(plan):
+        step, raw = (entry.get("step"), entry.get("status")) if type(entry) is dict else (None, None)
+        status = _STEP_STATUS.get(raw) if type(raw) is str else None
+        if type(step) is not str or status is None:
+            raise PlanNotificationError(
+                f"turn/plan/updated step {number} is not {{step: string, status: pending|inProgress|completed}}: "
+                f"{str(entry)[:200]}"
+            )
+        items.append(plan_step(step, status))
+    return trusted_model(PlanUpdate, {"type": "plan_update", "explanation": explanation, "plan": items})
 
 
 def last_agent_message(turn: dict[str, Any]) -> str | None:

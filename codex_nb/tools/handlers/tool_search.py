@@ -13,6 +13,8 @@ output, as Codex does.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from typing import TYPE_CHECKING, Any
 
 from ..arguments import parse_object, require_str
@@ -115,6 +117,9 @@ class ToolSearchTool(Tool):
         self._entries: list[RegisteredTool] = []
         self._namespaces: dict[str, str] | None = None
         self._synced: list[RegisteredTool] | None = None
+        # The index is built in a worker thread (see handle) while notebooks may call search() on the
+        # loop: one lock keeps a build and a query from seeing each other half-way.
+        self._lock = threading.Lock()
 
     def bind(self, entries: list[RegisteredTool]) -> None:
         """The plan's entries; the index syncs with them on the first search of that plan."""
@@ -148,10 +153,13 @@ class ToolSearchTool(Tool):
 
     def search(self, query: str, limit: int = DEFAULT_LIMIT) -> list[dict[str, Any]]:
         """The ``tools`` a call with these arguments answers (for notebooks and tests)."""
-        if self._synced is not self._entries:
-            self.index.sync(self._entries)
-            self._synced = self._entries
-        return merge_by_namespace(self.index.search(query, limit))
+        entries = self._entries
+        with self._lock:
+            if self._synced is not entries:
+                self.index.sync(entries)
+                self._synced = entries
+            found = self.index.search(query, limit)
+        return merge_by_namespace(found)
 
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:
         if invocation.call.payload.kind != "tool_search":
@@ -160,7 +168,12 @@ class ToolSearchTool(Tool):
             query, limit = parse_tool_search_arguments(invocation.payload_text)
         except ToolSearchArgumentsError as err:  # Codex shows any failure as the empty output
             return ToolOutput(body=str(err), success=False, extra={"tool_search_tools": []})
-        tools = self.search(query, limit)
+        if self._synced is self._entries:
+            tools = self.search(query, limit)
+        else:
+            # A first search of a plan may (re)build shards: 10,000 MCP tools take a few hundred ms of
+            # tokenising, which must not freeze the kernel's event loop (widgets, Stop, other calls).
+            tools = await asyncio.to_thread(self.search, query, limit)
         return ToolOutput(body="", success=True, extra={"tool_search_tools": tools})
 
 

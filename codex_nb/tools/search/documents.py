@@ -14,7 +14,8 @@ from typing import Any
 
 
 def join_parts(parts: list[str]) -> str:
-    return " ".join(p.strip() for p in parts if p and p.strip())
+    stripped = [p.strip() for p in parts]
+    return " ".join([p for p in stripped if p])
 
 
 def function_document(spec: dict[str, Any]) -> str:

@@ -26,11 +26,14 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .tokenize import tokenize
+from itertools import chain
+
+from .tokenize import stem, tokenize, words
 
 K1 = 1.2
 B = 0.75
 FALLBACK_AVGDL = 256.0
+WORD_CACHE_LIMIT = 200_000  # distinct words the shard builder remembers; past it the cache starts again
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,20 +54,40 @@ class Shard:
 
     @classmethod
     def build(
-        cls, source: str, version: Any, keys: Sequence[Hashable], texts: Sequence[str], vocab: dict[str, int]
+        cls,
+        source: str,
+        version: Any,
+        keys: Sequence[Hashable],
+        texts: Sequence[str],
+        vocab: dict[str, int],
+        word_ids: dict[str, int] | None = None,
     ) -> Shard:
-        """Tokenise ``texts``; ``vocab`` (token -> id) is the index's and grows as needed."""
+        """Tokenise ``texts``; ``vocab`` (token -> id) is the index's and grows as needed.
+
+        ``word_ids`` (word -> token id, -1 for a stop word) caches stemming and the vocab lookup
+        together, so each word of the shard costs one dict lookup; the index keeps it across shards.
+        """
         import numpy as np
 
-        token_ids: list[int] = []
-        lengths: list[int] = []
-        for text in texts:
-            tokens = tokenize(text)
-            lengths.append(len(tokens))
-            token_ids.extend([vocab.setdefault(t, len(vocab)) for t in tokens])
+        if word_ids is None:
+            word_ids = {}
+        per_doc = [words(text) for text in texts]
+        flat = list(chain.from_iterable(per_doc))
+        try:
+            ids = [word_ids[w] for w in flat]
+        except KeyError:
+            for word in [w for w in dict.fromkeys(flat) if w not in word_ids]:  # first-seen order: stable ids
+                token = stem(word)
+                word_ids[word] = vocab.setdefault(token, len(vocab)) if token else -1
+            ids = [word_ids[w] for w in flat]
+        all_ids = np.array(ids, dtype=np.int64)
+        all_docs = np.repeat(np.arange(len(per_doc), dtype=np.int64), [len(found) for found in per_doc])
+        kept = all_ids >= 0
+        token_ids = all_ids[kept]
+        doc_ids = all_docs[kept]
+        lengths = np.bincount(doc_ids, minlength=len(per_doc))
         n_docs = max(len(lengths), 1)
-        doc_ids = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
-        pairs, counts = np.unique(np.array(token_ids, dtype=np.int64) * n_docs + doc_ids, return_counts=True)
+        pairs, counts = np.unique(token_ids * n_docs + doc_ids, return_counts=True)
         pair_tokens = pairs // n_docs
         boundaries = np.flatnonzero(np.diff(pair_tokens)) + 1
         first = np.concatenate((np.zeros(1, dtype=np.int64), boundaries)) if len(pairs) else boundaries
@@ -74,13 +97,13 @@ class Shard:
             source,
             version,
             tuple(keys),
-            np.array(lengths, dtype=np.float64),
+            lengths.astype(np.float64),
             distinct,
             starts,
             pairs % n_docs,
             counts.astype(np.float64),
             dict(zip(distinct.tolist(), range(len(distinct)), strict=True)),
-            sum(lengths),
+            int(lengths.sum()),
         )
 
     def __len__(self) -> int:
@@ -98,6 +121,7 @@ class SearchIndex:
 
         self._np = np
         self.vocab: dict[str, int] = {}
+        self._word_ids: dict[str, int] = {}  # word -> token id (-1: stop word), shared by the shards
         self._shards: dict[str, Shard] = {}
         self._slots: dict[str, Any] = {}  # source -> its documents' slots
         self._keys: list[Hashable | None] = []
@@ -117,7 +141,9 @@ class SearchIndex:
         return {s: shard.version for s, shard in self._shards.items()}
 
     def build_shard(self, source: str, version: Any, keys: Sequence[Hashable], texts: Sequence[str]) -> Shard:
-        return Shard.build(source, version, keys, texts, self.vocab)
+        if len(self._word_ids) > WORD_CACHE_LIMIT:
+            self._word_ids.clear()
+        return Shard.build(source, version, keys, texts, self.vocab, self._word_ids)
 
     def replace(self, shard: Shard) -> None:
         """Put ``shard`` in place of the source's old one (if any)."""

@@ -13,6 +13,7 @@ on both sides (``can't``, ``e.g``), ``.`` and ``,`` join digits (``3.14``, ``1,0
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -35,8 +36,15 @@ shouldn't wasn wasn't weren weren't won won't wouldn wouldn't
 # WB8-WB10, WB13a/b) are glued across a letter-MidLetter-letter (``'``, ``.``, ``:``: WB6/WB7) or a
 # digit-MidNum-digit (``.``, ``,``, ``;``, ``'``: WB11/WB12) boundary.
 _WORD = re.compile(r"\w+(?:(?:(?<=[a-z])['.:](?=[a-z])|(?<=[0-9])[.,;'](?=[0-9]))\w+)*")
-_SIMPLE = re.compile(r"\w+")
-_GLUE = re.compile(r"\w['.:,;]\w")  # without one of these, _WORD and _SIMPLE split alike (and _SIMPLE is faster)
+# Without a glue character between two word characters, _WORD and a split on non-word characters agree (and the
+# split is faster). Starting the pattern at the glue character lets the regex engine skip ahead to
+# candidates (5x faster than ``\w['.:,;]\w``, which tries a match at every word character).
+_GLUE = re.compile(r"['.:,;](?<=\w.)(?=\w)")
+# Without glue, ``\w+`` over lowercased ASCII is "runs of [a-z0-9_]": mapping every other ASCII
+# character to a space and splitting is the same split at C speed (the regex was most of an index build).
+_NON_WORD_TO_SPACE = str.maketrans(
+    {chr(i): " " for i in range(128) if chr(i) not in string.ascii_lowercase + string.digits + "_"}
+)
 _STEM_CACHE: dict[str, str] = {}
 _STEM_CACHE_LIMIT = 200_000
 
@@ -56,23 +64,34 @@ def _transliterate() -> Callable[[str], str]:
     return anyascii
 
 
-def tokenize(text: str) -> list[str]:
-    """Tokens of ``text`` exactly as Codex's BM25 embeds them (duplicates kept: they count)."""
+def words(text: str) -> list[str]:
+    """The words of ``text`` before stop words and stemming: transliterated, lowercased, UAX #29 split."""
     if not text:
         return []
     if not text.isascii():
         text = _transliterate()(text)
-    cache = _STEM_CACHE
     text = text.lower()
-    words = (_WORD if _GLUE.search(text) else _SIMPLE).findall(text)
+    if _GLUE.search(text):
+        return _WORD.findall(text)
+    return text.translate(_NON_WORD_TO_SPACE).split()
+
+
+def stem(word: str) -> str:
+    """A lowercased word's token: its Snowball stem, or ``""`` for a stop word (cached)."""
+    cached = _STEM_CACHE.get(word)
+    if cached is None:
+        if len(_STEM_CACHE) > _STEM_CACHE_LIMIT:
+            _STEM_CACHE.clear()
+        cached = _STEM_CACHE[word] = "" if word in STOP_WORDS else _stem_word()(word)
+    return cached
+
+
+def tokenize(text: str) -> list[str]:
+    """Tokens of ``text`` exactly as Codex's BM25 embeds them (duplicates kept: they count)."""
+    found = words(text)
+    cache = _STEM_CACHE
     try:  # the common case: every word seen before (comprehensions, no per-word branches)
-        stems = [cache[w] for w in words]
+        stems = [cache[w] for w in found]
     except KeyError:
-        if len(cache) > _STEM_CACHE_LIMIT:
-            cache.clear()
-        stem = _stem_word()
-        for word in words:
-            if word not in cache:
-                cache[word] = "" if word in STOP_WORDS else stem(word)
-        stems = [cache[w] for w in words]
+        stems = [stem(w) for w in found]
     return [s for s in stems if s]

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from codex_nb.protocol import _fast
 from codex_nb.protocol.events import Event, PlanUpdate, WarningEvent
-from codex_nb.protocol.plan import PlanItemArg, UpdatePlanArgs
+from codex_nb.protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
 from codex_nb.protocol.wire import dumps
 from codex_nb.tools.names import ToolName
 from codex_nb.tools.payload import Payload, ToolCall
@@ -299,3 +299,18 @@ def test_a_routed_call_built_through_the_slot_setters(name: str, call_id: str, t
     assert pickle.loads(pickle.dumps(call)) == call
     with pytest.raises(dataclasses.FrozenInstanceError):
         call.call_id = "other"  # type: ignore[misc]
+
+
+@SETTINGS
+@given(TEXT, st.sampled_from(list(StepStatus)))
+def test_plan_step_builds_the_validated_step(step: str, status: StepStatus) -> None:
+    from pydantic import TypeAdapter
+
+    fast, public = _fast.plan_step(step, status), PlanItemArg(step=step, status=status)
+    assert fast == public and hash(fast) == hash(public) and repr(fast) == repr(public)
+    assert dataclasses.asdict(fast) == dataclasses.asdict(public)
+    assert TypeAdapter(PlanItemArg).dump_python(fast) == TypeAdapter(PlanItemArg).dump_python(public)
+    assert pickle.loads(pickle.dumps(fast)) == public and copy.deepcopy(fast) == public
+    assert UpdatePlanArgs(plan=[fast]) == UpdatePlanArgs(plan=[public])
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.step = "changed"  # type: ignore[misc]

@@ -225,3 +225,38 @@ async def test_deferred_namespaces_are_announced_like_codex():
     assert texts[0] == "<tools>\nDeferred tool namespaces:\n- mcp__notes: A tiny note book for tests.\n</tools>"
     assert texts[1] == "<tools>\nAdded deferred tool namespaces:\n- mcp__time\n</tools>"
     assert codex[1].endswith("- mcp__time\n</tools>") and codex[0].startswith("<tools>\nDeferred tool namespaces:\n")
+
+
+async def test_the_index_build_leaves_the_event_loop_free():
+    """The first search of a plan builds the index in a worker thread: the loop runs meanwhile."""
+    import asyncio
+    import threading
+
+    loop_ran = threading.Event()
+    seen_threads = []
+
+    class WaitingTool(cx.tools.Tool):
+        def __init__(self) -> None:
+            super().__init__("wait_tool", exposure=cx.tools.ToolExposure.Deferred)
+
+        def spec(self):
+            return {"type": "function", "name": "wait_tool", "description": "waits", "parameters": {"type": "object"}}
+
+        def search_document(self) -> str:
+            seen_threads.append(threading.current_thread())
+            # Built on the loop's own thread, the loop could not run the callback below: no deadlock,
+            # the wait just times out and the assertion names the problem.
+            assert loop_ran.wait(timeout=10), "the index was built on the event loop's thread"
+            return "wait tool"
+
+        async def handle(self, invocation):
+            return cx.tools.ToolOutput(body="ok")
+
+    session = cx.Session(cx.Config())
+    session.registry.register(WaitingTool())
+    asyncio.get_running_loop().call_later(0.01, loop_ran.set)
+    model = cx.ScriptedModel([[search_call("wait")], [cx.assistant_message("ok")]])
+    result = await session.run_turn("go", model=model)
+    output = next(i for i in result.items if i["type"] == "tool_search_output")
+    assert [t["name"] for t in output["tools"]] == ["wait_tool"]
+    assert seen_threads and threading.main_thread() not in seen_threads
