@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from . import Config
 
 _SECRET = re.compile(r"(token|secret|password|api_?key|authorization|bearer|headers|env)", re.IGNORECASE)
+_ALIGN = 32
 _MAX_SHOWN = 60
 """Settings ``describe`` lists (a huge config stays readable; the rest is counted)."""
 
@@ -147,7 +148,8 @@ def describe(config: Config) -> str:
     merged = merge_layers(config.layers)
     keys = sorted(config.origins)
     lines.append(f"settings ({len(keys)}), each with the layer that set it:" if keys else "settings: none set")
-    width = min(48, max((len(k) for k in keys[:_MAX_SHOWN]), default=0))
+    # aligned on the short keys: a long one (a project path) is not padded and does not widen the rest
+    width = max((len(k) for k in keys[:_MAX_SHOWN] if len(k) <= _ALIGN), default=0)
     for key in keys[:_MAX_SHOWN]:
         lines.append(f"  {key.ljust(width)} = {_shown(key, _get(merged, key))}  <- {config.origins[key]}")
     if len(keys) > _MAX_SHOWN:
