@@ -117,7 +117,8 @@ class Config(BaseModel):
         ``repr(config)`` shows where each setting came from."""
         from .codex_home import load_config  # only Codex-home users pay for discovery
 
-        return load_config(cls, codex_home, cwd, profile, overrides)
+        config: Config = load_config(cls, codex_home, cwd, profile, overrides)
+        return config
 
     def describe_origins(self) -> str:
         """The layers read and each setting with the layer that set it (``Config.load`` configs)."""

@@ -15,15 +15,12 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import CodexNbError, ConfigError
 from .files import read_text_file
 from .hooks import HooksConfig, HookSource, parse_hooks_json, parse_hooks_table
 from .layers import ConfigLayer, codex_home_dir, load_layers, merge_layers, origins, set_dotted
-
-if TYPE_CHECKING:
-    from . import Config
 
 _SECRET = re.compile(r"(token|secret|password|api_?key|authorization|bearer|headers|env)", re.IGNORECASE)
 _ALIGN = 32
@@ -32,12 +29,13 @@ _MAX_SHOWN = 60
 
 
 def load_config(
-    cls: type[Config],
+    cls: Any,
     codex_home: str | os.PathLike[str] | None,
     cwd: str | os.PathLike[str] | None,
     profile: str | None,
     overrides: Mapping[str, Any] | Iterable[str] | None,
-) -> Config:
+) -> Any:
+    """A ``cls`` (``Config``, passed in: this module stands below it) from every layer Codex reads."""
     home = codex_home_dir(codex_home)
     where = Path(cwd).expanduser() if cwd is not None else Path.cwd()
     if not where.is_dir():
@@ -53,7 +51,7 @@ def load_config(
     return config
 
 
-def _check_layer(cls: type[Config], layer: ConfigLayer) -> None:
+def _check_layer(cls: Any, layer: ConfigLayer) -> None:
     """Parse one layer alone: an error then names the layer (and the line) that holds the bad value."""
     if layer.source == "session_flags":
         for key, value in _override_items(layer.values):
@@ -137,7 +135,7 @@ def layer_hooks(layers: Iterable[ConfigLayer]) -> HooksConfig:
     return out
 
 
-def describe(config: Config) -> str:
+def describe(config: Any) -> str:
     """The layers read, low to high, then each setting with the layer it came from."""
     lines = ["layers (lowest precedence first):"]
     for layer in config.layers:

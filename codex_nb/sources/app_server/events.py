@@ -79,7 +79,7 @@ def hook_event(kind: str, params: dict[str, Any]) -> EventMsg:
     try:
         fields = {_snake(k): v for k, v in run.items()}
         fields["event_name"] = _HOOK_EVENTS[run["eventName"]]
-        fields["source"] = _HOOK_SOURCES.get(run.get("source"), "user")
+        fields["source"] = _HOOK_SOURCES.get(str(run.get("source")), "user")
         summary = HookRunSummary.model_validate({k: v for k, v in fields.items() if k in HookRunSummary.model_fields})
         return cls(turn_id=params.get("turnId"), run=summary)
     except (KeyError, ValidationError, TypeError):

@@ -79,7 +79,7 @@ class McpServers:
         returns those, and ``start()`` waits for their startup. Given ``servers`` or ``tool_search``,
         this replaces them, if their startup has not begun yet (in the cell that made the session).
         Failures become ``warning`` events on the session's stream."""
-        own = getattr(session, "mcp_servers", None)
+        own: McpServers | None = getattr(session, "mcp_servers", None)
         if own is not None:
             if servers is None and tool_search is None:
                 return own

@@ -62,7 +62,9 @@ async def test_a_turn_waits_for_startup_so_its_first_step_sees_the_servers() -> 
 
 
 async def test_startup_timeout_makes_a_silent_server_failed_not_the_session() -> None:
-    silent = f'command = {json.dumps(sys.executable)}\nargs = ["-c", "import time; time.sleep(60)"]\nstartup_timeout_sec = 1'
+    silent = (
+        f'command = {json.dumps(sys.executable)}\nargs = ["-c", "import time; time.sleep(60)"]\nstartup_timeout_sec = 1'
+    )
     session = cx.Session(config_toml(silent=silent))
     try:
         await session.mcp_ready()
