@@ -1,5 +1,7 @@
 """A Codex home and a project tree: which config layers count (trust), in which order, what ``-c``
-overrides do, and where each hook came from (``source``, ``sourcePath``)."""
+overrides do, and where each hook came from (``source``, ``sourcePath``).
+
+Every name starts with ``layers_``: ``bash .ci/conformance --record -k layers_`` re-records them all."""
 
 from __future__ import annotations
 
@@ -89,20 +91,20 @@ SCENARIOS = [
         ),
     ),
     layered(
-        "hook_source_project_trusted",
+        "layers_hook_source_project_trusted",
         config=trust("repo"),
         files={"work/repo/.codex/hooks.json": block_hook("project says no")},
         scripts={"hook.sh": BLOCK},
         responses=[[call("update_plan", P)], DONE],
     ),
     layered(
-        "hook_source_project_untrusted",
+        "layers_hook_source_project_untrusted",
         files={"work/repo/.codex/hooks.json": block_hook("project says no")},
         scripts={"hook.sh": BLOCK},
         responses=[[call("update_plan", P)], DONE],
     ),
     layered(
-        "hook_source_user_config_toml",
+        "layers_hook_source_user_config_toml",
         config=(
             "\n[[hooks.PreToolUse]]\n"
             'matcher = "update_plan"\n'
@@ -112,7 +114,7 @@ SCENARIOS = [
         responses=[[call("update_plan", P)], DONE],
     ),
     layered(
-        "hook_source_project_config_toml_subfolder",
+        "layers_hook_source_project_config_toml_subfolder",
         config=trust("repo"),
         files={
             "work/repo/sub/.codex/config.toml": (
