@@ -65,7 +65,8 @@ def _check_layer(cls: Any, layer: ConfigLayer) -> None:
     try:
         cls.from_dict(dict(layer.values))
     except CodexNbError as err:
-        raise ConfigError(f"{layer.file}{_line_of(layer, str(err))}: {err}") from None
+        message = str(err).replace("<config.toml>: ", "")  # the inline-text placeholder: the file is named here
+        raise ConfigError(f"{layer.file}{_line_of(layer, message)}: {message}") from None
 
 
 def _override_items(values: Mapping[str, Any], prefix: str = "") -> Iterable[tuple[str, Any]]:

@@ -157,3 +157,12 @@ def test_codex_home_defaults_to_the_environment(tmp_path: Path, monkeypatch: pyt
     _tree(tmp_path, {"elsewhere/config.toml": 'model = "from-env"\n'})
     monkeypatch.setenv("CODEX_HOME", str(tmp_path / "elsewhere"))
     assert cx.Config.load(cwd=tmp_path).model_slug == "from-env"
+
+
+def test_a_bad_hook_table_names_the_file_once(tmp_path: Path) -> None:
+    _tree(tmp_path, {"home/config.toml": '[[hooks.PreToolUse]]\nmatcher = "x"\nbogus = 1\n'})
+    with pytest.raises(cx.ConfigError) as err:
+        cx.Config.load(codex_home=tmp_path / "home", cwd=tmp_path)
+    text = str(err.value)
+    assert text.startswith(str(tmp_path / "home" / "config.toml")) and "<config.toml>" not in text
+    assert "unknown key 'bogus'" in text
