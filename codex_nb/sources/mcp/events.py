@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_serializer
 
 from ...protocol.events import EventMsg
 
@@ -20,9 +20,15 @@ StartupState = Literal["starting", "ready", "failed", "cancelled"]
 
 
 class McpStartupStatus(BaseModel):
+    """``{"state": ...}``, with ``error`` only for ``failed`` (Codex's tagged enum has no other field)."""
+
     model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
     state: StartupState
     error: str | None = None
+
+    @model_serializer
+    def _wire(self) -> dict[str, str]:
+        return {"state": self.state} if self.error is None else {"state": self.state, "error": self.error}
 
 
 class McpStartupUpdate(EventMsg):

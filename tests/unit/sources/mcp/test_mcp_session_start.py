@@ -40,7 +40,7 @@ async def test_session_starts_its_servers_and_reports_each_one() -> None:
     assert "/no/such/mcp-server" in errors["missing"] and "exactly one of `command`" in errors["broken"]
     assert any(n.startswith("mcp__notes") for n in session.registry.names())
     updates = [e.msg.model_dump(mode="json") for e in recorder.of_type("mcp_startup_update")]
-    assert {"type": "mcp_startup_update", "server": "notes", "status": {"state": "ready", "error": None}} in updates
+    assert {"type": "mcp_startup_update", "server": "notes", "status": {"state": "ready"}} in updates
     assert [u["server"] for u in updates if u["status"]["state"] == "failed"] == ["broken", "missing"]
     (complete,) = [e.msg.model_dump(mode="json") for e in recorder.of_type("mcp_startup_complete")]
     assert complete["ready"] == ["notes"] and [f["server"] for f in complete["failed"]] == ["missing", "broken"]
