@@ -13,9 +13,11 @@ Two defaults, both documented in the README: ``Config()`` is the *notebook profi
 Modules:
 
 * ``code_mode``: the Code Mode settings.
+* ``codex_home``: ``Config.load``, a person's own Codex setup, with where each setting came from.
 * ``files``: the one bounded reader for files a person points at.
 * ``hook_matchers``: which hooks a tool call wakes.
 * ``hooks``: ``hooks.json`` and ``[hooks]`` tables parsed into hook specs.
+* ``layers``: which config files Codex reads, in which order, and which of them count (trust).
 
 Layer: above ``protocol/`` (which it may import), beside ``frontend/`` and ``events/``; ``tools/``
 and everything above may import it.
@@ -23,7 +25,9 @@ and everything above may import it.
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SkipValidation, ValidationError
@@ -31,8 +35,9 @@ from pydantic import BaseModel, ConfigDict, Field, SkipValidation, ValidationErr
 from .code_mode import CodeModeSettings, ToolMode, code_mode_settings_from_toml
 from ..errors import ConfigError
 from .hooks import HooksConfig, parse_hooks_table
+from .layers import ConfigLayer
 
-__all__ = ["CodeModeSettings", "Config", "ConfigError", "ToolMode"]
+__all__ = ["CodeModeSettings", "Config", "ConfigError", "ConfigLayer", "ToolMode"]
 
 PlanValidation = Literal["off", "warn", "reject"]
 ApprovalPolicy = Literal["untrusted", "on-failure", "on-request", "never"]
@@ -90,6 +95,41 @@ class Config(BaseModel):
     """Code Mode: ``[features] code_mode``, ``code_mode_only`` and ``[features.code_mode]``."""
     extra: dict[str, Any] = Field(default_factory=dict)
     """Tables from the TOML that other components parse (``hooks``, ``features.code_mode`` ...)."""
+    layers: Annotated[tuple[ConfigLayer, ...], SkipValidation] = Field(default=(), exclude=True)
+    """``Config.load`` only: the files read, lowest precedence first (project layers Codex would not
+    trust are listed with their ``disabled_reason``)."""
+    origins: Annotated[dict[str, str], SkipValidation] = Field(default_factory=dict, exclude=True)
+    """``Config.load`` only: dotted key (as Codex's ``config/read`` spells it) -> the layer that set it."""
+
+    @classmethod
+    def load(
+        cls,
+        codex_home: str | os.PathLike[str] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        profile: str | None = None,
+        overrides: Mapping[str, Any] | Iterable[str] | None = None,
+    ) -> Config:
+        """Read what Codex 0.169 reads for a thread in ``cwd``: ``/etc/codex/config.toml``,
+        ``$CODEX_HOME/config.toml`` (``~/.codex`` by default), ``<profile>.config.toml`` next to it,
+        the trusted project's ``.codex/config.toml`` layers from the repo root down to ``cwd``
+        (default: the current directory), then ``overrides`` (``-c`` style: ``["model=\"o3\""]``
+        or ``{"model": "o3"}``). Hooks keep Codex's ``source`` and real ``source_path``;
+        ``repr(config)`` shows where each setting came from."""
+        from .codex_home import load_config  # only Codex-home users pay for discovery
+
+        config: Config = load_config(cls, codex_home, cwd, profile, overrides)
+        return config
+
+    def describe_origins(self) -> str:
+        """The layers read and each setting with the layer that set it (``Config.load`` configs)."""
+        from .codex_home import describe
+
+        return describe(self) if self.layers else "inline config (no layers: built in code or from TOML text)"
+
+    def __repr__(self) -> str:
+        if not self.layers:
+            return super().__repr__()
+        return "Config.load(...)\n" + self.describe_origins()
 
     @classmethod
     def from_toml(cls, text: str) -> Config:

@@ -38,7 +38,8 @@ DEFAULT_OUTPUT_CAP = 1 << 20
 """Bytes of a command hook's stdout/stderr kept in memory (the rest spills to a file)."""
 DEFAULT_ADDITIONAL_CONTEXT_LIMIT = 2500
 OnError = Literal["allow", "block"]
-HookSource = Literal["user", "session_flags"]
+HookSource = Literal["system", "user", "project", "session_flags"]
+"""Codex's hook ``source``: the config layer a hook was declared in (``session_flags`` for hooks given in code)."""
 
 _DOC_KEYS = frozenset({"description", "hooks"})
 _GROUP_KEYS = frozenset({"matcher", "hooks"})
@@ -242,7 +243,12 @@ def compile_matcher(pattern: Any, where: str) -> Matcher:
 
 
 def parse_hooks_table(
-    table: Mapping[str, Any], *, source_path: str, from_file: bool, allow_state: bool = True
+    table: Mapping[str, Any],
+    *,
+    source_path: str,
+    from_file: bool,
+    allow_state: bool = True,
+    source: HookSource | None = None,
 ) -> HooksConfig:
     """Parse the mapping of event name -> groups (the ``hooks`` value of either shape)."""
     allowed = frozenset(EVENT_NAMES) | ({"state"} if allow_state else frozenset())
@@ -269,7 +275,7 @@ def parse_hooks_table(
                     matcher=matcher,
                     handler=handler,
                     source_path=source_path,
-                    source="user" if from_file else "session_flags",
+                    source=source if source is not None else ("user" if from_file else "session_flags"),
                     needs_trust=from_file,
                     group_index=gi,
                     handler_index=hi,
@@ -295,14 +301,18 @@ def _parse_state(raw: Any, source_path: str) -> dict[str, HookStateEntry]:
     return out
 
 
-def parse_hooks_json(text: str, *, source_path: str, from_file: bool = True) -> HooksConfig:
+def parse_hooks_json(
+    text: str, *, source_path: str, from_file: bool = True, source: HookSource | None = None
+) -> HooksConfig:
     """Parse a ``hooks.json`` document (``{"description"?, "hooks": {...}}``)."""
     try:
         doc = json.loads(text)
     except ValueError as err:
         raise HookError(f"{source_path}: not valid JSON ({err})") from None
     _check_keys(doc, _DOC_KEYS, source_path)
-    return parse_hooks_table(doc.get("hooks", {}), source_path=source_path, from_file=from_file, allow_state=False)
+    return parse_hooks_table(
+        doc.get("hooks", {}), source_path=source_path, from_file=from_file, allow_state=False, source=source
+    )
 
 
 def parse_hooks_toml(text: str, *, source_path: str = "<config.toml>", from_file: bool = False) -> HooksConfig:

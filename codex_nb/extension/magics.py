@@ -268,6 +268,23 @@ class CodexMagics(Magics):
     @magic_arguments()
     @_HELP
     @argument("path", nargs="?", help="a Codex config.toml to load (hooks in it run only once trusted)")
+    @argument(
+        "--codex-home",
+        metavar="DIR",
+        nargs="?",
+        const="",
+        help="load your Codex setup as Codex reads it: DIR (default $CODEX_HOME or ~/.codex) config.toml, "
+        "the trusted project's .codex layers down to the working directory, then --profile and -c",
+    )
+    @argument("--profile", metavar="NAME", help="with --codex-home: layer <NAME>.config.toml on the user config")
+    @argument(
+        "-c",
+        "--config",
+        metavar="KEY=VALUE",
+        action="append",
+        dest="overrides",
+        help="with --codex-home: a Codex -c override (dotted key, TOML value); repeatable",
+    )
     @argument("--model", metavar="NAME", help="the variable %%codex uses when a cell gives no --model")
     @argument("--auto-panel", metavar="on|off", help="open the plan panel whenever a %%codex turn starts")
     @line_cell_magic
@@ -284,12 +301,18 @@ class CodexMagics(Magics):
             self.agent.settings.default_model = args.model
         if args.auto_panel is not None:
             self.agent.settings.open_plan_panel = _on_off(args.auto_panel)
-        if cell is not None and args.path:
-            raise UsageError("give either a config.toml path or inline TOML in the cell body, not both")
+        home = args.codex_home is not None
+        if sum((cell is not None, bool(args.path), home)) > 1:
+            raise UsageError("give one of: a config.toml path, inline TOML in the cell body, or --codex-home")
+        if not home and (args.profile is not None or args.overrides):
+            raise UsageError("--profile and -c apply to --codex-home: add --codex-home (your ~/.codex by default)")
         if cell is not None:
             self.agent.replace_config(Config.from_toml(cell))
         elif args.path:
             self.agent.replace_config(_config_file(Path(args.path).expanduser()))
+        elif home:
+            loaded = Config.load(codex_home=args.codex_home or None, profile=args.profile, overrides=args.overrides)
+            self.agent.replace_config(loaded)
         print(self._describe())
 
     def _describe(self) -> str:
@@ -309,6 +332,8 @@ class CodexMagics(Magics):
                 f"code mode: {'on' if config.code_mode.enabled else 'off'}",
                 f"plan validation: {config.plan_validation}",
             ]
+            if config.layers:  # Config.load: which files were read and where each setting came from
+                lines.append(config.describe_origins())
         lines.append(f"auto plan panel: {'on' if self._auto_panel(source) else 'off'}")
         return "\n".join(lines)
 
@@ -381,6 +406,21 @@ class CodexMagics(Magics):
                 rows.append((name, kind, exposure.name if exposure is not None else "-"))
         print(f"tool plan (generation {plan.generation}, mode {args.mode}): {len(plan.tool_names)} tools")
         print(_table(rows))
+        servers = getattr(session, "mcp_servers", None)
+        if servers is not None:
+            print(_mcp_status(servers))
+
+
+def _mcp_status(servers: Any) -> str:
+    """The session's MCP servers: each one's startup status, its tool count and, when down, why."""
+    errors = servers.errors()
+    rows = [("MCP server", "status", "tools", "reason")]
+    for name, status in servers.status().items():
+        connection = servers.connections.get(name)
+        count = str(len(connection.tools)) if connection is not None else "0"
+        reason = errors.get(name, "")
+        rows.append((name, status, count, reason if len(reason) <= 200 else reason[:197] + "..."))
+    return _table(rows)
 
 
 def _spec_rows(spec: dict[str, Any]) -> list[tuple[str, str]]:

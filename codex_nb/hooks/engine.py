@@ -74,6 +74,9 @@ class HookInfo:
     handler_type: str
     status: TrustStatus
     trust_hash: str
+    source: str = "session_flags"
+    """Codex's hook ``source``: the config layer it came from (``user``, ``project``, ...)."""
+    source_path: str = ""
 
 
 @dataclass(kw_only=True)
@@ -210,6 +213,8 @@ class HookEngine:
                 handler_type=s.handler.handler_type,
                 status=self._trust.status(s),
                 trust_hash=s.trust_hash,
+                source=s.source,
+                source_path=s.source_path,
             )
             for s in self._specs
         ]

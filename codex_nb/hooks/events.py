@@ -34,7 +34,7 @@ class HookRunSummary(BaseModel):
     execution_mode: Literal["sync", "async"]
     scope: Literal["turn"] = "turn"
     source_path: str
-    source: Literal["user", "session_flags"]
+    source: Literal["system", "user", "project", "session_flags"]
     display_order: int
     status: HookRunStatus
     status_message: str | None = None

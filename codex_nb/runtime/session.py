@@ -20,7 +20,7 @@ import time
 import uuid
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..code_mode.planning import CodeModeFinalizer
 from ..config import Config
@@ -51,6 +51,9 @@ from ..tools.handlers.tool_search import ToolSearchFinalizer
 from ..tools.planner import ToolPlan, ToolPlanner
 from ..tools.registry import ToolRegistry
 from .history import PairingTracker
+
+if TYPE_CHECKING:
+    from ..sources.mcp.manager import McpServers
 from .._interrupt import await_interruptibly
 from .records import DEFAULT_RECORD_LIMIT, CallRecords
 from .turn import TurnResult, TurnRunner, UsageTally
@@ -157,6 +160,16 @@ class TurnHandle:
         return f"<TurnHandle {self.turn_id} {state}>"
 
 
+def _session_servers(session: Session) -> McpServers | None:
+    """The config's MCP servers (the MCP modules load only when a config names one)."""
+    extra = session.config.extra
+    if not isinstance(extra, dict) or not extra.get("mcp_servers"):
+        return None
+    from ..sources.mcp.startup import session_servers
+
+    return session_servers(session)
+
+
 class Session(BusEventSource, SessionHooksMixin):
     """One conversation thread: the composition root of its registry, bus, hooks, history and turns.
 
@@ -173,6 +186,7 @@ class Session(BusEventSource, SessionHooksMixin):
         thread_id: str | None = None,
         hooks: ToolHooks | None = None,
         record_limit: int = DEFAULT_RECORD_LIMIT,
+        mcp_servers: bool = True,
     ) -> None:
         self.config = config if config is not None else Config()
         self.thread_id = thread_id or str(uuid.uuid4())
@@ -201,6 +215,38 @@ class Session(BusEventSource, SessionHooksMixin):
         self.time_reminder = CurrentTimeReminder(self.config)
         for tool in builtin_tools(self.config):
             self.registry.register(tool, source="builtin")
+        self.mcp_servers: McpServers | None = _session_servers(self) if mcp_servers else None
+        """The config's ``[mcp_servers]``, started at session start as Codex starts a thread's (in the
+        background when a loop runs, else by the first turn); ``mcp_servers=False`` leaves them to
+        ``McpServers.attach``. Each turn waits for the startup (bounded by ``startup_timeout_sec``)."""
+        self._mcp_start: asyncio.Task[None] | None = None
+        if self.mcp_servers is not None:
+            with contextlib.suppress(RuntimeError):  # no running loop: the first turn starts them
+                self._mcp_start = asyncio.get_running_loop().create_task(self._start_mcp(self.mcp_servers))
+
+    async def _start_mcp(self, manager: McpServers) -> None:
+        from ..sources.mcp.startup import start_session_servers
+
+        await start_session_servers(self, manager)
+
+    def replace_mcp_servers(self, manager: McpServers) -> None:
+        """``McpServers.attach`` with explicit servers, before the session's own startup began."""
+        if self._mcp_start is not None and not self._mcp_start.done():
+            self._mcp_start.cancel()
+        self._mcp_start = None
+        self.mcp_servers = manager
+
+    async def mcp_ready(self) -> None:
+        """Wait for the session-start MCP startup (starting it when the session was made without a loop)."""
+        manager = self.mcp_servers
+        if manager is None:
+            return
+        if self._mcp_start is None and not manager.begun:
+            self._mcp_start = asyncio.ensure_future(self._start_mcp(manager))
+        if self._mcp_start is not None:
+            await asyncio.shield(self._mcp_start)
+        else:
+            await manager.start()
 
     @property
     def answer_policy(self) -> Any:
@@ -398,6 +444,7 @@ class Session(BusEventSource, SessionHooksMixin):
         events: list[Event] = []
         unsubscribe = self.subscribe(lambda e: events.append(e) if e.turn_id == turn_id else None)
         try:
+            await self.mcp_ready()  # Codex's first sampling step sees the servers that came up
             result = await runner.run()
         finally:
             unsubscribe()
@@ -455,6 +502,12 @@ class Session(BusEventSource, SessionHooksMixin):
         if close_hooks is not None:
             await close_hooks()
         await self.code_mode.aclose()
+        if self.mcp_servers is not None:
+            if self._mcp_start is not None and not self._mcp_start.done():
+                self._mcp_start.cancel()
+                with contextlib.suppress(BaseException):
+                    await self._mcp_start
+            await self.mcp_servers.stop()
         self.bus.close()
 
     def __repr__(self) -> str:

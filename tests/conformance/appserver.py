@@ -25,7 +25,16 @@ class AppServerError(RuntimeError):
 
 
 class AppServer:
-    def __init__(self, binary: Path, *, codex_home: Path, cwd: Path, answer: Answer, timeout: float = 60) -> None:
+    def __init__(
+        self,
+        binary: Path,
+        *,
+        codex_home: Path,
+        cwd: Path,
+        answer: Answer,
+        timeout: float = 60,
+        args: tuple[str, ...] = (),
+    ) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEX_", "OPENAI_"))}
         env.update(CODEX_HOME=str(codex_home), OPENAI_API_KEY="sk-conformance", RUST_LOG="error", NO_COLOR="1")
         self.timeout = timeout
@@ -37,7 +46,7 @@ class AppServer:
         self._next_id = 0
         self._write_lock = threading.Lock()
         self.proc = subprocess.Popen(
-            [str(binary), "app-server"],
+            [str(binary), *args, "app-server"],
             cwd=cwd,
             env=env,
             stdin=subprocess.PIPE,

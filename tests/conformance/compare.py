@@ -35,6 +35,8 @@ def fields(obs: dict[str, Any], other: dict[str, Any]) -> dict[str, tuple[Any, A
         "hooks": (obs["hooks"], other["hooks"]),
         "server_requests": (obs["server_requests"], other["server_requests"]),
     }
+    if "config_layers" in other:  # layered scenarios: the files read, their trust, where each key came from
+        out["config_layers"] = (obs.get("config_layers"), other["config_layers"])
     if obs.get("hook_list") or other.get("hook_list"):  # hooks/list: keys, matchers, trust status
         out["hook_list"] = (obs.get("hook_list", []), other.get("hook_list", []))
     n = max(len(obs["inputs"]), len(other["inputs"]))

@@ -13,7 +13,7 @@ from typing import Any
 from codex_nb.testing import ResponsesServer, Stall, codex_binary
 
 from .appserver import AppServer
-from .normalise import after_prompt, clean, plan_payload, tool_specs
+from .normalise import after_prompt, clean, plan_payload, scrub, tool_specs
 from .scenario import INTERRUPT, PROMPT, Scenario
 
 FOLLOWUP_PROMPT = "conformance followup"
@@ -42,10 +42,19 @@ def write_layout(scenario: Scenario, root: Path, base_url: str | None) -> dict[s
     if scenario.hooks is not None:
         text = json.dumps(scenario.hooks).replace("{scripts}", str(dirs["scripts"]))
         (dirs["home"] / "hooks.json").write_text(text, encoding="utf-8")
-    config = 'model_provider = "local"\n' + scenario.config_toml + mcp_table(scenario, dirs)
+    config = 'model_provider = "local"\n' + expand(scenario.config_toml, dirs) + mcp_table(scenario, dirs)
     if base_url is not None:
         config += provider_toml(base_url)
     (dirs["home"] / "config.toml").write_text(config, encoding="utf-8")
+    for rel, text in (scenario.files or {}).items():
+        path = root / rel
+        if rel.endswith("/"):
+            path.mkdir(parents=True, exist_ok=True)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(expand(text, dirs), encoding="utf-8")
+    dirs["cwd"] = dirs["work"] / scenario.cwd
+    dirs["cwd"].mkdir(parents=True, exist_ok=True)
     return dirs
 
 
@@ -79,6 +88,8 @@ def expand(value: Any, dirs: dict[str, Path]) -> Any:
 def paths_of(dirs: dict[str, Path]) -> dict[str, str]:
     out = {}
     for name, path in dirs.items():
+        if name == "cwd":  # under <WORK>: spelled from there
+            continue
         out[str(path)] = f"<{name.upper()}>"
         out[str(path.resolve())] = f"<{name.upper()}>"
     return out
@@ -132,15 +143,26 @@ def observe(scenario: Scenario) -> dict[str, Any]:
             dirs = write_layout(scenario, root, srv.base_url)
             layout.update(dirs)
             paths = paths_of(dirs)
-            with AppServer(codex_binary(), codex_home=dirs["home"], cwd=dirs["work"], answer=answer) as server:
+            args = tuple(a for o in scenario.overrides for a in ("-c", o))
+            cwd = dirs["cwd"]
+            with AppServer(codex_binary(), codex_home=dirs["home"], cwd=cwd, answer=answer, args=args) as server:
                 server.initialize()
                 hook_list: list[dict[str, Any]] = []
-                if scenario.hooks is not None:
-                    listed = server.request("hooks/list", {"cwds": [str(dirs["work"])]})
-                    hook_list = [listed_hook(h, paths) for e in listed.get("data", []) for h in e.get("hooks", [])]
-                if scenario.hooks is not None and scenario.trust_hooks:
-                    trust_all_hooks(server, dirs, dirs["work"])
-                start_params: dict[str, Any] = {"cwd": str(dirs["work"])}
+                layers: dict[str, Any] = {}
+                if scenario.layered:
+                    layers = config_layers(
+                        server.request("config/read", {"includeLayers": True, "cwd": str(cwd)}), paths
+                    )
+                if scenario.hooks is not None or scenario.layered:
+                    listed = server.request("hooks/list", {"cwds": [str(cwd)]})
+                    hook_list = [
+                        listed_hook(h, paths, layered=scenario.layered)
+                        for e in listed.get("data", [])
+                        for h in e.get("hooks", [])
+                    ]
+                if (scenario.hooks is not None or scenario.layered) and scenario.trust_hooks:
+                    trust_all_hooks(server, dirs, cwd)
+                start_params: dict[str, Any] = {"cwd": str(cwd)}
                 if scenario.dynamic_tools:
                     start_params["dynamicTools"] = scenario.dynamic_tools
                 thread = server.request("thread/start", start_params)["thread"]
@@ -184,20 +206,49 @@ def observe(scenario: Scenario) -> dict[str, Any]:
             "hooks": [hook_run(m["params"]["run"]) for m in messages if m.get("method") == "hook/completed"],
             "server_requests": [server_request(r, paths) for r in server_requests],
             "hook_list": hook_list,
+            **({"config_layers": layers} if scenario.layered else {}),
         }
 
 
-def listed_hook(hook: dict[str, Any], paths: dict[str, str]) -> dict[str, Any]:
-    """What hooks/list says of a discovered hook before it is trusted (hash values differ by design)."""
-    return clean(
-        {
-            "key": hook["key"],
-            "eventName": hook["eventName"],
-            "matcher": hook.get("matcher"),
-            "trustStatus": hook["trustStatus"],
-        },
-        paths,
-    )
+def listed_hook(hook: dict[str, Any], paths: dict[str, str], *, layered: bool = False) -> dict[str, Any]:
+    """What hooks/list says of a discovered hook before it is trusted (hash values differ by design);
+    layered scenarios also compare where it came from (``source``, ``sourcePath``)."""
+    out = {
+        "key": hook["key"],
+        "eventName": hook["eventName"],
+        "matcher": hook.get("matcher"),
+        "trustStatus": hook["trustStatus"],
+    }
+    if layered:
+        out.update(source=hook["source"], sourcePath=hook["sourcePath"])
+    return clean(out, paths)
+
+
+IGNORED_KEYS = ("model_providers", "model_provider")
+"""The local provider table only the binary's config has (codex_nb is given its model directly)."""
+
+
+def config_layers(read: dict[str, Any], paths: dict[str, str]) -> dict[str, Any]:
+    """``config/read`` (with layers) in the shape both sides report: the layers lowest first with
+    their trust verdict, and which layer set each key."""
+
+    def name(source: dict[str, Any]) -> dict[str, Any]:
+        where = source.get("file") or source.get("dotCodexFolder")
+        out: dict[str, Any] = {"type": source["type"], "path": where}
+        if source.get("profile"):
+            out["profile"] = source["profile"]
+        return out
+
+    layers = [
+        {**name(layer["name"]), "disabledReason": layer.get("disabledReason")}
+        for layer in reversed(read.get("layers") or [])
+    ]
+    origins = {
+        scrub(key, paths): name(meta["name"])
+        for key, meta in sorted(read.get("origins", {}).items())
+        if not key.startswith(IGNORED_KEYS)
+    }
+    return clean({"layers": layers, "origins": dict(sorted(origins.items()))}, paths)
 
 
 def mode_key(scenario: Scenario) -> str:

@@ -12,8 +12,16 @@ import codex_nb as cx
 from codex_nb.testing import RecordingSubscriber, ScriptedModel
 from codex_nb.tools.schema_tool import SchemaTool
 
-from .normalise import after_prompt, clean, plan_payload, tool_specs
-from .observe_codex import FOLLOWUP_PROMPT, HOOK_RUN_FIELDS, expand, mcp_table, paths_of, write_layout
+from .normalise import after_prompt, clean, plan_payload, scrub, tool_specs
+from .observe_codex import (
+    FOLLOWUP_PROMPT,
+    HOOK_RUN_FIELDS,
+    IGNORED_KEYS,
+    expand,
+    mcp_table,
+    paths_of,
+    write_layout,
+)
 from .scenario import INTERRUPT, PROMPT, Scenario
 
 
@@ -80,9 +88,34 @@ def _camel(name: str) -> str:
     return head + "".join(p.title() for p in rest)
 
 
+def config_layers(config: cx.Config, paths: dict[str, str]) -> dict[str, Any]:
+    """``Config.load``'s layers and origins in the shape ``observe_codex.config_layers`` reports."""
+
+    def name(layer: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": _camel(layer.source), "path": None if layer.path is None else str(layer.path)}
+        if layer.profile:
+            out["profile"] = layer.profile
+        return out
+
+    layers = [{**name(layer), "disabledReason": layer.disabled_reason} for layer in config.layers]
+    by_label = {layer.label: layer for layer in config.layers}
+    origins = {
+        scrub(key, paths): name(by_label[label])
+        for key, label in config.origins.items()
+        if not key.startswith(IGNORED_KEYS)
+    }
+    return clean({"layers": layers, "origins": dict(sorted(origins.items()))}, paths)
+
+
+def load_config(scenario: Scenario, dirs: dict[str, Path]) -> cx.Config:
+    if scenario.layered:
+        return cx.Config.load(codex_home=dirs["home"], cwd=dirs["cwd"], overrides=list(scenario.overrides) or None)
+    return cx.Config.from_toml(scenario.config_toml + mcp_table(scenario, dirs))
+
+
 async def play(scenario: Scenario, dirs: dict[str, Path]) -> dict[str, Any]:
-    config = cx.Config.from_toml(scenario.config_toml + mcp_table(scenario, dirs))
-    session = cx.Session(config, cwd=str(dirs["work"]))
+    config = load_config(scenario, dirs)
+    session = cx.Session(config, cwd=str(dirs["cwd"]))
     servers = None
     if scenario.mcp_tools is not None:
         from codex_nb.sources.mcp.manager import McpServers
@@ -98,16 +131,10 @@ async def play(scenario: Scenario, dirs: dict[str, Path]) -> dict[str, Any]:
 
 async def _play(scenario: Scenario, dirs: dict[str, Path], session: Any) -> dict[str, Any]:
     hook_list: list[dict[str, Any]] = []
-    if scenario.hooks is not None:
-        infos = session.load_hooks(dirs["home"] / "hooks.json")
-        hook_list = [
-            clean(
-                {"key": i.key, "eventName": _camel_event(i.event_name), "matcher": i.matcher, "trustStatus": i.status},
-                paths_of(dirs),
-            )
-            for i in infos
-        ]
-        if scenario.trust_hooks:
+    if scenario.hooks is not None or scenario.layered:
+        infos = session.hook_engine.hooks() if scenario.layered else session.load_hooks(dirs["home"] / "hooks.json")
+        hook_list = [listed_hook(i, paths_of(dirs), layered=scenario.layered) for i in infos]
+        if scenario.trust_hooks and any(i.status in ("untrusted", "modified") for i in infos):
             session.trust_hooks()
     if scenario.answers:
         session.answer_policy = [core_answer(a) for a in expand(copy.deepcopy(list(scenario.answers)), dirs)]
@@ -161,7 +188,16 @@ async def _play(scenario: Scenario, dirs: dict[str, Path], session: Any) -> dict
         "hooks": [h for h in (hook_run(e) for e in recorder.events) if h is not None],
         "server_requests": [r for r in (server_request(e, paths) for e in recorder.events) if r is not None],
         "hook_list": hook_list,
+        **({"config_layers": config_layers(session.config, paths)} if scenario.layered else {}),
     }
+
+
+def listed_hook(info: Any, paths: dict[str, str], *, layered: bool) -> dict[str, Any]:
+    out = {"key": info.key, "eventName": _camel_event(info.event_name), "matcher": info.matcher}
+    out["trustStatus"] = info.status
+    if layered:
+        out.update(source=_camel(info.source), sourcePath=info.source_path)
+    return clean(out, paths)
 
 
 def observe(scenario: Scenario) -> dict[str, Any]:

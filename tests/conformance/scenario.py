@@ -53,9 +53,22 @@ class Scenario:
     dynamic_tools: list[dict[str, Any]] = field(default_factory=list)
     """app-server ``dynamicTools`` (``{type, name, description, inputSchema}``); codex_nb
     registers each as a ``SchemaTool``."""
+    files: dict[str, str] | None = None
+    """A Codex home and project tree (paths under the run folder: ``home/...``, ``work/...``; text
+    may name ``<HOME>``, ``<WORK>``, ``<SCRIPTS>``; a path ending in ``/`` is a folder). A scenario
+    with files is *layered*: codex_nb reads it with ``Config.load`` and both sides report the
+    config layers, their origins and each hook's ``source``/``sourcePath``."""
+    cwd: str = ""
+    """The thread's working directory, under ``work/``."""
+    overrides: tuple[str, ...] = ()
+    """``-c key=value`` overrides (the binary's command line, ``Config.load(overrides=...)``)."""
     mcp_tools: list[dict[str, Any]] | None = None
     """The tools/list of one stdio MCP server ``sch`` (tests/mcp_servers/schema_server.py serves
     them byte for byte); both sides start it from ``[mcp_servers.sch]``."""
+
+    @property
+    def layered(self) -> bool:
+        return self.files is not None or bool(self.overrides)
 
     @property
     def config_toml(self) -> str:

@@ -273,3 +273,45 @@ def test_the_kernel_interrupt_stops_an_awaited_turn_like_stop() -> None:
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
+
+
+MCP_SETUP = """\
+import asyncio, json, os, sys
+import codex_nb as cx
+from pathlib import Path
+%load_ext codex_nb
+notes = Path(cx.__file__).resolve().parents[1] / "tests" / "mcp_servers" / "notes_server.py"
+get_ipython().run_cell_magic("codex_config", "", f'''
+[mcp_servers.notes]
+command = {json.dumps(sys.executable)}
+args = [{json.dumps(str(notes))}]
+startup_timeout_sec = 60
+[mcp_servers.missing]
+command = "/no/such/mcp-server"
+''')
+session = cx.extension.agent().source()
+print(session.mcp_servers.begun)
+"""
+
+MCP_READY = """\
+await session.mcp_ready()
+def children():
+    return open(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read().split()
+print(session.mcp_servers.status(), len(children()))
+"""
+
+MCP_UNLOAD = """\
+%unload_ext codex_nb
+await cx.extension.wait_closed()
+print(session.mcp_servers.status(), children())
+"""
+
+
+def test_the_extension_session_starts_the_configs_mcp_servers_and_ends_them_on_unload() -> None:
+    nb = _run([MCP_SETUP, MCP_READY, "%codex_tools", MCP_UNLOAD])
+    setup = _stream(nb.cells[0]).splitlines()
+    assert setup[-1] == "False"  # the startup runs in the background, after the cell
+    assert _stream(nb.cells[1]) == "{'notes': 'ready', 'missing': 'failed'} 1\n"
+    tools = _stream(nb.cells[2])
+    assert "notes       ready" in tools and "/no/such/mcp-server" in tools
+    assert _stream(nb.cells[3]) == "{'notes': 'stopped', 'missing': 'failed'} []\n"

@@ -93,6 +93,10 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
+_HOOK_SOURCES = {"sessionFlags": "session_flags", "system": "system", "user": "user", "project": "project"}
+"""app-server ``HookSource`` (camelCase) -> the core form; a source codex_nb has no layer for reads as user."""
+
+
 def hook_event(kind: str, params: dict[str, Any]) -> EventMsg:
     """``hook_started`` / ``hook_completed`` for tool hooks; other hook kinds stay raw."""
     run = params.get("run") or {}
@@ -100,7 +104,7 @@ def hook_event(kind: str, params: dict[str, Any]) -> EventMsg:
     try:
         fields = {_snake(k): v for k, v in run.items()}
         fields["event_name"] = _HOOK_EVENTS[run["eventName"]]
-        fields["source"] = "session_flags" if run.get("source") == "sessionFlags" else "user"
+        fields["source"] = _HOOK_SOURCES.get(str(run.get("source")), "user")
         summary = HookRunSummary.model_validate({k: v for k, v in fields.items() if k in HookRunSummary.model_fields})
         return cls(turn_id=params.get("turnId"), run=summary)
     except (KeyError, ValidationError, TypeError):

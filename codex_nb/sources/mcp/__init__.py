@@ -6,8 +6,10 @@ Modules:
 * ``config``: ``[mcp_servers.NAME]`` tables.
 * ``connection``: one connection held open by its owner task.
 * ``errors``: why an MCP call got no result.
+* ``events``: ``mcp_startup_update`` / ``mcp_startup_complete``, the startup a session reports.
 * ``lenient``: a ``ClientSession`` that reads what Codex 0.169 accepts.
 * ``manager``: ``McpServers``: a session's servers, tools and status.
+* ``startup``: a session's ``[mcp_servers]`` started at session start, in the background.
 * ``naming``: model-visible MCP tool names by Codex's rules.
 * ``resources``: the MCP resource tools.
 * ``results``: ``tools/call`` results as Codex's outputs.

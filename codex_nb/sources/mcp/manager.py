@@ -19,6 +19,7 @@ Tool names are Codex's, computed over every server at once (``catalog``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -56,6 +57,11 @@ class McpServers:
         self._reported: dict[str, set[str]] = {}
         self._registered: dict[str, list[tuple[str, str, str]]] = {}
         self.connections: dict[str, McpConnection] = {}
+        self.invalid: dict[str, str] = {}
+        """Servers whose table did not parse (session start only): name -> the reason; shown as ``failed``."""
+        self._start_task: asyncio.Future[None] | None = None
+        self.startup_reported = False
+        """The session-start report (``mcp_startup_complete``) has gone out: later status changes are not startup."""
         for config in servers:
             if config.name in self.connections:
                 raise ConfigError(f"MCP server {config.name!r} is configured twice")
@@ -69,7 +75,35 @@ class McpServers:
     ) -> McpServers:
         """Servers for ``session`` (its ``[mcp_servers]`` unless ``servers`` is given); call ``await .start()``.
 
+        A session starts its config's servers itself (``session.mcp_servers``): with no arguments this
+        returns those, and ``start()`` waits for their startup. Given ``servers`` or ``tool_search``,
+        this replaces them, if their startup has not begun yet (in the cell that made the session).
         Failures become ``warning`` events on the session's stream."""
+        own: McpServers | None = getattr(session, "mcp_servers", None)
+        if own is not None:
+            if servers is None and tool_search is None:
+                return own
+            if own.begun:
+                raise ConfigError(
+                    "this session already started the [mcp_servers] of its config; to choose the servers "
+                    "yourself, create it with cx.Session(config, mcp_servers=False) and then call "
+                    "McpServers.attach(session, ...)"
+                )
+        manager = cls.for_session(session, servers, tool_search=tool_search)
+        if own is not None:
+            session.replace_mcp_servers(manager)
+        return manager
+
+    @classmethod
+    def for_session(
+        cls,
+        session: Any,
+        servers: Iterable[McpServerConfig] | None = None,
+        *,
+        tool_search: bool | None = None,
+        on_status: Callable[[McpConnection], None] | None = None,
+    ) -> McpServers:
+        """Servers reporting to ``session``'s event stream (``attach`` without the session's own check)."""
         config = session.config
         if servers is None:
             servers = parse_mcp_servers(config.extra if isinstance(config.extra, dict) else {})
@@ -81,6 +115,8 @@ class McpServers:
         def report(connection: McpConnection) -> None:
             if connection.status in ("failed", "crashed") and connection.error:
                 session.bus.emit(WarningEvent(message=connection.error), id=f"mcp:{connection.config.name}")
+            if on_status is not None:
+                on_status(connection)
 
         def warn(server: str, message: str) -> None:
             session.bus.emit(WarningEvent(message=message), id=f"mcp:{server}")
@@ -94,7 +130,12 @@ class McpServers:
             raise KeyError(f"no MCP server named {name!r}; configured: {sorted(self.connections)}") from None
 
     def status(self) -> dict[str, str]:
-        return {name: c.status for name, c in self.connections.items()}
+        return {**{name: c.status for name, c in self.connections.items()}, **dict.fromkeys(self.invalid, "failed")}
+
+    def errors(self) -> dict[str, str]:
+        """Why each failed or crashed server is down."""
+        out = {n: c.error for n, c in self.connections.items() if c.error and c.status in ("failed", "crashed")}
+        return {**out, **self.invalid}
 
     def __repr__(self) -> str:
         rows = [
@@ -103,10 +144,23 @@ class McpServers:
             + "".join(f"\n    warning: {w}" for w in self.warnings.get(n, ()))
             for n, c in self.connections.items()
         ]
+        rows += [f"  {n}: failed -- {reason}" for n, reason in self.invalid.items()]
         return "McpServers(\n" + "\n".join(rows) + "\n)"
 
+    @property
+    def begun(self) -> bool:
+        """``start()`` has been entered (the servers' processes may be running)."""
+        return self._start_task is not None
+
     async def start(self) -> None:
-        """Start every enabled server concurrently and register the tools of those that came up."""
+        """Start every enabled server concurrently and register the tools of those that came up.
+
+        Idempotent: a second call waits for the first startup (the session's own, at session start)."""
+        if self._start_task is None:
+            self._start_task = asyncio.ensure_future(self._start_all())
+        await asyncio.shield(self._start_task)
+
+    async def _start_all(self) -> None:
         if self.connections and "list_mcp_resources" not in self.registry:
             self.registry.replace_source(RESOURCES_SOURCE, resource_tools(self.connections))
         enabled = [c for c in self.connections.values() if c.config.enabled]
@@ -121,6 +175,11 @@ class McpServers:
         return connection
 
     async def stop(self) -> None:
+        task = self._start_task
+        if task is not None and not task.done():  # a close during startup ends the startup too
+            task.cancel()
+            with contextlib.suppress(BaseException):
+                await task
         await asyncio.gather(*(c.stop() for c in self.connections.values()))
 
     async def __aenter__(self) -> McpServers:

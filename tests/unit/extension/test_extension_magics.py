@@ -69,7 +69,8 @@ def test_every_magic_has_help(shell: InteractiveShell, name: str, capsys: pytest
         (
             "%codex_config --modle x",
             "UsageError: unrecognized arguments: --modle (did you mean --model?); usage: "
-            "%codex_config [-h] [--model NAME] [--auto-panel on|off] [path]",
+            "%codex_config [-h] [--codex-home [DIR]] [--profile NAME] [-c KEY=VALUE] [--model NAME] "
+            "[--auto-panel on|off] [path]",
         ),
         (
             "%codex --sesion a hi",
@@ -80,8 +81,8 @@ def test_every_magic_has_help(shell: InteractiveShell, name: str, capsys: pytest
         (
             '%codex_config "my config.toml',
             "UsageError: No closing quotation in '\"my config.toml': close the quote, or "
-            "escape it with a backslash; usage: %codex_config [-h] [--model NAME] "
-            "[--auto-panel on|off] [path]",
+            "escape it with a backslash; usage: %codex_config [-h] [--codex-home [DIR]] [--profile NAME] "
+            "[-c KEY=VALUE] [--model NAME] [--auto-panel on|off] [path]",
         ),
         (
             "%codex_config --model gpt-5.1-codex",
@@ -259,6 +260,41 @@ def test_config_show_load_inline_and_default_model(
     assert row.split()[:4] == ["PreToolUse", "update_plan", "command", "untrusted"]  # a file hook needs trust
     out, _ = run(shell, "%codex_hooks --trust", capsys)
     assert out.splitlines()[1].split()[3] == "trusted"
+
+
+def test_config_codex_home_shows_where_each_setting_came_from(
+    shell: InteractiveShell, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text('model = "from-home"\n', encoding="utf-8")
+    (home / "fast.config.toml").write_text('approval_policy = "never"\n', encoding="utf-8")
+    out, err = run(shell, f"%codex_config --codex-home {home} --profile fast -c model_reasoning_effort=high", capsys)
+    assert err == ""
+    flat = " ".join(out.split())
+    assert "config model name: from-home" in flat
+    assert f'model = "from-home" <- user {home / "config.toml"}' in flat
+    assert f'approval_policy = "never" <- user {home / "fast.config.toml"} (profile fast)' in flat
+    assert 'model_reasoning_effort = "high" <- session flags (-c overrides)' in flat
+    out, err = run(shell, f"%codex_config --codex-home {home} --profile nope", capsys)
+    assert "no profile 'nope'" in out + err and "fast" in out + err
+    out, err = run(shell, "%codex_config --profile fast", capsys)
+    assert "--profile and -c apply to --codex-home" in out + err
+
+
+def test_tools_shows_mcp_server_status(
+    shell: InteractiveShell, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run(shell, '%%codex_config\n[mcp_servers.missing]\ncommand = "/no/such/mcp-server"\n', capsys)
+    state = extension.agent(shell)
+    assert state is not None
+    session = state.source()
+    assert session.mcp_servers is not None
+    asyncio.run(session.mcp_ready())  # no loop runs in this shell: the startup runs here
+    out, _ = run(shell, "%codex_tools", capsys)
+    header, row = [line for line in out.splitlines() if line.startswith(("MCP server", "missing"))]
+    assert header.split() == ["MCP", "server", "status", "tools", "reason"]
+    assert row.split()[:3] == ["missing", "failed", "0"] and "/no/such/mcp-server" in row
 
 
 def test_tools_lists_the_plan_in_model_order(shell: InteractiveShell, capsys: pytest.CaptureFixture[str]) -> None:

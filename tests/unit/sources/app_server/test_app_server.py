@@ -270,6 +270,35 @@ def test_binary_resolution_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 
 
 @pytest.mark.requires_codex
+async def test_a_project_hook_keeps_codexs_project_source(tmp_path: Path) -> None:
+    """Codex reports a trusted project's hook with ``source: "project"``: the event says so too
+    (it used to read every non-sessionFlags source as ``user``)."""
+    home, repo = tmp_path / "home", tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (repo / ".codex").mkdir()
+    hook = {"matcher": "update_plan", "hooks": [{"type": "command", "command": "echo '{}'"}]}
+    (repo / ".codex" / "hooks.json").write_text(json.dumps({"hooks": {"PreToolUse": [hook]}}))
+    home.mkdir()
+    project = f'\n[projects.{json.dumps(str(repo.resolve()))}]\ntrust_level = "trusted"\n'
+    async with real_codex([], home, extra_toml=project) as (server, _srv):
+        listed = (await server.request("hooks/list", {"cwds": [str(repo)]}))["data"][0]["hooks"]
+    assert [(h["source"], h["trustStatus"]) for h in listed] == [("project", "untrusted")]
+    trust = project + "".join(
+        f"\n[hooks.state.{json.dumps(h['key'])}]\ntrusted_hash = {json.dumps(h['currentHash'])}\n" for h in listed
+    )
+    script = [[plan_call([("a", "in_progress")], call_id="p1")], [cx.assistant_message("ok")]]
+    async with real_codex(script, home, extra_toml=trust) as (server, _srv):
+        thread = await server.start_thread(cwd=repo)
+        log = RecordingSubscriber(thread)
+        result = await thread.start_turn("go")
+    assert result.status == "completed"
+    (completed,) = log.of_type("hook_completed")
+    assert completed.msg.run.source == "project"
+    assert completed.msg.run.source_path == str((repo / ".codex" / "hooks.json").resolve())
+
+
+@pytest.mark.requires_codex
 async def test_hook_runs_become_hook_events(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
