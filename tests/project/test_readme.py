@@ -67,7 +67,7 @@ def test_install_commands_work_from_a_checkout() -> None:
 def test_the_python_equivalent_of_codex_config_does_what_the_magic_does(capsys: Any) -> None:
     from helpers.ipython_shell import codex_shell
 
-    readme = README.read_text(encoding="utf-8")
+    readme = (README.parent / "docs" / "extension.md").read_text(encoding="utf-8")
     section = readme.split("**`%codex_config` in Python.**", 1)[1]
     (block,) = re.findall(r"```ipython\n(.*?)```", section, flags=re.S)[:1]
     shells = codex_shell()

@@ -38,6 +38,14 @@ RESOURCES_SOURCE = "mcp:resources"
 
 
 class McpServers:
+    """A session's MCP servers (``[mcp_servers.NAME]`` in its config) as tool sources.
+
+    ``async with cx.McpServers.attach(session) as servers:`` starts every enabled server, puts
+    its tools in the session's registry and stops them at the end; ``servers.status()`` gives
+    each server's state (``ready``, ``failed``, ``crashed``, ...), ``servers[name].error`` the
+    reason of a failure and ``servers.warnings`` the tools that were skipped.
+    """
+
     def __init__(
         self,
         registry: Any,
@@ -94,6 +102,7 @@ class McpServers:
             raise KeyError(f"no MCP server named {name!r}; configured: {sorted(self.connections)}") from None
 
     def status(self) -> dict[str, str]:
+        """Each configured server's state by name: ``ready``, ``failed``, ``crashed``, ..."""
         return {name: c.status for name, c in self.connections.items()}
 
     def __repr__(self) -> str:
@@ -114,6 +123,7 @@ class McpServers:
         self._register_safely([c.config.name for c in enabled if c.status == "ready"])
 
     async def restart(self, name: str) -> McpConnection:
+        """Start a ``failed`` or ``crashed`` server again and register its tools if it comes up."""
         connection = self[name]
         await connection.restart()
         if connection.status == "ready":
@@ -121,6 +131,7 @@ class McpServers:
         return connection
 
     async def stop(self) -> None:
+        """Stop every server: its process, or its HTTP session."""
         await asyncio.gather(*(c.stop() for c in self.connections.values()))
 
     async def __aenter__(self) -> McpServers:
@@ -131,6 +142,7 @@ class McpServers:
         await self.stop()
 
     def source(self, name: str) -> str:
+        """The registry source that holds server ``name``'s tools (``mcp:{name}``)."""
         return f"mcp:{name}"
 
     def _register(self, connection: McpConnection) -> None:
