@@ -36,6 +36,15 @@ class ScriptedModel:
     ``record_requests=True`` keeps a copy of every request (its items as they were when
     it was sent) in ``requests``, for tests and notebooks that inspect what the model saw.
     Off by default: a copy per step is the whole history per step.
+
+    ```pycon
+    >>> import asyncio, codex_nb as cx
+    >>> model = cx.ScriptedModel([[cx.assistant_message("hello")]])
+    >>> result = asyncio.run(cx.Session().run_turn("hi", model=model))
+    >>> result.last_agent_message, model.remaining
+    ('hello', 0)
+
+    ```
     """
 
     responses: list[Step]

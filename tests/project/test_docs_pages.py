@@ -184,3 +184,27 @@ def undocumented_public_names() -> list[str]:
 
 def test_every_public_name_has_a_docstring() -> None:
     assert undocumented_public_names() == []
+
+
+def test_the_examples_in_public_docstrings_run() -> None:
+    """The ``>>>`` examples of the public names' docstrings (shown in the API reference) are doctests."""
+    import doctest
+    import importlib
+    import inspect
+
+    finder = doctest.DocTestFinder(recurse=False)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    seen: set[int] = set()
+    examples = 0
+    for short in PUBLIC:
+        module = importlib.import_module(short if short == "codex_nb" else f"codex_nb.{short}")
+        for attr in module.__all__:
+            value = getattr(module, attr)
+            if id(value) in seen or not (inspect.isclass(value) or inspect.isfunction(value)):
+                continue
+            seen.add(id(value))
+            for test in finder.find(value, f"{module.__name__}.{attr}", globs={}):
+                examples += len(test.examples)
+                runner.run(test)
+    assert runner.failures == 0
+    assert examples >= 10
