@@ -90,6 +90,13 @@ def test_the_docs_name_only_files_that_ship() -> None:
     assert missing == []
 
 
+def test_the_readme_links_only_to_files_that_ship() -> None:
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", README.read_text(encoding="utf-8"))
+    local = [t for t in targets if "://" not in t]
+    assert "docs/concepts.md" in local
+    assert [t for t in local if not (ROOT / t).exists()] == []
+
+
 def test_the_path_check_finds_what_it_names() -> None:
     text = "see `tests/project/test_docs_pages.py::test_x`, `codex_nb/nothing.py`, `tests/<pkg>/` and `cx.Session`"
     assert named_paths(text) == ["tests/project/test_docs_pages.py", "codex_nb/nothing.py"]
