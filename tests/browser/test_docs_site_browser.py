@@ -2,8 +2,9 @@
 in their final state (the steps of each checklist, never "Loading widget..."), and no page asks the
 network for anything.
 
-The site comes from ``bash .ci/docs`` (``build/site``, used when that build finished) or is built
-here into a temporary folder. It is served over HTTP on 127.0.0.1, as a reader's browser would get
+The site comes from ``bash .ci/docs`` (``build/site``, used when that build finished: ``.ci/test``
+builds it first) or is built here into a temporary folder (also with ``CODEX_NB_REBUILD_DOCS=1``, for
+a ``build/site`` older than the notebooks). It is served over HTTP on 127.0.0.1, as a reader's browser would get
 it; every request the pages make is recorded, and any that leaves that origin fails the test.
 """
 

@@ -215,3 +215,40 @@ def test_the_examples_in_public_docstrings_run() -> None:
                 runner.run(test)
     assert runner.failures == 0
     assert examples >= 10
+
+
+# Names a row's reason quotes that are not tests: a compared field, an older Codex key.
+NOT_PINS = {"server_requests", "index_gated_web_access"}
+
+
+def compatibility_pins() -> list[tuple[str, str]]:
+    """(row, name) for each test or conformance scenario a Compatibility row names in its last column."""
+    text = (DOCS / "compatibility.md").read_text(encoding="utf-8")
+    pins = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if len(cells) < 3 or set(cells[0]) <= {"-"} or cells[0] in ("Area", "Case"):
+            continue
+        for name in re.findall(r"`([A-Za-z0-9_*]+)`", cells[-1]):
+            if name in NOT_PINS:
+                continue
+            if name.startswith("test_") or re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+)+\*?", name):
+                pins.append((cells[0], name))
+    return pins
+
+
+def test_every_compatibility_row_names_a_test_that_exists() -> None:
+    pins = compatibility_pins()
+    assert len({row for row, _ in pins}) >= 40
+    tests = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("*.py"))
+    scenarios = {p.stem for p in (ROOT / "tests" / "conformance" / "expected").glob("*.json")}
+    missing = []
+    for row, name in pins:
+        if name.startswith("test_"):
+            pattern = re.escape(name[:-1]) if name.endswith("*") else re.escape(name) + r"\b"
+            found = re.search(rf"def {pattern}", tests)
+        else:
+            found = any(s == name or (name.endswith("*") and s.startswith(name[:-1])) for s in scenarios)
+        if not found:
+            missing.append(f"{row}: {name}")
+    assert missing == [], "\n".join(missing)
