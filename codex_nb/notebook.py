@@ -19,7 +19,27 @@ if TYPE_CHECKING:
 
 
 class Session(RuntimeSession):
-    """One conversation thread (see ``runtime.session.Session``) with widget shortcuts."""
+    """One conversation thread: its tools, hooks, history and turns, plus widget shortcuts.
+
+    ``run_turn`` runs a turn to its end; in a notebook, ``start_turn`` returns a handle at once
+    and the turn runs in the background while the widgets follow it.
+
+    ```pycon
+    >>> import asyncio, codex_nb as cx
+    >>> session = cx.Session()  # the notebook profile: update_plan is on
+    >>> checklist = session.checklist()  # display it in a notebook cell
+    >>> plan = {"plan": [{"step": "Fix it", "status": "in_progress"}]}
+    >>> model = cx.ScriptedModel([[cx.function_call("update_plan", plan)], [cx.assistant_message("done")]])
+    >>> result = asyncio.run(session.run_turn("fix the bug", model=model))
+    >>> result.status, result.last_agent_message
+    ('completed', 'done')
+    >>> print(checklist.text())
+    • Updated Plan
+      └ □ Fix it
+    >>> checklist.close()
+
+    ```
+    """
 
     def checklist(self, **options: Any) -> PlanChecklist:
         """A live ``PlanChecklist`` widget of this session (options: width, max_rate)."""

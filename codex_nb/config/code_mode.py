@@ -13,6 +13,8 @@ CORE_DEFAULT_EXEC_YIELD_TIME_MS = 30_000
 
 
 class ToolMode(StrEnum):
+    """How tools reach the model: all direct, Code Mode (``exec`` beside them) or Code Mode only."""
+
     DIRECT = "direct"
     CODE_MODE = "code_mode"
     CODE_MODE_ONLY = "code_mode_only"

@@ -56,6 +56,7 @@ def agent(shell: Any | None = None) -> KernelAgent | None:
 
 
 def load_ipython_extension(shell: Any) -> None:
+    """``%load_ext codex_nb``: one default session per kernel and the ``%%codex`` magics."""
     if agent(shell) is not None:
         return  # loaded twice (%load_ext again, or config + cell): keep the running state
     settings = CodexNbExtension(parent=shell)
@@ -63,6 +64,10 @@ def load_ipython_extension(shell: Any) -> None:
 
 
 def unload_ipython_extension(shell: Any) -> None:
+    """``%unload_ext codex_nb``: remove the magics, interrupt running turns, close the widgets.
+
+    ``await cx.extension.wait_closed()`` waits until the closing has finished.
+    """
     state = agent(shell)
     if state is None:
         return

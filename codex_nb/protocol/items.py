@@ -33,7 +33,15 @@ def function_call(
     call_id: str | None = None,
     namespace: str | None = None,
 ) -> dict[str, Any]:
-    """A model ``function_call`` item. ``arguments`` may be a dict (sent as JSON) or raw text."""
+    """A model ``function_call`` item. ``arguments`` may be a dict (sent as JSON) or raw text.
+
+    ```pycon
+    >>> import codex_nb as cx
+    >>> cx.function_call("update_plan", {"plan": []}, call_id="c1")
+    {'type': 'function_call', 'name': 'update_plan', 'arguments': '{"plan":[]}', 'call_id': 'c1'}
+
+    ```
+    """
     item: dict[str, Any] = {"type": "function_call", "name": name}
     if namespace is not None:
         item["namespace"] = namespace

@@ -36,6 +36,15 @@ class ScriptedModel:
     ``record_requests=True`` keeps a copy of every request (its items as they were when
     it was sent) in ``requests``, for tests and notebooks that inspect what the model saw.
     Off by default: a copy per step is the whole history per step.
+
+    ```pycon
+    >>> import asyncio, codex_nb as cx
+    >>> model = cx.ScriptedModel([[cx.assistant_message("hello")]])
+    >>> result = asyncio.run(cx.Session().run_turn("hi", model=model))
+    >>> result.last_agent_message, model.remaining
+    ('hello', 0)
+
+    ```
     """
 
     responses: list[Step]
@@ -72,9 +81,11 @@ class ScriptedModel:
 
     @property
     def remaining(self) -> int:
+        """How many scripted responses no request has used yet."""
         return len(self.responses) - self._used
 
     async def sample(self, request: ModelRequest) -> list[Item]:
+        """The next scripted response; asking for more than were scripted raises ``ScriptedModelError``."""
         index = self._used
         if index >= len(self.responses):
             raise ScriptedModelError(
@@ -97,6 +108,7 @@ class ScriptedModel:
         return [_fresh(item) for item in items]
 
     def check_turn_end(self) -> None:
+        """Called when a turn ends: unused responses are an error unless ``allow_leftover=True``."""
         if not self.allow_leftover and self.remaining > 0:
             raise ScriptedModelError(
                 f"the turn ended but {self.remaining} scripted response(s) were never used; remove them, or "
@@ -104,6 +116,7 @@ class ScriptedModel:
             )
 
     def assert_exhausted(self) -> None:
+        """Raise ``ScriptedModelError`` if any scripted response was never used (for tests)."""
         if self.remaining:
             raise ScriptedModelError(f"{self.remaining} scripted response(s) were never used")
 

@@ -27,15 +27,19 @@ class RecordingSubscriber:
 
     @property
     def types(self) -> list[str]:
+        """The ``msg.type`` of every recorded event, in order."""
         return [e.msg.type for e in self.events]
 
     def of_type(self, kind: str) -> list[Event]:
+        """The recorded events whose ``msg.type`` is ``kind`` (``"plan_update"``, ``"warning"``, ...)."""
         return [e for e in self.events if e.msg.type == kind]
 
     def wire(self) -> list[dict[str, Any]]:
+        """Every recorded event as the JSON it is sent as."""
         return [e.model_dump(mode="json") for e in self.events]
 
     def close(self) -> None:
+        """Stop recording (the events so far stay)."""
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None

@@ -19,7 +19,7 @@ INTERNAL = re.compile(
     r"\b[Ss]pec \d{1,2}\b|\u00a7|\bDESIGN\b|\bSTYLE(?:\.md| practice| rule)|\b[Ii]ssues? #?\d+|\bV-(?:Aug|Jul|New)\b"
     r"|\.\./shared\b|/work/share[d]/"
 )
-SCANNED = ("codex_nb/", "js/", "tests/", ".ci/")
+SCANNED = ("codex_nb/", "js/", "tests/", ".ci/", "docs/", "mkdocs.yml", "CHANGELOG.md", "CONTRIBUTING.md")
 # Legitimate text that looks like a citation, allowed file by file and snippet by snippet.
 ALLOWED: dict[str, tuple[str, ...]] = {
     "tests/unit/render/test_render_text.py": ('"\u00a7"',),  # a wide-character case of the wrap emulation
@@ -72,6 +72,7 @@ def test_no_internal_references():
 def test_tracked_files_cite_no_internal_documents():
     texts = tracked_texts()
     assert "codex_nb/__init__.py" in texts and "js/plan_view.js" in texts  # the listing found the tree
+    assert "docs/concepts.md" in texts and "CHANGELOG.md" in texts  # and the site's pages
     stale = [
         (name, snippet) for name, snippets in ALLOWED.items() for snippet in snippets if snippet not in texts[name]
     ]

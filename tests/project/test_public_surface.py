@@ -171,11 +171,15 @@ def private_uses(source: str) -> list[str]:
 
 
 def doc_sources(root: Path) -> Iterator[tuple[str, str]]:
-    """(where, source) for each README python/ipython block and each notebook code cell."""
-    readme = (root / "README.md").read_text(encoding="utf-8")
-    for index, match in enumerate(re.finditer(r"```(?:python|ipython)\n(.*?)```", readme, flags=re.S)):
-        line = readme.count("\n", 0, match.start()) + 1
-        yield f"README.md block {index} (line {line})", match.group(1)
+    """(where, source) for each python/ipython block of the README and the site's pages, and each
+    notebook code cell."""
+    pages = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        name = page.relative_to(root)
+        for index, match in enumerate(re.finditer(r"```(?:python|ipython)\n(.*?)```", text, flags=re.S)):
+            line = text.count("\n", 0, match.start()) + 1
+            yield f"{name} block {index} (line {line})", match.group(1)
     for path in sorted((root / "notebooks").glob("*.ipynb")):
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         for index, cell in enumerate(cells):
@@ -187,7 +191,9 @@ def private_uses_in_docs(root: Path) -> dict[str, list[str]]:
     return {where: bad for where, source in doc_sources(root) if (bad := private_uses(source))}
 
 
-def test_the_readme_and_notebooks_use_only_public_names() -> None:
+def test_the_readme_docs_and_notebooks_use_only_public_names() -> None:
+    sources = [where for where, _ in doc_sources(ROOT)]
+    assert any(where.startswith("docs/") for where in sources)  # the site's pages are read too
     assert private_uses_in_docs(ROOT) == {}
 
 

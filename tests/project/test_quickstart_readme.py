@@ -1,15 +1,19 @@
-"""The README's first example is the quickstart notebook: every ```ipython block of the README's
-"A first look" section is a cell of notebooks/00_quickstart.ipynb, in order (nbval runs that)."""
+"""The README's first example is the quickstart notebook: every ```ipython block of the "A first look"
+section of the README and of the Getting started page is a cell of notebooks/00_quickstart.ipynb, in
+order (nbval runs that)."""
 
 from __future__ import annotations
 
 import json
 import re
+
+import pytest
 from helpers.paths import ROOT
 
 
-def test_readme_first_example_is_the_quickstart_notebook() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+@pytest.mark.parametrize("page", ["README.md", "docs/getting-started.md"])
+def test_readme_first_example_is_the_quickstart_notebook(page: str) -> None:
+    readme = (ROOT / page).read_text(encoding="utf-8")
     section = readme.split("## A first look", 1)[1].split("\n## ", 1)[0]
     blocks = [b.strip() for b in re.findall(r"```ipython\n(.*?)```", section, flags=re.S)]
     notebook = json.loads((ROOT / "notebooks" / "00_quickstart.ipynb").read_text(encoding="utf-8"))

@@ -67,7 +67,7 @@ def test_install_commands_work_from_a_checkout() -> None:
 def test_the_python_equivalent_of_codex_config_does_what_the_magic_does(capsys: Any) -> None:
     from helpers.ipython_shell import codex_shell
 
-    readme = README.read_text(encoding="utf-8")
+    readme = (README.parent / "docs" / "extension.md").read_text(encoding="utf-8")
     section = readme.split("**`%codex_config` in Python.**", 1)[1]
     (block,) = re.findall(r"```ipython\n(.*?)```", section, flags=re.S)[:1]
     shells = codex_shell()
@@ -83,3 +83,30 @@ def test_the_python_equivalent_of_codex_config_does_what_the_magic_does(capsys: 
         assert "update_plan: on" in described
     finally:
         shells.close()
+
+
+async def test_the_cells_without_magics_show_the_plan_in_the_checklist() -> None:
+    """The README's "Without magics" cells, run as cells: the first displays the checklist, the second
+    returns at once with the turn running, and the checklist then shows the turn's plan."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config as TraitletsConfig
+
+    readme = README.read_text(encoding="utf-8")
+    section = readme.split("## Without magics", 1)[1].split("\n## ", 1)[0]
+    display, start = re.findall(r"```ipython\n(.*?)```", section, flags=re.S)
+    config = TraitletsConfig()
+    config.HistoryManager.enabled = False
+    shell = InteractiveShell.instance(config=config)
+    try:
+        shown = await shell.run_cell_async(display, store_history=False, transformed_cell=shell.transform_cell(display))
+        assert shown.success, shown.error_in_exec
+        checklist = shown.result
+        assert "no plan yet" in checklist.text()
+        started = await shell.run_cell_async(start, store_history=False, transformed_cell=shell.transform_cell(start))
+        assert started.success, started.error_in_exec
+        result = await shell.user_ns["handle"]
+        assert result.status == "completed"
+        assert "Read the data" in checklist.text() and "Plot it" in checklist.text()
+        checklist.close()
+    finally:
+        InteractiveShell.clear_instance()

@@ -39,6 +39,14 @@ RESOURCES_SOURCE = "mcp:resources"
 
 
 class McpServers:
+    """A session's MCP servers (``[mcp_servers.NAME]`` in its config) as tool sources.
+
+    ``async with cx.McpServers.attach(session) as servers:`` starts every enabled server, puts
+    its tools in the session's registry and stops them at the end; ``servers.status()`` gives
+    each server's state (``ready``, ``failed``, ``crashed``, ...), ``servers[name].error`` the
+    reason of a failure and ``servers.warnings`` the tools that were skipped.
+    """
+
     def __init__(
         self,
         registry: Any,
@@ -130,6 +138,7 @@ class McpServers:
             raise KeyError(f"no MCP server named {name!r}; configured: {sorted(self.connections)}") from None
 
     def status(self) -> dict[str, str]:
+        """Each configured server's state by name: ``ready``, ``failed``, ``crashed``, ..."""
         return {**{name: c.status for name, c in self.connections.items()}, **dict.fromkeys(self.invalid, "failed")}
 
     def errors(self) -> dict[str, str]:
@@ -168,6 +177,7 @@ class McpServers:
         self._register_safely([c.config.name for c in enabled if c.status == "ready"])
 
     async def restart(self, name: str) -> McpConnection:
+        """Start a ``failed`` or ``crashed`` server again and register its tools if it comes up."""
         connection = self[name]
         await connection.restart()
         if connection.status == "ready":
@@ -175,6 +185,7 @@ class McpServers:
         return connection
 
     async def stop(self) -> None:
+        """Stop every server: its process, or its HTTP session (a close during startup ends the startup too)."""
         task = self._start_task
         if task is not None and not task.done():  # a close during startup ends the startup too
             task.cancel()
@@ -190,6 +201,7 @@ class McpServers:
         await self.stop()
 
     def source(self, name: str) -> str:
+        """The registry source that holds server ``name``'s tools (``mcp:{name}``)."""
         return f"mcp:{name}"
 
     def _register(self, connection: McpConnection) -> None:
