@@ -10,9 +10,11 @@ export default {
     const header = document.createElement("div");
     header.className = "cx-transcript-header";
     header.setAttribute("role", "status");
+    const folded = document.createElement("div");
+    folded.className = "cx-transcript-folded";
     const list = document.createElement("ol");
     list.className = "cx-transcript-rows";
-    root.append(header, list);
+    root.append(header, folded, list);
     el.append(root);
     /** @type {Map<string, {li: HTMLLIElement, label: HTMLElement, text: HTMLElement, detail: HTMLElement}>} */
     const rows = new Map();
@@ -35,8 +37,11 @@ export default {
         entries: model.get("entries") ?? [],
         status: model.get("status"),
         error: model.get("error"),
+        earlier: model.get("earlier"),
       });
       header.textContent = view.header;
+      folded.textContent = view.folded;
+      folded.hidden = !view.folded;
       root.dataset.status = view.status;
       const seen = new Set();
       /** @type {HTMLLIElement | null} */
@@ -66,10 +71,11 @@ export default {
         }
       }
     };
-    for (const name of ["entries", "status", "error"]) model.on(`change:${name}`, draw);
+    const traits = ["entries", "status", "error", "earlier"];
+    for (const name of traits) model.on(`change:${name}`, draw);
     draw();
     return () => {
-      for (const name of ["entries", "status", "error"]) model.off(`change:${name}`, draw);
+      for (const name of traits) model.off(`change:${name}`, draw);
     };
   },
 };

@@ -39,10 +39,13 @@ export function transcriptRow(entry) {
 }
 
 /**
- * @param {{entries: TranscriptEntry[], status: string, error: string}} state
+ * The kernel sends only the newest entries; `earlier` counts the ones before them.
+ * @param {{entries: TranscriptEntry[], status: string, error: string, earlier?: number}} state
  */
 export function transcriptView(state) {
   const rows = (state.entries ?? []).map(transcriptRow);
   const status = STATUS_LABELS[/** @type {keyof typeof STATUS_LABELS} */ (state.status)] ?? state.status;
-  return { header: `Transcript: ${status}`, status: state.status, rows, empty: rows.length === 0 };
+  const earlier = Number.isInteger(state.earlier) && /** @type {number} */ (state.earlier) > 0 ? state.earlier : 0;
+  const folded = earlier ? `${earlier} earlier ${earlier === 1 ? "entry" : "entries"} of this turn not shown` : "";
+  return { header: `Transcript: ${status}`, status: state.status, rows, empty: rows.length === 0, folded };
 }

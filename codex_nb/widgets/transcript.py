@@ -3,9 +3,12 @@ call with its status and output, retries and errors -- for any event source.
 
 It reads events only (``TranscriptState``), so a ``Session``, a real Codex app-server
 thread, an ACP session or a replay all show the same way. Kernel -> browser is synced
-state (``entries``, ``status``, ``error``), coalesced: at most ``max_rate`` updates per
-second while text streams (jupyter_server drops IOPub bursts), the latest state wins,
-and the end of a turn is always delivered at once. Nothing comes back from the browser.
+state (``entries``, ``status``, ``error``, ``earlier``), coalesced: at most ``max_rate``
+updates per second while text streams (jupyter_server drops IOPub bursts), the latest state
+wins, and the end of a turn is always delivered at once. Nothing comes back from the browser.
+
+Only the newest ``rows`` entries are synced (``earlier`` counts the rest), so a turn of a
+thousand tool calls costs each update, and the page, the same as a turn of ``rows``.
 """
 
 from __future__ import annotations
@@ -27,9 +30,10 @@ from .static_fallback import StaticFallback
 from .transcript_state import TranscriptState
 
 DEFAULT_MAX_RATE = 20.0
-_URGENT = frozenset(
-    {"turn_started", "turn_complete", "turn_aborted", "error", "item_started", "item_completed", "stream_error"}
-)
+DEFAULT_ROWS = 200
+# Sent at once; everything else (text deltas, tool calls starting and ending) is coalesced to
+# max_rate, since a response of a thousand tool calls would otherwise be two thousand updates.
+_URGENT = frozenset({"turn_started", "turn_complete", "turn_aborted", "error", "stream_error"})
 
 
 class Transcript(StaticFallback, anywidget.AnyWidget):
@@ -44,6 +48,8 @@ class Transcript(StaticFallback, anywidget.AnyWidget):
     """idle | running | completed | interrupted | failed (the latest turn)."""
     error = traitlets.Unicode("").tag(sync=True)
     """The error that failed the latest turn."""
+    earlier = traitlets.Int(0).tag(sync=True)
+    """Entries of the latest turn before the ``entries`` shown (``text()`` has the kept ones)."""
 
     def __new__(cls, source: Any = None, **kwargs: Any) -> Transcript:
         if not (hasattr(source, "subscribe") and hasattr(source, "thread_id")):
@@ -51,11 +57,17 @@ class Transcript(StaticFallback, anywidget.AnyWidget):
                 f"Transcript needs an event source (a codex_nb.Session, an app-server thread, ...), got "
                 f"{type(source).__name__}; pass it: cx.Transcript(session)"
             )
+        rows = kwargs.get("rows", DEFAULT_ROWS)  # checked here: a widget half-built by __init__ fails in __del__
+        if isinstance(rows, bool) or not isinstance(rows, int) or rows < 1:
+            raise ValueError(f"Transcript(rows=...) is how many entries the view shows: a positive int, got {rows!r}")
         widget: Transcript = super().__new__(cls, source, **kwargs)
         return widget
 
-    def __init__(self, source: Any, *, max_rate: float | None = DEFAULT_MAX_RATE, **kwargs: Any) -> None:
+    def __init__(
+        self, source: Any, *, max_rate: float | None = DEFAULT_MAX_RATE, rows: int = DEFAULT_ROWS, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
+        self.rows = rows
         self.state = TranscriptState()
         self.flushes = 0
         """How many state updates were sent to the browser (for tests and the benchmark)."""
@@ -95,7 +107,8 @@ class Transcript(StaticFallback, anywidget.AnyWidget):
             self._last_flush = time.monotonic()
             self.flushes += 1
             with self.hold_sync():
-                self.entries = self.state.snapshot()
+                self.entries = self.state.snapshot(last=self.rows)
+                self.earlier = self.state.earlier(len(self.entries))
                 self.status = self.state.status
                 self.error = self.state.error
 

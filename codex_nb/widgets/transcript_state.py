@@ -8,18 +8,29 @@ tool calls appear with ``item_started`` and settle with ``item_completed`` (app-
 the text of the abandoned attempt and notes the retry; ``error`` and the turn events set
 the status. Deltas are appended to a string buffer and copied out only when a snapshot is
 taken, so a 10,000-delta answer costs linear time and memory of about its text.
+
+A turn can hold thousands of tool calls, so the view is sent a window: the last ``rows``
+entries (``snapshot(last=rows)``), each entry's text cut to its head and tail past
+``MAX_SHOWN_CHARS``. The state keeps at most ``MAX_ENTRIES`` entries of a turn; the oldest
+settled ones go first, counted in ``dropped``.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 import json
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..protocol.events import Event
 
 MAX_DETAIL_CHARS = 4000
+MAX_SHOWN_CHARS = 100_000
+"""An entry's text beyond this is shown as its first and last half (the whole text stays in ``text()``)."""
+MAX_ENTRIES = 10_000
+"""Entries one turn keeps (a cap on the kernel's memory: about 10,000 x 8 KB of tool details)."""
 TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution"})
 
 
@@ -53,7 +64,7 @@ class _Entry:
         return {
             "kind": self.kind,
             "id": self.id,
-            "text": self.text(),
+            "text": _shown(self.text()),
             "status": self.status,
             "title": self.title,
             "detail": self.detail,
@@ -63,8 +74,11 @@ class _Entry:
 class TranscriptState:
     """Folds events into entries; ``snapshot()`` is the JSON the widget view renders."""
 
-    def __init__(self) -> None:
-        self.entries: list[_Entry] = []
+    def __init__(self, *, max_entries: int = MAX_ENTRIES) -> None:
+        self.entries: deque[_Entry] = deque()
+        self.max_entries = max_entries
+        self.dropped = 0
+        """Entries of this turn dropped to keep ``max_entries`` (the oldest first)."""
         self.status = "idle"
         self.error = ""
         self.turn_id: str | None = None
@@ -77,12 +91,21 @@ class TranscriptState:
         handler = _HANDLERS.get(event.msg.type)
         return False if handler is None else handler(self, event)
 
-    def snapshot(self) -> list[dict[str, str]]:
-        return [entry.snapshot() for entry in self.entries]
+    def snapshot(self, last: int | None = None) -> list[dict[str, str]]:
+        """The entries as the view renders them; ``last``: only the newest ``last`` of them."""
+        if last is None or last >= len(self.entries):
+            return [entry.snapshot() for entry in self.entries]
+        newest = list(itertools.islice(reversed(self.entries), max(last, 0)))
+        return [entry.snapshot() for entry in reversed(newest)]
+
+    def earlier(self, shown: int) -> int:
+        """How many entries of this turn come before the newest ``shown`` (dropped ones included)."""
+        return self.dropped + max(len(self.entries) - shown, 0)
 
     # -- turn ------------------------------------------------------------------------------
     def _turn_started(self, event: Event) -> bool:
         self.entries.clear()
+        self.dropped = 0
         self._streaming.clear()
         self._tools.clear()
         self.status, self.error = "running", ""
@@ -159,11 +182,24 @@ class TranscriptState:
         self._counter += 1
         entry = _Entry(kind=kind, id=entry_id or f"{kind}-{self._counter}", value=text, status=status, detail=detail)
         self.entries.append(entry)
+        while len(self.entries) > self.max_entries:
+            self._drop_oldest()
         return entry
+
+    def _drop_oldest(self) -> None:
+        oldest = self.entries.popleft()
+        self.dropped += 1
+        if self._tools.get(oldest.id) is oldest:
+            del self._tools[oldest.id]  # a late update of a dropped call adds it again, at the end
+        for kind, entry in list(self._streaming.items()):
+            if entry is oldest:
+                del self._streaming[kind]
 
     def text(self) -> str:
         """Plain text of the transcript (the widget's ``text/plain``)."""
         lines = [f"Transcript: {self.status}"]
+        if self.dropped:
+            lines.append(f"({self.dropped} earlier entries of this turn dropped: a turn keeps {self.max_entries})")
         for entry in self.entries:
             body = entry.text()
             if entry.kind == "tool":
@@ -215,6 +251,13 @@ def _tool_output(item: dict[str, Any]) -> str:
         return "\n".join(str(c.get("text", "")) for c in content or [] if isinstance(c, dict))
     parts = item.get("contentItems") or []
     return "\n".join(str(p.get("text", "")) for p in parts if isinstance(p, dict) and p.get("type") == "inputText")
+
+
+def _shown(text: str) -> str:
+    if len(text) <= MAX_SHOWN_CHARS:
+        return text
+    half = MAX_SHOWN_CHARS // 2
+    return f"{text[:half]}\n… {len(text) - 2 * half} characters not shown …\n{text[-half:]}"
 
 
 def _clip(text: str) -> str:

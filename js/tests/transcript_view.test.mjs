@@ -24,3 +24,14 @@ test("an empty transcript and unknown kinds still render", () => {
   assert.equal(transcriptView({ entries: [], status: "idle", error: "" }).empty, true);
   assert.equal(transcriptRow({ kind: "other", id: "x", text: "t", status: "", title: "", detail: "" }).label, "other");
 });
+
+test("entries before the window are counted in one folded line", () => {
+  const entry = { kind: "tool", id: "c9", text: "", status: "completed", title: "t", detail: "" };
+  assert.equal(transcriptView({ entries: [entry], status: "running", error: "", earlier: 800 }).folded,
+    "800 earlier entries of this turn not shown");
+  assert.equal(transcriptView({ entries: [entry], status: "running", error: "", earlier: 1 }).folded,
+    "1 earlier entry of this turn not shown");
+  for (const earlier of [0, undefined, -3, 2.5, "7"]) {
+    assert.equal(transcriptView({ entries: [entry], status: "running", error: "", earlier: /** @type {any} */ (earlier) }).folded, "");
+  }
+});

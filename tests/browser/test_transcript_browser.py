@@ -47,3 +47,39 @@ def test_transcript_streams_text_and_shows_tool_calls(page: Any, jupyter_server:
     expect(header).to_have_text("Transcript: interrupted")
     expect(assistant).to_have_attribute("data-live", "false")
     notebook.screenshot("transcript_interrupted.png")
+
+
+LONG_TURN = """\
+import codex_nb as cx
+from codex_nb.testing import ResponsesServer
+
+session = cx.Session()
+
+@session.tool
+def work(n: int) -> str:
+    "Do one small piece of work."
+    return f"piece {n} done"
+
+calls = [cx.function_call("work", {"n": i}, call_id=f"w{i}") for i in range(1000)]
+view = cx.Transcript(session, rows=100)
+display(view)
+async with ResponsesServer([calls, [cx.assistant_message("All done.")]]) as srv:
+    result = await session.run_turn("a long turn", model=cx.ResponsesModel(model="local", base_url=srv.base_url))
+print(result.status, len(view.state.entries), view.earlier, view.flushes < 200)
+"""
+
+
+def test_a_thousand_tool_calls_keep_the_page_small(page: Any, jupyter_server: JupyterServer) -> None:
+    """The kernel sends the newest rows only: the page holds a hundred rows and one folded line."""
+    from playwright.sync_api import expect
+
+    jupyter_server.write_notebook("transcript_long.ipynb", notebook_json([LONG_TURN]))
+    notebook = NotebookPage(page, jupyter_server, "transcript_long.ipynb", ui="lab").open()
+    notebook.run_all()
+    expect(page.locator(".jp-OutputArea-output pre").last).to_have_text("completed 1001 901 True", timeout=120_000)
+    transcript = page.locator(".cx-transcript")
+    expect(transcript.locator(".cx-transcript-header")).to_have_text("Transcript: completed")
+    expect(transcript.locator(".cx-transcript-folded")).to_have_text("901 earlier entries of this turn not shown")
+    expect(transcript.locator(".cx-transcript-row")).to_have_count(100)
+    expect(transcript.locator(".cx-kind-assistant .cx-transcript-text")).to_have_text("All done.")
+    assert transcript.evaluate("el => el.querySelectorAll('*').length") < 600  # 100 rows of 4 nodes, plus the frame

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 
@@ -207,3 +208,95 @@ def test_the_transcript_bundle_is_one_valid_module(tmp_path) -> None:
     script = f"const m = await import({json.dumps(path.as_uri())}); console.log(typeof m.default.render);"
     out = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "function"
+
+
+def _tool_turn(bus: EventBus, calls: int, *, detail: str = "x") -> None:
+    bus.emit(TurnStarted(turn_id="t1"), id="t1", turn_id="t1")
+    for i in range(calls):
+        item = {
+            "type": "dynamicToolCall",
+            "id": f"c{i}",
+            "tool": "work",
+            "arguments": {"n": detail},
+            "status": "inProgress",
+        }
+        bus.emit(ItemStarted(thread_id="thread-x", turn_id="t1", item=item, started_at_ms=0), id="t1", turn_id="t1")
+        done = {**item, "status": "completed", "contentItems": [{"type": "inputText", "text": f"done {i}"}]}
+        bus.emit(ItemCompleted(thread_id="thread-x", turn_id="t1", item=done, completed_at_ms=1), id="t1", turn_id="t1")
+
+
+def test_a_thousand_tool_calls_sync_only_the_newest_rows() -> None:
+    bus = EventBus("thread-x")
+    view = transcript(bus, max_rate=None, rows=50)
+    _tool_turn(bus, 1000)
+    view.flush()
+    assert len(view.entries) == 50 and view.earlier == 950
+    assert [e["id"] for e in view.entries] == [f"c{i}" for i in range(950, 1000)]
+    assert len(view.state.entries) == 1000  # the kernel keeps them all (text() shows them)
+    assert view.text().count("\ntool ") == 1000
+    bus.emit(TurnStarted(turn_id="t2"), id="t2", turn_id="t2")
+    view.flush()
+    assert view.entries == [] and view.earlier == 0
+
+
+def test_the_sync_cost_does_not_grow_with_the_turn() -> None:
+    """Each update sends the window, not the turn: the state a flush sends stays the same size."""
+    bus = EventBus("thread-x")
+    with recording_comms() as comms:
+        view = Transcript(bus, max_rate=None, rows=20)
+    _tool_turn(bus, 40, detail="d" * 1000)
+    early = len(json.dumps(view.get_state(["entries"])))
+    sent_early = len(json.dumps(comms[0].messages[-1][1]))
+    _tool_turn(bus, 2000, detail="d" * 1000)
+    assert len(json.dumps(view.get_state(["entries"]))) <= early * 1.05
+    assert len(json.dumps(comms[0].messages[-1][1])) <= sent_early * 1.05
+
+
+def test_a_turn_keeps_at_most_max_entries_and_says_how_many_went() -> None:
+    state = TranscriptState(max_entries=100)
+    bus = EventBus("thread-x")
+    bus.subscribe(state.apply)
+    _tool_turn(bus, 250)
+    assert len(state.entries) == 100 and state.dropped == 150
+    assert state.earlier(20) == 230
+    assert state.text().splitlines()[1] == "(150 earlier entries of this turn dropped: a turn keeps 100)"
+    late = {"type": "dynamicToolCall", "id": "c3", "tool": "work", "arguments": {}, "status": "completed"}
+    bus.emit(
+        ItemCompleted(thread_id="thread-x", turn_id="t1", item=late, completed_at_ms=2), id="t1", turn_id="t1"
+    )  # an update of a dropped call comes back at the end
+    assert state.entries[-1].id == "c3"
+
+
+def test_a_huge_text_is_shown_by_its_head_and_tail() -> None:
+    bus = EventBus("thread-x")
+    view = transcript(bus, max_rate=None)
+    bus.emit(TurnStarted(turn_id="t1"), id="t1", turn_id="t1")
+    text = "a" * 80_000 + "b" * 80_000
+    bus.emit(AgentMessage(message=text), id="t1", turn_id="t1")
+    shown = view.entries[-1]["text"]
+    assert shown.startswith("a" * 50_000) and shown.endswith("b" * 50_000)
+    assert "… 60000 characters not shown …" in shown
+    assert view.state.entries[-1].text() == text
+
+
+@pytest.mark.parametrize("rows", [0, -1, 1.5, True, "10"])
+def test_rows_must_be_a_positive_int(rows) -> None:
+    with pytest.raises(ValueError, match="positive int"):
+        transcript(EventBus("t"), rows=rows)
+
+
+async def test_a_response_of_a_thousand_tool_calls_is_coalesced_too() -> None:
+    session = cx.Session()
+
+    @session.tool
+    def work(n: int) -> str:
+        "Do one small piece of work."
+        return f"piece {n} done"
+
+    calls = [cx.function_call("work", {"n": i}, call_id=f"w{i}") for i in range(1000)]
+    view = transcript(session, rows=100)
+    async with ResponsesServer([calls, [cx.assistant_message("All done.")]]) as srv:
+        result = await session.run_turn("long", model=cx.ResponsesModel(model="m", base_url=srv.base_url))
+    assert result.status == "completed" and len(view.state.entries) == 1001
+    assert view.entries[-2]["text"] == "piece 999 done" and view.earlier == 901
+    assert view.flushes < 200  # not two updates per call
