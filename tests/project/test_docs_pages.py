@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
@@ -45,8 +46,12 @@ def test_the_pages_have_python_blocks() -> None:
 
 
 @pytest.mark.parametrize("block", python_blocks())
-def test_page_python_blocks_run(block: str) -> None:
-    out = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True, timeout=120, cwd=ROOT)
+def test_page_python_blocks_run(block: str, tmp_path: Path) -> None:
+    # In a folder of its own: a block may write files (a cassette, a config), never into the checkout.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    out = subprocess.run(
+        [sys.executable, "-c", block], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env
+    )
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stderr
 
