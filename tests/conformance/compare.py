@@ -6,6 +6,8 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
+from codex_nb.testing import pinned_codex_version
+
 from .normalise import canonical
 from .scenario import Scenario
 
@@ -80,7 +82,9 @@ def _lines(value: Any) -> Any:
 def diff(mine: Any, theirs: Any) -> str:
     a = canonical(_lines(theirs)).splitlines()
     b = canonical(_lines(mine)).splitlines()
-    return "\n".join(difflib.unified_diff(a, b, "codex 0.169 (expected)", "codex_nb", lineterm="", n=2))
+    return "\n".join(
+        difflib.unified_diff(a, b, f"codex {pinned_codex_version()} (expected)", "codex_nb", lineterm="", n=2)
+    )
 
 
 def scenario_tools(scenario: Scenario, obs: dict[str, Any], reference: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
