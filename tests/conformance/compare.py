@@ -37,6 +37,8 @@ def fields(obs: dict[str, Any], other: dict[str, Any]) -> dict[str, tuple[Any, A
         "hooks": (obs["hooks"], other["hooks"]),
         "server_requests": (obs["server_requests"], other["server_requests"]),
     }
+    if "routes" in other and (obs.get("routes") or other.get("routes")):  # the provider's other endpoints
+        out["routes"] = (obs.get("routes", []), other["routes"])
     if obs.get("hook_list") or other.get("hook_list"):  # hooks/list: keys, matchers, trust status
         out["hook_list"] = (obs.get("hook_list", []), other.get("hook_list", []))
     n = max(len(obs["inputs"]), len(other["inputs"]))
@@ -103,9 +105,27 @@ def scenario_tools(scenario: Scenario, obs: dict[str, Any], reference: dict[str,
     }
 
 
+SEED_TOOLS = ("web.run", "image_gen.imagegen", "web_search")
+
+
+def seed_tools(scenario: Scenario, obs: dict[str, Any], reference: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """Which of the gated seed tools each side declares, for scenarios that open or close their gates
+    (an absent tool has no spec to compare, so its absence must be a field of its own)."""
+    if not (scenario.provider or scenario.routes or "seed" in scenario.tags):
+        return {}
+    return {
+        f"seed_tools[{mode}]": (
+            [n for n in SEED_TOOLS if n in obs["tools"].get(mode, {})],
+            [n for n in SEED_TOOLS if n in specs],
+        )
+        for mode, specs in reference["tools"].items()
+    }
+
+
 def compare(scenario: Scenario, obs: dict[str, Any], reference: dict[str, Any]) -> list[Check]:
     checks = []
-    for name, (mine, theirs) in {**fields(obs, reference), **scenario_tools(scenario, obs, reference)}.items():
+    extra = {**scenario_tools(scenario, obs, reference), **seed_tools(scenario, obs, reference)}
+    for name, (mine, theirs) in {**fields(obs, reference), **extra}.items():
         base = name.split("[")[0]
         if base in scenario.skip or name in scenario.skip:
             checks.append(Check(scenario.name, name, True, skipped=scenario.why or "deliberate"))
