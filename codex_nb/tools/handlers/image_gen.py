@@ -18,6 +18,7 @@ it receives the same body and returns the image as base64 PNG text (or PNG bytes
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import os
@@ -188,7 +189,8 @@ class ImageGenTool(Tool):
 
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:
         args = self.parse(invocation.payload_text)
-        path, body = self.image_request(args, invocation)
+        # files are read (references) and written (the result) off the event loop
+        path, body = await asyncio.to_thread(self.image_request, args, invocation)
         if self.handler is not None:
             result = await call_handler(self.handler, body, "image_gen.imagegen")
             b64 = base64.b64encode(result).decode() if isinstance(result, bytes) else result
@@ -201,7 +203,7 @@ class ImageGenTool(Tool):
             raise RespondToModel(NO_ROUTE)
         if not isinstance(b64, str) or not b64:
             raise RespondToModel(NO_IMAGE)
-        return self._output(b64, invocation)
+        return await asyncio.to_thread(self._output, b64, invocation)
 
     def _output(self, b64: str, invocation: ToolInvocation) -> ToolOutput:
         try:

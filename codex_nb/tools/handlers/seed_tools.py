@@ -11,6 +11,7 @@ decides whether Codex declares the tool at all, before any model is asked.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 from collections.abc import Awaitable, Callable, Mapping
@@ -73,9 +74,13 @@ def uses_actor_authorization(table: Mapping[str, Any]) -> bool:
 
 
 async def call_handler(handler: Handler, request: dict[str, Any], what: str) -> Any:
-    """Run a person's handler (sync or async); its failure becomes the model's output, named."""
+    """Run a person's handler; its failure becomes the model's output, named. A plain function runs
+    in a worker thread, so one that waits on the network does not stall the kernel's event loop."""
     try:
-        result = handler(request)
+        if inspect.iscoroutinefunction(handler):
+            result = await handler(request)
+        else:
+            result = await asyncio.to_thread(handler, request)
         if inspect.isawaitable(result):
             result = await result
     except RespondToModel:

@@ -309,3 +309,27 @@ def test_specs_keep_the_binarys_key_order():
         assert list(spec) == ["type", "name", "description", "strict", "parameters"]
         assert json.loads(json.dumps(spec)) == spec
     assert list(ImageGenTool().spec()["parameters"]) == ["type", "properties", "required", "additionalProperties"]
+
+
+async def test_a_plain_handler_runs_off_the_event_loop():
+    # a handler that waits (on a search service, say) must not stall the kernel's loop: here it
+    # waits for the loop itself to answer, which only a handler in a worker thread lets happen
+    import asyncio
+    import threading
+
+    started, go = threading.Event(), threading.Event()
+
+    def waiting(request):
+        started.set()
+        return "answered" if go.wait(timeout=10) else "the loop was blocked"
+
+    async def release():
+        await asyncio.to_thread(started.wait, 10)
+        go.set()
+
+    session = cx.Session(config(WEB, "supports_standalone_web_search = true"))
+    session.set_handler("web.run", waiting)
+    releaser = asyncio.ensure_future(release())
+    result = await run(session, [cx.function_call("run", {}, call_id="w", namespace="web")])
+    await releaser
+    assert result.outputs()["w"] == [{"type": "input_text", "text": "answered"}]
