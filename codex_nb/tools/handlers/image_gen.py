@@ -126,6 +126,13 @@ def recent_images(history: list[dict[str, Any]], count: int) -> list[str]:
 class ImageGenTool(Tool):
     """``image_gen.imagegen``: one image, generated or edited, by the provider or a handler."""
 
+    # What a Code Mode script gets back; rendered into the exec declaration (conformance seed_code_mode).
+    output_schema = {
+        "type": "object",
+        "properties": {"image_url": {"type": "string"}, "output_hint": {"type": "string"}},
+        "required": ["image_url"],
+    }
+
     def __init__(self, *, handler: Handler | None = None, save_root: Path | None = None) -> None:
         specs = recorded_specs()["image_gen"]
         super().__init__(NAME, namespace=NAMESPACE, namespace_description=specs["namespace_description"])
@@ -226,7 +233,8 @@ class ImageGenTool(Tool):
             else {"type": "input_text", "text": UNPROCESSABLE}
         )
         hint = {"type": "input_text", "text": HINT.format(dir=folder, path=target)}
-        return ToolOutput(body=[image, hint], code_mode_result={"image_url": image.get("image_url")})
+        result = {"image_url": image.get("image_url"), "output_hint": hint["text"]}
+        return ToolOutput(body=[image, hint], code_mode_result=result)
 
 
 def _safe(name: str) -> str:

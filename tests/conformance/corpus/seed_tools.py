@@ -191,3 +191,23 @@ SCENARIOS += [
     )
     for name, arguments in _ARGUMENT_CASES.items()
 ]
+
+# Code Mode: both tools stay direct; what exec's description says of them
+SCENARIOS += [
+    Scenario(
+        name="seed_code_mode",
+        config=UPDATE_PLAN_ON + "\n[features]\nstandalone_web_search = true\ncode_mode = true\n",
+        provider=WEB_PROVIDER + ACTOR,
+        responses=[DONE],
+        tags=("seed", "code_mode"),
+    ),
+    Scenario(
+        name="seed_code_mode_only",
+        config=UPDATE_PLAN_ON + "\n[features]\nstandalone_web_search = true\ncode_mode = true\ncode_mode_only = true\n",
+        provider=WEB_PROVIDER + ACTOR,
+        responses=[DONE],
+        tags=("seed", "code_mode"),
+        skip=("tool_spec[default:exec]",),
+        why="the binary nests its own shell, agent and goal tools; each tool both nest is compared (exec_nested_tool)",
+    ),
+]
