@@ -36,7 +36,7 @@ SEARCH_PATH = "alpha/search"
 MAX_OUTPUT_TOKENS = 10_000
 """A catalog model's output budget (its truncation policy: 10000 tokens)."""
 DEFAULT_MAX_OUTPUT_TOKENS = 2_500
-"""Any other model's (Codex's default truncation policy, 10000 bytes, read as tokens)."""
+"""Any other model's (observed with the pinned binary for a model outside its catalog)."""
 NO_ROUTE = (
     "web.run has no route: this session has no provider to send the search to; give it a handler "
     "(session.set_handler('web.run', handler)) or use a Responses provider whose table says supports_standalone_web_search = true"
