@@ -267,7 +267,7 @@ def test_binary_resolution_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     old.write_text("#!/bin/sh\necho 'codex-cli 0.100.0'\n")
     old.chmod(old.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("CODEX_BIN", str(old))
-    with pytest.raises(cx.app_server.CodexBinaryError, match=f"is Codex 0.100.0, older than {pinned}"):
+    with pytest.raises(cx.app_server.CodexBinaryError, match=r"is Codex 0.100.0, older than 0.169.0, the oldest"):
         check_version(codex_binary())
 
 
@@ -513,3 +513,13 @@ async def test_the_keyboard_interrupt_during_await_stops_a_codex_turn_like_stop(
             assert cancelled_cell == []  # the relay took the signal, not the previous handler
             assert caught.value.result.status == "interrupted"
             assert (await handle) is caught.value.result
+
+
+def test_the_previous_pin_is_still_accepted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a person who installed Codex 0.169 keeps a working %%codex: only what codex_nb does not read changed
+    from codex_nb.sources.app_server.binary import check_version
+
+    older = tmp_path / "codex"
+    older.write_text("#!/bin/sh\necho 'codex-cli 0.169.0'\n")
+    older.chmod(older.stat().st_mode | stat.S_IEXEC)
+    assert check_version(older) == "0.169.0"
