@@ -40,6 +40,8 @@ from ..tools.calls import run_call
 from ..tools.cancellation import CancelSource, CancelToken
 from ..tools.errors import Fatal
 from ..tools.handlers.clock import CurrentTimeReminder
+from ..tools.handlers.image_gen import ImageGenTool
+from ..tools.handlers.web_run import WebRunTool
 from ..tools.hook_points import ToolHooks
 from ..tools.invocation import ModeKind, TurnContext
 from ..tools.lifecycle import ControlToolCallFact, LifecycleRecord
@@ -56,6 +58,23 @@ if TYPE_CHECKING:
     from ..sources.mcp.manager import McpServers
 from .._interrupt import await_interruptibly
 from .records import DEFAULT_RECORD_LIMIT, CallRecords
+
+SEED_TOOL_TYPES = (WebRunTool, ImageGenTool)
+
+
+def wire_provider_routes(registry: ToolRegistry, config: Config) -> None:
+    """Point web.run / image_gen.imagegen at the config's provider (the route Codex uses)."""
+    tools = [r.tool for n in registry.names() if (r := registry.get(n)) is not None]
+    seed = [t for t in tools if isinstance(t, SEED_TOOL_TYPES)]
+    if not seed:
+        return
+    from ..sources.responses.tool_routes import provider_route  # only sessions that declare them pay for it
+
+    route = provider_route(config.extra if isinstance(config.extra, dict) else {})
+    for tool in seed:
+        tool.backend = route
+
+
 from .turn import TurnResult, TurnRunner, UsageTally
 
 INTERRUPT_GRACE_SECONDS = 0.1  # GRACEFULL_INTERRUPTION_TIMEOUT_MS
@@ -215,6 +234,7 @@ class Session(BusEventSource, SessionHooksMixin):
         self.time_reminder = CurrentTimeReminder(self.config)
         for tool in builtin_tools(self.config):
             self.registry.register(tool, source="builtin")
+        wire_provider_routes(self.registry, self.config)
         self.mcp_servers: McpServers | None = _session_servers(self) if mcp_servers else None
         """The config's ``[mcp_servers]``, started at session start as Codex starts a thread's (in the
         background when a loop runs, else by the first turn); ``mcp_servers=False`` leaves them to
@@ -291,6 +311,18 @@ class Session(BusEventSource, SessionHooksMixin):
 
         return register(fn) if fn is not None else register
 
+    def set_handler(self, name: str, handler: Callable[[dict[str, Any]], Any] | None) -> None:
+        """Answer ``web.run`` or ``image_gen.imagegen`` with ``handler(request)`` instead of the provider
+        (None goes back to the provider). The tool must be declared: its gates are the config's."""
+        registered = self.registry.get(name) if isinstance(name, str) else None
+        tool = registered.tool if registered is not None else None
+        if not isinstance(tool, SEED_TOOL_TYPES):
+            raise ToolCallError(
+                f"set_handler takes web.run or image_gen.imagegen, and only when the config declares it; got {name!r} "
+                f"(declared: {', '.join(self.registry.names())}). See docs/builtin-tools.md for each tool's gates."
+            )
+        tool.handler = handler
+
     def tool_plan(self, mode: str = "default") -> ToolPlan:
         """What one sampling step would see right now."""
         return self.planner.plan(_mode(mode))
@@ -312,6 +344,7 @@ class Session(BusEventSource, SessionHooksMixin):
             model_slug=self.config.model_slug,
             started_at=time.time(),
             context_window=self.context_window,
+            history=self.history,
         )
 
     async def call_tool(

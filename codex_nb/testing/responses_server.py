@@ -12,6 +12,12 @@ entries too.
 Strict: a request beyond the script is answered with HTTP 500 and a message saying so,
 and leaving the context manager raises ``ResponsesServerError`` for it, and for script
 entries that were never used (unless ``allow_leftover=True``).
+
+``routes`` answers the provider's other JSON endpoints Codex calls for tools it leaves to
+the provider (``POST /v1/alpha/search`` for ``web.run``, ``POST /v1/images/generations``
+for ``image_gen.imagegen``): each maps a path under ``/v1`` to a callable taking the JSON
+body and returning the JSON answer (or an ``HttpError``); every body is kept in
+``route_requests``.
 """
 
 from __future__ import annotations
@@ -107,6 +113,7 @@ class Redirect:
 
 Fault = HttpError | CutStream | Stall | Garbage | Events | Raw | Redirect
 Entry = Sequence[Item] | Callable[[dict[str, Any]], Any] | Fault
+Route = Callable[[dict[str, Any]], "Mapping[str, Any] | HttpError"]
 
 
 def _sse(event: dict[str, Any]) -> bytes:
@@ -124,6 +131,12 @@ def _usage(request_bytes: int, items: Sequence[Item]) -> dict[str, Any]:
         "output_tokens_details": {"reasoning_tokens": 0},
         "total_tokens": input_tokens + output_tokens,
     }
+
+
+def _route_key(path: str) -> str:
+    """``alpha/search``, ``/alpha/search`` and ``/v1/alpha/search`` name the same route."""
+    path = "/" + path.split("?")[0].strip("/")
+    return path if path.startswith("/v1/") else "/v1" + path
 
 
 def _is_item_list(value: Any) -> bool:
@@ -146,6 +159,7 @@ class ResponsesServer:
         allow_leftover: bool = False,
         host: str = "127.0.0.1",
         port: int = 0,
+        routes: Mapping[str, Route] | None = None,
     ) -> None:
         if isinstance(script, (str, bytes)) or not isinstance(script, Sequence):
             raise TypeError("ResponsesServer takes a list of script entries, each a list of output items or a fault")
@@ -163,6 +177,9 @@ class ResponsesServer:
         self.paths: list[str] = []
         """The request path (with its query string) of every recorded POST, in order."""
         self.other_requests: list[tuple[str, str]] = []
+        self.routes: dict[str, Route] = {_route_key(k): v for k, v in (routes or {}).items()}
+        self.route_requests: list[tuple[str, dict[str, Any]]] = []
+        """``(path, JSON body)`` of every request a route answered, in order."""
         self.failures: list[str] = []
         self.disconnects = 0
         """How many held ``Events`` streams saw the client hang up."""
@@ -294,6 +311,10 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
+        route = self.owner.routes.get(_route_key(self.path))
+        if route is not None:
+            self._route(route, raw)
+            return
         if self.path.split("?")[0].rstrip("/") not in ("/v1/responses", "/responses"):
             self.owner.other_requests.append(("POST", self.path))
             self._json(404, {"error": {"message": f"ResponsesServer serves only POST /v1/responses, not {self.path}"}})
@@ -325,6 +346,28 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(index, entry, len(raw))
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client hung up (e.g. an interrupted turn): nothing left to send
+
+    def _route(self, route: Route, raw: bytes) -> None:
+        path = _route_key(self.path)
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError as exc:
+            self.owner._fail(f"{path}: request body is not JSON: {exc}")
+            self._json(400, {"error": {"message": f"request body is not JSON: {exc}"}})
+            return
+        with self.owner._lock:
+            self.owner.route_requests.append((path, copy.deepcopy(body)))
+        try:
+            answer = route(body)
+        except Exception as exc:  # a broken route must not kill the server
+            message = f"route {path} raised {type(exc).__name__}: {exc}"
+            self.owner._fail(message)
+            self._json(500, {"error": {"message": message, "type": "server_error"}})
+            return
+        if isinstance(answer, HttpError):
+            self._answer(-1, answer, len(raw))
+            return
+        self._json(200, dict(answer))
 
     # -- answers -----------------------------------------------------------------------
     def _answer(self, index: int, entry: Any, request_bytes: int) -> None:

@@ -123,6 +123,8 @@ class TurnContext:
     """Calls dispatched in this turn so far."""
     context_window: ContextWindow = field(default_factory=ContextWindow)
     """The session's context-window state (token usage, new_context, announced tool namespaces)."""
+    history: list[dict[str, Any]] | None = None
+    """The thread's conversation so far (read-only for handlers: web.run's request, image_gen's recent images)."""
 
     def __post_init__(self) -> None:
         if self.events is None:

@@ -88,13 +88,15 @@ class ToolOutput:
     success: bool | None = True
     code_mode_result: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
+    keep_items: bool = False
+    """Send a one-``input_text`` body as a list, as Codex does for content-item outputs (``web.run``)."""
 
     @property
     def text(self) -> str:
         return body_text(self.body)
 
     def to_response_item(self, call: ToolCall) -> dict[str, Any]:
-        body = collapse_body(self.body)
+        body = self.body if self.keep_items else collapse_body(self.body)
         if call.payload.kind == "tool_search":
             item = empty_tool_search_output(call.call_id)
             item["tools"] = list(self.extra.get("tool_search_tools", []))

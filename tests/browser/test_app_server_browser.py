@@ -2,7 +2,7 @@
 PlanChecklist, a Plan-mode question is answered in the prompts widget in Chromium, and a
 command approval is approved there.
 
-Codex (``codex app-server`` 0.169.0) samples from a local scripted Responses server whose
+Codex (``codex app-server``, the pinned version) samples from a local scripted Responses server whose
 entries wait for the notebook's "Next snapshot" button before answering, so every step is
 a handshake; no sleeps.
 """

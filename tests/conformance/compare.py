@@ -6,6 +6,8 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
+from codex_nb.testing import pinned_codex_version
+
 from .normalise import canonical
 from .scenario import Scenario
 
@@ -37,6 +39,8 @@ def fields(obs: dict[str, Any], other: dict[str, Any]) -> dict[str, tuple[Any, A
     }
     if "config_layers" in other:  # layered scenarios: the files read, their trust, where each key came from
         out["config_layers"] = (obs.get("config_layers"), other["config_layers"])
+    if "routes" in other and (obs.get("routes") or other.get("routes")):  # the provider's other endpoints
+        out["routes"] = (obs.get("routes", []), other["routes"])
     if obs.get("hook_list") or other.get("hook_list"):  # hooks/list: keys, matchers, trust status
         out["hook_list"] = (obs.get("hook_list", []), other.get("hook_list", []))
     n = max(len(obs["inputs"]), len(other["inputs"]))
@@ -82,7 +86,9 @@ def _lines(value: Any) -> Any:
 def diff(mine: Any, theirs: Any) -> str:
     a = canonical(_lines(theirs)).splitlines()
     b = canonical(_lines(mine)).splitlines()
-    return "\n".join(difflib.unified_diff(a, b, "codex 0.169 (expected)", "codex_nb", lineterm="", n=2))
+    return "\n".join(
+        difflib.unified_diff(a, b, f"codex {pinned_codex_version()} (expected)", "codex_nb", lineterm="", n=2)
+    )
 
 
 def scenario_tools(scenario: Scenario, obs: dict[str, Any], reference: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
@@ -101,9 +107,27 @@ def scenario_tools(scenario: Scenario, obs: dict[str, Any], reference: dict[str,
     }
 
 
+SEED_TOOLS = ("web.run", "image_gen.imagegen", "web_search")
+
+
+def seed_tools(scenario: Scenario, obs: dict[str, Any], reference: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """Which of the gated seed tools each side declares, for scenarios that open or close their gates
+    (an absent tool has no spec to compare, so its absence must be a field of its own)."""
+    if not (scenario.provider or scenario.routes or "seed" in scenario.tags):
+        return {}
+    return {
+        f"seed_tools[{mode}]": (
+            [n for n in SEED_TOOLS if n in obs["tools"].get(mode, {})],
+            [n for n in SEED_TOOLS if n in specs],
+        )
+        for mode, specs in reference["tools"].items()
+    }
+
+
 def compare(scenario: Scenario, obs: dict[str, Any], reference: dict[str, Any]) -> list[Check]:
     checks = []
-    for name, (mine, theirs) in {**fields(obs, reference), **scenario_tools(scenario, obs, reference)}.items():
+    extra = {**scenario_tools(scenario, obs, reference), **seed_tools(scenario, obs, reference)}
+    for name, (mine, theirs) in {**fields(obs, reference), **extra}.items():
         base = name.split("[")[0]
         if base in scenario.skip or name in scenario.skip:
             checks.append(Check(scenario.name, name, True, skipped=scenario.why or "deliberate"))

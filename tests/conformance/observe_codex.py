@@ -44,7 +44,7 @@ def write_layout(scenario: Scenario, root: Path, base_url: str | None) -> dict[s
         (dirs["home"] / "hooks.json").write_text(text, encoding="utf-8")
     config = 'model_provider = "local"\n' + expand(scenario.config_toml, dirs) + mcp_table(scenario, dirs)
     if base_url is not None:
-        config += provider_toml(base_url)
+        config += provider_toml(base_url) + scenario.provider
     (dirs["home"] / "config.toml").write_text(config, encoding="utf-8")
     for rel, text in (scenario.files or {}).items():
         path = root / rel
@@ -138,7 +138,7 @@ def observe(scenario: Scenario) -> dict[str, Any]:
 
     with tempfile.TemporaryDirectory(prefix="conf-") as tmp:
         root = Path(tmp)
-        srv = ResponsesServer(_script(scenario, interrupt_hit), allow_leftover=True)
+        srv = ResponsesServer(_script(scenario, interrupt_hit), allow_leftover=True, routes=route_answers(scenario))
         with srv:
             dirs = write_layout(scenario, root, srv.base_url)
             layout.update(dirs)
@@ -166,6 +166,7 @@ def observe(scenario: Scenario) -> dict[str, Any]:
                 if scenario.dynamic_tools:
                     start_params["dynamicTools"] = scenario.dynamic_tools
                 thread = server.request("thread/start", start_params)["thread"]
+                paths[thread["id"]] = "<THREAD>"  # image_gen saves under generated_images/THREAD/
                 statuses = []
                 for prompt, turn_index in ((PROMPT, 0), (FOLLOWUP_PROMPT, 1)):
                     if turn_index == 1 and scenario.followup is None:
@@ -207,7 +208,28 @@ def observe(scenario: Scenario) -> dict[str, Any]:
             "server_requests": [server_request(r, paths) for r in server_requests],
             "hook_list": hook_list,
             **({"config_layers": layers} if scenario.layered else {}),
+            "routes": route_bodies(srv.route_requests, paths),
         }
+
+
+def route_answers(scenario: Scenario) -> dict[str, Any]:
+    """The scenario's provider endpoints as ResponsesServer routes (each answers its JSON)."""
+    return {path: (lambda body, a=answer: copy.deepcopy(a)) for path, answer in (scenario.routes or {}).items()}
+
+
+def route_bodies(requests: list[tuple[str, dict[str, Any]]], paths: dict[str, str]) -> list[dict[str, Any]]:
+    """What each side POSTed to the provider's other endpoints, without the ids and metadata Codex
+    adds for its own backend (the thread id differs by construction)."""
+    out = []
+    for path, body in requests:
+        body = copy.deepcopy(body)
+        if "id" in body:
+            body["id"] = "<THREAD>"
+        for item in body.get("input", []) if isinstance(body.get("input"), list) else []:
+            if isinstance(item, dict):
+                item.pop("internal_chat_message_metadata_passthrough", None)
+        out.append({"path": path, "body": clean(body, paths)})
+    return out
 
 
 def listed_hook(hook: dict[str, Any], paths: dict[str, str], *, layered: bool = False) -> dict[str, Any]:

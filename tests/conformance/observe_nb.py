@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import codex_nb as cx
-from codex_nb.testing import RecordingSubscriber, ScriptedModel
+from codex_nb.testing import RecordingSubscriber, ResponsesServer, ScriptedModel
 from codex_nb.tools.schema_tool import SchemaTool
 
 from .normalise import after_prompt, clean, plan_payload, scrub, tool_specs
@@ -20,6 +20,9 @@ from .observe_codex import (
     expand,
     mcp_table,
     paths_of,
+    provider_toml,
+    route_answers,
+    route_bodies,
     write_layout,
 )
 from .scenario import INTERRUPT, PROMPT, Scenario
@@ -114,8 +117,23 @@ def load_config(scenario: Scenario, dirs: dict[str, Path]) -> cx.Config:
 
 
 async def play(scenario: Scenario, dirs: dict[str, Path]) -> dict[str, Any]:
-    config = load_config(scenario, dirs)
+    if not (scenario.routes or scenario.provider):
+        return await _play_with(scenario, dirs, None, None)
+    # the provider's other endpoints: codex_nb sends there what Codex sends, to the same kind of server
+    srv = ResponsesServer([], allow_leftover=True, routes=route_answers(scenario))
+    with srv:
+        text = 'model_provider = "local"\n' + scenario.config_toml + mcp_table(scenario, dirs)
+        text += provider_toml(srv.base_url) + scenario.provider
+        obs = await _play_with(scenario, dirs, text, srv)
+    return obs
+
+
+async def _play_with(scenario: Scenario, dirs: dict[str, Path], toml: str | None, srv: Any) -> dict[str, Any]:
+    config = load_config(scenario, dirs) if toml is None else cx.Config.from_toml(toml)
     session = cx.Session(config, cwd=str(dirs["cwd"]))
+    image_gen = session.registry.get("image_gen.imagegen")
+    if image_gen is not None:  # Codex saves under CODEX_HOME, the scenario's home folder
+        image_gen.tool.save_root = dirs["home"]
     servers = None
     if scenario.mcp_tools is not None:
         from codex_nb.sources.mcp.manager import McpServers
@@ -123,7 +141,9 @@ async def play(scenario: Scenario, dirs: dict[str, Path]) -> dict[str, Any]:
         servers = McpServers.attach(session)
         await servers.start()
     try:
-        return await _play(scenario, dirs, session)
+        obs = await _play(scenario, dirs, session)
+        obs["routes"] = route_bodies(srv.route_requests, paths_of(dirs)) if srv is not None else []
+        return obs
     finally:
         if servers is not None:
             await servers.stop()
@@ -170,7 +190,7 @@ async def _play(scenario: Scenario, dirs: dict[str, Path], session: Any) -> dict
         result = await handle
         statuses.append(result.status)
     recorder.close()
-    paths = paths_of(dirs)
+    paths = {**paths_of(dirs), session.thread_id: "<THREAD>"}
     requests = [{"items": clean(r.items, paths), "tools": clean(r.tools, paths)} for r in model.requests]
     plans = [
         plan_payload(e.msg.model_dump(mode="json").get("explanation"), e.msg.model_dump(mode="json")["plan"])

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 BASE_CONFIG = """\
-model = "gpt-5.1-codex"
+model = "{model}"
 approval_policy = "{approval_policy}"
 sandbox_mode = "read-only"
 """
@@ -62,6 +62,13 @@ class Scenario:
     """The thread's working directory, under ``work/``."""
     overrides: tuple[str, ...] = ()
     """``-c key=value`` overrides (the binary's command line, ``Config.load(overrides=...)``)."""
+    model: str = "gpt-5.1-codex"
+    provider: str = ""
+    """Extra lines of the local provider's ``[model_providers.local]`` table (both sides)."""
+    routes: dict[str, Any] | None = None
+    """The provider's other endpoints (``alpha/search``, ``images/generations``): path -> the JSON
+    answer. With routes (or ``provider``) codex_nb talks to the same local server, and the
+    bodies each side POSTs there are compared (``routes``)."""
     mcp_tools: list[dict[str, Any]] | None = None
     """The tools/list of one stdio MCP server ``sch`` (tests/mcp_servers/schema_server.py serves
     them byte for byte); both sides start it from ``[mcp_servers.sch]``."""
@@ -72,4 +79,4 @@ class Scenario:
 
     @property
     def config_toml(self) -> str:
-        return BASE_CONFIG.format(approval_policy=self.approval_policy) + self.config
+        return BASE_CONFIG.format(approval_policy=self.approval_policy, model=self.model) + self.config

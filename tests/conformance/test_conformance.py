@@ -1,7 +1,7 @@
 """codex_nb against the observations recorded from the pinned Codex (tests/conformance/expected/).
 
 Each scenario is one test; a failure shows the differing fields as unified diffs
-(expected = Codex 0.169, actual = codex_nb). The binary itself is played by
+(expected = the pinned Codex, ``.ci/codex-version``; actual = codex_nb). The binary itself is played by
 ``bash .ci/conformance`` (also part of ``.ci/test``), which reports drift of either side.
 """
 

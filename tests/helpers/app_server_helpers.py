@@ -1,4 +1,4 @@
-"""Shared helpers for tests that drive the real ``codex app-server`` (pinned 0.169.0)."""
+"""Shared helpers for tests that drive the real ``codex app-server`` (the version pinned in ``.ci/codex-version``)."""
 
 from __future__ import annotations
 

@@ -124,13 +124,20 @@ def binary_version(path: Path) -> str:
     return ".".join(map(str, version))
 
 
+OLDEST_SUPPORTED_VERSION = "0.169.0"
+"""The oldest Codex whose app-server codex_nb still drives. Its protocol differs from the pinned one
+(``protocol.json``) only in what codex_nb does not read (0.171 added AgentMessageDisplay variants,
+``bioPolicy``, ``environmentId`` on MCP requests); the real-binary app-server tests pass with
+``CODEX_BIN`` pointing at it."""
+
+
 def check_version(path: Path) -> str:
-    """The binary's version; older than the protocol version is a ``CodexBinaryError``."""
+    """The binary's version; older than ``OLDEST_SUPPORTED_VERSION`` is a ``CodexBinaryError``."""
     version = binary_version(path)
-    wanted = protocol_version()
-    if parse_version(version) < parse_version(wanted):  # type: ignore[operator]  # both parse (not None)
+    oldest = OLDEST_SUPPORTED_VERSION
+    if parse_version(version) < parse_version(oldest):  # type: ignore[operator]  # both parse (not None)
         raise CodexBinaryError(
-            f"{path} is Codex {version}, older than {wanted}, the app-server protocol codex_nb was built against; "
-            f"{install_hint()}"
+            f"{path} is Codex {version}, older than {oldest}, the oldest app-server protocol codex_nb speaks "
+            f"(it was built against {protocol_version()}); {install_hint()}"
         )
     return version

@@ -8,8 +8,9 @@ Modules:
 * ``model``: ``ResponsesModel`` on the official ``openai`` SDK.
 * ``provider``: ``[model_providers.NAME]`` with Codex's defaults.
 * ``redact``: API keys kept out of every text.
-* ``request``: the request body as Codex 0.169 sends it.
+* ``request``: the request body as Codex sends it (0.169 and 0.171).
 * ``stream``: stream events to what the turn loop consumes.
+* ``tool_routes``: the provider's endpoints for ``web.run`` and ``image_gen.imagegen``.
 
 Layer: part of ``sources/``.
 """

@@ -48,6 +48,7 @@ _PROVIDER_KEYS = frozenset(
         "websocket_connect_timeout_ms",
         "requires_openai_auth",
         "supports_websockets",
+        "supports_standalone_web_search",
     }
 )
 _UNSUPPORTED_KEYS = {"auth": "command-backed bearer tokens", "aws": "AWS SigV4 signing"}
@@ -90,6 +91,8 @@ class ProviderInfo:
     stream_max_retries: int | None = None
     stream_idle_timeout_ms: int | None = None
     requires_openai_auth: bool = False
+    supports_standalone_web_search: bool = False
+    """The provider answers ``POST alpha/search`` (Codex then declares ``web.run``)."""
 
     # -- Codex's effective values --------------------------------------------------------
     @property
@@ -205,6 +208,7 @@ def parse_provider(provider_id: str, table: object) -> ProviderInfo:
         stream_max_retries=_opt_count(table, "stream_max_retries", where),
         stream_idle_timeout_ms=_opt_count(table, "stream_idle_timeout_ms", where, minimum=1),
         requires_openai_auth=bool(table.get("requires_openai_auth", False)),
+        supports_standalone_web_search=table.get("supports_standalone_web_search") is True,
     )
 
 

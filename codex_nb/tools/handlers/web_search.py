@@ -1,4 +1,4 @@
-"""The hosted ``web_search`` declaration (Codex 0.169 ``codex-rs/core/src/tools/spec_plan.rs``).
+"""The hosted ``web_search`` declaration (``codex-rs/core/src/tools/spec_plan.rs``; observed with 0.169 and 0.171).
 
 The provider runs the search; codex_nb only declares it, and the model's
 ``web_search_call`` items are recorded in history like any other output item (they
@@ -10,7 +10,8 @@ are not tool calls for the router). Observed with the real binary:
 * ``disabled``: not declared.
 
 ``search_content_types: ["text", "image"]`` follows when the model's web-search type is
-``text_and_image``: every model in 0.169's bundled catalog (``CATALOG_TEXT_AND_IMAGE``);
+``text_and_image``: every model in the pinned binary's bundled catalog (``CATALOG_TEXT_AND_IMAGE``,
+``codex debug models --bundled``; 0.171 added ``gpt-6.2-sol`` and ``gpt-6.2-astra`` to 0.169's);
 a model outside the catalog (e.g. ``gpt-5.1-codex``) gets Codex's default, text only.
 ``[codex_nb] web_search_images = true/false`` overrides the catalog.
 """
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from ...config import Config
 
 
-# The bundled model catalog of Codex 0.169: every entry has web_search_tool_type "text_and_image".
+# The bundled model catalog of the pinned Codex (0.171): every entry has web_search_tool_type "text_and_image".
 CATALOG_TEXT_AND_IMAGE = frozenset(
     {
         "codex-auto-review",
@@ -42,6 +43,8 @@ CATALOG_TEXT_AND_IMAGE = frozenset(
         "gpt-6-sol",
         "gpt-6.1-sol",
         "gpt-6.1-terra",
+        "gpt-6.2-astra",
+        "gpt-6.2-sol",
         "gpt-daybreak-blue-latest",
         "gpt-daybreak-red-latest",
     }

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..scenario import Scenario
-from . import code_mode, config_layers, frontend, hooks, hostile, interrupt, schemas, tools, update_plan
+from . import code_mode, config_layers, frontend, hooks, hostile, interrupt, schemas, seed_tools, tools, update_plan
 
 SCENARIOS: list[Scenario] = [
     *update_plan.SCENARIOS,
@@ -15,6 +15,7 @@ SCENARIOS: list[Scenario] = [
     *hostile.SCENARIOS,
     *schemas.SCENARIOS,
     *config_layers.SCENARIOS,
+    *seed_tools.SCENARIOS,
 ]
 
 _names = [s.name for s in SCENARIOS]

@@ -1,4 +1,4 @@
-"""`%%codex --source VAR` on the real Codex: a `cx.app_server.CodexThread` (codex app-server 0.169.0 against a
+"""`%%codex --source VAR` on the real Codex: a `cx.app_server.CodexThread` (the pinned codex app-server against a
 local scripted Responses server) runs the cell's turn; the cell's widgets follow it, and a
 `--model` is refused because the real Codex brings its own."""
 

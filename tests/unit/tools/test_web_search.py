@@ -68,3 +68,20 @@ async def test_web_search_call_items_are_recorded_not_dispatched():
     }
     result = await session.run_turn("search", model=cx.ScriptedModel([[item, cx.assistant_message("found")]]))
     assert result.status == "completed" and item in result.items
+
+
+@pytest.mark.requires_codex
+def test_catalog_is_the_pinned_binarys_bundled_catalog(tmp_path):
+    # Which models search images follows the pinned binary's bundled catalog: 0.171 added gpt-6.2-sol/astra.
+    import subprocess
+
+    from codex_nb.testing import codex_binary
+    from codex_nb.tools.handlers.web_search import CATALOG_TEXT_AND_IMAGE
+
+    env = {"PATH": "/usr/bin:/bin", "CODEX_HOME": str(tmp_path), "HOME": str(tmp_path)}
+    done = subprocess.run(
+        [str(codex_binary()), "debug", "models", "--bundled"], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    models = json.loads(done.stdout)["models"]
+    assert {m["slug"] for m in models if m.get("web_search_tool_type") == "text_and_image"} == CATALOG_TEXT_AND_IMAGE

@@ -1,4 +1,4 @@
-"""The real Codex (``codex app-server`` 0.169.0) driven by codex_nb against a local scripted
+"""The real Codex (``codex app-server``, the pinned version) driven by codex_nb against a local scripted
 Responses server: plans, questions, approvals, interrupts, crashes, errors, schema."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import asyncio
 import gc
 import json
 import os
+import re
 import signal
 import stat
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 
 import codex_nb as cx
 from codex_nb.sources.app_server.process import live_process_groups
-from codex_nb.testing import RecordingSubscriber, Stall
+from codex_nb.testing import RecordingSubscriber, Stall, pinned_codex_version
 
 from helpers.app_server_helpers import Reached, Waiter, live_members, of_type, plan_call, real_codex
 from helpers.sigint import previous_handler, sigint_once
@@ -256,16 +257,17 @@ async def test_steer_and_resume_a_saved_thread(tmp_path: Path) -> None:
 def test_binary_resolution_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from codex_nb.sources.app_server.binary import check_version, codex_binary
 
+    pinned = re.escape(pinned_codex_version())  # the protocol's version is the pin's (protocol.json)
     monkeypatch.setenv("CODEX_BIN", str(tmp_path / "missing"))
     with pytest.raises(
-        cx.app_server.CodexBinaryError, match="does not exist; set CODEX_BIN.*npm install @openai/codex@0.169.0"
+        cx.app_server.CodexBinaryError, match=f"does not exist; set CODEX_BIN.*npm install @openai/codex@{pinned}"
     ):
         codex_binary()
     old = tmp_path / "codex"
     old.write_text("#!/bin/sh\necho 'codex-cli 0.100.0'\n")
     old.chmod(old.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("CODEX_BIN", str(old))
-    with pytest.raises(cx.app_server.CodexBinaryError, match="is Codex 0.100.0, older than 0.169.0"):
+    with pytest.raises(cx.app_server.CodexBinaryError, match=r"is Codex 0.100.0, older than 0.169.0, the oldest"):
         check_version(codex_binary())
 
 
@@ -540,3 +542,13 @@ async def test_the_keyboard_interrupt_during_await_stops_a_codex_turn_like_stop(
             assert cancelled_cell == []  # the relay took the signal, not the previous handler
             assert caught.value.result.status == "interrupted"
             assert (await handle) is caught.value.result
+
+
+def test_the_previous_pin_is_still_accepted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a person who installed Codex 0.169 keeps a working %%codex: only what codex_nb does not read changed
+    from codex_nb.sources.app_server.binary import check_version
+
+    older = tmp_path / "codex"
+    older.write_text("#!/bin/sh\necho 'codex-cli 0.169.0'\n")
+    older.chmod(older.stat().st_mode | stat.S_IEXEC)
+    assert check_version(older) == "0.169.0"

@@ -178,6 +178,30 @@ def test_unknown_paths_are_404_and_recorded() -> None:
     assert srv.other_requests == [("GET", "/v1/models")]
 
 
+def _post_json(srv: ResponsesServer, path: str, body: bytes) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=10)
+    conn.request("POST", path, body=body, headers={"Content-Type": "application/json"})
+    resp = conn.getresponse()
+    out = resp.status, resp.read()
+    conn.close()
+    return out
+
+
+def test_routes_answer_the_providers_other_endpoints_and_keep_each_body() -> None:
+    def broken(body: dict) -> dict:
+        raise ValueError("no")
+
+    routes = {"alpha/search": lambda body: {"output": body["q"]}, "/v1/images/generations": broken}
+    with pytest.raises(ResponsesServerError, match="route /v1/images/generations raised ValueError: no"):
+        with ResponsesServer([], routes=routes) as srv:
+            assert _post_json(srv, "/v1/alpha/search", b'{"q": "codex"}') == (200, b'{"output": "codex"}')
+            status, text = _post_json(srv, "/v1/alpha/search", b"{not json")
+            assert status == 400 and b"not JSON" in text
+            assert _post_json(srv, "/v1/images/generations", b"{}")[0] == 500
+    assert srv.route_requests == [("/v1/alpha/search", {"q": "codex"}), ("/v1/images/generations", {})]
+    assert srv.requests == [] and srv.other_requests == []
+
+
 async def test_async_context_manager() -> None:
     async with ResponsesServer([[cx.assistant_message("async")]]) as srv:
         status, _, raw = await asyncio.to_thread(post, srv)
