@@ -3,7 +3,8 @@
 ``ScriptedModel`` is re-exported from here; ``RecordingSubscriber`` keeps the ordered
 event log of a session; ``ResponsesServer`` serves scripted Responses-API streams over
 real HTTP on 127.0.0.1; ``codex_binary()`` finds the pinned reference Codex. The server
-modules load on first use so ``import codex_nb`` stays fast.
+modules load on first use so ``import codex_nb`` stays fast. ``NBVAL_SANITIZE`` is the path of
+the nbval sanitizer rules for agent notebooks (``pytest --nbval --nbval-sanitize-with``).
 
 Modules:
 
@@ -18,6 +19,7 @@ Layer: outside the layers; it may import anything, and within the package only t
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._lazy import attach as _attach
@@ -61,6 +63,10 @@ _LAZY = {
 
 __getattr__, __dir__ = _attach(__name__, _LAZY)
 
+NBVAL_SANITIZE = Path(__file__).with_name("nbval_sanitize.cfg")
+"""nbval sanitizer rules for agent notebooks (ids, call ids, timestamps, durations, temp paths):
+``pytest --nbval --nbval-sanitize-with "$(python -c 'import codex_nb.testing as t; print(t.NBVAL_SANITIZE)')"``."""
+
 
 __all__ = [
     "CodexAcpNotFound",
@@ -70,6 +76,7 @@ __all__ = [
     "Garbage",
     "HttpError",
     "ModelRequest",
+    "NBVAL_SANITIZE",
     "Raw",
     "RecordingSubscriber",
     "Redirect",
