@@ -3,10 +3,10 @@
 A recorded JSON-RPC conversation is committed next to a notebook and replayed on another
 machine, in another checkout, with other temporary folders. Before a message is written,
 ``Places.to_cassette`` replaces the paths that differ between runs with placeholders
-(``<cwd>``, ``<home>``, ``<codex_home>``, ``<tmp1>``...) after the core's ``Scrubber``
+(``<codex_nb:cwd>``, ``<codex_nb:home>``, ``<codex_nb:codex_home>``, ``<codex_nb:tmp1>``...) after the core's ``Scrubber``
 masked the secrets; a replay maps
 them back (``Places.from_cassette``) and learns which new temporary folder stands for each
-``<tmpN>`` from the messages codex_nb sends (``Places.learn``).
+``<codex_nb:tmpN>`` from the messages codex_nb sends (``Places.learn``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE", re.IG
 """Environment variable names whose values never land in a cassette."""
 MIN_SECRET = 8
 """Shorter values are too common to replace (``1``, ``true``, ``enabled``) and are no real key."""
-TMP_TOKEN = re.compile(r"<tmp(\d+)>")
+TMP_TOKEN = re.compile(r"<codex_nb:tmp(\d+)>")
+PREFIX = "<codex_nb:"
+"""Placeholders are ``<codex_nb:NAME>``: a plain ``<cwd>`` is also a tag in Codex's own prompt text."""
 
 
 def _tmp_roots() -> list[str]:
@@ -34,7 +36,8 @@ def _tmp_roots() -> list[str]:
 def _tmp_pattern() -> re.Pattern[str]:
     # pytest's tmp_path is three folders deep and only the last two change; mkdtemp's is one
     roots = "|".join(re.escape(r) for r in _tmp_roots())
-    return re.compile(rf"(?:{roots})/(?:pytest-of-[^/\s\"']+/pytest-[^/\s\"']+/[^/\s\"']+|[^/\s\"'<>]+)")
+    name = r"[A-Za-z0-9._-]+"  # what mkdtemp and pytest make (a prefix and random letters)
+    return re.compile(rf"(?:{roots})/(?:pytest-of-{name}/pytest-\d+/[A-Za-z0-9._\[\]-]+|{name})")
 
 
 class Places:
@@ -55,7 +58,7 @@ class Places:
         self.tmp: dict[str, str] = {}
         """This run's temporary folder -> its placeholder, numbered in order of first appearance."""
         self.learned: dict[str, str] = {}
-        """Replay: ``<tmpN>`` -> the temporary folder that stands for it in this run."""
+        """Replay: ``<codex_nb:tmpN>`` -> the temporary folder that stands for it in this run."""
         self._tmp_re = _tmp_pattern()
 
     # -- recording ---------------------------------------------------------------------------
@@ -63,15 +66,15 @@ class Places:
         return self.scrubber.text(text)
 
     def _placeholders(self, text: str) -> str:
-        # the longest path first: a cwd inside a temporary folder becomes <cwd>, not <tmp1>/...
+        # the longest path first: a cwd inside a temporary folder is the cwd, not tmp1/...
         for name, path in sorted(self.named.items(), key=lambda kv: len(kv[1]), reverse=True):
-            text = _replace_path(text, path, f"<{name}>")
+            text = _replace_path(text, path, f"{PREFIX}{name}>")
         return self._tmp_re.sub(self._tmp_token, text)
 
     def _tmp_token(self, match: re.Match[str]) -> str:
         token = self.tmp.get(match.group(0))
         if token is None:
-            token = self.tmp[match.group(0)] = f"<tmp{len(self.tmp) + 1}>"
+            token = self.tmp[match.group(0)] = f"{PREFIX}tmp{len(self.tmp) + 1}>"
         return token
 
     def to_cassette(self, value: Any) -> Any:
@@ -86,13 +89,13 @@ class Places:
     def _normalise_text(self, text: str) -> str:
         text = self.scrub(text)
         for name, path in sorted(self.named.items(), key=lambda kv: len(kv[1]), reverse=True):
-            text = _replace_path(text, path, f"<{name}>")
+            text = _replace_path(text, path, f"{PREFIX}{name}>")
         for token, folder in self.learned.items():
             text = _replace_path(text, folder, token)
         return text
 
     def learn(self, recorded: Any, sent: Any) -> None:
-        """Pair each ``<tmpN>`` of a recorded message with the folder in the same place now."""
+        """Pair each ``<codex_nb:tmpN>`` of a recorded message with the folder in the same place now."""
         if isinstance(recorded, dict) and isinstance(sent, dict):
             for key in recorded.keys() & sent.keys():
                 self.learn(recorded[key], sent[key])
@@ -109,7 +112,7 @@ class Places:
             if i % 2 == 0:
                 pattern += re.escape(part)
             else:
-                tokens.append(f"<tmp{part}>")
+                tokens.append(f"{PREFIX}tmp{part}>")
                 pattern += f"({self._tmp_re.pattern})"
         match = re.fullmatch(pattern, sent)
         if match is None:
@@ -122,10 +125,10 @@ class Places:
         return _map_strings(value, self._restore_text)
 
     def _restore_text(self, text: str) -> str:
-        if "<" not in text:
+        if PREFIX not in text:
             return text
         for name, path in self.named.items():
-            text = text.replace(f"<{name}>", path)
+            text = text.replace(f"{PREFIX}{name}>", path)
         for token, folder in self.learned.items():
             text = text.replace(token, folder)
         return text
@@ -135,7 +138,7 @@ def _replace_path(text: str, path: str, token: str) -> str:
     if not path or path == "/" or path not in text:
         return text
     # a path only where it is a whole path or a prefix of one (not /tmp/ab inside /tmp/abc)
-    return re.sub(re.escape(path) + r"(?=$|[/\s\"'`:;,)\]}])", lambda _m: token, text)
+    return re.sub(re.escape(path) + r"(?=$|[/\\\s\"'`:;,)\]}<>|&?#=])", lambda _m: token, text)
 
 
 def _map_strings(value: Any, apply: Callable[[str], str]) -> Any:
