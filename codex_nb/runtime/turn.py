@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from ..errors import ModelError, ScriptedModelError
+from ..errors import CassetteError, ModelError, ScriptedModelError
 from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, TurnComplete, TurnStarted, WarningEvent
 from ..protocol.items import developer_message, malformed_item, message_text, user_message
 from ..protocol.model import Model, ModelRequest
@@ -128,7 +128,7 @@ class TurnRunner:
             if current is not None:
                 current.uncancel()  # our own hard abort after the grace period: a normal result
             return result
-        except (Fatal, ScriptedModelError, ModelError) as err:
+        except (Fatal, ScriptedModelError, ModelError, CassetteError) as err:
             return self._failed(f"Fatal error: {err.message}" if isinstance(err, Fatal) else str(err))
         except Exception as err:  # a bug must surface as a failed turn, not a dead kernel
             return self._failed(f"turn failed: {type(err).__name__}: {err}")

@@ -102,9 +102,17 @@ class Cassette:
         with self._guard:
             return len(self.recorded) - len(self._played)
 
-    def mismatch(self, actual: Any, *, what: str, key: str, normalise: Callable[[Any], Any] = lambda v: v) -> Exception:
+    def mismatch(
+        self,
+        actual: Any,
+        *,
+        what: str,
+        key: str | Callable[[dict[str, Any]], Any],
+        normalise: Callable[[Any], Any] = lambda v: v,
+    ) -> CassetteError:
         """The error for a ``what`` (e.g. "request") with no recording: a short diff against the next
-        unplayed recorded one's ``key``, the cassette and interaction named, and how to re-record."""
+        unplayed recorded interaction's ``key`` (a top-level key, or a function picking the value),
+        the cassette and interaction named, and how to re-record."""
         nearest = self.next_unplayed()
         version = ""
         if self.header is not None and self.header.codex_nb_version not in ("", __version__):
@@ -114,7 +122,8 @@ class Cassette:
             detail = ""
         else:
             where = f"it differs from interaction {nearest.index + 1} (line {nearest.line}), the next unplayed one"
-            detail = "\n" + short_diff(normalise(nearest.interaction.get(key)), normalise(actual))
+            recorded = key(nearest.interaction) if callable(key) else nearest.interaction.get(key)
+            detail = "\n" + short_diff(normalise(recorded), normalise(actual))
         return CassetteError(
             f"cassette {self.path}{version} has no recording of this {what} (record_mode={self.record_mode!r} "
             f"does not go to the network): {where}; {rerecord_hint(self.record_mode)}.{detail}",
@@ -125,21 +134,29 @@ class Cassette:
     # -- recording ---------------------------------------------------------------------------
     def record(self, interaction: dict[str, Any]) -> None:
         """Append ``interaction`` (already scrubbed) to the file, atomically and under the path's locks."""
+        self.record_many([interaction])
+
+    def record_many(self, interactions: list[dict[str, Any]]) -> None:
+        """Append several interactions in one write (the file is rewritten whole on each write:
+        a kind that records many small messages records them per exchange, not one by one)."""
         if not self.recording:
             raise CassetteError(
                 f"cassette {self.path} is open with record_mode={self.record_mode!r}, which does not record",
                 path=self.path,
             )
-        line = fmt.dump_line(interaction)
+        lines = b"".join(fmt.dump_line(interaction) for interaction in interactions)
         with _path_lock(self.path), _file_lock(self.path.parent):
             with self._guard:
                 fresh, self._fresh = self._fresh, False
             base = fmt.dump_line(fmt.Header(kind=self.kind).to_json()) if fresh else self._current()
-            _write_atomically(self.path, base + line)
+            _write_atomically(self.path, base + lines)
 
     async def arecord(self, interaction: dict[str, Any]) -> None:
         """``record()`` off the event loop (the file is rewritten whole)."""
-        await asyncio.to_thread(self.record, interaction)
+        await asyncio.to_thread(self.record_many, [interaction])
+
+    async def arecord_many(self, interactions: list[dict[str, Any]]) -> None:
+        await asyncio.to_thread(self.record_many, interactions)
 
     def _current(self) -> bytes:
         """The file as it is now (another writer may have appended), checked, or a new header."""
@@ -155,8 +172,14 @@ class Cassette:
                 f"split the recordings into several cassettes",
                 path=self.path,
             )
-        fmt.parse(data, path=self.path, kind=self.kind, validate=self._validate)  # never append to a broken file
-        return data if data.endswith(b"\n") else data + b"\n"
+        # Never append to a broken file: its header must be ours, and its last line complete (a
+        # cut-off line has no newline). Not a full parse: appending stays cheap on a long cassette.
+        first, _, rest = data.partition(b"\n")
+        fmt.parse(first + b"\n", path=self.path, kind=self.kind)
+        if rest and not data.endswith(b"\n"):
+            fmt.parse(data, path=self.path, kind=self.kind, validate=self._validate)  # names the line at fault
+            data += b"\n"  # a complete last line without its newline (hand-edited)
+        return data
 
     def __repr__(self) -> str:
         return (

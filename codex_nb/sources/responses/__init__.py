@@ -2,6 +2,7 @@
 
 Modules:
 
+* ``cassette``: ``cassette=``: requests recorded to a file once, replayed offline.
 * ``http_guard``: one origin and bounded bodies.
 * ``limits``: bounds on what a server sends, and ``Retry-After``.
 * ``model``: ``ResponsesModel`` on the official ``openai`` SDK.

@@ -19,12 +19,13 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import os
 import random
 import ssl
 from collections.abc import AsyncIterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...errors import ConfigError, ModelError
+from ...errors import CassetteError, ConfigError, ModelError
 from ...protocol.model_stream import (
     ModelStreamEvent,
     OutputItemDone,
@@ -32,6 +33,7 @@ from ...protocol.model_stream import (
     StreamError,
     TokenUsage,
 )
+from ..cassettes.scrub import Scrubber, check_filters
 from .limits import MAX_PEER_TEXT, clamp_delay, clip, retry_after
 from .provider import (
     REASONING_EFFORTS,
@@ -45,6 +47,10 @@ from .provider import (
 from .redact import redact
 from .request import build_body, reasoning_param
 from .stream import StreamMapper
+
+if TYPE_CHECKING:
+    from ..cassettes.store import Cassette
+    from .cassette import Tape
 
 INITIAL_DELAY_SECONDS = 0.2
 INSTALL_HINT = (
@@ -85,6 +91,12 @@ class ResponsesModel:
     it from Codex's config with :meth:`from_config`. Use it wherever ``ScriptedModel`` goes:
     ``session.start_turn(text, model=model)``. ``await model.aclose()`` releases its HTTP
     connections (a session's ``aclose()`` does not own the model).
+
+    ``cassette="turns.cassette.jsonl"`` records the model's requests and raw responses to a
+    file, then replays them offline (no server, no key, no network) for documentation tests;
+    ``record_mode`` is vcrpy's (``once``: record a missing file, else replay only; ``none``,
+    ``new_episodes``, ``all``); ``cassette_filters`` masks more text before it is written
+    (strings, compiled regexes or ``str -> str`` functions). Secrets are always scrubbed.
     """
 
     def __init__(
@@ -105,6 +117,9 @@ class ResponsesModel:
         http_headers: Mapping[str, str] | None = None,
         query_params: Mapping[str, str] | None = None,
         reasoning: bool = True,
+        cassette: str | os.PathLike[str] | None = None,
+        record_mode: str = "once",
+        cassette_filters: Any = None,
     ) -> None:
         if not isinstance(model, str) or not model.strip():
             raise ConfigError(
@@ -137,11 +152,48 @@ class ResponsesModel:
         self.model_context_window = model_context_window
         if api_key is not None and not isinstance(api_key, str):
             raise ConfigError(f"api_key must be a string, got {type(api_key).__name__}")
-        self._api_key: Secret | None = Secret(api_key) if api_key else self.provider.api_key()
+        self.cassette: Cassette | None = None
+        """The cassette this model records to or replays from (``cassette=``), else ``None``."""
+        filters = check_filters(cassette_filters)
+        if cassette is not None:
+            _openai()  # the transport a cassette plays through is the SDK's client's: say how to install it
+            from .cassette import open_cassette
+
+            self.cassette = open_cassette(cassette, record_mode)
+        elif record_mode != "once" or cassette_filters is not None:
+            raise ConfigError("record_mode= and cassette_filters= need cassette='<file>.cassette.jsonl'")
+        self._api_key: Secret | None = Secret(api_key) if api_key else self._provider_key()
         self._key_source = "(passed in)" if api_key else _key_source(self.provider)
+        self._tape: Tape | None = None
+        if self.cassette is not None:
+            from .cassette import Tape
+
+            base_url = self.provider.resolved_base_url()
+            self._tape = Tape(self.cassette, scrubber=self._scrubber(filters), base_url=base_url)
         self.last_request: dict[str, Any] | None = None
         """The body of the latest request sent (for inspection in notebooks and tests)."""
         self.last_usage: TokenUsage | None = None
+
+    def _provider_key(self) -> Secret | None:
+        """The provider's key; a cassette that only replays needs none (nothing goes to the network)."""
+        try:
+            return self.provider.api_key()
+        except ConfigError:
+            if self.cassette is not None and not self.cassette.recording:
+                return None
+            raise
+
+    def _scrubber(self, filters: list[Any]) -> Scrubber:
+        """Everything secret this model knows, masked in what its cassette writes."""
+        provider = self.provider
+        env_vars = [provider.key_env_var, "OPENAI_API_KEY", *provider.env_http_headers.values()]
+        secrets = [self._api_key.reveal() if self._api_key is not None else None]
+        secrets += [os.environ.get(var) for var in env_vars if var]
+        if provider.experimental_bearer_token is not None:
+            secrets.append(provider.experimental_bearer_token.reveal())
+        scrub_names = Scrubber(headers=provider.env_http_headers)
+        secrets += [value for name, value in provider.http_headers.items() if scrub_names.secret_header(name)]
+        return Scrubber(secrets=secrets, headers=provider.env_http_headers, filters=filters)
 
     # -- construction from Codex config ----------------------------------------------------
     @classmethod
@@ -214,7 +266,8 @@ class ResponsesModel:
         while True:
             # One generator for the whole path (no nested async generators): every layer
             # would cost each of thousands of deltas another resume.
-            client = self._new_client()
+            taped = None if self._tape is None else self._tape.transport(self._recording_transport)
+            client = self._new_client(taped)
             stream = watchdog = None
             try:
                 stream = await self._open(client, body)
@@ -222,10 +275,19 @@ class ResponsesModel:
                 iterator = stream.__aiter__()
                 watchdog = _IdleWatchdog(self.provider.stream_idle_timeout)
                 while not mapper.completed:
-                    for out in mapper.feed(await self._next_event(iterator, watchdog)):
+                    event = await self._next_event(iterator, watchdog)
+                    try:
+                        outs = mapper.feed(event)
+                    except ModelError:
+                        if taped is not None:
+                            taped.finish()  # the server's own failure: a faithful recording
+                        raise
+                    for out in outs:
                         if isinstance(out, ResponseCompleted):
                             self.last_usage = out.usage
                         yield out
+                if taped is not None:
+                    taped.finish()
                 return
             except ModelError as err:
                 self._scrub(err)  # the one way out for every error: no key, no unbounded text
@@ -270,7 +332,7 @@ class ResponsesModel:
                 f"(not JSON: {err.msg} at char {err.pos})",
                 retryable=True,
             ) from None
-        except ModelError:
+        except (ModelError, CassetteError):
             raise
         except Exception as err:  # transport errors the SDK raises mid-stream
             raise self._transport_error(err, "stream disconnected before completion") from None
@@ -296,8 +358,8 @@ class ResponsesModel:
                     stream=True,
                     stream_cls=AsyncStream[object],
                 )
-            except ModelError:
-                raise  # the client's guards: a refused redirect, a body over its limit
+            except (ModelError, CassetteError):
+                raise  # the client's guards (a refused redirect, a body over its limit); a cassette's verdict
             except Exception as err:
                 error = self._status_error(err)
                 if error is None:
@@ -364,9 +426,10 @@ class ResponsesModel:
         err.args = (text,)
 
     # -- the SDK client, one per request ----------------------------------------------------
-    def _new_client(self) -> Any:
+    def _new_client(self, transport: Any = None) -> Any:
         """A fresh client for one request: no pooled connection outlives its response, so an
-        interrupted or abandoned turn leaves no socket behind, whatever loop it ran on."""
+        interrupted or abandoned turn leaves no socket behind, whatever loop it ran on.
+        ``transport`` is the cassette's, when there is one."""
         openai = _openai()  # lazy: importing codex_nb must not import the SDK
         import httpx2
 
@@ -384,17 +447,30 @@ class ResponsesModel:
             default_query=self.provider.query_params or None,
             organization=None,
             project=None,
-            http_client=openai.DefaultAsyncHttpxClient(verify=_ssl_context(), event_hooks=hooks),
+            http_client=openai.DefaultAsyncHttpxClient(verify=_ssl_context(), event_hooks=hooks, transport=transport),
         )
+
+    def _recording_transport(self) -> Any:
+        """The network transport behind a recording cassette (only ever built when it records)."""
+        import httpx2
+
+        from .cassette import env_proxy
+
+        return httpx2.AsyncHTTPTransport(verify=_ssl_context(), proxy=env_proxy(self.provider.resolved_base_url()))
 
     async def aclose(self) -> None:
         """Nothing to release: every request closes its own connection (kept for symmetry)."""
 
     def __repr__(self) -> str:
         key = "none" if self._api_key is None else f"set {self._key_source}"
+        tape = (
+            ""
+            if self.cassette is None
+            else f", cassette={str(self.cassette.path)!r}, record_mode={self.cassette.record_mode!r}"
+        )
         return (
             f"ResponsesModel(model={self.model!r}, provider={self.provider.id!r}, "
-            f"base_url={self.provider.resolved_base_url()!r}, api_key={key})"
+            f"base_url={self.provider.resolved_base_url()!r}, api_key={key}{tape})"
         )
 
     def __reduce__(self) -> Any:

@@ -224,3 +224,28 @@ def test_normalising_masks_what_changes_between_runs(tmp_path: Path) -> None:
             {"text": "id <uuid> at <timestamp> in <tmp>/x.py"},
         ],
     }
+
+
+def test_recording_creates_the_cassette_directory(tmp_path: Path) -> None:
+    path = tmp_path / "cassettes" / "nested" / "c.jsonl"
+    Cassette(path, kind="test").record({"request": 1})
+    assert Cassette(path, kind="test").recorded == [{"request": 1}]
+
+
+def test_recording_never_appends_to_a_file_cut_off_meanwhile(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl"
+    cassette = Cassette(path, kind="test", record_mode="new_episodes")
+    cassette.record({"request": 1})
+    with path.open("ab") as out:
+        out.write(b'{"request": 2, "cut')
+    with pytest.raises(CassetteError, match="truncated at line 3"):
+        cassette.record({"request": 3})
+    path.write_text('{"codex_nb_cassette": 1, "kind": "other"}\n')
+    with pytest.raises(CassetteError, match="holds a 'other' recording"):
+        cassette.record({"request": 3})
+
+
+def test_record_many_writes_once(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl"
+    Cassette(path, kind="test").record_many([{"request": n} for n in range(3)])
+    assert [i["request"] for i in Cassette(path, kind="test").recorded] == [0, 1, 2]
