@@ -1,6 +1,7 @@
-"""Notebooks 07 (the real Codex) and 10 (codex-acp) replay their committed cassettes under nbval
-with no binary anywhere, and recording them again against the real binaries gives the outputs
-they store (after the shipped sanitizer rules): the replay shows what the binaries show."""
+"""Notebooks 07 (the real Codex), 10 (codex-acp) and 11 (documentation tests) replay their committed
+cassettes under nbval with no binary anywhere, and recording them again against the real binaries
+gives the outputs they store (after the shipped sanitizer rules): the replay shows what the binaries
+show."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ pytestmark = pytest.mark.kernel
 NOTEBOOKS_WITH_CASSETTES = {
     "07_real_codex.ipynb": "07_real_codex.cassette.jsonl",
     "10_any_agent.ipynb": "10_any_agent.cassette.jsonl",
+    "11_docs_tests.ipynb": "11_docs_tests.codex.cassette.jsonl",
 }
 
 
@@ -62,6 +64,7 @@ def test_the_committed_notebook_replays_its_cassette_without_the_binaries(name: 
     [
         pytest.param("07_real_codex.ipynb", "codex", marks=pytest.mark.requires_codex),
         pytest.param("10_any_agent.ipynb", "acp", marks=pytest.mark.requires_acp_agent),
+        pytest.param("11_docs_tests.ipynb", "codex", marks=pytest.mark.requires_codex),
     ],
 )
 def test_recording_again_with_the_real_binary_gives_the_stored_outputs(name: str, marker: str, tmp_path: Path) -> None:

@@ -203,7 +203,7 @@ class ReplayPeer:
             line=line,
         )
         self.failure = error
-        log.warning("%s", error)
+        log.info("%s", error)  # the caller, or the turn that fails with it, shows it
         self.end()
         self.on_failure(error)
         raise error
