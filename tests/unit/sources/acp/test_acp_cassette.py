@@ -124,7 +124,9 @@ async def test_codex_acp_recorded_once_replays_without_the_agent(
     assert "record_mode='all'" in error
 
 
-async def test_file_requests_replay_against_this_runs_session_folder(tmp_path: Path, temp_dirs) -> None:
+async def test_file_requests_replay_against_this_runs_session_folder(
+    tmp_path: Path, temp_dirs, no_leaked_tasks: None
+) -> None:
     """The agent's fs/read_text_file names the recorded folder; the replay serves it from this run's."""
     cassette = tmp_path / "fs.cassette.jsonl"
     hostile = [sys.executable, str(ACP_AGENTS / "hostile_agent.py")]

@@ -151,7 +151,7 @@ def no_binary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.requires_codex
 async def test_a_recorded_session_replays_identically_without_the_binary(
-    recorded: tuple[Path, dict], copy: Path, temp_dirs, no_binary: None
+    recorded: tuple[Path, dict], copy: Path, temp_dirs, no_binary: None, no_leaked_tasks: None
 ) -> None:
     cassette, live = recorded
     text = cassette.read_text(encoding="utf-8")
