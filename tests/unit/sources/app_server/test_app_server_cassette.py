@@ -11,6 +11,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -226,3 +227,52 @@ def test_record_modes_a_conversation_cannot_take(tmp_path: Path) -> None:
         cx.CodexAppServer(cassette=tmp_path / "missing.jsonl", record_mode="new_episodes")
     with pytest.raises(cx.ConfigError, match="record_mode must be one of"):
         cx.AcpAgent("codex-acp", cassette=tmp_path / "x.jsonl", record_mode="sometimes")
+
+
+ESCALATED = {"cmd": "touch approved.txt", "sandbox_permissions": "require_escalated", "justification": "make a file"}
+
+
+async def _approval_turn(cassette: Path, home: Path, work: Path, decision: str) -> tuple[Any, list, list[str]]:
+    """A command approval answered in the prompts widget, as a person does when its card appears."""
+    async with cx.CodexAppServer(codex_home=home, cassette=cassette, env=dict(os.environ)) as server:
+        thread = await server.start_thread(cwd=work)
+        prompts = cx.PromptsWidget(thread)
+        prompts.receive({"kind": "ready", "id": "view"})
+        shown: list[str] = []
+
+        def answer(event: cx.events.Event) -> None:
+            if event.msg.type == "exec_approval_request":
+                request = thread.frontend_requests.pending[0]
+                shown.append(prompts.text())
+                assert prompts.receive({"kind": "answer_approval", "id": request.id, "decision": decision})
+
+        thread.subscribe(answer)
+        result = await thread.start_turn("make the file")
+    return result, thread.server_requests.answered, shown
+
+
+@pytest.mark.requires_codex
+async def test_an_approval_replays_through_the_widget_and_another_decision_is_a_mismatch(
+    tmp_path: Path, temp_dirs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cassette = tmp_path / "approval.cassette.jsonl"
+    script = [[cx.function_call("exec_command", ESCALATED, call_id="e1")], [cx.assistant_message("ok")]]
+    async with ResponsesServer(script) as srv:
+        home = temp_dirs("codex-home-")
+        srv.write_codex_home(home, approval_policy="on-request", sandbox_mode="workspace-write")
+        work = temp_dirs("work-")
+        live, live_answers, live_shown = await _approval_turn(cassette, home, work, "approve")
+    assert live.status == "completed" and (work / "approved.txt").exists()
+    assert live_answers == [("item/commandExecution/requestApproval", {"decision": "accept"})]
+
+    monkeypatch.setenv("CODEX_BIN", str(tmp_path / "no-codex"))  # any lookup of a binary fails
+    work = temp_dirs("work-")
+    replayed, answers, shown = await _approval_turn(cassette, temp_dirs("codex-home-"), work, "approve")
+    assert replayed.status == "completed" and replayed.items == live.items and answers == live_answers
+    assert len(shown) == len(live_shown) == 1 and "touch approved.txt" in shown[0]  # the same card, in the widget
+    assert not (work / "approved.txt").exists()  # a replay runs nothing: Codex ran the command when recording
+
+    declined, _answers, _shown = await _approval_turn(cassette, temp_dirs("codex-home-"), temp_dirs("work-"), "decline")
+    assert declined.status == "failed"
+    assert "answer to the server request item/commandExecution/requestApproval" in declined.error
+    assert 'recorded {"decision": "accept"}, answered now {"decision": "decline"}' in declined.error
