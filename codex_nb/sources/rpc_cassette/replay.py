@@ -111,8 +111,9 @@ class ReplayPeer:
             self.reader.feed_data(entry["recv_raw"].encode("utf-8") + b"\n")
         else:
             message = self.places.from_cassette(entry["recv"])
-            if "method" not in message and message.get("id") in self._ids:
-                message = {**message, "id": self._ids[message["id"]]}
+            rpc_id = message.get("id")
+            if "method" not in message and isinstance(rpc_id, (int, str)) and rpc_id in self._ids:
+                message = {**message, "id": self._ids[rpc_id]}
             self.reader.feed_data(json.dumps(message, ensure_ascii=False).encode("utf-8") + b"\n")
         return True
 
@@ -144,8 +145,8 @@ class ReplayPeer:
             self._fail(index, message, self._difference(index, recorded, message))
         del self._block[chosen]
         self.replayed += 1
-        if wanted[0] == "request":
-            self._ids[recorded.get("id")] = message.get("id")
+        if wanted[0] == "request" and isinstance(recorded.get("id"), (int, str)):
+            self._ids[recorded["id"]] = message.get("id")
         if not self._block:
             self._pump()
 
