@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import CassetteError
+from ..cassettes import format as fmt
 from .conversation import MAX_FILE_CHARS, MAX_MESSAGES, Conversation, save
 from .places import Places
 
@@ -30,6 +31,7 @@ class Recorder:
         self.places = places
         self.overflow = False
         self.saved = False
+        self._received_bytes = 0
         self._files: dict[str, Path] = {}
 
     def meta(self, **facts: Any) -> None:
@@ -41,6 +43,10 @@ class Recorder:
     def received(self, line: bytes | str) -> None:
         text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
         text = text.rstrip("\r\n")
+        self._received_bytes += len(text)
+        if self._received_bytes > fmt.MAX_FILE_BYTES:  # a peer's flood is not kept in memory for a file too big
+            self._overflowed(f"over {fmt.MAX_FILE_BYTES // fmt.MIB} MiB")
+            return
         try:
             message = json.loads(text)
         except ValueError:
@@ -55,12 +61,18 @@ class Recorder:
         self._files[str(path)] = Path(path)
 
     def _keep(self, entry: dict[str, Any]) -> None:
+        if self.overflow:
+            return
         if len(self.conversation.entries) >= MAX_MESSAGES:
-            if not self.overflow:
-                log.warning("the recording for %s is over %d messages; the rest is not kept", self.path, MAX_MESSAGES)
-            self.overflow = True
+            self._overflowed(f"over {MAX_MESSAGES} messages")
             return
         self.conversation.entries.append(entry)
+
+    def _overflowed(self, what: str) -> None:
+        if not self.overflow:
+            log.warning("the recording for %s is %s; it will not be written", self.path, what)
+            self.overflow = True
+            self.conversation.entries.clear()
 
     @property
     def path(self) -> Path:
@@ -84,8 +96,9 @@ class Recorder:
     def _write(self) -> None:
         if self.overflow:
             raise CassetteError(
-                f"the recording for cassette {self.path} went over {MAX_MESSAGES} messages, so it was not "
-                f"written (the old file, if any, is unchanged); record a shorter session",
+                f"the recording for cassette {self.path} went over {MAX_MESSAGES} messages or "
+                f"{fmt.MAX_FILE_BYTES // fmt.MIB} MiB, so it was not written (the old file, if any, is unchanged); "
+                f"record a shorter session",
                 path=self.path,
             )
         self.conversation.entries.extend(self._file_entries())
