@@ -10,6 +10,7 @@ Modules:
 
 * ``acp_agents``: the pinned codex-acp agent.
 * ``codex_ref``: the pinned reference Codex binary.
+* ``nbval``: where the nbval sanitizer rules for agent notebooks are.
 * ``recording``: ``RecordingSubscriber`` for whole-log assertions.
 * ``responses_server``: a scripted Responses-API server on 127.0.0.1.
 
@@ -19,10 +20,10 @@ Layer: outside the layers; it may import anything, and within the package only t
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._lazy import attach as _attach
+from .nbval import NBVAL_SANITIZE
 from .recording import ModelRequest, RecordingSubscriber, ScriptedModel
 
 if TYPE_CHECKING:
@@ -62,10 +63,6 @@ _LAZY = {
 
 
 __getattr__, __dir__ = _attach(__name__, _LAZY)
-
-NBVAL_SANITIZE = Path(__file__).with_name("nbval_sanitize.cfg")
-"""nbval sanitizer rules for agent notebooks (ids, call ids, timestamps, durations, temp paths):
-``pytest --nbval --nbval-sanitize-with "$(python -c 'import codex_nb.testing as t; print(t.NBVAL_SANITIZE)')"``."""
 
 
 __all__ = [
