@@ -14,6 +14,7 @@ Modules:
 * ``npm_binary``: the native executable an npm package ships.
 * ``replay``: a saved session's plan history as an event source.
 * ``responses/``: a real Responses-API model provider.
+* ``rpc_cassette/``: cassettes for the agents over JSON-RPC (the app-server, ACP agents).
 * ``rollout``: Codex's saved sessions.
 * ``rollout_lines``: bounded reading of a rollout file's lines.
 

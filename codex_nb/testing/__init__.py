@@ -3,12 +3,14 @@
 ``ScriptedModel`` is re-exported from here; ``RecordingSubscriber`` keeps the ordered
 event log of a session; ``ResponsesServer`` serves scripted Responses-API streams over
 real HTTP on 127.0.0.1; ``codex_binary()`` finds the pinned reference Codex. The server
-modules load on first use so ``import codex_nb`` stays fast.
+modules load on first use so ``import codex_nb`` stays fast. ``NBVAL_SANITIZE`` is the path of
+the nbval sanitizer rules for agent notebooks (``pytest --nbval --nbval-sanitize-with``).
 
 Modules:
 
 * ``acp_agents``: the pinned codex-acp agent.
 * ``codex_ref``: the pinned reference Codex binary.
+* ``nbval``: where the nbval sanitizer rules for agent notebooks are.
 * ``recording``: ``RecordingSubscriber`` for whole-log assertions.
 * ``responses_server``: a scripted Responses-API server on 127.0.0.1.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .._lazy import attach as _attach
+from .nbval import NBVAL_SANITIZE
 from .recording import ModelRequest, RecordingSubscriber, ScriptedModel
 
 if TYPE_CHECKING:
@@ -70,6 +73,7 @@ __all__ = [
     "Garbage",
     "HttpError",
     "ModelRequest",
+    "NBVAL_SANITIZE",
     "Raw",
     "RecordingSubscriber",
     "Redirect",

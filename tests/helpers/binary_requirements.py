@@ -23,8 +23,27 @@ REQUIREMENTS: dict[str, Callable[[], Path]] = {
     "requires_acp_agent": codex_acp_binary,
 }
 CI_VALUES = {"true", "1", "yes"}
-NOTEBOOK_NEEDS = {"07_real_codex.ipynb": "requires_codex", "10_any_agent.ipynb": "requires_acp_agent"}
+NOTEBOOK_NEEDS = {
+    "07_real_codex.ipynb": "requires_codex",
+    "10_any_agent.ipynb": "requires_acp_agent",
+    "11_docs_tests.ipynb": "requires_codex",
+}
 """The committed notebooks that start a real binary (nbval runs them, and so does a browser test)."""
+NOTEBOOK_CASSETTES = {
+    "07_real_codex.ipynb": "cassettes/07_real_codex.cassette.jsonl",
+    "10_any_agent.ipynb": "cassettes/10_any_agent.cassette.jsonl",
+    "11_docs_tests.ipynb": "cassettes/11_docs_tests.codex.cassette.jsonl",
+}
+"""The cassette each of them replays when it is there: then the notebook needs no binary."""
+RECORD_MODE_VAR = "CODEX_NB_RECORD_MODE"
+
+
+def needs_binary(notebook: Path) -> bool:
+    """A notebook needs its binary unless it replays its cassette (present, and not re-recorded)."""
+    cassette = NOTEBOOK_CASSETTES.get(notebook.name)
+    if cassette is None or not (notebook.parent / cassette).is_file():
+        return True
+    return os.environ.get(RECORD_MODE_VAR, "once") == "all"
 
 
 def in_ci() -> bool:
@@ -46,12 +65,14 @@ def missing_binary(item: pytest.Item) -> str | None:
 def mark_notebooks(items: list[pytest.Item]) -> None:
     """Mark nbval's cells of the notebooks that need a binary, and skip them here where it is missing.
 
+    A notebook that replays its committed cassette needs none and is not marked: it runs everywhere.
+
     Their items live under notebooks/, outside this conftest's ``pytest_runtest_setup``, so the
     skip is decided at collection; in CI nothing is skipped and a missing binary fails the cell.
     """
     for item in items:
         marker = NOTEBOOK_NEEDS.get(item.path.name) if item.path.suffix == ".ipynb" else None
-        if marker is None:
+        if marker is None or not needs_binary(item.path):
             continue
         item.add_marker(getattr(pytest.mark, marker))
         reason = missing_binary(item)

@@ -15,7 +15,9 @@ from collections.abc import Awaitable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ...errors import CassetteError
 from ...protocol.events import WarningEvent
+from ..rpc_cassette import RpcCassette
 from .client import AcpClient
 from .errors import AcpAuthError, AcpError
 from .process import STREAM_LIMIT, AgentProcess, describe_exit
@@ -52,6 +54,9 @@ class AcpAgent:
         cancel_grace: float = 5.0,
         startup_timeout: float = 60.0,
         stderr_lines: int = 200,
+        cassette: str | os.PathLike[str] | None = None,
+        record_mode: str = "once",
+        cassette_filters: Any = None,
     ) -> None:
         if not isinstance(command, (str, os.PathLike)) or not str(command):
             raise AcpError(f"AcpAgent needs the agent command (a path or a name on PATH), got {command!r}")
@@ -69,6 +74,19 @@ class AcpAgent:
         self.cancel_grace = cancel_grace
         self.startup_timeout = startup_timeout
         self.stderr_lines = stderr_lines
+        self.cassette: RpcCassette | None = None
+        """The recorded conversation this agent replays or records into (``cassette=``), or None."""
+        if cassette is not None:
+            self.cassette = RpcCassette(
+                cassette,
+                record_mode,
+                who=f"the ACP agent {Path(self.command).name}",
+                env=self.env,
+                named={"codex_home": self.env.get("CODEX_HOME"), "agent_cwd": self.cwd},
+                filters=cassette_filters,
+            )
+        self.cassette_error: CassetteError | None = None
+        """Why the recording could not be written (``aclose()`` raises it too)."""
         self.sessions: dict[str, AcpSession] = {}
         self.info: Any = None
         """The agent's ``initialize`` response (capabilities, auth methods, agent info)."""
@@ -120,12 +138,22 @@ class AcpAgent:
         from acp.schema import ClientCapabilities, FileSystemCapabilities, Implementation
 
         self._loop = asyncio.get_running_loop()
-        self.process = await AgentProcess.spawn(
-            self.command, self.args, env=self.env, cwd=self.cwd or cwd, stderr_lines=self.stderr_lines
-        )
+        cassette = self.cassette
+        if cassette is not None and cassette.replaying:  # the recording stands in for the agent: none is started
+            self.process = AgentProcess(cassette.process(limit=STREAM_LIMIT), self.command)
+        else:
+            self.process = await AgentProcess.spawn(
+                self.command, self.args, env=self.env, cwd=self.cwd or cwd, stderr_lines=self.stderr_lines
+            )
         proc = self.process.process
         assert proc.stdout is not None and proc.stdin is not None
-        transport = CheckedTransport(proc.stdout, proc.stdin, self._on_malformed, limit=STREAM_LIMIT)
+        transport = CheckedTransport(
+            proc.stdout,
+            proc.stdin,
+            self._on_malformed,
+            limit=STREAM_LIMIT,
+            tape=None if cassette is None else cassette.recorder,
+        )
         # acp.Client lists every client method as required, in its own parameter order; its router
         # calls only the methods a client defines (method_not_found for elicitation here), always
         # with keyword arguments.
@@ -272,6 +300,10 @@ class AcpAgent:
         if isinstance(err, RequestError):
             return f"the ACP agent answered {method} with error {err.code}: {err}{_data(err)}"
         code = await self.process.wait_exit(2.0) if self.process is not None else None
+        failure = self._replay_failure()
+        if failure is not None:
+            self._exit_reported = True
+            return f"{method} failed: {failure}"
         if isinstance(err, asyncio.TimeoutError):
             head = f"the ACP agent {self.command} did not answer {method} within {self.startup_timeout} s"
         elif code is not None:
@@ -291,14 +323,39 @@ class AcpAgent:
     async def _watch(self) -> None:
         assert self.process is not None
         code = await self.process.wait_exit(float("inf"))
+        if not self._closing:
+            await self._save_recording()
         if self._closing or self._exit_reported:
             return
         message = f"the ACP agent {self.command} {describe_exit(code)}"
         tail = self.stderr_tail()
         message += f"; last stderr lines:\n{tail}" if tail else ""
+        failure = self._replay_failure()
+        if failure is not None:
+            message = str(failure)
         log.warning(message)
         for session in list(self.sessions.values()):
             session._agent_gone(message + "; create a new cx.AcpAgent to continue")
+
+    def _replay_failure(self) -> CassetteError | None:
+        process = None if self.process is None else self.process.process
+        failure = getattr(process, "replay_failure", None)
+        return failure if isinstance(failure, CassetteError) else None
+
+    @property
+    def replaying(self) -> bool:
+        """True when this agent replays a cassette (no agent process runs)."""
+        return self.cassette is not None and self.cassette.replaying
+
+    async def _save_recording(self) -> None:
+        recorder = None if self.cassette is None else self.cassette.recorder
+        if recorder is None or self.process is None:
+            return
+        try:
+            await recorder.save()
+        except CassetteError as err:
+            log.error("%s", err)
+            self.cassette_error = err
 
     def _require_running(self) -> None:
         if self._closing:
@@ -345,6 +402,9 @@ class AcpAgent:
             task.cancel()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._save_recording()
+        if self.cassette_error is not None:
+            raise self.cassette_error
 
     async def __aenter__(self) -> AcpAgent:
         return self

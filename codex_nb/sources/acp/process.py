@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..._process import ChildProcess, describe_exit, spawn
+from ..rpc_cassette import ReplayedProcess
 
 log = logging.getLogger("codex_nb.acp.process")
 
@@ -28,7 +29,7 @@ __all__ = ["AgentProcess", "describe_exit"]
 class AgentProcess:
     """One running agent: ``process.stdin``/``process.stdout`` for the protocol, stderr kept as a tail."""
 
-    def __init__(self, process: ChildProcess, command: str) -> None:
+    def __init__(self, process: ChildProcess | ReplayedProcess, command: str) -> None:
         self.process = process
         self.command = command
         self.pid = process.pid

@@ -18,6 +18,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from ...errors import CassetteError
 from .mapping import repair_plan_entries
 
 log = logging.getLogger("codex_nb.acp.transport")
@@ -39,8 +40,11 @@ class CheckedTransport:
         on_malformed: Callable[[str], None],
         *,
         limit: int,
+        tape: Any = None,
     ) -> None:
         self._reader = reader
+        self._tape = tape
+        """A cassette recorder (``sent``/``received``) that keeps every line both ways, or None."""
         self._limit = limit
         """The reader's line limit (``StreamReader`` keeps it private), for the report of a longer line."""
         self._writer = writer
@@ -51,7 +55,16 @@ class CheckedTransport:
     async def send(self, message: dict[str, Any]) -> None:
         data = (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
         async with self._lock:
-            self._writer.write(data)
+            if self._tape is not None:
+                self._tape.sent(message)
+            try:
+                self._writer.write(data)
+            except CassetteError:
+                if "method" in message:
+                    raise  # a request: its caller fails with the mismatch
+                # an answer to the agent's request: the replay stopped at it, and the prompt fails
+                # with that error; the SDK would only log a traceback
+                return
             await self._writer.drain()
 
     async def receive(self) -> dict[str, Any] | None:
@@ -69,6 +82,8 @@ class CheckedTransport:
             text = raw.decode("utf-8", errors="replace").strip()
             if not text:
                 continue
+            if self._tape is not None:
+                self._tape.received(text)
             problem, message = _check(text)
             if problem is None:
                 return message

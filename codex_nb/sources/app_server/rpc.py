@@ -53,8 +53,11 @@ class JsonRpcConnection:
         stderr_tail: Callable[[], str],
         returncode: Callable[[], int | None],
         validator: Any = None,
+        tape: Any = None,
     ) -> None:
         self._reader = reader
+        self._tape = tape
+        """A cassette recorder (``sent``/``received``) that keeps every line both ways, or None."""
         self._writer = writer
         self._ids = itertools.count(1)
         self._pending: dict[int, tuple[str, asyncio.Future[Any]]] = {}
@@ -74,6 +77,8 @@ class JsonRpcConnection:
     def _write(self, message: dict[str, Any]) -> None:
         if self.closed is not None:
             raise self.closed
+        if self._tape is not None:
+            self._tape.sent(message)
         self._writer.write((json.dumps(message, ensure_ascii=False) + "\n").encode("utf-8"))
 
     async def request(self, method: str, params: dict[str, Any], *, timeout: float | None = DEFAULT_TIMEOUT) -> Any:
@@ -141,6 +146,8 @@ class JsonRpcConnection:
 
     def _dispatch(self, line: bytes) -> None:
         self.received += 1
+        if self._tape is not None:
+            self._tape.received(line)
         try:
             message = _parse(line)
         except ValueError:

@@ -24,7 +24,9 @@ from typing import Any
 from .binary import check_version, checked_binary, codex_binary
 from .errors import AppServerError, AppServerExited
 from ..._process import ChildProcess
-from .process import spawn_app_server
+from ...errors import CassetteError
+from ..rpc_cassette import ReplayedProcess, RpcCassette
+from .process import STREAM_LIMIT, spawn_app_server
 from .rpc import DEFAULT_TIMEOUT, METHOD_NOT_FOUND, JsonRpcConnection
 from .thread import CodexThread
 
@@ -58,6 +60,9 @@ class CodexAppServer:
         request_timeout: float = DEFAULT_TIMEOUT,
         interrupt_timeout: float = DEFAULT_INTERRUPT_TIMEOUT,
         validate: bool = False,
+        cassette: str | os.PathLike[str] | None = None,
+        record_mode: str = "once",
+        cassette_filters: Any = None,
     ) -> None:
         self._binary = Path(binary) if binary is not None else None
         self.codex_home = Path(codex_home) if codex_home is not None else None
@@ -69,7 +74,20 @@ class CodexAppServer:
         self.interrupt_timeout = interrupt_timeout
         """How long a Stop may wait for the interrupted turn to end before the server is killed."""
         self.validate = validate
-        self.process: ChildProcess | None = None
+        self.cassette: RpcCassette | None = None
+        """The recorded conversation this server replays or records into (``cassette=``), or None."""
+        if cassette is not None:
+            self.cassette = RpcCassette(
+                cassette,
+                record_mode,
+                who="codex app-server",
+                env={**os.environ, **(self._env or {})},
+                named={"codex_home": None if self.codex_home is None else str(self.codex_home)},
+                filters=cassette_filters,
+            )
+        self.cassette_error: CassetteError | None = None
+        """Why the recording could not be written (``close()`` raises it too)."""
+        self.process: ChildProcess | ReplayedProcess | None = None
         self.connection: JsonRpcConnection | None = None
         self.threads: dict[str, CodexThread] = {}
         self.version: str | None = None
@@ -98,19 +116,13 @@ class CodexAppServer:
         if self.process is not None:
             return self
         self._loop = asyncio.get_running_loop()
-        # the file-system checks and `codex --version` stay off the event loop
-        if self._binary is None:
-            binary = await asyncio.to_thread(codex_binary)
+        cassette = self.cassette
+        proc: ChildProcess | ReplayedProcess
+        if cassette is not None and cassette.replaying:
+            proc = await self._replay(cassette)
         else:
-            binary = await asyncio.to_thread(checked_binary, self._binary)
-        self.version = await asyncio.to_thread(check_version, binary)
-        env = dict(os.environ if self._env is None else self._env)
-        if self.codex_home is not None:
-            env["CODEX_HOME"] = str(self.codex_home)
-        args = [*self._args]
-        for key, value in self._config.items():
-            args += ["-c", f"{key}={_toml_value(value)}"]
-        self.process = proc = await spawn_app_server(binary, args, env=env, cwd=self._cwd)
+            proc = await self._spawn()
+        self.process = proc
         assert proc.stdout is not None and proc.stdin is not None
         validator = None
         if self.validate:
@@ -126,6 +138,7 @@ class CodexAppServer:
             stderr_tail=self.stderr_tail,
             returncode=lambda: proc.returncode,
             validator=validator,
+            tape=None if cassette is None else cassette.recorder,
         )
         try:
             self.initialize_result = await self.request(
@@ -140,6 +153,35 @@ class CodexAppServer:
             await self.close()
             raise
         return self
+
+    async def _spawn(self) -> ChildProcess:
+        # the file-system checks and `codex --version` stay off the event loop
+        if self._binary is None:
+            binary = await asyncio.to_thread(codex_binary)
+        else:
+            binary = await asyncio.to_thread(checked_binary, self._binary)
+        self.version = await asyncio.to_thread(check_version, binary)
+        if self.cassette is not None and self.cassette.recorder is not None:
+            self.cassette.recorder.meta(codex_version=self.version)
+        env = dict(os.environ if self._env is None else self._env)
+        if self.codex_home is not None:
+            env["CODEX_HOME"] = str(self.codex_home)
+        args = [*self._args]
+        for key, value in self._config.items():
+            args += ["-c", f"{key}={_toml_value(value)}"]
+        return await spawn_app_server(binary, args, env=env, cwd=self._cwd)
+
+    async def _replay(self, cassette: RpcCassette) -> ReplayedProcess:
+        """The recorded conversation instead of the binary (none is looked for)."""
+        self.version = str(cassette.meta.get("codex_version") or "") or None
+        if self.codex_home is not None:  # the rollouts Codex wrote, where it wrote them
+            await asyncio.to_thread(cassette.restore_files, str(self.codex_home))
+        return cassette.process(limit=STREAM_LIMIT)
+
+    @property
+    def replaying(self) -> bool:
+        """True when this server replays a cassette (no Codex process runs)."""
+        return self.cassette is not None and self.cassette.replaying
 
     async def __aenter__(self) -> CodexAppServer:
         return await self.start()
@@ -158,6 +200,8 @@ class CodexAppServer:
             self.connection.abort(AppServerExited("codex app-server was closed", returncode=code, stderr_tail=""))
         if self._exit_task is not None:
             await self._exit_task
+        if self.cassette_error is not None:
+            raise self.cassette_error
         return code
 
     async def kill(self, reason: str) -> int | None:
@@ -266,19 +310,34 @@ class CodexAppServer:
             await process.wait(5)
             await process.stderr_drained()
         code = None if process is None else process.returncode
+        failure = getattr(process, "replay_failure", None)
         why = self._killed or (
             "codex app-server was closed" if self._closing else "codex app-server exited unexpectedly"
         )
-        error = AppServerExited(
-            why + ("" if code is None else f" (exit status {code})"),
-            returncode=code,
-            stderr_tail="" if self._closing or self._killed else self.stderr_tail(),
-        )
+        status = "" if code is None else f" (exit status {code})"
+        tail = "" if self._closing or self._killed else self.stderr_tail()
+        if failure is not None:  # no process: the mismatch is the whole story
+            why, status, tail = str(failure), "", ""
+        error = AppServerExited(why + status, returncode=code, stderr_tail=tail)
         self.closed_error = error
         if process is not None and not (self._closing or self._killed):
             await process.end(grace=0.5)  # its supervisor may still be ending the tree
         for thread in list(self.threads.values()):
             thread.on_server_closed(error)
+        await self._save_recording()
+
+    async def _save_recording(self) -> None:
+        recorder = None if self.cassette is None else self.cassette.recorder
+        if recorder is None:
+            return
+        for thread in self.threads.values():
+            if thread.path:
+                recorder.keep_file(thread.path)
+        try:
+            await recorder.save()
+        except CassetteError as err:
+            log.error("%s", err)
+            self.cassette_error = err
 
     def __repr__(self) -> str:
         state = (

@@ -151,6 +151,9 @@ class CodexThread(BusEventSource):
         self._completions: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._errored: set[str] = set()
         self._modes: dict[str, str] = {}
+        self._starting_mode: str | None = None
+        """The mode of a turn whose ``turn/start`` is not answered yet: its first notifications may be
+        handled before the coroutine awaiting that answer runs (both lines in one read)."""
         self._mode = "default"
         self._interrupts: set[asyncio.Task[None]] = set()
         self._killed_turns: dict[str, str] = {}
@@ -196,7 +199,8 @@ class CodexThread(BusEventSource):
             self.items[params["item"]["id"]] = params["item"]
         if method == "error" and not params.get("willRetry") and turn_id:
             self._errored.add(turn_id)
-        for msg in notification_events(method, params, mode=self._modes.get(turn_id or "", "default")):
+        mode = self._modes.get(turn_id or "") or self._starting_mode or "default"
+        for msg in notification_events(method, params, mode=mode):
             self.emit(msg, turn_id=turn_id)
 
     def _turn_completed(self, turn: dict[str, Any]) -> None:
@@ -264,9 +268,11 @@ class CodexThread(BusEventSource):
         events: list[Event] = []
         unsubscribe = self.subscribe(events.append)
         try:
+            self._starting_mode = mode
             try:
                 response = await self.server.request("turn/start", params)
             except BaseException as err:
+                self._starting_mode = None
                 if not handle.started.done():
                     handle.started.set_exception(err)
                     handle.started.exception()  # retrieved: the task raises it
@@ -281,6 +287,7 @@ class CodexThread(BusEventSource):
             turn_id = response["turn"]["id"]
             handle.turn.turn_id = turn_id
             self._modes[turn_id] = mode
+            self._starting_mode = None
             self._by_turn[turn_id] = handle
             if not handle.started.done():
                 handle.started.set_result(turn_id)

@@ -1,0 +1,79 @@
+"""Notebooks 07 (the real Codex), 10 (codex-acp) and 11 (documentation tests) replay their committed
+cassettes under nbval with no binary anywhere, and recording them again against the real binaries
+gives the outputs they store (after the shipped sanitizer rules): the replay shows what the binaries
+show."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from codex_nb.testing import NBVAL_SANITIZE
+from helpers.paths import NOTEBOOKS, ROOT, TESTS
+
+pytestmark = pytest.mark.kernel
+
+NOTEBOOKS_WITH_CASSETTES = {
+    "07_real_codex.ipynb": "07_real_codex.cassette.jsonl",
+    "10_any_agent.ipynb": "10_any_agent.cassette.jsonl",
+    "11_docs_tests.ipynb": "11_docs_tests.codex.cassette.jsonl",
+}
+
+
+def _nbval(notebook: Path, tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    child = {k: v for k, v in os.environ.items() if k not in ("CI", "CODEX_NB_RECORD_MODE")}
+    child.update(PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]), HOME=str(home), **env)
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-c", str(ROOT / "pyproject.toml")]
+    command += ["--rootdir", str(notebook.parent), "-q", "-rs", "--nbval", "--nbval-current-env"]
+    command += ["--nbval-sanitize-with", str(NBVAL_SANITIZE), str(notebook)]
+    return subprocess.run(
+        command, cwd=notebook.parent, env=child, capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL
+    )
+
+
+def _cells(notebook: Path) -> int:
+    import json
+
+    return sum(c["cell_type"] == "code" for c in json.loads(notebook.read_text(encoding="utf-8"))["cells"])
+
+
+@pytest.mark.parametrize("name", sorted(NOTEBOOKS_WITH_CASSETTES))
+def test_the_committed_notebook_replays_its_cassette_without_the_binaries(name: str, tmp_path: Path) -> None:
+    done = _nbval(
+        NOTEBOOKS / name,
+        tmp_path,
+        CODEX_NB_SKIP_CODEX="1",
+        CODEX_NB_SKIP_ACP="1",
+        CODEX_BIN=str(tmp_path / "no-codex"),  # any lookup of a binary fails
+        CODEX_ACP_BIN=str(tmp_path / "no-codex-acp"),
+        PATH=os.path.dirname(sys.executable),
+    )
+    assert done.returncode == 0 and f"{_cells(NOTEBOOKS / name)} passed" in done.stdout, done.stdout + done.stderr
+    assert "skipped" not in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "marker"),
+    [
+        pytest.param("07_real_codex.ipynb", "codex", marks=pytest.mark.requires_codex),
+        pytest.param("10_any_agent.ipynb", "acp", marks=pytest.mark.requires_acp_agent),
+        pytest.param("11_docs_tests.ipynb", "codex", marks=pytest.mark.requires_codex),
+    ],
+)
+def test_recording_again_with_the_real_binary_gives_the_stored_outputs(name: str, marker: str, tmp_path: Path) -> None:
+    work = tmp_path / "nb"
+    (work / "cassettes").mkdir(parents=True)
+    shutil.copyfile(NOTEBOOKS / name, work / name)
+    cassette = work / "cassettes" / NOTEBOOKS_WITH_CASSETTES[name]
+    recorded = _nbval(work / name, tmp_path)  # no cassette: the notebook records against the binary
+    assert recorded.returncode == 0, recorded.stdout + recorded.stderr
+    assert cassette.is_file()
+    replayed = _nbval(work / name, tmp_path)  # the new cassette replays to the same outputs
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
