@@ -21,6 +21,16 @@ if TYPE_CHECKING:
 class Session(RuntimeSession):
     """One conversation thread (see ``runtime.session.Session``) with widget shortcuts."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.config.notebook_tools.enabled:  # the document tools reach the page through the bridge widget
+            self.workspace.set_document(self._notebook_bridge)
+
+    def _notebook_bridge(self) -> Any:
+        from .widgets.notebook_bridge import NotebookBridge
+
+        return NotebookBridge(frontend_timeout=self.config.notebook_tools.frontend_timeout_seconds)
+
     def checklist(self, **options: Any) -> PlanChecklist:
         """A live ``PlanChecklist`` widget of this session (options: width, max_rate)."""
         from .widgets.checklist import PlanChecklist

@@ -35,6 +35,7 @@ from ..protocol.events import Event
 from ..protocol.model import Model
 from ..protocol.model_stream import TokenUsage
 from ..protocol.wire import dumps
+from ..sources.workspace import NotebookWorkspace, notebook_tools
 from ..tools.builtins import builtin_tools
 from ..tools.calls import run_call
 from ..tools.cancellation import CancelSource, CancelToken
@@ -201,6 +202,11 @@ class Session(BusEventSource, SessionHooksMixin):
         self.time_reminder = CurrentTimeReminder(self.config)
         for tool in builtin_tools(self.config):
             self.registry.register(tool, source="builtin")
+        self.workspace = NotebookWorkspace(self.config.notebook_tools)
+        """The notebook tools' shared state (``[codex_nb.notebook_tools]``); ``codex_nb.Session`` gives it
+        the live document (``workspace.set_document``)."""
+        for tool in notebook_tools(self.config, self.workspace):
+            self.registry.register(tool, source="notebook")
 
     @property
     def answer_policy(self) -> Any:

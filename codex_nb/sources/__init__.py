@@ -15,6 +15,7 @@ Modules:
 * ``responses/``: a real Responses-API model provider.
 * ``rollout``: Codex's saved sessions.
 * ``rollout_lines``: bounded reading of a rollout file's lines.
+* ``workspace/``: the notebook tools (read, run and edit the live notebook).
 
 Layer: above ``tools/`` (which it may import, with everything below), beside ``hooks/`` and
 ``code_mode/``; ``runtime/`` and the layers above may import it.
