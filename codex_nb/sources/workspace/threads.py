@@ -24,8 +24,23 @@ class CodeStopped(BaseException):
     bare ``except Exception`` in the code does not swallow it)."""
 
 
+def _quiet_stops(previous: Callable[[Any], object]) -> Callable[[Any], object]:
+    def hook(args: Any) -> object:
+        if isinstance(args.exc_value, CodeStopped):  # a thread we stopped on purpose: not an error to print
+            return None
+        return previous(args)
+
+    hook.codex_nb_quiet_stops = True  # type: ignore[attr-defined]
+    return hook
+
+
 def ask_to_stop(thread: threading.Thread) -> bool:
-    """Raise ``CodeStopped`` in ``thread`` at its next bytecode; False if it had already ended."""
+    """Raise ``CodeStopped`` in ``thread`` at its next bytecode; False if it had already ended.
+
+    A thread the code started ends with that exception uncaught: ``threading.excepthook`` is wrapped
+    (once, keeping whatever hook was there) so that it is not printed as a crash."""
+    if not getattr(threading.excepthook, "codex_nb_quiet_stops", False):
+        threading.excepthook = _quiet_stops(threading.excepthook)
     ident = thread.ident
     if ident is None or not thread.is_alive():
         return False
@@ -86,4 +101,5 @@ async def stop(run: Run, *, grace: float = 1.0) -> bool:
         await asyncio.wait_for(asyncio.shield(run.finished.wait()), grace)
     except TimeoutError:
         return False
-    return True
+    run.thread.join(grace)  # past the user's code: only the thread's own teardown is left
+    return not run.thread.is_alive()
