@@ -4,7 +4,7 @@
 // the model (the kernel never displays this widget). The path to the document:
 // - the widget manager's document context (`widget_manager.context`, JupyterLab's and Notebook 7's
 //   notebook widget manager): its shared model holds the live cells, and edits made through it are
-//   what the person sees and can undo (Edit > Undo, or z in command mode);
+//   what the person sees and can undo (Ctrl+Z in the cell's editor; z in command mode for an insertion);
 // - ipylab's front-end model (`frontend` holds its reference), whose extension hands widget models
 //   the JupyterLab application: its command registry runs a cell in its page
 //   (`notebook:run-cell` with the panel's `widgetId`).

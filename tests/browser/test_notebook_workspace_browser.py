@@ -104,3 +104,49 @@ def test_agent_inserts_and_runs_a_cell_approves_code_and_a_hook_blocks(
     expect(page.locator(".jp-Notebook .jp-Cell")).to_have_count(3)
     notebook.screenshot(f"workspace_{ui}.png")
     assert not notebook.unplaced_page_errors(), notebook.console
+
+
+UNDO_SETUP = """\
+import codex_nb as cx
+
+config = cx.Config.from_toml('''
+[codex_nb.notebook_tools]
+enabled = true
+frontend_timeout_seconds = 60
+[codex_nb.notebook_tools.approve]
+insert_cell = false
+edit_cell = false
+''')
+session = cx.Session(config=config)
+model = cx.ScriptedModel([
+    [cx.function_call("insert_cell", {"source": "agent_value = 1", "index": 1}, call_id="ins", namespace="notebook")],
+    [cx.function_call("read_cell", {"index": 1}, call_id="read", namespace="notebook")],
+    lambda request: [cx.function_call("edit_cell", {"cell_id": request.outputs()["ins"].split()[3],
+                                                    "source": "agent_value = 2"}, call_id="edit", namespace="notebook")],
+    [cx.assistant_message("done")],
+])
+handle = session.start_turn("add and edit a cell", model=model)
+"""
+
+
+@pytest.mark.parametrize("ui", ["lab", "notebook"])
+def test_the_person_can_undo_the_agents_insert_and_edit(page: Any, jupyter_server: JupyterServer, ui: str) -> None:
+    from playwright.sync_api import expect
+
+    name = f"workspace_undo_{ui}.ipynb"
+    jupyter_server.write_notebook(name, notebook_json([UNDO_SETUP]))
+    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook.run_all()
+
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    expect(cells).to_have_count(2, timeout=90_000)
+    expect(cells.nth(1).locator(".jp-InputArea")).to_contain_text("agent_value = 2", timeout=60_000)
+    # the person undoes as in any cell: Ctrl+Z in the cell's editor takes the edit back
+    cells.nth(1).locator(".cm-content").click()
+    page.keyboard.press("Control+z")
+    expect(cells.nth(1).locator(".jp-InputArea")).to_contain_text("agent_value = 1")
+    # and z in command mode (Edit > Undo Cell Operation) takes the insertion back
+    page.keyboard.press("Escape")
+    page.keyboard.press("z")
+    expect(cells).to_have_count(1)
+    assert not notebook.unplaced_page_errors(), notebook.console
