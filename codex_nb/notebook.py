@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .runtime.session import Session as RuntimeSession
 
 if TYPE_CHECKING:
+    from .sources.workspace.mcp_server import NotebookMcpServer
     from .widgets.checklist import PlanChecklist
     from .widgets.prompts import PromptsWidget
     from .widgets.turn_controls import TurnControls
@@ -25,6 +26,24 @@ class Session(RuntimeSession):
         super().__init__(*args, **kwargs)
         if self.config.notebook_tools.enabled:  # the document tools reach the page through the bridge widget
             self.workspace.set_document(self._notebook_bridge)
+
+    async def serve_notebook_tools(self) -> NotebookMcpServer:
+        """Start an MCP server (streamable HTTP on 127.0.0.1, a bearer token of its own) that serves
+        this session's notebook tools to the real Codex or any MCP client; every call runs through
+        this session's hooks and approvals. Pass ``server.env()`` and ``server.codex_config()`` to
+        ``cx.CodexAppServer``; ``await server.aclose()`` stops it."""
+        from .sources.workspace.mcp_server import NotebookMcpServer
+        from .sources.workspace.tools import notebook_tools
+
+        async def dispatch(name: str, arguments: dict[str, Any]) -> Any:
+            return await self.call_tool(f"notebook.{name}", arguments)
+
+        return await NotebookMcpServer(notebook_tools(self.config, self.workspace), dispatch).start()
+
+    def share_prompts_with(self, source: Any) -> None:
+        """Ask this session's approvals in ``source``'s prompts widget (a ``CodexThread``, say), so a
+        notebook tool that Codex calls asks in the widget shown for that thread."""
+        self.frontend_requests = source.frontend_requests
 
     def _notebook_bridge(self) -> Any:
         from .widgets.notebook_bridge import NotebookBridge

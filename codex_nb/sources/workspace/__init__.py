@@ -13,6 +13,7 @@ Modules:
   on a thread a timeout or Stop can interrupt.
 * ``cells``: a cell as the model reads it; ``text``: bounded, visible text and images.
 * ``approval``: asking the person before code runs or a cell changes.
+* ``mcp_server``: ``NotebookMcpServer``, the same tools over MCP for the real Codex.
 
 Layer: part of ``sources/``.
 """
