@@ -24,6 +24,7 @@ class Session(RuntimeSession):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._mcp_servers: list[NotebookMcpServer] = []
         if self.config.notebook_tools.enabled:  # the document tools reach the page through the bridge widget
             self.workspace.set_document(self._notebook_bridge)
 
@@ -38,7 +39,16 @@ class Session(RuntimeSession):
         async def dispatch(name: str, arguments: dict[str, Any]) -> Any:
             return await self.call_tool(f"notebook.{name}", arguments)
 
-        return await NotebookMcpServer(notebook_tools(self.config, self.workspace), dispatch).start()
+        server = await NotebookMcpServer(notebook_tools(self.config, self.workspace), dispatch).start()
+        self._mcp_servers.append(server)
+        return server
+
+    async def aclose(self) -> None:
+        """Also stops the notebook MCP servers this session started (see ``runtime.Session.aclose``)."""
+        servers, self._mcp_servers = self._mcp_servers, []
+        for server in servers:
+            await server.aclose()
+        await super().aclose()
 
     def share_prompts_with(self, source: Any) -> None:
         """Ask this session's approvals in ``source``'s prompts widget (a ``CodexThread``, say), so a

@@ -131,3 +131,16 @@ async def test_the_real_codex_calls_a_notebook_tool_and_its_approval_reaches_the
         "notebook.inspect_variable",
         "notebook.run_code",
     ]
+
+
+async def test_closing_the_session_stops_its_server() -> None:
+    import threading
+
+    session = cx.Session(config=cx.Config.from_toml(ON))
+    server = await session.serve_notebook_tools()
+    assert [t for t in threading.enumerate() if t.name == "codex-nb-notebook-mcp"]
+    await session.aclose()
+    assert not [t for t in threading.enumerate() if t.name == "codex-nb-notebook-mcp"]
+    with pytest.raises(httpx.ConnectError):
+        async with httpx.AsyncClient() as client:
+            await client.post(server.url, json={})
