@@ -107,7 +107,7 @@ class NotebookMcpServer:
 
         try:
             app = _TokenGate(self._mcp_app(), self.token)
-            config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="none")
+            config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="none", timeout_graceful_shutdown=2)
             self._uvicorn = uvicorn.Server(config)  # off the main thread, serve() leaves the signals alone
             sock.listen(64)  # connections wait in the backlog until uvicorn accepts them
         except BaseException as err:  # noqa: BLE001  reported by start()

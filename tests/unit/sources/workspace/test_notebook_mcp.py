@@ -144,3 +144,20 @@ async def test_closing_the_session_stops_its_server() -> None:
     with pytest.raises(httpx.ConnectError):
         async with httpx.AsyncClient() as client:
             await client.post(server.url, json={})
+
+
+async def test_closing_while_a_client_holds_its_stream_open_still_ends_the_server() -> None:
+    import threading
+
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    session = cx.Session(config=cx.Config.from_toml(ON))
+    server = await session.serve_notebook_tools()
+    async with httpx.AsyncClient(headers={"Authorization": f"Bearer {server.token}"}) as http:
+        async with streamable_http_client(server.url, http_client=http) as (read, write, *_):
+            async with ClientSession(read, write) as client:
+                await client.initialize()
+                await client.list_tools()
+                await server.aclose()  # Codex still connected: the server must not wait for it forever
+                assert not [t for t in threading.enumerate() if t.name == "codex-nb-notebook-mcp"]
