@@ -35,7 +35,6 @@ from ..protocol.events import Event
 from ..protocol.model import Model
 from ..protocol.model_stream import TokenUsage
 from ..protocol.wire import dumps
-from ..sources.workspace import NotebookWorkspace, notebook_tools
 from ..tools.builtins import builtin_tools
 from ..tools.calls import run_call
 from ..tools.cancellation import CancelSource, CancelToken
@@ -202,11 +201,15 @@ class Session(BusEventSource, SessionHooksMixin):
         self.time_reminder = CurrentTimeReminder(self.config)
         for tool in builtin_tools(self.config):
             self.registry.register(tool, source="builtin")
-        self.workspace = NotebookWorkspace(self.config.notebook_tools)
-        """The notebook tools' shared state (``[codex_nb.notebook_tools]``); ``codex_nb.Session`` gives it
-        the live document (``workspace.set_document``)."""
-        for tool in notebook_tools(self.config, self.workspace):
-            self.registry.register(tool, source="notebook")
+        self.workspace: Any = None
+        """The notebook tools' shared state (a ``NotebookWorkspace``) when ``[codex_nb.notebook_tools]`` turns
+        them on, else None; ``codex_nb.Session`` gives it the live document (``workspace.set_document``)."""
+        if self.config.notebook_tools.enabled:  # loaded only then: a first Session stays light
+            from ..sources.workspace import NotebookWorkspace, notebook_tools
+
+            self.workspace = NotebookWorkspace(self.config.notebook_tools)
+            for tool in notebook_tools(self.config, self.workspace):
+                self.registry.register(tool, source="notebook")
 
     @property
     def answer_policy(self) -> Any:

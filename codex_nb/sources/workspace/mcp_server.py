@@ -24,6 +24,7 @@ import threading
 from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ...errors import ConfigError
 from ...tools.base import Tool
 
 if TYPE_CHECKING:

@@ -161,3 +161,10 @@ async def test_closing_while_a_client_holds_its_stream_open_still_ends_the_serve
                 await client.list_tools()
                 await server.aclose()  # Codex still connected: the server must not wait for it forever
                 assert not [t for t in threading.enumerate() if t.name == "codex-nb-notebook-mcp"]
+
+
+async def test_serving_without_the_tools_on_says_how_to_turn_them_on() -> None:
+    session = cx.Session()
+    with pytest.raises(cx.ConfigError, match=r"turn them on with \[codex_nb.notebook_tools\] enabled = true"):
+        await session.serve_notebook_tools()
+    assert session.workspace is None  # nothing of the notebook tools is loaded or registered
