@@ -43,7 +43,7 @@ class NotebookMcpServer:
 
     def __init__(self, tools: list[Tool], dispatch: Dispatch, *, name: str = SERVER_NAME) -> None:
         if not tools:
-            raise ValueError("no notebook tools to serve: turn them on with [codex_nb.notebook_tools] enabled = true")
+            raise ConfigError("no notebook tools to serve: turn them on with [codex_nb.notebook_tools] enabled = true")
         self.tools = {tool.name: tool for tool in tools}
         self.name = name
         self.token = secrets.token_urlsafe(32)
