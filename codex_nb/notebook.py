@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from .runtime.session import Session as RuntimeSession
 
 if TYPE_CHECKING:
+    from .sources.workspace.mcp_server import NotebookMcpServer
     from .widgets.checklist import PlanChecklist
     from .widgets.prompts import PromptsWidget
     from .widgets.turn_controls import TurnControls
@@ -40,6 +41,44 @@ class Session(RuntimeSession):
 
     ```
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._mcp_servers: list[NotebookMcpServer] = []
+        if self.config.notebook_tools.enabled:  # the document tools reach the page through the bridge widget
+            self.workspace.set_document(self._notebook_bridge)
+
+    async def serve_notebook_tools(self) -> NotebookMcpServer:
+        """Start an MCP server (streamable HTTP on 127.0.0.1, a bearer token of its own) that serves
+        this session's notebook tools to the real Codex or any MCP client; every call runs through
+        this session's hooks and approvals. Pass ``server.env()`` and ``server.codex_config()`` to
+        ``cx.CodexAppServer``; ``await server.aclose()`` stops it."""
+        from .sources.workspace.mcp_server import NotebookMcpServer
+        from .sources.workspace.tools import notebook_tools
+
+        async def dispatch(name: str, arguments: dict[str, Any]) -> Any:
+            return await self.call_tool(f"notebook.{name}", arguments)
+
+        server = await NotebookMcpServer(notebook_tools(self.config, self.workspace), dispatch).start()
+        self._mcp_servers.append(server)
+        return server
+
+    async def aclose(self) -> None:
+        """Also stops the notebook MCP servers this session started (see ``runtime.Session.aclose``)."""
+        servers, self._mcp_servers = self._mcp_servers, []
+        for server in servers:
+            await server.aclose()
+        await super().aclose()
+
+    def share_prompts_with(self, source: Any) -> None:
+        """Ask this session's approvals in ``source``'s prompts widget (a ``CodexThread``, say), so a
+        notebook tool that Codex calls asks in the widget shown for that thread."""
+        self.frontend_requests = source.frontend_requests
+
+    def _notebook_bridge(self) -> Any:
+        from .widgets.notebook_bridge import NotebookBridge
+
+        return NotebookBridge(frontend_timeout=self.config.notebook_tools.frontend_timeout_seconds)
 
     def checklist(self, **options: Any) -> PlanChecklist:
         """A live ``PlanChecklist`` widget of this session (options: width, max_rate)."""

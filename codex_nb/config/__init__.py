@@ -18,6 +18,7 @@ Modules:
 * ``hook_matchers``: which hooks a tool call wakes.
 * ``hooks``: ``hooks.json`` and ``[hooks]`` tables parsed into hook specs.
 * ``layers``: which config files Codex reads, in which order, and which of them count (trust).
+* ``notebook_tools``: ``[codex_nb.notebook_tools]``, the live-notebook tools' switches and bounds.
 
 Layer: above ``protocol/`` (which it may import), beside ``frontend/`` and ``events/``; ``tools/``
 and everything above may import it.
@@ -36,8 +37,9 @@ from .code_mode import CodeModeSettings, ToolMode, code_mode_settings_from_toml
 from ..errors import ConfigError
 from .hooks import HooksConfig, parse_hooks_table
 from .layers import ConfigLayer
+from .notebook_tools import NotebookToolsSettings, notebook_tools_from_toml
 
-__all__ = ["CodeModeSettings", "Config", "ConfigError", "ConfigLayer", "ToolMode"]
+__all__ = ["CodeModeSettings", "Config", "ConfigError", "ConfigLayer", "NotebookToolsSettings", "ToolMode"]
 
 PlanValidation = Literal["off", "warn", "reject"]
 ApprovalPolicy = Literal["untrusted", "on-failure", "on-request", "never"]
@@ -93,6 +95,8 @@ class Config(BaseModel):
     Codex's default is ``cached`` (``from_toml``); the notebook profile leaves it off."""
     code_mode: CodeModeSettings = Field(default_factory=CodeModeSettings)
     """Code Mode: ``[features] code_mode``, ``code_mode_only`` and ``[features.code_mode]``."""
+    notebook_tools: NotebookToolsSettings = Field(default_factory=NotebookToolsSettings)
+    """``[codex_nb.notebook_tools]``: the tools that read, run and edit the live notebook (off by default)."""
     extra: dict[str, Any] = Field(default_factory=dict)
     """Tables from the TOML that other components parse (``hooks``, ``features.code_mode`` ...)."""
     layers: Annotated[tuple[ConfigLayer, ...], SkipValidation] = Field(default=(), exclude=True)
@@ -161,6 +165,7 @@ class Config(BaseModel):
         fields["view_image"] = _bool(features.get("view_image", True), "features.view_image")
         fields["web_search"] = data.get("web_search", "cached")
         fields["code_mode"] = code_mode_settings_from_toml(data)
+        fields["notebook_tools"] = notebook_tools_from_toml(data)
         codex_nb = _table(data, "codex_nb")
         if "plan_validation" in codex_nb:
             fields["plan_validation"] = codex_nb["plan_validation"]

@@ -235,6 +235,15 @@ class Session(BusEventSource, SessionHooksMixin):
         for tool in builtin_tools(self.config):
             self.registry.register(tool, source="builtin")
         wire_provider_routes(self.registry, self.config)
+        self.workspace: Any = None
+        """The notebook tools' shared state (a ``NotebookWorkspace``) when ``[codex_nb.notebook_tools]`` turns
+        them on, else None; ``codex_nb.Session`` gives it the live document (``workspace.set_document``)."""
+        if self.config.notebook_tools.enabled:  # loaded only then: a first Session stays light
+            from ..sources.workspace import NotebookWorkspace, notebook_tools
+
+            self.workspace = NotebookWorkspace(self.config.notebook_tools)
+            for tool in notebook_tools(self.config, self.workspace):
+                self.registry.register(tool, source="notebook")
         self.mcp_servers: McpServers | None = _session_servers(self) if mcp_servers else None
         """The config's ``[mcp_servers]``, started at session start as Codex starts a thread's (in the
         background when a loop runs, else by the first turn); ``mcp_servers=False`` leaves them to

@@ -11,6 +11,7 @@ Modules:
 * ``acp_agents``: the pinned codex-acp agent.
 * ``codex_ref``: the pinned reference Codex binary.
 * ``nbval``: where the nbval sanitizer rules for agent notebooks are.
+* ``notebook_document``: ``MemoryNotebook``, an in-memory open notebook for the notebook tools.
 * ``recording``: ``RecordingSubscriber`` for whole-log assertions.
 * ``responses_server``: a scripted Responses-API server on 127.0.0.1.
 
@@ -29,6 +30,7 @@ from .recording import ModelRequest, RecordingSubscriber, ScriptedModel
 if TYPE_CHECKING:
     from .acp_agents import CodexAcpNotFound, codex_acp_binary, pinned_codex_acp_version, write_codex_acp_home
     from .codex_ref import CodexNotFound, codex_binary, codex_config_toml, pinned_codex_version
+    from .notebook_document import MemoryNotebook
     from .responses_server import (
         CutStream,
         Events,
@@ -46,6 +48,7 @@ _LAZY = {
     "codex_acp_binary": "codex_nb.testing.acp_agents",
     "pinned_codex_acp_version": "codex_nb.testing.acp_agents",
     "write_codex_acp_home": "codex_nb.testing.acp_agents",
+    "MemoryNotebook": "codex_nb.testing.notebook_document",
     "CodexNotFound": "codex_nb.testing.codex_ref",
     "codex_binary": "codex_nb.testing.codex_ref",
     "codex_config_toml": "codex_nb.testing.codex_ref",
@@ -72,6 +75,7 @@ __all__ = [
     "Events",
     "Garbage",
     "HttpError",
+    "MemoryNotebook",
     "ModelRequest",
     "NBVAL_SANITIZE",
     "Raw",

@@ -6,6 +6,7 @@ Modules:
 * ``browser_messages``: browser-to-kernel message validation.
 * ``checklist``: ``PlanChecklist``, the live checklist.
 * ``kernel_comm_parent``: replies kept with their own cell on ipykernel 7.4.
+* ``notebook_bridge``: ``NotebookBridge``, the notebook tools' path to the open document.
 * ``plan_static``: static renderings of one snapshot.
 * ``prompts``: ``PromptsWidget``, answers for the tools that ask.
 * ``replay``: ``ReplayScrubber`` for saved sessions.

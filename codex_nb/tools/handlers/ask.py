@@ -1,4 +1,5 @@
-"""Asking the frontend: the part ``request_user_input`` and ``request_permissions`` share.
+"""Asking the frontend: the part ``request_user_input``, ``request_permissions`` and the notebook
+tools' approvals share.
 
 ``ask`` opens a request in the turn's frontend broker, emits its event, routes it to whoever
 can answer (explicit policy, a rendered prompts widget, the environment policy, or
@@ -9,10 +10,10 @@ follows every request.
 
 from __future__ import annotations
 
-from ...protocol.frontend import FrontendRequestResolved, RequestPermissionsEvent, RequestUserInputEvent
+from ...protocol.frontend import FrontendRequestResolved
 from ...protocol.events import WarningEvent
 from ...frontend.answer_policy import AnswerPolicyError, how_to_answer, route
-from ...frontend.requests import FrontendRequests, Outcome, RequestKind, Settlement
+from ...frontend.requests import FrontendRequests, Outcome, RequestKind, RequestMsg, Settlement
 from ..errors import Fatal
 from ..invocation import ToolInvocation
 
@@ -21,9 +22,7 @@ def broker_of(invocation: ToolInvocation) -> FrontendRequests:
     return invocation.turn.frontend
 
 
-async def ask(
-    invocation: ToolInvocation, kind: RequestKind, msg: RequestUserInputEvent | RequestPermissionsEvent, tool: str
-) -> Settlement:
+async def ask(invocation: ToolInvocation, kind: RequestKind, msg: RequestMsg, tool: str) -> Settlement:
     """Open, announce, route and await one request; always settles it."""
     broker = broker_of(invocation)
     request = broker.open(kind, turn_id=invocation.turn.turn_id, call_id=invocation.call_id, msg=msg)

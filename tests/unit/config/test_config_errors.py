@@ -8,7 +8,7 @@ import codex_nb as cx
 
 FIELDS = (
     "approval_policy, code_mode, default_mode_request_user_input, extra, forward_auto_resolution, hooks, "
-    "hooks_enabled, layers, model_slug, namespace_tools, origins, plan_validation, request_permissions_tool, "
+    "hooks_enabled, layers, model_slug, namespace_tools, notebook_tools, origins, plan_validation, request_permissions_tool, "
     "request_user_input_enabled, update_plan_enabled, view_image, web_search"
 )
 

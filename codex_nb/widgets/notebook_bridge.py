@@ -1,0 +1,201 @@
+"""``NotebookBridge``: the live notebook document for the notebook tools, through the front end.
+
+Why this path: the kernel cannot see the document a person has open, and of the ecosystem's ways
+to reach it, the prebuilt ipylab extension (1.1) is the one that needs no server extension and no
+custom build, works in JupyterLab 4 and Notebook 7, and leaves every other document alone (the
+collaborative model, jupyter-collaboration, turns every document of the server into a shared one).
+ipylab's Python API can execute commands but not read a document or hand back a command's result,
+so the bridge is a small anywidget of ours: its front-end half reads and edits the cells through
+the notebook's shared model (so the person sees each change and can undo it), and runs a cell
+through the JupyterLab application that ipylab's extension gives its models.
+
+Kernel -> browser: the synced ``requests`` list and ``owner``; browser -> kernel: ``hello`` (what the
+page can do) and one ``reply`` per request (``protocol.json``, widget ``notebook_bridge``). Without a
+front end (nbclient, a plain kernel) no ``hello`` comes: the first call waits
+``frontend_timeout_seconds`` and every later one fails at once with the same clear message, until a
+page says hello.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import threading
+from typing import Any
+
+import anywidget
+import traitlets
+from ipywidgets import widget_serialization
+
+from ..sources.workspace.cells import Cell
+from ..sources.workspace.document import NO_FRONT_END, CellNotFound, DocumentUnavailable, EditConflict
+from ._static import bundle_esm
+from .browser_messages import ProtocolError, validate_to_kernel
+
+log = logging.getLogger("codex_nb.widgets.notebook_bridge")
+
+WIDGET = "notebook_bridge"
+MAX_CELLS = 5_000
+AWAITED_IN_CELL = (
+    "; if this tool ran from a cell that awaits the turn (await session.run_turn(...)), the kernel is busy "
+    "with that cell and the page cannot answer: start the turn with session.start_turn(...) instead"
+)
+
+
+def _ipylab_front_end() -> Any:
+    try:
+        from ipylab import JupyterFrontEnd
+    except ImportError:
+        return None
+    return JupyterFrontEnd()
+
+
+class NotebookBridge(anywidget.AnyWidget):
+    """Implements ``NotebookDocument`` for the notebook this kernel runs in. Never displayed."""
+
+    _esm = bundle_esm("notebook_bridge.js")
+
+    frontend = traitlets.Any(None).tag(sync=True, **widget_serialization)
+    requests = traitlets.List(traitlets.Dict()).tag(sync=True)
+    owner = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, *, frontend_timeout: float = 5.0, **kwargs: Any) -> None:
+        lab = _ipylab_front_end()
+        super().__init__(frontend=lab, **kwargs)
+        self.frontend_timeout = frontend_timeout
+        self.page: dict[str, Any] | None = None
+        """The latest ``hello``: what the answering page can do."""
+        self._absent = False
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._waiting: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]]] = {}
+        self._hello_waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self.error = ""
+        self.on_msg(self._on_message)
+
+    # -- browser -> kernel (any thread) ------------------------------------------------
+    def _on_message(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        try:
+            message = validate_to_kernel(WIDGET, content)
+        except ProtocolError as err:
+            self.error = str(err)
+            log.warning("notebook bridge: rejected a message from the page: %s", err)
+            return
+        if message["kind"] == "hello":
+            self._hello(message)
+        elif message.get("page") == self.owner:
+            self._reply(message)
+
+    def _hello(self, message: dict[str, Any]) -> None:
+        with self._lock:
+            self.page = message
+            self._absent = False
+            waiters, self._hello_waiters = self._hello_waiters, []
+        self.owner = message["id"]  # the newest page answers (a reload, or a second tab)
+        for loop, future in waiters:
+            loop.call_soon_threadsafe(_settle, future, None)
+
+    def _reply(self, message: dict[str, Any]) -> None:
+        with self._lock:
+            entry = self._waiting.pop(message["id"], None)
+        if entry is None:
+            return
+        loop, future = entry
+        loop.call_soon_threadsafe(_settle, future, message)
+
+    # -- kernel side ---------------------------------------------------------------------
+    async def _page(self) -> dict[str, Any]:
+        """The answering page's ``hello``, waiting for the first one at most ``frontend_timeout``."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            page, absent = self.page, self._absent
+            if page is None and not absent:
+                future: asyncio.Future[None] = loop.create_future()
+                self._hello_waiters.append((loop, future))
+        if page is None:
+            if absent:
+                raise DocumentUnavailable(NO_FRONT_END)
+            try:
+                await asyncio.wait_for(future, self.frontend_timeout)
+            except TimeoutError:
+                with self._lock:
+                    self._absent = self.page is None
+                if self.page is None:
+                    raise DocumentUnavailable(
+                        f"{NO_FRONT_END} (no page answered within {self.frontend_timeout:g} s)"
+                    ) from None
+            page = self.page
+        assert page is not None
+        if not page["document"]:
+            raise DocumentUnavailable(f"{NO_FRONT_END} ({page['reason']})")
+        return page
+
+    async def _call(self, op: str, args: dict[str, Any], *, timeout: float) -> Any:
+        await self._page()
+        loop = asyncio.get_running_loop()
+        request_id = f"nb-{next(self._ids)}"
+        future: asyncio.Future[Any] = loop.create_future()
+        with self._lock:
+            self._waiting[request_id] = (loop, future)
+        self.requests = [*self.requests, {"id": request_id, "op": op, "args": args}]
+        try:
+            reply = await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            raise DocumentUnavailable(
+                f"the notebook page did not answer {op} within {timeout:g} s{AWAITED_IN_CELL}"
+            ) from None
+        finally:
+            with self._lock:
+                self._waiting.pop(request_id, None)
+            self.requests = [r for r in self.requests if r["id"] != request_id]
+        if not reply["ok"]:
+            _raise(reply["error"])
+        return reply["result"]
+
+    async def cells(self) -> list[Cell]:
+        raw = await self._call("cells", {}, timeout=self.frontend_timeout + 10)
+        if not isinstance(raw, list):
+            raise DocumentUnavailable("the page sent cells in an unknown shape (not a list)")
+        try:
+            return [Cell.from_json(c) for c in raw[:MAX_CELLS]]
+        except ValueError as err:
+            raise DocumentUnavailable(f"the page sent a malformed cell: {err}") from None
+
+    async def insert_cell(self, *, index: int, cell_type: str, source: str) -> Cell:
+        args = {"index": index, "cell_type": cell_type, "source": source}
+        return _cell(await self._call("insert", args, timeout=self.frontend_timeout + 10))
+
+    async def edit_cell(self, *, cell_id: str, expected_source: str, source: str) -> Cell:
+        args = {"cell_id": cell_id, "expected_source": expected_source, "source": source}
+        return _cell(await self._call("edit", args, timeout=self.frontend_timeout + 10))
+
+    async def run_cell(self, *, cell_id: str, timeout: float) -> Cell:
+        page = await self._page()
+        if not page["commands"]:
+            raise DocumentUnavailable(f"running a cell needs ipylab's JupyterLab application: {page['reason']}")
+        return _cell(await self._call("run", {"cell_id": cell_id}, timeout=timeout))
+
+    def __repr__(self) -> str:
+        state = "no page yet" if self.page is None else f"page {self.page['app'] or 'without ipylab'}"
+        return f"<NotebookBridge {state}>"
+
+
+def _settle(future: asyncio.Future[Any], value: Any) -> None:
+    if not future.done():
+        future.set_result(value)
+
+
+def _raise(error: str) -> None:
+    if error.startswith("conflict:"):
+        raise EditConflict(error.removeprefix("conflict:"))
+    if error.startswith("not_found:"):
+        raise CellNotFound(error.removeprefix("not_found:"))
+    raise DocumentUnavailable(f"the notebook page failed: {error[:2000]}")
+
+
+def _cell(raw: Any) -> Cell:
+    try:
+        return Cell.from_json(raw)
+    except ValueError as err:
+        raise DocumentUnavailable(f"the page sent a malformed cell: {err}") from None

@@ -1,0 +1,118 @@
+// The notebook bridge: how the kernel's notebook tools read, edit and run the open notebook.
+//
+// No view: the work happens in `initialize`, which anywidget runs when the front end creates
+// the model (the kernel never displays this widget). The path to the document:
+// - the widget manager's document context (`widget_manager.context`, JupyterLab's and Notebook 7's
+//   notebook widget manager): its shared model holds the live cells, and edits made through it are
+//   what the person sees and can undo (Ctrl+Z in the cell's editor; z in command mode for an insertion);
+// - ipylab's front-end model (`frontend` holds its reference), whose extension hands widget models
+//   the JupyterLab application: its command registry runs a cell in its page
+//   (`notebook:run-cell` with the panel's `widgetId`).
+// Kernel -> browser is the synced `requests` list ({id, op, args}) and `owner` (the page that
+// answers, so two open tabs do not both apply an edit); browser -> kernel is `hello` once, then one
+// `reply` per request.
+
+const GET_MODEL_TIMEOUT_MS = 4000;
+
+/** @param {number} ms @param {string} what */
+function timeout(ms, what) {
+  return new Promise((_, reject) => setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms));
+}
+
+/** @param {any} model */
+async function findApp(model) {
+  const ref = model.get("frontend");
+  if (typeof ref !== "string" || !ref.startsWith("IPY_MODEL_")) return { app: null, reason: "no ipylab front end was given" };
+  try {
+    const lab = await Promise.race([model.widget_manager.get_model(ref.slice("IPY_MODEL_".length)), timeout(GET_MODEL_TIMEOUT_MS, "ipylab's model")]);
+    const app = lab && (lab._app ?? lab.constructor?.app);
+    if (!app || !app.commands) return { app: null, reason: "ipylab's model has no JupyterLab application" };
+    return { app, reason: "" };
+  } catch (err) {
+    return { app: null, reason: `ipylab's front-end extension is not loaded in this page (${String(err)})` };
+  }
+}
+
+/** @param {any} cell */
+function cellJSON(cell) {
+  const raw = cell.toJSON();
+  return { id: raw.id ?? cell.getId(), cell_type: raw.cell_type, source: raw.source ?? "",
+    execution_count: raw.execution_count ?? null, outputs: raw.outputs ?? [] };
+}
+
+/** @param {any} shared @param {string} id */
+function findCell(shared, id) {
+  const index = shared.cells.findIndex((/** @type {any} */ c) => c.getId() === id);
+  if (index < 0) throw new Error(`not_found:${id}`);
+  return { index, cell: shared.cells[index] };
+}
+
+/** @param {any} app @param {any} context */
+function findPanel(app, context) {
+  for (const widget of app.shell.widgets("main")) {
+    if (widget.context === context && widget.content && "activeCellIndex" in widget.content) return widget;
+  }
+  throw new Error("the notebook's page is not open in this front end (open the notebook, then try again)");
+}
+
+/**
+ * One request: cells | insert | edit | run.
+ * @param {{app: any, context: any}} env @param {string} op @param {any} args
+ */
+export async function perform(env, op, args) {
+  const shared = env.context.model.sharedModel;
+  if (op === "cells") return shared.cells.map(cellJSON);
+  if (op === "insert") {
+    const cell = shared.insertCell(args.index, { cell_type: args.cell_type, source: args.source, metadata: {} });
+    return cellJSON(cell);
+  }
+  if (op === "edit") {
+    const { cell } = findCell(shared, args.cell_id);
+    if (cell.getSource() !== args.expected_source) throw new Error(`conflict:${args.cell_id}`);
+    cell.setSource(args.source);
+    return cellJSON(cell);
+  }
+  if (op === "run") {
+    if (!env.app) throw new Error("running a cell needs ipylab's JupyterLab application, which this page lacks");
+    const { index } = findCell(shared, args.cell_id);
+    const panel = findPanel(env.app, env.context);
+    panel.content.activeCellIndex = index;
+    panel.content.deselectAll();
+    await env.app.commands.execute("notebook:run-cell", { widgetId: panel.id, activate: false });
+    return cellJSON(findCell(shared, args.cell_id).cell);
+  }
+  throw new Error(`unknown operation ${op}`);
+}
+
+/** @param {{model: any}} ctx */
+async function initialize({ model }) {
+  const page = `page-${Math.random().toString(36).slice(2)}`;
+  const context = model.widget_manager?.context ?? null;
+  const document = Boolean(context?.model?.sharedModel?.cells);
+  const { app, reason } = await findApp(model);
+  const appName = app ? `${app.name ?? "JupyterLab"} ${app.version ?? ""}`.trim() : "";
+  const why = !document ? "this front end gives widgets no notebook document (not JupyterLab 4 or Notebook 7)" : reason;
+  const env = { app, context };
+  /** @type {Set<string>} */
+  const handled = new Set();
+  const serve = () => {
+    if (model.get("owner") !== page) return;
+    for (const request of model.get("requests") ?? []) {
+      if (handled.has(request.id)) continue;
+      handled.add(request.id);
+      perform(env, request.op, request.args).then(
+        (result) => model.send({ kind: "reply", id: request.id, page, ok: true, result, error: "" }),
+        (err) => model.send({ kind: "reply", id: request.id, page, ok: false, result: null, error: String(err?.message ?? err) }),
+      );
+    }
+  };
+  model.on("change:requests", serve);
+  model.on("change:owner", serve);
+  model.send({ kind: "hello", id: page, app: appName, document, commands: Boolean(app), reason: why });
+  return () => {
+    model.off("change:requests", serve);
+    model.off("change:owner", serve);
+  };
+}
+
+export default { initialize };
