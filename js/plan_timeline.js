@@ -15,7 +15,16 @@ import { nextSelection, timelineView } from "./plan_timeline_view.js";
  * @property {(name: string, cb: (...args: any[]) => void) => void} off
  */
 
-const TIMELINE_KEYS = /** @type {const} */ (["entries", "hidden", "notes", "selected", "snapshot", "protocol_error"]);
+const TIMELINE_KEYS = /** @type {const} */ ([
+  "entries",
+  "hidden",
+  "notes",
+  "selected",
+  "snapshot",
+  "proposals",
+  "no_plan",
+  "protocol_error",
+]);
 
 /**
  * @param {string} tag
@@ -35,11 +44,15 @@ function timelineSkeleton() {
   const side = el("div", "codex-timeline-side");
   const notes = el("div", "codex-timeline-notes");
   notes.setAttribute("role", "status");
+  const noPlan = el("p", "codex-timeline-no-plan");
+  noPlan.setAttribute("role", "status");
   const list = el("ul", "codex-timeline-list");
   list.setAttribute("role", "listbox");
   list.setAttribute("aria-label", "Plan revisions");
   list.tabIndex = 0;
-  side.append(notes, list);
+  const proposals = el("div", "codex-timeline-proposals");
+  proposals.setAttribute("aria-label", "Proposed plans");
+  side.append(noPlan, notes, list, proposals);
   const detail = el("div", "codex-plan codex-timeline-detail");
   const heading = el("div", "codex-plan-header codex-timeline-heading");
   heading.setAttribute("role", "heading");
@@ -52,7 +65,7 @@ function timelineSkeleton() {
   protocolError.setAttribute("role", "status");
   detail.append(heading, summary, body, removed, protocolError);
   root.append(side, detail);
-  return { root, notes, list, heading, summary, body, removed, protocolError };
+  return { root, notes, noPlan, list, proposals, heading, summary, body, removed, protocolError };
 }
 
 /**
@@ -74,6 +87,18 @@ function drawTimeline(parts, view) {
     return option;
   });
   parts.list.replaceChildren(...options);
+  parts.noPlan.textContent = view.noPlan;
+  parts.noPlan.hidden = !view.noPlan;
+  parts.proposals.replaceChildren(
+    ...view.proposals.map((p) => {
+      const card = el("article", "codex-timeline-proposal");
+      card.id = p.id;
+      card.append(el("div", "codex-timeline-proposal-heading", p.heading));
+      if (p.state) card.append(el("div", "codex-timeline-proposal-state", p.state));
+      card.append(el("pre", "codex-timeline-proposal-text", p.text));
+      return card;
+    }),
+  );
   const active = view.items.find((i) => i.selected);
   if (active) parts.list.setAttribute("aria-activedescendant", active.id);
   else parts.list.removeAttribute("aria-activedescendant");

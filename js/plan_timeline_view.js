@@ -32,6 +32,8 @@ import { checklistView } from "./plan_view.js";
  * @property {string[]} notes
  * @property {number | null} selected
  * @property {TimelineSnapshot | null} snapshot
+ * @property {{index: number, heading: string, time: string, text: string, awaiting: boolean}[]} proposals
+ * @property {string} no_plan
  * @property {string} protocol_error
  */
 
@@ -87,7 +89,7 @@ export function timelineView(state) {
     items,
     shown,
     following: state.selected === null || state.selected === undefined,
-    emptyText: items.length === 0 ? TIMELINE_EMPTY_TEXT : "",
+    emptyText: items.length === 0 && !(Array.isArray(state.proposals) && state.proposals.length) ? TIMELINE_EMPTY_TEXT : "",
     hiddenText: state.hidden ? `${state.hidden} earlier revision(s) not listed` : "",
     notes: Array.isArray(state.notes) ? state.notes.map(String) : [],
     heading: snapshot ? `${snapshot.heading} · ${snapshot.time}` : "",
@@ -97,5 +99,13 @@ export function timelineView(state) {
     regressions: steps.map((s) => String(s.change ?? "").startsWith("regression")),
     removed: snapshot && Array.isArray(snapshot.removed) ? snapshot.removed.map(String) : [],
     protocolError: state.protocol_error ? String(state.protocol_error) : "",
+    noPlan: state.no_plan ? String(state.no_plan) : "",
+    // Plan mode's proposed plans: prose for a person to accept, shown as their own entries.
+    proposals: (Array.isArray(state.proposals) ? state.proposals : []).map((p) => ({
+      id: `proposal-${p.index}`,
+      heading: `${String(p.heading ?? `Proposed plan ${p.index}`)} · ${String(p.time ?? "")}`,
+      text: String(p.text ?? ""),
+      state: p.awaiting ? "the turn ended with this plan and no message" : "",
+    })),
   };
 }

@@ -16,7 +16,6 @@ with an ``error`` reply. The kernel keeps running.
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 import threading
 from typing import Any
@@ -27,11 +26,13 @@ import traitlets
 from ..events.source import EventSource
 from ..protocol.wire import well_formed
 from ..timeline.recorder import PlanTimeline
-from ..timeline.records import PlanDiff, PlanRevision, StepChange
+from ..timeline.records import PlanDiff, PlanProposal, PlanRevision, StepChange
 from ..timeline.report import describe_change, iso_time, summarize
 from ._static import bundle_esm, read_static
 from .browser_messages import ProtocolError, validate_to_kernel
-from .static_fallback import StaticFallback
+from .final_state import FinalStateFallback
+from .timeline_static import notes as _notes
+from .timeline_static import static_timeline_html
 
 log = logging.getLogger("codex_nb.widgets.timeline")
 
@@ -39,10 +40,15 @@ WIDGET = "plan_timeline"
 MAX_LISTED = 500
 """Revisions listed in the view (the newest); the rest are counted in ``hidden``."""
 LIST_ID_CHARS = 12
+PROPOSALS_LISTED = 20
+PROPOSAL_CHARS = 8000
+"""Characters of a proposed plan sent to the view (the record keeps more; the cut is marked)."""
+STATIC_LISTED = 50
+"""Revisions listed in the static HTML (the newest): it is stored in the notebook."""
 """Characters of a turn or call id in a list line (the selected revision's heading has them whole)."""
 
 
-class PlanTimelineWidget(StaticFallback, anywidget.AnyWidget):
+class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
     """``PlanTimelineWidget(timeline)`` or ``PlanTimelineWidget(source)`` (records a new timeline)."""
 
     _esm = bundle_esm("plan_timeline.js")
@@ -58,6 +64,10 @@ class PlanTimelineWidget(StaticFallback, anywidget.AnyWidget):
     """The selected revision's index; None follows the newest."""
     snapshot = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     """The shown revision: index, heading, explanation, steps (step, status, change), removed."""
+    proposals = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """Plan mode's proposed plans, the newest ``PROPOSALS_LISTED``: index, heading, text, awaiting."""
+    no_plan = traitlets.Unicode("").tag(sync=True)
+    """Why the latest ended turn has no plan, in one line ("" when it had one or nothing says why)."""
     protocol_error = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, timeline: PlanTimeline | EventSource, **kwargs: Any) -> None:
@@ -69,12 +79,12 @@ class PlanTimelineWidget(StaticFallback, anywidget.AnyWidget):
         self._entries: dict[int, tuple[tuple[int | None, int], dict[str, Any]]] = {}
         self._loop = _running_loop()
         self.on_msg(self._on_view_msg)
-        self._remove = self.timeline.on_revision(self._on_revision)
+        self._remove = self.timeline.on_change(self._on_revision)
         self._refresh()
 
     # ---- kernel -> browser ----------------------------------------------------------------
 
-    def _on_revision(self, _revision: PlanRevision) -> None:
+    def _on_revision(self) -> None:
         with self._lock:
             if self._scheduled:
                 return
@@ -99,6 +109,9 @@ class PlanTimelineWidget(StaticFallback, anywidget.AnyWidget):
                 self.entries = entries
                 self.hidden = start
                 self.notes = _notes(self.timeline)
+                self.proposals = [_proposal(p) for p in self.timeline.proposals[-PROPOSALS_LISTED:]]
+                no_plan = self.timeline.no_plan
+                self.no_plan = "" if no_plan is None else well_formed(no_plan.line)
                 # set_trait: the trait allows None, which its declared (stub) type does not say
                 self.set_trait("snapshot", None if shown is None else _snapshot(shown, self.timeline.changes(shown)))
 
@@ -154,7 +167,8 @@ class PlanTimelineWidget(StaticFallback, anywidget.AnyWidget):
         return self.timeline.text()
 
     def html(self) -> str:
-        return f"<pre>{html.escape(well_formed(self.text()))}</pre>"
+        """The history as it stands, styled and escaped, for nbconvert, docs sites and GitHub."""
+        return static_timeline_html(self.timeline, listed=STATIC_LISTED)
 
     def __repr__(self) -> str:
         return f"<PlanTimelineWidget revisions={len(self.timeline)} selected={self.selected}>"
@@ -216,19 +230,26 @@ def _snapshot(revision: PlanRevision, changes: PlanDiff) -> dict[str, Any]:
     }
 
 
+def _proposal(proposal: PlanProposal) -> dict[str, Any]:
+    text = well_formed(proposal.text)
+    if len(text) > PROPOSAL_CHARS:
+        text = text[:PROPOSAL_CHARS] + f"… [{len(text) - PROPOSAL_CHARS} more characters]"
+    heading = f"Proposed plan {proposal.index}"
+    if proposal.turn_id is not None:
+        heading += f" · turn {_short(proposal.turn_id, LIST_ID_CHARS)}"
+    return {
+        "index": proposal.index,
+        "heading": heading,
+        "time": iso_time(proposal.time),
+        "text": text,
+        "awaiting": proposal.awaiting_decision,
+    }
+
+
 def _change(change: StepChange | None) -> str:
     if change is None:
         return ""
     return describe_change(change, quote=lambda text: well_formed(text)[:120], status=str, regression="regression")
-
-
-def _notes(timeline: PlanTimeline) -> list[str]:
-    notes = []
-    if timeline.dropped_oldest:
-        notes.append(f"{timeline.dropped_oldest} older revision(s) dropped (keeps the newest {timeline.max_revisions})")
-    if timeline.dropped_out_of_order:
-        notes.append(f"{timeline.dropped_out_of_order} out-of-order snapshot(s) refused")
-    return notes
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

@@ -133,7 +133,8 @@ def test_hostile_text_crosses_the_comm_well_formed() -> None:
     state = comm.updates()[-1]
     assert state["snapshot"]["steps"][0]["step"] == "lone \ufffd <b>x</b>"  # the view sets it as text
     assert state["snapshot"]["explanation"] == "\ufffd"
-    assert "<b>" not in widget.html() and "&lt;b&gt;" not in widget.html()  # the text repr lists no step text
+    page = widget.html()
+    assert "<b>" not in page and "lone \ufffd &lt;b&gt;x&lt;/b&gt;" in page  # the stored HTML shows it as text
 
 
 def test_the_widget_ships_its_bundle_and_static_fallbacks() -> None:
@@ -144,7 +145,8 @@ def test_the_widget_ships_its_bundle_and_static_fallbacks() -> None:
     assert comm.updates()[-1]["_esm"] == bundle_esm("plan_timeline.js")
     data, _ = widget._repr_mimebundle_()
     assert data["text/plain"] == widget.timeline.text()
-    assert data["text/html"].startswith("<pre>PlanTimeline: 1 revision of thread thread-1")
+    assert data["text/html"] == widget.html() and data["text/html"].startswith('<div class="codex-timeline-static"')
+    assert "Plan history</strong> <span>(1 revision)" in data["text/html"]
 
 
 def test_closing_a_widget_stops_the_timeline_it_made_but_not_one_it_was_given() -> None:
