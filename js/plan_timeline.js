@@ -50,6 +50,9 @@ function timelineSkeleton() {
   list.setAttribute("role", "listbox");
   list.setAttribute("aria-label", "Plan revisions");
   list.tabIndex = 0;
+  // Arrow keys select revisions here: the notebook's own shortcuts (ArrowUp moves to the
+  // previous cell in Notebook 7's command mode) must not take them first (Lumino's opt-out).
+  list.dataset.lmSuppressShortcuts = "true";
   const proposals = el("div", "codex-timeline-proposals");
   proposals.setAttribute("aria-label", "Proposed plans");
   side.append(noPlan, notes, list, proposals);

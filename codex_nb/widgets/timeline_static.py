@@ -40,6 +40,12 @@ def _esc(text: str | None, limit: int = STEP_CHARS) -> str:
     return html.escape(text)
 
 
+def _short(text: str, limit: int = 12) -> str:
+    """An id cut to ``limit`` characters with an ellipsis (the JSON report has it whole)."""
+    text = well_formed(text)
+    return html.escape(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
 def static_timeline_html(timeline: PlanTimeline, *, listed: int) -> str:
     revisions = timeline.revisions
     proposals = timeline.proposals
@@ -104,7 +110,7 @@ def _checklist(revision: PlanRevision, changes: PlanDiff) -> str:
 
 def _list(timeline: PlanTimeline, revisions: tuple[PlanRevision, ...], listed: int) -> str:
     start = max(0, len(revisions) - listed)
-    parts = ['<details open><summary>Revisions</summary><ol style="margin:2px 0;padding-left:2em">']
+    parts = ['<details open><summary>Revisions</summary><ol style="margin:2px 0;padding-left:1em;list-style:none">']
     if start:
         parts.append(f'<li style="list-style:none;{_MUTED}"><em>… {start} earlier revision(s) not listed</em></li>')
     for i in range(start, len(revisions)):
@@ -113,10 +119,10 @@ def _list(timeline: PlanTimeline, revisions: tuple[PlanRevision, ...], listed: i
         done = sum(1 for s in revision.steps if s.status == "completed")
         where = f"#{revision.index}"
         if revision.turn_id is not None:
-            where += f" · turn {_esc(revision.turn_id, 12)}"
+            where += f" · turn {_short(revision.turn_id)}"
         flag = " <strong>(regression)</strong>" if changes.regressions else ""
         parts.append(
-            f'<li value="{revision.index}" data-index="{revision.index}">{where}: {done}/{len(revision.steps)} done'
+            f'<li data-index="{revision.index}">{where}: {done}/{len(revision.steps)} done'
             f" · {_esc(summarize(changes))}{flag}</li>"
         )
     parts.append("</ol></details>")
@@ -126,7 +132,7 @@ def _list(timeline: PlanTimeline, revisions: tuple[PlanRevision, ...], listed: i
 def _proposal(proposal: PlanProposal) -> str:
     head = f"Proposed plan {proposal.index}"
     if proposal.turn_id is not None:
-        head += f" · turn {_esc(proposal.turn_id, 12)}"
+        head += f" · turn {_short(proposal.turn_id)}"
     state = " · the turn ended with this plan and no message" if proposal.awaiting_decision else ""
     return (
         f'<div class="codex-timeline-static-proposal" style="margin-top:6px">'
