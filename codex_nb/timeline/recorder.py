@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import datetime
 import logging
 import threading
 import time
@@ -30,7 +31,7 @@ from typing import Any
 
 from ..events.observers import Observers
 from ..events.source import EventSource
-from ..protocol.events import Event
+from ..protocol.events import Event, PlanUpdate
 from ..protocol.wire import well_formed
 from .diff import diff_plans
 from .records import DroppedRevision, PlanDiff, PlanProposal, PlanRevision, PlanStep, SourceKind
@@ -43,6 +44,8 @@ DEFAULT_MAX_REVISIONS = 10_000
 MAX_STEPS = 1000
 MAX_TEXT = 4000
 MAX_DROPPED_LISTED = 100
+MAX_INTERNED = 4096
+"""Distinct (text, status) step records shared between revisions (then the table starts over)."""
 MAX_PROPOSALS = 1000
 MAX_PROPOSAL_TEXT = 20_000
 
@@ -103,6 +106,7 @@ class PlanTimeline:
         self._kept: collections.deque[PlanRevision] = collections.deque(maxlen=max_revisions)
         self._out_of_order: collections.deque[DroppedRevision] = collections.deque(maxlen=MAX_DROPPED_LISTED)
         self._next_index = 0
+        self._steps: dict[tuple[str, Any], PlanStep] = {}
         self._newest: int | None = None
         self._calls: dict[str | None, list[str]] = {}
         self._observers: Observers[PlanRevision] = Observers(self._fault, what="a callable taking one PlanRevision")
@@ -220,15 +224,28 @@ class PlanTimeline:
         if changed:
             self._changes.notify(None)
 
-    def _record(self, event: Event, now: float) -> PlanRevision:
+    def _record(self, event: Event, now: float, *, loaded: bool = False) -> PlanRevision:
+        """The record of ``event``; ``loaded``: from a rollout read by ``load_rollout``, not the source."""
         msg: Any = event.msg
-        items = list(msg.plan)
+        items = msg.plan
         truncated = False
         steps = []
+        interned = self._steps
         for item in items[:MAX_STEPS]:
-            text, cut = _capped(str(item.step))
-            truncated |= cut
-            steps.append(PlanStep(step=text, status=str(item.status)))
+            status = item.status
+            key = (item.step, status)
+            step = interned.get(key)
+            if step is None:
+                # most revisions repeat most steps: one record per distinct (text, status)
+                text, cut = _capped(str(item.step))
+                truncated |= cut
+                step = PlanStep(step=text, status=getattr(status, "value", None) or str(status))
+                if len(interned) >= MAX_INTERNED:
+                    interned.clear()
+                interned[key] = step
+            elif len(step.step) != len(item.step):
+                truncated = True  # the kept text was cut
+            steps.append(step)
         explanation = msg.explanation
         if explanation is not None:
             explanation, cut = _capped(str(explanation))
@@ -239,9 +256,9 @@ class PlanTimeline:
             time=now,
             thread_id=event.thread_id,
             turn_id=event.turn_id,
-            call_id=self._call_id(event),
-            notification=_NOTIFICATION.get(self.source_kind),
-            source_kind=self.source_kind,
+            call_id=event.id if loaded else self._call_id(event),
+            notification=None if loaded else _NOTIFICATION.get(self.source_kind),
+            source_kind=SourceKind.ROLLOUT if loaded else self.source_kind,
             explanation=explanation,
             steps=tuple(steps),
             steps_omitted=max(0, len(items) - MAX_STEPS),
@@ -254,6 +271,39 @@ class PlanTimeline:
         calls = self._calls.get(event.turn_id)
         # The oldest running update_plan call of the turn: each call emits at most one snapshot.
         return calls.pop(0) if calls else None
+
+    def load_rollout(self, rollout: Any) -> int:
+        """Record every accepted plan of a saved Codex session, whole and in order, after what
+        this timeline holds; returns how many were recorded.
+
+        ``rollout`` is a rollout path, a ``cx.rollouts.Rollout`` or a ``cx.RolloutReplay``
+        (its whole history, wherever it is scrubbed to). Each revision keeps the rollout's
+        turn, ``update_plan`` call and time, and has no source revision number (so it is never
+        refused as out of order); the cap applies as to any revision.
+        """
+        from ..sources.replay import RolloutReplay
+        from ..sources.rollout import Rollout, read_rollout
+
+        if isinstance(rollout, RolloutReplay):
+            rollout = rollout.rollout
+        if not isinstance(rollout, Rollout):
+            rollout = read_rollout(rollout)
+        thread = rollout.session_id if isinstance(rollout.session_id, str) and rollout.session_id else rollout.path.stem
+        for snapshot in rollout.plans:
+            event = Event(
+                id=snapshot.call_id, msg=PlanUpdate.from_args(snapshot.args), thread_id=thread, turn_id=snapshot.turn_id
+            )
+            when = _timestamp(snapshot.timestamp)
+            with self._lock:
+                revision = self._record(event, self._clock() if when is None else when, loaded=True)
+                if len(self._kept) == self.max_revisions:
+                    self.dropped_oldest += 1
+                self._kept.append(revision)
+                self._next_index += 1
+            self._observers.notify(revision)
+        if rollout.plans:
+            self._changes.notify(None)
+        return len(rollout.plans)
 
     # ---- reading -------------------------------------------------------------------------
 
@@ -399,6 +449,16 @@ class PlanTimeline:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _timestamp(text: str | None) -> float | None:
+    """A rollout line's ISO 8601 timestamp as seconds since the epoch (None if there is none)."""
+    if not text:
+        return None
+    try:
+        return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
 
 
 def _capped(text: str) -> tuple[str, bool]:

@@ -24,7 +24,7 @@ from test_plan_timeline import FIVE_PLANS, BusSource
 
 def make(source: Any) -> tuple[PlanTimelineWidget, RecordingComm]:
     with recording_comms():
-        widget = PlanTimelineWidget(source)
+        widget = PlanTimelineWidget(source, max_rate=None)  # every loop pass: what these tests check
     assert isinstance(widget.comm, RecordingComm)
     return widget, widget.comm
 
@@ -53,7 +53,7 @@ async def test_the_list_and_the_newest_snapshot_follow_a_session(session: cx.Ses
         ("Update the docs", "added"),
     ]
     assert widget.snapshot["removed"] == ["Ship it"]
-    assert len([u for u in comm.updates() if "entries" in u][-1]["entries"]) == 5
+    assert len(json.loads([u for u in comm.updates() if "entries" in u][-1]["entries"])) == 5  # one JSON string
 
 
 async def test_a_burst_in_one_loop_pass_is_one_update() -> None:
@@ -114,6 +114,22 @@ def test_a_long_history_lists_the_newest_and_counts_the_rest() -> None:
     assert len(widget.entries) == MAX_LISTED
     assert widget.hidden == 20 and widget.entries[0]["index"] == 50
     assert widget.notes == [f"30 older revision(s) dropped (keeps the newest {MAX_LISTED + 20})"]
+
+
+def test_the_list_is_one_page_and_a_selection_brings_its_page() -> None:
+    source = BusSource()
+    widget, _comm = make(source)
+    for revision in range(1, 251):
+        source.plan([("a", "in_progress" if revision % 2 else "pending")], revision=revision)
+    widget._refresh()
+    assert [e["index"] for e in widget.entries] == list(range(150, 250)) and (widget.hidden, widget.newer) == (150, 0)
+    widget.select(10)  # pages count back from the newest: 0..49, 50..149, 150..249
+    assert [e["index"] for e in widget.entries] == list(range(0, 50)) and (widget.hidden, widget.newer) == (0, 200)
+    assert widget.snapshot["index"] == 10
+    widget.select(50)
+    assert widget.entries[0]["index"] == 50 and len(widget.entries) == MAX_LISTED and widget.newer == 100
+    widget.select(None)
+    assert widget.entries[-1]["index"] == 249 and widget.newer == 0
 
 
 def test_an_evicted_selection_falls_back_to_the_newest() -> None:
