@@ -64,7 +64,9 @@ class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
     # No per-element trait (the entries are built here), and the page crosses the comm as one
     # JSON string: ipywidgets walks every value of a synced structure looking for buffers, which
     # for a page of dicts costs more than the rest of a refresh.
-    entries: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True, to_json=lambda value, _widget: _page_json(value))
+    entries: traitlets.List[dict[str, Any]] = traitlets.List().tag(
+        sync=True, to_json=lambda value, _widget: _page_json(value)
+    )
     """One summary per listed revision, oldest first: index, label, summary, done, total, regression."""
     hidden = traitlets.Int(0).tag(sync=True)
     """Kept revisions older than the listed page."""

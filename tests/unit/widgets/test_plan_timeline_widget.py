@@ -124,7 +124,7 @@ def test_the_list_is_one_page_and_a_selection_brings_its_page() -> None:
     widget._refresh()
     assert [e["index"] for e in widget.entries] == list(range(150, 250)) and (widget.hidden, widget.newer) == (150, 0)
     widget.select(10)  # pages count back from the newest: 0..49, 50..149, 150..249
-    assert [e["index"] for e in widget.entries] == list(range(0, 50)) and (widget.hidden, widget.newer) == (0, 200)
+    assert [e["index"] for e in widget.entries] == list(range(50)) and (widget.hidden, widget.newer) == (0, 200)
     assert widget.snapshot["index"] == 10
     widget.select(50)
     assert widget.entries[0]["index"] == 50 and len(widget.entries) == MAX_LISTED and widget.newer == 100
