@@ -6,6 +6,7 @@ network shows the plan as it ended. No sleeps: every wait is an auto-waiting exp
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,17 @@ def test_revisions_are_selected_by_click_and_arrow_keys(page: Any, jupyter_serve
     # output is the final state), and each view was drawn again once, with no duplicate.
     expect(page.locator(".jp-OutputArea-output", has_text="off done")).to_be_visible(timeout=90_000)
     expect(page.locator(".codex-timeline")).to_have_count(1)
+    # Saved by the front end, the notebook holds those final states (what an export shows).
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    saved = json.loads((jupyter_server.root / name).read_text(encoding="utf-8"))
+    stored = [
+        {kind: "".join(text) for kind, text in o["data"].items() if kind.startswith("text/")}  # saved as lines
+        for c in saved["cells"]
+        for o in c["outputs"]
+        if "text/html" in o.get("data", {})
+    ]
+    assert any("Plan history</strong> <span>(5 revisions)" in d["text/html"] for d in stored), stored
+    assert any("[tools.update_plan] enabled = true" in d["text/plain"] for d in stored), stored
     why = page.locator(".codex-plan-no-plan")
     expect(why).to_contain_text("No plan: update_plan is off in this session's config")
     expect(why).to_contain_text("[tools.update_plan] enabled = true")
@@ -106,6 +118,7 @@ def test_revisions_are_selected_by_click_and_arrow_keys(page: Any, jupyter_serve
     expect(heading).to_contain_text("#4")
     expect(page.locator(".jp-OutputArea-output", has_text="'completed'")).to_be_visible()
     notebook.screenshot(f"plan_timeline_{ui}.png")
+    notebook.screenshot_of(page.locator(".codex-timeline"), f"plan_timeline_widget_{ui}.png")
 
     try:
         for theme in ("JupyterLab Dark", "JupyterLab Light"):
