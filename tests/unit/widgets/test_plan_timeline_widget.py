@@ -132,6 +132,25 @@ def test_the_list_is_one_page_and_a_selection_brings_its_page() -> None:
     assert widget.entries[-1]["index"] == 249 and widget.newer == 0
 
 
+def test_ten_thousand_revisions_cost_the_view_one_page_and_refused_ones_are_named() -> None:
+    source = BusSource()
+    timeline = cx.PlanTimeline(source)  # recorded first: a widget without a loop would redraw each one
+    for revision in range(1, 10_001):
+        source.plan([(f"step {revision % 7}", "pending"), ("<b>html</b> \ud800", "in_progress")], revision=revision)
+    source.plan([("late", "pending")], revision=5)  # older than the newest: refused, not slotted in
+    widget, comm = make(timeline)
+    comm.request_state()
+    assert len(widget.timeline) == 10_000 and len(widget.entries) == MAX_LISTED
+    last = comm.updates()[-1]
+    assert (
+        len(json.loads(last["entries"])) == MAX_LISTED and len(json.dumps(last)) < 60_000
+    )  # one page and one snapshot, whatever the history's length
+    assert widget.notes == ["1 out-of-order snapshot(s) refused (revision 5 after 10000)"]
+    assert "1 out-of-order snapshot(s) refused (revision 5 after 10000)" in widget.html()
+    assert widget.snapshot["steps"][1]["step"] == "<b>html</b> \ufffd"  # text, well-formed
+    assert "&lt;b&gt;html&lt;/b&gt; \ufffd" in widget.html() and "<b>html" not in widget.html()
+
+
 def test_an_evicted_selection_falls_back_to_the_newest() -> None:
     source = BusSource()
     widget, _comm = make(cx.PlanTimeline(source, max_revisions=2))
