@@ -4,6 +4,7 @@ hostile step text cannot break."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sys
@@ -460,6 +461,11 @@ def test_the_public_record_types_are_keyword_only_and_frozen() -> None:
     with pytest.raises(AttributeError):
         step.step = "b"  # type: ignore[misc]
     assert PlanRevision.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    from codex_nb.timeline import NoPlan, PlanProposal
+
+    for record in (PlanProposal, NoPlan):
+        assert record.__dataclass_params__.frozen, record  # type: ignore[attr-defined]
+        assert all(f.kw_only for f in dataclasses.fields(record)), record
 
 
 # ---- peers: an ACP agent and the real Codex ---------------------------------------------------
