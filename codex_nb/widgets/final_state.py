@@ -42,7 +42,9 @@ class FinalStateFallback(StaticFallback):
 
         shell = get_ipython()
         data, metadata = self._repr_mimebundle_()
-        if shell is None:  # not in IPython: nothing stores this output, so nothing to update
+        if shell is None or getattr(shell, "kernel", None) is None:
+            # not in a Jupyter kernel: no front end stores this output (and a terminal would
+            # print every update again), so it is shown once
             display(data, metadata=metadata, raw=True)
             return
         display_id = uuid.uuid4().hex
