@@ -204,3 +204,37 @@ def test_the_bundled_esm_is_one_valid_module(tmp_path: Path) -> None:
     script = f"const m = await import({json.dumps(path.as_uri())}); console.log(typeof m.default.render);"
     out = subprocess.run([node(), "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "function"
+
+
+class SignallingComm(RecordingComm):
+    """A recording comm that says when a message was sent, so a test can wait for it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.sent = asyncio.Event()
+        super().__init__(**kwargs)
+
+    def publish_msg(self, msg_type: str, data: Any = None, metadata: Any = None, buffers: Any = None, **keys: Any):
+        super().publish_msg(msg_type, data, metadata, buffers, **keys)
+        self.sent.set()
+
+
+async def test_a_stream_of_revisions_is_sent_at_most_max_rate_times_a_second() -> None:
+    source = BusSource()
+    with recording_comms(SignallingComm):
+        widget = PlanTimelineWidget(source, max_rate=20)
+    comm = widget.comm
+    assert isinstance(comm, SignallingComm)
+    loop = asyncio.get_running_loop()
+    comm.sent.clear()
+    source.plan([("a", "pending")], revision=1)
+    await comm.sent.wait()  # the first one goes at once
+    first = loop.time()
+    comm.sent.clear()
+    source.plan([("a", "in_progress")], revision=2)
+    source.plan([("a", "completed")], revision=3)
+    await asyncio.sleep(0)
+    assert not comm.sent.is_set()  # held back: the last update was less than 1/20 s ago
+    await comm.sent.wait()  # ...and then it lands, both revisions in one update
+    assert loop.time() - first >= 0.05 - 1e-3
+    assert [e["index"] for e in json.loads(comm.updates()[-1]["entries"])] == [0, 1, 2]
+    widget.close()
