@@ -17,7 +17,7 @@ import { checklistView } from "./plan_view.js";
  */
 
 const STATE_KEYS = /** @type {const} */ ([
-  "explanation", "steps", "thread_id", "turn_id", "revision", "turn_status", "error", "protocol_error",
+  "explanation", "steps", "thread_id", "turn_id", "revision", "turn_status", "error", "protocol_error", "no_plan",
 ]);
 
 /**
@@ -81,6 +81,11 @@ function draw(parts, view) {
 
   const fragment = document.createDocumentFragment();
   if (view.placeholder) fragment.append(h("p", "codex-plan-placeholder", view.placeholder));
+  if (view.noPlan) {
+    const why = h("p", "codex-plan-no-plan", view.noPlan);
+    why.setAttribute("role", "status");
+    fragment.append(why);
+  }
   if (view.explanation) fragment.append(h("p", "codex-plan-explanation", view.explanation));
   if (view.empty) fragment.append(h("p", "codex-plan-empty", view.emptyText));
   if (view.rows.length > 0) {

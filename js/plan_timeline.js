@@ -15,7 +15,17 @@ import { nextSelection, timelineView } from "./plan_timeline_view.js";
  * @property {(name: string, cb: (...args: any[]) => void) => void} off
  */
 
-const TIMELINE_KEYS = /** @type {const} */ (["entries", "hidden", "notes", "selected", "snapshot", "protocol_error"]);
+const TIMELINE_KEYS = /** @type {const} */ ([
+  "entries",
+  "hidden",
+  "newer",
+  "notes",
+  "selected",
+  "snapshot",
+  "proposals",
+  "no_plan",
+  "protocol_error",
+]);
 
 /**
  * @param {string} tag
@@ -35,11 +45,18 @@ function timelineSkeleton() {
   const side = el("div", "codex-timeline-side");
   const notes = el("div", "codex-timeline-notes");
   notes.setAttribute("role", "status");
+  const noPlan = el("p", "codex-timeline-no-plan");
+  noPlan.setAttribute("role", "status");
   const list = el("ul", "codex-timeline-list");
   list.setAttribute("role", "listbox");
   list.setAttribute("aria-label", "Plan revisions");
   list.tabIndex = 0;
-  side.append(notes, list);
+  // Arrow keys select revisions here: the notebook's own shortcuts (ArrowUp moves to the
+  // previous cell in Notebook 7's command mode) must not take them first (Lumino's opt-out).
+  list.dataset.lmSuppressShortcuts = "true";
+  const proposals = el("div", "codex-timeline-proposals");
+  proposals.setAttribute("aria-label", "Proposed plans");
+  side.append(noPlan, notes, list, proposals);
   const detail = el("div", "codex-plan codex-timeline-detail");
   const heading = el("div", "codex-plan-header codex-timeline-heading");
   heading.setAttribute("role", "heading");
@@ -52,28 +69,51 @@ function timelineSkeleton() {
   protocolError.setAttribute("role", "status");
   detail.append(heading, summary, body, removed, protocolError);
   root.append(side, detail);
-  return { root, notes, list, heading, summary, body, removed, protocolError };
+  return { root, notes, noPlan, list, proposals, heading, summary, body, removed, protocolError };
 }
 
 /**
  * @param {ReturnType<typeof timelineSkeleton>} parts
  * @param {ReturnType<typeof timelineView>} view
+ * @param {boolean} listChanged  false: the same page, only the selection may have moved
  */
-function drawTimeline(parts, view) {
+function drawTimeline(parts, view, listChanged) {
   parts.notes.replaceChildren(
     ...[...view.notes, view.hiddenText, view.emptyText].filter(Boolean).map((t) => el("p", "", t)),
   );
-  const options = view.items.map((item) => {
-    const option = el("li", "codex-timeline-item");
-    option.id = item.id;
-    option.dataset.index = String(item.index);
-    option.setAttribute("role", "option");
-    option.setAttribute("aria-selected", String(item.selected));
-    if (item.regression) option.dataset.regression = "true";
-    option.append(el("span", "codex-timeline-label", item.label), el("span", "codex-timeline-detail-text", item.detail));
-    return option;
-  });
-  parts.list.replaceChildren(...options);
+  if (listChanged) {
+    const options = view.items.map((item) => {
+      const option = el("li", "codex-timeline-item");
+      option.id = item.id;
+      option.dataset.index = String(item.index);
+      option.setAttribute("role", "option");
+      option.setAttribute("aria-selected", String(item.selected));
+      if (item.regression) option.dataset.regression = "true";
+      option.append(
+        el("span", "codex-timeline-label", item.label),
+        el("span", "codex-timeline-detail-text", item.detail),
+      );
+      return option;
+    });
+    parts.list.replaceChildren(...options);
+  } else {
+    // A selection on the same page: move the mark, keep the page's nodes (one frame, any page size).
+    parts.list.querySelector('[aria-selected="true"]')?.setAttribute("aria-selected", "false");
+    const chosen = view.items.find((i) => i.selected);
+    if (chosen) parts.list.querySelector(`#${chosen.id}`)?.setAttribute("aria-selected", "true");
+  }
+  parts.noPlan.textContent = view.noPlan;
+  parts.noPlan.hidden = !view.noPlan;
+  parts.proposals.replaceChildren(
+    ...view.proposals.map((p) => {
+      const card = el("article", "codex-timeline-proposal");
+      card.id = p.id;
+      card.append(el("div", "codex-timeline-proposal-heading", p.heading));
+      if (p.state) card.append(el("div", "codex-timeline-proposal-state", p.state));
+      card.append(el("pre", "codex-timeline-proposal-text", p.text));
+      return card;
+    }),
+  );
   const active = view.items.find((i) => i.selected);
   if (active) parts.list.setAttribute("aria-activedescendant", active.id);
   else parts.list.removeAttribute("aria-activedescendant");
@@ -119,17 +159,38 @@ function render({ model, el: host }) {
   host.replaceChildren(parts.root);
   /** @type {ReturnType<typeof timelineView>} */
   let view = timelineView({});
+  /** @type {unknown} */
+  let drawnEntries = null;
 
+  /** @type {[unknown, unknown]} */
+  let parsed = [null, []];
+  // The kernel sends the page of entries as one JSON string; parse each new one once.
+  /** @param {unknown} raw */
+  const pageOf = (raw) => {
+    if (typeof raw !== "string") return raw;
+    if (parsed[0] !== raw) {
+      try {
+        parsed = [raw, JSON.parse(raw)];
+      } catch {
+        parsed = [raw, []];
+      }
+    }
+    return parsed[1];
+  };
   const readTimeline = () => {
     /** @type {Record<string, unknown>} */
     const state = {};
-    for (const key of TIMELINE_KEYS) state[key] = model.get(key);
+    for (const key of TIMELINE_KEYS) state[key] = key === "entries" ? pageOf(model.get(key)) : model.get(key);
     return /** @type {Partial<import("./plan_timeline_view.js").TimelineState>} */ (state);
   };
   const update = () => {
     if (signal.aborted) return;
-    view = timelineView(readTimeline());
-    drawTimeline(parts, view);
+    const state = readTimeline();
+    view = timelineView(state);
+    // anywidget hands back the same array until the kernel sends a new one
+    const listChanged = state.entries !== drawnEntries;
+    drawnEntries = state.entries;
+    drawTimeline(parts, view, listChanged);
   };
   /** @param {number | null} index */
   const select = (index) => model.send(timelineRequest(TIMELINE_TO_KERNEL.select, { index }));
@@ -144,8 +205,8 @@ function render({ model, el: host }) {
   };
   /** @param {KeyboardEvent} event */
   const onKey = (event) => {
-    const entries = readTimeline().entries ?? [];
-    const to = nextSelection(event.key, entries, view.following ? null : view.shown);
+    const state = readTimeline();
+    const to = nextSelection(event.key, state.entries ?? [], view.following ? null : view.shown, state);
     if (to === undefined) return;
     event.preventDefault();
     select(to);

@@ -29,9 +29,12 @@ import { checklistView } from "./plan_view.js";
  * @typedef {object} TimelineState
  * @property {TimelineEntry[]} entries
  * @property {number} hidden
+ * @property {number} newer
  * @property {string[]} notes
  * @property {number | null} selected
  * @property {TimelineSnapshot | null} snapshot
+ * @property {{index: number, heading: string, time: string, text: string, awaiting: boolean}[]} proposals
+ * @property {string} no_plan
  * @property {string} protocol_error
  */
 
@@ -39,25 +42,36 @@ export const TIMELINE_EMPTY_TEXT = "(no plan revisions yet)";
 
 /**
  * Which revision a key moves to from `current` (the shown one): ArrowUp/ArrowLeft the
- * older, ArrowDown/ArrowRight the newer, Home the oldest listed, End the newest (and
- * follow new ones: null). Undefined when the key is not a navigation key or nothing moves.
+ * older, ArrowDown/ArrowRight the newer, PageUp/PageDown a page, Home the oldest kept, End
+ * the newest (and follow new ones: null). The list is one page of the kept revisions
+ * (`hidden` older and `newer` newer ones are not listed, indices are consecutive), so a move
+ * past either end of the page asks for the revision beyond it and the kernel sends its page.
+ * Undefined when the key is not a navigation key or nothing moves.
  * @param {string} key
  * @param {TimelineEntry[]} entries
  * @param {number | null} current
+ * @param {{hidden?: number, newer?: number}} [page]
  * @returns {number | null | undefined}
  */
-export function nextSelection(key, entries, current) {
+export function nextSelection(key, entries, current, page = {}) {
   if (entries.length === 0) return undefined;
-  const last = entries.length - 1;
-  const found = current === null ? last : entries.findIndex((e) => e.index === current);
-  const at = found < 0 ? last : found;
+  const hidden = Math.max(0, Number(page.hidden) || 0);
+  const newer = Math.max(0, Number(page.newer) || 0);
+  const oldest = entries[0].index - hidden;
+  const newest = entries[entries.length - 1].index + newer;
+  const found = current === null ? -1 : entries.findIndex((e) => e.index === current);
+  // an evicted or unlisted selection moves from the newest listed
+  const at = found < 0 ? entries[entries.length - 1].index : entries[found].index;
+  const step = Math.max(1, entries.length);
   let to;
-  if (key === "ArrowUp" || key === "ArrowLeft") to = Math.max(0, at - 1);
-  else if (key === "ArrowDown" || key === "ArrowRight") to = Math.min(last, at + 1);
-  else if (key === "Home") to = 0;
+  if (key === "ArrowUp" || key === "ArrowLeft") to = Math.max(oldest, at - 1);
+  else if (key === "ArrowDown" || key === "ArrowRight") to = Math.min(newest, at + 1);
+  else if (key === "PageUp") to = Math.max(oldest, at - step);
+  else if (key === "PageDown") to = Math.min(newest, at + step);
+  else if (key === "Home") to = oldest;
   else if (key === "End") return current === null ? undefined : null;
   else return undefined;
-  return to === at ? undefined : entries[to].index;
+  return to === at ? undefined : to;
 }
 
 /**
@@ -87,8 +101,13 @@ export function timelineView(state) {
     items,
     shown,
     following: state.selected === null || state.selected === undefined,
-    emptyText: items.length === 0 ? TIMELINE_EMPTY_TEXT : "",
-    hiddenText: state.hidden ? `${state.hidden} earlier revision(s) not listed` : "",
+    emptyText: items.length === 0 && !(Array.isArray(state.proposals) && state.proposals.length) ? TIMELINE_EMPTY_TEXT : "",
+    hiddenText: [
+      state.hidden ? `${state.hidden} earlier revision(s) not listed` : "",
+      state.newer ? `${state.newer} newer revision(s) not listed (End: the newest)` : "",
+    ]
+      .filter(Boolean)
+      .join("; "),
     notes: Array.isArray(state.notes) ? state.notes.map(String) : [],
     heading: snapshot ? `${snapshot.heading} · ${snapshot.time}` : "",
     summary: snapshot ? `Changes: ${snapshot.summary}` : "",
@@ -97,5 +116,13 @@ export function timelineView(state) {
     regressions: steps.map((s) => String(s.change ?? "").startsWith("regression")),
     removed: snapshot && Array.isArray(snapshot.removed) ? snapshot.removed.map(String) : [],
     protocolError: state.protocol_error ? String(state.protocol_error) : "",
+    noPlan: state.no_plan ? String(state.no_plan) : "",
+    // Plan mode's proposed plans: prose for a person to accept, shown as their own entries.
+    proposals: (Array.isArray(state.proposals) ? state.proposals : []).map((p) => ({
+      id: `proposal-${p.index}`,
+      heading: `${String(p.heading ?? `Proposed plan ${p.index}`)} · ${String(p.time ?? "")}`,
+      text: String(p.text ?? ""),
+      state: p.awaiting ? "the turn ended with this plan and no message" : "",
+    })),
   };
 }

@@ -18,6 +18,7 @@ import { TURN_STATUS_LABELS } from "./protocol.js";
  * @property {string} turn_status
  * @property {string} error
  * @property {string} protocol_error
+ * @property {string} [no_plan]  why the latest ended turn has no plan ("" when it had one)
  */
 
 /**
@@ -115,5 +116,6 @@ export function checklistView(state) {
     turnText: turnText(turnStatus),
     error: error || null,
     protocolError: protocolError || null,
+    noPlan: state.no_plan ? String(state.no_plan) : null,
   };
 }

@@ -1,7 +1,7 @@
 """The plan flight recorder: every plan revision of an event source, their diffs and reports.
 
 ``PlanTimeline`` (``cx.PlanTimeline``) records; the record types (``PlanRevision``,
-``PlanStep``, ``PlanDiff``, ``StepChange``, ``DroppedRevision``, ``SourceKind``) are in
+``PlanStep``, ``PlanDiff``, ``StepChange``, ``DroppedRevision``, ``SourceKind``, ``PlanProposal``) are in
 ``codex_nb.timeline.records`` and re-exported here.
 
 Modules:
@@ -10,12 +10,24 @@ Modules:
 * ``recorder``: ``PlanTimeline``, one record per accepted revision.
 * ``records``: the record types.
 * ``report``: JSON, Markdown and text reports.
+* ``why``: why a turn ended without a plan (``NoPlan``), from what the source showed.
 
 Layer: beside ``runtime/``; it may import ``hooks/``, ``code_mode/``, ``sources/`` and everything
 below, and no lower layer imports it.
 """
 
-from .records import DroppedRevision, PlanDiff, PlanRevision, PlanStep, SourceKind, StepChange
+from .records import DroppedRevision, PlanDiff, PlanProposal, PlanRevision, PlanStep, SourceKind, StepChange
 from .recorder import PlanTimeline
+from .why import NoPlan
 
-__all__ = ["DroppedRevision", "PlanDiff", "PlanRevision", "PlanStep", "PlanTimeline", "SourceKind", "StepChange"]
+__all__ = [
+    "DroppedRevision",
+    "NoPlan",
+    "PlanDiff",
+    "PlanProposal",
+    "PlanRevision",
+    "PlanStep",
+    "PlanTimeline",
+    "SourceKind",
+    "StepChange",
+]

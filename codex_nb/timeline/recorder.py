@@ -12,11 +12,17 @@ slotted in by its number: it is refused and counted (``dropped_out_of_order``; t
 latest ``MAX_DROPPED_LISTED`` are listed). A snapshot keeps at most ``MAX_STEPS`` steps,
 each text at most ``MAX_TEXT`` characters (the cut is marked), since a peer may send
 anything.
+
+Two more things are recorded beside the revisions: Plan mode's proposed plans
+(``proposals``, at most ``MAX_PROPOSALS``, each cut to ``MAX_PROPOSAL_TEXT``), and, when
+the latest turn ended with no plan at all, why (``no_plan``, see ``codex_nb.timeline.why``).
 """
 
 from __future__ import annotations
 
 import collections
+import dataclasses
+import datetime
 import logging
 import threading
 import time
@@ -25,10 +31,12 @@ from typing import Any
 
 from ..events.observers import Observers
 from ..events.source import EventSource
-from ..protocol.events import Event
+from ..protocol.events import Event, PlanUpdate
+from ..protocol.wire import well_formed
 from .diff import diff_plans
-from .records import DroppedRevision, PlanDiff, PlanRevision, PlanStep, SourceKind
+from .records import DroppedRevision, PlanDiff, PlanProposal, PlanRevision, PlanStep, SourceKind
 from .report import timeline_data, timeline_json, timeline_markdown, timeline_text
+from .why import NoPlan, NoPlanTracker
 
 log = logging.getLogger("codex_nb.timeline")
 
@@ -36,6 +44,10 @@ DEFAULT_MAX_REVISIONS = 10_000
 MAX_STEPS = 1000
 MAX_TEXT = 4000
 MAX_DROPPED_LISTED = 100
+MAX_INTERNED = 4096
+"""Distinct (text, status) step records shared between revisions (then the table starts over)."""
+MAX_PROPOSALS = 1000
+MAX_PROPOSAL_TEXT = 20_000
 
 _KIND_BY_MODULE = (
     ("codex_nb.sources.app_server", SourceKind.APP_SERVER),
@@ -94,9 +106,16 @@ class PlanTimeline:
         self._kept: collections.deque[PlanRevision] = collections.deque(maxlen=max_revisions)
         self._out_of_order: collections.deque[DroppedRevision] = collections.deque(maxlen=MAX_DROPPED_LISTED)
         self._next_index = 0
+        self._steps: dict[tuple[str, Any], PlanStep] = {}
         self._newest: int | None = None
         self._calls: dict[str | None, list[str]] = {}
         self._observers: Observers[PlanRevision] = Observers(self._fault, what="a callable taking one PlanRevision")
+        self._changes: Observers[None] = Observers(self._fault_change, what="a callable taking no arguments")
+        self._proposals: collections.deque[PlanProposal] = collections.deque(maxlen=MAX_PROPOSALS)
+        self._next_proposal = 0
+        self.dropped_proposals = 0
+        """Proposals evicted because more than ``MAX_PROPOSALS`` arrived."""
+        self._why = NoPlanTracker(source, self.source_kind, on_change=lambda _reason: self._changes.notify(None))
         self._unsubscribe: list[Callable[[], None]] = []
         self._unsubscribe.append(source.subscribe(self._on_event))
         lifecycle = getattr(source, "on_lifecycle", None)
@@ -115,6 +134,7 @@ class PlanTimeline:
         """A session's ``update_plan`` call starts before its snapshot is emitted: remember its id."""
         if getattr(getattr(record, "tool_name", None), "name", None) != "update_plan":
             return
+        self._why.on_lifecycle(record)
         with self._lock:
             calls = self._calls.setdefault(record.turn_id, [])
             if record.phase == "start":
@@ -125,7 +145,10 @@ class PlanTimeline:
                 del self._calls[record.turn_id]
 
     def _on_event(self, event: Event, *, initial: bool = False) -> None:
-        if event.msg.type != "plan_update":
+        kind = event.msg.type
+        if kind != "plan_update":
+            if event.thread_id == self.thread_id and not initial:
+                self._on_other(event)
             return
         if event.thread_id != self.thread_id:
             with self._lock:
@@ -148,17 +171,81 @@ class PlanTimeline:
                 self.dropped_oldest += 1
             self._kept.append(revision)
             self._next_index += 1
+        if not initial:
+            self._why.on_event(event)
         self._observers.notify(revision)
+        self._changes.notify(None)
 
-    def _record(self, event: Event, now: float) -> PlanRevision:
+    def _on_other(self, event: Event) -> None:
+        """Turn boundaries and Plan mode's proposed plans (the app-server's ``plan`` item)."""
+        self._why.on_event(event)
         msg: Any = event.msg
-        items = list(msg.plan)
+        item = getattr(msg, "item", None)
+        if msg.type == "item_completed" and isinstance(item, dict) and item.get("type") == "plan":
+            self._propose(event, item)
+        elif msg.type in ("turn_complete", "turn_aborted"):
+            self._end_proposals(
+                event.turn_id or getattr(msg, "turn_id", None), getattr(msg, "last_agent_message", None)
+            )
+
+    def _propose(self, event: Event, item: dict[str, Any]) -> None:
+        raw = item.get("text")
+        text = well_formed(raw if isinstance(raw, str) else "")
+        truncated = len(text) > MAX_PROPOSAL_TEXT
+        if truncated:
+            text = text[:MAX_PROPOSAL_TEXT] + _CUT.format(len(text) - MAX_PROPOSAL_TEXT)
+        item_id = item.get("id")
+        with self._lock:
+            if len(self._proposals) == MAX_PROPOSALS:
+                self.dropped_proposals += 1
+            self._proposals.append(
+                PlanProposal(
+                    index=self._next_proposal,
+                    time=self._clock(),
+                    thread_id=event.thread_id,
+                    turn_id=event.turn_id,
+                    item_id=well_formed(item_id) if isinstance(item_id, str) else None,
+                    source_kind=self.source_kind,
+                    text=text,
+                    truncated=truncated,
+                )
+            )
+            self._next_proposal += 1
+        self._changes.notify(None)
+
+    def _end_proposals(self, turn_id: str | None, message: object) -> None:
+        with self._lock:
+            changed = False
+            for i, proposal in enumerate(self._proposals):
+                if proposal.turn_id == turn_id and not proposal.turn_ended:
+                    said = well_formed(message)[:MAX_TEXT] if isinstance(message, str) else None
+                    self._proposals[i] = dataclasses.replace(proposal, turn_ended=True, agent_message=said)
+                    changed = True
+        if changed:
+            self._changes.notify(None)
+
+    def _record(self, event: Event, now: float, *, loaded: bool = False) -> PlanRevision:
+        """The record of ``event``; ``loaded``: from a rollout read by ``load_rollout``, not the source."""
+        msg: Any = event.msg
+        items = msg.plan
         truncated = False
         steps = []
+        interned = self._steps
         for item in items[:MAX_STEPS]:
-            text, cut = _capped(str(item.step))
-            truncated |= cut
-            steps.append(PlanStep(step=text, status=str(item.status)))
+            status = item.status
+            key = (item.step, status)
+            step = interned.get(key)
+            if step is None:
+                # most revisions repeat most steps: one record per distinct (text, status)
+                text, cut = _capped(str(item.step))
+                truncated |= cut
+                step = PlanStep(step=text, status=getattr(status, "value", None) or str(status))
+                if len(interned) >= MAX_INTERNED:
+                    interned.clear()
+                interned[key] = step
+            elif len(step.step) != len(item.step):
+                truncated = True  # the kept text was cut
+            steps.append(step)
         explanation = msg.explanation
         if explanation is not None:
             explanation, cut = _capped(str(explanation))
@@ -169,9 +256,9 @@ class PlanTimeline:
             time=now,
             thread_id=event.thread_id,
             turn_id=event.turn_id,
-            call_id=self._call_id(event),
-            notification=_NOTIFICATION.get(self.source_kind),
-            source_kind=self.source_kind,
+            call_id=event.id if loaded else self._call_id(event),
+            notification=None if loaded else _NOTIFICATION.get(self.source_kind),
+            source_kind=SourceKind.ROLLOUT if loaded else self.source_kind,
             explanation=explanation,
             steps=tuple(steps),
             steps_omitted=max(0, len(items) - MAX_STEPS),
@@ -184,6 +271,39 @@ class PlanTimeline:
         calls = self._calls.get(event.turn_id)
         # The oldest running update_plan call of the turn: each call emits at most one snapshot.
         return calls.pop(0) if calls else None
+
+    def load_rollout(self, rollout: Any) -> int:
+        """Record every accepted plan of a saved Codex session, whole and in order, after what
+        this timeline holds; returns how many were recorded.
+
+        ``rollout`` is a rollout path, a ``cx.rollouts.Rollout`` or a ``cx.RolloutReplay``
+        (its whole history, wherever it is scrubbed to). Each revision keeps the rollout's
+        turn, ``update_plan`` call and time, and has no source revision number (so it is never
+        refused as out of order); the cap applies as to any revision.
+        """
+        from ..sources.replay import RolloutReplay
+        from ..sources.rollout import Rollout, read_rollout
+
+        if isinstance(rollout, RolloutReplay):
+            rollout = rollout.rollout
+        if not isinstance(rollout, Rollout):
+            rollout = read_rollout(rollout)
+        thread = rollout.session_id if isinstance(rollout.session_id, str) and rollout.session_id else rollout.path.stem
+        for snapshot in rollout.plans:
+            event = Event(
+                id=snapshot.call_id, msg=PlanUpdate.from_args(snapshot.args), thread_id=thread, turn_id=snapshot.turn_id
+            )
+            when = _timestamp(snapshot.timestamp)
+            with self._lock:
+                revision = self._record(event, self._clock() if when is None else when, loaded=True)
+                if len(self._kept) == self.max_revisions:
+                    self.dropped_oldest += 1
+                self._kept.append(revision)
+                self._next_index += 1
+            self._observers.notify(revision)
+        if rollout.plans:
+            self._changes.notify(None)
+        return len(rollout.plans)
 
     # ---- reading -------------------------------------------------------------------------
 
@@ -198,6 +318,17 @@ class PlanTimeline:
         """The latest refused out-of-order snapshots (at most ``MAX_DROPPED_LISTED``)."""
         with self._lock:
             return tuple(self._out_of_order)
+
+    @property
+    def proposals(self) -> tuple[PlanProposal, ...]:
+        """Plan mode's proposed plans, oldest first (at most ``MAX_PROPOSALS``)."""
+        with self._lock:
+            return tuple(self._proposals)
+
+    @property
+    def no_plan(self) -> NoPlan | None:
+        """Why the latest ended turn has no plan (None if it had one, or no fact says why)."""
+        return self._why.latest
 
     def __len__(self) -> int:
         return len(self._kept)
@@ -254,6 +385,15 @@ class PlanTimeline:
         """Call ``fn(revision)`` after each recorded revision; returns a remover (a raising one is detached)."""
         return self._observers.add(fn)
 
+    def on_change(self, fn: Callable[[], object]) -> Callable[[], None]:
+        """Call ``fn()`` after anything shown changed (a revision, a proposal, the no-plan line)."""
+        if not callable(fn):
+            raise TypeError(f"on_change expects a callable taking no arguments, got {type(fn).__name__}")
+        return self._changes.add(lambda _none: fn())
+
+    def _fault_change(self, fn: Callable[[None], object], err: Exception, _none: None) -> None:
+        log.warning("timeline observer %r raised %s: %s; it was detached", fn, type(err).__name__, err)
+
     def _fault(self, fn: Callable[[PlanRevision], object], err: Exception, revision: PlanRevision) -> None:
         log.warning(
             "timeline observer %r raised %s: %s on revision %d; it was detached",
@@ -309,6 +449,16 @@ class PlanTimeline:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _timestamp(text: str | None) -> float | None:
+    """A rollout line's ISO 8601 timestamp as seconds since the epoch (None if there is none)."""
+    if not text:
+        return None
+    try:
+        return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
 
 
 def _capped(text: str) -> tuple[str, bool]:

@@ -149,3 +149,32 @@ class DroppedRevision:
     """The newest revision recorded when it arrived."""
     time: float
     turn_id: str | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlanProposal:
+    """A proposed plan of Codex's Plan mode: the ``<proposed_plan>`` block of the model's
+    message, which the app-server sends as a ``plan`` item (``item/plan/delta``, then
+    ``item/completed``). It is prose for a person to accept, not a checklist: it has no
+    steps or statuses, so it is kept beside the revisions, never diffed with them."""
+
+    index: int
+    """The timeline's own count of proposals, from 0."""
+    time: float
+    thread_id: str
+    turn_id: str | None
+    item_id: str | None
+    source_kind: SourceKind
+    text: str
+    """The block's text (Markdown as the model wrote it), cut to ``MAX_PROPOSAL_TEXT``."""
+    truncated: bool = False
+    turn_ended: bool = False
+    """The turn has ended (a proposal is complete only then)."""
+    agent_message: str | None = None
+    """The turn's last agent message once it ended; empty or None: the turn ended with the
+    plan and no message, which is when Codex's TUI asks whether to implement it."""
+
+    @property
+    def awaiting_decision(self) -> bool:
+        """The turn ended with this plan and no agent message."""
+        return self.turn_ended and not (self.agent_message or "").strip()

@@ -10,7 +10,7 @@ markup, and each is cut to a stated length.
     {"format": "codex_nb.plan_timeline", "version": 1,
      "thread_id": str, "source_kind": "session"|"app_server"|"acp"|"rollout"|"other",
      "max_revisions": int,
-     "dropped": {"oldest": int, "out_of_order": int, "other_thread": int},
+     "dropped": {"oldest": int, "out_of_order": int, "other_thread": int, "proposals": int},
      "out_of_order": [{"revision": int, "newest": int, "time": ISO-8601, "turn_id": str|null}],
      "revisions": [{
         "index": int, "revision": int|null, "time": ISO-8601 UTC, "thread_id": str,
@@ -24,8 +24,15 @@ markup, and each is cut to a stated length.
                                "old_status": str|null, "new_status": str|null,
                                "similarity": float|null, "regression": bool}]}}]}
 
+     "proposals": [{"index": int, "time": ISO-8601, "turn_id": str|null, "item_id": str|null,
+                    "text": str, "truncated": bool, "turn_ended": bool,
+                    "agent_message": str|null, "awaiting_decision": bool}],
+     "no_plan": {"turn_id": str|null, "reason": "tool_off"|"rejected"|"not_called"|"no_update",
+                 "message": str, "fix": str|null}|null}
+
 ``changes`` compares each revision with the kept one before it (the first kept: with no
-plan). Strings are well-formed Unicode (a lone surrogate becomes U+FFFD).
+plan). ``proposals`` are Plan mode's proposed plans (prose, not checklists); ``no_plan``
+says why the latest ended turn has no plan, when the source showed why. Strings are well-formed Unicode (a lone surrogate becomes U+FFFD).
 """
 
 from __future__ import annotations
@@ -37,7 +44,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..protocol.wire import well_formed
-from .records import DroppedRevision, PlanDiff, PlanRevision, SourceKind, StepChange
+from .records import DroppedRevision, PlanDiff, PlanProposal, PlanRevision, SourceKind, StepChange
+from .why import NoPlan
 
 
 class PlanTimeline(Protocol):
@@ -49,6 +57,13 @@ class PlanTimeline(Protocol):
     dropped_oldest: int
     dropped_out_of_order: int
     other_thread: int
+    dropped_proposals: int
+
+    @property
+    def proposals(self) -> tuple[PlanProposal, ...]: ...
+
+    @property
+    def no_plan(self) -> NoPlan | None: ...
 
     @property
     def revisions(self) -> tuple[PlanRevision, ...]: ...
@@ -65,6 +80,9 @@ CELL_CHARS = 300
 """Characters of a step shown in a Markdown table cell (the rest is cut and counted)."""
 PARAGRAPH_CHARS = 1000
 LINE_CHARS = 60
+PROPOSALS_SHOWN = 20
+"""Proposed plans in a Markdown report (the newest)."""
+PROPOSAL_LINES = 200
 
 _BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 # Other controls, and the bidi overrides that could make a step read as something else.
@@ -94,6 +112,7 @@ def timeline_data(timeline: PlanTimeline) -> dict[str, Any]:
             "oldest": timeline.dropped_oldest,
             "out_of_order": timeline.dropped_out_of_order,
             "other_thread": timeline.other_thread,
+            "proposals": timeline.dropped_proposals,
         },
         "out_of_order": [
             {"revision": d.revision, "newest": d.newest, "time": iso_time(d.time), "turn_id": _opt(d.turn_id)}
@@ -103,6 +122,33 @@ def timeline_data(timeline: PlanTimeline) -> dict[str, Any]:
             _revision_data(revision, timeline.diff(revisions[i - 1] if i else None, revision))
             for i, revision in enumerate(revisions)
         ],
+        "proposals": [_proposal_data(p) for p in timeline.proposals],
+        "no_plan": _no_plan_data(timeline.no_plan),
+    }
+
+
+def _proposal_data(proposal: PlanProposal) -> dict[str, Any]:
+    return {
+        "index": proposal.index,
+        "time": iso_time(proposal.time),
+        "turn_id": _opt(proposal.turn_id),
+        "item_id": _opt(proposal.item_id),
+        "text": well_formed(proposal.text),
+        "truncated": proposal.truncated,
+        "turn_ended": proposal.turn_ended,
+        "agent_message": _opt(proposal.agent_message),
+        "awaiting_decision": proposal.awaiting_decision,
+    }
+
+
+def _no_plan_data(no_plan: NoPlan | None) -> dict[str, Any] | None:
+    if no_plan is None:
+        return None
+    return {
+        "turn_id": _opt(no_plan.turn_id),
+        "reason": no_plan.reason,
+        "message": well_formed(no_plan.message),
+        "fix": no_plan.fix,
     }
 
 
@@ -187,11 +233,31 @@ def timeline_markdown(timeline: PlanTimeline, *, last: int | None) -> str:
     notes = _notes(timeline, hidden=start)
     if notes:
         lines += [f"> {note}" for note in notes] + [""]
-    if not revisions:
+    no_plan = timeline.no_plan
+    if no_plan is not None:
+        lines += [f"**{markdown_text(no_plan.line, PARAGRAPH_CHARS)}**", ""]
+    if not revisions and not timeline.proposals:
         lines += ["*No plan yet.*", ""]
     for i in range(start, count):
         lines += _revision_markdown(revisions[i], timeline.diff(revisions[i - 1] if i else None, revisions[i]))
+    for proposal in timeline.proposals[-PROPOSALS_SHOWN:]:
+        lines += _proposal_markdown(proposal)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _proposal_markdown(proposal: PlanProposal) -> list[str]:
+    head = [f"Proposed plan {proposal.index}"]
+    if proposal.turn_id is not None:
+        head.append(f"turn {markdown_text(proposal.turn_id, LINE_CHARS)}")
+    head.append(markdown_text(iso_time(proposal.time), LINE_CHARS))
+    state = "the turn ended with this plan and no message" if proposal.awaiting_decision else ""
+    lines = [f"#### {' · '.join(head)}", ""]
+    if state:
+        lines += [f"*{state}*", ""]
+    # Quoted, each line escaped: the model's Markdown is shown as text, never as markup.
+    body = well_formed(proposal.text).splitlines()[:PROPOSAL_LINES] or [""]
+    lines += [f"> {markdown_text(line, PARAGRAPH_CHARS) if line.strip() else ''}".rstrip() for line in body]
+    return lines + [""]
 
 
 def _notes(timeline: PlanTimeline, *, hidden: int) -> list[str]:
@@ -308,6 +374,8 @@ def timeline_text(timeline: PlanTimeline, *, last: int) -> str:
         f"{plain(timeline.thread_id)} ({timeline.source_kind}; keeps the newest {timeline.max_revisions})"
     )
     lines = [head]
+    if timeline.no_plan is not None:
+        lines.append(f"  {plain(timeline.no_plan.line, 400)}")
     if timeline.dropped_oldest:
         lines.append(f"  {timeline.dropped_oldest} older revision(s) dropped")
     if timeline.dropped_out_of_order:
@@ -319,6 +387,10 @@ def timeline_text(timeline: PlanTimeline, *, last: int) -> str:
         revision = revisions[i]
         changes = timeline.diff(revisions[i - 1] if i else None, revision)
         lines.append("  " + _revision_line(revision, changes))
+    for proposal in timeline.proposals[-5:]:
+        first = next((line for line in proposal.text.splitlines() if line.strip()), "")
+        turn = f" turn {plain(proposal.turn_id, 40)}" if proposal.turn_id is not None else ""
+        lines.append(f"  proposed plan {proposal.index}{turn}: {plain(first, 60)}")
     return "\n".join(lines)
 
 

@@ -5,6 +5,7 @@ Modules:
 * ``_static``: where the widget JS lives and how it is linked.
 * ``browser_messages``: browser-to-kernel message validation.
 * ``checklist``: ``PlanChecklist``, the live checklist.
+* ``final_state``: stored outputs updated in place to the widget's final state.
 * ``kernel_comm_parent``: replies kept with their own cell on ipykernel 7.4.
 * ``notebook_bridge``: ``NotebookBridge``, the notebook tools' path to the open document.
 * ``plan_static``: static renderings of one snapshot.
@@ -13,6 +14,7 @@ Modules:
 * ``static_fallback``: stable ``text/plain`` and ``text/html``.
 * ``testing``: a recording comm for tests without a kernel.
 * ``timeline``: ``PlanTimelineWidget``.
+* ``timeline_static``: the timeline as static HTML.
 * ``transcript``: ``Transcript``, the running turn.
 * ``transcript_state``: the transcript folded from events.
 * ``turn_controls``: ``TurnControls`` and its Stop button.

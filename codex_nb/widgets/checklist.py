@@ -33,7 +33,10 @@ from ..protocol.wire import well_formed
 from ._static import bundle_esm, read_static
 from .plan_static import plain_text, static_html
 from .browser_messages import ProtocolError, kinds, validate_to_kernel
-from .static_fallback import StaticFallback
+from ..timeline.recorder import source_kind
+from ..timeline.records import SourceKind
+from ..timeline.why import NoPlan, NoPlanTracker
+from .final_state import FinalStateFallback
 
 log = logging.getLogger("codex_nb.widgets.checklist")
 
@@ -75,7 +78,7 @@ class _Pending:
         return self.snapshot is None and not self.meta
 
 
-class PlanChecklist(StaticFallback, anywidget.AnyWidget):
+class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
     """Live checklist of ``session``'s plan: ``PlanChecklist(session)`` or ``session.checklist()``."""
 
     _esm = bundle_esm("plan_checklist.js")
@@ -93,6 +96,9 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
     """Why the latest turn failed (an ``error`` event or the background task's exception)."""
     protocol_error = traitlets.Unicode("").tag(sync=True)
     """The latest rejected browser message, shown in the view."""
+    no_plan = traitlets.Unicode("").tag(sync=True)
+    """Why the latest ended turn has no plan, in one line ("" when it had one or nothing says why;
+    see ``codex_nb.timeline.why``)."""
 
     def __init__(
         self,
@@ -127,8 +133,15 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
         self._handlers: dict[str, Callable[[dict[str, Any]], object]] = {"rendered": self._on_rendered}
         self._loop = _running_loop()
         self._session = session
+        self._why = NoPlanTracker(session, source_kind(session), on_change=self._on_no_plan)
         self.on_msg(self._on_view_msg)
         self._unsubscribe: Callable[[], None] | None = session.subscribe(self._on_event)
+        lifecycle = getattr(session, "on_lifecycle", None)
+        self._unlifecycle: Callable[[], None] | None = (
+            lifecycle(self._why.on_lifecycle)
+            if source_kind(session) is SourceKind.SESSION and callable(lifecycle)
+            else None
+        )
         # Start current: the source's last-value cache holds the plan published before this
         # widget existed (subscribe first, so a newer snapshot wins by revision).
         latest = getattr(session, "latest_plan", None)
@@ -149,6 +162,7 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
             return
         msg = event.msg
         kind = msg.type
+        self._why.on_event(event)
         if kind == "plan_update":
             self._offer(event)
         elif kind == "turn_started":
@@ -188,6 +202,11 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
                 revision=revision,
             )
             self._request_flush(urgent=False)
+
+    def _on_no_plan(self, reason: NoPlan | None) -> None:
+        with self._lock:
+            self._pending.meta["no_plan"] = "" if reason is None else well_formed(reason.line)
+            self._request_flush(urgent=True)
 
     def _status(self, status: str, *, turn: str | None, error: str | None = None) -> None:
         with self._lock:
@@ -306,6 +325,9 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
         """Send any pending snapshot now (e.g. before reading the traits from another thread)."""
         self._flush()
 
+    def before_static(self) -> None:
+        self._flush()  # the stored output and the view end on the same snapshot
+
     # ---- browser -> kernel -------------------------------------------------------------
 
     def on_request(self, kind: str, handler: Callable[[dict[str, Any]], object]) -> None:
@@ -361,15 +383,22 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
             return _args(pending.explanation, pending.steps), error
         return self.plan_args(), error
 
+    def _no_plan_line(self, args: UpdatePlanArgs | None) -> str:
+        """The why-no-plan line, in the static renderings only while there is no plan at all."""
+        if args is not None:
+            return ""
+        with self._lock:
+            return str(self._pending.meta.get("no_plan", self.no_plan))
+
     def text(self) -> str:
         """The Codex text rendering of the latest snapshot (stable: no ids, no addresses)."""
         args, error = self._latest()
-        return plain_text(args, width=self.width, error=error)
+        return plain_text(args, width=self.width, error=error, no_plan=self._no_plan_line(args))
 
     def html(self) -> str:
         """A static, escaped HTML rendering for nbconvert, GitHub and other non-widget viewers."""
         args, error = self._latest()
-        return static_html(args, error=error)
+        return static_html(args, error=error, no_plan=self._no_plan_line(args))
 
     def __repr__(self) -> str:
         return f"<PlanChecklist revision={self.revision} steps={len(self.steps)} turn_status={self.turn_status}>"
@@ -382,6 +411,9 @@ class PlanChecklist(StaticFallback, anywidget.AnyWidget):
             if self._unsubscribe is not None:
                 self._unsubscribe()
                 self._unsubscribe = None
+            unlifecycle, self._unlifecycle = getattr(self, "_unlifecycle", None), None
+            if unlifecycle is not None:
+                unlifecycle()
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None

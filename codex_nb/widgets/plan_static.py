@@ -13,9 +13,11 @@ from ..protocol.plan import StepStatus, UpdatePlanArgs
 NO_PLAN_TEXT = "• Updated Plan\n  └ (no plan yet)"
 
 
-def plain_text(args: UpdatePlanArgs | None, *, width: int = 80, error: str = "") -> str:
-    """The Codex text rendering (or ``(no plan yet)``), plus the error line if any."""
+def plain_text(args: UpdatePlanArgs | None, *, width: int = 80, error: str = "", no_plan: str = "") -> str:
+    """The Codex text rendering (or ``(no plan yet)`` and why), plus the error line if any."""
     body = NO_PLAN_TEXT if args is None else _render_text(args, width)
+    if args is None and no_plan:
+        body += f"\n    {no_plan}"
     return f"{body}\n  ! {error}" if error else body
 
 
@@ -45,12 +47,14 @@ _STATIC_STEP = {
 }
 
 
-def static_html(args: UpdatePlanArgs | None, *, error: str = "") -> str:
+def static_html(args: UpdatePlanArgs | None, *, error: str = "", no_plan: str = "") -> str:
     """Escaped HTML for one snapshot; status is carried by text and semantic tags, not colour only."""
     esc = html.escape
     parts = ['<div class="codex-plan-static">']
     if args is None:
         parts.append("<div><strong>Updated Plan</strong></div><p><em>(no plan yet)</em></p>")
+        if no_plan:
+            parts.append(f'<p role="status" class="codex-plan-no-plan"><strong>{esc(no_plan)}</strong></p>')
     else:
         done = sum(1 for item in args.plan if item.status == StepStatus.COMPLETED)
         parts.append(f"<div><strong>Updated Plan</strong> <span>({done}/{len(args.plan)} done)</span></div>")

@@ -1,12 +1,16 @@
 """PlanTimelineWidget: a live anywidget list of a ``PlanTimeline``'s revisions beside the
 checklist of the selected one.
 
-Kernel -> browser is synced state only: ``entries`` (one summary line per revision, the
-newest ``MAX_LISTED``), ``selected`` and the ``snapshot`` of the selected revision (its
-steps, each with what changed against the revision before, and the steps it removed).
-Only the selected snapshot's steps cross the comm, so a 10,000-revision history costs one
-list of short lines. ``selected`` None follows the newest revision. Recording bursts are
-coalesced: every revision recorded in one pass of the event loop is sent as one update.
+Kernel -> browser is synced state only: ``entries`` (one summary line per revision, one page
+of at most ``MAX_LISTED``: the page holding the selection, or the newest), ``hidden`` and
+``newer`` (kept revisions before and after the page), ``selected`` and the ``snapshot`` of the
+selected revision (its steps, each with what changed against the revision before, and the
+steps it removed). Only one page and the selected snapshot's steps cross the comm, and the
+view draws one page, so a 10,000-revision history costs what a 100-revision one does; the
+arrow keys page on past either end. ``selected`` None follows the newest revision.
+Recording bursts are coalesced: every revision recorded in one pass of the event loop is
+sent as one update, and at most ``max_rate`` updates a second (the last always lands, by a
+timer on the kernel's loop).
 
 Browser -> kernel: ``{id, kind: "select", index}`` (``index`` null: follow the newest),
 checked against ``protocol.json``; a bad one is shown in ``protocol_error`` and answered
@@ -16,7 +20,7 @@ with an ``error`` reply. The kernel keeps running.
 from __future__ import annotations
 
 import asyncio
-import html
+import json
 import logging
 import threading
 from typing import Any
@@ -27,54 +31,79 @@ import traitlets
 from ..events.source import EventSource
 from ..protocol.wire import well_formed
 from ..timeline.recorder import PlanTimeline
-from ..timeline.records import PlanDiff, PlanRevision, StepChange
+from ..timeline.records import PlanDiff, PlanProposal, PlanRevision, StepChange
 from ..timeline.report import describe_change, iso_time, summarize
 from ._static import bundle_esm, read_static
 from .browser_messages import ProtocolError, validate_to_kernel
-from .static_fallback import StaticFallback
+from .final_state import FinalStateFallback
+from .timeline_static import notes as _notes
+from .timeline_static import static_timeline_html
 
 log = logging.getLogger("codex_nb.widgets.timeline")
 
 WIDGET = "plan_timeline"
-MAX_LISTED = 500
-"""Revisions listed in the view (the newest); the rest are counted in ``hidden``."""
+MAX_LISTED = 100
+"""Revisions in one page of the view's list; the rest are counted in ``hidden`` and ``newer``."""
+DEFAULT_MAX_RATE = 20.0
+"""View updates a second while revisions stream in (a selection is answered at once)."""
 LIST_ID_CHARS = 12
+PROPOSALS_LISTED = 20
+PROPOSAL_CHARS = 8000
+"""Characters of a proposed plan sent to the view (the record keeps more; the cut is marked)."""
+STATIC_LISTED = 50
+"""Revisions listed in the static HTML (the newest): it is stored in the notebook."""
 """Characters of a turn or call id in a list line (the selected revision's heading has them whole)."""
 
 
-class PlanTimelineWidget(StaticFallback, anywidget.AnyWidget):
+class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
     """``PlanTimelineWidget(timeline)`` or ``PlanTimelineWidget(source)`` (records a new timeline)."""
 
     _esm = bundle_esm("plan_timeline.js")
     _css = read_static("plan_checklist.css") + read_static("plan_timeline.css")
 
-    entries = traitlets.List(traitlets.Dict()).tag(sync=True)
+    # No per-element trait (the entries are built here), and the page crosses the comm as one
+    # JSON string: ipywidgets walks every value of a synced structure looking for buffers, which
+    # for a page of dicts costs more than the rest of a refresh.
+    entries: traitlets.List[dict[str, Any]] = traitlets.List().tag(
+        sync=True, to_json=lambda value, _widget: _page_json(value)
+    )
     """One summary per listed revision, oldest first: index, label, summary, done, total, regression."""
     hidden = traitlets.Int(0).tag(sync=True)
-    """Kept revisions older than the listed ones."""
+    """Kept revisions older than the listed page."""
+    newer = traitlets.Int(0).tag(sync=True)
+    """Kept revisions newer than the listed page (0 while following the newest)."""
     notes = traitlets.List(traitlets.Unicode()).tag(sync=True)
     """What the timeline dropped (evicted, refused out of order), as sentences."""
     selected = traitlets.Int(None, allow_none=True).tag(sync=True)
     """The selected revision's index; None follows the newest."""
     snapshot = traitlets.Dict(allow_none=True, default_value=None).tag(sync=True)
     """The shown revision: index, heading, explanation, steps (step, status, change), removed."""
+    proposals = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """Plan mode's proposed plans, the newest ``PROPOSALS_LISTED``: index, heading, text, awaiting."""
+    no_plan = traitlets.Unicode("").tag(sync=True)
+    """Why the latest ended turn has no plan, in one line ("" when it had one or nothing says why)."""
     protocol_error = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, timeline: PlanTimeline | EventSource, **kwargs: Any) -> None:
+    def __init__(
+        self, timeline: PlanTimeline | EventSource, *, max_rate: float | None = DEFAULT_MAX_RATE, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
+        self._interval = 1.0 / max_rate if max_rate else 0.0
+        self._last_refresh = float("-inf")
         self.owns_timeline = not isinstance(timeline, PlanTimeline)
         self.timeline = timeline if isinstance(timeline, PlanTimeline) else PlanTimeline(timeline)
         self._lock = threading.RLock()
         self._scheduled = False
-        self._entries: dict[int, tuple[tuple[int | None, int], dict[str, Any]]] = {}
+        self._entries: dict[int, tuple[int | None, dict[str, Any], PlanDiff]] = {}
+        """index -> (the predecessor it was compared with, its list line, its diff)."""
         self._loop = _running_loop()
         self.on_msg(self._on_view_msg)
-        self._remove = self.timeline.on_revision(self._on_revision)
+        self._remove = self.timeline.on_change(self._on_revision)
         self._refresh()
 
     # ---- kernel -> browser ----------------------------------------------------------------
 
-    def _on_revision(self, _revision: PlanRevision) -> None:
+    def _on_revision(self) -> None:
         with self._lock:
             if self._scheduled:
                 return
@@ -83,24 +112,43 @@ class PlanTimelineWidget(StaticFallback, anywidget.AnyWidget):
                 self._refresh()
                 return
             self._scheduled = True
-        loop.call_soon_threadsafe(self._refresh)
+        delay = max(0.0, self._last_refresh + self._interval - loop.time())
+        if _running_loop() is loop:  # on the loop already: no wake-up write needed
+            if delay:
+                loop.call_later(delay, self._refresh)
+            else:
+                loop.call_soon(self._refresh)
+        else:
+            loop.call_soon_threadsafe(loop.call_later, delay, self._refresh)
 
     def _refresh(self) -> None:
         with self._lock:
             self._scheduled = False
+            if self._loop is not None and not self._loop.is_closed():
+                self._last_refresh = self._loop.time()
             revisions = self.timeline.revisions
-            start = max(0, len(revisions) - MAX_LISTED)
-            entries = [self._entry(revisions, i) for i in range(start, len(revisions))]
-            kept = {entry["index"] for entry in entries}
-            for index in [i for i in self._entries if i not in kept]:
-                del self._entries[index]
             shown = self._shown(revisions)
+            start, end = _page(revisions, shown)
+            entries = [self._entry(revisions, i)[0] for i in range(start, end)]
+            if len(self._entries) > 2 * MAX_LISTED:  # forget lines of pages no longer listed
+                kept = {entry["index"] for entry in entries}
+                for index in [i for i in self._entries if i not in kept]:
+                    del self._entries[index]
+            snapshot = None
+            if shown is not None:
+                cached = self._entries.get(shown.index)
+                changes = cached[2] if cached is not None else self.timeline.changes(shown)
+                snapshot = _snapshot(shown, changes)
             with self.hold_sync():
                 self.entries = entries
                 self.hidden = start
+                self.newer = len(revisions) - end
                 self.notes = _notes(self.timeline)
+                self.proposals = [_proposal(p) for p in self.timeline.proposals[-PROPOSALS_LISTED:]]
+                no_plan = self.timeline.no_plan
+                self.no_plan = "" if no_plan is None else well_formed(no_plan.line)
                 # set_trait: the trait allows None, which its declared (stub) type does not say
-                self.set_trait("snapshot", None if shown is None else _snapshot(shown, self.timeline.changes(shown)))
+                self.set_trait("snapshot", snapshot)
 
     def _shown(self, revisions: tuple[PlanRevision, ...]) -> PlanRevision | None:
         if not revisions:
@@ -113,15 +161,18 @@ class PlanTimelineWidget(StaticFallback, anywidget.AnyWidget):
             self.selected = None
             return revisions[-1]
 
-    def _entry(self, revisions: tuple[PlanRevision, ...], i: int) -> dict[str, Any]:
-        """The list line of ``revisions[i]``, made once: a revision and its predecessor never change."""
-        previous = revisions[i - 1] if i else None
-        key = (None if previous is None else previous.index, revisions[i].index)
-        cached = self._entries.get(revisions[i].index)
-        if cached is None or cached[0] != key:
-            cached = (key, _entry(revisions[i], self.timeline.diff(previous, revisions[i])))
-            self._entries[revisions[i].index] = cached
-        return cached[1]
+    def _entry(self, revisions: tuple[PlanRevision, ...], i: int) -> tuple[dict[str, Any], PlanDiff]:
+        """The list line of ``revisions[i]`` and its diff, made once: a revision and its
+        predecessor never change (the shown snapshot reuses the diff)."""
+        revision = revisions[i]
+        cached = self._entries.get(revision.index)
+        # kept indices are consecutive, so only the oldest kept can have lost its predecessor
+        if cached is None or (i == 0 and cached[0] is not None):
+            previous = revisions[i - 1] if i else None
+            changes = self.timeline.diff(previous, revision)
+            cached = (None if previous is None else previous.index, _entry(revision, changes), changes)
+            self._entries[revision.index] = cached
+        return cached[1], cached[2]
 
     def select(self, index: int | None) -> None:
         """Show revision ``index`` (None: follow the newest); IndexError if it is not kept."""
@@ -154,7 +205,8 @@ class PlanTimelineWidget(StaticFallback, anywidget.AnyWidget):
         return self.timeline.text()
 
     def html(self) -> str:
-        return f"<pre>{html.escape(well_formed(self.text()))}</pre>"
+        """The history as it stands, styled and escaped, for nbconvert, docs sites and GitHub."""
+        return static_timeline_html(self.timeline, listed=STATIC_LISTED)
 
     def __repr__(self) -> str:
         return f"<PlanTimelineWidget revisions={len(self.timeline)} selected={self.selected}>"
@@ -171,6 +223,21 @@ class PlanTimelineWidget(StaticFallback, anywidget.AnyWidget):
         if hasattr(self, "_remove"):
             self.detach()
         super().close()
+
+
+def _page_json(entries: list[dict[str, Any]]) -> str:
+    return json.dumps(entries, ensure_ascii=False, separators=(",", ":"))
+
+
+def _page(revisions: tuple[PlanRevision, ...], shown: PlanRevision | None) -> tuple[int, int]:
+    """The listed page ``[start, end)`` of positions: pages are counted back from the newest, so
+    the page of a selection stays put while it is browsed, and following shows the newest."""
+    count = len(revisions)
+    if shown is None or not revisions:
+        return max(0, count - MAX_LISTED), count
+    position = shown.index - revisions[0].index
+    end = count - ((count - 1 - position) // MAX_LISTED) * MAX_LISTED
+    return max(0, end - MAX_LISTED), end
 
 
 def _entry(revision: PlanRevision, changes: PlanDiff) -> dict[str, Any]:
@@ -216,19 +283,26 @@ def _snapshot(revision: PlanRevision, changes: PlanDiff) -> dict[str, Any]:
     }
 
 
+def _proposal(proposal: PlanProposal) -> dict[str, Any]:
+    text = well_formed(proposal.text)
+    if len(text) > PROPOSAL_CHARS:
+        text = text[:PROPOSAL_CHARS] + f"… [{len(text) - PROPOSAL_CHARS} more characters]"
+    heading = f"Proposed plan {proposal.index}"
+    if proposal.turn_id is not None:
+        heading += f" · turn {_short(proposal.turn_id, LIST_ID_CHARS)}"
+    return {
+        "index": proposal.index,
+        "heading": heading,
+        "time": iso_time(proposal.time),
+        "text": text,
+        "awaiting": proposal.awaiting_decision,
+    }
+
+
 def _change(change: StepChange | None) -> str:
     if change is None:
         return ""
     return describe_change(change, quote=lambda text: well_formed(text)[:120], status=str, regression="regression")
-
-
-def _notes(timeline: PlanTimeline) -> list[str]:
-    notes = []
-    if timeline.dropped_oldest:
-        notes.append(f"{timeline.dropped_oldest} older revision(s) dropped (keeps the newest {timeline.max_revisions})")
-    if timeline.dropped_out_of_order:
-        notes.append(f"{timeline.dropped_out_of_order} out-of-order snapshot(s) refused")
-    return notes
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

@@ -35,6 +35,18 @@ test("arrow keys move between listed revisions, Home and End jump, other keys do
   assert.equal(nextSelection("ArrowUp", [], null), undefined);
 });
 
+test("the list is one page: moves past its ends and PageUp/PageDown ask for the revision beyond", () => {
+  const page = { hidden: 7, newer: 5 }; // kept: 0..14, listed: 7..9
+  assert.equal(nextSelection("ArrowUp", entries, 7, page), 6);
+  assert.equal(nextSelection("ArrowDown", entries, 9, page), 10);
+  assert.equal(nextSelection("Home", entries, 8, page), 0);
+  assert.equal(nextSelection("PageUp", entries, 8, page), 5);
+  assert.equal(nextSelection("PageDown", entries, 8, page), 11);
+  assert.equal(nextSelection("PageDown", entries, 9, { hidden: 0, newer: 1 }), 10); // clamped to the newest
+  assert.equal(nextSelection("PageUp", entries, 7, { hidden: 0, newer: 0 }), undefined);
+  assert.equal(nextSelection("End", entries, 8, page), null);
+});
+
 test("the view marks the shown revision and the changed steps", () => {
   const view = timelineView({
     entries,

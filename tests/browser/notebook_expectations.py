@@ -24,6 +24,7 @@ CELL_WIDGETS = {
     "transcript": ".cx-transcript",
     "turn_view": ".cx-turn-view",
     "panel_note": ".cx-plan-panel-note",
+    "timeline": ".codex-timeline",
 }
 PAGE_WIDGETS = {
     "panel": "#jp-right-stack .jupyterlab-sidecar",

@@ -4,6 +4,7 @@ hostile step text cannot break."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sys
@@ -180,6 +181,27 @@ def test_a_rollout_replay_is_recorded_as_it_is_scrubbed(tmp_path: Path) -> None:
         ("in_progress", "pending"),
     ]
     assert timeline.thread_id == replay.thread_id and timeline.closed
+
+
+async def test_a_rollout_is_loaded_whole_into_a_live_timeline(session: cx.Session, tmp_path: Path) -> None:
+    timeline = cx.PlanTimeline(session, clock=fixed_clock)
+    await session.run_turn(
+        "plan", model=cx.ScriptedModel([[plan_call(FIVE_PLANS[0], call_id="live")], [cx.assistant_message("ok")]])
+    )
+    replay = cx.RolloutReplay(_rollout(tmp_path / "rollout.jsonl", FIVE_PLANS[:3]))
+    assert timeline.load_rollout(replay) == 3  # the whole history, though the replay was never scrubbed
+    assert replay.position is None
+    assert [(r.index, r.call_id, r.source_kind, r.thread_id, r.revision) for r in timeline.revisions] == [
+        (0, "live", SourceKind.SESSION, session.thread_id, 1),
+        (1, "p0", SourceKind.ROLLOUT, replay.thread_id, None),
+        (2, "p1", SourceKind.ROLLOUT, replay.thread_id, None),
+        (3, "p2", SourceKind.ROLLOUT, replay.thread_id, None),
+    ]
+    assert timeline[1].time == 1_796_119_200.0  # the rollout's own timestamp, not the clock
+    assert timeline[3].notification is None and timeline[3].turn_id == "t1"
+    assert [c.new_step for c in timeline.changes(3).status_changed] == ["Read the code", "Write the tests"]
+    assert timeline.load_rollout(tmp_path / "rollout.jsonl") == 3  # a path works too
+    assert len(timeline) == 7
 
 
 # ---- order and bounds -------------------------------------------------------------------------
@@ -439,6 +461,11 @@ def test_the_public_record_types_are_keyword_only_and_frozen() -> None:
     with pytest.raises(AttributeError):
         step.step = "b"  # type: ignore[misc]
     assert PlanRevision.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    from codex_nb.timeline import NoPlan, PlanProposal
+
+    for record in (PlanProposal, NoPlan):
+        assert record.__dataclass_params__.frozen, record  # type: ignore[attr-defined]
+        assert all(f.kw_only for f in dataclasses.fields(record)), record
 
 
 # ---- peers: an ACP agent and the real Codex ---------------------------------------------------

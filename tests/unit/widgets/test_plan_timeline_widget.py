@@ -24,7 +24,7 @@ from test_plan_timeline import FIVE_PLANS, BusSource
 
 def make(source: Any) -> tuple[PlanTimelineWidget, RecordingComm]:
     with recording_comms():
-        widget = PlanTimelineWidget(source)
+        widget = PlanTimelineWidget(source, max_rate=None)  # every loop pass: what these tests check
     assert isinstance(widget.comm, RecordingComm)
     return widget, widget.comm
 
@@ -53,7 +53,7 @@ async def test_the_list_and_the_newest_snapshot_follow_a_session(session: cx.Ses
         ("Update the docs", "added"),
     ]
     assert widget.snapshot["removed"] == ["Ship it"]
-    assert len([u for u in comm.updates() if "entries" in u][-1]["entries"]) == 5
+    assert len(json.loads([u for u in comm.updates() if "entries" in u][-1]["entries"])) == 5  # one JSON string
 
 
 async def test_a_burst_in_one_loop_pass_is_one_update() -> None:
@@ -116,6 +116,41 @@ def test_a_long_history_lists_the_newest_and_counts_the_rest() -> None:
     assert widget.notes == [f"30 older revision(s) dropped (keeps the newest {MAX_LISTED + 20})"]
 
 
+def test_the_list_is_one_page_and_a_selection_brings_its_page() -> None:
+    source = BusSource()
+    widget, _comm = make(source)
+    for revision in range(1, 251):
+        source.plan([("a", "in_progress" if revision % 2 else "pending")], revision=revision)
+    widget._refresh()
+    assert [e["index"] for e in widget.entries] == list(range(150, 250)) and (widget.hidden, widget.newer) == (150, 0)
+    widget.select(10)  # pages count back from the newest: 0..49, 50..149, 150..249
+    assert [e["index"] for e in widget.entries] == list(range(50)) and (widget.hidden, widget.newer) == (0, 200)
+    assert widget.snapshot["index"] == 10
+    widget.select(50)
+    assert widget.entries[0]["index"] == 50 and len(widget.entries) == MAX_LISTED and widget.newer == 100
+    widget.select(None)
+    assert widget.entries[-1]["index"] == 249 and widget.newer == 0
+
+
+def test_ten_thousand_revisions_cost_the_view_one_page_and_refused_ones_are_named() -> None:
+    source = BusSource()
+    timeline = cx.PlanTimeline(source)  # recorded first: a widget without a loop would redraw each one
+    for revision in range(1, 10_001):
+        source.plan([(f"step {revision % 7}", "pending"), ("<b>html</b> \ud800", "in_progress")], revision=revision)
+    source.plan([("late", "pending")], revision=5)  # older than the newest: refused, not slotted in
+    widget, comm = make(timeline)
+    comm.request_state()
+    assert len(widget.timeline) == 10_000 and len(widget.entries) == MAX_LISTED
+    last = comm.updates()[-1]
+    assert (
+        len(json.loads(last["entries"])) == MAX_LISTED and len(json.dumps(last)) < 60_000
+    )  # one page and one snapshot, whatever the history's length
+    assert widget.notes == ["1 out-of-order snapshot(s) refused (revision 5 after 10000)"]
+    assert "1 out-of-order snapshot(s) refused (revision 5 after 10000)" in widget.html()
+    assert widget.snapshot["steps"][1]["step"] == "<b>html</b> \ufffd"  # text, well-formed
+    assert "&lt;b&gt;html&lt;/b&gt; \ufffd" in widget.html() and "<b>html" not in widget.html()
+
+
 def test_an_evicted_selection_falls_back_to_the_newest() -> None:
     source = BusSource()
     widget, _comm = make(cx.PlanTimeline(source, max_revisions=2))
@@ -133,7 +168,8 @@ def test_hostile_text_crosses_the_comm_well_formed() -> None:
     state = comm.updates()[-1]
     assert state["snapshot"]["steps"][0]["step"] == "lone \ufffd <b>x</b>"  # the view sets it as text
     assert state["snapshot"]["explanation"] == "\ufffd"
-    assert "<b>" not in widget.html() and "&lt;b&gt;" not in widget.html()  # the text repr lists no step text
+    page = widget.html()
+    assert "<b>" not in page and "lone \ufffd &lt;b&gt;x&lt;/b&gt;" in page  # the stored HTML shows it as text
 
 
 def test_the_widget_ships_its_bundle_and_static_fallbacks() -> None:
@@ -144,7 +180,8 @@ def test_the_widget_ships_its_bundle_and_static_fallbacks() -> None:
     assert comm.updates()[-1]["_esm"] == bundle_esm("plan_timeline.js")
     data, _ = widget._repr_mimebundle_()
     assert data["text/plain"] == widget.timeline.text()
-    assert data["text/html"].startswith("<pre>PlanTimeline: 1 revision of thread thread-1")
+    assert data["text/html"] == widget.html() and data["text/html"].startswith('<div class="codex-timeline-static"')
+    assert "Plan history</strong> <span>(1 revision)" in data["text/html"]
 
 
 def test_closing_a_widget_stops_the_timeline_it_made_but_not_one_it_was_given() -> None:
@@ -167,3 +204,37 @@ def test_the_bundled_esm_is_one_valid_module(tmp_path: Path) -> None:
     script = f"const m = await import({json.dumps(path.as_uri())}); console.log(typeof m.default.render);"
     out = subprocess.run([node(), "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "function"
+
+
+class SignallingComm(RecordingComm):
+    """A recording comm that says when a message was sent, so a test can wait for it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.sent = asyncio.Event()
+        super().__init__(**kwargs)
+
+    def publish_msg(self, msg_type: str, data: Any = None, metadata: Any = None, buffers: Any = None, **keys: Any):
+        super().publish_msg(msg_type, data, metadata, buffers, **keys)
+        self.sent.set()
+
+
+async def test_a_stream_of_revisions_is_sent_at_most_max_rate_times_a_second() -> None:
+    source = BusSource()
+    with recording_comms(SignallingComm):
+        widget = PlanTimelineWidget(source, max_rate=20)
+    comm = widget.comm
+    assert isinstance(comm, SignallingComm)
+    loop = asyncio.get_running_loop()
+    comm.sent.clear()
+    source.plan([("a", "pending")], revision=1)
+    await comm.sent.wait()  # the first one goes at once
+    first = loop.time()
+    comm.sent.clear()
+    source.plan([("a", "in_progress")], revision=2)
+    source.plan([("a", "completed")], revision=3)
+    await asyncio.sleep(0)
+    assert not comm.sent.is_set()  # held back: the last update was less than 1/20 s ago
+    await comm.sent.wait()  # ...and then it lands, both revisions in one update
+    assert loop.time() - first >= 0.05 - 1e-3
+    assert [e["index"] for e in json.loads(comm.updates()[-1]["entries"])] == [0, 1, 2]
+    widget.close()
