@@ -14,11 +14,7 @@ from typing import Any
 import pytest
 
 import codex_nb as cx
-from codex_nb.events.bus import EventBus
-from codex_nb.events.source import BusEventSource
-from codex_nb.frontend.requests import FrontendRequests
 from codex_nb.protocol.events import PlanUpdate
-from codex_nb.protocol.plan import PlanItemArg, StepStatus
 from codex_nb.timeline import PlanDiff, PlanRevision, PlanStep, SourceKind
 from codex_nb.timeline.diff import diff_plans
 from codex_nb.timeline.report import CELL_CHARS
@@ -26,39 +22,10 @@ from codex_nb.timeline.recorder import DEFAULT_MAX_REVISIONS, MAX_STEPS, MAX_TEX
 
 from helpers.app_server_helpers import plan_call, real_codex
 from helpers.paths import ACP_AGENTS
-
-
-def fixed_clock() -> float:
-    return 1_796_126_400.0  # 2026-12-01T12:00:00Z: reports compare equal run to run
-
-
-class BusSource(BusEventSource):
-    """A minimal real event source (an EventBus) standing for a peer that sends anything."""
-
-    def __init__(self, thread_id: str = "thread-1") -> None:
-        self.thread_id = thread_id
-        self.bus = EventBus(thread_id)
-        self.frontend_requests = FrontendRequests()
-
-    def interrupt(self) -> bool:
-        return False
-
-    def plan(self, steps: list[tuple[str, str]], *, revision: int | None, explanation: str | None = None) -> None:
-        msg = PlanUpdate(explanation=explanation, plan=[PlanItemArg(step=s, status=StepStatus(st)) for s, st in steps])
-        self.bus.emit(msg, id="t1", turn_id="t1", revision=revision)
+from helpers.plan_timelines import FIVE_PLANS, BusSource, fixed_clock
 
 
 # ---- a real cx.Session ----------------------------------------------------------------------
-
-FIVE_PLANS = [
-    [("Read the code", "pending"), ("Write the tests", "pending"), ("Ship it", "pending")],
-    [("Read the code", "in_progress"), ("Write the tests", "pending"), ("Ship it", "pending")],
-    [("Read the code", "completed"), ("Write the tests", "in_progress"), ("Ship it", "pending")],
-    # renamed step 2 (same place, alike text)
-    [("Read the code", "completed"), ("Write the unit tests", "in_progress"), ("Ship it", "pending")],
-    # regression on step 1, step 3 removed, a step added
-    [("Read the code", "in_progress"), ("Write the unit tests", "completed"), ("Update the docs", "pending")],
-]
 
 
 async def _five_updates(session: cx.Session) -> cx.PlanTimeline:

@@ -19,7 +19,7 @@ from codex_nb.widgets.timeline import MAX_LISTED, PlanTimelineWidget
 
 from helpers.app_server_helpers import plan_call
 from test_checklist import node
-from test_plan_timeline import FIVE_PLANS, BusSource
+from helpers.plan_timelines import FIVE_PLANS, BusSource
 
 
 def make(source: Any) -> tuple[PlanTimelineWidget, RecordingComm]:
