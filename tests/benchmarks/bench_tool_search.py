@@ -113,8 +113,12 @@ def main() -> None:
 
     tokenize("warm up the stemmer")
     index = DeferredToolIndex()
-    build = timed(lambda: index.sync(entries))
-    print(f"index build (tokenize + postings, all tools): {build * 1000:.1f} ms  (target <= 300 ms)")
+    first = timed(lambda: index.sync(entries))  # the process's first build: no word stemmed yet
+    build = timed(lambda: DeferredToolIndex().sync(entries), repeat=3)  # a new session's build, best of 3
+    print(
+        f"index build (tokenize + postings, all tools): {build * 1000:.1f} ms  (target <= 300 ms); "
+        f"the process's first build (every stem computed): {first * 1000:.1f} ms"
+    )
 
     def per_query(search: Any) -> float:
         times = []
