@@ -383,11 +383,12 @@ class FrontendRequests:
             request, Settlement(outcome=Outcome.AUTO_RESOLVED, response=dict(EMPTY_ANSWERS), by="timeout")
         )
 
-    def fail(self, request_id: str, message: str) -> bool:
+    def fail(self, request_id: str, message: str, *, by: str = "nobody") -> bool:
+        """Settle as unanswerable (``by="policy"`` when an answer policy gave an unusable answer)."""
         request = self.get(request_id)
         if request is None:
             return False
-        return self._settle(request, Settlement(outcome=Outcome.UNANSWERABLE, response=message, by="nobody"))
+        return self._settle(request, Settlement(outcome=Outcome.UNANSWERABLE, response=message, by=by))
 
     def cancel(self, request_id: str, *, by: str = "cancelled") -> bool:
         """Settle as cancelled; ``by="server"`` when the asking server closed the request itself."""

@@ -173,6 +173,15 @@ class ServerRequests:
                 ),
                 turn_id=params.get("turnId"),
             )
+            if method in _KINDS:
+                self.thread.frontend_requests.record_unshown(
+                    _KINDS[method],
+                    turn_id=params.get("turnId") or "",
+                    call_id=str(params.get("itemId") or f"rpc-{str(rpc_id)[:100]}")[:200],
+                    request={"method": method},
+                    answer=DECLINE[method],
+                    reason=f"{type(err).__name__}: {err}"[:500],
+                )
             if method in DECLINE:
                 self.answered.append((method, DECLINE[method]))
                 self.thread.server.connection_respond(rpc_id, DECLINE[method], method=method)
@@ -221,7 +230,7 @@ class ServerRequests:
                 await route(broker, request, what=tool, unanswerable=how_to_answer(tool))
             settlement = await broker.wait(request)
         except AnswerPolicyError as err:
-            broker.fail(request.id, str(err))
+            broker.fail(request.id, str(err), by="policy")
             settlement = request.settled or Settlement(outcome=Outcome.UNANSWERABLE, response=str(err))
         finally:
             self.open.pop(rpc_id, None)

@@ -79,7 +79,7 @@ class Elicitor:
                 await route(broker, request, what=TOOL, unanswerable=how_to_answer(TOOL))
             settlement = await broker.wait(request)
         except AnswerPolicyError as err:
-            broker.fail(request.id, str(err))
+            broker.fail(request.id, str(err), by="policy")
             settlement = request.settled
         finally:
             broker.cancel(request.id)
