@@ -23,7 +23,11 @@ REQUIREMENTS: dict[str, Callable[[], Path]] = {
     "requires_acp_agent": codex_acp_binary,
 }
 CI_VALUES = {"true", "1", "yes"}
-NOTEBOOK_NEEDS = {"07_real_codex.ipynb": "requires_codex", "10_any_agent.ipynb": "requires_acp_agent"}
+NOTEBOOK_NEEDS = {
+    "06_asking_the_user.ipynb": "requires_codex",
+    "07_real_codex.ipynb": "requires_codex",
+    "10_any_agent.ipynb": "requires_acp_agent",
+}
 """The committed notebooks that start a real binary (nbval runs them, and so does a browser test)."""
 
 
