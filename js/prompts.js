@@ -210,6 +210,10 @@ function elicitationCard(model, card) {
     h("div", { class: "cx-q-text cx-elicitation-message" }, [card.message]));
   /** @type {{name: string, read: () => any}[]} */
   const readers = [];
+  if (card.tool) {
+    if (card.tool.description) form.append(h("div", { class: "cx-reason" }, [card.tool.description]));
+    if (card.tool.params) form.append(h("pre", { class: "cx-command" }, [card.tool.params]));
+  }
   if (card.mode === "url") {
     form.append(h("div", { class: "cx-domain" }, ["domain: ", h("b", {}, [card.domain ?? ""])]),
       h("code", { class: "cx-url" }, [card.url]),
@@ -225,15 +229,22 @@ function elicitationCard(model, card) {
   const countdown = h("div", { class: "cx-countdown" });
   const buttons = h("div", { class: "cx-buttons" });
   const accept = h("button", { type: "submit", class: "cx-submit", "data-action": "accept" },
-    [card.mode === "url" ? "Accept (I will open it)" : "Submit"]);
-  const decline = h("button", { type: "button", "data-action": "decline" }, ["Decline"]);
+    [card.mode === "url" ? "Accept (I will open it)" : card.tool ? card.approvals[0].label : "Submit"]);
+  const decline = h("button", { type: "button", "data-action": "decline" }, [card.tool ? "No" : "Decline"]);
   const cancel = h("button", { type: "button", "data-action": "cancel" }, ["Cancel"]);
-  buttons.append(accept, decline, cancel);
-  form.append(problem, buttons, countdown);
-  const done = (/** @type {string} */ action, /** @type {Record<string, any> | null} */ content = null) => {
+  buttons.append(accept);
+  /** @param {string} action @param {Record<string, any> | null} content @param {string | null} persist */
+  const done = (action, content = null, persist = null) => {
     for (const b of buttons.querySelectorAll("button")) b.setAttribute("disabled", "");
-    model.send(answerElicitationMessage(card.id, action, content));
+    model.send(answerElicitationMessage(card.id, action, content, persist));
   };
+  for (const { persist, label } of card.approvals.slice(1)) {  // an MCP tool call's longer approvals
+    const longer = h("button", { type: "button", "data-action": "accept", "data-persist": persist }, [label]);
+    longer.addEventListener("click", () => done("accept", {}, persist));
+    buttons.append(longer);
+  }
+  buttons.append(decline, cancel);
+  form.append(problem, buttons, countdown);
   decline.addEventListener("click", () => done("decline"));
   cancel.addEventListener("click", () => done("cancel"));
   form.addEventListener("input", () => { problem.textContent = ""; });

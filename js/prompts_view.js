@@ -173,10 +173,20 @@ function elicitationCardModel(base, req) {
   const common = { ...base, server: req.server_name, message: req.message, mode: req.mode };
   if (req.mode === "url") {
     return { ...common, title: `${req.server_name} asks you to open a page`, url: req.url, domain: req.domain,
-      fields: [] };
+      fields: [], tool: null, approvals: [] };
   }
-  return { ...common, title: `${req.server_name} asks for information`, url: null, domain: null,
-    fields: (req.fields ?? []).map((/** @type {any} */ f) => ({ ...f, label: f.title || f.name })) };
+  const tool = req.tool_approval ?? null;
+  if (tool) {
+    // Codex asking whether an MCP tool may run: its own approvals, not a form to fill in
+    const approvals = [{ persist: null, label: "Yes, run it once" },
+      ...(tool.persist ?? []).map((/** @type {string} */ p) => ({ persist: p,
+        label: p === "session" ? "Yes, and don't ask again this session" : "Yes, and always allow this tool" }))];
+    return { ...common, title: `Allow ${req.server_name} to run ${tool.tool_name ?? "a tool"}?`, url: null,
+      domain: null, fields: [], tool: { description: tool.tool_description ?? "", params: tool.tool_params ?? "" },
+      approvals };
+  }
+  return { ...common, title: `${req.server_name} asks for information`, url: null, domain: null, tool: null,
+    approvals: [], fields: (req.fields ?? []).map((/** @type {any} */ f) => ({ ...f, label: f.title || f.name })) };
 }
 
 /** The HTML input type of a string field's format. @param {string | null} format */
@@ -226,10 +236,13 @@ export function buildElicitationContent(fields, values) {
   return { content };
 }
 
-/** @param {string} requestId @param {string} action @param {Record<string, any> | null} content */
-export function answerElicitationMessage(requestId, action, content = null) {
+/**
+ * @param {string} requestId @param {string} action @param {Record<string, any> | null} content
+ * @param {string | null} persist ``session`` / ``always``: a longer approval of an MCP tool call
+ */
+export function answerElicitationMessage(requestId, action, content = null, persist = null) {
   if (!ELICITATION_ACTIONS.includes(action)) throw new Error(`unknown elicitation action ${JSON.stringify(action)}`);
-  return { id: requestId, kind: PROMPTS_TO_KERNEL.answer_elicitation, action, content };
+  return { id: requestId, kind: PROMPTS_TO_KERNEL.answer_elicitation, action, content, persist };
 }
 
 /**

@@ -13,18 +13,24 @@ or, for a form, the content mapping alone (accept). Accepted content is checked 
 fields (types, required, bounds, formats, options); a bad value is an ``AnswerError`` naming
 the field. URL elicitations take no content: accepting means the person agrees to go to the
 URL themselves (codex_nb never opens it).
+
+Codex also asks whether an MCP tool may run as a form elicitation without fields, marked
+``_meta.codex_approval_kind = "mcp_tool_call"`` with the longer approvals it offers in
+``_meta.persist``; ``accept_for_session`` / ``accept_always`` answer with ``_meta.persist``
+as Codex reads it.
 """
 
 from __future__ import annotations
 
 import datetime
+import json
 import math
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from ..protocol.frontend import ElicitationField, ElicitationRequestEvent, QuestionOption
+from ..protocol.frontend import ElicitationField, ElicitationRequestEvent, McpToolApproval, QuestionOption
 
 MAX_FIELDS = 50
 MAX_OPTIONS = 200
@@ -210,6 +216,29 @@ def check_url(url: Any) -> str:
 
 
 MAX_MESSAGE = 10_000
+MAX_PARAMS_TEXT = 2_000
+PERSIST: tuple[Literal["session", "always"], ...] = ("session", "always")
+
+
+def tool_approval(meta: Any) -> McpToolApproval | None:
+    """Codex's MCP tool-call approval, read from the elicitation's ``_meta`` (None for any other)."""
+    if not isinstance(meta, Mapping) or meta.get("codex_approval_kind") != "mcp_tool_call":
+        return None
+    persist = meta.get("persist")
+    offered = [persist] if isinstance(persist, str) else persist if isinstance(persist, list) else []
+    params = meta.get("tool_params")
+    text = None
+    if params is not None:
+        try:
+            text = json.dumps(params, sort_keys=True, ensure_ascii=False)
+        except (TypeError, ValueError):
+            text = repr(params)
+    return McpToolApproval(
+        tool_name=str(meta["tool_name"])[:200] if meta.get("tool_name") is not None else None,
+        tool_description=str(meta["tool_description"])[:MAX_TEXT] if meta.get("tool_description") else None,
+        tool_params=None if text is None else text[:MAX_PARAMS_TEXT],
+        persist=[p for p in PERSIST if p in offered],
+    )
 
 
 def event_from_params(
@@ -229,7 +258,12 @@ def event_from_params(
         "message": message[:MAX_MESSAGE],
     }
     if mode == "form":
-        return ElicitationRequestEvent(mode="form", fields=read_schema(params.get("requestedSchema")), **common)
+        return ElicitationRequestEvent(
+            mode="form",
+            fields=read_schema(params.get("requestedSchema")),
+            tool_approval=tool_approval(params.get("_meta")),
+            **common,
+        )
     if mode == "url":
         url = check_url(params.get("url"))
         elicitation_id = params.get("elicitationId")
@@ -249,10 +283,17 @@ def normalize_elicitation_answer(msg: ElicitationRequestEvent, response: Any) ->
     if isinstance(response, str):
         action, content = response, None
     elif isinstance(response, Mapping) and "action" in response:
-        extra = sorted(set(response) - {"action", "content"})
+        extra = sorted(set(response) - {"action", "content", "persist"})
         if extra:
-            raise ContentError(f"an elicitation answer takes 'action' and 'content'; unexpected {extra}")
+            raise ContentError(f"an elicitation answer takes 'action', 'content' and 'persist'; unexpected {extra}")
         action, content = response["action"], response.get("content")
+        if response.get("persist") is not None:
+            if action != "accept":
+                raise ContentError("'persist' goes with the 'accept' action only")
+            persist = {"session": "accept_for_session", "always": "accept_always"}.get(response["persist"])
+            if persist is None:
+                raise ContentError(f"'persist' must be 'session' or 'always', got {response['persist']!r:.100}")
+            action = persist
     elif isinstance(response, Mapping) and msg.mode == "form":
         action, content = "accept", response
     else:
@@ -260,6 +301,9 @@ def normalize_elicitation_answer(msg: ElicitationRequestEvent, response: Any) ->
             f"an elicitation answer must be 'accept', 'decline', 'cancel' or {{'action': ..., 'content': {{...}}}}; "
             f"got {response!r:.200}"
         )
+    persist = _persist(msg, action)
+    if persist is not None:
+        return {"action": "accept", "content": {}, "_meta": {"persist": persist}}
     if action not in ACTIONS:
         raise ContentError(f"elicitation action must be one of {', '.join(ACTIONS)}; got {action!r:.100}")
     if action != "accept":
@@ -269,6 +313,27 @@ def normalize_elicitation_answer(msg: ElicitationRequestEvent, response: Any) ->
             raise ContentError("a URL elicitation is accepted without content")
         return {"action": "accept"}
     return {"action": "accept", "content": check_content(msg.fields, content if content is not None else {})}
+
+
+def _persist(msg: ElicitationRequestEvent, action: Any) -> str | None:
+    """``accept_for_session`` / ``accept_always``: the longer approvals of an MCP tool call, when offered."""
+    wanted = (
+        {"accept_for_session": "session", "accept_always": "always"}.get(action) if isinstance(action, str) else None
+    )
+    if wanted is None:
+        return None
+    offered = msg.tool_approval.persist if msg.tool_approval is not None else []
+    if wanted not in offered:
+        choices = ", ".join(
+            [
+                "accept",
+                "decline",
+                "cancel",
+                *(f"accept_for_{p}" if p == "session" else "accept_always" for p in offered),
+            ]
+        )
+        raise ContentError(f"{action!r} is not offered for this request; the answers are {choices}")
+    return wanted
 
 
 def defaults(fields: list[ElicitationField]) -> dict[str, Any] | None:

@@ -356,6 +356,19 @@ class ElicitationField(BaseModel):
     default: Any = None
 
 
+class McpToolApproval(BaseModel):
+    """Codex asks through an elicitation whether an MCP tool may run (``_meta.codex_approval_kind``
+    ``mcp_tool_call``); ``persist`` lists the longer approvals it offers (``session``, ``always``)."""
+
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+
+    tool_name: str | None = None
+    tool_description: str | None = None
+    tool_params: str | None = None
+    """The call's arguments as JSON text (clipped), for a person to read."""
+    persist: list[Literal["session", "always"]] = []
+
+
 class ElicitationRequestEvent(EventMsg):
     """An MCP server asks the person: fill a form (``mode="form"``) or agree to visit a URL
     (``mode="url"``; codex_nb shows the URL and its domain and never opens it)."""
@@ -370,6 +383,8 @@ class ElicitationRequestEvent(EventMsg):
     url: str | None = None
     domain: str | None = None
     elicitation_id: str | None = None
+    tool_approval: McpToolApproval | None = None
+    """Set when the form is Codex asking to run an MCP tool (its form has no fields)."""
 
 
 class FrontendRequestResolved(EventMsg):

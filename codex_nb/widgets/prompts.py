@@ -159,7 +159,7 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
         if kind == "answer_user_input":
             response = message["answers"]
         elif kind == "answer_elicitation":
-            response = {"action": message["action"], "content": message["content"]}
+            response = {"action": message["action"], "content": message["content"], "persist": message.get("persist")}
         else:
             response = message["decision"]
         self._broker.answer(message["id"], response, by="widget")

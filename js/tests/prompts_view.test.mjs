@@ -191,7 +191,7 @@ test("form elicitation: fields, labels, validation naming the field, the content
   assert.deepEqual(buildElicitationContent(card.fields, { ...ok, tags: ["a", "b"] }),
     { error: '"tags" takes at most 1 choices.' });
   assert.deepEqual(answerElicitationMessage("req-6", "decline"),
-    { id: "req-6", kind: "answer_elicitation", action: "decline", content: null });
+    { id: "req-6", kind: "answer_elicitation", action: "decline", content: null, persist: null });
   assert.throws(() => answerElicitationMessage("req-6", "open"), /unknown elicitation action/);
 });
 
@@ -201,4 +201,17 @@ test("URL elicitation: the URL and its domain, no fields", () => {
     domain: "login.example.com" } });
   assert.deepEqual([card.title, card.url, card.domain, card.fields],
     ["auth asks you to open a page", "https://login.example.com/x?y=1", "login.example.com", []]);
+});
+
+test("an MCP tool-call approval: Codex's longer approvals each a button, no form", () => {
+  const card = cardModel({ ...FORM, request: { type: "elicitation_request", call_id: "el-3", turn_id: "t",
+    server_name: "forms", mode: "form", message: 'Allow the forms MCP server to run tool "sign_up"?', fields: [],
+    tool_approval: { tool_name: "sign_up", tool_description: "Sign the user up.", tool_params: "{}",
+      persist: ["session", "always"] } } });
+  assert.equal(card.title, "Allow forms to run sign_up?");
+  assert.deepEqual(card.approvals.map((a) => [a.persist, a.label]), [[null, "Yes, run it once"],
+    ["session", "Yes, and don't ask again this session"], ["always", "Yes, and always allow this tool"]]);
+  assert.deepEqual(card.fields, []);
+  assert.deepEqual(answerElicitationMessage("req-7", "accept", {}, "always"),
+    { id: "req-7", kind: "answer_elicitation", action: "accept", content: {}, persist: "always" });
 });

@@ -120,17 +120,17 @@ def forms_script(*tools: str) -> Callable[[dict[str, Any]], Any]:
 
 
 @contextlib.asynccontextmanager
-async def forms_codex(home: Path, *tools: str) -> AsyncIterator[tuple[cx.CodexAppServer, ResponsesServer]]:
+async def forms_codex(
+    home: Path, *tools: str, approve_tools: bool = True
+) -> AsyncIterator[tuple[cx.CodexAppServer, ResponsesServer]]:
     """The real app-server with the elicitation MCP server configured; elicitations reach the
-    client only when the approval policy lets Codex ask (``on-request``)."""
-    table = {
-        "forms": {
-            "command": sys.executable,
-            "args": [str(ELICIT_SERVER)],
-            "startup_timeout_sec": 60,
-            "default_tools_approval_mode": "approve",
-        }
+    client only when the approval policy lets Codex ask (``on-request``). Without
+    ``approve_tools`` Codex also asks (as an elicitation) before each tool runs."""
+    table: dict[str, Any] = {
+        "forms": {"command": sys.executable, "args": [str(ELICIT_SERVER)], "startup_timeout_sec": 60}
     }
+    if approve_tools:
+        table["forms"]["default_tools_approval_mode"] = "approve"
     step = forms_script(*tools)
     async with ResponsesServer([step] * 200, allow_leftover=True) as srv:
         srv.write_codex_home(

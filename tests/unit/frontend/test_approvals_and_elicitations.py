@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,34 @@ def test_answers_and_the_recommended_policy() -> None:
     assert (url.domain, normalize_elicitation_answer(url, "accept")) == ("a.example", {"action": "accept"})
     with pytest.raises(ContentError, match="accepted without content"):
         normalize_elicitation_answer(url, {"action": "accept", "content": {"a": 1}})
+
+
+def test_an_mcp_tool_approval_takes_only_the_longer_approvals_codex_offers() -> None:
+    meta = {"codex_approval_kind": "mcp_tool_call", "persist": ["session"], "tool_name": "run", "tool_params": {"a": 1}}
+    params = {"mode": "form", "message": "Allow?", "requestedSchema": {"type": "object", "properties": {}}}
+    msg = event_from_params({**params, "_meta": meta}, call_id="c", turn_id="t", server_name="s")
+    assert msg.tool_approval is not None and msg.tool_approval.tool_params == '{"a": 1}'
+    session = {"action": "accept", "content": {}, "_meta": {"persist": "session"}}
+    assert normalize_elicitation_answer(msg, "accept_for_session") == session
+    assert normalize_elicitation_answer(msg, {"action": "accept", "content": None, "persist": "session"}) == session
+    assert normalize_elicitation_answer(msg, {"action": "accept", "persist": None}) == {
+        "action": "accept",
+        "content": {},
+    }
+    with pytest.raises(ContentError, match="'accept_always' is not offered for this request"):
+        normalize_elicitation_answer(msg, "accept_always")
+    with pytest.raises(ContentError, match="'persist' must be 'session' or 'always', got 'forever'"):
+        normalize_elicitation_answer(msg, {"action": "accept", "persist": "forever"})
+    plain = event_from_params(params, call_id="c", turn_id="t", server_name="s")
+    assert plain.tool_approval is None
+    with pytest.raises(ContentError, match="not offered"):
+        normalize_elicitation_answer(plain, "accept_for_session")
+
+
+def test_a_view_of_an_earlier_release_may_leave_out_persist() -> None:
+    from codex_nb.widgets.browser_messages import ProtocolError, validate_to_kernel as validate_message_for
+
+    message = {"id": "req-1", "kind": "answer_elicitation", "action": "decline", "content": None}
+    assert validate_message_for("prompts", message) == message
+    with pytest.raises(ProtocolError, match=re.escape("field 'persist' must be string|null|absent, got int")):
+        validate_message_for("prompts", {**message, "persist": 3})

@@ -137,6 +137,44 @@ async def test_elicitations_of_an_mcp_server_through_the_real_codex(tmp_path: Pa
     assert any('\\"action\\": \\"accept\\"' in o and "ada@example.com" in o for o in outputs), outputs
 
 
+@pytest.mark.requires_codex
+async def test_an_mcp_tool_approval_offers_codex_s_longer_approvals_and_codex_keeps_them(tmp_path: Path) -> None:
+    async with forms_codex(tmp_path / "home", "sign_up", approve_tools=False) as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        prompts = cx.PromptsWidget(thread)
+        prompts.receive({"kind": "ready", "id": "view"})
+        log = RecordingSubscriber(thread)
+
+        def person(event: cx.events.Event) -> None:
+            if event.msg.type != "elicitation_request":
+                return
+            request = next(r for r in thread.frontend_requests.pending if r.call_id == event.msg.call_id)
+            answer = {"kind": "answer_elicitation", "id": request.id, "content": None}
+            if event.msg.tool_approval is not None:
+                assert not prompts.receive({**answer, "action": "accept", "persist": "forever"})
+                assert prompts.receive({**answer, "action": "accept", "content": {}, "persist": "session"})
+            else:
+                assert prompts.receive({**answer, "action": "decline", "persist": None})
+
+        thread.subscribe(person)
+        first = await thread.start_turn("sign me up")
+        second = await thread.start_turn("sign me up again")
+        assert server.connection.schema_errors == []
+    assert first.status == second.status == "completed"
+    asked = [e.msg for e in log.of_type("elicitation_request")]
+    approval = asked[0].tool_approval
+    assert approval is not None and (approval.tool_name, approval.persist) == ("sign_up", ["session", "always"])
+    assert asked[0].message == 'Allow the forms MCP server to run tool "sign_up"?' and asked[0].fields == []
+    # the second turn asks only the server's own form: Codex kept the session-wide approval
+    assert [m.tool_approval is not None for m in asked] == [True, False, False]
+    sent = [answer for _method, answer in thread.server_requests.answered]
+    assert sent == [
+        {"action": "accept", "content": {}, "_meta": {"persist": "session"}},
+        {"action": "decline"},
+        {"action": "decline"},
+    ]
+
+
 # -- what a hostile server could send (a stand-in for the connection) --------------------------
 class _Server:
     def __init__(self) -> None:
