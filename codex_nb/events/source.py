@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable
 from typing import Protocol, runtime_checkable
 
+from ..frontend.record import Approvals
 from ..frontend.requests import FrontendRequests
 from .bus import EventBus
 from ..protocol.events import Event
@@ -46,6 +47,13 @@ class BusEventSource:
     the session, a real Codex thread, an ACP session and a rollout replay all share it."""
 
     bus: EventBus
+    frontend_requests: FrontendRequests
+
+    @property
+    def approvals(self) -> Approvals:
+        """Every question, approval and elicitation of this thread, with its answer, who gave
+        it (widget, python, policy, timeout, nobody...) and when (``ApprovalRecord`` s)."""
+        return self.frontend_requests.approvals
 
     def subscribe(self, fn: Callable[[Event], object]) -> Callable[[], None]:
         """Call ``fn(event)`` synchronously, in order, at each emission; returns unsubscribe."""

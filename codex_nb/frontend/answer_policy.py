@@ -1,5 +1,6 @@
-"""Headless answer policies: who answers ``request_user_input`` / ``request_permissions``
-when no person is at a widget (nbval, CI, scripts).
+"""Headless answer policies: who answers ``request_user_input``, ``request_permissions``,
+command and file-change approvals and MCP elicitations when no person is at a widget
+(nbval, CI, scripts).
 
 Order of precedence for a request (``route``, used by ``tools/handlers/ask.py`` and the
 ACP client's permission requests):
@@ -22,6 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CodexNbError
+from ..protocol.frontend import ApplyPatchApprovalRequestEvent, ElicitationRequestEvent, ExecApprovalRequestEvent
+from .decisions import recommended as recommended_decision
+from .elicitation import defaults
 from .requests import EMPTY_ANSWERS, AnswerError, FrontendRequest, FrontendRequests, Outcome, RequestKind
 
 ENV_VAR = "CODEX_NB_ANSWER_POLICY"
@@ -56,13 +60,15 @@ class AnswerPolicy:
     @classmethod
     def deny(cls) -> AnswerPolicy:
         """Questions get ``{"answers":{}}`` (as if auto-resolved); permissions an empty turn grant;
-        command and file-change approvals are declined."""
+        command and file-change approvals are declined (the turn goes on); elicitations are declined."""
         return cls("deny()", _deny)
 
     @classmethod
     def recommended(cls) -> AnswerPolicy:
         """Every question gets its first (recommended) option; permissions are granted for the turn;
-        command and file-change approvals are approved once."""
+        command and file-change approvals are approved once (else the first approving decision
+        offered); a form elicitation is accepted with its defaults when every required field has
+        one (else declined); a URL elicitation is declined (nobody is there to visit it)."""
         return cls("recommended()", _recommended)
 
     @classmethod
@@ -158,14 +164,20 @@ def env_policy(cache: dict[str, Any] | None = None, environ: Mapping[str, str] |
 def _deny(request: FrontendRequest) -> Any:
     if request.kind == RequestKind.USER_INPUT:
         return dict(EMPTY_ANSWERS)
+    if request.kind == RequestKind.ELICITATION:
+        return "decline"
     return "decline" if request.kind == RequestKind.APPROVAL else "deny"
 
 
 def _recommended(request: FrontendRequest) -> Any:
+    msg = request.msg
     if request.kind == RequestKind.PERMISSIONS:
         return "allow_turn"
-    if request.kind == RequestKind.APPROVAL:
-        return "approve"
+    if isinstance(msg, (ExecApprovalRequestEvent, ApplyPatchApprovalRequestEvent)):
+        return recommended_decision(msg.available_decisions) if msg.available_decisions else "approve"
+    if isinstance(msg, ElicitationRequestEvent):
+        filled = defaults(msg.fields) if msg.mode == "form" else None
+        return "decline" if filled is None else {"action": "accept", "content": filled}
     questions = getattr(request.msg, "questions", [])
     return {q.id: q.options[0].label for q in questions if q.options}
 
@@ -217,7 +229,7 @@ async def route(broker: FrontendRequests, request: FrontendRequest, *, what: str
     if request.settled is not None:
         return  # replaced or cancelled while the policy was thinking
     try:
-        broker.answer(request.id, value, outcome=Outcome.POLICY)
+        broker.answer(request.id, value, outcome=Outcome.POLICY, by="policy", policy=repr(policy))
     except AnswerError as err:
         raise AnswerPolicyError(
             f"answer policy {policy!r} gave an unusable answer to {what} (call {request.call_id}): {err}"

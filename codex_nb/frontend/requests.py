@@ -13,6 +13,7 @@ at once and listeners (widgets) are told; a second answer for the same id is an
 from __future__ import annotations
 
 import asyncio
+import datetime
 import itertools
 import logging
 import threading
@@ -25,7 +26,7 @@ from typing import Any
 from ..errors import CodexNbError
 from ..protocol.frontend import (
     ApplyPatchApprovalRequestEvent,
-    ApprovalDecision,
+    ElicitationRequestEvent,
     ExecApprovalRequestEvent,
     FileSystemPermissions,
     NetworkPermissions,
@@ -35,6 +36,9 @@ from ..protocol.frontend import (
     RequestPermissionsResponse,
     RequestUserInputEvent,
 )
+from .decisions import choose, default_options
+from .elicitation import ContentError, normalize_elicitation_answer
+from .record import ApprovalRecord, Approvals, summarize
 
 log = logging.getLogger("codex_nb.frontend_requests")
 
@@ -45,8 +49,15 @@ MAX_ANSWER_TEXT = 10_000
 VIEW_GRACE_SECONDS = 10.0
 """How long a request waits for a displayed prompts widget to render before failing."""
 
-RequestMsg = RequestUserInputEvent | RequestPermissionsEvent | ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent
-"""The event that asks: a question, a permissions request, or a command / file-change approval."""
+RequestMsg = (
+    RequestUserInputEvent
+    | RequestPermissionsEvent
+    | ExecApprovalRequestEvent
+    | ApplyPatchApprovalRequestEvent
+    | ElicitationRequestEvent
+)
+"""The event that asks: a question, a permissions request, a command / file-change approval or an
+MCP elicitation."""
 
 Timer = Callable[[float, Callable[[], None]], Callable[[], None]]
 """``timer(delay_seconds, callback) -> cancel``; the default uses ``loop.call_later``."""
@@ -61,6 +72,8 @@ class RequestKind(StrEnum):
     PERMISSIONS = "permissions"
     APPROVAL = "approval"
     """A command or file-change approval (the real Codex's app-server asks these)."""
+    ELICITATION = "elicitation"
+    """An MCP server's form or URL elicitation."""
 
 
 class Outcome(StrEnum):
@@ -77,6 +90,9 @@ class Settlement:
     outcome: Outcome
     response: Any = None
     """The normalized wire response (dict), or for UNANSWERABLE the message."""
+    by: str = "python"
+    """Who settled it, as the approvals record says (``widget``, ``python``, ``policy``, ``timeout``...)."""
+    policy: str | None = None
 
 
 @dataclass(kw_only=True, eq=False)
@@ -137,6 +153,8 @@ class FrontendRequests:
         """Permissions granted at ``session`` scope (request_permissions)."""
         self.answer_policy: Any = None
         """Who answers without a person (see ``frontend.answer_policy.AnswerPolicy.from_value``)."""
+        self.approvals = Approvals()
+        """Every settled request, its answer and who gave it (``session.approvals``)."""
 
     # -- observers ---------------------------------------------------------------------
     def add_listener(self, fn: Callable[[], object]) -> Callable[[], None]:
@@ -244,7 +262,7 @@ class FrontendRequests:
             log.warning(
                 "request_user_input %s (call %s) replaced by a newer question of turn %s", old.id, old.call_id, turn_id
             )
-            self._settle(old, Settlement(outcome=Outcome.REPLACED))
+            self._settle(old, Settlement(outcome=Outcome.REPLACED, by="replaced"))
         if request.deadline is not None:
             auto_ms = getattr(msg, "autoResolutionMs")  # noqa: B009  only the user-input member of the msg union has it (a deadline implies it)
 
@@ -276,7 +294,7 @@ class FrontendRequests:
             return await request.future
         finally:
             if request.settled is None or not request.future.done():
-                self._settle(request, Settlement(outcome=Outcome.CANCELLED))
+                self._settle(request, Settlement(outcome=Outcome.CANCELLED, by="cancelled"))
                 request.future.cancel()
 
     # -- settling ------------------------------------------------------------------------
@@ -288,6 +306,7 @@ class FrontendRequests:
             self._pending.pop(request.id, None)
             self._history[request.id] = settlement.outcome
             timers, request._cancel_timers = request._cancel_timers, []
+            self.approvals.add(_record(request, settlement))
         for cancel in timers:
             cancel()
 
@@ -314,14 +333,26 @@ class FrontendRequests:
             raise AnswerError(f"request {request_id} was already settled ({past.value}); this answer is ignored")
         raise AnswerError(f"unknown request id {request_id!r}; pending ids: {sorted(self._pending) or 'none'}")
 
-    def answer(self, request_id: str, response: Any, *, outcome: Outcome = Outcome.ANSWERED) -> FrontendRequest:
+    def answer(
+        self,
+        request_id: str,
+        response: Any,
+        *,
+        outcome: Outcome = Outcome.ANSWERED,
+        by: str = "python",
+        policy: str | None = None,
+    ) -> FrontendRequest:
         """Answer a pending request (any thread). ``response`` for a question: the wire
         ``{"answers": {qid: {"answers": [...]}}}`` or ``{qid: "label" | [strings]}``; for a
         permission request: ``"allow_turn"``, ``"allow_session"``, ``"deny"`` or the wire
-        ``{"permissions": {...}, "scope": "turn" | "session"}``."""
+        ``{"permissions": {...}, "scope": "turn" | "session"}``; for an approval: one of the
+        offered decisions (``"approve"``, ``"cancel"``...); for an elicitation: ``"accept"``,
+        ``"decline"``, ``"cancel"`` or ``{"action": "accept", "content": {...}}``. ``by`` is who
+        answered, for the approvals record."""
         request = self._claim(request_id)
         normalized = normalize_answer(request, response)
-        if not self._settle(request, Settlement(outcome=outcome, response=normalized)):
+        settlement = Settlement(outcome=outcome, response=normalized, by=by, policy=policy)
+        if not self._settle(request, settlement):
             raise AnswerError(
                 f"request {request_id} was already settled "
                 f"({request.settled.outcome.value if request.settled else '?'}); this answer is ignored"
@@ -348,17 +379,45 @@ class FrontendRequests:
         request = self.get(request_id)
         if request is None:
             return False
-        return self._settle(request, Settlement(outcome=Outcome.AUTO_RESOLVED, response=dict(EMPTY_ANSWERS)))
+        return self._settle(
+            request, Settlement(outcome=Outcome.AUTO_RESOLVED, response=dict(EMPTY_ANSWERS), by="timeout")
+        )
 
-    def fail(self, request_id: str, message: str) -> bool:
+    def fail(self, request_id: str, message: str, *, by: str = "nobody") -> bool:
+        """Settle as unanswerable (``by="policy"`` when an answer policy gave an unusable answer)."""
         request = self.get(request_id)
         if request is None:
             return False
-        return self._settle(request, Settlement(outcome=Outcome.UNANSWERABLE, response=message))
+        return self._settle(request, Settlement(outcome=Outcome.UNANSWERABLE, response=message, by=by))
 
-    def cancel(self, request_id: str) -> bool:
+    def cancel(self, request_id: str, *, by: str = "cancelled") -> bool:
+        """Settle as cancelled; ``by="server"`` when the asking server closed the request itself."""
         request = self.get(request_id)
-        return request is not None and self._settle(request, Settlement(outcome=Outcome.CANCELLED))
+        return request is not None and self._settle(request, Settlement(outcome=Outcome.CANCELLED, by=by))
+
+    def record_unshown(
+        self, kind: RequestKind, *, turn_id: str, call_id: str, request: dict[str, Any], answer: Any, reason: str
+    ) -> None:
+        """Record a request codex_nb answered itself without showing it (an elicitation whose
+        form cannot be shown whole is declined): the record says so, with the reason."""
+        now = datetime.datetime.now(datetime.UTC)
+        with self._lock:
+            self.approvals.add(
+                ApprovalRecord(
+                    request_id=f"req-{next(self._ids)}",
+                    kind=kind.value,
+                    turn_id=turn_id,
+                    call_id=call_id,
+                    summary=f"not shown: {reason}",
+                    request=request,
+                    answer=answer,
+                    outcome=Outcome.UNANSWERABLE.value,
+                    answered_by="codex_nb",
+                    policy=None,
+                    asked_at=now,
+                    answered_at=now,
+                )
+            )
 
     def cancel_turn(self, turn_id: str) -> int:
         """Cancel every pending request of a turn; returns how many."""
@@ -369,25 +428,49 @@ class FrontendRequests:
         return sum(self.cancel(r.id) for r in self.pending)
 
 
+def _record(request: FrontendRequest, settlement: Settlement) -> ApprovalRecord:
+    wire = request.msg.to_wire()
+    answered = settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY, Outcome.AUTO_RESOLVED)
+    return ApprovalRecord(
+        request_id=request.id,
+        kind=request.kind.value,
+        turn_id=request.turn_id,
+        call_id=request.call_id,
+        summary=summarize(request.kind.value, wire),
+        request=wire,
+        answer=settlement.response if answered else None,
+        outcome=settlement.outcome.value,
+        answered_by=settlement.by,
+        policy=settlement.policy,
+        asked_at=datetime.datetime.fromtimestamp(request.created_at, datetime.UTC),
+        answered_at=datetime.datetime.now(datetime.UTC),
+    )
+
+
 # -- answer normalization ---------------------------------------------------------------
 def normalize_answer(request: FrontendRequest, response: Any) -> dict[str, Any]:
-    if request.kind == RequestKind.USER_INPUT:
-        return normalize_user_input_answer(request.msg, response)  # type: ignore[arg-type]  # kind fixes the msg type
-    if request.kind == RequestKind.APPROVAL:
-        return normalize_approval_answer(response)
-    return normalize_permissions_answer(request.msg, response)  # type: ignore[arg-type]  # kind fixes the msg type
-
-
-def normalize_approval_answer(response: Any) -> dict[str, Any]:
-    """``"approve"`` | ``"approve_for_session"`` | ``"decline"`` (or ``{"decision": ...}``)."""
-    value = response.get("decision") if isinstance(response, Mapping) and set(response) == {"decision"} else response
-    if isinstance(value, str):
+    msg = request.msg
+    if isinstance(msg, RequestUserInputEvent):
+        return normalize_user_input_answer(msg, response)
+    if isinstance(msg, (ExecApprovalRequestEvent, ApplyPatchApprovalRequestEvent)):
+        return normalize_approval_answer(msg, response)
+    if isinstance(msg, ElicitationRequestEvent):
         try:
-            return {"decision": ApprovalDecision(value).value}
-        except ValueError:
-            pass
-    choices = ", ".join(repr(d.value) for d in ApprovalDecision)
-    raise AnswerError(f"an approval answer must be one of {choices}; got {response!r}") from None
+            return normalize_elicitation_answer(msg, response)
+        except ContentError as err:
+            raise AnswerError(str(err)) from None
+    return normalize_permissions_answer(msg, response)
+
+
+def normalize_approval_answer(
+    msg: ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent, response: Any
+) -> dict[str, Any]:
+    """One of the offered decisions (its key or name, or ``{"decision": ...}``): ``{"decision": key}``."""
+    what = "command" if isinstance(msg, ExecApprovalRequestEvent) else "changes"
+    try:
+        return {"decision": choose(msg.available_decisions or default_options(what), response).key}
+    except ValueError as err:
+        raise AnswerError(str(err)) from None
 
 
 def normalize_user_input_answer(msg: RequestUserInputEvent, response: Any) -> dict[str, Any]:

@@ -72,12 +72,17 @@ class RequestUserInputQuestions(BaseModel):
 
 
 class RequestUserInputEvent(EventMsg):
-    """``request_user_input`` core event; ``autoResolutionMs`` omitted when absent."""
+    """``request_user_input`` core event; ``autoResolutionMs`` omitted when absent.
+
+    ``isBlocking`` is what Codex 0.169 sends: true in Plan mode (the turn cannot go on
+    without the answer), false in Default mode (a question the model could do without).
+    Either way the call waits for its answer; a prompt says which kind it is."""
 
     type: Literal["request_user_input"] = "request_user_input"
     call_id: str
     turn_id: str
     questions: list[Question]
+    isBlocking: bool = True
     autoResolutionMs: int | None = None
 
     @model_serializer(mode="wrap")
@@ -229,11 +234,67 @@ class RequestPermissionsEvent(EventMsg):
 
 
 class ApprovalDecision(StrEnum):
-    """How a person answers a command or file-change approval."""
+    """How a person answers a command or file-change approval (Codex's app-server decisions,
+    in codex_nb's spelling; ``APP_SERVER_DECISIONS`` maps them to the app-server's)."""
 
     APPROVE = "approve"
     APPROVE_FOR_SESSION = "approve_for_session"
+    APPROVE_WITH_EXECPOLICY_AMENDMENT = "approve_with_execpolicy_amendment"
+    """Approve, and add the proposed prefix rule so matching commands run without asking."""
+    APPLY_NETWORK_POLICY_AMENDMENT = "apply_network_policy_amendment"
+    """Keep a persistent allow/deny rule for the host the command reaches."""
     DECLINE = "decline"
+    """Reject this call; the turn goes on (the model is told it was rejected)."""
+    CANCEL = "cancel"
+    """Reject this call and stop the turn."""
+
+
+APP_SERVER_DECISIONS = {
+    ApprovalDecision.APPROVE: "accept",
+    ApprovalDecision.APPROVE_FOR_SESSION: "acceptForSession",
+    ApprovalDecision.APPROVE_WITH_EXECPOLICY_AMENDMENT: "acceptWithExecpolicyAmendment",
+    ApprovalDecision.APPLY_NETWORK_POLICY_AMENDMENT: "applyNetworkPolicyAmendment",
+    ApprovalDecision.DECLINE: "decline",
+    ApprovalDecision.CANCEL: "cancel",
+}
+"""codex_nb's decision -> the app-server's name for it (``CommandExecutionApprovalDecision``)."""
+
+
+class NetworkPolicyAmendment(BaseModel):
+    """A persistent rule for one host: ``allow`` or ``deny`` it in future requests."""
+
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+
+    host: str
+    action: Literal["allow", "deny"]
+
+
+class NetworkApprovalContext(BaseModel):
+    """The host (and protocol) a command wants to reach, for a managed-network approval."""
+
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+
+    host: str
+    protocol: str
+
+
+class ApprovalOption(BaseModel):
+    """One decision a prompt offers: ``key`` is what an answer names (the decision itself,
+    or ``decision:N`` when the request offers several of one kind), ``label`` what a person reads."""
+
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+
+    key: str
+    decision: ApprovalDecision
+    label: str
+    execpolicy_amendment: list[str] | None = None
+    """The proposed prefix rule (``approve_with_execpolicy_amendment``)."""
+    network_policy_amendment: NetworkPolicyAmendment | None = None
+    """The proposed host rule (``apply_network_policy_amendment``)."""
+
+    @model_serializer(mode="wrap")
+    def _ser(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return _drop_none(handler(self), "execpolicy_amendment", "network_policy_amendment")
 
 
 class ExecApprovalRequestEvent(EventMsg):
@@ -245,6 +306,9 @@ class ExecApprovalRequestEvent(EventMsg):
     command: str
     cwd: str | None = None
     reason: str | None = None
+    available_decisions: list[ApprovalOption] = []
+    """What the prompt offers, in the order the agent lists them (never empty once built)."""
+    network_approval_context: NetworkApprovalContext | None = None
 
 
 class FileChange(BaseModel):
@@ -265,6 +329,62 @@ class ApplyPatchApprovalRequestEvent(EventMsg):
     changes: list[FileChange]
     reason: str | None = None
     grant_root: str | None = None
+    available_decisions: list[ApprovalOption] = []
+
+
+# -- MCP elicitations ---------------------------------------------------------------------
+class ElicitationField(BaseModel):
+    """One field of a form elicitation, read from its JSON Schema (primitive types only)."""
+
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+
+    name: str
+    type: Literal["string", "number", "integer", "boolean", "enum", "multi_enum"]
+    title: str | None = None
+    description: str | None = None
+    required: bool = False
+    format: str | None = None
+    """``email`` | ``uri`` | ``date`` | ``date-time`` (strings)."""
+    options: list[QuestionOption] | None = None
+    """``enum`` / ``multi_enum``: ``label`` is shown, ``description`` holds the value sent."""
+    minimum: float | None = None
+    maximum: float | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+    default: Any = None
+
+
+class McpToolApproval(BaseModel):
+    """Codex asks through an elicitation whether an MCP tool may run (``_meta.codex_approval_kind``
+    ``mcp_tool_call``); ``persist`` lists the longer approvals it offers (``session``, ``always``)."""
+
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
+
+    tool_name: str | None = None
+    tool_description: str | None = None
+    tool_params: str | None = None
+    """The call's arguments as JSON text (clipped), for a person to read."""
+    persist: list[Literal["session", "always"]] = []
+
+
+class ElicitationRequestEvent(EventMsg):
+    """An MCP server asks the person: fill a form (``mode="form"``) or agree to visit a URL
+    (``mode="url"``; codex_nb shows the URL and its domain and never opens it)."""
+
+    type: Literal["elicitation_request"] = "elicitation_request"
+    call_id: str
+    turn_id: str
+    server_name: str
+    mode: Literal["form", "url"]
+    message: str
+    fields: list[ElicitationField] = []
+    url: str | None = None
+    domain: str | None = None
+    elicitation_id: str | None = None
+    tool_approval: McpToolApproval | None = None
+    """Set when the form is Codex asking to run an MCP tool (its form has no fields)."""
 
 
 class FrontendRequestResolved(EventMsg):

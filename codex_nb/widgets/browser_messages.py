@@ -2,7 +2,8 @@
 
 ``protocol.json`` is the single definition of the message kinds (``js/protocol.js`` reads
 the same file). A message is ``{"id": str, "kind": str, **fields}``; field types are
-``string``, ``integer`` (not bool), ``boolean``, ``object``, ``array`` or ``null``, joined with ``|``. Unknown
+``string``, ``integer`` (not bool), ``boolean``, ``object``, ``array`` or ``null``, joined with ``|``;
+``absent`` among them makes the field optional (a view of an earlier release omits it). Unknown
 kinds, missing or extra fields and wrong types are rejected with a :class:`ProtocolError`
 whose message names the problem.
 """
@@ -40,7 +41,7 @@ def kinds(widget: str, direction: str) -> tuple[str, ...]:
 
 
 def _type_ok(spec: str, value: object) -> bool:
-    return any(_CHECKS[name](value) for name in spec.split("|"))
+    return any(_CHECKS[name](value) for name in spec.split("|") if name != "absent")
 
 
 def validate_to_kernel(widget: str, message: object) -> dict[str, Any]:
@@ -59,6 +60,8 @@ def validate_to_kernel(widget: str, message: object) -> dict[str, Any]:
     if extra:
         raise ProtocolError(f"{kind}: unexpected field(s) {extra}")
     for name, spec in fields.items():
+        if name not in message and "absent" in spec.split("|"):
+            continue
         if name not in message:
             raise ProtocolError(f"{kind}: missing field {name!r}")
         if not _type_ok(spec, message[name]):

@@ -1,4 +1,5 @@
-"""PromptsWidget: answer ``request_user_input`` and ``request_permissions`` in the notebook.
+"""PromptsWidget: answer questions, permission requests, command and file-change approvals and
+MCP elicitations in the notebook.
 
 Kernel -> browser is synced state only: ``requests`` holds the session's pending
 requests (from its ``FrontendRequests`` broker, the registry of pending server
@@ -10,6 +11,9 @@ or already-settled answer is shown in ``error`` and logged; the kernel keeps run
 
 While the widget's comm is open the session counts as having a frontend; once a view
 has rendered (it sends ``ready``) requests wait for a person instead of failing fast.
+
+``record`` carries the session's approvals record (the latest ``MAX_RECORD`` entries) so that
+a notebook saved with its widget state keeps what was asked and answered.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import anywidget
 import traitlets
 
 from ..events.source import EventSource
+from ..frontend.record import summarize
 from ..frontend.requests import AnswerError, FrontendRequest, RequestKind
 from ..protocol.events import Event
 from ..protocol.frontend import FrontendRequestResolved
@@ -34,12 +39,14 @@ log = logging.getLogger("codex_nb.widgets.prompts")
 
 WIDGET = "prompts"
 MAX_RESOLVED = 20
+MAX_RECORD = 200
 
 
 _ANSWER_KINDS = {
     RequestKind.USER_INPUT: "answer_user_input",
     RequestKind.PERMISSIONS: "answer_permissions",
     RequestKind.APPROVAL: "answer_approval",
+    RequestKind.ELICITATION: "answer_elicitation",
 }
 
 
@@ -49,22 +56,7 @@ def validate_message(message: object) -> dict[str, Any]:
 
 
 def _summary(request: FrontendRequest) -> str:
-    msg = request.msg.to_wire()
-    if request.kind == RequestKind.APPROVAL:
-        if msg["type"] == "exec_approval_request":
-            return f"run: {msg['command']}"
-        return "change: " + ", ".join(c["path"] for c in msg["changes"])
-    if request.kind == RequestKind.USER_INPUT:
-        return "; ".join(f"{q['header']}: {q['question']}" for q in msg["questions"]) or "(no questions)"
-    perms = msg["permissions"]
-    parts = [
-        f"{access} {', '.join(paths)}"
-        for access, paths in (perms.get("file_system") or {}).items()
-        if isinstance(paths, list) and paths and isinstance(paths[0], str)
-    ]
-    if perms.get("network"):
-        parts.append("network")
-    return "; ".join(parts) or "permissions"
+    return summarize(request.kind.value, request.msg.to_wire())
 
 
 class PromptsWidget(StaticFallback, anywidget.AnyWidget):
@@ -79,6 +71,8 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
     """Recent settlements, newest last: ``{id, kind, call_id, outcome}``."""
     error = traitlets.Unicode("").tag(sync=True)
     """The latest rejected browser message (cleared by the next accepted one)."""
+    record = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """The session's approvals record as JSON, newest last (saved with the notebook's widget state)."""
 
     def __new__(cls, session: EventSource | None = None, **kwargs: Any) -> PromptsWidget:
         # checked before any widget state exists, so a bad call leaves no half-built comm behind
@@ -97,6 +91,7 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
         """True once a view rendered in a browser (it sent ``ready``)."""
         self.rejected: list[str] = []
         self._broker = broker
+        self._recorded = -1
         self._detach = broker.attach(self)
         self._unlisten = broker.add_listener(self._sync)
         self._unsubscribe = session.subscribe(self._on_event)
@@ -110,6 +105,10 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
 
     # -- kernel -> view -------------------------------------------------------------------
     def _sync(self) -> None:
+        record = self._broker.approvals
+        if len(record) != self._recorded:
+            self._recorded = len(record)
+            self.record = well_formed_json([r.to_json() for r in record[-MAX_RECORD:]])
         views = well_formed_json([r.view() for r in self._broker.pending])  # comms carry UTF-8 only
         if views != self.requests:
             still = {v.get("id") for v in views}
@@ -157,8 +156,13 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
                 raise ProtocolError(
                     f"request {request.id} is a {request.kind.value} request; answer it with {expected}, not {kind}"
                 )
-        response = message["answers"] if kind == "answer_user_input" else message["decision"]
-        self._broker.answer(message["id"], response)
+        if kind == "answer_user_input":
+            response = message["answers"]
+        elif kind == "answer_elicitation":
+            response = {"action": message["action"], "content": message["content"], "persist": message.get("persist")}
+        else:
+            response = message["decision"]
+        self._broker.answer(message["id"], response, by="widget")
         self.error = ""
 
     def _reject(self, text: str) -> None:

@@ -137,9 +137,15 @@ def test_real_codex_plan_and_question_in_jupyterlab(page: Any, jupyter_server: J
     expect(approval.locator(".cx-prompt-title")).to_have_text("Run this command?")
     expect(approval.locator(".cx-command")).to_have_text("/bin/bash -lc 'echo approved-by-a-person'")
     expect(approval.locator(".cx-reason")).to_have_text("say hello")
-    expect(approval.get_by_role("button")).to_have_text(["Approve once", "Approve for this session", "Decline"])
+    expect(approval.get_by_role("button")).to_have_text(  # the decisions Codex offers, as it orders them
+        [
+            "Yes, run it once",
+            "Yes, and don't ask again for commands starting with `echo approved-by-a-person`",
+            "No, and stop the turn",
+        ]
+    )
     notebook.screenshot_of(approval, "real_codex_approval.png")
-    approval.get_by_role("button", name="Approve once").click()
+    approval.get_by_role("button", name="Yes, run it once").click()
     expect(approval).to_have_count(0)
     expect(page.locator(".widget-label", has_text="model got:")).to_contain_text("approved-by-a-person", timeout=60_000)
     expect(plan.locator(".codex-plan-turn")).to_have_text("Turn completed")

@@ -156,3 +156,50 @@ def test_two_pending_requests_and_a_visible_error(page: Any, jupyter_server: Jup
         'model got: a={"answers":{"pick":{"answers":["dev"]}}} | '
         'b={"permissions":{"network":null,"file_system":null},"scope":"turn"}'
     )
+
+
+SUBSET = """\
+WANTS = {"permissions": {"network": {"enabled": True}, "file_system": {"read": ["data"], "write": ["reports"]}},
+         "reason": "Publish the report"}
+grants = []
+
+async def ask_twice():
+    for call_id in ("s1", "s2"):
+        grants.append((await session.call_tool("request_permissions", WANTS, call_id=call_id)).output)
+        received.value = "model got: " + " | ".join(grants)
+
+asking = asyncio.ensure_future(ask_twice())
+"""
+
+
+def test_a_ticked_subset_is_granted_with_the_scope_clicked(page: Any, jupyter_server: JupyterServer) -> None:
+    from playwright.sync_api import expect
+
+    cells = [SETUP, "import asyncio\n" + SUBSET]
+    jupyter_server.write_notebook("prompts_subset.ipynb", notebook_json(cells))
+    notebook = NotebookPage(page, jupyter_server, "prompts_subset.ipynb", ui="notebook").open()
+    notebook.run_all()
+
+    permission = page.locator(".cx-permission")
+    expect(permission).to_be_visible(timeout=60_000)
+    boxes = permission.locator("input.cx-grant")
+    expect(permission.locator(".cx-what li")).to_have_text(
+        ["read: /tmp/project/data", "write: /tmp/project/reports", "network: enabled"]
+    )
+    expect(boxes).to_have_count(3)
+    boxes.nth(0).uncheck()  # keep only the write root
+    boxes.nth(2).uncheck()
+    permission.get_by_role("button", name="Allow for this session").click()
+    expect(page.locator(".widget-label", has_text="model got:")).to_have_text(
+        'model got: {"permissions":{"network":null,"file_system":{"write":["/tmp/project/reports"]}},'
+        '"scope":"session"}',
+        timeout=60_000,
+    )
+    permission = page.locator(".cx-permission")  # the second request: everything, for the turn
+    expect(permission).to_be_visible(timeout=60_000)
+    permission.get_by_role("button", name="Allow for this turn").click()
+    expect(page.locator(".widget-label", has_text="model got:")).to_contain_text(
+        ' | {"permissions":{"network":{"enabled":true},"file_system":{"read":["/tmp/project/data"],'
+        '"write":["/tmp/project/reports"]}},"scope":"turn"}',
+        timeout=60_000,
+    )

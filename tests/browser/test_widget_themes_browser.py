@@ -97,7 +97,10 @@ def test_widgets_follow_both_themes_and_stay_accessible(page: Any, jupyter_serve
     expect(page.locator(".cx-turn-status")).to_have_text("Turn: running", timeout=60_000)
     card = page.locator("form.cx-question")
     expect(card.locator(".cx-prompt-title")).to_have_text("The model asks")  # the header is the legend only
-    expect(card.get_by_role("status")).to_have_text("The turn is waiting for your answer.")
+    # a Default-mode question: Codex 0.169 sends it with isBlocking=false, and the card says so
+    expect(card.get_by_role("status")).to_have_text(
+        "Not blocking: the model could go on without it, but waits for your answer."
+    )
     expect(page.get_by_role("form", name="The model asks")).to_be_visible()
     expect(page.get_by_role("radio", name="Yes (Recommended)")).to_be_visible()
     expect(page.get_by_role("textbox", name="Confirm: other answer or note")).to_be_visible()

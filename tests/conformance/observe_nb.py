@@ -33,7 +33,7 @@ def server_request(event: cx.events.Event, paths: dict[str, str]) -> dict[str, A
     msg = event.msg.model_dump(mode="json")
     if msg["type"] == "request_user_input":
         auto = msg.get("autoResolutionMs")
-        params = {"questions": msg["questions"], "isBlocking": auto is None, "autoResolutionMs": auto}
+        params = {"questions": msg["questions"], "isBlocking": msg["isBlocking"], "autoResolutionMs": auto}
         return {"method": "item/tool/requestUserInput", "params": clean(params, paths)}
     if msg["type"] == "request_permissions":
         params = {

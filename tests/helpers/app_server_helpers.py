@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -91,3 +92,50 @@ def live_members(pgid: int) -> list[int]:
         if int(fields[2]) == pgid and fields[0] not in ("Z", "X"):
             members.append(int(entry.name))
     return members
+
+
+ELICIT_SERVER = Path(__file__).resolve().parent.parent / "mcp_servers" / "elicit_server.py"
+
+
+def forms_script(*tools: str) -> Callable[[dict[str, Any]], Any]:
+    """A Responses step for the real Codex with the ``forms`` MCP server: wait until Codex has
+    started it (it announces ``mcp__forms``), then search and call ``tools``, then finish."""
+    import json as _json
+
+    state = {"phase": "wait", "waits": 0}
+
+    def step(body: dict[str, Any]) -> Any:
+        developer = _json.dumps([i for i in body["input"] if i.get("role") == "developer"])
+        if state["phase"] == "wait" and "mcp__forms" not in developer:
+            state["waits"] += 1
+            return [cx.function_call("get_context_remaining", {}, call_id=f"w{state['waits']}")]
+        if state["phase"] == "wait":
+            state["phase"] = "calls"
+            calls = [cx.function_call(t, {}, namespace="mcp__forms", call_id=f"c{i}") for i, t in enumerate(tools)]
+            return [cx.tool_search_call("forms", limit=50, call_id="search"), *calls]
+        state["phase"] = "wait"  # the next turn waits again (the announcement stays) and calls again
+        return [cx.assistant_message("done")]
+
+    return step
+
+
+@contextlib.asynccontextmanager
+async def forms_codex(
+    home: Path, *tools: str, approve_tools: bool = True
+) -> AsyncIterator[tuple[cx.CodexAppServer, ResponsesServer]]:
+    """The real app-server with the elicitation MCP server configured; elicitations reach the
+    client only when the approval policy lets Codex ask (``on-request``). Without
+    ``approve_tools`` Codex also asks (as an elicitation) before each tool runs."""
+    table: dict[str, Any] = {
+        "forms": {"command": sys.executable, "args": [str(ELICIT_SERVER)], "startup_timeout_sec": 60}
+    }
+    if approve_tools:
+        table["forms"]["default_tools_approval_mode"] = "approve"
+    step = forms_script(*tools)
+    async with ResponsesServer([step] * 200, allow_leftover=True) as srv:
+        srv.write_codex_home(
+            home, model="gpt-5.5", mcp_servers=table, features={"token_budget": True}, approval_policy="on-request"
+        )
+        env = {**os.environ, "OPENAI_API_KEY": "sk-local-test"}
+        async with cx.CodexAppServer(binary=codex_binary(), codex_home=home, env=env, validate=True) as server:
+            yield server, srv

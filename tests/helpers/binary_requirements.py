@@ -24,6 +24,7 @@ REQUIREMENTS: dict[str, Callable[[], Path]] = {
 }
 CI_VALUES = {"true", "1", "yes"}
 NOTEBOOK_NEEDS = {
+    "06_asking_the_user.ipynb": "requires_codex",
     "07_real_codex.ipynb": "requires_codex",
     "10_any_agent.ipynb": "requires_acp_agent",
     "11_docs_tests.ipynb": "requires_codex",

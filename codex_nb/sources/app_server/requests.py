@@ -1,13 +1,16 @@
 """Server-to-client requests: the real Codex asks, the notebook answers.
 
-``item/tool/requestUserInput``, ``item/permissions/requestApproval`` and the command and
-file-change approvals open a request in the thread's ``FrontendRequests`` broker (an
-approval shows the command, or the diff of the ``fileChange`` item it is about) and are
-routed exactly as for codex_nb's own tools: an explicit ``thread.answer_policy``, else a rendered prompts widget (a person
+``item/tool/requestUserInput``, ``item/permissions/requestApproval``, the command and
+file-change approvals and ``mcpServer/elicitation/request`` open a request in the thread's
+``FrontendRequests`` broker (an approval shows the command with the decisions Codex lists in
+``availableDecisions``, or the diff of the ``fileChange`` item it is about; an elicitation
+shows its form or its URL) and are routed exactly as for codex_nb's own tools: an explicit ``thread.answer_policy``, else a rendered prompts widget (a person
 answers), else ``$CODEX_NB_ANSWER_POLICY``, else nobody. Whatever happens, the server
 gets exactly one answer: when nobody can answer (or the request is cancelled) it gets the
 decline Codex documents for that request (``{"answers": {}}``, an empty turn grant,
-``{"decision": "decline"}``, ``{"action": "decline"}``), never silence. A
+``{"decision": "decline"}``, ``{"action": "decline"}``), never silence. An elicitation
+codex_nb cannot show whole (a field type outside MCP's primitive set, a mode it does not
+know) is declined at once with a warning that names the field or mode. A
 ``serverRequest/resolved`` for a request still open here (answered by another client, or
 cleared by an interrupt) closes its prompt without answering twice.
 """
@@ -22,14 +25,18 @@ from ...errors import CassetteError
 from ...protocol.events import WarningEvent
 from ...protocol.frontend import (
     ApplyPatchApprovalRequestEvent,
+    ElicitationRequestEvent,
     ExecApprovalRequestEvent,
     FileChange,
     FrontendRequestResolved,
+    NetworkApprovalContext,
     Question,
     RequestPermissionsEvent,
     RequestUserInputEvent,
 )
 from ...frontend.answer_policy import AnswerPolicyError, how_to_answer, route
+from ...frontend.decisions import choose, default_options, options_from_app_server, to_app_server
+from ...frontend.elicitation import UnsupportedSchema, event_from_params
 from ...frontend.requests import FrontendRequest, FrontendRequests, Outcome, RequestKind, RequestMsg, Settlement
 from .permissions import granted_to_v2, profile_from_v2
 from .rpc import METHOD_NOT_FOUND
@@ -67,14 +74,15 @@ _KINDS = {
     PERMISSIONS: RequestKind.PERMISSIONS,
     COMMAND_APPROVAL: RequestKind.APPROVAL,
     FILE_CHANGE_APPROVAL: RequestKind.APPROVAL,
+    ELICITATION: RequestKind.ELICITATION,
 }
 _TOOLS = {
     USER_INPUT: "request_user_input",
     PERMISSIONS: "request_permissions",
     COMMAND_APPROVAL: "a command approval",
     FILE_CHANGE_APPROVAL: "a file-change approval",
+    ELICITATION: "an MCP elicitation",
 }
-_V2_DECISIONS = {"approve": "accept", "approve_for_session": "acceptForSession", "decline": "decline"}
 
 
 def user_input_event(params: dict[str, Any]) -> RequestUserInputEvent:
@@ -82,6 +90,7 @@ def user_input_event(params: dict[str, Any]) -> RequestUserInputEvent:
         call_id=params["itemId"],
         turn_id=params["turnId"],
         questions=[Question.model_validate(q) for q in params["questions"]],
+        isBlocking=params.get("isBlocking", True) is not False,
         autoResolutionMs=params.get("autoResolutionMs"),
     )
 
@@ -93,6 +102,12 @@ def command_approval_event(params: dict[str, Any]) -> ExecApprovalRequestEvent:
         command=params.get("command") or "(command not given)",
         cwd=params.get("cwd"),
         reason=params.get("reason"),
+        available_decisions=options_from_app_server(params.get("availableDecisions"), what="command"),
+        network_approval_context=(
+            NetworkApprovalContext.model_validate(params["networkApprovalContext"])
+            if params.get("networkApprovalContext")
+            else None
+        ),
     )
 
 
@@ -108,6 +123,13 @@ def file_change_event(params: dict[str, Any], item: dict[str, Any] | None) -> Ap
         changes=changes,
         reason=params.get("reason"),
         grant_root=params.get("grantRoot"),
+        available_decisions=default_options("changes"),
+    )
+
+
+def elicitation_event(params: dict[str, Any], *, call_id: str) -> ElicitationRequestEvent:
+    return event_from_params(
+        params, call_id=call_id, turn_id=params.get("turnId") or "", server_name=str(params.get("serverName") or "?")
     )
 
 
@@ -155,6 +177,15 @@ class ServerRequests:
                 ),
                 turn_id=params.get("turnId"),
             )
+            if method in _KINDS:
+                self.thread.frontend_requests.record_unshown(
+                    _KINDS[method],
+                    turn_id=params.get("turnId") or "",
+                    call_id=str(params.get("itemId") or f"rpc-{str(rpc_id)[:100]}")[:200],
+                    request={"method": method},
+                    answer=DECLINE[method],
+                    reason=f"{type(err).__name__}: {err}"[:500],
+                )
             if method in DECLINE:
                 self.answered.append((method, DECLINE[method]))
                 self.thread.server.connection_respond(rpc_id, DECLINE[method], method=method)
@@ -163,15 +194,23 @@ class ServerRequests:
 
     async def _answer_or_raise(self, rpc_id: Any, method: str, params: dict[str, Any]) -> None:
         if method in _KINDS:
-            response = await self._ask(rpc_id, method, params)
-        elif method in DECLINE:  # MCP elicitation: no codex_nb prompt for it yet
-            self.thread.emit(
-                WarningEvent(
-                    message=f"codex_nb declined {method}: MCP elicitations are not supported in the notebook yet"
-                ),
-                turn_id=params.get("turnId"),
-            )
-            response = DECLINE[method]
+            try:
+                response = await self._ask(rpc_id, method, params)
+            except UnsupportedSchema as err:  # shown whole or not at all
+                server = str(params.get("serverName") or "?")[:200]
+                self.thread.frontend_requests.record_unshown(
+                    RequestKind.ELICITATION,
+                    turn_id=params.get("turnId") or "",
+                    call_id=f"elicitation-{str(rpc_id)[:100]}",
+                    request={"method": method, "serverName": server, "mode": str(params.get("mode"))[:100]},
+                    answer=DECLINE[method],
+                    reason=str(err),
+                )
+                self.thread.emit(
+                    WarningEvent(message=f"codex_nb declined the elicitation of MCP server `{server}`: {err}"),
+                    turn_id=params.get("turnId"),
+                )
+                response = DECLINE[method]
         else:
             self.thread.server.connection_respond_error(
                 rpc_id, METHOD_NOT_FOUND, f"codex_nb does not handle the server request {method}"
@@ -184,17 +223,18 @@ class ServerRequests:
     async def _ask(self, rpc_id: Any, method: str, params: dict[str, Any]) -> dict[str, Any] | None:
         thread = self.thread
         kind, tool = _KINDS[method], _TOOLS[method]
-        msg = self._event(method, params)
+        msg = self._event(rpc_id, method, params)
+        turn_id = params.get("turnId") or ""
         broker = thread.frontend_requests
-        request = broker.open(kind, turn_id=params["turnId"], call_id=params["itemId"], msg=msg)
+        request = broker.open(kind, turn_id=turn_id, call_id=msg.call_id, msg=msg)
         self.open[rpc_id] = request
         try:
-            thread.emit(msg, turn_id=params["turnId"])
+            thread.emit(msg, turn_id=turn_id or None)
             if request.settled is None:
                 await route(broker, request, what=tool, unanswerable=how_to_answer(tool))
             settlement = await broker.wait(request)
         except AnswerPolicyError as err:
-            broker.fail(request.id, str(err))
+            broker.fail(request.id, str(err), by="policy")
             settlement = request.settled or Settlement(outcome=Outcome.UNANSWERABLE, response=str(err))
         finally:
             self.open.pop(rpc_id, None)
@@ -204,24 +244,26 @@ class ServerRequests:
                 FrontendRequestResolved(
                     request_id=request.id, kind=kind.value, call_id=request.call_id, outcome=outcome.value
                 ),
-                turn_id=params["turnId"],
+                turn_id=turn_id or None,
             )
         if request.id in self._elsewhere:
             return None  # the server already moved on; answering again would be an error
         if settlement.outcome == Outcome.UNANSWERABLE:
             thread.emit(
-                WarningEvent(message=f"{settlement.response}; codex_nb declined the request"), turn_id=params["turnId"]
+                WarningEvent(message=f"{settlement.response}; codex_nb declined the request"), turn_id=turn_id or None
             )
         if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY, Outcome.AUTO_RESOLVED):
-            if kind == RequestKind.USER_INPUT:
+            if kind in (RequestKind.USER_INPUT, RequestKind.ELICITATION):
                 return dict(settlement.response)
-            if kind == RequestKind.APPROVAL:
-                return {"decision": _V2_DECISIONS[settlement.response["decision"]]}
+            if isinstance(msg, (ExecApprovalRequestEvent, ApplyPatchApprovalRequestEvent)):
+                return {"decision": to_app_server(choose(msg.available_decisions, settlement.response))}
             assert isinstance(msg, RequestPermissionsEvent)  # the one kind left: a permissions request
             return granted_to_v2(settlement.response, msg.permissions)
         return DECLINE[method]
 
-    def _event(self, method: str, params: dict[str, Any]) -> RequestMsg:
+    def _event(self, rpc_id: Any, method: str, params: dict[str, Any]) -> RequestMsg:
+        if method == ELICITATION:
+            return elicitation_event(params, call_id=f"elicitation-{str(rpc_id)[:100]}")
         if method == USER_INPUT:
             return user_input_event(params)
         if method == PERMISSIONS:
@@ -236,7 +278,7 @@ class ServerRequests:
         if request is not None and request.settled is None:
             self.closed_by_server.append(rpc_id)
             self._elsewhere.add(request.id)
-            self.thread.frontend_requests.cancel(request.id)
+            self.thread.frontend_requests.cancel(request.id, by="server")
 
     def cancel_all(self) -> None:
         """The server is gone: close every prompt (there is nobody left to answer)."""

@@ -5,6 +5,7 @@ Modules:
 * ``catalog``: a server's listed tools, one bad tool at a time.
 * ``config``: ``[mcp_servers.NAME]`` tables.
 * ``connection``: one connection held open by its owner task.
+* ``elicitation``: the servers' elicitations asked in the session's prompts.
 * ``errors``: why an MCP call got no result.
 * ``events``: ``mcp_startup_update`` / ``mcp_startup_complete``, the startup a session reports.
 * ``lenient``: a ``ClientSession`` that reads what Codex 0.169 accepts.

@@ -51,8 +51,11 @@ class McpConnection:
         on_tools_changed: Callable[[McpConnection], None] | None = None,
         on_status: Callable[[McpConnection], None] | None = None,
         on_warning: Callable[[str, str], None] | None = None,
+        elicitation_callback: Any = None,
     ) -> None:
         self.config = config
+        self._elicitation_callback = elicitation_callback
+        """The SDK's elicitation callback (given: the client declares form and URL elicitations)."""
         self.status: Status = "stopped"
         self.error: str | None = None
         self.instructions: str | None = None
@@ -139,9 +142,10 @@ class McpConnection:
         try:
             async with contextlib.AsyncExitStack() as stack:
                 read, write = await self._open_transport(stack)
-                session = await stack.enter_async_context(
-                    lenient_session_class()(read, write, message_handler=self._on_message)
-                )
+                options: dict[str, Any] = {"message_handler": self._on_message}
+                if self._elicitation_callback is not None:
+                    options["elicitation_callback"] = self._elicitation_callback
+                session = await stack.enter_async_context(lenient_session_class()(read, write, **options))
                 init = await session.initialize()
                 self.instructions = init.instructions
                 self.server_name = init.server_info.name

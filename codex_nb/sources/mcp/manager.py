@@ -55,6 +55,7 @@ class McpServers:
         tool_search: bool = True,
         on_status: Callable[[McpConnection], None] | None = None,
         on_warning: Callable[[str, str], None] | None = None,
+        elicitor: Any = None,
     ) -> None:
         self.registry = registry
         self.exposure = ToolExposure.Deferred if tool_search else ToolExposure.Direct
@@ -74,7 +75,11 @@ class McpServers:
             if config.name in self.connections:
                 raise ConfigError(f"MCP server {config.name!r} is configured twice")
             self.connections[config.name] = McpConnection(
-                config, on_tools_changed=self._register, on_status=self._status_changed, on_warning=self._warn
+                config,
+                on_tools_changed=self._register,
+                on_status=self._status_changed,
+                on_warning=self._warn,
+                elicitation_callback=None if elicitor is None else elicitor.for_server(config.name),
             )
 
     @classmethod
@@ -86,7 +91,8 @@ class McpServers:
         A session starts its config's servers itself (``session.mcp_servers``): with no arguments this
         returns those, and ``start()`` waits for their startup. Given ``servers`` or ``tool_search``,
         this replaces them, if their startup has not begun yet (in the cell that made the session).
-        Failures become ``warning`` events on the session's stream."""
+        Failures become ``warning`` events on the session's stream; the servers' elicitations
+        are asked in the session's prompts (``mcp.elicitation.Elicitor``)."""
         own: McpServers | None = getattr(session, "mcp_servers", None)
         if own is not None:
             if servers is None and tool_search is None:
@@ -129,7 +135,12 @@ class McpServers:
         def warn(server: str, message: str) -> None:
             session.bus.emit(WarningEvent(message=message), id=f"mcp:{server}")
 
-        return cls(session.registry, servers, tool_search=tool_search, on_status=report, on_warning=warn)
+        from .elicitation import Elicitor
+
+        elicitor = Elicitor(session) if getattr(session, "frontend_requests", None) is not None else None
+        return cls(
+            session.registry, servers, tool_search=tool_search, on_status=report, on_warning=warn, elicitor=elicitor
+        )
 
     def __getitem__(self, name: str) -> McpConnection:
         try:

@@ -168,6 +168,9 @@ class RequestUserInputTool(Tool):
             call_id=invocation.call_id,
             turn_id=turn.turn_id,
             questions=[q.model_copy(update={"isOther": True}) for q in args.questions],
+            # Codex 0.169: a Plan-mode question blocks the plan; a Default-mode one does not. A
+            # question that resolves itself after a while (forwarded autoResolutionMs) never blocks.
+            isBlocking=turn.mode == ModeKind.PLAN and auto is None,
             autoResolutionMs=auto,
         )
         settlement = await ask(invocation, RequestKind.USER_INPUT, event, NAME)

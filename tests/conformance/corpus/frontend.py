@@ -43,9 +43,6 @@ SCENARIOS = [
         config=RUI_DEFAULT,
         answers=[A],
         responses=[[call("request_user_input", {"questions": [Q]})], DONE],
-        skip=("server_requests",),
-        why="Codex 0.169 sends Default-mode questions with isBlocking=false; codex_nb has no non-blocking "
-        "request: every question waits for its answer (the output the model reads is the same)",
     ),
     rui(
         "rui_plan_two_questions",

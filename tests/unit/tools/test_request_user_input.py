@@ -205,6 +205,7 @@ async def test_unknown_keys_ignored_isother_forced_secret_kept(attached):
                 "options": QUESTION["options"],
             }
         ],
+        "isBlocking": True,
     }
 
 
@@ -243,6 +244,7 @@ async def test_widget_answer_flow_and_event_log(attached, no_leaked_tasks):
                         "options": QUESTION["options"],
                     }
                 ],
+                "isBlocking": False,
                 "autoResolutionMs": 60000,
             },
         },

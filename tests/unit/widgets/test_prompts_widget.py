@@ -173,7 +173,13 @@ def test_rejects_non_sessions():
 
 def test_protocol_and_bundle():
     spec = load_json("protocol.json")["widgets"]["prompts"]
-    assert sorted(spec["to_kernel"]) == ["answer_approval", "answer_permissions", "answer_user_input", "ready"]
+    assert sorted(spec["to_kernel"]) == [
+        "answer_approval",
+        "answer_elicitation",
+        "answer_permissions",
+        "answer_user_input",
+        "ready",
+    ]
     assert spec["decisions"] == ["allow_turn", "allow_session", "deny"]
     from codex_nb.protocol.frontend import ApprovalDecision
 

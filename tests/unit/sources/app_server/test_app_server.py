@@ -374,11 +374,12 @@ async def test_command_approval_is_a_prompt_answered_in_the_widget(tmp_path: Pat
 
 @pytest.mark.requires_codex
 async def test_command_approval_headless_policies(tmp_path: Path) -> None:
-    async def session_wide(thread: cx.app_server.CodexThread) -> None:
-        thread.answer_policy = cx.AnswerPolicy.scripted(["approve_for_session"])
+    async def with_rule(thread: cx.app_server.CodexThread) -> None:  # the decision 0.169 offers besides accept
+        thread.answer_policy = cx.AnswerPolicy.scripted(["approve_with_execpolicy_amendment"])
 
-    answered, *_ = await _command_turn(tmp_path / "a", session_wide)
-    assert answered == [("item/commandExecution/requestApproval", {"decision": "acceptForSession"})]
+    answered, *_ = await _command_turn(tmp_path / "a", with_rule)
+    rule = {"acceptWithExecpolicyAmendment": {"execpolicy_amendment": ["touch", "approved.txt"]}}
+    assert answered == [("item/commandExecution/requestApproval", {"decision": rule})]
 
     async def nobody(thread: cx.app_server.CodexThread) -> None:
         return None
