@@ -65,7 +65,29 @@ function skeleton() {
   protocolError.setAttribute("role", "status");
   const controls = h("div", "codex-plan-controls");
   root.append(header, body, error, protocolError, controls);
-  return { root, header, counter, turn, body, error, protocolError, controls };
+  /** Set by render: show every step of a long plan from now on. */
+  let expand = () => {};
+  return {
+    root, header, counter, turn, body, error, protocolError, controls,
+    expand: () => expand(),
+    /** @param {() => void} fn */
+    onExpand: (fn) => { expand = fn; },
+  };
+}
+
+/**
+ * A fold line of a long plan, with the button that shows every step.
+ * @param {string} text
+ * @param {ReturnType<typeof skeleton>} parts
+ * @param {number} total
+ */
+function fold(text, parts, total) {
+  const line = h("div", "codex-plan-fold");
+  const button = /** @type {HTMLButtonElement} */ (h("button", "codex-plan-show-all", `Show all ${total} steps`));
+  button.type = "button";
+  button.addEventListener("click", () => parts.expand());
+  line.append(h("span", "codex-plan-fold-text", text), button);
+  return line;
 }
 
 /**
@@ -89,9 +111,12 @@ function draw(parts, view) {
   if (view.explanation) fragment.append(h("p", "codex-plan-explanation", view.explanation));
   if (view.empty) fragment.append(h("p", "codex-plan-empty", view.emptyText));
   if (view.rows.length > 0) {
-    const list = h("ol", "codex-plan-steps");
+    const { start, end } = view.window;
+    if (view.folds.before) fragment.append(fold(view.folds.before, parts, view.rows.length));
+    const list = /** @type {HTMLOListElement} */ (h("ol", "codex-plan-steps"));
     list.setAttribute("aria-label", "Plan steps");
-    for (const row of view.rows) {
+    if (start > 0) list.start = start + 1;
+    for (const row of view.rows.slice(start, end)) {
       const item = h("li", row.className);
       item.dataset.status = row.status;
       const glyph = h("span", "codex-plan-glyph", `${row.glyph} `);
@@ -106,6 +131,7 @@ function draw(parts, view) {
       list.append(item);
     }
     fragment.append(list);
+    if (view.folds.after) fragment.append(fold(view.folds.after, parts, view.rows.length));
   }
   parts.body.replaceChildren(fragment);
 
@@ -124,10 +150,15 @@ function render({ model, el }) {
   /** @type {number | null} */
   let reported = null;
 
+  let expanded = false;
+  parts.onExpand(() => {
+    expanded = true;
+    update();
+  });
   const update = () => {
     if (signal.aborted) return;
     const state = readState(model);
-    draw(parts, checklistView(state));
+    draw(parts, checklistView(state, { expanded }));
     const revision = typeof state.revision === "number" ? state.revision : null;
     if (revision !== null && revision !== reported) {
       reported = revision;

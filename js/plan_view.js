@@ -37,6 +37,10 @@ export const EMPTY_TEXT = "(no steps provided)";
 export const NO_PLAN_TEXT = "(no plan yet)";
 export const GLYPH_DONE = "\u2714";
 export const GLYPH_OPEN = "\u25a1";
+/** Steps drawn at most while folded: a model may send thousands, and the page must stay light. */
+export const MAX_ROWS = 200;
+/** Steps shown before the first unfinished one, so the view opens on the work in hand. */
+export const ROWS_BEFORE = 20;
 
 /** @type {Record<string, {glyph: string, label: string}>} */
 const STATUS_STYLE = {
@@ -88,16 +92,49 @@ export function counter(rows) {
 }
 
 /**
- * The whole view model for one state. The snapshot is always rendered from scratch:
- * nothing is inferred from a previous state.
- * @param {Partial<ChecklistState>} state
+ * Which rows a folded list draws: at most MAX_ROWS, starting ROWS_BEFORE rows before the first
+ * step not completed (the last MAX_ROWS when all are done); `before` / `after` count the rest.
+ * @param {RowView[]} rows
+ * @param {boolean} expanded  the person asked to see every step
  */
-export function checklistView(state) {
+export function visibleWindow(rows, expanded = false) {
+  const total = rows.length;
+  if (expanded || total <= MAX_ROWS) return { start: 0, end: total, before: 0, beforeDone: 0, after: 0 };
+  const open = rows.findIndex((r) => r.status !== "completed");
+  const anchor = open === -1 ? total : open;
+  const start = Math.max(0, Math.min(anchor - ROWS_BEFORE, total - MAX_ROWS));
+  const end = start + MAX_ROWS;
+  let beforeDone = 0;
+  for (let i = 0; i < start; i++) if (rows[i].status === "completed") beforeDone++;
+  return { start, end, before: start, beforeDone, after: total - end };
+}
+
+/**
+ * The text of the fold lines around a folded list ("" when nothing is folded on that side).
+ * @param {ReturnType<typeof visibleWindow>} window
+ */
+export function foldText(window) {
+  const steps = (/** @type {number} */ n) => `${n} ${n === 1 ? "step" : "steps"}`;
+  return {
+    before: window.before ? `\u2026 ${steps(window.before)} above (${window.beforeDone} done)` : "",
+    after: window.after ? `\u2026 ${steps(window.after)} below` : "",
+  };
+}
+
+/**
+ * The whole view model for one state. The snapshot is always rendered from scratch:
+ * nothing is inferred from a previous state. `rows` holds every step; `window` says which of
+ * them a folded list draws.
+ * @param {Partial<ChecklistState>} state
+ * @param {{expanded?: boolean}} [options]
+ */
+export function checklistView(state, options = {}) {
   const hasPlan = state.revision !== null && state.revision !== undefined;
   const rawExplanation = typeof state.explanation === "string" ? state.explanation.trim() : "";
   const steps = Array.isArray(state.steps) ? state.steps : [];
   const rows = hasPlan ? steps.map(rowView) : [];
   const count = counter(rows);
+  const window = visibleWindow(rows, options.expanded === true);
   const turnStatus = typeof state.turn_status === "string" ? state.turn_status : "idle";
   const error = state.error ? String(state.error) : "";
   const protocolError = state.protocol_error ? String(state.protocol_error) : "";
@@ -109,6 +146,8 @@ export function checklistView(state) {
     empty: hasPlan && rows.length === 0,
     emptyText: EMPTY_TEXT,
     rows,
+    window,
+    folds: foldText(window),
     counter: count,
     counterText: hasPlan ? count.text : "",
     ariaLabel: hasPlan ? `Plan, ${count.done} of ${count.total} steps done` : "Plan, no plan yet",

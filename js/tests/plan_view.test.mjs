@@ -109,3 +109,29 @@ test("an ACP priority is kept on the row; Codex rows have none", () => {
   assert.equal(view.rows[0].priority, "high");
   assert.equal("priority" in view.rows[1], false);
 });
+
+test("a long plan is drawn folded around its first unfinished step", async () => {
+  const { checklistView, MAX_ROWS, ROWS_BEFORE } = await import("../plan_view.js");
+  const steps = Array.from({ length: 1000 }, (_, i) => ({ step: `s${i}`, status: i < 400 ? "completed" : "pending" }));
+  const view = checklistView({ revision: 1, steps, explanation: null });
+  assert.equal(view.rows.length, 1000);
+  assert.equal(view.counterText, "400/1000 done");
+  assert.deepEqual(view.window, { start: 400 - ROWS_BEFORE, end: 400 - ROWS_BEFORE + MAX_ROWS, before: 380, beforeDone: 380, after: 1000 - 580 });
+  assert.equal(view.folds.before, "\u2026 380 steps above (380 done)");
+  assert.equal(view.folds.after, "\u2026 420 steps below");
+  const all = checklistView({ revision: 1, steps, explanation: null }, { expanded: true });
+  assert.deepEqual(all.window, { start: 0, end: 1000, before: 0, beforeDone: 0, after: 0 });
+  assert.equal(all.folds.before, "");
+});
+
+test("the fold stays inside the plan at both ends and is absent for short plans", async () => {
+  const { checklistView, MAX_ROWS } = await import("../plan_view.js");
+  const done = Array.from({ length: 500 }, (_, i) => ({ step: `s${i}`, status: "completed" }));
+  assert.deepEqual(checklistView({ revision: 1, steps: done }).window,
+    { start: 500 - MAX_ROWS, end: 500, before: 500 - MAX_ROWS, beforeDone: 500 - MAX_ROWS, after: 0 });
+  const fresh = Array.from({ length: 500 }, (_, i) => ({ step: `s${i}`, status: "pending" }));
+  assert.deepEqual(checklistView({ revision: 1, steps: fresh }).window, { start: 0, end: MAX_ROWS, before: 0, beforeDone: 0, after: 300 });
+  const short = Array.from({ length: MAX_ROWS }, (_, i) => ({ step: `s${i}`, status: "pending" }));
+  assert.equal(checklistView({ revision: 1, steps: short }).window.after, 0);
+  assert.equal(checklistView({ revision: 1, steps: short }).folds.after, "");
+});

@@ -204,8 +204,13 @@ def test_a_huge_plan_renders_scrolls_and_stays_text(page: Any, jupyter_server: J
 
     notebook = open_notebook(page, jupyter_server, "checklist_huge.ipynb", [HUGE], "lab")
     plan = page.locator(".codex-plan")
-    expect(plan.get_by_role("listitem")).to_have_count(1000, timeout=60_000)
+    # A long plan is drawn folded (200 rows from the first unfinished step); the counter counts all.
+    expect(plan.get_by_role("listitem")).to_have_count(200, timeout=60_000)
     expect(plan.locator(".codex-plan-counter")).to_have_text("334/1000 done")
+    expect(plan.locator(".codex-plan-fold-text")).to_have_text("\u2026 800 steps below")
+    plan.get_by_role("button", name="Show all 1000 steps").click()
+    expect(plan.get_by_role("listitem")).to_have_count(1000)
+    expect(plan.locator(".codex-plan-fold")).to_have_count(0)
     expect(plan.locator("li i")).to_have_count(0)
     body = plan.locator(".codex-plan-body")
     assert body.evaluate("el => el.scrollHeight > el.clientHeight && getComputedStyle(el).overflowY === 'auto'")
