@@ -1,4 +1,4 @@
-"""``CodexAppServer(cassette=...)``: record the real Codex (0.169.0) against a local Responses
+"""``CodexAppServer(cassette=...)``: record the real Codex (the pinned binary) against a local Responses
 server once, then replay the conversation with no binary anywhere: same events, items and
 answers; a different answer or request is a ``CassetteMismatch`` naming the cassette line."""
 
@@ -162,7 +162,7 @@ async def test_a_recorded_session_replays_identically_without_the_binary(
     assert live["rollout"] == ["completed", "completed", "interrupted"]
     # a new CODEX_HOME (its config is never read) and work folder, as a notebook run in CI makes them
     replayed = await _session(copy, temp_dirs("codex-home-"), temp_dirs("work-"))
-    assert replayed["replaying"] and replayed["version"] == "0.169.0"
+    assert replayed["replaying"] and replayed["version"] == live["version"]  # the recorded binary's
     assert {**replayed, "replaying": False} == live
 
 
