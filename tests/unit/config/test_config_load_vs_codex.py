@@ -5,25 +5,20 @@ legacy ``profile = "x"`` key is refused by both with the same words."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
 import codex_nb as cx
-from codex_nb.testing import ResponsesServer, codex_binary
+from helpers.codex_exec import codex_exec
+from codex_nb.testing import ResponsesServer
 
 pytestmark = pytest.mark.requires_codex
 
 
 def _exec(home: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("CODEX_", "OPENAI_"))}
-    env.update(CODEX_HOME=str(home), OPENAI_API_KEY="sk-local-test", RUST_LOG="error", NO_COLOR="1")
-    command = [str(codex_binary()), *args, "exec", "--skip-git-repo-check", "say hi"]
-    return subprocess.run(
-        command, cwd=cwd, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL
-    )
+    return codex_exec(home, cwd=cwd, prompt="say hi", before=args, clean_env=True, timeout=120)
 
 
 def test_a_profile_file_sets_the_model_codex_samples_with(tmp_path: Path) -> None:

@@ -265,31 +265,13 @@ async def test_the_index_build_leaves_the_event_loop_free():
 @pytest.mark.requires_codex
 def test_the_fixture_specs_are_what_the_pinned_binary_sends(tmp_path):
     """The 0.169 fixture's tool specs still hold for the pin: ``codex exec`` against a local server."""
-    import os
-    import signal
-    import subprocess
-
-    from codex_nb.testing import ResponsesServer, codex_binary
+    from codex_nb.testing import ResponsesServer
+    from helpers.codex_exec import codex_exec
 
     with ResponsesServer([[cx.assistant_message("done")]], allow_leftover=True) as server:
         home = server.write_codex_home(tmp_path / "home", model="gpt-5.5", features={"token_budget": True})
-        env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-test"}
-        proc = subprocess.Popen(
-            [str(codex_binary()), "exec", "--skip-git-repo-check", "go"],
-            cwd=tmp_path,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        try:
-            out, _ = proc.communicate(timeout=240)
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-        assert server.requests, out.decode(errors="replace")[-2000:]
+        done = codex_exec(home, cwd=tmp_path)
+        assert server.requests, (done.stdout + done.stderr)[-2000:]
         sent = {(t.get("name") or t["type"]): t for t in server.requests[0]["tools"]}
     for spec in FIXTURE["tools"]:
         assert sent[spec.get("name") or spec["type"]] == spec

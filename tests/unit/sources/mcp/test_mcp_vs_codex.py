@@ -4,10 +4,7 @@ MCP call outputs compared live (the pinned binary, `codex exec` against a local 
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -16,7 +13,8 @@ import pytest
 
 import codex_nb as cx
 from codex_nb.sources.mcp.manager import McpServers
-from codex_nb.testing import ResponsesServer, codex_binary
+from helpers.codex_exec import codex_exec
+from codex_nb.testing import ResponsesServer
 from helpers.paths import TESTS
 
 HERE = TESTS
@@ -97,23 +95,8 @@ def codex_side(
         home = server.write_codex_home(
             Path(tmp) / "home", model="gpt-5.5", mcp_servers=table, features={"token_budget": True}
         )
-        env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-test"}
-        proc = subprocess.Popen(
-            [str(codex_binary()), "exec", "--skip-git-repo-check", "go"],
-            cwd=tmp,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        try:
-            out, _ = proc.communicate(timeout=240)
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-        assert state["phase"] == "done", out.decode(errors="replace")[-2000:]
+        done = codex_exec(home, cwd=Path(tmp))
+        assert state["phase"] == "done", (done.stdout + done.stderr)[-2000:]
         last = server.requests[-1]["input"]
     return {i["call_id"]: i for i in last if i.get("type") in ("tool_search_output", "function_call_output")}
 

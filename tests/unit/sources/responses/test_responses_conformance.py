@@ -10,14 +10,13 @@ comparison; everything the runtime shares with Codex must match.
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
 import codex_nb as cx
-from codex_nb.testing import ResponsesServer, codex_binary
+from helpers.codex_exec import codex_exec
+from codex_nb.testing import ResponsesServer
 
 REASONING = {
     "type": "reasoning",
@@ -49,16 +48,7 @@ def codex_requests(tmp_path: Path) -> list[dict]:
         home = srv.write_codex_home(
             tmp_path / "home", model_reasoning_effort="high", tools={"update_plan": {"enabled": True}}
         )
-        env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-local"}
-        proc = subprocess.run(
-            [str(codex_binary()), "exec", "--json", "--skip-git-repo-check", "-C", str(tmp_path), "make a plan"],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            start_new_session=True,
-        )
+        proc = codex_exec(home, cwd=tmp_path, prompt="make a plan", json_events=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return srv.requests
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
-import os
 import subprocess
 import tomllib
 from pathlib import Path
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import codex_nb as cx
+from helpers.codex_exec import codex_exec
 from codex_nb.testing import (
     CutStream,
     Garbage,
@@ -232,16 +232,7 @@ def test_real_codex_runs_a_whole_turn_offline(tmp_path: Path) -> None:
     ]
     with ResponsesServer(script) as srv:
         home = srv.write_codex_home(tmp_path / "home", tools={"update_plan": {"enabled": True}})
-        env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-local"}
-        proc = subprocess.run(
-            [str(codex_binary()), "exec", "--json", "--skip-git-repo-check", "-C", str(tmp_path), "go"],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            start_new_session=True,
-        )
+        proc = codex_exec(home, cwd=tmp_path, json_events=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert {"type": "item.completed", "item": {"id": "item_2", "type": "agent_message", "text": "all done"}} in lines
