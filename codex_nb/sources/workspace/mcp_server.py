@@ -69,6 +69,19 @@ class NotebookMcpServer:
             f"{prefix}.default_tools_approval_mode": "approve",  # the approvals are codex_nb's own
         }
 
+    def acp_config(self) -> Any:
+        """The server as an ACP ``session/new`` MCP server (``AcpAgent.new_session(mcp_servers=[...])``):
+        streamable HTTP with the bearer token as a header. The ACP agent must offer HTTP MCP servers
+        (``agent.capabilities.mcp_capabilities.http``; codex-acp does)."""
+        from acp.schema import HttpHeader, HttpMcpServer
+
+        return HttpMcpServer(
+            type="http",
+            name=self.name,
+            url=self.url,
+            headers=[HttpHeader(name="Authorization", value=f"Bearer {self.token}")],
+        )
+
     def env(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
         """The environment for the Codex process: ``base`` plus the token variable."""
         import os

@@ -168,3 +168,45 @@ async def test_serving_without_the_tools_on_says_how_to_turn_them_on() -> None:
     with pytest.raises(cx.ConfigError, match=r"turn them on with \[codex_nb.notebook_tools\] enabled = true"):
         await session.serve_notebook_tools()
     assert session.workspace is None  # nothing of the notebook tools is loaded or registered
+
+
+@pytest.mark.requires_acp_agent
+async def test_an_acp_agent_calls_a_notebook_tool_through_its_session_mcp_servers(tmp_path: Path) -> None:
+    """codex-acp is given the server in ``session/new`` (``server.acp_config()``) and calls a tool."""
+    from codex_nb.testing import ResponsesServer, codex_acp_binary, write_codex_acp_home
+
+    session = cx.Session(config=cx.Config.from_toml(ON))
+    session.workspace.namespace = lambda: {"rain": {"Oslo": 62.0, "Pune": 108.2}}
+    server = await session.serve_notebook_tools()
+    state = {"phase": "wait"}
+
+    def step(body: dict) -> list[dict]:
+        seen = json.dumps(body.get("tools", [])) + json.dumps(body["input"])
+        if state["phase"] == "wait" and "mcp__notebook" not in seen:  # MCP servers start in the background
+            return [cx.function_call("get_context_remaining", {}, call_id=f"w{len(srv.requests)}")]
+        if state["phase"] == "wait":
+            state["phase"] = "look"
+            return [
+                cx.tool_search_call("notebook inspect variable", limit=20, call_id="search"),
+                cx.function_call("inspect_variable", {"name": "rain"}, namespace="mcp__notebook", call_id="look"),
+            ]
+        state["phase"] = "done"
+        return [cx.assistant_message("done")]
+
+    work = tmp_path / "work"
+    work.mkdir()
+    try:
+        with ResponsesServer([step] * 40, allow_leftover=True) as srv:
+            home = write_codex_acp_home(srv, tmp_path / "home", features={"token_budget": True})
+            env = {"CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-local"}
+            async with cx.AcpAgent(codex_acp_binary(), env=env) as agent:
+                acp_session = await agent.new_session(work, mcp_servers=[server.acp_config()])
+                acp_session.answer_policy = "recommended"  # Codex's own MCP-call approval, if it asks
+                result = await acp_session.prompt("How wet is each city?")
+            last = srv.requests[-1]["input"]
+    finally:
+        await server.aclose()
+    assert result.status == "completed", result
+    outputs = {i["call_id"]: i["output"] for i in last if i.get("type") == "function_call_output"}
+    assert "repr: {'Oslo': 62.0, 'Pune': 108.2}" in json.dumps(outputs["look"])
+    assert [str(r.tool_name) for r in session.lifecycle_log if r.phase == "finish"] == ["notebook.inspect_variable"]
