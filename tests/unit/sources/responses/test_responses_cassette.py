@@ -52,12 +52,18 @@ def script() -> list[Any]:
     ]
 
 
-def stable(result: Any) -> list[Any]:
-    """A turn's events without what differs on every run (uuids, clock readings, durations)."""
+def stable(result: Any) -> dict[str, list[Any]]:
+    """A turn's events without what differs on every run (uuids, clock readings, durations), in
+    order within each kind. Across kinds the order is the event loop's: a tool call's plan_update
+    and the response's token_count race (a call runs while the stream goes on), live as in replay,
+    and the first loaded run saw them swap."""
     text = json.dumps([e.msg.to_wire() for e in result.events])
     text = UUID.sub("<uuid>", text)
     text = re.sub(r'"(started_at_ms|completed_at_ms|durationMs)": \d+', r'"\1": 0', text)
-    return json.loads(text)
+    by_kind: dict[str, list[Any]] = {}
+    for event in json.loads(text):
+        by_kind.setdefault(event["type"], []).append(event)
+    return by_kind
 
 
 DEAD = "http://127.0.0.1:9/v1"  # nothing listens there: a replay that tried the network would fail
