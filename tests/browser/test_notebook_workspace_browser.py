@@ -92,7 +92,7 @@ def test_agent_inserts_and_runs_a_cell_approves_code_and_a_hook_blocks(
     expect(card).to_be_visible(timeout=60_000)
     expect(card.locator(".cx-command")).to_have_text("sorted(numbers)")
     notebook.screenshot_of(card, f"workspace_approval_{ui}.png")
-    card.get_by_role("button", name="Approve once").click()
+    card.get_by_role("button", name="Yes, run it once").click()
     expect(card).to_have_count(0)
 
     final = page.locator(".widget-label", has_text="model got:")

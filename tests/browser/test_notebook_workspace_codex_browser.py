@@ -90,7 +90,7 @@ def test_the_real_codex_inserts_a_cell_and_asks_to_run_code(page: Any, jupyter_s
     expect(card).to_be_visible(timeout=120_000)
     expect(card.locator(".cx-command")).to_have_text("sum(numbers) * 2")
     notebook.screenshot_of(card, f"workspace_codex_approval_{ui}.png")
-    card.get_by_role("button", name="Approve once").click()
+    card.get_by_role("button", name="Yes, run it once").click()
     expect(card).to_have_count(0)
 
     final = page.locator(".widget-label", has_text="model got:")
