@@ -27,7 +27,7 @@ def _sanitize(text: str) -> str:
 def test_nbval_reads_every_rule_of_the_shipped_file() -> None:
     text = NBVAL_SANITIZE.read_text(encoding="utf-8")
     patterns = get_sanitize_patterns(text)
-    assert len(patterns) == text.count("\nregex: ") == 9  # nbval drops a rule it cannot pair silently
+    assert len(patterns) == text.count("\nregex: ") == 10  # nbval drops a rule it cannot pair silently
     for regex, _replace in patterns:
         re.compile(regex)
     assert NBVAL_SANITIZE.parent.name == "testing" and NBVAL_SANITIZE.is_relative_to(ROOT / "codex_nb")
