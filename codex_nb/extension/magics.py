@@ -382,8 +382,10 @@ class CodexMagics(Magics):
         if not hooks:
             print(f"no hooks on session {self.agent.current}")
             return
-        rows = [("event", "matcher", "type", "trust", "key")]
-        rows += [(h.event_name, h.matcher or "*", h.handler_type, h.status, h.key) for h in hooks]
+        # source: the config layer a hook came from, as Codex names it in a hook run's `source`
+        # (system, user, project, session_flags), so a person sees which file to edit or trust.
+        rows = [("event", "matcher", "type", "trust", "source", "key")]
+        rows += [(h.event_name, h.matcher or "*", h.handler_type, h.status, h.source, h.key) for h in hooks]
         print(_table(rows))
 
     # -- %codex_tools ----------------------------------------------------------------

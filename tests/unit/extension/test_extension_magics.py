@@ -256,8 +256,9 @@ def test_config_show_load_inline_and_default_model(
     out, err = run(shell, "%codex_hooks", capsys)
     assert err == ""
     header, row = out.splitlines()
-    assert header.split() == ["event", "matcher", "type", "trust", "key"]
-    assert row.split()[:4] == ["PreToolUse", "update_plan", "command", "untrusted"]  # a file hook needs trust
+    assert header.split() == ["event", "matcher", "type", "trust", "source", "key"]
+    # a file hook needs trust; a config.toml named by path is read as the user layer ($CODEX_HOME's)
+    assert row.split()[:5] == ["PreToolUse", "update_plan", "command", "untrusted", "user"]
     out, _ = run(shell, "%codex_hooks --trust", capsys)
     assert out.splitlines()[1].split()[3] == "trusted"
 
@@ -280,6 +281,27 @@ def test_config_codex_home_shows_where_each_setting_came_from(
     assert "no profile 'nope'" in out + err and "fast" in out + err
     out, err = run(shell, "%codex_config --profile fast", capsys)
     assert "--profile and -c apply to --codex-home" in out + err
+
+
+def test_hooks_show_the_layer_each_hook_came_from(
+    shell: InteractiveShell, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hook = '[[hooks.PreToolUse]]\nmatcher = "{}"\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "true"\n'
+    home, repo = tmp_path / "home", tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".git" / "HEAD").write_text("ref: refs/heads/main\n", encoding="utf-8")
+    (repo / ".codex").mkdir()
+    (repo / ".codex" / "config.toml").write_text(hook.format("from_project"), encoding="utf-8")
+    home.mkdir()
+    trusted = f'[projects."{repo}"]\ntrust_level = "trusted"\n'
+    (home / "config.toml").write_text(hook.format("from_home") + trusted, encoding="utf-8")
+    monkeypatch.chdir(repo)
+    run(shell, f"%codex_config --codex-home {home}", capsys)
+    out, err = run(shell, "%codex_hooks", capsys)
+    assert err == ""
+    rows = {line.split()[1]: line.split() for line in out.splitlines()[1:]}
+    assert rows["from_home"][4] == "user" and rows["from_project"][4] == "project"
+    assert str(repo / ".codex" / "config.toml") in rows["from_project"][5]
 
 
 def test_tools_shows_mcp_server_status(
