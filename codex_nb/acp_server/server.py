@@ -98,9 +98,12 @@ class CodexNbAgent:
         self.sessions: dict[str, _Served] = {}
 
     def on_connect(self, conn: Any) -> None:
+        """Keep the client connection ``acp`` hands over: ``session/update`` notifications go out on it."""
         self.conn = conn
 
     async def initialize(self, protocol_version: int, **_: Any) -> InitializeResponse:
+        """ACP ``initialize``: answers with the SDK's protocol version, the default capabilities (no
+        ``session/load``; prompts are text) and ``codex_nb`` with its version as agent info."""
         try:
             ours = version("codex_nb")
         except PackageNotFoundError:
@@ -112,9 +115,13 @@ class CodexNbAgent:
         )
 
     async def authenticate(self, method_id: str, **_: Any) -> None:
+        """ACP ``authenticate``: always an invalid-params error, since this agent offers no auth methods."""
         raise RequestError.invalid_params({"details": "codex_nb needs no authentication"})
 
     async def new_session(self, cwd: str, **_: Any) -> NewSessionResponse:
+        """ACP ``session/new``: a new ``Session`` in ``cwd`` with this agent's config, whose plan
+        updates, tool calls and assistant messages go to the client in order as ``session/update``;
+        its ``thread_id`` is the ACP session id. MCP servers the client offers are not used."""
         session = Session(self.config, cwd=cwd)
         served = _Served(session, lambda update: self.conn.session_update(session_id=session.thread_id, update=update))
         session.subscribe(served.on_event)
@@ -129,6 +136,10 @@ class CodexNbAgent:
         return served
 
     async def prompt(self, prompt: list[Any], session_id: str, **_: Any) -> PromptResponse:
+        """ACP ``session/prompt``: run a turn on the prompt's text blocks (other blocks are ignored) and
+        answer once all its updates were sent, ``end_turn`` or ``cancelled`` as the stop reason. A failed
+        turn is an internal error carrying its last error message; an unknown session id is an
+        invalid-params error, a prompt while one runs an invalid request."""
         served = self._served(session_id)
         if served.handle is not None and not served.handle.done():
             raise RequestError.invalid_request({"details": "a prompt is already running in this session"})
@@ -142,11 +153,15 @@ class CodexNbAgent:
         return PromptResponse(stop_reason=STOP_REASON.get(result.status, "end_turn"))
 
     async def cancel(self, session_id: str, **_: Any) -> None:
+        """ACP ``session/cancel``: interrupt the session's running turn (its prompt then answers
+        ``cancelled``); an unknown session id or an ended turn is ignored, as a notification must be."""
         served = self.sessions.get(session_id)
         if served is not None and served.handle is not None:
             served.handle.interrupt()
 
     async def close(self) -> None:
+        """Stop every session's update pump and close its ``Session`` (a running turn is interrupted);
+        ``serve`` calls it once the client is gone."""
         for served in self.sessions.values():
             served.pump.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -153,6 +153,9 @@ class Config(BaseModel):
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Config:
+        """``from_toml`` for a table already parsed (what ``tomllib.loads`` returns, or the merged layers
+        ``Config.load`` reads), with the same newest-Codex defaults; ``data`` itself is kept as ``extra``.
+        Raises ``ConfigError`` naming the key when a value has the wrong type or is not allowed."""
         fields: dict[str, Any] = {"update_plan_enabled": _update_plan_enabled(data)}
         features = _table(data, "features")
         for key, field in (

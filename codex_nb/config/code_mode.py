@@ -46,6 +46,8 @@ class CodeModeSettings(BaseModel):
 
     @property
     def mode(self) -> ToolMode:
+        """The tool mode in effect: ``tool_mode`` when set, else ``code_mode_only`` if ``only``,
+        ``code_mode`` if ``enabled``, else ``direct``."""
         if self.tool_mode is not None:
             return self.tool_mode
         if self.only:

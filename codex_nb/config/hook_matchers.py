@@ -55,6 +55,9 @@ class Matcher:
             object.__setattr__(self, "regex", re.compile(self.pattern))
 
     def matches(self, inputs: Iterable[str]) -> bool:
+        """Whether a call with these hook tool names (the canonical name, then its aliases, as
+        ``matcher_inputs`` gives them) wakes the hook: any name, an exact alternative, or a regex
+        found anywhere in one name."""
         if self.kind == "all":
             return True
         if self.kind == "exact":

@@ -103,6 +103,8 @@ class PythonHandler:
     handler_type: Literal["python"] = "python"
 
     def identity(self) -> dict[str, Any]:
+        """What names this hook in its ``trust_hash``: its ``name`` (``module.qualname``), timeout and
+        ``on_error``. A Python hook is trusted as code; the hash only tells hooks apart."""
         return {"type": "python", "name": self.name, "timeout": self.timeout, "on_error": self.on_error}
 
 
@@ -168,6 +170,9 @@ class HooksConfig:
     warnings: tuple[str, ...] = ()
 
     def merged(self, other: HooksConfig) -> HooksConfig:
+        """A new config with ``other``'s hooks after these (configured order), both ``[hooks.state]``
+        tables (``other``'s entry wins for a key) and both warning lists: how the hooks of several
+        files and config layers add up."""
         return HooksConfig(
             specs=self.specs + other.specs, state={**self.state, **other.state}, warnings=self.warnings + other.warnings
         )

@@ -65,16 +65,23 @@ class ConfigLayer:
 
     @property
     def file(self) -> Path | None:
+        """The ``config.toml`` this layer reads (inside the ``.codex`` folder for a project layer);
+        None for session flags."""
         if self.path is None:
             return None
         return self.path / CONFIG_FILE if self.source == "project" else self.path
 
     @property
     def enabled(self) -> bool:
+        """True when the layer counts; False for a project layer Codex would not trust (see
+        ``disabled_reason``)."""
         return self.disabled_reason is None
 
     @property
     def label(self) -> str:
+        """How a person reads where a setting came from: the source and its file
+        (``user /home/me/.codex/config.toml``, with the profile when there is one), or
+        ``session flags (-c overrides)``."""
         if self.source == "session_flags":
             return "session flags (-c overrides)"
         where = f"{self.source} {self.file}"

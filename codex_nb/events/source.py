@@ -22,7 +22,11 @@ class EventSource(Protocol):
     """One thread's events, its latest plan, a Stop control and its pending person-requests."""
 
     @property
-    def thread_id(self) -> str: ...
+    def thread_id(self) -> str:
+        """The thread whose events this source publishes: Codex's thread id for an app-server
+        thread, the ``sessionId`` of an ACP session, the saved session's id for a replay, a
+        ``Session``'s own id. Widgets and ``PlanTimeline`` ignore events of another thread."""
+        ...
 
     @property
     def frontend_requests(self) -> FrontendRequests:

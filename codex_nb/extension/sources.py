@@ -128,9 +128,13 @@ class SourceRegistry:
         self._sources: list[Adapter] = [Adapter(name="turn source", accepts=is_turn_source, adapt=lambda v: v)]
 
     def register_model(self, name: str, *, accepts: Callable[[object], bool], adapt: Callable[[object], Any]) -> None:
+        """Teach ``--model`` a new kind of value: for a value ``accepts`` says yes to, ``adapt``
+        returns the model to sample. Tried before the rules already registered; ``name`` names the rule."""
         self._models.insert(0, Adapter(name=name, accepts=accepts, adapt=adapt))
 
     def register_source(self, name: str, *, accepts: Callable[[object], bool], adapt: Callable[[object], Any]) -> None:
+        """Teach ``--source`` a new kind of value: for a value ``accepts`` says yes to, ``adapt``
+        returns a turn source (see the module). Tried before the rules already registered."""
         self._sources.insert(0, Adapter(name=name, accepts=accepts, adapt=adapt))
 
     def model(self, value: object, *, label: str) -> Any:

@@ -83,6 +83,8 @@ class KernelAgent:
 
     # -- sources ---------------------------------------------------------------------
     def source(self, label: str | None = None) -> Any:
+        """The source named ``label`` (default: the current one): an extension-owned session or a
+        ``--source`` object. Raises ``SourceError`` listing the known labels when there is none."""
         label = self.current if label is None else label
         if label in self.sessions:
             return self.sessions[label]
@@ -91,6 +93,7 @@ class KernelAgent:
         raise SourceError(f"no session named {label!r}; known: {', '.join(self.labels())}")
 
     def labels(self) -> list[str]:
+        """Every source label: the owned sessions (``default`` first), then the ``--source`` variables."""
         return [*self.sessions, *self.external]
 
     def use_session(self, name: str) -> Any:
@@ -110,6 +113,9 @@ class KernelAgent:
         return source
 
     def model_for(self, variable: str | None) -> Any:
+        """The model for one turn from the notebook variable ``variable`` (default: the extension's
+        ``default_model``), adapted by the ``--model`` rules. Raises ``SourceError`` when no model is
+        named or the variable does not exist or is no model."""
         name = variable or self.settings.default_model
         if not name:
             raise SourceError(
@@ -142,6 +148,10 @@ class KernelAgent:
 
     # -- turns -----------------------------------------------------------------------
     def start_turn(self, text: str, *, model: str | None, mode: str) -> RunningTurn:
+        """Start a turn on the current source, in the background, and keep it until it ends (so
+        ``%unload_ext`` can interrupt it). ``model`` names a variable for a source that needs a model.
+        Raises ``SourceError`` while a turn runs on that source, or for ``--model`` given to a source
+        that brings its own model."""
         source = self.source()
         if getattr(source, "active_turn", None) is not None:
             raise SourceError(
@@ -168,6 +178,7 @@ class KernelAgent:
             self.turns.remove(running)
 
     def keep(self, widget: Any) -> Any:
+        """Remember ``widget`` so that ``%unload_ext`` closes it; returns it, to display in one line."""
         self.widgets.append(widget)
         return widget
 

@@ -48,6 +48,9 @@ class AnswerPolicy:
         self._answerer = answerer
 
     async def answer(self, request: FrontendRequest) -> Any:
+        """The answer this policy gives ``request``, in the shapes ``scripted`` takes (an async
+        answerer is awaited). The caller checks the shape; whatever the answerer raises propagates, e.g.
+        ``AnswerPolicyError`` when scripted answers ran out."""
         value = self._answerer(request)
         if inspect.isawaitable(value):
             value = await value
@@ -124,6 +127,10 @@ class AnswerPolicy:
 
     @classmethod
     def from_spec(cls, spec: str, *, where: str = ENV_VAR) -> AnswerPolicy | None:
+        """The policy a string names, as ``CODEX_NB_ANSWER_POLICY`` spells it: ``deny``, ``recommended``,
+        ``none`` or blank (None: no policy), or the path of a ``.json`` file (``file:`` prefix and ``~``
+        allowed) holding a list of scripted answers. Raises ``AnswerPolicyError`` for anything else or a
+        file that cannot be read; ``where`` names the setting in that message."""
         text = spec.strip()
         if text in ("", "none"):
             return None

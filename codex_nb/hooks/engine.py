@@ -128,6 +128,8 @@ class HookEngine:
 
     @property
     def specs(self) -> list[HookSpec]:
+        """Every configured hook (file, config and Python ones), in configured order, the order
+        their results combine in; a copy."""
         return list(self._specs)
 
     # -- configuration -------------------------------------------------------------------
@@ -200,6 +202,8 @@ class HookEngine:
         return spec
 
     def remove(self, spec: HookSpec) -> None:
+        """Stop using the hook ``spec`` (as ``add_python``, ``load`` or ``specs`` gave it); its trust
+        entry stays. Raises ``ValueError`` if it is not configured."""
         self._specs.remove(spec)
 
     # -- trust ---------------------------------------------------------------------------
@@ -235,6 +239,8 @@ class HookEngine:
         return {s.key: self._trust.trust(s) for s in chosen}
 
     def untrust(self, keys: str | Iterable[str]) -> None:
+        """Withdraw the trust of the file hooks ``keys`` names, so they stop running until trusted
+        again (``trust()``); a key with no trust recorded is left as it is."""
         for key in [keys] if isinstance(keys, str) else keys:
             self._trust.untrust(key)
 
@@ -249,6 +255,10 @@ class HookEngine:
         return not self._specs and not self._pending_contexts
 
     async def pre_tool_use(self, request: HookRequest) -> PreToolUseOutcome:
+        """Run the matching trusted PreToolUse hooks concurrently and combine their results as the
+        module says: a block wins (the first in configured order gives the reason), else the last
+        ``updatedInput`` rewrites the call; contexts are collected either way. With hooks disabled or
+        none matching, the call continues."""
         if self.idle:
             return PreToolUseOutcome()
         runs = await self._run_event("PreToolUse", request)
@@ -265,6 +275,9 @@ class HookEngine:
         return outcome
 
     async def post_tool_use(self, request: HookRequest) -> PostToolUseOutcome:
+        """Run the matching trusted PostToolUse hooks concurrently and combine their results: their
+        feedback, joined with a blank line, replaces the tool's output (``block_reason``), or only its
+        text when a hook stopped (``continue: false``, ``feedback``); contexts are collected either way."""
         if self.idle:
             return PostToolUseOutcome()
         runs = await self._run_event("PostToolUse", request)

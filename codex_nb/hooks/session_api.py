@@ -27,6 +27,9 @@ class SessionHooksMixin:
 
     @property
     def hook_engine(self) -> HookEngine:
+        """The session's built-in ``HookEngine`` (``session.hooks``), for what the shortcuts here do
+        not cover (``specs``, ``remove``, ``untrust``...). Raises ``HookError`` when the session was
+        made with another ``hooks=`` object."""
         if not isinstance(self.hooks, HookEngine):
             raise HookError(
                 f"this session was created with hooks={type(self.hooks).__name__}; notebook hooks "

@@ -81,6 +81,9 @@ class Block:
     system_message: str | None = None
 
     def to_output(self, event: str) -> dict[str, Any]:
+        """The JSON a command hook would print for this decision on ``event`` (``PreToolUse`` or
+        ``PostToolUse``): a ``permissionDecision`` of ``deny`` with ``reason`` before the call,
+        ``decision: block`` after it."""
         out: dict[str, Any] = {}
         if self.system_message is not None:
             out["systemMessage"] = self.system_message
@@ -107,6 +110,8 @@ class Rewrite:
     system_message: str | None = None
 
     def to_output(self, event: str) -> dict[str, Any]:
+        """The JSON a command hook would print: ``permissionDecision: allow`` with ``updatedInput``.
+        Raises ``ValueError`` for any ``event`` but ``PreToolUse``."""
         if event != "PreToolUse":
             raise ValueError("Rewrite is only supported by PreToolUse hooks")
         out: dict[str, Any] = {
@@ -130,6 +135,8 @@ class AddContext:
     system_message: str | None = None
 
     def to_output(self, event: str) -> dict[str, Any]:
+        """The JSON a command hook would print for ``event``: ``additionalContext`` in its
+        ``hookSpecificOutput``."""
         out: dict[str, Any] = {"hookSpecificOutput": _specific(event, additionalContext=self.text)}
         if self.system_message is not None:
             out["systemMessage"] = self.system_message
@@ -145,6 +152,8 @@ class Stop:
     reason: str | None = None
 
     def to_output(self, event: str) -> dict[str, Any]:
+        """The JSON a command hook would print: ``continue: false`` with ``stopReason`` and
+        ``reason`` when set (``event`` does not change it)."""
         out: dict[str, Any] = {"continue": False}
         if self.stop_reason is not None:
             out["stopReason"] = self.stop_reason

@@ -23,6 +23,8 @@ class EventMsg(BaseModel):
     type: str
 
     def to_wire(self) -> dict[str, Any]:
+        """This payload as Codex's wire JSON (the ``msg`` of an event): ``type`` and the fields in
+        Codex's order, with what codex_nb adds for itself (e.g. an ACP plan's priorities) left out."""
         return self.model_dump(mode="json")
 
 
@@ -35,6 +37,8 @@ class PlanUpdate(EventMsg):
 
     @classmethod
     def from_args(cls, args: UpdatePlanArgs) -> PlanUpdate:
+        """The event for an accepted ``update_plan`` call's parsed arguments (no second validation:
+        they are already typed); a subclass is built and validated the ordinary way."""
         if cls is not PlanUpdate:
             return cls(explanation=args.explanation, plan=list(args.plan))
         # Parsed arguments are already typed: the event holds them without a second validation.
@@ -45,6 +49,7 @@ class PlanUpdate(EventMsg):
         )
 
     def args(self) -> UpdatePlanArgs:
+        """The plan as ``update_plan`` arguments again (explanation and steps), e.g. to diff or render."""
         return UpdatePlanArgs(explanation=self.explanation, plan=list(self.plan))
 
 

@@ -47,6 +47,8 @@ class ModelRequest:
 
     @property
     def tool_names(self) -> list[str]:
+        """The model-visible tool names of ``tools``, in order; a tool inside a namespace spec as
+        ``namespace.name``. Handy in a test of which tools a step offered."""
         return spec_tool_names(self.tools)
 
 
@@ -58,4 +60,9 @@ class Model(Protocol):
     as they complete and the events it yields are published as they arrive.
     """
 
-    async def sample(self, request: ModelRequest) -> list[Item]: ...
+    async def sample(self, request: ModelRequest) -> list[Item]:
+        """One response to ``request``: its output items (Responses API ``message``,
+        ``function_call``, ``custom_tool_call``, ... dicts), in order. No call item ends the turn.
+        Raising ``ModelError`` fails the turn with its message; the turn loop cancels a pending
+        call when the turn is stopped."""
+        ...

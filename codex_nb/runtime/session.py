@@ -292,10 +292,15 @@ class Session(BusEventSource, SessionHooksMixin):
     # -- records ----------------------------------------------------------------------
     @property
     def lifecycle_log(self) -> list[LifecycleRecord]:
+        """Every tool call's ``start`` and ``finish`` records (the latest ``record_limit``), oldest
+        first; a copy. ``on_lifecycle`` tells you about each as it is made."""
         return self.records.lifecycle_log
 
     @property
     def control_tool_facts(self) -> list[ControlToolCallFact]:
+        """One fact per call of a builtin control tool (``update_plan``, ``request_user_input``,
+        ``view_image``): its ids, times and status, never the plan's content, as Codex's control-tool
+        analytics record it; the latest ``record_limit``, oldest first, a copy."""
         return self.records.control_tool_facts
 
     def on_lifecycle(self, fn: Callable[[LifecycleRecord], None]) -> Callable[[], None]:
@@ -439,6 +444,8 @@ class Session(BusEventSource, SessionHooksMixin):
 
     @property
     def active_turn(self) -> TurnHandle | None:
+        """The handle of the turn running now, or None (also once it has ended). One turn runs at a
+        time: ``start_turn`` raises ``TurnError`` while this is set."""
         return self._active if self._active is not None and not self._active.done() else None
 
     def start_turn(self, user_text: str, *, model: Model, mode: str = "default") -> TurnHandle:
@@ -523,6 +530,8 @@ class Session(BusEventSource, SessionHooksMixin):
 
     @property
     def closed(self) -> bool:
+        """True once ``aclose()`` began (or the ``async with`` block ended): the session takes no
+        more turns."""
         return self._closed
 
     async def aclose(self) -> None:

@@ -41,6 +41,7 @@ class RolloutReplay(BusEventSource):
         return len(self.rollout.plans)
 
     def interrupt(self) -> bool:
+        """Always False: a replay runs no turn, so there is nothing to stop."""
         return False
 
     def seek(self, index: int) -> Event:
@@ -65,9 +66,11 @@ class RolloutReplay(BusEventSource):
         return event
 
     def first(self) -> Event:
+        """Show the first snapshot (``seek(0)``); ``ReplayError`` if there is none."""
         return self.seek(0)
 
     def last(self) -> Event:
+        """Show the latest snapshot (``seek(-1)``); ``ReplayError`` if there is none."""
         return self.seek(-1)
 
     def step(self, delta: int = 1) -> Event:
@@ -76,6 +79,8 @@ class RolloutReplay(BusEventSource):
         return self.seek(max(0, min(len(self) - 1, current + delta)))
 
     def describe(self, index: int | None = None) -> str:
+        """Where snapshot ``index`` (default: the one shown) sits, in words: ``Replay: plan snapshot 2
+        of 5 (turn 1 of 3)``, or the snapshot count while none is shown yet. The scrubber's label."""
         index = self.position if index is None else index
         if index is None:
             return f"Replay of {self.rollout.path.name}: {len(self)} plan snapshot(s), none shown yet"

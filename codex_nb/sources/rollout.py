@@ -104,9 +104,13 @@ class Rollout:
 
     @property
     def skipped(self) -> int:
+        """Lines not read: unknown types, malformed lines (all of them, listed or not) and a truncated
+        last line. 0 means every line of the file was understood."""
         return sum(self.unknown_types.values()) + self.malformed_count + (1 if self.truncated else 0)
 
     def summary(self) -> str:
+        """One line on what was read and what was skipped and why (``Rollout rollout-....jsonl: 12 lines,
+        2 turn(s), 3 plan snapshot(s)``, then any unknown, malformed or truncated lines); the repr."""
         parts = [f"{self.lines} lines", f"{len(self.turns)} turn(s)", f"{len(self.plans)} plan snapshot(s)"]
         if self.unknown_types:
             names = sorted(self.unknown_types)

@@ -194,6 +194,9 @@ class ResponsesServer:
 
     # -- lifecycle -------------------------------------------------------------------
     def start(self) -> ResponsesServer:
+        """Listen (on a free port unless ``port`` was given) and serve from a daemon thread; returns
+        the server, and does nothing if it already runs. The context managers call it; call it
+        yourself when the server must outlive a ``with`` block, and ``close()`` it after."""
         if self._httpd is not None:
             return self
         server = self
@@ -209,6 +212,8 @@ class ResponsesServer:
         return self
 
     def close(self) -> None:
+        """Stop serving and join the server thread (held streams end); idempotent. It does not
+        ``check()`` the script: leaving the context manager does both."""
         httpd, self._httpd = self._httpd, None
         if httpd is None:
             return
@@ -250,16 +255,21 @@ class ResponsesServer:
     # -- facts -------------------------------------------------------------------------
     @property
     def port(self) -> int:
+        """The TCP port the server listens on. Raises ``RuntimeError`` when it is not running."""
         if self._httpd is None:
             raise RuntimeError("the ResponsesServer is not running; use it as a context manager or call start()")
         return int(self._httpd.server_address[1])
 
     @property
     def base_url(self) -> str:
+        """``http://127.0.0.1:PORT/v1``: the ``base_url`` to give ``cx.ResponsesModel`` or a Codex model
+        provider (``write_codex_home`` writes it). Raises ``RuntimeError`` when it is not running."""
         return f"http://127.0.0.1:{self.port}/v1"
 
     @property
     def remaining(self) -> int:
+        """Script entries not requested yet; ``check()`` fails while this is above 0 unless
+        ``allow_leftover``."""
         return max(0, len(self.script) - len(self.requests))
 
     def write_codex_home(self, path: str | Path, **overrides: Any) -> Path:

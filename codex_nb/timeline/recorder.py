@@ -442,6 +442,7 @@ class PlanTimeline:
 
     @property
     def closed(self) -> bool:
+        """True once ``close()`` (or the end of a ``with`` block) stopped the recording."""
         return not self._unsubscribe
 
     def __enter__(self) -> PlanTimeline:

@@ -87,10 +87,12 @@ class StepChange:
 
     @property
     def renamed(self) -> bool:
+        """The step's text changed (kind ``renamed`` or ``renamed_status``)."""
         return self.kind in ("renamed", "renamed_status")
 
     @property
     def status_changed(self) -> bool:
+        """The step's status changed (kind ``status`` or ``renamed_status``)."""
         return self.kind in ("status", "renamed_status")
 
     @property
@@ -116,22 +118,27 @@ class PlanDiff:
 
     @property
     def added(self) -> tuple[StepChange, ...]:
+        """The steps only the newer revision has, in its order."""
         return tuple(c for c in self.changes if c.kind == "added")
 
     @property
     def removed(self) -> tuple[StepChange, ...]:
+        """The steps only the older revision had, in its order."""
         return tuple(c for c in self.changes if c.kind == "removed")
 
     @property
     def renamed(self) -> tuple[StepChange, ...]:
+        """The matched steps whose text changed (their status may have changed too)."""
         return tuple(c for c in self.changes if c.renamed)
 
     @property
     def status_changed(self) -> tuple[StepChange, ...]:
+        """The matched steps whose status changed (their text may have changed too)."""
         return tuple(c for c in self.changes if c.status_changed)
 
     @property
     def regressions(self) -> tuple[StepChange, ...]:
+        """The steps that went back (e.g. ``completed`` to ``in_progress``): what a report flags."""
         return tuple(c for c in self.changes if c.regression)
 
     @property

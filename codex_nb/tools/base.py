@@ -51,6 +51,7 @@ class Tool(ABC):
 
     @property
     def name(self) -> str:
+        """The bare tool name, without its namespace (``tool_name`` has both)."""
         return self.tool_name.name
 
     @abstractmethod
@@ -70,6 +71,8 @@ class Tool(ABC):
     # -- hook payloads (what a hook's stdin says about the call): generic function tools --------
     @property
     def hook_tool_name(self) -> str:
+        """The ``tool_name`` hooks see and their matchers match: the bare name in the default
+        namespace, else namespace and name joined with no separator, as Codex spells it."""
         return self.tool_name.display
 
     def hook_tool_input(self, payload_text: str) -> Any:

@@ -20,14 +20,19 @@ class ToolExposure(Enum):
 
     @property
     def is_direct(self) -> bool:
+        """``Direct`` or ``DirectModelOnly``: the tool's spec is in the model's tool list at every step."""
         return self in (ToolExposure.Direct, ToolExposure.DirectModelOnly)
 
     @property
     def is_deferred(self) -> bool:
+        """``Deferred`` or ``DeferredModelOnly``: the model finds the tool with ``tool_search``; its
+        namespace is announced, its spec is not listed."""
         return self in (ToolExposure.Deferred, ToolExposure.DeferredModelOnly)
 
     @property
     def available_in_code_mode(self) -> bool:
+        """``Direct``, ``Deferred`` or ``CodeModeOnly``: Code Mode's ``exec`` can call the tool as
+        ``tools.X`` (the ``*ModelOnly`` and ``Hidden`` exposures keep it out)."""
         return self in (ToolExposure.Direct, ToolExposure.Deferred, ToolExposure.CodeModeOnly)
 
     @classmethod

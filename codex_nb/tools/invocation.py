@@ -159,10 +159,14 @@ class ToolInvocation:
 
     @property
     def call_id(self) -> str:
+        """The model's ``call_id`` for this call: its output item answers to it."""
         return self.call.call_id
 
     @property
     def payload_text(self) -> str:
+        """The call's raw input as the model sent it: the ``arguments`` JSON text of a function
+        call, the free-form ``input`` of a custom call. Parse it yourself (``Tool.hook_tool_input`` is
+        lenient)."""
         return self.call.payload.text
 
     async def emit(self, msg: EventMsg, *, revision: int | None = None) -> Event:

@@ -18,12 +18,15 @@ class ToolName:
 
     @classmethod
     def of(cls, name: str, namespace: str | None = None) -> ToolName:
+        """The name ``name`` in ``namespace`` (None or "" is ``functions``, Codex's default
+        namespace). Recent names are cached and shared, so calling it for every call is cheap."""
         if cls is ToolName:
             return _interned(namespace or DEFAULT_NAMESPACE, name)
         return cls(namespace or DEFAULT_NAMESPACE, name)
 
     @property
     def is_default(self) -> bool:
+        """True in Codex's default namespace ``functions``, where every spelling is the bare name."""
         return self.namespace == DEFAULT_NAMESPACE
 
     @property

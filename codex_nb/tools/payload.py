@@ -93,9 +93,14 @@ class ToolOutput:
 
     @property
     def text(self) -> str:
+        """The body as text: the body itself when it is a string, else its non-empty ``input_text``
+        parts joined by newlines (images are left out)."""
         return body_text(self.body)
 
     def to_response_item(self, call: ToolCall) -> dict[str, Any]:
+        """The output item that answers ``call`` in the conversation: ``function_call_output`` or
+        ``custom_tool_call_output`` (a one-``input_text`` body becomes a bare string unless
+        ``keep_items``), or a ``tool_search_output`` listing the tools found."""
         body = self.body if self.keep_items else collapse_body(self.body)
         if call.payload.kind == "tool_search":
             item = empty_tool_search_output(call.call_id)

@@ -172,6 +172,8 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
 
     # -- reprs (stable for nbval: no addresses, no ids) -------------------------------------
     def text(self) -> str:
+        """The pending requests as plain text: a count line, then one line per request with its kind
+        and a summary (``Prompts: no pending requests`` when none wait)."""
         pending = self._broker.pending
         if not pending:
             return "Prompts: no pending requests"
@@ -180,6 +182,7 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
         return "\n".join(lines)
 
     def html(self) -> str:
+        """``text()`` as escaped HTML: the count line in bold, the requests as a list."""
         rows = "".join(f"<li>{html.escape(line.strip())}</li>" for line in self.text().splitlines()[1:])
         head = html.escape(self.text().splitlines()[0])
         return f'<div class="cx-prompts-static"><b>{head}</b>{f"<ul>{rows}</ul>" if rows else ""}</div>'
@@ -188,6 +191,9 @@ class PromptsWidget(StaticFallback, anywidget.AnyWidget):
         return self.text()
 
     def close(self) -> None:
+        """Detach from the session's requests, then close the comm. When no other rendered prompts
+        widget is left, requests that waited for a person here are routed again (the answer policy,
+        ``CODEX_NB_ANSWER_POLICY``, or a fail-fast error)."""
         self._detach()
         self._unlisten()
         self._unsubscribe()

@@ -55,21 +55,28 @@ class ReplayScrubber(StaticFallback, ipywidgets.VBox):
         self.label.value = html.escape(self.replay.describe())
 
     def first(self) -> None:
+        """Show the first snapshot (the ``|<`` button)."""
         self.show(0)
 
     def last(self) -> None:
+        """Show the latest snapshot (the ``>|`` button)."""
         self.show(len(self.replay) - 1)
 
     def back(self) -> None:
+        """Show the snapshot before the one on screen, staying at the first (the ``<`` button)."""
         self.show(max(0, (self.replay.position or 0) - 1))
 
     def next(self) -> None:
+        """Show the snapshot after the one on screen, staying at the last (the ``>`` button)."""
         self.show(min(len(self.replay) - 1, (self.replay.position or 0) + 1))
 
     def text(self) -> str:
+        """The replay's position line (``RolloutReplay.describe()``) and, when there are snapshots,
+        the checklist's text of the one shown."""
         return f"{self.replay.describe()}\n{self.checklist.text()}" if len(self.replay) else self.replay.describe()
 
     def html(self) -> str:
+        """The position line and the checklist's static HTML, escaped."""
         return f"<div><p>{html.escape(self.replay.describe())}</p>{self.checklist.html()}</div>"
 
     def __repr__(self) -> str:

@@ -17,9 +17,13 @@ class StaticFallback:
     """Mixin for ``anywidget.AnyWidget`` subclasses; list it before ``AnyWidget``."""
 
     def text(self) -> str:
+        """What the widget shows, as plain text: the ``text/plain`` of its MIME bundle, stable
+        across runs (no ids, no addresses) so nbval can compare it. Each widget implements it."""
         raise NotImplementedError
 
     def html(self) -> str:
+        """What the widget shows, as static escaped HTML: the ``text/html`` of its MIME bundle, read
+        by viewers without a widget manager (nbconvert, GitHub). Each widget implements it."""
         raise NotImplementedError
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:

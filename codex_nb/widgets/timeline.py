@@ -202,6 +202,7 @@ class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
     # ---- static fallbacks -----------------------------------------------------------------
 
     def text(self) -> str:
+        """The timeline's ``text()``: the revision list, one line each."""
         return self.timeline.text()
 
     def html(self) -> str:
@@ -220,6 +221,7 @@ class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
             self.timeline.close()
 
     def close(self) -> None:
+        """``detach()`` (closing the timeline if this widget made it), then close the comm."""
         if hasattr(self, "_remove"):
             self.detach()
         super().close()

@@ -118,10 +118,13 @@ class Transcript(StaticFallback, anywidget.AnyWidget):
 
     # -- reprs (stable for nbval: no addresses, ids or times) -----------------------------
     def text(self) -> str:
+        """The latest turn as plain text under a status line (``Transcript: running``), one line per
+        entry: every kept entry, not only the newest ``rows`` the view shows."""
         with self._lock:
             return self.state.text()
 
     def html(self) -> str:
+        """``text()`` in an escaped ``<pre>`` block."""
         return f'<pre class="cx-transcript-static">{html.escape(self.text())}</pre>'
 
     def __repr__(self) -> str:
@@ -133,5 +136,6 @@ class Transcript(StaticFallback, anywidget.AnyWidget):
         self._flush()
 
     def close(self) -> None:
+        """``detach()`` (pending updates are sent first), then close the comm."""
         self.detach()
         super().close()

@@ -139,6 +139,8 @@ class TurnControls(StaticFallback, anywidget.AnyWidget):
 
     # -- reprs (stable for nbval: no addresses, no ids, no times) ---------------------------
     def text(self) -> str:
+        """The turn status in one line (``Turn: running [Stop]``), in the wording the view shows;
+        ``(stopping)`` once a Stop was accepted and the turn has not ended yet."""
         line = f"Turn: {turn_status_labels().get(self.status, self.status)}"
         if self.stoppable:
             line += " [Stop]"
@@ -147,6 +149,7 @@ class TurnControls(StaticFallback, anywidget.AnyWidget):
         return line
 
     def html(self) -> str:
+        """``text()`` as escaped HTML, with a disabled Stop button while a turn runs."""
         button = "<button disabled>Stop</button>" if self.status == "running" else ""
         return (
             f'<div class="cx-turn-controls-static"><span class="cx-turn-status">'
@@ -164,5 +167,6 @@ class TurnControls(StaticFallback, anywidget.AnyWidget):
         self._unsubscribe()
 
     def close(self) -> None:
+        """Stop following the session, then close the comm."""
         self._unsubscribe()
         super().close()

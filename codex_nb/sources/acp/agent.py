@@ -104,10 +104,13 @@ class AcpAgent:
     # -- facts -----------------------------------------------------------------------------
     @property
     def pid(self) -> int | None:
+        """The agent process's id (it leads its own process group), or None before ``start()`` and
+        when a cassette replays the agent (no process exists then). It stays set after the process ends."""
         return None if self.process is None else self.process.pid
 
     @property
     def running(self) -> bool:
+        """True from ``start()`` until the process exits or ``aclose()`` begins."""
         return self.process is not None and self.process.returncode is None and not self._closing
 
     @property

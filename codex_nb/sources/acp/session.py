@@ -97,9 +97,12 @@ class AcpTurnHandle:
 
     @property
     def turn(self) -> AcpTurnHandle:  # what TurnControls reads on a Session's handle
+        """The handle itself: ``TurnControls`` reads ``handle.turn.cancel`` on any source's handle, as
+        on a ``Session`` turn's."""
         return self
 
     def done(self) -> bool:
+        """True once the prompt's task has finished: ``await handle`` returns (or raises) at once."""
         return self.task.done()
 
     def interrupt(self) -> bool:
@@ -183,6 +186,7 @@ class AcpSession(BusEventSource):
     # -- event source ----------------------------------------------------------------------
     @property
     def thread_id(self) -> str:
+        """The ACP ``sessionId``: the thread id the widgets and ``PlanTimeline`` key this source by."""
         return self.session_id
 
     @property
@@ -212,6 +216,9 @@ class AcpSession(BusEventSource):
         )
 
     def emit(self, msg: EventMsg) -> Event:
+        """Publish ``msg`` to this session's subscribers as an event of the running prompt (or of the
+        session, between prompts) and return it; a ``plan_update`` gets the next revision number, and
+        the running prompt's handle keeps the event for its ``AcpTurnResult``."""
         revision = None
         if msg.type == "plan_update":
             self._revision += 1
@@ -506,6 +513,10 @@ class AcpSession(BusEventSource):
 
     # -- session/request_permission ------------------------------------------------------------
     async def request_permission(self, options: list[Any], tool_call: Any) -> RequestPermissionResponse:
+        """Answer the agent's ``session/request_permission`` for ``tool_call``: the options become a
+        question (shown as ``request_user_input`` questions are) for the prompts widget or the answer
+        policy, and the chosen option is the response. A request during a cancelled prompt, or one
+        nobody answered, gets the ``cancelled`` outcome."""
         turn_id = self._turn_id or "no-turn"
         handle = self.active_turn
         if handle is not None and handle.cancel.cancelled:

@@ -219,6 +219,9 @@ class CodexAppServer:
         return code
 
     def check_open(self) -> None:
+        """Raise unless requests can be sent: ``AppServerError`` before ``start()``, and once the
+        connection closed the error that closed it (``AppServerExited`` with the stderr tail when the
+        process died or was closed or killed). Threads call it before each turn."""
         if self.connection is None:
             raise AppServerError(
                 "the app-server is not started; use `async with cx.CodexAppServer(...) as server` "
@@ -229,9 +232,13 @@ class CodexAppServer:
 
     @property
     def pid(self) -> int | None:
+        """The ``codex app-server`` process id (it leads its own process group), or None before
+        ``start()`` and when a cassette replays the server (no process exists then)."""
         return None if self.process is None else self.process.pid
 
     def stderr_tail(self, n: int = 20) -> str:
+        """The server's last ``n`` stderr lines (ANSI colours removed, long lines cut), "" before
+        ``start()``; what an ``AppServerExited`` error quotes when the process dies."""
         return "" if self.process is None else self.process.stderr.tail(n)
 
     # -- requests -----------------------------------------------------------------------------
@@ -272,10 +279,16 @@ class CodexAppServer:
 
     # -- from the connection ---------------------------------------------------------------------
     def connection_respond(self, rpc_id: Any, result: Any, *, method: str) -> None:
+        """Answer the server request ``rpc_id`` (a ``method`` request) with ``result``; with
+        ``validate=True`` the result is checked against Codex's schema first (a mismatch is logged).
+        Nothing is sent before ``start()``, or after the connection closed."""
         if self.connection is not None:
             self.connection.respond(rpc_id, result, method=method)
 
     def connection_respond_error(self, rpc_id: Any, code: int, message: str) -> None:
+        """Answer the server request ``rpc_id`` with a JSON-RPC error (``code``, ``message``), as a
+        thread does for a request it cannot serve. Nothing is sent before ``start()``, or after the
+        connection closed."""
         if self.connection is not None:
             self.connection.respond_error(rpc_id, code, message)
 

@@ -90,9 +90,12 @@ class AppServerTurnHandle:
 
     @property
     def turn_id(self) -> str:
+        """The turn's id as Codex gave it in the ``turn/start`` response; "" until then (``await
+        handle.started`` waits for it)."""
         return self.turn.turn_id
 
     def done(self) -> bool:
+        """True once the turn's task has finished: ``await handle`` returns (or raises) at once."""
         return self.task is not None and self.task.done()
 
     def interrupt(self) -> bool:
@@ -172,19 +175,28 @@ class CodexThread(BusEventSource):
     # -- event source --------------------------------------------------------------------------
     @property
     def active_turn(self) -> AppServerTurnHandle | None:
+        """The handle of the turn running on this thread, or None. One turn runs at a time:
+        ``start_turn`` raises ``TurnError`` while this is set."""
         active = self._active
         return active if active is not None and not active.done() else None
 
     def interrupt(self) -> bool:
+        """Stop the running turn with ``turn/interrupt``, as the Stop button does; False if no turn
+        runs or it is already stopping. Safe from any thread; never blocks."""
         active = self.active_turn
         return active.interrupt() if active is not None else False
 
     def emit(self, msg: EventMsg, *, turn_id: str | None) -> Event:
+        """Publish ``msg`` to this thread's subscribers as an event of ``turn_id`` (None: a
+        thread-level event) and return it; a ``plan_update`` gets the thread's next revision number."""
         revision = next(self._revision) if msg.type == "plan_update" else None
         return self.bus.emit(msg, id=turn_id or self.thread_id, turn_id=turn_id, revision=revision)
 
     # -- notifications in ---------------------------------------------------------------------
     def on_notification(self, method: str, params: dict[str, Any]) -> None:
+        """Turn one app-server notification for this thread into codex_nb events (the server routes
+        it here by ``threadId``): ``turn/plan/updated`` becomes a ``plan_update``, ``turn/completed``
+        the turn's end events, and ``serverRequest/resolved`` settles the request it names."""
         turn_id = params.get("turnId") or (params.get("turn") or {}).get("id")
         if method == "turn/plan/updated":
             self.emit(plan_update(params), turn_id=turn_id)
@@ -262,6 +274,8 @@ class CodexThread(BusEventSource):
         return handle
 
     async def run_turn(self, text: str, *, mode: str = "default", **overrides: Any) -> AppServerTurnResult:
+        """``start_turn`` and wait for the turn to end; raises what ``start_turn`` raises, and what
+        the server answers to ``turn/start`` (e.g. ``AppServerRpcError``)."""
         return await self.start_turn(text, mode=mode, **overrides)
 
     async def _run_turn(self, handle: AppServerTurnHandle, params: dict[str, Any], mode: str) -> AppServerTurnResult:
