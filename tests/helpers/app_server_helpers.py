@@ -14,6 +14,20 @@ import codex_nb as cx
 from codex_nb.testing import ResponsesServer, codex_binary
 
 PLAN_TOOLS = {"tools": {"update_plan": {"enabled": True}}}
+# request_user_input arguments: one question, two options
+SCOPE_QUESTION = {
+    "questions": [
+        {
+            "id": "scope",
+            "header": "Scope",
+            "question": "Which scope?",
+            "options": [
+                {"label": "Small (Recommended)", "description": "one file"},
+                {"label": "Large", "description": "many files"},
+            ],
+        }
+    ]
+}
 
 
 def plan_call(steps: list[tuple[str, str]], *, call_id: str, explanation: str | None = None) -> dict[str, Any]:
