@@ -147,9 +147,6 @@ class Cassette:
         """``record()`` off the event loop (the file is rewritten whole)."""
         await asyncio.to_thread(self.record_many, [interaction])
 
-    async def arecord_many(self, interactions: list[dict[str, Any]]) -> None:
-        await asyncio.to_thread(self.record_many, interactions)
-
     def _current(self) -> bytes:
         """The file as it is now (another writer may have appended), checked, or a new header."""
         try:
