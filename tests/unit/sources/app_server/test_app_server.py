@@ -17,7 +17,16 @@ import codex_nb as cx
 from codex_nb.sources.app_server.process import live_process_groups
 from codex_nb.testing import RecordingSubscriber, Stall, pinned_codex_version
 
-from helpers.app_server_helpers import SCOPE_QUESTION, Reached, Waiter, live_members, of_type, plan_call, real_codex
+from helpers.app_server_helpers import (
+    SCOPE_QUESTION,
+    Reached,
+    Waiter,
+    hook_trust_toml,
+    live_members,
+    of_type,
+    plan_call,
+    real_codex,
+)
 from helpers.app_server_peer import StandInThread
 from helpers.sigint import previous_handler, sigint_once
 
@@ -263,9 +272,7 @@ async def test_a_project_hook_keeps_codexs_project_source(tmp_path: Path) -> Non
     async with real_codex([], home, extra_toml=project) as (server, _srv):
         listed = (await server.request("hooks/list", {"cwds": [str(repo)]}))["data"][0]["hooks"]
     assert [(h["source"], h["trustStatus"]) for h in listed] == [("project", "untrusted")]
-    trust = project + "".join(
-        f"\n[hooks.state.{json.dumps(h['key'])}]\ntrusted_hash = {json.dumps(h['currentHash'])}\n" for h in listed
-    )
+    trust = project + hook_trust_toml(listed)
     script = [[plan_call([("a", "in_progress")], call_id="p1")], [cx.assistant_message("ok")]]
     async with real_codex(script, home, extra_toml=trust) as (server, _srv):
         thread = await server.start_thread(cwd=repo)
@@ -289,9 +296,7 @@ async def test_hook_runs_become_hook_events(tmp_path: Path) -> None:
     async with real_codex([], home) as (server, _srv):  # Codex says the hook's trust key and hash
         listed = (await server.request("hooks/list", {"cwds": [str(home)]}))["data"][0]["hooks"]
     assert [h["trustStatus"] for h in listed] == ["untrusted"]
-    trust = "".join(
-        f"\n[hooks.state.{json.dumps(h['key'])}]\ntrusted_hash = {json.dumps(h['currentHash'])}\n" for h in listed
-    )
+    trust = hook_trust_toml(listed)
     script = [[plan_call([("a", "in_progress")], call_id="p1")], [cx.assistant_message("ok")]]
     async with real_codex(script, home, extra_toml=trust) as (server, _srv):
         thread = await server.start_thread(cwd=tmp_path)
