@@ -23,10 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CodexNbError
-from ..protocol.frontend import ApplyPatchApprovalRequestEvent, ElicitationRequestEvent, ExecApprovalRequestEvent
+from ..protocol.frontend import (
+    ApplyPatchApprovalRequestEvent,
+    ElicitationRequestEvent,
+    ExecApprovalRequestEvent,
+    FrontendRequestResolved,
+)
 from .decisions import recommended as recommended_decision
 from .elicitation import defaults
-from .requests import EMPTY_ANSWERS, AnswerError, FrontendRequest, FrontendRequests, Outcome, RequestKind
+from .requests import EMPTY_ANSWERS, AnswerError, FrontendRequest, FrontendRequests, Outcome, RequestKind, Settlement
 
 ENV_VAR = "CODEX_NB_ANSWER_POLICY"
 
@@ -241,3 +246,28 @@ async def route(broker: FrontendRequests, request: FrontendRequest, *, what: str
         raise AnswerPolicyError(
             f"answer policy {policy!r} gave an unusable answer to {what} (call {request.call_id}): {err}"
         ) from None
+
+
+async def ask_and_wait(
+    broker: FrontendRequests, request: FrontendRequest, *, emit: Callable[[Any], object], what: str
+) -> Settlement:
+    """Announce an opened ``request`` (its event through ``emit``), route it and wait for its
+    settlement; an answer policy's unusable answer settles it as unanswerable, by the policy.
+    However this ends, the request is closed and a ``frontend_request_resolved`` event follows."""
+    try:
+        emit(request.msg)
+        if request.settled is None:
+            await route(broker, request, what=what, unanswerable=how_to_answer(what))
+        settlement = await broker.wait(request)
+    except AnswerPolicyError as err:
+        broker.fail(request.id, str(err), by="policy")
+        settlement = request.settled or Settlement(outcome=Outcome.UNANSWERABLE, response=str(err))
+    finally:
+        broker.cancel(request.id)
+        outcome = request.settled.outcome if request.settled is not None else Outcome.CANCELLED
+        emit(
+            FrontendRequestResolved(
+                request_id=request.id, kind=request.kind.value, call_id=request.call_id, outcome=outcome.value
+            )
+        )
+    return settlement

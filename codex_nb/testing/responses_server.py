@@ -133,6 +133,9 @@ def _usage(request_bytes: int, items: Sequence[Item]) -> dict[str, Any]:
     }
 
 
+_NOT_JSON = object()
+
+
 def _route_key(path: str) -> str:
     """``alpha/search``, ``/alpha/search`` and ``/v1/alpha/search`` name the same route."""
     path = "/" + path.split("?")[0].strip("/")
@@ -329,11 +332,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.owner.other_requests.append(("POST", self.path))
             self._json(404, {"error": {"message": f"ResponsesServer serves only POST /v1/responses, not {self.path}"}})
             return
-        try:
-            body = json.loads(raw or b"{}")
-        except ValueError as exc:
-            self.owner._fail(f"request body is not JSON: {exc}")
-            self._json(400, {"error": {"message": f"request body is not JSON: {exc}"}})
+        body = self._parsed(raw)
+        if body is _NOT_JSON:
             return
         index, entry = self.owner._take(body, {k.lower(): v for k, v in self.headers.items()}, self.path)
         if entry is None:
@@ -343,14 +343,12 @@ class _Handler(BaseHTTPRequestHandler):
             try:
                 entry = entry(copy.deepcopy(body))
             except Exception as exc:  # a broken script entry must not kill the server
-                message = f"script entry {index} raised {type(exc).__name__}: {exc}"
-                self.owner._fail(message)
-                self._json(500, {"error": {"message": message, "type": "server_error"}})
+                self._server_error(f"script entry {index} raised {type(exc).__name__}: {exc}")
                 return
             if not (_is_item_list(entry) or isinstance(entry, Fault)):
-                message = f"script entry {index} returned {type(entry).__name__}, not a list of items or a fault"
-                self.owner._fail(message)
-                self._json(500, {"error": {"message": message, "type": "server_error"}})
+                self._server_error(
+                    f"script entry {index} returned {type(entry).__name__}, not a list of items or a fault"
+                )
                 return
         try:
             self._answer(index, entry, len(raw))
@@ -359,25 +357,34 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _route(self, route: Route, raw: bytes) -> None:
         path = _route_key(self.path)
-        try:
-            body = json.loads(raw or b"{}")
-        except ValueError as exc:
-            self.owner._fail(f"{path}: request body is not JSON: {exc}")
-            self._json(400, {"error": {"message": f"request body is not JSON: {exc}"}})
+        body = self._parsed(raw, where=f"{path}: ")
+        if body is _NOT_JSON:
             return
         with self.owner._lock:
             self.owner.route_requests.append((path, copy.deepcopy(body)))
         try:
             answer = route(body)
         except Exception as exc:  # a broken route must not kill the server
-            message = f"route {path} raised {type(exc).__name__}: {exc}"
-            self.owner._fail(message)
-            self._json(500, {"error": {"message": message, "type": "server_error"}})
+            self._server_error(f"route {path} raised {type(exc).__name__}: {exc}")
             return
         if isinstance(answer, HttpError):
             self._answer(-1, answer, len(raw))
             return
         self._json(200, dict(answer))
+
+    def _parsed(self, raw: bytes, *, where: str = "") -> Any:
+        """The JSON body; else ``_NOT_JSON``, the failure kept (``where`` prefixes it) and a 400 sent."""
+        try:
+            return json.loads(raw or b"{}")
+        except ValueError as exc:
+            self.owner._fail(f"{where}request body is not JSON: {exc}")
+            self._json(400, {"error": {"message": f"request body is not JSON: {exc}"}})
+            return _NOT_JSON
+
+    def _server_error(self, message: str) -> None:
+        """A broken script entry or route: the failure is kept for the test, the client gets a 500 saying why."""
+        self.owner._fail(message)
+        self._json(500, {"error": {"message": message, "type": "server_error"}})
 
     # -- answers -----------------------------------------------------------------------
     def _answer(self, index: int, entry: Any, request_bytes: int) -> None:

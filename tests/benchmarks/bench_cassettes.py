@@ -16,35 +16,17 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import codex_nb as cx
 from codex_nb.sources.cassettes import format as fmt
 from codex_nb.sources.responses.cassette import open_cassette
 from codex_nb.testing import Events, ResponsesServer
 
+from bench_model_stream import answer_events  # this folder is the script's: on sys.path
+
 TARGET = 1.5
 DELTAS = 1_000
 INTERACTIONS = 10_000
-
-
-def answer(deltas: int) -> list[dict[str, Any]]:
-    parts = [f"tok{i} " for i in range(deltas)]
-    message = {
-        "type": "message",
-        "id": "m1",
-        "status": "completed",
-        "role": "assistant",
-        "content": [{"type": "output_text", "text": "".join(parts), "annotations": []}],
-    }
-    delta = {"type": "response.output_text.delta", "item_id": "m1", "output_index": 0, "content_index": 0}
-    return [
-        {"type": "response.created", "response": {"id": "r1"}},
-        {"type": "response.output_item.added", "output_index": 0, "item": {**message, "content": []}},
-        *({**delta, "delta": p, "sequence_number": i} for i, p in enumerate(parts)),
-        {"type": "response.output_item.done", "output_index": 0, "item": message},
-        {"type": "response.completed", "response": {"id": "r1", "usage": {"input_tokens": 5, "output_tokens": deltas}}},
-    ]
 
 
 async def turn(model: cx.ResponsesModel) -> float:
@@ -57,7 +39,7 @@ async def turn(model: cx.ResponsesModel) -> float:
 
 
 async def replay_against_live(repeat: int = 5) -> None:
-    events = answer(DELTAS)
+    events = answer_events(DELTAS)
     live, replay = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(repeat):  # interleaved, best of each: load on a shared machine hits all alike

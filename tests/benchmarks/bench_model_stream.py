@@ -16,6 +16,7 @@ import json
 import sys
 import time
 import tracemalloc
+from typing import Any
 
 import openai
 
@@ -27,7 +28,9 @@ from codex_nb.widgets.transcript_state import TranscriptState
 TARGET = 1.5
 
 
-def recorded_stream(deltas: int) -> bytes:
+def answer_events(deltas: int) -> list[dict[str, Any]]:
+    """A ``deltas``-delta assistant answer (``tok0 tok1 ...``) as the Responses API streams it, each
+    event whole enough for the openai SDK's typed stream."""
     parts = [f"tok{i} " for i in range(deltas)]
     message = {
         "type": "message",
@@ -61,7 +64,11 @@ def recorded_stream(deltas: int) -> bytes:
             },
         },
     ]
-    return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
+    return events
+
+
+def recorded_stream(deltas: int) -> bytes:
+    return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in answer_events(deltas))
 
 
 def transport(data: bytes, chunk: int = 4096):
@@ -84,7 +91,7 @@ class RecordedModel(cx.ResponsesModel):
         super().__init__(model="bench", base_url="http://bench.invalid/v1", api_key="sk-bench")
         self._data = data
 
-    def _new_client(self):
+    def _new_client(self, _cassette_transport=None):  # this model has no cassette: always None
         return openai.AsyncOpenAI(
             api_key="sk-bench",
             base_url="http://bench.invalid/v1",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -14,6 +15,20 @@ import codex_nb as cx
 from codex_nb.testing import ResponsesServer, codex_binary
 
 PLAN_TOOLS = {"tools": {"update_plan": {"enabled": True}}}
+# request_user_input arguments: one question, two options
+SCOPE_QUESTION = {
+    "questions": [
+        {
+            "id": "scope",
+            "header": "Scope",
+            "question": "Which scope?",
+            "options": [
+                {"label": "Small (Recommended)", "description": "one file"},
+                {"label": "Large", "description": "many files"},
+            ],
+        }
+    ]
+}
 
 
 def plan_call(steps: list[tuple[str, str]], *, call_id: str, explanation: str | None = None) -> dict[str, Any]:
@@ -21,6 +36,13 @@ def plan_call(steps: list[tuple[str, str]], *, call_id: str, explanation: str | 
     if explanation is not None:
         args["explanation"] = explanation
     return cx.function_call("update_plan", args, call_id=call_id)
+
+
+def hook_trust_toml(listed: list[dict[str, Any]]) -> str:
+    """``[hooks.state]`` tables trusting the hooks Codex listed (``hooks/list``), at the hash it gave."""
+    return "".join(
+        f"\n[hooks.state.{json.dumps(h['key'])}]\ntrusted_hash = {json.dumps(h['currentHash'])}\n" for h in listed
+    )
 
 
 class Waiter:

@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from jupyter_client.manager import start_new_kernel
+
+from helpers.kernels import started_kernel
 
 pytestmark = pytest.mark.kernel
 
@@ -46,13 +47,9 @@ CELL_B = "await asyncio.sleep(0.02)\nprint('B')\n"
 
 
 @pytest.fixture
-def kernel() -> Iterator[Any]:
-    manager, client = start_new_kernel(kernel_name="python3", startup_timeout=120)
-    try:
+def kernel() -> Iterator[Any]:  # a fresh kernel for each test (the module-wide one is shared)
+    with started_kernel() as client:
         yield client
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
 
 
 def run(client: Any, code: str) -> str:

@@ -9,33 +9,14 @@ run, and the turn's events are still delivered.
 from __future__ import annotations
 
 import pytest
-from jupyter_client.manager import start_new_kernel
+
+from helpers.kernels import run_cell
 
 pytestmark = pytest.mark.kernel
 
 
-@pytest.fixture(scope="module")
-def kernel():
-    manager, client = start_new_kernel(kernel_name="python3", startup_timeout=120)
-    try:
-        yield client
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
-
-
 def run(client, code: str) -> str:
-    chunks: list[str] = []
-    reply = client.execute_interactive(code, timeout=60, output_hook=lambda msg: _collect(msg, chunks))
-    assert reply["content"]["status"] == "ok", reply["content"]
-    return "".join(chunks)
-
-
-def _collect(msg, chunks: list[str]) -> None:
-    if msg["msg_type"] == "stream":
-        chunks.append(msg["content"]["text"])
-    elif msg["msg_type"] == "error":
-        chunks.append("\n".join(msg["content"]["traceback"]))
+    return run_cell(client, code).text
 
 
 def test_background_turn_does_not_block_the_cell(kernel) -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from jupyter_client.manager import start_new_kernel
+
+from helpers.kernels import run_cell
 
 pytestmark = pytest.mark.kernel
 
@@ -33,35 +34,9 @@ CODE = (
 )
 
 
-@pytest.fixture(scope="module")
-def kernel():
-    manager, client = start_new_kernel(kernel_name="python3", startup_timeout=120)
-    try:
-        yield client
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
-
-
-def run(client, code: str) -> tuple[str, list[str]]:
-    chunks: list[str] = []
-    kinds: list[str] = []
-
-    def hook(msg: dict) -> None:
-        kinds.append(msg["msg_type"])
-        if msg["msg_type"] == "stream":
-            chunks.append(msg["content"]["text"])
-        elif msg["msg_type"] == "error":
-            chunks.append("\n".join(msg["content"]["traceback"]))
-
-    reply = client.execute_interactive(code, timeout=60, output_hook=hook)
-    assert reply["content"]["status"] == "ok", reply["content"]
-    return "".join(chunks), kinds
-
-
 def test_run_code_captures_its_prints_and_displays(kernel) -> None:
-    run(kernel, SETUP)
-    out, kinds = run(
+    run_cell(kernel, SETUP)
+    out, kinds = run_cell(
         kernel,
         f'result = await session.call_tool("notebook.run_code", {{"code": "{CODE}"}})\n'
         "import json\nprint(json.dumps(result.output))\nprint([part['type'] for part in result.item['output']])",
@@ -76,7 +51,7 @@ def test_run_code_captures_its_prints_and_displays(kernel) -> None:
 
 
 def test_document_tools_without_a_page_say_so_and_stop_waiting(kernel) -> None:
-    out, _ = run(
+    out, _ = run_cell(
         kernel,
         "first = await session.call_tool('notebook.list_cells', {})\n"
         "second = await session.call_tool('notebook.read_cell', {'index': 0})\n"

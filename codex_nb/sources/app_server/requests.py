@@ -28,16 +28,15 @@ from ...protocol.frontend import (
     ElicitationRequestEvent,
     ExecApprovalRequestEvent,
     FileChange,
-    FrontendRequestResolved,
     NetworkApprovalContext,
     Question,
     RequestPermissionsEvent,
     RequestUserInputEvent,
 )
-from ...frontend.answer_policy import AnswerPolicyError, how_to_answer, route
+from ...frontend.answer_policy import ask_and_wait
 from ...frontend.decisions import choose, default_options, options_from_app_server, to_app_server
 from ...frontend.elicitation import UnsupportedSchema, event_from_params
-from ...frontend.requests import FrontendRequest, FrontendRequests, Outcome, RequestKind, RequestMsg, Settlement
+from ...frontend.requests import FrontendRequest, FrontendRequests, Outcome, RequestKind, RequestMsg
 from .permissions import granted_to_v2, profile_from_v2
 from .rpc import METHOD_NOT_FOUND
 
@@ -229,23 +228,11 @@ class ServerRequests:
         request = broker.open(kind, turn_id=turn_id, call_id=msg.call_id, msg=msg)
         self.open[rpc_id] = request
         try:
-            thread.emit(msg, turn_id=turn_id or None)
-            if request.settled is None:
-                await route(broker, request, what=tool, unanswerable=how_to_answer(tool))
-            settlement = await broker.wait(request)
-        except AnswerPolicyError as err:
-            broker.fail(request.id, str(err), by="policy")
-            settlement = request.settled or Settlement(outcome=Outcome.UNANSWERABLE, response=str(err))
+            settlement = await ask_and_wait(
+                broker, request, emit=lambda m: thread.emit(m, turn_id=turn_id or None), what=tool
+            )
         finally:
             self.open.pop(rpc_id, None)
-            broker.cancel(request.id)
-            outcome = request.settled.outcome if request.settled is not None else Outcome.CANCELLED
-            thread.emit(
-                FrontendRequestResolved(
-                    request_id=request.id, kind=kind.value, call_id=request.call_id, outcome=outcome.value
-                ),
-                turn_id=turn_id or None,
-            )
         if request.id in self._elsewhere:
             return None  # the server already moved on; answering again would be an error
         if settlement.outcome == Outcome.UNANSWERABLE:

@@ -14,7 +14,6 @@ from typing import Any
 from ...errors import ConfigError
 
 RECORD_MODES = ("once", "none", "new_episodes", "all")
-DEFAULT_RECORD_MODE = "once"
 
 
 def check_record_mode(mode: Any) -> str:

@@ -64,15 +64,7 @@ class Cassette:
         self._played: set[int] = set()
         self._fresh = self.record_mode == "all"  # the first record() replaces the file
         self._guard = threading.Lock()
-        exists = self.path.exists()
-        if self.path.is_dir():
-            raise CassetteError(f"cassette {self.path} is a directory: name a file such as turns.cassette.jsonl")
-        if not exists and self.record_mode == "none":
-            raise CassetteError(
-                f"cassette {self.path} does not exist and record_mode='none' only replays: record it first "
-                f"with record_mode='once' (records a missing cassette), or check the path",
-                path=self.path,
-            )
+        exists = check_path(self.path, self.record_mode, example="turns.cassette.jsonl")
         self.header: fmt.Header | None = None
         self.recorded: list[dict[str, Any]] = []
         if exists and self.record_mode != "all":
@@ -155,9 +147,6 @@ class Cassette:
         """``record()`` off the event loop (the file is rewritten whole)."""
         await asyncio.to_thread(self.record_many, [interaction])
 
-    async def arecord_many(self, interactions: list[dict[str, Any]]) -> None:
-        await asyncio.to_thread(self.record_many, interactions)
-
     def _current(self) -> bytes:
         """The file as it is now (another writer may have appended), checked, or a new header."""
         try:
@@ -188,6 +177,27 @@ class Cassette:
         )
 
 
+def check_path(path: Path, record_mode: str, *, example: str) -> bool:
+    """Whether the cassette file exists; an error for a directory, or for a missing file that
+    ``record_mode`` may not record (``example`` names a file of the kind, for the message)."""
+    if path.is_dir():
+        raise CassetteError(f"cassette {path} is a directory: name a file such as {example}", path=path)
+    exists = path.exists()
+    if not exists and record_mode == "none":
+        raise CassetteError(
+            f"cassette {path} does not exist and record_mode='none' only replays: record it first "
+            f"with record_mode='once' (records a missing cassette), or check the path",
+            path=path,
+        )
+    return exists
+
+
+def replace_file(path: Path, data: bytes) -> None:
+    """Write ``data`` as the whole file, atomically, under the path's locks (a blocking call)."""
+    with _path_lock(path), _file_lock(path.parent):
+        _write_atomically(path, data)
+
+
 def _path_lock(path: Path) -> threading.Lock:
     key = os.path.abspath(path)
     with _LOCKS_GUARD:
@@ -196,13 +206,14 @@ def _path_lock(path: Path) -> threading.Lock:
 
 @contextlib.contextmanager
 def _file_lock(directory: Path) -> Iterator[None]:
-    """``flock`` on the directory: serialises writers in other processes too (no lock file left behind)."""
+    """``flock`` on the directory (made if missing): serialises writers in other processes too (no
+    lock file left behind)."""
+    directory.mkdir(parents=True, exist_ok=True)
     try:
         import fcntl
     except ImportError:  # Windows: the in-process lock only
         yield
         return
-    directory.mkdir(parents=True, exist_ok=True)
     fd = os.open(directory, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)

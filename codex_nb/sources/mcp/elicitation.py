@@ -15,11 +15,10 @@ import itertools
 import logging
 from typing import Any
 
-from ...frontend.answer_policy import AnswerPolicyError, how_to_answer, route
+from ...frontend.answer_policy import ask_and_wait
 from ...frontend.elicitation import UnsupportedSchema, event_from_params
 from ...frontend.requests import Outcome, RequestKind
 from ...protocol.events import WarningEvent
-from ...protocol.frontend import FrontendRequestResolved
 
 log = logging.getLogger("codex_nb.mcp.elicitation")
 TOOL = "an MCP elicitation"
@@ -73,29 +72,10 @@ class Elicitor:
     async def _ask(self, msg: Any, turn_id: str) -> dict[str, Any]:
         broker = self.session.frontend_requests
         request = broker.open(RequestKind.ELICITATION, turn_id=turn_id, call_id=msg.call_id, msg=msg)
-        try:
-            self._emit(msg, turn_id)
-            if request.settled is None:
-                await route(broker, request, what=TOOL, unanswerable=how_to_answer(TOOL))
-            settlement = await broker.wait(request)
-        except AnswerPolicyError as err:
-            broker.fail(request.id, str(err), by="policy")
-            settlement = request.settled
-        finally:
-            broker.cancel(request.id)
-            outcome = request.settled.outcome if request.settled is not None else Outcome.CANCELLED
-            self._emit(
-                FrontendRequestResolved(
-                    request_id=request.id,
-                    kind=RequestKind.ELICITATION.value,
-                    call_id=msg.call_id,
-                    outcome=outcome.value,
-                ),
-                turn_id,
-            )
-        if settlement is not None and settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY):
+        settlement = await ask_and_wait(broker, request, emit=lambda m: self._emit(m, turn_id), what=TOOL)
+        if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY):
             return dict(settlement.response)
-        if settlement is not None and settlement.outcome == Outcome.UNANSWERABLE:
+        if settlement.outcome == Outcome.UNANSWERABLE:
             self._emit(WarningEvent(message=f"{settlement.response}; codex_nb declined the request"), turn_id)
             return {"action": "decline"}
         return {"action": "cancel"}

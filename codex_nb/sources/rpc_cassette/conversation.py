@@ -79,15 +79,7 @@ def open_conversation(path: str | os.PathLike[str], record_mode: Any, *, who: st
             f"else replay), 'none' (replay only) or 'all' (record again)",
             path=where,
         )
-    if where.is_dir():
-        raise CassetteError(f"cassette {where} is a directory: name a file such as codex.cassette.jsonl", path=where)
-    exists = where.exists()
-    if mode == "none" and not exists:
-        raise CassetteError(
-            f"cassette {where} does not exist and record_mode='none' only replays: record it first with "
-            f"record_mode='once' (records a missing cassette), or check the path",
-            path=where,
-        )
+    exists = store.check_path(where, mode, example="codex.cassette.jsonl")
     if mode == "all" or not exists:
         return Conversation(path=where, record_mode=mode, replaying=False)
     header, entries = fmt.read(where, kind=KIND, validate=check_line)
@@ -115,6 +107,4 @@ def save(conversation: Conversation) -> None:
             f"{fmt.MAX_FILE_BYTES // fmt.MIB} MiB one cassette may hold; record a shorter session",
             path=conversation.path,
         )
-    conversation.path.parent.mkdir(parents=True, exist_ok=True)
-    with store._path_lock(conversation.path), store._file_lock(conversation.path.parent):
-        store._write_atomically(conversation.path, data)
+    store.replace_file(conversation.path, data)

@@ -11,18 +11,15 @@ import sys
 import tempfile
 import threading
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import codex_nb as cx
 from codex_nb.testing import ResponsesServer, codex_acp_binary, write_codex_acp_home
 
+from helpers.acp_helpers import approved_write_script, record_events
 from helpers.paths import ACP_AGENTS
 
-PLAN_1 = {"plan": [{"step": "Read the code", "status": "in_progress"}, {"step": "Write f.txt", "status": "pending"}]}
-PLAN_2 = {"plan": [{"step": "Read the code", "status": "completed"}, {"step": "Write f.txt", "status": "completed"}]}
-ESCALATED = {"cmd": "echo hi > f.txt", "sandbox_permissions": "require_escalated", "justification": "write f.txt"}
 KEY = "sk-local-acp-key-0123456789abcdef"
 
 
@@ -57,14 +54,7 @@ def _summary(seen: list[cx.events.Event], work: Path) -> list[tuple]:
 async def _codex_acp_session(agent: cx.AcpAgent, work: Path, answer: str, gate: threading.Event | None) -> dict:
     tool_done = threading.Event() if gate is None else gate
     session = await agent.new_session(work)
-    seen: list[cx.events.Event] = []
-
-    def record(event: cx.events.Event) -> None:
-        seen.append(event)
-        if event.msg.type == "acp_tool_call" and event.msg.status == "completed":
-            tool_done.set()
-
-    session.subscribe(record)
+    seen = record_events(session, tool_done.set)
     session.answer_policy = cx.AnswerPolicy.scripted([{"permission": answer}])
     result = await session.prompt("Write f.txt")
     return {
@@ -80,17 +70,7 @@ async def test_codex_acp_recorded_once_replays_without_the_agent(
     tmp_path: Path, temp_dirs, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tool_done = threading.Event()
-
-    def after_tool(_body: dict[str, Any]) -> Any:
-        assert tool_done.wait(60), "the client never saw the command end"
-        return [cx.function_call("update_plan", PLAN_2, call_id="p2")]
-
-    script = [
-        [cx.function_call("update_plan", PLAN_1, call_id="p1")],
-        [cx.function_call("exec_command", ESCALATED, call_id="x1")],
-        after_tool,
-        [cx.assistant_message("All done.")],
-    ]
+    script = approved_write_script(tool_done)
     cassette = tmp_path / "codex-acp.cassette.jsonl"
     with ResponsesServer(script) as srv:
         home = write_codex_acp_home(srv, temp_dirs("acp-home-"))

@@ -23,13 +23,11 @@ import codex_nb as cx
 from codex_nb.sources.acp import AcpTurnResult
 from codex_nb.testing import ResponsesServer, Stall, codex_acp_binary, write_codex_acp_home
 
+from helpers.acp_helpers import ESCALATED, PLAN_1, PLAN_2, approved_write_script, record_events
 from helpers.sigint import previous_handler, sigint_once
 from helpers.paths import ACP_AGENTS
 
 HOSTILE = ACP_AGENTS / "hostile_agent.py"
-PLAN_1 = {"plan": [{"step": "Read the code", "status": "in_progress"}, {"step": "Write f.txt", "status": "pending"}]}
-PLAN_2 = {"plan": [{"step": "Read the code", "status": "completed"}, {"step": "Write f.txt", "status": "completed"}]}
-ESCALATED = {"cmd": "echo hi > f.txt", "sandbox_permissions": "require_escalated", "justification": "write f.txt"}
 
 
 def codex_acp(home: Path, **env: str) -> cx.AcpAgent:
@@ -67,42 +65,17 @@ def gone(pid: int) -> bool:
 
 
 # -- codex-acp: plan, tool calls, permission, messages -------------------------------------
-def after(gate: threading.Event, entry: Any) -> Any:
-    """A script entry answered only once ``gate`` is open (the client saw what it waits for)."""
-
-    def answer(_body: dict[str, Any]) -> Any:
-        assert gate.wait(60), "the client never saw the event this model answer waits for"
-        return entry
-
-    return answer
-
-
 @pytest.mark.requires_acp_agent
 async def test_codex_acp_prompt_maps_plan_tools_permission_and_message(tmp_path: Path) -> None:
-    # Codex reports a command's end on its own schedule, and codex-acp drops the report if it
-    # comes after the turn completed; so the model's next answer waits until the client has
-    # seen the command's completion (a handshake), or the turn could end before it.
     tool_done = threading.Event()
-    script = [
-        [cx.function_call("update_plan", PLAN_1, call_id="p1")],
-        [cx.function_call("exec_command", ESCALATED, call_id="x1")],
-        after(tool_done, [cx.function_call("update_plan", PLAN_2, call_id="p2")]),
-        [cx.assistant_message("All done.")],
-    ]
+    script = approved_write_script(tool_done)
     work = tmp_path / "work"
     work.mkdir()
     with ResponsesServer(script) as srv:
         async with codex_acp(write_codex_acp_home(srv, tmp_path / "home")) as agent:
             session = await agent.new_session(work)
             assert isinstance(session, cx.events.EventSource)
-            seen: list[cx.events.Event] = []
-
-            def record(event: cx.events.Event) -> None:
-                seen.append(event)
-                if event.msg.type == "acp_tool_call" and event.msg.status == "completed":
-                    tool_done.set()
-
-            session.subscribe(record)
+            seen = record_events(session, tool_done.set)
             session.answer_policy = cx.AnswerPolicy.scripted([{"permission": "Yes, proceed"}])
             result = await session.prompt("Write f.txt")
             pid = agent.pid
@@ -481,15 +454,8 @@ async def test_the_last_update_before_the_prompt_response_is_in_the_turn() -> No
 async def test_updates_after_the_prompt_response_belong_to_no_turn() -> None:
     async with hostile() as agent:
         session = await agent.new_session()
-        seen: list[cx.events.Event] = []
         late_update = asyncio.Event()
-
-        def record(event: cx.events.Event) -> None:
-            seen.append(event)
-            if event.msg.type == "acp_tool_call" and event.msg.status == "completed":
-                late_update.set()
-
-        session.subscribe(record)
+        seen = record_events(session, late_update.set)
         first = await session.prompt("late")
         await late_update.wait()  # the agent sends "LATE" and then this update, after its response
         second = await session.prompt("hello")

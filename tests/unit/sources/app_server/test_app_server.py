@@ -4,7 +4,6 @@ Responses server: plans, questions, approvals, interrupts, crashes, errors, sche
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import os
 import re
@@ -18,31 +17,18 @@ import codex_nb as cx
 from codex_nb.sources.app_server.process import live_process_groups
 from codex_nb.testing import RecordingSubscriber, Stall, pinned_codex_version
 
-from helpers.app_server_helpers import Reached, Waiter, live_members, of_type, plan_call, real_codex
+from helpers.app_server_helpers import (
+    SCOPE_QUESTION,
+    Reached,
+    Waiter,
+    hook_trust_toml,
+    live_members,
+    of_type,
+    plan_call,
+    real_codex,
+)
+from helpers.app_server_peer import StandInThread
 from helpers.sigint import previous_handler, sigint_once
-
-
-@pytest.fixture(autouse=True)
-def collect_garbage_here():
-    """Collect this module's cyclic garbage (subprocess transports, closed loops' futures) right
-    after each test, not at a random allocation in a later module."""
-    yield
-    gc.collect()
-
-
-QUESTION = {
-    "questions": [
-        {
-            "id": "scope",
-            "header": "Scope",
-            "question": "Which scope?",
-            "options": [
-                {"label": "Small (Recommended)", "description": "one file"},
-                {"label": "Large", "description": "many files"},
-            ],
-        }
-    ]
-}
 
 
 def _outputs(body: dict, call_id: str) -> list[str]:
@@ -100,7 +86,7 @@ async def test_growing_plan_becomes_events_checklist_and_result(tmp_path: Path) 
 @pytest.mark.requires_codex
 async def test_question_in_plan_mode_answered_by_the_headless_policy(tmp_path: Path) -> None:
     script = [
-        [cx.function_call("request_user_input", QUESTION, call_id="q1")],
+        [cx.function_call("request_user_input", SCOPE_QUESTION, call_id="q1")],
         [cx.assistant_message("ok")],
         [plan_call([("after", "in_progress")], call_id="p1")],
         [cx.assistant_message("back")],
@@ -127,7 +113,7 @@ async def test_question_in_plan_mode_answered_by_the_headless_policy(tmp_path: P
 
 @pytest.mark.requires_codex
 async def test_question_answered_through_the_prompts_widget(tmp_path: Path) -> None:
-    script = [[cx.function_call("request_user_input", QUESTION, call_id="q1")], [cx.assistant_message("ok")]]
+    script = [[cx.function_call("request_user_input", SCOPE_QUESTION, call_id="q1")], [cx.assistant_message("ok")]]
     async with real_codex(script, tmp_path / "home") as (server, srv):
         thread = await server.start_thread(cwd=tmp_path)
         prompts = cx.PromptsWidget(thread)
@@ -148,7 +134,7 @@ async def test_question_answered_through_the_prompts_widget(tmp_path: Path) -> N
 
 @pytest.mark.requires_codex
 async def test_unanswerable_question_gets_the_documented_decline(tmp_path: Path) -> None:
-    script = [[cx.function_call("request_user_input", QUESTION, call_id="q1")], [cx.assistant_message("ok")]]
+    script = [[cx.function_call("request_user_input", SCOPE_QUESTION, call_id="q1")], [cx.assistant_message("ok")]]
     async with real_codex(script, tmp_path / "home") as (server, srv):
         thread = await server.start_thread(cwd=tmp_path)
         log = RecordingSubscriber(thread)
@@ -286,9 +272,7 @@ async def test_a_project_hook_keeps_codexs_project_source(tmp_path: Path) -> Non
     async with real_codex([], home, extra_toml=project) as (server, _srv):
         listed = (await server.request("hooks/list", {"cwds": [str(repo)]}))["data"][0]["hooks"]
     assert [(h["source"], h["trustStatus"]) for h in listed] == [("project", "untrusted")]
-    trust = project + "".join(
-        f"\n[hooks.state.{json.dumps(h['key'])}]\ntrusted_hash = {json.dumps(h['currentHash'])}\n" for h in listed
-    )
+    trust = project + hook_trust_toml(listed)
     script = [[plan_call([("a", "in_progress")], call_id="p1")], [cx.assistant_message("ok")]]
     async with real_codex(script, home, extra_toml=trust) as (server, _srv):
         thread = await server.start_thread(cwd=repo)
@@ -312,9 +296,7 @@ async def test_hook_runs_become_hook_events(tmp_path: Path) -> None:
     async with real_codex([], home) as (server, _srv):  # Codex says the hook's trust key and hash
         listed = (await server.request("hooks/list", {"cwds": [str(home)]}))["data"][0]["hooks"]
     assert [h["trustStatus"] for h in listed] == ["untrusted"]
-    trust = "".join(
-        f"\n[hooks.state.{json.dumps(h['key'])}]\ntrusted_hash = {json.dumps(h['currentHash'])}\n" for h in listed
-    )
+    trust = hook_trust_toml(listed)
     script = [[plan_call([("a", "in_progress")], call_id="p1")], [cx.assistant_message("ok")]]
     async with real_codex(script, home, extra_toml=trust) as (server, _srv):
         thread = await server.start_thread(cwd=tmp_path)
@@ -393,7 +375,7 @@ async def test_command_approval_headless_policies(tmp_path: Path) -> None:
 
 @pytest.mark.requires_codex
 async def test_server_request_resolved_closes_a_waiting_prompt(tmp_path: Path) -> None:
-    script = [[cx.function_call("request_user_input", QUESTION, call_id="q1")]]
+    script = [[cx.function_call("request_user_input", SCOPE_QUESTION, call_id="q1")]]
     async with real_codex(script, tmp_path / "home") as (server, _srv):
         thread = await server.start_thread(cwd=tmp_path)
         prompts = cx.PromptsWidget(thread)
@@ -495,26 +477,7 @@ async def test_using_a_server_before_start_or_after_close_is_a_clear_error(tmp_p
 async def test_a_request_that_cannot_be_read_is_declined_not_left_hanging() -> None:
     from codex_nb.sources.app_server.requests import ServerRequests
 
-    class Server:
-        def __init__(self) -> None:
-            self.sent: list[tuple] = []
-
-        def connection_respond(self, rpc_id, result, *, method):  # noqa: ANN001
-            self.sent.append((rpc_id, result))
-
-        def connection_respond_error(self, rpc_id, code, message):  # noqa: ANN001
-            self.sent.append((rpc_id, code, message))
-
-    class Thread:  # the parts of a CodexThread the request handler uses
-        def __init__(self) -> None:
-            from codex_nb.frontend.requests import FrontendRequests
-
-            self.server, self.frontend_requests, self.items, self.warnings = Server(), FrontendRequests(), {}, []
-
-        def emit(self, msg, *, turn_id):  # noqa: ANN001
-            self.warnings.append(getattr(msg, "message", msg.type))
-
-    thread = Thread()
+    thread = StandInThread()
     requests = ServerRequests(thread)  # type: ignore[arg-type]
     requests.handle(7, "item/tool/requestUserInput", {"turnId": "t", "itemId": "q"})  # no questions: unreadable
     requests.handle(8, "item/unknown/request", {"turnId": "t"})
@@ -523,7 +486,8 @@ async def test_a_request_that_cannot_be_read_is_declined_not_left_hanging() -> N
         (7, {"answers": {}}),
         (8, -32601, "codex_nb does not handle the server request item/unknown/request"),
     ]
-    assert any("could not handle item/tool/requestUserInput" in w for w in thread.warnings)
+    warnings = [getattr(m, "message", m.type) for m in thread.events]
+    assert any("could not handle item/tool/requestUserInput" in w for w in warnings)
 
 
 @pytest.mark.requires_codex

@@ -6,7 +6,6 @@ cannot read), against a stand-in server."""
 from __future__ import annotations
 
 import asyncio
-import gc
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +15,7 @@ import codex_nb as cx
 from codex_nb.testing import RecordingSubscriber
 
 from helpers.app_server_helpers import Waiter, forms_codex, of_type, real_codex
-
-
-@pytest.fixture(autouse=True)
-def collect_garbage_here():
-    yield
-    gc.collect()
+from helpers.app_server_peer import StandInThread
 
 
 ESCALATED = {"cmd": "touch approved.txt", "sandbox_permissions": "require_escalated", "justification": "make a file"}
@@ -176,27 +170,6 @@ async def test_an_mcp_tool_approval_offers_codex_s_longer_approvals_and_codex_ke
 
 
 # -- what a hostile server could send (a stand-in for the connection) --------------------------
-class _Server:
-    def __init__(self) -> None:
-        self.sent: list[tuple] = []
-
-    def connection_respond(self, rpc_id, result, *, method):  # noqa: ANN001
-        self.sent.append((rpc_id, result))
-
-    def connection_respond_error(self, rpc_id, code, message):  # noqa: ANN001
-        self.sent.append((rpc_id, code, message))
-
-
-class _Thread:
-    def __init__(self) -> None:
-        from codex_nb.frontend.requests import FrontendRequests
-
-        self.server, self.frontend_requests, self.items, self.events = _Server(), FrontendRequests(), {}, []
-
-    def emit(self, msg, *, turn_id):  # noqa: ANN001
-        self.events.append(msg)
-
-
 def _command(decisions: Any, **extra: Any) -> dict[str, Any]:
     return {
         "threadId": "th",
@@ -213,7 +186,7 @@ def _command(decisions: Any, **extra: Any) -> dict[str, Any]:
 async def test_network_policy_amendments_are_offered_with_host_and_rule_and_answered() -> None:
     from codex_nb.sources.app_server.requests import ServerRequests
 
-    thread = _Thread()
+    thread = StandInThread()
     requests = ServerRequests(thread)  # type: ignore[arg-type]
     allow = {"applyNetworkPolicyAmendment": {"network_policy_amendment": {"host": "example.com", "action": "allow"}}}
     deny = {"applyNetworkPolicyAmendment": {"network_policy_amendment": {"host": "example.com", "action": "deny"}}}
@@ -241,7 +214,7 @@ async def test_network_policy_amendments_are_offered_with_host_and_rule_and_answ
 async def test_unreadable_decisions_and_unsupported_elicitations_are_declined_naming_what() -> None:
     from codex_nb.sources.app_server.requests import ServerRequests
 
-    thread = _Thread()
+    thread = StandInThread()
     requests = ServerRequests(thread)  # type: ignore[arg-type]
     thread.frontend_requests.answer_policy = cx.AnswerPolicy.recommended()
     requests.handle(1, "item/commandExecution/requestApproval", _command([{"launchRockets": {}}]))

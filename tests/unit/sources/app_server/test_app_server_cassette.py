@@ -5,7 +5,6 @@ answers; a different answer or request is a ``CassetteMismatch`` naming the cass
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import os
 import shutil
@@ -21,28 +20,9 @@ from codex_nb.sources.app_server import binary as binary_module
 from codex_nb.sources.rpc_cassette import CassetteMismatch
 from codex_nb.testing import RecordingSubscriber, ResponsesServer, Stall
 
-from helpers.app_server_helpers import PLAN_TOOLS, Waiter, plan_call
+from helpers.app_server_helpers import PLAN_TOOLS, SCOPE_QUESTION, Waiter, plan_call
 
-QUESTION = {
-    "questions": [
-        {
-            "id": "scope",
-            "header": "Scope",
-            "question": "Which scope?",
-            "options": [
-                {"label": "Small (Recommended)", "description": "one file"},
-                {"label": "Large", "description": "many files"},
-            ],
-        }
-    ]
-}
 SECRET = "tok-0123456789abcdefSECRET"
-
-
-@pytest.fixture(autouse=True)
-def collect_garbage_here():
-    yield
-    gc.collect()
 
 
 def _script() -> list:
@@ -50,7 +30,7 @@ def _script() -> list:
         [plan_call([("read", "in_progress"), ("write", "pending")], call_id="p1")],
         [plan_call([("read", "completed"), ("write", "completed")], call_id="p2", explanation="done")],
         [cx.assistant_message("Planned.")],
-        [cx.function_call("request_user_input", QUESTION, call_id="q1")],
+        [cx.function_call("request_user_input", SCOPE_QUESTION, call_id="q1")],
         [cx.assistant_message("Small it is.")],
         [plan_call([("wait", "in_progress")], call_id="p3")],
         Stall(120),  # the model "thinks" until the Stop below

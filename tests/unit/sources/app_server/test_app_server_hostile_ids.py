@@ -8,59 +8,14 @@ notification is kept with the unrouted ones, a response is logged as unknown.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
 import logging
-import socket
-from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 import codex_nb as cx
-from codex_nb.sources.app_server.rpc import JsonRpcConnection
 
-
-@contextlib.asynccontextmanager
-async def connected(
-    server: cx.CodexAppServer,
-) -> AsyncIterator[tuple[asyncio.StreamReader, asyncio.StreamWriter, JsonRpcConnection]]:
-    """The server's JSON-RPC connection over a real socket pair; the test plays the app-server."""
-    ours, theirs = socket.socketpair()
-    conn_reader, conn_writer = await asyncio.open_connection(sock=ours)
-    peer_reader, peer_writer = await asyncio.open_connection(sock=theirs)
-    closed = asyncio.Event()
-    connection = JsonRpcConnection(
-        conn_reader,
-        conn_writer,
-        on_notification=server._on_notification,
-        on_request=server._on_request,
-        on_closed=closed.set,
-        stderr_tail=lambda: "",
-        returncode=lambda: None,
-    )
-    server.connection = connection
-    try:
-        yield peer_reader, peer_writer, connection
-    finally:
-        peer_writer.close()
-        await closed.wait()  # our end read EOF: its read loop is over
-        conn_writer.close()
-        await conn_writer.wait_closed()
-        await peer_writer.wait_closed()
-
-
-def send(writer: asyncio.StreamWriter, message: dict[str, Any]) -> None:
-    writer.write((json.dumps({"jsonrpc": "2.0", **message}) + "\n").encode())
-
-
-async def answer(reader: asyncio.StreamReader) -> dict[str, Any]:
-    line = await asyncio.wait_for(reader.readline(), 30)
-    assert line, "the connection closed without an answer"
-    parsed: dict[str, Any] = json.loads(line)
-    return parsed
+from helpers.app_server_peer import connected, receive, send
 
 
 QUESTION = {"turnId": "t", "itemId": "q", "questions": []}
@@ -73,12 +28,12 @@ async def test_a_thread_id_of_the_wrong_type_routes_nowhere_and_the_request_is_a
         send(writer, {"id": 5, "method": "item/tool/requestUserInput", "params": {"threadId": ["x"], **QUESTION}})
         # a known-good unknown thread after it: its answer comes second, in arrival order
         send(writer, {"id": 6, "method": "item/tool/requestUserInput", "params": {"threadId": "nope", **QUESTION}})
-        assert await answer(reader) == {
+        assert await receive(reader) == {
             "jsonrpc": "2.0",
             "id": 5,
             "error": {"code": -32601, "message": "codex_nb has no thread ['x'] for item/tool/requestUserInput"},
         }
-        second = await answer(reader)
+        second = await receive(reader)
     assert second["id"] == 6 and second["error"]["code"] == -32601
     assert server.unrouted == [("thread/status/changed", {"threadId": {"id": "x"}})]
 
@@ -91,7 +46,7 @@ async def test_a_response_id_of_the_wrong_type_is_an_unknown_response(
     async with connected(server) as (reader, writer, _connection):
         send(writer, {"id": [1], "result": {}})
         send(writer, {"id": 6, "method": "item/tool/requestUserInput", "params": {"threadId": "nope", **QUESTION}})
-        assert (await answer(reader))["id"] == 6  # everything before it was handled
+        assert (await receive(reader))["id"] == 6  # everything before it was handled
     records = [r for r in caplog.records if r.name == "codex_nb.app_server.rpc"]
     assert [(r.levelname, r.getMessage()) for r in records] == [
         ("INFO", "response to an unknown or timed-out request id [1]")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import os
 import signal
 from pathlib import Path
@@ -25,12 +24,6 @@ pytestmark = [
 ]
 
 FULL_ACCESS = {"approval_policy": "never", "sandbox_mode": "danger-full-access"}
-
-
-@pytest.fixture(autouse=True)
-def collect_garbage_here():
-    yield
-    gc.collect()
 
 
 def command_call(fifo: Path) -> dict:

@@ -20,29 +20,11 @@ import codex_nb as cx
 from codex_nb.errors import CassetteError, ConfigError
 from codex_nb.testing import Events, HttpError, ResponsesServer
 
+from helpers.responses_streams import add_wait_here, held_call_events, text_events
+
 SECRET = "sk-test-SECRET-0123456789"
 PLAN = {"plan": [{"step": "Read the code", "status": "in_progress"}]}
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-
-
-def text_events(*deltas: str, item_id: str = "msg_1") -> list[dict[str, Any]]:
-    text = "".join(deltas)
-    message = {
-        "type": "message",
-        "id": item_id,
-        "status": "completed",
-        "role": "assistant",
-        "content": [{"type": "output_text", "text": text, "annotations": []}],
-    }
-    delta = {"type": "response.output_text.delta", "item_id": item_id, "output_index": 0, "content_index": 0}
-    usage = {"input_tokens": 7, "input_tokens_details": {"cached_tokens": 3}, "output_tokens": 5, "total_tokens": 12}
-    return [
-        {"type": "response.created", "response": {"id": "resp_t"}},
-        {"type": "response.output_item.added", "output_index": 0, "item": {**message, "content": []}},
-        *({**delta, "delta": d} for d in deltas),
-        {"type": "response.output_item.done", "output_index": 0, "item": message},
-        {"type": "response.completed", "response": {"id": "resp_t", "usage": usage}},
-    ]
 
 
 def script() -> list[Any]:
@@ -381,26 +363,9 @@ def test_a_kernel_killed_while_recording_leaves_a_whole_cassette(tmp_path: Path)
 async def test_an_interrupted_stream_is_not_recorded(tmp_path: Path) -> None:
     """A half-received response would replay as a dropped stream: it is left out, and the next run records."""
     path = tmp_path / "turns.cassette.jsonl"
-    events = [
-        {"type": "response.created", "response": {"id": "r1"}},
-        {
-            "type": "response.output_item.done",
-            "output_index": 0,
-            "item": cx.function_call("wait_here", {}, call_id="w1"),
-        },
-        {"type": "response.completed", "response": {"id": "r1"}},
-    ]
-    async with ResponsesServer([Events(events, hold_after=2)]) as srv:
+    async with ResponsesServer([Events(held_call_events(), hold_after=2)]) as srv:
         session = cx.Session()
-        started = asyncio.Event()
-
-        @session.tool
-        async def wait_here() -> str:
-            "Blocks until the turn is interrupted."
-            started.set()
-            await asyncio.Event().wait()
-            return "unreachable"
-
+        started = add_wait_here(session)
         model = cx.ResponsesModel(model="m", base_url=srv.base_url, api_key=SECRET, cassette=path)
         handle = session.start_turn("go", model=model)
         await started.wait()

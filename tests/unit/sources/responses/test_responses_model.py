@@ -14,6 +14,8 @@ import codex_nb as cx
 from codex_nb.runtime.history import repair_history
 from codex_nb.testing import CutStream, Events, Garbage, HttpError, RecordingSubscriber, ResponsesServer, Stall
 
+from helpers.responses_streams import add_wait_here, held_call_events, text_events
+
 SECRET = "sk-test-SECRET-0123456789"
 PLAN = {"plan": [{"step": "Read the code", "status": "in_progress"}]}
 
@@ -21,50 +23,6 @@ PLAN = {"plan": [{"step": "Read the code", "status": "in_progress"}]}
 def model_for(srv: ResponsesServer, **options) -> cx.ResponsesModel:
     options.setdefault("api_key", SECRET)
     return cx.ResponsesModel(model="local-model", base_url=srv.base_url, **options)
-
-
-def text_events(*deltas: str, item_id: str = "msg_1") -> list[dict]:
-    """A response streaming ``deltas`` as assistant text, as the Responses API does."""
-    text = "".join(deltas)
-    message = {
-        "type": "message",
-        "id": item_id,
-        "status": "completed",
-        "role": "assistant",
-        "content": [{"type": "output_text", "text": text, "annotations": []}],
-    }
-    return (
-        [
-            {"type": "response.created", "response": {"id": "resp_t"}},
-            {"type": "response.output_item.added", "output_index": 0, "item": {**message, "content": []}},
-        ]
-        + [
-            {
-                "type": "response.output_text.delta",
-                "item_id": item_id,
-                "output_index": 0,
-                "content_index": 0,
-                "delta": d,
-            }
-            for d in deltas
-        ]
-        + [
-            {"type": "response.output_item.done", "output_index": 0, "item": message},
-            {
-                "type": "response.completed",
-                "response": {
-                    "id": "resp_t",
-                    "usage": {
-                        "input_tokens": 7,
-                        "input_tokens_details": {"cached_tokens": 3},
-                        "output_tokens": 5,
-                        "output_tokens_details": {"reasoning_tokens": 2},
-                        "total_tokens": 12,
-                    },
-                },
-            },
-        ]
-    )
 
 
 # ---------------------------------------------------------------- streaming into the runtime
@@ -159,26 +117,9 @@ async def test_a_call_runs_while_the_response_is_still_streaming_and_interrupt_c
 ) -> None:
     """The call starts when its item completes; the stream is still open (held by the server).
     Stop: the HTTP stream closes at once, the call gets its paired aborted output."""
-    events = [
-        {"type": "response.created", "response": {"id": "r1"}},
-        {
-            "type": "response.output_item.done",
-            "output_index": 0,
-            "item": cx.function_call("wait_here", {}, call_id="w1"),
-        },
-        {"type": "response.completed", "response": {"id": "r1"}},
-    ]
-    async with ResponsesServer([Events(events, hold_after=2)]) as srv:
+    async with ResponsesServer([Events(held_call_events(), hold_after=2)]) as srv:
         session = cx.Session()
-        started = asyncio.Event()
-
-        @session.tool
-        async def wait_here() -> str:
-            "Blocks until the turn is interrupted."
-            started.set()
-            await asyncio.Event().wait()
-            return "unreachable"
-
+        started = add_wait_here(session)
         model = model_for(srv)
         handle = session.start_turn("go", model=model)
         await started.wait()

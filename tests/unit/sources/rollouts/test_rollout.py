@@ -18,7 +18,7 @@ from helpers.app_server_helpers import Reached, plan_call, real_codex
 
 @pytest.fixture(autouse=True)
 def collect_garbage_here():
-    """As in test_app_server.py: this module's cyclic garbage is collected here, not later."""
+    """As in the app-server tests (their conftest.py): this module's cyclic garbage is collected here, not later."""
     yield
     gc.collect()
 
