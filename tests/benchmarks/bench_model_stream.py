@@ -85,7 +85,7 @@ class RecordedModel(cx.ResponsesModel):
         super().__init__(model="bench", base_url="http://bench.invalid/v1", api_key="sk-bench")
         self._data = data
 
-    def _new_client(self):
+    def _new_client(self, _cassette_transport: object = None):  # no cassette here: the recorded stream
         return openai.AsyncOpenAI(
             api_key="sk-bench",
             base_url="http://bench.invalid/v1",
