@@ -1,4 +1,4 @@
-"""First use: ``.venv/bin/python tests/benchmarks/bench_first_use.py [--runs N]``.
+"""First use: ``.venv/bin/python tests/benchmarks/bench_first_use.py [--runs N] [--baseline REV]``.
 
 What a person waits for before codex_nb does anything, each in a fresh interpreter and against
 a floor measured in the same rounds:
@@ -21,17 +21,20 @@ met when both the median wall-clock ratio and the median CPU-time ratio are with
 machine the two agree (all of it is one thread's work), on a loaded one wall time mostly
 measures the neighbours and CPU time is the steadier. The best-of-N wall ratio is printed beside
 them. Then codex_nb's own share: the same import and ``Session()`` in an interpreter that has
-already paid the floor.
+already paid the floor. ``--baseline REV`` measures that git revision's ``codex_nb`` in the same
+rounds (a before/after pair from one run).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 from pathlib import Path
 
@@ -65,84 +68,104 @@ def run(case: str, env: dict[str, str]) -> tuple[float, float]:
         [sys.executable, "-c", TIMED.format(setup=setup, statement=statement)],
         capture_output=True,
         text=True,
-        check=True,
+        check=False,
         env=env,
         cwd=env["HOME"],
     )
+    assert out.returncode == 0, f"{case} with {env['PYTHONPATH']}: {out.stderr[-2000:]}"
     wall, cpu = json.loads(out.stdout.splitlines()[-1])
     return wall, cpu
 
 
-def environment(scratch: str) -> dict[str, str]:
+def environment(scratch: str, tree: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    env["PYTHONPATH"] = tree  # this tree's codex_nb, not the editable install's
     env["PYTHONPYCACHEPREFIX"] = os.path.join(scratch, "pycache")
     env["HOME"] = os.path.join(scratch, "home")  # no ~/.codex or IPython profile of the person running it
     env["IPYTHONDIR"] = os.path.join(scratch, "ipython")
-    os.makedirs(env["HOME"])
+    os.makedirs(env["HOME"], exist_ok=True)
+    return env
+
+
+def extract(revision: str, into: str) -> str:
+    """``codex_nb`` and ``js/`` of ``revision`` (an older extension builds its widgets' JS when it loads)."""
+    archive = subprocess.run(["git", "archive", revision, "codex_nb", "js"], cwd=ROOT, capture_output=True, check=True)
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def checked(env: dict[str, str]) -> dict[str, str]:
+    found = subprocess.run(
+        [sys.executable, "-c", "import codex_nb; print(codex_nb.__file__)"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=env["HOME"],
+    ).stdout.strip()
+    assert found.startswith(env["PYTHONPATH"]), f"measuring {found}, not the tree in {env['PYTHONPATH']}"
     return env
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
+    parser.add_argument("--baseline", help="a git revision to measure alongside this checkout")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-first-use-") as scratch:
-        env = environment(scratch)
-        found = subprocess.run(
-            [sys.executable, "-c", "import codex_nb; print(codex_nb.__file__)"],
-            capture_output=True,
-            text=True,
-            check=True,
-            env=env,
-            cwd=env["HOME"],
-        ).stdout.strip()
-        assert found.startswith(str(ROOT)), f"measuring {found}, not this checkout"
-        for case in CASES:  # warm-up: writes the bytecode caches
-            run(case, env)
-        wall: dict[str, list[float]] = {case: [] for case in CASES}
-        cpu: dict[str, list[float]] = {case: [] for case in CASES}
+        envs = {"": checked(environment(scratch, str(ROOT)))}
+        if args.baseline:
+            tree = extract(args.baseline, os.path.join(scratch, "baseline"))
+            envs[f"baseline {args.baseline}: "] = checked(environment(scratch, tree))
+        cases = [("", "floor")] + [(tree, case) for tree in envs for case in CASES if case != "floor"]
+        for tree, case in cases:  # warm-up: writes the bytecode caches
+            run(case, envs[tree])
+        wall: dict[tuple[str, str], list[float]] = {key: [] for key in cases}
+        cpu: dict[tuple[str, str], list[float]] = {key: [] for key in cases}
         for _ in range(args.runs):
-            for case in CASES:
-                w, c = run(case, env)
-                wall[case].append(w)
-                cpu[case].append(c)
+            for tree, case in cases:
+                w, c = run(case, envs[tree])
+                wall[tree, case].append(w)
+                cpu[tree, case].append(c)
     print(f"first use, {args.runs} fresh interpreters each, interleaved (ms; wall clock, CPU time):")
-    for case in CASES:
+    for key in cases:
+        name = key[0] + key[1]
         print(
-            f"  {case:<10} wall best {min(wall[case]):6.1f} median {statistics.median(wall[case]):6.1f}"
-            f"   cpu best {min(cpu[case]):6.1f} median {statistics.median(cpu[case]):6.1f}"
+            f"  {name:<32} wall best {min(wall[key]):6.1f} median {statistics.median(wall[key]):6.1f}"
+            f"   cpu best {min(cpu[key]):6.1f} median {statistics.median(cpu[key]):6.1f}"
         )
-    floor = statistics.median(wall["floor"])
-    for case, label, goal in (
-        ("session", "first cx.Session() (import + construct)", SESSION_GOAL),
-        ("load_ext", "%load_ext codex_nb on a started IPython shell", LOAD_EXT_GOAL),
-    ):
-        median = statistics.median(wall[case]) / floor
-        best = min(wall[case]) / min(wall["floor"])
-        by_cpu = statistics.median(cpu[case]) / statistics.median(cpu["floor"])
-        met = max(median, by_cpu) <= goal
-        print(
-            f"{label}: {median:.2f}x the floor (median wall), CPU {by_cpu:.2f}x, best of {args.runs} {best:.2f}x"
-            f"   target <= {goal}x -> {'met' if met else 'NOT MET'}"
-        )
+    floor_wall, floor_cpu = statistics.median(wall["", "floor"]), statistics.median(cpu["", "floor"])
+    for tree in envs:
+        for case, label, goal in (
+            ("session", "first cx.Session() (import + construct)", SESSION_GOAL),
+            ("load_ext", "%load_ext codex_nb on a started IPython shell", LOAD_EXT_GOAL),
+        ):
+            median = statistics.median(wall[tree, case]) / floor_wall
+            best = min(wall[tree, case]) / min(wall["", "floor"])
+            by_cpu = statistics.median(cpu[tree, case]) / floor_cpu
+            met = max(median, by_cpu) <= goal
+            print(
+                f"{tree}{label}: {median:.2f}x the floor (median wall), CPU {by_cpu:.2f}x, best of {args.runs} "
+                f"{best:.2f}x   target <= {goal}x -> {'met' if met else 'NOT MET'}"
+            )
+            report_figure(
+                tree + label,
+                f"{median:.2f}x wall, {by_cpu:.2f}x CPU ({statistics.median(wall[tree, case]):.0f} ms)",
+                f"floor: asyncio + pydantic + one model, {floor_wall:.0f} ms",
+                f"<= {goal}x",
+                met,
+            )
+        own = statistics.median(wall[tree, "own share"])
+        own_cpu = statistics.median(cpu[tree, "own share"]) / floor_cpu
+        print(f"{tree}codex_nb's own share of the first Session() (after the floor, same interpreter): {own:.1f} ms")
         report_figure(
-            label,
-            f"{median:.2f}x wall, {by_cpu:.2f}x CPU ({statistics.median(wall[case]):.0f} ms)",
-            f"floor: asyncio + pydantic + one model, {floor:.0f} ms",
-            f"<= {goal}x",
-            met,
+            f"{tree}first cx.Session(): codex_nb's own share",
+            f"{own:.0f} ms ({own / floor_wall:.2f}x wall, {own_cpu:.2f}x CPU)",
+            f"floor {floor_wall:.0f} ms",
+            "-",
+            None,
         )
-    own = statistics.median(wall["own share"])
-    print(f"codex_nb's own share of the first Session() (after the floor, same interpreter): {own:.1f} ms median")
-    own_cpu = statistics.median(cpu["own share"]) / statistics.median(cpu["floor"])
-    report_figure(
-        "first cx.Session(): codex_nb's own share",
-        f"{own:.0f} ms ({own / floor:.2f}x wall, {own_cpu:.2f}x CPU)",
-        f"floor {floor:.0f} ms",
-        "-",
-        None,
-    )
 
 
 if __name__ == "__main__":

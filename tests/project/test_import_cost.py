@@ -98,6 +98,7 @@ def test_a_new_session_loads_no_hook_runner_and_no_search_index() -> None:
     """Hooks load with the first hook run, numpy (the BM25 index) with the first deferred tool."""
     modules = loaded_after("import codex_nb as cx; cx.Session()")
     assert under(modules, "codex_nb.hooks.types", "codex_nb.hooks.python", "codex_nb.hooks.runner") == set()
+    assert under(modules, "codex_nb.tools.search") == set()  # the index's own modules wait for it too
     assert under(modules, *HEAVY) == set()
 
 
