@@ -31,7 +31,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SkipValidation, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, GetCoreSchemaHandler, ValidationError
+from pydantic_core import CoreSchema, core_schema
 
 from .code_mode import CodeModeSettings, ToolMode, code_mode_settings_from_toml
 from ..errors import ConfigError
@@ -44,6 +45,16 @@ __all__ = ["CodeModeSettings", "Config", "ConfigError", "ConfigLayer", "Notebook
 PlanValidation = Literal["off", "warn", "reject"]
 ApprovalPolicy = Literal["untrusted", "on-failure", "on-request", "never"]
 WebSearchMode = Literal["disabled", "cached", "indexed", "live"]
+
+
+class _Held:
+    """A field held as given: neither validated nor serialized (every such field is ``exclude=True``).
+    Unlike ``SkipValidation``, pydantic builds no schema for the type, so the first ``Config()``
+    does not walk the hook and layer dataclasses it would never use."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return core_schema.any_schema()
 
 
 class Config(BaseModel):
@@ -69,7 +80,7 @@ class Config(BaseModel):
     """Optional check for more than one in_progress step: off (Codex), warn, or reject."""
     hooks_enabled: bool = True
     """``[features] hooks`` (stable in Codex, on by default)."""
-    hooks: Annotated[HooksConfig, SkipValidation] = Field(default_factory=HooksConfig, exclude=True)
+    hooks: Annotated[HooksConfig, _Held] = Field(default_factory=HooksConfig, exclude=True)
     """The ``[hooks]`` tables: hooks given in code are trusted; ``[hooks.state]`` entries
     record trust for hooks loaded from files."""
     namespace_tools: bool = True
@@ -99,10 +110,10 @@ class Config(BaseModel):
     """``[codex_nb.notebook_tools]``: the tools that read, run and edit the live notebook (off by default)."""
     extra: dict[str, Any] = Field(default_factory=dict)
     """Tables from the TOML that other components parse (``hooks``, ``features.code_mode`` ...)."""
-    layers: Annotated[tuple[ConfigLayer, ...], SkipValidation] = Field(default=(), exclude=True)
+    layers: Annotated[tuple[ConfigLayer, ...], _Held] = Field(default=(), exclude=True)
     """``Config.load`` only: the files read, lowest precedence first (project layers Codex would not
     trust are listed with their ``disabled_reason``)."""
-    origins: Annotated[dict[str, str], SkipValidation] = Field(default_factory=dict, exclude=True)
+    origins: Annotated[dict[str, str], _Held] = Field(default_factory=dict, exclude=True)
     """``Config.load`` only: dotted key (as Codex's ``config/read`` spells it) -> the layer that set it."""
 
     @classmethod

@@ -13,7 +13,7 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, line_magic, magics_class
@@ -24,10 +24,12 @@ from ..config import Config
 from ..errors import CodexNbError
 from ..config.hooks import HooksConfig, parse_hooks_json, parse_hooks_table, parse_hooks_toml
 from .files import read_text_file
-from .panel import PlanPanel
 from .sources import SourceError, needs_model
 from .state import KernelAgent
-from .turn_view import TurnView
+
+if TYPE_CHECKING:
+    from .panel import PlanPanel
+    from .turn_view import TurnView
 
 HELP_WIDTH = 88
 NO_WIDGETS = (
@@ -158,6 +160,8 @@ class CodexMagics(Magics):
 
     def _panel(self, source: Any) -> PlanPanel:
         if self.agent.panel is None:
+            from .panel import PlanPanel  # ipywidgets/anywidget load with the first view, not with %load_ext
+
             self.agent.panel = PlanPanel(source, label=self.agent.current)
         else:
             self.agent.panel.follow(source, label=self.agent.current)
@@ -212,7 +216,7 @@ class CodexMagics(Magics):
             extra.append(self.agent.keep(self._panel(source).open()))
         elif self.agent.panel is not None:  # an open panel follows the turn that just started
             self._panel(source)
-        view = self.agent.keep(TurnView(source, title=f"codex · session {self.agent.current}", extra=extra))
+        view = self.agent.keep(_turn_view(source, title=f"codex · session {self.agent.current}", extra=extra))
         view.follow(running.task)
         display(view)
 
@@ -240,14 +244,14 @@ class CodexMagics(Magics):
             return
         source = self._select(args)
         if args.panel and not self._shows_widgets():
-            view = TurnView(source, title=f"codex plan · session {self.agent.current}", turn=False)
+            view = _turn_view(source, title=f"codex plan · session {self.agent.current}", turn=False)
             print(f"{NO_WIDGETS}\n{view.text()}")
             view.close()
             return
         if args.panel:
             display(self.agent.keep(self._panel(source).open()))
             return
-        display(self.agent.keep(TurnView(source, title=f"codex plan · session {self.agent.current}", turn=False)))
+        display(self.agent.keep(_turn_view(source, title=f"codex plan · session {self.agent.current}", turn=False)))
 
     # -- %codex_stop -----------------------------------------------------------------
     @magic_arguments()
@@ -471,3 +475,11 @@ def _hooks_file(path: Path) -> HooksConfig:
             )
         )
     return out
+
+
+def _turn_view(source: Any, *, title: str, turn: bool = True, extra: list[Any] | None = None) -> TurnView:
+    """A ``TurnView``, imported here: ipywidgets and anywidget load with the first view, so
+    ``%load_ext codex_nb`` does not pay for them."""
+    from .turn_view import TurnView
+
+    return TurnView(source, title=title, turn=turn, extra=extra)

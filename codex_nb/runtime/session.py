@@ -40,8 +40,7 @@ from ..tools.calls import run_call
 from ..tools.cancellation import CancelSource, CancelToken
 from ..tools.errors import Fatal
 from ..tools.handlers.clock import CurrentTimeReminder
-from ..tools.handlers.image_gen import ImageGenTool
-from ..tools.handlers.web_run import WebRunTool
+from ..tools.handlers.seed_tools import image_gen_enabled, web_run_enabled
 from ..tools.hook_points import ToolHooks
 from ..tools.invocation import ModeKind, TurnContext
 from ..tools.lifecycle import ControlToolCallFact, LifecycleRecord
@@ -59,13 +58,16 @@ if TYPE_CHECKING:
 from .._interrupt import await_interruptibly
 from .records import DEFAULT_RECORD_LIMIT, CallRecords
 
-SEED_TOOL_TYPES = (WebRunTool, ImageGenTool)
-
 
 def wire_provider_routes(registry: ToolRegistry, config: Config) -> None:
     """Point web.run / image_gen.imagegen at the config's provider (the route Codex uses)."""
+    if not (web_run_enabled(config) or image_gen_enabled(config)):
+        return  # neither is declared (their gates are the config's), so nothing to route
+    from ..tools.handlers.image_gen import ImageGenTool
+    from ..tools.handlers.web_run import WebRunTool
+
     tools = [r.tool for n in registry.names() if (r := registry.get(n)) is not None]
-    seed = [t for t in tools if isinstance(t, SEED_TOOL_TYPES)]
+    seed = [t for t in tools if isinstance(t, (WebRunTool, ImageGenTool))]
     if not seed:
         return
     from ..sources.responses.tool_routes import provider_route  # only sessions that declare them pay for it
@@ -330,7 +332,10 @@ class Session(BusEventSource, SessionHooksMixin):
         (None goes back to the provider). The tool must be declared: its gates are the config's."""
         registered = self.registry.get(name) if isinstance(name, str) else None
         tool = registered.tool if registered is not None else None
-        if not isinstance(tool, SEED_TOOL_TYPES):
+        from ..tools.handlers.image_gen import ImageGenTool
+        from ..tools.handlers.web_run import WebRunTool
+
+        if not isinstance(tool, (WebRunTool, ImageGenTool)):
             raise ToolCallError(
                 f"set_handler takes web.run or image_gen.imagegen, and only when the config declares it; got {name!r} "
                 f"(declared: {', '.join(self.registry.names())}). See docs/builtin-tools.md for each tool's gates."

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import acp  # noqa: E402
 
 import codex_nb as cx  # noqa: E402
+from _report import report_figure  # noqa: E402
 
 AGENT = Path(__file__).resolve().parents[1] / "acp_agents" / "hostile_agent.py"
 
@@ -74,6 +75,20 @@ async def main(updates: int, steps: int) -> int:
         f"cx.AcpAgent {ours * 1000:.0f} ms -> {ratio:.2f}x (target <= 1.2x)"
     )
     print(f"cost per update at {updates} vs {updates // 4} updates: {growth:.2f}x (flat is ~1x)")
+    report_figure(
+        f"ACP: {updates} plan updates through cx.AcpAgent vs the bare SDK client",
+        f"{ratio:.2f}x ({ours * 1000:.0f} ms)",
+        f"bare SDK client {base * 1000:.0f} ms",
+        "<= 1.2x",
+        ratio <= 1.2,
+    )
+    report_figure(
+        f"ACP: cost per update, {updates} vs {updates // 4} updates",
+        f"{growth:.2f}x",
+        f"{updates // 4} updates",
+        "flat (<= 2x)",
+        growth <= 2,
+    )
     return 0 if ratio <= 1.2 and growth <= 2 else 1
 
 

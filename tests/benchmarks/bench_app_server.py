@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import codex_nb as cx  # noqa: E402
 from codex_nb.testing import ResponsesServer  # noqa: E402
 from codex_nb.widgets.checklist import PlanChecklist  # noqa: E402
+from _report import report_figure  # noqa: E402
 
 from helpers.app_server_helpers import PLAN_TOOLS, Reached  # noqa: E402
 from benchmarks.bench_checklist import plan_args, timed_comms, update_times  # noqa: E402
@@ -165,4 +166,27 @@ if __name__ == "__main__":
     print(
         f"final plan in widget state within {worst:.1f} ms after the burst (target <= 100 ms): "
         f"{'met' if worst <= 100 else 'NOT met'}"
+    )
+    real, own, ratio = report["real_codex"], report["own_runtime"], report["cost_ratio_real_over_own"]
+    report_figure(
+        "app-server: kernel CPU per turn/plan/updated vs codex_nb's own runtime",
+        f"{ratio:.2f}x ({real['cost_us']:.0f} us)",
+        f"own runtime {own['cost_us']:.0f} us per plan_update",
+        "<= 1.5x",
+        ratio <= 1.5,
+    )
+    replayed = report["replayed_cost_ratio_real_over_own"]
+    report_figure(
+        "app-server: same, the burst's lines replayed back to back in the kernel",
+        f"{replayed:.2f}x ({real['replayed_cost_us']:.0f} us)",
+        f"own runtime {own['cost_us']:.0f} us per plan_update",
+        "<= 1.5x",
+        replayed <= 1.5,
+    )
+    report_figure(
+        "app-server: final plan in widget state after a 1,000-update burst",
+        f"{real['final_latency_ms']:.0f} ms",
+        f"own runtime {own['final_latency_ms']:.0f} ms",
+        "<= 100 ms",
+        worst <= 100,
     )

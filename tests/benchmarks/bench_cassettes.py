@@ -21,6 +21,7 @@ import codex_nb as cx
 from codex_nb.sources.cassettes import format as fmt
 from codex_nb.sources.responses.cassette import open_cassette
 from codex_nb.testing import Events, ResponsesServer
+from _report import report_figure
 
 from bench_model_stream import answer_events  # this folder is the script's: on sys.path
 
@@ -59,6 +60,13 @@ async def replay_against_live(repeat: int = 5) -> None:
     print(
         f"whole turn, {DELTAS:,} deltas: live from the local server {min(live) * 1e3:.1f} ms, replayed from "
         f"its cassette {min(replay) * 1e3:.1f} ms: ratio {ratio:.2f}x (target <= {TARGET}x) {verdict}"
+    )
+    report_figure(
+        f"cassette replay: a {DELTAS:,}-delta turn vs the same turn live",
+        f"{ratio:.2f}x ({min(replay) * 1e3:.1f} ms)",
+        f"live from a local server {min(live) * 1e3:.1f} ms",
+        f"<= {TARGET}x",
+        ratio <= TARGET,
     )
     if ratio > TARGET:
         raise SystemExit(1)
@@ -111,6 +119,13 @@ def load_against_json_loads(repeat: int = 7) -> None:
         f"load, {INTERACTIONS:,} interactions ({size / 1e6:.1f} MB): json.loads over the lines "
         f"{min(floor) * 1e3:.1f} ms, Cassette {min(ours) * 1e3:.1f} ms: ratio {ratio:.2f}x (target <= {TARGET}x) "
         f"{verdict}"
+    )
+    report_figure(
+        f"cassette load: {INTERACTIONS:,} interactions ({size / 1e6:.1f} MB) vs json.loads of its lines",
+        f"{ratio:.2f}x ({min(ours) * 1e3:.1f} ms)",
+        f"json.loads {min(floor) * 1e3:.1f} ms",
+        f"<= {TARGET}x",
+        ratio <= TARGET,
     )
     if ratio > TARGET:
         raise SystemExit(1)

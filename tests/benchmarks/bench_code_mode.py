@@ -128,5 +128,28 @@ async def test_nested_call_within_budget():
     assert figures["isolate_startup_median_s"] <= 1.5 * figures["bare_context_prelude_median_s"]
 
 
+def report_figures(figures: dict[str, float]) -> None:
+    from _report import report_figure
+
+    nested = figures["nested_call_s"] / (figures["budget_s"] / 2)
+    report_figure(
+        "Code Mode: nested tools.X() vs direct dispatch + one V8 round-trip",
+        f"{nested:.2f}x ({figures['nested_call_s'] * 1e3:.3f} ms)",
+        f"direct + round-trip {figures['budget_s'] / 2 * 1e3:.3f} ms",
+        "<= 2x",
+        figures["nested_call_s"] <= figures["budget_s"],
+    )
+    startup = figures["isolate_startup_median_s"] / figures["bare_context_prelude_median_s"]
+    report_figure(
+        "Code Mode: cell start-up vs bare mini-racer context + prelude",
+        f"{startup:.2f}x ({figures['isolate_startup_median_s'] * 1e3:.1f} ms)",
+        f"bare context + prelude {figures['bare_context_prelude_median_s'] * 1e3:.1f} ms",
+        "<= 1.5x",
+        startup <= 1.5,
+    )
+
+
 if __name__ == "__main__":
-    print(report(asyncio.run(measure())))
+    figures = asyncio.run(measure())
+    print(report(figures))
+    report_figures(figures)

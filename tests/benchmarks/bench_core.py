@@ -23,6 +23,7 @@ from codex_nb.protocol.plan import UpdatePlanArgs
 from codex_nb.tools.payload import Payload, ToolCall
 from codex_nb.tools.names import ToolName
 from codex_nb.tools.calls import run_call
+from _report import report_figure
 
 
 def best_of(fn: Callable[[], object], *, repeat: int = 7, number: int = 2000) -> float:
@@ -110,6 +111,13 @@ async def main() -> int:
             f"  {steps:>3} steps: bare {bare * 1e6:8.1f} us  full {full * 1e6:8.1f} us  ratio {ratio:5.2f}x  "
             f"(target <= 3x: {verdict})"
         )
+        report_figure(
+            f"update_plan dispatch, {steps}-step plan (bench_core) vs bare validation",
+            f"{ratio:.2f}x",
+            f"bare model_validate_json {bare * 1e6:.1f} us",
+            "<= 3x",
+            ratio <= 3,
+        )
     small_steady, small_change = planner_cost(10)
     big_steady, big_change = planner_cost(10_000)
     ratio = big_steady / small_steady
@@ -118,6 +126,13 @@ async def main() -> int:
     print(
         f"  steady state: 10 tools {small_steady * 1e6:.2f} us, 10,000 tools {big_steady * 1e6:.2f} us, "
         f"ratio {ratio:.2f}x (target <= 2x: {'ok' if ratio <= 2 else 'OVER TARGET'})"
+    )
+    report_figure(
+        "ToolPlanner.plan(): 10,000 vs 10 tools (steady state)",
+        f"{ratio:.2f}x",
+        f"10 tools {small_steady * 1e6:.2f} us",
+        "<= 2x",
+        ratio <= 2,
     )
     print(
         f"  first plan after a registry change: 10 tools {small_change * 1e3:.3f} ms, "

@@ -38,6 +38,7 @@ from codex_nb.protocol.events import PlanUpdate
 from codex_nb.protocol.plan import UpdatePlanArgs
 from codex_nb.protocol.serde import parse_strict
 from codex_nb.tools.calls import run_call
+from _report import report_figure
 from codex_nb.tools.lifecycle import CallLifecycle, ControlToolGuard, ControlToolStatus, ToolCallOutcome
 from codex_nb.tools.names import ToolName
 from codex_nb.tools.parallel import ParallelGate
@@ -399,14 +400,70 @@ def import_time(runs: int = 7) -> float:
     return best
 
 
+GOALS = {3: 15.0, 50: 3.0}
+"""update_plan per call as a multiple of bare validation, by plan size; a trivial tool: TRIVIAL_GOAL."""
+TRIVIAL_GOAL = 12.0
+OURS = (
+    "codex_nb run_call",
+    "codex_nb session.call_tool",
+    "in a turn: 1 response x 100 calls",
+    "in a turn: 100 responses x 1 call",
+)
+
+
+def report_table(steps: int, table: dict[str, float], lacking: float) -> None:
+    bare = table["bare model_validate_json"]
+    peers = ", ".join(
+        f"{name.split()[0]} {table[name] / bare:.1f}x"
+        for name in table
+        if "openai-agents" in name or "pydantic-ai" in name
+    )
+    for name in (*OURS, "in a turn: trivial @session.tool"):
+        if name not in table:
+            continue
+        goal = TRIVIAL_GOAL if "trivial" in name else GOALS[steps]
+        ratio = table[name] / bare
+        report_figure(
+            f"update_plan, {steps}-step plan: {name}" if "trivial" not in name else f"{name} (100 calls)",
+            f"{ratio:.1f}x ({table[name] * 1e6:.0f} us)",
+            f"bare validation {bare * 1e6:.1f} us" + (f"; {peers}" if peers else ""),
+            f"<= {goal:.0f}x",
+            ratio <= goal,
+        )
+    agents = table.get("openai-agents on_invoke_tool")
+    if agents is not None:
+        ours = max(table[name] for name in ("codex_nb run_call", *OURS[2:]))
+        budget = agents + lacking
+        report_figure(
+            f"update_plan, {steps}-step plan: slowest codex_nb path vs openai-agents + the features it lacks",
+            f"{ours / budget:.2f}x",
+            f"openai-agents on_invoke_tool {agents * 1e6:.0f} us + {lacking * 1e6:.0f} us",
+            "<= 1x",
+            ours <= budget,
+        )
+
+
 async def main() -> None:
     for steps in (3, 50):
         table = await dispatch_table(steps)
         print_table(f"update_plan, {steps}-step plan", table)
-        verdict(table, await breakdown(steps))
-    await gate_scaling()
-    await long_turn()
-    import_time()
+        lacking = await breakdown(steps)
+        verdict(table, lacking)
+        report_table(steps, table, lacking)
+    gate = await gate_scaling()
+    report_figure(
+        "parallel gate: 10,000 exclusive calls in one response", f"{gate:.1f}x", "500 calls", "<= 20x", gate <= 20
+    )
+    flat = await long_turn()
+    report_figure(
+        "10,000-step turn: per-step cost, last 1,000 vs first 1,000 steps",
+        f"{flat:.2f}x",
+        "the first 1,000 steps",
+        "flat (<= 1.5x)",
+        flat <= 1.5,
+    )
+    best = import_time()
+    report_figure("import codex_nb (python -X importtime, best of 7)", f"{best:.0f} ms", "-", "<= 150 ms", best <= 150)
 
 
 if __name__ == "__main__":

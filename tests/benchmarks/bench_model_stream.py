@@ -24,6 +24,7 @@ import codex_nb as cx
 from codex_nb.protocol.events import EventMsg
 from codex_nb.events.bus import EventBus
 from codex_nb.widgets.transcript_state import TranscriptState
+from _report import report_figure
 
 TARGET = 1.5
 
@@ -91,7 +92,7 @@ class RecordedModel(cx.ResponsesModel):
         super().__init__(model="bench", base_url="http://bench.invalid/v1", api_key="sk-bench")
         self._data = data
 
-    def _new_client(self, _cassette_transport=None):  # this model has no cassette: always None
+    def _new_client(self, _cassette_transport: object = None):  # no cassette here: the recorded stream
         return openai.AsyncOpenAI(
             api_key="sk-bench",
             base_url="http://bench.invalid/v1",
@@ -178,6 +179,13 @@ async def per_event_ratio(deltas: int = 5000, repeat: int = 5) -> None:
         f"  (floor: the SDK's untyped AsyncStream alone {min(floor) * 1e6:.1f} us/event; our mapping + event "
         f"publication add {(min(ours) - min(floor)) * 1e6:.1f} us/event, {min(ours) / min(floor):.2f}x the floor)"
     )
+    report_figure(
+        "model stream: SSE bytes to a runtime event vs the SDK's typed stream",
+        f"{ratio:.2f}x ({min(ours) * 1e6:.1f} us/event; {min(ours) / min(floor):.2f}x the untyped AsyncStream)",
+        f"SDK typed iteration {min(sdk) * 1e6:.1f} us/event",
+        f"<= {TARGET}x",
+        ratio <= TARGET,
+    )
     if ratio > TARGET:
         raise SystemExit(1)
 
@@ -215,6 +223,13 @@ async def linear_deltas() -> None:
         f"10,000 deltas ({len(recorded_stream(10_000)) / 1e6:.2f} MB of SSE): final text {big[2] / 1e3:.0f} kB; "
         f"peak memory the turn allocated {bare[1] / 1e3:.0f} kB without a transcript, {big[1] / 1e3:.0f} kB "
         f"with one folding every delta"
+    )
+    report_figure(
+        "a 10,000-delta answer through a whole turn, per delta vs at 1,000",
+        f"{ratio:.2f}x (peak {big[1] / 1e3:.0f} kB)",
+        f"1,000 deltas {small[0] * 1e6:.1f} us/delta",
+        "no quadratic growth (<= 3x)",
+        ratio <= 3,
     )
     if ratio > 3:
         raise SystemExit(1)

@@ -98,7 +98,38 @@ def test_a_new_session_loads_no_hook_runner_and_no_search_index() -> None:
     """Hooks load with the first hook run, numpy (the BM25 index) with the first deferred tool."""
     modules = loaded_after("import codex_nb as cx; cx.Session()")
     assert under(modules, "codex_nb.hooks.types", "codex_nb.hooks.python", "codex_nb.hooks.runner") == set()
+    assert under(modules, "codex_nb.tools.search") == set()  # the index's own modules wait for it too
     assert under(modules, *HEAVY) == set()
+
+
+def test_a_new_session_loads_no_handler_of_a_tool_its_config_leaves_out() -> None:
+    """A default ``Config()`` declares none of these tools, so their handlers stay unimported
+    (the gates are read before the import; a config that turns one on loads it)."""
+    off = (
+        "codex_nb.tools.handlers.web_run",
+        "codex_nb.tools.handlers.web_run_commands",
+        "codex_nb.tools.handlers.image_gen",
+        "codex_nb.tools.handlers.request_permissions",
+        "codex_nb.tools.handlers.view_image",
+        "codex_nb.tools.handlers.plugin_install",
+    )
+    assert under(loaded_after("import codex_nb as cx; cx.Session()"), *off) == set()
+    turned_on = "import codex_nb as cx; cx.Session(cx.Config(view_image=True, request_permissions_tool=True))"
+    assert under(loaded_after(turned_on), *off) == {
+        "codex_nb.tools.handlers.request_permissions",
+        "codex_nb.tools.handlers.view_image",
+    }
+
+
+def test_load_ext_loads_no_widget_machinery() -> None:
+    """``%load_ext codex_nb`` registers the magics and the default session; ipywidgets and anywidget
+    load with the first view a magic shows."""
+    modules = loaded_after(
+        "from IPython.core.interactiveshell import InteractiveShell; "
+        "InteractiveShell.instance().run_line_magic('load_ext', 'codex_nb')"
+    )
+    assert "codex_nb.extension.magics" in modules
+    assert under(modules, "ipywidgets", "anywidget", "codex_nb.widgets", "codex_nb.extension.turn_view") == set()
 
 
 def test_the_session_path_builds_no_pydantic_schema() -> None:

@@ -38,12 +38,10 @@ from .seed_tools import (
     Backend,
     Handler,
     call_handler,
-    feature_on,
     os_error_text,
-    provider_table,
     recorded_specs,
-    uses_actor_authorization,
 )
+from .seed_tools import image_gen_enabled as image_gen_enabled  # the gate lives with the light shared part
 
 if TYPE_CHECKING:
     from ...config import Config
@@ -91,11 +89,6 @@ class ImagegenArgs(BaseModel):
     transparent_background: bool | None = None
     referenced_image_paths: list[str] | None = None
     num_last_images_to_include: int | None = None
-
-
-def image_gen_enabled(config: Config) -> bool:
-    """Codex's gate for a Responses provider (see the module docstring)."""
-    return feature_on(config, "image_generation", default=True) and uses_actor_authorization(provider_table(config))
 
 
 def image_gen_tools(config: Config) -> list[Tool]:

@@ -73,6 +73,22 @@ def uses_actor_authorization(table: Mapping[str, Any]) -> bool:
     return any(str(k).lower() == ACTOR_AUTHORIZATION_HEADER for k in headers)
 
 
+def web_run_enabled(config: Config) -> bool:
+    """``web.run``'s gate, as the pinned binary decides it (see ``handlers.web_run``). Here, not
+    there, so a session whose config leaves the tool out never imports its handler."""
+    return (
+        feature_on(config, "standalone_web_search", default=False)
+        and provider_table(config).get("supports_standalone_web_search") is True
+        and config.web_search != "disabled"
+    )
+
+
+def image_gen_enabled(config: Config) -> bool:
+    """``image_gen.imagegen``'s gate for a Responses provider (see ``handlers.image_gen``); here for
+    the same reason as ``web_run_enabled``."""
+    return feature_on(config, "image_generation", default=True) and uses_actor_authorization(provider_table(config))
+
+
 async def call_handler(handler: Handler, request: dict[str, Any], what: str) -> Any:
     """Run a person's handler; its failure becomes the model's output, named. A plain function runs
     in a worker thread, so one that waits on the network does not stall the kernel's event loop."""

@@ -26,10 +26,10 @@ from ..names import DEFAULT_NAMESPACE
 from ..schema import group_specs
 from ..payload import ToolOutput
 from ..registry import RegisteredTool
-from ..search.catalog import DeferredToolIndex
 
 if TYPE_CHECKING:
     from ...config import Config
+    from ..search.catalog import DeferredToolIndex
     from ..planner import FinalizedTools
 
 TOOL_SEARCH_NAME = "tool_search"
@@ -112,6 +112,8 @@ class ToolSearchTool(Tool):
     """The ``tool_search`` handler; one per session, sharing its ``DeferredToolIndex`` across steps."""
 
     def __init__(self, index: DeferredToolIndex | None = None) -> None:
+        from ..search.catalog import DeferredToolIndex  # the index's modules load with the first deferred tool
+
         super().__init__(TOOL_SEARCH_NAME, exposure=ToolExposure.DirectModelOnly, supports_parallel=True)
         self.index = index or DeferredToolIndex()
         self._entries: list[RegisteredTool] = []
@@ -181,7 +183,14 @@ class ToolSearchFinalizer:
     """Planner finalizer: declares ``tool_search`` after the other tools when a Deferred tool exists."""
 
     def __init__(self) -> None:
-        self.tool = ToolSearchTool()
+        self._tool: ToolSearchTool | None = None
+
+    @property
+    def tool(self) -> ToolSearchTool:
+        """Made when first needed: a session without deferred tools never builds the search index."""
+        if self._tool is None:
+            self._tool = ToolSearchTool()
+        return self._tool
 
     def close(self) -> None:
         """Finalizers may own resources (Code Mode's V8 thread); the search index is plain memory."""

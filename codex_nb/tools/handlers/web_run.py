@@ -25,7 +25,8 @@ from ..invocation import ToolInvocation
 from ..payload import ToolOutput
 from .web_run_commands import read_commands
 from .web_search import CATALOG_TEXT_AND_IMAGE
-from .seed_tools import Backend, Handler, bounded_text, call_handler, feature_on, provider_table, recorded_specs
+from .seed_tools import Backend, Handler, bounded_text, call_handler, recorded_specs
+from .seed_tools import web_run_enabled as web_run_enabled  # the gate lives with the light shared part
 
 if TYPE_CHECKING:
     from ...config import Config
@@ -41,15 +42,6 @@ NO_ROUTE = (
     "web.run has no route: this session has no provider to send the search to; give it a handler "
     "(session.set_handler('web.run', handler)) or use a Responses provider whose table says supports_standalone_web_search = true"
 )
-
-
-def web_run_enabled(config: Config) -> bool:
-    """Codex's gate (observed with the pinned binary; see the module docstring)."""
-    return (
-        feature_on(config, "standalone_web_search", default=False)
-        and provider_table(config).get("supports_standalone_web_search") is True
-        and config.web_search != "disabled"
-    )
 
 
 def web_run_tools(config: Config) -> list[Tool]:
