@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -45,6 +46,16 @@ def needs_binary(notebook: Path) -> bool:
     if cassette is None or not (notebook.parent / cassette).is_file():
         return True
     return os.environ.get(RECORD_MODE_VAR, "once") == "all"
+
+
+def snippet_case(block: str, *, id: str) -> Any:
+    """A documentation snippet as a test case, marked with the binary it starts (the real Codex, codex-acp)."""
+    marks = []
+    if "CodexAppServer" in block:
+        marks.append(pytest.mark.requires_codex)
+    if "AcpAgent" in block or "codex_acp_binary" in block:
+        marks.append(pytest.mark.requires_acp_agent)
+    return pytest.param(block, marks=marks, id=id)
 
 
 def in_ci() -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import yaml
+from helpers.binary_requirements import snippet_case
 from helpers.paths import NOTEBOOKS, README, ROOT
 
 DOCS = ROOT / "docs"
@@ -32,12 +33,7 @@ def python_blocks() -> list[Any]:
     for page in pages():
         text = page.read_text(encoding="utf-8")
         for index, block in enumerate(re.findall(r"```python\n(.*?)```", text, flags=re.S)):
-            marks = []
-            if "CodexAppServer" in block:
-                marks.append(pytest.mark.requires_codex)
-            if "AcpAgent" in block or "codex_acp_binary" in block:
-                marks.append(pytest.mark.requires_acp_agent)
-            cases.append(pytest.param(block, marks=marks, id=f"{page.relative_to(DOCS)}-block{index}"))
+            cases.append(snippet_case(block, id=f"{page.relative_to(DOCS)}-block{index}"))
     return cases
 
 

@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 from typing import Any
+from helpers.binary_requirements import snippet_case
 from helpers.paths import README
 
 import pytest
@@ -21,15 +22,7 @@ def test_readme_has_snippets() -> None:
 
 def snippets() -> list[Any]:
     """One case per block; a block that starts the real Codex or codex-acp carries its marker."""
-    cases = []
-    for index, block in enumerate(python_blocks()):
-        marks = []
-        if "CodexAppServer" in block:
-            marks.append(pytest.mark.requires_codex)
-        if "AcpAgent" in block or "codex_acp_binary" in block:
-            marks.append(pytest.mark.requires_acp_agent)
-        cases.append(pytest.param(block, marks=marks, id=f"block{index}"))
-    return cases
+    return [snippet_case(block, id=f"block{index}") for index, block in enumerate(python_blocks())]
 
 
 @pytest.mark.parametrize("block", snippets())
