@@ -59,7 +59,8 @@ class Run:
     finished: asyncio.Event
     result: list[Any] = field(default_factory=list)
     error: list[BaseException] = field(default_factory=list)
-    others_before: frozenset[int] = frozenset()
+    others_before: frozenset[threading.Thread] = frozenset()
+    """The threads alive when the run started (the objects: an ended thread's ident is reused)."""
 
     def started_threads(self) -> list[threading.Thread]:
         """Threads alive now that were not before the run (the code's own), except the runs' own."""
@@ -68,7 +69,7 @@ class Run:
         return [
             t
             for t in threading.enumerate()
-            if t.ident not in self.others_before and t is not self.thread and t not in runs and t.is_alive()
+            if t not in self.others_before and t is not self.thread and t not in runs and t.is_alive()
         ]
 
 
@@ -81,7 +82,7 @@ def start(fn: Callable[[], Any], *, name: str) -> Run:
     """Run ``fn`` on a new daemon thread; must be called on the event loop that awaits it."""
     loop = asyncio.get_running_loop()
     finished = asyncio.Event()
-    before = frozenset(t.ident for t in threading.enumerate() if t.ident is not None)
+    before = frozenset(threading.enumerate())
     result: list[Any] = []
     error: list[BaseException] = []
 
