@@ -48,18 +48,21 @@ class Session(RuntimeSession):
         if self.config.notebook_tools.enabled:  # the document tools reach the page through the bridge widget
             self.workspace.set_document(self._notebook_bridge)
 
-    async def serve_notebook_tools(self) -> NotebookMcpServer:
+    async def serve_notebook_tools(self, *, max_calls: int = 8, max_requests: int = 32) -> NotebookMcpServer:
         """Start an MCP server (streamable HTTP on 127.0.0.1, a bearer token of its own) that serves
         this session's notebook tools to the real Codex or any MCP client; every call runs through
         this session's hooks and approvals. Pass ``server.env()`` and ``server.codex_config()`` to
-        ``cx.CodexAppServer``; ``await server.aclose()`` stops it."""
+        ``cx.CodexAppServer``; ``await server.aclose()`` stops it. ``max_calls``: tool calls running at
+        once; ``max_requests``: HTTP requests in flight (a client's open event stream is one)."""
         from .sources.workspace.mcp_server import NotebookMcpServer
         from .sources.workspace.tools import notebook_tools
 
         async def dispatch(name: str, arguments: dict[str, Any]) -> Any:
             return await self.call_tool(f"notebook.{name}", arguments)
 
-        server = await NotebookMcpServer(notebook_tools(self.config, self.workspace), dispatch).start()
+        server = await NotebookMcpServer(
+            notebook_tools(self.config, self.workspace), dispatch, max_calls=max_calls, max_requests=max_requests
+        ).start()
         self._mcp_servers.append(server)
         return server
 

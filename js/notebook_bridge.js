@@ -11,6 +11,14 @@
 // Kernel -> browser is the synced `requests` list ({id, op, args}) and `owner` (the page that
 // answers, so two open tabs do not both apply an edit); browser -> kernel is `hello` once, then one
 // `reply` per request.
+//
+// Stop reaches the page: a request the kernel no longer waits for (the turn was stopped, or the
+// call timed out) leaves `requests`. The page applies the changes (insert, edit, run) one at a
+// time, in the order the kernel sent them (`RequestQueue`), so one still waiting its turn when it
+// leaves the list is skipped, and the page says so (`stopped`, outcome `skipped`); one already
+// started cannot be taken back half-way (a running cell runs to its end), so the page says what it
+// did when it ends (`stopped`, outcome `finished` or `failed`). Reading the cells changes nothing
+// and is answered at once.
 
 const GET_MODEL_TIMEOUT_MS = 4000;
 
@@ -84,6 +92,83 @@ export async function perform(env, op, args) {
   throw new Error(`unknown operation ${op}`);
 }
 
+const READS = new Set(["cells"]);
+
+/**
+ * The page's side of the requests: reads at once, changes one at a time in order, and what a
+ * Stop did to each request the page had received. Pure (no DOM, no widget model): `perform` does
+ * the work, `send` takes each message for the kernel.
+ */
+export class RequestQueue {
+  /**
+   * @param {(op: string, args: any) => Promise<any>} perform
+   * @param {(message: Record<string, any>) => void} send
+   */
+  constructor(perform, send) {
+    this.perform = perform;
+    this.send = send;
+    /** @type {{id: string, op: string, args: any}[]} changes received, not started */
+    this.waiting = [];
+    /** @type {Map<string, {op: string, withdrawn: boolean}>} started, not ended */
+    this.running = new Map();
+    /** @type {Set<string>} ids received (pruned to those the kernel still lists) */
+    this.received = new Set();
+    this.busy = false;
+  }
+
+  /** The kernel's current `requests` list. @param {{id: string, op: string, args: any}[]} requests */
+  sync(requests) {
+    const listed = new Set(requests.map((r) => r.id));
+    for (const request of requests) {
+      if (this.received.has(request.id)) continue;
+      this.received.add(request.id);
+      if (READS.has(request.op)) this.start(request);
+      else this.waiting.push(request);
+    }
+    for (const request of this.waiting.filter((r) => !listed.has(r.id))) {
+      this.send({ kind: "stopped", id: request.id, op: request.op, outcome: "skipped",
+        detail: "the kernel stopped waiting before the page started it; nothing was done" });
+    }
+    this.waiting = this.waiting.filter((r) => listed.has(r.id));
+    for (const [id, entry] of this.running) if (!listed.has(id)) entry.withdrawn = true;
+    for (const id of this.received) if (!listed.has(id) && !this.running.has(id)) this.received.delete(id);
+    this.next();
+  }
+
+  next() {
+    if (this.busy || !this.waiting.length) return;
+    const request = /** @type {{id: string, op: string, args: any}} */ (this.waiting.shift());
+    this.busy = true;
+    this.start(request).finally(() => {
+      this.busy = false;
+      this.next();
+    });
+  }
+
+  /** @param {{id: string, op: string, args: any}} request */
+  async start(request) {
+    const entry = { op: request.op, withdrawn: false };
+    this.running.set(request.id, entry);
+    let ok = true;
+    let result = null;
+    let error = "";
+    try {
+      result = await this.perform(request.op, request.args);
+    } catch (err) {
+      ok = false;
+      error = String(/** @type {any} */ (err)?.message ?? err);
+    }
+    this.running.delete(request.id);
+    if (entry.withdrawn) {
+      // the kernel no longer waits: say what was done instead of answering
+      this.send({ kind: "stopped", id: request.id, op: request.op, outcome: ok ? "finished" : "failed",
+        detail: ok ? "the page had started it before the kernel stopped waiting and finished it" : error });
+    } else {
+      this.send({ kind: "reply", id: request.id, ok, result, error });
+    }
+  }
+}
+
 /** @param {{model: any}} ctx */
 async function initialize({ model }) {
   const page = `page-${Math.random().toString(36).slice(2)}`;
@@ -93,18 +178,10 @@ async function initialize({ model }) {
   const appName = app ? `${app.name ?? "JupyterLab"} ${app.version ?? ""}`.trim() : "";
   const why = !document ? "this front end gives widgets no notebook document (not JupyterLab 4 or Notebook 7)" : reason;
   const env = { app, context };
-  /** @type {Set<string>} */
-  const handled = new Set();
+  const queue = new RequestQueue((op, args) => perform(env, op, args), (message) => model.send({ ...message, page }));
   const serve = () => {
     if (model.get("owner") !== page) return;
-    for (const request of model.get("requests") ?? []) {
-      if (handled.has(request.id)) continue;
-      handled.add(request.id);
-      perform(env, request.op, request.args).then(
-        (result) => model.send({ kind: "reply", id: request.id, page, ok: true, result, error: "" }),
-        (err) => model.send({ kind: "reply", id: request.id, page, ok: false, result: null, error: String(err?.message ?? err) }),
-      );
-    }
+    queue.sync(model.get("requests") ?? []);
   };
   model.on("change:requests", serve);
   model.on("change:owner", serve);

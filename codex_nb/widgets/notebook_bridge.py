@@ -10,7 +10,12 @@ the notebook's shared model (so the person sees each change and can undo it), an
 through the JupyterLab application that ipylab's extension gives its models.
 
 Kernel -> browser: the synced ``requests`` list and ``owner``; browser -> kernel: ``hello`` (what the
-page can do) and one ``reply`` per request (``protocol.json``, widget ``notebook_bridge``). Without a
+page can do) and one ``reply`` per request (``protocol.json``, widget ``notebook_bridge``).
+
+Stop reaches the page: a call that is cancelled (Stop) or times out takes its request out of
+``requests``, and the page skips it if it has not started it (it applies changes one at a time,
+in order) or, if it has, says what it did once done (``stopped``). Those reports, and a reply
+that comes after the kernel stopped waiting (dropped, not an error), are kept in ``after_stop``. Without a
 front end (nbclient, a plain kernel) no ``hello`` comes: the first call waits
 ``frontend_timeout_seconds`` and every later one fails at once with the same clear message, until a
 page says hello.
@@ -22,6 +27,7 @@ import asyncio
 import itertools
 import logging
 import threading
+from collections import OrderedDict
 from typing import Any
 
 import anywidget
@@ -37,6 +43,8 @@ log = logging.getLogger("codex_nb.widgets.notebook_bridge")
 
 WIDGET = "notebook_bridge"
 MAX_CELLS = 5_000
+MAX_AFTER_STOP = 100
+"""Reports kept in ``after_stop`` (and requests remembered as given up), the newest ones."""
 AWAITED_IN_CELL = (
     "; if this tool ran from a cell that awaits the turn (await session.run_turn(...)), the kernel is busy "
     "with that cell and the page cannot answer: start the turn with session.start_turn(...) instead"
@@ -59,6 +67,10 @@ class NotebookBridge(anywidget.AnyWidget):
     frontend = traitlets.Any(None).tag(sync=True, **widget_serialization)
     requests = traitlets.List(traitlets.Dict()).tag(sync=True)
     owner = traitlets.Unicode("").tag(sync=True)
+    after_stop = traitlets.List(traitlets.Dict())
+    """What the page did with requests the kernel had stopped waiting for (not synced; observe it):
+    ``{id, op, why, outcome, detail}``, why ``stopped`` or ``timed out``, outcome ``skipped`` (the
+    page never started it), ``finished`` or ``failed``; the newest ``MAX_AFTER_STOP``."""
 
     def __init__(self, *, frontend_timeout: float = 5.0, **kwargs: Any) -> None:
         lab = _ipylab_front_end()
@@ -71,6 +83,8 @@ class NotebookBridge(anywidget.AnyWidget):
         self._lock = threading.Lock()
         self._waiting: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]]] = {}
         self._hello_waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._given_up: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        """Request id -> (op, why) of the requests the kernel stopped waiting for."""
         self.error = ""
         self.on_msg(self._on_message)
 
@@ -84,7 +98,11 @@ class NotebookBridge(anywidget.AnyWidget):
             return
         if message["kind"] == "hello":
             self._hello(message)
-        elif message.get("page") == self.owner:
+        elif message.get("page") != self.owner:
+            return
+        elif message["kind"] == "stopped":
+            self._after_stop(message["id"], message["outcome"], message["detail"], op=message["op"])
+        else:
             self._reply(message)
 
     def _hello(self, message: dict[str, Any]) -> None:
@@ -99,10 +117,38 @@ class NotebookBridge(anywidget.AnyWidget):
     def _reply(self, message: dict[str, Any]) -> None:
         with self._lock:
             entry = self._waiting.pop(message["id"], None)
-        if entry is None:
+        if entry is None:  # late: the call was stopped or timed out meanwhile; the page had done it
+            outcome = "finished" if message["ok"] else "failed"
+            detail = "the page answered after the kernel stopped waiting" + (
+                "" if message["ok"] else f": {str(message['error'])[:500]}"
+            )
+            self._after_stop(message["id"], outcome, detail)
             return
         loop, future = entry
         loop.call_soon_threadsafe(_settle, future, message)
+
+    def _after_stop(self, request_id: str, outcome: str, detail: str, *, op: str = "") -> None:
+        with self._lock:
+            given_up = self._given_up.pop(request_id, None)
+        if given_up is None:
+            return  # not a request this kernel gave up (a stale page, a repeated report)
+        report = {
+            "id": request_id,
+            "op": given_up[0],
+            "why": given_up[1],
+            "outcome": outcome[:40],
+            "detail": detail[:2000],
+        }
+        self.after_stop = [*self.after_stop[-(MAX_AFTER_STOP - 1) :], report]
+        log.info(
+            "notebook bridge: %s request %s (%s): %s: %s", report["why"], request_id, report["op"], outcome, detail
+        )
+
+    def _give_up(self, request_id: str, op: str, why: str) -> None:
+        with self._lock:
+            self._given_up[request_id] = (op, why)
+            while len(self._given_up) > MAX_AFTER_STOP:
+                self._given_up.popitem(last=False)
 
     # -- kernel side ---------------------------------------------------------------------
     async def _page(self) -> dict[str, Any]:
@@ -142,9 +188,13 @@ class NotebookBridge(anywidget.AnyWidget):
         try:
             reply = await asyncio.wait_for(future, timeout)
         except TimeoutError:
+            self._give_up(request_id, op, "timed out")
             raise DocumentUnavailable(
                 f"the notebook page did not answer {op} within {timeout:g} s{AWAITED_IN_CELL}"
             ) from None
+        except asyncio.CancelledError:  # Stop: taking it out of `requests` below tells the page
+            self._give_up(request_id, op, "stopped")
+            raise
         finally:
             with self._lock:
                 self._waiting.pop(request_id, None)

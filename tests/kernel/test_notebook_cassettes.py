@@ -1,7 +1,7 @@
-"""Notebooks 07 (the real Codex), 10 (codex-acp) and 11 (documentation tests) replay their committed
-cassettes under nbval with no binary anywhere, and recording them again against the real binaries
-gives the outputs they store (after the shipped sanitizer rules): the replay shows what the binaries
-show."""
+"""Notebooks 07 (the real Codex), 10 (codex-acp), 11 (documentation tests) and 13 (the real Codex
+calling the kernel's notebook MCP server) replay their committed cassettes under nbval with no
+binary anywhere, and recording them again against the real binaries gives the outputs they store
+(after the shipped sanitizer rules): the replay shows what the binaries show."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ NOTEBOOKS_WITH_CASSETTES = {
     "07_real_codex.ipynb": "07_real_codex.cassette.jsonl",
     "10_any_agent.ipynb": "10_any_agent.cassette.jsonl",
     "11_docs_tests.ipynb": "11_docs_tests.codex.cassette.jsonl",
+    "13_notebook_workspace.ipynb": "13_notebook_workspace.codex.cassette.jsonl",
 }
 
 
@@ -65,6 +66,7 @@ def test_the_committed_notebook_replays_its_cassette_without_the_binaries(name: 
         pytest.param("07_real_codex.ipynb", "codex", marks=pytest.mark.requires_codex),
         pytest.param("10_any_agent.ipynb", "acp", marks=pytest.mark.requires_acp_agent),
         pytest.param("11_docs_tests.ipynb", "codex", marks=pytest.mark.requires_codex),
+        pytest.param("13_notebook_workspace.ipynb", "codex", marks=pytest.mark.requires_codex),
     ],
 )
 def test_recording_again_with_the_real_binary_gives_the_stored_outputs(name: str, marker: str, tmp_path: Path) -> None:

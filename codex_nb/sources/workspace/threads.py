@@ -6,7 +6,10 @@ Python cannot kill a thread. What it can do is raise an exception in one at its 
 ``time.sleep``, a socket read) stops when that call returns. So a run that is stopped is asked
 to stop, waited for briefly, and if it still runs the answer says so (the thread is a daemon: it
 never keeps the kernel from exiting). Threads the code itself started are found by comparing
-``threading.enumerate()`` before and after, and are asked to stop the same way.
+``threading.enumerate()`` before and after, and are asked to stop the same way; the threads of
+other runs going on at the same time (calls over MCP may overlap) are not the code's own and are
+left alone. A thread that a concurrent run's code started in the same window cannot be told apart
+(Python records no parent thread) and counts as both runs'.
 """
 
 from __future__ import annotations
@@ -56,22 +59,30 @@ class Run:
     finished: asyncio.Event
     result: list[Any] = field(default_factory=list)
     error: list[BaseException] = field(default_factory=list)
-    others_before: frozenset[int] = frozenset()
+    others_before: frozenset[threading.Thread] = frozenset()
+    """The threads alive when the run started (the objects: an ended thread's ident is reused)."""
 
     def started_threads(self) -> list[threading.Thread]:
-        """Threads alive now that were not before the run (the code's own), except the run's."""
+        """Threads alive now that were not before the run (the code's own), except the runs' own."""
+        with _RUNS_LOCK:
+            runs = set(_RUNS)
         return [
             t
             for t in threading.enumerate()
-            if t.ident not in self.others_before and t is not self.thread and t.is_alive()
+            if t not in self.others_before and t is not self.thread and t not in runs and t.is_alive()
         ]
+
+
+_RUNS: set[threading.Thread] = set()
+"""The threads of the runs going on now, in every session of the process."""
+_RUNS_LOCK = threading.Lock()
 
 
 def start(fn: Callable[[], Any], *, name: str) -> Run:
     """Run ``fn`` on a new daemon thread; must be called on the event loop that awaits it."""
     loop = asyncio.get_running_loop()
     finished = asyncio.Event()
-    before = frozenset(t.ident for t in threading.enumerate() if t.ident is not None)
+    before = frozenset(threading.enumerate())
     result: list[Any] = []
     error: list[BaseException] = []
 
@@ -81,6 +92,8 @@ def start(fn: Callable[[], Any], *, name: str) -> Run:
         except BaseException as err:  # noqa: BLE001  user code may raise anything; it is reported
             error.append(err)
         finally:
+            with _RUNS_LOCK:
+                _RUNS.discard(thread)
             try:
                 loop.call_soon_threadsafe(finished.set)
             except RuntimeError:  # the loop closed while the code ran: nobody waits any more
@@ -88,7 +101,14 @@ def start(fn: Callable[[], Any], *, name: str) -> Run:
 
     thread = threading.Thread(target=body, name=name, daemon=True)
     run = Run(thread=thread, finished=finished, result=result, error=error, others_before=before)
-    thread.start()
+    with _RUNS_LOCK:
+        _RUNS.add(thread)
+    try:
+        thread.start()
+    except BaseException:
+        with _RUNS_LOCK:
+            _RUNS.discard(thread)
+        raise
     return run
 
 

@@ -97,3 +97,31 @@ async def test_bad_arguments() -> None:
     ).output == "failed to parse function arguments: missing field `code`"
     bad = await session.call_tool("notebook.run_code", {"code": "1", "timeout_ms": 0})
     assert bad.output == "timeout_ms must be a number of milliseconds between 1 and 600000"
+
+
+async def test_runs_at_the_same_time_do_not_stop_each_other() -> None:
+    """Calls over MCP may overlap: the run that ends first must not take a run still going for a
+    thread its own code started (and stop it)."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    gates = {"a": threading.Event(), "b": threading.Event()}
+    started = {name: asyncio.Event() for name in gates}
+
+    def arrived(name: str) -> None:
+        loop.call_soon_threadsafe(started[name].set)
+
+    session, _ = session_with(trusting(), namespace={"gates": gates, "arrived": arrived})
+
+    def hold(name: str) -> asyncio.Task:
+        code = f"arrived({name!r})\ngates[{name!r}].wait(30)\n{name!r}"
+        return asyncio.create_task(session.call_tool("notebook.run_code", {"code": code}))
+
+    first = hold("a")
+    await started["a"].wait()
+    second = hold("b")  # starts while the first runs
+    await started["b"].wait()
+    gates["a"].set()  # the first ends while the second still runs
+    assert parse((await first).output) == (0, None, "Out: 'a'")
+    gates["b"].set()
+    assert parse((await second).output) == (0, None, "Out: 'b'")
