@@ -44,9 +44,13 @@ class NotebookToolsSettings(BaseModel):
     """How long a document tool waits for the front end to answer before saying there is none."""
 
     def tool_enabled(self, name: str) -> bool:
+        """Whether tool ``name`` (``run_code``, ``insert_cell``, ...) is in the tool plan: the table is
+        enabled and no per-tool switch (``run_code = false``) turns that tool off."""
         return self.enabled and self.tools.get(name, True)
 
     def asks(self, name: str) -> bool:
+        """Whether a call of ``name`` waits for a person's approval first: only the tools that run
+        code or change the document ask, unless ``[codex_nb.notebook_tools.approve]`` says false."""
         return name in ASKING_TOOLS and self.approve.get(name, True)
 
 

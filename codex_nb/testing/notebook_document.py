@@ -32,9 +32,11 @@ class MemoryNotebook:
 
     @classmethod
     def of(cls, *sources: str) -> MemoryNotebook:
+        """A notebook of code cells with these sources, ids ``cell-0``, ``cell-1``, ..."""
         return cls([Cell(id=f"cell-{i}", cell_type="code", source=s) for i, s in enumerate(sources)])
 
     async def cells(self) -> list[Cell]:
+        """A copy of the cells, in order (``list_cells`` reads this)."""
         return list(self.items)
 
     def _find(self, cell_id: str) -> int:
@@ -44,12 +46,15 @@ class MemoryNotebook:
         raise CellNotFound(cell_id)
 
     async def insert_cell(self, *, index: int, cell_type: str, source: str) -> Cell:
+        """Insert a new cell (ids ``new-1``, ``new-2``, ...) at ``index`` and log ``("insert", id)``."""
         cell = Cell(id=f"new-{next(self._ids)}", cell_type=cell_type, source=source)
         self.items.insert(index, cell)
         self.log.append(("insert", cell.id))
         return cell
 
     async def edit_cell(self, *, cell_id: str, expected_source: str, source: str) -> Cell:
+        """Replace the cell's source; ``EditConflict`` (nothing written) when it no longer reads
+        ``expected_source``, ``CellNotFound`` for an unknown id."""
         index = self._find(cell_id)
         if self.items[index].source != expected_source:
             raise EditConflict(cell_id)
@@ -58,6 +63,8 @@ class MemoryNotebook:
         return self.items[index]
 
     async def run_cell(self, *, cell_id: str, timeout: float) -> Cell:
+        """Run the cell as a stand-in: the next execution count and ``run_outputs(cell)`` as its outputs (none by
+        default); nothing is executed. ``timeout`` is accepted as a front end's is, and unused."""
         index = self._find(cell_id)
         cell = self.items[index]
         ran = replace(cell, execution_count=next(self._count), outputs=tuple(self._run_outputs(cell)))

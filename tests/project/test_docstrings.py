@@ -32,13 +32,6 @@ PENDING = frozenset(
     {
         "codex_nb.widgets.checklist.PlanChecklist.before_static",
         "codex_nb.widgets.checklist.PlanChecklist.close",
-        "codex_nb.config.notebook_tools.NotebookToolsSettings.tool_enabled",
-        "codex_nb.config.notebook_tools.NotebookToolsSettings.asks",
-        "codex_nb.testing.notebook_document.MemoryNotebook.of",
-        "codex_nb.testing.notebook_document.MemoryNotebook.cells",
-        "codex_nb.testing.notebook_document.MemoryNotebook.insert_cell",
-        "codex_nb.testing.notebook_document.MemoryNotebook.edit_cell",
-        "codex_nb.testing.notebook_document.MemoryNotebook.run_cell",
     }
 )
 
