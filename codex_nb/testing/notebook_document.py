@@ -63,8 +63,8 @@ class MemoryNotebook:
         return self.items[index]
 
     async def run_cell(self, *, cell_id: str, timeout: float) -> Cell:
-        """Run the cell as a stand-in: the next execution count and ``run_outputs(cell)`` as its outputs (none by
-        default); nothing is executed. ``timeout`` is accepted as a front end's is, and unused."""
+        """Run the cell as a stand-in: the next execution count and ``run_outputs(cell)`` as its
+        outputs (none by default); nothing is executed. ``timeout`` is accepted, and unused."""
         index = self._find(cell_id)
         cell = self.items[index]
         ran = replace(cell, execution_count=next(self._count), outputs=tuple(self._run_outputs(cell)))
