@@ -1,7 +1,9 @@
 """Core benchmarks: run with `.venv/bin/python tests/benchmarks/bench_core.py`.
 
 1. Full-pipeline ``update_plan`` dispatch vs bare ``UpdatePlanArgs.model_validate_json``
-   on the same arguments, as a ratio (target <= 3x), for a small and a large plan.
+   on the same arguments, as a ratio, for a small and a large plan. The targets are the
+   Benchmarks page's: <= 15x for 3 steps (a few microseconds of validation, so the fixed cost of
+   the event, the lifecycle records and the guard dominates) and <= 3x for 50 steps.
 2. ``ToolPlanner.plan()`` with 10 vs 10,000 registered tools, as a ratio (target <= 2x),
    steady state (same generation) and right after a registry change.
 
@@ -73,13 +75,6 @@ async def dispatch_ratio(steps: int) -> tuple[float, float, float]:
 
 def planner_cost(count: int) -> tuple[float, float]:
     session = cx.Session()
-    tools = []
-    for i in range(count):
-
-        def fn(x: int = 0) -> int:
-            return x
-
-        tools.append(cx.tools.python_tool.PythonFunctionTool(fn, name=f"tool_{i}") if False else None)
     from codex_nb.tools.python_tool import PythonFunctionTool
 
     def make(i: int) -> PythonFunctionTool:
@@ -103,20 +98,20 @@ def planner_cost(count: int) -> tuple[float, float]:
 async def main() -> int:
     failures = 0
     print("update_plan dispatch (full pipeline incl. cancellation race) vs bare model_validate_json")
-    for steps in (3, 50):
+    for steps, target in ((3, 15), (50, 3)):
         bare, full, ratio = await dispatch_ratio(steps)
-        verdict = "ok" if ratio <= 3 else "OVER TARGET"
-        failures += ratio > 3
+        verdict = "ok" if ratio <= target else "OVER TARGET"
+        failures += ratio > target
         print(
             f"  {steps:>3} steps: bare {bare * 1e6:8.1f} us  full {full * 1e6:8.1f} us  ratio {ratio:5.2f}x  "
-            f"(target <= 3x: {verdict})"
+            f"(target <= {target}x: {verdict})"
         )
         report_figure(
             f"update_plan dispatch, {steps}-step plan (bench_core) vs bare validation",
             f"{ratio:.2f}x",
             f"bare model_validate_json {bare * 1e6:.1f} us",
-            "<= 3x",
-            ratio <= 3,
+            f"<= {target}x",
+            ratio <= target,
         )
     small_steady, small_change = planner_cost(10)
     big_steady, big_change = planner_cost(10_000)
