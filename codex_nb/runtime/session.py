@@ -27,6 +27,7 @@ from ..config import Config
 from ..errors import ToolCallError, TurnError
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
+from ..events.turn_log import TurnEventLog
 from ..frontend.requests import FrontendRequests
 from ..hooks.engine import HookEngine
 from ..hooks.session_api import SessionHooksMixin
@@ -495,14 +496,14 @@ class Session(BusEventSource, SessionHooksMixin):
 
     async def _run_collecting(self, runner: TurnRunner, turn_id: str) -> TurnResult:
         """The turn, with its events on the result whether it was awaited or started in the background."""
-        events: list[Event] = []
-        unsubscribe = self.subscribe(lambda e: events.append(e) if e.turn_id == turn_id else None)
+        log = TurnEventLog()
+        unsubscribe = self.subscribe(lambda e: log.append(e) if e.turn_id == turn_id else None)
         try:
             await self.mcp_ready()  # Codex's first sampling step sees the servers that came up
             result = await runner.run()
         finally:
             unsubscribe()
-        result.events = events
+        result.events, result.dropped_deltas = log.events, log.dropped_deltas
         return result
 
     async def run_turn(self, user_text: str, *, model: Model, mode: str = "default") -> TurnResult:

@@ -50,6 +50,9 @@ class TurnResult:
     status: TurnStatus
     items: list[dict[str, Any]] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    dropped_deltas: int = 0
+    """Text and reasoning delta events not kept in ``events`` (past the first 10,000: the completed
+    message holds their text; subscribers saw every one)."""
     error: str | None = None
     last_agent_message: str | None = None
     token_usage: TokenUsage | None = None

@@ -7,6 +7,8 @@
 2. A 10,000-delta answer through a whole turn: time per delta at 1,000 vs 10,000 deltas
    (linear => ratio ~1) and the peak memory the turn adds over the final text, so no
    quadratic string building can hide.
+3. The memory a turn holds is bounded: 40,000 deltas peak at most 1.3x what 10,000 do (a turn
+   result keeps the first 10,000 deltas and counts the rest).
 """
 
 from __future__ import annotations
@@ -232,6 +234,19 @@ async def linear_deltas() -> None:
         ratio <= 3,
     )
     if ratio > 3:
+        raise SystemExit(1)
+    # A turn result keeps at most 10,000 deltas (codex_nb.events.turn_log): four times the deltas
+    # must not hold four times the memory, only the longer final text.
+    longer = await whole_turn(40_000, transcript=False)
+    growth = longer[1] / bare[1]
+    report_figure(
+        "a turn's memory: peak allocated, 40,000 vs 10,000 deltas",
+        f"{growth:.2f}x ({longer[1] / 1e6:.1f} MB for a {longer[2] / 1e3:.0f} kB answer)",
+        f"10,000 deltas {bare[1] / 1e6:.1f} MB",
+        "bounded (<= 1.3x)",
+        growth <= 1.3,
+    )
+    if growth > 1.3:
         raise SystemExit(1)
 
 

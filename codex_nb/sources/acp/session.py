@@ -26,6 +26,7 @@ from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 from ..._interrupt import await_interruptibly
 from ...events.bus import EventBus
 from ...events.source import BusEventSource
+from ...events.turn_log import TurnEventLog
 from ...events.observers import Observers, observer_name
 from ...frontend.answer_policy import route
 from ...frontend.requests import FrontendRequests, Outcome, RequestKind
@@ -76,6 +77,9 @@ class AcpTurnResult:
     last_agent_message: str | None
     error: str | None = None
     events: list[Event] = field(default_factory=list)
+    dropped_deltas: int = 0
+    """Text and reasoning delta events not kept in ``events`` (past the first 10,000: the completed
+    message holds their text; subscribers saw every one)."""
 
 
 class _CancelState:
@@ -93,7 +97,9 @@ class AcpTurnHandle:
         """``cancel.cancelled`` is True once an interrupt was requested (as a Session turn's)."""
         self.hard_aborted = False
         """True if the agent did not stop within the grace period and the turn ended locally."""
-        self.events: list[Event] = []
+        self.event_log = TurnEventLog()
+        """This prompt's events, as its ``AcpTurnResult`` will list them (deltas bounded)."""
+        self.events: list[Event] = self.event_log.events
 
     @property
     def turn(self) -> AcpTurnHandle:  # what TurnControls reads on a Session's handle
@@ -225,7 +231,7 @@ class AcpSession(BusEventSource):
             revision = self._revision
         event = self.bus.emit(msg, id=self._turn_id or self.session_id, turn_id=self._turn_id, revision=revision)
         if self.active_turn is not None and self._turn_id == self.active_turn.turn_id:
-            self.active_turn.events.append(event)
+            self.active_turn.event_log.append(event)
         return event
 
     # -- prompts -----------------------------------------------------------------------------
@@ -301,6 +307,7 @@ class AcpSession(BusEventSource):
             last_agent_message=self._last_agent_message,
             error=error,
             events=list(handle.events),
+            dropped_deltas=handle.event_log.dropped_deltas,
         )
         self._turn_id = None
         self._after_prompt = True

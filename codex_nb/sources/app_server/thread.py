@@ -20,6 +20,7 @@ from ...errors import TurnError
 from ...protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, WarningEvent
 from ...events.bus import EventBus
 from ...events.source import BusEventSource
+from ...events.turn_log import TurnEventLog
 from ...frontend.requests import FrontendRequests
 from .errors import AppServerError
 from .events import notification_events, plan_update, turn_end_events
@@ -58,6 +59,9 @@ class AppServerTurnResult:
     items: list[dict[str, Any]] = field(default_factory=list)
     """The turn's v2 ``ThreadItem``s from ``turn/completed``."""
     events: list[Event] = field(default_factory=list)
+    dropped_deltas: int = 0
+    """Text and reasoning delta events not kept in ``events`` (past the first 10,000: the completed
+    message holds their text; subscribers saw every one)."""
     error: str | None = None
     turn: dict[str, Any] = field(default_factory=dict)
     """The raw ``Turn`` of ``turn/completed``."""
@@ -279,8 +283,8 @@ class CodexThread(BusEventSource):
         return await self.start_turn(text, mode=mode, **overrides)
 
     async def _run_turn(self, handle: AppServerTurnHandle, params: dict[str, Any], mode: str) -> AppServerTurnResult:
-        events: list[Event] = []
-        unsubscribe = self.subscribe(events.append)
+        log = TurnEventLog()  # one turn runs on a thread at a time: the others' events are few
+        unsubscribe = self.subscribe(log.append)
         try:
             self._starting_mode = mode
             try:
@@ -295,7 +299,11 @@ class CodexThread(BusEventSource):
                     # turn that says why, as when it does not end after turn/interrupt
                     self.emit(ErrorEvent(message=handle.killed), turn_id=None)
                     return AppServerTurnResult(
-                        turn_id="", status="interrupted", events=list(events), error=handle.killed
+                        turn_id="",
+                        status="interrupted",
+                        events=list(log.events),
+                        dropped_deltas=log.dropped_deltas,
+                        error=handle.killed,
                     )
                 raise
             turn_id = response["turn"]["id"]
@@ -313,9 +321,15 @@ class CodexThread(BusEventSource):
             unsubscribe()
         status = turn.get("status") or "failed"
         error = (turn.get("error") or {}).get("message")
-        mine = [e for e in events if e.turn_id in (turn_id, None)]
+        mine = [e for e in log.events if e.turn_id in (turn_id, None)]
         return AppServerTurnResult(
-            turn_id=turn_id, status=status, items=list(turn.get("items") or []), events=mine, error=error, turn=turn
+            turn_id=turn_id,
+            status=status,
+            items=list(turn.get("items") or []),
+            events=mine,
+            dropped_deltas=log.dropped_deltas,
+            error=error,
+            turn=turn,
         )
 
     def _send_interrupt(self, handle: AppServerTurnHandle) -> None:
