@@ -5,11 +5,14 @@ Python cannot kill a thread. What it can do is raise an exception in one at its 
 (``PyThreadState_SetAsyncExc``): a pure-Python loop stops at once, code blocked inside C (a
 ``time.sleep``, a socket read) stops when that call returns. So a run that is stopped is asked
 to stop, waited for briefly, and if it still runs the answer says so (the thread is a daemon: it
-never keeps the kernel from exiting). Threads the code itself started are found by comparing
-``threading.enumerate()`` before and after, and are asked to stop the same way; the threads of
-other runs going on at the same time (calls over MCP may overlap) are not the code's own and are
-left alone. A thread that a concurrent run's code started in the same window cannot be told apart
-(Python records no parent thread) and counts as both runs'.
+never keeps the kernel from exiting).
+
+Threads the code itself started are asked to stop the same way, and only those: Python records no
+parent thread, so ``threading.Thread.start`` is wrapped (once, when the first run starts) to
+remember which thread started each new one. A run's threads are its descendants. Comparing
+``threading.enumerate()`` before and after, as this module once did, also caught threads that
+anything else in the kernel started meanwhile (an asyncio executor worker, another run's), and
+stopping an executor worker hung the event loop at shutdown.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +55,42 @@ def ask_to_stop(thread: threading.Thread) -> bool:
     return bool(done == 1)
 
 
+_PARENTS: weakref.WeakKeyDictionary[threading.Thread, threading.Thread] = weakref.WeakKeyDictionary()
+"""Each thread started since the wrapper was installed -> the thread that started it."""
+_PARENTS_LOCK = threading.Lock()
+_MAX_DEPTH = 1_000  # a chain of threads starting threads is never this deep; bounds the walk
+
+
+def _remember_parents() -> None:
+    """Wrap ``threading.Thread.start`` (once per process) to record the starting thread."""
+    original = threading.Thread.start
+    if getattr(original, "codex_nb_parents", False):
+        return
+
+    def start(self: threading.Thread) -> None:
+        with _PARENTS_LOCK:
+            _PARENTS[self] = threading.current_thread()
+        original(self)
+
+    start.codex_nb_parents = True  # type: ignore[attr-defined]
+    start.__wrapped__ = original  # type: ignore[attr-defined]
+    start.__doc__ = original.__doc__
+    threading.Thread.start = start  # type: ignore[method-assign]
+
+
+def descends_from(thread: threading.Thread, ancestor: threading.Thread) -> bool:
+    """Whether ``ancestor`` started ``thread``, or started the thread that started it, and so on."""
+    with _PARENTS_LOCK:
+        current: threading.Thread | None = _PARENTS.get(thread)
+        for _ in range(_MAX_DEPTH):
+            if current is None:
+                return False
+            if current is ancestor:
+                return True
+            current = _PARENTS.get(current)
+    return False
+
+
 @dataclass(kw_only=True)
 class Run:
     """One piece of user code on its own thread; ``finished`` is set (thread-safely) when it returns."""
@@ -59,30 +99,17 @@ class Run:
     finished: asyncio.Event
     result: list[Any] = field(default_factory=list)
     error: list[BaseException] = field(default_factory=list)
-    others_before: frozenset[threading.Thread] = frozenset()
-    """The threads alive when the run started (the objects: an ended thread's ident is reused)."""
 
     def started_threads(self) -> list[threading.Thread]:
-        """Threads alive now that were not before the run (the code's own), except the runs' own."""
-        with _RUNS_LOCK:
-            runs = set(_RUNS)
-        return [
-            t
-            for t in threading.enumerate()
-            if t not in self.others_before and t is not self.thread and t not in runs and t.is_alive()
-        ]
-
-
-_RUNS: set[threading.Thread] = set()
-"""The threads of the runs going on now, in every session of the process."""
-_RUNS_LOCK = threading.Lock()
+        """The threads the code started (or that its threads started) that are still alive."""
+        return [t for t in threading.enumerate() if t.is_alive() and descends_from(t, self.thread)]
 
 
 def start(fn: Callable[[], Any], *, name: str) -> Run:
     """Run ``fn`` on a new daemon thread; must be called on the event loop that awaits it."""
+    _remember_parents()
     loop = asyncio.get_running_loop()
     finished = asyncio.Event()
-    before = frozenset(threading.enumerate())
     result: list[Any] = []
     error: list[BaseException] = []
 
@@ -92,24 +119,14 @@ def start(fn: Callable[[], Any], *, name: str) -> Run:
         except BaseException as err:  # noqa: BLE001  user code may raise anything; it is reported
             error.append(err)
         finally:
-            with _RUNS_LOCK:
-                _RUNS.discard(thread)
             try:
                 loop.call_soon_threadsafe(finished.set)
             except RuntimeError:  # the loop closed while the code ran: nobody waits any more
                 pass
 
     thread = threading.Thread(target=body, name=name, daemon=True)
-    run = Run(thread=thread, finished=finished, result=result, error=error, others_before=before)
-    with _RUNS_LOCK:
-        _RUNS.add(thread)
-    try:
-        thread.start()
-    except BaseException:
-        with _RUNS_LOCK:
-            _RUNS.discard(thread)
-        raise
-    return run
+    thread.start()
+    return Run(thread=thread, finished=finished, result=result, error=error)
 
 
 async def stop(run: Run, *, grace: float = 1.0) -> bool:

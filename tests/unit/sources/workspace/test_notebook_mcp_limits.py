@@ -4,8 +4,7 @@ running go on), HTTP requests over ``max_requests`` get ``503`` with a JSON-RPC 
 the running calls end the server answers as before, and closing it leaves no thread or task.
 
 The calls hold their place in ``run_code`` until the test opens a gate; each one reports that it
-started on the test's event loop, so every step waits for a handshake. (No thread is started while
-they run: run_code asks the threads started during a run to stop, as the code's own.)"""
+started on the test's event loop, so every step waits for a handshake."""
 
 from __future__ import annotations
 

@@ -76,6 +76,39 @@ async def test_threads_the_code_starts_are_reported_and_stopped() -> None:
     assert not ns["worker"].is_alive()
 
 
+async def test_only_the_codes_own_threads_are_stopped_not_others_started_meanwhile() -> None:
+    """A thread the code's thread started (a grandchild too) is the code's; one that anything else in
+    the kernel starts while the code runs (an executor worker, say) is not, and must not be stopped."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    in_run, go_on, outsider_stop = threading.Event(), threading.Event(), threading.Event()
+    session, ns = session_with(trusting(), namespace={"in_run": in_run, "go_on": go_on})
+    code = (
+        "import threading\n"
+        "def spin():\n    while True:\n        pass\n"
+        "both = threading.Event()\n"
+        "def parent():\n"
+        "    child = threading.Thread(target=spin, name='agent-grandchild', daemon=True)\n"
+        "    child.start()\n    both.set()\n    spin()\n"
+        "worker = threading.Thread(target=parent, name='agent-child', daemon=True)\nworker.start()\n"
+        "both.wait(30)\nin_run.set()\ngo_on.wait(30)"
+    )
+    call = asyncio.create_task(session.call_tool("notebook.run_code", {"code": code}))
+    await loop.run_in_executor(None, in_run.wait, 30)
+    outsider = threading.Thread(target=outsider_stop.wait, args=(30,), name="kernel-worker", daemon=True)
+    outsider.start()  # started by the test's thread while the code runs: not the code's
+    go_on.set()
+    result = await call
+    assert "asked to stop: agent-child, agent-grandchild" in result.output, result.output
+    assert "kernel-worker" not in result.output
+    ns["worker"].join(5)
+    assert not ns["worker"].is_alive()
+    assert outsider.is_alive()  # not asked to stop
+    outsider_stop.set()
+    outsider.join(5)
+
+
 async def test_output_of_other_threads_is_not_captured(capsys: object) -> None:
     session, _ = session_with(trusting())
     result = await session.call_tool("notebook.run_code", {"code": "print('mine')"})
