@@ -17,7 +17,7 @@ import { checklistView, rowChanges, rowKey } from "./plan_view.js";
  * @property {(name: string, cb: (...args: any[]) => void) => void} off
  */
 
-/** How long after a draw the view reports the newest drawn revision to the kernel. */
+/** How long the view waits after its latest draw before it reports the drawn revision. */
 const REPORT_DELAY_MS = 250;
 
 const STATE_KEYS = /** @type {const} */ ([
@@ -248,11 +248,10 @@ function render({ model, el }) {
     const state = readState(model);
     draw(parts, body, checklistView(state, { expanded }));
     drawn = typeof state.revision === "number" ? state.revision : null;
-    if (drawn !== null && drawn !== reported && reportTimer === null) {
-      reportTimer = setTimeout(report, REPORT_DELAY_MS);
-    }
+    if (reportTimer !== null) clearTimeout(reportTimer);
+    reportTimer = drawn !== null && drawn !== reported ? setTimeout(report, REPORT_DELAY_MS) : null;
   };
-  // The newest drawn revision is reported once the view has drawn for REPORT_DELAY_MS, not
+  // The newest drawn revision is reported once the view has been still for REPORT_DELAY_MS, not
   // after every draw: each report is a request the kernel answers (an ack, and the kernel's
   // busy and idle status messages that JupyterLab handles on the page's main thread), and
   // while a plan streams that round trip per update delayed the next draws by tens of ms.

@@ -227,6 +227,34 @@ def stamp_bytes(reader, agent, patterns):
     reader.feed_data = fed
 
 
+def tree_cpu(pid):
+    """CPU seconds (user + system) of a process and its live descendants, from /proc."""
+    total, todo, tick = 0.0, [pid], os.sysconf("SC_CLK_TCK")
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{{p}}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            for task in os.listdir(f"/proc/{{p}}/task"):
+                with open(f"/proc/{{p}}/task/{{task}}/children") as f:
+                    todo += [int(c) for c in f.read().split()]
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+cpu = {{}}
+
+
+async def agent_phase(name, pid, run_turn):
+    """Run one agent figure's turn, noting the agent's CPU seconds and the wall time it took."""
+    before, start = tree_cpu(pid), time.monotonic()
+    await run_turn()
+    cpu[name] = {{"cpu_s": tree_cpu(pid) - before, "wall_s": time.monotonic() - start}}
+    await sync(name)
+
+
 def agent_script(agent):
     """One thread (session) per figure, answered in turn by one local Responses server."""
     return ResponsesServer([
@@ -297,8 +325,7 @@ async def measure():
     if CODEX:
         try:
             for name, thread in (("codex_plan", codex_plans), ("codex_text", codex_texts)):
-                await thread.start_turn(name)
-                await sync(name)
+                await agent_phase(name, codex.pid, lambda: thread.start_turn(name))
         finally:
             await codex.close()
             await asyncio.to_thread(codex_model.close)
@@ -306,14 +333,13 @@ async def measure():
     if ACP:
         try:
             for name, session in (("acp_plan", acp_plans), ("acp_text", acp_texts)):
-                await session.prompt(name)
-                await sync(name)
+                await agent_phase(name, acp_agent.pid, lambda: session.prompt(name))
         finally:
             await acp_agent.aclose()
             await asyncio.to_thread(acp_model.close)
         acp_model.check()
     lines = {{"codex": codex.connection.received}} if CODEX else {{}}
-    return {{"baseline": baseline, "sent": sent, "comm": comm, "arrived": arrived, "received": received, "lines": lines}}
+    return {{"baseline": baseline, "sent": sent, "comm": comm, "arrived": arrived, "received": received, "lines": lines, "cpu": cpu}}
 
 
 display(probe, *widgets)
@@ -464,6 +490,7 @@ def measure(events: int, rate: float, *, app_server: bool = True, acp: bool = Tr
         "clock": {"rtt": before["rtt"], "drift": after["offset"] - before["offset"], "rtt_after": after["rtt"]},
         "comm_messages": {k: len(v) for k, v in kernel["comm"].items()},
         "agent_lines": kernel["lines"],
+        "agent_cpu": kernel["cpu"],
         "load": os.getloadavg(),
     }
 
@@ -506,6 +533,17 @@ def figures(result: dict[str, Any]) -> list[Figure]:
         parts = [share for share in fig["shares"] if share]
         for label, share in zip(SHARES.get(len(parts), ()), parts, strict=False):
             out.append(Figure(label, f"{percentile(share, 0.5):.1f} / {percentile(share, 0.99):.1f}", "", ""))
+        used = result.get("agent_cpu", {}).get(name)
+        if used:  # the agent's process tree: what it costs the cores the kernel and browser share
+            per_event = used["cpu_s"] * 1000 / result["events"]
+            out.append(
+                Figure(
+                    "  agent CPU per event (ms) / of the wall time",
+                    f"{per_event:.2f} / {used['cpu_s'] / used['wall_s']:.0%}",
+                    "",
+                    "",
+                )
+            )
     return out
 
 
