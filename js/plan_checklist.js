@@ -1,9 +1,10 @@
 // The PlanChecklist anywidget view: renders the latest plan snapshot from the synced
-// traits. Each change replaces the whole list (never a merge). Step text is set with
-// textContent only, so HTML in a step is shown as text.
+// traits. Each snapshot replaces the whole plan (never a merge with the previous one); the DOM
+// is patched row by row, so only rows whose text or status changed are rewritten. Step text is
+// set with textContent only, so HTML in a step is shown as text.
 // Plain ES module; the kernel inlines protocol.js and plan_view.js into one _esm string.
 import { CHECKLIST_TO_KERNEL, CHECKLIST_TO_VIEW, checklistRequest } from "./protocol.js";
-import { checklistView } from "./plan_view.js";
+import { checklistView, rowChanges, rowKey } from "./plan_view.js";
 
 /** @typedef {import("./plan_view.js").ChecklistState} ChecklistState */
 
@@ -15,6 +16,9 @@ import { checklistView } from "./plan_view.js";
  * @property {(name: string, cb: (...args: any[]) => void) => void} on
  * @property {(name: string, cb: (...args: any[]) => void) => void} off
  */
+
+/** How long the view waits after its latest draw before it reports the drawn revision. */
+const REPORT_DELAY_MS = 250;
 
 const STATE_KEYS = /** @type {const} */ ([
   "explanation", "steps", "thread_id", "turn_id", "revision", "turn_status", "error", "protocol_error", "no_plan",
@@ -76,68 +80,147 @@ function skeleton() {
 }
 
 /**
- * A fold line of a long plan, with the button that shows every step.
- * @param {string} text
+ * A fold line of a long plan, with the button that shows every step (built once per view;
+ * `draw` sets its texts).
  * @param {ReturnType<typeof skeleton>} parts
- * @param {number} total
  */
-function fold(text, parts, total) {
+function fold(parts) {
   const line = h("div", "codex-plan-fold");
-  const button = /** @type {HTMLButtonElement} */ (h("button", "codex-plan-show-all", `Show all ${total} steps`));
+  const button = /** @type {HTMLButtonElement} */ (h("button", "codex-plan-show-all"));
   button.type = "button";
   button.addEventListener("click", () => parts.expand());
-  line.append(h("span", "codex-plan-fold-text", text), button);
+  line.append(h("span", "codex-plan-fold-text"), button);
   return line;
 }
 
 /**
+ * Set a node's text only when it differs (a write is a DOM mutation even when equal).
+ * @param {Node} node
+ * @param {string} text
+ */
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/**
+ * One step row's nodes, filled by `fillRow`.
+ */
+function rowItem() {
+  const item = h("li", "");
+  const glyph = h("span", "codex-plan-glyph");
+  glyph.setAttribute("aria-hidden", "true");
+  item.append(glyph, h("span", "codex-plan-sr"), h("span", "codex-plan-text"));
+  return item;
+}
+
+/**
+ * @param {HTMLElement} item  a `rowItem`
+ * @param {import("./plan_view.js").RowView} row
+ */
+function fillRow(item, row) {
+  item.className = row.className;
+  item.dataset.status = row.status;
+  const [glyph, sr, text] = /** @type {HTMLElement[]} */ ([...item.children]);
+  setText(glyph, `${row.glyph} `);
+  setText(sr, `${row.statusLabel}: `);
+  setText(text, row.text);
+  const badge = /** @type {HTMLElement | undefined} */ (item.children[3]);
+  if (row.priority) {
+    const node = badge ?? item.appendChild(h("span", "codex-plan-priority"));
+    setText(node, row.priority);
+    node.dataset.priority = row.priority;
+    node.title = `Priority: ${row.priority}`;
+  } else if (badge) {
+    badge.remove();
+  }
+}
+
+/**
+ * The body's nodes, kept across draws: the rows are patched in place (`rowChanges`), so an
+ * update of one step's status rewrites that row only, whatever the plan's length.
+ */
+function bodyParts() {
+  const placeholder = h("p", "codex-plan-placeholder");
+  const noPlan = h("p", "codex-plan-no-plan");
+  noPlan.setAttribute("role", "status");
+  const explanation = h("p", "codex-plan-explanation");
+  const empty = h("p", "codex-plan-empty");
+  const list = /** @type {HTMLOListElement} */ (h("ol", "codex-plan-steps"));
+  list.setAttribute("aria-label", "Plan steps");
+  return {
+    placeholder, noPlan, explanation, empty, list,
+    /** @type {HTMLElement | null} */ before: null,
+    /** @type {HTMLElement | null} */ after: null,
+    /** @type {string[]} the `rowKey` of each drawn row */ keys: [],
+  };
+}
+
+/**
  * @param {ReturnType<typeof skeleton>} parts
+ * @param {ReturnType<typeof bodyParts>} body
  * @param {ReturnType<typeof checklistView>} view
  */
-function draw(parts, view) {
+function draw(parts, body, view) {
   parts.root.setAttribute("aria-label", view.ariaLabel);
   parts.root.dataset.turnStatus = view.turnStatus;
-  /** @type {HTMLElement} */ (parts.header.querySelector(".codex-plan-title")).textContent = view.header;
-  parts.counter.textContent = view.counterText;
-  parts.turn.textContent = view.turnText;
+  setText(/** @type {HTMLElement} */ (parts.header.querySelector(".codex-plan-title")), view.header);
+  setText(parts.counter, view.counterText);
+  setText(parts.turn, view.turnText);
 
-  const fragment = document.createDocumentFragment();
-  if (view.placeholder) fragment.append(h("p", "codex-plan-placeholder", view.placeholder));
-  if (view.noPlan) {
-    const why = h("p", "codex-plan-no-plan", view.noPlan);
-    why.setAttribute("role", "status");
-    fragment.append(why);
-  }
-  if (view.explanation) fragment.append(h("p", "codex-plan-explanation", view.explanation));
-  if (view.empty) fragment.append(h("p", "codex-plan-empty", view.emptyText));
+  /** @type {HTMLElement[]} */
+  const children = [];
+  /** @param {HTMLElement} node @param {string | null} text */
+  const line = (node, text) => {
+    if (!text) return;
+    setText(node, text);
+    children.push(node);
+  };
+  line(body.placeholder, view.placeholder);
+  line(body.noPlan, view.noPlan);
+  line(body.explanation, view.explanation);
+  line(body.empty, view.empty ? view.emptyText : null);
   if (view.rows.length > 0) {
     const { start, end } = view.window;
-    if (view.folds.before) fragment.append(fold(view.folds.before, parts, view.rows.length));
-    const list = /** @type {HTMLOListElement} */ (h("ol", "codex-plan-steps"));
-    list.setAttribute("aria-label", "Plan steps");
+    /** @param {string} text @param {HTMLElement | null} node */
+    const foldLine = (text, node) => {
+      if (!text) return node;
+      const foldNode = node ?? fold(parts);
+      setText(/** @type {HTMLElement} */ (foldNode.firstChild), text);
+      setText(/** @type {HTMLElement} */ (foldNode.lastChild), `Show all ${view.rows.length} steps`);
+      children.push(foldNode);
+      return foldNode;
+    };
+    body.before = foldLine(view.folds.before, body.before);
+    const list = body.list;
     if (start > 0) list.start = start + 1;
-    for (const row of view.rows.slice(start, end)) {
-      const item = h("li", row.className);
-      item.dataset.status = row.status;
-      const glyph = h("span", "codex-plan-glyph", `${row.glyph} `);
-      glyph.setAttribute("aria-hidden", "true");
-      item.append(glyph, h("span", "codex-plan-sr", `${row.statusLabel}: `), h("span", "codex-plan-text", row.text));
-      if (row.priority) {
-        const badge = h("span", "codex-plan-priority", row.priority);
-        badge.dataset.priority = row.priority;
-        badge.title = `Priority: ${row.priority}`;
-        item.append(badge);
+    else list.removeAttribute("start");
+    const rows = view.rows.slice(start, end);
+    const keys = rows.map(rowKey);
+    const { changed, added, removed } = rowChanges(body.keys, keys);
+    const items = /** @type {HTMLElement[]} */ ([...list.children]);
+    for (const i of changed) fillRow(items[i], rows[i]);
+    for (let i = 0; i < removed; i++) /** @type {HTMLElement} */ (list.lastElementChild).remove();
+    if (added) {
+      const fragment = document.createDocumentFragment();
+      for (let i = keys.length - added; i < keys.length; i++) {
+        const item = rowItem();
+        fillRow(item, rows[i]);
+        fragment.append(item);
       }
-      list.append(item);
+      list.append(fragment);
     }
-    fragment.append(list);
-    if (view.folds.after) fragment.append(fold(view.folds.after, parts, view.rows.length));
+    body.keys = keys;
+    children.push(list);
+    body.after = foldLine(view.folds.after, body.after);
   }
-  parts.body.replaceChildren(fragment);
+  const current = parts.body.children;
+  if (current.length !== children.length || children.some((node, i) => current[i] !== node)) {
+    parts.body.replaceChildren(...children);
+  }
 
-  parts.error.textContent = view.error ?? "";
+  setText(parts.error, view.error ?? "");
   parts.error.hidden = !view.error;
-  parts.protocolError.textContent = view.protocolError ?? "";
+  setText(parts.protocolError, view.protocolError ?? "");
   parts.protocolError.hidden = !view.protocolError;
 }
 
@@ -146,9 +229,14 @@ function render({ model, el }) {
   const controller = new AbortController();
   const { signal } = controller;
   const parts = skeleton();
+  const body = bodyParts();
   el.replaceChildren(parts.root);
   /** @type {number | null} */
   let reported = null;
+  /** @type {number | null} */
+  let drawn = null;
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let reportTimer = null;
 
   let expanded = false;
   parts.onExpand(() => {
@@ -158,12 +246,20 @@ function render({ model, el }) {
   const update = () => {
     if (signal.aborted) return;
     const state = readState(model);
-    draw(parts, checklistView(state, { expanded }));
-    const revision = typeof state.revision === "number" ? state.revision : null;
-    if (revision !== null && revision !== reported) {
-      reported = revision;
-      model.send(checklistRequest(CHECKLIST_TO_KERNEL.rendered, { revision }));
-    }
+    draw(parts, body, checklistView(state, { expanded }));
+    drawn = typeof state.revision === "number" ? state.revision : null;
+    if (reportTimer !== null) clearTimeout(reportTimer);
+    reportTimer = drawn !== null && drawn !== reported ? setTimeout(report, REPORT_DELAY_MS) : null;
+  };
+  // The newest drawn revision is reported once the view has been still for REPORT_DELAY_MS, not
+  // after every draw: each report is a request the kernel answers (an ack, and the kernel's
+  // busy and idle status messages that JupyterLab handles on the page's main thread), and
+  // while a plan streams that round trip per update delayed the next draws by tens of ms.
+  const report = () => {
+    reportTimer = null;
+    if (signal.aborted || drawn === null || drawn === reported) return;
+    reported = drawn;
+    model.send(checklistRequest(CHECKLIST_TO_KERNEL.rendered, { revision: drawn }));
   };
 
   /** @param {any} msg */
@@ -177,6 +273,7 @@ function render({ model, el }) {
   signal.addEventListener("abort", () => {
     model.off("change", update);
     model.off("msg:custom", onReply);
+    if (reportTimer !== null) clearTimeout(reportTimer);
     el.replaceChildren();
   });
   update();

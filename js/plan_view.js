@@ -158,3 +158,27 @@ export function checklistView(state, options = {}) {
     noPlan: state.no_plan ? String(state.no_plan) : null,
   };
 }
+
+/**
+ * What identifies a drawn row's content: two rows with the same key draw the same nodes.
+ * @param {RowView} row
+ */
+export function rowKey(row) {
+  return `${row.status}\u0000${row.priority ?? ""}\u0000${row.text}`;
+}
+
+/**
+ * How the drawn list of row keys `previous` becomes `next`, row by row in place: a snapshot
+ * replaces the whole plan, but most updates change one step's status, so the view patches only
+ * the rows whose key changed and keeps every other row's nodes (a redraw of every row costs a
+ * frame on a long plan, and loses a person's text selection).
+ * @param {readonly string[]} previous
+ * @param {readonly string[]} next
+ * @returns {{changed: number[], added: number, removed: number}}
+ */
+export function rowChanges(previous, next) {
+  const changed = [];
+  const kept = Math.min(previous.length, next.length);
+  for (let i = 0; i < kept; i++) if (previous[i] !== next[i]) changed.push(i);
+  return { changed, added: Math.max(0, next.length - kept), removed: Math.max(0, previous.length - kept) };
+}

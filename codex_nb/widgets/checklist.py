@@ -41,7 +41,10 @@ from .final_state import FinalStateFallback
 log = logging.getLogger("codex_nb.widgets.checklist")
 
 WIDGET = "plan_checklist"
-DEFAULT_MAX_RATE = 20.0
+DEFAULT_MAX_RATE = 60.0
+"""Comm messages a second at most: one a display frame (a browser draws ~60 frames a second), so
+a snapshot waits at most ~17 ms for its message while a plan streams; jupyter_server drops
+IOPub above ~1,000 messages a second, so bursts are still coalesced."""
 _TURN_END = {"completed", "interrupted", "failed"}
 SNAPSHOT_KEYS = ("explanation", "steps", "thread_id", "turn_id", "revision")
 

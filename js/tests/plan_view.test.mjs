@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  EMPTY_TEXT, GLYPH_DONE, GLYPH_OPEN, NO_PLAN_TEXT, checklistView, counter, rowView,
+  EMPTY_TEXT, GLYPH_DONE, GLYPH_OPEN, NO_PLAN_TEXT, checklistView, counter, rowChanges, rowKey, rowView,
 } from "../plan_view.js";
 
 const snapshot = (steps, extra = {}) => ({
@@ -134,4 +134,24 @@ test("the fold stays inside the plan at both ends and is absent for short plans"
   const short = Array.from({ length: MAX_ROWS }, (_, i) => ({ step: `s${i}`, status: "pending" }));
   assert.equal(checklistView({ revision: 1, steps: short }).window.after, 0);
   assert.equal(checklistView({ revision: 1, steps: short }).folds.after, "");
+});
+
+test("an update of one step's status patches that row only, whatever the plan's length", () => {
+  const steps = Array.from({ length: 1000 }, (_, i) => ({ step: `step ${i}`, status: "pending" }));
+  const keys = (list) => checklistView(snapshot(list), { expanded: true }).rows.map(rowKey);
+  const before = keys(steps);
+  const after = keys(steps.map((s, i) => (i === 500 ? { ...s, status: "completed" } : s)));
+  assert.deepEqual(rowChanges(before, after), { changed: [500], added: 0, removed: 0 });
+  assert.deepEqual(rowChanges(before, before), { changed: [], added: 0, removed: 0 });
+});
+
+test("row keys tell text, status and priority apart; a plan that grows or shrinks adds or removes rows", () => {
+  const key = (step) => rowKey(rowView(step, 0));
+  const base = { step: "a", status: "pending" };
+  assert.notEqual(key(base), key({ ...base, step: "b" }));
+  assert.notEqual(key(base), key({ ...base, status: "completed" }));
+  assert.notEqual(key(base), key({ ...base, priority: "high" }));
+  assert.equal(key(base), key({ ...base }));
+  assert.deepEqual(rowChanges(["a", "b"], ["a", "c", "d", "e"]), { changed: [1], added: 2, removed: 0 });
+  assert.deepEqual(rowChanges(["a", "b", "c"], ["x"]), { changed: [0], added: 0, removed: 2 });
 });

@@ -73,6 +73,24 @@ result.output
 """
 
 
+# Remember the list's row nodes, and which rows any later DOM mutation lands in.
+WATCH_ROWS = """ol => {
+  ol.__rows = [...ol.children];
+  ol.__touched = new Set();
+  new MutationObserver((records) => {
+    for (const record of records) {
+      let node = record.target;
+      while (node && node.parentNode !== ol) node = node.parentNode;
+      if (node) ol.__touched.add([...ol.children].indexOf(node));
+    }
+  }).observe(ol, {subtree: true, childList: true, characterData: true, attributes: true});
+}"""
+ROWS_WATCHED = """ol => ({
+  same: ol.__rows.every((node, i) => ol.children[i] === node),
+  touched: [...ol.__touched].sort((a, b) => a - b),
+})"""
+
+
 def open_notebook(page: Any, server: JupyterServer, name: str, cells: list[str], ui: str) -> NotebookPage:
     server.write_notebook(name, notebook_json(cells))
     notebook = NotebookPage(page, server, name, ui=ui).open()
@@ -125,6 +143,7 @@ def drive(notebook: NotebookPage, screenshot: str) -> None:
     expect(plan.get_by_role("listitem").first.locator(".codex-plan-text")).to_have_css(
         "text-decoration-line", "line-through"
     )
+    plan.locator("ol").evaluate(WATCH_ROWS)
     next_button.click()
 
     # 3: five steps
@@ -140,6 +159,8 @@ def drive(notebook: NotebookPage, screenshot: str) -> None:
         "2/5 done",
         "Five steps",
     )
+    # patched in place: the rows are the same nodes, and the unchanged first row was not touched
+    assert plan.locator("ol").evaluate(ROWS_WATCHED) == {"same": True, "touched": [1, 2]}
     expect(plan.get_by_role("list", name="Plan steps")).to_be_visible()
     expect(plan).to_have_attribute("aria-label", "Plan, 2 of 5 steps done")
     notebook.screenshot_of(plan, screenshot.replace(".png", "_five_steps.png"))
