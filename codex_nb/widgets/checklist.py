@@ -329,7 +329,9 @@ class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
         self._flush()
 
     def before_static(self) -> None:
-        self._flush()  # the stored output and the view end on the same snapshot
+        """Send any snapshot still being coalesced, so the stored ``text/plain``/``text/html`` output
+        (written at the cell's end) and the live view end on the same snapshot."""
+        self._flush()
 
     # ---- browser -> kernel -------------------------------------------------------------
 
@@ -422,6 +424,7 @@ class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
                 self._timer = None
 
     def close(self) -> None:
+        """Stop following the source (``detach()``) and close the widget's comm; the view goes blank."""
         if hasattr(self, "_lock"):
             self.detach()
         super().close()

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from _report import bench_line  # next to this file (tests/benchmarks is sys.path[0] for a bench script)
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # codex_nb from this checkout
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/browser/harness.py
 
@@ -138,12 +140,14 @@ class Figure:
 
 
 def table(title: str, figures: list[Figure]) -> str:
-    """The benchmark's figures, one a line, so ``.ci/bench`` output reads as a table."""
+    """The benchmark's figures, one a line, then each as the ``BENCH`` line ``.ci/bench``'s summary
+    gathers (``_report``)."""
     width = max([44, *(len(f.label) for f in figures)])
     lines = [title, f"  {'figure':{width}} {'value':>17}  {'goal':18} {'baseline':>17}  met?"]
     for f in figures:
         verdict = "" if f.met is None else ("yes" if f.met else "NO")
         lines.append(f"  {f.label:{width}} {f.value:>17}  {f.goal:18} {f.baseline:>17}  {verdict}")
+    lines += [bench_line(f.label.strip(), f.value, f.baseline, f.goal, f.met) for f in figures]
     return "\n".join(lines)
 
 

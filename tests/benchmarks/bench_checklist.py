@@ -221,6 +221,11 @@ def main() -> None:
     print(f"  {'figure':46} {'value':>9}  {'goal':8} met?")
     for label, value, goal, met in rows:
         print(f"  {label:46} {value:>9}  {goal:8} {'' if met is None else ('yes' if met else 'NO')}")
+    from _report import report_figure  # next to this file when run as a script
+
+    baseline = f"bare hold_sync {cost['bare_hold_sync_us']:.1f} us/snapshot"
+    for label, value, goal, met in rows[:4]:
+        report_figure(f"checklist, 1,000-snapshot burst: {label}", value, baseline, goal, met)
 
 
 if __name__ == "__main__":
