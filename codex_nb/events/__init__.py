@@ -9,6 +9,7 @@ Modules:
 * ``bus``: the event bus: in-order subscribers and bounded async consumers.
 * ``observers``: observer lists that detach and report a faulty observer.
 * ``source``: ``EventSource``, what a widget reads.
+* ``turn_log``: the events a turn's result keeps, with text deltas bounded.
 
 Layer: above ``protocol/`` (which it may import), beside ``frontend/`` and ``config/``; ``tools/``
 and everything above may import it.
