@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -208,7 +209,8 @@ class ResponsesServer:
             owner = server
 
         self._closing.clear()
-        self._httpd = ThreadingHTTPServer((self._host, self._port), Handler)
+        self._httpd = _Server((self._host, self._port), Handler)
+        self._httpd.owner = self
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, name="ResponsesServer", daemon=True)
         self._thread.start()
@@ -308,6 +310,21 @@ class ResponsesServer:
     def _fail(self, message: str) -> None:
         with self._lock:
             self.failures.append(message)
+
+
+class _Server(ThreadingHTTPServer):
+    """``ThreadingHTTPServer`` that prints nothing: its ``handle_error`` writes a traceback to stderr,
+    which in a kernel lands in whatever cell runs at that moment (nbval then sees a stray stderr
+    output). A client that hangs up mid-request is normal (a cut stream retried, a turn stopped);
+    any other error in a handler is a failure that ``check()`` reports."""
+
+    owner: ResponsesServer
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError)):
+            return
+        self.owner._fail(f"the handler of a request from {client_address[0]} raised {error!r}")
 
 
 class _Handler(BaseHTTPRequestHandler):

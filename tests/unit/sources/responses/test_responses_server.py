@@ -74,6 +74,27 @@ def test_streams_items_as_responses_api_sse_and_records_bodies() -> None:
     assert srv.requests == [{"model": "m", "input": [{"type": "message"}]}]
 
 
+def test_a_client_hanging_up_mid_request_prints_nothing(capfd: pytest.CaptureFixture[str]) -> None:
+    """In a kernel, anything the server thread prints lands in the cell running then (nbval saw a
+    stray stderr output when a retried client hung up); the next request is served as usual."""
+    import socket
+    import struct
+    import threading
+
+    with ResponsesServer([[cx.assistant_message("still here")]]) as srv:
+        client = socket.create_connection(("127.0.0.1", srv.port))
+        client.sendall(b"POST /v1/responses HTTP/1.1\r\nHost: x\r\n")  # headers never finished
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        client.close()  # a reset, not a FIN: the handler's next read fails
+        status, _, body = post(srv)
+        assert status == 200 and b"still here" in body
+        for thread in threading.enumerate():  # every request handler has ended, the reset one too
+            if "process_request_thread" in thread.name:
+                thread.join(10)
+    out, err = capfd.readouterr()
+    assert (out, err) == ("", "")
+
+
 def test_callable_entries_see_the_request_body() -> None:
     seen = []
 
