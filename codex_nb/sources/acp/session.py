@@ -49,7 +49,7 @@ from .errors import AcpError
 from .events import AgentMessageDelta, AgentReasoningDelta, UserMessage
 from .files import ConfinedFiles
 from .port import AgentPort
-from .mapping import STOP_REASON_TEXT, ToolCallState, content_text, plan_notes, plan_update, turn_status
+from .mapping import STOP_REASON_TEXT, PlanMapping, ToolCallState, content_text, plan_notes, turn_status
 from .permissions import choice_from, how_to_answer, question_event
 from .terminals import Terminals
 
@@ -157,6 +157,7 @@ class AcpSession(BusEventSource):
         self._after_prompt = False
         self._late_reported = False
         self._plan_notes: list[str] = []
+        self._plans = PlanMapping()
         self.available_commands: list[dict[str, Any]] = []
         self.current_mode: str | None = None
         self.usage: dict[str, Any] | None = None
@@ -399,7 +400,7 @@ class AcpSession(BusEventSource):
                         )
                     )
             self._plan_notes = notes
-            self.emit(plan_update(entries))
+            self.emit(self._plans.event(entries))
         elif kind in ("tool_call", "tool_call_update"):
             self._tool_call(update, started=kind == "tool_call")
         elif kind == "available_commands_update":
