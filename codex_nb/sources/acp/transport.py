@@ -155,6 +155,5 @@ def _validated(params: Any) -> Any:
 
 def _plan_entries(params: Any) -> list[Any] | None:
     update = params.get("update") if isinstance(params, dict) else None
-    if isinstance(update, dict) and update.get("sessionUpdate") == "plan" and isinstance(update.get("entries"), list):
-        return update["entries"]
-    return None
+    entries = update.get("entries") if isinstance(update, dict) and update.get("sessionUpdate") == "plan" else None
+    return entries if isinstance(entries, list) else None
