@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any, TypeVar
 
+from ._records import record
 from .errors import TurnInterrupted
 
 T = TypeVar("T")
@@ -39,7 +40,7 @@ class _Waiter:
     interrupted: bool = False
 
 
-@dataclass(kw_only=True)
+@record(kw_only=True)
 class _SigintRelay:
     waiters: set[_Waiter] = field(default_factory=set)
     previous: Any = None

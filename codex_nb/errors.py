@@ -44,6 +44,13 @@ class CodexNbError(Exception):
     """Base class for every error codex_nb raises at its caller."""
 
 
+class AnswerError(CodexNbError, ValueError):
+    """An answer was rejected: unknown or settled id, or a malformed response.
+
+    Public as ``codex_nb.answers.AnswerError``; defined here so that both the request broker and
+    the answer checks (``frontend.normalize``, loaded with the first answer) can raise it."""
+
+
 class ConfigError(CodexNbError, ValueError):
     """A configuration value or TOML document is invalid."""
 

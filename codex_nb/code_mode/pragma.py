@@ -6,8 +6,8 @@ Errors are values the model reads; the texts are Codex's.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 
+from .._records import record
 from .description import PRAGMA_PREFIX
 
 MAX_SAFE_INTEGER = (1 << 53) - 1
@@ -22,7 +22,7 @@ class PragmaError(ValueError):
     """The exec input is not runnable; ``str(err)`` is the exact text for the model."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class ParsedExecSource:
     code: str
     yield_time_ms: int | None = None

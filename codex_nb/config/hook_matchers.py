@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from .._records import record
 
 _EXACT = re.compile(r"[A-Za-z0-9_|]+")
 
@@ -35,7 +37,7 @@ def mcp_hook_tool_name(server: str, tool: str) -> str:
     return f"mcp__{server}__{tool}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Matcher:
     """A compiled matcher. Raises ``re.error`` for a regex that does not compile."""
 

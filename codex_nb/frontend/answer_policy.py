@@ -23,14 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CodexNbError
-from ..protocol.frontend import (
-    ApplyPatchApprovalRequestEvent,
-    ElicitationRequestEvent,
-    ExecApprovalRequestEvent,
-    FrontendRequestResolved,
-)
-from .decisions import recommended as recommended_decision
-from .elicitation import defaults
 from .requests import EMPTY_ANSWERS, AnswerError, FrontendRequest, FrontendRequests, Outcome, RequestKind, Settlement
 
 ENV_VAR = "CODEX_NB_ANSWER_POLICY"
@@ -182,6 +174,11 @@ def _deny(request: FrontendRequest) -> Any:
 
 
 def _recommended(request: FrontendRequest) -> Any:
+    # the request models are imported by the first request, not by every Session()
+    from ..protocol.frontend import ApplyPatchApprovalRequestEvent, ElicitationRequestEvent, ExecApprovalRequestEvent
+    from .decisions import recommended as recommended_decision
+    from .elicitation import defaults
+
     msg = request.msg
     if request.kind == RequestKind.PERMISSIONS:
         return "allow_turn"
@@ -265,6 +262,8 @@ async def ask_and_wait(
     finally:
         broker.cancel(request.id)
         outcome = request.settled.outcome if request.settled is not None else Outcome.CANCELLED
+        from ..protocol.frontend import FrontendRequestResolved
+
         emit(
             FrontendRequestResolved(
                 request_id=request.id, kind=request.kind.value, call_id=request.call_id, outcome=outcome.value

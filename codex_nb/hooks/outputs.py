@@ -8,9 +8,10 @@ The texts are Codex's (``codex-rs/hooks/src/engine/output_parser.rs`` and
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from .._records import record
 from ..config.hooks import EVENT_NAMES
 from ..protocol.serde import nesting_error
 from .events import HookOutputEntry, HookOutputEntryKind, HookRunStatus
@@ -21,7 +22,7 @@ _PRE_SPECIFIC = {"hookEventName", "permissionDecision", "permissionDecisionReaso
 _POST_SPECIFIC = {"hookEventName", "additionalContext", "updatedMCPToolOutput"}
 
 
-@dataclass(kw_only=True)
+@record(kw_only=True)
 class RawRun:
     """What running one handler produced, before interpretation."""
 
@@ -37,7 +38,7 @@ class RawRun:
     """Runner notes (e.g. output spilled to a file), prepended to the entries."""
 
 
-@dataclass(kw_only=True)
+@record(kw_only=True)
 class RunResult:
     status: HookRunStatus = "completed"
     entries: list[HookOutputEntry] = field(default_factory=list)

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from functools import lru_cache
+
+from .._records import record
 
 
 __all__ = [
@@ -36,7 +37,7 @@ _ESC = "\x1b"
 _SOFT_HYPHEN = "\u00ad"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class WrapMode:
     """The ``textwrap::Options`` knobs the TUI changes between prose and URL lines."""
 
@@ -245,7 +246,7 @@ def _east_asian(ch: str) -> bool:
 # ---------------------------------------------------------------- words
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Word:
     """A textwrap ``Word``: ``line[start:end]`` plus trailing spaces up to ``ws_end``."""
 

@@ -19,10 +19,11 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from .._records import record
 from ..protocol.plan import UpdatePlanArgs
 from ..protocol.serde import SerdeError, nesting_error, parse_strict
 from ..protocol.serde_json import RECURSION_LIMIT
@@ -55,7 +56,7 @@ _NAME_CHARS = 80
 _NAMES_SHOWN = 10
 
 
-@dataclass(kw_only=True, frozen=True)
+@record(kw_only=True, frozen=True)
 class PlanSnapshot:
     """One accepted ``update_plan`` call of a saved session."""
 
@@ -69,7 +70,7 @@ class PlanSnapshot:
     args: UpdatePlanArgs
 
 
-@dataclass(kw_only=True, frozen=True)
+@record(kw_only=True, frozen=True)
 class RolloutTurn:
     turn_id: str
     status: str
@@ -77,7 +78,7 @@ class RolloutTurn:
     last_agent_message: str | None = None
 
 
-@dataclass(kw_only=True)
+@record(kw_only=True)
 class Rollout:
     """A parsed rollout: metadata, turns, plan snapshots and what could not be read."""
 

@@ -15,21 +15,24 @@ import functools
 import itertools
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from .._records import record
 from ..config import Config
 from ..events.bus import EventBus
 from ..frontend.requests import FrontendRequests
 from ..protocol.events import Event, EventMsg
-from ..protocol.frontend import PermissionProfile
 from .cancellation import CancelToken
 from .hook_points import NoHooks, ToolHooks
 from .lifecycle import DiscardRecords, RecordSink
 from .names import ToolName
 from .context_window import ContextWindow
 from .payload import ToolCall
+
+if TYPE_CHECKING:
+    from ..protocol.frontend import PermissionProfile
 
 
 class ModeKind(StrEnum):
@@ -82,7 +85,10 @@ class PendingInput:
 @functools.cache
 def _no_grants() -> PermissionProfile:
     """The one empty grant every turn starts from (frozen, replaced by union(), never changed);
-    made on first use, since building it at import would build its pydantic validator then."""
+    made on first use, since building it at import would build its pydantic validator then, and
+    the permission models are imported then too (a Session() that never asks does neither)."""
+    from ..protocol.frontend import PermissionProfile
+
     return PermissionProfile()
 
 
@@ -90,7 +96,7 @@ def _revisions() -> Callable[[], int]:
     return itertools.count(1).__next__
 
 
-@dataclass(kw_only=True)
+@record(kw_only=True)
 class TurnContext:
     """Per-turn facts and services shared by every call of the turn."""
 
@@ -146,7 +152,7 @@ class InvokedTool(Protocol):
     def hook_tool_input(self, payload_text: str) -> Any: ...
 
 
-@dataclass(kw_only=True, slots=True)
+@record(kw_only=True, slots=True)
 class ToolInvocation:
     """One call being handled."""
 

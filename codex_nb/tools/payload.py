@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .._records import record
 from ..protocol.items import OutputBody, body_text, collapse_body, empty_tool_search_output
 from ..protocol._fast import slot_setters
 from .names import ToolName
@@ -76,7 +77,7 @@ _SET_TOOL_NAME, _SET_CALL_ID, _SET_PAYLOAD, _SET_SOURCE, _SET_CELL_ID = slot_set
 )
 
 
-@dataclass(slots=True, kw_only=True)
+@record(slots=True, kw_only=True)
 class ToolOutput:
     """What a handler returns. Only ``body`` reaches the model; ``success`` is internal.
 

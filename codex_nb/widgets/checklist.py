@@ -20,12 +20,13 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 import anywidget
 import traitlets
 
+from .._records import record
 from ..events.source import EventSource
 from ..protocol.events import Event
 from ..protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
@@ -49,7 +50,7 @@ _TURN_END = {"completed", "interrupted", "failed"}
 SNAPSHOT_KEYS = ("explanation", "steps", "thread_id", "turn_id", "revision")
 
 
-@dataclass(kw_only=True)
+@record(kw_only=True)
 class ChecklistStats:
     """Counters for tests and benchmarks."""
 
@@ -63,7 +64,7 @@ class ChecklistStats:
     """State batches sent (each one comm message)."""
 
 
-@dataclass(kw_only=True, frozen=True)
+@record(kw_only=True, frozen=True)
 class _Snapshot:
     explanation: str | None
     steps: list[dict[str, str]]
@@ -72,7 +73,7 @@ class _Snapshot:
     revision: int
 
 
-@dataclass(kw_only=True)
+@record(kw_only=True)
 class _Pending:
     snapshot: _Snapshot | None = None
     meta: dict[str, Any] = field(default_factory=dict)

@@ -21,9 +21,10 @@ import io
 import itertools
 import json
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from .._records import record
 from ..protocol.events import Event
 
 MAX_DETAIL_CHARS = 4000
@@ -34,7 +35,7 @@ MAX_ENTRIES = 10_000
 TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution"})
 
 
-@dataclass
+@record
 class _Entry:
     kind: str  # assistant | reasoning | tool | notice | error
     id: str

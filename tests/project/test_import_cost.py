@@ -102,6 +102,24 @@ def test_a_new_session_loads_no_hook_runner_and_no_search_index() -> None:
     assert under(modules, *HEAVY) == set()
 
 
+def test_a_new_session_creates_no_request_or_permission_model() -> None:
+    """The question, approval, permission and elicitation models (``protocol.frontend``) and the
+    answer checks load with the first request a session opens, not with every ``Session()``:
+    creating them was the largest share of codex_nb's own first-use cost after dataclasses."""
+    modules = loaded_after("import codex_nb as cx; cx.Session()")
+    assert (
+        under(
+            modules,
+            "codex_nb.protocol.frontend",
+            "codex_nb.frontend.normalize",
+            "codex_nb.frontend.decisions",
+            "codex_nb.frontend.elicitation",
+        )
+        == set()
+    )
+    assert "codex_nb.frontend.requests" in modules  # the broker itself is there, ready to be asked
+
+
 def test_a_new_session_loads_no_handler_of_a_tool_its_config_leaves_out() -> None:
     """A default ``Config()`` declares none of these tools, so their handlers stay unimported
     (the gates are read before the import; a config that turns one on loads it)."""

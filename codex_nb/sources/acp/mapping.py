@@ -7,9 +7,10 @@ tool-call updates merge) are testable on their own and read in one place.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal
 
+from ..._records import record
 from ...protocol._fast import plan_step, trusted_model
 from ...protocol.plan import PlanItemArg, StepStatus
 from .events import AcpPlanUpdate, AcpToolCall
@@ -168,7 +169,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@dataclass(kw_only=True)
+@record(kw_only=True)
 class ToolCallState:
     """The merged state of one tool call; ``apply`` folds in a partial update."""
 

@@ -12,9 +12,10 @@ import asyncio
 import itertools
 import threading
 from collections.abc import Generator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Protocol
 
+from ..._records import record
 from ..._interrupt import await_interruptibly
 from ...errors import TurnError
 from ...protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, WarningEvent
@@ -49,7 +50,7 @@ class _Server(Protocol):
 MODES = ("default", "plan")
 
 
-@dataclass(kw_only=True)
+@record(kw_only=True)
 class AppServerTurnResult:
     """What ``await handle`` gives: like ``cx.TurnResult`` for a real Codex turn."""
 

@@ -32,7 +32,8 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+from ..._records import record
 
 _PREFIX = "mcp__"
 _DELIMITER = "__"
@@ -40,7 +41,7 @@ MAX_TOOL_NAME_LENGTH = 128
 _HASH_LEN = 12
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class ModelName:
     """Where one raw MCP tool lands for the model."""
 
@@ -50,7 +51,7 @@ class ModelName:
     name: str
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@record(frozen=True, kw_only=True, slots=True)
 class SkippedName:
     """A tool Codex would drop: its raw identity was already listed."""
 
@@ -107,7 +108,7 @@ def _unique_parts(namespace: str, name: str, raw_identity: str, used: set[str]) 
         attempt += 1
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Candidate:
     server: str
     raw_name: str

@@ -19,10 +19,11 @@ record the rest) cannot apply to it and is refused with that reason.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from ..._records import record
 from ...errors import CassetteError
 from ..cassettes import format as fmt
 from ..cassettes import store
@@ -52,7 +53,7 @@ def check_line(interaction: dict[str, Any]) -> str | None:
     return None
 
 
-@dataclass(kw_only=True)
+@record(kw_only=True)
 class Conversation:
     """A conversation read from a cassette, or the one being recorded."""
 

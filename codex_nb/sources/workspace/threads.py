@@ -22,8 +22,10 @@ import ctypes
 import threading
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from ..._records import record
 
 
 class CodeStopped(BaseException):
@@ -91,7 +93,7 @@ def descends_from(thread: threading.Thread, ancestor: threading.Thread) -> bool:
     return False
 
 
-@dataclass(kw_only=True)
+@record(kw_only=True)
 class Run:
     """One piece of user code on its own thread; ``finished`` is set (thread-safely) when it returns."""
 

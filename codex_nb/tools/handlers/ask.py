@@ -10,12 +10,16 @@ follows every request.
 
 from __future__ import annotations
 
-from ...protocol.frontend import FrontendRequestResolved
+from typing import TYPE_CHECKING
+
 from ...protocol.events import WarningEvent
 from ...frontend.answer_policy import AnswerPolicyError, how_to_answer, route
-from ...frontend.requests import FrontendRequests, Outcome, RequestKind, RequestMsg, Settlement
+from ...frontend.requests import FrontendRequests, Outcome, RequestKind, Settlement
 from ..errors import Fatal
 from ..invocation import ToolInvocation
+
+if TYPE_CHECKING:
+    from ...frontend.requests import RequestMsg
 
 
 def broker_of(invocation: ToolInvocation) -> FrontendRequests:
@@ -39,6 +43,8 @@ async def ask(invocation: ToolInvocation, kind: RequestKind, msg: RequestMsg, to
         if not request.future.done():
             request.future.cancel()
         outcome = request.settled.outcome if request.settled is not None else Outcome.CANCELLED
+        from ...protocol.frontend import FrontendRequestResolved  # imported by the first request
+
         invocation.turn.emit(
             FrontendRequestResolved(
                 request_id=request.id, kind=kind.value, call_id=request.call_id, outcome=outcome.value

@@ -11,12 +11,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...protocol.frontend import (
-    RequestUserInputArgs,
-    RequestUserInputEvent,
-    RequestUserInputQuestions,
-    parse_frontend_args,
-)
 from ...protocol.serde import SerdeError
 from ...protocol.wire import dumps
 from ...frontend.requests import Outcome, RequestKind
@@ -154,6 +148,14 @@ class RequestUserInputTool(Tool):
             raise RespondToModel(ROOT_ONLY)
         if turn.mode not in available_modes(turn.config):
             raise RespondToModel(f"request_user_input is unavailable in {MODE_DISPLAY[turn.mode]} mode")
+        # imported by the first question, not by every Session() that offers the tool
+        from ...protocol.frontend import (
+            RequestUserInputArgs,
+            RequestUserInputEvent,
+            RequestUserInputQuestions,
+            parse_frontend_args,
+        )
+
         try:
             forward = turn.config.forward_auto_resolution
             args = parse_frontend_args(
