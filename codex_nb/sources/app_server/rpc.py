@@ -16,8 +16,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from pydantic_core import from_json
-
+from ...protocol.wire import loads
 from .errors import AppServerError, AppServerExited, AppServerProtocolError, AppServerRpcError, AppServerTimeout
 
 log = logging.getLogger("codex_nb.app_server.rpc")
@@ -27,16 +26,6 @@ METHOD_NOT_FOUND = -32601
 
 NotificationHandler = Callable[[str, dict[str, Any]], None]
 RequestHandler = Callable[[Any, str, dict[str, Any]], None]
-
-
-def _parse(line: bytes) -> Any:
-    """One JSON line. pydantic-core's parser reads a plan notification in about a third of the
-    time ``json.loads`` takes; the few texts it refuses that ``json.loads`` reads (a lone UTF-16
-    surrogate escape) go the standard way, so every line reads as before."""
-    try:
-        return from_json(line)
-    except ValueError:
-        return json.loads(line)
 
 
 class JsonRpcConnection:
@@ -149,7 +138,7 @@ class JsonRpcConnection:
         if self._tape is not None:
             self._tape.received(line)
         try:
-            message = _parse(line)
+            message = loads(line)
         except ValueError:
             log.warning("codex app-server wrote a non-JSON line to stdout: %r", line[:200])
             return

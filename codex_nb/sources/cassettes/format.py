@@ -21,6 +21,7 @@ from typing import Any
 from ..._records import record
 from ..._version import __version__
 from ...errors import CassetteError
+from ...protocol.wire import loads
 
 FORMAT = 1
 READABLE = frozenset({1})
@@ -84,7 +85,6 @@ def parse(
     header = _header(lines[0], path=path, kind=kind, last=len(lines) == 1 and not complete)
     interactions: list[dict[str, Any]] = []
     last = len(lines)
-    loads = json.loads
     for number, raw in enumerate(lines[1:], start=2):
         try:
             obj = loads(raw)

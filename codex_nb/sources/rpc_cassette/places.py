@@ -137,8 +137,10 @@ class Places:
 def _replace_path(text: str, path: str, token: str) -> str:
     if not path or path == "/" or path not in text:
         return text
-    # a path only where it is a whole path or a prefix of one (not /tmp/ab inside /tmp/abc)
-    return re.sub(re.escape(path) + r"(?=$|[/\\\s\"'`:;,)\]}<>|&?#=])", lambda _m: token, text)
+    # a path only where it is a whole path or a prefix of one (not /tmp/ab inside /tmp/abc), and
+    # only where one starts: not the tail of another path (/root inside /srv/root) nor the slash
+    # of a closing tag (/root inside </root>, with HOME=/root)
+    return re.sub(r"(?<![\w.~/<-])" + re.escape(path) + r"(?=$|[/\\\s\"'`:;,)\]}<>|&?#=])", lambda _m: token, text)
 
 
 def _map_strings(value: Any, apply: Callable[[str], str]) -> Any:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from codex_nb.protocol.events import PlanUpdate
 from codex_nb.protocol.plan import PlanItemArg
 from codex_nb.sources.app_server.events import _STEP_STATUS, PlanNotificationError, plan_update
-from codex_nb.sources.app_server.rpc import _parse
+from codex_nb.protocol.wire import loads as _parse
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CHARS = st.one_of(st.characters(), st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF, exclude_categories=()))

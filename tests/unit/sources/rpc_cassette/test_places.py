@@ -37,3 +37,11 @@ def test_secret_named_variables_are_scrubbed_and_short_values_are_not() -> None:
     env = {"OPENAI_API_KEY": "sk-local-123", "GITHUB_TOKEN": "ghp_abcdefgh", "DEBUG_AUTH": "true", "PATH": "/usr/bin"}
     assert sorted(secret_values(env)) == ["ghp_abcdefgh", "sk-local-123"]
     assert os.path.sep == "/"
+
+
+def test_a_path_is_replaced_only_where_a_path_starts() -> None:
+    """With HOME=/root (a container's), neither the closing tag ``</root>`` nor the tail of another
+    path (``/srv/root``) is the home folder; ``/root/notes`` and a quoted ``/root`` are."""
+    recorded = _places(home="/root").to_cassette('</root> /srv/root/x /root/notes "/root"')
+    assert recorded == '</root> /srv/root/x <codex_nb:home>/notes "<codex_nb:home>"'
+    assert _places(home="/home/ci").from_cassette(recorded) == '</root> /srv/root/x /home/ci/notes "/home/ci"'
