@@ -275,7 +275,7 @@ if CODEX:
     codex_plans, codex_texts = await codex.start_thread(cwd=home), await codex.start_thread(cwd=home)
     widgets += [PlanChecklist(codex_plans), cx.Transcript(codex_texts)]
     CODEX_LINES = [("plan", re.compile(r'"step":\s*"event (\d+)"')), ("text", re.compile(r'"delta":\s*"w(\d+) "'))]
-    stamp_lines(app_server_rpc, "_parse", "codex", CODEX_LINES)
+    stamp_lines(app_server_rpc, "loads", "codex", CODEX_LINES)
     stamp_bytes(codex.connection._reader, "codex", CODEX_LINES)
 if ACP:
     from codex_nb.testing import write_codex_acp_home
