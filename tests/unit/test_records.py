@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import codex_nb
-from codex_nb._records import RECORDS, record
+from codex_nb._records import RECORDS, _lazy_eq, _lazy_hash, record
 
 
 def _import_everything() -> None:
@@ -49,7 +49,7 @@ def _instance(cls: type, values: dict[str, Any]) -> Any:
 
 
 def _shared(method: Any) -> bool:
-    return getattr(method, "__qualname__", "").startswith("_methods.")
+    return getattr(method, "__record__", False)
 
 
 def test_codex_nb_makes_its_records_with_record() -> None:
@@ -115,3 +115,22 @@ def test_a_record_keeps_what_its_class_defines_and_follows_the_field_flags() -> 
     assert (
         repr(loop) == "test_a_record_keeps_what_its_class_defines_and_follows_the_field_flags.<locals>.Plain(a=[...])"
     )
+
+
+def test_eq_and_hash_are_written_on_first_use_and_keep_their_results() -> None:
+    @record(frozen=True, slots=True)
+    class Point:
+        x: int
+        y: int = dataclasses.field(default=0, compare=False)
+
+    @record(frozen=True)
+    class Named(Point):
+        name: str = ""
+
+    assert Point.__dict__["__eq__"] is _lazy_eq and Point.__dict__["__hash__"] is _lazy_hash
+    first = (Point(1, 2) == Point(1, 3), hash(Point(1, 2)))
+    assert Point.__dict__["__eq__"] is not _lazy_eq and Point.__dict__["__hash__"] is not _lazy_hash
+    assert (Point(1, 2) == Point(1, 3), hash(Point(1, 2))) == first == (True, hash((1,)))
+    assert Point(1) != Point(2) and Point(1) != Named(1) and Named(1, name="a") != Named(1, name="b")
+    assert Named.__dict__["__eq__"] is not _lazy_eq  # the subclass got its own, over its own fields
+    assert hash(Named(1, name="a")) == hash((1, "a"))
