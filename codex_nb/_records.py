@@ -64,25 +64,21 @@ def _compiled(cls: type, name: str, names: tuple[str, ...]) -> Callable[..., Any
     return function
 
 
-def _owner(obj: Any, name: str, lazy: Callable[..., Any]) -> type:
-    return next(c for c in type(obj).__mro__ if c.__dict__.get(name) is lazy)
+def _write(obj: Any, name: str, lazy: Callable[..., Any], names: Callable[[dataclasses.Field[Any]], bool]) -> Any:
+    # The first == (or hash) on a record class writes its real method (one exec, as dataclass
+    # would have at import) on the class that holds the lazy one; this call and later ones use it.
+    owner = next(c for c in type(obj).__mro__ if c.__dict__.get(name) is lazy)
+    method = _compiled(owner, name, tuple(f.name for f in dataclasses.fields(owner) if names(f)))
+    setattr(owner, name, method)
+    return method
 
 
 def _lazy_eq(self: Any, other: object) -> Any:
-    # The first == on a record class writes its real __eq__ (one exec, as dataclass would have at
-    # import) and puts it on the class; this call and every later one use it.
-    owner = _owner(self, "__eq__", _lazy_eq)
-    fields = dataclasses.fields(owner)
-    method = _compiled(owner, "__eq__", tuple(f.name for f in fields if f.compare))
-    owner.__eq__ = method  # type: ignore[method-assign]
-    return method(self, other)
+    return _write(self, "__eq__", _lazy_eq, lambda f: f.compare)(self, other)
 
 
 def _lazy_hash(self: Any) -> int:
-    owner = _owner(self, "__hash__", _lazy_hash)
-    fields = dataclasses.fields(owner)
-    method = _compiled(owner, "__hash__", tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
-    owner.__hash__ = method  # type: ignore[method-assign]
+    method = _write(self, "__hash__", _lazy_hash, lambda f: f.compare if f.hash is None else f.hash)
     return method(self)
 
 

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-
 from .._records import record
 from ..errors import AnswerError as AnswerError  # raised here; public as codex_nb.answers.AnswerError
 from .record import ApprovalRecord, Approvals, summarize
