@@ -134,6 +134,8 @@ class PlanAnswers:
         """ACP: (id, text) waiting for the running turn to end."""
         self._tasks: set[asyncio.Future[Any]] = set()
         self._watched: set[int] = set()
+        self.turns: list[Any] = []
+        """The handles of the turns answers started (``await answers.turns[-1]`` for its result)."""
         self.notices: list[str] = []
         """What the widget says beside the answers (an ACP queue, a failure), oldest first."""
         self._changes: Observers[None] = Observers(_fault, what="a callable taking no arguments")
@@ -368,6 +370,7 @@ class PlanAnswers:
                 self._update(rid, delivery="failed", error=str(err))
             self.notices.append(f"could not send: {err}")
             raise
+        self.turns.append(handle)
         for rid in ids:
             self._update(rid, delivery=delivery, state="sent", turn_id=getattr(handle, "turn_id", None) or None)
             self._waiting_for_snapshot[rid] = len(self.timeline)
