@@ -8,6 +8,7 @@ Modules:
 * ``final_state``: stored outputs updated in place to the widget's final state.
 * ``kernel_comm_parent``: replies kept with their own cell on ipykernel 7.4.
 * ``notebook_bridge``: ``NotebookBridge``, the notebook tools' path to the open document.
+* ``plan_answers``: ``PlanAnswersWidget``, the plan with a person's comments, suggestions and decisions.
 * ``plan_static``: static renderings of one snapshot.
 * ``prompts``: ``PromptsWidget``, answers for the tools that ask.
 * ``replay``: ``ReplayScrubber`` for saved sessions.
