@@ -23,6 +23,7 @@ from IPython.display import display
 from ..config import Config
 from ..errors import CodexNbError
 from ..config.hooks import HooksConfig, parse_hooks_json, parse_hooks_table, parse_hooks_toml
+from .context import Attachments, ContextError, collect
 from .files import read_text_file
 from .sources import SourceError, needs_model
 from .state import KernelAgent
@@ -60,7 +61,7 @@ def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
             return None
         try:
             return fn(self, args, cell)
-        except (SourceError, CodexNbError, OSError) as err:
+        except (SourceError, CodexNbError, OSError, ContextError) as err:
             raise UsageError(" ".join(str(err).split())) from None
 
     return wrapper
@@ -189,6 +190,9 @@ class CodexMagics(Magics):
     @argument(
         "--out", metavar="VAR", help="store the turn handle in VAR (`await VAR` in a later cell gives its result)"
     )
+    @argument("--cells", metavar="N,M-K", help="attach the sources of these cells (execution counts, as In [n])")
+    @argument("--outputs", action="store_true", help="with --cells: also attach their outputs (bounded)")
+    @argument("--vars", metavar="A,B", help="attach these variables (type and bounded repr; tables, images)")
     @argument("message", nargs="*", help="line form only: the message (the cell form uses the cell text)")
     @line_cell_magic
     @_guarded
@@ -206,10 +210,13 @@ class CodexMagics(Magics):
             raise UsageError(f"--out {args.out!r}: give a Python variable name")
         if args.model is not None and needs_model(source):
             self._model_variable(args.model)
-        running = self.agent.start_turn(text.strip(), model=args.model, mode=args.mode)
+        found = None
+        if args.cells or args.outputs or args.vars:
+            found = collect(self._user_ns, cells=args.cells, outputs=args.outputs, variables=args.vars)
+        running = self.agent.start_turn(text.strip(), model=args.model, mode=args.mode, attachments=found)
         if args.out is not None:
             self._user_ns[args.out] = running.handle
-        extra = []
+        extra: list[Any] = [attachments_view(found)] if found is not None and found.items else []
         if args.panel and not self._shows_widgets():
             print(NO_WIDGETS)
         elif args.panel or (self._auto_panel(source) and self.agent.panel is None and self._shows_widgets()):
@@ -475,6 +482,13 @@ def _hooks_file(path: Path) -> HooksConfig:
             )
         )
     return out
+
+
+def attachments_view(found: Attachments) -> Any:
+    """The turn's Attachments block (ipywidgets load with the first view)."""
+    from .attachments_view import AttachmentsView
+
+    return AttachmentsView(found)
 
 
 def _turn_view(source: Any, *, title: str, turn: bool = True, extra: list[Any] | None = None) -> TurnView:
