@@ -216,7 +216,10 @@ class CodexMagics(Magics):
         running = self.agent.start_turn(text.strip(), model=args.model, mode=args.mode, attachments=found)
         if args.out is not None:
             self._user_ns[args.out] = running.handle
-        extra: list[Any] = [attachments_view(found)] if found is not None and found.items else []
+        beat = heartbeat(source) if self._shows_widgets() else None
+        extra: list[Any] = [beat] if beat is not None else []
+        if found is not None and found.items:
+            extra.append(attachments_view(found))
         if args.panel and not self._shows_widgets():
             print(NO_WIDGETS)
         elif args.panel or (self._auto_panel(source) and self.agent.panel is None and self._shows_widgets()):
@@ -225,6 +228,8 @@ class CodexMagics(Magics):
             self._panel(source)
         view = self.agent.keep(_turn_view(source, title=f"codex · session {self.agent.current}", extra=extra))
         view.follow(running.task)
+        if beat is not None:  # a finished turn's heartbeat must not follow the session's next turn
+            running.task.add_done_callback(lambda _: beat.detach())
         display(view)
 
     # -- %codex_plan -----------------------------------------------------------------
@@ -482,6 +487,13 @@ def _hooks_file(path: Path) -> HooksConfig:
             )
         )
     return out
+
+
+def heartbeat(source: Any) -> Any:
+    """The turn's Heartbeat line (ipywidgets load with the first view)."""
+    from ..widgets.heartbeat import Heartbeat
+
+    return Heartbeat(source)
 
 
 def attachments_view(found: Attachments) -> Any:
