@@ -102,6 +102,21 @@ def answer_data(answer: AnswerRecord) -> dict[str, Any]:
     return {"kind": KIND[type(answer)], **data}
 
 
+def answer_line(answer: AnswerRecord) -> str:
+    """One answer in one line, as a report lists it: who, what, and what the agent did with it."""
+    if isinstance(answer, StepComment):
+        after = f" (renamed to “{answer.renamed_to}”)" if answer.renamed_to else ""
+        return (
+            f"{answer.who} commented on step {answer.step_index + 1} “{answer.step}”: {answer.text} "
+            f"[{answer.delivery}, {answer.state}{after}]"
+        )
+    if isinstance(answer, PlanSuggestion):
+        changes = "; ".join(line for line in answer.diff.splitlines() if line[:1] in "+-~>")
+        return f"{answer.who} suggested a change ({changes}) [{answer.delivery}, {answer.state}]"
+    note = f": {answer.comment}" if answer.comment else ""
+    return f"{answer.who} {answer.decision} proposed plan {answer.proposal_index}{note} [{answer.delivery}]"
+
+
 def answer_from_data(data: dict[str, Any]) -> AnswerRecord:
     """The record ``answer_data`` wrote (what a cassette replays)."""
     fields = {k: v for k, v in data.items() if k != "kind"}

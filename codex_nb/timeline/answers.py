@@ -141,6 +141,7 @@ class PlanAnswers:
         self._changes: Observers[None] = Observers(_fault, what="a callable taking no arguments")
         self._unsubscribe = source.subscribe(self._on_event)
         self._unsubscribe_revisions = self.timeline.on_revision(lambda _r: self._on_revision())
+        self._unreport = self.timeline.add_answers(lambda: self.answers)
 
     # -- reading --------------------------------------------------------------------------------
     @property
@@ -318,16 +319,18 @@ class PlanAnswers:
         self._start(ids[0] if len(ids) == 1 else None, "\n\n".join(left), "default", also=ids)
 
     async def _steer_app_server(self, handle: Any, record_id: str, message: str) -> None:
+        # expected before it is sent: Codex may report the input recorded before it answers turn/steer
+        self._unseen[record_id] = message
         try:
             await handle.steer(message)
         except Exception as err:  # noqa: BLE001 - the turn ended first (or refused): start the next one
+            self._unseen.pop(record_id, None)
             if not handle.done():
                 with contextlib.suppress(Exception):
                     await asyncio.shield(handle.task)
             self.notices.append(f"turn/steer was refused ({err}); the answer starts the next turn instead")
             self._start(record_id, message, "default")
             return
-        self._unseen[record_id] = message
         self._update(record_id, delivery="steered", turn_id=handle.turn_id, state="sent")
         self._waiting_for_snapshot[record_id] = len(self.timeline)
 
@@ -508,6 +511,8 @@ class PlanAnswers:
         """Stop following the source (the answers stay; queued ACP prompts are still sent)."""
         self._unsubscribe()
         self._unsubscribe_revisions()
+        if self._own_timeline:
+            self._unreport()
         if self._own_timeline:
             self.timeline.close()
 

@@ -202,3 +202,33 @@ async def test_two_comments_at_once_are_each_sent_once() -> None:
     texts = user_texts(model.requests[1])
     assert [t.rsplit("\n", 1)[-1] for t in texts[1:]] == ["first", "second"]
     assert all(c.state == "answered" for c in answers.comments)
+
+
+async def test_answers_are_exported_with_the_timeline() -> None:
+    model = cx.ScriptedModel(
+        [
+            update(("Read", "in_progress"), ("Plot", "pending")),
+            [cx.assistant_message("ok")],
+            [cx.assistant_message("k")],
+        ],
+        allow_leftover=True,
+    )
+    session = cx.Session()
+    timeline = cx.PlanTimeline(session)
+    answers = PlanAnswers(session, model=model, timeline=timeline, who="ana")
+    await session.run_turn("go", model=model)
+    empty = json.loads(timeline.to_json())
+    assert "answers" not in empty  # an export without answers is as it was
+    answers.comment(1, "bars, please")
+    await answers.turns[-1]
+    data = json.loads(timeline.to_json())["answers"]
+    assert [(d["kind"], d["who"], d["text"], d["delivery"], d["state"]) for d in data] == [
+        ("comment", "ana", "bars, please", "new_turn", "answered")
+    ]
+    assert answer_from_data(data[0]) == answers.comments[0]
+    report = timeline.to_markdown()
+    assert (
+        "### Answers" in report and "ana commented on step 2 “Plot”: bars, please \\[new\\_turn, answered\\]" in report
+    )
+    answers.close()
+    assert timeline.answers == answers.answers  # the caller's timeline keeps reporting them
