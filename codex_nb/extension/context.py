@@ -168,6 +168,11 @@ def collect(
     results = namespace.get("Out") or {}
     if outputs and not numbers:
         raise ContextError("--outputs attaches the outputs of the cells named by --cells: add --cells 3,5-7")
+    if numbers and len(history) <= 1:
+        raise ContextError(
+            "--cells: this kernel keeps no input history (its cells ran without storing it, as notebook "
+            "runners such as nbval run them); attach values with --vars instead"
+        )
     for n in numbers:
         if not (0 < n < len(history)):
             raise ContextError(

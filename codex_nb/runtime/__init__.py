@@ -7,6 +7,7 @@ Modules:
 
 * ``history``: history pairing repair before every request.
 * ``models``: ``ScriptedModel``, the strict fake.
+* ``proposed_plan``: Plan mode's ``<proposed_plan>`` block published as a ``plan`` item.
 * ``records``: lifecycle records and control-tool facts.
 * ``session``: ``Session``, the composition root.
 * ``streaming``: one sampling step on a streaming model.

@@ -111,7 +111,7 @@ def answer_line(answer: AnswerRecord) -> str:
             f"[{answer.delivery}, {answer.state}{after}]"
         )
     if isinstance(answer, PlanSuggestion):
-        changes = "; ".join(line for line in answer.diff.splitlines() if line[:1] in "+-~>")
+        changes = "; ".join(line for line in answer.diff.splitlines() if line and line[0] in "+-~>")
         return f"{answer.who} suggested a change ({changes}) [{answer.delivery}, {answer.state}]"
     note = f": {answer.comment}" if answer.comment else ""
     return f"{answer.who} {answer.decision} proposed plan {answer.proposal_index}{note} [{answer.delivery}]"

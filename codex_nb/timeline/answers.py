@@ -421,11 +421,18 @@ class PlanAnswers:
                         self._unseen.pop(rid, None)
         elif kind in ("turn_complete", "turn_aborted"):
             with self._lock:
+                steps = self.steps
                 for rid in list(self._waiting_for_snapshot):
                     record = self._records[rid]
-                    if isinstance(record, StepComment) and record.turn_id == event.turn_id and self._seen(rid):
-                        self._waiting_for_snapshot.pop(rid)
+                    if record.turn_id != event.turn_id or not self._seen(rid):
+                        continue
+                    # the agent read it and ended its turn without a newer plan: judged on the plan it left
+                    self._waiting_for_snapshot.pop(rid)
+                    if isinstance(record, StepComment):
                         self._update(rid, state="answered")
+                    elif isinstance(record, PlanSuggestion):
+                        state, held, missed = verdict(record.before, record.after, steps)
+                        self._update(rid, state=state, held=held, missed=missed)
 
     def _seen(self, rid: str) -> bool:
         if rid not in self._unseen:

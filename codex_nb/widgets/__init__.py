@@ -6,6 +6,8 @@ Modules:
 * ``browser_messages``: browser-to-kernel message validation.
 * ``checklist``: ``PlanChecklist``, the live checklist.
 * ``final_state``: stored outputs updated in place to the widget's final state.
+* ``heartbeat``: ``Heartbeat``, what the running turn does and for how long.
+* ``hook_runs``: one hook run in words (transcript and heartbeat).
 * ``kernel_comm_parent``: replies kept with their own cell on ipykernel 7.4.
 * ``notebook_bridge``: ``NotebookBridge``, the notebook tools' path to the open document.
 * ``plan_answers``: ``PlanAnswersWidget``, the plan with a person's comments, suggestions and decisions.

@@ -25,6 +25,7 @@ CELL_WIDGETS = {
     "turn_view": ".cx-turn-view",
     "panel_note": ".cx-plan-panel-note",
     "timeline": ".codex-timeline",
+    "plan_answers": ".cx-plan-answers",
 }
 PAGE_WIDGETS = {
     "panel": "#jp-right-stack .jupyterlab-sidecar",

@@ -77,6 +77,9 @@ async def test_a_codex_cell_attaches_cells_outputs_and_variables(shell: Interact
 
 def test_a_missing_cell_or_variable_is_a_usage_error_and_nothing_starts(shell: InteractiveShell) -> None:
     shell.user_ns["m"] = cx.ScriptedModel([[cx.assistant_message("never")]])
+    with pytest.raises(UsageError, match="this kernel keeps no input history"):
+        shell.run_cell_magic("codex", "--model m --cells 1", "hi")
+    shell.run_cell("y = 1", store_history=True)
     for flags, message in [
         ("--cells 99", "there is no cell 99 in this kernel's history"),
         ("--vars nope", "no variable named 'nope'"),
