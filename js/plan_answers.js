@@ -3,14 +3,12 @@
 // Reject when a Plan-mode turn ended with a proposed plan. State comes from synced traits;
 // each control sends one protocol.json `plan_answers` message, and the kernel replies by id in
 // `last_reply` (sent, or refused with the reason). Texts are set with textContent, never HTML.
-import PROTOCOL from "./protocol.json" with { type: "json" };
-import { newRequestId } from "./protocol.js";
+import { ANSWERS_TO_KERNEL, newRequestId } from "./protocol.js";
 
 /** @typedef {{index: number, step: string, status: string}} Step */
 /** @typedef {{id: string, step_index: number, step: string, text: string, state: string, label: string, renamed_to: string | null}} Comment */
 /** @typedef {{id: string, diff: string, state: string, label: string}} Suggestion */
 
-export const ANSWERS_TO_KERNEL = Object.freeze(Object.keys(PROTOCOL.widgets.plan_answers.to_kernel));
 const MARK = /** @type {Record<string, string>} */ ({ pending: "□", in_progress: "■", completed: "✔" });
 
 /**
@@ -19,7 +17,7 @@ const MARK = /** @type {Record<string, string>} */ ({ pending: "□", in_progres
  * @param {Record<string, unknown>} fields
  */
 export function answersRequest(kind, fields = {}) {
-  if (!ANSWERS_TO_KERNEL.includes(kind)) throw new Error(`unknown plan answers message kind ${JSON.stringify(kind)}`);
+  if (!(kind in ANSWERS_TO_KERNEL)) throw new Error(`unknown plan answers message kind ${JSON.stringify(kind)}`);
   return { id: newRequestId(), kind, ...fields };
 }
 
@@ -185,6 +183,10 @@ export default {
           }, () => { revising = false; draw(); }));
         }
         root.append(box);
+      }
+      for (const d of model.get("decisions") ?? []) {
+        root.append(node("div", `cx-pa-decision cx-pa-${d.decision}`,
+          `Proposed plan ${d.decision}${d.comment ? `: ${d.comment}` : ""}`));
       }
       const status = node("div", "cx-pa-status");
       status.setAttribute("role", "status");

@@ -1,12 +1,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ANSWERS_TO_KERNEL, answersRequest, commentsByStep } from "../plan_answers.js";
+import { ANSWERS_TO_KERNEL } from "../protocol.js";
+import { answersRequest, commentsByStep } from "../plan_answers.js";
 
 const steps = [{ index: 0, step: "Read", status: "completed" }, { index: 1, step: "Plot as bars", status: "pending" }];
 const comment = (extra) => ({ id: "c", step_index: 0, step: "Read", text: "t", state: "sent", label: "", renamed_to: null, ...extra });
 
 test("requests are the protocol's kinds only", () => {
-  assert.deepEqual(ANSWERS_TO_KERNEL, ["comment", "suggest", "approve", "revise", "reject"]);
+  assert.deepEqual(Object.keys(ANSWERS_TO_KERNEL), ["comment", "suggest", "approve", "revise", "reject"]);
   assert.equal(answersRequest("comment", { step: 1, text: "x" }).kind, "comment");
   assert.throws(() => answersRequest("edit"), /unknown plan answers message kind "edit"/);
 });
