@@ -1,11 +1,11 @@
-"""The answer checks moved from ``frontend.requests`` to ``frontend.normalize``: the old names
-still work for one release, with a warning naming the new place; ``RequestMsg`` did not move."""
+"""``RequestMsg`` is built on first use (importing the broker creates no request model); the answer
+checks that once lived in ``frontend.requests`` are ``frontend.normalize``'s alone since 0.2.0."""
 
 from __future__ import annotations
 
 import pytest
 
-from codex_nb.frontend import normalize, requests
+from codex_nb.frontend import requests
 from codex_nb.protocol.frontend import RequestUserInputEvent
 
 
@@ -19,10 +19,9 @@ from codex_nb.protocol.frontend import RequestUserInputEvent
         "MAX_ANSWER_TEXT",
     ],
 )
-def test_a_moved_name_still_works_and_says_where_it_went(name: str) -> None:
-    with pytest.warns(DeprecationWarning, match=f"codex_nb.frontend.normalize.{name}"):
-        value = getattr(requests, name)
-    assert value is getattr(normalize, name)
+def test_the_moved_answer_checks_are_gone_from_the_broker(name: str) -> None:
+    with pytest.raises(AttributeError, match=f"no attribute '{name}'"):
+        getattr(requests, name)
 
 
 def test_request_msg_is_the_union_of_the_request_events_without_a_warning(recwarn: pytest.WarningsRecorder) -> None:
