@@ -15,7 +15,7 @@ Modules:
 * ``suggestions``: a suggested change's readable diff and whether the next snapshot adopted it.
 * ``why``: why a turn ended without a plan (``NoPlan``), from what the source showed.
 
-Layer: beside ``runtime/``; it may import ``hooks/``, ``code_mode/``, ``sources/`` and everything
+Layer: beside ``runtime/``; it may import ``hooks/``, ``code_mode/``, the adapters and everything
 below, and no lower layer imports it.
 """
 
