@@ -242,12 +242,23 @@ class CodexMagics(Magics):
         "session's turns); elsewhere it is shown in this cell",
     )
     @argument("--close", action="store_true", help="close the side panel")
+    @argument(
+        "--answers",
+        action="store_true",
+        help="the plan with Comment, Suggest and Approve/Revise/Reject controls (a turn an answer starts "
+        "uses the default model, %%codex_config --model NAME)",
+    )
     @_SESSION
     @_SOURCE
     @line_magic
     @_guarded
     def codex_plan(self, args: Any, _cell: None) -> None:
         """Show the live checklist and Stop control of the current session."""
+        if args.answers:
+            source = self._select(args)
+            model = self.agent.model_for(None) if needs_model(source) and self.agent.settings.default_model else None
+            display(self.agent.keep(plan_answers_widget(source, model)))
+            return
         if args.close:
             if self.agent.panel is not None:
                 self.agent.panel.close()
@@ -487,6 +498,13 @@ def _hooks_file(path: Path) -> HooksConfig:
             )
         )
     return out
+
+
+def plan_answers_widget(source: Any, model: Any) -> Any:
+    """A ``PlanAnswersWidget`` on ``source`` (ipywidgets load with the first view)."""
+    from ..widgets.plan_answers import PlanAnswersWidget
+
+    return PlanAnswersWidget.of(source, model=model)
 
 
 def heartbeat(source: Any) -> Any:

@@ -64,7 +64,7 @@ def test_every_magic_has_help(shell: InteractiveShell, name: str, capsys: pytest
         (
             "%codex_plan --bogus",
             "UsageError: unrecognized arguments: --bogus; usage: %codex_plan [-h] [--panel] [--close] "
-            "[--session NAME] [--source VAR]",
+            "[--answers] [--session NAME] [--source VAR]",
         ),
         (
             "%codex_config --modle x",

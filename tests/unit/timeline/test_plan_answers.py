@@ -232,3 +232,22 @@ async def test_answers_are_exported_with_the_timeline() -> None:
     )
     answers.close()
     assert timeline.answers == answers.answers  # the caller's timeline keeps reporting them
+
+
+async def test_revise_plans_again_with_the_note_and_reject_sends_nothing() -> None:
+    first = "<proposed_plan>\n1. Rewrite everything\n</proposed_plan>"
+    second = "<proposed_plan>\n1. Fix the one bug\n</proposed_plan>"
+    model = cx.ScriptedModel([[cx.assistant_message(first)], [cx.assistant_message(second)]], record_requests=True)
+    session = cx.Session()
+    answers = PlanAnswers(session, model=model)
+    await session.run_turn("plan it", model=model, mode="plan")
+    revised = answers.revise("Smaller: only the bug")
+    assert (revised.decision, revised.mode, revised.delivery) == ("revised", "plan", "new_turn")
+    await answers.turns[-1]
+    assert model.requests[1].mode == "plan" and user_texts(model.requests[1])[-1] == "Smaller: only the bug"
+    assert answers.proposal is not None and answers.proposal.text == "1. Fix the one bug\n"
+    rejected = answers.reject()
+    assert (rejected.decision, rejected.delivery, rejected.message) == ("rejected", "not_sent", None)
+    assert session.active_turn is None and len(model.requests) == 2 and answers.proposal is None
+    with pytest.raises(PlanAnswerError, match="revision note is empty"):
+        answers.revise(" ")
