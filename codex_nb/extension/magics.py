@@ -242,23 +242,12 @@ class CodexMagics(Magics):
         "session's turns); elsewhere it is shown in this cell",
     )
     @argument("--close", action="store_true", help="close the side panel")
-    @argument(
-        "--answers",
-        action="store_true",
-        help="the plan with Comment, Suggest and Approve/Revise/Reject controls (a turn an answer starts "
-        "uses the default model, %%codex_config --model NAME)",
-    )
     @_SESSION
     @_SOURCE
     @line_magic
     @_guarded
     def codex_plan(self, args: Any, _cell: None) -> None:
         """Show the live checklist and Stop control of the current session."""
-        if args.answers:
-            source = self._select(args)
-            model = self.agent.model_for(None) if needs_model(source) and self.agent.settings.default_model else None
-            display(self.agent.keep(plan_answers_widget(source, model)))
-            return
         if args.close:
             if self.agent.panel is not None:
                 self.agent.panel.close()
@@ -275,6 +264,20 @@ class CodexMagics(Magics):
             display(self.agent.keep(self._panel(source).open()))
             return
         display(self.agent.keep(_turn_view(source, title=f"codex plan · session {self.agent.current}", turn=False)))
+
+    # -- %codex_answers --------------------------------------------------------------
+    @magic_arguments()
+    @_HELP
+    @_SESSION
+    @_SOURCE
+    @line_magic
+    @_guarded
+    def codex_answers(self, args: Any, _cell: None) -> None:
+        """Show the current session's plan with Comment, Suggest a change and Approve/Revise/Reject
+        controls. A turn an answer starts uses the default model (%codex_config --model NAME)."""
+        source = self._select(args)
+        model = self.agent.model_for(None) if needs_model(source) and self.agent.settings.default_model else None
+        display(self.agent.keep(plan_answers_widget(source, model)))
 
     # -- %codex_stop -----------------------------------------------------------------
     @magic_arguments()

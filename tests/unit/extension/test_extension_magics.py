@@ -21,7 +21,7 @@ from codex_nb.extension.panel import PanelCell, PanelNote, PlanPanel
 from codex_nb.extension.sources import SourceError, SourceRegistry
 from helpers.ipython_shell import codex_shell
 
-MAGICS = ("codex", "codex_plan", "codex_stop", "codex_config", "codex_hooks", "codex_tools")
+MAGICS = ("codex", "codex_plan", "codex_answers", "codex_stop", "codex_config", "codex_hooks", "codex_tools")
 PLAN = {"plan": [{"step": "Look", "status": "in_progress"}, {"step": "Fix", "status": "pending"}]}
 
 
@@ -64,7 +64,7 @@ def test_every_magic_has_help(shell: InteractiveShell, name: str, capsys: pytest
         (
             "%codex_plan --bogus",
             "UsageError: unrecognized arguments: --bogus; usage: %codex_plan [-h] [--panel] [--close] "
-            "[--answers] [--session NAME] [--source VAR]",
+            "[--session NAME] [--source VAR]",
         ),
         (
             "%codex_config --modle x",

@@ -104,12 +104,12 @@ def test_images_go_as_images_to_the_real_codex() -> None:
     assert isinstance(found, Attachments)
 
 
-async def test_codex_plan_answers_shows_the_answers_widget_on_the_current_session(shell: InteractiveShell) -> None:
+async def test_codex_answers_shows_the_answers_widget_on_the_current_session(shell: InteractiveShell) -> None:
     from codex_nb.widgets.plan_answers import PlanAnswersWidget
 
     shell.user_ns["script"] = [[cx.assistant_message("noted")]]
     shell.run_line_magic("codex_config", "--model script")
-    shell.run_line_magic("codex_plan", "--answers")
+    shell.run_line_magic("codex_answers", "")
     state = extension.agent(shell)
     assert state is not None
     widget = state.widgets[-1]
