@@ -86,16 +86,6 @@ async def test_a_proposed_plan_is_approved_from_the_view() -> None:
 
 
 def test_the_plan_answers_bundle_is_one_valid_module(tmp_path) -> None:  # noqa: ANN001
-    import json
-    import shutil
-    import subprocess
+    from helpers.widget_bundles import default_export_type
 
-    from codex_nb.widgets._static import bundle_esm
-
-    node = shutil.which("node")
-    assert node, "node is required for the widget JS checks"
-    path = tmp_path / "plan_answers.mjs"
-    path.write_text(bundle_esm("plan_answers.js"), encoding="utf-8")
-    script = f"const m = await import({json.dumps(path.as_uri())}); console.log(typeof m.default.render);"
-    out = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "function"
+    assert default_export_type("plan_answers.js", tmp_path) == "function"
