@@ -15,6 +15,8 @@ saying why; nothing is sent to the agent.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import html
 import logging
 import threading
@@ -99,6 +101,14 @@ def comments_by_step(
     return placed, orphans
 
 
+def _running(loop: asyncio.AbstractEventLoop) -> bool:
+    """True when called from ``loop``'s own thread while it runs."""
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
 class PlanAnswersWidget(StaticFallback, anywidget.AnyWidget):
     """The plan with a person's answers: ``PlanAnswersWidget(cx.timeline.PlanAnswers(source, ...))``,
     or ``PlanAnswersWidget.of(source, model=...)``."""
@@ -130,6 +140,9 @@ class PlanAnswersWidget(StaticFallback, anywidget.AnyWidget):
         self._lock = threading.Lock()
         self.replies: list[dict[str, str]] = []
         """Every reply, in order (for tests and notebooks)."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        with contextlib.suppress(RuntimeError):  # made outside a loop: messages are handled where they arrive
+            self._loop = asyncio.get_running_loop()
         self._removers = [answers.on_change(self._sync), answers.timeline.on_change(self._sync)]
         self.on_msg(self._on_view_msg)
         self._sync()
@@ -158,6 +171,15 @@ class PlanAnswersWidget(StaticFallback, anywidget.AnyWidget):
 
     # -- view -> kernel ---------------------------------------------------------------------
     def _on_view_msg(self, _widget: object, content: object, _buffers: object) -> None:
+        # ipykernel 7.0-7.3 may deliver comm messages on a subshell thread: answers start turns and
+        # steering tasks, which belong on the kernel's loop, so the message is handled there
+        loop = self._loop
+        if loop is not None and not loop.is_closed() and not _running(loop):
+            loop.call_soon_threadsafe(self._handle_view_msg, content)
+        else:
+            self._handle_view_msg(content)
+
+    def _handle_view_msg(self, content: object) -> None:
         try:
             self.handle_message(content)
         except ProtocolError as err:

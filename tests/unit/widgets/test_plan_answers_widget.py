@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import codex_nb as cx
@@ -89,3 +90,26 @@ def test_the_plan_answers_bundle_is_one_valid_module(tmp_path) -> None:  # noqa:
     from helpers.widget_bundles import default_export_type
 
     assert default_export_type("plan_answers.js", tmp_path) == "function"
+
+
+async def test_a_message_arriving_on_another_thread_is_handled_on_the_kernels_loop() -> None:
+    import threading
+
+    model = cx.ScriptedModel(
+        [update(("Only", "in_progress")), [cx.assistant_message("ok")], [cx.assistant_message("noted")]],
+        record_requests=True,
+        allow_leftover=True,
+    )
+    session = cx.Session()
+    widget, comm = make(PlanAnswers(session, model=model))
+    await session.run_turn("go", model=model)
+    replied = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    widget.observe(lambda _change: loop.call_soon_threadsafe(replied.set), names="last_reply")
+    sender = threading.Thread(target=comm.send_custom, args=({"id": "t", "kind": "comment", "step": 0, "text": "hi"},))
+    sender.start()
+    await replied.wait()
+    sender.join()
+    assert widget.replies == [{"id": "t", "outcome": "sent", "message": ""}]
+    await widget.answers.turns[-1]  # the comment started the next turn on the loop, not on the thread
+    assert model.requests[-1].items[-1]["content"][0]["text"].endswith("hi")
