@@ -22,7 +22,7 @@ from typing import Any
 
 from ..cassettes.scrub import Scrubber, check_filters
 from .conversation import Conversation, open_conversation
-from .places import Places, secret_values
+from .places import Places
 from .recorder import Recorder
 from .replay import CassetteMismatch, ReplayedProcess, restore_files
 
@@ -44,7 +44,7 @@ class RpcCassette:
     ) -> None:
         self.who = who
         self.conversation: Conversation = open_conversation(path, record_mode, who=who)
-        scrubber = Scrubber(secrets=secret_values(env), filters=check_filters(filters))
+        scrubber = Scrubber(env=env, filters=check_filters(filters))
         self.places = Places(named=named, scrubber=scrubber)
         self.recorder: Recorder | None = None if self.replaying else Recorder(self.conversation, self.places)
 

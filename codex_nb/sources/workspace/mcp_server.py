@@ -2,7 +2,8 @@
 inside the kernel.
 
 Streamable HTTP on 127.0.0.1 only, at a port the OS picks, behind a bearer token made for this
-server (``secrets.token_urlsafe``): a request without it gets 401 before the MCP layer sees it.
+server (``secrets.token_urlsafe``, remembered in ``codex_nb._secrets`` so that no cassette writes
+it): a request without it gets 401 before the MCP layer sees it.
 The HTTP server runs on a thread of its own with its own event loop (uvicorn on the kernel's loop
 would install signal handlers and put the peer's I/O on the kernel's loop); every ``tools/call``
 is handed to the kernel's loop and runs through the session's own pipeline, so hooks, approvals
@@ -31,12 +32,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import hmac
-import secrets
 import socket
 import threading
 from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..._secrets import mint_token
 from ...errors import ConfigError
 from ...tools.base import Tool
 
@@ -82,7 +83,7 @@ class NotebookMcpServer:
             raise ConfigError("no notebook tools to serve: turn them on with [codex_nb.notebook_tools] enabled = true")
         self.tools = {tool.name: tool for tool in tools}
         self.name = name
-        self.token = secrets.token_urlsafe(32)
+        self.token = mint_token()  # remembered: no cassette writes it, whatever its characters
         self._dispatch = dispatch
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None

@@ -7,7 +7,8 @@ import os
 import tempfile
 
 from codex_nb.sources.cassettes.scrub import Scrubber
-from codex_nb.sources.rpc_cassette.places import Places, secret_values
+from codex_nb._secrets import secret_values
+from codex_nb.sources.rpc_cassette.places import Places
 
 
 def _places(**named: str) -> Places:
