@@ -7,7 +7,9 @@ server's answer or for end-of-file on a socket, never a fixed time."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
+from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
@@ -40,66 +42,56 @@ def _closed_by_server(sock: socket.socket, within: float) -> bool:
         return False
 
 
-async def test_idle_connections_do_not_lock_out_the_token_holder_and_are_closed() -> None:
+@contextlib.asynccontextmanager
+async def _served(**options: Any) -> AsyncIterator[NotebookMcpServer]:
+    """A notebook MCP server of a fresh session's tools, closed (with the session) afterwards."""
     session = cx.Session(config=cx.Config.from_toml(ON))
 
     async def dispatch(name: str, arguments: dict[str, Any]) -> Any:
         return await session.call_tool(f"notebook.{name}", arguments)
 
-    server = await NotebookMcpServer(
-        notebook_tools(session.config, session.workspace), dispatch, header_timeout=2
-    ).start()
-    attack: list[socket.socket] = []
+    server = await NotebookMcpServer(notebook_tools(session.config, session.workspace), dispatch, **options).start()
     try:
-        for _ in range(100):  # more than the server's whole connection budget, none of them saying a word
-            attack.append(socket.create_connection(("127.0.0.1", server.port)))
-        headers = {"Authorization": f"Bearer {server.token}", "Accept": "application/json, text/event-stream"}
-        async with httpx.AsyncClient(headers=headers, timeout=30) as http:
-            answer = await http.post(server.url, json=INIT)
-        assert answer.status_code == 200, answer.text
-        assert '"protocolVersion"' in answer.text
-
-        # the server made room by closing the oldest idle ones; at most MAX_WAITING may still wait
-        closed = await asyncio.to_thread(lambda: [_closed_by_server(s, 0.5) for s in attack[: 100 - MAX_WAITING]])
-        assert all(closed), f"{closed.count(False)} of the oldest idle connections are still open"
-        # and none waits longer than the time allowed for a request head
-        rest = await asyncio.to_thread(lambda: [_closed_by_server(s, 30) for s in attack[100 - MAX_WAITING :]])
-        assert all(rest), f"{rest.count(False)} idle connections outlived the request head timeout"
-        assert server.dropped >= 100 - MAX_WAITING
+        yield server
     finally:
-        for sock in attack:
-            sock.close()
         await server.aclose()
         await session.aclose()
 
 
-async def test_a_request_head_sent_slowly_is_cut_off() -> None:
-    session = cx.Session(config=cx.Config.from_toml(ON))
-
-    async def dispatch(name: str, arguments: dict[str, Any]) -> Any:
-        return await session.call_tool(f"notebook.{name}", arguments)
-
-    server = await NotebookMcpServer(
-        notebook_tools(session.config, session.workspace), dispatch, header_timeout=1
-    ).start()
+async def test_idle_connections_do_not_lock_out_the_token_holder_and_are_closed() -> None:
+    attack: list[socket.socket] = []
     try:
+        async with _served(header_timeout=2) as server:
+            for _ in range(100):  # more than the server's whole connection budget, none of them saying a word
+                attack.append(socket.create_connection(("127.0.0.1", server.port)))
+            headers = {"Authorization": f"Bearer {server.token}", "Accept": "application/json, text/event-stream"}
+            async with httpx.AsyncClient(headers=headers, timeout=30) as http:
+                answer = await http.post(server.url, json=INIT)
+            assert answer.status_code == 200, answer.text
+            assert '"protocolVersion"' in answer.text
+
+            # the server made room by closing the oldest idle ones; at most MAX_WAITING may still wait
+            closed = await asyncio.to_thread(lambda: [_closed_by_server(s, 0.5) for s in attack[: 100 - MAX_WAITING]])
+            assert all(closed), f"{closed.count(False)} of the oldest idle connections are still open"
+            # and none waits longer than the time allowed for a request head
+            rest = await asyncio.to_thread(lambda: [_closed_by_server(s, 30) for s in attack[100 - MAX_WAITING :]])
+            assert all(rest), f"{rest.count(False)} idle connections outlived the request head timeout"
+            assert server.dropped >= 100 - MAX_WAITING
+    finally:
+        for sock in attack:
+            sock.close()
+
+
+async def test_a_request_head_sent_slowly_is_cut_off() -> None:
+    async with _served(header_timeout=1) as server:
         slow = socket.create_connection(("127.0.0.1", server.port))
         slow.sendall(b"POST /mcp HTTP/1.1\r\nHost: x\r\n")  # a head that never ends
         assert await asyncio.to_thread(_closed_by_server, slow, 30)
         slow.close()
-    finally:
-        await server.aclose()
-        await session.aclose()
 
 
 async def test_a_request_without_the_token_is_answered_and_its_connection_closed() -> None:
-    session = cx.Session(config=cx.Config.from_toml(ON))
-
-    async def dispatch(name: str, arguments: dict[str, Any]) -> Any:
-        return await session.call_tool(f"notebook.{name}", arguments)
-
-    server = await NotebookMcpServer(notebook_tools(session.config, session.workspace), dispatch).start()
-    try:
+    async with _served() as server:
         sock = socket.create_connection(("127.0.0.1", server.port))
         sock.sendall(b"GET /mcp HTTP/1.1\r\nHost: x\r\n\r\n")  # keep-alive is HTTP/1.1's default
 
@@ -112,6 +104,3 @@ async def test_a_request_without_the_token_is_answered_and_its_connection_closed
 
         assert (await asyncio.to_thread(answer)).startswith(b"HTTP/1.1 401 ")
         sock.close()
-    finally:
-        await server.aclose()
-        await session.aclose()
