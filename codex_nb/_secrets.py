@@ -20,22 +20,24 @@ SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE", re.IG
 MIN_SECRET = 8
 """Shorter values are too common to replace (``1``, ``true``, ``enabled``) and are no real key."""
 
-_minted: list[str] = []
+_minted: tuple[str, ...] = ()
+"""Replaced whole on each mint, so a reader needs no lock (and a scrubber sees a change by identity)."""
 _lock = threading.Lock()  # tokens are minted on the kernel's thread and on server threads
 
 
 def mint_token(nbytes: int = 32) -> str:
     """A new ``secrets.token_urlsafe`` token, remembered so that no cassette ever writes it."""
+    global _minted
     token = secrets.token_urlsafe(nbytes)
     with _lock:
-        _minted.append(token)
+        _minted = tuple(sorted((*_minted, token), key=len, reverse=True))
     return token
 
 
 def minted() -> tuple[str, ...]:
-    """Every token ``mint_token`` made in this process."""
-    with _lock:
-        return tuple(_minted)
+    """Every token ``mint_token`` made in this process, the longest first (one holding another is
+    masked whole), the same tuple until the next mint."""
+    return _minted
 
 
 def secret_values(env: Mapping[str, str]) -> list[str]:

@@ -83,7 +83,7 @@ class Scrubber:
         given = {s for s in secrets if s and len(s) >= 4}
         given.update(secret_values(os.environ), secret_values(env or {}))
         self._given = given
-        self._minted = 0
+        self._minted: tuple[str, ...] | None = None
         self._secrets: list[str] = []
         self._headers = frozenset(h.lower() for h in headers)
         self._filters = list(filters)
@@ -92,8 +92,8 @@ class Scrubber:
     def _known(self) -> list[str]:
         """Every secret value, the longest first (one holding another is masked whole)."""
         tokens = minted()
-        if len(tokens) != self._minted or not self._secrets:
-            self._minted = len(tokens)
+        if tokens is not self._minted:  # a token was minted since (or this is the first call)
+            self._minted = tokens
             self._secrets = sorted(self._given.union(tokens), key=len, reverse=True)
         return self._secrets
 

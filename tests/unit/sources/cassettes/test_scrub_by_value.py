@@ -72,3 +72,12 @@ async def test_a_minted_token_without_a_digit_is_masked_in_model_and_agent_casse
     finally:
         await server.aclose()
         await session.aclose()
+
+
+def test_a_minted_token_is_masked_in_a_model_servers_error_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    from codex_nb._secrets import mint_token
+    from codex_nb.sources.responses.redact import redact
+
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda nbytes=None: NO_DIGIT + "-error")
+    token = mint_token()
+    assert redact(f"401: the token {token} is not ours") == "401: the token *** is not ours"
