@@ -30,7 +30,7 @@ from ..._files import FileRefused, read_regular
 from ...protocol.events import ItemCompleted, ItemStarted
 from ..arguments import parse_object, require_str
 from ..base import Tool
-from ..errors import RespondToModel
+from ..tool_errors import RespondToModel
 from ..invocation import ToolInvocation
 from ..payload import ToolOutput
 from ..schema import function_spec

@@ -108,7 +108,7 @@ def test_a_hooks_file_path_is_refused_with_its_reason(hostile: dict[str, str], k
 
 @pytest.mark.parametrize("kind", ["nul", "fifo", "directory", "huge", "loop", "missing"])
 async def test_an_acp_agents_file_read_is_refused_with_its_reason(hostile: dict[str, str], kind: str) -> None:
-    from codex_nb.sources.acp.files import ConfinedFiles, FileAccessError
+    from codex_nb.acp.fs import ConfinedFiles, FileAccessError
 
     files = ConfinedFiles(os.path.dirname(hostile["fifo"]))  # the session directory: every name is inside
     with pytest.raises(FileAccessError) as caught:
