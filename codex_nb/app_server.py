@@ -16,6 +16,8 @@ from .sources.app_server import (
     CodexAppServer,
     CodexBinaryError,
     CodexThread,
+    CodexVersionError,
+    supported_range,
 )
 
 __all__ = [
@@ -30,4 +32,6 @@ __all__ = [
     "CodexAppServer",
     "CodexBinaryError",
     "CodexThread",
+    "CodexVersionError",
+    "supported_range",
 ]

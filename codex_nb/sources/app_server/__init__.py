@@ -12,6 +12,7 @@ Modules:
 * ``schema/``: the app-server JSON Schema subset we validate against.
 * ``server``: ``CodexAppServer``: start, handshake, threads.
 * ``thread``: ``CodexThread``: one real thread as an event source.
+* ``versions``: the supported Codex range and the features each release offers.
 
 Layer: part of ``sources/``.
 """
@@ -21,6 +22,7 @@ from .errors import AppServerError, AppServerExited, AppServerProtocolError, App
 from .events import AppServerNotification
 from .server import CodexAppServer
 from .thread import AppServerTurnHandle, AppServerTurnResult, CodexThread
+from .binary import CodexVersionError, supported_range
 
 
 def __getattr__(name: str) -> str:
@@ -45,5 +47,7 @@ __all__ = [
     "CodexAppServer",
     "CodexBinaryError",
     "CodexThread",
+    "CodexVersionError",
     "codex_binary",
+    "supported_range",
 ]
