@@ -61,6 +61,7 @@ _LAZY = {
     "CodexAppServer": "codex_nb.sources.app_server",
     "McpServers": "codex_nb.sources.mcp.manager",
     "RolloutReplay": "codex_nb.sources.replay",
+    "codex_sessions": "codex_nb.sources.sessions",
     "list_rollouts": "codex_nb.sources.rollout",
     "read_rollout": "codex_nb.sources.rollout",
 }
@@ -161,6 +162,7 @@ if _typing.TYPE_CHECKING:
     from .sources.replay import RolloutReplay
     from .sources.responses.model import ResponsesModel
     from .sources.rollout import list_rollouts, read_rollout
+    from .sources.sessions import codex_sessions
     from .timeline import PlanTimeline
     from .widgets.checklist import PlanChecklist
     from .widgets.prompts import PromptsWidget
@@ -231,6 +233,7 @@ __all__ = [
     "CodexAppServer",
     "McpServers",
     "RolloutReplay",
+    "codex_sessions",
     "list_rollouts",
     "read_rollout",
     # errors to catch

@@ -17,6 +17,7 @@ Modules:
 * ``rpc_cassette/``: cassettes for the agents over JSON-RPC (the app-server, ACP agents).
 * ``rollout``: Codex's saved sessions.
 * ``rollout_lines``: bounded reading of a rollout file's lines.
+* ``sessions``: a Codex home's saved sessions listed fast (``cx.codex_sessions``).
 * ``workspace/``: the notebook tools (read, run and edit the live notebook).
 
 Layer: above ``tools/`` (which it may import, with everything below), beside ``hooks/`` and

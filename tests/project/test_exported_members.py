@@ -28,7 +28,7 @@ GROUPS: list[list[str]] = [
         "TurnControls",
         "image_thumbnails",
     ],
-    ["AcpAgent", "CodexAppServer", "McpServers", "RolloutReplay", "list_rollouts", "read_rollout"],
+    ["AcpAgent", "CodexAppServer", "McpServers", "RolloutReplay", "codex_sessions", "list_rollouts", "read_rollout"],
     ["CodexNbError", "ConfigError", "ModelError", "TurnError", "TurnInterrupted"],
     ["hooks"],
     ["load_ipython_extension", "unload_ipython_extension"],

@@ -1,0 +1,457 @@
+"""List a Codex home's saved sessions fast: ``cx.codex_sessions()``.
+
+A person's ``~/.codex/sessions`` holds thousands of rollouts, some hundreds of MiB, so the list
+reads only what its columns need: the head of each file (the ``session_meta`` line, the first
+``turn_context`` and the first prompt) and a bounded tail (the last model, the last accepted
+``update_plan``, how the last turn ended). A file small enough to fit both windows is read whole,
+and its turn count is exact; for a larger one the turns seen in the windows are a lower bound
+(``turns_exact`` is False). Compressed rollouts (``.jsonl.zst``, ``.jsonl.gz``) are inflated as a
+stream up to ``MAX_INFLATED``. Lines are picked by cheap byte tests before any JSON is parsed.
+
+Nothing makes the list fail: a half-written, unreadable, oversized or foreign file is listed with
+what could be read and ``problem``, a one-line reason. ``CodexSession.read()`` parses the whole
+rollout (``cx.read_rollout``) for the plan timeline and transcript.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from .._records import record
+from .rollout import KNOWN_TYPES, Rollout, _output_text, _plan_args, read_rollout
+from .rollout import codex_home as _codex_home
+from .rollout_lines import RolloutError, _inflating, open_regular, size_text
+
+HEAD_BYTES = 64 << 10
+"""Bytes read from a rollout's start (more when its first line, ``session_meta``, is longer)."""
+TAIL_BYTES = 64 << 10
+"""Bytes read from a rollout's end."""
+MAX_META_LINE = 4 << 20
+"""How far the head may grow to finish the ``session_meta`` line (it carries the instructions)."""
+MAX_INFLATED = 64 << 20
+"""Inflated bytes read from a compressed rollout for its listing; past it the tail is not seen."""
+_PROMPT_CHARS = 200
+_INFLATE_BLOCK = 64 << 10  # small: what inflated before a broken spot is kept
+_SUFFIXES = (".jsonl", ".jsonl.zst", ".jsonl.gz")
+_TYPE = re.compile(rb'^\{"timestamp":"[^"]*",(?:"ordinal":\d+,)?"type":"([^"]{1,80})"')
+_TURN_START = (b'"task_started"', b'"turn_started"')
+_TURN_END = (b'"task_complete"', b'"turn_complete"', b'"turn_aborted"')
+_PROMPT = (b'"role":"user"', b'"user_message"', b'"UserMessage"')
+
+
+@record(kw_only=True)
+class CodexSession:
+    """One saved session of a Codex home, as the list shows it."""
+
+    path: Path
+    session_id: str | None = None
+    started: str | None = None
+    """ISO time the session started (``session_meta.timestamp``, else the file name's time)."""
+    cwd: str | None = None
+    first_prompt: str | None = None
+    """The person's first message (cut at 200 characters)."""
+    model: str | None = None
+    """The model of the last turn seen."""
+    cli_version: str | None = None
+    turns: int = 0
+    turns_exact: bool = True
+    """False when the file was larger than the windows read: ``turns`` is then a lower bound."""
+    plan_done: int | None = None
+    """Steps ``completed`` in the last accepted plan (None: no plan seen)."""
+    plan_total: int | None = None
+    last_status: str | None = None
+    """How the last turn seen ended: ``completed``, ``interrupted``, or ``running`` (no end yet)."""
+    size: int = 0
+    """Bytes on disk."""
+    problem: str | None = None
+    """Why some of the row could not be read (one line), or None."""
+
+    @property
+    def thread_id(self) -> str | None:
+        """The id ``thread/resume`` and ``thread/fork`` take (the session id)."""
+        return self.session_id
+
+    @property
+    def plan_progress(self) -> str:
+        """``"2/3"`` for the last plan, ``""`` when none was seen."""
+        return "" if self.plan_total is None else f"{self.plan_done}/{self.plan_total}"
+
+    def read(self) -> Rollout:
+        """The whole rollout, parsed (``cx.read_rollout``): plans, turns and items."""
+        return read_rollout(self.path)
+
+    def row(self) -> dict[str, Any]:
+        """The session as a JSON-ready table row (the sessions widget's)."""
+        return {
+            "id": self.session_id or self.path.name,
+            "path": str(self.path),
+            "started": self.started or "",
+            "cwd": self.cwd or "",
+            "prompt": self.first_prompt or "",
+            "model": self.model or "",
+            "turns": self.turns,
+            "turns_exact": self.turns_exact,
+            "plan": self.plan_progress,
+            "status": self.last_status or "",
+            "size": self.size,
+            "problem": self.problem or "",
+        }
+
+    def __repr__(self) -> str:
+        turns = f"{self.turns}" if self.turns_exact else f">={self.turns}"
+        note = f" ({self.problem})" if self.problem else ""
+        prompt = (self.first_prompt or "")[:40]
+        return f"<CodexSession {self.started or '?'} {self.cwd or '?'} {turns} turn(s) {prompt!r}{note}>"
+
+
+class SessionList(list[CodexSession]):
+    """``cx.codex_sessions()``'s answer: the sessions, newest first, and where they came from."""
+
+    def __init__(self, sessions: list[CodexSession], *, home: Path, seconds: float) -> None:
+        super().__init__(sessions)
+        self.home = home
+        self.seconds = seconds
+        """How long the listing took."""
+
+    def summary(self) -> str:
+        """One line: how many sessions, how many with a problem, or that there are none."""
+        if not self:
+            return (
+                f"No saved Codex sessions in {self.home / 'sessions'} (Codex writes one rollout per "
+                f"thread there; pass codex_home= or set CODEX_HOME for another home)"
+            )
+        problems = sum(1 for s in self if s.problem)
+        extra = f", {problems} with a problem (see .problem)" if problems else ""
+        return f"{len(self)} saved Codex session(s) in {self.home}{extra}"
+
+    def by_id(self, session_id: str) -> CodexSession:
+        """The session with this id; ``KeyError`` saying so otherwise."""
+        for session in self:
+            if session.session_id == session_id:
+                return session
+        raise KeyError(f"no session {session_id!r} in {self.home}")
+
+    def __repr__(self) -> str:
+        return f"<SessionList: {self.summary()}>"
+
+
+def _rollout_files(home: Path) -> list[Path]:
+    found: list[Path] = []
+    root = home / "sessions"
+    stack = [root]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                elif name.startswith("rollout-") and name.endswith(_SUFFIXES):
+                    found.append(Path(entry.path))
+            except OSError:
+                continue
+    return found
+
+
+class _Window:
+    """The bytes of a rollout the list reads: ``head`` (whole lines), ``tail`` (whole lines),
+    whether that is the whole file, and a note on why not all of it could be seen."""
+
+    def __init__(self) -> None:
+        self.head = b""
+        self.tail = b""
+        self.whole = True
+        self.cut_last = False
+        self.note: str | None = None
+
+
+def _read_plain(stream: BinaryIO, size: int, win: _Window) -> None:
+    if size <= HEAD_BYTES + TAIL_BYTES:
+        win.head = stream.read()
+        return
+    head = stream.read(HEAD_BYTES)
+    while b"\n" not in head and len(head) < MAX_META_LINE:  # finish the session_meta line
+        more = stream.read(HEAD_BYTES)
+        if not more:
+            break
+        head += more
+    stream.seek(max(size - TAIL_BYTES, len(head)))
+    win.head, win.tail, win.whole = head, stream.read(TAIL_BYTES), False
+
+
+class _Gunzip:
+    """``.gz`` inflated in bounded blocks (zlib's own stream: what came before a broken or missing
+    end is kept, where ``gzip.GzipFile`` raises before returning it)."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        import zlib
+
+        self.stream = stream
+        self.inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        self.pending = b""
+
+    def read(self, size: int) -> bytes:
+        while True:
+            if not self.pending:
+                if self.inflater.eof:
+                    return b""
+                self.pending = self.stream.read(_INFLATE_BLOCK)
+                if not self.pending:
+                    raise EOFError("the file ends before the gzip stream does")
+            out = self.inflater.decompress(self.pending, size)
+            self.pending = self.inflater.unconsumed_tail
+            if out:
+                return out
+
+
+def _read_compressed(path: Path, stream: BinaryIO, win: _Window) -> None:
+    if path.name.endswith(".gz"):
+        import zlib
+
+        reader: Any = _Gunzip(stream)
+        bad: tuple[type[Exception], ...] = (OSError, EOFError, zlib.error)
+    else:
+        reader, zstd_error = _inflating(path, stream)
+        bad = (zstd_error, OSError)
+    buf, head, tail, total = bytearray(), b"", b"", 0
+    try:
+        while True:
+            block = reader.read(_INFLATE_BLOCK)
+            if not block:
+                break
+            total += len(block)
+            if not head:  # the whole file so far: split once it outgrows both windows
+                buf += block
+                if len(buf) > HEAD_BYTES + TAIL_BYTES and (b"\n" in buf or len(buf) > MAX_META_LINE):
+                    split = max(HEAD_BYTES, buf.find(b"\n") + 1)
+                    head, tail, buf = bytes(buf[:split]), bytes(buf[split:])[-TAIL_BYTES:], bytearray()
+            else:
+                tail = (tail + block)[-TAIL_BYTES:]
+            if total >= MAX_INFLATED:
+                win.note = f"compressed; only the first {size_text(MAX_INFLATED)} inflated were read"
+                break
+    except bad as err:
+        win.note = f"compressed data broken after {size_text(total)}: {str(err)[:80]}"
+    if head:
+        win.head, win.tail, win.whole = head, tail, False
+    else:
+        win.head = bytes(buf)
+        win.whole = win.note is None
+
+
+def _window(path: Path) -> tuple[_Window, int]:
+    win = _Window()
+    with open_regular(path) as stream:
+        size = os.fstat(stream.fileno()).st_size
+        if path.name.endswith((".zst", ".gz")):
+            _read_compressed(path, stream, win)
+        else:
+            _read_plain(stream, size, win)
+    return win, size
+
+
+def _lines(win: _Window) -> tuple[list[bytes], list[bytes]]:
+    """Whole lines of the head and of the tail (the tail's cut first line dropped)."""
+    head = win.head.split(b"\n")
+    if win.whole:
+        if head and head[-1].strip():
+            win.cut_last = True  # no newline after the last line: being written, or cut off
+        return [ln for ln in head[:-1] if ln.strip()], [head[-1]] if win.cut_last else []
+    tail = win.tail.split(b"\n")[1:]
+    if tail and tail[-1].strip():
+        win.cut_last = True
+    return [ln for ln in head[:-1] if ln.strip()], [ln for ln in tail if ln.strip()]
+
+
+def _load(line: bytes) -> dict[str, Any] | None:
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _payload(line: bytes) -> dict[str, Any]:
+    data = _load(line)
+    payload = None if data is None else data.get("payload")
+    return payload if isinstance(payload, dict) else {}
+
+
+def _prompt_text(payload: dict[str, Any]) -> str | None:
+    """The text a person typed, from a user message in any of the shapes Codex wrote it."""
+    if payload.get("type") == "user_message":
+        text = payload.get("message")
+    elif payload.get("type") == "item_completed":
+        item = payload.get("item") or {}
+        if not isinstance(item, dict) or item.get("type") != "UserMessage":
+            return None
+        parts = item.get("content") or []
+        text = "".join(p.get("text", "") for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str))
+    elif payload.get("type") == "message" and payload.get("role") == "user":
+        parts = payload.get("content") or []
+        text = "".join(p.get("text", "") for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str))
+    else:
+        return None
+    if not isinstance(text, str):
+        return None
+    text = text.strip()
+    # context Codex adds as user messages: <environment_context>, <user_instructions>, AGENTS.md
+    if not text or text.startswith(("<", "# AGENTS.md")):
+        return None
+    return " ".join(text.split())[:_PROMPT_CHARS]
+
+
+class _Scan:
+    def __init__(self, session: CodexSession) -> None:
+        self.s = session
+        self.turn_ids: set[str] = set()
+        self.plan_calls: dict[str, Any] = {}
+        self.unknown: set[str] = set()
+        self.bad = 0
+
+    def line(self, line: bytes, *, head: bool) -> None:
+        match = _TYPE.match(line)
+        kind = match[1].decode("utf-8", "replace") if match else None
+        if kind is None:
+            data = _load(line)
+            kind = data.get("type") if data is not None else None
+            if not isinstance(kind, str):
+                self.bad += 1
+                return
+        if kind not in KNOWN_TYPES:
+            self.unknown.add(kind[:40])
+            return
+        if kind == "turn_context":
+            payload = _payload(line)
+            model = payload.get("model")
+            if isinstance(model, str) and (head is False or self.s.model is None):
+                self.s.model = model
+            cwd = payload.get("cwd")
+            if self.s.cwd is None and isinstance(cwd, str):
+                self.s.cwd = cwd
+        elif kind == "event_msg":
+            if any(tag in line for tag in _TURN_START):
+                turn = _payload(line).get("turn_id")
+                self.turn_ids.add(turn if isinstance(turn, str) else f"#{len(self.turn_ids)}")
+                self.s.last_status = "running"
+            elif any(tag in line for tag in _TURN_END):
+                ended = _payload(line).get("type")
+                self.s.last_status = "interrupted" if ended == "turn_aborted" else "completed"
+            elif self.s.first_prompt is None and head and any(tag in line for tag in _PROMPT):
+                self.s.first_prompt = _prompt_text(_payload(line))
+        elif kind == "response_item":
+            if b'"update_plan"' in line:
+                payload = _payload(line)
+                if payload.get("type") == "function_call" and payload.get("name") == "update_plan":
+                    self.plan_calls[str(payload.get("call_id"))] = _plan_args(payload.get("arguments"))
+            elif b'"function_call_output"' in line and self.plan_calls:
+                payload = _payload(line)
+                args = self.plan_calls.pop(str(payload.get("call_id")), None)
+                if args is not None and _output_text(payload.get("output")) == "Plan updated":
+                    steps = args.plan
+                    self.s.plan_total = len(steps)
+                    self.s.plan_done = sum(1 for step in steps if str(step.status) == "completed")
+            elif self.s.first_prompt is None and head and b'"role":"user"' in line:
+                self.s.first_prompt = _prompt_text(_payload(line))
+
+    def meta(self, line: bytes) -> str | None:
+        """Read the ``session_meta`` line; the reason when the file does not start with one."""
+        data = _load(line)
+        if data is None:
+            return "not a Codex rollout: the first line is not a JSON object"
+        if data.get("type") != "session_meta" or not isinstance(data.get("payload"), dict):
+            return f"not a Codex rollout: the first line is {str(data.get('type'))[:40]!r}, not session_meta"
+        payload = data["payload"]
+        for key, attr in (
+            ("id", "session_id"),
+            ("timestamp", "started"),
+            ("cwd", "cwd"),
+            ("cli_version", "cli_version"),
+        ):
+            value = payload.get(key)
+            if isinstance(value, str):
+                setattr(self.s, attr, value)
+        if self.s.session_id is None and isinstance(payload.get("session_id"), str):
+            self.s.session_id = payload["session_id"]
+        return None
+
+
+_NAME_TIME = re.compile(r"rollout-(\d{4}-\d\d-\d\d)T(\d\d)-(\d\d)-(\d\d)")
+
+
+def _name_time(path: Path) -> str | None:
+    match = _NAME_TIME.match(path.name)
+    return None if match is None else f"{match[1]}T{match[2]}:{match[3]}:{match[4]}"
+
+
+def describe(path: Path) -> CodexSession:
+    """One rollout as a list row; never raises for what the file holds (``problem`` says it)."""
+    session = CodexSession(path=path, started=_name_time(path))
+    try:
+        win, session.size = _window(path)
+    except RolloutError as err:
+        session.problem = str(err).split(";")[0]
+        return session
+    except OSError as err:
+        session.problem = f"cannot read it: {err.strerror or err}"
+        return session
+    head, tail = _lines(win)
+    scan = _Scan(session)
+    problems: list[str] = []
+    last = tail.pop() if win.cut_last and tail else None
+    if not head and last is None:
+        session.problem = "empty: Codex has not written its first line yet" if not win.note else win.note
+        return session
+    reason = scan.meta(head[0] if head else last or b"")
+    if reason is not None:
+        session.problem = reason if win.note is None else f"{reason}; {win.note}"
+        return session
+    for line in head[1:]:
+        scan.line(line, head=True)
+    for line in tail:
+        scan.line(line, head=False)
+    if last is not None and head:
+        if _load(last) is None:
+            problems.append("half written: the last line has no end yet (a session still running?)")
+        else:
+            scan.line(last, head=False)
+    elif last is not None:
+        problems.append("half written: its only line has no end yet")
+    session.turns = len(scan.turn_ids)
+    session.turns_exact = win.whole
+    if scan.unknown:
+        names = ", ".join(sorted(scan.unknown)[:3])
+        problems.append(f"line kinds this codex_nb does not know were skipped ({names}): a newer Codex?")
+    if scan.bad:
+        problems.append(f"{scan.bad} line(s) are not JSON objects")
+    if win.note:
+        problems.append(win.note)
+    elif not win.whole and session.size > 4 * (HEAD_BYTES + TAIL_BYTES):
+        problems.append(
+            f"large ({size_text(session.size)}): turns counted in its first and last {size_text(TAIL_BYTES)}"
+        )
+    session.problem = "; ".join(problems) or None
+    return session
+
+
+def codex_sessions(codex_home: str | os.PathLike[str] | None = None) -> SessionList:
+    """The saved sessions of a Codex home (``codex_home``, else ``$CODEX_HOME``, else ``~/.codex``),
+    newest first: when each started, its cwd, first prompt, model, how many turns and the last
+    plan's progress. A file that cannot be read fully is still listed, with ``problem`` saying why;
+    a home without sessions gives an empty list whose ``summary()`` says so."""
+    started = time.perf_counter()
+    home = _codex_home(codex_home)
+    sessions = [describe(path) for path in _rollout_files(home)]
+    sessions.sort(key=lambda s: (s.started or "", s.path.name), reverse=True)
+    return SessionList(sessions, home=home, seconds=time.perf_counter() - started)
+
+
+__all__ = ["CodexSession", "SessionList", "codex_sessions", "describe"]
