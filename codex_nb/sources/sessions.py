@@ -38,10 +38,6 @@ MAX_INFLATED = 64 << 20
 _PROMPT_CHARS = 200
 _INFLATE_BLOCK = 64 << 10  # small: what inflated before a broken spot is kept
 _SUFFIXES = (".jsonl", ".jsonl.zst", ".jsonl.gz")
-_TYPE = re.compile(rb'^\{"timestamp":"[^"]*",(?:"ordinal":\d+,)?"type":"([^"]{1,80})"')
-_TURN_START = (b'"task_started"', b'"turn_started"')
-_TURN_END = (b'"task_complete"', b'"turn_complete"', b'"turn_aborted"')
-_PROMPT = (b'"role":"user"', b'"user_message"', b'"UserMessage"')
 
 
 @record(kw_only=True)
@@ -258,17 +254,10 @@ def _window(path: Path) -> tuple[_Window, int]:
     return win, size
 
 
-def _lines(win: _Window) -> tuple[list[bytes], list[bytes]]:
-    """Whole lines of the head and of the tail (the tail's cut first line dropped)."""
-    head = win.head.split(b"\n")
-    if win.whole:
-        if head and head[-1].strip():
-            win.cut_last = True  # no newline after the last line: being written, or cut off
-        return [ln for ln in head[:-1] if ln.strip()], [head[-1]] if win.cut_last else []
-    tail = win.tail.split(b"\n")[1:]
-    if tail and tail[-1].strip():
-        win.cut_last = True
-    return [ln for ln in head[:-1] if ln.strip()], [ln for ln in tail if ln.strip()]
+def _body(data: bytes) -> tuple[bytes, bytes]:
+    """``data`` as its whole lines, and the last line when it has no newline yet (else ``b""``)."""
+    end = data.rfind(b"\n") + 1
+    return data[:end], data[end:]
 
 
 def _load(line: bytes) -> dict[str, Any] | None:
@@ -309,81 +298,153 @@ def _prompt_text(payload: dict[str, Any]) -> str | None:
     return " ".join(text.split())[:_PROMPT_CHARS]
 
 
+# Codex writes each line as {"timestamp":..,"ordinal":..,"type":..,"payload":{"type":..,..}} with no
+# spaces, and JSON escapes every quote inside a string, so one regex pass over a window finds every
+# line's start, kind and payload kind; only the few lines the list shows are parsed. A line laid out
+# otherwise (another Codex, or not JSON) sends that window down the slow path, one line at a time.
+_LINE = re.compile(
+    rb'\n\{"timestamp":"[^"\n]*",(?:"ordinal":\d+,)?"type":"([^"\n]{1,80})"(?:,"payload":\{"type":"([^"\n]{1,80})")?'
+)
+_META = re.compile(rb'\{"timestamp":"[^"\n]*",(?:"ordinal":\d+,)?"type":"session_meta","payload":\{')
+_FIELDS = {
+    name: re.compile(rb'"' + name.encode() + rb'":"((?:[^"\\\n]|\\.){0,4096})"')
+    for name in ("id", "timestamp", "cwd", "cli_version")
+}
+_STARTS = frozenset({b"task_started", b"turn_started"})
+_ENDS = frozenset({b"task_complete", b"turn_complete", b"turn_aborted"})
+_MAX_TRIES = 20
+
+
+def _line_at(chunk: bytes, pos: int) -> bytes:
+    start = chunk.rfind(b"\n", 0, pos) + 1
+    end = chunk.find(b"\n", pos)
+    return chunk[start : end if end >= 0 else len(chunk)]
+
+
 class _Scan:
+    """Fills a ``CodexSession`` from the whole-line windows of a rollout (each starting at a newline)."""
+
     def __init__(self, session: CodexSession) -> None:
         self.s = session
-        self.turn_ids: set[str] = set()
-        self.plan_calls: dict[str, Any] = {}
         self.unknown: set[str] = set()
         self.bad = 0
 
-    def line(self, line: bytes, *, head: bool) -> None:
-        match = _TYPE.match(line)
-        kind = match[1].decode("utf-8", "replace") if match else None
-        if kind is None:
-            data = _load(line)
-            kind = data.get("type") if data is not None else None
-            if not isinstance(kind, str):
-                self.bad += 1
-                return
-        if kind not in KNOWN_TYPES:
-            self.unknown.add(kind[:40])
-            return
-        if kind == "turn_context":
-            payload = _payload(line)
-            model = payload.get("model")
-            if isinstance(model, str) and (head is False or self.s.model is None):
-                self.s.model = model
-            cwd = payload.get("cwd")
-            if self.s.cwd is None and isinstance(cwd, str):
-                self.s.cwd = cwd
-        elif kind == "event_msg":
-            if any(tag in line for tag in _TURN_START):
-                turn = _payload(line).get("turn_id")
-                self.turn_ids.add(turn if isinstance(turn, str) else f"#{len(self.turn_ids)}")
-                self.s.last_status = "running"
-            elif any(tag in line for tag in _TURN_END):
-                ended = _payload(line).get("type")
-                self.s.last_status = "interrupted" if ended == "turn_aborted" else "completed"
-            elif self.s.first_prompt is None and head and any(tag in line for tag in _PROMPT):
-                self.s.first_prompt = _prompt_text(_payload(line))
-        elif kind == "response_item":
-            if b'"update_plan"' in line:
-                payload = _payload(line)
-                if payload.get("type") == "function_call" and payload.get("name") == "update_plan":
-                    self.plan_calls[str(payload.get("call_id"))] = _plan_args(payload.get("arguments"))
-            elif b'"function_call_output"' in line and self.plan_calls:
-                payload = _payload(line)
-                args = self.plan_calls.pop(str(payload.get("call_id")), None)
-                if args is not None and _output_text(payload.get("output")) == "Plan updated":
-                    steps = args.plan
-                    self.s.plan_total = len(steps)
-                    self.s.plan_done = sum(1 for step in steps if str(step.status) == "completed")
-            elif self.s.first_prompt is None and head and b'"role":"user"' in line:
-                self.s.first_prompt = _prompt_text(_payload(line))
-
     def meta(self, line: bytes) -> str | None:
         """Read the ``session_meta`` line; the reason when the file does not start with one."""
-        data = _load(line)
+        fields = (("id", "session_id"), ("timestamp", "started"), ("cwd", "cwd"), ("cli_version", "cli_version"))
+        match = _META.match(line)
+        if match is not None:
+            for name, attr in fields:
+                found = _FIELDS[name].search(line, match.end())
+                if found is not None:
+                    raw = found[1]
+                    try:
+                        value = json.loads(b'"' + raw + b'"') if b"\\" in raw else raw.decode("utf-8")
+                    except ValueError:
+                        continue
+                    setattr(self.s, attr, value)
+            return None
+        data = _load(line)  # another layout (an older or newer Codex): parse it
         if data is None:
             return "not a Codex rollout: the first line is not a JSON object"
         if data.get("type") != "session_meta" or not isinstance(data.get("payload"), dict):
             return f"not a Codex rollout: the first line is {str(data.get('type'))[:40]!r}, not session_meta"
         payload = data["payload"]
-        for key, attr in (
-            ("id", "session_id"),
-            ("timestamp", "started"),
-            ("cwd", "cwd"),
-            ("cli_version", "cli_version"),
-        ):
-            value = payload.get(key)
-            if isinstance(value, str):
-                setattr(self.s, attr, value)
+        for key, attr in fields:
+            if isinstance(payload.get(key), str):
+                setattr(self.s, attr, payload[key])
         if self.s.session_id is None and isinstance(payload.get("session_id"), str):
             self.s.session_id = payload["session_id"]
         return None
 
+    def kinds(self, chunk: bytes) -> list[tuple[bytes, bytes]]:
+        """``(kind, payload kind)`` of every line of ``chunk`` (which starts at a newline)."""
+        found: list[tuple[bytes, bytes]] = _LINE.findall(chunk)
+        if len(found) < chunk.count(b"\n") - 1:  # the chunk is "\n" + lines, each ending in "\n"
+            found = self._slow(chunk)
+        self.unknown.update(kind.decode("utf-8", "replace")[:40] for kind in {k for k, _ in found} - _KNOWN)
+        return found
 
+    def _slow(self, chunk: bytes) -> list[tuple[bytes, bytes]]:
+        out = []
+        for text in chunk.split(b"\n"):
+            if not text.strip():
+                continue
+            data = _load(text)
+            kind = None if data is None else data.get("type")
+            if not isinstance(kind, str):
+                self.bad += 1
+                continue
+            payload = data.get("payload") if data is not None else None
+            sub = payload.get("type") if isinstance(payload, dict) else None
+            out.append((kind.encode(), sub.encode() if isinstance(sub, str) else b""))
+        return out
+
+    def fill(self, chunks: list[bytes], kinds: list[tuple[bytes, bytes]], last: list[tuple[bytes, bytes]]) -> None:
+        """Turns, the last turn's end, model, first prompt and last plan."""
+        self.s.turns = sum(kinds.count((b"event_msg", start)) for start in _STARTS)
+        for kind, sub in reversed(last):
+            if kind == b"event_msg" and sub in _STARTS:
+                self.s.last_status = "running"
+                break
+            if kind == b"event_msg" and sub in _ENDS:
+                self.s.last_status = "interrupted" if sub == b"turn_aborted" else "completed"
+                break
+        for chunk in reversed(chunks):
+            pos = chunk.rfind(b'"type":"turn_context"')
+            if pos >= 0:
+                payload = _payload(_line_at(chunk, pos))
+                model, cwd = payload.get("model"), payload.get("cwd")
+                self.s.model = model if isinstance(model, str) else None
+                if self.s.cwd is None and isinstance(cwd, str):
+                    self.s.cwd = cwd
+                break
+        self._prompt(chunks[0])
+        self._plan(chunks[-1])
+
+    def _prompt(self, head: bytes) -> None:
+        found = [pos for tag in (b'"type":"UserMessage"', b'"type":"user_message"') if (pos := head.find(tag)) >= 0]
+        if found:
+            self.s.first_prompt = _prompt_text(_payload(_line_at(head, min(found))))
+            return
+        pos = 0
+        for _ in range(_MAX_TRIES):  # no prompt event (an older Codex): the user messages themselves
+            pos = head.find(b'"role":"user"', pos) + 1
+            if pos <= 0:
+                return
+            text = _prompt_text(_payload(_line_at(head, pos)))
+            if text is not None:
+                self.s.first_prompt = text
+                return
+
+    def _plan(self, chunk: bytes) -> None:
+        """The last ``update_plan`` call in ``chunk`` whose output said ``Plan updated``."""
+        end = len(chunk)
+        for _ in range(_MAX_TRIES):
+            pos = chunk.rfind(b'"name":"update_plan"', 0, end)
+            if pos < 0:
+                return
+            line = _line_at(chunk, pos)
+            end = pos - (pos - chunk.rfind(b"\n", 0, pos))  # search before this line next
+            payload = _payload(line)
+            call_id = payload.get("call_id")
+            if payload.get("type") != "function_call" or not isinstance(call_id, str):
+                continue
+            tag = b'"call_id":' + json.dumps(call_id).encode()
+            after = chunk.find(tag, end + len(line) + 1)
+            while after >= 0:
+                output = _payload(_line_at(chunk, after))
+                if output.get("type") == "function_call_output":
+                    args = _plan_args(payload.get("arguments"))
+                    if args is not None and _output_text(output.get("output")) == "Plan updated":
+                        self.s.plan_total = len(args.plan)
+                        self.s.plan_done = sum(1 for step in args.plan if str(step.status) == "completed")
+                        return
+                    break
+                after = chunk.find(tag, after + 1)
+
+
+_KNOWN = frozenset(kind.encode() for kind in KNOWN_TYPES)
 _NAME_TIME = re.compile(r"rollout-(\d{4}-\d\d-\d\d)T(\d\d)-(\d\d)-(\d\d)")
 
 
@@ -403,30 +464,40 @@ def describe(path: Path) -> CodexSession:
     except OSError as err:
         session.problem = f"cannot read it: {err.strerror or err}"
         return session
-    head, tail = _lines(win)
-    scan = _Scan(session)
     problems: list[str] = []
-    last = tail.pop() if win.cut_last and tail else None
-    if not head and last is None:
-        session.problem = "empty: Codex has not written its first line yet" if not win.note else win.note
+    first_end = win.head.find(b"\n")
+    scan = _Scan(session)
+    if first_end < 0:
+        cut = win.head
+        if not cut.strip():
+            session.problem = win.note or "empty: Codex has not written its first line yet"
+        elif _META.match(cut) is not None:
+            session.problem = "half written: its first line has no end yet (a session starting?)"
+        else:
+            session.problem = "not a Codex rollout: the first line is not a JSON object"
         return session
-    reason = scan.meta(head[0] if head else last or b"")
+    reason = scan.meta(win.head[:first_end])
     if reason is not None:
         session.problem = reason if win.note is None else f"{reason}; {win.note}"
         return session
-    for line in head[1:]:
-        scan.line(line, head=True)
-    for line in tail:
-        scan.line(line, head=False)
-    if last is not None and head:
-        if _load(last) is None:
-            problems.append("half written: the last line has no end yet (a session still running?)")
-        else:
-            scan.line(last, head=False)
-    elif last is not None:
-        problems.append("half written: its only line has no end yet")
-    session.turns = len(scan.turn_ids)
+    if win.whole:
+        head, cut = _body(win.head[first_end:])
+        chunks = [head]
+    else:  # each window from a newline: the head's cut last line and the tail's cut first line dropped
+        head = win.head[first_end : win.head.rfind(b"\n") + 1]
+        start = win.tail.find(b"\n")
+        tail, cut = _body(win.tail[start:]) if start >= 0 else (b"", b"")
+        chunks = [head, tail]
+    if cut and _load(cut) is not None:  # complete, only its newline not written yet
+        chunks[-1] += cut + b"\n"
+        cut = b""
+    found = [scan.kinds(chunk) for chunk in chunks]
+    scan.fill(chunks, [k for kinds in found for k in kinds], found[-1])
     session.turns_exact = win.whole
+    if cut:
+        problems.append("half written: the last line has no end yet (a session still running?)")
+        if b'"type":"task_started"' in cut or b'"type":"turn_started"' in cut or session.last_status == "completed":
+            session.last_status = "running"
     if scan.unknown:
         names = ", ".join(sorted(scan.unknown)[:3])
         problems.append(f"line kinds this codex_nb does not know were skipped ({names}): a newer Codex?")
@@ -436,7 +507,8 @@ def describe(path: Path) -> CodexSession:
         problems.append(win.note)
     elif not win.whole and session.size > 4 * (HEAD_BYTES + TAIL_BYTES):
         problems.append(
-            f"large ({size_text(session.size)}): turns counted in its first and last {size_text(TAIL_BYTES)}"
+            f"large ({size_text(session.size)}): turns counted and the plan read in its first and last "
+            f"{size_text(TAIL_BYTES)}"
         )
     session.problem = "; ".join(problems) or None
     return session
