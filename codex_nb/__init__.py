@@ -54,6 +54,7 @@ _LAZY = {
     "PlanTimeline": "codex_nb.timeline",
     "PromptsWidget": "codex_nb.widgets.prompts",
     "ReplayScrubber": "codex_nb.widgets.replay",
+    "SessionsBrowser": "codex_nb.widgets.sessions",
     "Transcript": "codex_nb.widgets.transcript",
     "TurnControls": "codex_nb.widgets.turn_controls",
     "image_thumbnails": "codex_nb.render.images",
@@ -167,6 +168,7 @@ if _typing.TYPE_CHECKING:
     from .widgets.checklist import PlanChecklist
     from .widgets.prompts import PromptsWidget
     from .widgets.replay import ReplayScrubber
+    from .widgets.sessions import SessionsBrowser
     from .widgets.transcript import Transcript
     from .widgets.turn_controls import TurnControls
 
@@ -225,6 +227,7 @@ __all__ = [
     "PlanTimeline",
     "PromptsWidget",
     "ReplayScrubber",
+    "SessionsBrowser",
     "Transcript",
     "TurnControls",
     "image_thumbnails",
