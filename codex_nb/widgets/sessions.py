@@ -108,7 +108,7 @@ class SessionsTable(StaticFallback, anywidget.AnyWidget):
         return f'<pre class="cx-sessions-static">{html.escape(self.text())}</pre>'
 
 
-class SessionsBrowser(ipywidgets.VBox):
+class SessionsBrowser(StaticFallback, ipywidgets.VBox):
     """``cx.SessionsBrowser(codex_home=None, server=None)``: browse, open, resume and fork saved sessions."""
 
     def __init__(
@@ -319,6 +319,10 @@ class SessionsBrowser(ipywidgets.VBox):
             if callable(text):
                 parts.append(str(text()))
         return "\n".join(parts)
+
+    def html(self) -> str:
+        """The table and the detail area as static escaped HTML (viewers without a widget manager)."""
+        return f'<pre class="cx-sessions-static">{html.escape(self.text())}</pre>'
 
     def __repr__(self) -> str:
         return self.text()
