@@ -100,8 +100,8 @@ class SessionsTable(StaticFallback, anywidget.AnyWidget):
             )
         if len(shown) > 50:
             lines.append(f"  ... {len(shown) - 50} more")
-        if self.status or self.error:
-            lines.append(self.error or self.status)
+        if self.error:  # the status line names the home's path: the view shows it, the text does not
+            lines.append(self.error)
         return "\n".join(lines)
 
     def html(self) -> str:

@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python tests/benchmarks/bench_sessions.py [--sessions 10000]`` or
 ``pytest -m benchmark tests/benchmarks/bench_sessions.py`` (not part of the default run).
 
-Builds a home in a temp dir from the real rollouts Codex 0.171.0 wrote (``tests/fixtures/codex_home``,
+Builds a home in a temp dir from the real rollouts Codex 0.171.0 wrote (``codex_nb.testing.SAMPLE_CODEX_HOME``,
 35-50 KiB each, the size of a short real session; every 50th one grown to 2 MiB as a long session is),
 spread over day folders as Codex spreads them, then lists it. Printed beside it, from the same run:
 finding the files alone (``cx.list_rollouts``, the floor) and reading every file whole (what a list
@@ -27,9 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import codex_nb as cx  # noqa: E402
+from codex_nb.testing import SAMPLE_CODEX_HOME  # noqa: E402
 
 GOAL_S = 1.0
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "codex_home" / "sessions"
+FIXTURES = SAMPLE_CODEX_HOME / "sessions"
 
 
 def make_home(root: Path, n: int) -> Path:

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 
 import codex_nb as cx
+from codex_nb.testing import SAMPLE_CODEX_HOME
 from codex_nb.widgets.sessions import SessionsBrowser, visible_rows
 
 from helpers.app_server_helpers import plan_call, real_codex
-from helpers.paths import ROOT
 
-HOME = ROOT / "tests" / "fixtures" / "codex_home"
+HOME = SAMPLE_CODEX_HOME
 PARSER = "01a2420a-d25f-7bd1-81f9-db2acd04ba04"
 
 

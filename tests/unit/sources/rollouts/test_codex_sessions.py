@@ -1,5 +1,5 @@
 """``cx.codex_sessions()``: a Codex home's saved sessions as a list, on the real rollouts Codex 0.171.0
-wrote (``tests/fixtures/codex_home``), and on every bad input a real home holds: half-written,
+wrote (``codex_nb.testing.SAMPLE_CODEX_HOME``), and on every bad input a real home holds: half-written,
 newer line kinds, compressed, huge, not rollouts at all, empty. None of them fails the list."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 import codex_nb as cx
+from codex_nb.testing import SAMPLE_CODEX_HOME
 from codex_nb.sources import sessions as sessions_module
 
-from helpers.paths import ROOT
 
-HOME = ROOT / "tests" / "fixtures" / "codex_home"
+HOME = SAMPLE_CODEX_HOME
 DAY = "sessions/2026/12/04"
 PARSER = "rollout-2026-12-04T17-12-15-01a2420a-d25f-7bd1-81f9-db2acd04ba04.jsonl"
 API = "rollout-2026-12-04T17-12-16-01a2420a-d5c1-7740-b1cd-2785ddfe9c0d.jsonl"
