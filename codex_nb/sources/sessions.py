@@ -15,6 +15,7 @@ rollout (``cx.read_rollout``) for the plan timeline and transcript.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
@@ -136,10 +137,10 @@ class SessionList(list[CodexSession]):
         return f"<SessionList: {self.summary()}>"
 
 
-def _rollout_files(home: Path) -> list[Path]:
-    found: list[Path] = []
-    root = home / "sessions"
-    stack = [root]
+def _rollout_files(home: Path) -> list[tuple[Path, tuple[int, int] | None]]:
+    """Every rollout file under ``home/sessions`` with its ``(size, mtime_ns)`` (None if unknown)."""
+    found: list[tuple[Path, tuple[int, int] | None]] = []
+    stack = [home / "sessions"]
     while stack:
         try:
             entries = list(os.scandir(stack.pop()))
@@ -151,10 +152,37 @@ def _rollout_files(home: Path) -> list[Path]:
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(Path(entry.path))
                 elif name.startswith("rollout-") and name.endswith(_SUFFIXES):
-                    found.append(Path(entry.path))
+                    try:
+                        info = entry.stat()
+                        found.append((Path(entry.path), (info.st_size, info.st_mtime_ns)))
+                    except OSError:
+                        found.append((Path(entry.path), None))
             except OSError:
                 continue
     return found
+
+
+_CACHE: dict[Path, tuple[tuple[int, int], CodexSession]] = {}
+"""Rows already read, by path, kept while the file's size and modification time stay the same (a
+running session's file grows, so it is read again); a browser's refresh lists a big home at once."""
+MAX_CACHED = 100_000
+
+
+def _row(path: Path, stamp: tuple[int, int] | None) -> CodexSession:
+    cached = _CACHE.get(path)
+    if cached is not None and stamp is not None and cached[0] == stamp:
+        return copy.copy(cached[1])
+    session = describe(path)
+    if stamp is not None:
+        if len(_CACHE) >= MAX_CACHED:
+            _CACHE.clear()
+        _CACHE[path] = (stamp, copy.copy(session))
+    return session
+
+
+def forget_cached() -> None:
+    """Drop every cached row: the next ``codex_sessions()`` reads each file again."""
+    _CACHE.clear()
 
 
 class _Window:
@@ -518,12 +546,13 @@ def codex_sessions(codex_home: str | os.PathLike[str] | None = None) -> SessionL
     """The saved sessions of a Codex home (``codex_home``, else ``$CODEX_HOME``, else ``~/.codex``),
     newest first: when each started, its cwd, first prompt, model, how many turns and the last
     plan's progress. A file that cannot be read fully is still listed, with ``problem`` saying why;
-    a home without sessions gives an empty list whose ``summary()`` says so."""
+    a home without sessions gives an empty list whose ``summary()`` says so. A file unchanged
+    since an earlier call in this process (same size and modification time) is not read again."""
     started = time.perf_counter()
     home = _codex_home(codex_home)
-    sessions = [describe(path) for path in _rollout_files(home)]
+    sessions = [_row(path, stamp) for path, stamp in _rollout_files(home)]
     sessions.sort(key=lambda s: (s.started or "", s.path.name), reverse=True)
     return SessionList(sessions, home=home, seconds=time.perf_counter() - started)
 
 
-__all__ = ["CodexSession", "SessionList", "codex_sessions", "describe"]
+__all__ = ["CodexSession", "SessionList", "codex_sessions", "describe", "forget_cached"]

@@ -8,7 +8,9 @@ Builds a home in a temp dir from the real rollouts Codex 0.171.0 wrote (``codex_
 spread over day folders as Codex spreads them, then lists it. Printed beside it, from the same run:
 finding the files alone (``cx.list_rollouts``, the floor) and reading every file whole (what a list
 that parsed each rollout would at least pay). The page cache is warm (the files were just written):
-the figure is the list's own work, not the disk's.
+the figure is the list's own work, not the disk's. The list keeps the rows of unchanged files for
+the next call in the process (a browser's refresh): the first figure clears that cache before each
+run, the second ("again") lists with it.
 """
 
 from __future__ import annotations
@@ -65,8 +67,15 @@ def measure(n: int, repeat: int = 3) -> dict[str, float]:
         listed = cx.codex_sessions(home)
         assert len(listed) == n and not any(s.problem and "large" not in s.problem for s in listed)
         paths = cx.list_rollouts(home)
+        from codex_nb.sources.sessions import forget_cached
+
+        def cold() -> None:
+            forget_cached()
+            cx.codex_sessions(home)
+
         return {
-            "list_s": _timed(lambda: cx.codex_sessions(home), repeat),
+            "list_s": _timed(cold, repeat),
+            "again_s": _timed(lambda: cx.codex_sessions(home), repeat),
             "glob_s": _timed(lambda: cx.list_rollouts(home), repeat),
             "read_all_s": _timed(lambda: [p.read_bytes() for p in paths], repeat),
             "bytes": float(sum(p.stat().st_size for p in paths)),
@@ -76,7 +85,8 @@ def measure(n: int, repeat: int = 3) -> dict[str, float]:
 def report(figures: dict[str, float], n: int) -> str:
     return (
         f"cx.codex_sessions() on {n:,} rollouts ({figures['bytes'] / 2**20:,.0f} MiB): {figures['list_s']:.3f} s "
-        f"(goal < {GOAL_S:g} s); finding the files {figures['glob_s']:.3f} s; "
+        f"(goal < {GOAL_S:g} s), again (unchanged files) {figures['again_s']:.3f} s; "
+        f"finding the files {figures['glob_s']:.3f} s; "
         f"reading every file whole {figures['read_all_s']:.3f} s"
     )
 
@@ -96,6 +106,13 @@ def main() -> None:
     print(report(figures, n))
     from _report import report_figure  # next to this file when run as a script
 
+    report_figure(
+        f"cx.codex_sessions() again, files unchanged: {n:,} rollouts",
+        f"{figures['again_s']:.2f} s",
+        f"finding the files {figures['glob_s']:.2f} s",
+        f"< {GOAL_S:g} s",
+        figures["again_s"] < GOAL_S,
+    )
     report_figure(
         f"cx.codex_sessions(): {n:,} rollouts ({figures['bytes'] / 2**20:,.0f} MiB)",
         f"{figures['list_s']:.2f} s ({figures['list_s'] / figures['glob_s']:.1f}x finding the files)",

@@ -185,3 +185,16 @@ def test_a_copied_home_keeps_its_sessions(tmp_path: Path) -> None:
     assert [s.session_id for s in cx.codex_sessions(tmp_path / "copy")] == [
         s.session_id for s in cx.codex_sessions(HOME)
     ]
+
+
+def test_an_unchanged_file_is_not_read_again_and_a_grown_one_is(tmp_path: Path) -> None:
+    data = rollout_bytes()
+    cut = data[: data.rindex(b"\n", 0, len(data) - 1) + 1]  # the second turn's end not written yet
+    home = home_with(tmp_path, {PARSER: cut})
+    first = only(home)
+    assert first.last_status == "running"
+    first.cwd = "changed by the caller"  # a returned row is the caller's: the cache keeps its own
+    again = only(home)
+    assert again.cwd == "/home/ada/work/parser" and again.last_status == "running"
+    (home / DAY / PARSER).write_bytes(data)  # the session went on: the file grew
+    assert only(home).last_status == "completed"
