@@ -1,5 +1,5 @@
 // The sessions browser's pure part (no DOM): which rows a filter keeps and in what order, the
-// same rules as SessionsTable.visible() in the kernel (codex_nb/widgets/sessions.py).
+// same rules as SessionsTable.visible() in the kernel (codex_nb/widgets/sessions_browser.py).
 
 /** @typedef {{id: string, started: string, cwd: string, prompt: string, model: string, turns: number, turns_exact: boolean, plan: string, status: string, size: number, problem: string}} SessionRow */
 

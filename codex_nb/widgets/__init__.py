@@ -11,7 +11,7 @@ Modules:
 * ``plan_static``: static renderings of one snapshot.
 * ``prompts``: ``PromptsWidget``, answers for the tools that ask.
 * ``replay``: ``ReplayScrubber`` for saved sessions.
-* ``sessions``: ``SessionsBrowser``, a Codex home's saved sessions: browse, open, resume, fork.
+* ``sessions_browser``: ``SessionsBrowser``, a Codex home's saved sessions: browse, open, resume, fork.
 * ``static_fallback``: stable ``text/plain`` and ``text/html``.
 * ``testing``: a recording comm for tests without a kernel.
 * ``timeline``: ``PlanTimelineWidget``.
@@ -20,7 +20,6 @@ Modules:
 * ``transcript_state``: the transcript folded from events.
 * ``turn_controls``: ``TurnControls`` and its Stop button.
 
-Layer: the top, with ``render/``, ``widgets/``, ``extension/``, ``notebook``, ``acp_server/`` and
-the thin public modules, which may import one another; it may import every layer below, and no lower
-layer imports it.
+Layer: the top, with ``render/``, ``widgets/``, ``extension/`` and ``agent_server/``, which may import
+one another; it may import every layer below, and no lower layer imports it.
 """

@@ -67,7 +67,7 @@ def measure(n: int, repeat: int = 3) -> dict[str, float]:
         listed = cx.codex_sessions(home)
         assert len(listed) == n and not any(s.problem and "large" not in s.problem for s in listed)
         paths = cx.list_rollouts(home)
-        from codex_nb.sources.sessions import forget_cached
+        from codex_nb.rollouts.sessions import forget_cached
 
         def cold() -> None:
             forget_cached()

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from codex_nb.sources.app_server.binary import binary_version
+from codex_nb.app_server.binary import binary_version
 
 BINARIES_VAR = "CODEX_NB_COMPAT_BINARIES"
 

@@ -14,7 +14,7 @@ import pytest
 
 import codex_nb as cx
 from codex_nb.testing import SAMPLE_CODEX_HOME
-from codex_nb.widgets.sessions import SessionsBrowser, visible_rows
+from codex_nb.widgets.sessions_browser import SessionsBrowser, visible_rows
 
 from helpers.app_server_helpers import plan_call, real_codex
 
