@@ -266,12 +266,7 @@ class CodexAppServer:
         self, thread_id: str, *, cwd: str | Path | None = None, config: Mapping[str, Any] | None = None, **params: Any
     ) -> CodexThread:
         """``thread/resume`` of a thread saved on disk (or rejoin a running one)."""
-        body: dict[str, Any] = {**params, "threadId": thread_id}
-        if cwd is not None:
-            body["cwd"] = str(Path(cwd).resolve())  # noqa: ASYNC240  the caller's local cwd, no peer I/O
-        if config is not None:
-            body["config"] = dict(config)
-        return self._adopt(await self.request("thread/resume", body))
+        return self._adopt(await self.request("thread/resume", _thread_body(thread_id, cwd, config, params)))
 
     async def fork_thread(
         self, thread_id: str, *, cwd: str | Path | None = None, config: Mapping[str, Any] | None = None, **params: Any
@@ -279,12 +274,7 @@ class CodexAppServer:
         """``thread/fork``: a new thread holding a copy of ``thread_id``'s history (a saved or a
         running one); the original is left as it was. Raises ``CodexVersionError`` on a binary
         without ``thread/fork`` (``features["thread/fork"]``)."""
-        body: dict[str, Any] = {**params, "threadId": thread_id}
-        if cwd is not None:
-            body["cwd"] = str(Path(cwd).resolve())  # noqa: ASYNC240  the caller's local cwd, no peer I/O
-        if config is not None:
-            body["config"] = dict(config)
-        return self._adopt(await self.request_feature("thread/fork", body))
+        return self._adopt(await self.request_feature("thread/fork", _thread_body(thread_id, cwd, config, params)))
 
     async def list_threads(self, *, limit: int = 50, cursor: str | None = None, **params: Any) -> dict[str, Any]:
         """One page of ``thread/list``: the threads this Codex home holds, newest first, as the
@@ -409,6 +399,18 @@ class CodexAppServer:
             else ("closed" if self.connection is not None and self.connection.closed else f"pid {self.pid}")
         )
         return f"<CodexAppServer {state} threads={len(self.threads)}>"
+
+
+def _thread_body(
+    thread_id: str, cwd: str | Path | None, config: Mapping[str, Any] | None, params: dict[str, Any]
+) -> dict[str, Any]:
+    """The params of ``thread/resume`` and ``thread/fork``: the thread, an absolute cwd, config overrides."""
+    body: dict[str, Any] = {**params, "threadId": thread_id}
+    if cwd is not None:
+        body["cwd"] = str(Path(cwd).resolve())
+    if config is not None:
+        body["config"] = dict(config)
+    return body
 
 
 def _toml_value(value: Any) -> str:

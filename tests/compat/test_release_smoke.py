@@ -163,16 +163,21 @@ async def _saved_thread(binary: Path, home: Path, cwd: Path) -> str:
         return thread.thread_id
 
 
+def remembers(seen: list[bool]) -> Callable[[dict[str, Any]], list[Any]]:
+    """A model step noting whether the saved turn's prompt is in the history Codex sends."""
+
+    def step(body: dict[str, Any]) -> list[Any]:
+        seen.append("remember 42" in json.dumps(body["input"]))
+        return [cx.assistant_message("answered")]
+
+    return step
+
+
 async def test_resume(release_binary: Path, tmp_path: Path) -> None:
     home = tmp_path / "home"
     thread_id = await _saved_thread(release_binary, home, tmp_path)
     seen: list[bool] = []
-
-    def second(body: dict[str, Any]) -> list[Any]:
-        seen.append("remember 42" in json.dumps(body["input"]))
-        return [cx.assistant_message("again")]
-
-    async with release_codex(release_binary, [second], home) as (server, _srv):  # a new process: from disk
+    async with release_codex(release_binary, [remembers(seen)], home) as (server, _srv):  # a new process: from disk
         thread = await server.resume_thread(thread_id)
         result = await thread.start_turn("what was it?")
         listed = await server.list_threads(limit=10)
@@ -184,12 +189,7 @@ async def test_fork(release_binary: Path, tmp_path: Path) -> None:
     home = tmp_path / "home"
     thread_id = await _saved_thread(release_binary, home, tmp_path)
     seen: list[bool] = []
-
-    def second(body: dict[str, Any]) -> list[Any]:
-        seen.append("remember 42" in json.dumps(body["input"]))
-        return [cx.assistant_message("forked")]
-
-    async with release_codex(release_binary, [second], home) as (server, _srv):
+    async with release_codex(release_binary, [remembers(seen)], home) as (server, _srv):
         assert server.features["thread/fork"]
         fork = await server.fork_thread(thread_id)
         result = await fork.start_turn("and now?")

@@ -50,6 +50,16 @@ def _variant_key(variant: Any) -> str:
     return json.dumps(variant, sort_keys=True)
 
 
+def _fold_named(mine: dict[str, Any], older: dict[str, Any], newer_release: str, release: str) -> None:
+    """Fold each named schema (properties, definitions) into its namesake in ``older``; one that
+    ``release`` lacks came in ``newer_release``."""
+    for name, schema in mine.items():
+        if name in older:
+            _merge(schema, older[name], newer_release, release)
+        elif isinstance(schema, dict):
+            schema.setdefault(SINCE, newer_release)
+
+
 def _merge(node: Any, older: Any, newer_release: str, release: str) -> None:
     """Fold ``older`` (the same schema node in ``release``) into ``node`` in place. Something of
     ``node`` that ``release`` lacks was added in ``newer_release`` at the earliest (releases are
@@ -58,11 +68,7 @@ def _merge(node: Any, older: Any, newer_release: str, release: str) -> None:
         return
     props, old_props = node.get("properties"), older.get("properties")
     if isinstance(props, dict) and isinstance(old_props, dict):
-        for name, schema in props.items():
-            if name in old_props:
-                _merge(schema, old_props[name], newer_release, release)
-            elif isinstance(schema, dict):
-                schema.setdefault(SINCE, newer_release)
+        _fold_named(props, old_props, newer_release, release)
         for name, schema in old_props.items():
             if name not in props:
                 props[name] = {**copy.deepcopy(schema), UNTIL: release}
@@ -112,11 +118,7 @@ def merge(
     newer = pin
     for release in sorted(others, key=version_key, reverse=True):
         flat = others[release]
-        for name, schema in merged.items():
-            if name in flat:
-                _merge(schema, flat[name], newer, release)
-            elif isinstance(schema, dict):
-                schema.setdefault(SINCE, newer)
+        _fold_named(merged, flat, newer, release)
         for name, schema in flat.items():
             pool.setdefault(name, schema)
         newer = release
