@@ -230,11 +230,13 @@ class AcpAgent:
                 f"the ACP agent {self.command} does not list its sessions (its sessionCapabilities.list "
                 f"is off); resume one you know with agent.load_session(session_id)"
             )
-        where = None if cwd is None else os.path.abspath(str(cwd))  # a filter: it need not exist
+        where = None if cwd is None else os.path.abspath(str(cwd))  # noqa: ASYNC240  a filter, no I/O
         found: list[dict[str, Any]] = []
         cursor: str | None = None
         for _ in range(max_pages):
-            page = await self._authenticated(lambda: self._conn.list_sessions(cwd=where, cursor=cursor), "session/list")
+            page = await self._authenticated(
+                lambda after=cursor: self._conn.list_sessions(cwd=where, cursor=after), "session/list"
+            )
             found += [
                 {"session_id": s.session_id, "cwd": s.cwd, "title": s.title, "updated_at": s.updated_at}
                 for s in page.sessions
