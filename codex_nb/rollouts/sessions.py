@@ -186,14 +186,13 @@ def forget_cached() -> None:
 
 
 class _Window:
-    """The bytes of a rollout the list reads: ``head`` (whole lines), ``tail`` (whole lines),
-    whether that is the whole file, and a note on why not all of it could be seen."""
+    """The bytes of a rollout the list reads: ``head`` (the file's start; all of it when ``whole``),
+    ``tail`` (its last ``TAIL_BYTES``, cut anywhere), and a note on why not all of it could be seen."""
 
     def __init__(self) -> None:
         self.head = b""
         self.tail = b""
         self.whole = True
-        self.cut_last = False
         self.note: str | None = None
 
 
