@@ -1,7 +1,8 @@
 """A small Codex home shipped beside this module (``sample_codex_home/``), for notebooks, docs and
 tests of the sessions list and browser that must run without a binary: three sessions the real
-Codex 0.171.0 wrote (a two-turn plan, a plain reply, a one-turn plan) and a copy of one cut off in
-its last line, as a session still running leaves it. Read-only: copy it before writing into it."""
+Codex wrote (the pinned release, named in each ``session_meta``: a two-turn plan, a plain reply, a
+one-turn plan) and a copy of one cut off in its last line, as a session still running leaves it.
+Read-only: copy it before writing into it."""
 
 from __future__ import annotations
 
