@@ -97,3 +97,11 @@ export function timelineRequest(kind, fields = {}) {
   }
   return { id: newRequestId(), kind, ...fields };
 }
+
+/** Message kinds the sessions browser view sends to the kernel. */
+export const SESSIONS_TO_KERNEL = Object.freeze(
+  Object.fromEntries(Object.keys(PROTOCOL.widgets.sessions.to_kernel).map((k) => [k, k])),
+);
+
+/** The sessions table's sortable columns, in order (the kernel sorts by the same names). */
+export const SESSION_COLUMNS = Object.freeze(/** @type {string[]} */ ([...PROTOCOL.widgets.sessions.columns]));
