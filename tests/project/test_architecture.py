@@ -15,6 +15,7 @@ A module may import its own layer and the layers below it, never a layer above.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,28 @@ def test_update_plan_reaches_the_bus_without_runtime() -> None:
         seen.add(name)
         todo.extend(GRAPH[name])
     assert not {n for n in seen if n.startswith(("codex_nb.runtime", "codex_nb.hooks", "codex_nb.code_mode"))}
+
+
+JS_PATH = re.compile(r"^(\.\./)*js(/[\w./-]*)?$")
+
+
+def paths_into_js(path: Path) -> list[str]:
+    """String constants of ``path`` (docstrings aside) that name the js/ source folder by path."""
+    tree = ast.parse(path.read_text(), str(path))
+    docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+        if JS_PATH.match(node.value)
+    ]
+
+
+def test_no_arrow_from_the_package_into_js(tmp_path: Path) -> None:
+    """js/ holds the widgets' sources; the package loads only its built bundle
+    (codex_nb/widgets/static/), so an installed codex_nb never reaches out of itself."""
+    probe = tmp_path / "probe.py"
+    probe.write_text('"""Reads js/ (a docstring may say so)."""\nJS = ROOT.parent / "js"\n')
+    assert paths_into_js(probe) == ["js"]
+    offenders = {name: found for name, path in modules().items() if (found := paths_into_js(path))}
+    assert not offenders, f"modules that read js/ by path (load codex_nb/widgets/static/ instead): {offenders}"
