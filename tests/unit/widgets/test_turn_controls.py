@@ -153,5 +153,5 @@ def test_js_uses_the_protocol_kinds():
 
 def test_session_convenience(session):
     with recording_comms():
-        controls = session.turn_controls()
+        controls = cx.TurnControls(session)
     assert isinstance(controls, TurnControls) and controls.text() == "Turn: no turn yet"
