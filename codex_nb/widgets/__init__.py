@@ -2,7 +2,7 @@
 
 Modules:
 
-* ``_static``: where the widget JS lives and how it is linked.
+* ``_static``: where the built widget bundle (``static/``, from ``js/``) lives.
 * ``browser_messages``: browser-to-kernel message validation.
 * ``checklist``: ``PlanChecklist``, the live checklist.
 * ``final_state``: stored outputs updated in place to the widget's final state.

@@ -27,7 +27,7 @@ import traitlets
 
 from ..timeline.answer_records import PlanAnswerError, PlanSuggestion, StepComment
 from ..timeline.answers import PlanAnswers
-from ._static import bundle_esm, read_static
+from ._static import asset
 from .browser_messages import ProtocolError, validate_to_kernel
 from .static_fallback import StaticFallback
 
@@ -113,8 +113,8 @@ class PlanAnswersWidget(StaticFallback, anywidget.AnyWidget):
     """The plan with a person's answers: ``PlanAnswersWidget(cx.timeline.PlanAnswers(source, ...))``,
     or ``PlanAnswersWidget.of(source, model=...)``."""
 
-    _esm = bundle_esm("plan_answers.js")
-    _css = read_static("plan_answers.css")
+    _esm = asset("plan_answers.js")
+    _css = asset("plan_answers.css")
 
     steps: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
     """The agent's current steps: ``[{"index", "step", "status"}]``."""

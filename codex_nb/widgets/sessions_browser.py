@@ -28,7 +28,7 @@ from ..rollouts.rollout_replay import ReplayError, RolloutReplay
 from ..rollouts.rollout_lines import RolloutError
 from ..rollouts.sessions import CodexSession, SessionList, codex_sessions
 from ..timeline.recorder import PlanTimeline
-from ._static import bundle_esm, read_static
+from ._static import asset
 from .browser_messages import ProtocolError, protocol, validate_to_kernel
 from .checklist import PlanChecklist, _running_loop
 from .prompts import PromptsWidget
@@ -56,8 +56,8 @@ def visible_rows(rows: list[dict[str, Any]], query: str, sort_by: str, descendin
 class SessionsTable(StaticFallback, anywidget.AnyWidget):
     """The table view of ``SessionsBrowser`` (use the browser; this is its front end)."""
 
-    _esm = bundle_esm("sessions.js")
-    _css = read_static("sessions.css")
+    _esm = asset("sessions.js")
+    _css = asset("sessions.css")
 
     rows = traitlets.List(traitlets.Dict()).tag(sync=True)
     """``CodexSession.row()`` of every listed session."""

@@ -86,12 +86,6 @@ async def test_a_proposed_plan_is_approved_from_the_view() -> None:
     widget.close()
 
 
-def test_the_plan_answers_bundle_is_one_valid_module(tmp_path) -> None:  # noqa: ANN001
-    from helpers.widget_bundles import default_export_type
-
-    assert default_export_type("plan_answers.js", tmp_path) == "function"
-
-
 async def test_a_message_arriving_on_another_thread_is_handled_on_the_kernels_loop() -> None:
     import threading
 

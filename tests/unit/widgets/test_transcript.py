@@ -194,12 +194,6 @@ async def test_detach_keeps_what_is_shown_and_ignores_later_turns() -> None:
     assert view.entries[-1]["text"] == "First."
 
 
-def test_the_transcript_bundle_is_one_valid_module(tmp_path) -> None:
-    from helpers.widget_bundles import default_export_type
-
-    assert default_export_type("transcript.js", tmp_path) == "function"
-
-
 def _tool_turn(bus: EventBus, calls: int, *, detail: str = "x") -> None:
     bus.emit(TurnStarted(turn_id="t1"), id="t1", turn_id="t1")
     for i in range(calls):
@@ -290,38 +284,3 @@ async def test_a_response_of_a_thousand_tool_calls_is_coalesced_too() -> None:
     assert result.status == "completed" and len(view.state.entries) == 1001
     assert view.entries[-2]["text"] == "piece 999 done" and view.earlier == 901
     assert view.flushes < 200  # not two updates per call
-
-
-async def test_every_hook_run_is_in_the_transcript_with_event_handler_duration_and_outcome() -> None:
-    from codex_nb.hooks import AddContext, Block
-
-    session = cx.Session()
-
-    @session.pre_tool_use(matcher="update_plan")
-    def check_plan(hook_input):  # noqa: ANN001, ANN202
-        steps = hook_input.tool_input["plan"]
-        return Block(reason="a plan needs two steps") if len(steps) < 2 else None
-
-    @session.post_tool_use(matcher="update_plan")
-    def remind(hook_input):  # noqa: ANN001, ANN202
-        return AddContext(text="keep the plan short")
-
-    widget = transcript(session)
-    one = {"plan": [{"step": "Only", "status": "in_progress"}]}
-    two = {"plan": [{"step": "A", "status": "in_progress"}, {"step": "B", "status": "pending"}]}
-    model = cx.ScriptedModel(
-        [
-            [cx.function_call("update_plan", one, call_id="p1")],
-            [cx.function_call("update_plan", two, call_id="p2")],
-            [cx.assistant_message("ok")],
-        ]
-    )
-    await session.run_turn("plan", model=model)
-    widget.flush()
-    hooks = [line for line in widget.text().splitlines() if line.startswith("hook ")]
-    assert hooks[0].startswith("hook PreToolUse: check_plan [blocked] ")
-    assert hooks[0].endswith(" s: feedback: a plan needs two steps")
-    assert hooks[1].startswith("hook PreToolUse: check_plan [allowed]")
-    assert hooks[2].startswith("hook PostToolUse: remind [allowed, context added]")
-    assert "additional context added: keep the plan short" in hooks[2]
-    assert len(hooks) == 3, hooks
