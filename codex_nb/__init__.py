@@ -16,7 +16,7 @@ below, never one above (a test reads every import to hold this), so each layer c
 tested without the ones above it:
 
 1. ``protocol/`` (the wire types), ``errors``, ``_process/`` (every child process we start),
-   ``_lazy``, ``_interrupt``, ``_records`` (dataclasses with shared methods), ``_version``.
+   ``_lazy``, ``_interrupt``, ``_version``.
 2. ``frontend/`` (requests that wait for a person), ``events/`` (the bus and ``EventSource``),
    ``config/``.
 3. ``tools/``: registry, per-step planner, router, dispatch pipeline, built-in handlers.

@@ -4,7 +4,7 @@ Every import in codex_nb is read with ``ast``: module level, inside functions (l
 and under ``TYPE_CHECKING`` alike. The layers, lowest first (an arrow points at
 what a layer may import):
 
-    protocol/, errors, _lazy, _process, _interrupt, _records, _version  <-  frontend/, events/, config/  <-  tools/
+    protocol/, errors, _lazy, _process, _interrupt, _version  <-  frontend/, events/, config/  <-  tools/
         <-  hooks/, code_mode/, sources/  <-  runtime/, timeline/  <-  render/, widgets/, extension/, notebook, acp_server/
         and the thin public modules (app_server, acp_client, rollouts, mcp, models, plans, ...)
 
@@ -27,7 +27,7 @@ ROOT = PACKAGE
 PUBLIC_FACADES = ("acp_client", "answers", "app_server", "history", "mcp", "models", "plans", "rollouts", "wire")
 
 LAYERS: list[tuple[str, ...]] = [
-    ("protocol", "errors", "_lazy", "_process", "_interrupt", "_records", "_version"),
+    ("protocol", "errors", "_lazy", "_process", "_interrupt", "_version"),
     ("frontend", "events", "config"),
     ("tools",),
     ("hooks", "code_mode", "sources"),
