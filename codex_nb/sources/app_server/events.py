@@ -26,7 +26,6 @@ from typing import Any, Literal
 from pydantic import ValidationError
 
 from ...hooks.events import HookCompleted, HookRunSummary, HookStarted
-from ...protocol._fast import plan_step, trusted_model
 from ...protocol.events import (
     AgentMessageDelta,
     ErrorEvent,
@@ -60,9 +59,8 @@ class PlanNotificationError(ValueError):
 def plan_update(params: dict[str, Any]) -> PlanUpdate:
     """The ``plan_update`` event of a ``turn/plan/updated`` notification.
 
-    Every field is checked here (the server is a peer: it may send anything), so the event is
-    then built without pydantic's second pass over the same values: with the parse, this is the
-    whole kernel cost of a plan notification beyond what the checklist pays for any source.
+    Every field is checked here (the server is a peer: it may send anything), so a bad plan gets
+    an error naming the step, not pydantic's error about our own event's fields.
     """
     plan = params.get("plan")
     explanation = params.get("explanation")
@@ -80,8 +78,8 @@ def plan_update(params: dict[str, Any]) -> PlanUpdate:
                 f"turn/plan/updated step {number} is not {{step: string, status: pending|inProgress|completed}}: "
                 f"{str(entry)[:200]}"
             )
-        items.append(plan_step(step, status))
-    return trusted_model(PlanUpdate, {"type": "plan_update", "explanation": explanation, "plan": items})
+        items.append(PlanItemArg(step=step, status=status))
+    return PlanUpdate(explanation=explanation, plan=items)
 
 
 def last_agent_message(turn: dict[str, Any]) -> str | None:
