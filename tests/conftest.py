@@ -1,4 +1,5 @@
-"""Shared fixtures: a fresh session per test, and a check that no task is left behind.
+"""Shared fixtures: a fresh session per test, a shell with the extension loaded, and a check
+that no task is left behind.
 
 Tests marked ``requires_codex`` / ``requires_acp_agent`` are skipped where the binary is
 missing, and fail when ``CI=true`` (``binary_requirements``).
@@ -11,6 +12,9 @@ ends, and every ``asyncio.run`` after it would fail. ``.ci/test`` runs them sepa
 from __future__ import annotations
 
 import asyncio
+import gc
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -18,6 +22,9 @@ import codex_nb as cx
 from codex_nb.frontend.answer_policy import ENV_VAR
 
 from helpers.binary_requirements import mark_notebooks, pytest_runtest_setup  # noqa: F401  (a hook: found by name)
+
+if TYPE_CHECKING:
+    from IPython.core.interactiveshell import InteractiveShell
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -56,6 +63,24 @@ def rendered_frontend() -> RenderedFrontend:
 @pytest.fixture
 def session() -> cx.Session:
     return cx.Session()
+
+
+@pytest.fixture
+def shell() -> Iterator[InteractiveShell]:
+    """A fresh IPython shell with ``%load_ext codex_nb``; unloaded and cleared afterwards."""
+    from IPython.core.interactiveshell import InteractiveShell  # only the tests that use it pay for IPython
+    from traitlets.config import Config as TraitletsConfig
+
+    config = TraitletsConfig()
+    config.HistoryManager.enabled = False  # no history thread left behind per test
+    ip = InteractiveShell.instance(config=config)
+    ip.run_line_magic("load_ext", "codex_nb")
+    try:
+        yield ip
+    finally:
+        ip.run_line_magic("unload_ext", "codex_nb")
+        InteractiveShell.clear_instance()
+        gc.collect()  # subprocess transports (the real Codex's app-server), here and not in a later module
 
 
 @pytest.fixture

@@ -82,13 +82,6 @@ async def test_stop_of_a_stopped_app_server_ends_the_turn_within_the_bound(tmp_p
     assert live_members(pid) == []
 
 
-@pytest.fixture
-def shell():
-    from helpers.ipython_shell import codex_shell
-
-    yield from codex_shell()
-
-
 async def test_unloading_the_extension_with_a_stopped_app_server_ends_within_the_bound(shell, tmp_path: Path) -> None:
     from codex_nb import extension
 

@@ -1,0 +1,17 @@
+"""The prompts widget of the module's ``session``, its view ready (the prompts tests)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from codex_nb.widgets.prompts import PromptsWidget
+
+
+@pytest.fixture
+def widget(session) -> Iterator[PromptsWidget]:
+    w = session.prompts()
+    w.handle_message({"id": "view-1", "kind": "ready"})
+    yield w
+    w.close()
