@@ -32,59 +32,64 @@ This module and ``codex_nb.testing`` may import anything.
 import typing as _typing
 
 from . import _lazy
-from .errors import CodexNbError, ConfigError, ModelError, TurnError, TurnInterrupted
 
-# Everything else loads on first use (PEP 562 ``__getattr__`` below), so ``import codex_nb``
-# costs no pydantic, asyncio, widget, V8 or HTTP machinery: the first ``cx.Session`` pays
-# for the runtime once, and ``cx.PlanChecklist`` for ipywidgets/anywidget only if a
-# notebook shows one. Name -> the module that defines it (see codex_nb._lazy); the
-# TYPE_CHECKING block mirrors it for editors and type checkers.
-_LAZY = {
-    "AnswerPolicy": "codex_nb.frontend.answer_policy",
-    "Config": "codex_nb.config",
-    "Session": "codex_nb.notebook",
-    "ResponsesModel": "codex_nb.sources.responses.model",
-    "ScriptedModel": "codex_nb.runtime.models",
-    "assistant_message": "codex_nb.protocol.items",
-    "custom_tool_call": "codex_nb.protocol.items",
-    "function_call": "codex_nb.protocol.items",
-    "tool_search_call": "codex_nb.protocol.items",
-    "user_message": "codex_nb.protocol.items",
-    "PlanChecklist": "codex_nb.widgets.checklist",
-    "PlanTimeline": "codex_nb.timeline",
-    "PromptsWidget": "codex_nb.widgets.prompts",
-    "ReplayScrubber": "codex_nb.widgets.replay",
-    "Transcript": "codex_nb.widgets.transcript",
-    "TurnControls": "codex_nb.widgets.turn_controls",
-    "image_thumbnails": "codex_nb.render.images",
-    "AcpAgent": "codex_nb.sources.acp",
-    "CodexAppServer": "codex_nb.sources.app_server",
-    "McpServers": "codex_nb.sources.mcp.manager",
-    "RolloutReplay": "codex_nb.sources.replay",
-    "list_rollouts": "codex_nb.sources.rollout",
-    "read_rollout": "codex_nb.sources.rollout",
-}
-# Public submodules, reachable as attributes (``cx.hooks.Block``, ``cx.app_server.CodexThread``,
-# ``cx.extension.agent()``); of these only ``hooks`` is in ``__all__``.
-_LAZY_MODULES = (
-    "acp_client",
-    "acp_server",
-    "answers",
-    "app_server",
-    "config",
-    "events",
-    "extension",
-    "history",
-    "hooks",
-    "mcp",
-    "models",
-    "plans",
-    "rollouts",
-    "testing",
-    "timeline",
-    "tools",
-    "wire",
+# The public names, in groups: each is written once, as an explicit re-export (``X as X``), and
+# ``__all__`` is derived from them (codex_nb._lazy). The errors load with the package; everything
+# else on first use, from the ``TYPE_CHECKING`` block below, so ``import codex_nb`` costs no
+# pydantic, asyncio, widget, V8 or HTTP machinery: the first ``cx.Session`` pays for the runtime
+# once, and ``cx.PlanChecklist`` for ipywidgets/anywidget only if a notebook shows one.
+if _typing.TYPE_CHECKING:
+    # the session and its settings
+    from .frontend.answer_policy import AnswerPolicy as AnswerPolicy
+    from .config import Config as Config
+    from .notebook import Session as Session
+
+    # models
+    from .sources.responses.model import ResponsesModel as ResponsesModel
+    from .runtime.models import ScriptedModel as ScriptedModel
+
+    # the items a scripted model returns
+    from .protocol.items import (
+        assistant_message as assistant_message,
+        custom_tool_call as custom_tool_call,
+        function_call as function_call,
+        tool_search_call as tool_search_call,
+        user_message as user_message,
+    )
+
+    # widgets and displays
+    from .widgets.checklist import PlanChecklist as PlanChecklist
+    from .timeline import PlanTimeline as PlanTimeline
+    from .widgets.prompts import PromptsWidget as PromptsWidget
+    from .widgets.replay import ReplayScrubber as ReplayScrubber
+    from .widgets.transcript import Transcript as Transcript
+    from .widgets.turn_controls import TurnControls as TurnControls
+    from .render.images import image_thumbnails as image_thumbnails
+
+    # real sources
+    from .sources.acp import AcpAgent as AcpAgent
+    from .sources.app_server import CodexAppServer as CodexAppServer
+    from .sources.mcp.manager import McpServers as McpServers
+    from .sources.replay import RolloutReplay as RolloutReplay
+    from .sources.rollout import list_rollouts as list_rollouts, read_rollout as read_rollout
+
+    # public submodules in the star import
+    from . import hooks as hooks
+
+    # public submodules reachable as attributes (``cx.app_server.CodexThread``, ``cx.extension.agent()``),
+    # not in the star import (``extension`` would load IPython): no ``as``, so ruff's F401 does not know them
+    from . import acp_client, acp_server, answers, app_server, config, events, extension, history  # noqa: F401
+    from . import mcp, models, plans, rollouts, testing, timeline, tools, wire  # noqa: F401
+
+# errors to catch
+from .errors import (
+    CodexNbError as CodexNbError,
+    ConfigError as ConfigError,
+    ModelError as ModelError,
+    TurnError as TurnError,
+    TurnInterrupted as TurnInterrupted,
 )
+
 # Names that left the top level, each -> its public home. ``cx.X`` still works for one release,
 # with a DeprecationWarning naming the new home; it is not cached, so every use warns.
 _MOVED = {
@@ -130,44 +135,6 @@ _MOVED = {
     "turn_plan_updated": "codex_nb.plans",
 }
 
-if _typing.TYPE_CHECKING:
-    # public submodules, reachable as attributes (only hooks is in __all__)
-    from . import acp_client as acp_client
-    from . import acp_server as acp_server
-    from . import answers as answers
-    from . import app_server as app_server
-    from . import config as config
-    from . import events as events
-    from . import history as history
-    from . import mcp as mcp
-    from . import models as models
-    from . import plans as plans
-    from . import rollouts as rollouts
-    from . import testing as testing
-    from . import timeline as timeline
-    from . import tools as tools
-    from . import wire as wire
-    from . import hooks
-    from . import extension as extension  # reachable as cx.extension, kept out of __all__ (IPython)
-    from .config import Config
-    from .frontend.answer_policy import AnswerPolicy
-    from .notebook import Session
-    from .protocol.items import assistant_message, custom_tool_call, function_call, tool_search_call, user_message
-    from .render.images import image_thumbnails
-    from .runtime.models import ScriptedModel
-    from .sources.acp import AcpAgent
-    from .sources.app_server import CodexAppServer
-    from .sources.mcp.manager import McpServers
-    from .sources.replay import RolloutReplay
-    from .sources.responses.model import ResponsesModel
-    from .sources.rollout import list_rollouts, read_rollout
-    from .timeline import PlanTimeline
-    from .widgets.checklist import PlanChecklist
-    from .widgets.prompts import PromptsWidget
-    from .widgets.replay import ReplayScrubber
-    from .widgets.transcript import Transcript
-    from .widgets.turn_controls import TurnControls
-
 
 def load_ipython_extension(ipython: object) -> None:
     """``%load_ext codex_nb``: a default session and the ``%%codex`` magics (see codex_nb.extension)."""
@@ -183,7 +150,7 @@ def unload_ipython_extension(ipython: object) -> None:
     unload(ipython)
 
 
-_lazy_getattr, __dir__ = _lazy.attach(__name__, _LAZY, _LAZY_MODULES)
+_lazy_getattr, __dir__ = _lazy.attach(__name__)
 
 
 def __getattr__(name: str) -> object:
@@ -200,48 +167,3 @@ def __getattr__(name: str) -> object:
         warnings.warn(f"codex_nb.{name} is deprecated; use {home}.{name}", DeprecationWarning, stacklevel=2)
         return getattr(importlib.import_module(home), name)
     return _lazy_getattr(name)
-
-
-# In groups (each sorted): sessions, models, item builders, widgets, sources, errors, submodules,
-# the IPython extension's hooks. tests/project/test_exported_members.py holds the groups.
-__all__ = [
-    # the session and its settings
-    "AnswerPolicy",
-    "Config",
-    "Session",
-    # models
-    "ResponsesModel",
-    "ScriptedModel",
-    # the items a scripted model returns
-    "assistant_message",
-    "custom_tool_call",
-    "function_call",
-    "tool_search_call",
-    "user_message",
-    # widgets and displays
-    "PlanChecklist",
-    "PlanTimeline",
-    "PromptsWidget",
-    "ReplayScrubber",
-    "Transcript",
-    "TurnControls",
-    "image_thumbnails",
-    # real sources
-    "AcpAgent",
-    "CodexAppServer",
-    "McpServers",
-    "RolloutReplay",
-    "list_rollouts",
-    "read_rollout",
-    # errors to catch
-    "CodexNbError",
-    "ConfigError",
-    "ModelError",
-    "TurnError",
-    "TurnInterrupted",
-    # public submodules in the star import (cx.extension stays out: it loads IPython)
-    "hooks",
-    # the IPython extension's entry points (%load_ext codex_nb)
-    "load_ipython_extension",
-    "unload_ipython_extension",
-]

@@ -10,26 +10,10 @@ from typing import TYPE_CHECKING
 
 from ._lazy import attach as _attach
 
-if TYPE_CHECKING:
-    from .protocol.model import Model, ModelRequest
-    from .protocol.model_stream import TokenUsage
-    from .runtime.models import ScriptedModel
-    from .sources.responses.model import ResponsesModel
+if TYPE_CHECKING:  # loaded on first use (codex_nb._lazy); __all__ is derived
+    from .protocol.model import Model as Model, ModelRequest as ModelRequest
+    from .protocol.model_stream import TokenUsage as TokenUsage
+    from .runtime.models import ScriptedModel as ScriptedModel
+    from .sources.responses.model import ResponsesModel as ResponsesModel
 
-_LAZY = {
-    "Model": "codex_nb.protocol.model",
-    "ModelRequest": "codex_nb.protocol.model",
-    "TokenUsage": "codex_nb.protocol.model_stream",
-    "ScriptedModel": "codex_nb.runtime.models",
-    "ResponsesModel": "codex_nb.sources.responses.model",
-}
-
-__getattr__, __dir__ = _attach(__name__, _LAZY)
-
-__all__ = [
-    "Model",
-    "ModelRequest",
-    "ResponsesModel",
-    "ScriptedModel",
-    "TokenUsage",
-]
+__getattr__, __dir__ = _attach(__name__)

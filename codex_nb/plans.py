@@ -9,40 +9,17 @@ from typing import TYPE_CHECKING
 
 from ._lazy import attach as _attach
 
-if TYPE_CHECKING:
-    from .protocol.app_server import turn_plan_updated
-    from .protocol.events import PlanUpdate
-    from .protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
-    from .render import render_plan_text
-    from .timeline import PlanDiff, PlanRevision, PlanStep, StepChange
-    from .widgets.timeline import PlanTimelineWidget
+if TYPE_CHECKING:  # loaded on first use (codex_nb._lazy); __all__ is derived
+    from .protocol.app_server import turn_plan_updated as turn_plan_updated
+    from .protocol.events import PlanUpdate as PlanUpdate
+    from .protocol.plan import PlanItemArg as PlanItemArg, StepStatus as StepStatus, UpdatePlanArgs as UpdatePlanArgs
+    from .render import render_plan_text as render_plan_text
+    from .timeline import (
+        PlanDiff as PlanDiff,
+        PlanRevision as PlanRevision,
+        PlanStep as PlanStep,
+        StepChange as StepChange,
+    )
+    from .widgets.timeline import PlanTimelineWidget as PlanTimelineWidget
 
-_LAZY = {
-    "turn_plan_updated": "codex_nb.protocol.app_server",
-    "PlanUpdate": "codex_nb.protocol.events",
-    "PlanItemArg": "codex_nb.protocol.plan",
-    "StepStatus": "codex_nb.protocol.plan",
-    "UpdatePlanArgs": "codex_nb.protocol.plan",
-    "render_plan_text": "codex_nb.render",
-    "PlanDiff": "codex_nb.timeline",
-    "PlanRevision": "codex_nb.timeline",
-    "PlanStep": "codex_nb.timeline",
-    "StepChange": "codex_nb.timeline",
-    "PlanTimelineWidget": "codex_nb.widgets.timeline",
-}
-
-__getattr__, __dir__ = _attach(__name__, _LAZY)
-
-__all__ = [
-    "PlanDiff",
-    "PlanItemArg",
-    "PlanRevision",
-    "PlanStep",
-    "PlanTimelineWidget",
-    "PlanUpdate",
-    "StepChange",
-    "StepStatus",
-    "UpdatePlanArgs",
-    "render_plan_text",
-    "turn_plan_updated",
-]
+__getattr__, __dir__ = _attach(__name__)
