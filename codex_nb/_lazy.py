@@ -19,23 +19,6 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    import ast
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _module_of(package: str, node: ast.ImportFrom) -> str:
-    if not node.level:
-        return node.module or ""
-    base = package.split(".")[: len(package.split(".")) - node.level + 1]
-    return ".".join(base + ([node.module] if node.module else []))
 
 
 def read(package: str, source: str) -> tuple[dict[str, str], set[str], list[str]]:
@@ -44,17 +27,28 @@ def read(package: str, source: str) -> tuple[dict[str, str], set[str], list[str]
     module's ``__package__``: itself for a package's ``__init__``)."""
     import ast  # here, not at the top: ``import codex_nb`` does not load the parser (pydantic does, later)
 
+    def is_type_checking(test: ast.expr) -> bool:
+        return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+            isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+        )
+
+    def module_of(node: ast.ImportFrom) -> str:
+        if not node.level:
+            return node.module or ""
+        base = package.split(".")[: len(package.split(".")) - node.level + 1]
+        return ".".join(base + ([node.module] if node.module else []))
+
     lazy: dict[str, str] = {}
     submodules: set[str] = set()
     public: list[str] = []
     for statement in ast.parse(source).body:
-        typed = isinstance(statement, ast.If) and _is_type_checking(statement.test)
+        typed = isinstance(statement, ast.If) and is_type_checking(statement.test)
         for node in statement.body if isinstance(statement, ast.If) and typed else [statement]:
             if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_"):
                 public.append(node.name)
             if not isinstance(node, ast.ImportFrom):
                 continue
-            module = _module_of(package, node)
+            module = module_of(node)
             for alias in node.names:
                 name = alias.asname or alias.name
                 if node.module is None and node.level:  # from . import sub
