@@ -10,8 +10,13 @@ import sys
 from pathlib import Path
 
 import acp
+import pytest
 
 import codex_nb as cx
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
 
 MESSAGE = "codex_nb.acp is deprecated; use codex_nb.acp_server (python -m codex_nb.acp_server)"
 

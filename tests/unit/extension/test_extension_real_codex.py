@@ -16,6 +16,10 @@ from codex_nb import extension
 from helpers.app_server_helpers import plan_call, real_codex
 
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 @pytest.mark.requires_codex
 async def test_codex_cell_on_a_real_codex_thread(
     shell: InteractiveShell, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -185,6 +185,7 @@ async def test_huge_output_is_capped_and_spilled(tmp_path):
         spill.unlink()  # noqa: ASYNC240
 
 
+@pytest.mark.slow
 async def test_timeout_kills_children_that_ignore_sigterm(tmp_path):
     pids = tmp_path / "pids"
     cmd = f"""trap '' TERM
@@ -217,6 +218,7 @@ echo '{{"decision":"block","reason":"done early"}}'"""
     assert await wait_dead(int(pids.read_text()))
 
 
+@pytest.mark.slow
 async def test_cancelling_the_call_kills_the_hook_process_group(tmp_path):
     fifo, pids = tmp_path / "ready", tmp_path / "pids"
     os.mkfifo(fifo)
@@ -286,6 +288,7 @@ async def test_file_hook_runs_only_after_trust(tmp_path):
     assert completed_runs(res)[0].source_path == str(hooks_json.resolve())
 
 
+@pytest.mark.slow
 async def test_at_most_eight_async_hooks_run_at_once(tmp_path):
     """Nine async hooks: eight run, one waits for a slot; releasing one lets the ninth start.
 

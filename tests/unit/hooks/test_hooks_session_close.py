@@ -101,6 +101,7 @@ async def test_a_turn_hard_aborted_mid_spawn_then_closed_leaves_no_hook_process(
         kill_leftovers(pids)
 
 
+@pytest.mark.slow
 async def test_closing_the_engine_before_a_hooks_pipes_are_connected_kills_it(monkeypatch, fifo, tmp_path):
     gate, session, engine, handle, pids = await turn_at_the_gate(monkeypatch, fifo, tmp_path)
     try:
@@ -122,6 +123,7 @@ async def test_closing_the_engine_before_a_hooks_pipes_are_connected_kills_it(mo
         kill_leftovers(pids)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command",
     [

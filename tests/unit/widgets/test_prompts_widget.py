@@ -10,8 +10,8 @@ import pytest
 import codex_nb as cx
 from codex_nb.frontend.requests import FrontendRequests
 from codex_nb.widgets._static import bundle_esm, load_json
-from codex_nb.widgets.prompts import PromptsWidget
-from helpers.frontend_waits import until, validate_message
+from codex_nb.widgets.prompts import PromptsWidget, validate_message
+from helpers.frontend_waits import until
 
 QUESTION = {
     "id": "confirm_path",
@@ -151,6 +151,7 @@ def test_rejects_non_sessions():
         PromptsWidget(object())
 
 
+@pytest.mark.slow
 def test_protocol_and_bundle():
     spec = load_json("protocol.json")["widgets"]["prompts"]
     assert sorted(spec["to_kernel"]) == [

@@ -22,6 +22,10 @@ from codex_nb.protocol.plan import PlanItemArg
 from codex_nb.sources.app_server.events import _STEP_STATUS, PlanNotificationError, plan_update
 from codex_nb.protocol.wire import loads as _parse
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CHARS = st.one_of(st.characters(), st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF, exclude_categories=()))
 TEXT = st.text(CHARS, max_size=12)

@@ -21,6 +21,7 @@ from helpers.process_trees import ESCAPING, fifo_at, kill_leftover, read_pid, wa
 pytestmark = [
     pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs Linux /proc"),
     pytest.mark.requires_codex,
+    pytest.mark.slow,
 ]
 
 FULL_ACCESS = {"approval_policy": "never", "sandbox_mode": "danger-full-access"}
