@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ...protocol.plan import PlanItemArg, StepStatus
+from ...protocol.plan import PlanItemArg, StepStatus, plan_step
 from .events import AcpPlanUpdate, AcpToolCall
 
 _STEP_STATUS = {"pending": StepStatus.PENDING, "in_progress": StepStatus.IN_PROGRESS, "completed": StepStatus.COMPLETED}
@@ -139,7 +139,7 @@ class PlanMapping:
             else:
                 item = reuse(content)
                 if item is None or item.status is not status:
-                    item = PlanItemArg(step=content, status=status)
+                    item = plan_step(content, status)
                 current[content] = item
                 steps.append(item)
             priorities.append(entry.priority)

@@ -38,7 +38,7 @@ from ...protocol.events import (
     TurnStarted,
     WarningEvent,
 )
-from ...protocol.plan import PlanItemArg, StepStatus
+from ...protocol.plan import PlanItemArg, StepStatus, plan_step
 
 _STEP_STATUS = {"pending": StepStatus.PENDING, "inProgress": StepStatus.IN_PROGRESS, "completed": StepStatus.COMPLETED}
 _HOOK_EVENTS = {"preToolUse": "pre_tool_use", "postToolUse": "post_tool_use"}
@@ -78,7 +78,7 @@ def plan_update(params: dict[str, Any]) -> PlanUpdate:
                 f"turn/plan/updated step {number} is not {{step: string, status: pending|inProgress|completed}}: "
                 f"{str(entry)[:200]}"
             )
-        items.append(PlanItemArg(step=step, status=status))
+        items.append(plan_step(step, status))
     return PlanUpdate(explanation=explanation, plan=items)
 
 
