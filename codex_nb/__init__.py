@@ -2,36 +2,49 @@
 
 ``__all__`` is what a notebook needs, in groups: the session and its config, the models, the
 item builders a scripted model returns, the widgets, the real sources' entry points, the errors
-to catch, and the IPython extension's hooks. Everything else lives in a public submodule named
-for what it holds: ``codex_nb.app_server``, ``codex_nb.acp_client``, ``codex_nb.acp_server``,
-``codex_nb.rollouts``, ``codex_nb.mcp``, ``codex_nb.models``, ``codex_nb.plans``,
-``codex_nb.events``, ``codex_nb.tools``, ``codex_nb.hooks``, ``codex_nb.answers``,
-``codex_nb.history``, ``codex_nb.wire``, ``codex_nb.config``, ``codex_nb.errors``,
-``codex_nb.testing`` and ``codex_nb.extension``; the other packages are internal. Importing this
-package has no side effects: nothing is registered globally and no widget, kernel or thread is
-started.
+to catch, and the IPython extension's hooks. Everything else is imported from the package that
+defines it (a public name lives where its code is; there are no re-exporting modules): the
+agents a notebook brings in (``codex_nb.app_server``, ``codex_nb.acp``, ``codex_nb.responses``,
+``codex_nb.mcp``, ``codex_nb.rollouts``, ``codex_nb.cassettes``), codex_nb served as an ACP agent
+(``codex_nb.agent_server``), the wire types (``codex_nb.protocol``), ``codex_nb.tools``,
+``codex_nb.hooks``, ``codex_nb.events``, ``codex_nb.frontend``, ``codex_nb.config``,
+``codex_nb.runtime``, ``codex_nb.timeline``, ``codex_nb.render``, ``codex_nb.widgets``,
+``codex_nb.errors``, ``codex_nb.testing`` and ``codex_nb.extension``. Importing this package
+starts no widget, kernel or thread; it only names the factory of the notebook tools' live document
+(``codex_nb._front_end``), which loads the widgets when a tool first needs the page.
 
-The internal packages, lowest layer first. A module may import its own layer and the layers
-below, never one above (a test reads every import to hold this), so each layer can be read and
-tested without the ones above it:
+The packages, lowest layer first. A module may import its own layer and the layers below, never
+one above (a test reads every import to hold this), so each layer can be read and tested without
+the ones above it:
 
 1. ``protocol/`` (the wire types), ``errors``, ``_process/`` (every child process we start),
-   ``_lazy``, ``_interrupt``, ``_version``.
+   ``_lazy``, ``_interrupt``, ``_version``,
+   ``_front_end`` (the live document's factory, named by this module).
 2. ``frontend/`` (requests that wait for a person), ``events/`` (the bus and ``EventSource``),
    ``config/``.
-3. ``tools/``: registry, per-step planner, router, dispatch pipeline, built-in handlers.
-4. ``hooks/``, ``code_mode/``, ``sources/`` (real models, the Codex app-server, ACP agents,
-   rollouts, MCP servers).
+3. ``tools/``: registry, per-step planner, router, dispatch pipeline, built-in handlers, the
+   notebook tools (``tools/notebook/``).
+4. ``hooks/``, ``code_mode/`` and the adapters that bring a conversation in: ``app_server/`` (the
+   real Codex), ``acp/`` (ACP agents), ``responses/`` (a Responses-API model), ``mcp/`` (MCP
+   servers), ``rollouts/`` (Codex's saved sessions), ``cassettes/`` (record and replay).
 5. ``runtime/`` (``Session`` and the turn loop), ``timeline/`` (the plan flight recorder).
-6. ``render/``, ``widgets/``, ``extension/``, ``notebook``, ``acp_server/`` and the thin public
-   modules named above.
+6. ``render/``, ``widgets/``, ``extension/``, ``agent_server/``.
 
 This module and ``codex_nb.testing`` may import anything.
 """
 
 import typing as _typing
 
-from . import _lazy
+from . import _front_end, _lazy
+
+
+def _live_document(frontend_timeout: float) -> object:
+    from .widgets.notebook_bridge import NotebookBridge  # the widget stack loads on first use
+
+    return NotebookBridge(frontend_timeout=frontend_timeout)
+
+
+_front_end.live_document = _live_document
 
 # The public names, in groups: each is written once, as an explicit re-export (``X as X``), and
 # ``__all__`` is derived from them (codex_nb._lazy). The errors load with the package; everything
@@ -42,10 +55,10 @@ if _typing.TYPE_CHECKING:
     # the session and its settings
     from .frontend.answer_policy import AnswerPolicy as AnswerPolicy
     from .config import Config as Config
-    from .notebook import Session as Session
+    from .runtime.session import Session as Session
 
     # models
-    from .sources.responses.model import ResponsesModel as ResponsesModel
+    from .responses.responses_model import ResponsesModel as ResponsesModel
     from .runtime.models import ScriptedModel as ScriptedModel
 
     # the items a scripted model returns
@@ -67,19 +80,19 @@ if _typing.TYPE_CHECKING:
     from .render.images import image_thumbnails as image_thumbnails
 
     # real sources
-    from .sources.acp import AcpAgent as AcpAgent
-    from .sources.app_server import CodexAppServer as CodexAppServer
-    from .sources.mcp.manager import McpServers as McpServers
-    from .sources.replay import RolloutReplay as RolloutReplay
-    from .sources.rollout import list_rollouts as list_rollouts, read_rollout as read_rollout
+    from .acp.agent import AcpAgent as AcpAgent
+    from .app_server.server import CodexAppServer as CodexAppServer
+    from .mcp.manager import McpServers as McpServers
+    from .rollouts.rollout_replay import RolloutReplay as RolloutReplay
+    from .rollouts.rollout import list_rollouts as list_rollouts, read_rollout as read_rollout
 
-    # public submodules in the star import
+    # public packages in the star import
     from . import hooks as hooks
 
-    # public submodules reachable as attributes (``cx.app_server.CodexThread``, ``cx.extension.agent()``),
+    # public packages reachable as attributes (``cx.app_server.CodexThread``, ``cx.extension.agent()``),
     # not in the star import (``extension`` would load IPython): no ``as``, so ruff's F401 does not know them
-    from . import acp_client, acp_server, answers, app_server, config, events, extension, history  # noqa: F401
-    from . import mcp, models, plans, rollouts, testing, timeline, tools, wire  # noqa: F401
+    from . import acp, agent_server, app_server, cassettes, config, events, extension, frontend, mcp  # noqa: F401
+    from . import protocol, render, responses, rollouts, runtime, testing, timeline, tools, widgets  # noqa: F401
 
 # errors to catch
 from .errors import (
@@ -89,51 +102,6 @@ from .errors import (
     TurnError as TurnError,
     TurnInterrupted as TurnInterrupted,
 )
-
-# Names that left the top level, each -> its public home. ``cx.X`` still works for one release,
-# with a DeprecationWarning naming the new home; it is not cached, so every use warns.
-_MOVED = {
-    "TURN_ABORTED_MARKER": "codex_nb.history",
-    "AcpAuthError": "codex_nb.acp_client",
-    "AcpError": "codex_nb.acp_client",
-    "AnswerError": "codex_nb.answers",
-    "AnswerPolicyError": "codex_nb.answers",
-    "AppServerError": "codex_nb.app_server",
-    "AppServerExited": "codex_nb.app_server",
-    "AppServerProtocolError": "codex_nb.app_server",
-    "AppServerRpcError": "codex_nb.app_server",
-    "AppServerTimeout": "codex_nb.app_server",
-    "CodeModeSettings": "codex_nb.config",
-    "CodexBinaryError": "codex_nb.app_server",
-    "CodexThread": "codex_nb.app_server",
-    "Event": "codex_nb.events",
-    "EventSource": "codex_nb.events",
-    "Fatal": "codex_nb.tools",
-    "HookError": "codex_nb.errors",
-    "ModeKind": "codex_nb.tools",
-    "Model": "codex_nb.models",
-    "ModelRequest": "codex_nb.models",
-    "PlanItemArg": "codex_nb.plans",
-    "PlanUpdate": "codex_nb.plans",
-    "RecordingSubscriber": "codex_nb.testing",
-    "ReplayError": "codex_nb.rollouts",
-    "RespondToModel": "codex_nb.tools",
-    "Rollout": "codex_nb.rollouts",
-    "RolloutError": "codex_nb.rollouts",
-    "ScriptedModelError": "codex_nb.errors",
-    "StepStatus": "codex_nb.plans",
-    "TokenUsage": "codex_nb.models",
-    "Tool": "codex_nb.tools",
-    "ToolCallError": "codex_nb.errors",
-    "ToolCollisionError": "codex_nb.errors",
-    "ToolDefinitionError": "codex_nb.errors",
-    "ToolExposure": "codex_nb.tools",
-    "ToolInvocation": "codex_nb.tools",
-    "ToolOutput": "codex_nb.tools",
-    "UpdatePlanArgs": "codex_nb.plans",
-    "render_plan_text": "codex_nb.plans",
-    "turn_plan_updated": "codex_nb.plans",
-}
 
 
 def load_ipython_extension(ipython: object) -> None:
@@ -159,11 +127,4 @@ def __getattr__(name: str) -> object:
 
         globals()["__version__"] = __version__
         return __version__
-    home = _MOVED.get(name)
-    if home is not None:
-        import importlib
-        import warnings
-
-        warnings.warn(f"codex_nb.{name} is deprecated; use {home}.{name}", DeprecationWarning, stacklevel=2)
-        return getattr(importlib.import_module(home), name)
     return _lazy_getattr(name)

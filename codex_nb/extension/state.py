@@ -24,7 +24,7 @@ from traitlets import Bool, Unicode
 from traitlets.config import Configurable
 
 from ..config import Config
-from ..notebook import Session
+from ..runtime.session import Session
 from .sources import SourceError, SourceRegistry, needs_model, turn_task
 
 log = logging.getLogger("codex_nb.extension")

@@ -7,7 +7,7 @@ for notebook hooks are typed (``PreToolUseInput``, ``Block``, ``Rewrite``, ...).
 Modules:
 
 * ``engine``: ``HookEngine``: matching, concurrent runs, combined decisions.
-* ``events``: ``hook_started`` / ``hook_completed`` events.
+* ``hook_events``: ``hook_started`` / ``hook_completed`` events.
 * ``messages``: the texts the model reads when a hook blocks.
 * ``outputs``: exit codes and JSON output read into a run's result.
 * ``python``: in-process (notebook) hooks.
@@ -17,7 +17,8 @@ Modules:
 * ``types``: typed hook inputs and decisions.
 
 Layer: above ``tools/`` (which it may import, with everything below), beside ``hooks/``,
-``code_mode/`` and ``sources/``; ``runtime/`` and the layers above may import it.
+``code_mode/`` and the adapters (``app_server/``, ``acp/`` ...); ``runtime/`` and the layers above may
+import it.
 """
 
 from typing import TYPE_CHECKING
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
         parse_hooks_toml as parse_hooks_toml,
     )
     from .engine import MAX_ASYNC_HOOKS as MAX_ASYNC_HOOKS, HookEngine as HookEngine, HookInfo as HookInfo
-    from .events import (
+    from .hook_events import (
         HookCompleted as HookCompleted,
         HookOutputEntry as HookOutputEntry,
         HookRunSummary as HookRunSummary,

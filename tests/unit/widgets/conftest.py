@@ -6,12 +6,13 @@ from collections.abc import Iterator
 
 import pytest
 
+import codex_nb as cx
 from codex_nb.widgets.prompts import PromptsWidget
 
 
 @pytest.fixture
 def widget(session) -> Iterator[PromptsWidget]:
-    w = session.prompts()
+    w = cx.PromptsWidget(session)
     w.handle_message({"id": "view-1", "kind": "ready"})
     yield w
     w.close()
