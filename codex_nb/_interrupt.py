@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any, TypeVar
 
-from ._records import record
 from .errors import TurnInterrupted
 
 T = TypeVar("T")
@@ -40,7 +39,7 @@ class _Waiter:
     interrupted: bool = False
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class _SigintRelay:
     waiters: set[_Waiter] = field(default_factory=set)
     previous: Any = None

@@ -1,7 +1,12 @@
-"""Shared fixtures: a fresh session per test, and a check that no task is left behind.
+"""Shared fixtures: a fresh session per test, a shell with the extension loaded, and a check
+that no task is left behind.
 
 Tests marked ``requires_codex`` / ``requires_acp_agent`` are skipped where the binary is
 missing, and fail when ``CI=true`` (``binary_requirements``).
+
+Tests marked ``slow`` (real Codex, agents, MCP servers and shells, long property runs) are left
+out of a run over a folder, so ``pytest tests/unit`` stays the fast inner loop; ``--slow`` runs
+them too (``.ci/test`` passes it), and a file or test named on the command line always runs.
 
 Browser tests are run last when a session collects them with the others (`pytest tests`):
 Playwright's sync API keeps an event loop running in the main thread until the session
@@ -11,6 +16,10 @@ ends, and every ``asyncio.run`` after it would fail. ``.ci/test`` runs them sepa
 from __future__ import annotations
 
 import asyncio
+import gc
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -19,9 +28,23 @@ from codex_nb.frontend.answer_policy import ENV_VAR
 
 from helpers.binary_requirements import mark_notebooks, pytest_runtest_setup  # noqa: F401  (a hook: found by name)
 
+if TYPE_CHECKING:
+    from IPython.core.interactiveshell import InteractiveShell
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true", help="also run the tests marked slow (.ci/test does)")
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     mark_notebooks(items)
+    if not config.getoption("--slow"):
+        named = {Path(arg.split("::")[0]).resolve() for arg in config.args if not Path(arg).is_dir()}
+        slow = [item for item in items if item.get_closest_marker("slow") and item.path not in named]
+        if slow:
+            config.hook.pytest_deselected(items=slow)
+            left = set(map(id, slow))
+            items[:] = [item for item in items if id(item) not in left]
     others: list[pytest.Item] = []
     browser: list[pytest.Item] = []
     for item in items:
@@ -56,6 +79,24 @@ def rendered_frontend() -> RenderedFrontend:
 @pytest.fixture
 def session() -> cx.Session:
     return cx.Session()
+
+
+@pytest.fixture
+def shell() -> Iterator[InteractiveShell]:
+    """A fresh IPython shell with ``%load_ext codex_nb``; unloaded and cleared afterwards."""
+    from IPython.core.interactiveshell import InteractiveShell  # only the tests that use it pay for IPython
+    from traitlets.config import Config as TraitletsConfig
+
+    config = TraitletsConfig()
+    config.HistoryManager.enabled = False  # no history thread left behind per test
+    ip = InteractiveShell.instance(config=config)
+    ip.run_line_magic("load_ext", "codex_nb")
+    try:
+        yield ip
+    finally:
+        ip.run_line_magic("unload_ext", "codex_nb")
+        InteractiveShell.clear_instance()
+        gc.collect()  # subprocess transports (the real Codex's app-server), here and not in a later module
 
 
 @pytest.fixture

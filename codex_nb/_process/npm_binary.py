@@ -18,9 +18,9 @@ import os
 import platform
 import shutil
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from .._records import record
 
 PLATFORMS: dict[tuple[str, str], tuple[str, str]] = {
     ("Linux", "x64"): ("linux-x64", "x86_64-unknown-linux-musl"),
@@ -34,7 +34,7 @@ _ARCH = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}
 _SCRIPT_HEAD = 256  # enough of a file to read its shebang line
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class NpmBinary:
     """How one npm-packaged executable is found and how to tell a person to install it."""
 

@@ -17,13 +17,12 @@ import itertools
 import logging
 import time
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from acp import text_block
 from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
-from .._records import record
 from .._interrupt import await_interruptibly
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
@@ -67,7 +66,7 @@ _LATE_PREVIEW = 200
 _PLAN_WARNINGS = 5
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class AcpTurnResult:
     """How a prompt ended. ``status``: completed | interrupted | failed."""
 

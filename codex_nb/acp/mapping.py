@@ -7,12 +7,10 @@ tool-call updates merge) are testable on their own and read in one place.
 from __future__ import annotations
 
 import json
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .._records import record
-from ..protocol._fast import plan_step, trusted_model
-from ..protocol.plan import PlanItemArg, StepStatus
+from ..protocol.plan import PlanItemArg, StepStatus, plan_step
 from .acp_events import AcpPlanUpdate, AcpToolCall
 
 _STEP_STATUS = {"pending": StepStatus.PENDING, "in_progress": StepStatus.IN_PROGRESS, "completed": StepStatus.COMPLETED}
@@ -110,10 +108,6 @@ def plan_notes(entries: list[Any]) -> list[str]:
     ]
 
 
-_SET_FIELDS = frozenset({"explanation", "plan", "priorities"})
-"""What ``AcpPlanUpdate(explanation=..., plan=..., priorities=...)`` would mark as set."""
-
-
 class PlanMapping:
     """ACP ``plan`` updates (always the complete plan) as ``plan_update`` events, for one session.
 
@@ -136,8 +130,8 @@ class PlanMapping:
         current: dict[str, PlanItemArg] = {}
         for entry in entries:
             # The SDK validated the entry: its status and priority are the schema's literal
-            # strings, and a str step is built without a second validation. Keyed by the text
-            # alone: a (text, status) key would be a tuple allocated per step.
+            # strings. Keyed by the text alone: a (text, status) key would be a tuple allocated
+            # per step.
             content = entry.content
             status = _STEP_STATUS.get(entry.status, StepStatus.PENDING)
             if type(content) is not str:
@@ -150,11 +144,7 @@ class PlanMapping:
                 steps.append(item)
             priorities.append(entry.priority)
         self._previous = current
-        return trusted_model(
-            AcpPlanUpdate,
-            {"type": "plan_update", "explanation": None, "plan": steps, "priorities": tuple(priorities)},
-            _SET_FIELDS,
-        )
+        return AcpPlanUpdate(explanation=None, plan=steps, priorities=tuple(priorities))
 
 
 def turn_status(stop_reason: str) -> str:
@@ -169,7 +159,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class ToolCallState:
     """The merged state of one tool call; ``apply`` folds in a partial update."""
 

@@ -10,9 +10,9 @@ the ``cancelled`` outcome.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .._records import record
 from ..frontend.answer_policy import ENV_VAR
 from ..frontend.requests import Outcome, Settlement
 from ..protocol.frontend import Question, QuestionOption, RequestUserInputEvent
@@ -25,7 +25,7 @@ QUESTION_ID = "permission"
 MAX_DETAIL = 2000
 
 
-@record(kw_only=True, frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class Choice:
     """What goes back to the agent: an ``option_id``, or None for ``cancelled``."""
 

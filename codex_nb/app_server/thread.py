@@ -12,10 +12,9 @@ import asyncio
 import itertools
 import threading
 from collections.abc import Generator
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .._records import record
 from .._interrupt import await_interruptibly
 from ..errors import TurnError
 from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, WarningEvent
@@ -50,7 +49,7 @@ class _Server(Protocol):
 MODES = ("default", "plan")
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class AppServerTurnResult:
     """What ``await handle`` gives: like ``cx.TurnResult`` for a real Codex turn."""
 

@@ -19,11 +19,10 @@ record the rest) cannot apply to it and is refused with that reason.
 from __future__ import annotations
 
 import os
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._records import record
 from ..errors import CassetteError
 from . import format as fmt
 from . import store
@@ -53,7 +52,7 @@ def check_line(interaction: dict[str, Any]) -> str | None:
     return None
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class Conversation:
     """A conversation read from a cassette, or the one being recorded."""
 

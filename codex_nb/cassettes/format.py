@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .._records import record
 from .._version import __version__
 from ..errors import CassetteError
 from ..protocol.wire import loads
@@ -32,7 +32,7 @@ MAX_FILE_BYTES = 512 * MIB  # a cassette is read whole: a hostile or runaway fil
 Validate = Callable[[dict[str, Any]], str | None]
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Header:
     """Line 1 of a cassette."""
 

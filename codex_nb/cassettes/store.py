@@ -17,10 +17,10 @@ import os
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .._records import record
 from .._version import __version__
 from ..errors import CassetteError
 from . import format as fmt
@@ -31,7 +31,7 @@ _LOCKS: dict[str, threading.Lock] = {}
 _LOCKS_GUARD = threading.Lock()
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Played:
     """A recorded interaction chosen for replay: its position (``index``, 0-based) and file ``line``."""
 

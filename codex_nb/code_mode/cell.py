@@ -13,9 +13,9 @@ import concurrent.futures
 import json
 import time
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
-from .._records import record
 from ..protocol.items import ContentItem
 from .host import Isolate
 from .output import CellSnapshot, CellStatus
@@ -31,7 +31,7 @@ class NestedCallError(Exception):
     """A nested call failed; ``str(err)`` is what the script's promise rejects with."""
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class CellLimits:
     memory_limit_bytes: int = 256 * 1024 * 1024
     """V8 heap cap, and separately the cap on live ArrayBuffer bytes (V8 keeps those outside its heap)."""

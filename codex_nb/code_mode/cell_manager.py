@@ -10,15 +10,15 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import Any
 
-from .._records import record
 from .cell import Cell, CellLimits, NestedDispatch
 from .host import V8Host, release_default_host, use_default_host
 from .output import CellSnapshot
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class NestedToolEntry:
     """One ``tools.X`` function: its identifier, its description and its input kind."""
 

@@ -8,9 +8,9 @@ The template text is Codex's ``description.rs`` constant verbatim; only the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from .._records import record
 from ..tools.names import ToolName
 from .typescript import normalize_identifier, render_json_schema_to_typescript
 
@@ -152,7 +152,7 @@ type CallToolResult<TStructured = { [key: string]: unknown }> = {
 };"""
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class NestedToolDefinition:
     """What Code Mode needs to know about one nested tool."""
 

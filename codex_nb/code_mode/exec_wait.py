@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from .._records import record
 from ..protocol import serde
 from ..protocol.serde import SerdeError
 from ..protocol.serde_json import SerdeJsonError, from_str, missing_field, struct_shape
@@ -36,7 +36,7 @@ from .specs import exec_spec, wait_spec
 EXEC_RECURSION = "exec cannot invoke itself"
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class NestedTarget:
     tool_name: ToolName
     kind: str  # "function" | "freeform"

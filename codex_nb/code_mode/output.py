@@ -7,17 +7,16 @@ is middle-truncated with Codex's ``formatted_truncate_text`` layout (4 bytes per
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .._records import record
 from ..protocol.items import ContentItem, OutputBody, collapse_body
 
 BYTES_PER_TOKEN = 4
 CellStatus = Literal["running", "completed", "failed", "terminated"]
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class CellSnapshot:
     """The new output of one cell since its last yield, and where it stands."""
 

@@ -5,9 +5,9 @@ Errors are values the model reads; the texts are Codex's.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 import json
 
-from .._records import record
 from .description import PRAGMA_PREFIX
 
 MAX_SAFE_INTEGER = (1 << 53) - 1
@@ -22,7 +22,7 @@ class PragmaError(ValueError):
     """The exec input is not runnable; ``str(err)`` is the exact text for the model."""
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ParsedExecSource:
     code: str
     yield_time_ms: int | None = None

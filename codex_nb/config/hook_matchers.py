@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import field
+from dataclasses import dataclass, field
 
-from .._records import record
 
 _EXACT = re.compile(r"[A-Za-z0-9_|]+")
 
@@ -37,7 +36,7 @@ def mcp_hook_tool_name(server: str, tool: str) -> str:
     return f"mcp__{server}__{tool}"
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Matcher:
     """A compiled matcher. Raises ``re.error`` for a regex that does not compile."""
 

@@ -14,12 +14,11 @@ import json
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from .._files import FileRefused, check_name, io_error_text
-from .._records import record
 from ..errors import HookError
 from .files import read_text_file
 from .hook_matchers import Matcher
@@ -63,7 +62,7 @@ def event_label(event_name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", event_name).lower()
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class CommandHandler:
     """A ``type = "command"`` handler."""
 
@@ -93,7 +92,7 @@ class CommandHandler:
         return out
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class PythonHandler:
     """An in-process notebook hook: a sync or async callable."""
 
@@ -112,7 +111,7 @@ class PythonHandler:
         return {"type": "python", "name": self.name, "timeout": self.timeout, "on_error": self.on_error}
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class SkippedHandler:
     """A handler type codex_nb parses but does not run (``prompt``, ``agent``, ``mcp_tool``)."""
 
@@ -128,7 +127,7 @@ class SkippedHandler:
 Handler = CommandHandler | PythonHandler | SkippedHandler
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class HookSpec:
     """One configured handler with where it came from."""
 
@@ -157,7 +156,7 @@ class HookSpec:
         return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class HookStateEntry:
     """``[hooks.state."<key>"]``: ``trusted_hash`` and ``enabled``."""
 
@@ -165,7 +164,7 @@ class HookStateEntry:
     enabled: bool = True
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class HooksConfig:
     """Parsed hooks of one source plus any ``[hooks.state]`` entries."""
 

@@ -26,11 +26,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from .._records import record
 from ..errors import ConfigError
 from .files import read_text_file
 
@@ -44,7 +43,7 @@ LayerSource = Literal["system", "user", "project", "session_flags"]
 _GATED = "project-local config, hooks, and exec policies"
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ConfigLayer:
     """One layer of the effective config: where it came from and what it set."""
 

@@ -21,15 +21,8 @@ from typing import TYPE_CHECKING
 
 from .._lazy import attach as _attach
 
-if TYPE_CHECKING:
-    from ..protocol.events import Event
-    from .source import EventSource
+if TYPE_CHECKING:  # loaded on first use (codex_nb._lazy); __all__ is derived from these
+    from ..protocol.events import Event as Event
+    from .source import EventSource as EventSource
 
-_LAZY = {
-    "Event": "codex_nb.protocol.events",
-    "EventSource": "codex_nb.events.source",
-}
-
-__getattr__, __dir__ = _attach(__name__, _LAZY)
-
-__all__ = ["Event", "EventSource"]
+__getattr__, __dir__ = _attach(__name__)

@@ -20,7 +20,6 @@ import threading
 from collections.abc import AsyncIterator, Callable
 
 from ..protocol.events import Event, EventMsg, WarningEvent
-from ..protocol._fast import trusted_model
 from .observers import Observers, observer_name
 
 log = logging.getLogger("codex_nb.bus")
@@ -84,31 +83,9 @@ class EventBus:
     ) -> Event:
         """Build the next event (``seq`` +1) and deliver it; ``thread_id`` defaults to the bus's."""
         thread_id = thread_id or self.thread_id
-        # Our own callers pass typed values: the envelope holds them without pydantic's second
-        # pass (half an event's cost); anything else is validated, with pydantic's clear errors.
-        trusted = (
-            type(id) is str
-            and type(thread_id) is str
-            and isinstance(msg, EventMsg)
-            and (turn_id is None or type(turn_id) is str)
-            and (revision is None or type(revision) is int)
-        )
         with self._lock:
             seq = next(self._seq)
-            if trusted:
-                event = trusted_model(
-                    Event,
-                    {
-                        "id": id,
-                        "msg": msg,
-                        "thread_id": thread_id,
-                        "turn_id": turn_id,
-                        "seq": seq,
-                        "revision": revision,
-                    },
-                )
-            else:
-                event = Event(id=id, msg=msg, thread_id=thread_id, turn_id=turn_id, seq=seq, revision=revision)
+            event = Event(id=id, msg=msg, thread_id=thread_id, turn_id=turn_id, seq=seq, revision=revision)
             self._deliver(event)
         return event
 

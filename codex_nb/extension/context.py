@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Any
 
-from .._records import record
+from dataclasses import dataclass
 
 MAX_TEXT = 4_000
 MAX_TOTAL = 40_000
@@ -36,7 +36,7 @@ class ContextError(ValueError):
     """A ``--cells`` / ``--vars`` request names something the kernel does not have; says what does."""
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Attachment:
     """One attached thing: a cell's source, a cell's output, a variable, or an image."""
 
@@ -51,7 +51,7 @@ class Attachment:
     truncated: bool = False
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class Attachments:
     """What ``collect`` found, in order, and how each will reach the agent."""
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeGuard
 
-from .._records import record
 from ..runtime.models import ScriptedModel
 
 
@@ -32,7 +32,7 @@ class SourceError(ValueError):
     """A ``--model`` / ``--source`` value cannot be used; the message names the fix."""
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Adapter:
     """One rule: ``accepts(value)`` decides, ``adapt(value)`` converts."""
 

@@ -17,13 +17,12 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from traitlets import Bool, Unicode
 from traitlets.config import Configurable
 
-from .._records import record
 from ..config import Config
 from ..runtime.session import Session
 from .sources import SourceError, SourceRegistry, needs_model, turn_task
@@ -53,7 +52,7 @@ class CodexNbExtension(Configurable):
     ).tag(config=True)
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class RunningTurn:
     """A turn a ``%%codex`` cell started, with the source it runs on."""
 
@@ -64,7 +63,7 @@ class RunningTurn:
     """Ends with the turn (the handle's own task when it has one)."""
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class KernelAgent:
     """Everything ``%load_ext codex_nb`` set up in one kernel."""
 

@@ -17,18 +17,17 @@ from __future__ import annotations
 import datetime
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, overload
 
-from .._records import record
 
 MAX_RECORDS = 10_000
 """Records kept per session (the oldest go first: a runaway loop must not grow memory)."""
 METADATA_KEY = "codex_nb"
 
 
-@record(kw_only=True, frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class ApprovalRecord:
     """One settled request: what was asked, the answer sent, who answered and when."""
 

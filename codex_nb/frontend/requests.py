@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from .._records import record
 from ..errors import AnswerError
 from .record import ApprovalRecord, Approvals, summarize
 
@@ -77,7 +76,7 @@ class Outcome(StrEnum):
     UNANSWERABLE = "unanswerable"
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class Settlement:
     outcome: Outcome
     response: Any = None

@@ -28,88 +28,44 @@ from .._lazy import attach as _attach
 # The engine is on every session's path, but the hook inputs, decisions, runners and events
 # are needed only once a hook runs: importing ``codex_nb.hooks.engine`` must not load them
 # through this package, so its names load on first use (see codex_nb._lazy).
-_LAZY = {
-    "AddContext": "codex_nb.hooks.types",
-    "Block": "codex_nb.hooks.types",
-    "CommandHandler": "codex_nb.config.hooks",
-    "HOOK_TOOL_ALIASES": "codex_nb.config.hook_matchers",
-    "HookCompleted": "codex_nb.hooks.hook_events",
-    "HookDecision": "codex_nb.hooks.types",
-    "HookEngine": "codex_nb.hooks.engine",
-    "HookInfo": "codex_nb.hooks.engine",
-    "HookInput": "codex_nb.hooks.types",
-    "HookOutputEntry": "codex_nb.hooks.hook_events",
-    "HookRunSummary": "codex_nb.hooks.hook_events",
-    "HookSpec": "codex_nb.config.hooks",
-    "HookStarted": "codex_nb.hooks.hook_events",
-    "HookStateEntry": "codex_nb.config.hooks",
-    "HooksConfig": "codex_nb.config.hooks",
-    "MAX_ASYNC_HOOKS": "codex_nb.hooks.engine",
-    "Matcher": "codex_nb.config.hook_matchers",
-    "PostToolUseInput": "codex_nb.hooks.types",
-    "PreToolUseInput": "codex_nb.hooks.types",
-    "PythonHandler": "codex_nb.config.hooks",
-    "Rewrite": "codex_nb.hooks.types",
-    "Stop": "codex_nb.hooks.types",
-    "load_hooks_path": "codex_nb.config.hooks",
-    "matcher_inputs": "codex_nb.config.hook_matchers",
-    "mcp_hook_tool_name": "codex_nb.config.hook_matchers",
-    "parse_hooks_json": "codex_nb.config.hooks",
-    "parse_hooks_table": "codex_nb.config.hooks",
-    "parse_hooks_toml": "codex_nb.config.hooks",
-    "post_tool_use_block_default": "codex_nb.hooks.messages",
-    "pre_tool_use_block_message": "codex_nb.hooks.messages",
-}
-
 if TYPE_CHECKING:
-    from ..config.hook_matchers import HOOK_TOOL_ALIASES, Matcher, matcher_inputs, mcp_hook_tool_name
-    from ..config.hooks import (
-        CommandHandler,
-        HooksConfig,
-        HookSpec,
-        HookStateEntry,
-        PythonHandler,
-        load_hooks_path,
-        parse_hooks_json,
-        parse_hooks_table,
-        parse_hooks_toml,
+    from ..config.hook_matchers import (
+        HOOK_TOOL_ALIASES as HOOK_TOOL_ALIASES,
+        Matcher as Matcher,
+        matcher_inputs as matcher_inputs,
+        mcp_hook_tool_name as mcp_hook_tool_name,
     )
-    from .engine import MAX_ASYNC_HOOKS, HookEngine, HookInfo
-    from .hook_events import HookCompleted, HookOutputEntry, HookRunSummary, HookStarted
-    from .messages import post_tool_use_block_default, pre_tool_use_block_message
-    from .types import AddContext, Block, HookDecision, HookInput, PostToolUseInput, PreToolUseInput, Rewrite, Stop
+    from ..config.hooks import (
+        CommandHandler as CommandHandler,
+        HooksConfig as HooksConfig,
+        HookSpec as HookSpec,
+        HookStateEntry as HookStateEntry,
+        PythonHandler as PythonHandler,
+        load_hooks_path as load_hooks_path,
+        parse_hooks_json as parse_hooks_json,
+        parse_hooks_table as parse_hooks_table,
+        parse_hooks_toml as parse_hooks_toml,
+    )
+    from .engine import MAX_ASYNC_HOOKS as MAX_ASYNC_HOOKS, HookEngine as HookEngine, HookInfo as HookInfo
+    from .hook_events import (
+        HookCompleted as HookCompleted,
+        HookOutputEntry as HookOutputEntry,
+        HookRunSummary as HookRunSummary,
+        HookStarted as HookStarted,
+    )
+    from .messages import (
+        post_tool_use_block_default as post_tool_use_block_default,
+        pre_tool_use_block_message as pre_tool_use_block_message,
+    )
+    from .types import (
+        AddContext as AddContext,
+        Block as Block,
+        HookDecision as HookDecision,
+        HookInput as HookInput,
+        PostToolUseInput as PostToolUseInput,
+        PreToolUseInput as PreToolUseInput,
+        Rewrite as Rewrite,
+        Stop as Stop,
+    )
 
-__getattr__, __dir__ = _attach(__name__, _LAZY)
-
-__all__ = [
-    "HOOK_TOOL_ALIASES",
-    "MAX_ASYNC_HOOKS",
-    "AddContext",
-    "Block",
-    "CommandHandler",
-    "HookCompleted",
-    "HookDecision",
-    "HookEngine",
-    "HookInfo",
-    "HookInput",
-    "HookOutputEntry",
-    "HookRunSummary",
-    "HookSpec",
-    "HookStarted",
-    "HookStateEntry",
-    "HooksConfig",
-    "Matcher",
-    "PostToolUseInput",
-    "PreToolUseInput",
-    "PythonHandler",
-    "Rewrite",
-    "Stop",
-    "load_hooks_path",
-    "matcher_inputs",
-    "mcp_hook_tool_name",
-    "parse_hooks_json",
-    "parse_hooks_table",
-    "parse_hooks_toml",
-    "post_tool_use_block_default",
-    "pre_tool_use_block_message",
-]
+__getattr__, __dir__ = _attach(__name__)

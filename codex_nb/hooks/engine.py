@@ -24,10 +24,10 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from .._records import record
 from ..errors import HookError
 from ..protocol.wire import well_formed
 from ..tools.hook_points import HookRequest, PostToolUseOutcome, PreToolUseOutcome
@@ -67,7 +67,7 @@ _LABELS: dict[str, tuple[Literal["pre_tool_use", "post_tool_use"], str]] = {
 }
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class HookInfo:
     """One configured hook as ``HookEngine.hooks()`` lists it."""
 
@@ -82,7 +82,7 @@ class HookInfo:
     source_path: str = ""
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class _Run:
     spec: HookSpec
     display_order: int

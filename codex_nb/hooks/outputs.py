@@ -8,10 +8,9 @@ The texts are Codex's (``codex-rs/hooks/src/engine/output_parser.rs`` and
 from __future__ import annotations
 
 import json
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from .._records import record
 from ..config.hooks import EVENT_NAMES
 from ..protocol.serde import nesting_error
 from .hook_events import HookOutputEntry, HookOutputEntryKind, HookRunStatus
@@ -22,7 +21,7 @@ _PRE_SPECIFIC = {"hookEventName", "permissionDecision", "permissionDecisionReaso
 _POST_SPECIFIC = {"hookEventName", "additionalContext", "updatedMCPToolOutput"}
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class RawRun:
     """What running one handler produced, before interpretation."""
 
@@ -38,7 +37,7 @@ class RawRun:
     """Runner notes (e.g. output spilled to a file), prepended to the entries."""
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class RunResult:
     status: HookRunStatus = "completed"
     entries: list[HookOutputEntry] = field(default_factory=list)

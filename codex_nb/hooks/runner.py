@@ -17,9 +17,9 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Coroutine, Mapping
+from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from .._records import record
 from .._process import ChildProcess, spawn
 from ..config.hooks import DEFAULT_OUTPUT_CAP
 from .hook_events import HookOutputEntry
@@ -28,7 +28,7 @@ from .outputs import RawRun
 _PIPE_GRACE_SEC = 2.0
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class CommandShell:
     """How a command string is run: ``[program, *args, command]``."""
 

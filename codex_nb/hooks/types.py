@@ -8,12 +8,11 @@ converted to that dict, so both kinds of hook share one set of rules and message
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from .._records import record
 
-
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class _ToolHookInput:
     session_id: str
     turn_id: str
@@ -51,14 +50,14 @@ class _ToolHookInput:
         return out
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class PreToolUseInput(_ToolHookInput):
     """What a PreToolUse hook sees (same fields as its stdin JSON)."""
 
     hook_event_name: Literal["PreToolUse"] = "PreToolUse"
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class PostToolUseInput(_ToolHookInput):
     """What a PostToolUse hook sees: the PreToolUse fields plus ``tool_response``."""
 
@@ -73,7 +72,7 @@ def _specific(event: str, **fields: Any) -> dict[str, Any]:
     return {"hookEventName": event, **{k: v for k, v in fields.items() if v is not None}}
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Block:
     """Block the call (PreToolUse) or replace the tool result with ``reason`` (PostToolUse)."""
 
@@ -102,7 +101,7 @@ class Block:
         return out
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Rewrite:
     """PreToolUse only: run the call with ``updated_input`` as its arguments."""
 
@@ -128,7 +127,7 @@ class Rewrite:
         return out
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class AddContext:
     """Add ``text`` to the conversation as a developer message; the call goes on."""
 
@@ -144,7 +143,7 @@ class AddContext:
         return out
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Stop:
     """PostToolUse ``continue:false``: the output text is replaced by ``reason``, else
     ``stop_reason``, else ``PostToolUse hook stopped execution``; success is kept."""

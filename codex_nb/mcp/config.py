@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from .._records import record
 from ..errors import ConfigError
 
 DEFAULT_STARTUP_TIMEOUT_SEC = 10.0
@@ -36,7 +35,7 @@ _STDIO = _COMMON | {"command", "args", "env", "env_vars", "cwd"}
 _HTTP = _COMMON | {"url", "bearer_token_env_var", "bearer_token", "http_headers", "env_http_headers"}
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class McpServerConfig:
     """One configured MCP server."""
 

@@ -32,8 +32,8 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 
-from .._records import record
 
 _PREFIX = "mcp__"
 _DELIMITER = "__"
@@ -41,7 +41,7 @@ MAX_TOOL_NAME_LENGTH = 128
 _HASH_LEN = 12
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class ModelName:
     """Where one raw MCP tool lands for the model."""
 
@@ -51,7 +51,7 @@ class ModelName:
     name: str
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class SkippedName:
     """A tool Codex would drop: its raw identity was already listed."""
 
@@ -108,7 +108,7 @@ def _unique_parts(namespace: str, name: str, raw_identity: str, used: set[str]) 
         attempt += 1
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class _Candidate:
     server: str
     raw_name: str

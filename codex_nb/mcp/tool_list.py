@@ -11,10 +11,9 @@ reason, and cuts over-long descriptions.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .._records import record
 from ..tools.exposure import ToolExposure
 from ..errors import ToolDefinitionError
 from ..tools.input_schema import parse_mcp_input_schema
@@ -31,7 +30,7 @@ Codex 0.169 sends descriptions whole; this bound is ours, far above any real too
 _TRUNCATED = "\n[truncated]"
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class Catalog:
     """The tools to register per server, and what was wrong with the rest."""
 

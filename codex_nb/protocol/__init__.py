@@ -2,7 +2,6 @@
 
 Modules:
 
-* ``_fast``: every place we reach past a library's public API, for speed.
 * ``app_server``: app-server v2 shapes Codex clients read.
 * ``events``: core events, one class per ``msg.type``.
 * ``frontend``: wire types of the tools that wait for a person.

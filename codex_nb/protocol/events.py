@@ -13,7 +13,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
 from .plan import PlanItemArg, UpdatePlanArgs
-from ._fast import trusted_model
 
 
 class EventMsg(BaseModel):
@@ -37,23 +36,12 @@ class PlanUpdate(EventMsg):
 
     @classmethod
     def from_args(cls, args: UpdatePlanArgs) -> PlanUpdate:
-        """The event for an accepted ``update_plan`` call's parsed arguments (no second validation:
-        they are already typed); a subclass is built and validated the ordinary way."""
-        if cls is not PlanUpdate:
-            return cls(explanation=args.explanation, plan=list(args.plan))
-        # Parsed arguments are already typed: the event holds them without a second validation.
-        return trusted_model(
-            PlanUpdate,
-            {"type": "plan_update", "explanation": args.explanation, "plan": list(args.plan)},
-            _PLAN_FIELDS_SET,
-        )
+        """The event for an accepted ``update_plan`` call's parsed arguments."""
+        return cls(explanation=args.explanation, plan=list(args.plan))
 
     def args(self) -> UpdatePlanArgs:
         """The plan as ``update_plan`` arguments again (explanation and steps), e.g. to diff or render."""
         return UpdatePlanArgs(explanation=self.explanation, plan=list(self.plan))
-
-
-_PLAN_FIELDS_SET = frozenset({"explanation", "plan"})
 
 
 class TurnStarted(EventMsg):

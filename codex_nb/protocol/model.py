@@ -7,9 +7,9 @@ history, the step's tool specs and the tool generation they come from.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from .._records import record
 
 Item = dict[str, Any]
 
@@ -25,7 +25,7 @@ def spec_tool_names(specs: list[dict[str, Any]]) -> list[str]:
     return names
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ModelRequest:
     """One sampling request, as the model would see it."""
 

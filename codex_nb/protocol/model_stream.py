@@ -12,12 +12,11 @@ names (``codex-rs/protocol/src/protocol.rs``): ``agent_message_delta``,
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from .._records import record
 from .events import AgentMessageDelta, EventMsg
 
 
@@ -119,14 +118,14 @@ class StreamError(EventMsg):
     additional_details: str | None = None
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class OutputItemDone:
     """One completed output item (``response.output_item.done``), as a wire dict."""
 
     item: dict[str, Any]
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ResponseCompleted:
     """``response.completed``: the response id and its token usage, if reported."""
 

@@ -22,10 +22,10 @@ import types
 import typing
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, TypeVar
 
-from .._records import record
 from .structs import is_struct, struct_config, struct_fields
 
 _T = TypeVar("_T")
@@ -115,7 +115,7 @@ class SerdeJsonError(ValueError):
 
 
 # -- shapes ------------------------------------------------------------------------------
-@record(frozen=True)
+@dataclass(frozen=True)
 class Field:
     wire: str
     name: str
@@ -124,7 +124,7 @@ class Field:
     has_default: bool  # missing from a sequence -> default (``#[serde(default)]``)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Shape:
     kind: str  # struct seq option str bool u64 i64 f64 enum any
     name: str = ""

@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
-
-from .._records import record
 
 
 __all__ = [
@@ -37,7 +36,7 @@ _ESC = "\x1b"
 _SOFT_HYPHEN = "\u00ad"
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class WrapMode:
     """The ``textwrap::Options`` knobs the TUI changes between prose and URL lines."""
 
@@ -246,7 +245,7 @@ def _east_asian(ch: str) -> bool:
 # ---------------------------------------------------------------- words
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class _Word:
     """A textwrap ``Word``: ``line[start:end]`` plus trailing spaces up to ``ws_end``."""
 

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from .._records import record
 from ..errors import ConfigError
 from ..protocol.serde_json import unknown_variant
 
@@ -75,7 +74,7 @@ class Secret:
         raise TypeError("a codex_nb Secret cannot be pickled")
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ProviderInfo:
     """One model provider, as Codex's ``ModelProviderInfo`` (only the Responses wire API)."""
 

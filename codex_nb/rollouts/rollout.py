@@ -19,11 +19,10 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._records import record
 from ..protocol.plan import UpdatePlanArgs
 from ..protocol.serde import SerdeError, nesting_error, parse_strict
 from ..protocol.serde_json import RECURSION_LIMIT
@@ -56,7 +55,7 @@ _NAME_CHARS = 80
 _NAMES_SHOWN = 10
 
 
-@record(kw_only=True, frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class PlanSnapshot:
     """One accepted ``update_plan`` call of a saved session."""
 
@@ -70,7 +69,7 @@ class PlanSnapshot:
     args: UpdatePlanArgs
 
 
-@record(kw_only=True, frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class RolloutTurn:
     turn_id: str
     status: str
@@ -78,7 +77,7 @@ class RolloutTurn:
     last_agent_message: str | None = None
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class Rollout:
     """A parsed rollout: metadata, turns, plan snapshots and what could not be read."""
 

@@ -16,10 +16,10 @@ import os
 import re
 import stat
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from .._records import record
 from ..errors import CodexNbError
 
 MAX_BYTES = 1 << 30
@@ -36,7 +36,7 @@ class RolloutError(CodexNbError):
     """A rollout file cannot be read at all (missing, not a regular file, too large, bad zstd)."""
 
 
-@record(kw_only=True, frozen=True, slots=True)
+@dataclass(kw_only=True, frozen=True, slots=True)
 class RawLine:
     """One line of the file; ``data`` is None when the line was longer than the cap (and skipped)."""
 

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .._records import record
+from dataclasses import dataclass
 from .rollout import KNOWN_TYPES, Rollout, _output_text, _plan_args, read_rollout
 from .rollout import codex_home as _codex_home
 from .rollout_lines import RolloutError, _inflating, open_regular, size_text
@@ -41,7 +41,7 @@ _INFLATE_BLOCK = 64 << 10  # small: what inflated before a broken spot is kept
 _SUFFIXES = (".jsonl", ".jsonl.zst", ".jsonl.gz")
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class CodexSession:
     """One saved session of a Codex home, as the list shows it."""
 

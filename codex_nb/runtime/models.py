@@ -10,10 +10,9 @@ import copy
 import dataclasses
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import KW_ONLY, field
+from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, TypeGuard
 
-from .._records import record
 from ..errors import ScriptedModelError
 from ..protocol.model import Item, Model, ModelRequest
 
@@ -24,7 +23,7 @@ Step = Sequence[Item] | Callable[[ModelRequest], Sequence[Item] | Awaitable[Sequ
 __all__ = ["Model", "ModelRequest", "ScriptedModel"]
 
 
-@record
+@dataclass
 class ScriptedModel:
     """Replays scripted responses; fails loudly when over- or under-used.
 

@@ -19,10 +19,9 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Generator
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .._records import record
 from ..code_mode.planning import CodeModeFinalizer
 from ..config import Config
 from ..errors import ToolCallError, TurnError
@@ -87,7 +86,7 @@ INTERRUPT_GRACE_SECONDS = 0.1  # GRACEFULL_INTERRUPTION_TIMEOUT_MS
 ABORT_REASONS = ("interrupted", "replaced", "review_ended", "budget_limited")
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class CallToolResult:
     """What ``Session.call_tool`` returns."""
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Sequence
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from .._records import record
 from ..errors import CassetteError, ModelError, ScriptedModelError
 from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, TurnComplete, TurnStarted, WarningEvent
 from ..protocol.items import developer_message, malformed_item, message_text, user_message
@@ -46,7 +45,7 @@ TURN_ABORTED_MARKER = (
 )
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class TurnResult:
     turn_id: str
     status: TurnStatus
@@ -67,7 +66,7 @@ class TurnResult:
         return {i["call_id"]: i.get("output") for i in self.items if i.get("type", "").endswith("_output")}
 
 
-@record
+@dataclass
 class UsageTally:
     """A thread's token usage: the running ``total`` and the ``last`` response's usage."""
 

@@ -25,73 +25,38 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .._lazy import attach as _attach
-from .nbval import NBVAL_SANITIZE
-from .recording import ModelRequest, RecordingSubscriber, ScriptedModel
-from .sample_home import SAMPLE_CODEX_HOME
+from .nbval import NBVAL_SANITIZE as NBVAL_SANITIZE
+from .recording import (
+    ModelRequest as ModelRequest,
+    RecordingSubscriber as RecordingSubscriber,
+    ScriptedModel as ScriptedModel,
+)
+from .sample_home import SAMPLE_CODEX_HOME as SAMPLE_CODEX_HOME
 
-if TYPE_CHECKING:
-    from .acp_agents import CodexAcpNotFound, codex_acp_binary, pinned_codex_acp_version, write_codex_acp_home
-    from .codex_ref import CodexNotFound, codex_binary, codex_config_toml, pinned_codex_version
-    from .notebook_document import MemoryNotebook
+if TYPE_CHECKING:  # loaded on first use (codex_nb._lazy); __all__ is derived
+    from .acp_agents import (
+        CodexAcpNotFound as CodexAcpNotFound,
+        codex_acp_binary as codex_acp_binary,
+        pinned_codex_acp_version as pinned_codex_acp_version,
+        write_codex_acp_home as write_codex_acp_home,
+    )
+    from .codex_ref import (
+        CodexNotFound as CodexNotFound,
+        codex_binary as codex_binary,
+        codex_config_toml as codex_config_toml,
+        pinned_codex_version as pinned_codex_version,
+    )
+    from .notebook_document import MemoryNotebook as MemoryNotebook
     from .responses_server import (
-        CutStream,
-        Events,
-        Garbage,
-        HttpError,
-        Raw,
-        Redirect,
-        ResponsesServer,
-        ResponsesServerError,
-        Stall,
+        CutStream as CutStream,
+        Events as Events,
+        Garbage as Garbage,
+        HttpError as HttpError,
+        Raw as Raw,
+        Redirect as Redirect,
+        ResponsesServer as ResponsesServer,
+        ResponsesServerError as ResponsesServerError,
+        Stall as Stall,
     )
 
-_LAZY = {
-    "CodexAcpNotFound": "codex_nb.testing.acp_agents",
-    "codex_acp_binary": "codex_nb.testing.acp_agents",
-    "pinned_codex_acp_version": "codex_nb.testing.acp_agents",
-    "write_codex_acp_home": "codex_nb.testing.acp_agents",
-    "MemoryNotebook": "codex_nb.testing.notebook_document",
-    "CodexNotFound": "codex_nb.testing.codex_ref",
-    "codex_binary": "codex_nb.testing.codex_ref",
-    "codex_config_toml": "codex_nb.testing.codex_ref",
-    "pinned_codex_version": "codex_nb.testing.codex_ref",
-    "CutStream": "codex_nb.testing.responses_server",
-    "Events": "codex_nb.testing.responses_server",
-    "Garbage": "codex_nb.testing.responses_server",
-    "HttpError": "codex_nb.testing.responses_server",
-    "Raw": "codex_nb.testing.responses_server",
-    "Redirect": "codex_nb.testing.responses_server",
-    "ResponsesServer": "codex_nb.testing.responses_server",
-    "ResponsesServerError": "codex_nb.testing.responses_server",
-    "Stall": "codex_nb.testing.responses_server",
-}
-
-
-__getattr__, __dir__ = _attach(__name__, _LAZY)
-
-
-__all__ = [
-    "CodexAcpNotFound",
-    "CodexNotFound",
-    "CutStream",
-    "Events",
-    "Garbage",
-    "HttpError",
-    "MemoryNotebook",
-    "ModelRequest",
-    "NBVAL_SANITIZE",
-    "Raw",
-    "RecordingSubscriber",
-    "Redirect",
-    "ResponsesServer",
-    "ResponsesServerError",
-    "SAMPLE_CODEX_HOME",
-    "ScriptedModel",
-    "Stall",
-    "codex_acp_binary",
-    "codex_binary",
-    "codex_config_toml",
-    "pinned_codex_acp_version",
-    "pinned_codex_version",
-    "write_codex_acp_home",
-]
+__getattr__, __dir__ = _attach(__name__)

@@ -27,11 +27,11 @@ import json
 import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from .._records import record
 
 Item = dict[str, Any]
 
@@ -40,7 +40,7 @@ class ResponsesServerError(AssertionError):
     """The script and the requests the server saw do not match."""
 
 
-@record(frozen=True, kw_only=False)
+@dataclass(frozen=True, kw_only=False)
 class HttpError:
     """Answer the request with this HTTP status, an optional body and headers (e.g. Retry-After)."""
 
@@ -49,7 +49,7 @@ class HttpError:
     headers: Mapping[str, str] | None = None
 
 
-@record(frozen=True, kw_only=False)
+@dataclass(frozen=True, kw_only=False)
 class CutStream:
     """Stream ``after_items`` output items, then close the connection without response.completed."""
 
@@ -57,7 +57,7 @@ class CutStream:
     items: Sequence[Item] = ()
 
 
-@record(frozen=True, kw_only=False)
+@dataclass(frozen=True, kw_only=False)
 class Stall:
     """Send response.created, then hold the connection silent for ``seconds`` and close it.
 
@@ -69,14 +69,14 @@ class Stall:
     then: Sequence[Item] | None = None
 
 
-@record(frozen=True, kw_only=False)
+@dataclass(frozen=True, kw_only=False)
 class Garbage:
     """Answer 200 ``text/event-stream`` with these raw bytes instead of a valid stream."""
 
     text: str
 
 
-@record(frozen=True, kw_only=False)
+@dataclass(frozen=True, kw_only=False)
 class Events:
     """Stream these Responses-API events verbatim (dicts become ``event:``/``data:`` frames).
 
@@ -91,7 +91,7 @@ class Events:
     hold_after: int | None = None
 
 
-@record(frozen=True, kw_only=False)
+@dataclass(frozen=True, kw_only=False)
 class Raw:
     """Answer with this status, these headers and these body bytes, exactly as given.
 
@@ -105,7 +105,7 @@ class Raw:
     headers: Mapping[str, str] | None = None
 
 
-@record(frozen=True, kw_only=False)
+@dataclass(frozen=True, kw_only=False)
 class Redirect:
     """Answer with a redirect (``status``, default 307: keep the method and body) to ``location``."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Literal
 
-from .._records import record
+from dataclasses import dataclass
 from ..errors import CodexNbError
 
 Delivery = Literal["steered", "queued", "new_turn", "not_sent", "failed"]
@@ -24,7 +24,7 @@ SuggestionState = Literal["pending", "sent", "adopted", "partly_adopted", "ignor
 Decision = Literal["approved", "revised", "rejected"]
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class StepComment:
     """A person's comment on one step of the agent's plan."""
 
@@ -45,7 +45,7 @@ class StepComment:
     error: str | None = None
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class PlanSuggestion:
     """A change to the plan a person proposed: the whole list of steps as they want it."""
 
@@ -68,7 +68,7 @@ class PlanSuggestion:
     error: str | None = None
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class ProposalAnswer:
     """A person's answer to a proposed plan of Plan mode."""
 

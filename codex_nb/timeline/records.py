@@ -8,10 +8,10 @@ is a snapshot that arrived out of order and was refused rather than re-ordered.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-from .._records import record
 
 STATUS_RANK = {"pending": 0, "in_progress": 1, "completed": 2}
 """How far along a status is: a change to a lower rank is a regression."""
@@ -32,7 +32,7 @@ class SourceKind(StrEnum):
     """Any other ``EventSource``."""
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class PlanStep:
     """One step of a snapshot: its text and its status (``pending``/``in_progress``/``completed``)."""
 
@@ -40,7 +40,7 @@ class PlanStep:
     status: str
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class PlanRevision:
     """One accepted plan snapshot, as the timeline recorded it."""
 
@@ -68,7 +68,7 @@ class PlanRevision:
 ChangeKind = Literal["added", "removed", "renamed", "status", "renamed_status"]
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class StepChange:
     """What happened to one step between two revisions."""
 
@@ -104,7 +104,7 @@ class StepChange:
         return STATUS_RANK.get(self.new_status, 0) < STATUS_RANK.get(self.old_status, 0)
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class PlanDiff:
     """The step-level changes from revision ``old_index`` to ``new_index`` (see ``diff_plans``)."""
 
@@ -148,7 +148,7 @@ class PlanDiff:
         return not self.changes and not self.explanation_changed
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class DroppedRevision:
     """A snapshot refused because its revision was not newer than the newest recorded."""
 
@@ -159,7 +159,7 @@ class DroppedRevision:
     turn_id: str | None
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class PlanProposal:
     """A proposed plan of Codex's Plan mode: the ``<proposed_plan>`` block of the model's
     message, which the app-server sends as a ``plan`` item (``item/plan/delta``, then

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._records import record
+from dataclasses import dataclass
 from .diff import RENAME_SIMILARITY, diff_plans, similarity
 from .records import PlanStep
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class SuggestedChange:
     """One change of a suggestion."""
 

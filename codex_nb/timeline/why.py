@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from .._records import record
 from ..protocol.events import Event
 from ..protocol.wire import well_formed
 from .records import SourceKind
@@ -37,7 +37,7 @@ _TURN_END = ("turn_complete", "turn_aborted")
 _PEER = {SourceKind.APP_SERVER: "Codex sent no turn/plan/updated", SourceKind.ACP: "the ACP agent sent no plan update"}
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class NoPlan:
     """A turn that ended without a plan, and why (see the module docstring for ``reason``)."""
 
@@ -54,7 +54,7 @@ class NoPlan:
         return f"No plan: {self.message}" + (f"; {self.fix}" if self.fix else "")
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class _Turn:
     turn_id: str | None
     offered: bool | None = None

@@ -45,34 +45,12 @@ from typing import TYPE_CHECKING
 
 from .._lazy import attach as _attach
 
-if TYPE_CHECKING:
-    from .base import Tool
-    from .tool_errors import Fatal, RespondToModel
-    from .exposure import ToolExposure
-    from .invocation import ModeKind, ToolInvocation
-    from .names import ToolName
-    from .payload import ToolOutput
+if TYPE_CHECKING:  # loaded on first use (codex_nb._lazy); __all__ is derived
+    from .base import Tool as Tool
+    from .tool_errors import Fatal as Fatal, RespondToModel as RespondToModel
+    from .exposure import ToolExposure as ToolExposure
+    from .invocation import ModeKind as ModeKind, ToolInvocation as ToolInvocation
+    from .names import ToolName as ToolName
+    from .payload import ToolOutput as ToolOutput
 
-_LAZY = {
-    "Tool": "codex_nb.tools.base",
-    "Fatal": "codex_nb.tools.tool_errors",
-    "RespondToModel": "codex_nb.tools.tool_errors",
-    "ToolExposure": "codex_nb.tools.exposure",
-    "ModeKind": "codex_nb.tools.invocation",
-    "ToolInvocation": "codex_nb.tools.invocation",
-    "ToolName": "codex_nb.tools.names",
-    "ToolOutput": "codex_nb.tools.payload",
-}
-
-__getattr__, __dir__ = _attach(__name__, _LAZY)
-
-__all__ = [
-    "Fatal",
-    "ModeKind",
-    "RespondToModel",
-    "Tool",
-    "ToolExposure",
-    "ToolInvocation",
-    "ToolName",
-    "ToolOutput",
-]
+__getattr__, __dir__ = _attach(__name__)

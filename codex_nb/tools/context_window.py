@@ -10,13 +10,11 @@ deferred tool namespaces this window was already told about (tool_search).
 from __future__ import annotations
 
 import uuid
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from .._records import record
 
-
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class ContextWindow:
     last_token_usage: Any = None
     """The last response's usage: a Responses ``usage`` dict or an object with ``total_tokens``."""

@@ -11,11 +11,10 @@ adapter that implements this port. ``NoHooks`` serves when nothing is configured
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import field
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal, Protocol
 
-from .._records import record
 from ..protocol.events import Event, EventMsg
 
 _UNSET: Any = object()
@@ -65,7 +64,7 @@ class HookRequest:
         return self._read_input()
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class PreToolUseOutcome:
     """``continue``, ``block`` (with reason) or ``rewrite`` (with the new input JSON)."""
 
@@ -75,7 +74,7 @@ class PreToolUseOutcome:
     additional_contexts: list[str] = field(default_factory=list)
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class PostToolUseOutcome:
     """A block replaces the output (success False); feedback replaces only its text."""
 

@@ -15,11 +15,10 @@ import functools
 import itertools
 import threading
 from collections.abc import Callable
-from dataclasses import field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .._records import record
 from ..config import Config
 from ..events.bus import EventBus
 from ..frontend.requests import FrontendRequests
@@ -96,7 +95,7 @@ def _revisions() -> Callable[[], int]:
     return itertools.count(1).__next__
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class TurnContext:
     """Per-turn facts and services shared by every call of the turn."""
 
@@ -152,7 +151,7 @@ class InvokedTool(Protocol):
     def hook_tool_input(self, payload_text: str) -> Any: ...
 
 
-@record(kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class ToolInvocation:
     """One call being handled."""
 

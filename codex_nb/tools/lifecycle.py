@@ -9,16 +9,16 @@ context manager whose exit always records one ``ControlToolCallFact``; a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 import threading
 import time
 from enum import StrEnum
 from typing import Literal, Protocol
 
-from .._records import record
 from .names import ToolName
 
 
-@record(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True)
 class ToolCallOutcome:
     """``Completed{success}``, ``Blocked``, ``Failed{handler_executed}`` or ``Aborted``."""
 
@@ -60,7 +60,7 @@ _ABORTED = ToolCallOutcome(kind="Aborted")
 # Records are made twice per call: slotted and not frozen (a frozen dataclass sets each
 # field through object.__setattr__, which made them cost as much as parsing a small plan).
 # They are shared with every observer and kept in the session's rings: treat them as read-only.
-@record(kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class LifecycleRecord:
     """One lifecycle notification, as a contributor would see it (read-only by convention)."""
 
@@ -152,7 +152,7 @@ class ControlToolStatus(StrEnum):
     INTERRUPTED = "Interrupted"
 
 
-@record(kw_only=True, slots=True)
+@dataclass(kw_only=True, slots=True)
 class ControlToolCallFact:
     """Analytics fact for a builtin control tool call; never carries plan content (read-only by
     convention, like ``LifecycleRecord``)."""

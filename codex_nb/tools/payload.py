@@ -5,31 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .._records import record
 from ..protocol.items import OutputBody, body_text, collapse_body, empty_tool_search_output
-from ..protocol._fast import slot_setters
 from .names import ToolName
 
 PayloadKind = Literal["function", "custom", "tool_search"]
 
 
-# Every call routes into a Payload and a ToolCall. Both stay frozen, but their __init__ is
-# written out: the one dataclass generates sets each field through object.__setattr__, which
-# made the pair cost about a quarter of parsing a small plan; a slot's own setter costs less
-# (protocol._fast.slot_setters).
-# tests/unit/tools/test_tool_call_init.py holds both equal to what dataclass would build.
-
-
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Payload:
     """``Function{arguments}``, ``Custom{input}`` or ``ToolSearch{arguments}``: the three kinds of Codex call input."""
 
     kind: PayloadKind
     text: str
-
-    def __init__(self, kind: PayloadKind, text: str) -> None:
-        _SET_KIND(self, kind)
-        _SET_TEXT(self, text)
 
     @classmethod
     def function(cls, arguments: str) -> Payload:
@@ -45,7 +32,7 @@ class CallSource:
     CODE_MODE = "code_mode"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True, init=False)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ToolCall:
     """A routed call: which tool, which call id, what input."""
 
@@ -55,29 +42,8 @@ class ToolCall:
     source: str = CallSource.DIRECT
     cell_id: str | None = None
 
-    def __init__(
-        self,
-        *,
-        tool_name: ToolName,
-        call_id: str,
-        payload: Payload,
-        source: str = CallSource.DIRECT,
-        cell_id: str | None = None,
-    ) -> None:
-        _SET_TOOL_NAME(self, tool_name)
-        _SET_CALL_ID(self, call_id)
-        _SET_PAYLOAD(self, payload)
-        _SET_SOURCE(self, source)
-        _SET_CELL_ID(self, cell_id)
 
-
-_SET_KIND, _SET_TEXT = slot_setters(Payload, "kind", "text")
-_SET_TOOL_NAME, _SET_CALL_ID, _SET_PAYLOAD, _SET_SOURCE, _SET_CELL_ID = slot_setters(
-    ToolCall, "tool_name", "call_id", "payload", "source", "cell_id"
-)
-
-
-@record(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class ToolOutput:
     """What a handler returns. Only ``body`` reaches the model; ``success`` is internal.
 

@@ -10,10 +10,9 @@ Cancellation is layered around this by ``tools.calls``.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from .._records import record
 from ..protocol.items import developer_message
 from ..protocol.wire import dumps
 from .tool_errors import Fatal, RespondToModel
@@ -24,7 +23,7 @@ from .payload import Payload, ToolCall, ToolOutput
 from .registry import RegisteredTool
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class CallResult:
     """The outcome of one call: its paired output item and what consumers need to know."""
 

@@ -9,10 +9,9 @@ unchanged registry takes no snapshot and does not walk the catalog.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from .._records import record
 from .exposure import ToolExposure
 from .names import DEFAULT_NAMESPACE, ToolName
 from .registry import RegisteredTool, RegistrySnapshot, ToolRegistry
@@ -28,14 +27,14 @@ from ..config import Config
 Finalizer = Callable[[list[RegisteredTool], Config], "FinalizedTools"]
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class FinalizedTools:
     entries: list[RegisteredTool]
     spec_for: Callable[[RegisteredTool], dict[str, Any]] | None = None
     visible: Callable[[RegisteredTool], bool] | None = None
 
 
-@record(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class ToolPlan:
     """What one sampling step sees: generation, model-visible specs, router."""
 

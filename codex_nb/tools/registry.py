@@ -11,24 +11,24 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from .._records import record
 from ..errors import ToolCollisionError, ToolDefinitionError
 from .base import Tool
 from .exposure import ToolExposure
 from .names import ToolName
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class RegisteredTool:
     tool: Tool
     source: str
     exposure: ToolExposure
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class RegistrySnapshot:
     """An immutable, insertion-ordered view of the registry at one generation."""
 

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from .._records import record
 from .exposure import ToolExposure
 from .names import ToolName
 from .payload import Payload, ToolCall
 from .registry import RegisteredTool, RegistrySnapshot
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class RoutingError:
     """An item that is a call but cannot be routed; ``item`` is its paired output."""
 

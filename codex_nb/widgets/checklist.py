@@ -20,13 +20,12 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
 import anywidget
 import traitlets
 
-from .._records import record
 from ..events.source import EventSource
 from ..protocol.events import Event
 from ..protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
@@ -50,7 +49,7 @@ _TURN_END = {"completed", "interrupted", "failed"}
 SNAPSHOT_KEYS = ("explanation", "steps", "thread_id", "turn_id", "revision")
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class ChecklistStats:
     """Counters for tests and benchmarks."""
 
@@ -64,7 +63,7 @@ class ChecklistStats:
     """State batches sent (each one comm message)."""
 
 
-@record(kw_only=True, frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class _Snapshot:
     explanation: str | None
     steps: list[dict[str, str]]
@@ -73,7 +72,7 @@ class _Snapshot:
     revision: int
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class _Pending:
     snapshot: _Snapshot | None = None
     meta: dict[str, Any] = field(default_factory=dict)

@@ -21,10 +21,9 @@ import io
 import itertools
 import json
 from collections import deque
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from .._records import record
 from ..protocol.events import Event
 from .hook_runs import hook_outcome, hook_title, seconds
 
@@ -36,7 +35,7 @@ MAX_ENTRIES = 10_000
 TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution"})
 
 
-@record
+@dataclass
 class _Entry:
     kind: str  # assistant | reasoning | tool | notice | error
     id: str

@@ -4,7 +4,7 @@ Every import in codex_nb is read with ``ast``: module level, inside functions (l
 and under ``TYPE_CHECKING`` alike. The layers, lowest first (an arrow points at
 what a layer may import):
 
-    protocol/, errors, _files, _lazy, _process/, _interrupt, _records, _secrets, _version, _front_end
+    protocol/, errors, _files, _lazy, _process/, _interrupt, _secrets, _version, _front_end
         <-  frontend/, events/, config/  <-  tools/ (with tools/notebook/)
         <-  hooks/, code_mode/, app_server/, acp/, responses/, mcp/, rollouts/, cassettes/
         <-  runtime/, timeline/  <-  render/, widgets/, extension/, agent_server/
@@ -36,7 +36,6 @@ LAYERS: list[tuple[str, ...]] = [
         "_lazy",
         "_process",
         "_interrupt",
-        "_records",
         "_secrets",
         "_version",
         "_front_end",
@@ -178,6 +177,86 @@ def test_update_plan_reaches_the_bus_without_runtime() -> None:
         seen.add(name)
         todo.extend(GRAPH[name])
     assert not {n for n in seen if n.startswith(("codex_nb.runtime", "codex_nb.hooks", "codex_nb.code_mode"))}
+
+
+# Plain Python: code is not written as text and compiled at run time, and pydantic models are
+# built through pydantic's public API (validation, ``model_construct``, ``TypeAdapter``), never
+# by writing the slots it keeps for itself.
+RUNS_CODE = {
+    # the notebook tool runs the Python a model (or person) sends to the kernel: its purpose
+    "codex_nb.tools.notebook.run",
+}
+PYDANTIC_PRIVATE = re.compile(r"__pydantic_\w+__")
+
+
+def clever_spots(tree: ast.AST) -> list[str]:
+    """What ``tree`` does that the rule above forbids, one line each. A frozen dataclass's
+    ``__post_init__`` may set its own fields with ``object.__setattr__`` (dataclasses' documented way)."""
+    found: list[str] = []
+    post_init = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name == "__post_init__"
+        for inner in ast.walk(node)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else None
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "builtins":
+                name = func.attr
+            if name in ("exec", "eval", "compile"):
+                found.append(f"line {node.lineno}: {name}() of code")
+            if name in ("setattr", "delattr") and any(
+                isinstance(a, ast.Constant) and isinstance(a.value, str) and PYDANTIC_PRIVATE.fullmatch(a.value)
+                for a in node.args
+            ):
+                found.append(f"line {node.lineno}: {name}() of a pydantic private attribute")
+            if isinstance(func, ast.Attribute) and func.attr in ("__setattr__", "__delattr__", "__set__"):
+                owner = ast.unparse(func.value)
+                own_fields = id(node) in post_init and ast.unparse(node.args[:1]) == "self"
+                if (
+                    owner in ("object", "BaseModel") or "pydantic" in owner or func.attr == "__set__"
+                ) and not own_fields:
+                    found.append(f"line {node.lineno}: {owner}.{func.attr}() bypasses the class's own setattr")
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store | ast.Del):
+            if PYDANTIC_PRIVATE.fullmatch(node.attr) or node.attr == "__dict__":
+                found.append(f"line {node.lineno}: writes .{node.attr}")
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call):
+            call = node.value
+            if isinstance(call.func, ast.Name) and call.func.id == "vars" and "BaseModel" in ast.unparse(call.args):
+                found.append(f"line {node.lineno}: reaches into BaseModel's own descriptors")
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(GRAPH))
+def test_no_code_compiled_at_run_time_and_no_write_to_pydantic_private_slots(name: str) -> None:
+    spots = clever_spots(ast.parse(modules()[name].read_text()))
+    if name in RUNS_CODE:
+        spots = [s for s in spots if "of code" not in s]
+    assert not spots, f"{name}: " + "; ".join(spots)
+
+
+def test_the_plain_python_check_catches_each_trick() -> None:
+    tricks = [
+        "exec('def f(): pass', {}, ns)",
+        "f = compile(text, '<x>', 'exec')",
+        "builtins.eval('1')",
+        "object.__setattr__(model, '__pydantic_fields_set__', set())",
+        "setattr(model, '__pydantic_extra__', None)",
+        "model.__pydantic_private__ = None",
+        "model.__dict__ = values",
+        "_SET = vars(BaseModel)['__dict__'].__set__",
+        "vars(cls)[name].__set__(obj, value)",
+        "def __post_init__(self):\n    object.__setattr__(other, 'kind', 'all')",
+    ]
+    for trick in tricks:
+        assert clever_spots(ast.parse(trick)), trick
+    plain = (
+        "re.compile('x')\nmodel = Model.model_construct(**values)\nself.eval('js')\nsuper().__setattr__(n, v)\n"
+        "def __post_init__(self):\n    object.__setattr__(self, 'kind', 'all')\n"
+    )
+    assert clever_spots(ast.parse(plain)) == []
 
 
 def is_facade(name: str, path: Path) -> bool:

@@ -45,6 +45,8 @@ def test_ci_test_runs_each_test_command_as_a_step():
     assert all(line.startswith("step ") for line in commands[:-1]), commands
     assert sum("python -m pytest" in line for line in body) == 2
     assert any("pytest" in line and "tests/browser" in line for line in body)
+    # every test runs in CI: the ones marked slow too (a run over a folder leaves them out)
+    assert all("--slow" in line for line in body if "python -m pytest" in line)
 
 
 def test_ci_test_gives_the_tests_a_home_of_their_own():

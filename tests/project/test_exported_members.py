@@ -13,8 +13,8 @@ import pytest
 import codex_nb as cx
 
 
-# ``cx.__all__``: what a notebook needs, in groups, each sorted. Changing the public surface means
-# changing this list (and, for a name that leaves, an alias in ``codex_nb._MOVED``).
+# ``cx.__all__`` (derived from the package's re-exports, codex_nb._lazy): what a notebook needs, in
+# groups, each sorted. Changing the public surface means changing this list (and, for a name that leaves, an alias in ``codex_nb._MOVED``).
 GROUPS: list[list[str]] = [
     ["AnswerPolicy", "Config", "Session"],
     ["ResponsesModel", "ScriptedModel"],
@@ -30,8 +30,8 @@ GROUPS: list[list[str]] = [
         "image_thumbnails",
     ],
     ["AcpAgent", "CodexAppServer", "McpServers", "RolloutReplay", "codex_sessions", "list_rollouts", "read_rollout"],
-    ["CodexNbError", "ConfigError", "ModelError", "TurnError", "TurnInterrupted"],
     ["hooks"],
+    ["CodexNbError", "ConfigError", "ModelError", "TurnError", "TurnInterrupted"],
     ["load_ipython_extension", "unload_ipython_extension"],
 ]
 

@@ -9,7 +9,6 @@ since this one has long imported everything.
 
 from __future__ import annotations
 
-import ast
 import importlib
 import json
 import subprocess
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import codex_nb as cx
+from codex_nb import _lazy
 
 HEAVY = (
     "ipywidgets",
@@ -200,56 +200,52 @@ asyncio.run(main())
     assert out.stdout.split()[:2] == ["completed", "True"], out.stdout
 
 
-def typed_mirror(path: Path, package: str) -> tuple[dict[str, str], set[str]]:
-    """The ``TYPE_CHECKING`` imports of a package's ``__init__`` as ``{name: module}``, and the
-    names it imports eagerly (outside that block)."""
-    tree = ast.parse(path.read_text())
-    if path.name != "__init__.py":  # a plain module: ``.`` is the package that holds it
-        package = package.rpartition(".")[0]
-    block = next(node for node in tree.body if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test))
-    typed: dict[str, str] = {}
-    for node in block.body:
-        assert isinstance(node, ast.ImportFrom) and node.level, ast.unparse(node)
-        base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-        for alias in node.names:
-            typed[alias.name] = f"{base}.{node.module}" if node.module else f"{base}.{alias.name}"
-    eager = {
-        alias.name
-        for node in tree.body
-        if isinstance(node, ast.ImportFrom) and node.module != "__future__"
-        for alias in node.names
-        if not (alias.asname or alias.name).startswith("_")
-    }
-    return typed, eager
+LAZY_PACKAGES = [
+    "codex_nb",
+    "codex_nb.events",
+    "codex_nb.hooks",
+    "codex_nb.testing",
+    "codex_nb.tools",
+]
 
 
-@pytest.mark.parametrize(
-    "package",
-    [
-        "codex_nb",
-        "codex_nb.events",
-        "codex_nb.hooks",
-        "codex_nb.testing",
-        "codex_nb.tools",
-    ],
-)
-def test_lazy_names_and_their_typed_mirror_agree(package: str) -> None:
-    """``_LAZY`` (what runs) and the ``TYPE_CHECKING`` imports (what editors see) name the same
-    objects from the same modules, and with the eager names they make up ``__all__``."""
+@pytest.mark.parametrize("package", LAZY_PACKAGES)
+def test_each_lazy_name_is_the_object_its_module_defines(package: str) -> None:
+    """What the ``TYPE_CHECKING`` block names (what editors and mypy see) is what runs: each lazy
+    name is the object of the module the block imports it from, each lazy submodule is that
+    submodule, and ``__all__`` holds exactly the explicit re-exports and the public functions."""
     module = importlib.import_module(package)
-    typed, eager = typed_mirror(Path(module.__file__), package)
-    submodules = getattr(module, "_LAZY_MODULES", ())
-    assert {name: typed.pop(name) for name in submodules} == {name: f"{package}.{name}" for name in submodules}
-    assert typed == module._LAZY
-    # Public submodules are reachable; of the root's, only ``hooks`` is in ``__all__``, and
-    # ``cx.extension`` never is: a star import must not load IPython.
-    assert "extension" not in module.__all__
-    reachable = set(module.__all__) | set(submodules)
-    assert reachable == set(module._LAZY) | set(submodules) | (eager - {"TYPE_CHECKING"}) | (
-        {"load_ipython_extension", "unload_ipython_extension"} if package == "codex_nb" else set()
-    )
-    for name in module.__all__:
-        assert getattr(module, name) is not None
+    lazy, submodules, public = _lazy.read(module.__package__, Path(module.__file__).read_text())
+    assert lazy, f"{package} has no lazy names: it needs no codex_nb._lazy"
+    for name, home in lazy.items():
+        assert getattr(module, name) is getattr(importlib.import_module(home), name), name
+    for name in submodules:
+        assert getattr(module, name) is importlib.import_module(f"{module.__package__}.{name}"), name
+    assert module.__all__ == public and len(set(public)) == len(public)
+    assert "extension" not in module.__all__  # a star import must not load IPython
+    star: dict[str, object] = {}
+    exec(f"from {package} import *", star)  # noqa: S102  # what a notebook's star import binds
+    assert set(star) - {"__builtins__"} == set(public)
+
+
+def test_lazy_reads_one_list_of_names() -> None:
+    source = """
+from typing import TYPE_CHECKING
+from .errors import Oops as Oops, _Private as _Private
+from .helpers import internal
+if TYPE_CHECKING:
+    from .config import Config as Config
+    from ..protocol.events import Event as Event, Hidden
+    from . import hooks as hooks
+    from . import extension
+def load(): ...
+def _hidden(): ...
+class Thing: ...
+"""
+    lazy, submodules, public = _lazy.read("pkg.sub", source)
+    assert lazy == {"Config": "pkg.sub.config", "Event": "pkg.protocol.events", "Hidden": "pkg.protocol.events"}
+    assert submodules == {"hooks", "extension"}
+    assert public == ["Oops", "Config", "Event", "hooks", "load", "Thing"]
 
 
 def test_lazy_lookup_errors_and_dir() -> None:

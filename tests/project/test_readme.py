@@ -57,25 +57,18 @@ def test_install_commands_work_from_a_checkout() -> None:
         assert "after a release" in around and f".[{match.group(1)}]" in around, around
 
 
-def test_the_python_equivalent_of_codex_config_does_what_the_magic_does(capsys: Any) -> None:
-    from helpers.ipython_shell import codex_shell
-
+def test_the_python_equivalent_of_codex_config_does_what_the_magic_does(shell: Any, capsys: Any) -> None:
     readme = (README.parent / "docs" / "extension.md").read_text(encoding="utf-8")
     section = readme.split("**`%codex_config` in Python.**", 1)[1]
     (block,) = re.findall(r"```ipython\n(.*?)```", section, flags=re.S)[:1]
-    shells = codex_shell()
-    shell = next(shells)
-    try:
-        shell.run_cell("import codex_nb as cx\ntidy_up = [[cx.assistant_message('done')]]")
-        result = shell.run_cell(block)
-        assert result.success, result.error_in_exec
-        assert capsys.readouterr().out == "True default\n"
-        shell.run_line_magic("codex_config", "")
-        described = capsys.readouterr().out.splitlines()
-        assert "default --model: tidy_up (list)" in described and "auto plan panel: on" in described
-        assert "update_plan: on" in described
-    finally:
-        shells.close()
+    shell.run_cell("import codex_nb as cx\ntidy_up = [[cx.assistant_message('done')]]")
+    result = shell.run_cell(block)
+    assert result.success, result.error_in_exec
+    assert capsys.readouterr().out == "True default\n"
+    shell.run_line_magic("codex_config", "")
+    described = capsys.readouterr().out.splitlines()
+    assert "default --model: tidy_up (list)" in described and "auto plan panel: on" in described
+    assert "update_plan: on" in described
 
 
 async def test_the_cells_without_magics_show_the_plan_in_the_checklist() -> None:

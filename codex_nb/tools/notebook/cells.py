@@ -7,10 +7,9 @@ or the in-memory fake the tests use) hands the tools: nbformat's cell fields, pl
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..._records import record
 from ...protocol.items import ContentItem
 from .visible_text import clean, image_item
 
@@ -19,7 +18,7 @@ TEXT_MIMES = ("text/plain", "text/markdown", "application/json", "text/html", "i
 MAX_OUTPUTS = 50
 
 
-@record(kw_only=True, frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class Cell:
     """One cell of the open notebook, as nbformat has it."""
 

@@ -22,10 +22,8 @@ import ctypes
 import threading
 import weakref
 from collections.abc import Callable
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
-
-from ..._records import record
 
 
 class CodeStopped(BaseException):
@@ -93,7 +91,7 @@ def descends_from(thread: threading.Thread, ancestor: threading.Thread) -> bool:
     return False
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class Run:
     """One piece of user code on its own thread; ``finished`` is set (thread-safely) when it returns."""
 

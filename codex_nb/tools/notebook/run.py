@@ -18,10 +18,9 @@ import ast
 import asyncio
 import time
 import traceback
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..._records import record
 from ...protocol.items import ContentItem
 from . import code_threads
 from .capture import Capture, routed
@@ -32,7 +31,7 @@ EXIT_OK, EXIT_RAISED, EXIT_TIMEOUT = 0, 1, 124
 FILENAME = "<run_code>"
 
 
-@record(kw_only=True)
+@dataclass(kw_only=True)
 class RunOutcome:
     exit_code: int
     seconds: float

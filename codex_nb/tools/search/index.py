@@ -23,11 +23,11 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from itertools import chain
 
-from ..._records import record
 from .tokenize import stem, tokenize, words
 
 K1 = 1.2
@@ -36,7 +36,7 @@ FALLBACK_AVGDL = 256.0
 WORD_CACHE_LIMIT = 200_000  # distinct words the shard builder remembers; past it the cache starts again
 
 
-@record(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)
 class Shard:
     """One source's postings: for token id ``t`` at ``where[t] = i``, its documents are
     ``docs[starts[i]:starts[i+1]]`` (local numbers) with counts ``tfs[...]``. Immutable."""

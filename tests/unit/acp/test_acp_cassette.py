@@ -20,6 +20,10 @@ from codex_nb.testing import ResponsesServer, codex_acp_binary, write_codex_acp_
 from helpers.acp_helpers import approved_write_script, record_events
 from helpers.paths import ACP_AGENTS
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 KEY = "sk-local-acp-key-0123456789abcdef"
 
 

@@ -27,6 +27,10 @@ from helpers.acp_helpers import ESCALATED, PLAN_1, PLAN_2, approved_write_script
 from helpers.sigint import previous_handler, sigint_once
 from helpers.paths import ACP_AGENTS
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 HOSTILE = ACP_AGENTS / "hostile_agent.py"
 
 

@@ -20,7 +20,7 @@ from codex_nb.testing import ResponsesServer, Stall, codex_acp_binary, write_cod
 
 from helpers.process_trees import ESCAPING, fifo_at, kill_leftover, read_pid, wait_dead
 
-pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs Linux /proc")
+pytestmark = [pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs Linux /proc"), pytest.mark.slow]
 
 
 def _stalls_after_the_command(gate: threading.Event, fifo: Path) -> list:

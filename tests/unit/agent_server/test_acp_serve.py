@@ -11,8 +11,13 @@ from typing import Any
 
 import acp
 from acp.schema import AllowedOutcome, RequestPermissionResponse
+import pytest
 
 import codex_nb as cx
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
 
 PLAN = {"plan": [{"step": "Look around", "status": "in_progress"}, {"step": "Report", "status": "pending"}]}
 DONE = {"plan": [{"step": "Look around", "status": "completed"}, {"step": "Report", "status": "completed"}]}

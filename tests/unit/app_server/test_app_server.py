@@ -31,6 +31,10 @@ from helpers.app_server_peer import StandInThread
 from helpers.sigint import previous_handler, sigint_once
 
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 def _outputs(body: dict, call_id: str) -> list[str]:
     return [
         item["output"]

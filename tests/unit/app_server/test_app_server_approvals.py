@@ -18,6 +18,10 @@ from helpers.app_server_helpers import Waiter, forms_codex, of_type, real_codex
 from helpers.app_server_peer import StandInThread
 
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 ESCALATED = {"cmd": "touch approved.txt", "sandbox_permissions": "require_escalated", "justification": "make a file"}
 RULE = ["touch", "approved.txt"]
 

@@ -22,6 +22,10 @@ from codex_nb.testing import RecordingSubscriber, ResponsesServer, Stall
 
 from helpers.app_server_helpers import PLAN_TOOLS, SCOPE_QUESTION, Waiter, plan_call
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 SECRET = "tok-0123456789abcdefSECRET"
 
 

@@ -18,6 +18,10 @@ import codex_nb as cx
 from helpers.app_server_peer import connected, receive, send
 
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 QUESTION = {"turnId": "t", "itemId": "q", "questions": []}
 
 

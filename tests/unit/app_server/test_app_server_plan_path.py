@@ -22,6 +22,10 @@ from codex_nb.protocol.plan import PlanItemArg
 from codex_nb.app_server.notifications import _STEP_STATUS, PlanNotificationError, plan_update
 from codex_nb.protocol.wire import loads as _parse
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CHARS = st.one_of(st.characters(), st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF, exclude_categories=()))
 TEXT = st.text(CHARS, max_size=12)
@@ -96,17 +100,17 @@ def test_plan_event_equals_the_validated_one(steps: list[dict[str, str]], explan
     public = PlanUpdate(
         explanation=explanation, plan=[PlanItemArg(step=s["step"], status=_STEP_STATUS[s["status"]]) for s in steps]
     )
-    fast = plan_update(params)
-    assert fast == public
-    assert fast.model_dump() == public.model_dump()
-    assert dumped(fast) == dumped(public)
-    assert fast.model_fields_set == public.model_fields_set | {"type"}
-    assert [hash(i) for i in fast.plan] == [hash(i) for i in public.plan]
-    assert pickle.loads(pickle.dumps(fast)) == public
-    assert copy.deepcopy(fast) == public
-    if fast.plan:  # frozen steps stay frozen
+    event = plan_update(params)
+    assert event == public
+    assert event.model_dump() == public.model_dump()
+    assert dumped(event) == dumped(public)
+    assert event.model_fields_set == public.model_fields_set
+    assert [hash(i) for i in event.plan] == [hash(i) for i in public.plan]
+    assert pickle.loads(pickle.dumps(event)) == public
+    assert copy.deepcopy(event) == public
+    if event.plan:  # frozen steps stay frozen
         with pytest.raises((AttributeError, TypeError)):
-            fast.plan[0].step = "x"  # type: ignore[misc]
+            event.plan[0].step = "x"  # type: ignore[misc]
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from helpers.process_trees import ESCAPING, fifo_at, kill_leftover, read_pid, wa
 pytestmark = [
     pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs Linux /proc"),
     pytest.mark.requires_codex,
+    pytest.mark.slow,
 ]
 
 FULL_ACCESS = {"approval_policy": "never", "sandbox_mode": "danger-full-access"}
@@ -80,13 +81,6 @@ async def test_stop_of_a_stopped_app_server_ends_the_turn_within_the_bound(tmp_p
         with pytest.raises(cx.app_server.AppServerExited, match="did not end turn"):
             thread.start_turn("again")
     assert live_members(pid) == []
-
-
-@pytest.fixture
-def shell():
-    from helpers.ipython_shell import codex_shell
-
-    yield from codex_shell()
 
 
 async def test_unloading_the_extension_with_a_stopped_app_server_ends_within_the_bound(shell, tmp_path: Path) -> None:

@@ -10,10 +10,16 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 import codex_nb as cx
 from codex_nb.testing import RecordingSubscriber
 
 from helpers.app_server_peer import connected, line, receive
+
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
 
 
 async def test_turn_started_in_the_same_read_as_the_response_has_the_turns_mode(tmp_path: Path) -> None:

@@ -27,6 +27,10 @@ from codex_nb.testing import codex_binary as helpers_codex_binary
 from codex_nb.testing.acp_agents import pinned_codex_acp_version
 from helpers.paths import ROOT as REPO
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 VERSION = binary.protocol_version()
 SUFFIX, TRIPLE = npm_binary.current_platform() or ("linux-x64", "x86_64-unknown-linux-musl")
 OTHER_SUFFIX = "darwin-arm64" if SUFFIX != "darwin-arm64" else "linux-x64"

@@ -68,6 +68,7 @@ def test_the_record_modes(tmp_path: Path) -> None:
         Cassette(path, kind="test", record_mode="always")
 
 
+@pytest.mark.slow
 def test_vcrpy_record_mode_members_are_accepted(tmp_path: Path) -> None:
     from vcr.record_mode import RecordMode
 
@@ -133,6 +134,7 @@ def test_a_mismatch_names_the_interaction_shows_a_diff_and_how_to_re_record(tmp_
     assert '-  "input": "hello",' in text and '+  "input": "goodbye",' in text
 
 
+@pytest.mark.slow
 def test_two_threads_writing_one_cassette_never_interleave(tmp_path: Path) -> None:
     path = tmp_path / "c.jsonl"
     writers = [Cassette(path, kind="test", record_mode="new_episodes") for _ in range(4)]
@@ -163,6 +165,7 @@ for i in range(int(sys.argv[3])):
 """
 
 
+@pytest.mark.slow
 def test_two_processes_writing_one_cassette_lose_nothing(tmp_path: Path) -> None:
     path = recorded(tmp_path / "c.jsonl", kind="test")
     procs = [
@@ -176,6 +179,7 @@ def test_two_processes_writing_one_cassette_lose_nothing(tmp_path: Path) -> None
     assert sorted((line["writer"], line["i"]) for line in lines) == [(w, i) for w in "ab" for i in range(8)]
 
 
+@pytest.mark.slow
 def test_a_writer_killed_mid_write_leaves_a_complete_file(tmp_path: Path) -> None:
     path = recorded(tmp_path / "c.jsonl", {"writer": "old", "i": 0}, kind="test")
     proc = subprocess.Popen([sys.executable, "-c", WRITER, str(path), "k", "100000"], stdout=subprocess.PIPE, text=True)

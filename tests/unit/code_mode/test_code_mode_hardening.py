@@ -32,6 +32,7 @@ async def run(session, source: str):
     return await session.call_tool("exec", source, call_id="e1")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "allocation",
     [
@@ -67,6 +68,7 @@ async def test_buffers_within_the_limit_still_work(make_session):
     assert stable(result.item["output"])[1:] == ["11"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "churn",
     [
@@ -176,6 +178,7 @@ def never_retrieved(caplog):
     return check
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tamper", TAMPERING)
 async def test_replacing_intrinsics_cannot_break_the_host_protocol(session, tamper, never_retrieved):
     isolates = context_count()
@@ -288,6 +291,7 @@ NESTED_INTERRUPTS = {  # script, and the moment the turn is interrupted
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(NESTED_INTERRUPTS))
 async def test_interrupting_nested_calls_retrieves_every_exception(make_session, name, never_retrieved):
     source, moment = NESTED_INTERRUPTS[name]

@@ -253,6 +253,7 @@ async def test_wall_time_limit_terminates(make_session):
     ]
 
 
+@pytest.mark.slow
 async def test_memory_limit(make_session):
     session = make_session(memory_limit_bytes=32 * 1024 * 1024)
     result = await run(session, "const a = []; while (true) { a.push(new Array(100000).fill(1)) }")

@@ -13,6 +13,12 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 SCRIPT = textwrap.dedent("""
     import gc, threading, weakref
     from codex_nb.code_mode import host as host_module

@@ -14,7 +14,7 @@ import codex_nb as cx
 from helpers.codex_exec import codex_exec
 from codex_nb.testing import ResponsesServer
 
-pytestmark = pytest.mark.requires_codex
+pytestmark = [pytest.mark.requires_codex, pytest.mark.slow]  # slow: `pytest --slow`, .ci/test
 
 
 def _exec(home: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:

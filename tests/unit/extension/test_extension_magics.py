@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +18,13 @@ from codex_nb.extension.magic_files import MAX_FILE_BYTES
 from codex_nb.extension.magics import NO_WIDGETS, CodexMagics
 from codex_nb.extension.panel import PanelCell, PanelNote, PlanPanel
 from codex_nb.extension.sources import SourceError, SourceRegistry
-from helpers.ipython_shell import codex_shell
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
 
 MAGICS = ("codex", "codex_plan", "codex_answers", "codex_stop", "codex_config", "codex_hooks", "codex_tools")
 PLAN = {"plan": [{"step": "Look", "status": "in_progress"}, {"step": "Fix", "status": "pending"}]}
-
-
-@pytest.fixture
-def shell() -> Iterator[InteractiveShell]:
-    yield from codex_shell()
 
 
 def run(shell: InteractiveShell, code: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:

@@ -4,7 +4,6 @@ local scripted Responses server) runs the cell's turn; the cell's widgets follow
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,12 +14,10 @@ import codex_nb as cx
 from codex_nb import extension
 
 from helpers.app_server_helpers import plan_call, real_codex
-from helpers.ipython_shell import codex_shell
 
 
-@pytest.fixture
-def shell() -> Iterator[InteractiveShell]:
-    yield from codex_shell()
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
 
 
 @pytest.mark.requires_codex

@@ -3,8 +3,6 @@ bounded, shown with the turn; a missing cell or variable is a clear error and no
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
@@ -12,12 +10,6 @@ from IPython.core.interactiveshell import InteractiveShell
 import codex_nb as cx
 from codex_nb import extension
 from codex_nb.extension.context import MAX_TEXT, Attachments, collect, describe, parse_cells, turn_input
-from helpers.ipython_shell import codex_shell
-
-
-@pytest.fixture
-def shell() -> Iterator[InteractiveShell]:
-    yield from codex_shell()
 
 
 class Huge:

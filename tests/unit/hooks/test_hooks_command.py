@@ -15,18 +15,10 @@ import pytest
 
 import codex_nb as cx
 from codex_nb.hooks import HookEngine, parse_hooks_json
+from helpers.hook_processes import BASE_ENV, command_hook_session
 
 PLAN = {"plan": [{"step": "Inspect", "status": "in_progress"}]}
-BASE_ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "SHELL": "/bin/sh", "HOOK_MARKER": "snap"}
-
-
-def session_with(tmp_path: Path, command: str, *, event: str = "PreToolUse", **handler) -> cx.Session:
-    """A session whose engine has one (code-defined, trusted) command hook."""
-    doc = {
-        "hooks": {event: [{"matcher": "update_plan", "hooks": [{"type": "command", "command": command, **handler}]}]}
-    }
-    engine = HookEngine(env=BASE_ENV, config=parse_hooks_json(json.dumps(doc), source_path="<test>", from_file=False))
-    return cx.Session(cwd=str(tmp_path), hooks=engine)
+ENV = {**BASE_ENV, "HOOK_MARKER": "snap"}
 
 
 def script(tmp_path: Path, name: str, body: str) -> str:
@@ -74,7 +66,7 @@ json.dump({{"stdin": data, "cwd": os.getcwd(), "marker": os.environ.get("HOOK_MA
            "leak": os.environ.get("CODEX_NB_NOT_IN_SNAPSHOT")}}, open({str(out)!r}, "w"))
 """,
     )
-    session = session_with(tmp_path, cmd)
+    session = command_hook_session(tmp_path, cmd, env=ENV)
     monkeypatch.setenv("CODEX_NB_NOT_IN_SNAPSHOT", "secret")
     res = await session.call_tool("update_plan", PLAN, call_id="call-7")
     assert res.output == "Plan updated"
@@ -111,7 +103,7 @@ json.dump({{"stdin": data, "cwd": os.getcwd(), "marker": os.environ.get("HOOK_MA
 
 async def test_post_tool_use_stdin_has_tool_response(tmp_path):
     out = tmp_path / "post.json"
-    session = session_with(tmp_path, f"cat > {out}", event="PostToolUse")
+    session = command_hook_session(tmp_path, f"cat > {out}", event="PostToolUse", env=ENV)
     await session.call_tool("update_plan", PLAN, call_id="p1")
     stdin = json.loads(out.read_text())
     assert stdin["hook_event_name"] == "PostToolUse" and stdin["tool_response"] == "Plan updated"
@@ -119,7 +111,7 @@ async def test_post_tool_use_stdin_has_tool_response(tmp_path):
 
 
 async def test_exit_two_blocks_with_stderr_reason(tmp_path):
-    session = session_with(tmp_path, "echo '  policy says no  ' >&2; exit 2")
+    session = command_hook_session(tmp_path, "echo '  policy says no  ' >&2; exit 2", env=ENV)
     res = await session.call_tool("update_plan", PLAN)
     assert res.output == "Tool call blocked by PreToolUse hook: policy says no. Tool: update_plan"
     assert "plan_update" not in [e.msg.type for e in res.events]
@@ -135,7 +127,7 @@ async def test_json_output_blocks(tmp_path):
             }
         }
     )
-    session = session_with(tmp_path, f"echo '{out}'")
+    session = command_hook_session(tmp_path, f"echo '{out}'", env=ENV)
     res = await session.call_tool("update_plan", PLAN)
     assert res.output == "Tool call blocked by PreToolUse hook: json deny. Tool: update_plan"
 
@@ -150,7 +142,7 @@ async def test_json_output_blocks(tmp_path):
     ],
 )
 async def test_failures_fail_open(tmp_path, command, error):
-    session = session_with(tmp_path, command)
+    session = command_hook_session(tmp_path, command, env=ENV)
     res = await session.call_tool("update_plan", PLAN)
     assert res.output == "Plan updated"
     run = completed_runs(res)[0]
@@ -158,19 +150,19 @@ async def test_failures_fail_open(tmp_path, command, error):
 
 
 async def test_garbage_plain_text_is_ignored(tmp_path):
-    session = session_with(tmp_path, "head -c 300 /dev/urandom | tr -d '{[' ; echo")
+    session = command_hook_session(tmp_path, "head -c 300 /dev/urandom | tr -d '{[' ; echo", env=ENV)
     res = await session.call_tool("update_plan", PLAN)
     assert res.output == "Plan updated" and completed_runs(res)[0].status == "completed"
 
 
 async def test_non_utf8_output_is_decoded_with_replacement(tmp_path):
-    session = session_with(tmp_path, "printf 'bad \\377\\376 bytes' >&2; exit 2")
+    session = command_hook_session(tmp_path, "printf 'bad \\377\\376 bytes' >&2; exit 2", env=ENV)
     res = await session.call_tool("update_plan", PLAN)
     assert res.output == "Tool call blocked by PreToolUse hook: bad \ufffd\ufffd bytes. Tool: update_plan"
 
 
 async def test_huge_output_is_capped_and_spilled(tmp_path):
-    session = session_with(tmp_path, "head -c 5000 /dev/zero | tr '\\0' x")
+    session = command_hook_session(tmp_path, "head -c 5000 /dev/zero | tr '\\0' x", env=ENV)
     session.hooks.output_cap = 1024
     res = await session.call_tool("update_plan", PLAN)
     assert res.output == "Plan updated"
@@ -185,6 +177,7 @@ async def test_huge_output_is_capped_and_spilled(tmp_path):
         spill.unlink()  # noqa: ASYNC240
 
 
+@pytest.mark.slow
 async def test_timeout_kills_children_that_ignore_sigterm(tmp_path):
     pids = tmp_path / "pids"
     cmd = f"""trap '' TERM
@@ -192,7 +185,7 @@ sleep 1000 & echo $! >> {pids}
 (trap '' TERM; exec sleep 1001) & echo $! >> {pids}
 echo $$ >> {pids}
 wait"""
-    session = session_with(tmp_path, cmd, timeout=1, on_error="block")
+    session = command_hook_session(tmp_path, cmd, timeout=1, on_error="block", env=ENV)
     t0 = time.monotonic()
     res = await session.call_tool("update_plan", PLAN)
     elapsed = time.monotonic() - t0
@@ -211,17 +204,18 @@ async def test_background_child_holding_stdout_does_not_hang_or_leak(tmp_path):
     pids = tmp_path / "pids"
     cmd = f"""sleep 1000 & echo $! > {pids}
 echo '{{"decision":"block","reason":"done early"}}'"""
-    session = session_with(tmp_path, cmd)  # default timeout 600 s: must not be waited for
+    session = command_hook_session(tmp_path, cmd, env=ENV)  # default timeout 600 s: must not be waited for
     res = await session.call_tool("update_plan", PLAN)
     assert res.output == "Tool call blocked by PreToolUse hook: done early. Tool: update_plan"
     assert await wait_dead(int(pids.read_text()))
 
 
+@pytest.mark.slow
 async def test_cancelling_the_call_kills_the_hook_process_group(tmp_path):
     fifo, pids = tmp_path / "ready", tmp_path / "pids"
     os.mkfifo(fifo)
     cmd = f"sleep 1000 & echo $! > {pids}; echo $$ >> {pids}; echo ready > {fifo}; wait"
-    session = session_with(tmp_path, cmd)
+    session = command_hook_session(tmp_path, cmd, env=ENV)
     task = asyncio.ensure_future(session.call_tool("update_plan", PLAN))
     # Handshake: the hook writes to the FIFO once its child is running.
     assert (await asyncio.to_thread(fifo.read_text)).strip() == "ready"
@@ -241,7 +235,7 @@ async def test_async_command_hook_cannot_block_and_delivers_context_later(tmp_pa
             "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "late note"},
         }
     )
-    session = session_with(tmp_path, f"echo '{out}'", **{"async": True})
+    session = command_hook_session(tmp_path, f"echo '{out}'", **{"async": True}, env=ENV)
     res = await session.call_tool("update_plan", PLAN)
     assert res.output == "Plan updated"
     assert [e.msg.type for e in res.events] == ["plan_update"]  # no hook events for async runs
@@ -286,6 +280,7 @@ async def test_file_hook_runs_only_after_trust(tmp_path):
     assert completed_runs(res)[0].source_path == str(hooks_json.resolve())
 
 
+@pytest.mark.slow
 async def test_at_most_eight_async_hooks_run_at_once(tmp_path):
     """Nine async hooks: eight run, one waits for a slot; releasing one lets the ninth start.
 
@@ -313,7 +308,7 @@ async def test_at_most_eight_async_hooks_run_at_once(tmp_path):
     )
     handler = {"type": "command", "command": f"{hook} {sock}", "async": True}
     doc = {"hooks": {"PreToolUse": [{"matcher": "update_plan", "hooks": [handler] * 9}]}}
-    engine = HookEngine(env=BASE_ENV, config=parse_hooks_json(json.dumps(doc), source_path="<test>", from_file=False))
+    engine = HookEngine(env=ENV, config=parse_hooks_json(json.dumps(doc), source_path="<test>", from_file=False))
     session = cx.Session(cwd=str(tmp_path), hooks=engine)
     try:
         assert (await session.call_tool("update_plan", PLAN)).output == "Plan updated"

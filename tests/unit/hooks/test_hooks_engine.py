@@ -216,6 +216,7 @@ async def test_post_on_error_block(session):
     assert res.output.endswith("(on_error = block)")
 
 
+@pytest.mark.slow
 async def test_async_python_hook_timeout(session):
     never = asyncio.Event()
 
@@ -229,6 +230,7 @@ async def test_async_python_hook_timeout(session):
     )
 
 
+@pytest.mark.slow
 async def test_sync_python_hook_timeout_fails_open(session):
     release = threading.Event()
 

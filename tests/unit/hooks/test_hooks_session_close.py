@@ -7,16 +7,14 @@ handshakes (a gated pipe connection, a FIFO), not sleeps."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 from pathlib import Path
 
 import pytest
 
 import codex_nb as cx
-from codex_nb.hooks import HookEngine, parse_hooks_json
 from codex_nb.hooks.runner import ProcessGroups, run_command
-from helpers.hook_processes import BACKGROUNDED, hook_pids, kill_leftovers, wait_dead
+from helpers.hook_processes import BACKGROUNDED, command_hook_session, hook_pids, kill_leftovers, wait_dead
 
 ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "SHELL": "/bin/sh"}
 PLAN = {"plan": [{"step": "x", "status": "pending"}]}
@@ -48,12 +46,6 @@ class GatedPipes:
         return await self._real(*args, **kwargs)
 
 
-def session_with(command: str, tmp_path: Path) -> tuple[cx.Session, HookEngine]:
-    doc = {"hooks": {"PreToolUse": [{"matcher": "update_plan", "hooks": [{"type": "command", "command": command}]}]}}
-    engine = HookEngine(env=ENV, config=parse_hooks_json(json.dumps(doc), source_path="<t>", from_file=False))
-    return cx.Session(cwd=str(tmp_path), hooks=engine), engine
-
-
 def one_plan_model() -> cx.ScriptedModel:
     return cx.ScriptedModel([[cx.function_call("update_plan", PLAN)], [cx.assistant_message("done")]])
 
@@ -83,7 +75,8 @@ async def turn_at_the_gate(monkeypatch, fifo: Path, tmp_path: Path):
     """A turn whose hook process exists while its pipes wait at the gate: (gate, session, engine,
     the turn's handle, the hook's pids)."""
     gate = GatedPipes(monkeypatch)
-    session, engine = session_with(BACKGROUNDED.format(fifo=fifo), tmp_path)
+    session = command_hook_session(tmp_path, BACKGROUNDED.format(fifo=fifo))
+    engine = session.hooks
     handle = session.start_turn("go", model=one_plan_model())
     await gate.started
     return gate, session, engine, handle, await asyncio.to_thread(hook_pids, fifo)
@@ -101,6 +94,7 @@ async def test_a_turn_hard_aborted_mid_spawn_then_closed_leaves_no_hook_process(
         kill_leftovers(pids)
 
 
+@pytest.mark.slow
 async def test_closing_the_engine_before_a_hooks_pipes_are_connected_kills_it(monkeypatch, fifo, tmp_path):
     gate, session, engine, handle, pids = await turn_at_the_gate(monkeypatch, fifo, tmp_path)
     try:
@@ -122,6 +116,7 @@ async def test_closing_the_engine_before_a_hooks_pipes_are_connected_kills_it(mo
         kill_leftovers(pids)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "command",
     [
@@ -131,7 +126,7 @@ async def test_closing_the_engine_before_a_hooks_pipes_are_connected_kills_it(mo
     ids=["running", "leader-exiting"],
 )
 async def test_closing_a_session_mid_hook_ends_the_hooks_group(command, fifo, tmp_path):
-    session, _ = session_with(command.format(fifo=fifo), tmp_path)
+    session = command_hook_session(tmp_path, command.format(fifo=fifo))
     handle = session.start_turn("go", model=one_plan_model())
     pids = await asyncio.to_thread(hook_pids, fifo)
     try:

@@ -19,6 +19,10 @@ from codex_nb.mcp.config import parse_mcp_server, parse_mcp_servers
 from codex_nb.mcp.manager import McpServers
 from helpers.paths import TESTS
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 HERE = TESTS
 NOTES = str(HERE / "mcp_servers" / "notes_server.py")
 FIXTURE = json.loads((HERE / "fixtures" / "codex_0169" / "mcp_and_tools.json").read_text())

@@ -8,10 +8,16 @@ from __future__ import annotations
 import json
 import sys
 
+import pytest
+
 import codex_nb as cx
 from codex_nb.mcp.manager import McpServers
 from codex_nb.testing import RecordingSubscriber
 from helpers.paths import TESTS
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
 
 SERVER = str(TESTS / "mcp_servers" / "elicit_server.py")
 

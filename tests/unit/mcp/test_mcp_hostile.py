@@ -8,9 +8,15 @@ import json
 import re
 import sys
 
+import pytest
+
 import codex_nb as cx
 from codex_nb.mcp.manager import McpServers
 from helpers.paths import MCP_SERVERS
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
 
 HOSTILE = str(MCP_SERVERS / "hostile_server.py")
 

@@ -9,6 +9,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 import codex_nb as cx
 from codex_nb.mcp.manager import McpServers
 from helpers.paths import MCP_SERVERS
@@ -57,6 +59,7 @@ def run_with_listing(tmp_path: Path, listing: list, body) -> tuple[list[str], ob
     return warnings, asyncio.run(main())
 
 
+@pytest.mark.slow
 def test_one_bad_tool_does_not_take_the_others(tmp_path):
     async def body(session, servers):
         return servers["sch"].status, sorted(n for n in session.registry.names() if n.startswith("mcp__sch."))

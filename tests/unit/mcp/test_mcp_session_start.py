@@ -17,6 +17,10 @@ from codex_nb.mcp.manager import McpServers
 from codex_nb.testing import RecordingSubscriber
 from helpers.paths import TESTS
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 NOTES = str(TESTS / "mcp_servers" / "notes_server.py")
 
 

@@ -17,6 +17,10 @@ from helpers.codex_exec import codex_exec
 from codex_nb.testing import ResponsesServer
 from helpers.paths import TESTS
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 HERE = TESTS
 NOTES = str(HERE / "mcp_servers" / "notes_server.py")
 HOSTILE = str(HERE / "mcp_servers" / "hostile_server.py")

@@ -42,6 +42,7 @@ async def test_a_missing_program_is_a_file_not_found_error() -> None:
     assert set(_process.live_children()) == before
 
 
+@pytest.mark.slow
 async def test_end_of_a_stopped_program_that_ignores_term_is_bounded_and_takes_its_tree(tmp_path: Path) -> None:
     fifo = fifo_at(tmp_path / "pid")
     child = await _process.spawn(["sh", "-c", "trap '' TERM; " + ESCAPING.format(fifo=fifo)])

@@ -14,10 +14,15 @@ from typing import Any
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+import pytest
 
 from codex_nb.protocol.plan import UpdatePlanArgs
 from codex_nb.protocol.serde import SerdeError, loads, parse_exact, parse_strict, typed_loads
 from codex_nb.protocol.serde_json import NUMBERS_AS_F64, SerdeJsonError, from_str, value_from_str
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
 
 ODD_TOKENS = [
     "NaN",

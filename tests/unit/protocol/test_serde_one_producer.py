@@ -13,7 +13,13 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 import codex_nb
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
 
 PACKAGE = Path(codex_nb.__file__).parent
 PRODUCER = PACKAGE / "protocol" / "serde_json.py"

@@ -1,4 +1,4 @@
-"""``wire.dumps`` keeps one C encoder: the same bytes and the same errors as ``json`` gives."""
+"""``wire.dumps`` keeps its encoders built once: the same bytes and the same errors as ``json`` gives."""
 
 from __future__ import annotations
 

@@ -331,6 +331,7 @@ def textwrap_slices(text: str, width: int) -> list[str]:
 # ---------------------------------------------------------------- scale and properties
 
 
+@pytest.mark.slow
 def test_thousand_steps_render() -> None:
     statuses = ["completed", "in_progress", "pending"]
     plan = [{"step": f"Step {i:04d}: do the thing carefully", "status": statuses[i % 3]} for i in range(1000)]
@@ -342,6 +343,7 @@ def test_thousand_steps_render() -> None:
 _ALPHABET = st.sampled_from(list("abcdefghij ABC---///..,,()") + ["中", "文", "😀", "\u2011", "’", "é", "\n"])
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     texts=st.lists(st.text(_ALPHABET, max_size=80), min_size=2, max_size=4),
@@ -365,6 +367,7 @@ _UAX14_ALPHABET = st.sampled_from(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(text=st.text(_UAX14_ALPHABET, min_size=1, max_size=16))
 def test_fast_line_breaks_agree_with_uniseg(text: str) -> None:
@@ -393,6 +396,7 @@ def test_ascii_tables_agree_with_uniseg_and_wcwidth() -> None:
         assert _char_width(glyph) == wcwidth(glyph) == 1, glyph
 
 
+@pytest.mark.slow
 def test_ascii_plans_render_without_the_unicode_libraries() -> None:
     import subprocess
     import sys

@@ -27,6 +27,7 @@ stream_idle_timeout_ms = 1500
 """
 
 
+@pytest.mark.slow
 async def test_every_provider_key_reaches_the_request(monkeypatch) -> None:
     monkeypatch.setenv("LOCAL_LLM_KEY", "sk-local-key")
     monkeypatch.setenv("LOCAL_PROJECT", "proj-7")
@@ -53,6 +54,7 @@ async def test_every_provider_key_reaches_the_request(monkeypatch) -> None:
     )
 
 
+@pytest.mark.slow
 async def test_query_params_are_appended_to_the_url() -> None:
     async with ResponsesServer([[cx.assistant_message("ok")]]) as srv:
         model = cx.ResponsesModel(model="m", base_url=srv.base_url, query_params={"api-version": "v1"})
@@ -130,6 +132,7 @@ def test_missing_env_key_uses_codexs_text_and_instructions(monkeypatch) -> None:
     assert str(caught.value) == "Missing environment variable: `MY_KEY`. Create one at https://example.test/keys."
 
 
+@pytest.mark.slow
 async def test_builtin_openai_provider_reads_openai_api_key_and_base_url(monkeypatch) -> None:
     async with ResponsesServer([[cx.assistant_message("from openai")]]) as srv:
         monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-env")

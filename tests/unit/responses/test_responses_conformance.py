@@ -18,6 +18,10 @@ import codex_nb as cx
 from helpers.codex_exec import codex_exec
 from codex_nb.testing import ResponsesServer
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 REASONING = {
     "type": "reasoning",
     "id": "rs_1",

@@ -27,6 +27,10 @@ from codex_nb.responses.responses_model import backoff
 from codex_nb.testing import Events, HttpError, RecordingSubscriber, ResponsesServer
 from codex_nb.testing.responses_server import Raw, Redirect
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 SECRET = "sk-test-SECRET-0123456789"
 OTHER_KEY = "sk-proj-SomeoneElsesKey987654"
 BEARER = "Bearer eyJhbGciOiJIUzI1NiJ9.c2VjcmV0dG9rZW4"

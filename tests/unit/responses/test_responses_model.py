@@ -18,6 +18,10 @@ from codex_nb.testing import CutStream, Events, Garbage, HttpError, RecordingSub
 
 from helpers.responses_streams import add_wait_here, held_call_events, text_events
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 SECRET = "sk-test-SECRET-0123456789"
 PLAN = {"plan": [{"step": "Read the code", "status": "in_progress"}]}
 

@@ -24,6 +24,10 @@ from codex_nb.testing import (
 )
 
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 def post(srv: ResponsesServer, body: dict | None = None, *, timeout: float = 10) -> tuple[int, dict, bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=timeout)
     try:

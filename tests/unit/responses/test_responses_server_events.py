@@ -5,7 +5,13 @@ from __future__ import annotations
 import http.client
 import json
 
+import pytest
+
 from codex_nb.testing import Events, ResponsesServer
+
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
 
 
 def _post(port: int) -> http.client.HTTPResponse:

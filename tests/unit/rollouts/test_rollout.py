@@ -16,6 +16,10 @@ import codex_nb as cx
 from helpers.app_server_helpers import Reached, plan_call, real_codex
 
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 @pytest.fixture(autouse=True)
 def collect_garbage_here():
     """As in the app-server tests (their conftest.py): this module's cyclic garbage is collected here, not later."""

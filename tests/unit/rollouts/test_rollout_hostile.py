@@ -140,6 +140,7 @@ def test_bytes_that_are_not_utf8_json_are_reported(tmp_path: Path) -> None:
     assert [p.call_id for p in rollout.plans] == ["p1"]
 
 
+@pytest.mark.slow
 def test_an_over_long_line_is_skipped_and_reported_with_its_cap(tmp_path: Path) -> None:
     lines = _session()
     huge = '{"type": "response_item", "payload": {"type": "message", "x": "' + "a" * MAX_LINE_BYTES + '"}}'
@@ -207,6 +208,7 @@ _BOMB_READER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("line", [b"", b'{"type": "x"}\n' + b" " * 100])
 def test_a_zstd_bomb_stops_at_the_cap_in_bounded_memory(tmp_path: Path, line: bytes) -> None:
     import zstandard

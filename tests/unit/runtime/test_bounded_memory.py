@@ -63,6 +63,7 @@ async def test_requests_carry_the_live_history_and_are_copied_only_when_asked(se
     assert request.items == session.history[:-1] and request.items is not session.history
 
 
+@pytest.mark.slow
 async def test_the_session_lets_go_of_a_finished_turn(session: cx.Session) -> None:
     handle = session.start_turn("go", model=cx.ScriptedModel([[cx.assistant_message("done")]]))
     result = await handle

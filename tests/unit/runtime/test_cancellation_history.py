@@ -6,6 +6,7 @@ import asyncio
 
 from hypothesis import given
 from hypothesis import strategies as st
+import pytest
 
 import codex_nb as cx
 from codex_nb.runtime.history import repair_history
@@ -80,6 +81,7 @@ CALL_KINDS = {
 }
 
 
+@pytest.mark.slow
 @given(
     st.lists(
         st.tuples(

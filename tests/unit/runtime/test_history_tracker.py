@@ -8,8 +8,13 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import pytest
 
 from codex_nb.runtime.history import PairingTracker, repair_history, repaired
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
 
 ids = st.sampled_from(["a", "b", "c", "d"])
 items = st.one_of(

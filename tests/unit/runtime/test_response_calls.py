@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 import codex_nb as cx
 from codex_nb.protocol.model import ModelRequest
 from codex_nb.runtime.session import TurnHandle
@@ -57,6 +59,7 @@ async def test_a_model_that_waits_is_still_cut_off_by_a_stop(session: cx.Session
     assert result.status == "interrupted"
 
 
+@pytest.mark.slow
 async def test_a_long_response_lets_the_loop_turn_and_a_stop_gets_in(session: cx.Session) -> None:
     count = 5000  # far longer than calls.YIELD_INTERVAL at any machine speed
     plans = 0
@@ -104,6 +107,7 @@ async def test_calls_after_a_stop_never_start_their_handler(session: cx.Session)
     assert session.lifecycle_log[-1].outcome == ToolCallOutcome.aborted()
 
 
+@pytest.mark.slow
 async def test_a_long_response_lets_go_of_each_result_once_it_is_recorded(session: cx.Session) -> None:
     import gc
 

@@ -6,6 +6,12 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
 
 def test_aclose_terminates_code_mode_cells_and_stops_the_v8_host_thread() -> None:
     # A fresh interpreter: in this test process other sessions still share the host thread.

@@ -14,6 +14,10 @@ from codex_nb.testing import Events, ResponsesServer
 from helpers.responses_streams import text_events
 
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 def event(msg: object) -> Event:
     return Event(id="t", msg=msg, turn_id="t")
 

@@ -379,6 +379,7 @@ def test_duplicate_steps_pair_off_in_order() -> None:
     assert [(c.old_position, c.new_position, c.kind) for c in diff.changes] == [(1, 1, "status")]
 
 
+@pytest.mark.slow
 def test_a_large_plan_of_distinct_steps_diffs_in_bounded_work() -> None:
     old = tuple(PlanStep(step=f"{i:04d} " + "q" * 400, status="pending") for i in range(MAX_STEPS))
     new = tuple(PlanStep(step=f"{i:04d} " + "z" * 400, status="pending") for i in range(MAX_STEPS))
@@ -438,6 +439,7 @@ def test_the_public_record_types_are_keyword_only_and_frozen() -> None:
 # ---- peers: an ACP agent and the real Codex ---------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_an_acp_session_is_recorded_with_its_notification() -> None:
     agent = cx.AcpAgent(sys.executable, [str(ACP_AGENTS / "hostile_agent.py")])
     async with agent:
@@ -458,6 +460,7 @@ async def test_an_acp_session_is_recorded_with_its_notification() -> None:
     assert [[c.new_step for c in timeline.changes(i).status_changed] for i in (1, 2)] == [["step 0"], ["step 1"]]
 
 
+@pytest.mark.slow
 @pytest.mark.requires_codex
 async def test_a_real_codex_thread_is_recorded_with_its_notification(tmp_path: Path) -> None:
     script = [

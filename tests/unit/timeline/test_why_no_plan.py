@@ -82,6 +82,7 @@ async def test_a_turn_with_a_plan_has_no_line_and_a_later_plan_clears_it() -> No
     assert json.loads(timeline.to_json())["no_plan"] is None
 
 
+@pytest.mark.slow
 async def test_an_acp_agent_that_sends_no_plan_is_said_so_without_naming_a_cause() -> None:
     agent = cx.AcpAgent(sys.executable, [str(ACP_AGENTS / "hostile_agent.py")])
     async with agent:
@@ -93,6 +94,7 @@ async def test_an_acp_agent_that_sends_no_plan_is_said_so_without_naming_a_cause
     assert "the ACP agent sent no plan update" in timeline.no_plan.line and timeline.no_plan.fix is None
 
 
+@pytest.mark.slow
 @pytest.mark.requires_codex
 async def test_a_plan_mode_proposal_is_its_own_entry_not_a_checklist(tmp_path: Path) -> None:
     text = "<proposed_plan>\n# Fix the parser\n\n1. Read the <b>bug</b> report\n2. Fix it\n</proposed_plan>\n"
@@ -121,6 +123,7 @@ async def test_a_plan_mode_proposal_is_its_own_entry_not_a_checklist(tmp_path: P
     assert "Read the &lt;b&gt;bug&lt;/b&gt; report" in widget.html()
 
 
+@pytest.mark.slow
 @pytest.mark.requires_codex
 async def test_a_codex_turn_without_a_plan_says_codex_sent_none(tmp_path: Path) -> None:
     async with real_codex([[cx.assistant_message("no plan today")]], tmp_path / "home") as (server, _srv):

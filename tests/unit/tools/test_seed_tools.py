@@ -151,6 +151,7 @@ def test_set_handler_names_the_tools_and_their_gates():
         session.set_handler("web.run", print)
 
 
+@pytest.mark.slow
 async def test_web_run_goes_to_the_providers_alpha_search_with_its_key(monkeypatch):
     monkeypatch.setenv("SEED_TEST_KEY", "sk-seed-secret")
     with ResponsesServer([], routes={"alpha/search": lambda body: {"output": "found " + body["model"]}}) as srv:
@@ -166,6 +167,7 @@ async def test_web_run_goes_to_the_providers_alpha_search_with_its_key(monkeypat
     assert body["max_output_tokens"] == 10000  # a catalog model's budget
 
 
+@pytest.mark.slow
 async def test_a_provider_that_refuses_is_answered_as_codex_words_it(monkeypatch):
     monkeypatch.setenv("SEED_TEST_KEY", "sk-seed-secret")
     refusal = HttpError(403, {"error": {"message": "no search for sk-seed-secret"}})
@@ -179,6 +181,7 @@ async def test_a_provider_that_refuses_is_answered_as_codex_words_it(monkeypatch
     assert "sk-seed-secret" not in text  # the key never reaches the model
 
 
+@pytest.mark.slow
 async def test_a_provider_answer_without_output_text_is_named(monkeypatch):
     monkeypatch.setenv("SEED_TEST_KEY", "k")
     with ResponsesServer([], routes={"alpha/search": lambda body: {"output": 5}}) as srv:
@@ -205,6 +208,7 @@ def image_session(tmp_path, base_url="http://127.0.0.1:9/v1", model="gpt-5.5"):
     return session
 
 
+@pytest.mark.slow
 async def test_image_gen_goes_to_the_images_api_and_saves_the_image(tmp_path, monkeypatch):
     monkeypatch.setenv("SEED_TEST_KEY", "k")
     b64 = base64.b64encode(png()).decode()

@@ -262,6 +262,7 @@ async def test_the_index_build_leaves_the_event_loop_free():
     assert seen_threads and threading.main_thread() not in seen_threads
 
 
+@pytest.mark.slow
 @pytest.mark.requires_codex
 def test_the_fixture_specs_are_what_the_pinned_binary_sends(tmp_path):
     """The 0.169 fixture's tool specs still hold for the pin: ``codex exec`` against a local server."""

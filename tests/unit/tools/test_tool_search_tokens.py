@@ -12,10 +12,15 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+import pytest
 
 from codex_nb.tools.search import tokenize as tokenizer
 from codex_nb.tools.search.index import SearchIndex
 from codex_nb.tools.search.tokenize import tokenize, words
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
 
 REFERENCE_GLUE = re.compile(r"\w['.:,;]\w")
 TEXT = st.text(

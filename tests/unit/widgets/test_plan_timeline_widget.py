@@ -129,6 +129,7 @@ def test_the_list_is_one_page_and_a_selection_brings_its_page() -> None:
     assert widget.entries[-1]["index"] == 249 and widget.newer == 0
 
 
+@pytest.mark.slow
 def test_ten_thousand_revisions_cost_the_view_one_page_and_refused_ones_are_named() -> None:
     source = BusSource()
     timeline = cx.PlanTimeline(source)  # recorded first: a widget without a loop would redraw each one

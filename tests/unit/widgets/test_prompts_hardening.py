@@ -8,9 +8,8 @@ import asyncio
 import pytest
 
 import codex_nb as cx
-from test_prompts_widget import until
 from codex_nb.frontend.requests import FrontendRequests
-from codex_nb.widgets.prompts import PromptsWidget
+from helpers.frontend_waits import until
 
 QUESTION = {
     "id": "confirm",
@@ -25,14 +24,6 @@ def session() -> cx.Session:
     s = cx.Session()
     s.frontend_requests = FrontendRequests(timer=lambda delay, fn: lambda: None)
     return s
-
-
-@pytest.fixture
-def widget(session) -> PromptsWidget:
-    w = cx.PromptsWidget(session)
-    w.handle_message({"id": "view-1", "kind": "ready"})
-    yield w
-    w.close()
 
 
 async def test_an_old_error_is_cleared_when_a_request_is_settled_elsewhere(session, widget):

@@ -11,6 +11,7 @@ import codex_nb as cx
 from codex_nb.frontend.requests import FrontendRequests
 from codex_nb.widgets._static import load_json
 from codex_nb.widgets.prompts import PromptsWidget, validate_message
+from helpers.frontend_waits import until
 
 QUESTION = {
     "id": "confirm_path",
@@ -27,27 +28,6 @@ def session() -> cx.Session:
     s = cx.Session(cx.Config(request_permissions_tool=True), cwd="/w")
     s.frontend_requests = FrontendRequests(timer=lambda delay, fn: lambda: None)  # timers never fire here
     return s
-
-
-@pytest.fixture
-def widget(session) -> PromptsWidget:
-    w = cx.PromptsWidget(session)
-    w.handle_message({"id": "view-1", "kind": "ready"})
-    yield w
-    w.close()
-
-
-async def until(widget: PromptsWidget, predicate) -> None:
-    """Wait for a trait change making ``predicate`` true (no sleeps)."""
-    changed = asyncio.Event()
-    handler = lambda _change: changed.set()  # noqa: E731
-    widget.observe(handler, names=["requests", "resolved", "error"])
-    try:
-        while not predicate():
-            changed.clear()
-            await changed.wait()
-    finally:
-        widget.unobserve(handler, names=["requests", "resolved", "error"])
 
 
 def send(widget: PromptsWidget, content) -> None:
@@ -171,6 +151,7 @@ def test_rejects_non_sessions():
         PromptsWidget(object())
 
 
+@pytest.mark.slow
 def test_protocol_and_bundle():
     spec = load_json("protocol.json")["widgets"]["prompts"]
     assert sorted(spec["to_kernel"]) == [

@@ -22,6 +22,10 @@ from codex_nb.widgets.testing import recording_comms
 from codex_nb.widgets.transcript import Transcript
 from codex_nb.widgets.transcript_state import TranscriptState
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 PLAN = {"plan": [{"step": "Read the code", "status": "in_progress"}]}
 
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from helpers.notebook_workspace import session_with
+
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
 
 
 class Table:

@@ -16,6 +16,10 @@ import pytest
 import codex_nb as cx
 from codex_nb.tools.notebook.mcp_server import TOKEN_ENV_VAR
 
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+
 ON = "[codex_nb.notebook_tools]\nenabled = true\n"
 
 

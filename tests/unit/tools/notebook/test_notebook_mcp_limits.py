@@ -14,9 +14,14 @@ import threading
 from typing import Any
 
 import httpx
+import pytest
 
 import codex_nb as cx
 from codex_nb.tools.notebook.mcp_server import BUSY
+
+# real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
 
 ON = "[codex_nb.notebook_tools]\nenabled = true\n[codex_nb.notebook_tools.approve]\nrun_code = false\n"
 HOLD = "arrived()\ngate.wait(60)\n'held'"

@@ -7,6 +7,8 @@ import re
 import sys
 import threading
 
+import pytest
+
 from helpers.notebook_workspace import session_with, trusting
 
 SHAPE = re.compile(r"^Wall time: \d+\.\d{4} seconds\nProcess exited with code (\d+)\n(?:(.*)\n)?Output:\n(.*)$", re.S)
@@ -41,6 +43,7 @@ async def test_an_exception_is_exit_code_1_with_the_users_traceback() -> None:
     assert parse(syntax.output)[0] == 1 and "SyntaxError" in syntax.output
 
 
+@pytest.mark.slow
 async def test_code_that_never_returns_is_stopped_at_the_timeout() -> None:
     session, ns = session_with(trusting(), namespace={"ticks": [0]})
     code = "print('started')\nwhile True:\n    ticks[0] += 1"
@@ -76,6 +79,7 @@ async def test_threads_the_code_starts_are_reported_and_stopped() -> None:
     assert not ns["worker"].is_alive()
 
 
+@pytest.mark.slow
 async def test_only_the_codes_own_threads_are_stopped_not_others_started_meanwhile() -> None:
     """A thread the code's thread started (a grandchild too) is the code's; one that anything else in
     the kernel starts while the code runs (an executor worker, say) is not, and must not be stopped."""
