@@ -8,12 +8,15 @@ the nbval sanitizer rules for agent notebooks (``pytest --nbval --nbval-sanitize
 
 Modules:
 
-* ``acp_agents``: the pinned codex-acp agent.
+* ``acp_agents``: the pinned ACP agents (the agent suite's three, and the legacy codex-acp).
+* ``anthropic_server``: a scripted Anthropic Messages-API server on 127.0.0.1 (Claude Code).
 * ``codex_ref``: the pinned reference Codex binary.
+* ``gemini_server``: a scripted Gemini-API server on 127.0.0.1 (Gemini CLI).
 * ``nbval``: where the nbval sanitizer rules for agent notebooks are.
 * ``notebook_document``: ``MemoryNotebook``, an in-memory open notebook for the notebook tools.
 * ``recording``: ``RecordingSubscriber`` for whole-log assertions.
 * ``responses_server``: a scripted Responses-API server on 127.0.0.1.
+* ``sse_server``: what the scripted servers share (lifecycle, strict script, faults, SSE).
 
 Layer: outside the layers; it may import anything, and within the package only the public API
 (``codex_nb/__init__.py``) imports it, lazily.
@@ -28,22 +31,28 @@ from .nbval import NBVAL_SANITIZE
 from .recording import ModelRequest, RecordingSubscriber, ScriptedModel
 
 if TYPE_CHECKING:
-    from .acp_agents import CodexAcpNotFound, codex_acp_binary, pinned_codex_acp_version, write_codex_acp_home
+    from .acp_agents import (
+        ACP_AGENTS,
+        AcpAgentNotFound,
+        CodexAcpNotFound,
+        acp_agent,
+        codex_acp_binary,
+        pinned_codex_acp_version,
+        write_codex_acp_home,
+    )
+    from .anthropic_server import AnthropicServer
+    from .gemini_server import GeminiServer
     from .codex_ref import CodexNotFound, codex_binary, codex_config_toml, pinned_codex_version
     from .notebook_document import MemoryNotebook
-    from .responses_server import (
-        CutStream,
-        Events,
-        Garbage,
-        HttpError,
-        Raw,
-        Redirect,
-        ResponsesServer,
-        ResponsesServerError,
-        Stall,
-    )
+    from .responses_server import CutStream, Events, Garbage, Raw, Redirect, ResponsesServer, ResponsesServerError
+    from .sse_server import HttpError, Stall
 
 _LAZY = {
+    "ACP_AGENTS": "codex_nb.testing.acp_agents",
+    "AcpAgentNotFound": "codex_nb.testing.acp_agents",
+    "acp_agent": "codex_nb.testing.acp_agents",
+    "AnthropicServer": "codex_nb.testing.anthropic_server",
+    "GeminiServer": "codex_nb.testing.gemini_server",
     "CodexAcpNotFound": "codex_nb.testing.acp_agents",
     "codex_acp_binary": "codex_nb.testing.acp_agents",
     "pinned_codex_acp_version": "codex_nb.testing.acp_agents",
@@ -56,12 +65,12 @@ _LAZY = {
     "CutStream": "codex_nb.testing.responses_server",
     "Events": "codex_nb.testing.responses_server",
     "Garbage": "codex_nb.testing.responses_server",
-    "HttpError": "codex_nb.testing.responses_server",
+    "HttpError": "codex_nb.testing.sse_server",
     "Raw": "codex_nb.testing.responses_server",
     "Redirect": "codex_nb.testing.responses_server",
     "ResponsesServer": "codex_nb.testing.responses_server",
     "ResponsesServerError": "codex_nb.testing.responses_server",
-    "Stall": "codex_nb.testing.responses_server",
+    "Stall": "codex_nb.testing.sse_server",
 }
 
 
@@ -69,11 +78,15 @@ __getattr__, __dir__ = _attach(__name__, _LAZY)
 
 
 __all__ = [
+    "ACP_AGENTS",
+    "AcpAgentNotFound",
+    "AnthropicServer",
     "CodexAcpNotFound",
     "CodexNotFound",
     "CutStream",
     "Events",
     "Garbage",
+    "GeminiServer",
     "HttpError",
     "MemoryNotebook",
     "ModelRequest",
@@ -85,6 +98,7 @@ __all__ = [
     "ResponsesServerError",
     "ScriptedModel",
     "Stall",
+    "acp_agent",
     "codex_acp_binary",
     "codex_binary",
     "codex_config_toml",

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from codex_nb.testing import codex_acp_binary, codex_binary
+from codex_nb.testing.acp_agents import acp_agent
 
 REQUIREMENTS: dict[str, Callable[[], Path]] = {
     "requires_codex": codex_binary,
@@ -67,9 +68,13 @@ def in_ci() -> bool:
 def missing_binary(item: pytest.Item) -> str | None:
     """Why a marked test cannot run here (one line), or None when every binary it needs is present."""
     for marker, find in REQUIREMENTS.items():
-        if item.get_closest_marker(marker) is None:
+        mark = item.get_closest_marker(marker)
+        if mark is None:
             continue
         try:
+            if marker == "requires_acp_agent" and mark.args:  # one agent of the agent suite, by name
+                acp_agent(mark.args[0]).command()
+                continue
             find()
         except FileNotFoundError as err:  # the resolvers' errors say what was looked for and the fix
             return f"{marker}: {err}"

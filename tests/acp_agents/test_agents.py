@@ -1,0 +1,244 @@
+"""One suite over the pinned ACP agents of three vendors (``.ci/acp-agents``), each run offline
+against the stand-in of the model API it speaks: codex-acp (Responses API), Claude Code
+(Anthropic Messages), Gemini CLI (Gemini ``streamGenerateContent``).
+
+Each check is written once; where an agent differs, ``EXPECTED`` names the difference and the
+test asserts it (so a new agent release that changes it fails here). ``CODEX_NB_AGENT_REPORT``
+names a JSON file the facts are appended to: ``docs/agents.md`` is written from it
+(``python tests/acp_agents/compatibility_page.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import codex_nb as cx
+from codex_nb.testing.acp_agents import ACP_AGENTS, acp_agent
+
+from dialects import DIALECTS
+
+AGENTS = [pytest.param(name, marks=pytest.mark.requires_acp_agent(name), id=name) for name in ACP_AGENTS]
+TIMEOUT = 90
+CANCEL_GRACE = 5.0
+
+PLAN_1 = [("Read the code", "in_progress"), ("Write f.txt", "pending")]
+PLAN_2 = [("Read the code", "completed"), ("Write f.txt", "completed")]
+
+EXPECTED: dict[str, dict[str, Any]] = {
+    "codex-acp": {
+        "plan_updates": 2,
+        "permission_kinds": ["allow_once", "allow_always", "reject_once"],
+        "thought": False,
+        "modes": {"read-only", "workspace-write", "agent", "agent-full-access"},
+        "person_mode": "workspace-write",
+        "session": {"load", "list", "fork", "resume"},
+        "models": True,
+        "stop_reason": "cancelled",
+    },
+    "claude-code-acp": {
+        "plan_updates": 2,
+        "permission_kinds": ["allow_always", "allow_once", "reject_once"],
+        "thought": True,
+        "modes": {"default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"},
+        "person_mode": "default",
+        "session": {"load", "list", "fork", "resume"},
+        "models": False,
+        "stop_reason": "cancelled",
+    },
+    "gemini-cli": {
+        # Gemini CLI 0.61 sends no ACP plan: its write_todos is a tool call ("Set 2 todo(s)", kind
+        # other) that asks permission like any tool, without the todos in it
+        "plan_updates": 0,
+        "permission_kinds": ["allow_always", "allow_once", "reject_once"],
+        "thought": True,
+        "modes": {"default", "autoEdit", "yolo", "plan"},
+        "person_mode": "default",
+        "session": {"load"},
+        "models": False,
+        # Gemini CLI 0.61 does not answer session/prompt after session/cancel while its permission
+        # request is pending (the client answered it "cancelled"): the turn is ended here after
+        # cancel_grace, with a warning saying so
+        "stop_reason": None,
+    },
+}
+
+
+def report(agent: str, check: str, facts: dict[str, Any]) -> None:
+    """Append what a check saw to ``$CODEX_NB_AGENT_REPORT`` (the compatibility page's source)."""
+    path = os.environ.get("CODEX_NB_AGENT_REPORT")
+    if path:
+        spec = acp_agent(agent)
+        line = {"agent": agent, "package": spec.package, "version": spec.version, "vendor": spec.vendor}
+        line.update(check=check, **facts)
+        with open(path, "a", encoding="utf-8") as out:
+            out.write(json.dumps(line, sort_keys=True, default=sorted) + "\n")
+
+
+def allow_once(request: Any) -> dict[str, str]:
+    """The person's choice, made by option kind (each agent labels it its own way)."""
+    options = request.msg.questions[0].options
+    return {"permission": next(o.label for o in options if o.description == "allow_once")}
+
+
+def after(gate: threading.Event, entry: list[Any]) -> Any:
+    """A script entry answered once the client saw the previous tool call end (codex-acp drops a
+    command's end that Codex reports after the turn completed)."""
+
+    def answer(_body: dict[str, Any]) -> list[Any]:
+        assert gate.wait(TIMEOUT), "the client never saw the command end"
+        return entry
+
+    return answer
+
+
+def start(agent: str, script: list[Any], tmp: Path, **options: Any) -> tuple[Any, cx.AcpAgent]:
+    spec = acp_agent(agent)
+    server = spec.server(script, **options).start()
+    command = spec.command()
+    env = spec.env(server, tmp / "home")
+    return server, cx.AcpAgent(command[0], command[1:], env=env, startup_timeout=60, cancel_grace=CANCEL_GRACE)
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+async def test_initialize_capabilities_modes_and_sessions(agent: str, tmp_path: Path) -> None:
+    expected = EXPECTED[agent]
+    server, acp = start(agent, [], tmp_path)
+    try:
+        async with acp:
+            session = await acp.new_session(tmp_path)
+            info = acp.info
+            caps = info.agent_capabilities
+            sessions = caps.session_capabilities
+            offered = {"load"} if caps.load_session else set()
+            offered |= {name for name in ("list", "fork", "resume") if getattr(sessions, name, None) is not None}
+            modes = session.response.modes
+            models = any(getattr(o, "category", None) == "model" for o in session.response.config_options or ())
+            report(
+                agent,
+                "initialize",
+                {
+                    "protocol_version": info.protocol_version,
+                    "agent_info": f"{info.agent_info.name} {info.agent_info.version}",
+                    "session": sorted(offered),
+                    "modes": sorted(m.id for m in modes.available_modes),
+                    "current_mode": modes.current_mode_id,
+                    "models": models,
+                },
+            )
+    finally:
+        server.close()
+    assert info.protocol_version == 1
+    assert info.agent_info.version == acp_agent(agent).version
+    assert offered == expected["session"]
+    assert {m.id for m in modes.available_modes} == expected["modes"]
+    # the mode the suite runs in asks the person (codex-acp's default, "agent", asks Guardian)
+    assert modes.current_mode_id == expected["person_mode"]
+    assert models == expected["models"]
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+async def test_a_turn_plan_permission_tool_call_and_message(agent: str, tmp_path: Path) -> None:
+    expected = EXPECTED[agent]
+    say = DIALECTS[agent]
+    done = threading.Event()
+    script = [say["plan"](PLAN_1), say["command"]("echo hi > f.txt")]
+    script += [after(done, say["plan"](PLAN_2)), say["text"]("All done.")]
+    work = tmp_path / "work"
+    work.mkdir()
+    server, acp = start(agent, script, tmp_path)
+    seen: list[cx.events.Event] = []
+
+    def record(event: cx.events.Event) -> None:
+        seen.append(event)
+        if event.msg.type == "acp_tool_call" and event.msg.status == "completed" and "echo" in event.msg.title:
+            done.set()
+
+    try:
+        async with acp:
+            session = await acp.new_session(work)
+            session.subscribe(record)
+            session.answer_policy = allow_once
+            result = await asyncio.wait_for(session.prompt("Write f.txt"), TIMEOUT)
+        server.check()
+    finally:
+        server.close()
+    plans = [e for e in seen if e.msg.type == "plan_update"]
+    questions = [e.msg for e in seen if e.msg.type == "request_user_input"]
+    kinds = [o.description for o in questions[-1].questions[0].options] if questions else []
+    calls = [e.msg for e in seen if e.msg.type == "acp_tool_call"]
+    command = [c for c in calls if "echo" in c.title]
+    thoughts = "".join(e.msg.delta for e in seen if e.msg.type == "agent_reasoning_delta")
+    report(
+        agent,
+        "turn",
+        {
+            "status": result.status,
+            "plan_updates": len(plans),
+            "priorities": sorted({p for e in plans for p in e.msg.priorities}),
+            "permission_options": [o.label for o in questions[-1].questions[0].options] if questions else [],
+            "permission_kinds": kinds,
+            "command_kind": command[-1].kind if command else None,
+            "tool_calls": sorted({c.title for c in calls}),
+            "thought": bool(thoughts),
+            "message": result.last_agent_message,
+        },
+    )
+    assert (result.status, result.stop_reason, result.last_agent_message) == ("completed", "end_turn", "All done.")
+    assert (work / "f.txt").read_text() == "hi\n"  # the person's allow really let the command run
+    assert len(plans) == expected["plan_updates"]
+    if plans:  # whole snapshots, each replacing the last
+        assert [[(s.step, str(s.status)) for s in p.msg.plan] for p in plans] == [PLAN_1, PLAN_2]
+        assert [p.revision for p in plans] == [1, 2] and session.latest_plan() is plans[-1]
+    assert kinds == expected["permission_kinds"]
+    assert command and command[-1].kind == "execute" and command[-1].status == "completed"
+    assert bool(thoughts) == expected["thought"]
+    types = [e.msg.type for e in seen]
+    assert types[0] == "turn_started" and types[-1] == "turn_complete"
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+async def test_stop_cancels_the_pending_permission_and_shows_no_late_update(agent: str, tmp_path: Path) -> None:
+    say = DIALECTS[agent]
+    script = [say["command"]("echo late > g.txt")]
+    work = tmp_path / "work"
+    work.mkdir()
+    server, acp = start(agent, script, tmp_path, allow_leftover=True)
+    asked = asyncio.Event()
+    release = asyncio.Event()
+
+    async def person(request: Any) -> dict[str, str]:  # a person who has not answered yet
+        asked.set()
+        await release.wait()
+        return allow_once(request)
+
+    seen: list[cx.events.Event] = []
+    try:
+        async with acp:
+            session = await acp.new_session(work)
+            session.subscribe(seen.append)
+            session.answer_policy = person
+            handle = session.prompt("Write g.txt")
+            await asyncio.wait_for(asked.wait(), TIMEOUT)
+            assert session.interrupt() is True
+            result = await asyncio.wait_for(handle, TIMEOUT)
+            release.set()
+            after_stop = len(seen)
+            late = session.late_updates
+        server.check()
+    finally:
+        server.close()
+    resolved = [e.msg.outcome for e in seen if e.msg.type == "frontend_request_resolved"]
+    facts = {"status": result.status, "stop_reason": result.stop_reason, "permission": resolved}
+    report(agent, "stop", {**facts, "ended_here": handle.hard_aborted})
+    assert (result.status, result.stop_reason) == ("interrupted", EXPECTED[agent]["stop_reason"])
+    assert handle.hard_aborted == (EXPECTED[agent]["stop_reason"] is None)
+    assert resolved == ["cancelled"]
+    assert not (work / "g.txt").exists()
+    assert seen[after_stop - 1].msg.type == "turn_aborted" and late == 0
