@@ -76,7 +76,8 @@ def write_codex_acp_home(server: ResponsesServer, path: str | Path, **overrides:
 
 # -- the agent suite's agents: three vendors, each offline against its stand-in --------------------
 PINS_FILE = REPO_ROOT / ".ci" / "acp-agents"
-LOOPBACK = "127.0.0.1"
+CODEX_MODEL = "gpt-5.5"
+"""A model Codex 0.166 (inside codex-acp 2.6) has metadata for."""
 CLAUDE_MODEL = "claude-stand-in"
 CLAUDE_SMALL_MODEL = "claude-stand-in-small"
 """Claude Code's small fast model (titles, command summaries): the stand-in answers it in the background."""
@@ -146,6 +147,7 @@ class AcpAgentSpec:
             return GeminiServer(script, **options)
         from .responses_server import ResponsesServer
 
+        options.setdefault("background", codex_background)
         return ResponsesServer(script, **options)
 
     def env(self, server: Any, home: str | Path) -> dict[str, str]:
@@ -160,7 +162,14 @@ class AcpAgentSpec:
 
 
 def _codex_env(server: Any, home: Path) -> dict[str, str]:
-    codex_home = write_codex_acp_home(server, home / "codex", model="gpt-5.5", check_for_update_on_startup=False)
+    codex_home = write_codex_acp_home(
+        server,
+        home / "codex",
+        model=CODEX_MODEL,
+        check_for_update_on_startup=False,
+        analytics={"enabled": False},
+        feedback={"enabled": False},
+    )
     native = sorted((INSTALL_DIR / "node_modules" / "@openai").glob("codex-*/vendor/*/bin/codex"))
     return {
         "CODEX_HOME": str(codex_home),
@@ -211,6 +220,13 @@ def _gemini_env(server: Any, home: Path) -> dict[str, str]:
 
 
 _AGENT_ENV = {"codex-acp": _codex_env, "claude-code-acp": _claude_env, "gemini-cli": _gemini_env}
+
+
+def codex_background(body: dict[str, Any]) -> Any:
+    """Codex's requests on another model than the session's (a thread title) use no script entry."""
+    from ..protocol.items import assistant_message
+
+    return [assistant_message("Stand-in title")] if body.get("model") not in (None, CODEX_MODEL) else None
 
 
 def claude_background(body: dict[str, Any]) -> Any:
@@ -288,6 +304,7 @@ __all__ = [
     "CodexAcpNotFound",
     "acp_agent",
     "claude_background",
+    "codex_background",
     "codex_acp_binary",
     "gemini_background",
     "pinned_acp_agents",

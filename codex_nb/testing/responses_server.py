@@ -139,8 +139,9 @@ class ResponsesServer(ScriptedServer):
         host: str = "127.0.0.1",
         port: int = 0,
         routes: Mapping[str, Route] | None = None,
+        background: Callable[[dict[str, Any]], Any] | None = None,
     ) -> None:
-        super().__init__(script, allow_leftover=allow_leftover, host=host, port=port)
+        super().__init__(script, allow_leftover=allow_leftover, host=host, port=port, background=background)
         self.routes: dict[str, Route] = {_route_key(k): v for k, v in (routes or {}).items()}
         self.route_requests: list[tuple[str, dict[str, Any]]] = []
         """``(path, JSON body)`` of every request a route answered, in order."""

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 import codex_nb as cx
+from codex_nb.sources.acp import AcpError
 from codex_nb.testing.acp_agents import ACP_AGENTS, acp_agent
 
 from dialects import DIALECTS
@@ -66,6 +67,9 @@ EXPECTED: dict[str, dict[str, Any]] = {
         # request is pending (the client answered it "cancelled"): the turn is ended here after
         # cancel_grace, with a warning saying so
         "stop_reason": None,
+        # Gemini CLI 0.61 offers loadSession, but a new process finds no session it recorded
+        "load": "the ACP agent refused session/load: Internal error (-32603) "
+        "({'details': 'No previous sessions found for this project.'})",
     },
 }
 
@@ -242,3 +246,56 @@ async def test_stop_cancels_the_pending_permission_and_shows_no_late_update(agen
     assert resolved == ["cancelled"]
     assert not (work / "g.txt").exists()
     assert seen[after_stop - 1].msg.type == "turn_aborted" and late == 0
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+async def test_modes_and_past_sessions_list_fork_resume_load(agent: str, tmp_path: Path) -> None:
+    expected = EXPECTED[agent]
+    say = DIALECTS[agent]
+    offered = expected["session"]
+    script = [say["text"]("first answer")] + [say["text"]("forked answer")] * ("fork" in offered)
+    work = tmp_path / "work"
+    work.mkdir()
+    server, acp = start(agent, script, tmp_path)
+    facts: dict[str, Any] = {}
+    try:
+        async with acp:
+            session = await acp.new_session(work)
+            await session.set_mode("plan" if "plan" in expected["modes"] else "read-only")
+            await session.set_mode(expected["person_mode"])
+            with pytest.raises(AcpError, match="offers no mode 'no-such-mode'"):
+                await session.set_mode("no-such-mode")
+            first = await asyncio.wait_for(session.prompt("Say something"), TIMEOUT)
+            facts["modes_switched"] = True
+            if "fork" in offered:
+                fork = await acp.fork_session(session.session_id, work)
+                forked = await asyncio.wait_for(fork.prompt("And now?"), TIMEOUT)
+                facts["forked"] = (fork.session_id != session.session_id, forked.last_agent_message)
+            if "resume" in offered:
+                resumed = await acp.resume_session(session.session_id, work)
+                facts["resumed"] = resumed.session_id == session.session_id
+        server.check()
+        # a new agent process lists and loads the session from its own store (Claude Code writes a
+        # session's transcript file only later: listed by the process that ran it, it is missing)
+        server2, again = start(agent, [], tmp_path)
+        try:
+            async with again:
+                if "list" in offered:
+                    listed = await again.list_sessions(work)
+                    facts["listed"] = session.session_id in {s.session_id for s in listed}
+                if "load" in offered:
+                    try:
+                        loaded = await again.load_session(session.session_id, work)
+                        facts["loaded"] = loaded.session_id == session.session_id
+                    except AcpError as err:
+                        facts["loaded"] = str(err)
+        finally:
+            server2.close()
+    finally:
+        server.close()
+    report(agent, "sessions", facts)
+    assert first.last_agent_message == "first answer"
+    assert facts.get("listed", True) and facts.get("resumed", True)
+    assert facts.get("loaded", True) == expected.get("load", True)
+    if "fork" in offered:
+        assert facts["forked"] == (True, "forked answer")

@@ -17,6 +17,7 @@ Modules:
 * ``permissions``: ``session/request_permission`` as a prompt.
 * ``port``: what a session needs from its agent.
 * ``process``: the agent subprocess.
+* ``quirks``: where an agent differs from the protocol, mapped in one place.
 * ``session``: one ACP session as an event source.
 * ``terminals``: ``terminal/*``, when enabled.
 * ``transport``: newline-delimited JSON framing with clear errors.
