@@ -227,7 +227,9 @@ class AcpAgent:
         sessions: list[Any] = []
         cursor: str | None = None
         for _page in range(1000):  # a hostile agent's endless cursor ends here
-            page = await self._authenticated(lambda: self._conn.list_sessions(cwd=where, cursor=cursor), "session/list")
+            page = await self._authenticated(
+                lambda after=cursor: self._conn.list_sessions(cwd=where, cursor=after), "session/list"
+            )
             sessions.extend(page.sessions)
             cursor = getattr(page, "next_cursor", None)
             if not cursor:
