@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -74,6 +76,21 @@ EXPECTED: dict[str, dict[str, Any]] = {
 }
 
 
+@pytest.fixture
+def temp_dirs() -> Any:
+    """Folders as a notebook makes them (``tempfile.mkdtemp``): a cassette names them by their place
+    in the system's temporary folder, so a replay in a new one matches."""
+    made: list[Path] = []
+
+    def make(prefix: str) -> Path:
+        made.append(Path(tempfile.mkdtemp(prefix=prefix)))
+        return made[-1]
+
+    yield make
+    for path in made:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def report(agent: str, check: str, facts: dict[str, Any]) -> None:
     """Append what a check saw to ``$CODEX_NB_AGENT_REPORT`` (the compatibility page's source)."""
     path = os.environ.get("CODEX_NB_AGENT_REPORT")
@@ -102,12 +119,27 @@ def after(gate: threading.Event, entry: list[Any]) -> Any:
     return answer
 
 
-def start(agent: str, script: list[Any], tmp: Path, **options: Any) -> tuple[Any, cx.AcpAgent]:
+def start(
+    agent: str, script: list[Any], tmp: Path, *, cassette: Path | None = None, **options: Any
+) -> tuple[Any, cx.AcpAgent]:
     spec = acp_agent(agent)
     server = spec.server(script, **options).start()
     command = spec.command()
     env = spec.env(server, tmp / "home")
-    return server, cx.AcpAgent(command[0], command[1:], env=env, startup_timeout=60, cancel_grace=CANCEL_GRACE)
+    acp = cx.AcpAgent(
+        command[0], command[1:], env=env, startup_timeout=60, cancel_grace=CANCEL_GRACE, cassette=cassette
+    )
+    return server, acp
+
+
+def shown(seen: list[cx.events.Event], work: Path) -> list[tuple[str, str]]:
+    """What the widgets show of a turn (the session folder as <work>), to compare a replay with its recording."""
+    out = []
+    for event in seen:
+        msg = event.msg
+        if msg.type in ("plan_update", "acp_tool_call", "agent_message", "request_user_input", "turn_complete"):
+            out.append((msg.type, json.dumps(msg.model_dump(mode="json"), sort_keys=True).replace(str(work), "<work>")))
+    return out
 
 
 @pytest.mark.parametrize("agent", AGENTS)
@@ -148,15 +180,15 @@ async def test_initialize_capabilities_modes_and_sessions(agent: str, tmp_path: 
 
 
 @pytest.mark.parametrize("agent", AGENTS)
-async def test_a_turn_plan_permission_tool_call_and_message(agent: str, tmp_path: Path) -> None:
+async def test_a_turn_plan_permission_tool_call_and_message(agent: str, tmp_path: Path, temp_dirs: Any) -> None:
     expected = EXPECTED[agent]
     say = DIALECTS[agent]
     done = threading.Event()
     script = [say["plan"](PLAN_1), say["command"]("echo hi > f.txt")]
     script += [after(done, say["plan"](PLAN_2)), say["text"]("All done.")]
-    work = tmp_path / "work"
-    work.mkdir()
-    server, acp = start(agent, script, tmp_path)
+    work = temp_dirs("work-")
+    cassette = tmp_path / f"{agent}.cassette.jsonl"
+    server, acp = start(agent, script, tmp_path, cassette=cassette)
     seen: list[cx.events.Event] = []
 
     def record(event: cx.events.Event) -> None:
@@ -205,6 +237,18 @@ async def test_a_turn_plan_permission_tool_call_and_message(agent: str, tmp_path
     assert bool(thoughts) == expected["thought"]
     types = [e.msg.type for e in seen]
     assert types[0] == "turn_started" and types[-1] == "turn_complete"
+
+    # the cassette replays the conversation with no agent process and no model server
+    again = temp_dirs("work-")
+    replayed: list[cx.events.Event] = []
+    async with cx.AcpAgent("no-such-agent", cassette=cassette) as replay:
+        session = await replay.new_session(again)
+        session.subscribe(replayed.append)
+        session.answer_policy = allow_once
+        result = await asyncio.wait_for(session.prompt("Write f.txt"), TIMEOUT)
+        assert replay.replaying and replay.pid is None
+    report(agent, "cassette", {"replayed": shown(replayed, again) == shown(seen, work)})
+    assert result.status == "completed" and shown(replayed, again) == shown(seen, work)
 
 
 @pytest.mark.parametrize("agent", AGENTS)
