@@ -56,6 +56,7 @@ _LAZY = {
     "ReplayScrubber": "codex_nb.widgets.replay",
     "Transcript": "codex_nb.widgets.transcript",
     "TurnControls": "codex_nb.widgets.turn_controls",
+    "compare": "codex_nb.widgets.compare",
     "image_thumbnails": "codex_nb.render.images",
     "AcpAgent": "codex_nb.sources.acp",
     "CodexAppServer": "codex_nb.sources.app_server",
@@ -163,6 +164,7 @@ if _typing.TYPE_CHECKING:
     from .sources.rollout import list_rollouts, read_rollout
     from .timeline import PlanTimeline
     from .widgets.checklist import PlanChecklist
+    from .widgets.compare import compare
     from .widgets.prompts import PromptsWidget
     from .widgets.replay import ReplayScrubber
     from .widgets.transcript import Transcript
@@ -225,6 +227,7 @@ __all__ = [
     "ReplayScrubber",
     "Transcript",
     "TurnControls",
+    "compare",
     "image_thumbnails",
     # real sources
     "AcpAgent",

@@ -343,3 +343,32 @@ async def test_modes_and_past_sessions_list_fork_resume_load(agent: str, tmp_pat
     assert facts.get("loaded", True) == expected.get("load", True)
     if "fork" in offered:
         assert facts["forked"] == (True, "forked answer")
+
+
+@pytest.mark.requires_acp_agent("codex-acp")
+@pytest.mark.requires_acp_agent("claude-code-acp")
+@pytest.mark.requires_acp_agent("gemini-cli")
+async def test_compare_runs_one_prompt_on_the_three_agents_at_once(tmp_path: Path) -> None:
+    started: list[tuple[Any, cx.AcpAgent]] = []
+    sessions = {}
+    try:
+        for agent in ACP_AGENTS:
+            say = DIALECTS[agent]
+            plan = say["plan"](PLAN_2) if EXPECTED[agent]["plan_updates"] else []
+            script = ([plan] if plan else []) + [say["text"](f"{agent} is done.")]
+            server, acp = start(agent, script, tmp_path / agent)
+            started.append((server, acp))
+            work = tmp_path / agent / "work"
+            work.mkdir(parents=True)
+            sessions[agent] = await acp.new_session(work)
+            sessions[agent].answer_policy = allow_once
+        comparison = cx.compare(sessions, "Do the task")
+        runs = await asyncio.wait_for(comparison, TIMEOUT)
+    finally:
+        for server, acp in started:
+            await acp.aclose()
+            server.close()
+    rows = {row["agent"]: row for row in comparison.summary()}
+    for agent in ACP_AGENTS:
+        assert runs[agent].status == "completed" and runs[agent].last_agent_message == f"{agent} is done."
+        assert rows[agent]["revisions"] == (1 if EXPECTED[agent]["plan_updates"] else 0)
