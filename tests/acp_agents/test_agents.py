@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 import codex_nb as cx
-from codex_nb.sources.acp import AcpError
+from codex_nb.acp import AcpError
 from codex_nb.testing.acp_agents import ACP_AGENTS, acp_agent
 
 from dialects import DIALECTS
