@@ -372,3 +372,38 @@ async def test_compare_runs_one_prompt_on_the_three_agents_at_once(tmp_path: Pat
     for agent in ACP_AGENTS:
         assert runs[agent].status == "completed" and runs[agent].last_agent_message == f"{agent} is done."
         assert rows[agent]["revisions"] == (1 if EXPECTED[agent]["plan_updates"] else 0)
+
+
+@pytest.mark.requires_acp_agent("codex-acp")
+async def test_codex_acp_auto_review_is_shown_as_an_automatic_review_not_the_persons_answer(tmp_path: Path) -> None:
+    """In codex-acp's "Auto review" mode Codex's reviewer decides; the person is not asked, and the
+    review's tool call says it is an automatic review (quirks.py). The stand-in reviewer answers
+    with no verdict, so the review fails and the command does not run."""
+
+    def reviewer(body: dict[str, Any]) -> Any:
+        return [cx.assistant_message("no verdict")] if "APPROVAL REQUEST" in json.dumps(body.get("input")) else None
+
+    say = DIALECTS["codex-acp"]
+    script = [say["command"]("echo hi > f.txt"), say["text"]("The review did not approve it.")]
+    work = tmp_path / "work"
+    work.mkdir()
+    server, acp = start("codex-acp", script, tmp_path, background=reviewer)
+    seen: list[cx.events.Event] = []
+    try:
+        async with acp:
+            session = await acp.new_session(work)
+            await session.set_mode("agent")  # the person's choice: let Codex's reviewer decide
+            session.subscribe(seen.append)
+            session.answer_policy = allow_once
+            result = await asyncio.wait_for(session.prompt("Write f.txt"), TIMEOUT)
+        server.check()
+    finally:
+        server.close()
+    reviews = [
+        e.msg for e in seen if e.msg.type == "acp_tool_call" and e.msg.call_id.startswith("guardian_assessment:")
+    ]
+    report("codex-acp", "auto_review", {"review_titles": sorted({r.title for r in reviews})})
+    assert result.status == "completed" and result.last_agent_message == "The review did not approve it."
+    assert reviews and all(r.title.startswith("Automatic review (Codex Guardian)") for r in reviews)
+    assert reviews[-1].status == "failed" and not (work / "f.txt").exists()
+    assert not [e for e in seen if e.msg.type == "request_user_input"]  # the person was not asked
