@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -76,21 +74,6 @@ EXPECTED: dict[str, dict[str, Any]] = {
 }
 
 
-@pytest.fixture
-def temp_dirs() -> Any:
-    """Folders as a notebook makes them (``tempfile.mkdtemp``): a cassette names them by their place
-    in the system's temporary folder, so a replay in a new one matches."""
-    made: list[Path] = []
-
-    def make(prefix: str) -> Path:
-        made.append(Path(tempfile.mkdtemp(prefix=prefix)))
-        return made[-1]
-
-    yield make
-    for path in made:
-        shutil.rmtree(path, ignore_errors=True)
-
-
 def report(agent: str, check: str, facts: dict[str, Any]) -> None:
     """Append what a check saw to ``$CODEX_NB_AGENT_REPORT`` (the compatibility page's source)."""
     path = os.environ.get("CODEX_NB_AGENT_REPORT")
@@ -100,6 +83,14 @@ def report(agent: str, check: str, facts: dict[str, Any]) -> None:
         line.update(check=check, **facts)
         with open(path, "a", encoding="utf-8") as out:
             out.write(json.dumps(line, sort_keys=True, default=sorted) + "\n")
+
+
+def group_gone(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return True
+    return False
 
 
 def allow_once(request: Any) -> dict[str, str]:
@@ -156,6 +147,7 @@ async def test_initialize_capabilities_modes_and_sessions(agent: str, tmp_path: 
             offered |= {name for name in ("list", "fork", "resume") if getattr(sessions, name, None) is not None}
             modes = session.response.modes
             models = any(getattr(o, "category", None) == "model" for o in session.response.config_options or ())
+            group = acp.pid  # the agent leads its own process group; its children (Codex, Claude Code) are in it
             report(
                 agent,
                 "initialize",
@@ -170,6 +162,7 @@ async def test_initialize_capabilities_modes_and_sessions(agent: str, tmp_path: 
             )
     finally:
         server.close()
+    assert group is not None and group_gone(group), f"the process group of {agent} outlived aclose()"
     assert info.protocol_version == 1
     assert info.agent_info.version == acp_agent(agent).version
     assert offered == expected["session"]
