@@ -22,7 +22,7 @@ ROOT = HERE.parents[1]
 PAGE = ROOT / "docs" / "agents.md"
 BEGIN, END = "<!-- agent-tables:begin -->", "<!-- agent-tables:end -->"
 CHECKS = {
-    "test_initialize_capabilities_modes_and_sessions": "initialize, capabilities, modes",
+    "test_initialize_capabilities_modes_and_sessions": "initialize, capabilities, modes, process group ended",
     "test_a_turn_plan_permission_tool_call_and_message": "plan -> checklist, permission, tool call, message, cassette replay",
     "test_stop_cancels_the_pending_permission_and_shows_no_late_update": "Stop with a pending permission",
     "test_modes_and_past_sessions_list_fork_resume_load": "set_mode, session list/fork/resume/load",
@@ -84,6 +84,10 @@ def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
                 "Stop",
                 f"{stop.get('status')}, stopReason {stop.get('stop_reason')}, permission {', '.join(stop.get('permission', []))}"
                 + (" (ended here after the grace)" if stop.get("ended_here") else ""),
+            ),
+            (
+                "Automatic review (codex-acp's Auto review mode)",
+                ", ".join(checks.get("auto_review", {}).get("review_titles", [])) or "-",
             ),
             ("Past sessions", ", ".join(f"{k}: {v}" for k, v in sessions.items() if k not in META) or "-"),
         ]

@@ -67,9 +67,9 @@ EXPECTED: dict[str, dict[str, Any]] = {
         # request is pending (the client answered it "cancelled"): the turn is ended here after
         # cancel_grace, with a warning saying so
         "stop_reason": None,
-        # Gemini CLI 0.61 offers loadSession, but a new process finds no session it recorded
-        "load": "the ACP agent refused session/load: Internal error (-32603) "
-        "({'details': 'No previous sessions found for this project.'})",
+        # Gemini CLI 0.61 offers loadSession, but whether a new process finds the session depends on
+        # whether the first one wrote it before it was ended (seen both ways): not asserted, reported
+        "load": None,
     },
 }
 
@@ -333,7 +333,8 @@ async def test_modes_and_past_sessions_list_fork_resume_load(agent: str, tmp_pat
     report(agent, "sessions", facts)
     assert first.last_agent_message == "first answer"
     assert facts.get("listed", True) and facts.get("resumed", True)
-    assert facts.get("loaded", True) == expected.get("load", True)
+    if expected.get("load", True) is not None:
+        assert facts.get("loaded", True) is True
     if "fork" in offered:
         assert facts["forked"] == (True, "forked answer")
 
