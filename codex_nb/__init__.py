@@ -78,6 +78,7 @@ if _typing.TYPE_CHECKING:
     from .widgets.sessions_browser import SessionsBrowser as SessionsBrowser
     from .widgets.transcript import Transcript as Transcript
     from .widgets.turn_controls import TurnControls as TurnControls
+    from .widgets.compare import compare as compare
     from .render.images import image_thumbnails as image_thumbnails
 
     # real sources

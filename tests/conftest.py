@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -107,3 +109,18 @@ async def no_leaked_tasks():
     await asyncio.sleep(0)
     leaked = {t for t in asyncio.all_tasks() - before if not t.done() and t is not asyncio.current_task()}
     assert not leaked, f"tasks left running: {leaked}"
+
+
+@pytest.fixture
+def temp_dirs():
+    """Folders as a notebook makes them (``tempfile.mkdtemp``): a new random name on every run, in the
+    system's temporary folder, where a cassette names them by their place (so a replay matches)."""
+    made: list[Path] = []
+
+    def make(prefix: str) -> Path:
+        made.append(Path(tempfile.mkdtemp(prefix=prefix)))
+        return made[-1]
+
+    yield make
+    for path in made:
+        shutil.rmtree(path, ignore_errors=True)

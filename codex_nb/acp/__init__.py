@@ -18,6 +18,7 @@ Modules:
 * ``port``: what a session needs from its agent.
 * ``agent_process``: the agent subprocess.
 * ``acp_session``: one ACP session as an event source.
+* ``quirks``: where an agent differs from the protocol, mapped in one place.
 * ``terminals``: ``terminal/*``, when enabled.
 * ``transport``: newline-delimited JSON framing with clear errors.
 

@@ -45,6 +45,7 @@ from ..protocol.events import (
 from ..protocol.frontend import FrontendRequestResolved
 from ..tools.lifecycle import LifecycleRecord, ToolCallOutcome
 from ..tools.names import ToolName
+from . import quirks
 from .acp_errors import AcpError
 from .acp_events import AgentMessageDelta, AgentReasoningDelta, UserMessage
 from .fs import ConfinedFiles
@@ -235,6 +236,28 @@ class AcpSession(BusEventSource):
             self.active_turn.event_log.append(event)
         return event
 
+    # -- modes and options -------------------------------------------------------------------
+    async def set_mode(self, mode_id: str) -> None:
+        """``session/set_mode``: switch to one of the agent's modes (``response.modes``). Who approves
+        is part of a mode for some agents: codex-acp's ``agent`` mode sends approvals to Codex's
+        automatic reviewer, ``workspace-write`` asks the person."""
+        modes = getattr(self.response, "modes", None)
+        known = [m.id for m in getattr(modes, "available_modes", None) or ()]
+        if mode_id not in known:
+            raise AcpError(f"the ACP agent offers no mode {mode_id!r} in this session; its modes are {known}")
+        from acp import RequestError
+
+        try:
+            await self.agent._call(
+                self.agent._connection().set_session_mode(session_id=self.session_id, mode_id=mode_id),
+                "session/set_mode",
+            )
+        except RequestError as err:
+            raise AcpError(
+                f"the ACP agent refused session/set_mode {mode_id!r}: {err} ({err.code}) {err.data or ''}"
+            ) from None
+        self.current_mode = mode_id
+
     # -- prompts -----------------------------------------------------------------------------
     def prompt(self, prompt: str | Sequence[Any]) -> AcpTurnHandle:
         """Send ``session/prompt`` in the background; returns its handle at once.
@@ -373,6 +396,13 @@ class AcpSession(BusEventSource):
             if text is None:
                 log.debug("ignoring non-text %s content", kind)
                 return
+            if kind == "agent_message_chunk":
+                mode = quirks.mode_echo(text)
+                if mode is not None:
+                    self.current_mode = mode
+                    return
+            if quirks.empty_chunk(text):
+                return
             if self._after_prompt and self._turn_id is None:
                 self._late_chunk(kind, text)
                 return
@@ -455,6 +485,7 @@ class AcpSession(BusEventSource):
             self.tool_calls[call_id] = state
             self._trim_tool_calls()
         state.apply(update)
+        quirks.apply_to_tool_call(state)
         if state.turn_id != self._turn_id:
             # A late update of a call whose turn has ended: it is kept on the call and shown
             # with that turn's id, never as part of the turn running now.

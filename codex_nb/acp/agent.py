@@ -246,6 +246,31 @@ class AcpAgent:
                 break
         return found
 
+    async def fork_session(self, session_id: str, cwd: str | Path | None = None) -> AcpSession:
+        """``session/fork``: a new session that starts from ``session_id``'s conversation."""
+        return await self._derived("fork", "fork sessions", session_id, cwd)
+
+    async def resume_session(self, session_id: str, cwd: str | Path | None = None) -> AcpSession:
+        """``session/resume``: continue ``session_id`` without the agent replaying its history."""
+        return await self._derived("resume", "resume sessions", session_id, cwd)
+
+    async def _derived(self, capability: str, what: str, session_id: str, cwd: str | Path | None) -> AcpSession:
+        where = _directory(cwd)
+        await self.start(where)
+        self._require_capability(capability, what)
+        call = self._conn.fork_session if capability == "fork" else self._conn.resume_session
+        response = await self._authenticated(lambda: call(session_id=session_id, cwd=where), f"session/{capability}")
+        new_id = getattr(response, "session_id", None) or session_id
+        return self._register(AcpSession(self, new_id, where, response=response))
+
+    def _require_capability(self, name: str, what: str) -> None:
+        sessions = getattr(self.info.agent_capabilities, "session_capabilities", None)
+        if getattr(sessions, name, None) is None:
+            raise AcpError(
+                f"the ACP agent {self.command} cannot {what} (it does not offer sessionCapabilities.{name}); "
+                f"start a new one with agent.new_session()"
+            )
+
     def _register(self, session: AcpSession) -> AcpSession:
         self.sessions[session.session_id] = session
         updates, dropped = self._client.take_early(session.session_id)

@@ -5,7 +5,7 @@ A protocol instead of the class keeps the imports one way (agent -> session, cli
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine
 from typing import Any, Protocol
 
 
@@ -19,6 +19,8 @@ class AgentPort(Protocol):
     def _connection(self) -> Any: ...
 
     def _require_running(self) -> None: ...
+
+    async def _call(self, awaitable: Awaitable[Any], method: str) -> Any: ...
 
     def _spawn(self, coro: Coroutine[Any, Any, Any], *, name: str) -> asyncio.Task[Any]: ...
 

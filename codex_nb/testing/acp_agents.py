@@ -1,4 +1,11 @@
-"""The pinned ACP agent for tests and notebooks: npm ``@zed-industries/codex-acp``.
+"""The pinned ACP agents for tests and notebooks.
+
+``ACP_AGENTS``: the agent suite's agents of three vendors (``.ci/acp-agents``): the current
+codex-acp (``@agentclientprotocol/codex-acp``, Codex app-server inside), Claude Code
+(``@zed-industries/claude-code-acp``) and Gemini CLI (``--experimental-acp``), each with the env
+that runs it offline against the stand-in of the model API it speaks.
+
+The legacy agent, npm ``@zed-industries/codex-acp``, kept for the ACP client tests:
 
 codex-acp is a native build of Codex with an ACP front (it links Codex itself and
 needs no separate ``codex`` binary); it reads ``CODEX_HOME/config.toml``, so pointed
@@ -13,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._process.npm_binary import NpmBinary, resolve
+from dataclasses import dataclass
 from .codex_ref import REPO_ROOT
 
 if TYPE_CHECKING:
@@ -66,4 +74,240 @@ def write_codex_acp_home(server: ResponsesServer, path: str | Path, **overrides:
     return server.write_codex_home(path, **settings)
 
 
-__all__ = ["CodexAcpNotFound", "codex_acp_binary", "pinned_codex_acp_version", "write_codex_acp_home"]
+# -- the agent suite's agents: three vendors, each offline against its stand-in --------------------
+PINS_FILE = REPO_ROOT / ".ci" / "acp-agents"
+CODEX_MODEL = "gpt-5.5"
+"""A model Codex 0.166 (inside codex-acp 2.6) has metadata for."""
+CLAUDE_MODEL = "claude-stand-in"
+CLAUDE_SMALL_MODEL = "claude-stand-in-small"
+"""Claude Code's small fast model (titles, command summaries): the stand-in answers it in the background."""
+GEMINI_MODEL = "gemini-2.5-pro"
+"""Gemini CLI 0.61 offers its ``write_todos`` tool with this model (not with its default gemini-3.1)."""
+
+
+class AcpAgentNotFound(FileNotFoundError):
+    """A pinned ACP agent is not installed: run ``bash .ci/setup`` (or install its npm package)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class AcpAgentSpec:
+    """One pinned ACP agent: its npm package, how it starts, the model API it speaks, the env that
+    points it at a local stand-in only (no key, no network, telemetry and update checks off)."""
+
+    name: str
+    package: str
+    vendor: str
+    entry: str
+    """The node script inside the package."""
+    args: tuple[str, ...] = ()
+    api: str
+    """``responses`` (``ResponsesServer``), ``anthropic`` (``AnthropicServer``) or ``gemini`` (``GeminiServer``)."""
+
+    @property
+    def version(self) -> str:
+        """The pinned version (``.ci/acp-agents``)."""
+        pins = pinned_acp_agents()
+        if self.package not in pins:
+            raise AcpAgentNotFound(
+                f"{PINS_FILE} pins no version of {self.package}; add a line '{self.package} VERSION'"
+            )
+        return pins[self.package]
+
+    def package_dir(self) -> Path:
+        return INSTALL_DIR / "node_modules" / self.package
+
+    def command(self) -> list[str]:
+        """``[node, script, *args]`` of the pinned install; ``AcpAgentNotFound`` saying how to get it."""
+        import json
+        import shutil
+
+        node = shutil.which("node")
+        script = self.package_dir() / self.entry
+        hint = f"run `bash .ci/setup` (it installs {self.package}@{self.version} into .acp-agents/)"
+        if node is None:
+            raise AcpAgentNotFound(f"{self.name} needs node on PATH; install Node.js 20 or later, then {hint}")
+        if not script.is_file():
+            raise AcpAgentNotFound(f"{self.name} is not installed ({script} is missing); {hint}")
+        installed = json.loads((self.package_dir() / "package.json").read_text(encoding="utf-8"))["version"]
+        if installed != self.version:
+            raise AcpAgentNotFound(f"{self.name} {installed} is installed but {self.version} is pinned; {hint}")
+        return [node, str(script), *self.args]
+
+    def server(self, script: Any, **options: Any) -> Any:
+        """The stand-in of this agent's model API serving ``script`` (not started)."""
+        if self.api == "anthropic":
+            from .anthropic_server import AnthropicServer
+
+            options.setdefault("background", claude_background)
+            return AnthropicServer(script, **options)
+        if self.api == "gemini":
+            from .gemini_server import GeminiServer
+
+            options.setdefault("background", gemini_background)
+            return GeminiServer(script, **options)
+        from .responses_server import ResponsesServer
+
+        options.setdefault("background", codex_background)
+        return ResponsesServer(script, **options)
+
+    def env(self, server: Any, home: str | Path) -> dict[str, str]:
+        """The agent's environment on ``server``, its config written under ``home`` (a fresh folder)."""
+        import os
+
+        home = Path(home)
+        home.mkdir(parents=True, exist_ok=True)
+        env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "NO_BROWSER": "1"}
+        env.update(_AGENT_ENV[self.name](server, home))
+        return env
+
+
+def _codex_env(server: Any, home: Path) -> dict[str, str]:
+    codex_home = write_codex_acp_home(
+        server,
+        home / "codex",
+        model=CODEX_MODEL,
+        check_for_update_on_startup=False,
+        analytics={"enabled": False},
+        feedback={"enabled": False},
+    )
+    native = sorted((INSTALL_DIR / "node_modules" / "@openai").glob("codex-*/vendor/*/bin/codex"))
+    return {
+        "CODEX_HOME": str(codex_home),
+        "OPENAI_API_KEY": "sk-local",
+        # the native Codex beside the launcher: no node process between codex-acp and codex app-server
+        "CODEX_PATH": str(native[0]) if native else "codex",
+        # "workspace-write" asks the person; codex-acp's default mode "agent" sends approvals to
+        # Codex's automatic reviewer (Guardian) instead. The person switches modes in the session.
+        "INITIAL_AGENT_MODE": "workspace-write",
+    }
+
+
+def _claude_env(server: Any, home: Path) -> dict[str, str]:
+    import os
+
+    env = {
+        "ANTHROPIC_BASE_URL": server.base_url,
+        "ANTHROPIC_API_KEY": "sk-ant-local",
+        "ANTHROPIC_MODEL": CLAUDE_MODEL,
+        "ANTHROPIC_SMALL_FAST_MODEL": CLAUDE_SMALL_MODEL,
+        "ANTHROPIC_DEFAULT_HAIKU_MODEL": CLAUDE_SMALL_MODEL,
+        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+        # one switch for the auto-updater, telemetry, error reporting and the bug command
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+    }
+    if os.geteuid() == 0:  # Claude Code refuses root unless told it runs in a sandbox (CI containers)
+        env["IS_SANDBOX"] = "1"
+    return env
+
+
+def _gemini_env(server: Any, home: Path) -> dict[str, str]:
+    import json
+
+    settings = {
+        "privacy": {"usageStatisticsEnabled": False},
+        "telemetry": {"enabled": False},
+        "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+        "model": {"name": GEMINI_MODEL},
+        "useWriteTodos": True,
+    }
+    (home / ".gemini").mkdir(parents=True, exist_ok=True)
+    (home / ".gemini" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    return {"GOOGLE_GEMINI_BASE_URL": server.base_url, "GEMINI_API_KEY": "local", "GEMINI_TELEMETRY_ENABLED": "false"}
+
+
+_AGENT_ENV = {"codex-acp": _codex_env, "claude-code-acp": _claude_env, "gemini-cli": _gemini_env}
+
+
+def codex_background(body: dict[str, Any]) -> Any:
+    """Codex's requests on another model than the session's (a thread title) use no script entry."""
+    from ..protocol.items import assistant_message
+
+    return [assistant_message("Stand-in title")] if body.get("model") not in (None, CODEX_MODEL) else None
+
+
+def claude_background(body: dict[str, Any]) -> Any:
+    """Claude Code's small-model requests (a title, a summary of a command's output) use no script entry."""
+    from .anthropic_server import AnthropicServer
+
+    return [AnthropicServer.text("Stand-in summary")] if body.get("model") == CLAUDE_SMALL_MODEL else None
+
+
+def gemini_background(body: dict[str, Any]) -> Any:
+    """Gemini CLI's JSON side questions (its model router, next-speaker checks) use no script entry."""
+    from .gemini_server import GeminiServer
+
+    config = body.get("generationConfig") or {}
+    if (
+        config.get("responseJsonSchema")
+        or config.get("responseSchema")
+        or config.get("responseMimeType") == "application/json"
+    ):
+        return [GeminiServer.text('{"reasoning": "stand-in", "next_speaker": "user", "model_choice": "pro"}')]
+    return None
+
+
+ACP_AGENTS: dict[str, AcpAgentSpec] = {
+    spec.name: spec
+    for spec in (
+        AcpAgentSpec(
+            name="codex-acp",
+            package="@agentclientprotocol/codex-acp",
+            vendor="OpenAI",
+            entry="dist/index.js",
+            api="responses",
+        ),
+        AcpAgentSpec(
+            name="claude-code-acp",
+            package="@zed-industries/claude-code-acp",
+            vendor="Anthropic",
+            entry="dist/index.js",
+            api="anthropic",
+        ),
+        AcpAgentSpec(
+            name="gemini-cli",
+            package="@google/gemini-cli",
+            vendor="Google",
+            entry="bundle/gemini.js",
+            args=("--experimental-acp",),
+            api="gemini",
+        ),
+    )
+}
+"""The agents of the agent suite, by name."""
+
+
+def pinned_acp_agents() -> dict[str, str]:
+    """``{package: version}`` of ``.ci/acp-agents``."""
+    try:
+        lines = PINS_FILE.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise AcpAgentNotFound(f"{PINS_FILE} is missing; it pins the agent suite's ACP agents") from None
+    return dict(line.split() for line in lines if line.strip() and not line.startswith("#"))
+
+
+def acp_agent(name: str) -> AcpAgentSpec:
+    """The pinned agent ``name`` (``codex-acp``, ``claude-code-acp``, ``gemini-cli``)."""
+    try:
+        return ACP_AGENTS[name]
+    except KeyError:
+        raise KeyError(f"no pinned ACP agent {name!r}; the agents are {', '.join(ACP_AGENTS)}") from None
+
+
+__all__ = [
+    "ACP_AGENTS",
+    "AcpAgentNotFound",
+    "AcpAgentSpec",
+    "CodexAcpNotFound",
+    "acp_agent",
+    "claude_background",
+    "codex_background",
+    "codex_acp_binary",
+    "gemini_background",
+    "pinned_acp_agents",
+    "pinned_codex_acp_version",
+    "write_codex_acp_home",
+]

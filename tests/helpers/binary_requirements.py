@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from codex_nb.testing import codex_acp_binary, codex_binary
+from codex_nb.testing.acp_agents import acp_agent
 
 REQUIREMENTS: dict[str, Callable[[], Path]] = {
     "requires_codex": codex_binary,
@@ -30,6 +31,7 @@ NOTEBOOK_NEEDS = {
     "10_any_agent.ipynb": "requires_acp_agent",
     "11_docs_tests.ipynb": "requires_codex",
     "13_notebook_workspace.ipynb": "requires_codex",
+    "14_many_agents.ipynb": "requires_acp_agent",
 }
 """The committed notebooks that start a real binary (nbval runs them, and so does a browser test)."""
 NOTEBOOK_CASSETTES = {
@@ -37,6 +39,7 @@ NOTEBOOK_CASSETTES = {
     "10_any_agent.ipynb": "cassettes/10_any_agent.cassette.jsonl",
     "11_docs_tests.ipynb": "cassettes/11_docs_tests.codex.cassette.jsonl",
     "13_notebook_workspace.ipynb": "cassettes/13_notebook_workspace.codex.cassette.jsonl",
+    "14_many_agents.ipynb": "cassettes/14_many_agents.codex-acp.cassette.jsonl",
 }
 """The cassette each of them replays when it is there: then the notebook needs no binary."""
 RECORD_MODE_VAR = "CODEX_NB_RECORD_MODE"
@@ -67,9 +70,13 @@ def in_ci() -> bool:
 def missing_binary(item: pytest.Item) -> str | None:
     """Why a marked test cannot run here (one line), or None when every binary it needs is present."""
     for marker, find in REQUIREMENTS.items():
-        if item.get_closest_marker(marker) is None:
+        mark = item.get_closest_marker(marker)
+        if mark is None:
             continue
         try:
+            if marker == "requires_acp_agent" and mark.args:  # one agent of the agent suite, by name
+                acp_agent(mark.args[0]).command()
+                continue
             find()
         except FileNotFoundError as err:  # the resolvers' errors say what was looked for and the fix
             return f"{marker}: {err}"

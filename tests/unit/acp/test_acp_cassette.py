@@ -6,9 +6,7 @@ different answer is a ``CassetteMismatch`` naming the cassette line."""
 from __future__ import annotations
 
 import json
-import shutil
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
@@ -25,20 +23,6 @@ pytestmark = pytest.mark.slow
 
 
 KEY = "sk-local-acp-key-0123456789abcdef"
-
-
-@pytest.fixture
-def temp_dirs():
-    """Folders as a notebook makes them (``tempfile.mkdtemp``): a new random name on every run."""
-    made: list[Path] = []
-
-    def make(prefix: str) -> Path:
-        made.append(Path(tempfile.mkdtemp(prefix=prefix)))
-        return made[-1]
-
-    yield make
-    for path in made:
-        shutil.rmtree(path, ignore_errors=True)
 
 
 def _summary(seen: list[cx.events.Event], work: Path) -> list[tuple]:

@@ -1,0 +1,50 @@
+"""Where an ACP agent differs from the protocol, mapped here and nowhere else.
+
+Each rule names the agent and the version it was seen in, and a test of the agent suite
+(``tests/acp_agents/test_agents.py``) or of this module shows it; a session calls these
+functions on the updates it receives, so the widgets see the protocol's meaning:
+
+* Gemini CLI (0.61) echoes a mode switch as an agent message chunk ``[MODE_UPDATE] <mode id>``
+  instead of (only) a ``current_mode_update``: it is a mode change, not words of the answer.
+* Claude Code (claude-code-acp 0.16) starts a message with an empty text chunk: nothing to show.
+* codex-acp (2.x) reports an approval decided by Codex's automatic reviewer ("Guardian") as a
+  ``think`` tool call titled "Guardian Review" with id ``guardian_assessment:<id>``: shown as an
+  automatic review, so a person never takes it for their own approval.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_MODE_UPDATE = re.compile(r"^\[MODE_UPDATE\] (\S+)$")
+GUARDIAN_PREFIX = "guardian_assessment:"
+GUARDIAN_TITLE = "Automatic review (Codex Guardian)"
+"""The title an automatic review's tool call is shown with."""
+
+
+def mode_echo(text: str) -> str | None:
+    """The mode id of a Gemini CLI ``[MODE_UPDATE] <id>`` chunk, else None."""
+    match = _MODE_UPDATE.match(text)
+    return match.group(1) if match else None
+
+
+def empty_chunk(text: str) -> bool:
+    """A text chunk with nothing in it (Claude Code's first chunk): no delta is shown for it."""
+    return text == ""
+
+
+def automatic_review(call_id: str) -> bool:
+    """True for codex-acp's tool call of an approval its automatic reviewer decided."""
+    return call_id.startswith(GUARDIAN_PREFIX)
+
+
+def review_title(title: str) -> str:
+    """The title of an automatic review's call: what decided, then the agent's own words."""
+    return title if title.startswith(GUARDIAN_TITLE) else f"{GUARDIAN_TITLE}: {title}" if title else GUARDIAN_TITLE
+
+
+def apply_to_tool_call(state: Any) -> None:
+    """Name an automatic review's tool call as one (``state`` is the merged ``ToolCallState``)."""
+    if automatic_review(state.call_id):
+        state.title = review_title(state.title)

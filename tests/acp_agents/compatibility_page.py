@@ -1,0 +1,118 @@
+"""Write docs/agents.md's tables from the agent suite's results, not by hand.
+
+    .venv/bin/python tests/acp_agents/compatibility_page.py
+
+runs ``tests/acp_agents/test_agents.py`` against the pinned agents (``bash .ci/setup`` installs
+them) with ``CODEX_NB_AGENT_REPORT`` set, reads what each check saw and whether it passed
+(pytest's JUnit XML), and replaces the text between the page's markers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+PAGE = ROOT / "docs" / "agents.md"
+BEGIN, END = "<!-- agent-tables:begin -->", "<!-- agent-tables:end -->"
+CHECKS = {
+    "test_initialize_capabilities_modes_and_sessions": "initialize, capabilities, modes, process group ended",
+    "test_a_turn_plan_permission_tool_call_and_message": "plan -> checklist, permission, tool call, message, cassette replay",
+    "test_stop_cancels_the_pending_permission_and_shows_no_late_update": "Stop with a pending permission",
+    "test_modes_and_past_sessions_list_fork_resume_load": "set_mode, session list/fork/resume/load",
+}
+
+
+META = {"agent", "check", "package", "vendor", "version"}
+
+
+def run_suite(report: Path, junit: Path) -> int:
+    env = dict(os.environ, CODEX_NB_AGENT_REPORT=str(report))
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", str(HERE / "test_agents.py")]
+    return subprocess.run([*command, f"--junitxml={junit}"], cwd=ROOT, env=env, check=False).returncode
+
+
+def outcomes(junit: Path) -> dict[tuple[str, str], str]:
+    """``(test, agent) -> passed | failed | skipped``."""
+    out = {}
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        name, _, agent = case.get("name", "").partition("[")
+        state = "failed" if case.find("failure") is not None or case.find("error") is not None else "passed"
+        state = "skipped" if case.find("skipped") is not None else state
+        out[(name, agent.rstrip("]"))] = state
+    return out
+
+
+def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
+    by_agent: dict[str, dict[str, dict]] = {}
+    for line in facts:
+        by_agent.setdefault(line["agent"], {})[line["check"]] = line
+    parts = []
+    for agent, checks in by_agent.items():
+        first = next(iter(checks.values()))
+        init, turn = checks.get("initialize", {}), checks.get("turn", {})
+        stop, sessions = checks.get("stop", {}), checks.get("sessions", {})
+        rows = [
+            ("Package", f"`{first['package']}` {first['version']} ({first['vendor']})"),
+            ("Reports itself as", f"{init.get('agent_info')} on ACP protocol version {init.get('protocol_version')}"),
+            ("Session methods offered", ", ".join(init.get("session", [])) or "none"),
+            ("Modes (the suite's)", f"{', '.join(init.get('modes', []))} (runs in `{init.get('current_mode')}`)"),
+            ("Model picker (config option)", "yes" if init.get("models") else "no"),
+            (
+                "Plan updates in the turn",
+                f"{turn.get('plan_updates')} (priorities {', '.join(turn.get('priorities', [])) or '-'})",
+            ),
+            (
+                "Permission options",
+                "; ".join(
+                    f"{label} ({kind})"
+                    for label, kind in zip(
+                        turn.get("permission_options", []), turn.get("permission_kinds", []), strict=False
+                    )
+                ),
+            ),
+            ("Shell command tool call kind", str(turn.get("command_kind"))),
+            ("Thoughts shown", "yes" if turn.get("thought") else "no"),
+            ("Cassette replay equals the live turn", "yes" if checks.get("cassette", {}).get("replayed") else "no"),
+            (
+                "Stop",
+                f"{stop.get('status')}, stopReason {stop.get('stop_reason')}, permission {', '.join(stop.get('permission', []))}"
+                + (" (ended here after the grace)" if stop.get("ended_here") else ""),
+            ),
+            (
+                "Automatic review (codex-acp's Auto review mode)",
+                ", ".join(checks.get("auto_review", {}).get("review_titles", [])) or "-",
+            ),
+            ("Past sessions", ", ".join(f"{k}: {v}" for k, v in sessions.items() if k not in META) or "-"),
+        ]
+        lines = [f"### {agent}", "", "| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]
+        lines += ["", "| Check (tests/acp_agents/test_agents.py) | Result |", "|---|---|"]
+        lines += [f"| `{test}`: {what} | {results.get((test, agent), 'not run')} |" for test, what in CHECKS.items()]
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts)
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        report, junit = Path(tmp) / "report.jsonl", Path(tmp) / "junit.xml"
+        code = run_suite(report, junit)
+        facts = (
+            [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()] if report.exists() else []
+        )
+        body = tables(facts, outcomes(junit))
+    text = PAGE.read_text(encoding="utf-8")
+    head, _, rest = text.partition(BEGIN)
+    _, _, tail = rest.partition(END)
+    PAGE.write_text(f"{head}{BEGIN}\n{body}\n{END}{tail}", encoding="utf-8")
+    print(f"wrote {PAGE.relative_to(ROOT)} (the suite exited {code})")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
