@@ -70,6 +70,7 @@ _LAZY = {
     "ReplayScrubber": "codex_nb.widgets.replay",
     "Transcript": "codex_nb.widgets.transcript",
     "TurnControls": "codex_nb.widgets.turn_controls",
+    "compare": "codex_nb.widgets.compare",
     "image_thumbnails": "codex_nb.render.images",
     "AcpAgent": "codex_nb.acp.agent",
     "CodexAppServer": "codex_nb.app_server.server",
@@ -141,6 +142,7 @@ if _typing.TYPE_CHECKING:
     from .widgets.replay import ReplayScrubber
     from .widgets.transcript import Transcript
     from .widgets.turn_controls import TurnControls
+    from .widgets.compare import compare
 
 
 def load_ipython_extension(ipython: object) -> None:
@@ -192,6 +194,7 @@ __all__ = [
     "ReplayScrubber",
     "Transcript",
     "TurnControls",
+    "compare",
     "image_thumbnails",
     # real sources
     "AcpAgent",

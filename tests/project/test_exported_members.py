@@ -26,6 +26,7 @@ GROUPS: list[list[str]] = [
         "ReplayScrubber",
         "Transcript",
         "TurnControls",
+        "compare",
         "image_thumbnails",
     ],
     ["AcpAgent", "CodexAppServer", "McpServers", "RolloutReplay", "list_rollouts", "read_rollout"],
