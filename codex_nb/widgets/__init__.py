@@ -5,6 +5,7 @@ Modules:
 * ``_static``: where the widget JS lives and how it is linked.
 * ``browser_messages``: browser-to-kernel message validation.
 * ``checklist``: ``PlanChecklist``, the live checklist.
+* ``compare``: ``cx.compare`` and ``Comparison``, several agents on one task side by side.
 * ``final_state``: stored outputs updated in place to the widget's final state.
 * ``kernel_comm_parent``: replies kept with their own cell on ipykernel 7.4.
 * ``notebook_bridge``: ``NotebookBridge``, the notebook tools' path to the open document.

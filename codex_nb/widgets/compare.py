@@ -25,7 +25,6 @@ from typing import Any
 import ipywidgets
 
 from .._records import record
-from ..extension.sources import is_turn_source, needs_model, turn_task
 from ..protocol.events import Event
 from .final_state import FinalStateFallback
 
@@ -112,6 +111,8 @@ class _Lane:
     def start(self, prompt: str, timeout: float | None) -> None:
         self.run.status = "running"
         self._started = time.perf_counter()
+        from ..extension.sources import turn_task  # on use: importing the extension loads IPython
+
         try:
             if self.model is not None:
                 self.handle = self.source.start_turn(prompt, model=self.model)
@@ -204,6 +205,8 @@ class _Lane:
 
 
 def _lanes(sources: Mapping[str, Any] | Sequence[Any]) -> list[tuple[str, Any, Any]]:
+    from ..extension.sources import is_turn_source, needs_model  # on use: the extension loads IPython
+
     items = list(sources.items()) if isinstance(sources, Mapping) else [(None, s) for s in sources]
     if not items:
         raise ValueError(
@@ -247,7 +250,7 @@ class Comparison(FinalStateFallback, ipywidgets.VBox):
         self._headers: dict[str, ipywidgets.HTML] = {}
         self._views: list[Any] = []
         self._columns: dict[str, list[Any]] = {}
-        """name -> its checklist, transcript and timeline view (what the static text and HTML show)."""
+        """name -> its Stop control, checklist, transcript and timeline (what the static text and HTML show)."""
         children: list[Any] = []
         if views:
             columns = [self._column(lane) for lane in lanes]
@@ -256,6 +259,7 @@ class Comparison(FinalStateFallback, ipywidgets.VBox):
             )
             children = [self._stop_all, grid, self._table]
         super().__init__(children=children)
+        self.add_class("cx-compare")
         self._refresh()
 
     def _column(self, lane: _Lane) -> ipywidgets.VBox:
@@ -274,7 +278,7 @@ class Comparison(FinalStateFallback, ipywidgets.VBox):
             PlanTimelineWidget(PlanTimeline(lane.source)),
         ]
         self._views.extend(views)
-        self._columns[lane.name] = views[1:]
+        self._columns[lane.name] = views
         return ipywidgets.VBox([header, *views])
 
     # ---- results ------------------------------------------------------------------------
@@ -357,7 +361,7 @@ class Comparison(FinalStateFallback, ipywidgets.VBox):
             "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip() for line in [head, *body]
         ]
         lines += [f"{r['agent']}: {r['error']}" for r in rows if r["error"]]
-        for name, (checklist, transcript, _timeline) in self._columns.items():
+        for name, (_controls, checklist, transcript, _timeline) in self._columns.items():
             lines += ["", f"── {name} ──", checklist.text(), transcript.text()]
         return "\n".join(lines)
 

@@ -25,6 +25,7 @@ CELL_WIDGETS = {
     "turn_view": ".cx-turn-view",
     "panel_note": ".cx-plan-panel-note",
     "timeline": ".codex-timeline",
+    "compare": ".cx-compare",
 }
 PAGE_WIDGETS = {
     "panel": "#jp-right-stack .jupyterlab-sidecar",

@@ -30,6 +30,7 @@ NOTEBOOK_NEEDS = {
     "10_any_agent.ipynb": "requires_acp_agent",
     "11_docs_tests.ipynb": "requires_codex",
     "13_notebook_workspace.ipynb": "requires_codex",
+    "14_many_agents.ipynb": "requires_codex",  # and codex-acp: both record, from one cassette each
 }
 """The committed notebooks that start a real binary (nbval runs them, and so does a browser test)."""
 NOTEBOOK_CASSETTES = {
@@ -37,6 +38,7 @@ NOTEBOOK_CASSETTES = {
     "10_any_agent.ipynb": "cassettes/10_any_agent.cassette.jsonl",
     "11_docs_tests.ipynb": "cassettes/11_docs_tests.codex.cassette.jsonl",
     "13_notebook_workspace.ipynb": "cassettes/13_notebook_workspace.codex.cassette.jsonl",
+    "14_many_agents.ipynb": "cassettes/14_many_agents.codex.cassette.jsonl",
 }
 """The cassette each of them replays when it is there: then the notebook needs no binary."""
 RECORD_MODE_VAR = "CODEX_NB_RECORD_MODE"

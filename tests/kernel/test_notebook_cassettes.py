@@ -1,5 +1,5 @@
-"""Notebooks 07 (the real Codex), 10 (codex-acp), 11 (documentation tests) and 13 (the real Codex
-calling the kernel's notebook MCP server) replay their committed cassettes under nbval with no
+"""Notebooks 07 (the real Codex), 10 (codex-acp), 11 (documentation tests), 13 (the real Codex
+calling the kernel's notebook MCP server) and 14 (the real Codex and codex-acp side by side) replay their committed cassettes under nbval with no
 binary anywhere, and recording them again against the real binaries gives the outputs they store
 (after the shipped sanitizer rules): the replay shows what the binaries show."""
 
@@ -23,6 +23,7 @@ NOTEBOOKS_WITH_CASSETTES = {
     "10_any_agent.ipynb": "10_any_agent.cassette.jsonl",
     "11_docs_tests.ipynb": "11_docs_tests.codex.cassette.jsonl",
     "13_notebook_workspace.ipynb": "13_notebook_workspace.codex.cassette.jsonl",
+    "14_many_agents.ipynb": "14_many_agents.codex.cassette.jsonl",
 }
 
 
@@ -67,6 +68,9 @@ def test_the_committed_notebook_replays_its_cassette_without_the_binaries(name: 
         pytest.param("10_any_agent.ipynb", "acp", marks=pytest.mark.requires_acp_agent),
         pytest.param("11_docs_tests.ipynb", "codex", marks=pytest.mark.requires_codex),
         pytest.param("13_notebook_workspace.ipynb", "codex", marks=pytest.mark.requires_codex),
+        pytest.param(
+            "14_many_agents.ipynb", "codex", marks=[pytest.mark.requires_codex, pytest.mark.requires_acp_agent]
+        ),
     ],
 )
 def test_recording_again_with_the_real_binary_gives_the_stored_outputs(name: str, marker: str, tmp_path: Path) -> None:
