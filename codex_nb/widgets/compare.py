@@ -28,12 +28,29 @@ from .._records import record
 from ..protocol.events import Event
 from .final_state import FinalStateFallback
 
+REFRESH_SECONDS = 0.1
+"""The summary and the column headers are redrawn at most this often (a busy agent sends
+hundreds of events a second; the views of its column coalesce their own updates)."""
+
 STOP_GRACE = 10.0
 """Seconds an agent gets to end its turn after Stop before its task is cancelled."""
 
 OUTCOMES = ("completed", "interrupted", "failed", "timed out", "stopped")
 """How a run ends: the source's own turn status, ``timed out`` (``timeout`` passed, then
 stopped), or ``stopped`` (it did not end within ``STOP_GRACE`` of a Stop, its task was cancelled)."""
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop, fn: Any) -> None:
+    """Run ``fn`` now on ``loop``'s thread, or soon from another one (a comm handler's thread)."""
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is loop:
+        fn()
+    elif not loop.is_closed():
+        loop.call_soon_threadsafe(fn)
+
 
 _NOT_TOOLS = frozenset({"userMessage", "agentMessage", "reasoning", "plan", "contextCompaction"})
 
@@ -73,6 +90,7 @@ class _Lane:
         self.run = AgentRun(name=name)
         self.handle: Any = None
         self.task: asyncio.Task[AgentRun] | None = None
+        self.loop = asyncio.get_running_loop()
         self._turn: asyncio.Future[Any] | None = None
         self._started = 0.0
         self._on_change = on_change
@@ -188,10 +206,15 @@ class _Lane:
             self.handle.interrupt()
         except Exception as err:  # a hostile source's interrupt must not stop Stop all
             self.run.error = f"interrupt failed: {type(err).__name__}: {err}"
-        timer = asyncio.get_running_loop().call_later(STOP_GRACE, self._cancel)
-        turn.add_done_callback(lambda _t: timer.cancel())
+        _on_loop(self.loop, self._arm_grace)
         self._on_change()
         return True
+
+    def _arm_grace(self) -> None:
+        turn = self._turn
+        if turn is not None and not turn.done():
+            timer = self.loop.call_later(STOP_GRACE, self._cancel)
+            turn.add_done_callback(lambda _t: timer.cancel())
 
     def _cancel(self) -> None:
         if self._turn is not None and not self._turn.done():
@@ -249,6 +272,8 @@ class Comparison(FinalStateFallback, ipywidgets.VBox):
         self._stop_all.on_click(lambda _b: self.stop_all())
         self._headers: dict[str, ipywidgets.HTML] = {}
         self._views: list[Any] = []
+        self._redraw: asyncio.TimerHandle | None = None
+        self._loop = asyncio.get_running_loop()
         self._columns: dict[str, list[Any]] = {}
         """name -> its Stop control, checklist, transcript and timeline (what the static text and HTML show)."""
         children: list[Any] = []
@@ -319,7 +344,19 @@ class Comparison(FinalStateFallback, ipywidgets.VBox):
 
     # ---- what it shows ------------------------------------------------------------------
 
+    def _changed(self) -> None:
+        if not self._headers or self._redraw is not None:
+            return  # headless: nothing to redraw; or a redraw is already due
+        _on_loop(self._loop, self._schedule_redraw)
+
+    def _schedule_redraw(self) -> None:
+        if self._redraw is None:
+            self._redraw = self._loop.call_later(REFRESH_SECONDS, self._refresh)
+
     def _refresh(self) -> None:
+        if self._redraw is not None:
+            self._redraw.cancel()
+            self._redraw = None
         self._table.value = self._summary_html()
         for name, header in self._headers.items():
             run = self._lanes[name].run
@@ -376,6 +413,7 @@ class Comparison(FinalStateFallback, ipywidgets.VBox):
 
     def before_static(self) -> None:
         """Send what the views are still coalescing, so the stored text is their final state."""
+        self._refresh()
         for view in self._views:
             before = getattr(view, "before_static", None)
             if callable(before):
@@ -410,6 +448,9 @@ class Comparison(FinalStateFallback, ipywidgets.VBox):
     def close(self) -> None:
         """Stop every agent still running and close the views (the runs stay readable)."""
         self.stop_all()
+        if self._redraw is not None:
+            self._redraw.cancel()
+            self._redraw = None
         for view in self._views:
             view.close()
         super().close()
@@ -443,7 +484,7 @@ def compare(
     refresh: list[Any] = []
     lanes = [_Lane(name, source, model, lambda: refresh and refresh[0]()) for name, source, model in specs]
     comparison = Comparison(lanes, views=views)
-    refresh.append(comparison._refresh)
+    refresh.append(comparison._changed)
     for lane in lanes:
         lane.start(prompt, timeout)
     comparison._refresh()
