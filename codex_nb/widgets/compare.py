@@ -379,7 +379,10 @@ class Comparison(FinalStateFallback, ipywidgets.VBox):
         ]
 
     def text(self) -> str:
-        """The summary table as text, then each agent's checklist and transcript (when the views were built)."""
+        """The summary table as text, then each agent's checklist (when the views were built).
+
+        Not the transcripts: a real agent's tool output arrives in a different form from run to run
+        (streamed, or the final formatted block), and this text is what a stored output compares."""
         rows = self.summary()
         head = ["agent", "outcome", "steps", "revisions", "tool calls", "time"]
         body = [
@@ -398,8 +401,8 @@ class Comparison(FinalStateFallback, ipywidgets.VBox):
             "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip() for line in [head, *body]
         ]
         lines += [f"{r['agent']}: {r['error']}" for r in rows if r["error"]]
-        for name, (_controls, checklist, transcript, _timeline) in self._columns.items():
-            lines += ["", f"── {name} ──", checklist.text(), transcript.text()]
+        for name, (_controls, checklist, _transcript, _timeline) in self._columns.items():
+            lines += ["", f"── {name} ──", checklist.text()]
         return "\n".join(lines)
 
     def html(self) -> str:

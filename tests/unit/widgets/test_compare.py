@@ -172,8 +172,8 @@ async def test_views_are_the_widgets_every_source_uses(no_leaked_tasks) -> None:
     assert "<table" in table.value
     data, _ = comparison._repr_mimebundle_()
     assert data["text/plain"] == comparison.text()
-    assert "── a ──" in data["text/plain"] and "assistant: Done." in data["text/plain"]
-    assert data["text/html"].count("<h4>") == 2
+    assert "── a ──" in data["text/plain"] and "✔ Write" in data["text/plain"]
+    assert data["text/html"].count("<h4>") == 2 and "Done." in data["text/html"]  # the transcript too
     comparison.close()
 
 
