@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -10,6 +13,9 @@ import codex_nb as cx
 from codex_nb.widgets import compare as compare_module
 from codex_nb.widgets.compare import Comparison
 from codex_nb.widgets.testing import recording_comms
+from helpers.paths import ACP_AGENTS
+
+HOSTILE = ACP_AGENTS / "hostile_agent.py"
 
 
 def plan(*steps: tuple[str, str]):
@@ -211,3 +217,40 @@ async def test_bad_calls_say_what_to_pass() -> None:
 def test_outside_a_running_loop_says_so() -> None:
     with pytest.raises(RuntimeError, match="running event loop"):
         cx.compare([(cx.Session(), planner())], "Go")
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+async def test_a_real_agent_that_crashes_fails_only_its_row_and_leaves_no_process(no_leaked_tasks) -> None:
+    async with cx.AcpAgent(sys.executable, [str(HOSTILE)]) as agent:
+        session = await agent.new_session(Path.cwd())
+        pid = agent.pid
+        runs = await cx.compare({"crashes": session, "runtime": (cx.Session(), planner())}, "crash")
+        assert runs["crashes"].status == "failed" and "3" in (runs["crashes"].error or "")
+        assert runs["runtime"].status == "completed"
+    assert gone(pid)
+
+
+async def test_stop_all_ends_real_agents_that_ignore_cancel_and_leaves_no_process(no_leaked_tasks) -> None:
+    """Two real ACP agent processes hang in their prompt and never answer ``session/cancel``: Stop
+    all ends both (locally after the agent's ``cancel_grace``); closing leaves no process."""
+    agents = [cx.AcpAgent(sys.executable, [str(HOSTILE)], cancel_grace=0.2) for _ in range(2)]
+    async with agents[0], agents[1]:
+        sessions = [await agent.new_session(Path.cwd()) for agent in agents]
+        pids = [agent.pid for agent in agents]
+        started = [asyncio.Event(), asyncio.Event()]
+        for session, event in zip(sessions, started, strict=True):
+            session.subscribe(lambda e, event=event: e.msg.type == "acp_tool_call" and event.set())
+        comparison = cx.compare({"one": sessions[0], "two": sessions[1]}, "hang")
+        for event in started:
+            await event.wait()
+        assert comparison.stop_all() == ["one", "two"]
+        runs = await comparison
+        assert {r.status for r in runs.values()} == {"interrupted"}, comparison.text()
+    assert all(gone(pid) for pid in pids)
