@@ -317,7 +317,9 @@ class Comparison(FinalStateFallback, ipywidgets.VBox):
         return {name: lane.run for name, lane in self._lanes.items()}
 
     async def wait(self) -> dict[str, AgentRun]:
-        """Wait until every agent has ended (completed, interrupted, failed, timed out or stopped)."""
+        """Wait until every agent has ended (completed, interrupted, failed, timed out or stopped).
+
+        Cancelling this wait cancels every agent's turn still running (their rows say ``stopped``)."""
         tasks = [lane.task for lane in self._lanes.values() if lane.task is not None]
         await asyncio.gather(*tasks, return_exceptions=True)
         self._refresh()

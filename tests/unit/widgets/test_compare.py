@@ -254,3 +254,15 @@ async def test_stop_all_ends_real_agents_that_ignore_cancel_and_leaves_no_proces
         runs = await comparison
         assert {r.status for r in runs.values()} == {"interrupted"}, comparison.text()
     assert all(gone(pid) for pid in pids)
+
+
+async def test_cancelling_the_wait_stops_every_agent(no_leaked_tasks) -> None:
+    started = asyncio.Event()
+    comparison = cx.compare({"hangs": (cx.Session(), hanging(started))}, "Go")
+    waiter = asyncio.ensure_future(comparison.wait())
+    await started.wait()
+    waiter.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    runs = await comparison
+    assert runs["hangs"].status == "stopped" and runs["hangs"].error == "the comparison was cancelled"
