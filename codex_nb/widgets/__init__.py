@@ -5,7 +5,7 @@ Modules:
 * ``_static``: where the built widget bundle (``static/``, from ``js/``) lives.
 * ``browser_messages``: browser-to-kernel message validation.
 * ``checklist``: ``PlanChecklist``, the live checklist.
-* ``compare``: ``compare()``, one prompt on several agents side by side.
+* ``compare``: ``cx.compare`` and ``Comparison``, several agents on one task side by side.
 * ``final_state``: stored outputs updated in place to the widget's final state.
 * ``heartbeat``: ``Heartbeat``, what the running turn does and for how long.
 * ``hook_runs``: one hook run in words (transcript and heartbeat).

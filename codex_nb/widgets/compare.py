@@ -1,206 +1,505 @@
-"""Several agents on one task: ``cx.compare(sources, prompt)`` runs one prompt on N sources at once.
+"""``cx.compare``: one prompt, several agents at once, side by side.
 
-A person who wants to know which agent plans a task best gives each the same prompt and watches
-them side by side: each source's checklist, transcript and Stop button in its own column, a status
-line per agent, Stop all, and a summary (plan steps, plan revisions, tool calls, time, outcome).
-Any turn source works, in any mix: a ``cx.Session`` with its model (``(session, model)``), a real
-Codex thread, an ACP session, a cassette-replayed agent. Headless (no widget shown), ``await
-comparison`` gives the per-agent results.
+A person choosing between agents (codex_nb's own runtime on a model, the real ``codex
+app-server``, ACP agents, a recorded session) wants to see them do the same task together: each
+one's plan, transcript and plan history in a column, a Stop per agent and one for all, and a
+table that sums the runs up (steps, plan revisions, tool calls, time, outcome). Every source is a
+turn source (``start_turn``, ``subscribe``, ``interrupt``, ``thread_id``: see
+``codex_nb.extension.sources``), so the columns are the widgets every source already uses.
+
+Each agent runs in a background task of its own and is watched only through its events, so the
+cell that shows the widget returns at once, and an agent that fails, raises or hangs changes only
+its own row: the others go on. ``await comparison`` gives the per-agent results (headless too,
+where no view is built). A Stop asks the agent to stop; an agent still running ``STOP_GRACE``
+seconds later has its task cancelled, so Stop all always ends every task.
 """
 
 from __future__ import annotations
 
 import asyncio
+import html
 import time
-from collections.abc import Generator, Mapping
+from collections.abc import Generator, Mapping, Sequence
 from typing import Any
+
+import ipywidgets
 
 from dataclasses import dataclass
 from ..protocol.events import Event
+from .final_state import FinalStateFallback
+
+REFRESH_SECONDS = 0.1
+"""The summary and the column headers are redrawn at most this often (a busy agent sends
+hundreds of events a second; the views of its column coalesce their own updates)."""
+
+STOP_GRACE = 10.0
+"""Seconds an agent gets to end its turn after Stop before its task is cancelled."""
+
+OUTCOMES = ("completed", "interrupted", "failed", "timed out", "stopped")
+"""How a run ends: the source's own turn status, ``timed out`` (``timeout`` passed, then
+stopped), or ``stopped`` (it did not end within ``STOP_GRACE`` of a Stop, its task was cancelled)."""
 
 
-_NOT_TOOLS = frozenset({"agentMessage", "userMessage", "reasoning", "plan"})
+def _on_loop(loop: asyncio.AbstractEventLoop, fn: Any) -> None:
+    """Run ``fn`` now on ``loop``'s thread, or soon from another one (a comm handler's thread)."""
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is loop:
+        fn()
+    elif not loop.is_closed():
+        loop.call_soon_threadsafe(fn)
+
+
+_NOT_TOOLS = frozenset({"userMessage", "agentMessage", "reasoning", "plan", "contextCompaction"})
 
 
 @dataclass(kw_only=True)
 class AgentRun:
-    """One source's run of the prompt, updated as its events arrive."""
+    """One agent's run in a comparison: its summary row and the source's own turn result."""
 
     name: str
-    source: Any
-    status: str = "running"
-    """running | completed | interrupted | failed"""
+    status: str = "waiting"
+    """waiting | running | stopping, then one of ``OUTCOMES``."""
     steps: int = 0
-    """Steps of the latest plan."""
-    revisions: int = 0
-    """Plan updates (each a whole new snapshot)."""
+    """Steps of the agent's latest plan."""
+    plan_revisions: int = 0
+    """Plan snapshots the agent published during the run."""
     tool_calls: int = 0
-    seconds: float | None = None
-    last_agent_message: str | None = None
+    """Tool calls the agent started (``update_plan`` excepted: it is the plan)."""
+    elapsed: float = 0.0
+    """Seconds from the start of the turn to its end (or until now, while it runs)."""
     error: str | None = None
     result: Any = None
-    started: float = 0.0
-    handle: Any = None
+    """What ``await handle`` gave: ``TurnResult``, ``AppServerTurnResult``, ``AcpTurnResult``..."""
 
-    def row(self) -> dict[str, Any]:
-        """The summary row: name, outcome, steps, revisions, tool calls, seconds."""
-        return {
-            "agent": self.name,
-            "outcome": self.status,
-            "steps": self.steps,
-            "revisions": self.revisions,
-            "tool_calls": self.tool_calls,
-            "seconds": None if self.seconds is None else round(self.seconds, 2),
-        }
-
-    counts_items: bool = True
-    """Tool calls are counted from ``item_started`` events (a Codex thread); a source with lifecycle
-    records (``cx.Session``, an ACP session) counts their starts instead."""
-
-    def on_event(self, event: Event) -> None:
-        msg: Any = event.msg
-        if msg.type == "plan_update":
-            self.revisions += 1
-            self.steps = len(msg.plan)
-        elif self.counts_items and msg.type == "item_started" and msg.item.get("type") not in _NOT_TOOLS:
-            self.tool_calls += 1
-
-    def on_lifecycle(self, record: Any) -> None:
-        if record.phase == "start":
-            self.tool_calls += 1
-
-
-class Comparison:
-    """The running comparison: ``runs`` by name, ``stop(name)`` / ``stop()``, ``summary()``,
-    ``await comparison`` (the runs once all ended) and, in a notebook, its side-by-side view."""
-
-    def __init__(self, runs: dict[str, AgentRun], tasks: dict[str, asyncio.Future[Any]]) -> None:
-        self.runs = runs
-        self._tasks = tasks
-        self._done = asyncio.ensure_future(self._finish())
-        self._listeners: list[Any] = []
-
-    async def _finish(self) -> dict[str, AgentRun]:
-        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
-        return self.runs
-
-    def stop(self, name: str | None = None) -> list[str]:
-        """Stop one agent's turn (``name``) or every running one; the names that were asked to stop."""
-        if name is not None and name not in self.runs:
-            raise KeyError(f"no agent {name!r} in this comparison; its agents are {', '.join(self.runs)}")
-        names = [name] if name is not None else list(self.runs)
-        return [n for n in names if self.runs[n].status == "running" and self.runs[n].source.interrupt()]
-
+    @property
     def done(self) -> bool:
-        return self._done.done()
+        """True once the run has an outcome."""
+        return self.status in OUTCOMES
 
-    def summary(self) -> list[dict[str, Any]]:
-        """One row per agent: outcome, plan steps, plan revisions, tool calls, seconds."""
-        return [run.row() for run in self.runs.values()]
 
-    def __await__(self) -> Generator[Any, None, dict[str, AgentRun]]:
-        return self._done.__await__()
+class _Lane:
+    """One agent: starts its turn, counts what its events show, stops it."""
 
-    def widget(self) -> Any:
-        """The side-by-side view: per agent its status, checklist, transcript and Stop; Stop all; the summary."""
-        import ipywidgets as w
+    def __init__(self, name: str, source: Any, model: Any, on_change: Any) -> None:
+        self.name = name
+        self.source = source
+        self.model = model
+        self.run = AgentRun(name=name)
+        self.handle: Any = None
+        self.task: asyncio.Task[AgentRun] | None = None
+        self.loop = asyncio.get_running_loop()
+        self._turn: asyncio.Future[Any] | None = None
+        self._started = 0.0
+        self._on_change = on_change
+        self._calls: set[str] = set()
+        self._unsubscribes = [source.subscribe(self._on_event)]
+        # codex_nb's runtime announces a call with an item only when its model streams; its
+        # lifecycle records name every call (the same ids, so a call is counted once)
+        on_lifecycle = getattr(source, "on_lifecycle", None)
+        if callable(on_lifecycle):
+            self._unsubscribes.append(on_lifecycle(self._on_lifecycle))
 
+    def _on_lifecycle(self, record: Any) -> None:
+        if record.phase == "start" and getattr(record.tool_name, "name", None) != "update_plan":
+            self._call(str(record.call_id))
+
+    def _call(self, call_id: str) -> None:
+        if self.run.status not in ("running", "stopping") or call_id in self._calls:
+            return
+        self._calls.add(call_id)
+        self.run.tool_calls = len(self._calls)
+        self._on_change()
+
+    def _on_event(self, event: Event) -> None:
+        msg = event.msg
+        if self.run.status not in ("running", "stopping"):
+            return
+        if msg.type == "plan_update":
+            self.run.plan_revisions += 1
+            self.run.steps = len(getattr(msg, "plan", ()) or ())
+            self._on_change()
+        elif msg.type == "item_started":
+            item = getattr(msg, "item", None) or {}
+            if item.get("type") not in _NOT_TOOLS and item.get("tool") != "update_plan":
+                self._call(str(item.get("id")))
+
+    def start(self, prompt: str, timeout: float | None) -> None:
+        self.run.status = "running"
+        self._started = time.perf_counter()
+        from ..extension.sources import turn_task  # on use: importing the extension loads IPython
+
+        try:
+            if self.model is not None:
+                self.handle = self.source.start_turn(prompt, model=self.model)
+            else:
+                self.handle = self.source.start_turn(prompt)
+            self._turn = turn_task(self.handle)
+        except Exception as err:  # a source that cannot start fails its own row only
+            self._finish("failed", error=f"{type(err).__name__}: {err}")
+            self.task = asyncio.ensure_future(self._done())
+            return
+        self.task = asyncio.ensure_future(self._wait(timeout))
+
+    async def _done(self) -> AgentRun:
+        for unsubscribe in self._unsubscribes:
+            unsubscribe()
+        return self.run
+
+    async def _wait(self, timeout: float | None) -> AgentRun:
+        assert self._turn is not None
+        try:
+            done, _ = await asyncio.wait({self._turn}, timeout=timeout)
+            if not done:
+                self.stop()
+                await asyncio.wait({self._turn})
+                if self.run.status != "stopped":
+                    self._settle(timed_out=True)
+                return self.run
+            self._settle()
+        except asyncio.CancelledError:
+            self._turn.cancel()
+            if not self.run.done:
+                self._finish("stopped", error="the comparison was cancelled")
+            raise
+        finally:
+            for unsubscribe in self._unsubscribes:
+                unsubscribe()
+        return self.run
+
+    def _settle(self, *, timed_out: bool = False) -> None:
+        assert self._turn is not None
+        if self.run.done:
+            return
+        if self._turn.cancelled():
+            self._finish("stopped", error=f"did not stop within {STOP_GRACE:g} s of Stop; its task was cancelled")
+            return
+        err = self._turn.exception()
+        if err is not None:
+            self._finish("failed", error=f"{type(err).__name__}: {err}")
+            return
+        result = self._turn.result()
+        self.run.result = result
+        status = str(getattr(result, "status", "completed"))
+        if timed_out:
+            self._finish(
+                "timed out", error=getattr(result, "error", None) or "the timeout passed; the agent was stopped"
+            )
+        else:
+            self._finish(status if status in OUTCOMES else "failed", error=getattr(result, "error", None))
+
+    def _finish(self, status: str, *, error: str | None = None) -> None:
+        self.run.status = status
+        self.run.error = error
+        self.run.elapsed = time.perf_counter() - self._started
+        self._on_change()
+
+    def stop(self) -> bool:
+        """Ask the agent to stop; cancel its turn if it has not ended ``STOP_GRACE`` s later."""
+        turn = self._turn
+        if turn is None or turn.done() or self.run.status == "stopping":
+            return False
+        self.run.status = "stopping"
+        try:
+            self.handle.interrupt()
+        except Exception as err:  # a hostile source's interrupt must not stop Stop all
+            self.run.error = f"interrupt failed: {type(err).__name__}: {err}"
+        _on_loop(self.loop, self._arm_grace)
+        self._on_change()
+        return True
+
+    def _arm_grace(self) -> None:
+        turn = self._turn
+        if turn is not None and not turn.done():
+            timer = self.loop.call_later(STOP_GRACE, self._cancel)
+            turn.add_done_callback(lambda _t: timer.cancel())
+
+    def _cancel(self) -> None:
+        if self._turn is not None and not self._turn.done():
+            self._finish("stopped", error=f"did not stop within {STOP_GRACE:g} s of Stop; its task was cancelled")
+            self._turn.cancel()
+
+    def elapsed(self) -> float:
+        if self.run.done or not self._started:
+            return self.run.elapsed
+        return time.perf_counter() - self._started
+
+
+def _lanes(sources: Mapping[str, Any] | Sequence[Any]) -> list[tuple[str, Any, Any]]:
+    from ..extension.sources import is_turn_source, needs_model  # on use: the extension loads IPython
+
+    items = list(sources.items()) if isinstance(sources, Mapping) else [(None, s) for s in sources]
+    if not items:
+        raise ValueError(
+            "compare() needs at least one source, e.g. cx.compare({'codex': thread, 'acp': session}, text)"
+        )
+    lanes: list[tuple[str, Any, Any]] = []
+    names: set[str] = set()
+    for index, (name, entry) in enumerate(items):
+        source, model = entry if isinstance(entry, tuple) and len(entry) == 2 else (entry, None)
+        label = str(name) if name is not None else f"{index + 1}. {type(source).__name__}"
+        if not is_turn_source(source):
+            raise TypeError(
+                f"compare(): {label} is a {type(source).__name__}, which cannot run turns; pass a "
+                f"cx.Session with its model as (session, model), a CodexAppServer thread or an ACP session"
+            )
+        if needs_model(source) and model is None:
+            raise TypeError(f"compare(): {label} is a {type(source).__name__} and needs a model: pass (source, model)")
+        if not needs_model(source) and model is not None:
+            raise TypeError(f"compare(): {label} brings its own model; pass the source alone, not (source, model)")
+        if label in names:
+            raise ValueError(f"compare(): two sources are named {label!r}; give each a name of its own")
+        if any(source is other for _, other, _ in lanes):
+            raise ValueError(f"compare(): {label} is listed twice; a source runs one turn at a time")
+        names.add(label)
+        lanes.append((label, source, model))
+    return lanes
+
+
+class Comparison(FinalStateFallback, ipywidgets.VBox):
+    """The same prompt on several agents, side by side: ``cx.compare(sources, prompt)`` builds it.
+
+    One column per agent: its status and Stop (``TurnControls``), its checklist, transcript and plan
+    timeline; above them Stop all, below them the summary table. ``await comparison`` gives
+    ``{name: AgentRun}`` once every agent has ended; ``stop(name)`` and ``stop_all()`` stop."""
+
+    def __init__(self, lanes: list[_Lane], *, views: bool) -> None:
+        self._lanes = {lane.name: lane for lane in lanes}
+        self._table = ipywidgets.HTML()
+        self._stop_all = ipywidgets.Button(description="Stop all", button_style="danger", icon="stop")
+        self._stop_all.on_click(lambda _b: self.stop_all())
+        self._headers: dict[str, ipywidgets.HTML] = {}
+        self._views: list[Any] = []
+        self._redraw: asyncio.TimerHandle | None = None
+        self._loop = asyncio.get_running_loop()
+        self._columns: dict[str, list[Any]] = {}
+        """name -> its Stop control, checklist, transcript and timeline (what the static text and HTML show)."""
+        children: list[Any] = []
+        if views:
+            columns = [self._column(lane) for lane in lanes]
+            grid = ipywidgets.GridBox(
+                columns, layout=ipywidgets.Layout(grid_template_columns=f"repeat({len(lanes)}, minmax(0, 1fr))")
+            )
+            children = [self._stop_all, grid, self._table]
+        super().__init__(children=children)
+        self.add_class("cx-compare")
+        self._refresh()
+
+    def _column(self, lane: _Lane) -> ipywidgets.VBox:
+        from ..timeline import PlanTimeline
         from .checklist import PlanChecklist
+        from .timeline import PlanTimelineWidget
         from .transcript import Transcript
         from .turn_controls import TurnControls
 
-        columns = []
-        labels: dict[str, Any] = {}
-        for name, run in self.runs.items():
-            labels[name] = w.HTML()
-            parts = [labels[name], PlanChecklist(run.source), TurnControls(run.source), Transcript(run.source)]
-            columns.append(w.VBox(parts, layout=w.Layout(flex="1 1 0", min_width="18em")))
-        stop_all = w.Button(description="Stop all", button_style="danger")
-        stop_all.on_click(lambda _button: self.stop())
-        table = w.HTML()
+        header = ipywidgets.HTML()
+        self._headers[lane.name] = header
+        views = [
+            TurnControls(lane.source),
+            PlanChecklist(lane.source),
+            Transcript(lane.source),
+            PlanTimelineWidget(PlanTimeline(lane.source)),
+        ]
+        self._views.extend(views)
+        self._columns[lane.name] = views
+        return ipywidgets.VBox([header, *views])
 
-        def refresh(*_: Any) -> None:
-            for name, run in self.runs.items():
-                labels[name].value = f"<b>{name}</b>: {run.status}"
-            rows = "".join(
-                "<tr>" + "".join(f"<td>{value}</td>" for value in row.values()) + "</tr>" for row in self.summary()
-            )
-            head = "".join(f"<th>{key}</th>" for key in self.summary()[0]) if self.runs else ""
-            table.value = f"<table><tr>{head}</tr>{rows}</table>"
-            stop_all.disabled = all(run.status != "running" for run in self.runs.values())
+    # ---- results ------------------------------------------------------------------------
 
-        refresh()
-        self._listeners.append(refresh)
-        return w.VBox([w.HBox(columns), w.HBox([stop_all]), table])
+    @property
+    def runs(self) -> dict[str, AgentRun]:
+        """Each agent's run so far, by name (``elapsed`` counts up while it runs)."""
+        for lane in self._lanes.values():
+            if not lane.run.done:
+                lane.run.elapsed = lane.elapsed()
+        return {name: lane.run for name, lane in self._lanes.items()}
+
+    async def wait(self) -> dict[str, AgentRun]:
+        """Wait until every agent has ended (completed, interrupted, failed, timed out or stopped).
+
+        Cancelling this wait cancels every agent's turn still running (their rows say ``stopped``)."""
+        tasks = [lane.task for lane in self._lanes.values() if lane.task is not None]
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._refresh()
+        return self.runs
+
+    def __await__(self) -> Generator[Any, None, dict[str, AgentRun]]:
+        return self.wait().__await__()
+
+    def done(self) -> bool:
+        """True once every agent has an outcome."""
+        return all(lane.run.done for lane in self._lanes.values())
+
+    # ---- controls -----------------------------------------------------------------------
+
+    def stop(self, name: str) -> bool:
+        """Stop one agent (what its column's Stop does); False if it is not running."""
+        if name not in self._lanes:
+            raise KeyError(f"no agent named {name!r} in this comparison; the names are {', '.join(self._lanes)}")
+        return self._lanes[name].stop()
+
+    def stop_all(self) -> list[str]:
+        """Stop every agent still running; returns the names of those asked to stop."""
+        return [name for name, lane in self._lanes.items() if lane.stop()]
+
+    # ---- what it shows ------------------------------------------------------------------
 
     def _changed(self) -> None:
-        for listener in self._listeners:
-            listener()
+        if not self._headers or self._redraw is not None:
+            return  # headless: nothing to redraw; or a redraw is already due
+        _on_loop(self._loop, self._schedule_redraw)
 
-    def _ipython_display_(self) -> None:
-        from IPython.display import display
+    def _schedule_redraw(self) -> None:
+        if self._redraw is None:
+            self._redraw = self._loop.call_later(REFRESH_SECONDS, self._refresh)
 
-        display(self.widget())
+    def _refresh(self) -> None:
+        if self._redraw is not None:
+            self._redraw.cancel()
+            self._redraw = None
+        self._table.value = self._summary_html()
+        for name, header in self._headers.items():
+            run = self._lanes[name].run
+            header.value = f"<b>{html.escape(name)}</b> · {html.escape(run.status)}"
+        self._stop_all.disabled = self.done()
+
+    def summary(self) -> list[dict[str, Any]]:
+        """The summary table as rows: agent, outcome, steps, revisions, tool calls, seconds, error."""
+        return [
+            {
+                "agent": run.name,
+                "outcome": run.status,
+                "steps": run.steps,
+                "plan revisions": run.plan_revisions,
+                "tool calls": run.tool_calls,
+                "seconds": round(run.elapsed, 2),
+                "error": run.error or "",
+            }
+            for run in self.runs.values()
+        ]
+
+    def text(self) -> str:
+        """The summary table as text, then each agent's checklist (when the views were built).
+
+        Not the transcripts: a real agent's tool output arrives in a different form from run to run
+        (streamed, or the final formatted block), and this text is what a stored output compares."""
+        rows = self.summary()
+        head = ["agent", "outcome", "steps", "revisions", "tool calls", "time"]
+        body = [
+            [
+                r["agent"],
+                r["outcome"],
+                str(r["steps"]),
+                str(r["plan revisions"]),
+                str(r["tool calls"]),
+                f"{r['seconds']:.2f} s",
+            ]
+            for r in rows
+        ]
+        widths = [max(len(line[i]) for line in [head, *body]) for i in range(len(head))]
+        lines = [
+            "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip() for line in [head, *body]
+        ]
+        lines += [f"{r['agent']}: {r['error']}" for r in rows if r["error"]]
+        for name, (_controls, checklist, _transcript, _timeline) in self._columns.items():
+            lines += ["", f"── {name} ──", checklist.text()]
+        return "\n".join(lines)
+
+    def html(self) -> str:
+        """The summary table, then the columns side by side, as static HTML."""
+        columns = "".join(
+            f'<div style="flex:1;min-width:0"><h4>{html.escape(name)}</h4>{"".join(view.html() for view in views)}</div>'
+            for name, views in self._columns.items()
+        )
+        side_by_side = f'<div style="display:flex;gap:1em">{columns}</div>' if columns else ""
+        return self._summary_html() + side_by_side
+
+    def before_static(self) -> None:
+        """Send what the views are still coalescing, so the stored text is their final state."""
+        self._refresh()
+        for view in self._views:
+            before = getattr(view, "before_static", None)
+            if callable(before):
+                before()
+
+    def _summary_html(self) -> str:
+        head = "".join(
+            f"<th>{h}</th>" for h in ("agent", "outcome", "steps", "revisions", "tool calls", "time", "error")
+        )
+        rows = "".join(
+            "<tr>"
+            + "".join(
+                f"<td>{html.escape(str(v))}</td>"
+                for v in (
+                    r["agent"],
+                    r["outcome"],
+                    r["steps"],
+                    r["plan revisions"],
+                    r["tool calls"],
+                    f"{r['seconds']:.2f} s",
+                    r["error"],
+                )
+            )
+            + "</tr>"
+            for r in self.summary()
+        )
+        return f'<table class="codex-nb-compare"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
 
     def __repr__(self) -> str:
-        return "<Comparison " + ", ".join(f"{r.name}: {r.status}" for r in self.runs.values()) + ">"
+        return f"<Comparison {', '.join(f'{r.name}: {r.status}' for r in self.runs.values())}>"
+
+    def close(self) -> None:
+        """Stop every agent still running and close the views (the runs stay readable)."""
+        self.stop_all()
+        if self._redraw is not None:
+            self._redraw.cancel()
+            self._redraw = None
+        for view in self._views:
+            view.close()
+        super().close()
 
 
-def compare(sources: Mapping[str, Any], prompt: str) -> Comparison:
-    """Run ``prompt`` on every source at once; returns the ``Comparison`` at once (call it in a
-    running event loop, e.g. a notebook cell).
+def compare(
+    sources: Mapping[str, Any] | Sequence[Any], prompt: str, *, timeout: float | None = None, views: bool | None = None
+) -> Comparison:
+    """Run ``prompt`` on every source at once and show them side by side.
 
-    ``sources`` maps a name to a turn source (an ACP session, a Codex thread, a cassette-replayed
-    agent's session) or, for a source that needs a model (``cx.Session``), ``(source, model)``."""
-    from ..extension.sources import is_turn_source, needs_model, turn_task
-
-    if not sources:
-        raise ValueError("compare() needs at least one source: {'name': source, ...}")
-    asyncio.get_running_loop()  # the turns run as tasks of the running loop; say so before starting any
-    plan: list[tuple[str, Any, Any]] = []
-    for name, value in sources.items():
-        source, model = value if isinstance(value, tuple) else (value, None)
-        if not is_turn_source(source):
-            raise TypeError(
-                f"compare(): {name!r} is a {type(source).__name__}, not a turn source (an ACP session, a "
-                f"Codex thread or a cx.Session with its model as (session, model))"
-            )
-        if needs_model(source) and model is None:
-            raise TypeError(f"compare(): {name!r} needs a model: pass ({name!r}: (session, model))")
-        plan.append((name, source, model))
-    runs: dict[str, AgentRun] = {}
-    tasks: dict[str, asyncio.Future[Any]] = {}
-    comparison: Comparison | None = None
-    for name, source, model in plan:
-        run = AgentRun(name=name, source=source, started=time.perf_counter())
-        source.subscribe(run.on_event)
-        if callable(getattr(source, "on_lifecycle", None)):
-            run.counts_items = False
-            source.on_lifecycle(run.on_lifecycle)
-        handle = source.start_turn(prompt, model=model) if model is not None else source.start_turn(prompt)
-        run.handle = handle
-        runs[name] = run
-        tasks[name] = asyncio.ensure_future(_follow(run, turn_task(handle), lambda: comparison))
-    comparison = Comparison(runs, tasks)
+    ``sources`` maps a name to a turn source (a ``CodexAppServer`` thread, an ACP session, a
+    replaying one), or to ``(session, model)`` for a ``cx.Session``; a list names them by position.
+    Each agent's turn starts now, in the background: the call returns at once. ``timeout`` (seconds)
+    stops an agent still running after it. ``views`` builds the widgets of each column (default:
+    only in a Jupyter kernel; headless, ``await cx.compare(...)`` gives the results).
+    """
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise ValueError(f"compare() needs the prompt as non-empty text, got {prompt!r}")
+    if timeout is not None and not timeout > 0:
+        raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
+    specs = _lanes(sources)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        raise RuntimeError(
+            "compare() starts each agent's turn in the background and needs a running event loop: call it in "
+            "a notebook cell (IPython runs one) or inside an async function (asyncio.run(main()))"
+        ) from None
+    if views is None:
+        views = _in_kernel()
+    refresh: list[Any] = []
+    lanes = [_Lane(name, source, model, lambda: refresh and refresh[0]()) for name, source, model in specs]
+    comparison = Comparison(lanes, views=views)
+    refresh.append(comparison._changed)
+    for lane in lanes:
+        lane.start(prompt, timeout)
+    comparison._refresh()
     return comparison
 
 
-async def _follow(run: AgentRun, task: asyncio.Future[Any], owner: Any) -> None:
+def _in_kernel() -> bool:
     try:
-        result = await task
-    except asyncio.CancelledError:
-        run.status, run.error = "interrupted", "cancelled"
-    except Exception as err:  # noqa: BLE001 - one agent's failure is its row, not the comparison's
-        run.status, run.error = "failed", f"{type(err).__name__}: {err}"
-    else:
-        run.result = result
-        run.status = str(getattr(result, "status", "completed"))
-        run.error = getattr(result, "error", None)
-        run.last_agent_message = getattr(result, "last_agent_message", None)
-    run.seconds = time.perf_counter() - run.started
-    comparison = owner()
-    if comparison is not None:
-        comparison._changed()
-
-
-__all__ = ["AgentRun", "Comparison", "compare"]
+        from IPython.core.getipython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None

@@ -364,8 +364,8 @@ async def test_compare_runs_one_prompt_on_the_three_agents_at_once(tmp_path: Pat
             server.close()
     rows = {row["agent"]: row for row in comparison.summary()}
     for agent in ACP_AGENTS:
-        assert runs[agent].status == "completed" and runs[agent].last_agent_message == f"{agent} is done."
-        assert rows[agent]["revisions"] == (1 if EXPECTED[agent]["plan_updates"] else 0)
+        assert runs[agent].status == "completed" and runs[agent].result.last_agent_message == f"{agent} is done."
+        assert rows[agent]["plan revisions"] == (1 if EXPECTED[agent]["plan_updates"] else 0)
 
 
 @pytest.mark.requires_acp_agent("codex-acp")

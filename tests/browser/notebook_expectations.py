@@ -26,6 +26,7 @@ CELL_WIDGETS = {
     "panel_note": ".cx-plan-panel-note",
     "timeline": ".codex-timeline",
     "plan_answers": ".cx-plan-answers",
+    "compare": ".cx-compare",
 }
 PAGE_WIDGETS = {
     "panel": "#jp-right-stack .jupyterlab-sidecar",

@@ -68,6 +68,9 @@ def test_the_committed_notebook_replays_its_cassette_without_the_binaries(name: 
         pytest.param("10_any_agent.ipynb", "acp", marks=pytest.mark.requires_acp_agent),
         pytest.param("11_docs_tests.ipynb", "codex", marks=pytest.mark.requires_codex),
         pytest.param("13_notebook_workspace.ipynb", "codex", marks=pytest.mark.requires_codex),
+        pytest.param(
+            "14_many_agents.ipynb", "codex", marks=[pytest.mark.requires_codex, pytest.mark.requires_acp_agent]
+        ),
     ],
 )
 def test_recording_again_with_the_real_binary_gives_the_stored_outputs(name: str, marker: str, tmp_path: Path) -> None:
