@@ -20,7 +20,7 @@ import pytest
 from helpers.binary_requirements import NOTEBOOK_NEEDS
 
 from .notebook_expectations import CELL_WIDGETS, NOTEBOOKS, PAGE_WIDGETS, expectations, live_notebooks
-from .harness import JupyterServer, NotebookPage
+from .harness import ARTIFACTS, JupyterServer, NotebookPage
 
 pytestmark = pytest.mark.browser
 
@@ -127,5 +127,6 @@ def test_widgets_match_the_text_after_run_all(name: str, ui: str, page: Any, jup
             _check(page, cell_index, check)
     finally:
         notebook.screenshot(f"notebook_{Path(name).stem}_{ui}.png")
+        (ARTIFACTS / f"notebook_{Path(name).stem}_{ui}.console.txt").write_text("\n".join(notebook.console))
     assert not [line for line in notebook.console if "codex_nb" in line], notebook.console
     assert not notebook.unplaced_page_errors(), notebook.console
