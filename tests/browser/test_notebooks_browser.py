@@ -124,9 +124,11 @@ def test_widgets_match_the_text_after_run_all(name: str, ui: str, page: Any, jup
     assert checks, f"{name} shows live widgets but stores no expectation"
     try:
         for cell_index, check in checks:
-            _check(page, cell_index, check)
+            if check.get("ui", ui) == ui:
+                _check(page, cell_index, check)
     finally:
         notebook.screenshot(f"notebook_{Path(name).stem}_{ui}.png")
         (ARTIFACTS / f"notebook_{Path(name).stem}_{ui}.console.txt").write_text("\n".join(notebook.console))
     assert not [line for line in notebook.console if "codex_nb" in line], notebook.console
+    assert notebook.widget_errors == [], notebook.console
     assert not notebook.unplaced_page_errors(), notebook.console
