@@ -31,7 +31,7 @@ _INSTALLED = "_codex_nb_displays"
 def pytest_configure(config: Any) -> None:
     option = config.option
     if getattr(option, "nbval", False) or getattr(option, "nbval_lax", False):
-        from nbval import plugin
+        from nbval import plugin  # type: ignore[import-untyped]  # nbval ships no types
 
         install(plugin)
 

@@ -5,7 +5,6 @@ of a committed notebook carries the HTML of its final state (what the site's tut
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
 import re
 import subprocess
