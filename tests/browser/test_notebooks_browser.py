@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from helpers.binary_requirements import NOTEBOOK_NEEDS
+from helpers.saved_notebooks import contradictions
 
 from .notebook_expectations import CELL_WIDGETS, NOTEBOOKS, PAGE_WIDGETS, expectations, live_notebooks
 from .harness import ARTIFACTS, JupyterServer, NotebookPage
@@ -126,6 +127,9 @@ def test_widgets_match_the_text_after_run_all(name: str, ui: str, page: Any, jup
         for cell_index, check in checks:
             if check.get("ui", ui) == ui:
                 _check(page, cell_index, check)
+        # what the front end would save: its output models, with the widgets' in-place updates
+        saved = page.evaluate("() => window.jupyterapp.shell.currentWidget.context.model.toJSON()")
+        assert contradictions(saved) == [], f"{name} as {ui} would save it contradicts itself"
     finally:
         notebook.screenshot(f"notebook_{Path(name).stem}_{ui}.png")
         (ARTIFACTS / f"notebook_{Path(name).stem}_{ui}.console.txt").write_text("\n".join(notebook.console))

@@ -11,53 +11,15 @@ no saved widget state, and a size bound per notebook.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from helpers.paths import NOTEBOOKS
+from helpers.saved_notebooks import WIDGET_VIEW, contradictions
 
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-RUNNING = re.compile(r"Turn: running|Turn running…")
-NO_PLAN = "(no plan yet)"
-FINISHED = re.compile(r"\bcompleted\b|✔")
 MAX_BYTES = 40_000
 """The largest teaching notebook is about 31 KB with its final-state outputs."""
-
-
-def _text(value: Any) -> str:
-    return "".join(value) if isinstance(value, list) else str(value or "")
-
-
-def _outputs(notebook: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
-    return [(index, output) for index, cell in enumerate(notebook["cells"]) for output in cell.get("outputs", [])]
-
-
-def _shown(output: dict[str, Any]) -> str:
-    if output.get("output_type") == "stream":
-        return _text(output.get("text"))
-    data = output.get("data", {})
-    return _text(data.get("text/plain")) + "\n" + _text(data.get("text/html"))
-
-
-def contradictions(notebook: dict[str, Any]) -> list[str]:
-    """Each stored widget output that says a turn runs, or that no plan exists while a later
-    output (or the same one) says a turn finished."""
-    found = []
-    outputs = _outputs(notebook)
-    for position, (cell, output) in enumerate(outputs):
-        if WIDGET_VIEW not in output.get("data", {}):
-            continue
-        shown = _shown(output)
-        if RUNNING.search(shown):
-            found.append(f"cell {cell}: a widget stored while its turn was running: {RUNNING.search(shown).group(0)!r}")
-        if NO_PLAN in shown:
-            later = [(c, _shown(o)) for c, o in outputs[position:]]
-            done = next(((c, FINISHED.search(t)) for c, t in later if FINISHED.search(t)), None)
-            if done is not None:
-                found.append(f"cell {cell}: a widget stored with {NO_PLAN!r} beside cell {done[0]}'s finished result")
-    return found
 
 
 NAMES = sorted(path.name for path in NOTEBOOKS.glob("*.ipynb"))
