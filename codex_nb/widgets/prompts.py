@@ -33,7 +33,7 @@ from ..protocol.frontend import FrontendRequestResolved
 from ..protocol.wire import well_formed, well_formed_json
 from ._static import bundle_esm, read_static
 from .browser_messages import ProtocolError, validate_to_kernel
-from .static_fallback import StaticFallback
+from .final_state import FinalStateFallback
 
 log = logging.getLogger("codex_nb.widgets.prompts")
 
@@ -59,7 +59,7 @@ def _summary(request: FrontendRequest) -> str:
     return summarize(request.kind.value, request.msg.to_wire())
 
 
-class PromptsWidget(StaticFallback, anywidget.AnyWidget):
+class PromptsWidget(FinalStateFallback, anywidget.AnyWidget):
     """Pending questions and permission requests of ``session``: ``session.prompts()``."""
 
     _esm = bundle_esm("prompts.js")
