@@ -2,37 +2,51 @@
 
 ``__all__`` is what a notebook needs, in groups: the session and its config, the models, the
 item builders a scripted model returns, the widgets, the real sources' entry points, the errors
-to catch, and the IPython extension's hooks. Everything else lives in a public submodule named
-for what it holds: ``codex_nb.app_server``, ``codex_nb.acp_client``, ``codex_nb.acp_server``,
-``codex_nb.rollouts``, ``codex_nb.mcp``, ``codex_nb.models``, ``codex_nb.plans``,
-``codex_nb.events``, ``codex_nb.tools``, ``codex_nb.hooks``, ``codex_nb.answers``,
-``codex_nb.history``, ``codex_nb.wire``, ``codex_nb.config``, ``codex_nb.errors``,
-``codex_nb.testing`` and ``codex_nb.extension``; the other packages are internal. Importing this
-package has no side effects: nothing is registered globally and no widget, kernel or thread is
-started.
+to catch, and the IPython extension's hooks. Everything else is imported from the package that
+defines it (a public name lives where its code is; there are no re-exporting modules): the
+agents a notebook brings in (``codex_nb.app_server``, ``codex_nb.acp``, ``codex_nb.responses``,
+``codex_nb.mcp``, ``codex_nb.rollouts``, ``codex_nb.cassettes``), codex_nb served as an ACP agent
+(``codex_nb.agent_server``), the wire types (``codex_nb.protocol``), ``codex_nb.tools``,
+``codex_nb.hooks``, ``codex_nb.events``, ``codex_nb.frontend``, ``codex_nb.config``,
+``codex_nb.runtime``, ``codex_nb.timeline``, ``codex_nb.render``, ``codex_nb.widgets``,
+``codex_nb.errors``, ``codex_nb.testing`` and ``codex_nb.extension``. Importing this package
+starts no widget, kernel or thread; it only names the factory of the notebook tools' live document
+(``codex_nb._front_end``), which loads the widgets when a tool first needs the page.
 
-The internal packages, lowest layer first. A module may import its own layer and the layers
-below, never one above (a test reads every import to hold this), so each layer can be read and
-tested without the ones above it:
+The packages, lowest layer first. A module may import its own layer and the layers below, never
+one above (a test reads every import to hold this), so each layer can be read and tested without
+the ones above it:
 
 1. ``protocol/`` (the wire types), ``errors``, ``_process/`` (every child process we start),
-   ``_lazy``, ``_interrupt``, ``_records`` (dataclasses with shared methods), ``_version``.
+   ``_lazy``, ``_interrupt``, ``_records`` (dataclasses with shared methods), ``_version``,
+   ``_front_end`` (the live document's factory, named by this module).
 2. ``frontend/`` (requests that wait for a person), ``events/`` (the bus and ``EventSource``),
    ``config/``.
-3. ``tools/``: registry, per-step planner, router, dispatch pipeline, built-in handlers.
-4. ``hooks/``, ``code_mode/``, ``sources/`` (real models, the Codex app-server, ACP agents,
-   rollouts, MCP servers).
+3. ``tools/``: registry, per-step planner, router, dispatch pipeline, built-in handlers, the
+   notebook tools (``tools/notebook/``).
+4. ``hooks/``, ``code_mode/`` and the adapters that bring a conversation in: ``app_server/`` (the
+   real Codex), ``acp/`` (ACP agents), ``responses/`` (a Responses-API model), ``mcp/`` (MCP
+   servers), ``rollouts/`` (Codex's saved sessions), ``cassettes/`` (record and replay).
 5. ``runtime/`` (``Session`` and the turn loop), ``timeline/`` (the plan flight recorder).
-6. ``render/``, ``widgets/``, ``extension/``, ``notebook``, ``acp_server/`` and the thin public
-   modules named above.
+6. ``render/``, ``widgets/``, ``extension/``, ``agent_server/``.
 
 This module and ``codex_nb.testing`` may import anything.
 """
 
 import typing as _typing
 
-from . import _lazy
+from . import _front_end, _lazy
 from .errors import CodexNbError, ConfigError, ModelError, TurnError, TurnInterrupted
+
+
+def _live_document(frontend_timeout: float) -> object:
+    """The notebook this kernel serves, through the bridge widget (see ``codex_nb._front_end``)."""
+    from .widgets.notebook_bridge import NotebookBridge  # the widget stack loads on first use
+
+    return NotebookBridge(frontend_timeout=frontend_timeout)
+
+
+_front_end.live_document = _live_document
 
 # Everything else loads on first use (PEP 562 ``__getattr__`` below), so ``import codex_nb``
 # costs no pydantic, asyncio, widget, V8 or HTTP machinery: the first ``cx.Session`` pays
@@ -42,8 +56,8 @@ from .errors import CodexNbError, ConfigError, ModelError, TurnError, TurnInterr
 _LAZY = {
     "AnswerPolicy": "codex_nb.frontend.answer_policy",
     "Config": "codex_nb.config",
-    "Session": "codex_nb.notebook",
-    "ResponsesModel": "codex_nb.sources.responses.model",
+    "Session": "codex_nb.runtime.session",
+    "ResponsesModel": "codex_nb.responses.responses_model",
     "ScriptedModel": "codex_nb.runtime.models",
     "assistant_message": "codex_nb.protocol.items",
     "custom_tool_call": "codex_nb.protocol.items",
@@ -57,110 +71,70 @@ _LAZY = {
     "Transcript": "codex_nb.widgets.transcript",
     "TurnControls": "codex_nb.widgets.turn_controls",
     "image_thumbnails": "codex_nb.render.images",
-    "AcpAgent": "codex_nb.sources.acp",
-    "CodexAppServer": "codex_nb.sources.app_server",
-    "McpServers": "codex_nb.sources.mcp.manager",
-    "RolloutReplay": "codex_nb.sources.replay",
-    "list_rollouts": "codex_nb.sources.rollout",
-    "read_rollout": "codex_nb.sources.rollout",
+    "AcpAgent": "codex_nb.acp.agent",
+    "CodexAppServer": "codex_nb.app_server.server",
+    "McpServers": "codex_nb.mcp.manager",
+    "RolloutReplay": "codex_nb.rollouts.rollout_replay",
+    "list_rollouts": "codex_nb.rollouts.rollout",
+    "read_rollout": "codex_nb.rollouts.rollout",
 }
-# Public submodules, reachable as attributes (``cx.hooks.Block``, ``cx.app_server.CodexThread``,
+# Public packages, reachable as attributes (``cx.hooks.Block``, ``cx.app_server.CodexThread``,
 # ``cx.extension.agent()``); of these only ``hooks`` is in ``__all__``.
 _LAZY_MODULES = (
-    "acp_client",
-    "acp_server",
-    "answers",
+    "acp",
+    "agent_server",
     "app_server",
+    "cassettes",
     "config",
     "events",
     "extension",
-    "history",
+    "frontend",
     "hooks",
     "mcp",
-    "models",
-    "plans",
+    "protocol",
+    "render",
+    "responses",
     "rollouts",
+    "runtime",
     "testing",
     "timeline",
     "tools",
-    "wire",
+    "widgets",
 )
-# Names that left the top level, each -> its public home. ``cx.X`` still works for one release,
-# with a DeprecationWarning naming the new home; it is not cached, so every use warns.
-_MOVED = {
-    "TURN_ABORTED_MARKER": "codex_nb.history",
-    "AcpAuthError": "codex_nb.acp_client",
-    "AcpError": "codex_nb.acp_client",
-    "AnswerError": "codex_nb.answers",
-    "AnswerPolicyError": "codex_nb.answers",
-    "AppServerError": "codex_nb.app_server",
-    "AppServerExited": "codex_nb.app_server",
-    "AppServerProtocolError": "codex_nb.app_server",
-    "AppServerRpcError": "codex_nb.app_server",
-    "AppServerTimeout": "codex_nb.app_server",
-    "CodeModeSettings": "codex_nb.config",
-    "CodexBinaryError": "codex_nb.app_server",
-    "CodexThread": "codex_nb.app_server",
-    "Event": "codex_nb.events",
-    "EventSource": "codex_nb.events",
-    "Fatal": "codex_nb.tools",
-    "HookError": "codex_nb.errors",
-    "ModeKind": "codex_nb.tools",
-    "Model": "codex_nb.models",
-    "ModelRequest": "codex_nb.models",
-    "PlanItemArg": "codex_nb.plans",
-    "PlanUpdate": "codex_nb.plans",
-    "RecordingSubscriber": "codex_nb.testing",
-    "ReplayError": "codex_nb.rollouts",
-    "RespondToModel": "codex_nb.tools",
-    "Rollout": "codex_nb.rollouts",
-    "RolloutError": "codex_nb.rollouts",
-    "ScriptedModelError": "codex_nb.errors",
-    "StepStatus": "codex_nb.plans",
-    "TokenUsage": "codex_nb.models",
-    "Tool": "codex_nb.tools",
-    "ToolCallError": "codex_nb.errors",
-    "ToolCollisionError": "codex_nb.errors",
-    "ToolDefinitionError": "codex_nb.errors",
-    "ToolExposure": "codex_nb.tools",
-    "ToolInvocation": "codex_nb.tools",
-    "ToolOutput": "codex_nb.tools",
-    "UpdatePlanArgs": "codex_nb.plans",
-    "render_plan_text": "codex_nb.plans",
-    "turn_plan_updated": "codex_nb.plans",
-}
 
 if _typing.TYPE_CHECKING:
-    # public submodules, reachable as attributes (only hooks is in __all__)
-    from . import acp_client as acp_client
-    from . import acp_server as acp_server
-    from . import answers as answers
+    # public packages, reachable as attributes (only hooks is in __all__)
+    from . import acp as acp
+    from . import agent_server as agent_server
     from . import app_server as app_server
+    from . import cassettes as cassettes
     from . import config as config
     from . import events as events
-    from . import history as history
+    from . import frontend as frontend
     from . import mcp as mcp
-    from . import models as models
-    from . import plans as plans
+    from . import protocol as protocol
+    from . import render as render
+    from . import responses as responses
     from . import rollouts as rollouts
+    from . import runtime as runtime
     from . import testing as testing
     from . import timeline as timeline
     from . import tools as tools
-    from . import wire as wire
+    from . import widgets as widgets
     from . import hooks
     from . import extension as extension  # reachable as cx.extension, kept out of __all__ (IPython)
     from .config import Config
     from .frontend.answer_policy import AnswerPolicy
-    from .notebook import Session
     from .protocol.items import assistant_message, custom_tool_call, function_call, tool_search_call, user_message
     from .render.images import image_thumbnails
     from .runtime.models import ScriptedModel
-    from .sources.acp import AcpAgent
-    from .sources.app_server import CodexAppServer
-    from .sources.mcp.manager import McpServers
-    from .sources.replay import RolloutReplay
-    from .sources.responses.model import ResponsesModel
-    from .sources.rollout import list_rollouts, read_rollout
+    from .runtime.session import Session
+    from .acp.agent import AcpAgent
+    from .app_server.server import CodexAppServer
+    from .mcp.manager import McpServers
+    from .rollouts.rollout_replay import RolloutReplay
+    from .responses.responses_model import ResponsesModel
+    from .rollouts.rollout import list_rollouts, read_rollout
     from .timeline import PlanTimeline
     from .widgets.checklist import PlanChecklist
     from .widgets.prompts import PromptsWidget
@@ -192,13 +166,6 @@ def __getattr__(name: str) -> object:
 
         globals()["__version__"] = __version__
         return __version__
-    home = _MOVED.get(name)
-    if home is not None:
-        import importlib
-        import warnings
-
-        warnings.warn(f"codex_nb.{name} is deprecated; use {home}.{name}", DeprecationWarning, stacklevel=2)
-        return getattr(importlib.import_module(home), name)
     return _lazy_getattr(name)
 
 

@@ -1,7 +1,7 @@
 """Exceptions a programmer sees when they misuse the codex_nb API.
 
 Failures the *model* must read are not exceptions: they are tool outputs with exact
-spec text (see ``codex_nb.tools.errors``). Everything here is for the person at the
+spec text (see ``codex_nb.tools.tool_errors``). Everything here is for the person at the
 keyboard, and every message says what was wrong and what to do instead.
 
     CodexNbError
@@ -47,7 +47,7 @@ class CodexNbError(Exception):
 class AnswerError(CodexNbError, ValueError):
     """An answer was rejected: unknown or settled id, or a malformed response.
 
-    Public as ``codex_nb.answers.AnswerError``; defined here so that both the request broker and
+    Public as ``codex_nb.errors.AnswerError``; defined here so that both the request broker and
     the answer checks (``frontend.normalize``, loaded with the first answer) can raise it."""
 
 

@@ -20,7 +20,8 @@ whole tree, waits, and as a last resort SIGKILLs the supervisor and the program'
 
 Modules:
 
-* ``registry``: the live children, ended with the kernel (atexit and kernel shutdown).
+* ``children``: the live children, ended with the kernel (atexit and kernel shutdown).
+* ``npm_binary``: the native executable an npm package ships (Codex, codex-acp).
 * ``supervisor``: the Linux subreaper each program runs below, so its whole tree ends with it.
 * ``tail``: a bounded, de-coloured tail of a child's stderr for error messages.
 
@@ -40,7 +41,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Literal
 
-from . import registry
+from . import children
 from .tail import StderrTail
 
 __all__ = ["ChildProcess", "StderrTail", "describe_exit", "live_children", "run_sync", "spawn"]
@@ -94,7 +95,7 @@ class ChildProcess:
         self._stderr_task: asyncio.Task[None] | None = None
         self._exited: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._watcher = asyncio.ensure_future(self._watch_exit())
-        registry.register(popen.pid, self)
+        children.register(popen.pid, self)
 
     # -- facts -----------------------------------------------------------------------------
     @property
@@ -246,7 +247,7 @@ class ChildProcess:
         for transport in self._transports:
             transport.close()
         if self.returncode is not None:
-            registry.unregister(self.popen.pid)
+            children.unregister(self.popen.pid)
             for pipe in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
                 if pipe is not None:
                     with contextlib.suppress(OSError):
@@ -330,7 +331,7 @@ async def _readable(fd: int) -> None:
 
 def live_children() -> list[ChildProcess]:
     """Children codex_nb started that have not been ended yet."""
-    return [c for c in registry.live() if isinstance(c, ChildProcess)]
+    return [c for c in children.live() if isinstance(c, ChildProcess)]
 
 
 def run_sync(

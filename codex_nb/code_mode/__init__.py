@@ -12,7 +12,7 @@ Modules:
 * ``description``: the ``exec`` description and per-tool TypeScript declarations.
 * ``exec_wait``: the ``exec`` and ``wait`` tools and nested ``tools.X(...)`` dispatch.
 * ``host``: the thread and loop that own every V8 isolate.
-* ``names``: the two tool names, cheap to import.
+* ``tool_names``: the two tool names, cheap to import.
 * ``output``: what ``exec`` / ``wait`` answer the model.
 * ``planning``: the planner finalizer: exposures, nested tools, ``exec`` / ``wait`` first.
 * ``pragma``: the optional ``// @exec:`` first line.
@@ -20,5 +20,6 @@ Modules:
 * ``typescript``: JSON Schema to TypeScript type text.
 
 Layer: above ``tools/`` (which it may import, with everything below), beside ``hooks/``,
-``code_mode/`` and ``sources/``; ``runtime/`` and the layers above may import it.
+``code_mode/`` and the adapters (``app_server/``, ``acp/`` ...); ``runtime/`` and the layers above may
+import it.
 """

@@ -20,7 +20,7 @@ from ..protocol.serde import SerdeError
 from ..protocol.serde_json import SerdeJsonError, from_str, missing_field, struct_shape
 from ..tools.base import Tool
 from ..tools.calls import run_call
-from ..tools.errors import Fatal, RespondToModel
+from ..tools.tool_errors import Fatal, RespondToModel
 from ..tools.invocation import ToolInvocation, TurnContext
 from ..tools.names import ToolName
 from ..tools.payload import CallSource, Payload, PayloadKind, ToolCall, ToolOutput
@@ -30,7 +30,7 @@ from .description import DEFAULT_MAX_OUTPUT_TOKENS, RUNTIME_DEFAULT_YIELD_TIME_M
 from .output import CellSnapshot, result_body
 from .pragma import PragmaError, parse_exec_source
 from .cell_manager import CodeModeRuntime, NestedToolEntry, TooManyCells
-from .names import EXEC_TOOL_NAME, WAIT_TOOL_NAME
+from .tool_names import EXEC_TOOL_NAME, WAIT_TOOL_NAME
 from .specs import exec_spec, wait_spec
 
 EXEC_RECURSION = "exec cannot invoke itself"

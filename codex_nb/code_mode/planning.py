@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from .cell_manager import CodeModeRuntime
     from .description import NestedToolDefinition
 
-from .names import EXEC_TOOL_NAME, WAIT_TOOL_NAME
+from .tool_names import EXEC_TOOL_NAME, WAIT_TOOL_NAME
 
 # The Code Mode machinery (V8 via mini-racer, the description and TypeScript builders)
 # is imported on first use: a session without Code Mode never loads it.

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..tools.schema import function_spec
 from .description import wait_description
-from .names import EXEC_TOOL_NAME, WAIT_TOOL_NAME
+from .tool_names import EXEC_TOOL_NAME, WAIT_TOOL_NAME
 
 EXEC_GRAMMAR = r"""
 start: pragma_source | plain_source

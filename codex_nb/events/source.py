@@ -1,7 +1,7 @@
 """``EventSource``: what a widget needs from whatever produces a conversation's events.
 
 A ``Session`` is one; so are a Codex app-server thread, an ACP session and a
-rollout replay (``codex_nb.sources``). Widgets (``PlanChecklist``, ``PromptsWidget``,
+rollout replay (``codex_nb.app_server``, ``codex_nb.acp``, ``codex_nb.rollouts``). Widgets (``PlanChecklist``, ``PromptsWidget``,
 ``TurnControls``) take any ``EventSource`` and read nothing else, so every source is
 shown the same way. Sources build it from an ``EventBus`` and a ``FrontendRequests``.
 """

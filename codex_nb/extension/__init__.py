@@ -9,16 +9,15 @@ except ``codex_nb.load_ipython_extension``.
 
 Modules:
 
-* ``files``: files a magic reads, through the bounded reader.
+* ``magic_files``: files a magic reads, through the bounded reader.
 * ``magics``: ``%%codex`` and the line magics.
 * ``panel``: the side-panel checklist and Stop control.
 * ``sources``: the model and runner behind a ``%%codex`` cell.
 * ``state``: the extension's sessions, turns and widgets in one kernel.
 * ``turn_view``: the box of live widgets a ``%%codex`` cell shows.
 
-Layer: the top, with ``render/``, ``widgets/``, ``extension/``, ``notebook``, ``acp_server/`` and
-the thin public modules, which may import one another; it may import every layer below, and no lower
-layer imports it.
+Layer: the top, with ``render/``, ``widgets/``, ``extension/`` and ``agent_server/``, which may import
+one another; it may import every layer below, and no lower layer imports it.
 """
 
 from __future__ import annotations

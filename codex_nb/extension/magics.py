@@ -23,7 +23,7 @@ from IPython.display import display
 from ..config import Config
 from ..errors import CodexNbError
 from ..config.hooks import HooksConfig, parse_hooks_json, parse_hooks_table, parse_hooks_toml
-from .files import read_text_file
+from .magic_files import read_text_file
 from .sources import SourceError, needs_model
 from .state import KernelAgent
 

@@ -25,7 +25,7 @@ from traitlets.config import Configurable
 
 from .._records import record
 from ..config import Config
-from ..notebook import Session
+from ..runtime.session import Session
 from .sources import SourceError, SourceRegistry, needs_model, turn_task
 
 log = logging.getLogger("codex_nb.extension")

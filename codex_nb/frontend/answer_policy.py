@@ -22,8 +22,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import CodexNbError
-from .requests import EMPTY_ANSWERS, AnswerError, FrontendRequest, FrontendRequests, Outcome, RequestKind, Settlement
+from ..errors import AnswerError, CodexNbError
+from .requests import EMPTY_ANSWERS, FrontendRequest, FrontendRequests, Outcome, RequestKind, Settlement
 
 ENV_VAR = "CODEX_NB_ANSWER_POLICY"
 
@@ -195,7 +195,7 @@ def how_to_answer(tool: str) -> str:
     """The fail-fast message when nobody can answer."""
     return (
         f"{tool} could not be answered: no prompts widget is displayed for this session and no answer "
-        f"policy is set. Display session.prompts() in a notebook cell, set session.answer_policy "
+        f"policy is set. Display cx.PromptsWidget(session) in a notebook cell, set session.answer_policy "
         f"(cx.AnswerPolicy.deny(), .recommended(), .scripted([...]) or .callback(fn)), or start the kernel "
         f"with {ENV_VAR}=deny|recommended|/path/to/answers.json"
     )

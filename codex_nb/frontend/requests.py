@@ -24,7 +24,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from .._records import record
-from ..errors import AnswerError as AnswerError  # raised here; public as codex_nb.answers.AnswerError
+from ..errors import AnswerError
 from .record import ApprovalRecord, Approvals, summarize
 
 if TYPE_CHECKING:
@@ -455,17 +455,6 @@ def _record(request: FrontendRequest, settlement: Settlement) -> ApprovalRecord:
     )
 
 
-_MOVED = frozenset(
-    {
-        "MAX_ANSWER_TEXT",
-        "normalize_answer",
-        "normalize_approval_answer",
-        "normalize_user_input_answer",
-        "normalize_permissions_answer",
-    }
-)
-
-
 def __getattr__(name: str) -> Any:
     # RequestMsg is a union of the request events: built on first use, so importing this module
     # (every Session does) does not create the request and permission models.
@@ -479,16 +468,4 @@ def __getattr__(name: str) -> Any:
             | frontend.ApplyPatchApprovalRequestEvent
             | frontend.ElicitationRequestEvent
         )
-    if name in _MOVED:
-        import warnings
-
-        from . import normalize
-
-        warnings.warn(
-            f"codex_nb.frontend.requests.{name} moved to codex_nb.frontend.normalize.{name}; "
-            f"the old name goes away in the next release",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return getattr(normalize, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,7 +7,7 @@ for notebook hooks are typed (``PreToolUseInput``, ``Block``, ``Rewrite``, ...).
 Modules:
 
 * ``engine``: ``HookEngine``: matching, concurrent runs, combined decisions.
-* ``events``: ``hook_started`` / ``hook_completed`` events.
+* ``hook_events``: ``hook_started`` / ``hook_completed`` events.
 * ``messages``: the texts the model reads when a hook blocks.
 * ``outputs``: exit codes and JSON output read into a run's result.
 * ``python``: in-process (notebook) hooks.
@@ -17,7 +17,8 @@ Modules:
 * ``types``: typed hook inputs and decisions.
 
 Layer: above ``tools/`` (which it may import, with everything below), beside ``hooks/``,
-``code_mode/`` and ``sources/``; ``runtime/`` and the layers above may import it.
+``code_mode/`` and the adapters (``app_server/``, ``acp/`` ...); ``runtime/`` and the layers above may
+import it.
 """
 
 from typing import TYPE_CHECKING
@@ -32,15 +33,15 @@ _LAZY = {
     "Block": "codex_nb.hooks.types",
     "CommandHandler": "codex_nb.config.hooks",
     "HOOK_TOOL_ALIASES": "codex_nb.config.hook_matchers",
-    "HookCompleted": "codex_nb.hooks.events",
+    "HookCompleted": "codex_nb.hooks.hook_events",
     "HookDecision": "codex_nb.hooks.types",
     "HookEngine": "codex_nb.hooks.engine",
     "HookInfo": "codex_nb.hooks.engine",
     "HookInput": "codex_nb.hooks.types",
-    "HookOutputEntry": "codex_nb.hooks.events",
-    "HookRunSummary": "codex_nb.hooks.events",
+    "HookOutputEntry": "codex_nb.hooks.hook_events",
+    "HookRunSummary": "codex_nb.hooks.hook_events",
     "HookSpec": "codex_nb.config.hooks",
-    "HookStarted": "codex_nb.hooks.events",
+    "HookStarted": "codex_nb.hooks.hook_events",
     "HookStateEntry": "codex_nb.config.hooks",
     "HooksConfig": "codex_nb.config.hooks",
     "MAX_ASYNC_HOOKS": "codex_nb.hooks.engine",
@@ -74,7 +75,7 @@ if TYPE_CHECKING:
         parse_hooks_toml,
     )
     from .engine import MAX_ASYNC_HOOKS, HookEngine, HookInfo
-    from .events import HookCompleted, HookOutputEntry, HookRunSummary, HookStarted
+    from .hook_events import HookCompleted, HookOutputEntry, HookRunSummary, HookStarted
     from .messages import post_tool_use_block_default, pre_tool_use_block_message
     from .types import AddContext, Block, HookDecision, HookInput, PostToolUseInput, PreToolUseInput, Rewrite, Stop
 

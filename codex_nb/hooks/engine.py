@@ -48,7 +48,7 @@ from ..config.hook_matchers import matcher_inputs
 from .trust import TrustStatus, TrustStore
 
 if TYPE_CHECKING:
-    from .events import HookRunSummary
+    from .hook_events import HookRunSummary
     from .outputs import RawRun, RunResult
     from .runner import CommandShell, ProcessGroups
     from .types import PostToolUseInput, PreToolUseInput
@@ -319,7 +319,7 @@ class HookEngine:
             if spec.handler.is_async:
                 self._spawn_async(order, spec, hook_input, request.tool_use_id)
         sync = [(order, spec) for order, spec in matched if not spec.handler.is_async]
-        from .events import HookCompleted, HookStarted
+        from .hook_events import HookCompleted, HookStarted
         from .outputs import RunResult
 
         now = int(time.time())
@@ -399,7 +399,7 @@ class HookEngine:
     def _summary(
         self, run: _Run, tool_use_id: str, *, done: bool = True, mode: Literal["sync", "async"] = "sync"
     ) -> HookRunSummary:
-        from .events import HookRunSummary
+        from .hook_events import HookRunSummary
 
         spec = run.spec
         handler = spec.handler
@@ -444,7 +444,7 @@ class HookEngine:
                 self.async_running -= 1
         res = run.result
         if res.status in ("blocked", "stopped") or res.updated_input is not None or res.feedback:
-            from .events import HookOutputEntry
+            from .hook_events import HookOutputEntry
 
             res.entries.append(HookOutputEntry(kind="warning", text="async hooks cannot block or rewrite; ignored"))
             res.status, res.updated_input, res.feedback = "completed", None, []

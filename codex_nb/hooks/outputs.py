@@ -14,7 +14,7 @@ from typing import Any
 from .._records import record
 from ..config.hooks import EVENT_NAMES
 from ..protocol.serde import nesting_error
-from .events import HookOutputEntry, HookOutputEntryKind, HookRunStatus
+from .hook_events import HookOutputEntry, HookOutputEntryKind, HookRunStatus
 
 _UNIVERSAL = {"continue", "stopReason", "suppressOutput", "systemMessage"}
 _PRE_TOP = _UNIVERSAL | {"decision", "reason", "hookSpecificOutput"}

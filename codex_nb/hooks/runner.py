@@ -22,7 +22,7 @@ from typing import Any, BinaryIO
 from .._records import record
 from .._process import ChildProcess, spawn
 from ..config.hooks import DEFAULT_OUTPUT_CAP
-from .events import HookOutputEntry
+from .hook_events import HookOutputEntry
 from .outputs import RawRun
 
 _PIPE_GRACE_SEC = 2.0

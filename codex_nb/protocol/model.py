@@ -1,6 +1,6 @@
 """What a model is to the turn loop: ``ModelRequest`` in, the output items of one response out.
 
-Every model provider implements ``Model`` (``codex_nb.sources`` holds the real ones;
+Every model provider implements ``Model`` (``codex_nb.responses`` holds the real one;
 ``runtime.models.ScriptedModel`` is the strict fake). A request carries the repaired
 history, the step's tool specs and the tool generation they come from.
 """

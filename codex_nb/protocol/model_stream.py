@@ -12,7 +12,6 @@ names (``codex-rs/protocol/src/protocol.rs``): ``agent_message_delta``,
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import field
 from typing import Any, Literal
 
@@ -55,16 +54,6 @@ class TokenUsage(BaseModel):
                 for name in type(self).model_fields
             }
         )
-
-    @property
-    def tokens_in_context_window(self) -> int:
-        """Deprecated: nothing in codex_nb reads it; use ``total_tokens`` (the same number)."""
-        warnings.warn(
-            "TokenUsage.tokens_in_context_window is deprecated; use TokenUsage.total_tokens",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self.total_tokens
 
 
 MAX_TOKEN_COUNT = 2**53 - 1

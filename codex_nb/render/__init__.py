@@ -9,9 +9,8 @@ Modules:
 * ``text``: the "Updated Plan" cell as plain and ANSI text.
 * ``wrap``: the Rust ``textwrap`` emulation the cell needs.
 
-Layer: the top, with ``render/``, ``widgets/``, ``extension/``, ``notebook``, ``acp_server/`` and
-the thin public modules, which may import one another; it may import every layer below, and no lower
-layer imports it.
+Layer: the top, with ``render/``, ``widgets/``, ``extension/`` and ``agent_server/``, which may import
+one another; it may import every layer below, and no lower layer imports it.
 """
 
 from .text import (

@@ -7,11 +7,11 @@ Modules:
 
 * ``history``: history pairing repair before every request.
 * ``models``: ``ScriptedModel``, the strict fake.
-* ``records``: lifecycle records and control-tool facts.
+* ``call_records``: lifecycle records and control-tool facts.
 * ``session``: ``Session``, the composition root.
 * ``streaming``: one sampling step on a streaming model.
 * ``turn``: the turn loop.
 
-Layer: above ``hooks/``, ``code_mode/`` and ``sources/`` (which it may import, with everything
+Layer: above ``hooks/``, ``code_mode/`` and the adapters (which it may import, with everything
 below), beside ``timeline/``; no lower layer imports it, so the pieces it wires stay independent.
 """

@@ -40,7 +40,7 @@ from ..protocol.wire import dumps
 from ..tools.builtins import builtin_tools
 from ..tools.calls import run_call
 from ..tools.cancellation import CancelSource, CancelToken
-from ..tools.errors import Fatal
+from ..tools.tool_errors import Fatal
 from ..tools.handlers.clock import CurrentTimeReminder
 from ..tools.handlers.seed_tools import image_gen_enabled, web_run_enabled
 from ..tools.hook_points import ToolHooks
@@ -56,9 +56,11 @@ from ..tools.registry import ToolRegistry
 from .history import PairingTracker
 
 if TYPE_CHECKING:
-    from ..sources.mcp.manager import McpServers
+    from ..mcp.manager import McpServers
+    from ..tools.notebook.mcp_server import NotebookMcpServer
+from .. import _front_end
 from .._interrupt import await_interruptibly
-from .records import DEFAULT_RECORD_LIMIT, CallRecords
+from .call_records import DEFAULT_RECORD_LIMIT, CallRecords
 
 
 def wire_provider_routes(registry: ToolRegistry, config: Config) -> None:
@@ -72,7 +74,7 @@ def wire_provider_routes(registry: ToolRegistry, config: Config) -> None:
     seed = [t for t in tools if isinstance(t, (WebRunTool, ImageGenTool))]
     if not seed:
         return
-    from ..sources.responses.tool_routes import provider_route  # only sessions that declare them pay for it
+    from ..responses.tool_routes import provider_route  # only sessions that declare them pay for it
 
     route = provider_route(config.extra if isinstance(config.extra, dict) else {})
     for tool in seed:
@@ -188,7 +190,7 @@ def _session_servers(session: Session) -> McpServers | None:
     extra = session.config.extra
     if not isinstance(extra, dict) or not extra.get("mcp_servers"):
         return None
-    from ..sources.mcp.startup import session_servers
+    from ..mcp.startup import session_servers
 
     return session_servers(session)
 
@@ -198,7 +200,26 @@ class Session(BusEventSource, SessionHooksMixin):
 
     Implements ``events.source.EventSource``. Use it as ``async with cx.Session() as s:``
     or call ``await s.aclose()`` to end command hooks, Code Mode cells, pending
-    frontend requests and the active turn.
+    frontend requests and the active turn. ``run_turn`` runs a turn to its end; in a notebook,
+    ``start_turn`` returns a handle at once and the turn runs in the background while the widgets
+    (``cx.PlanChecklist(session)``, ``cx.PromptsWidget(session)``, ``cx.TurnControls(session)``)
+    follow it.
+
+    ```pycon
+    >>> import asyncio, codex_nb as cx
+    >>> session = cx.Session()  # the notebook profile: update_plan is on
+    >>> checklist = cx.PlanChecklist(session)  # display it in a notebook cell
+    >>> plan = {"plan": [{"step": "Fix it", "status": "in_progress"}]}
+    >>> model = cx.ScriptedModel([[cx.function_call("update_plan", plan)], [cx.assistant_message("done")]])
+    >>> result = asyncio.run(session.run_turn("fix the bug", model=model))
+    >>> result.status, result.last_agent_message
+    ('completed', 'done')
+    >>> print(checklist.text())
+    • Updated Plan
+      └ □ Fix it
+    >>> checklist.close()
+
+    ```
     """
 
     def __init__(
@@ -241,13 +262,16 @@ class Session(BusEventSource, SessionHooksMixin):
         wire_provider_routes(self.registry, self.config)
         self.workspace: Any = None
         """The notebook tools' shared state (a ``NotebookWorkspace``) when ``[codex_nb.notebook_tools]`` turns
-        them on, else None; ``codex_nb.Session`` gives it the live document (``workspace.set_document``)."""
+        them on, else None; its document is the live notebook (``workspace.set_document`` to change it)."""
+        self._notebook_servers: list[NotebookMcpServer] = []
         if self.config.notebook_tools.enabled:  # loaded only then: a first Session stays light
-            from ..sources.workspace import NotebookWorkspace, notebook_tools
+            from ..tools.notebook import NotebookWorkspace, notebook_tools
 
             self.workspace = NotebookWorkspace(self.config.notebook_tools)
             for tool in notebook_tools(self.config, self.workspace):
                 self.registry.register(tool, source="notebook")
+            # the document tools reach the page through the bridge widget, made on first use
+            self.workspace.set_document(self._live_document)
         self.mcp_servers: McpServers | None = _session_servers(self) if mcp_servers else None
         """The config's ``[mcp_servers]``, started at session start as Codex starts a thread's (in the
         background when a loop runs, else by the first turn); ``mcp_servers=False`` leaves them to
@@ -258,7 +282,7 @@ class Session(BusEventSource, SessionHooksMixin):
                 self._mcp_start = asyncio.get_running_loop().create_task(self._start_mcp(self.mcp_servers))
 
     async def _start_mcp(self, manager: McpServers) -> None:
-        from ..sources.mcp.startup import start_session_servers
+        from ..mcp.startup import start_session_servers
 
         await start_session_servers(self, manager)
 
@@ -541,12 +565,45 @@ class Session(BusEventSource, SessionHooksMixin):
         more turns."""
         return self._closed
 
+    def _live_document(self) -> Any:
+        if _front_end.live_document is None:
+            from ..tools.notebook.document import NO_FRONT_END, DocumentUnavailable
+
+            raise DocumentUnavailable(NO_FRONT_END)
+        return _front_end.live_document(self.config.notebook_tools.frontend_timeout_seconds)
+
+    async def serve_notebook_tools(self, *, max_calls: int = 8, max_requests: int = 32) -> NotebookMcpServer:
+        """Start an MCP server (streamable HTTP on 127.0.0.1, a bearer token of its own) that serves
+        this session's notebook tools to the real Codex or any MCP client; every call runs through
+        this session's hooks and approvals. Pass ``server.env()`` and ``server.codex_config()`` to
+        ``cx.CodexAppServer``; ``await server.aclose()`` stops it. ``max_calls``: tool calls running at
+        once; ``max_requests``: HTTP requests in flight (a client's open event stream is one)."""
+        from ..tools.notebook.mcp_server import NotebookMcpServer
+        from ..tools.notebook.tools import notebook_tools
+
+        async def dispatch(name: str, arguments: dict[str, Any]) -> Any:
+            return await self.call_tool(f"notebook.{name}", arguments)
+
+        server = await NotebookMcpServer(
+            notebook_tools(self.config, self.workspace), dispatch, max_calls=max_calls, max_requests=max_requests
+        ).start()
+        self._notebook_servers.append(server)
+        return server
+
+    def share_prompts_with(self, source: Any) -> None:
+        """Ask this session's approvals in ``source``'s prompts widget (a ``CodexThread``, say), so a
+        notebook tool that Codex calls asks in the widget shown for that thread."""
+        self.frontend_requests = source.frontend_requests
+
     async def aclose(self) -> None:
         """End everything this session started; idempotent.
 
-        Interrupts the active turn and awaits its result, cancels pending frontend
-        requests, stops async command hooks, terminates Code Mode cells (and the V8
-        host thread once no session uses it) and ends every ``events()`` iteration."""
+        Stops the notebook MCP servers it started, interrupts the active turn and awaits its result,
+        cancels pending frontend requests, stops async command hooks, terminates Code Mode cells (and
+        the V8 host thread once no session uses it) and ends every ``events()`` iteration."""
+        servers, self._notebook_servers = self._notebook_servers, []
+        for server in servers:
+            await server.aclose()
         if self._closed:
             return
         self._closed = True

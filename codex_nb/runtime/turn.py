@@ -22,7 +22,7 @@ from ..protocol.model import Model, ModelRequest
 from ..protocol.model_stream import TokenCount, TokenUsage, TokenUsageInfo
 from ..tools.calls import finished_result, gather_calls, run_call, run_calls_in_order, start_inline
 from ..tools.cancellation import CancelSource
-from ..tools.errors import Fatal
+from ..tools.tool_errors import Fatal
 from ..tools.handlers.clock import CurrentTimeReminder
 from ..tools.handlers.context_budget import context_window_message
 from ..tools.handlers.tool_search import namespaces_message

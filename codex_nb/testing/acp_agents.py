@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..sources.npm_binary import NpmBinary, resolve
+from .._process.npm_binary import NpmBinary, resolve
 from .codex_ref import REPO_ROOT
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..sources.app_server import binary as _binary
+from ..app_server import binary as _binary
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 VERSION_FILE = REPO_ROOT / ".ci" / "codex-version"

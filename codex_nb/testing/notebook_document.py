@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from ..sources.workspace.cells import Cell
-from ..sources.workspace.document import CellNotFound, EditConflict
+from ..tools.notebook.cells import Cell
+from ..tools.notebook.document import CellNotFound, EditConflict
 
 
 class MemoryNotebook:

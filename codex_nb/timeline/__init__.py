@@ -12,7 +12,7 @@ Modules:
 * ``report``: JSON, Markdown and text reports.
 * ``why``: why a turn ended without a plan (``NoPlan``), from what the source showed.
 
-Layer: beside ``runtime/``; it may import ``hooks/``, ``code_mode/``, ``sources/`` and everything
+Layer: beside ``runtime/``; it may import ``hooks/``, ``code_mode/``, the adapters and everything
 below, and no lower layer imports it.
 """
 

@@ -50,11 +50,11 @@ MAX_PROPOSALS = 1000
 MAX_PROPOSAL_TEXT = 20_000
 
 _KIND_BY_MODULE = (
-    ("codex_nb.sources.app_server", SourceKind.APP_SERVER),
-    ("codex_nb.sources.acp", SourceKind.ACP),
-    ("codex_nb.sources.replay", SourceKind.ROLLOUT),
+    ("codex_nb.app_server", SourceKind.APP_SERVER),
+    ("codex_nb.acp", SourceKind.ACP),
+    ("codex_nb.rollouts.rollout_replay", SourceKind.ROLLOUT),
     ("codex_nb.runtime", SourceKind.SESSION),
-    ("codex_nb.notebook", SourceKind.SESSION),
+    ("codex_nb.runtime.session", SourceKind.SESSION),
 )
 _NOTIFICATION = {SourceKind.APP_SERVER: "turn/plan/updated", SourceKind.ACP: "session/update (plan)"}
 _CUT = "… [{} more characters]"
@@ -281,8 +281,8 @@ class PlanTimeline:
         turn, ``update_plan`` call and time, and has no source revision number (so it is never
         refused as out of order); the cap applies as to any revision.
         """
-        from ..sources.replay import RolloutReplay
-        from ..sources.rollout import Rollout, read_rollout
+        from ..rollouts.rollout_replay import RolloutReplay
+        from ..rollouts.rollout import Rollout, read_rollout
 
         if isinstance(rollout, RolloutReplay):
             rollout = rollout.rollout

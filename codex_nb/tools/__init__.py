@@ -13,7 +13,7 @@ Modules:
 * ``calls``: one call under cancellation, and the parallel gate's walk.
 * ``cancellation``: cancellation tokens with a source and a reason.
 * ``context_window``: what a session knows of the model's context window.
-* ``errors``: ``RespondToModel`` (the model reads it) and ``Fatal`` (the turn ends).
+* ``tool_errors``: ``RespondToModel`` (the model reads it) and ``Fatal`` (the turn ends).
 * ``exposure``: ``ToolExposure``, where a tool is visible (never whether it runs).
 * ``handlers/``: the built-in handlers, one module per tool.
 * ``hook_points``: the hook port, so ``tools/`` never imports ``hooks/``.
@@ -21,6 +21,7 @@ Modules:
 * ``invocation``: what a handler receives.
 * ``lifecycle``: terminal outcomes and control-tool facts.
 * ``names``: tool names and their spellings.
+* ``notebook/``: the notebook tools (read, run and edit the live notebook) and their MCP server.
 * ``parallel``: the per-step reader-writer gate.
 * ``payload``: payloads, ``ToolCall`` and ``ToolOutput``.
 * ``pipeline``: the ordered dispatch steps.
@@ -34,7 +35,7 @@ Modules:
 * ``threads``: worker threads for sync tools and hooks.
 
 Layer: above ``frontend/``, ``events/`` and ``config/`` (which it may import, with everything
-below); ``hooks/``, ``code_mode/``, ``sources/`` and the layers above import it. It never imports
+below); ``hooks/``, ``code_mode/``, the adapters and the layers above import it. It never imports
 them: hooks and Code Mode plug in through ports (``hook_points``, the planner's finalizer).
 """
 
@@ -46,7 +47,7 @@ from .._lazy import attach as _attach
 
 if TYPE_CHECKING:
     from .base import Tool
-    from .errors import Fatal, RespondToModel
+    from .tool_errors import Fatal, RespondToModel
     from .exposure import ToolExposure
     from .invocation import ModeKind, ToolInvocation
     from .names import ToolName
@@ -54,8 +55,8 @@ if TYPE_CHECKING:
 
 _LAZY = {
     "Tool": "codex_nb.tools.base",
-    "Fatal": "codex_nb.tools.errors",
-    "RespondToModel": "codex_nb.tools.errors",
+    "Fatal": "codex_nb.tools.tool_errors",
+    "RespondToModel": "codex_nb.tools.tool_errors",
     "ToolExposure": "codex_nb.tools.exposure",
     "ModeKind": "codex_nb.tools.invocation",
     "ToolInvocation": "codex_nb.tools.invocation",

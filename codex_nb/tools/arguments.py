@@ -11,7 +11,7 @@ from typing import Any
 
 from ..protocol.serde import SerdeError, loads
 from ..protocol.serde_json import missing_field
-from .errors import RespondToModel
+from .tool_errors import RespondToModel
 
 FUNCTION_ARGUMENTS = "failed to parse function arguments"
 

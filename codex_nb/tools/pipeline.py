@@ -16,7 +16,7 @@ from typing import Any
 from .._records import record
 from ..protocol.items import developer_message
 from ..protocol.wire import dumps
-from .errors import Fatal, RespondToModel
+from .tool_errors import Fatal, RespondToModel
 from .hook_points import HookRequest, PostToolUseOutcome, PreToolUseOutcome
 from .invocation import ToolInvocation, TurnContext
 from .lifecycle import CallLifecycle, ControlToolGuard, ControlToolStatus, ToolCallOutcome

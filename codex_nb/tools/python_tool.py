@@ -38,7 +38,7 @@ from ..protocol.serde import SerdeError
 from ..protocol.serde import typed_loads as loads
 from ..protocol.wire import dumps
 from .base import Tool
-from .errors import FunctionCallError, RespondToModel
+from .tool_errors import FunctionCallError, RespondToModel
 from .exposure import ToolExposure
 from .invocation import ToolInvocation
 from .payload import ToolOutput

@@ -18,7 +18,7 @@ from ..protocol.serde import SerdeError
 from ..protocol.serde import typed_loads as loads
 from ..protocol.wire import dumps
 from .base import Tool
-from .errors import RespondToModel
+from .tool_errors import RespondToModel
 from .exposure import ToolExposure
 from .input_schema import parse_tool_input_schema
 from .invocation import ToolInvocation

@@ -19,7 +19,6 @@ Modules:
 * ``transcript_state``: the transcript folded from events.
 * ``turn_controls``: ``TurnControls`` and its Stop button.
 
-Layer: the top, with ``render/``, ``widgets/``, ``extension/``, ``notebook``, ``acp_server/`` and
-the thin public modules, which may import one another; it may import every layer below, and no lower
-layer imports it.
+Layer: the top, with ``render/``, ``widgets/``, ``extension/`` and ``agent_server/``, which may import
+one another; it may import every layer below, and no lower layer imports it.
 """

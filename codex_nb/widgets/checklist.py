@@ -83,7 +83,7 @@ class _Pending:
 
 
 class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
-    """Live checklist of ``session``'s plan: ``PlanChecklist(session)`` or ``session.checklist()``."""
+    """Live checklist of ``session``'s plan: ``cx.PlanChecklist(session)``."""
 
     _esm = bundle_esm("plan_checklist.js")
     _css = read_static("plan_checklist.css")

@@ -34,8 +34,8 @@ import anywidget
 import traitlets
 from ipywidgets import widget_serialization
 
-from ..sources.workspace.cells import Cell
-from ..sources.workspace.document import NO_FRONT_END, CellNotFound, DocumentUnavailable, EditConflict
+from ..tools.notebook.cells import Cell
+from ..tools.notebook.document import NO_FRONT_END, CellNotFound, DocumentUnavailable, EditConflict
 from ._static import bundle_esm
 from .browser_messages import ProtocolError, validate_to_kernel
 

@@ -27,7 +27,8 @@ import traitlets
 
 from ..events.source import EventSource
 from ..frontend.record import summarize
-from ..frontend.requests import AnswerError, FrontendRequest, RequestKind
+from ..errors import AnswerError
+from ..frontend.requests import FrontendRequest, RequestKind
 from ..protocol.events import Event
 from ..protocol.frontend import FrontendRequestResolved
 from ..protocol.wire import well_formed, well_formed_json
@@ -60,7 +61,7 @@ def _summary(request: FrontendRequest) -> str:
 
 
 class PromptsWidget(FinalStateFallback, anywidget.AnyWidget):
-    """Pending questions and permission requests of ``session``: ``session.prompts()``."""
+    """Pending questions and permission requests of ``session``: ``cx.PromptsWidget(session)``."""
 
     _esm = bundle_esm("prompts.js")
     _css = read_static("prompts.css")
@@ -79,7 +80,7 @@ class PromptsWidget(FinalStateFallback, anywidget.AnyWidget):
         if getattr(session, "frontend_requests", None) is None or not hasattr(session, "subscribe"):
             raise TypeError(
                 f"PromptsWidget needs a codex_nb.Session, got {type(session).__name__}; "
-                f"create one with codex_nb.Session() and call session.prompts()"
+                f"create one with codex_nb.Session() and show cx.PromptsWidget(session)"
             )
         widget: PromptsWidget = super().__new__(cls, session, **kwargs)
         return widget

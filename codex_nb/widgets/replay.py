@@ -12,7 +12,7 @@ from typing import Any
 
 import ipywidgets
 
-from ..sources.replay import RolloutReplay
+from ..rollouts.rollout_replay import RolloutReplay
 from .checklist import PlanChecklist
 from .final_state import FinalStateFallback
 

@@ -59,8 +59,8 @@ SETUP = r'''
 import asyncio, json, os, re, tempfile, time
 import anywidget, traitlets
 import codex_nb as cx
-from codex_nb.sources.acp import transport as acp_transport
-from codex_nb.sources.app_server import rpc as app_server_rpc
+from codex_nb.acp import transport as acp_transport
+from codex_nb.app_server import rpc as app_server_rpc
 from codex_nb.testing import ResponsesServer, Raw
 from codex_nb.widgets.checklist import PlanChecklist
 

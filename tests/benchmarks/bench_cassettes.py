@@ -18,8 +18,8 @@ import time
 from pathlib import Path
 
 import codex_nb as cx
-from codex_nb.sources.cassettes import format as fmt
-from codex_nb.sources.responses.cassette import open_cassette
+from codex_nb.cassettes import format as fmt
+from codex_nb.cassettes.responses_cassette import open_cassette
 from codex_nb.testing import Events, ResponsesServer
 from _report import report_figure
 

@@ -34,6 +34,7 @@ import anywidget  # noqa: E402
 import traitlets  # noqa: E402
 
 import codex_nb as cx  # noqa: E402
+from codex_nb.protocol.events import PlanUpdate  # noqa: E402
 from codex_nb.widgets import testing  # noqa: E402
 from codex_nb.widgets.checklist import DEFAULT_MAX_RATE, PlanChecklist  # noqa: E402
 
@@ -133,9 +134,7 @@ def per_snapshot_cost(n: int) -> dict[str, float]:
 
     session = cx.Session()
     events = [
-        cx.events.Event(
-            id="s", msg=cx.plans.PlanUpdate(**plan_args(i, n)), thread_id=session.thread_id, turn_id="t", revision=i
-        )
+        cx.events.Event(id="s", msg=PlanUpdate(**plan_args(i, n)), thread_id=session.thread_id, turn_id="t", revision=i)
         for i in range(1, n + 1)
     ]
 

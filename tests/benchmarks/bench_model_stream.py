@@ -23,6 +23,7 @@ from typing import Any
 import openai
 
 import codex_nb as cx
+from codex_nb.protocol.model import ModelRequest
 from codex_nb.protocol.events import EventMsg
 from codex_nb.events.bus import EventBus
 from codex_nb.widgets.transcript_state import TranscriptState
@@ -150,7 +151,7 @@ async def our_path(data: bytes) -> tuple[float, int]:
     bus = EventBus("bench")
     seen = []
     bus.subscribe(lambda event: seen.append(1))
-    request = cx.models.ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0, thread_id="bench")
+    request = ModelRequest(turn_id="t", items=[], tools=[], tool_generation=0, thread_id="bench")
     start = time.perf_counter()
     count = 0
     async for event in model.stream(request):

@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import codex_nb as cx  # noqa: E402
+from codex_nb.protocol.events import PlanUpdate  # noqa: E402
 from codex_nb.widgets.checklist import PlanChecklist  # noqa: E402
 from codex_nb.widgets.timeline import PlanTimelineWidget  # noqa: E402
 
@@ -56,9 +57,7 @@ def revision_args(i: int, n: int) -> dict[str, Any]:
 
 def _events(session: cx.Session, n: int, args: Any = revision_args) -> list[Any]:
     return [
-        cx.events.Event(
-            id=f"s{i}", msg=cx.plans.PlanUpdate(**args(i, n)), thread_id=session.thread_id, turn_id="t", revision=i
-        )
+        cx.events.Event(id=f"s{i}", msg=PlanUpdate(**args(i, n)), thread_id=session.thread_id, turn_id="t", revision=i)
         for i in range(1, n + 1)
     ]
 

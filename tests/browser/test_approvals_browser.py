@@ -74,7 +74,7 @@ forms = {"command": sys.executable, "args": [ELICIT_SERVER], "startup_timeout_se
 session = cx.Session(cx.Config(extra={"mcp_servers": {"forms": forms}}))
 session.frontend_requests.view_grace = 120
 servers = cx.McpServers.attach(session)
-own_prompts = session.prompts()
+own_prompts = cx.PromptsWidget(session)
 own_status = widgets.Label(value="waiting for codex")
 display(own_prompts, own_status)
 

@@ -33,7 +33,7 @@ run_cell = false
 ''')
 session = cx.Session(config=config)
 session.frontend_requests.view_grace = 120  # a slow first render must not fail the request
-prompts = session.prompts()
+prompts = cx.PromptsWidget(session)
 received = widgets.Label(value="model is waiting")
 
 @session.pre_tool_use(matcher="^notebook__edit_cell$")

@@ -63,7 +63,7 @@ second = cx.ScriptedModel([
     [cx.assistant_message("not reached: the person stops the turn")],
 ])
 second_button.on_click(lambda _button: session.start_turn("add another cell", model=second))
-display(session.turn_controls(), asked, after, second_button, release_button)
+display(cx.TurnControls(session), asked, after, second_button, release_button)
 """
 
 TURN = 'handle = session.start_turn("run a slow cell", model=first)'

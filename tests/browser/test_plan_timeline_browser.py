@@ -44,7 +44,7 @@ result.status
 
 OFF_CELL = """\
 off = cx.Session(config=cx.Config(update_plan_enabled=False))
-off_checklist = off.checklist()
+off_checklist = cx.PlanChecklist(off)
 display(off_checklist)
 await off.run_turn("hi", model=cx.ScriptedModel([[cx.assistant_message("no plan here")]]))
 print("off done")

@@ -24,7 +24,7 @@ import codex_nb as cx
 
 session = cx.Session(cx.Config(request_permissions_tool=True), cwd="/tmp/project")
 session.frontend_requests.view_grace = 120  # a slow first render must not fail the request
-prompts = session.prompts()
+prompts = cx.PromptsWidget(session)
 received = widgets.Label(value="model is waiting")
 
 def show_final(event):

@@ -21,7 +21,7 @@ half = [{"type": "response.created", "response": {"id": "r2"}}] + [
     {"type": "response.output_text.delta", "item_id": "m1", "delta": d} for d in ("Half ", "way ", "there")]
 srv = ResponsesServer([[cx.function_call("update_plan", plan, call_id="c1")], Events(half, hold_after=len(half))]).start()
 session = cx.Session()
-display(cx.Transcript(session), session.turn_controls())
+display(cx.Transcript(session), cx.TurnControls(session))
 handle = session.start_turn("stream please", model=cx.ResponsesModel(model="local", base_url=srv.base_url))
 """
 

@@ -22,8 +22,8 @@ import ipywidgets as widgets
 import codex_nb as cx
 
 session = cx.Session()
-controls = session.turn_controls()
-checklist = session.checklist()
+controls = cx.TurnControls(session)
+checklist = cx.PlanChecklist(session)
 outcome = widgets.Label(value="turn running")
 never = asyncio.Event()
 

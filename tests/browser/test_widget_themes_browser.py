@@ -17,9 +17,9 @@ import asyncio
 import codex_nb as cx
 
 session = cx.Session(cx.Config(default_mode_request_user_input=True))
-prompts = session.prompts()
-controls = session.turn_controls()
-checklist = session.checklist()
+prompts = cx.PromptsWidget(session)
+controls = cx.TurnControls(session)
+checklist = cx.PlanChecklist(session)
 loop = asyncio.get_running_loop()
 never = asyncio.Event()
 injected = []

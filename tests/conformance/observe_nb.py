@@ -136,7 +136,7 @@ async def _play_with(scenario: Scenario, dirs: dict[str, Path], toml: str | None
         image_gen.tool.save_root = dirs["home"]
     servers = None
     if scenario.mcp_tools is not None:
-        from codex_nb.sources.mcp.manager import McpServers
+        from codex_nb.mcp.manager import McpServers
 
         servers = McpServers.attach(session)
         await servers.start()

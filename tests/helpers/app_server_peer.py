@@ -14,7 +14,7 @@ from typing import Any
 import codex_nb as cx
 from codex_nb.frontend.requests import FrontendRequests
 from codex_nb.protocol.events import EventMsg
-from codex_nb.sources.app_server.rpc import JsonRpcConnection
+from codex_nb.app_server.rpc import JsonRpcConnection
 
 
 @contextlib.asynccontextmanager

@@ -10,7 +10,7 @@ from nbclient import NotebookClient
 
 SHOW = """\
 import codex_nb as cx
-from codex_nb.plans import PlanTimelineWidget
+from codex_nb.widgets.timeline import PlanTimelineWidget
 
 session = cx.Session()
 checklist = cx.PlanChecklist(session)

@@ -1,15 +1,20 @@
-"""Layers run one way, and no module imports itself back through others.
+"""Layers run one way, no module imports itself back through others, and one name is one thing.
 
 Every import in codex_nb is read with ``ast``: module level, inside functions (lazy)
 and under ``TYPE_CHECKING`` alike. The layers, lowest first (an arrow points at
 what a layer may import):
 
-    protocol/, errors, _lazy, _process, _interrupt, _records, _version  <-  frontend/, events/, config/  <-  tools/
-        <-  hooks/, code_mode/, sources/  <-  runtime/, timeline/  <-  render/, widgets/, extension/, notebook, acp_server/
-        and the thin public modules (app_server, acp_client, rollouts, mcp, models, plans, ...)
+    protocol/, errors, _lazy, _process/, _interrupt, _records, _version, _front_end
+        <-  frontend/, events/, config/  <-  tools/ (with tools/notebook/)
+        <-  hooks/, code_mode/, app_server/, acp/, responses/, mcp/, rollouts/, cassettes/
+        <-  runtime/, timeline/  <-  render/, widgets/, extension/, agent_server/
 
 A module may import its own layer and the layers below it, never a layer above.
 ``codex_nb/__init__.py`` (the public API) and ``codex_nb.testing`` may import anything.
+
+And the names: a public module is where its code lives (no facade module whose body only
+re-imports names from another package), and no two modules of codex_nb share a file name
+(``__init__.py`` and ``__main__.py`` aside), so a name in a traceback or a search is one file.
 """
 
 from __future__ import annotations
@@ -22,17 +27,14 @@ from helpers.paths import PACKAGE
 
 ROOT = PACKAGE
 
-# The thin public modules that re-export from the internal packages (``codex_nb.app_server`` ...):
-# they stand at the top, so no internal module can import through them.
-PUBLIC_FACADES = ("acp_client", "answers", "app_server", "history", "mcp", "models", "plans", "rollouts", "wire")
-
 LAYERS: list[tuple[str, ...]] = [
-    ("protocol", "errors", "_lazy", "_process", "_interrupt", "_records", "_version"),
+    ("protocol", "errors", "_lazy", "_process", "_interrupt", "_records", "_version", "_front_end"),
     ("frontend", "events", "config"),
     ("tools",),
-    ("hooks", "code_mode", "sources"),
+    # hooks, Code Mode and the adapters that bring a conversation in
+    ("hooks", "code_mode", "app_server", "acp", "responses", "mcp", "rollouts", "cassettes"),
     ("runtime", "timeline"),
-    ("render", "widgets", "extension", "notebook", "acp_server", "acp", *PUBLIC_FACADES),
+    ("render", "widgets", "extension", "agent_server"),
 ]
 ANYTHING_GOES = {"codex_nb", "codex_nb.testing"}
 
@@ -164,3 +166,60 @@ def test_update_plan_reaches_the_bus_without_runtime() -> None:
         seen.add(name)
         todo.extend(GRAPH[name])
     assert not {n for n in seen if n.startswith(("codex_nb.runtime", "codex_nb.hooks", "codex_nb.code_mode"))}
+
+
+def is_facade(name: str, path: Path) -> bool:
+    """A module whose body, besides its docstring and ``__all__``, only imports names, and imports
+    at least one from outside its own package: a second spelling of code that lives elsewhere. A
+    package's ``__init__`` gathering its own modules' names is not one."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    if package == "codex_nb":  # a top-level module's own package is itself
+        package = name
+    body = [
+        node
+        for node in tree.body
+        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+        and not (isinstance(node, ast.ImportFrom) and node.module == "__future__")
+        and not (isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["__all__"])
+    ]
+    if not body or not all(isinstance(node, (ast.Import, ast.ImportFrom)) for node in body):
+        return False
+    own = set(modules())
+    return any(not t.startswith(package + ".") and t != package for t in imports_of(name, path, own))
+
+
+def test_no_facade_module() -> None:
+    facades = sorted(name for name, path in modules().items() if is_facade(name, path))
+    assert not facades, f"modules that only re-import names from elsewhere (import from where the code is): {facades}"
+
+
+def duplicate_basenames(package: Path) -> dict[str, list[str]]:
+    seen: dict[str, list[str]] = {}
+    for path in sorted(package.rglob("*.py")):
+        if path.name not in ("__init__.py", "__main__.py"):
+            seen.setdefault(path.name, []).append(str(path.relative_to(package)))
+    return {base: where for base, where in seen.items() if len(where) > 1}
+
+
+def test_no_two_modules_share_a_file_name() -> None:
+    twice = duplicate_basenames(ROOT)
+    assert not twice, f"module file names used twice in codex_nb (name each for what it holds): {twice}"
+
+
+def test_the_name_checks_catch_what_they_name(tmp_path: Path) -> None:
+    package = tmp_path / "codex_nb"
+    (package / "a").mkdir(parents=True)
+    (package / "b").mkdir()
+    for path in (package / "a" / "events.py", package / "b" / "events.py", package / "a" / "__init__.py"):
+        path.write_text("")
+    (package / "b" / "__init__.py").write_text("")
+    assert duplicate_basenames(package) == {"events.py": ["a/events.py", "b/events.py"]}
+    facade = tmp_path / "facade.py"
+    facade.write_text(
+        '"""Doc."""\n\nfrom .runtime.turn import TURN_ABORTED_MARKER\n\n__all__ = ["TURN_ABORTED_MARKER"]\n'
+    )
+    assert is_facade("codex_nb.history", facade)
+    gathering = tmp_path / "__init__.py"
+    gathering.write_text('"""Doc."""\n\nfrom .manager import McpServers\n\n__all__ = ["McpServers"]\n')
+    assert not is_facade("codex_nb.mcp", gathering)

@@ -146,8 +146,7 @@ def test_the_docs_build_runs_in_ci() -> None:
 
 
 PUBLIC = (
-    "codex_nb acp_client acp_server answers app_server config errors events extension history hooks mcp models "
-    "plans rollouts testing timeline tools wire"
+    "codex_nb acp agent_server app_server config errors events extension hooks render rollouts testing timeline tools"
 ).split()
 
 

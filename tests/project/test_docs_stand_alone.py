@@ -104,7 +104,7 @@ def _tree(path) -> ast.Module:
 
 def test_readme_shows_the_checklist_with_a_background_turn():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "session.checklist()" in readme and "session.start_turn(" in readme
+    assert "cx.PlanChecklist(session)" in readme and "session.start_turn(" in readme
 
 
 def _committed_notebooks() -> dict[str, dict]:

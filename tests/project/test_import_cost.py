@@ -55,6 +55,7 @@ def test_import_loads_only_the_package_index() -> None:
     modules = loaded_after("import codex_nb")
     assert under(modules, "codex_nb") == {
         "codex_nb",
+        "codex_nb._front_end",
         "codex_nb._lazy",
         "codex_nb.errors",
     }
@@ -70,9 +71,15 @@ def test_first_session_loads_the_runtime_but_no_frontend_machinery() -> None:
             modules,
             "codex_nb.widgets",
             "codex_nb.render",
-            "codex_nb.sources",
+            "codex_nb.app_server",
+            "codex_nb.acp",
+            "codex_nb.responses",
+            "codex_nb.mcp",
+            "codex_nb.rollouts",
+            "codex_nb.cassettes",
+            "codex_nb.tools.notebook",
             "codex_nb.extension",
-            "codex_nb.acp_server",
+            "codex_nb.agent_server",
             "codex_nb.code_mode.host",
             "codex_nb.code_mode.runtime",
         )
@@ -83,7 +90,7 @@ def test_first_session_loads_the_runtime_but_no_frontend_machinery() -> None:
         under(
             modules,
             "codex_nb.hooks.types",
-            "codex_nb.hooks.events",
+            "codex_nb.hooks.hook_events",
             "codex_nb.hooks.outputs",
             "codex_nb.hooks.python",
             "codex_nb.hooks.runner",
@@ -156,7 +163,9 @@ def test_the_session_path_builds_no_pydantic_schema() -> None:
     distribution), which belongs to the first validation, not to ``import``."""
     code = """
 import codex_nb as cx, pydantic
-cx.Session, cx.Config, cx.ScriptedModel, cx.plans.PlanUpdate, cx.plans.UpdatePlanArgs, cx.hooks
+from codex_nb.protocol.events import PlanUpdate
+from codex_nb.protocol.plan import UpdatePlanArgs
+cx.Session, cx.Config, cx.ScriptedModel, PlanUpdate, UpdatePlanArgs, cx.hooks
 def walk(cls):
     for sub in cls.__subclasses__():
         yield sub
@@ -220,8 +229,6 @@ def typed_mirror(path: Path, package: str) -> tuple[dict[str, str], set[str]]:
         "codex_nb",
         "codex_nb.events",
         "codex_nb.hooks",
-        "codex_nb.models",
-        "codex_nb.plans",
         "codex_nb.testing",
         "codex_nb.tools",
     ],

@@ -1,10 +1,10 @@
-"""The public surface: ``codex_nb.__all__`` plus the public submodules, and nothing else.
+"""The public surface: ``codex_nb.__all__`` plus the public packages, and nothing else.
 
-Three guarantees. Every name that left the top level still works for one release as
-``cx.X``, with a DeprecationWarning naming its new home. Every public submodule lists its
-names in ``__all__`` and they resolve. And the README's code blocks and the notebooks' code
-cells (read with ``ast``, after IPython's own magic transform) use only public names: a
-reader copies what they see, so the docs must not teach an internal module.
+Two guarantees. Every public package that gathers names lists them in ``__all__`` and they
+resolve; a name is imported from the package (or module) that defines it, and a leading underscore
+marks what is internal. And the README's code blocks and the notebooks' code cells (read with
+``ast``, after IPython's own magic transform) use only public names: a reader copies what they
+see, so the docs must not teach an internal module.
 """
 
 from __future__ import annotations
@@ -26,67 +26,61 @@ import codex_nb as cx
 from helpers.paths import ROOT
 
 
-# The modules a user may import from; every other codex_nb module is internal.
+# The packages a user may import from (each module in them too, unless its name starts with "_");
+# the rest of codex_nb (``_process``, ``_lazy``, ``_records``, ``_front_end`` ...) is internal.
+PUBLIC_PACKAGES = frozenset(
+    {
+        "acp",
+        "agent_server",
+        "app_server",
+        "cassettes",
+        "config",
+        "errors",
+        "events",
+        "extension",
+        "frontend",
+        "hooks",
+        "mcp",
+        "protocol",
+        "render",
+        "responses",
+        "rollouts",
+        "runtime",
+        "testing",
+        "timeline",
+        "tools",
+        "widgets",
+    }
+)
+
+# The modules that gather a package's public names in ``__all__``.
 PUBLIC_MODULES = frozenset(
     {
         "codex_nb",
-        "codex_nb.acp_client",
-        "codex_nb.acp_server",
-        "codex_nb.answers",
+        "codex_nb.acp",
+        "codex_nb.agent_server",
         "codex_nb.app_server",
         "codex_nb.config",
         "codex_nb.errors",
         "codex_nb.events",
         "codex_nb.extension",
-        "codex_nb.history",
         "codex_nb.hooks",
-        "codex_nb.mcp",
-        "codex_nb.models",
-        "codex_nb.plans",
+        "codex_nb.render",
         "codex_nb.rollouts",
         "codex_nb.testing",
         "codex_nb.timeline",
         "codex_nb.tools",
-        "codex_nb.wire",
     }
 )
 
-# ``codex_nb.__all__`` of the last release (0.1.0): each name is public still, or moved with an alias.
-RELEASED = (
-    "TURN_ABORTED_MARKER AcpAgent AcpAuthError AcpError AnswerError AnswerPolicy AnswerPolicyError "
-    "AppServerError AppServerExited AppServerProtocolError AppServerRpcError AppServerTimeout CodeModeSettings "
-    "CodexAppServer CodexBinaryError CodexNbError CodexThread Config ConfigError Event EventSource Fatal HookError "
-    "McpServers ModeKind Model ModelError ModelRequest PlanChecklist PlanItemArg PlanUpdate PromptsWidget "
-    "RecordingSubscriber ReplayError ReplayScrubber RespondToModel ResponsesModel Rollout RolloutError RolloutReplay "
-    "ScriptedModel ScriptedModelError Session StepStatus TokenUsage Tool ToolCallError ToolCollisionError "
-    "ToolDefinitionError ToolExposure ToolInvocation ToolOutput Transcript TurnControls TurnError TurnInterrupted "
-    "UpdatePlanArgs assistant_message custom_tool_call function_call hooks image_thumbnails list_rollouts "
-    "load_ipython_extension read_rollout render_plan_text tool_search_call turn_plan_updated "
-    "unload_ipython_extension user_message"
-).split()
-MOVED = [name for name in RELEASED if name not in cx.__all__]
 
-
-def test_every_released_name_is_public_or_moved_with_an_alias() -> None:
-    assert sorted(MOVED) == sorted(cx._MOVED)
-    for name, home in cx._MOVED.items():
-        assert home in PUBLIC_MODULES and name in importlib.import_module(home).__all__, (name, home)
-
-
-@pytest.mark.parametrize("name", MOVED)
-def test_a_moved_name_warns_with_its_new_home_and_is_the_same_object(name: str) -> None:
-    home = cx._MOVED[name]
-    with pytest.warns(DeprecationWarning, match=re.escape(f"codex_nb.{name} is deprecated; use {home}.{name}")):
-        value = getattr(cx, name)
-    assert value is getattr(importlib.import_module(home), name)
-    assert name not in vars(cx) and name not in dir(cx), "an alias must not become a public name again"
-
-
-def test_from_import_of_a_moved_name_warns_every_time() -> None:
-    for _ in range(2):  # not cached: the second use warns as well
-        with pytest.warns(DeprecationWarning, match=r"codex_nb\.Tool is deprecated; use codex_nb\.tools\.Tool"):
-            from codex_nb import Tool
-    assert Tool is importlib.import_module("codex_nb.tools.base").Tool
+def test_the_removed_names_are_gone() -> None:
+    """0.2.0 ended the 0.1 aliases: the old top-level names and modules are not there any more."""
+    for name in ("Tool", "Event", "CodexThread", "TokenUsage", "TURN_ABORTED_MARKER", "_MOVED"):
+        assert not hasattr(cx, name), name
+    for module in ("plans", "models", "history", "answers", "wire", "acp_client", "acp_server", "sources", "notebook"):
+        with pytest.raises(ModuleNotFoundError):
+            importlib.import_module(f"codex_nb.{module}")
 
 
 def test_a_star_import_loads_no_extension_and_warns_nothing() -> None:
@@ -119,16 +113,24 @@ def test_version_comes_from_the_package_metadata() -> None:
 
 
 def public(module: str, attrs: list[str]) -> str | None:
-    """None if ``module.attrs[0].attrs[1]...`` is public, else the first non-public dotted name.
-    A public module's listed name ends the walk: what follows is that object's own attribute."""
-    for attr in attrs:
-        if f"{module}.{attr}" in PUBLIC_MODULES:
-            module = f"{module}.{attr}"
-            continue
-        if module in PUBLIC_MODULES and attr in importlib.import_module(module).__all__:
-            return None
-        return f"{module}.{attr}"
-    return None if module in PUBLIC_MODULES else module
+    """None if ``module.attrs[0].attrs[1]...`` is public, else the first non-public dotted name: at
+    the top level a name of ``codex_nb.__all__`` or a public package; below it, any name without a
+    leading underscore."""
+    parts = [*module.split("."), *attrs]
+    if parts[0] != "codex_nb" or len(parts) == 1:
+        return None
+    head = parts[1]
+    if head not in PUBLIC_PACKAGES:
+        return None if head in cx.__all__ else f"codex_nb.{head}"
+    for index, part in enumerate(parts[2:], start=2):
+        if part.startswith("_"):
+            return ".".join(parts[: index + 1])
+    return None
+
+
+def is_package_path(dotted_name: str) -> bool:
+    parts = dotted_name.split(".")
+    return parts[0] == "codex_nb" and (len(parts) == 1 or parts[1] in PUBLIC_PACKAGES)
 
 
 def dotted(node: ast.expr) -> list[str] | None:
@@ -160,12 +162,12 @@ def private_uses(source: str) -> list[str]:
             for alias in node.names:
                 if (bad := public(top, [*rest, alias.name])) is not None:
                     found.append(bad)
-                elif f"{node.module}.{alias.name}" in PUBLIC_MODULES:
+                elif (alias.name == alias.name.lower()) and is_package_path(f"{node.module}.{alias.name}"):
                     aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and (chain := dotted(node)) and chain[0] in aliases:
             module = aliases[chain[0]]
-            if module in PUBLIC_MODULES and (bad := public(module, chain[1:])) is not None:
+            if (bad := public(module, chain[1:])) is not None:
                 found.append(bad)
     return sorted(set(found))
 
@@ -201,9 +203,9 @@ def test_the_docs_check_catches_what_it_names() -> None:
     assert private_uses("import codex_nb as cx\ncx.Session(cx.Config())\ncx.app_server.CodexThread") == []
     assert private_uses("from codex_nb.hooks import Block\nimport codex_nb.testing as t\nt.ResponsesServer") == []
     assert private_uses("cx.Config.from_toml('')\ncx.extension.agent()\n%load_ext codex_nb") == []
-    assert private_uses("cx.runtime.records.CallRecords") == ["codex_nb.runtime"]
-    assert private_uses("from codex_nb.protocol.wire import dumps") == ["codex_nb.protocol"]
+    assert private_uses("cx.runtime.call_records.CallRecords\nfrom codex_nb.protocol.wire import dumps") == []
     assert private_uses("from codex_nb.hooks import _private") == ["codex_nb.hooks._private"]
-    assert private_uses("import codex_nb\ncodex_nb.Event") == ["codex_nb.Event"]  # moved: not public any more
-    assert private_uses("import codex_nb.acp") == ["codex_nb.acp"]  # the deprecated alias is not public
+    assert private_uses("from codex_nb._process import spawn") == ["codex_nb._process"]
+    assert private_uses("import codex_nb\ncodex_nb.Event") == ["codex_nb.Event"]  # removed in 0.2.0
+    assert private_uses("cx.protocol._fast.trusted") == ["codex_nb.protocol._fast"]
     assert private_uses("x = await cx.AcpAgent('a').new_session('/tmp')\nfrom codex_nb import tools") == []

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from ...protocol.events import WarningEvent
 from ...frontend.answer_policy import AnswerPolicyError, how_to_answer, route
 from ...frontend.requests import FrontendRequests, Outcome, RequestKind, Settlement
-from ..errors import Fatal
+from ..tool_errors import Fatal
 from ..invocation import ToolInvocation
 
 if TYPE_CHECKING:

@@ -27,7 +27,7 @@ from ...protocol.events import ItemCompleted, ItemStarted
 from ...protocol.items import developer_message
 from ...protocol.serde import SerdeError, parse_exact
 from ..base import Tool
-from ..errors import Fatal, RespondToModel
+from ..tool_errors import Fatal, RespondToModel
 from ..exposure import ToolExposure
 from ..invocation import ToolInvocation
 from ..payload import ToolOutput

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..base import Tool
-from ..errors import RespondToModel
+from ..tool_errors import RespondToModel
 from ..exposure import ToolExposure
 from ..invocation import ToolInvocation
 from ..payload import ToolOutput

@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ...protocol.serde import SerdeError, parse_exact
 from ..base import Tool
-from ..errors import RespondToModel
+from ..tool_errors import RespondToModel
 from ..invocation import ToolInvocation
 from ..payload import ToolOutput
 from .web_search import CATALOG_TEXT_AND_IMAGE

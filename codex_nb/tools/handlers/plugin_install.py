@@ -29,7 +29,7 @@ from ...protocol.wire import dumps
 from ...frontend.requests import Outcome, RequestKind
 from ..arguments import parse_object, require_str
 from ..base import Tool
-from ..errors import RespondToModel
+from ..tool_errors import RespondToModel
 from ..invocation import ToolInvocation
 from ..payload import ToolOutput
 from ..schema import function_spec

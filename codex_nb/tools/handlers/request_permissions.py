@@ -42,7 +42,7 @@ from ...protocol.serde_json import (
 from ...protocol.wire import dumps
 from ...frontend.requests import Outcome, RequestKind
 from ..base import Tool
-from ..errors import Fatal, RespondToModel
+from ..tool_errors import Fatal, RespondToModel
 from ..invocation import ToolInvocation, TurnContext
 from ..payload import ToolOutput
 from ..schema import function_spec

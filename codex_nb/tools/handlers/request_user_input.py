@@ -15,7 +15,7 @@ from ...protocol.serde import SerdeError
 from ...protocol.wire import dumps
 from ...frontend.requests import Outcome, RequestKind
 from ..base import Tool
-from ..errors import Fatal, RespondToModel
+from ..tool_errors import Fatal, RespondToModel
 from ..exposure import ToolExposure
 from ..invocation import ModeKind, ToolInvocation
 from ..payload import ToolOutput

@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import RespondToModel
+from ..tool_errors import RespondToModel
 
 if TYPE_CHECKING:
     from ...config import Config

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..arguments import parse_object, require_str
 from ..base import Tool
-from ..errors import Fatal
+from ..tool_errors import Fatal
 from ..exposure import ToolExposure
 from ..invocation import ToolInvocation
 from ..names import DEFAULT_NAMESPACE

@@ -16,7 +16,7 @@ from ...protocol.events import PlanUpdate, WarningEvent
 from ...protocol.plan import StepStatus, UpdatePlanArgs
 from ...protocol.serde import SerdeError, parse_strict
 from ..base import Tool
-from ..errors import RespondToModel
+from ..tool_errors import RespondToModel
 from ..invocation import ModeKind, ToolInvocation
 from ..payload import ToolOutput
 from ..schema import function_spec

@@ -30,7 +30,7 @@ from ...config.files import read_at_most
 from ...protocol.events import ItemCompleted, ItemStarted
 from ..arguments import parse_object, require_str
 from ..base import Tool
-from ..errors import RespondToModel
+from ..tool_errors import RespondToModel
 from ..invocation import ToolInvocation
 from ..payload import ToolOutput
 from ..schema import function_spec

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...protocol.serde import SerdeError
 from ..base import Tool
-from ..errors import RespondToModel
+from ..tool_errors import RespondToModel
 from ..invocation import ToolInvocation
 from ..payload import ToolOutput
 from .web_run_commands import read_commands

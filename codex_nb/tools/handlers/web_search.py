@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..base import Tool
-from ..errors import Fatal
+from ..tool_errors import Fatal
 from ..exposure import ToolExposure
 from ..invocation import ToolInvocation
 from ..payload import ToolOutput

@@ -15,7 +15,7 @@ from IPython.core.interactiveshell import InteractiveShell
 
 import codex_nb as cx
 from codex_nb import extension
-from codex_nb.extension.files import MAX_FILE_BYTES
+from codex_nb.extension.magic_files import MAX_FILE_BYTES
 from codex_nb.extension.magics import NO_WIDGETS, CodexMagics
 from codex_nb.extension.panel import PanelCell, PanelNote, PlanPanel
 from codex_nb.extension.sources import SourceError, SourceRegistry

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 import codex_nb as cx
-from codex_nb.frontend.requests import AnswerError
+from codex_nb.errors import AnswerError
 from helpers.frontend_waits import first_pending as pending_request
 
 REQUEST = {

@@ -130,7 +130,7 @@ def test_wait_arguments_are_read_by_the_same_deserializer() -> None:
     """Code Mode's ``wait`` reads its arguments with serde_json's shape, so errors come in document
     order (a bad value before a missing field) and a repeated key is serde's ``duplicate field``."""
     from codex_nb.code_mode.exec_wait import _wait_args
-    from codex_nb.tools.errors import RespondToModel
+    from codex_nb.tools.tool_errors import RespondToModel
 
     def error(text: str) -> str:
         try:

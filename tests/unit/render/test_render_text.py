@@ -398,10 +398,10 @@ def test_ascii_plans_render_without_the_unicode_libraries() -> None:
     import sys
 
     code = (
-        "import sys, codex_nb as cx; print(cx.plans.render_plan_text({'explanation': 'Tidy (fast), then test: 2/3', "
+        "import sys, codex_nb as cx; print(cx.render.render_plan_text({'explanation': 'Tidy (fast), then test: 2/3', "
         "'plan': [{'step': 'Read the README-file', 'status': 'completed'}]}, width=20)); "
         "assert 'wcwidth' not in sys.modules and 'uniseg' not in sys.modules, 'loaded for ASCII'; "
-        "cx.plans.render_plan_text({'plan': [{'step': '中文 step ' * 8, 'status': 'pending'}]}, width=20); "
+        "cx.render.render_plan_text({'plan': [{'step': '中文 step ' * 8, 'status': 'pending'}]}, width=20); "
         "assert 'wcwidth' in sys.modules and 'uniseg' in sys.modules"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

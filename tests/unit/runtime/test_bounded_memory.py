@@ -30,7 +30,7 @@ async def test_record_rings_keep_the_latest_and_observers_see_every_record() -> 
 @pytest.mark.parametrize("limit", [1, 2, 3, 4, 5, 6])
 def test_the_ring_tells_each_record_its_phase_however_it_was_cut(limit: int) -> None:
     from codex_nb.events.bus import EventBus
-    from codex_nb.runtime.records import CallRecords
+    from codex_nb.runtime.call_records import CallRecords
     from codex_nb.tools.lifecycle import CallLifecycle, ToolCallOutcome
     from codex_nb.tools.names import ToolName
 

@@ -15,6 +15,9 @@ import threading
 import pytest
 
 import codex_nb as cx
+from codex_nb.protocol.events import PlanUpdate
+from codex_nb.protocol.plan import UpdatePlanArgs
+from codex_nb.runtime.turn import TURN_ABORTED_MARKER
 from codex_nb.tools.cancellation import CancelSource
 from codex_nb.tools.lifecycle import ControlToolCallFact, ControlToolStatus
 from codex_nb.tools.names import ToolName
@@ -77,7 +80,7 @@ async def test_interrupt_aborts_the_running_call_records_marker_and_event(sessio
     assert output["call_id"] == "s1"
     assert_aborted_text(output["output"])
     assert result.items[3]["role"] == "user"
-    assert result.items[3]["content"][0]["text"] == cx.history.TURN_ABORTED_MARKER
+    assert result.items[3]["content"][0]["text"] == TURN_ABORTED_MARKER
     assert outcomes(session, "s1") == ["start", "Aborted"]
     assert log.types == ["turn_started", "turn_aborted"]
     aborted = log.events[-1].msg.to_wire()
@@ -245,7 +248,7 @@ async def test_cancel_after_the_send_while_awaiting_event_stays_output_aborted(s
     @session.tool
     async def plan_then_wait(*, invocation: cx.tools.ToolInvocation) -> str:
         "Publish a plan, then wait."
-        await invocation.emit(cx.plans.PlanUpdate.from_args(cx.plans.UpdatePlanArgs.model_validate(PLAN)))
+        await invocation.emit(PlanUpdate.from_args(UpdatePlanArgs.model_validate(PLAN)))
         sent.set()
         await release.wait()
         return "never"
@@ -306,7 +309,7 @@ async def test_hard_abort_leaves_the_call_to_history_repair(session, no_leaked_t
     assert result.status == "interrupted"
     assert result.outputs()["h1"] == "aborted"  # synthetic, from history repair
     assert outcomes(session, "h1") == ["start", "Aborted"]
-    assert session.history[-1]["content"][0]["text"] == cx.history.TURN_ABORTED_MARKER
+    assert session.history[-1]["content"][0]["text"] == TURN_ABORTED_MARKER
     assert is_paired(session.history)
 
 
@@ -373,7 +376,7 @@ async def test_external_cancel_is_told_apart(session, no_leaked_tasks):
         await handle
     assert handle.turn.cancel.source == CancelSource.EXTERNAL
     assert log.types == ["turn_started", "turn_aborted"]
-    assert all(cx.history.TURN_ABORTED_MARKER not in str(i) for i in session.history)  # not "on purpose"
+    assert all(TURN_ABORTED_MARKER not in str(i) for i in session.history)  # not "on purpose"
     assert [i.get("output") for i in session.history if i["type"] == "function_call_output"] == ["aborted"]
     assert outcomes(session, "s1") == ["start", "Aborted"]
     assert is_paired(session.history)
@@ -388,7 +391,7 @@ async def test_first_party_interrupt_source_and_reason(session, no_leaked_tasks)
     result = await handle
     assert handle.turn.cancel.source == CancelSource.FIRST_PARTY
     assert log.events[-1].msg.reason == "replaced"
-    assert cx.history.TURN_ABORTED_MARKER not in str(result.items)  # the marker is for `interrupted` only
+    assert TURN_ABORTED_MARKER not in str(result.items)  # the marker is for `interrupted` only
 
 
 # -- bad input -------------------------------------------------------------------------------
@@ -405,7 +408,7 @@ async def test_interrupt_twice_and_after_the_end(session, no_leaked_tasks):
     assert result.status == "interrupted"
     assert handle.interrupt() is False  # finished: nothing to stop
     assert session.interrupt() is False  # no turn running
-    assert [e for e in session.history if e.get("content", [{}])[0].get("text") == cx.history.TURN_ABORTED_MARKER]
+    assert [e for e in session.history if e.get("content", [{}])[0].get("text") == TURN_ABORTED_MARKER]
 
 
 async def test_interrupt_a_completed_turn_returns_false(session, no_leaked_tasks):

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 import codex_nb as cx
+from codex_nb.protocol.model import ModelRequest
 from codex_nb.runtime.session import TurnHandle
 from codex_nb.tools import calls
 from codex_nb.tools.lifecycle import ToolCallOutcome
@@ -32,7 +33,7 @@ async def test_exclusive_calls_of_one_response_run_on_the_turn_task(session: cx.
 async def test_a_model_that_answers_at_once_is_sampled_on_the_turn_task(session: cx.Session) -> None:
     seen: list[asyncio.Task[Any] | None] = []
 
-    def respond(request: cx.models.ModelRequest) -> list[dict[str, Any]]:
+    def respond(request: ModelRequest) -> list[dict[str, Any]]:
         seen.append(asyncio.current_task())
         return [cx.assistant_message("ok")]
 
@@ -44,7 +45,7 @@ async def test_a_model_that_answers_at_once_is_sampled_on_the_turn_task(session:
 async def test_a_model_that_waits_is_still_cut_off_by_a_stop(session: cx.Session, no_leaked_tasks) -> None:
     waiting = asyncio.Event()
 
-    async def never(request: cx.models.ModelRequest) -> list[dict[str, Any]]:
+    async def never(request: ModelRequest) -> list[dict[str, Any]]:
         waiting.set()
         await asyncio.Event().wait()
         return []

@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 import codex_nb as cx
+from codex_nb.protocol.events import PlanUpdate
 
 PLAN = {"plan": [{"step": "a", "status": "pending"}]}
 
@@ -74,7 +75,7 @@ async def test_bounded_consumer_drops_oldest() -> None:
     first = asyncio.ensure_future(iterator.__anext__())
     await asyncio.sleep(0)  # the consumer is registered and waiting
     for revision in range(1, 6):  # five events while the consumer cannot run (no await in between)
-        session.bus.emit(cx.plans.PlanUpdate(plan=[]), id="t", turn_id="t", revision=revision)
+        session.bus.emit(PlanUpdate(plan=[]), id="t", turn_id="t", revision=revision)
     session.bus.close()
     received = [await first] + [e async for e in iterator]
     # a queue of 2 keeps the NEWEST two, in order; 1, 2 and 3 were dropped

@@ -7,6 +7,7 @@ import json
 import pytest
 
 import codex_nb as cx
+from codex_nb.protocol.app_server import turn_plan_updated
 from codex_nb.runtime.history import repair_history
 from codex_nb.protocol.wire import dumps
 
@@ -202,7 +203,7 @@ def test_turn_plan_updated_notification() -> None:
         "explanation": None,
         "plan": [{"step": "first", "status": "in_progress"}, {"step": "second", "status": "completed"}],
     }
-    note = cx.plans.turn_plan_updated("thr", "turn-123", args)
+    note = turn_plan_updated("thr", "turn-123", args)
     assert dumps(note) == (
         '{"method":"turn/plan/updated","params":{"threadId":"thr","turnId":"turn-123","explanation":null,'
         '"plan":[{"step":"first","status":"inProgress"},{"step":"second","status":"completed"}]}}'

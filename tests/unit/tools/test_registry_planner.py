@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 import codex_nb as cx
+from codex_nb.protocol.model import ModelRequest
 from codex_nb.tools.names import ToolName
 from codex_nb.tools.python_tool import PythonFunctionTool
 from codex_nb.protocol.wire import dumps
@@ -75,7 +76,7 @@ async def test_snapshot_isolation_across_mid_step_registry_change(session: cx.Se
     """Specs and router of one step come from one snapshot; a change mid-step shows up next step."""
     seen: list[list[str]] = []
 
-    def add_tool_while_sampling(request: cx.models.ModelRequest):
+    def add_tool_while_sampling(request: ModelRequest):
         seen.append(request.tool_names)
 
         @session.tool
@@ -85,7 +86,7 @@ async def test_snapshot_isolation_across_mid_step_registry_change(session: cx.Se
 
         return [cx.function_call("late", {}, call_id="c1")]
 
-    def second(request: cx.models.ModelRequest):
+    def second(request: ModelRequest):
         seen.append(request.tool_names)
         return [cx.function_call("late", {}, call_id="c2")]
 

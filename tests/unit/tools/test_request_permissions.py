@@ -11,7 +11,8 @@ import pytest
 import codex_nb as cx
 from codex_nb.protocol.wire import dumps
 from codex_nb.frontend.answer_policy import ENV_VAR
-from codex_nb.frontend.requests import AnswerError, Outcome
+from codex_nb.errors import AnswerError
+from codex_nb.frontend.requests import Outcome
 from codex_nb.tools.handlers.request_permissions import CANCELLED, granted_permissions
 from helpers.frontend_waits import first_pending as wait_pending
 

@@ -11,7 +11,8 @@ import pytest
 import codex_nb as cx
 from codex_nb.protocol.wire import dumps
 from codex_nb.frontend.answer_policy import ENV_VAR, AnswerPolicy, AnswerPolicyError
-from codex_nb.frontend.requests import AnswerError, FrontendRequests, Outcome
+from codex_nb.errors import AnswerError
+from codex_nb.frontend.requests import FrontendRequests, Outcome
 from codex_nb.tools.handlers.request_user_input import CANCELLED, format_allowed
 from codex_nb.tools.invocation import ModeKind
 from helpers.frontend_waits import wait_pending

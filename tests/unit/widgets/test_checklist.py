@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import codex_nb as cx
+from codex_nb.protocol.plan import UpdatePlanArgs
 from codex_nb.protocol.events import PlanUpdate
 from codex_nb.protocol.plan import PlanItemArg, StepStatus
 from codex_nb.widgets import browser_messages as wire
@@ -314,7 +315,7 @@ async def test_an_interrupted_turn_is_shown(session: cx.Session) -> None:
 
 async def test_session_checklist_convenience(session: cx.Session) -> None:
     with recording_comms():
-        widget = session.checklist(width=40)
+        widget = cx.PlanChecklist(session, width=40)
     assert isinstance(widget, PlanChecklist) and widget.thread_id == session.thread_id
     await session.call_tool("update_plan", {"plan": [{"step": "a", "status": "pending"}]})
     await widget.settled()
@@ -388,15 +389,15 @@ def test_text_html_escapes_and_carries_status_in_text(session: cx.Session) -> No
     assert "&lt;b&gt;why&lt;/b&gt;" in page and "b &amp; c" in page
     assert 'title="Completed"' in page and "<s>" in page and "<strong>b &amp; c</strong>" in page
     assert "(1/3 done)" in page
-    assert "(no steps provided)" in static_html(cx.plans.UpdatePlanArgs(plan=[]))
+    assert "(no steps provided)" in static_html(UpdatePlanArgs(plan=[]))
 
 
 @pytest.mark.parametrize(
     "args",
     [
-        cx.plans.UpdatePlanArgs(plan=[]),
-        cx.plans.UpdatePlanArgs(explanation="  Starting ", plan=[]),
-        cx.plans.UpdatePlanArgs(
+        UpdatePlanArgs(plan=[]),
+        UpdatePlanArgs(explanation="  Starting ", plan=[]),
+        UpdatePlanArgs(
             explanation="Why",
             plan=[
                 PlanItemArg(step="a", status=StepStatus.COMPLETED),
@@ -406,7 +407,7 @@ def test_text_html_escapes_and_carries_status_in_text(session: cx.Session) -> No
         ),
     ],
 )
-def test_the_text_fallback_matches_the_codex_renderer_for_short_lines(args: cx.plans.UpdatePlanArgs) -> None:
+def test_the_text_fallback_matches_the_codex_renderer_for_short_lines(args: UpdatePlanArgs) -> None:
     from codex_nb.render.text import render_plan_text
 
     assert _fallback_text(args) == render_plan_text(args, width=80)

@@ -6,6 +6,8 @@ from __future__ import annotations
 from jupyter_client.session import json_packer
 
 import codex_nb as cx
+from codex_nb.protocol.events import PlanUpdate
+from codex_nb.protocol.plan import PlanItemArg, StepStatus
 from codex_nb.widgets.checklist import PlanChecklist
 from codex_nb.widgets.testing import RecordingComm, recording_comms
 
@@ -40,9 +42,7 @@ async def test_a_lone_surrogate_in_a_plan_reaches_the_widget_as_a_replacement_ch
     # test_hostile_arguments.py; here a plan holding one arrives from elsewhere (a source, a replay).
     assert events == []
     session.bus.emit(
-        cx.plans.PlanUpdate(
-            explanation="\udc00", plan=[cx.plans.PlanItemArg(step="a\ud800b", status=cx.plans.StepStatus("pending"))]
-        ),
+        PlanUpdate(explanation="\udc00", plan=[PlanItemArg(step="a\ud800b", status=StepStatus("pending"))]),
         id="s",
         turn_id="t",
         revision=None,

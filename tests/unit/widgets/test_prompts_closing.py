@@ -29,7 +29,7 @@ def asked(session: cx.Session) -> asyncio.Event:
 
 
 def rendered(session: cx.Session) -> PromptsWidget:
-    widget = session.prompts()
+    widget = cx.PromptsWidget(session)
     widget.handle_message({"id": "view-1", "kind": "ready"})
     assert session.frontend_requests.frontend_state() == "ready"
     return widget

@@ -31,7 +31,7 @@ def session() -> cx.Session:
 
 @pytest.fixture
 def widget(session) -> PromptsWidget:
-    w = session.prompts()
+    w = cx.PromptsWidget(session)
     w.handle_message({"id": "view-1", "kind": "ready"})
     yield w
     w.close()

@@ -74,7 +74,7 @@ async def test_a_failed_turn_shows_the_last_error() -> None:
     async with ResponsesServer([HttpError(400, body={"error": {"message": "unknown model 'nope'"}})]) as srv:
         session = cx.Session()
         view = transcript(session)
-        checklist = session.checklist()
+        checklist = cx.PlanChecklist(session)
         result = await session.run_turn("hi", model=cx.ResponsesModel(model="nope", base_url=srv.base_url))
     assert view.status == "failed" and view.error == result.error
     assert "unexpected status 400 Bad Request: unknown model 'nope'" in view.error

@@ -161,5 +161,5 @@ def test_bundle_links():
 
 def test_session_convenience(session):
     with recording_comms():
-        controls = session.turn_controls()
+        controls = cx.TurnControls(session)
     assert isinstance(controls, TurnControls) and controls.text() == "Turn: no turn yet"

@@ -1,0 +1,46 @@
+"""The Agent Client Protocol (ACP) client: any ACP agent's plan, tool calls, messages and
+permission requests as codex_nb events, so the checklist, prompts and Stop widgets show it.
+
+    agent = cx.AcpAgent("codex-acp", env={"CODEX_HOME": home})
+    session = await agent.new_session(cwd)
+    handle = session.prompt("Fix the failing test")
+    result = await handle            # result.status: completed | interrupted | failed
+
+Modules:
+
+* ``agent``: ``AcpAgent``: the agent subprocess and its sessions.
+* ``client``: what the agent may ask of us, routed to its session.
+* ``acp_errors``: the client's errors.
+* ``acp_events``: the event payloads only ACP sessions emit.
+* ``fs``: ``fs/*`` confined to one directory.
+* ``mapping``: pure ACP update to codex_nb event translations.
+* ``permissions``: ``session/request_permission`` as a prompt.
+* ``port``: what a session needs from its agent.
+* ``agent_process``: the agent subprocess.
+* ``acp_session``: one ACP session as an event source.
+* ``terminals``: ``terminal/*``, when enabled.
+* ``transport``: newline-delimited JSON framing with clear errors.
+
+Layer: an adapter, with ``app_server/``, ``acp/``, ``responses/``, ``mcp/``, ``rollouts/`` and
+``cassettes/`` (above ``tools/``, which it may import with everything below); ``runtime/`` and the
+layers above may import it.
+"""
+
+from .agent import AcpAgent
+from .acp_errors import AcpAuthError, AcpError
+from .acp_events import AcpPlanUpdate, AcpToolCall, AgentMessageDelta, AgentReasoningDelta, UserMessage
+from .acp_session import AcpSession, AcpTurnHandle, AcpTurnResult
+
+__all__ = [
+    "AcpAgent",
+    "AcpAuthError",
+    "AcpError",
+    "AcpPlanUpdate",
+    "AcpSession",
+    "AcpToolCall",
+    "AcpTurnHandle",
+    "AcpTurnResult",
+    "AgentMessageDelta",
+    "AgentReasoningDelta",
+    "UserMessage",
+]

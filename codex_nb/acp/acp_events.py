@@ -1,0 +1,53 @@
+"""Event payloads an ACP session emits beyond the core ones.
+
+Message chunks use the core ``agent_message_delta`` (Codex's streaming event), so a
+transcript that renders Codex deltas renders ACP agents too; thought chunks use
+Codex's ``agent_reasoning_delta``.
+``acp_tool_call`` carries the merged state of one ACP tool call after each
+``tool_call`` / ``tool_call_update``: ACP sends partial updates, consumers want the
+whole picture; each call also opens and closes a v2 ``dynamicToolCall`` item
+(``item_started`` / ``item_completed``), the shape a transcript shows for any source.
+``AcpPlanUpdate`` is a ``plan_update`` whose wire form is Codex's, with
+the ACP ``priority`` of each step kept outside the wire payload.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ..protocol.events import AgentMessageDelta, EventMsg, PlanUpdate
+from ..protocol.model_stream import AgentReasoningDelta
+
+
+class UserMessage(EventMsg):
+    """Codex's ``user_message``: here, a user message the agent replays (``session/load``)."""
+
+    type: Literal["user_message"] = "user_message"
+    message: str
+
+
+class AcpPlanUpdate(PlanUpdate):
+    """A ``plan_update`` from an ACP agent; ``priorities[i]`` is step *i*'s ACP priority."""
+
+    priorities: tuple[str, ...] = Field(default=(), exclude=True)
+
+
+class AcpToolCall(EventMsg):
+    """One ACP tool call as it stands now (``phase`` says which message changed it)."""
+
+    type: Literal["acp_tool_call"] = "acp_tool_call"
+    phase: Literal["started", "updated"]
+    call_id: str
+    title: str
+    kind: str | None = None
+    status: str
+    """pending | in_progress | completed | failed (ACP ``ToolCallStatus``)."""
+    content: list[dict[str, Any]] = Field(default_factory=list)
+    locations: list[dict[str, Any]] = Field(default_factory=list)
+    raw_input: Any = None
+    raw_output: Any = None
+
+
+__all__ = ["AcpPlanUpdate", "AcpToolCall", "AgentMessageDelta", "AgentReasoningDelta", "UserMessage"]

@@ -1,0 +1,597 @@
+"""One ACP session as a codex_nb event source.
+
+``AcpSession`` turns the agent's ``session/update`` stream into codex_nb events on an
+``EventBus`` and keeps pending person-requests in ``FrontendRequests``, so the plan
+checklist, the prompts widget and the Stop control work on it unchanged. ``prompt()``
+runs ``session/prompt`` as a background task and returns an ``AcpTurnHandle`` at
+once (the cell that owns a widget must never block); ``interrupt()`` sends
+``session/cancel`` and, if the agent does not stop within ``cancel_grace`` seconds,
+ends the turn locally.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import itertools
+import logging
+import time
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import field
+from typing import Any, Literal
+
+from acp import text_block
+from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
+
+from .._records import record
+from .._interrupt import await_interruptibly
+from ..events.bus import EventBus
+from ..events.source import BusEventSource
+from ..events.turn_log import TurnEventLog
+from ..events.observers import Observers, observer_name
+from ..frontend.answer_policy import route
+from ..frontend.requests import FrontendRequests, Outcome, RequestKind
+from ..protocol.events import (
+    AgentMessage,
+    ErrorEvent,
+    Event,
+    EventMsg,
+    ItemCompleted,
+    ItemStarted,
+    TurnAborted,
+    TurnComplete,
+    TurnStarted,
+    WarningEvent,
+)
+from ..protocol.frontend import FrontendRequestResolved
+from ..tools.lifecycle import LifecycleRecord, ToolCallOutcome
+from ..tools.names import ToolName
+from .acp_errors import AcpError
+from .acp_events import AgentMessageDelta, AgentReasoningDelta, UserMessage
+from .fs import ConfinedFiles
+from .port import AgentPort
+from .mapping import STOP_REASON_TEXT, PlanMapping, ToolCallState, content_text, plan_notes, turn_status
+from .permissions import choice_from, how_to_answer, question_event
+from .terminals import Terminals
+
+
+log = logging.getLogger("codex_nb.acp.session")
+
+TOOL_NAMESPACE = "acp"
+
+RECORD_LIMIT = 10_000
+"""Tool calls and lifecycle records kept per session (as ``Session`` keeps its records);
+older ones are dropped and counted in ``records_dropped`` (observers still see every record)."""
+
+_LATE_PREVIEW = 200
+_PLAN_WARNINGS = 5
+
+
+@record(kw_only=True)
+class AcpTurnResult:
+    """How a prompt ended. ``status``: completed | interrupted | failed."""
+
+    turn_id: str
+    status: str
+    stop_reason: str | None
+    """The agent's ``stopReason`` (None if the turn ended without one: crash, local abort)."""
+    last_agent_message: str | None
+    error: str | None = None
+    events: list[Event] = field(default_factory=list)
+    dropped_deltas: int = 0
+    """Text and reasoning delta events not kept in ``events`` (past the first 10,000: the completed
+    message holds their text; subscribers saw every one)."""
+
+
+class _CancelState:
+    cancelled = False
+
+
+class AcpTurnHandle:
+    """A running prompt: ``await handle`` gives its ``AcpTurnResult``; ``interrupt()`` cancels it."""
+
+    def __init__(self, session: AcpSession, turn_id: str) -> None:
+        self.session = session
+        self.turn_id = turn_id
+        self.task: asyncio.Task[AcpTurnResult]
+        self.cancel = _CancelState()
+        """``cancel.cancelled`` is True once an interrupt was requested (as a Session turn's)."""
+        self.hard_aborted = False
+        """True if the agent did not stop within the grace period and the turn ended locally."""
+        self.event_log = TurnEventLog()
+        """This prompt's events, as its ``AcpTurnResult`` will list them (deltas bounded)."""
+        self.events: list[Event] = self.event_log.events
+
+    @property
+    def turn(self) -> AcpTurnHandle:  # what TurnControls reads on a Session's handle
+        """The handle itself: ``TurnControls`` reads ``handle.turn.cancel`` on any source's handle, as
+        on a ``Session`` turn's."""
+        return self
+
+    def done(self) -> bool:
+        """True once the prompt's task has finished: ``await handle`` returns (or raises) at once."""
+        return self.task.done()
+
+    def interrupt(self) -> bool:
+        """Ask the agent to stop (``session/cancel``). Safe from any thread; never blocks."""
+        if self.task.done() or self.cancel.cancelled:
+            return False
+        self.cancel.cancelled = True
+        try:
+            self.task.get_loop().call_soon_threadsafe(self.session._begin_cancel, self)
+        except RuntimeError:  # the loop is closed
+            return False
+        return True
+
+    def __await__(self) -> Generator[Any, None, AcpTurnResult]:
+        if self.task.done():
+            return self.task.__await__()
+        # the kernel's interrupt button stops the prompt as Stop does (see codex_nb._interrupt)
+        return await_interruptibly(self.task, interrupt=self.interrupt, what=f"ACP prompt {self.turn_id}").__await__()
+
+    def __repr__(self) -> str:
+        state = "done" if self.task.done() else "running"
+        return f"<AcpTurnHandle {self.turn_id} {state}>"
+
+
+class AcpSession(BusEventSource):
+    """An ACP session; implements the event-source protocol (``thread_id``, ``subscribe``,
+    ``latest_plan``, ``interrupt``, ``frontend_requests``)."""
+
+    def __init__(self, agent: AgentPort, session_id: str, cwd: str, *, response: Any = None) -> None:
+        self.agent = agent
+        self.session_id = session_id
+        self.cwd = cwd
+        self.response = response
+        """The agent's ``session/new`` (or ``session/load``) response: modes, models, config options."""
+        self.bus = EventBus(session_id)
+        self.frontend_requests = FrontendRequests()
+        self.files = ConfinedFiles(cwd)
+        self.terminals = Terminals(self.files, agent.env)
+        self.tool_calls: dict[str, ToolCallState] = {}
+        """The merged state of the latest ``RECORD_LIMIT`` tool calls, by call id."""
+        self._lifecycle_ring: collections.deque[LifecycleRecord] = collections.deque(maxlen=RECORD_LIMIT)
+        self.records_dropped = 0
+        """Tool calls and lifecycle records dropped to stay within ``RECORD_LIMIT``."""
+        self.late_updates = 0
+        """Message chunks the agent sent after its prompt had ended: they belong to no turn."""
+        self._after_prompt = False
+        self._late_reported = False
+        self._plan_notes: list[str] = []
+        self._plans = PlanMapping()
+        self.available_commands: list[dict[str, Any]] = []
+        self.current_mode: str | None = None
+        self.usage: dict[str, Any] | None = None
+        self._active: AcpTurnHandle | None = None
+        self.closed = False
+        self._lifecycle_observers: Observers[LifecycleRecord] = Observers(
+            self._lifecycle_fault, what="a callable taking one lifecycle record"
+        )
+        self._turn_ids = itertools.count(1)
+        self._request_keys = itertools.count(1)
+        self._turn_id: str | None = None
+        self._revision = 0
+        self._message: list[str] = []
+        self._message_kind: str | None = None
+        self._last_agent_message: str | None = None
+        self._open_requests: dict[str, str] = {}
+
+    @property
+    def lifecycle_log(self) -> list[LifecycleRecord]:
+        """The latest lifecycle records (at most ``RECORD_LIMIT``), oldest first; a copy."""
+        return list(self._lifecycle_ring)
+
+    @property
+    def answer_policy(self) -> Any:
+        """Who answers permission requests without a person: None, a ``cx.AnswerPolicy``, a callable,
+        'deny' / 'recommended' / a JSON file path, or a list of answers (``{'permission': 'option name'}``)."""
+        return self.frontend_requests.answer_policy
+
+    @answer_policy.setter
+    def answer_policy(self, value: Any) -> None:
+        self.frontend_requests.answer_policy = value
+
+    # -- event source ----------------------------------------------------------------------
+    @property
+    def thread_id(self) -> str:
+        """The ACP ``sessionId``: the thread id the widgets and ``PlanTimeline`` key this source by."""
+        return self.session_id
+
+    @property
+    def active_turn(self) -> AcpTurnHandle | None:
+        """The running prompt's handle, or None once it is done (as every event source answers:
+        a widget made after a prompt ended must not show it as running)."""
+        active = self._active
+        return active if active is not None and not active.done() else None
+
+    def interrupt(self) -> bool:
+        """Cancel the running prompt (``session/cancel``); False if none runs. Any thread."""
+        handle = self.active_turn
+        return handle is not None and handle.interrupt()
+
+    def on_lifecycle(self, fn: Callable[[LifecycleRecord], None]) -> Callable[[], None]:
+        """Observe tool-call start/finish records; returns a remover."""
+        return self._lifecycle_observers.add(fn)
+
+    def _lifecycle_fault(
+        self, fn: Callable[[LifecycleRecord], object], err: Exception, record: LifecycleRecord
+    ) -> None:
+        self.emit(
+            WarningEvent(
+                message=f"lifecycle observer {observer_name(fn)} raised {type(err).__name__}: {err} "
+                f"on call {record.call_id}; it was detached"
+            )
+        )
+
+    def emit(self, msg: EventMsg) -> Event:
+        """Publish ``msg`` to this session's subscribers as an event of the running prompt (or of the
+        session, between prompts) and return it; a ``plan_update`` gets the next revision number, and
+        the running prompt's handle keeps the event for its ``AcpTurnResult``."""
+        revision = None
+        if msg.type == "plan_update":
+            self._revision += 1
+            revision = self._revision
+        event = self.bus.emit(msg, id=self._turn_id or self.session_id, turn_id=self._turn_id, revision=revision)
+        if self.active_turn is not None and self._turn_id == self.active_turn.turn_id:
+            self.active_turn.event_log.append(event)
+        return event
+
+    # -- prompts -----------------------------------------------------------------------------
+    def prompt(self, prompt: str | Sequence[Any]) -> AcpTurnHandle:
+        """Send ``session/prompt`` in the background; returns its handle at once.
+
+        ``prompt`` is the user's text or a list of ACP content blocks (``acp.text_block(...)``
+        and friends, or their JSON dicts)."""
+        blocks = _blocks(prompt)
+        if self.closed:
+            raise AcpError(f"ACP session {self.session_id} is closed; start a new one with agent.new_session()")
+        if self.active_turn is not None and not self.active_turn.done():
+            raise AcpError(
+                f"a prompt is already running in ACP session {self.session_id} "
+                f"({self.active_turn.turn_id}); await it or call session.interrupt() first"
+            )
+        self.agent._require_running()
+        loop = asyncio.get_running_loop()
+        turn_id = f"turn-{next(self._turn_ids)}"
+        handle = AcpTurnHandle(self, turn_id)
+        self._turn_id = turn_id
+        self._last_agent_message = None
+        self._after_prompt = False
+        self._late_reported = False
+        self._active = handle
+        handle.task = loop.create_task(self._run(handle, blocks), name=f"acp-prompt-{turn_id}")
+        self.emit(TurnStarted(turn_id=turn_id))
+        return handle
+
+    needs_model = False
+    """An ACP agent brings its own model (for ``%%codex --source``)."""
+
+    def start_turn(self, text: str | Sequence[Any], mode: str = "default", **_: Any) -> AcpTurnHandle:
+        """``prompt()`` under the name ``Session`` uses; ACP has no plan mode, so ``mode`` must be
+        ``default`` (switch the agent's own modes with its session config instead)."""
+        if mode != "default":
+            raise AcpError(f"an ACP session has no {mode!r} mode here; use mode='default'")
+        return self.prompt(text)
+
+    async def run(self, prompt: str | Sequence[Any]) -> AcpTurnResult:
+        """``await session.run(text)`` is ``await session.prompt(text)``."""
+        return await self.prompt(prompt)
+
+    async def _run(self, handle: AcpTurnHandle, blocks: list[Any]) -> AcpTurnResult:
+        stop_reason: str | None = None
+        error: str | None = None
+        try:
+            response = await self.agent._connection().prompt(session_id=self.session_id, prompt=blocks)
+            stop_reason = str(getattr(response.stop_reason, "value", response.stop_reason))
+            status = turn_status(stop_reason)
+            if status == "failed":
+                error = STOP_REASON_TEXT.get(stop_reason, f"the agent stopped with stopReason {stop_reason!r}")
+        except asyncio.CancelledError:
+            if not handle.hard_aborted:
+                raise
+            status = "interrupted"
+        except Exception as err:  # noqa: BLE001 - every failure of the prompt becomes a failed turn
+            status, error = "failed", await self.agent._describe_failure(err, "session/prompt")
+        # The SDK has applied every session/update the agent sent before this response
+        # (ClientSideConnection.prompt waits for them): what is buffered now is this turn's.
+        self._flush_message()
+        self._settle_turn(handle, aborted=status != "completed", stop_reason=stop_reason)
+        if status == "interrupted":
+            self.emit(TurnAborted(turn_id=handle.turn_id, reason="interrupted"))
+        else:
+            if error is not None:
+                self.emit(ErrorEvent(message=error))
+            self.emit(TurnComplete(turn_id=handle.turn_id, last_agent_message=self._last_agent_message))
+        result = AcpTurnResult(
+            turn_id=handle.turn_id,
+            status=status,
+            stop_reason=stop_reason,
+            last_agent_message=self._last_agent_message,
+            error=error,
+            events=list(handle.events),
+            dropped_deltas=handle.event_log.dropped_deltas,
+        )
+        self._turn_id = None
+        self._after_prompt = True
+        return result
+
+    def _settle_turn(self, handle: AcpTurnHandle, *, aborted: bool, stop_reason: str | None) -> None:
+        """Close what the ended turn left open: a turn is over with its ``session/prompt``
+        response, so no tool call of it is still running (ACP has no later turn to finish in)."""
+        for request_id, turn in list(self._open_requests.items()):
+            if turn == handle.turn_id:
+                self.frontend_requests.cancel(request_id)
+        for state in list(self.tool_calls.values()):
+            if state.lifecycle_done or state.turn_id != handle.turn_id:
+                continue
+            if not aborted:
+                # codex-acp, for one, drops a command's end when Codex reports it after the
+                # turn completed; its real outcome is unknown, so it is not called a success.
+                self.emit(
+                    WarningEvent(
+                        message=f"the ACP agent ended the prompt (stopReason {stop_reason}) without a "
+                        f"final status for tool call {state.call_id} ({state.title or state.kind}, "
+                        f"last status {state.status}); it is recorded as aborted"
+                    )
+                )
+            self._item_completed(state, aborted=True)
+            self._lifecycle("finish", state, ToolCallOutcome.aborted())
+
+    def _begin_cancel(self, handle: AcpTurnHandle) -> None:
+        if handle.task.done():
+            return
+        for request_id, turn in list(self._open_requests.items()):
+            if turn == handle.turn_id:  # ACP: pending permission requests answer "cancelled"
+                self.frontend_requests.cancel(request_id)
+        self.agent._spawn(self._send_cancel(), name=f"acp-cancel-{handle.turn_id}")
+        grace = self.agent.cancel_grace
+        timer = handle.task.get_loop().call_later(grace, self._hard_abort, handle)
+        handle.task.add_done_callback(lambda _: timer.cancel())
+
+    async def _send_cancel(self) -> None:
+        try:
+            await self.agent._connection().cancel(session_id=self.session_id)
+        except Exception as err:  # noqa: BLE001 - the agent is gone; the prompt fails on its own
+            log.info("session/cancel could not be sent: %s", err)
+
+    def _hard_abort(self, handle: AcpTurnHandle) -> None:
+        if not handle.task.done():
+            handle.hard_aborted = True
+            self.emit(
+                WarningEvent(
+                    message=f"the ACP agent did not end the prompt within {self.agent.cancel_grace} s "
+                    f"of session/cancel; the turn was ended here"
+                )
+            )
+            handle.task.cancel()
+
+    # -- session/update --------------------------------------------------------------------
+    def handle_update(self, update: Any) -> None:
+        """Apply one ``session/update`` (called in arrival order, synchronously)."""
+        kind = getattr(update, "session_update", None)
+        if kind in ("agent_message_chunk", "agent_thought_chunk", "user_message_chunk"):
+            text = content_text(update.content)
+            if text is None:
+                log.debug("ignoring non-text %s content", kind)
+                return
+            if self._after_prompt and self._turn_id is None:
+                self._late_chunk(kind, text)
+                return
+            if self._message_kind != kind:
+                self._flush_message()
+                self._message_kind = kind
+            self._message.append(text)
+            if kind == "agent_message_chunk":
+                self.emit(AgentMessageDelta(delta=text))
+            elif kind == "agent_thought_chunk":
+                self.emit(AgentReasoningDelta(delta=text))
+            return
+        self._flush_message()
+        if kind == "plan":
+            entries = list(update.entries)
+            notes = plan_notes(entries)
+            if notes != self._plan_notes:  # said once, not again at each update of the same plan
+                for note in notes[:_PLAN_WARNINGS]:
+                    self.emit(WarningEvent(message=f"the ACP agent's plan: {note}"))
+                if len(notes) > _PLAN_WARNINGS:
+                    self.emit(
+                        WarningEvent(
+                            message=f"the ACP agent's plan: {len(notes) - _PLAN_WARNINGS} more steps "
+                            f"were repaired the same way"
+                        )
+                    )
+            self._plan_notes = notes
+            self.emit(self._plans.event(entries))
+        elif kind in ("tool_call", "tool_call_update"):
+            self._tool_call(update, started=kind == "tool_call")
+        elif kind == "available_commands_update":
+            self.available_commands = [
+                c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in update.available_commands
+            ]
+        elif kind == "current_mode_update":
+            self.current_mode = update.current_mode_id
+        elif kind == "usage_update":
+            self.usage = update.model_dump(mode="json", by_alias=True, exclude_none=True)
+        else:
+            log.debug("ACP session update %s kept no state", kind)
+
+    def _late_chunk(self, kind: str, text: str) -> None:
+        """A chunk after the prompt's response: ACP says the turn was over, so it is no part of
+        that answer nor of the next one; it is counted, and the first of each gap is shown."""
+        self.late_updates += 1
+        log.info("ACP agent sent %s after its prompt ended: %r", kind, text[:_LATE_PREVIEW])
+        if self._late_reported:
+            return
+        self._late_reported = True
+        preview = text if len(text) <= _LATE_PREVIEW else text[:_LATE_PREVIEW] + "..."
+        self.emit(
+            WarningEvent(
+                message=f"the ACP agent sent a {kind} after its prompt had ended; it belongs to no "
+                f"turn and was not added to any answer (more are only counted in "
+                f"session.late_updates): {preview!r}"
+            )
+        )
+
+    def _flush_message(self) -> None:
+        kind, parts = self._message_kind, self._message
+        self._message, self._message_kind = [], None
+        if not parts:
+            return
+        text = "".join(parts)
+        if kind == "agent_message_chunk":
+            self._last_agent_message = text
+            self.emit(AgentMessage(message=text))
+        elif kind == "user_message_chunk":
+            self.emit(UserMessage(message=text))
+
+    def _tool_call(self, update: Any, *, started: bool) -> None:
+        call_id = update.tool_call_id
+        state = self.tool_calls.get(call_id)
+        if started and state is not None and state.turn_id != self._turn_id:
+            state = None  # a new call under an id an ended turn used: not that call's late update
+        new = state is None
+        if state is None:
+            state = ToolCallState(call_id=call_id, turn_id=self._turn_id)
+            self.tool_calls.pop(call_id, None)  # re-inserted last: the dict's order is the calls' age
+            self.tool_calls[call_id] = state
+            self._trim_tool_calls()
+        state.apply(update)
+        if state.turn_id != self._turn_id:
+            # A late update of a call whose turn has ended: it is kept on the call and shown
+            # with that turn's id, never as part of the turn running now.
+            self.bus.emit(state.event("updated"), id=state.turn_id or self.session_id, turn_id=state.turn_id)
+            return
+        self.emit(state.event("started" if started or new else "updated"))
+        if new:
+            self.emit(
+                ItemStarted(
+                    thread_id=self.session_id, turn_id=state.turn_id or "", item=state.item(), started_at_ms=_now_ms()
+                )
+            )
+            self._lifecycle("start", state, None)
+        if state.finished and not state.lifecycle_done:
+            self._item_completed(state)
+            self._lifecycle("finish", state, ToolCallOutcome.completed(state.status == "completed"))
+
+    def _trim_tool_calls(self) -> None:
+        while len(self.tool_calls) > RECORD_LIMIT:
+            # The oldest call whose lifecycle is closed goes first; if a hostile agent keeps
+            # every call open, the oldest open one goes.
+            victim = next((k for k, v in self.tool_calls.items() if v.lifecycle_done), next(iter(self.tool_calls)))
+            del self.tool_calls[victim]
+            self._dropped("tool call")
+
+    def _dropped(self, what: str) -> None:
+        self.records_dropped += 1
+        if self.records_dropped == 1:
+            self.emit(
+                WarningEvent(
+                    message=f"this ACP session keeps its latest {RECORD_LIMIT} tool calls and lifecycle "
+                    f"records; an older {what} was dropped (session.records_dropped counts "
+                    f"them; on_lifecycle observers still see every record)"
+                )
+            )
+
+    def _item_completed(self, state: ToolCallState, *, aborted: bool = False) -> None:
+        self.emit(
+            ItemCompleted(
+                thread_id=self.session_id,
+                turn_id=state.turn_id or "",
+                item=state.item(aborted=aborted),
+                completed_at_ms=_now_ms(),
+            )
+        )
+
+    def _lifecycle(
+        self, phase: Literal["start", "finish"], state: ToolCallState, outcome: ToolCallOutcome | None
+    ) -> None:
+        if phase == "finish":
+            state.lifecycle_done = True
+        record = LifecycleRecord(
+            phase=phase,
+            thread_id=self.session_id,
+            turn_id=state.turn_id or "",
+            call_id=state.call_id,
+            tool_name=ToolName.of(state.kind or "other", TOOL_NAMESPACE),
+            outcome=outcome,
+        )
+        if len(self._lifecycle_ring) == RECORD_LIMIT:
+            self._dropped("lifecycle record")
+        self._lifecycle_ring.append(record)
+        self._lifecycle_observers.notify(record)
+
+    # -- session/request_permission ------------------------------------------------------------
+    async def request_permission(self, options: list[Any], tool_call: Any) -> RequestPermissionResponse:
+        """Answer the agent's ``session/request_permission`` for ``tool_call``: the options become a
+        question (shown as ``request_user_input`` questions are) for the prompts widget or the answer
+        policy, and the chosen option is the response. A request during a cancelled prompt, or one
+        nobody answered, gets the ``cancelled`` outcome."""
+        turn_id = self._turn_id or "no-turn"
+        handle = self.active_turn
+        if handle is not None and handle.cancel.cancelled:
+            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+        call_id = tool_call.tool_call_id
+        msg, labels = question_event(call_id=call_id, turn_id=turn_id, tool_call=tool_call, options=options)
+        broker = self.frontend_requests
+        # The broker lets a newer question replace an older one of the same turn key (as
+        # request_user_input does); ACP permission requests may be concurrent, so each
+        # gets its own key.
+        key = f"{turn_id}#permission-{next(self._request_keys)}"
+        request = broker.open(RequestKind.USER_INPUT, turn_id=key, call_id=call_id, msg=msg)
+        self._open_requests[request.id] = turn_id
+        try:
+            self.emit(msg)
+            if request.settled is None:
+                try:
+                    await route(broker, request, what="the ACP permission request", unanswerable=how_to_answer())
+                except Exception as err:  # noqa: BLE001 - a broken policy rejects, and says why
+                    broker.fail(request.id, f"answer policy failed: {type(err).__name__}: {err}")
+            settlement = await broker.wait(request)
+        finally:
+            broker.cancel(request.id)
+            self._open_requests.pop(request.id, None)
+            outcome = request.settled.outcome if request.settled is not None else Outcome.CANCELLED
+            self.emit(
+                FrontendRequestResolved(
+                    request_id=request.id, kind=RequestKind.USER_INPUT.value, call_id=call_id, outcome=outcome.value
+                )
+            )
+        choice = choice_from(settlement, labels, options)
+        if choice.note:
+            self.emit(WarningEvent(message=choice.note))
+        if choice.option_id is None:
+            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
+        return RequestPermissionResponse(outcome=AllowedOutcome(option_id=choice.option_id, outcome="selected"))
+
+    # -- closing ---------------------------------------------------------------------------------
+    def _agent_gone(self, message: str) -> None:
+        if self.active_turn is None or self.active_turn.done():
+            self.emit(WarningEvent(message=message))
+
+    def _close(self) -> None:
+        self.closed = True
+        for request in self.frontend_requests.pending:
+            self.frontend_requests.cancel(request.id)
+        self.bus.close()
+
+    def __repr__(self) -> str:
+        return f"<AcpSession {self.session_id} of {self.agent.command}>"
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _blocks(prompt: str | Sequence[Any]) -> list[Any]:
+    if isinstance(prompt, str):
+        return [text_block(prompt)]
+    if isinstance(prompt, Sequence) and prompt:
+        from acp.schema import PromptRequest
+
+        try:
+            return list(PromptRequest.model_validate({"sessionId": "-", "prompt": list(prompt)}).prompt)
+        except Exception as err:  # pydantic.ValidationError
+            raise AcpError(
+                f"the prompt must be text or a list of ACP content blocks (e.g. acp.text_block('...')); {err}"
+            ) from None
+    raise AcpError(f"the prompt must be text or a non-empty list of ACP content blocks, got {type(prompt).__name__}")

@@ -1,0 +1,143 @@
+"""Find the native ``codex`` binary and check that it speaks the protocol we were built for.
+
+Resolution order: ``$CODEX_BIN``; the project's pinned npm install (``.codex-ref/`` in the
+checkout, or ``$CODEX_NB_CODEX_REF``); ``codex`` on ``PATH``. The checks and error texts are
+``codex_nb._process.npm_binary``'s, shared with ``codex_nb.testing`` so tests resolve exactly
+the binary the runtime would.
+
+The protocol version is the ``codex_version`` recorded in ``schema/protocol.json``: that file is
+generated from the binary, so the version it names is, by construction, the one whose protocol
+this client speaks.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+from .._process import run_sync
+from ..errors import CodexNbError
+from .._process.npm_binary import NpmBinary, checked, native_in, pinned_in, resolve
+
+NPM_PACKAGE = "@openai/codex"
+_VERSION_RE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+# <checkout>/codex_nb/app_server/binary.py: the checkout holds the pinned install
+_CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+class CodexBinaryError(CodexNbError):
+    """No usable ``codex`` binary: missing, not executable, the launcher only, or older than the protocol."""
+
+
+@lru_cache(maxsize=1)
+def protocol_version() -> str:
+    """The Codex version whose ``generate-json-schema --experimental`` output this client uses."""
+    from .schema import protocol
+
+    return str(protocol()["codex_version"])
+
+
+def __getattr__(name: str) -> str:
+    # A module attribute read lazily: the schema file is only opened when someone asks.
+    if name == "PROTOCOL_VERSION":
+        return protocol_version()
+    if name == "INSTALL_HINT":  # the constant this function replaced
+        return install_hint()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@lru_cache(maxsize=1)
+def codex_spec() -> NpmBinary:
+    """How ``codex`` is found and how to tell a person to install it."""
+    return NpmBinary(
+        name="codex",
+        package=NPM_PACKAGE,
+        env_var="CODEX_BIN",
+        version=protocol_version(),
+        native_path=lambda triple: f"vendor/{triple}/bin/codex",
+        error=CodexBinaryError,
+        setup_folder=".codex-ref",
+    )
+
+
+def install_hint() -> str:
+    """What to do when no usable binary is found (one sentence, with the pinned version)."""
+    return codex_spec().hint()
+
+
+def pinned_install_roots() -> list[Path]:
+    """Folders that may hold the pinned npm install (``node_modules`` inside)."""
+    roots = []
+    env = os.environ.get("CODEX_NB_CODEX_REF")
+    if env:
+        roots.append(Path(env).expanduser())
+    if (_CHECKOUT / "pyproject.toml").is_file():  # an editable checkout, not site-packages
+        roots.append(_CHECKOUT / ".codex-ref")
+    return roots
+
+
+def pinned_native_path(install_dir: Path) -> Path:
+    """Where this machine's platform package puts the native binary under an npm install folder."""
+    return native_in(codex_spec(), install_dir / "node_modules")
+
+
+def pinned_binary() -> Path | None:
+    """The native binary of the first pinned install, or None when there is none."""
+    for root in pinned_install_roots():
+        found = pinned_in(codex_spec(), root)
+        if found is not None:
+            return found
+    return None
+
+
+def codex_binary() -> Path:
+    """The native Codex binary: ``$CODEX_BIN``, else the pinned install, else ``PATH``."""
+    return resolve(codex_spec(), pinned_install_roots())
+
+
+def checked_binary(path: Path) -> Path:
+    """An explicitly given binary, checked as ``CODEX_BIN`` is (a launcher becomes its native binary)."""
+    return checked(codex_spec(), path.expanduser(), f"binary={path}")
+
+
+def parse_version(text: str) -> tuple[int, int, int] | None:
+    match = _VERSION_RE.search(text)
+    return None if match is None else (int(match[1]), int(match[2]), int(match[3]))
+
+
+@lru_cache(maxsize=16)
+def binary_version(path: Path) -> str:
+    """``codex --version`` -> ``X.Y.Z`` (raises ``CodexBinaryError`` if it cannot be read)."""
+    try:
+        done = run_sync([str(path), "--version"], timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        raise CodexBinaryError(f"cannot run {path} --version: {err}; {install_hint()}") from None
+    version = parse_version(done.stdout)
+    if done.returncode != 0 or version is None:
+        raise CodexBinaryError(
+            f"{path} --version did not print a version (exit {done.returncode}, "
+            f"output {done.stdout.strip()!r} {done.stderr.strip()[:200]!r}); {install_hint()}"
+        )
+    return ".".join(map(str, version))
+
+
+OLDEST_SUPPORTED_VERSION = "0.169.0"
+"""The oldest Codex whose app-server codex_nb still drives. Its protocol differs from the pinned one
+(``protocol.json``) only in what codex_nb does not read (0.171 added AgentMessageDisplay variants,
+``bioPolicy``, ``environmentId`` on MCP requests); the real-binary app-server tests pass with
+``CODEX_BIN`` pointing at it."""
+
+
+def check_version(path: Path) -> str:
+    """The binary's version; older than ``OLDEST_SUPPORTED_VERSION`` is a ``CodexBinaryError``."""
+    version = binary_version(path)
+    oldest = OLDEST_SUPPORTED_VERSION
+    if parse_version(version) < parse_version(oldest):  # type: ignore[operator]  # both parse (not None)
+        raise CodexBinaryError(
+            f"{path} is Codex {version}, older than {oldest}, the oldest app-server protocol codex_nb speaks "
+            f"(it was built against {protocol_version()}); {install_hint()}"
+        )
+    return version

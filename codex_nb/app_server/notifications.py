@@ -1,0 +1,170 @@
+"""Turn app-server notifications into codex_nb events, so widgets built for codex_nb's own
+runtime show a real Codex thread unchanged.
+
+=============================  ==========================================================
+app-server notification        codex_nb event (``msg.type``)
+=============================  ==========================================================
+``turn/started``               ``turn_started``
+``turn/completed`` completed   ``turn_complete`` (``last_agent_message`` from the items)
+``turn/completed`` interrupted ``turn_aborted`` (reason ``interrupted``)
+``turn/completed`` failed      ``error`` (unless an ``error`` notification came) + ``turn_complete``
+``turn/plan/updated``          ``plan_update`` (``inProgress`` -> ``in_progress``; per-thread revision)
+``item/started|completed``     ``item_started`` / ``item_completed`` (the v2 item as is)
+``item/agentMessage/delta``    ``agent_message_delta``
+``hook/started|completed``     ``hook_started`` / ``hook_completed`` (tool hooks), else raw
+``error``                      ``error`` (``willRetry`` false) or ``warning`` (will retry)
+``warning``                    ``warning``
+anything else on the thread    ``app_server_notification`` (method and params, nothing lost)
+=============================  ==========================================================
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import ValidationError
+
+from ..hooks.hook_events import HookCompleted, HookRunSummary, HookStarted
+from ..protocol._fast import plan_step, trusted_model
+from ..protocol.events import (
+    AgentMessageDelta,
+    ErrorEvent,
+    EventMsg,
+    ItemCompleted,
+    ItemStarted,
+    PlanUpdate,
+    TurnAborted,
+    TurnComplete,
+    TurnStarted,
+    WarningEvent,
+)
+from ..protocol.plan import PlanItemArg, StepStatus
+
+_STEP_STATUS = {"pending": StepStatus.PENDING, "inProgress": StepStatus.IN_PROGRESS, "completed": StepStatus.COMPLETED}
+_HOOK_EVENTS = {"preToolUse": "pre_tool_use", "postToolUse": "post_tool_use"}
+
+
+class AppServerNotification(EventMsg):
+    """A notification of this thread with no codex_nb counterpart, kept verbatim."""
+
+    type: Literal["app_server_notification"] = "app_server_notification"
+    method: str
+    params: dict[str, Any]
+
+
+class PlanNotificationError(ValueError):
+    """A ``turn/plan/updated`` whose plan is not a list of ``{step: str, status: ...}`` objects."""
+
+
+def plan_update(params: dict[str, Any]) -> PlanUpdate:
+    """The ``plan_update`` event of a ``turn/plan/updated`` notification.
+
+    Every field is checked here (the server is a peer: it may send anything), so the event is
+    then built without pydantic's second pass over the same values: with the parse, this is the
+    whole kernel cost of a plan notification beyond what the checklist pays for any source.
+    """
+    plan = params.get("plan")
+    explanation = params.get("explanation")
+    if type(plan) is not list or not (explanation is None or type(explanation) is str):
+        raise PlanNotificationError(
+            f"turn/plan/updated needs a list `plan` and a string or null `explanation`; got "
+            f"{type(plan).__name__} and {type(explanation).__name__}"
+        )
+    items: list[PlanItemArg] = []
+    for number, entry in enumerate(plan):
+        step, raw = (entry.get("step"), entry.get("status")) if type(entry) is dict else (None, None)
+        status = _STEP_STATUS.get(raw) if type(raw) is str else None
+        if type(step) is not str or status is None:
+            raise PlanNotificationError(
+                f"turn/plan/updated step {number} is not {{step: string, status: pending|inProgress|completed}}: "
+                f"{str(entry)[:200]}"
+            )
+        items.append(plan_step(step, status))
+    return trusted_model(PlanUpdate, {"type": "plan_update", "explanation": explanation, "plan": items})
+
+
+def last_agent_message(turn: dict[str, Any]) -> str | None:
+    texts = [item.get("text") for item in turn.get("items") or [] if item.get("type") == "agentMessage"]
+    return texts[-1] if texts else None
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+_HOOK_SOURCES = {"sessionFlags": "session_flags", "system": "system", "user": "user", "project": "project"}
+"""app-server ``HookSource`` (camelCase) -> the core form; a source codex_nb has no layer for reads as user."""
+
+
+def hook_event(kind: str, params: dict[str, Any]) -> EventMsg:
+    """``hook_started`` / ``hook_completed`` for tool hooks; other hook kinds stay raw."""
+    run = params.get("run") or {}
+    cls = HookStarted if kind == "hook/started" else HookCompleted
+    try:
+        fields = {_snake(k): v for k, v in run.items()}
+        fields["event_name"] = _HOOK_EVENTS[run["eventName"]]
+        fields["source"] = _HOOK_SOURCES.get(str(run.get("source")), "user")
+        summary = HookRunSummary.model_validate({k: v for k, v in fields.items() if k in HookRunSummary.model_fields})
+        return cls(turn_id=params.get("turnId"), run=summary)
+    except (KeyError, ValidationError, TypeError):
+        return AppServerNotification(method=kind, params=params)
+
+
+def turn_end_events(turn: dict[str, Any], *, error_seen: bool) -> list[EventMsg]:
+    """What ``turn/completed`` becomes, by the turn's status."""
+    turn_id = turn["id"]
+    status = turn.get("status")
+    if status == "interrupted":
+        return [
+            TurnAborted(
+                turn_id=turn_id,
+                reason="interrupted",
+                started_at=turn.get("startedAt"),
+                completed_at=turn.get("completedAt"),
+                duration_ms=turn.get("durationMs"),
+            )
+        ]
+    out: list[EventMsg] = []
+    if status == "failed" and not error_seen:
+        message = (turn.get("error") or {}).get("message") or "the turn failed"
+        out.append(ErrorEvent(message=message))
+    out.append(TurnComplete(turn_id=turn_id, last_agent_message=last_agent_message(turn)))
+    return out
+
+
+def notification_events(method: str, params: dict[str, Any], *, mode: str = "default") -> list[EventMsg]:
+    """The events of one notification, except those that need thread state (see ``CodexThread``)."""
+    if method == "turn/started":
+        turn = params["turn"]
+        return [TurnStarted(turn_id=turn["id"], collaboration_mode_kind=mode)]
+    if method == "item/started":
+        return [
+            ItemStarted(
+                thread_id=params["threadId"],
+                turn_id=params["turnId"],
+                item=params["item"],
+                started_at_ms=params.get("startedAtMs") or 0,
+            )
+        ]
+    if method == "item/completed":
+        return [
+            ItemCompleted(
+                thread_id=params["threadId"],
+                turn_id=params["turnId"],
+                item=params["item"],
+                completed_at_ms=params.get("completedAtMs") or 0,
+            )
+        ]
+    if method == "item/agentMessage/delta":
+        return [AgentMessageDelta(delta=params["delta"])]
+    if method in ("hook/started", "hook/completed"):
+        return [hook_event(method, params)]
+    if method == "warning":
+        return [WarningEvent(message=str(params.get("message", "")))]
+    if method == "error":
+        message = (params.get("error") or {}).get("message") or "error"
+        if params.get("willRetry"):
+            return [WarningEvent(message=f"{message} (retrying)")]
+        return [ErrorEvent(message=message)]
+    return [AppServerNotification(method=method, params=params)]

@@ -1,0 +1,427 @@
+"""``CodexThread``: one real Codex thread as a codex_nb event source.
+
+It implements what the widgets need (``thread_id``, ``subscribe``, ``latest_plan``,
+``interrupt``, ``frontend_requests``, ``active_turn``), reusing codex_nb's ``EventBus``
+and ``FrontendRequests``, so ``PlanChecklist``, ``TurnControls`` and ``PromptsWidget``
+work on it unchanged. Turns start in the background like ``Session.start_turn``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import threading
+from collections.abc import Generator
+from dataclasses import field
+from typing import Any, Protocol
+
+from .._records import record
+from .._interrupt import await_interruptibly
+from ..errors import TurnError
+from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, WarningEvent
+from ..events.bus import EventBus
+from ..events.source import BusEventSource
+from ..events.turn_log import TurnEventLog
+from ..frontend.requests import FrontendRequests
+from .app_server_errors import AppServerError
+from .notifications import notification_events, plan_update, turn_end_events
+from .server_requests import ServerRequests
+
+
+class _Server(Protocol):
+    """What a thread needs from its ``CodexAppServer``."""
+
+    interrupt_timeout: float
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop: ...
+
+    async def request(self, method: str, params: dict[str, Any], *, timeout: float | None = None) -> Any: ...
+
+    async def kill(self, reason: str) -> int | None: ...
+
+    def check_open(self) -> None: ...
+
+    def connection_respond(self, rpc_id: Any, result: Any, *, method: str) -> None: ...
+
+    def connection_respond_error(self, rpc_id: Any, code: int, message: str) -> None: ...
+
+
+MODES = ("default", "plan")
+
+
+@record(kw_only=True)
+class AppServerTurnResult:
+    """What ``await handle`` gives: like ``cx.TurnResult`` for a real Codex turn."""
+
+    turn_id: str
+    status: str
+    """``completed`` | ``interrupted`` | ``failed``."""
+    items: list[dict[str, Any]] = field(default_factory=list)
+    """The turn's v2 ``ThreadItem``s from ``turn/completed``."""
+    events: list[Event] = field(default_factory=list)
+    dropped_deltas: int = 0
+    """Text and reasoning delta events not kept in ``events`` (past the first 10,000: the completed
+    message holds their text; subscribers saw every one)."""
+    error: str | None = None
+    turn: dict[str, Any] = field(default_factory=dict)
+    """The raw ``Turn`` of ``turn/completed``."""
+
+
+class _Cancel:
+    """What ``TurnControls`` reads from a handle's turn: has a Stop been accepted?"""
+
+    def __init__(self) -> None:
+        self.cancelled = False
+
+
+class _TurnView:
+    def __init__(self) -> None:
+        self.turn_id = ""
+        self.cancel = _Cancel()
+
+
+class AppServerTurnHandle:
+    """A running real-Codex turn. ``await handle`` gives an ``AppServerTurnResult``."""
+
+    def __init__(self, thread: CodexThread) -> None:
+        self.thread = thread
+        self.turn = _TurnView()
+        self.started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        """Resolves to the turn id once ``turn/start`` was accepted."""
+        self.task: asyncio.Task[AppServerTurnResult] | None = None
+        self.killed: str | None = None
+        """Why codex_nb killed the server for this turn (it did not answer ``turn/start`` after a Stop)."""
+
+    @property
+    def turn_id(self) -> str:
+        """The turn's id as Codex gave it in the ``turn/start`` response; "" until then (``await
+        handle.started`` waits for it)."""
+        return self.turn.turn_id
+
+    def done(self) -> bool:
+        """True once the turn's task has finished: ``await handle`` returns (or raises) at once."""
+        return self.task is not None and self.task.done()
+
+    def interrupt(self) -> bool:
+        """Send ``turn/interrupt`` (from any thread; never blocks). False if already ended or stopping."""
+        if self.done() or self.turn.cancel.cancelled:
+            return False
+        self.turn.cancel.cancelled = True
+        loop = self.thread.server.loop
+        try:
+            loop.call_soon_threadsafe(self.thread._send_interrupt, self)
+        except RuntimeError:
+            return False
+        return True
+
+    async def steer(self, text: str) -> None:
+        """Add input to this running turn (``turn/steer`` with this turn as the precondition)."""
+        await self.thread._steer(self, text)
+
+    def __await__(self) -> Generator[Any, None, AppServerTurnResult]:
+        assert self.task is not None
+        if self.task.done():
+            return self.task.__await__()
+        # the kernel's interrupt button stops the turn as Stop does (see codex_nb._interrupt)
+        return await_interruptibly(
+            self.task, interrupt=self.interrupt, what=f"Codex turn {self.turn_id or '(starting)'}"
+        ).__await__()
+
+    def __repr__(self) -> str:
+        return f"<AppServerTurnHandle {self.turn_id or '(starting)'} {'done' if self.done() else 'running'}>"
+
+
+class CodexThread(BusEventSource):
+    """A thread of a running ``CodexAppServer``; make it with ``server.start_thread()``."""
+
+    needs_model = False
+    """The real Codex samples its own model (``%%codex --source`` reads this)."""
+
+    def __init__(self, server: _Server, info: dict[str, Any]) -> None:
+        thread = info["thread"]
+        self.server = server
+        self.thread_id: str = thread["id"]
+        self.info = info
+        """The ``thread/start`` (or ``thread/resume``) response."""
+        self.model: str | None = info.get("model")
+        self.path: str | None = thread.get("path")
+        """The rollout file the server writes for this thread."""
+        self.bus = EventBus(self.thread_id)
+        self.frontend_requests = FrontendRequests()
+        self.items: dict[str, dict[str, Any]] = {}
+        """The latest state of each ``fileChange`` item by id (approvals show its diff)."""
+        self.server_requests = ServerRequests(self)
+        self._lock = threading.RLock()
+        self._revision = itertools.count(1)
+        self._active: AppServerTurnHandle | None = None
+        self._by_turn: dict[str, AppServerTurnHandle] = {}
+        self._completions: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._errored: set[str] = set()
+        self._modes: dict[str, str] = {}
+        self._starting_mode: str | None = None
+        """The mode of a turn whose ``turn/start`` is not answered yet: its first notifications may be
+        handled before the coroutine awaiting that answer runs (both lines in one read)."""
+        self._mode = "default"
+        self._interrupts: set[asyncio.Task[None]] = set()
+        self._killed_turns: dict[str, str] = {}
+
+    @property
+    def answer_policy(self) -> Any:
+        """Who answers questions, permissions and approvals without a person, as
+        ``Session.answer_policy``: None, a ``cx.AnswerPolicy``, a callable, ``"deny"``,
+        ``"recommended"``, a JSON file path or a list of scripted answers."""
+        return self.frontend_requests.answer_policy
+
+    @answer_policy.setter
+    def answer_policy(self, value: Any) -> None:
+        self.frontend_requests.answer_policy = value
+
+    # -- event source --------------------------------------------------------------------------
+    @property
+    def active_turn(self) -> AppServerTurnHandle | None:
+        """The handle of the turn running on this thread, or None. One turn runs at a time:
+        ``start_turn`` raises ``TurnError`` while this is set."""
+        active = self._active
+        return active if active is not None and not active.done() else None
+
+    def interrupt(self) -> bool:
+        """Stop the running turn with ``turn/interrupt``, as the Stop button does; False if no turn
+        runs or it is already stopping. Safe from any thread; never blocks."""
+        active = self.active_turn
+        return active.interrupt() if active is not None else False
+
+    def emit(self, msg: EventMsg, *, turn_id: str | None) -> Event:
+        """Publish ``msg`` to this thread's subscribers as an event of ``turn_id`` (None: a
+        thread-level event) and return it; a ``plan_update`` gets the thread's next revision number."""
+        revision = next(self._revision) if msg.type == "plan_update" else None
+        return self.bus.emit(msg, id=turn_id or self.thread_id, turn_id=turn_id, revision=revision)
+
+    # -- notifications in ---------------------------------------------------------------------
+    def on_notification(self, method: str, params: dict[str, Any]) -> None:
+        """Turn one app-server notification for this thread into codex_nb events (the server routes
+        it here by ``threadId``): ``turn/plan/updated`` becomes a ``plan_update``, ``turn/completed``
+        the turn's end events, and ``serverRequest/resolved`` settles the request it names."""
+        turn_id = params.get("turnId") or (params.get("turn") or {}).get("id")
+        if method == "turn/plan/updated":
+            self.emit(plan_update(params), turn_id=turn_id)
+            return
+        if method == "serverRequest/resolved":
+            self.server_requests.resolved(params.get("requestId"))
+            return
+        if method == "turn/completed":
+            self._turn_completed(params["turn"])
+            return
+        if method in ("item/started", "item/completed") and (params.get("item") or {}).get("type") == "fileChange":
+            self.items[params["item"]["id"]] = params["item"]
+        if method == "error" and not params.get("willRetry") and turn_id:
+            self._errored.add(turn_id)
+        mode = self._modes.get(turn_id or "") or self._starting_mode or "default"
+        for msg in notification_events(method, params, mode=mode):
+            self.emit(msg, turn_id=turn_id)
+
+    def _turn_completed(self, turn: dict[str, Any]) -> None:
+        turn_id = turn["id"]
+        for msg in turn_end_events(turn, error_seen=turn_id in self._errored):
+            self.emit(msg, turn_id=turn_id)
+        waiter = self._completions.get(turn_id)
+        if waiter is None:
+            waiter = self._completions[turn_id] = self.server.loop.create_future()
+        if not waiter.done():
+            waiter.set_result(turn)
+
+    def on_server_closed(self, error: AppServerError) -> None:
+        """The server died: the running turn ends ``failed`` with the stderr tail."""
+        self.server_requests.cancel_all()
+        for turn_id, waiter in list(self._completions.items()):
+            if waiter.done():
+                continue
+            if turn_id in self._killed_turns:  # Stop killed the server: the turn was interrupted
+                self._end_killed_turn(turn_id)
+                continue
+            message = f"the turn failed because {error}"
+            self._errored.add(turn_id)
+            self.emit(ErrorEvent(message=message), turn_id=turn_id)
+            self.emit(TurnComplete(turn_id=turn_id), turn_id=turn_id)
+            waiter.set_result({"id": turn_id, "status": "failed", "items": [], "error": {"message": message}})
+        active = self._active
+        if active is not None and not active.started.done():
+            active.started.set_exception(error)
+
+    # -- turns ----------------------------------------------------------------------------------
+    def start_turn(self, text: str, *, mode: str = "default", **overrides: Any) -> AppServerTurnHandle:
+        """Start a turn in the background and return at once (``await handle`` for the result).
+
+        ``mode="plan"`` runs it in Codex's Plan collaboration mode (``request_user_input``
+        is available there, ``update_plan`` is not); the next ``mode="default"`` turn
+        switches back. ``overrides`` are further ``turn/start`` params in camelCase
+        (``model``, ``effort``, ``approvalPolicy``, ...)."""
+        if not isinstance(text, str):
+            raise TurnError(f"start_turn() takes the user's text (str), got {type(text).__name__}")
+        if mode not in MODES:
+            raise TurnError(f"mode must be 'default' or 'plan', got {mode!r}")
+        if self.active_turn is not None:
+            raise TurnError(
+                f"turn {self.active_turn.turn_id or '(starting)'} is still running on this thread; "
+                f"await it or call handle.interrupt() before starting another"
+            )
+        self.server.check_open()
+        handle = AppServerTurnHandle(self)
+        params: dict[str, Any] = {"threadId": self.thread_id, "input": [{"type": "text", "text": text}], **overrides}
+        if mode != self._mode:  # Codex keeps a collaboration mode for later turns: switch only on change
+            params["collaborationMode"] = {
+                "mode": mode,
+                "settings": {"model": overrides.get("model") or self.model, "developer_instructions": None},
+            }
+            self._mode = mode
+        handle.task = asyncio.ensure_future(self._run_turn(handle, params, mode))
+        self._active = handle
+        return handle
+
+    async def run_turn(self, text: str, *, mode: str = "default", **overrides: Any) -> AppServerTurnResult:
+        """``start_turn`` and wait for the turn to end; raises what ``start_turn`` raises, and what
+        the server answers to ``turn/start`` (e.g. ``AppServerRpcError``)."""
+        return await self.start_turn(text, mode=mode, **overrides)
+
+    async def _run_turn(self, handle: AppServerTurnHandle, params: dict[str, Any], mode: str) -> AppServerTurnResult:
+        log = TurnEventLog()  # one turn runs on a thread at a time: the others' events are few
+        unsubscribe = self.subscribe(log.append)
+        try:
+            self._starting_mode = mode
+            try:
+                response = await self.server.request("turn/start", params)
+            except BaseException as err:
+                self._starting_mode = None
+                if not handle.started.done():
+                    handle.started.set_exception(err)
+                    handle.started.exception()  # retrieved: the task raises it
+                if handle.killed is not None and isinstance(err, AppServerError):
+                    # stopped before Codex answered, and killed for not answering: an interrupted
+                    # turn that says why, as when it does not end after turn/interrupt
+                    self.emit(ErrorEvent(message=handle.killed), turn_id=None)
+                    return AppServerTurnResult(
+                        turn_id="",
+                        status="interrupted",
+                        events=list(log.events),
+                        dropped_deltas=log.dropped_deltas,
+                        error=handle.killed,
+                    )
+                raise
+            turn_id = response["turn"]["id"]
+            handle.turn.turn_id = turn_id
+            self._modes[turn_id] = mode
+            self._starting_mode = None
+            self._by_turn[turn_id] = handle
+            if not handle.started.done():
+                handle.started.set_result(turn_id)
+            if handle.turn.cancel.cancelled:  # interrupt() came before the turn id was known
+                self._send_interrupt(handle)
+            waiter = self._completions.setdefault(turn_id, self.server.loop.create_future())
+            turn = await waiter
+        finally:
+            unsubscribe()
+        status = turn.get("status") or "failed"
+        error = (turn.get("error") or {}).get("message")
+        mine = [e for e in log.events if e.turn_id in (turn_id, None)]
+        return AppServerTurnResult(
+            turn_id=turn_id,
+            status=status,
+            items=list(turn.get("items") or []),
+            events=mine,
+            dropped_deltas=log.dropped_deltas,
+            error=error,
+            turn=turn,
+        )
+
+    def _send_interrupt(self, handle: AppServerTurnHandle) -> None:
+        if handle.done():
+            return
+        if handle.turn_id:
+            task = asyncio.ensure_future(self._interrupt(handle.turn_id))
+        else:  # _run_turn sends turn/interrupt once the id is known; until then, a bound on the wait
+            task = asyncio.ensure_future(self._interrupt_unstarted(handle))
+        self._interrupts.add(task)
+        task.add_done_callback(self._interrupts.discard)
+
+    async def _interrupt_unstarted(self, handle: AppServerTurnHandle) -> None:
+        """A Stop before Codex answered ``turn/start``: a server that does not answer within
+        ``interrupt_timeout`` (stopped, hung) is killed, and the turn ends interrupted, saying so."""
+        timeout = self.server.interrupt_timeout
+        try:
+            async with asyncio.timeout(timeout):
+                await asyncio.shield(handle.started)
+            return  # answered: the turn id is known and _run_turn sends turn/interrupt
+        except TimeoutError:
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # turn/start failed: _run_turn reports that error
+            return
+        if handle.started.done():
+            return
+        handle.killed = (
+            f"codex app-server did not answer turn/start within {timeout:g} s of the interrupt "
+            f"(it may be stopped or hung), so codex_nb killed it and every command it ran; "
+            f"start a new cx.CodexAppServer to continue"
+        )
+        await self.server.kill(handle.killed)
+
+    async def _interrupt(self, turn_id: str) -> None:
+        """``turn/interrupt``, then the turn's end, within ``interrupt_timeout``: a server that
+        does not get there (stopped, hung) is killed and the turn ends interrupted, saying so."""
+        timeout = self.server.interrupt_timeout
+        waiter = self._completions.setdefault(turn_id, self.server.loop.create_future())
+        try:
+            async with asyncio.timeout(timeout):
+                try:
+                    await self.server.request(
+                        "turn/interrupt", {"threadId": self.thread_id, "turnId": turn_id}, timeout=None
+                    )
+                except AppServerError as err:  # e.g. the turn had just ended: say so, never raise into the loop
+                    if not waiter.done():
+                        self.emit(WarningEvent(message=f"turn/interrupt failed: {err}"), turn_id=None)
+                await asyncio.shield(waiter)
+        except TimeoutError:
+            if waiter.done():
+                return
+            message = (
+                f"codex app-server did not end turn {turn_id} within {timeout:g} s of the interrupt "
+                f"(it may be stopped or hung), so codex_nb killed it and every command it ran; "
+                f"start a new cx.CodexAppServer to continue"
+            )
+            # the turn ends once the server is gone (on_server_closed), so nothing of it runs on
+            self._killed_turns[turn_id] = message
+            try:
+                await self.server.kill(message)
+            finally:
+                if not waiter.done():
+                    self._end_killed_turn(turn_id)
+
+    def _end_killed_turn(self, turn_id: str) -> None:
+        message = self._killed_turns[turn_id]
+        self.emit(ErrorEvent(message=message), turn_id=turn_id)
+        self._turn_completed({"id": turn_id, "status": "interrupted", "items": [], "error": {"message": message}})
+
+    async def steer(self, text: str) -> None:
+        """Add user input to the running turn (``turn/steer``)."""
+        active = self.active_turn
+        if active is None:
+            raise TurnError(
+                "no turn is running on this thread, so there is nothing to steer; start one with "
+                "thread.start_turn(text)"
+            )
+        await self._steer(active, text)
+
+    async def _steer(self, handle: AppServerTurnHandle, text: str) -> None:
+        if not isinstance(text, str):
+            raise TurnError(f"steer() takes the user's text (str), got {type(text).__name__}")
+        turn_id = await asyncio.shield(handle.started)
+        if handle.done():
+            raise TurnError(f"turn {turn_id} has already ended; start a new turn with this input instead")
+        await self.server.request(
+            "turn/steer",
+            {"threadId": self.thread_id, "expectedTurnId": turn_id, "input": [{"type": "text", "text": text}]},
+        )
+
+    def __repr__(self) -> str:
+        return f"<CodexThread {self.thread_id}>"

@@ -1,0 +1,28 @@
+"""Codex's saved sessions (rollout files): read one, list the ones under ``CODEX_HOME``, and replay
+one through the widgets. ``read_rollout``, ``list_rollouts`` and ``RolloutReplay`` are also
+top-level ``cx`` names.
+
+Modules:
+
+* ``rollout``: a rollout file read into turns and plan snapshots, and the listing of a home's.
+* ``rollout_lines``: bounded reading of a rollout file's lines.
+* ``rollout_replay``: ``RolloutReplay``, a saved session's plan history as an event source.
+
+Layer: an adapter, with ``app_server/``, ``acp/``, ``responses/``, ``mcp/`` and ``cassettes/``
+(above ``tools/``, which it may import with everything below); ``runtime/`` and the layers above
+may import it.
+"""
+
+from .rollout import PlanSnapshot, Rollout, RolloutError, RolloutTurn, list_rollouts, read_rollout
+from .rollout_replay import ReplayError, RolloutReplay
+
+__all__ = [
+    "PlanSnapshot",
+    "ReplayError",
+    "Rollout",
+    "RolloutError",
+    "RolloutReplay",
+    "RolloutTurn",
+    "list_rollouts",
+    "read_rollout",
+]
