@@ -68,6 +68,7 @@ _LAZY = {
     "PlanTimeline": "codex_nb.timeline",
     "PromptsWidget": "codex_nb.widgets.prompts",
     "ReplayScrubber": "codex_nb.widgets.replay",
+    "SessionsBrowser": "codex_nb.widgets.sessions_browser",
     "Transcript": "codex_nb.widgets.transcript",
     "TurnControls": "codex_nb.widgets.turn_controls",
     "image_thumbnails": "codex_nb.render.images",
@@ -75,6 +76,7 @@ _LAZY = {
     "CodexAppServer": "codex_nb.app_server.server",
     "McpServers": "codex_nb.mcp.manager",
     "RolloutReplay": "codex_nb.rollouts.rollout_replay",
+    "codex_sessions": "codex_nb.rollouts.sessions",
     "list_rollouts": "codex_nb.rollouts.rollout",
     "read_rollout": "codex_nb.rollouts.rollout",
 }
@@ -135,10 +137,12 @@ if _typing.TYPE_CHECKING:
     from .rollouts.rollout_replay import RolloutReplay
     from .responses.responses_model import ResponsesModel
     from .rollouts.rollout import list_rollouts, read_rollout
+    from .rollouts.sessions import codex_sessions
     from .timeline import PlanTimeline
     from .widgets.checklist import PlanChecklist
     from .widgets.prompts import PromptsWidget
     from .widgets.replay import ReplayScrubber
+    from .widgets.sessions_browser import SessionsBrowser
     from .widgets.transcript import Transcript
     from .widgets.turn_controls import TurnControls
 
@@ -190,6 +194,7 @@ __all__ = [
     "PlanTimeline",
     "PromptsWidget",
     "ReplayScrubber",
+    "SessionsBrowser",
     "Transcript",
     "TurnControls",
     "image_thumbnails",
@@ -198,6 +203,7 @@ __all__ = [
     "CodexAppServer",
     "McpServers",
     "RolloutReplay",
+    "codex_sessions",
     "list_rollouts",
     "read_rollout",
     # errors to catch

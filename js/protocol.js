@@ -23,7 +23,7 @@ export const PROMPTS_PROTOCOL = PROTOCOL.widgets.prompts;
 
 /**
  * The protocol.json section of one widget (plan_checklist, prompts, turn_controls).
- * @param {"plan_checklist" | "prompts" | "turn_controls" | "plan_timeline"} widget
+ * @param {"plan_checklist" | "prompts" | "turn_controls" | "plan_timeline" | "plan_answers"} widget
  * @returns {{to_kernel: Record<string, unknown>, to_view: Record<string, unknown>}}
  */
 function widgetProtocol(widget) {
@@ -32,7 +32,7 @@ function widgetProtocol(widget) {
 
 /**
  * ``{kind: kind}`` for the message kinds of ``widget`` in one direction.
- * @param {"plan_checklist" | "prompts" | "turn_controls" | "plan_timeline"} widget
+ * @param {"plan_checklist" | "prompts" | "turn_controls" | "plan_timeline" | "plan_answers"} widget
  * @param {"to_kernel" | "to_view"} direction
  * @returns {Readonly<Record<string, string>>}
  */
@@ -54,6 +54,9 @@ export const TIMELINE_TO_KERNEL = kindsOf("plan_timeline", "to_kernel");
 
 /** Message kinds the kernel sends back to a plan timeline view (replies by id). */
 export const TIMELINE_TO_VIEW = kindsOf("plan_timeline", "to_view");
+
+/** Message kinds the plan answers view sends to the kernel. */
+export const ANSWERS_TO_KERNEL = kindsOf("plan_answers", "to_kernel");
 
 /** Message kinds the prompts view sends to the kernel. */
 export const PROMPTS_TO_KERNEL = kindsOf("prompts", "to_kernel");
@@ -94,3 +97,11 @@ export function timelineRequest(kind, fields = {}) {
   }
   return { id: newRequestId(), kind, ...fields };
 }
+
+/** Message kinds the sessions browser view sends to the kernel. */
+export const SESSIONS_TO_KERNEL = Object.freeze(
+  Object.fromEntries(Object.keys(PROTOCOL.widgets.sessions.to_kernel).map((k) => [k, k])),
+);
+
+/** The sessions table's sortable columns, in order (the kernel sorts by the same names). */
+export const SESSION_COLUMNS = Object.freeze(/** @type {string[]} */ ([...PROTOCOL.widgets.sessions.columns]));

@@ -33,6 +33,10 @@ export function transcriptRow(entry) {
     return { key: entry.id, kind, label: `${entry.title} · ${status}`, text: entry.text, detail: entry.detail,
              status: entry.status, live };
   }
+  if (kind === "hook") {
+    const label = `Hook ${entry.title} · ${entry.status}${entry.detail ? ` · ${entry.detail}` : ""}`;
+    return { key: entry.id, kind, label, text: entry.text, detail: "", status: entry.status, live };
+  }
   const labels = { assistant: "Assistant", reasoning: "Reasoning", notice: "Retry", error: "Error" };
   const label = labels[/** @type {keyof typeof labels} */ (kind)] ?? kind;
   return { key: entry.id, kind, label, text: entry.text, detail: entry.detail, status: entry.status, live };

@@ -219,6 +219,33 @@ class AcpAgent:
             raise
         return session
 
+    async def list_sessions(self, cwd: str | Path | None = None, *, max_pages: int = 20) -> list[dict[str, Any]]:
+        """``session/list``: the sessions the agent keeps (for ``cwd`` when given), newest first as it
+        answers, each ``{session_id, cwd, title, updated_at}``; every page up to ``max_pages``. An
+        agent whose ``sessionCapabilities.list`` is off gets an ``AcpError`` saying so."""
+        await self.start(_directory(None))
+        capabilities = getattr(self.info.agent_capabilities, "session_capabilities", None)
+        if getattr(capabilities, "list", None) is None:
+            raise AcpError(
+                f"the ACP agent {self.command} does not list its sessions (its sessionCapabilities.list "
+                f"is off); resume one you know with agent.load_session(session_id)"
+            )
+        where = None if cwd is None else os.path.abspath(str(cwd))  # noqa: ASYNC240  a filter, no I/O
+        found: list[dict[str, Any]] = []
+        cursor: str | None = None
+        for _ in range(max_pages):
+            page = await self._authenticated(
+                lambda after=cursor: self._conn.list_sessions(cwd=where, cursor=after), "session/list"
+            )
+            found += [
+                {"session_id": s.session_id, "cwd": s.cwd, "title": s.title, "updated_at": s.updated_at}
+                for s in page.sessions
+            ]
+            cursor = page.next_cursor
+            if not cursor:
+                break
+        return found
+
     def _register(self, session: AcpSession) -> AcpSession:
         self.sessions[session.session_id] = session
         updates, dropped = self._client.take_early(session.session_id)

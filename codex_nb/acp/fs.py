@@ -9,7 +9,8 @@ outside either. The decision is made on the opened descriptor (``fstat``), not o
 path: a FIFO, a device or a socket is refused before it is opened and again after, and
 opening uses ``O_NONBLOCK`` so even a FIFO swapped in at the last moment cannot block.
 
-The methods here do blocking system calls: callers run them in a worker thread
+The NUL check, the names of the file kinds and the bounded read are the one path guard's
+(``codex_nb._files``). The methods here do blocking system calls: callers run them in a worker thread
 (``AcpClient`` does), never on the event loop.
 """
 
@@ -21,9 +22,10 @@ import os
 import stat
 from pathlib import Path, PurePosixPath
 
+from .._files import FileRefused, check_name, kind_of, read_at_most
+
 MAX_READ_BYTES = 32 * 1024 * 1024
 MAX_WRITE_BYTES = 32 * 1024 * 1024
-_CHUNK = 1024 * 1024
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 _FILE_FLAGS = os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
 
@@ -46,8 +48,10 @@ class ConfinedFiles:
     def _parts(self, path: str) -> list[str]:
         if not isinstance(path, str) or not os.path.isabs(path):
             raise FileAccessError(f"path {path!r} must be absolute (ACP file paths are absolute)")
-        if "\0" in path:
-            raise FileAccessError(f"path {path!r} contains a NUL character")
+        try:
+            check_name(path)
+        except FileRefused as refused:
+            raise FileAccessError(f"path {path!r}: {refused.reason}") from None
         pure = PurePosixPath(path)
         if ".." in pure.parts:
             raise FileAccessError(f"path {path!r} contains '..'; name the file directly")
@@ -160,7 +164,7 @@ class ConfinedFiles:
                     raise FileAccessError(
                         f"{path}: larger than {MAX_READ_BYTES} bytes; this client serves smaller files only"
                     )
-                data = _read_bounded(fd, MAX_READ_BYTES + 1)
+                data = read_at_most(fd, MAX_READ_BYTES + 1)
             finally:
                 os.close(fd)
         except OSError as err:  # EIO, EACCES, ...: the agent gets the reason, not an internal error
@@ -211,7 +215,7 @@ def _check_kind(path: str, info: os.stat_result) -> None:
         )
     if not stat.S_ISREG(info.st_mode):
         raise FileAccessError(
-            f"{path}: not a regular file ({_kind(info.st_mode)}); this client only serves regular files"
+            f"{path}: not a regular file ({kind_of(info.st_mode)}); this client only serves regular files"
         )
     # A hard link is a second name for the same file, and nothing about the name inside the
     # session directory tells whether the other name lies outside it (a link to ~/.ssh/id_rsa
@@ -222,28 +226,3 @@ def _check_kind(path: str, info: os.stat_result) -> None:
             f"{path}: the file has {info.st_nlink} hard links, and another name may be outside "
             f"the session directory; this client only serves files with one link (copy it)"
         )
-
-
-def _kind(mode: int) -> str:
-    for test, name in (
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-    ):
-        if test(mode):
-            return name
-    return "not a regular file"
-
-
-def _read_bounded(fd: int, most: int) -> bytes:
-    chunks: list[bytes] = []
-    left = most
-    while left > 0:
-        chunk = os.read(fd, min(_CHUNK, left))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)

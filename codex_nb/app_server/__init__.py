@@ -12,13 +12,14 @@ Modules:
 * ``schema/``: the app-server JSON Schema subset we validate against.
 * ``server``: ``CodexAppServer``: start, handshake, threads.
 * ``thread``: ``CodexThread``: one real thread as an event source.
+* ``versions``: the supported Codex range and the features each release offers.
 
 Layer: an adapter, with ``app_server/``, ``acp/``, ``responses/``, ``mcp/``, ``rollouts/`` and
 ``cassettes/`` (above ``tools/``, which it may import with everything below); ``runtime/`` and the
 layers above may import it.
 """
 
-from .binary import CodexBinaryError, codex_binary
+from .binary import CodexBinaryError, CodexVersionError, codex_binary, supported_range
 from .app_server_errors import (
     AppServerError,
     AppServerExited,
@@ -53,5 +54,7 @@ __all__ = [
     "CodexAppServer",
     "CodexBinaryError",
     "CodexThread",
+    "CodexVersionError",
     "codex_binary",
+    "supported_range",
 ]

@@ -124,20 +124,48 @@ def binary_version(path: Path) -> str:
     return ".".join(map(str, version))
 
 
-OLDEST_SUPPORTED_VERSION = "0.169.0"
-"""The oldest Codex whose app-server codex_nb still drives. Its protocol differs from the pinned one
-(``protocol.json``) only in what codex_nb does not read (0.171 added AgentMessageDisplay variants,
-``bioPolicy``, ``environmentId`` on MCP requests); the real-binary app-server tests pass with
-``CODEX_BIN`` pointing at it."""
+class CodexVersionError(CodexBinaryError):
+    """The binary is a Codex release outside the supported range (``version``, ``oldest``,
+    ``newest``), or its app-server refused a method codex_nb relies on."""
+
+    def __init__(self, message: str, *, version: str | None, oldest: str, newest: str) -> None:
+        self.version = version
+        self.oldest = oldest
+        self.newest = newest
+        super().__init__(message)
+
+
+def supported_range() -> tuple[str, str]:
+    """``(oldest, newest)``: the first and last Codex release codex_nb is checked against (the
+    ``range`` of ``schema/protocol.json``, merged from those releases' schemas)."""
+    from .schema import protocol
+
+    span = protocol()["range"]
+    return str(span["oldest"]), str(span["newest"])
+
+
+def upgrade_hint() -> str:
+    """How to get the newest supported release (one sentence)."""
+    newest = supported_range()[1]
+    return (
+        f"install a supported release with `npm install -g {NPM_PACKAGE}@{newest}` "
+        f"(or point CODEX_BIN at one, or pass CodexAppServer(binary=...))"
+    )
 
 
 def check_version(path: Path) -> str:
-    """The binary's version; older than ``OLDEST_SUPPORTED_VERSION`` is a ``CodexBinaryError``."""
+    """The binary's version if it lies in the supported range (``supported_range()``), else a
+    ``CodexVersionError`` (a ``CodexBinaryError``) saying what was found, the range, and how to upgrade."""
     version = binary_version(path)
-    oldest = OLDEST_SUPPORTED_VERSION
-    if parse_version(version) < parse_version(oldest):  # type: ignore[operator]  # both parse (not None)
-        raise CodexBinaryError(
-            f"{path} is Codex {version}, older than {oldest}, the oldest app-server protocol codex_nb speaks "
-            f"(it was built against {protocol_version()}); {install_hint()}"
-        )
-    return version
+    oldest, newest = supported_range()
+    key = parse_version(version)
+    if parse_version(oldest) <= key <= parse_version(newest):  # type: ignore[operator]  # all three parse
+        return version
+    relation = "older than" if key < parse_version(oldest) else "newer than"  # type: ignore[operator]
+    raise CodexVersionError(
+        f"{path} is Codex {version}, {relation} the releases codex_nb supports ({oldest} .. {newest}); "
+        f"{upgrade_hint()}",
+        version=version,
+        oldest=oldest,
+        newest=newest,
+    )

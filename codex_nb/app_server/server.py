@@ -22,13 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from .binary import check_version, checked_binary, codex_binary
-from .app_server_errors import AppServerError, AppServerExited
+from .app_server_errors import AppServerError, AppServerExited, AppServerRpcError
 from .._process import ChildProcess
 from ..errors import CassetteError
 from ..cassettes.rpc_cassette import ReplayedProcess, RpcCassette
 from .process import STREAM_LIMIT, spawn_app_server
 from .rpc import DEFAULT_TIMEOUT, METHOD_NOT_FOUND, JsonRpcConnection
 from .thread import CodexThread
+from .versions import FEATURES, features_of, missing_method
 
 log = logging.getLogger("codex_nb.app_server")
 
@@ -91,6 +92,8 @@ class CodexAppServer:
         self.connection: JsonRpcConnection | None = None
         self.threads: dict[str, CodexThread] = {}
         self.version: str | None = None
+        """The binary's Codex version (``codex --version``; a cassette's recorded one), once started."""
+        self._refused: set[str] = set()
         self.initialize_result: dict[str, Any] | None = None
         self.unrouted: list[tuple[str, dict[str, Any]]] = []
         """Notifications without a known thread (server-wide ones), newest last, bounded."""
@@ -263,12 +266,49 @@ class CodexAppServer:
         self, thread_id: str, *, cwd: str | Path | None = None, config: Mapping[str, Any] | None = None, **params: Any
     ) -> CodexThread:
         """``thread/resume`` of a thread saved on disk (or rejoin a running one)."""
-        body: dict[str, Any] = {**params, "threadId": thread_id}
-        if cwd is not None:
-            body["cwd"] = str(Path(cwd).resolve())  # noqa: ASYNC240  the caller's local cwd, no peer I/O
-        if config is not None:
-            body["config"] = dict(config)
-        return self._adopt(await self.request("thread/resume", body))
+        return self._adopt(await self.request("thread/resume", _thread_body(thread_id, cwd, config, params)))
+
+    async def fork_thread(
+        self, thread_id: str, *, cwd: str | Path | None = None, config: Mapping[str, Any] | None = None, **params: Any
+    ) -> CodexThread:
+        """``thread/fork``: a new thread holding a copy of ``thread_id``'s history (a saved or a
+        running one); the original is left as it was. Raises ``CodexVersionError`` on a binary
+        without ``thread/fork`` (``features["thread/fork"]``)."""
+        return self._adopt(await self.request_feature("thread/fork", _thread_body(thread_id, cwd, config, params)))
+
+    async def list_threads(self, *, limit: int = 50, cursor: str | None = None, **params: Any) -> dict[str, Any]:
+        """One page of ``thread/list``: the threads this Codex home holds, newest first, as the
+        server answers (``data``: v2 ``Thread``s, ``nextCursor`` for the next page)."""
+        body: dict[str, Any] = {**params, "limit": limit}
+        if cursor is not None:
+            body["cursor"] = cursor
+        answer: dict[str, Any] = await self.request_feature("thread/list", body)
+        return answer
+
+    @property
+    def features(self) -> dict[str, bool]:
+        """What this binary offers, by feature name (``versions.FEATURES``: ``turn/steer``,
+        ``thread/fork``, ``hooks notifications``, ...): from its version's row of the range's method
+        table, less what the running server refused as unknown. Widgets hide what is False."""
+        found = features_of(self.version)
+        for feature, method in FEATURES.items():
+            if method in self._refused:
+                found[feature] = False
+        return found
+
+    async def request_feature(self, method: str, params: dict[str, Any]) -> Any:
+        """``request`` for a method not every release may have: a known-missing one, or one the
+        server answers as unknown, raises ``CodexVersionError`` (version, range, how to upgrade)."""
+        feature = next((f for f, m in FEATURES.items() if m == method), None)
+        if feature is not None and self.version is not None and not self.features[feature]:
+            raise missing_method(method, self.version, "its release does not have it")
+        try:
+            return await self.request(method, params)
+        except AppServerRpcError as err:
+            if err.code != METHOD_NOT_FOUND and "unknown variant" not in err.server_message:
+                raise
+            self._refused.add(method)
+            raise missing_method(method, self.version, f"it answered {err.server_message!r}") from None
 
     def _adopt(self, info: dict[str, Any]) -> CodexThread:
         thread_id = info["thread"]["id"]
@@ -359,6 +399,18 @@ class CodexAppServer:
             else ("closed" if self.connection is not None and self.connection.closed else f"pid {self.pid}")
         )
         return f"<CodexAppServer {state} threads={len(self.threads)}>"
+
+
+def _thread_body(
+    thread_id: str, cwd: str | Path | None, config: Mapping[str, Any] | None, params: dict[str, Any]
+) -> dict[str, Any]:
+    """The params of ``thread/resume`` and ``thread/fork``: the thread, an absolute cwd, config overrides."""
+    body: dict[str, Any] = {**params, "threadId": thread_id}
+    if cwd is not None:
+        body["cwd"] = str(Path(cwd).resolve())
+    if config is not None:
+        body["config"] = dict(config)
+    return body
 
 
 def _toml_value(value: Any) -> str:

@@ -19,10 +19,6 @@ from typing import Any
 
 from .scrub import Scrubber
 
-SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|CREDENTIAL|AUTH|COOKIE", re.IGNORECASE)
-"""Environment variable names whose values never land in a cassette."""
-MIN_SECRET = 8
-"""Shorter values are too common to replace (``1``, ``true``, ``enabled``) and are no real key."""
 TMP_TOKEN = re.compile(r"<codex_nb:tmp(\d+)>")
 PREFIX = "<codex_nb:"
 """Placeholders are ``<codex_nb:NAME>``: a plain ``<cwd>`` is also a tag in Codex's own prompt text."""
@@ -151,8 +147,3 @@ def _map_strings(value: Any, apply: Callable[[str], str]) -> Any:
     if isinstance(value, list):
         return [_map_strings(v, apply) for v in value]
     return value
-
-
-def secret_values(env: Mapping[str, str]) -> list[str]:
-    """The values of the environment variables whose names say secret (an agent's API key)."""
-    return [v for k, v in env.items() if SECRET_NAME.search(k) and isinstance(v, str) and len(v) >= MIN_SECRET]

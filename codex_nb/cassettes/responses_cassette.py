@@ -66,6 +66,9 @@ class Tape:
         self.normalise = normaliser()
         self._base_path = httpx2.URL(base_url).path.rstrip("/")
         self._keys: dict[int, Any] = {}
+        self.broken: tuple[int, str] | None = None
+        """The line of the last replayed stream that failed, and how: a request finding no recording
+        right after it is a retry of a cut or garbled stream, and that line is what to fix."""
 
     def transport(self, make_inner: Callable[[], httpx2.AsyncBaseTransport]) -> CassetteTransport:
         return CassetteTransport(self, make_inner)
@@ -104,6 +107,15 @@ class Tape:
         return self.cassette.play(lambda interaction: self._key(interaction) == wanted)
 
     def mismatch(self, record: dict[str, Any]) -> Exception:
+        if self.broken is not None:
+            line, what = self.broken
+            return CassetteError(
+                f"cassette {self.cassette.path}, line {line}: the recorded response stream is broken ({what}), "
+                f"and no recording answers the retry (hand-edited or cut?): restore the line from git or "
+                f"re-record with record_mode='all'",
+                path=self.cassette.path,
+                line=line,
+            )
         return self.cassette.mismatch(record["body"], what="request", key=_recorded_body, normalise=self.normalise)
 
     # -- recording -----------------------------------------------------------------------------
@@ -154,6 +166,7 @@ class CassetteTransport(httpx2.AsyncBaseTransport):
         self._make_inner = make_inner
         self._inner: httpx2.AsyncBaseTransport | None = None
         self._open: list[_RecordingStream] = []
+        self._played: Played | None = None
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         tape = self._tape
@@ -161,6 +174,8 @@ class CassetteTransport(httpx2.AsyncBaseTransport):
         record = tape.request_record(request, content)
         played = tape.find(record)
         if played is not None:
+            tape.broken = None
+            self._played = played
             return _replayed(played, request, tape.cassette)
         if not tape.cassette.recording:
             raise tape.mismatch(record)
@@ -189,6 +204,11 @@ class CassetteTransport(httpx2.AsyncBaseTransport):
         record it when it closes, even if the server had not closed the stream yet."""
         for stream in self._open:
             stream.finished = True
+
+    def failed(self, what: str) -> None:
+        """The stream read from here failed (``what``): if it was replayed, the tape remembers its line."""
+        if self._played is not None:
+            self._tape.broken = (self._played.line, what)
 
     async def aclose(self) -> None:
         if self._inner is not None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from .scrub import Scrubber, check_filters
 from .conversation import Conversation, open_conversation
-from .places import Places, secret_values
+from .places import Places
 from .rpc_recorder import Recorder
 from .rpc_replay import CassetteMismatch, ReplayedProcess, restore_files
 
@@ -42,7 +42,7 @@ class RpcCassette:
     ) -> None:
         self.who = who
         self.conversation: Conversation = open_conversation(path, record_mode, who=who)
-        scrubber = Scrubber(secrets=secret_values(env), filters=check_filters(filters))
+        scrubber = Scrubber(env=env, filters=check_filters(filters))
         self.places = Places(named=named, scrubber=scrubber)
         self.recorder: Recorder | None = None if self.replaying else Recorder(self.conversation, self.places)
 

@@ -1,19 +1,24 @@
 """Secrets never land on disk: every string of an interaction is scrubbed before it is written.
 
 Masked: header values whose name says secret (``Authorization``, ``api-key``, ``*-token``,
-``cookie``, ...) or that the caller names (a provider's ``env_http_headers``); every
-given secret value (the API key, the values of those env vars) wherever it appears; any
-bearer-token or ``sk-...`` shape; and whatever the user's ``cassette_filters`` match
-(a literal string, a compiled regex, or a function from text to text).
+``cookie``, ...) or that the caller names (a provider's ``env_http_headers``); by value,
+wherever it appears, every given secret (the API key, the values of those env vars), the
+value of every secret-looking variable of the environment (``*TOKEN*``, ``*KEY*``,
+``*SECRET*``, ``*PASSW*``, ``*CREDENTIAL*``, ...: ``codex_nb._secrets``) and every token
+codex_nb minted, whatever its characters; any bearer-token or ``sk-...`` shape; and whatever
+the user's ``cassette_filters`` match (a literal string, a compiled regex, or a function from
+text to text). Every cassette kind (model, app-server, ACP) writes through this one class.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from .._secrets import minted, secret_values
 from ..errors import ConfigError
 from ..responses.redact import MASK, redact
 
@@ -63,7 +68,9 @@ def _checked(fn: Callable[[str], str]) -> Callable[[str], str]:
 
 
 class Scrubber:
-    """Masks secrets in headers and in every string of a JSON value."""
+    """Masks secrets in headers and in every string of a JSON value: ``secrets`` and the secret
+    values of ``env`` (a peer's environment) beside those of ``os.environ`` and codex_nb's minted
+    tokens, which are read again when a new one was minted since."""
 
     def __init__(
         self,
@@ -71,13 +78,27 @@ class Scrubber:
         secrets: Iterable[str | None] = (),
         headers: Iterable[str] = (),
         filters: Iterable[Callable[[str], str]] = (),
+        env: Mapping[str, str] | None = None,
     ) -> None:
-        self._secrets = sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True)
+        given = {s for s in secrets if s and len(s) >= 4}
+        given.update(secret_values(os.environ), secret_values(env or {}))
+        self._given = given
+        self._minted: tuple[str, ...] | None = None
+        self._secrets: list[str] = []
         self._headers = frozenset(h.lower() for h in headers)
         self._filters = list(filters)
+        self._known()
+
+    def _known(self) -> list[str]:
+        """Every secret value, the longest first (one holding another is masked whole)."""
+        tokens = minted()
+        if tokens is not self._minted:  # a token was minted since (or this is the first call)
+            self._minted = tokens
+            self._secrets = sorted(self._given.union(tokens), key=len, reverse=True)
+        return self._secrets
 
     def text(self, value: str) -> str:
-        for secret in self._secrets:
+        for secret in self._known():
             value = value.replace(secret, MASK)
         value = redact(value)
         for fn in self._filters:
@@ -102,4 +123,4 @@ class Scrubber:
 
     def leaks(self, text: str) -> bool:
         """Whether a known secret value survives in ``text`` (e.g. one split across stream chunks)."""
-        return any(secret in text for secret in self._secrets)
+        return any(secret in text for secret in self._known())

@@ -8,14 +8,17 @@ skipped with a warning (codex_nb has no prompt runner and no MCP client).
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import field
 from pathlib import Path
 from typing import Any, Literal
 
+from .._files import FileRefused, check_name, io_error_text
 from .._records import record
 from ..errors import HookError
 from .files import read_text_file
@@ -336,7 +339,16 @@ def load_hooks_path(path: str | Path) -> HooksConfig:
     """Load hooks discovered on disk (they need trust): a ``hooks.json``, a ``config.toml``,
     or a config layer directory holding either or both. A file is read through the bounded
     reader: a FIFO, a device, a binary or a huge file is refused unread, with the reason."""
-    p = Path(path).expanduser().resolve()
+    try:
+        check_name(str(path))
+        p = Path(path).expanduser().resolve()
+    except FileRefused as refused:
+        raise HookError(f"cannot open the hooks file {path!r}: {refused.reason}") from None
+    except OSError as err:
+        raise HookError(f"cannot open the hooks file {path}: {io_error_text(err)}") from None
+    except RuntimeError:  # a symbolic-link loop, as Python before 3.13 reports it
+        loop = OSError(errno.ELOOP, os.strerror(errno.ELOOP))
+        raise HookError(f"cannot open the hooks file {path}: {io_error_text(loop)}") from None
     if p.is_dir():
         # exists(), not is_file(): a FIFO or device named hooks.json is refused with its reason, not skipped
         json_path, toml_path = p / "hooks.json", p / "config.toml"

@@ -9,6 +9,8 @@ except ``codex_nb.load_ipython_extension``.
 
 Modules:
 
+* ``attachments_view``: the Attachments block of a ``%%codex --cells/--vars`` turn.
+* ``context``: cells, outputs and variables attached to a prompt, bounded.
 * ``magic_files``: files a magic reads, through the bounded reader.
 * ``magics``: ``%%codex`` and the line magics.
 * ``panel``: the side-panel checklist and Stop control.

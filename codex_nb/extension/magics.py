@@ -23,6 +23,7 @@ from IPython.display import display
 from ..config import Config
 from ..errors import CodexNbError
 from ..config.hooks import HooksConfig, parse_hooks_json, parse_hooks_table, parse_hooks_toml
+from .context import Attachments, ContextError, collect
 from .magic_files import read_text_file
 from .sources import SourceError, needs_model
 from .state import KernelAgent
@@ -60,7 +61,7 @@ def _guarded(fn: Callable[..., Any]) -> Callable[..., Any]:
             return None
         try:
             return fn(self, args, cell)
-        except (SourceError, CodexNbError, OSError) as err:
+        except (SourceError, CodexNbError, OSError, ContextError) as err:
             raise UsageError(" ".join(str(err).split())) from None
 
     return wrapper
@@ -189,6 +190,9 @@ class CodexMagics(Magics):
     @argument(
         "--out", metavar="VAR", help="store the turn handle in VAR (`await VAR` in a later cell gives its result)"
     )
+    @argument("--cells", metavar="N,M-K", help="attach the sources of these cells (execution counts, as In [n])")
+    @argument("--outputs", action="store_true", help="with --cells: also attach their outputs (bounded)")
+    @argument("--vars", metavar="A,B", help="attach these variables (type and bounded repr; tables, images)")
     @argument("message", nargs="*", help="line form only: the message (the cell form uses the cell text)")
     @line_cell_magic
     @_guarded
@@ -206,10 +210,16 @@ class CodexMagics(Magics):
             raise UsageError(f"--out {args.out!r}: give a Python variable name")
         if args.model is not None and needs_model(source):
             self._model_variable(args.model)
-        running = self.agent.start_turn(text.strip(), model=args.model, mode=args.mode)
+        found = None
+        if args.cells or args.outputs or args.vars:
+            found = collect(self._user_ns, cells=args.cells, outputs=args.outputs, variables=args.vars)
+        running = self.agent.start_turn(text.strip(), model=args.model, mode=args.mode, attachments=found)
         if args.out is not None:
             self._user_ns[args.out] = running.handle
-        extra = []
+        beat = heartbeat(source) if self._shows_widgets() else None
+        extra: list[Any] = [beat] if beat is not None else []
+        if found is not None and found.items:
+            extra.append(attachments_view(found))
         if args.panel and not self._shows_widgets():
             print(NO_WIDGETS)
         elif args.panel or (self._auto_panel(source) and self.agent.panel is None and self._shows_widgets()):
@@ -218,6 +228,8 @@ class CodexMagics(Magics):
             self._panel(source)
         view = self.agent.keep(_turn_view(source, title=f"codex · session {self.agent.current}", extra=extra))
         view.follow(running.task)
+        if beat is not None:  # a finished turn's heartbeat must not follow the session's next turn
+            running.task.add_done_callback(lambda _: beat.detach())
         display(view)
 
     # -- %codex_plan -----------------------------------------------------------------
@@ -252,6 +264,20 @@ class CodexMagics(Magics):
             display(self.agent.keep(self._panel(source).open()))
             return
         display(self.agent.keep(_turn_view(source, title=f"codex plan · session {self.agent.current}", turn=False)))
+
+    # -- %codex_answers --------------------------------------------------------------
+    @magic_arguments()
+    @_HELP
+    @_SESSION
+    @_SOURCE
+    @line_magic
+    @_guarded
+    def codex_answers(self, args: Any, _cell: None) -> None:
+        """Show the current session's plan with Comment, Suggest a change and Approve/Revise/Reject
+        controls. A turn an answer starts uses the default model (%codex_config --model NAME)."""
+        source = self._select(args)
+        model = self.agent.model_for(None) if needs_model(source) and self.agent.settings.default_model else None
+        display(self.agent.keep(plan_answers_widget(source, model)))
 
     # -- %codex_stop -----------------------------------------------------------------
     @magic_arguments()
@@ -475,6 +501,27 @@ def _hooks_file(path: Path) -> HooksConfig:
             )
         )
     return out
+
+
+def plan_answers_widget(source: Any, model: Any) -> Any:
+    """A ``PlanAnswersWidget`` on ``source`` (ipywidgets load with the first view)."""
+    from ..widgets.plan_answers import PlanAnswersWidget
+
+    return PlanAnswersWidget.of(source, model=model)
+
+
+def heartbeat(source: Any) -> Any:
+    """The turn's Heartbeat line (ipywidgets load with the first view)."""
+    from ..widgets.heartbeat import Heartbeat
+
+    return Heartbeat(source)
+
+
+def attachments_view(found: Attachments) -> Any:
+    """The turn's Attachments block (ipywidgets load with the first view)."""
+    from .attachments_view import AttachmentsView
+
+    return AttachmentsView(found)
 
 
 def _turn_view(source: Any, *, title: str, turn: bool = True, extra: list[Any] | None = None) -> TurnView:

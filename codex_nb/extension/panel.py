@@ -27,7 +27,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from ..widgets._static import bundle_esm, load_json, read_static
+from ..widgets._static import asset, load_json
 from ..widgets.checklist import PlanChecklist
 from ..widgets.browser_messages import ProtocolError, validate_to_kernel
 from ..widgets.static_fallback import StaticFallback
@@ -63,8 +63,8 @@ class PanelHeader(anywidget.AnyWidget):
     kernel that shut down or restarted, or restored from saved widget state, says so and offers
     to close itself instead of looking like a plan that never moves."""
 
-    _esm = bundle_esm("plan_panel.js")
-    _css = read_static("plan_panel.css")
+    _esm = asset("plan_panel.js")
+    _css = asset("plan_panel.css")
 
     role = traitlets.Unicode("header").tag(sync=True)
     title = traitlets.Unicode(TITLE).tag(sync=True)
@@ -80,8 +80,8 @@ class PanelHeader(anywidget.AnyWidget):
 class PanelNote(StaticFallback, anywidget.AnyWidget):
     """The note a cell shows when it opens the panel; its view reports the page's area."""
 
-    _esm = bundle_esm("plan_panel.js")
-    _css = read_static("plan_panel.css")
+    _esm = asset("plan_panel.js")
+    _css = asset("plan_panel.css")
 
     role = traitlets.Unicode("note").tag(sync=True)
     title = traitlets.Unicode(TITLE).tag(sync=True)

@@ -18,7 +18,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from traitlets import Bool, Unicode
 from traitlets.config import Configurable
@@ -27,6 +27,9 @@ from .._records import record
 from ..config import Config
 from ..runtime.session import Session
 from .sources import SourceError, SourceRegistry, needs_model, turn_task
+
+if TYPE_CHECKING:
+    from .context import Attachments
 
 log = logging.getLogger("codex_nb.extension")
 
@@ -148,7 +151,9 @@ class KernelAgent:
         return self.sessions[name]
 
     # -- turns -----------------------------------------------------------------------
-    def start_turn(self, text: str, *, model: str | None, mode: str) -> RunningTurn:
+    def start_turn(
+        self, text: str, *, model: str | None, mode: str, attachments: Attachments | None = None
+    ) -> RunningTurn:
         """Start a turn on the current source, in the background, and keep it until it ends (so
         ``%unload_ext`` can interrupt it). ``model`` names a variable for a source that needs a model.
         Raises ``SourceError`` while a turn runs on that source, or for ``--model`` given to a source
@@ -168,7 +173,14 @@ class KernelAgent:
                 f"--model {model}: {self.current} ({type(source).__name__}) brings its own model; "
                 f"drop --model (or choose its model where you created it)"
             )
-        handle = source.start_turn(text, **options)
+        prompt: Any = text
+        if attachments is not None and attachments.items:  # in the form this source takes (images or text)
+            from ..timeline.recorder import source_kind  # loaded by the first turn with attachments
+            from .context import turn_input
+
+            prompt, extra = turn_input(source, str(source_kind(source)), text, attachments)
+            options.update(extra)
+        handle = source.start_turn(prompt, **options)
         running = RunningTurn(label=self.current, source=source, handle=handle, task=turn_task(handle))
         self.turns.append(running)
         running.task.add_done_callback(lambda _: self._forget(running))

@@ -58,6 +58,9 @@ if TYPE_CHECKING:
 # never pays for their classes.
 
 MAX_ASYNC_HOOKS = 8
+"""Async hook runs one engine (one session) has running at once; the others wait for a slot. The
+pinned Codex runs 8 at once too (20 calls with an async PreToolUse hook: 8 programs, the other 12
+after a slot frees)."""
 _LABELS: dict[str, tuple[Literal["pre_tool_use", "post_tool_use"], str]] = {
     "PreToolUse": ("pre_tool_use", "pre-tool-use"),
     "PostToolUse": ("post_tool_use", "post-tool-use"),

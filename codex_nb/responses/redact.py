@@ -3,7 +3,8 @@
 A server (or a proxy in front of it) may echo the request's key back: in an HTTP error
 body, a ``response.failed`` message, an ``error`` event, an incomplete reason or a
 malformed item. Every such text passes through ``redact`` before it leaves the model:
-the configured key is replaced wherever it appears, and so is anything shaped like a
+the configured key is replaced wherever it appears, and so is every token codex_nb minted
+(``codex_nb._secrets``: a random token may have no shape to find) and anything shaped like a
 bearer token or an OpenAI-style ``sk-...`` key (a proxy's own key, or one the server
 invents), since codex_nb cannot know every key a peer might repeat.
 """
@@ -11,6 +12,8 @@ invents), since codex_nb cannot know every key a peer might repeat.
 from __future__ import annotations
 
 import re
+
+from .._secrets import minted
 
 MASK = "***"
 # Long enough, and (for a bearer token) with a digit, that prose is left alone:
@@ -22,7 +25,9 @@ _SHAPES = re.compile(
 
 
 def redact(text: str, key: str | None = None) -> str:
-    """``text`` with ``key`` and every bearer-token or ``sk-...`` shape masked."""
+    """``text`` with ``key``, codex_nb's minted tokens and every bearer-token or ``sk-...`` shape masked."""
     if key and len(key) >= 4:
         text = text.replace(key, MASK)
+    for token in minted():
+        text = text.replace(token, MASK)
     return _SHAPES.sub(lambda m: f"{m.group('bearer')}{MASK}" if m.group("bearer") else MASK, text)

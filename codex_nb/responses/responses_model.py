@@ -291,6 +291,8 @@ class ResponsesModel:
                 return
             except ModelError as err:
                 self._scrub(err)  # the one way out for every error: no key, no unbounded text
+                if taped is not None and stream is not None and err.retryable:
+                    taped.failed(err.message)  # a replayed stream that broke: named if the retry finds nothing
                 if not err.retryable or retries >= limit:
                     raise
                 retries += 1

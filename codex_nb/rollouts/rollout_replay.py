@@ -4,19 +4,23 @@
 that show a live thread; ``seek(i)`` shows snapshot ``i`` (0-based). Each shown
 snapshot is emitted as a ``plan_update`` with a fresh revision, because a checklist drops
 revisions it has already passed and scrubbing backwards must still show the older plan;
-``position`` says which snapshot is on screen.
+``position`` says which snapshot is on screen. ``play_turn(i)`` emits turn ``i``'s conversation
+(the person's message, the assistant's text, each tool call with its output) as the events a live
+turn sends, so a ``cx.Transcript`` shows a saved session too.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
+from typing import Any
 
 from ..errors import CodexNbError
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..frontend.requests import FrontendRequests
-from ..protocol.events import Event, PlanUpdate
+from ..protocol.events import AgentMessage, Event, ItemCompleted, PlanUpdate, TurnComplete, TurnStarted
 from .rollout import Rollout, read_rollout
 
 
@@ -77,6 +81,60 @@ class RolloutReplay(BusEventSource):
         """Move ``delta`` snapshots from the current one (clamped to the history)."""
         current = -1 if self.position is None else self.position
         return self.seek(max(0, min(len(self) - 1, current + delta)))
+
+    def play_turn(self, index: int = -1) -> list[Event]:
+        """Emit turn ``index``'s conversation (negative counts from the end) as live-turn events:
+        ``turn_started``, the assistant's messages, each function call with its output as a
+        completed tool item, ``turn_complete``. Items without a turn id (an older Codex) all belong
+        to the one turn played. Returns the events."""
+        turns = [t.turn_id for t in self.rollout.turns]
+        if not turns:
+            raise ReplayError(f"{self.rollout.path.name} has no turns to play")
+        if not -len(turns) <= index < len(turns):
+            raise ReplayError(f"turn {index} is out of range: this session has {len(turns)} (0..{len(turns) - 1})")
+        turn_id = turns[index]
+        emitted = [self._emit(TurnStarted(turn_id=turn_id), turn_id)]
+        calls: list[dict[str, Any]] = []
+        for item in self.rollout.items:
+            meta = item.get("internal_chat_message_metadata_passthrough")
+            owner = meta.get("turn_id") if isinstance(meta, dict) else None
+            if owner is not None and owner != turn_id:
+                continue
+            kind = item.get("type")
+            if kind == "message" and item.get("role") == "assistant":
+                text = "".join(
+                    str(part.get("text", "")) for part in item.get("content") or [] if isinstance(part, dict)
+                )
+                emitted.append(self._emit(AgentMessage(message=text), turn_id))
+            elif kind == "function_call":
+                calls.append(item)
+                emitted.append(self._emit_call(item, None, turn_id))
+            elif kind == "function_call_output":
+                call = next((c for c in calls if str(c.get("call_id")) == str(item.get("call_id"))), None)
+                if call is not None:
+                    emitted.append(self._emit_call(call, item.get("output"), turn_id))
+        status = next(t.status for t in self.rollout.turns if t.turn_id == turn_id)
+        last = next((t.last_agent_message for t in self.rollout.turns if t.turn_id == turn_id), None)
+        if status != "running":
+            emitted.append(self._emit(TurnComplete(turn_id=turn_id, last_agent_message=last), turn_id))
+        return emitted
+
+    def _emit(self, msg: Any, turn_id: str) -> Event:
+        return self.bus.emit(msg, id=turn_id, turn_id=turn_id)
+
+    def _emit_call(self, call: dict[str, Any], output: Any, turn_id: str) -> Event:
+        text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
+        item = {
+            "type": "dynamicToolCall",
+            "id": str(call.get("call_id")),
+            "tool": str(call.get("name", "")),
+            "arguments": call.get("arguments"),
+            "status": "inProgress" if output is None else "completed",
+            "contentItems": [] if output is None else [{"type": "inputText", "text": text}],
+        }
+        return self._emit(
+            ItemCompleted(thread_id=self.thread_id, turn_id=turn_id, item=item, completed_at_ms=0), turn_id
+        )
 
     def describe(self, index: int | None = None) -> str:
         """Where snapshot ``index`` (default: the one shown) sits, in words: ``Replay: plan snapshot 2

@@ -8,6 +8,7 @@ Modules:
 * ``history``: history pairing repair before every request.
 * ``models``: ``ScriptedModel``, the strict fake.
 * ``call_records``: lifecycle records and control-tool facts.
+* ``proposed_plan``: Plan mode's ``<proposed_plan>`` block published as a ``plan`` item.
 * ``session``: ``Session``, the composition root.
 * ``streaming``: one sampling step on a streaming model.
 * ``turn``: the turn loop.

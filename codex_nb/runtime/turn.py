@@ -33,6 +33,7 @@ from ..tools.pipeline import CallResult
 from ..tools.planner import ToolPlan, ToolPlanner
 from ..tools.router import RoutingError, ToolRouter
 from .history import PairingTracker, repair_history, repaired
+from .proposed_plan import publish_proposed_plan
 from .streaming import stream_step
 
 TurnStatus = Literal["completed", "interrupted", "failed"]
@@ -236,7 +237,12 @@ class TurnRunner:
             return None
         self.history.append(item)
         if item.get("type") == "message" and item.get("role") == "assistant":
-            self.last_agent_message = message_text(item)
+            text = message_text(item)
+            if self.turn.mode == "plan" and "<proposed_plan>" in text:
+                text = publish_proposed_plan(self.turn, text)  # the plan is an item of its own, as in Codex
+                if not text:
+                    return router.build_tool_call(item)  # a message that is only the plan: the turn ends asking
+            self.last_agent_message = text
             self.turn.emit(AgentMessage(message=self.last_agent_message))
         return router.build_tool_call(item)
 

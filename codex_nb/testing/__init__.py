@@ -15,6 +15,7 @@ Modules:
 * ``notebook_document``: ``MemoryNotebook``, an in-memory open notebook for the notebook tools.
 * ``recording``: ``RecordingSubscriber`` for whole-log assertions.
 * ``responses_server``: a scripted Responses-API server on 127.0.0.1.
+* ``sample_home``: a small Codex home with saved sessions (``SAMPLE_CODEX_HOME``).
 
 Layer: outside the layers; it may import anything, and within the package only the public API
 (``codex_nb/__init__.py``) imports it, lazily.
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING
 from .._lazy import attach as _attach
 from .nbval import NBVAL_SANITIZE
 from .recording import ModelRequest, RecordingSubscriber, ScriptedModel
+from .sample_home import SAMPLE_CODEX_HOME
 
 if TYPE_CHECKING:
     from .acp_agents import CodexAcpNotFound, codex_acp_binary, pinned_codex_acp_version, write_codex_acp_home
@@ -84,6 +86,7 @@ __all__ = [
     "Redirect",
     "ResponsesServer",
     "ResponsesServerError",
+    "SAMPLE_CODEX_HOME",
     "ScriptedModel",
     "Stall",
     "codex_acp_binary",

@@ -6,16 +6,21 @@
 
 Modules:
 
+* ``answers``: ``PlanAnswers``, a person's comments, suggestions and decisions on the plan, sent to the agent.
+* ``answer_records``: their records (``StepComment``, ``PlanSuggestion``, ``ProposalAnswer``).
 * ``diff``: step-level comparison of two snapshots.
 * ``recorder``: ``PlanTimeline``, one record per accepted revision.
 * ``records``: the record types.
 * ``report``: JSON, Markdown and text reports.
+* ``suggestions``: a suggested change's readable diff and whether the next snapshot adopted it.
 * ``why``: why a turn ended without a plan (``NoPlan``), from what the source showed.
 
 Layer: beside ``runtime/``; it may import ``hooks/``, ``code_mode/``, the adapters and everything
 below, and no lower layer imports it.
 """
 
+from .answer_records import PlanAnswerError, PlanSuggestion, ProposalAnswer, StepComment
+from .answers import PlanAnswers
 from .records import DroppedRevision, PlanDiff, PlanProposal, PlanRevision, PlanStep, SourceKind, StepChange
 from .recorder import PlanTimeline
 from .why import NoPlan
@@ -23,11 +28,16 @@ from .why import NoPlan
 __all__ = [
     "DroppedRevision",
     "NoPlan",
+    "PlanAnswerError",
+    "PlanAnswers",
     "PlanDiff",
     "PlanProposal",
     "PlanRevision",
     "PlanStep",
+    "PlanSuggestion",
     "PlanTimeline",
+    "ProposalAnswer",
     "SourceKind",
     "StepChange",
+    "StepComment",
 ]

@@ -33,6 +33,7 @@ from ..events.observers import Observers
 from ..events.source import EventSource
 from ..protocol.events import Event, PlanUpdate
 from ..protocol.wire import well_formed
+from .answer_records import AnswerRecord
 from .diff import diff_plans
 from .records import DroppedRevision, PlanDiff, PlanProposal, PlanRevision, PlanStep, SourceKind
 from .report import timeline_data, timeline_json, timeline_markdown, timeline_text
@@ -116,6 +117,7 @@ class PlanTimeline:
         self.dropped_proposals = 0
         """Proposals evicted because more than ``MAX_PROPOSALS`` arrived."""
         self._why = NoPlanTracker(source, self.source_kind, on_change=lambda _reason: self._changes.notify(None))
+        self._answer_sources: list[Callable[[], tuple[AnswerRecord, ...]]] = []
         self._unsubscribe: list[Callable[[], None]] = []
         self._unsubscribe.append(source.subscribe(self._on_event))
         lifecycle = getattr(source, "on_lifecycle", None)
@@ -324,6 +326,18 @@ class PlanTimeline:
         """Plan mode's proposed plans, oldest first (at most ``MAX_PROPOSALS``)."""
         with self._lock:
             return tuple(self._proposals)
+
+    @property
+    def answers(self) -> tuple[AnswerRecord, ...]:
+        """A person's answers to this plan (every ``PlanAnswers`` on this timeline), in the order
+        given; the JSON and Markdown reports include them."""
+        return tuple(a for source in self._answer_sources for a in source())
+
+    def add_answers(self, source: Callable[[], tuple[AnswerRecord, ...]]) -> Callable[[], None]:
+        """Report the answers ``source()`` returns with this timeline (``PlanAnswers`` calls it);
+        returns a remover."""
+        self._answer_sources.append(source)
+        return lambda: self._answer_sources.remove(source) if source in self._answer_sources else None
 
     @property
     def no_plan(self) -> NoPlan | None:

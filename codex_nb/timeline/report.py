@@ -44,6 +44,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..protocol.wire import well_formed
+from .answer_records import AnswerRecord, answer_data, answer_line
 from .records import DroppedRevision, PlanDiff, PlanProposal, PlanRevision, SourceKind, StepChange
 from .why import NoPlan
 
@@ -64,6 +65,9 @@ class PlanTimeline(Protocol):
 
     @property
     def no_plan(self) -> NoPlan | None: ...
+
+    @property
+    def answers(self) -> tuple[AnswerRecord, ...]: ...
 
     @property
     def revisions(self) -> tuple[PlanRevision, ...]: ...
@@ -124,6 +128,8 @@ def timeline_data(timeline: PlanTimeline) -> dict[str, Any]:
         ],
         "proposals": [_proposal_data(p) for p in timeline.proposals],
         "no_plan": _no_plan_data(timeline.no_plan),
+        # a person's answers (PlanAnswers), only when there are some: older exports stay as they were
+        **({"answers": [answer_data(a) for a in timeline.answers]} if timeline.answers else {}),
     }
 
 
@@ -242,6 +248,13 @@ def timeline_markdown(timeline: PlanTimeline, *, last: int | None) -> str:
         lines += _revision_markdown(revisions[i], timeline.diff(revisions[i - 1] if i else None, revisions[i]))
     for proposal in timeline.proposals[-PROPOSALS_SHOWN:]:
         lines += _proposal_markdown(proposal)
+    if timeline.answers:
+        lines += [
+            "### Answers",
+            "",
+            *(f"- {markdown_text(answer_line(a), PARAGRAPH_CHARS)}" for a in timeline.answers),
+            "",
+        ]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

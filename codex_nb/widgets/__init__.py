@@ -2,15 +2,19 @@
 
 Modules:
 
-* ``_static``: where the widget JS lives and how it is linked.
+* ``_static``: where the built widget bundle (``static/``, from ``js/``) lives.
 * ``browser_messages``: browser-to-kernel message validation.
 * ``checklist``: ``PlanChecklist``, the live checklist.
 * ``final_state``: stored outputs updated in place to the widget's final state.
+* ``heartbeat``: ``Heartbeat``, what the running turn does and for how long.
+* ``hook_runs``: one hook run in words (transcript and heartbeat).
 * ``kernel_comm_parent``: replies kept with their own cell on ipykernel 7.4.
 * ``notebook_bridge``: ``NotebookBridge``, the notebook tools' path to the open document.
+* ``plan_answers``: ``PlanAnswersWidget``, the plan with a person's comments, suggestions and decisions.
 * ``plan_static``: static renderings of one snapshot.
 * ``prompts``: ``PromptsWidget``, answers for the tools that ask.
 * ``replay``: ``ReplayScrubber`` for saved sessions.
+* ``sessions_browser``: ``SessionsBrowser``, a Codex home's saved sessions: browse, open, resume, fork.
 * ``static_fallback``: stable ``text/plain`` and ``text/html``.
 * ``testing``: a recording comm for tests without a kernel.
 * ``timeline``: ``PlanTimelineWidget``.

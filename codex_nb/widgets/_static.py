@@ -1,82 +1,35 @@
-"""Where the widget JS lives, and the tiny linker that turns it into one ``_esm`` string.
+"""Where the built widget bundle lives: ``static/`` beside this module.
 
-The JS sources are plain ES modules in ``js/`` (a source checkout) or ``codex_nb/_static``
-(an installed wheel force-includes ``js/`` there). anywidget loads ``_esm`` from a blob URL,
-where relative imports cannot resolve, so :func:`bundle_esm` inlines them: dependencies
-first, in import order, each once. It understands exactly two import forms, one per line::
-
-    import { a, b } from "./module.js";
-    import NAME from "./data.json" with { type: "json" };
-
-Anything else relative is an error (no bundler, no surprises). Top-level names must be
-unique across the inlined modules; a test executes the bundle to check it.
+The widgets' ES modules are written in ``js/`` and bundled by esbuild (``node js/build.mjs``,
+run by ``.ci/setup`` and by the wheel build) into one self-contained module and one stylesheet
+per widget, plus the message protocol (``protocol.json``) the kernel side validates against.
+The built files are committed, so a checkout, an sdist and a wheel all hold them and none needs
+node; a test rebuilds them and fails when they are not current. anywidget reads a ``Path`` given
+as ``_esm`` or ``_css`` (and, with ``ANYWIDGET_HMR=1``, watches it for a live rebuild).
 """
 
 from __future__ import annotations
 
 import functools
 import json
-import re
 from pathlib import Path
 from typing import Any
 
-_JS_IMPORT = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*"\./([\w.-]+\.js)";?\s*$')
-_JSON_IMPORT = re.compile(r'^import\s+(\w+)\s+from\s+"\./([\w.-]+\.json)"\s+with\s*\{\s*type:\s*"json"\s*\};?\s*$')
-_RELATIVE_IMPORT = re.compile(r'^\s*import\b.*["\']\.\.?/')
+STATIC = Path(__file__).with_name("static")
 
 
-class BundleError(ValueError):
-    """A widget JS module uses an import form the linker does not support."""
-
-
-def static_dir(package: Path | None = None) -> Path:
-    """The directory holding the widget JS: ``codex_nb/_static`` in a wheel, else ``js/``."""
-    package = package or Path(__file__).resolve().parent.parent
-    for candidate in (package / "_static", package.parent / "js"):
-        if (candidate / "protocol.json").is_file():
-            return candidate
-    raise FileNotFoundError(
-        f"codex_nb widget assets not found in {package / '_static'} or {package.parent / 'js'}; "
-        "reinstall codex_nb (the wheel must force-include js/ as codex_nb/_static)"
-    )
-
-
-def read_static(name: str) -> str:
-    return (static_dir() / name).read_text(encoding="utf-8")
+def asset(name: str) -> Path:
+    """The built file ``name`` of the widget bundle (``plan_checklist.js``, ``prompts.css`` ...)."""
+    path = STATIC / name
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"codex_nb's widget bundle has no {name} in {STATIC}; in a checkout run `node js/build.mjs` "
+            "(bash .ci/setup does), otherwise reinstall codex_nb"
+        )
+    return path
 
 
 @functools.cache
 def load_json(name: str) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads(read_static(name))  # our own files, each a JSON object
+    loaded: dict[str, Any] = json.loads(asset(name).read_text(encoding="utf-8"))  # our own files, each a JSON object
     return loaded
-
-
-def _link(name: str, done: set[str], out: list[str], *, entry: bool) -> None:
-    if name in done:
-        return
-    done.add(name)
-    body: list[str] = []
-    for number, line in enumerate(read_static(name).splitlines(), 1):
-        if match := _JS_IMPORT.match(line):
-            if " as " in match.group(1):
-                raise BundleError(f"{name}:{number}: renamed imports ('as') cannot be inlined; import the name itself")
-            _link(match.group(2), done, out, entry=False)
-            continue
-        if match := _JSON_IMPORT.match(line):
-            data = json.dumps(load_json(match.group(2)), separators=(",", ":"))
-            body.append(f"const {match.group(1)} = {data};")
-            continue
-        if _RELATIVE_IMPORT.match(line):
-            raise BundleError(f"{name}:{number}: unsupported relative import form: {line.strip()}")
-        if not entry and line.startswith("export default"):
-            raise BundleError(f"{name}:{number}: only the entry module may have a default export")
-        body.append(line)
-    out.append(f"// ---- {name} ----\n" + "\n".join(body))
-
-
-@functools.cache
-def bundle_esm(entry: str) -> str:
-    """One ES module: ``entry`` with its relative imports inlined (cached per process)."""
-    out: list[str] = []
-    _link(entry, set(), out, entry=True)
-    return "\n".join(out) + "\n"

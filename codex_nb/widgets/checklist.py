@@ -31,7 +31,7 @@ from ..events.source import EventSource
 from ..protocol.events import Event
 from ..protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
 from ..protocol.wire import well_formed
-from ._static import bundle_esm, read_static
+from ._static import asset
 from .plan_static import plain_text, static_html
 from .browser_messages import ProtocolError, kinds, validate_to_kernel
 from ..timeline.recorder import source_kind
@@ -85,8 +85,8 @@ class _Pending:
 class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
     """Live checklist of ``session``'s plan: ``cx.PlanChecklist(session)``."""
 
-    _esm = bundle_esm("plan_checklist.js")
-    _css = read_static("plan_checklist.css")
+    _esm = asset("plan_checklist.js")
+    _css = asset("plan_checklist.css")
 
     explanation = traitlets.Unicode(None, allow_none=True).tag(sync=True)
     steps = traitlets.List(traitlets.Dict()).tag(sync=True)

@@ -36,7 +36,7 @@ from ipywidgets import widget_serialization
 
 from ..tools.notebook.cells import Cell
 from ..tools.notebook.document import NO_FRONT_END, CellNotFound, DocumentUnavailable, EditConflict
-from ._static import bundle_esm
+from ._static import asset
 from .browser_messages import ProtocolError, validate_to_kernel
 
 log = logging.getLogger("codex_nb.widgets.notebook_bridge")
@@ -62,7 +62,7 @@ def _ipylab_front_end() -> Any:
 class NotebookBridge(anywidget.AnyWidget):
     """Implements ``NotebookDocument`` for the notebook this kernel runs in. Never displayed."""
 
-    _esm = bundle_esm("notebook_bridge.js")
+    _esm = asset("notebook_bridge.js")
 
     frontend = traitlets.Any(None).tag(sync=True, **widget_serialization)
     requests = traitlets.List(traitlets.Dict()).tag(sync=True)

@@ -32,7 +32,7 @@ from ..frontend.requests import FrontendRequest, RequestKind
 from ..protocol.events import Event
 from ..protocol.frontend import FrontendRequestResolved
 from ..protocol.wire import well_formed, well_formed_json
-from ._static import bundle_esm, read_static
+from ._static import asset
 from .browser_messages import ProtocolError, validate_to_kernel
 from .final_state import FinalStateFallback
 
@@ -63,8 +63,8 @@ def _summary(request: FrontendRequest) -> str:
 class PromptsWidget(FinalStateFallback, anywidget.AnyWidget):
     """Pending questions and permission requests of ``session``: ``cx.PromptsWidget(session)``."""
 
-    _esm = bundle_esm("prompts.js")
-    _css = read_static("prompts.css")
+    _esm = asset("prompts.js")
+    _css = asset("prompts.css")
 
     requests = traitlets.List(traitlets.Dict()).tag(sync=True)
     """Pending requests, oldest first: ``{id, kind, turn_id, call_id, request, deadline_ms}``."""

@@ -33,7 +33,7 @@ from ..protocol.wire import well_formed
 from ..timeline.recorder import PlanTimeline
 from ..timeline.records import PlanDiff, PlanProposal, PlanRevision, StepChange
 from ..timeline.report import describe_change, iso_time, summarize
-from ._static import bundle_esm, read_static
+from ._static import asset
 from .browser_messages import ProtocolError, validate_to_kernel
 from .final_state import FinalStateFallback
 from .timeline_static import notes as _notes
@@ -58,8 +58,8 @@ STATIC_LISTED = 50
 class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
     """``PlanTimelineWidget(timeline)`` or ``PlanTimelineWidget(source)`` (records a new timeline)."""
 
-    _esm = bundle_esm("plan_timeline.js")
-    _css = read_static("plan_checklist.css") + read_static("plan_timeline.css")
+    _esm = asset("plan_timeline.js")
+    _css = asset("plan_timeline.css")
 
     # No per-element trait (the entries are built here), and the page crosses the comm as one
     # JSON string: ipywidgets walks every value of a synced structure looking for buffers, which

@@ -24,7 +24,7 @@ import anywidget
 import traitlets
 
 from ..protocol.events import Event
-from ._static import bundle_esm, read_static
+from ._static import asset
 from .checklist import _running_loop
 from .final_state import FinalStateFallback
 from .transcript_state import TranscriptState
@@ -39,8 +39,8 @@ _URGENT = frozenset({"turn_started", "turn_complete", "turn_aborted", "error", "
 class Transcript(FinalStateFallback, anywidget.AnyWidget):
     """``cx.Transcript(source)``: a live transcript of ``source``'s turns (any event source)."""
 
-    _esm = bundle_esm("transcript.js")
-    _css = read_static("transcript.css")
+    _esm = asset("transcript.js")
+    _css = asset("transcript.css")
 
     entries = traitlets.List(traitlets.Dict()).tag(sync=True)
     """``[{kind, id, text, status, title, detail}]``; kind is assistant | reasoning | tool | notice | error."""

@@ -26,6 +26,7 @@ from typing import Any
 
 from .._records import record
 from ..protocol.events import Event
+from .hook_runs import hook_outcome, hook_title, seconds
 
 MAX_DETAIL_CHARS = 4000
 MAX_SHOWN_CHARS = 100_000
@@ -163,6 +164,22 @@ class TranscriptState:
             entry.status = "done"
         self._streaming.clear()
 
+    # -- hooks -------------------------------------------------------------------------
+    def _hook(self, event: Event, *, done: bool) -> bool:
+        run: Any = getattr(event.msg, "run", None)
+        if run is None:
+            return False
+        entry = self._tools.get(run.id)
+        if entry is None:
+            entry = self._tools[run.id] = self._add("hook", "", entry_id=run.id)
+        outcome, said = hook_outcome(run)
+        entry.title = hook_title(run)
+        entry.status = outcome if done else "running"
+        entry.detail = seconds(run.duration_ms)
+        if done:
+            entry.set(_clip(said))
+        return True
+
     # -- tools -------------------------------------------------------------------------
     def _item(self, event: Event, *, done: bool) -> bool:
         item = getattr(event.msg, "item", None)
@@ -207,6 +224,11 @@ class TranscriptState:
                 lines.append(f"tool {entry.title} [{entry.status}]" + (f": {_one_line(body)}" if body else ""))
             elif entry.kind == "assistant":
                 lines.append(f"assistant: {body}")
+            elif entry.kind == "hook":
+                lines.append(
+                    f"hook {entry.title} [{entry.status}] {entry.detail}".rstrip()
+                    + (f": {_one_line(body)}" if body else "")
+                )
             elif entry.kind == "reasoning":
                 lines.append(f"reasoning: {_one_line(body)}")
             else:
@@ -282,4 +304,6 @@ _HANDLERS: dict[str, Any] = {
     "stream_error": TranscriptState._stream_error,
     "item_started": lambda s, e: s._item(e, done=False),
     "item_completed": lambda s, e: s._item(e, done=True),
+    "hook_started": lambda s, e: s._hook(e, done=False),
+    "hook_completed": lambda s, e: s._hook(e, done=True),
 }

@@ -25,7 +25,7 @@ import traitlets
 
 from ..events.source import EventSource
 from ..protocol.events import Event
-from ._static import bundle_esm, load_json, read_static
+from ._static import asset, load_json
 from .browser_messages import ProtocolError, validate_to_kernel
 from .final_state import FinalStateFallback
 
@@ -48,8 +48,8 @@ def stop_outcomes() -> tuple[str, ...]:
 class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     """Turn state of ``session`` and a Stop button: ``cx.TurnControls(session)``."""
 
-    _esm = bundle_esm("turn_controls.js")
-    _css = read_static("turn_controls.css")
+    _esm = asset("turn_controls.js")
+    _css = asset("turn_controls.css")
 
     status = traitlets.Unicode("idle").tag(sync=True)
     """idle | running | completed | interrupted | failed (the latest turn of the session)."""

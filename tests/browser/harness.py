@@ -115,11 +115,13 @@ class JupyterServer:
     port: int
     token: str
     process: subprocess.Popen[bytes] | None = None
+    python: str = sys.executable
+    """The interpreter that runs JupyterLab (and so the kernel): another venv's for the release test."""
 
     @classmethod
-    def create(cls) -> JupyterServer:
+    def create(cls, python: str = sys.executable) -> JupyterServer:
         base = Path(tempfile.mkdtemp(prefix="codex_nb_lab_"))
-        return cls(base=base, port=free_port(), token=secrets.token_hex(16))
+        return cls(base=base, port=free_port(), token=secrets.token_hex(16), python=python)
 
     @property
     def root(self) -> Path:
@@ -154,7 +156,7 @@ class JupyterServer:
     def start(self, *, timeout: float = 90.0) -> JupyterServer:
         env = self._env()
         command = [
-            sys.executable,
+            self.python,
             "-m",
             "jupyterlab",
             "--no-browser",

@@ -28,6 +28,7 @@ CELL_WIDGETS = {
     "panel_note": ".cx-plan-panel-note",
     "timeline": ".codex-timeline",
     "panel_inline": ".cx-plan-panel",
+    "plan_answers": ".cx-plan-answers",
 }
 PAGE_WIDGETS = {
     "panel": "#jp-right-stack .jupyterlab-sidecar",

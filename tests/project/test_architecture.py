@@ -4,7 +4,7 @@ Every import in codex_nb is read with ``ast``: module level, inside functions (l
 and under ``TYPE_CHECKING`` alike. The layers, lowest first (an arrow points at
 what a layer may import):
 
-    protocol/, errors, _lazy, _process/, _interrupt, _records, _version, _front_end
+    protocol/, errors, _files, _lazy, _process/, _interrupt, _records, _secrets, _version, _front_end
         <-  frontend/, events/, config/  <-  tools/ (with tools/notebook/)
         <-  hooks/, code_mode/, app_server/, acp/, responses/, mcp/, rollouts/, cassettes/
         <-  runtime/, timeline/  <-  render/, widgets/, extension/, agent_server/
@@ -20,6 +20,7 @@ re-imports names from another package), and no two modules of codex_nb share a f
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,18 @@ from helpers.paths import PACKAGE
 ROOT = PACKAGE
 
 LAYERS: list[tuple[str, ...]] = [
-    ("protocol", "errors", "_lazy", "_process", "_interrupt", "_records", "_version", "_front_end"),
+    (
+        "protocol",
+        "errors",
+        "_files",
+        "_lazy",
+        "_process",
+        "_interrupt",
+        "_records",
+        "_secrets",
+        "_version",
+        "_front_end",
+    ),
     ("frontend", "events", "config"),
     ("tools",),
     # hooks, Code Mode and the adapters that bring a conversation in
@@ -223,3 +235,28 @@ def test_the_name_checks_catch_what_they_name(tmp_path: Path) -> None:
     gathering = tmp_path / "__init__.py"
     gathering.write_text('"""Doc."""\n\nfrom .manager import McpServers\n\n__all__ = ["McpServers"]\n')
     assert not is_facade("codex_nb.mcp", gathering)
+
+
+JS_PATH = re.compile(r"^(\.\./)*js(/[\w./-]*)?$")
+
+
+def paths_into_js(path: Path) -> list[str]:
+    """String constants of ``path`` (docstrings aside) that name the js/ source folder by path."""
+    tree = ast.parse(path.read_text(), str(path))
+    docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+        if JS_PATH.match(node.value)
+    ]
+
+
+def test_no_arrow_from_the_package_into_js(tmp_path: Path) -> None:
+    """js/ holds the widgets' sources; the package loads only its built bundle
+    (codex_nb/widgets/static/), so an installed codex_nb never reaches out of itself."""
+    probe = tmp_path / "probe.py"
+    probe.write_text('"""Reads js/ (a docstring may say so)."""\nJS = ROOT.parent / "js"\n')
+    assert paths_into_js(probe) == ["js"]
+    offenders = {name: found for name, path in modules().items() if (found := paths_into_js(path))}
+    assert not offenders, f"modules that read js/ by path (load codex_nb/widgets/static/ instead): {offenders}"

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tomllib
+from importlib import metadata
 
 import pytest
-from helpers.paths import ROOT
+from helpers.paths import NOTEBOOKS, ROOT
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 
 def test_the_license_the_metadata_names_ships():
@@ -75,3 +80,64 @@ def test_the_version_comes_from_the_package_metadata() -> None:
     loaded, version = run.stdout.split()
     assert loaded == "False"
     assert version == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+def _lab_extras() -> list[str]:
+    """The extras .ci/setup installs for .ci/lab (its line `pip install -e ".[lab,...]"`)."""
+    script = (ROOT / ".ci" / "setup").read_text()
+    block = script[script.index('if [ "${CODEX_NB_SETUP:-test}" = "lab" ]') :]
+    extras = re.search(r'pip install -q -e "\.\[([\w,]+)\]"', block)
+    assert extras, "the lab profile of .ci/setup names no extras"
+    return extras.group(1).split(",")
+
+
+def _closure(requirements: list[str]) -> set[str]:
+    """Every distribution these requirements pull in (read from the installed metadata)."""
+    seen: set[str] = set()
+    todo = [Requirement(line) for line in requirements]
+    while todo:
+        req = todo.pop()
+        name = canonicalize_name(req.name)
+        if name in seen:
+            continue
+        seen.add(name)
+        for line in metadata.distribution(name).requires or []:
+            child = Requirement(line)
+            extra_of = [e for e in req.extras] or [""]
+            if child.marker is None or any(child.marker.evaluate({"extra": e}) for e in extra_of):
+                todo.append(child)
+    return seen
+
+
+def test_ci_lab_installs_what_the_notebooks_import() -> None:
+    """.ci/lab installs codex_nb with a few extras, not the test set: every module a notebook (or
+    an MCP server a notebook starts) imports must come from a distribution that install pulls in."""
+    extras = _lab_extras()
+    assert "test" not in extras
+    installed = _closure([f"codex_nb[{','.join(extras)}]"])
+    sources = [cell for nb in sorted(NOTEBOOKS.glob("*.ipynb")) for cell in _code_cells(nb)]
+    sources += [path.read_text() for path in (ROOT / "tests" / "mcp_servers").glob("*.py")]
+    modules = {
+        node.module if isinstance(node, ast.ImportFrom) else alias.name
+        for source in sources
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Import | ast.ImportFrom) and not getattr(node, "level", 0)
+        for alias in node.names
+    }
+    owners = metadata.packages_distributions()
+    missing = {
+        top: owners[top]
+        for top in {str(m).partition(".")[0] for m in modules}
+        if top in owners and not {canonicalize_name(d) for d in owners[top]} & installed
+    }
+    assert not missing, f"notebooks import modules .ci/lab does not install: {missing}"
+
+
+def _code_cells(path) -> list[str]:
+    """The Python of a notebook's code cells, magics and shell lines dropped."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return [
+        "\n".join(line for line in "".join(c["source"]).splitlines() if not line.lstrip().startswith(("%", "!")))
+        for c in cells
+        if c["cell_type"] == "code" and not "".join(c["source"]).startswith("%%")
+    ]

@@ -2,15 +2,19 @@
 
 ``protocol.json`` is generated from the binary (never hand-edited) by::
 
-    python -m codex_nb.app_server.schema [--codex PATH]
+    python -m codex_nb.app_server.schema [--codex PATH] [--release BIN ...]
 
-which runs ``codex app-server generate-json-schema --experimental --out DIR`` and keeps
-the methods in ``METHODS`` plus every definition they reach. Tests validate what we send
+(``bash .ci/compat --schema`` passes every release of ``.ci/codex-compat-versions``), which runs
+``codex app-server generate-json-schema --experimental --out DIR`` and keeps the methods in
+``CLIENT_REQUESTS`` / ``NOTIFICATIONS`` / ``SERVER_REQUESTS`` plus every definition they reach,
+merged over the supported range (``release_range``: what some release lacks is optional and
+notes the release that added it; ``range`` lists the releases and when each method came). Tests validate what we send
 and what the real server sends against it (``CodexAppServer(validate=True)``).
 
 Modules:
 
-* ``__main__``: regenerate ``protocol.json`` from the installed binary.
+* ``__main__``: regenerate ``protocol.json`` from the installed binaries.
+* ``release_range``: merge the releases' schemas into one.
 
 Layer: part of ``app_server/``.
 """
@@ -24,7 +28,16 @@ from typing import Any
 
 SCHEMA_FILE = Path(__file__).with_name("protocol.json")
 
-CLIENT_REQUESTS = ("initialize", "thread/start", "thread/resume", "turn/start", "turn/steer", "turn/interrupt")
+CLIENT_REQUESTS = (
+    "initialize",
+    "thread/start",
+    "thread/resume",
+    "thread/fork",
+    "thread/list",
+    "turn/start",
+    "turn/steer",
+    "turn/interrupt",
+)
 NOTIFICATIONS = (
     "error",
     "warning",

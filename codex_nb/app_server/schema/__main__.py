@@ -1,4 +1,8 @@
-"""Regenerate ``protocol.json`` from the installed Codex binary (see the package docstring)."""
+"""Regenerate ``protocol.json`` from the installed Codex binary (see the package docstring).
+
+With ``--release BIN`` (repeated: one binary per release of the supported range, as
+``.ci/codex-compat-install`` installs them) the file covers the range: ``range.merge`` makes what
+the releases disagree on optional and notes the release that added it."""
 
 from __future__ import annotations
 
@@ -7,11 +11,13 @@ import json
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..._process import run_sync
-from ..binary import check_version, codex_binary
+from ..binary import binary_version, codex_binary
+from . import release_range
 from . import CLIENT_REQUESTS, NOTIFICATIONS, SCHEMA_FILE, SERVER_REQUESTS
 
 
@@ -52,14 +58,25 @@ def _reach(flat: dict[str, Any], roots: list[str]) -> dict[str, Any]:
     return dict(sorted(keep.items()))
 
 
-def build(codex: Path) -> dict[str, Any]:
-    version = check_version(codex)
+def generated(codex: Path) -> dict[str, Any]:
+    """Every definition ``codex app-server generate-json-schema --experimental`` prints, flattened."""
     with tempfile.TemporaryDirectory() as tmp:
         done = run_sync([str(codex), "app-server", "generate-json-schema", "--experimental", "--out", tmp], timeout=300)
         if done.returncode != 0:
             raise subprocess.CalledProcessError(done.returncode, done.args, done.stdout, done.stderr)
-        flat = _load_all(Path(tmp))
-    client, notes, server = (_methods(flat, u) for u in ("ClientRequest", "ServerNotification", "ServerRequest"))
+        return _load_all(Path(tmp))
+
+
+def build(codex: Path, releases: Sequence[Path] = ()) -> dict[str, Any]:
+    version = binary_version(codex)
+    flat = generated(codex)
+    others = {binary_version(path): generated(path) for path in releases}
+    others.pop(version, None)
+    all_methods = {
+        v: {u: _methods(f, u) for u in ("ClientRequest", "ServerNotification", "ServerRequest")}
+        for v, f in {**others, version: flat}.items()
+    }
+    client, notes, server = (all_methods[version][u] for u in ("ClientRequest", "ServerNotification", "ServerRequest"))
     table: dict[str, Any] = {
         "client_requests": {
             m: {"params": client[m], "response": client[m].replace("Params", "Response")} for m in CLIENT_REQUESTS
@@ -78,12 +95,16 @@ def build(codex: Path) -> dict[str, Any]:
     missing = [r for r in roots if r not in flat]
     if missing:
         raise SystemExit(f"the generated schema lacks {missing}")
+    definitions = _reach(flat, roots)
+    if others:
+        definitions = release_range.merge(version, definitions, others, _reach)
     return {
         "codex_version": version,
         "command": "codex app-server generate-json-schema --experimental --out DIR",
-        "regenerate": "python -m codex_nb.app_server.schema",
+        "regenerate": "python -m codex_nb.app_server.schema --release BIN ... (.ci/compat --schema)",
+        "range": release_range.summary(version, all_methods),
         **table,
-        "definitions": _reach(flat, roots),
+        "definitions": definitions,
     }
 
 
@@ -91,10 +112,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--codex", type=Path, default=None, help="the native codex binary (default: resolver)")
     parser.add_argument("--out", type=Path, default=SCHEMA_FILE)
+    parser.add_argument(
+        "--release", type=Path, action="append", default=[], help="the native binary of another release of the range"
+    )
     args = parser.parse_args(argv)
-    data = build(args.codex or codex_binary())
+    data = build(args.codex or codex_binary(), args.release)
     args.out.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n", encoding="utf-8")
-    print(f"wrote {args.out} ({len(data['definitions'])} definitions, Codex {data['codex_version']})")
+    span = data["range"]
+    print(
+        f"wrote {args.out} ({len(data['definitions'])} definitions, Codex {data['codex_version']}, "
+        f"range {span['oldest']}..{span['newest']} from {len(span['releases'])} releases)"
+    )
     return 0
 
 

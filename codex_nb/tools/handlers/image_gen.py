@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict
 
+from ..._files import FileRefused, read_regular
 from ...protocol.serde import SerdeError, parse_exact
 from ..base import Tool
 from ..tool_errors import RespondToModel
@@ -38,7 +39,6 @@ from .seed_tools import (
     Backend,
     Handler,
     call_handler,
-    os_error_text,
     recorded_specs,
 )
 from .seed_tools import image_gen_enabled as image_gen_enabled  # the gate lives with the light shared part
@@ -175,16 +175,18 @@ class ImageGenTool(Tool):
 
     @staticmethod
     def _read_image(path_text: str, cwd: str) -> str:
-        path = Path(cwd, path_text)
+        """Blocking (``handle`` runs it on a worker thread): through the one path guard, so a NUL
+        byte, a FIFO, a device or a directory is an answer, never a crash or a hang."""
+        path = str(Path(cwd, path_text))
         try:
-            with path.open("rb") as f:
-                data = f.read(MAX_IMAGE_BYTES + 1)
-        except OSError as err:
-            raise RespondToModel(f"unable to read referenced image at `{path}`: {os_error_text(err)}") from None
+            data = read_regular(path, limit=MAX_IMAGE_BYTES, stat_first=False)
+        except FileRefused as refused:
+            if refused.step == "size":
+                raise RespondToModel(f"unable to process referenced image at `{path}`: larger than 32 MiB") from None
+            raise RespondToModel(f"unable to read referenced image at `{path}`: {refused.reason}") from None
         mime = mime_of(data)
-        if len(data) > MAX_IMAGE_BYTES or mime is None:
-            why = "larger than 32 MiB" if mime else "not a PNG, JPEG, GIF or WebP image"
-            raise RespondToModel(f"unable to process referenced image at `{path}`: {why}")
+        if mime is None:
+            raise RespondToModel(f"unable to process referenced image at `{path}`: not a PNG, JPEG, GIF or WebP image")
         return f"data:{mime};base64,{base64.b64encode(data).decode()}"
 
     async def handle(self, invocation: ToolInvocation) -> ToolOutput:

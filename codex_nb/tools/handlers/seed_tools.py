@@ -106,11 +106,6 @@ async def call_handler(handler: Handler, request: dict[str, Any], what: str) -> 
     return result
 
 
-def os_error_text(err: OSError) -> str:
-    """Rust's ``io::Error`` display, as Codex words a file it cannot read."""
-    return f"{err.strerror} (os error {err.errno})" if err.errno is not None and err.strerror else str(err)
-
-
 def bounded_text(value: Any, what: str) -> str:
     if not isinstance(value, str):
         raise RespondToModel(f"{what} must return text (str), got {type(value).__name__}")

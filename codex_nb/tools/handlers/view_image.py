@@ -10,10 +10,11 @@ with a ``data:`` URL of the file's own bytes and MIME type. ``detail`` is ``orig
 when the model supports original detail (``[codex_nb] image_detail_original``, on by
 default, as for Codex's current models), else ``high``.
 
-The file may be hostile: Codex reads it whole, codex_nb reads at most ``MAX_IMAGE_BYTES``
-(a larger file is refused from its size, unread), opens it without blocking and checks it
-with ``fstat`` (a FIFO swapped in after the ``stat`` cannot block), and refuses a decompression
-bomb. The read and the decode run on a sync worker thread: a slow disk or a large image
+The file may be hostile: Codex reads it whole, codex_nb reads it through ``codex_nb._files``
+(the guard every path-taking tool shares): at most ``MAX_IMAGE_BYTES`` (a larger file is refused
+from its size, unread), opened without blocking and checked with ``fstat`` (a FIFO swapped in
+after the ``stat`` cannot block), a NUL byte in the path answered as Codex's ``std::fs`` does;
+and it refuses a decompression bomb. The read and the decode run on a sync worker thread: a slow disk or a large image
 never stalls the kernel's event loop.
 """
 
@@ -22,11 +23,10 @@ from __future__ import annotations
 import base64
 import io
 import os
-import stat
 import time
 from typing import TYPE_CHECKING, Any
 
-from ...config.files import read_at_most
+from ..._files import FileRefused, read_regular
 from ...protocol.events import ItemCompleted, ItemStarted
 from ..arguments import parse_object, require_str
 from ..base import Tool
@@ -46,7 +46,6 @@ VIEW_IMAGE_DESCRIPTION = (
 UNSUPPORTED_IMAGE = "unable to process image: invalid or unsupported image data"
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 """codex_nb's bound (Codex has none): far above a screenshot or a photo; its base64 alone is ~27 MB of request."""
-_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
 _MIME = {
     "PNG": "image/png",
     "JPEG": "image/jpeg",
@@ -156,31 +155,15 @@ def load_image(path: str) -> tuple[bytes, str]:
 
 def read_image_file(path: str) -> bytes:
     try:
-        st = os.stat(path)
-    except OSError as err:
-        raise RespondToModel(f"unable to locate image at `{path}`: {_os_error(err)}") from None
-    _check_regular(path, st)
-    try:
-        fd = os.open(path, _OPEN_FLAGS)  # O_NONBLOCK: a FIFO swapped in after the stat cannot block the open
-    except OSError as err:
-        raise RespondToModel(f"unable to read image at `{path}`: {_os_error(err)}") from None
-    try:
-        _check_regular(path, os.fstat(fd))  # what was opened, not what was stat'ed
-        data = read_at_most(fd, MAX_IMAGE_BYTES + 1)
-    except OSError as err:
-        raise RespondToModel(f"unable to read image at `{path}`: {_os_error(err)}") from None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_IMAGE_BYTES:  # it grew after fstat
-        raise RespondToModel(_too_big(path, len(data), more=True))
-    return data
-
-
-def _check_regular(path: str, st: os.stat_result) -> None:
-    if not stat.S_ISREG(st.st_mode):
-        raise RespondToModel(f"image path `{path}` is not a file")
-    if st.st_size > MAX_IMAGE_BYTES:
-        raise RespondToModel(_too_big(path, st.st_size))
+        return read_regular(path, limit=MAX_IMAGE_BYTES)
+    except FileRefused as refused:
+        if refused.step == "locate":
+            raise RespondToModel(f"unable to locate image at `{path}`: {refused.reason}") from None
+        if refused.step == "kind":
+            raise RespondToModel(f"image path `{path}` is not a file") from None
+        if refused.step == "size":
+            raise RespondToModel(_too_big(path, refused.size, more=refused.grew)) from None
+        raise RespondToModel(f"unable to read image at `{path}`: {refused.reason}") from None
 
 
 def _too_big(path: str, size: int, *, more: bool = False) -> str:
@@ -207,8 +190,3 @@ def image_mime(data: bytes) -> str:
     if mime is None:
         raise RespondToModel(UNSUPPORTED_IMAGE)
     return mime
-
-
-def _os_error(err: OSError) -> str:
-    """Rust's ``io::Error`` display: ``No such file or directory (os error 2)``."""
-    return f"{err.strerror} (os error {err.errno})" if err.errno is not None and err.strerror else str(err)

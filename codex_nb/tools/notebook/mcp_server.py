@@ -2,7 +2,8 @@
 inside the kernel.
 
 Streamable HTTP on 127.0.0.1 only, at a port the OS picks, behind a bearer token made for this
-server (``secrets.token_urlsafe``): a request without it gets 401 before the MCP layer sees it.
+server (``secrets.token_urlsafe``, remembered in ``codex_nb._secrets`` so that no cassette writes
+it): a request without it gets 401 before the MCP layer sees it.
 The HTTP server runs on a thread of its own with its own event loop (uvicorn on the kernel's loop
 would install signal handlers and put the peer's I/O on the kernel's loop); every ``tools/call``
 is handed to the kernel's loop and runs through the session's own pipeline, so hooks, approvals
@@ -13,7 +14,14 @@ Everything a peer sends is bounded: a request body at 4 MiB, the tool calls runn
 (``max_calls``: one more gets a JSON-RPC error that says so, code ``BUSY``, at once instead of
 queueing behind the others) and the HTTP requests in flight (``max_requests``, the open event
 streams included: one more gets ``503`` with a JSON-RPC error body and ``Retry-After``); uvicorn's
-own ``limit_concurrency`` (64 more than that) bounds the open connections as a last resort.
+own ``limit_concurrency`` (``SPARE_CONNECTIONS`` + ``MAX_WAITING`` more than that) bounds the open
+connections as a last resort.
+Connecting needs no token, so a connection waiting for a request head (a new one, or a kept-alive
+one between requests) is what anyone can hold: it gets ``header_timeout`` seconds to send a whole
+head, and at most ``MAX_WAITING`` new ones wait at once (one more closes the oldest of them); a
+request without the token is answered ``401`` and its connection closed. Idle
+connections thus never fill the budget above, and the token holder's requests get through while
+someone holds sockets open.
 
 Codex is pointed at it with ``codex_config()`` (an ``mcp_servers.<name>`` table: the URL and the
 name of the environment variable holding the token, never the token itself) and ``env()``.
@@ -24,12 +32,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import hmac
-import secrets
 import socket
 import threading
 from collections.abc import Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..._secrets import mint_token
 from ...errors import ConfigError
 from ..base import Tool
 
@@ -45,6 +53,10 @@ MAX_REQUESTS = 32
 """HTTP requests one server has in flight (a client's open event stream is one)."""
 SPARE_CONNECTIONS = 64
 """Open connections beyond ``max_requests`` (idle keep-alive ones) before uvicorn answers a bare 503."""
+HEADER_TIMEOUT = 10.0
+"""Seconds a connection has to send a whole request head (from connecting, or from its last answer)."""
+MAX_WAITING = 64
+"""New connections (no request yet) waiting for a request head at once; one more closes the oldest."""
 BUSY = -32000
 """JSON-RPC error code (the implementation-defined server range) of a call over ``max_calls``."""
 
@@ -63,6 +75,7 @@ class NotebookMcpServer:
         name: str = SERVER_NAME,
         max_calls: int = MAX_CALLS,
         max_requests: int = MAX_REQUESTS,
+        header_timeout: float = HEADER_TIMEOUT,
     ) -> None:
         if max_calls < 1 or max_requests < 1:
             raise ConfigError(f"max_calls and max_requests must be at least 1, got {max_calls} and {max_requests}")
@@ -70,7 +83,7 @@ class NotebookMcpServer:
             raise ConfigError("no notebook tools to serve: turn them on with [codex_nb.notebook_tools] enabled = true")
         self.tools = {tool.name: tool for tool in tools}
         self.name = name
-        self.token = secrets.token_urlsafe(32)
+        self.token = mint_token()  # remembered: no cassette writes it, whatever its characters
         self._dispatch = dispatch
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -80,10 +93,13 @@ class NotebookMcpServer:
         self.port = 0
         self.max_calls = max_calls
         self.max_requests = max_requests
+        self.header_timeout = header_timeout
         self.in_flight = 0
         """Tool calls running now (read and written on the server thread only)."""
         self.refused = 0
         """Calls and requests turned away by the limits since the server started."""
+        self.dropped = 0
+        """Connections closed for sending no request head in time, or to make room for a new one."""
 
     @property
     def url(self) -> str:
@@ -158,9 +174,10 @@ class NotebookMcpServer:
                 log_level="warning",
                 lifespan="on",
                 ws="none",
+                http=_head_deadline_protocol(self),
                 timeout_graceful_shutdown=2,
                 # a last resort counting connections too (idle keep-alive ones): the gate answers more clearly first
-                limit_concurrency=self.max_requests + SPARE_CONNECTIONS,
+                limit_concurrency=self.max_requests + SPARE_CONNECTIONS + MAX_WAITING,
             )
             self._uvicorn = uvicorn.Server(config)  # off the main thread, serve() leaves the signals alone
             sock.listen(64)  # connections wait in the backlog until uvicorn accepts them
@@ -226,6 +243,59 @@ class NotebookMcpServer:
             raise
 
 
+def _head_deadline_protocol(server: NotebookMcpServer) -> type[Any]:
+    """uvicorn's h11 protocol, each connection given ``server.header_timeout`` to send a request head
+    and at most ``MAX_WAITING`` new ones (no request yet) waiting at once, the oldest closed first.
+    A kept-alive connection has had an authorised request (a refused one is closed with its answer),
+    so it is only timed, never closed to make room (the server thread's loop only: no lock)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    timers: dict[H11Protocol, asyncio.TimerHandle] = {}
+    new: dict[H11Protocol, None] = {}  # insertion order: the oldest first
+
+    def drop(conn: H11Protocol) -> None:
+        release(conn)
+        server.dropped += 1
+        conn.transport.close()
+
+    def release(conn: H11Protocol) -> None:
+        new.pop(conn, None)
+        timer = timers.pop(conn, None)
+        if timer is not None:
+            timer.cancel()
+
+    def wait(conn: H11Protocol, *, first: bool) -> None:
+        release(conn)
+        if first:
+            while len(new) >= MAX_WAITING:
+                drop(next(iter(new)))
+            new[conn] = None
+        timers[conn] = conn.loop.call_later(server.header_timeout, drop, conn)
+
+    class HeadDeadline(H11Protocol):
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            wait(self, first=True)
+
+        def data_received(self, data: bytes) -> None:
+            cycle = self.cycle
+            super().data_received(data)
+            if self.cycle is not cycle:  # a whole head arrived: the request runs
+                release(self)
+
+        def on_response_complete(self) -> None:
+            cycle = self.cycle
+            super().on_response_complete()
+            if self.cycle is cycle and not self.transport.is_closing():  # kept alive: waits for the next head
+                wait(self, first=False)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            release(self)
+            super().connection_lost(exc)
+
+    return HeadDeadline
+
+
 class _TokenGate:
     """ASGI: 401 unless ``Authorization: Bearer <token>`` (compared in constant time); 503 with a
     JSON-RPC error body when ``max_requests`` authorised requests are already in flight."""
@@ -242,9 +312,9 @@ class _TokenGate:
         if scope["type"] == "http":
             given = dict(scope.get("headers") or []).get(b"authorization", b"")
             if not hmac.compare_digest(given, self._expected):
-                await send(
-                    {"type": "http.response.start", "status": 401, "headers": [(b"content-type", b"text/plain")]}
-                )
+                # closed with the answer: a connection without the token is never kept alive
+                headers = [(b"content-type", b"text/plain"), (b"connection", b"close")]
+                await send({"type": "http.response.start", "status": 401, "headers": headers})
                 await send({"type": "http.response.body", "body": b"missing or wrong bearer token\n"})
                 return
             if self.open >= self.max_requests:

@@ -565,7 +565,7 @@ async def test_file_requests_refuse_fifos_hard_links_and_oversized_writes(
         done.set()
         watchdog.join()
     got = json.loads(result.last_agent_message)
-    assert "not a regular file (a FIFO)" in got[0]["error"] and "not a regular file" in got[1]["error"]
+    assert "not a regular file (a FIFO (named pipe))" in got[0]["error"] and "not a regular file" in got[1]["error"]
     assert "2 hard links" in got[2]["error"] and "2 hard links" in got[3]["error"]
     assert outside.read_text() == "keep me"
     assert "more than this client writes at once" in got[4]["error"] and not (work / "big.txt").exists()

@@ -6,8 +6,9 @@ from __future__ import annotations
 import os
 import tempfile
 
+from codex_nb._secrets import secret_values
+from codex_nb.cassettes.places import Places
 from codex_nb.cassettes.scrub import Scrubber
-from codex_nb.cassettes.places import Places, secret_values
 
 
 def _places(**named: str) -> Places:

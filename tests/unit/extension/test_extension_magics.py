@@ -21,7 +21,7 @@ from codex_nb.extension.panel import PanelCell, PanelNote, PlanPanel
 from codex_nb.extension.sources import SourceError, SourceRegistry
 from helpers.ipython_shell import codex_shell
 
-MAGICS = ("codex", "codex_plan", "codex_stop", "codex_config", "codex_hooks", "codex_tools")
+MAGICS = ("codex", "codex_plan", "codex_answers", "codex_stop", "codex_config", "codex_hooks", "codex_tools")
 PLAN = {"plan": [{"step": "Look", "status": "in_progress"}, {"step": "Fix", "status": "pending"}]}
 
 
@@ -76,7 +76,7 @@ def test_every_magic_has_help(shell: InteractiveShell, name: str, capsys: pytest
             "%codex --sesion a hi",
             "UsageError: unrecognized arguments: --sesion (did you mean --session?); usage: %codex [-h] "
             "[--model NAME] [--mode {default,plan}] [--session NAME] [--source VAR] [--panel] "
-            "[--out VAR] [message ...]",
+            "[--out VAR] [--cells N,M-K] [--outputs] [--vars A,B] [message ...]",
         ),
         (
             '%codex_config "my config.toml',

@@ -152,3 +152,8 @@ async def test_shortened_and_deduplicated_names_match_codex():
     assert len(codex_tools) == 2 and all(len(tools) >= 10 for _, tools in codex_tools.values()), codex_tools
     assert by_namespace(ours["search"]) == codex_tools
     assert mask(ours["echo"]["output"]) == mask(theirs["echo"]["output"])
+    # The binary fits namespace + "__" + name in 128 bytes, not each part in the 64 characters of
+    # ^[a-zA-Z0-9_-]{1,64}$: a 116-character tool name and a 113-character namespace reach its model
+    # (docs/compatibility.md). Pinned, so a Codex bump that changes it shows here.
+    lengths = {ns["name"]: max(len(t["name"]) for t in ns["tools"]) for ns in theirs["search"]["tools"]}
+    assert lengths["mcp__names"] == 116 and max(len(ns) for ns in lengths) == 113, lengths

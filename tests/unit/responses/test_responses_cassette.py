@@ -374,3 +374,35 @@ async def test_an_interrupted_stream_is_not_recorded(tmp_path: Path) -> None:
         assert await asyncio.to_thread(srv.disconnected.wait, 5)
     assert result.status == "interrupted"
     assert not path.exists()
+
+
+def _cut(chunks: list[Any]) -> list[Any]:
+    whole = "".join(c for c in chunks if isinstance(c, str))
+    return [whole[: whole.index("response.completed")]]  # ends before the stream's last event
+
+
+def _garbled(chunks: list[Any]) -> list[Any]:
+    return ["".join(c for c in chunks if isinstance(c, str)).replace("data: {", "data: {{", 1)]
+
+
+@pytest.mark.parametrize(
+    ("edit", "what"),
+    [
+        (_cut, "stream closed before response.completed"),
+        (_garbled, "malformed event from the model provider (not JSON"),
+    ],
+)
+async def test_a_cut_or_garbled_recorded_stream_is_named_by_its_line(tmp_path: Path, edit: Any, what: str) -> None:
+    path = tmp_path / "turns.cassette.jsonl"
+    await record(path)
+    lines = path.read_text().splitlines()
+    broken = json.loads(lines[2])  # the second response: the answer after the plan
+    broken["response"]["body"]["chunks"] = edit(broken["response"]["body"]["chunks"])
+    path.write_text("\n".join([*lines[:2], json.dumps(broken), *lines[3:]]) + "\n")
+    model = cx.ResponsesModel(model="local-model", base_url=DEAD, cassette=path)
+    result = await cx.Session().run_turn("make a plan", model=model)
+    assert result.status == "failed"
+    error = result.error or ""
+    assert error.startswith(f"cassette {path}, line 3: the recorded response stream is broken"), error
+    assert what in error and "already played" not in error, error
+    assert "restore the line from git or re-record with record_mode='all'" in error

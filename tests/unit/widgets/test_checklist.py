@@ -9,7 +9,6 @@ import os
 import shutil
 import subprocess
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,7 @@ from codex_nb.protocol.plan import UpdatePlanArgs
 from codex_nb.protocol.events import PlanUpdate
 from codex_nb.protocol.plan import PlanItemArg, StepStatus
 from codex_nb.widgets import browser_messages as wire
-from codex_nb.widgets._static import BundleError, bundle_esm, static_dir
+from codex_nb.widgets._static import asset
 from codex_nb.widgets.checklist import SNAPSHOT_KEYS, PlanChecklist
 from codex_nb.widgets.plan_static import _fallback_text, static_html
 from codex_nb.widgets.testing import RecordingComm, recording_comms
@@ -177,7 +176,7 @@ def test_a_second_view_gets_the_same_state(session: cx.Session) -> None:
     state = comm.updates()[-1]
     for key in (*SNAPSHOT_KEYS, "turn_status", "error", "protocol_error"):
         assert state[key] == getattr(widget, key), key
-    assert state["_esm"] == bundle_esm("plan_checklist.js")
+    assert state["_esm"] == asset("plan_checklist.js").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(
@@ -424,19 +423,6 @@ def test_huge_snapshot_is_accepted_and_rendered_statically(session: cx.Session) 
 # ---------------------------------------------------------------- JS assets and protocol
 
 
-def test_static_dir_is_the_js_directory_in_a_checkout() -> None:
-    assert static_dir() == JS
-
-
-def test_static_dir_prefers_the_wheel_layout(tmp_path: Path) -> None:
-    package = tmp_path / "site" / "codex_nb"
-    (package / "_static").mkdir(parents=True)
-    (package / "_static" / "protocol.json").write_text("{}")
-    assert static_dir(package) == package / "_static"
-    with pytest.raises(FileNotFoundError, match="force-include js/"):
-        static_dir(tmp_path / "nowhere" / "codex_nb")
-
-
 def test_python_and_js_read_the_same_protocol() -> None:
     script = (
         "import * as p from './protocol.js';"
@@ -455,27 +441,3 @@ def test_python_and_js_read_the_same_protocol() -> None:
         "turn": wire.protocol()["turn_statuses"],
     }
     assert set(wire.protocol()["turn_statuses"]) >= {"idle", "running", "completed", "interrupted", "failed"}
-
-
-@pytest.mark.parametrize("entry", ["plan_checklist.js", "prompts.js", "turn_controls.js"])
-def test_the_bundled_esm_is_one_valid_module(tmp_path: Path, entry: str) -> None:
-    bundle = bundle_esm(entry)
-    assert 'from "./' not in bundle
-    path = tmp_path / "bundle.mjs"
-    path.write_text(bundle, encoding="utf-8")
-    script = f"const m = await import({json.dumps(path.as_uri())}); console.log(typeof m.default.render);"
-    out = subprocess.run([node(), "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "function"
-
-
-def test_the_linker_rejects_unsupported_imports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from codex_nb.widgets import _static
-
-    (tmp_path / "protocol.json").write_text("{}")
-    (tmp_path / "a.js").write_text('import * as b from "./b.js";\n')
-    (tmp_path / "c.js").write_text('import { x as y } from "./d.js";\n')
-    monkeypatch.setattr(_static, "static_dir", lambda: tmp_path)
-    with pytest.raises(BundleError, match="unsupported relative import"):
-        _static._link("a.js", set(), [], entry=True)
-    with pytest.raises(BundleError, match="renamed imports"):
-        _static._link("c.js", set(), [], entry=True)

@@ -194,22 +194,6 @@ async def test_detach_keeps_what_is_shown_and_ignores_later_turns() -> None:
     assert view.entries[-1]["text"] == "First."
 
 
-def test_the_transcript_bundle_is_one_valid_module(tmp_path) -> None:
-    import json
-    import shutil
-    import subprocess
-
-    from codex_nb.widgets._static import bundle_esm
-
-    node = shutil.which("node")
-    assert node, "node is required for the widget JS checks"
-    path = tmp_path / "transcript.mjs"
-    path.write_text(bundle_esm("transcript.js"), encoding="utf-8")
-    script = f"const m = await import({json.dumps(path.as_uri())}); console.log(typeof m.default.render);"
-    out = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "function"
-
-
 def _tool_turn(bus: EventBus, calls: int, *, detail: str = "x") -> None:
     bus.emit(TurnStarted(turn_id="t1"), id="t1", turn_id="t1")
     for i in range(calls):

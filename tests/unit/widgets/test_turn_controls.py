@@ -151,14 +151,6 @@ def test_js_uses_the_protocol_kinds():
         assert name in TurnControls.class_trait_names(sync=True)
 
 
-def test_bundle_links():
-    from codex_nb.widgets._static import bundle_esm
-
-    bundle = bundle_esm("turn_controls.js")
-    assert "import " not in bundle.replace("// ", "")  # every relative import was inlined
-    assert bundle.count("export default") == 1
-
-
 def test_session_convenience(session):
     with recording_comms():
         controls = cx.TurnControls(session)

@@ -1,0 +1,114 @@
+// The sessions browser view: a sortable, filterable table of a Codex home's saved sessions
+// (synced `rows`), the running app-server's own thread list (`live`), and Resume / Fork for the
+// selected one. Sort, filter and selection are synced traits (the kernel has the same API);
+// Resume, Fork and Refresh are messages, checked against protocol.json by the kernel.
+import { SESSIONS_TO_KERNEL, SESSION_COLUMNS, newRequestId } from "./protocol.js";
+import { sessionCells, visibleSessions } from "./sessions_view.js";
+
+const TITLES = /** @type {Record<string, string>} */ ({
+  started: "Started", cwd: "Folder", prompt: "First prompt", model: "Model", turns: "Turns", plan: "Plan", status: "Last turn",
+});
+
+export default {
+  /** @param {{model: any, el: HTMLElement}} ctx */
+  render({ model, el }) {
+    const root = document.createElement("div");
+    root.className = "cx-sessions";
+    root.dataset.lmSuppressShortcuts = "true";  // typing in the filter must not drive the notebook
+    const bar = document.createElement("div");
+    bar.className = "cx-sessions-bar";
+    const filter = document.createElement("input");
+    filter.type = "search";
+    filter.placeholder = "Filter sessions (folder, prompt, model…)";
+    filter.setAttribute("aria-label", "Filter sessions");
+    const resume = document.createElement("button");
+    resume.type = "button";
+    resume.textContent = "Resume";
+    const fork = document.createElement("button");
+    fork.type = "button";
+    fork.textContent = "Fork";
+    const refresh = document.createElement("button");
+    refresh.type = "button";
+    refresh.textContent = "Refresh";
+    const note = document.createElement("span");
+    note.className = "cx-sessions-note";
+    note.setAttribute("role", "status");
+    bar.append(filter, resume, fork, refresh, note);
+    const table = document.createElement("table");
+    table.className = "cx-sessions-table";
+    const live = document.createElement("div");
+    live.className = "cx-sessions-live";
+    root.append(bar, table, live);
+    el.append(root);
+
+    /** @param {string} kind */
+    const send = (kind) => {
+      /** @type {Record<string, unknown>} */
+      const message = { id: newRequestId(), kind };
+      if (kind !== SESSIONS_TO_KERNEL.refresh) message.session = model.get("selected");
+      model.send(message);
+    };
+    resume.addEventListener("click", () => send(SESSIONS_TO_KERNEL.resume));
+    fork.addEventListener("click", () => send(SESSIONS_TO_KERNEL.fork));
+    refresh.addEventListener("click", () => send(SESSIONS_TO_KERNEL.refresh));
+    filter.addEventListener("input", () => {
+      model.set("query", filter.value);
+      model.save_changes();
+    });
+
+    const draw = () => {
+      const features = model.get("features") ?? {};
+      const selected = model.get("selected");
+      if (filter.value !== model.get("query")) filter.value = model.get("query");
+      resume.hidden = !features.resume;
+      fork.hidden = !features.fork;  // a binary without thread/fork: no button
+      refresh.hidden = !features.resume;
+      resume.disabled = fork.disabled = !selected;
+      note.textContent = model.get("error") || model.get("status");
+      const rows = visibleSessions(model.get("rows") ?? [], model.get("query"), model.get("sort_by"), model.get("descending"));
+      const head = document.createElement("tr");
+      for (const column of SESSION_COLUMNS) {
+        const th = document.createElement("th");
+        const arrow = model.get("sort_by") === column ? (model.get("descending") ? " ▾" : " ▴") : "";
+        th.textContent = TITLES[column] + arrow;
+        th.setAttribute("role", "button");
+        th.tabIndex = 0;
+        th.addEventListener("click", () => {
+          model.set("descending", model.get("sort_by") === column ? !model.get("descending") : false);
+          model.set("sort_by", column);
+          model.save_changes();
+        });
+        head.append(th);
+      }
+      const body = rows.map((row) => {
+        const tr = document.createElement("tr");
+        tr.dataset.id = row.id;
+        tr.tabIndex = 0;
+        if (row.id === selected) tr.className = "cx-selected";
+        if (row.problem) tr.title = row.problem;
+        const cells = /** @type {Record<string, string>} */ (sessionCells(row));
+        for (const column of SESSION_COLUMNS) {
+          const td = document.createElement("td");
+          td.textContent = cells[column];
+          tr.append(td);
+        }
+        tr.addEventListener("click", () => {
+          model.set("selected", row.id);
+          model.save_changes();
+        });
+        return tr;
+      });
+      table.replaceChildren(head, ...body);
+      const threads = model.get("live") ?? [];
+      live.textContent = threads.length
+        ? `The running app-server knows ${threads.length} thread(s): ` + threads.map((/** @type {any} */ t) => t.preview || t.id).join(" · ")
+        : "";
+    };
+    const names = ["rows", "live", "query", "sort_by", "descending", "selected", "features", "status", "error"];
+    for (const name of names) model.on(`change:${name}`, draw);
+    draw();
+    return () => {
+      for (const name of names) model.off(`change:${name}`, draw);
+    };
+  },
+};

@@ -1,0 +1,209 @@
+"""The app-server smoke suite ``bash .ci/compat`` runs on every Codex release of the supported range
+(``.ci/codex-compat-versions``): a turn whose plan updates reach the checklist, its text, an
+approval, a question, Stop, steer, resume and fork, each offline against the local Responses server
+and validated against the range's merged schema (a message the schema does not cover fails the check).
+The test names are the checks of the Compatibility page's table (``tests/compat/report.py``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import threading
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import codex_nb as cx
+from codex_nb.testing import RecordingSubscriber, ResponsesServer
+
+from helpers.app_server_helpers import PLAN_TOOLS, SCOPE_QUESTION, Reached, Waiter, of_type, plan_call
+
+pytestmark = pytest.mark.compat
+
+ESCALATED = {"cmd": "touch approved.txt", "sandbox_permissions": "require_escalated", "justification": "make a file"}
+
+
+@contextlib.asynccontextmanager
+async def release_codex(
+    binary: Path, script: list[Any], home: Path, **overrides: Any
+) -> AsyncIterator[tuple[cx.CodexAppServer, ResponsesServer]]:
+    async with ResponsesServer(script, allow_leftover=True) as srv:
+        srv.write_codex_home(home, **{**PLAN_TOOLS, **overrides})
+        env = {**os.environ, "OPENAI_API_KEY": "sk-local-test"}
+        async with cx.CodexAppServer(binary=binary, codex_home=home, env=env, validate=True) as server:
+            yield server, srv
+            assert server.connection is not None and server.connection.schema_errors == []
+
+
+class Gate:
+    """A script entry that tells the test Codex is sampling, then holds the answer until opened."""
+
+    def __init__(self, then: list[Any]) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.reached = asyncio.Event()
+        self.opened = threading.Event()
+        self.then = then
+
+    def __call__(self, body: dict[str, Any]) -> list[Any]:
+        self.loop.call_soon_threadsafe(self.reached.set)
+        self.opened.wait(60)
+        return self.then
+
+
+async def test_plan(release_binary: Path, tmp_path: Path) -> None:
+    script = [
+        [plan_call([("read", "in_progress"), ("write", "pending")], call_id="p1")],
+        [plan_call([("read", "completed"), ("write", "completed")], call_id="p2", explanation="done")],
+        [cx.assistant_message("finished")],
+    ]
+    async with release_codex(release_binary, script, tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        checklist = cx.PlanChecklist(thread, max_rate=None)
+        result = await thread.start_turn("plan it")
+        await checklist.settled()
+    assert result.status == "completed"
+    assert checklist.revision == 2 and checklist.explanation == "done"
+    assert [s["status"] for s in checklist.steps] == ["completed", "completed"]
+
+
+async def test_text(release_binary: Path, tmp_path: Path) -> None:
+    async with release_codex(release_binary, [[cx.assistant_message("hello there")]], tmp_path / "home") as (
+        server,
+        _srv,
+    ):
+        thread = await server.start_thread(cwd=tmp_path)
+        log = RecordingSubscriber(thread)
+        result = await thread.start_turn("say hello")
+    assert result.status == "completed"
+    assert "".join(e.msg.delta for e in log.of_type("agent_message_delta")) == "hello there"
+    assert [i["type"] for i in result.items][-1] == "agentMessage"
+
+
+async def test_approval(release_binary: Path, tmp_path: Path) -> None:
+    script = [[cx.function_call("exec_command", ESCALATED, call_id="e1")], [cx.assistant_message("ok")]]
+    home = tmp_path / "home"
+    async with release_codex(
+        release_binary, script, home, approval_policy="on-request", sandbox_mode="workspace-write"
+    ) as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        prompts = cx.PromptsWidget(thread)
+        prompts.receive({"kind": "ready", "id": "view"})
+
+        def person(event: cx.events.Event) -> None:
+            if event.msg.type == "exec_approval_request":
+                request = thread.frontend_requests.pending[0]
+                assert prompts.receive({"kind": "answer_approval", "id": request.id, "decision": "approve"})
+
+        thread.subscribe(person)
+        result = await thread.start_turn("make the file")
+        prompts.close()
+    assert result.status == "completed" and (tmp_path / "approved.txt").exists()
+    assert thread.server_requests.answered == [("item/commandExecution/requestApproval", {"decision": "accept"})]
+
+
+async def test_question(release_binary: Path, tmp_path: Path) -> None:
+    script = [[cx.function_call("request_user_input", SCOPE_QUESTION, call_id="q1")], [cx.assistant_message("ok")]]
+    async with release_codex(release_binary, script, tmp_path / "home") as (server, srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        prompts = cx.PromptsWidget(thread)
+        prompts.receive({"kind": "ready", "id": "view"})
+        asked = Waiter(thread, of_type("request_user_input"))
+        handle = thread.start_turn("ask me", mode="plan")
+        await asked.wait()
+        request = thread.frontend_requests.pending[0]
+        assert prompts.receive({"kind": "answer_user_input", "id": request.id, "answers": {"scope": "Large"}})
+        result = await handle
+        prompts.close()
+        second = srv.requests[1]
+    assert result.status == "completed"
+    outputs = [i["output"] for i in second["input"] if i.get("type") == "function_call_output"]
+    assert json.loads(outputs[0]) == {"answers": {"scope": {"answers": ["Large"]}}}
+
+
+async def test_stop(release_binary: Path, tmp_path: Path) -> None:
+    sampling = Reached()
+    script = [[plan_call([("wait", "in_progress")], call_id="p1")], sampling]
+    async with release_codex(release_binary, script, tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        controls = cx.TurnControls(thread)
+        handle = thread.start_turn("go")
+        await sampling.wait()
+        assert controls.stop(request_id="stop-1") == {"id": "stop-1", "outcome": "interrupting"}
+        result = await handle
+    assert result.status == "interrupted" and controls.status == "interrupted"
+
+
+async def test_steer(release_binary: Path, tmp_path: Path) -> None:
+    seen: list[bool] = []
+
+    def after(body: dict[str, Any]) -> list[Any]:
+        seen.append("steered text" in json.dumps(body["input"]))
+        return [cx.assistant_message("steered")]
+
+    gate = Gate([plan_call([("a", "in_progress")], call_id="p1")])
+    async with release_codex(release_binary, [gate, after], tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        assert server.features["turn/steer"]
+        handle = thread.start_turn("go")
+        await asyncio.wait_for(gate.reached.wait(), 60)
+        await thread.steer("steered text")
+        gate.opened.set()
+        result = await handle
+    assert result.status == "completed" and seen == [True]
+
+
+async def _saved_thread(binary: Path, home: Path, cwd: Path) -> str:
+    async with release_codex(binary, [[cx.assistant_message("first")]], home) as (server, _srv):
+        thread = await server.start_thread(cwd=cwd)
+        assert (await thread.start_turn("remember 42")).status == "completed"
+        return thread.thread_id
+
+
+def remembers(seen: list[bool]) -> Callable[[dict[str, Any]], list[Any]]:
+    """A model step noting whether the saved turn's prompt is in the history Codex sends."""
+
+    def step(body: dict[str, Any]) -> list[Any]:
+        seen.append("remember 42" in json.dumps(body["input"]))
+        return [cx.assistant_message("answered")]
+
+    return step
+
+
+async def test_resume(release_binary: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    thread_id = await _saved_thread(release_binary, home, tmp_path)
+    seen: list[bool] = []
+    async with release_codex(release_binary, [remembers(seen)], home) as (server, _srv):  # a new process: from disk
+        thread = await server.resume_thread(thread_id)
+        result = await thread.start_turn("what was it?")
+        listed = await server.list_threads(limit=10)
+    assert result.status == "completed" and seen == [True]
+    assert thread_id in [t["id"] for t in listed["data"]]
+
+
+async def test_fork(release_binary: Path, tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    thread_id = await _saved_thread(release_binary, home, tmp_path)
+    seen: list[bool] = []
+    async with release_codex(release_binary, [remembers(seen)], home) as (server, _srv):
+        assert server.features["thread/fork"]
+        fork = await server.fork_thread(thread_id)
+        result = await fork.start_turn("and now?")
+    assert fork.thread_id != thread_id and result.status == "completed" and seen == [True]
+
+
+CHECKS: list[Callable[..., Any]] = [
+    test_plan,
+    test_text,
+    test_approval,
+    test_question,
+    test_stop,
+    test_steer,
+    test_resume,
+    test_fork,
+]
+"""The Compatibility table's columns, in order."""

@@ -1,0 +1,117 @@
+"""The supported Codex range: a binary outside it gets one clear error (version, range, fix), the
+features a release offers follow from the range's method table, and the merged schema accepts what
+the oldest release sends. The out-of-range binaries are stand-in executables that only report a
+version (``codex --version``); the protocol checks run on the real pinned binary."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+import codex_nb as cx
+from codex_nb.app_server import binary as binaries
+from codex_nb.app_server import versions
+from codex_nb.app_server.process import live_process_groups
+from codex_nb.app_server.schema import SchemaValidator, protocol
+from codex_nb.testing import pinned_codex_version
+
+from helpers.app_server_helpers import plan_call, real_codex
+from helpers.paths import ROOT
+
+
+def stand_in(tmp_path: Path, version: str) -> Path:
+    """An executable that answers ``--version`` as Codex ``version`` would (and nothing else)."""
+    path = tmp_path / f"codex-{version}"
+    path.write_text(f"#!/bin/sh\necho 'codex-cli {version}'\n")
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return path
+
+
+def test_the_range_is_the_compat_lists_first_and_last_release_and_ends_at_the_pin() -> None:
+    listed = [
+        line.strip()
+        for line in (ROOT / ".ci" / "codex-compat-versions").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert binaries.supported_range() == (listed[0], listed[-1]) == ("0.160.0", pinned_codex_version())
+    assert versions.checked_releases() == listed  # protocol.json was merged from exactly these
+
+
+@pytest.mark.parametrize(("version", "relation"), [("0.150.0", "older than"), ("0.172.0", "newer than")])
+async def test_a_binary_outside_the_range_is_refused_with_version_range_and_fix(
+    tmp_path: Path, version: str, relation: str
+) -> None:
+    binary = stand_in(tmp_path, version)
+    before = live_process_groups()
+    server = cx.CodexAppServer(binary=binary, codex_home=tmp_path / "home")
+    with pytest.raises(binaries.CodexVersionError) as caught:
+        await server.start()
+    message = str(caught.value)
+    oldest, newest = binaries.supported_range()
+    assert f"is Codex {version}, {relation} the releases codex_nb supports ({oldest} .. {newest})" in message
+    assert f"npm install -g @openai/codex@{newest}" in message
+    assert isinstance(caught.value, cx.app_server.CodexBinaryError)  # what callers already catch
+    assert (caught.value.version, caught.value.oldest, caught.value.newest) == (version, oldest, newest)
+    assert caught.value.__cause__ is None and caught.value.__context__ is None  # no traceback from deep inside
+    assert server.process is None and live_process_groups() == before  # nothing was started
+
+
+@pytest.mark.parametrize("version", ["0.160.0", "0.165.0", "0.169.0", "0.171.0"])
+def test_every_release_of_the_range_passes_the_version_check(tmp_path: Path, version: str) -> None:
+    from codex_nb.app_server.binary import check_version
+
+    assert check_version(stand_in(tmp_path, version)) == version
+
+
+def test_features_follow_the_method_table() -> None:
+    assert all(versions.features_of("0.160.0").values())
+    assert all(versions.features_of(pinned_codex_version()).values())
+    assert not any(versions.features_of("0.150.0").values())  # before the range nothing is known to be there
+    assert all(versions.features_of(None).values())  # no version (a cassette without one): nothing hidden on a guess
+    assert versions.method_since("thread/search/stream") == "0.171.0"  # one the pin's range added
+    assert versions.method_since("no/such/method") is None
+
+
+def test_fields_newer_releases_added_are_optional_and_say_since_when() -> None:
+    defs = protocol()["definitions"]
+    assert defs["Turn"]["properties"]["rootTurnId"]["x-codex-since"] == "0.162.1"
+    assert "rootTurnId" not in defs["Turn"].get("required", [])
+    validator = SchemaValidator()
+    turn = {"id": "t1", "items": [], "status": "completed", "error": None}
+    assert validator.errors("Turn", turn) == []  # the 0.160 shape, without rootTurnId
+    assert validator.errors("Turn", {**turn, "rootTurnId": "t0"}) == []
+
+
+@pytest.mark.requires_codex
+async def test_the_real_binary_reports_version_and_features_and_forks_and_lists(tmp_path: Path) -> None:
+    script = [[plan_call([("look", "completed")], call_id="p1")], [cx.assistant_message("hello")]]
+    async with real_codex(script, tmp_path / "home", allow_leftover=True) as (server, _srv):
+        assert server.version == pinned_codex_version()
+        assert server.features == dict.fromkeys(versions.FEATURES, True)
+        thread = await server.start_thread(cwd=tmp_path)
+        assert (await thread.start_turn("say hello")).status == "completed"
+        listed = await server.list_threads(limit=10)
+        assert thread.thread_id in [t["id"] for t in listed["data"]]
+        fork = await server.fork_thread(thread.thread_id, cwd=tmp_path)
+        assert fork.thread_id != thread.thread_id and fork.info["thread"].get("forkedFromId") == thread.thread_id
+        with pytest.raises(
+            binaries.CodexVersionError, match=r"does not offer thread/nope: it answered .*supports Codex"
+        ):
+            await server.request_feature("thread/nope", {})
+        assert server.connection.schema_errors == []
+
+
+@pytest.mark.requires_codex
+async def test_a_method_the_server_refuses_is_marked_missing(tmp_path: Path) -> None:
+    async with real_codex([], tmp_path / "home") as (server, _srv):
+        server.version = "0.171.0"
+        # as a build without thread/fork would answer: the real server's own refusal of an unknown method
+        with pytest.raises(binaries.CodexVersionError):
+            await server.request_feature("thread/nope", {})
+        assert "thread/nope" in server._refused
+        server._refused.add("thread/fork")
+        assert server.features["thread/fork"] is False
+        with pytest.raises(binaries.CodexVersionError, match="does not offer thread/fork"):
+            await server.fork_thread("x")
