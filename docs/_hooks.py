@@ -2,9 +2,9 @@
 
 * The teaching notebooks in ``notebooks/`` become the site's tutorials from their stored outputs
   (nothing is executed at build time). A widget view needs a kernel that a static page does not
-  have, so each widget output is shown by the HTML the widget rendered of its *final* state: the
-  notebook stores it beside the view (``metadata.codex_nb.final_html``, written by
-  ``python .ci/notebook_widgets.py``); without it, the HTML of the moment it was displayed.
+  have, so each widget output is shown by its stored ``text/html``: the widget updates that
+  display in place when its turn ends, so it holds the final state (``.ci/execute_notebooks.py``
+  re-executes a notebook and stores it; nbval checks it).
 * ``CHANGELOG.md`` and ``CONTRIBUTING.md`` at the repository root are pages too, so each is kept
   in one place.
 * The site works offline: a notebook page's scripts that nbconvert loads from a CDN (MathJax,
@@ -50,9 +50,6 @@ def static_notebook(notebook: dict[str, Any]) -> dict[str, Any]:
             if WIDGET_VIEW not in data:
                 continue
             del data[WIDGET_VIEW]
-            final = output.get("metadata", {}).get("codex_nb", {}).get("final_html")
-            if final is not None:
-                data["text/html"] = final
     return shown
 
 

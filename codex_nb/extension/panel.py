@@ -5,7 +5,8 @@ while other cells run. Placement is done by ``sidecar`` (a maintained JupyterLab
 ipywidgets 8 extension: an Output widget that lives in the right side area), not by a
 front-end extension of ours. Whether a side area exists is only known in the browser, so
 the cell that opens the panel shows a small note widget whose view reports it
-(``{id, kind: "placed", area}``, ``protocol.json`` widget ``plan_panel``). Where the view
+(``{id, kind: "placed", area}``, ``protocol.json`` widget ``plan_panel``); the sidecar is made
+when a view reports a side area (its view cannot be built anywhere else). Where the view
 says ``cell`` (Notebook 7, VS Code, classic Notebook) or ``sidecar`` is not installed, the
 same checklist and Stop control appear in that cell's output, and the note says why.
 
@@ -192,13 +193,20 @@ class PlanPanel:
             return cell
         if self.sidecar is not None:  # the user may have closed its tab: a new one reappears
             self.sidecar.close()
-        self.sidecar = sidecar(title=TITLE)
-        self.sidecar.append_display_data(self.content)
+            self.sidecar = None
         return cell
 
     def _placed(self, cell: PanelCell, area: str) -> None:
+        # The sidecar is made once a view says the page has a side area: a Sidecar's view fails
+        # to build where there is none (Notebook 7 logged "Could not create a view" on every
+        # Run All of the quickstart).
         if area == "cell":
             cell.show_inline(self.content)
+        elif self.sidecar is None:
+            sidecar = sidecar_class()
+            if sidecar is not None:
+                self.sidecar = sidecar(title=TITLE)
+                self.sidecar.append_display_data(self.content)
 
     def close(self) -> None:
         if self.sidecar is not None:

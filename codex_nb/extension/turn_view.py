@@ -4,7 +4,9 @@ Stop control, checklist, transcript (assistant text as it streams, tool calls an
 outputs) and prompts follow the source's events (the widgets take any event source); a one-line outcome under them says how the turn ended, including the
 error of a turn that failed, because output a background task prints after its cell
 ended is lost. The box carries a stable ``text/plain`` / ``text/html`` for nbval and
-viewers without a widget manager.
+viewers without a widget manager, updated in place to the turn's final state at the end of the
+next cell that runs (``FinalStateFallback``), so a saved notebook does not show a finished turn
+as running.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 import ipywidgets
 
 from ..widgets.checklist import PlanChecklist
+from ..widgets.final_state import FinalStateFallback
 from ..widgets.prompts import PromptsWidget
 from ..widgets.static_fallback import StaticFallback
 from ..widgets.transcript import Transcript
@@ -42,7 +45,7 @@ def _last_agent_item(items: list[dict[str, Any]]) -> str:
     return ""
 
 
-class TurnView(StaticFallback, ipywidgets.VBox):
+class TurnView(FinalStateFallback, ipywidgets.VBox):
     """Controls, checklist, prompts and outcome of one ``%%codex`` turn (or the live plan of a session)."""
 
     children: tuple[Any, ...]  # VBox's trait; ipywidgets has no types, and it is assigned below
@@ -93,6 +96,10 @@ class TurnView(StaticFallback, ipywidgets.VBox):
             self.outcome.value = f"Turn failed: {type(err).__name__}: {err}"
         else:
             self.outcome.value = outcome_text(task.result())
+
+    def before_static(self) -> None:
+        """Send the checklist's coalesced snapshot, so the stored output and the view agree."""
+        self.checklist.before_static()
 
     def parts(self) -> list[Any]:
         return [c for c in self.children if isinstance(c, StaticFallback)]

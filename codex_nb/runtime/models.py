@@ -6,9 +6,11 @@ when over- or under-used, so a test or notebook sees its script go wrong at once
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import dataclasses
 import inspect
+import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import KW_ONLY, dataclass, field
 from typing import Any, TypeGuard
@@ -37,6 +39,11 @@ class ScriptedModel:
     it was sent) in ``requests``, for tests and notebooks that inspect what the model saw.
     Off by default: a copy per step is the whole history per step.
 
+    ``pace=0.8`` waits that many seconds before each response, as a real model takes time to
+    answer, so a notebook shows its turn live (the checklist moving, Stop enabled) instead of
+    finishing at once. The wait is an ``asyncio.sleep``: Stop cancels it, and a response
+    whose wait was cancelled stays unused. Off (0) by default.
+
     ```pycon
     >>> import asyncio, codex_nb as cx
     >>> model = cx.ScriptedModel([[cx.assistant_message("hello")]])
@@ -55,6 +62,8 @@ class ScriptedModel:
     """Scripted token usage per response (Responses API ``usage`` dicts, e.g. ``{"total_tokens": 1200}``);
     after each response ``last_usage`` holds its entry, which ``get_context_remaining`` counts."""
     last_usage: dict[str, int] | None = None
+    pace: float = 0.0
+    """Seconds to wait before each response (0: answer at once)."""
     _requests: list[ModelRequest] = field(default_factory=list, init=False, repr=False)
     _used: int = field(default=0, init=False, repr=False)
 
@@ -78,6 +87,8 @@ class ScriptedModel:
                     f"got {type(step).__name__}. Wrap a single item in a list."
                 )
         self.responses = list(self.responses)
+        if isinstance(self.pace, bool) or not isinstance(self.pace, (int, float)) or not 0 <= self.pace < math.inf:
+            raise ScriptedModelError(f"pace must be a number of seconds >= 0 (e.g. pace=0.8); got {self.pace!r}")
 
     @property
     def remaining(self) -> int:
@@ -86,6 +97,8 @@ class ScriptedModel:
 
     async def sample(self, request: ModelRequest) -> list[Item]:
         """The next scripted response; asking for more than were scripted raises ``ScriptedModelError``."""
+        if self.pace and self._used < len(self.responses):
+            await asyncio.sleep(self.pace)  # before taking the response: a Stop here leaves it unused
         index = self._used
         if index >= len(self.responses):
             raise ScriptedModelError(

@@ -13,6 +13,7 @@ Modules:
 * ``codex_ref``: the pinned reference Codex binary.
 * ``gemini_server``: a scripted Gemini-API server on 127.0.0.1 (Gemini CLI).
 * ``nbval``: where the nbval sanitizer rules for agent notebooks are.
+* ``nbval_displays``: a pytest plugin; nbval compares a display updated in place at its final state.
 * ``notebook_document``: ``MemoryNotebook``, an in-memory open notebook for the notebook tools.
 * ``recording``: ``RecordingSubscriber`` for whole-log assertions.
 * ``responses_server``: a scripted Responses-API server on 127.0.0.1.

@@ -29,7 +29,7 @@ from ..timeline.answer_records import PlanAnswerError, PlanSuggestion, StepComme
 from ..timeline.answers import PlanAnswers
 from ._static import asset
 from .browser_messages import ProtocolError, validate_to_kernel
-from .static_fallback import StaticFallback
+from .final_state import FinalStateFallback
 
 log = logging.getLogger("codex_nb.widgets.plan_answers")
 
@@ -109,7 +109,7 @@ def _running(loop: asyncio.AbstractEventLoop) -> bool:
         return False
 
 
-class PlanAnswersWidget(StaticFallback, anywidget.AnyWidget):
+class PlanAnswersWidget(FinalStateFallback, anywidget.AnyWidget):
     """The plan with a person's answers: ``PlanAnswersWidget(cx.timeline.PlanAnswers(source, ...))``,
     or ``PlanAnswersWidget.of(source, model=...)``."""
 

@@ -34,7 +34,7 @@ from ..protocol.frontend import FrontendRequestResolved
 from ..protocol.wire import well_formed, well_formed_json
 from ._static import asset
 from .browser_messages import ProtocolError, validate_to_kernel
-from .static_fallback import StaticFallback
+from .final_state import FinalStateFallback
 
 log = logging.getLogger("codex_nb.widgets.prompts")
 
@@ -60,7 +60,7 @@ def _summary(request: FrontendRequest) -> str:
     return summarize(request.kind.value, request.msg.to_wire())
 
 
-class PromptsWidget(StaticFallback, anywidget.AnyWidget):
+class PromptsWidget(FinalStateFallback, anywidget.AnyWidget):
     """Pending questions and permission requests of ``session``: ``cx.PromptsWidget(session)``."""
 
     _esm = asset("prompts.js")

@@ -14,10 +14,10 @@ import ipywidgets
 
 from ..rollouts.rollout_replay import RolloutReplay
 from .checklist import PlanChecklist
-from .static_fallback import StaticFallback
+from .final_state import FinalStateFallback
 
 
-class ReplayScrubber(StaticFallback, ipywidgets.VBox):
+class ReplayScrubber(FinalStateFallback, ipywidgets.VBox):
     """``cx.ReplayScrubber(cx.RolloutReplay(path))`` or ``cx.ReplayScrubber(path)``."""
 
     def __init__(self, replay: RolloutReplay | Any, *, width: int = 80, **kwargs: Any) -> None:
@@ -69,6 +69,10 @@ class ReplayScrubber(StaticFallback, ipywidgets.VBox):
     def next(self) -> None:
         """Show the snapshot after the one on screen, staying at the last (the ``>`` button)."""
         self.show(min(len(self.replay) - 1, (self.replay.position or 0) + 1))
+
+    def before_static(self) -> None:
+        """Send the checklist's coalesced snapshot before the stored output is read."""
+        self.checklist.before_static()
 
     def text(self) -> str:
         """The replay's position line (``RolloutReplay.describe()``) and, when there are snapshots,

@@ -26,7 +26,7 @@ import traitlets
 from ..protocol.events import Event
 from ._static import asset
 from .checklist import _running_loop
-from .static_fallback import StaticFallback
+from .final_state import FinalStateFallback
 from .transcript_state import TranscriptState
 
 DEFAULT_MAX_RATE = 20.0
@@ -36,7 +36,7 @@ DEFAULT_ROWS = 200
 _URGENT = frozenset({"turn_started", "turn_complete", "turn_aborted", "error", "stream_error"})
 
 
-class Transcript(StaticFallback, anywidget.AnyWidget):
+class Transcript(FinalStateFallback, anywidget.AnyWidget):
     """``cx.Transcript(source)``: a live transcript of ``source``'s turns (any event source)."""
 
     _esm = asset("transcript.js")
@@ -116,7 +116,12 @@ class Transcript(StaticFallback, anywidget.AnyWidget):
         """Send any pending update now (the timer would within ``1 / max_rate`` seconds)."""
         self._flush()
 
+    def before_static(self) -> None:
+        """Send any coalesced update, so the stored output and the view end on the same entries."""
+        self.flush()
+
     # -- reprs (stable for nbval: no addresses, ids or times) -----------------------------
+
     def text(self) -> str:
         """The latest turn as plain text under a status line (``Transcript: running``), one line per
         entry: every kept entry, not only the newest ``rows`` the view shows."""

@@ -27,7 +27,7 @@ from ..events.source import EventSource
 from ..protocol.events import Event
 from ._static import asset, load_json
 from .browser_messages import ProtocolError, validate_to_kernel
-from .static_fallback import StaticFallback
+from .final_state import FinalStateFallback
 
 log = logging.getLogger("codex_nb.widgets.turn_controls")
 
@@ -45,7 +45,7 @@ def stop_outcomes() -> tuple[str, ...]:
     return tuple(load_json("protocol.json")["widgets"][WIDGET]["stop_outcomes"])
 
 
-class TurnControls(StaticFallback, anywidget.AnyWidget):
+class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     """Turn state of ``session`` and a Stop button: ``cx.TurnControls(session)``."""
 
     _esm = asset("turn_controls.js")

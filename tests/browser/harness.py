@@ -70,6 +70,12 @@ UPSTREAM_PAGE_ERRORS = (
 page error is unplaced: a test fails on it, since a widget's own exception need not name codex_nb."""
 
 
+WIDGET_ERROR_MARKS = ("[anywidget]", "Could not create a view", "Failed to create view", "codex_nb", "codex-")
+WIDGET_SCRIPTS = ("@jupyter-widgets", "/anywidget/", "blob:")
+"""What marks a console error as the widgets' (its text, or the script that logged it): ours, or
+the widget stack's about ours (a view that could not be built, a model that did not start)."""
+
+
 def chromium_missing_reason() -> str | None:
     """Why browser tests cannot run here, or None. In CI a missing browser is a failure."""
     if Path(CHROMIUM).exists():
@@ -249,8 +255,18 @@ class NotebookPage:
         self.console: list[str] = []
         self.page_errors: list[tuple[str, str]] = []
         """(message, stack) of every uncaught exception in the page."""
-        page.on("console", lambda msg: self.console.append(f"{msg.type}: {msg.text}"))
+        self.widget_errors: list[str] = []
+        """Console errors of the widget stack (anywidget, the ipywidgets manager, codex_nb's views)."""
+        page.on("console", self._console)
         page.on("pageerror", self._page_error)
+
+    def _console(self, msg: Any) -> None:
+        self.console.append(f"{msg.type}: {msg.text}")
+        if msg.type != "error":
+            return
+        where = str((msg.location or {}).get("url", ""))
+        if any(mark in msg.text for mark in WIDGET_ERROR_MARKS) or any(mark in where for mark in WIDGET_SCRIPTS):
+            self.widget_errors.append(f"{msg.text} (at {where})")
 
     def _page_error(self, err: Any) -> None:
         self.console.append(f"pageerror: {err}")

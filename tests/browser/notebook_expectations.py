@@ -3,8 +3,10 @@
 A code cell that displays widgets stores it in ``metadata.codex_nb.expect``: a list of checks,
 each ``{"widget": KIND, "index": N, "text_contains": [...], "text_absent": [...]}`` (the N-th
 widget of that kind in the cell's output shows every ``text_contains`` string and none of the
-``text_absent`` ones) or ``{"widget": KIND, "count": N}`` (exactly N of them). Page-wide kinds
-(the side panel) are looked up in the whole page instead of the cell. The browser test checks
+``text_absent`` ones) or ``{"widget": KIND, "count": N}`` (exactly N of them); ``"ui": "lab"`` or
+``"notebook"`` limits a check to one front end (the plan panel is in JupyterLab's side area, and
+in the cell in Notebook 7). Page-wide kinds (the side panel) are looked up in the whole page
+instead of the cell. The browser test checks
 them in JupyterLab; a plain test checks that every notebook showing widgets has some.
 """
 
@@ -25,13 +27,14 @@ CELL_WIDGETS = {
     "turn_view": ".cx-turn-view",
     "panel_note": ".cx-plan-panel-note",
     "timeline": ".codex-timeline",
+    "panel_inline": ".cx-plan-panel",
     "plan_answers": ".cx-plan-answers",
     "compare": ".cx-compare",
 }
 PAGE_WIDGETS = {
     "panel": "#jp-right-stack .jupyterlab-sidecar",
 }
-CHECK_KEYS = {"widget", "index", "count", "text_contains", "text_absent"}
+CHECK_KEYS = {"widget", "index", "count", "text_contains", "text_absent", "ui"}
 
 
 def expectations(notebook: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:

@@ -142,6 +142,13 @@ def test_a_panel_whose_kernel_is_gone_says_so_and_closes(page: Any, jupyter_serv
     expect(page.locator("#jp-right-stack .cx-plan-panel")).to_have_count(0)
 
 
+# nbclient has no page: this is the report JupyterLab's view of the note sends, which makes the sidecar
+PLACED_IN_THE_SIDE_AREA = """\
+import codex_nb as cx
+cell = cx.extension.agent().panel.cells[-1]
+cell.note.handle_message({"id": "lab", "kind": "placed", "area": "side"})
+"""
+
 EXECUTE_SAVING_WIDGET_STATE = """\
 import sys
 import nbformat
@@ -156,11 +163,14 @@ nbformat.write(notebook, path)
 def test_a_panel_restored_from_saved_widget_state_says_no_kernel_backs_it(
     page: Any, jupyter_server: JupyterServer
 ) -> None:
-    """nbclient saves widget state by default; JupyterLab restores a panel from it with no kernel
-    behind it. It must say so (and close), not look like a plan that never moves."""
+    """A notebook saved with widget state after its panel opened in JupyterLab's side area (nbclient
+    saves widget state by default; JupyterLab can too): JupyterLab restores the panel from it with no
+    kernel behind it. It must say so (and close), not look like a plan that never moves."""
     from playwright.sync_api import expect
 
-    name = jupyter_server.write_notebook("panel_saved.ipynb", notebook_json(["%load_ext codex_nb", PANEL]))
+    name = jupyter_server.write_notebook(
+        "panel_saved.ipynb", notebook_json(["%load_ext codex_nb", PANEL, PLACED_IN_THE_SIDE_AREA])
+    )
     # a subprocess: nbclient runs its own event loop, and Playwright's sync API keeps one running here
     subprocess.run(
         [sys.executable, "-c", EXECUTE_SAVING_WIDGET_STATE, str(jupyter_server.root / name)],

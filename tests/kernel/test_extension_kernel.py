@@ -132,11 +132,12 @@ def test_codex_cell_returns_at_once_and_shows_the_widgets(executed: nbformat.Not
     assert _stream(cell) == ""
     (display,) = [o for o in cell.outputs if o.output_type == "display_data"]
     assert WIDGET_VIEW in display.data
+    # shown while the turn ran, stored as it ended: updated in place when a later cell ended
     assert display.data["text/plain"] == (
-        "codex · session default\nTurn: running [Stop]\n• Updated Plan\n  └ (no plan yet)\n"
-        "Transcript: idle\nPrompts: no pending requests\nTurn running…"
+        "codex · session default\nTurn: completed\n• Updated Plan\n  └ ✔ Wait\n"
+        "Transcript: completed\nassistant: All done.\nTurn completed: All done."
     )
-    assert "cx-turn-view-static" in display.data["text/html"]
+    assert "cx-turn-view-static" in display.data["text/html"] and "Turn: completed" in display.data["text/html"]
 
 
 def test_the_turn_ran_in_the_background_and_the_widgets_followed_it(executed: nbformat.NotebookNode) -> None:

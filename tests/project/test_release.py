@@ -110,7 +110,7 @@ def test_the_installed_wheel_loads_its_own_bundle(venv: Path, tmp_path: Path) ->
 
 def test_the_quickstart_runs_under_nbval_from_the_installed_wheel(venv: Path, tmp_path: Path) -> None:
     """The quickstart, copied out of the checkout, under nbval in the venv with the sanitizer rules the
-    wheel ships (codex_nb.testing.NBVAL_SANITIZE)."""
+    wheel ships (codex_nb.testing.NBVAL_SANITIZE) and its nbval plugin (codex_nb.testing.nbval_displays)."""
     notebook = shutil.copy(NOTEBOOKS / "00_quickstart.ipynb", tmp_path)
     # pytest's own, empty configuration: it would otherwise look for one above the rules file too
     (tmp_path / "pytest.ini").write_text("[pytest]\n")
@@ -118,7 +118,9 @@ def test_the_quickstart_runs_under_nbval_from_the_installed_wheel(venv: Path, tm
     rules = run(
         [python, "-c", "from codex_nb.testing.nbval import NBVAL_SANITIZE; print(NBVAL_SANITIZE)"], cwd=tmp_path
     )
-    command = [python, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--nbval", notebook]
+    # the shipped plugin compares the widgets' displays at their final state, as the notebook stores them
+    plugin = ["-p", "codex_nb.testing.nbval_displays"]
+    command = [python, "-m", "pytest", "-p", "no:cacheprovider", *plugin, "-q", "--nbval", notebook]
     out = run([*command, "--nbval-sanitize-with", rules.strip()], cwd=tmp_path, timeout=300)
     assert " passed" in out and "failed" not in out, out
 

@@ -355,9 +355,12 @@ def test_panel_falls_back_to_the_cell_where_the_view_has_no_side_area() -> None:
     session = cx.Session()
     panel = PlanPanel(session, label="default")
     cell = panel.open()
-    assert panel.sidecar is not None and cell.children == (cell.note,)
+    assert panel.sidecar is None and cell.children == (cell.note,)  # no side area known yet
     assert cell.note.handle_message({"id": "v1", "kind": "placed", "area": "side"}) == "side"
-    assert cell.children == (cell.note,)
+    assert panel.sidecar is not None and cell.children == (cell.note,)
+    sidecar = panel.sidecar
+    cell.note.handle_message({"id": "v1b", "kind": "placed", "area": "side"})
+    assert panel.sidecar is sidecar  # one sidecar, however many views report
     cell.note.handle_message({"id": "v2", "kind": "placed", "area": "cell"})
     assert cell.children == (cell.note, panel.content) and cell.note.area == "cell"
     cell.note._on_view_msg(cell.note, {"id": "v3", "kind": "placed", "area": "moon"}, None)

@@ -1,0 +1,49 @@
+"""What a saved notebook says about its turns: the contradictions a reader without a kernel would see.
+
+Shared by ``tests/project/test_saved_notebooks.py`` (the committed notebooks) and the Run All
+browser test (the notebook as JupyterLab and Notebook 7 hold it after Run All, i.e. what they save).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+RUNNING = re.compile(r"Turn: running|Turn running…")
+NO_PLAN = "(no plan yet)"
+FINISHED = re.compile(r"\bcompleted\b|✔")
+
+
+def _text(value: Any) -> str:
+    return "".join(value) if isinstance(value, list) else str(value or "")
+
+
+def _outputs(notebook: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    return [(index, output) for index, cell in enumerate(notebook["cells"]) for output in cell.get("outputs", [])]
+
+
+def _shown(output: dict[str, Any]) -> str:
+    if output.get("output_type") == "stream":
+        return _text(output.get("text"))
+    data = output.get("data", {})
+    return _text(data.get("text/plain")) + "\n" + _text(data.get("text/html"))
+
+
+def contradictions(notebook: dict[str, Any]) -> list[str]:
+    """Each stored widget output that says a turn runs, or that no plan exists while a later
+    output (or the same one) says a turn finished."""
+    found = []
+    outputs = _outputs(notebook)
+    for position, (cell, output) in enumerate(outputs):
+        if WIDGET_VIEW not in output.get("data", {}):
+            continue
+        shown = _shown(output)
+        if RUNNING.search(shown):
+            found.append(f"cell {cell}: a widget stored while its turn was running: {RUNNING.search(shown).group(0)!r}")
+        if NO_PLAN in shown:
+            later = [(c, _shown(o)) for c, o in outputs[position:]]
+            done = next(((c, FINISHED.search(t)) for c, t in later if FINISHED.search(t)), None)
+            if done is not None:
+                found.append(f"cell {cell}: a widget stored with {NO_PLAN!r} beside cell {done[0]}'s finished result")
+    return found
