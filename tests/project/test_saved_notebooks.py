@@ -61,3 +61,13 @@ def test_the_check_finds_the_reported_contradictions() -> None:
     )
     assert contradictions(checklist) == ["cell 0: a widget stored with '(no plan yet)' beside cell 1's finished result"]
     assert contradictions(_cells([_widget("• Updated Plan\n  └ All done\n    ✔ Write tests")])) == []
+
+
+def test_a_finished_turn_without_a_plan_that_says_why_is_no_contradiction() -> None:
+    """An agent that sent no plan (Gemini CLI in notebook 14): the widget keeps "(no plan yet)"
+    with the reason beside it, which is true of the finished turn."""
+    explained = _cells(
+        [_widget("• Updated Plan\n  └ (no plan yet)\n    No plan: the ACP agent sent no plan update in turn t1")],
+        [{"output_type": "stream", "name": "stdout", "text": "gemini-cli completed\n"}],
+    )
+    assert contradictions(explained) == []
