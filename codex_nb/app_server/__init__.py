@@ -19,7 +19,7 @@ Layer: an adapter, with ``app_server/``, ``acp/``, ``responses/``, ``mcp/``, ``r
 layers above may import it.
 """
 
-from .binary import CodexBinaryError, CodexVersionError, codex_binary, supported_range
+from .binary import CodexBinaryError, CodexVersionError, CodexVersionWarning, codex_binary, supported_range
 from .app_server_errors import (
     AppServerError,
     AppServerExited,
@@ -55,6 +55,7 @@ __all__ = [
     "CodexBinaryError",
     "CodexThread",
     "CodexVersionError",
+    "CodexVersionWarning",
     "codex_binary",
     "supported_range",
 ]

@@ -153,19 +153,41 @@ def upgrade_hint() -> str:
     )
 
 
+class CodexVersionWarning(UserWarning):
+    """The binary is a Codex release newer than the newest codex_nb is checked against: it runs
+    (Codex's app-server protocol grows by additions), and what codex_nb does not know of it gets a
+    ``CodexVersionError`` or a protocol error that names it."""
+
+
 def check_version(path: Path) -> str:
-    """The binary's version if it lies in the supported range (``supported_range()``), else a
-    ``CodexVersionError`` (a ``CodexBinaryError``) saying what was found, the range, and how to upgrade."""
+    """The binary's version if codex_nb can drive it: a release of the supported range
+    (``supported_range()``), or a newer one (``newer_release_note`` says what that means). An
+    older release gets a ``CodexVersionError`` (a ``CodexBinaryError``) saying what was found, the
+    range, and how to upgrade: it lacks methods codex_nb relies on."""
     version = binary_version(path)
     oldest, newest = supported_range()
-    key = parse_version(version)
-    if parse_version(oldest) <= key <= parse_version(newest):  # type: ignore[operator]  # all three parse
+    if parse_version(version) >= parse_version(oldest):  # type: ignore[operator]  # both parse
         return version
-    relation = "older than" if key < parse_version(oldest) else "newer than"  # type: ignore[operator]
     raise CodexVersionError(
-        f"{path} is Codex {version}, {relation} the releases codex_nb supports ({oldest} .. {newest}); "
+        f"{path} is Codex {version}, older than the releases codex_nb supports ({oldest} .. {newest}); "
         f"{upgrade_hint()}",
         version=version,
         oldest=oldest,
         newest=newest,
+    )
+
+
+def newer_release_note(version: str | None) -> str | None:
+    """What a release newer than the checked range means, or None for a checked one. Codex ships
+    weekly: refusing the release a person just installed would stop them for a protocol that
+    usually only grew, so it runs with this note (a ``CodexVersionWarning``)."""
+    if version is None:
+        return None
+    oldest, newest = supported_range()
+    if parse_version(version) <= parse_version(newest):  # type: ignore[operator]  # both parse
+        return None
+    return (
+        f"Codex {version} is newer than the releases codex_nb is checked against ({oldest} .. {newest}); "
+        f"it runs, and a method or field codex_nb does not know gets an error naming it. To stay on a "
+        f"checked release: `npm install -g {NPM_PACKAGE}@{newest}`"
     )

@@ -17,11 +17,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .binary import check_version, checked_binary, codex_binary
+from .binary import CodexVersionWarning, check_version, checked_binary, codex_binary, newer_release_note
 from .app_server_errors import AppServerError, AppServerExited, AppServerRpcError
 from .._process import ChildProcess
 from ..errors import CassetteError
@@ -164,6 +165,9 @@ class CodexAppServer:
         else:
             binary = await asyncio.to_thread(checked_binary, self._binary)
         self.version = await asyncio.to_thread(check_version, binary)
+        note = newer_release_note(self.version)
+        if note is not None:
+            warnings.warn(CodexVersionWarning(note), stacklevel=2)
         if self.cassette is not None and self.cassette.recorder is not None:
             self.cassette.recorder.meta(codex_version=self.version)
         env = dict(os.environ if self._env is None else self._env)

@@ -39,23 +39,40 @@ def test_the_range_is_the_compat_lists_first_and_last_release_and_ends_at_the_pi
     assert versions.checked_releases() == listed  # protocol.json was merged from exactly these
 
 
-@pytest.mark.parametrize(("version", "relation"), [("0.150.0", "older than"), ("0.172.0", "newer than")])
-async def test_a_binary_outside_the_range_is_refused_with_version_range_and_fix(
-    tmp_path: Path, version: str, relation: str
-) -> None:
-    binary = stand_in(tmp_path, version)
+async def test_a_binary_older_than_the_range_is_refused_with_version_range_and_fix(tmp_path: Path) -> None:
+    binary = stand_in(tmp_path, "0.150.0")
     before = live_process_groups()
     server = cx.CodexAppServer(binary=binary, codex_home=tmp_path / "home")
     with pytest.raises(binaries.CodexVersionError) as caught:
         await server.start()
     message = str(caught.value)
     oldest, newest = binaries.supported_range()
-    assert f"is Codex {version}, {relation} the releases codex_nb supports ({oldest} .. {newest})" in message
+    assert f"is Codex 0.150.0, older than the releases codex_nb supports ({oldest} .. {newest})" in message
     assert f"npm install -g @openai/codex@{newest}" in message
     assert isinstance(caught.value, cx.app_server.CodexBinaryError)  # what callers already catch
-    assert (caught.value.version, caught.value.oldest, caught.value.newest) == (version, oldest, newest)
+    assert (caught.value.version, caught.value.oldest, caught.value.newest) == ("0.150.0", oldest, newest)
     assert caught.value.__cause__ is None and caught.value.__context__ is None  # no traceback from deep inside
     assert server.process is None and live_process_groups() == before  # nothing was started
+
+
+async def test_a_binary_newer_than_the_range_runs_with_a_warning_naming_the_range(tmp_path: Path) -> None:
+    """A person's weekly-updated Codex is not refused: it is started, with a warning that says it
+    is past the checked range. The stand-in only answers --version, so the start then fails on
+    the protocol, with the app-server's own error, after the warning."""
+    binary = stand_in(tmp_path, "0.172.0")
+    before = live_process_groups()
+    server = cx.CodexAppServer(binary=binary, codex_home=tmp_path / "home")
+    oldest, newest = binaries.supported_range()
+    with pytest.warns(cx.app_server.CodexVersionWarning) as warned:
+        with pytest.raises(cx.app_server.AppServerError):
+            await server.start()
+    message = str(warned[0].message)
+    assert f"Codex 0.172.0 is newer than the releases codex_nb is checked against ({oldest} .. {newest}); it runs" in message
+    assert f"npm install -g @openai/codex@{newest}" in message
+    assert server.version == "0.172.0"
+    await server.close()
+    assert live_process_groups() == before  # what the start spawned is gone
+    assert binaries.newer_release_note(newest) is None and binaries.newer_release_note(None) is None
 
 
 @pytest.mark.parametrize("version", ["0.160.0", "0.165.0", "0.169.0", "0.171.0"])
