@@ -67,7 +67,10 @@ async def test_a_binary_newer_than_the_range_runs_with_a_warning_naming_the_rang
         with pytest.raises(cx.app_server.AppServerError):
             await server.start()
     message = str(warned[0].message)
-    assert f"Codex 0.172.0 is newer than the releases codex_nb is checked against ({oldest} .. {newest}); it runs" in message
+    assert (
+        f"Codex 0.172.0 is newer than the releases codex_nb is checked against ({oldest} .. {newest}); it runs"
+        in message
+    )
     assert f"npm install -g @openai/codex@{newest}" in message
     assert server.version == "0.172.0"
     await server.close()
