@@ -60,7 +60,8 @@ def plan_update(params: dict[str, Any]) -> PlanUpdate:
     """The ``plan_update`` event of a ``turn/plan/updated`` notification.
 
     Every field is checked here (the server is a peer: it may send anything), so a bad plan gets
-    an error naming the step, not pydantic's error about our own event's fields.
+    an error naming the step, not pydantic's error about our own event's fields; the event of what
+    passed is then built with pydantic's ``model_construct``, not validated a second time.
     """
     plan = params.get("plan")
     explanation = params.get("explanation")
@@ -79,7 +80,7 @@ def plan_update(params: dict[str, Any]) -> PlanUpdate:
                 f"{str(entry)[:200]}"
             )
         items.append(plan_step(step, status))
-    return PlanUpdate(explanation=explanation, plan=items)
+    return PlanUpdate.model_construct(explanation=explanation, plan=items)
 
 
 def last_agent_message(turn: dict[str, Any]) -> str | None:
