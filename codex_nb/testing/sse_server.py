@@ -244,14 +244,10 @@ class SseHandler(BaseHTTPRequestHandler):
 
     def _not_served(self, method: str) -> None:
         self.owner.other_requests.append((method, self.path))
-        self._json(
-            404,
-            {
-                "error": {
-                    "message": f"{type(self.owner).__name__} serves only {self.owner.api}, not {method} {self.path}"
-                }
-            },
-        )
+        # "not /v1/x" for a POST, "not GET /v1/x" otherwise: Codex quotes this body in a tool's
+        # output, and the conformance recordings hold that text (seed_web_run_provider_refuses)
+        what = self.path if method == "POST" else f"{method} {self.path}"
+        self._json(404, {"error": {"message": f"{type(self.owner).__name__} serves only {self.owner.api}, not {what}"}})
 
     def do_GET(self) -> None:
         self._not_served("GET")
