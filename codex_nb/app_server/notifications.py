@@ -38,7 +38,7 @@ from ..protocol.events import (
     TurnStarted,
     WarningEvent,
 )
-from ..protocol.plan import PlanItemArg, StepStatus, plan_step
+from ..protocol.plan import PlanItemArg, StepStatus, share_steps, shared_step
 
 _STEP_STATUS = {"pending": StepStatus.PENDING, "inProgress": StepStatus.IN_PROGRESS, "completed": StepStatus.COMPLETED}
 _HOOK_EVENTS = {"preToolUse": "pre_tool_use", "postToolUse": "post_tool_use"}
@@ -60,8 +60,8 @@ def plan_update(params: dict[str, Any]) -> PlanUpdate:
     """The ``plan_update`` event of a ``turn/plan/updated`` notification.
 
     Every field is checked here (the server is a peer: it may send anything), so a bad plan gets
-    an error naming the step, not pydantic's error about our own event's fields; the event of what
-    passed is then built with pydantic's ``model_construct``, not validated a second time.
+    an error naming the step, not pydantic's error about our own event's fields. The event is
+    then validated in one call, the steps seen before passed as they are (``shared_step``).
     """
     plan = params.get("plan")
     explanation = params.get("explanation")
@@ -70,7 +70,7 @@ def plan_update(params: dict[str, Any]) -> PlanUpdate:
             f"turn/plan/updated needs a list `plan` and a string or null `explanation`; got "
             f"{type(plan).__name__} and {type(explanation).__name__}"
         )
-    items: list[PlanItemArg] = []
+    steps: list[PlanItemArg | dict[str, Any]] = []
     for number, entry in enumerate(plan):
         step, raw = (entry.get("step"), entry.get("status")) if type(entry) is dict else (None, None)
         status = _STEP_STATUS.get(raw) if type(raw) is str else None
@@ -79,8 +79,10 @@ def plan_update(params: dict[str, Any]) -> PlanUpdate:
                 f"turn/plan/updated step {number} is not {{step: string, status: pending|inProgress|completed}}: "
                 f"{str(entry)[:200]}"
             )
-        items.append(plan_step(step, status))
-    return PlanUpdate.model_construct(explanation=explanation, plan=items)
+        steps.append(shared_step(step, status) or {"step": step, "status": status})
+    event = PlanUpdate.model_validate({"explanation": explanation, "plan": steps})
+    share_steps(event.plan)
+    return event
 
 
 def last_agent_message(turn: dict[str, Any]) -> str | None:

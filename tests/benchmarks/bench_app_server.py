@@ -89,14 +89,19 @@ async def real_codex_burst(n: int) -> dict[str, float]:
             # The same lines again, back to back in the kernel (as the own runtime's emits come):
             # the live figure also holds what sharing the cores with Codex costs (cold caches after
             # every switch to the binary), which is the machine's, not the client's.
-            replayed: list[float] = []
-            for line in plan_lines:
-                start = time.thread_time()
-                dispatch(line)
-                replayed.append(time.thread_time() - start)
+            # Seven rounds, the best round's median: one round moves by up to 2.5x from the next
+            # on this machine (a frequency step, a collection), the best of seven by about 5%.
+            rounds: list[float] = []
+            for _ in range(7):
+                replayed: list[float] = []
+                for line in plan_lines:
+                    start = time.thread_time()
+                    dispatch(line)
+                    replayed.append(time.thread_time() - start)
+                rounds.append(statistics.median(replayed))
             handle.interrupt()
             await handle
-    return {**live, "replayed_cost_us": statistics.median(replayed) * 1e6}
+    return {**live, "replayed_cost_us": min(rounds) * 1e6}
 
 
 async def own_runtime_burst(n: int) -> dict[str, float]:

@@ -22,3 +22,31 @@ def test_long_steps_are_not_kept() -> None:
     long = "x" * 1_001
     assert plan_step(long, StepStatus.PENDING) == PlanItemArg(step=long, status=StepStatus.PENDING)
     assert plan_step(long, StepStatus.PENDING) is not plan_step(long, StepStatus.PENDING)
+
+
+def test_the_kept_steps_are_bounded_and_dropped_together_when_full() -> None:
+    from codex_nb.protocol import plan
+
+    first = plan_step("kept 0", StepStatus.PENDING)
+    for n in range(1, plan.MAX_SHARED + 1):
+        plan_step(f"kept {n}", StepStatus.PENDING)
+    assert len(plan._SHARED) <= plan.MAX_SHARED
+    assert plan.shared_step("kept 0", StepStatus.PENDING) is None
+    assert plan_step("kept 0", StepStatus.PENDING) == first
+
+
+def test_an_app_server_plan_shares_the_steps_it_repeats_and_validates_the_new_ones() -> None:
+    from codex_nb.app_server.notifications import plan_update
+
+    def update(*steps: tuple[str, str]) -> list[PlanItemArg]:
+        return plan_update({"explanation": None, "plan": [{"step": s, "status": st} for s, st in steps]}).plan
+
+    before = update(("Read the code", "completed"), ("Write the fix", "inProgress"))
+    after = update(("Read the code", "completed"), ("Write the fix", "completed"), ("Run the tests", "pending"))
+    assert after[0] is before[0] and after[1] is not before[1]
+    assert [(s.step, s.status) for s in after] == [
+        ("Read the code", StepStatus.COMPLETED),
+        ("Write the fix", StepStatus.COMPLETED),
+        ("Run the tests", StepStatus.PENDING),
+    ]
+    assert all(type(s) is PlanItemArg and type(s.status) is StepStatus for s in after)
