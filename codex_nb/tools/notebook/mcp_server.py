@@ -167,7 +167,11 @@ class NotebookMcpServer:
 
         try:
             app = _TokenGate(
-                self._mcp_app(), self.token, max_requests=self.max_requests, on_refused=self._count_refused
+                self._mcp_app(),
+                self.token,
+                max_requests=self.max_requests,
+                on_refused=self._count_refused,
+                drain_timeout=self.header_timeout,
             )
             config = uvicorn.Config(
                 app,
@@ -300,8 +304,17 @@ class _TokenGate:
     """ASGI: 401 unless ``Authorization: Bearer <token>`` (compared in constant time); 503 with a
     JSON-RPC error body when ``max_requests`` authorised requests are already in flight."""
 
-    def __init__(self, app: Any, token: str, *, max_requests: int, on_refused: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        app: Any,
+        token: str,
+        *,
+        max_requests: int,
+        on_refused: Callable[[], None],
+        drain_timeout: float = HEADER_TIMEOUT,
+    ) -> None:
         self.app = app
+        self.drain_timeout = drain_timeout
         self._expected = f"Bearer {token}".encode()
         self.max_requests = max_requests
         self.open = 0
@@ -312,6 +325,7 @@ class _TokenGate:
         if scope["type"] == "http":
             given = dict(scope.get("headers") or []).get(b"authorization", b"")
             if not hmac.compare_digest(given, self._expected):
+                await _drain(receive, self.drain_timeout)
                 # closed with the answer: a connection without the token is never kept alive
                 headers = [(b"content-type", b"text/plain"), (b"connection", b"close")]
                 await send({"type": "http.response.start", "status": 401, "headers": headers})
@@ -319,6 +333,7 @@ class _TokenGate:
                 return
             if self.open >= self.max_requests:
                 self._on_refused()
+                await _drain(receive, self.drain_timeout)
                 await _busy(send, self.max_requests)
                 return
             self.open += 1
@@ -328,6 +343,26 @@ class _TokenGate:
                 self.open -= 1
             return
         await self.app(scope, receive, send)
+
+
+async def _drain(receive: Any, timeout: float) -> None:
+    """Read and drop a refused request's body (at most ``MAX_BODY_BYTES``, within ``timeout``) before
+    answering it. A socket closed with bytes of the request still unread sends a TCP reset, which can
+    reach the client before the answer and turn a plain 401 into a connection error on its side."""
+    read = 0
+
+    async def body() -> None:
+        nonlocal read
+        while read <= MAX_BODY_BYTES:
+            message = await receive()
+            read += len(message.get("body", b""))
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                return
+
+    try:
+        await asyncio.wait_for(body(), timeout)
+    except TimeoutError:
+        pass  # a client that stalls mid-body loses its answer rather than holding the connection
 
 
 async def _busy(send: Any, limit: int) -> None:

@@ -104,3 +104,33 @@ async def test_a_request_without_the_token_is_answered_and_its_connection_closed
 
         assert (await asyncio.to_thread(answer)).startswith(b"HTTP/1.1 401 ")
         sock.close()
+
+
+async def test_a_refused_request_with_a_body_gets_its_answer_not_a_reset() -> None:
+    # The body is read (bounded) before the 401: a socket closed with request bytes unread sends a
+    # TCP reset that can overtake the answer (seen in CI as httpx.ReadError on a plain POST).
+    async with _served() as server:
+        async with httpx.AsyncClient() as client:
+            for size in (100, 100_000, 1_000_000):
+                for _ in range(10):
+                    answer = await client.post(
+                        server.url, content=b"x" * size, headers={"content-type": "application/json"}
+                    )
+                    assert (answer.status_code, answer.text) == (401, "missing or wrong bearer token\n")
+
+
+async def test_a_refused_request_whose_body_stalls_is_answered_and_closed() -> None:
+    async with _served(header_timeout=1) as server:
+        sock = socket.create_connection(("127.0.0.1", server.port))
+        sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n" + b"x" * 10)  # 990 never come
+
+        def answer() -> bytes:
+            sock.settimeout(30)
+            data = b""
+            with contextlib.suppress(ConnectionResetError):
+                while chunk := sock.recv(4096):
+                    data += chunk
+            return data
+
+        assert (await asyncio.to_thread(answer)).startswith(b"HTTP/1.1 401 ")
+        sock.close()
