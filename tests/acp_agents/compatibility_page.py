@@ -95,8 +95,10 @@ def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
                 ", ".join(checks.get("client_capabilities", {}).get("client_requests", [])) or "none",
             ),
             (
-                "A new file written through the client's fs",
-                {True: "created", False: "fails"}.get(checks.get("client_capabilities", {}).get("creates_files"), "-"),
+                "Its file-writing tool creates a new file",
+                {True: "yes", False: "no (the call fails)"}.get(
+                    checks.get("client_capabilities", {}).get("creates_files"), "-"
+                ),
             ),
             ("Past sessions", ", ".join(f"{k}: {v}" for k, v in sessions.items() if k not in META) or "-"),
         ]
