@@ -63,6 +63,20 @@ class _Terminal:
         self.process.kill_now()
 
 
+def _argv(command: str, args: list[str] | None, where: str, path: str | None) -> list[str]:
+    """The process to start: ``command`` and ``args``; a command line with no args (Claude Code
+    sends its Bash tool's line so) runs in the shell, as Zed's terminals run it. An executable's
+    name or path alone still runs directly, and one with args is never given to a shell."""
+    if os.sep in command:
+        found = os.path.join(where, command)
+        program = command if os.path.isfile(found) and os.access(found, os.X_OK) else None
+    else:
+        program = shutil.which(command, path=path)
+    if not args and program is None:
+        return ["/bin/sh", "-c", command]
+    return [program or command, *(args or [])]
+
+
 class Terminals:
     """The terminals of one session, keyed by terminal id."""
 
@@ -93,10 +107,10 @@ class Terminals:
         where = self._cwd(cwd)
         merged = dict(self._env)
         merged.update({v.name: v.value for v in env or []})
-        program = shutil.which(command, path=merged.get("PATH")) if os.sep not in command else command
+        argv = _argv(command, args, where, merged.get("PATH"))
         try:
             process = await spawn(
-                [program or command, *(args or [])],
+                argv,
                 env=merged,
                 cwd=where,
                 stdin="devnull",

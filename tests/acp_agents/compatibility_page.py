@@ -26,6 +26,7 @@ CHECKS = {
     "test_a_turn_plan_permission_tool_call_and_message": "plan -> checklist, permission, tool call, message, cassette replay",
     "test_stop_cancels_the_pending_permission_and_shows_no_late_update": "Stop with a pending permission",
     "test_modes_and_past_sessions_list_fork_resume_load": "set_mode, session list/fork/resume/load",
+    "test_client_files_and_terminals_are_used_as_each_agent_chooses": "the client's fs and terminals offered",
 }
 
 
@@ -88,6 +89,16 @@ def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
             (
                 "Automatic review (codex-acp's Auto review mode)",
                 ", ".join(checks.get("auto_review", {}).get("review_titles", [])) or "-",
+            ),
+            (
+                "Client requests with fs and terminals offered",
+                ", ".join(checks.get("client_capabilities", {}).get("client_requests", [])) or "none",
+            ),
+            (
+                "Its file-writing tool creates a new file",
+                {True: "yes", False: "no (the call fails)"}.get(
+                    checks.get("client_capabilities", {}).get("creates_files"), "-"
+                ),
             ),
             ("Past sessions", ", ".join(f"{k}: {v}" for k, v in sessions.items() if k not in META) or "-"),
         ]

@@ -24,6 +24,16 @@ def codex_command(command: str) -> list[Any]:
     return [cx.function_call("exec_command", args)]
 
 
+def codex_read(path: str) -> list[Any]:
+    return [cx.function_call("exec_command", {"cmd": f"cat {path}"})]
+
+
+def codex_write(path: str, text: str, old: str | None = None) -> list[Any]:
+    """``old``: the file's one line now (an update); None: a new file."""
+    change = f"*** Add File: {path}\n+{text}" if old is None else f"*** Update File: {path}\n@@\n-{old}\n+{text}"
+    return [cx.custom_tool_call("apply_patch", f"*** Begin Patch\n{change}\n*** End Patch\n")]
+
+
 def claude_plan(steps: list[Step]) -> list[Any]:
     todos = [{"content": s, "status": st, "activeForm": s} for s, st in steps]
     return [Claude.thinking("Plan the work."), Claude.tool_use("TodoWrite", {"todos": todos})]
@@ -31,6 +41,19 @@ def claude_plan(steps: list[Step]) -> list[Any]:
 
 def claude_command(command: str) -> list[Any]:
     return [Claude.tool_use("Bash", {"command": command, "description": "write a file"})]
+
+
+def claude_read(path: str) -> list[Any]:
+    return [Claude.tool_use("mcp__acp__Read", {"file_path": path})]  # the client's files, offered by ACP
+
+
+def claude_write(path: str, text: str, old: str | None = None) -> list[Any]:
+    return [Claude.tool_use("mcp__acp__Write", {"file_path": path, "content": text})]
+
+
+def claude_terminal_command(command: str) -> list[Any]:
+    """With the client's terminals offered, Claude Code hides its own Bash and offers this one."""
+    return [Claude.tool_use("mcp__acp__Bash", {"command": command, "description": "write a file", "timeout": 60_000})]
 
 
 def gemini_plan(steps: list[Step]) -> list[Any]:
@@ -42,8 +65,40 @@ def gemini_command(command: str) -> list[Any]:
     return [Gemini.function_call("run_shell_command", {"command": command, "description": "write a file"})]
 
 
+def gemini_read(path: str) -> list[Any]:
+    return [Gemini.function_call("read_file", {"file_path": path})]
+
+
+def gemini_write(path: str, text: str, old: str | None = None) -> list[Any]:
+    return [Gemini.function_call("write_file", {"file_path": path, "content": text})]
+
+
 DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
-    "codex-acp": {"plan": codex_plan, "command": codex_command, "text": lambda t: [cx.assistant_message(t)]},
-    "claude-code-acp": {"plan": claude_plan, "command": claude_command, "text": lambda t: [Claude.text(t)]},
-    "gemini-cli": {"plan": gemini_plan, "command": gemini_command, "text": lambda t: [Gemini.text(t)]},
+    "codex-acp": {
+        "plan": codex_plan,
+        "command": codex_command,
+        "terminal_command": codex_command,
+        "read": codex_read,
+        "write": codex_write,
+        "text": lambda t: [cx.assistant_message(t)],
+    },
+    "claude-code-acp": {
+        "plan": claude_plan,
+        "command": claude_command,
+        "terminal_command": claude_terminal_command,
+        "read": claude_read,
+        "write": claude_write,
+        "text": lambda t: [Claude.text(t)],
+    },
+    "gemini-cli": {
+        "plan": gemini_plan,
+        "command": gemini_command,
+        "terminal_command": gemini_command,
+        "read": gemini_read,
+        "write": gemini_write,
+        "text": lambda t: [Gemini.text(t)],
+    },
 }
+"""Per agent, the model's way to: make a plan, run a command (``terminal_command``: when the client
+offers terminals), read a file and write one (absolute paths; ``old`` is the line a file to update
+holds now), answer in text."""

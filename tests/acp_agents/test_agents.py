@@ -42,6 +42,10 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "session": {"load", "list", "fork", "resume"},
         "models": True,
         "stop_reason": "cancelled",
+        # codex-acp 2.6 uses neither of the client's offers: Codex reads, writes (apply_patch) and
+        # runs commands itself; a command's tool call only names a terminal id in its content
+        "client_requests": [],
+        "creates_files": True,
     },
     "claude-code-acp": {
         "plan_updates": 2,
@@ -52,6 +56,16 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "session": {"load", "list", "fork", "resume"},
         "models": False,
         "stop_reason": "cancelled",
+        # Claude Code swaps its own Read/Write/Bash for mcp__acp__* tools on what the client offers
+        "client_requests": [
+            "fs/read_text_file",
+            "fs/write_text_file",
+            "terminal/create",
+            "terminal/output",
+            "terminal/release",
+            "terminal/wait_for_exit",
+        ],
+        "creates_files": True,
     },
     "gemini-cli": {
         # Gemini CLI 0.61 sends no ACP plan: its write_todos is a tool call ("Set 2 todo(s)", kind
@@ -70,6 +84,12 @@ EXPECTED: dict[str, dict[str, Any]] = {
         # Gemini CLI 0.61 offers loadSession, but whether a new process finds the session depends on
         # whether the first one wrote it before it was ended (seen both ways): not asserted, reported
         "load": None,
+        # Gemini CLI 0.61 reads and writes through the client's fs, but runs commands itself
+        "client_requests": ["fs/read_text_file", "fs/write_text_file"],
+        # Gemini CLI 0.61 reads a file before writing it and only a Node error counts as "no such
+        # file"; the SDK hands it the client's JSON-RPC error (-32002, "Resource not found") as a plain
+        # object, so write_file cannot create a new file through the client (it fails the call)
+        "creates_files": False,
     },
 }
 
@@ -401,3 +421,63 @@ async def test_codex_acp_auto_review_is_shown_as_an_automatic_review_not_the_per
     assert reviews and all(r.title.startswith("Automatic review (Codex Guardian)") for r in reviews)
     assert reviews[-1].status == "failed" and not (work / "f.txt").exists()
     assert not [e for e in seen if e.msg.type == "request_user_input"]  # the person was not asked
+
+
+def agent_requests(cassette: Path) -> set[str]:
+    """The methods of the requests the agent sent the client, as the cassette recorded the wire."""
+    lines = [json.loads(line) for line in cassette.read_text(encoding="utf-8").splitlines()]
+    received = [line["recv"] for line in lines if isinstance(line.get("recv"), dict)]
+    return {m["method"] for m in received if "method" in m and "id" in m}
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+async def test_client_files_and_terminals_are_used_as_each_agent_chooses(
+    agent: str, tmp_path: Path, temp_dirs: Any
+) -> None:
+    """The client offers ``fs`` and ``terminal`` (``terminals=True``); the model reads a file,
+    rewrites it, creates another and runs a command. Which ``fs/*`` and ``terminal/*`` requests the
+    agent sends is its own choice: ``EXPECTED[agent]["client_requests"]``, read from the cassette
+    (the wire as it was); the read, the writes and the command must happen either way."""
+    expected = EXPECTED[agent]
+    say = DIALECTS[agent]
+    work = temp_dirs("work-")
+    (work / "in.txt").write_text("from the client\n", encoding="utf-8")
+    calls_done: list[str] = []
+    gates = [threading.Event() for _ in range(4)]
+    script = [say["read"](str(work / "in.txt"))]
+    script += [after(gates[0], say["write"](str(work / "in.txt"), "rewritten", old="from the client"))]
+    script += [after(gates[1], say["write"](str(work / "new.txt"), "created"))]
+    script += [after(gates[2], say["terminal_command"]("echo ran > cmd.txt")), after(gates[3], say["text"]("Done."))]
+    cassette = tmp_path / f"{agent}.fs.cassette.jsonl"
+    spec = acp_agent(agent)
+    server = spec.server(script).start()
+    command = spec.command()
+    env = spec.env(server, tmp_path / "home")
+    acp = cx.AcpAgent(command[0], command[1:], env=env, startup_timeout=60, terminals=True, cassette=cassette)
+
+    def record(event: cx.events.Event) -> None:
+        # a call's end opens the gate of the model's next answer (see after())
+        if event.msg.type == "acp_tool_call" and event.msg.status in ("completed", "failed"):
+            if event.msg.call_id not in calls_done:
+                calls_done.append(event.msg.call_id)
+                gates[min(len(calls_done), len(gates)) - 1].set()
+
+    try:
+        async with acp:
+            session = await acp.new_session(work)
+            session.subscribe(record)
+            session.answer_policy = allow_once
+            result = await asyncio.wait_for(session.prompt("Rewrite in.txt, create new.txt, run a command"), TIMEOUT)
+        server.check()
+    finally:
+        server.close()
+    used = sorted(m for m in agent_requests(cassette) if m.startswith(("fs/", "terminal/")))
+    read_back = any("from the client" in json.dumps(body) for body in server.requests)
+    created = (work / "new.txt").is_file()
+    report(agent, "client_capabilities", {"client_requests": used, "read": read_back, "creates_files": created})
+    assert (result.status, result.last_agent_message) == ("completed", "Done.")
+    assert read_back, "the file's text never reached the model"
+    assert (work / "in.txt").read_text(encoding="utf-8").strip() == "rewritten"
+    assert created == expected["creates_files"]
+    assert (work / "cmd.txt").read_text(encoding="utf-8") == "ran\n"
+    assert used == expected["client_requests"]

@@ -1,4 +1,5 @@
-"""An ACP agent in a real JupyterLab: the pinned codex-acp on the local Responses server.
+"""An ACP agent in a real JupyterLab and Notebook 7: the pinned current codex-acp
+(``@agentclientprotocol/codex-acp``, ``acp_agent("codex-acp")``) on the local Responses server.
 
 The checklist grows as codex-acp relays the scripted plan, the agent's permission
 request is answered in the prompts widget by clicking, and a second prompt is stopped
@@ -14,14 +15,15 @@ import pytest
 
 from .harness import JupyterServer, NotebookPage, notebook_json
 
-pytestmark = [pytest.mark.browser, pytest.mark.requires_acp_agent]
+pytestmark = [pytest.mark.browser, pytest.mark.requires_acp_agent("codex-acp")]
 
 SETUP = """\
 import asyncio, os, tempfile, threading
 os.environ.pop("CODEX_NB_ANSWER_POLICY", None)  # a person answers here
 import ipywidgets as widgets
 import codex_nb as cx
-from codex_nb.testing import ResponsesServer, Stall, codex_acp_binary, write_codex_acp_home
+from codex_nb.testing import Stall
+from codex_nb.testing.acp_agents import acp_agent
 
 loop = asyncio.get_running_loop()
 gate = threading.Event()
@@ -38,23 +40,36 @@ def paced(items):
 def plan(*steps):
     return cx.function_call("update_plan", {"plan": [{"step": s, "status": st} for s, st in steps]})
 
+# codex-acp drops a command's end that Codex reports after the turn: the next answer waits for it
+command_done = threading.Event()
+
+def after_command(items):
+    def answer(_body):
+        command_done.wait(120)
+        return items
+    return answer
+
+spec = acp_agent("codex-acp")
 work = tempfile.mkdtemp()
 command = {"cmd": "echo hi > f.txt", "sandbox_permissions": "require_escalated", "justification": "write f.txt"}
-server = ResponsesServer([
+server = spec.server([
     [plan(("Read the code", "in_progress"))],
     paced([plan(("Read the code", "completed"), ("Write f.txt", "in_progress"), ("Report", "pending"))]),
     paced([cx.function_call("exec_command", command, call_id="x1")]),
-    [plan(("Read the code", "completed"), ("Write f.txt", "completed"), ("Report", "completed"))],
+    after_command([plan(("Read the code", "completed"), ("Write f.txt", "completed"), ("Report", "completed"))]),
     [cx.assistant_message("Wrote f.txt.")],
     Stall(120),
 ]).start()
-home = write_codex_acp_home(server, tempfile.mkdtemp())
-agent = cx.AcpAgent(codex_acp_binary(), env={"CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-local"})
+argv = spec.command()
+agent = cx.AcpAgent(argv[0], argv[1:], env=spec.env(server, tempfile.mkdtemp()), startup_timeout=60)
 session = await agent.new_session(work)
+await session.set_mode("workspace-write")  # the person approves, not Codex's automatic reviewer
 session.frontend_requests.view_grace = 120  # a slow first render must not fail the request
 report = widgets.Label(value="no result yet")
 
 def on_event(event):
+    if event.msg.type == "acp_tool_call" and event.msg.status == "completed":
+        command_done.set()
     if event.msg.type == "turn_complete":
         path = os.path.join(work, "f.txt")
         report.value = "f.txt: " + (open(path).read().strip() if os.path.exists(path) else "missing")
@@ -68,11 +83,12 @@ display(cx.PlanChecklist(session), cx.PromptsWidget(session), cx.TurnControls(se
 START = 'handle = session.prompt("Write f.txt")'
 
 
-def test_codex_acp_plan_permission_and_stop_in_jupyterlab(page: Any, jupyter_server: JupyterServer) -> None:
+@pytest.mark.parametrize("ui", ["lab", "notebook"])
+def test_codex_acp_plan_permission_and_stop(ui: str, page: Any, jupyter_server: JupyterServer) -> None:
     from playwright.sync_api import expect
 
-    jupyter_server.write_notebook("acp_lab.ipynb", notebook_json([SETUP, START]))
-    notebook = NotebookPage(page, jupyter_server, "acp_lab.ipynb", ui="lab").open()
+    jupyter_server.write_notebook("acp.ipynb", notebook_json([SETUP, START]))
+    notebook = NotebookPage(page, jupyter_server, "acp.ipynb", ui=ui).open()
     notebook.run_all()
     plan = page.locator(".codex-plan")
     expect(plan).to_be_visible(timeout=90_000)
@@ -107,7 +123,7 @@ def test_codex_acp_plan_permission_and_stop_in_jupyterlab(page: Any, jupyter_ser
     expect(plan.locator(".codex-plan-counter")).to_have_text("3/3 done")
     expect(plan.locator(".codex-plan-turn")).to_have_text("Turn completed")
     expect(page.locator(".cx-prompts-empty")).to_be_visible()
-    notebook.screenshot("acp_jupyterlab.png")
+    notebook.screenshot(f"acp_{ui}.png")
 
     # 5: a second prompt waits on the model; Stop sends session/cancel
     page.get_by_role("button", name="Second prompt").click()

@@ -109,10 +109,7 @@ def _check(page: Any, cell_index: int, check: dict[str, Any]) -> None:
 
 
 def _cases() -> list[Any]:
-    return [
-        pytest.param(name, marks=[getattr(pytest.mark, NOTEBOOK_NEEDS[name])] if name in NOTEBOOK_NEEDS else [])
-        for name in live_notebooks()
-    ]
+    return [pytest.param(name, marks=NOTEBOOK_NEEDS.get(name, [])) for name in live_notebooks()]
 
 
 @pytest.mark.parametrize("ui", ["lab", "notebook"])

@@ -18,22 +18,24 @@ from typing import Any
 import pytest
 
 from codex_nb.testing import codex_acp_binary, codex_binary
-from codex_nb.testing.acp_agents import acp_agent
+from codex_nb.testing.acp_agents import ACP_AGENTS, acp_agent
 
 REQUIREMENTS: dict[str, Callable[[], Path]] = {
     "requires_codex": codex_binary,
     "requires_acp_agent": codex_acp_binary,
 }
 CI_VALUES = {"true", "1", "yes"}
-NOTEBOOK_NEEDS = {
-    "06_asking_the_user.ipynb": "requires_codex",
-    "07_real_codex.ipynb": "requires_codex",
-    "10_any_agent.ipynb": "requires_acp_agent",
-    "11_docs_tests.ipynb": "requires_codex",
-    "13_notebook_workspace.ipynb": "requires_codex",
-    "14_many_agents.ipynb": "requires_acp_agent",
+NOTEBOOK_NEEDS: dict[str, list[pytest.MarkDecorator]] = {
+    "06_asking_the_user.ipynb": [pytest.mark.requires_codex],
+    "07_real_codex.ipynb": [pytest.mark.requires_codex],
+    "10_any_agent.ipynb": [pytest.mark.requires_acp_agent("codex-acp")],
+    "11_docs_tests.ipynb": [pytest.mark.requires_codex],
+    "13_notebook_workspace.ipynb": [pytest.mark.requires_codex],
+    "14_many_agents.ipynb": [pytest.mark.requires_acp_agent(name) for name in ACP_AGENTS],
 }
-"""The committed notebooks that start a real binary (nbval runs them, and so does a browser test)."""
+"""The committed notebooks that start a real binary, with the marks of what they start (nbval runs
+them, and so does a browser test): ``requires_acp_agent(name)`` is one agent of ``.ci/acp-agents``,
+bare ``requires_acp_agent`` the legacy codex-acp of ``.ci/codex-acp-version``."""
 NOTEBOOK_CASSETTES = {
     "07_real_codex.ipynb": "cassettes/07_real_codex.cassette.jsonl",
     "10_any_agent.ipynb": "cassettes/10_any_agent.cassette.jsonl",
@@ -54,11 +56,14 @@ def needs_binary(notebook: Path) -> bool:
 
 
 def snippet_case(block: str, *, id: str) -> Any:
-    """A documentation snippet as a test case, marked with the binary it starts (the real Codex, codex-acp)."""
+    """A documentation snippet as a test case, marked with the binary it starts (the real Codex, an
+    agent of ``.ci/acp-agents`` named in ``acp_agent("...")``, or the legacy codex-acp)."""
     marks = []
     if "CodexAppServer" in block:
         marks.append(pytest.mark.requires_codex)
-    if "AcpAgent" in block or "codex_acp_binary" in block:
+    named = [name for name in ACP_AGENTS if f'acp_agent("{name}")' in block]
+    marks += [pytest.mark.requires_acp_agent(name) for name in named]
+    if "codex_acp_binary" in block or ("AcpAgent" in block and not named):
         marks.append(pytest.mark.requires_acp_agent)
     return pytest.param(block, marks=marks, id=id)
 
@@ -70,16 +75,14 @@ def in_ci() -> bool:
 def missing_binary(item: pytest.Item) -> str | None:
     """Why a marked test cannot run here (one line), or None when every binary it needs is present."""
     for marker, find in REQUIREMENTS.items():
-        mark = item.get_closest_marker(marker)
-        if mark is None:
-            continue
-        try:
-            if marker == "requires_acp_agent" and mark.args:  # one agent of the agent suite, by name
-                acp_agent(mark.args[0]).command()
-                continue
-            find()
-        except FileNotFoundError as err:  # the resolvers' errors say what was looked for and the fix
-            return f"{marker}: {err}"
+        for mark in item.iter_markers(marker):  # every one: a test may need several agents
+            try:
+                if marker == "requires_acp_agent" and mark.args:  # one agent of the agent suite, by name
+                    acp_agent(mark.args[0]).command()
+                else:
+                    find()
+            except FileNotFoundError as err:  # the resolvers' errors say what was looked for and the fix
+                return f"{marker}: {err}"
     return None
 
 
@@ -92,10 +95,11 @@ def mark_notebooks(items: list[pytest.Item]) -> None:
     skip is decided at collection; in CI nothing is skipped and a missing binary fails the cell.
     """
     for item in items:
-        marker = NOTEBOOK_NEEDS.get(item.path.name) if item.path.suffix == ".ipynb" else None
-        if marker is None or not needs_binary(item.path):
+        marks = NOTEBOOK_NEEDS.get(item.path.name, []) if item.path.suffix == ".ipynb" else []
+        if not marks or not needs_binary(item.path):
             continue
-        item.add_marker(getattr(pytest.mark, marker))
+        for mark in marks:
+            item.add_marker(mark)
         reason = missing_binary(item)
         if reason is not None and not in_ci():
             item.add_marker(pytest.mark.skip(reason=reason))

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from codex_nb.testing import NBVAL_SANITIZE
+from helpers.binary_requirements import NOTEBOOK_NEEDS
 from helpers.paths import NOTEBOOKS, ROOT, TESTS
 
 pytestmark = pytest.mark.kernel
@@ -65,12 +66,10 @@ def test_the_committed_notebook_replays_its_cassette_without_the_binaries(name: 
     ("name", "marker"),
     [
         pytest.param("07_real_codex.ipynb", "codex", marks=pytest.mark.requires_codex),
-        pytest.param("10_any_agent.ipynb", "acp", marks=pytest.mark.requires_acp_agent),
+        pytest.param("10_any_agent.ipynb", "acp", marks=NOTEBOOK_NEEDS["10_any_agent.ipynb"]),
         pytest.param("11_docs_tests.ipynb", "codex", marks=pytest.mark.requires_codex),
         pytest.param("13_notebook_workspace.ipynb", "codex", marks=pytest.mark.requires_codex),
-        pytest.param(
-            "14_many_agents.ipynb", "codex", marks=[pytest.mark.requires_codex, pytest.mark.requires_acp_agent]
-        ),
+        pytest.param("14_many_agents.ipynb", "acp", marks=NOTEBOOK_NEEDS["14_many_agents.ipynb"]),
     ],
 )
 def test_recording_again_with_the_real_binary_gives_the_stored_outputs(name: str, marker: str, tmp_path: Path) -> None:

@@ -293,6 +293,7 @@ async def test_enabled_terminals_run_in_the_session_cwd(tmp_path: Path) -> None:
         "capped": {"command": "sh", "args": ["-c", "printf 'aé%.0s' $(seq 100)"], "limit": 11},
         "killed": {"command": "sleep", "args": ["60"], "kill": True},
         "outside": {"command": "pwd", "cwd": "/"},
+        "line": {"command": "echo ran > ./line.txt && cat line.txt"},  # a command line, no args: the shell runs it
     }
     got = {}
     async with cx.AcpAgent(sys.executable, [str(HOSTILE)], terminals=True) as agent:
@@ -305,6 +306,7 @@ async def test_enabled_terminals_run_in_the_session_cwd(tmp_path: Path) -> None:
     assert got["capped"]["truncated"] and got["capped"]["output"] == "éaéaéaé"[-7:]  # 11 bytes, whole characters
     assert got["killed"]["signal"] == "SIGKILL" and got["killed"]["exit"] is None
     assert "outside the session directory" in got["outside"]["error"]
+    assert got["line"]["output"] == "ran\n" and got["line"]["exit"] == 0 and (tmp_path / "line.txt").is_file()
 
 
 async def test_env_var_authentication_when_the_agent_demands_it() -> None:
