@@ -113,8 +113,9 @@ class TranscriptState:
 
     def load_saved(self, turns: Sequence[SavedTurn], *, earlier_turns: int = 0) -> None:
         """Show a saved conversation above the live turn: each turn's prompt (a ``user`` entry), its
-        entries, and how it ended when that was not a completion; a ``saved`` entry first says how
-        many turns are shown and how many earlier ones are not. Keeps the newest ``max_entries``."""
+                entries, and how it ended when that was not a completion; a ``saved`` entry first says how
+                many turns are shown and how many earlier ones are not, a last one where it ends (live turns
+        follow). Keeps the newest ``max_entries``."""
         shown = f"Saved conversation: {len(turns)} turn(s)"
         if earlier_turns:
             shown += f"; {earlier_turns} earlier turn(s) not shown"
@@ -133,6 +134,7 @@ class TranscriptState:
             end = {"interrupted": "this turn was interrupted", "running": "this turn has no saved end"}
             if scratch.status in end:
                 saved.append(_Entry(kind="saved", id=f"saved{n}-end", value=end[scratch.status], status="done"))
+        saved.append(_Entry(kind="saved", id="saved-tail", value="End of the saved conversation", status="done"))
         self.saved_dropped = max(len(saved) - self.max_entries, 0)
         self.saved = saved[self.saved_dropped :]
 
@@ -258,8 +260,6 @@ class TranscriptState:
                 lines.append(f"-- {body} --")
             else:
                 lines.append(f"{entry.kind}: {_one_line(body) if entry.kind == 'user' else body}")
-        if self.saved:
-            lines.append("-- live --")
         if self.dropped:
             lines.append(f"({self.dropped} earlier entries of this turn dropped: a turn keeps {self.max_entries})")
         for entry in self.entries:
