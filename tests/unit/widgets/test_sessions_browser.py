@@ -179,6 +179,7 @@ async def test_resume_and_fork_from_the_table_into_live_widgets(tmp_path: Path) 
         assert [s.session_id for s in browser.sessions] == [first.thread_id]
         assert browser.sessions[0].plan_progress == "1/1" and browser.sessions[0].first_prompt == "the secret is 42"
         browser.select(first.thread_id)
+        selected = list(browser.detail.children)
         opened = asyncio.Event()
         loop = asyncio.get_running_loop()
         browser.table.observe(lambda _change: loop.call_soon_threadsafe(opened.set), names=["status", "error"])
@@ -194,6 +195,7 @@ async def test_resume_and_fork_from_the_table_into_live_widgets(tmp_path: Path) 
         assert browser.table.error == "" and browser.table.status.startswith("resumed ")
         resumed = browser.thread
         assert resumed is not None and resumed.thread_id == first.thread_id
+        assert all(w.comm is None for w in selected)  # the selected session's widgets, closed on Resume
         saved = browser.live_widgets[3].text()  # the saved conversation, before any new turn
         assert "-- Saved conversation: 1 turn(s) --" in saved and "user: the secret is 42" in saved
         assert "assistant: answer 1" in saved
@@ -207,7 +209,9 @@ async def test_resume_and_fork_from_the_table_into_live_widgets(tmp_path: Path) 
         assert (await resumed.start_turn("what is the secret?")).status == "completed"
         live = browser.live_widgets[3].text()
         assert "Transcript: completed" in live and "user: the secret is 42" in live and "answer 2" in live
+        resumed_widgets = list(browser.live_widgets)
         forked = await browser.fork()
+        assert all(w.comm is None for w in resumed_widgets)
         assert forked.thread_id != first.thread_id
         assert (await forked.start_turn("and in the fork?")).status == "completed"
         assert "the secret is 42" in seen[-1]  # the fork carries the history
