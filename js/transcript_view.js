@@ -37,7 +37,8 @@ export function transcriptRow(entry) {
     const label = `Hook ${entry.title} · ${entry.status}${entry.detail ? ` · ${entry.detail}` : ""}`;
     return { key: entry.id, kind, label, text: entry.text, detail: "", status: entry.status, live };
   }
-  const labels = { assistant: "Assistant", reasoning: "Reasoning", notice: "Retry", error: "Error" };
+  const labels = { assistant: "Assistant", reasoning: "Reasoning", notice: "Retry", error: "Error", user: "You",
+                   saved: "Saved" };
   const label = labels[/** @type {keyof typeof labels} */ (kind)] ?? kind;
   return { key: entry.id, kind, label, text: entry.text, detail: entry.detail, status: entry.status, live };
 }

@@ -6,7 +6,8 @@ Modules:
 
 * ``rollout``: a rollout file read into turns and plan snapshots, and the listing of a home's.
 * ``rollout_lines``: bounded reading of a rollout file's lines.
-* ``rollout_replay``: ``RolloutReplay``, a saved session's plan history as an event source.
+* ``rollout_replay``: ``RolloutReplay``, a saved session's plan history as an event source, and
+  its turns as a transcript shows them (``SavedTurn``).
 * ``sessions``: a Codex home's saved sessions listed fast (``codex_sessions``).
 
 Layer: an adapter, with ``app_server/``, ``acp/``, ``responses/``, ``mcp/`` and ``cassettes/``
@@ -15,7 +16,7 @@ may import it.
 """
 
 from .rollout import PlanSnapshot, Rollout, RolloutError, RolloutTurn, list_rollouts, read_rollout
-from .rollout_replay import ReplayError, RolloutReplay
+from .rollout_replay import ReplayError, RolloutReplay, SavedTurn
 from .sessions import CodexSession, SessionList, codex_sessions
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "RolloutError",
     "RolloutReplay",
     "RolloutTurn",
+    "SavedTurn",
     "SessionList",
     "codex_sessions",
     "list_rollouts",

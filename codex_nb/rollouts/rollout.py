@@ -75,6 +75,8 @@ class RolloutTurn:
     status: str
     """``completed`` | ``interrupted`` | ``failed`` | ``running`` (no end recorded)."""
     last_agent_message: str | None = None
+    error: str | None = None
+    """The message of the ``error`` event that failed the turn."""
 
 
 @dataclass(kw_only=True)
@@ -214,14 +216,19 @@ class _Reader:
         elif kind == "task_complete" and turn_id:
             message = _text(payload, "last_agent_message", "payload")
             failed = self.turns.get(turn_id, None)
-            status = "failed" if failed is not None and failed.status == "failed" else "completed"
-            self.turns[turn_id] = RolloutTurn(turn_id=turn_id, status=status, last_agent_message=message)
+            if failed is not None and failed.status == "failed":
+                self.turns[turn_id] = RolloutTurn(
+                    turn_id=turn_id, status="failed", last_agent_message=message, error=failed.error
+                )
+            else:
+                self.turns[turn_id] = RolloutTurn(turn_id=turn_id, status="completed", last_agent_message=message)
         elif kind == "turn_aborted":
             turn_id = turn_id or self.turn
             if turn_id:
                 self.turns[turn_id] = RolloutTurn(turn_id=turn_id, status="interrupted")
         elif kind == "error" and self.turn:
-            self.turns[self.turn] = RolloutTurn(turn_id=self.turn, status="failed")
+            message = _text(payload, "message", "payload")
+            self.turns[self.turn] = RolloutTurn(turn_id=self.turn, status="failed", error=message)
 
     def item(self, number: int, data: dict[str, Any], payload: dict[str, Any]) -> None:
         kind = _text(payload, "type", "payload")

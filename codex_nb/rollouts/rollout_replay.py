@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +21,50 @@ from ..errors import CodexNbError
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..frontend.requests import FrontendRequests
-from ..protocol.events import AgentMessage, Event, ItemCompleted, PlanUpdate, TurnComplete, TurnStarted
-from .rollout import Rollout, read_rollout
+from ..protocol.events import (
+    AgentMessage,
+    ErrorEvent,
+    Event,
+    EventMsg,
+    ItemCompleted,
+    PlanUpdate,
+    TurnAborted,
+    TurnComplete,
+    TurnStarted,
+)
+from .rollout import Rollout, RolloutTurn, read_rollout
+
+
+SAVED_TURNS = 50
+"""Turns of a saved conversation a resumed thread's transcript shows (the newest)."""
 
 
 class ReplayError(CodexNbError, IndexError):
     """A seek outside the plan history."""
+
+
+@dataclass(kw_only=True, frozen=True)
+class SavedTurn:
+    """One saved turn as a transcript shows it: what the person asked and the turn's events."""
+
+    turn_id: str
+    status: str
+    """``completed`` | ``interrupted`` | ``failed`` | ``running`` (no end saved)."""
+    prompt: str | None
+    events: list[Event]
+
+
+def _owner(item: dict[str, Any]) -> str | None:
+    meta = item.get("internal_chat_message_metadata_passthrough")
+    owner = meta.get("turn_id") if isinstance(meta, dict) else None
+    return owner if isinstance(owner, str) else None
+
+
+def _user_text(item: dict[str, Any]) -> str | None:
+    """What the person typed; None for the context Codex adds as user messages (environment,
+    instructions, AGENTS.md), which start with a tag or the AGENTS.md heading."""
+    text = "".join(str(part.get("text", "")) for part in item.get("content") or [] if isinstance(part, dict)).strip()
+    return None if not text or text.startswith(("<", "# AGENTS.md")) else text
 
 
 class RolloutReplay(BusEventSource):
@@ -85,19 +124,56 @@ class RolloutReplay(BusEventSource):
     def play_turn(self, index: int = -1) -> list[Event]:
         """Emit turn ``index``'s conversation (negative counts from the end) as live-turn events:
         ``turn_started``, the assistant's messages, each function call with its output as a
-        completed tool item, ``turn_complete``. Items without a turn id (an older Codex) all belong
-        to the one turn played. Returns the events."""
-        turns = [t.turn_id for t in self.rollout.turns]
+        completed tool item, then how the turn ended as a live one ends (``turn_complete``; an
+        ``error`` first for a failed turn; ``turn_aborted`` for an interrupted one; nothing for a
+        turn with no end saved). Items without a turn id (an older Codex) all belong to the one
+        turn played. Returns the events."""
+        turn = self._turn(index)
+        return [self.bus.emit(msg, id=turn.turn_id, turn_id=turn.turn_id) for msg in self._turn_msgs(turn)]
+
+    def saved_turns(self, last: int = SAVED_TURNS) -> tuple[list[SavedTurn], int]:
+        """The newest ``last`` turns as ``SavedTurn`` s (the person's prompt and the events
+        ``play_turn`` would emit, without emitting them), and how many earlier turns were left out:
+        what a resumed thread's transcript shows of its saved conversation."""
+        if isinstance(last, bool) or not isinstance(last, int) or last < 0:
+            raise ValueError(f"last is how many saved turns to keep: an int >= 0, got {last!r}")
+        turns = self.rollout.turns[-last:] if last else []
+        kept = {t.turn_id for t in turns}
+        prompts: dict[str, str] = {}
+        for item in self.rollout.items:
+            owner = _owner(item)
+            if owner in kept and owner not in prompts and item.get("type") == "message" and item.get("role") == "user":
+                text = _user_text(item)
+                if text:
+                    prompts[owner] = text
+        saved = [
+            SavedTurn(
+                turn_id=t.turn_id,
+                status=t.status,
+                prompt=prompts.get(t.turn_id),
+                events=[
+                    Event(id=t.turn_id, msg=msg, thread_id=self.thread_id, turn_id=t.turn_id)
+                    for msg in self._turn_msgs(t)
+                ],
+            )
+            for t in turns
+        ]
+        return saved, len(self.rollout.turns) - len(turns)
+
+    def _turn(self, index: int) -> RolloutTurn:
+        turns = self.rollout.turns
         if not turns:
             raise ReplayError(f"{self.rollout.path.name} has no turns to play")
         if not -len(turns) <= index < len(turns):
             raise ReplayError(f"turn {index} is out of range: this session has {len(turns)} (0..{len(turns) - 1})")
-        turn_id = turns[index]
-        emitted = [self._emit(TurnStarted(turn_id=turn_id), turn_id)]
-        calls: list[dict[str, Any]] = []
+        return turns[index]
+
+    def _turn_msgs(self, turn: RolloutTurn) -> list[EventMsg]:
+        turn_id = turn.turn_id
+        msgs: list[EventMsg] = [TurnStarted(turn_id=turn_id)]
+        calls: dict[str, dict[str, Any]] = {}
         for item in self.rollout.items:
-            meta = item.get("internal_chat_message_metadata_passthrough")
-            owner = meta.get("turn_id") if isinstance(meta, dict) else None
+            owner = _owner(item)
             if owner is not None and owner != turn_id:
                 continue
             kind = item.get("type")
@@ -105,24 +181,25 @@ class RolloutReplay(BusEventSource):
                 text = "".join(
                     str(part.get("text", "")) for part in item.get("content") or [] if isinstance(part, dict)
                 )
-                emitted.append(self._emit(AgentMessage(message=text), turn_id))
+                msgs.append(AgentMessage(message=text))
             elif kind == "function_call":
-                calls.append(item)
-                emitted.append(self._emit_call(item, None, turn_id))
+                calls[str(item.get("call_id"))] = item
+                msgs.append(self._call(item, None, turn_id))
             elif kind == "function_call_output":
-                call = next((c for c in calls if str(c.get("call_id")) == str(item.get("call_id"))), None)
+                call = calls.get(str(item.get("call_id")))
                 if call is not None:
-                    emitted.append(self._emit_call(call, item.get("output"), turn_id))
-        status = next(t.status for t in self.rollout.turns if t.turn_id == turn_id)
-        last = next((t.last_agent_message for t in self.rollout.turns if t.turn_id == turn_id), None)
-        if status != "running":
-            emitted.append(self._emit(TurnComplete(turn_id=turn_id, last_agent_message=last), turn_id))
-        return emitted
+                    msgs.append(self._call(call, item.get("output"), turn_id))
+        # a saved failure or interruption ends the way a live one does: never shown as completed
+        if turn.status == "interrupted":
+            msgs.append(TurnAborted(turn_id=turn_id, reason="interrupted"))
+        elif turn.status == "failed":
+            msgs.append(ErrorEvent(message=turn.error or "the turn failed (the saved session has no message)"))
+            msgs.append(TurnComplete(turn_id=turn_id, last_agent_message=turn.last_agent_message))
+        elif turn.status == "completed":
+            msgs.append(TurnComplete(turn_id=turn_id, last_agent_message=turn.last_agent_message))
+        return msgs
 
-    def _emit(self, msg: Any, turn_id: str) -> Event:
-        return self.bus.emit(msg, id=turn_id, turn_id=turn_id)
-
-    def _emit_call(self, call: dict[str, Any], output: Any, turn_id: str) -> Event:
+    def _call(self, call: dict[str, Any], output: Any, turn_id: str) -> ItemCompleted:
         text = output if isinstance(output, str) else json.dumps(output, ensure_ascii=False)
         item = {
             "type": "dynamicToolCall",
@@ -132,9 +209,7 @@ class RolloutReplay(BusEventSource):
             "status": "inProgress" if output is None else "completed",
             "contentItems": [] if output is None else [{"type": "inputText", "text": text}],
         }
-        return self._emit(
-            ItemCompleted(thread_id=self.thread_id, turn_id=turn_id, item=item, completed_at_ms=0), turn_id
-        )
+        return ItemCompleted(thread_id=self.thread_id, turn_id=turn_id, item=item, completed_at_ms=0)
 
     def describe(self, index: int | None = None) -> str:
         """Where snapshot ``index`` (default: the one shown) sits, in words: ``Replay: plan snapshot 2

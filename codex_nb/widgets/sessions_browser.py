@@ -8,8 +8,12 @@ plan timeline and transcript, and Resume / Fork into live widgets.
 and ``await fork()`` starts a new thread from it through ``thread/fork`` (the Fork button is hidden
 when the binary lacks it: ``server.features``), each shown in the notebook's live widgets
 (checklist, turn controls, prompts, transcript); ``await refresh()`` lists the server's own threads
-(``thread/list``). The view's buttons run those as background tasks on the kernel's loop: a cell is
-never blocked. Sort, filter and selection are synced traits, so the Python calls and the view agree.
+(``thread/list``). The live transcript starts with the saved conversation (its newest
+``SAVED_TURNS`` turns) and the checklist with the last saved plan. The view's buttons run those on
+the app-server's own loop (a comm message may arrive on another thread or loop, and the server's
+futures belong to the loop it started on), as background tasks: a cell is never blocked, and a
+failure is shown in the table's error line. Sort, filter and selection are synced traits, so the
+Python calls and the view agree.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from ..rollouts.rollout_replay import ReplayError, RolloutReplay
+from ..protocol.events import PlanUpdate
+from ..rollouts.rollout_replay import SAVED_TURNS, ReplayError, RolloutReplay
 from ..rollouts.rollout_lines import RolloutError
 from ..rollouts.sessions import CodexSession, SessionList, codex_sessions
 from ..timeline.recorder import PlanTimeline
@@ -211,11 +216,15 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         self.table.error = ""
 
     def _close_detail(self) -> None:
-        for child in self.detail.children:
-            if isinstance(child, (Transcript, PlanTimelineWidget)):
-                child.close()
+        """Close every widget the detail area shows (a session's or a live thread's): a new
+        selection or a Resume replaces them, and an unclosed widget keeps its comm and its
+        subscription. A live thread goes on (``browser.thread``)."""
+        for child in [*self.detail.children, *self.live_widgets]:
+            child.close()
+        self.live_widgets = []
         if self.timeline is not None:
             self.timeline.close()
+            self.timeline = None
         self.detail.children = []
 
     # -- live: resume, fork, the server's thread list -----------------------------------------------
@@ -232,7 +241,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         server = self._need_server("Resume")
         session = self._session(session_id)
         thread = await server.resume_thread(session.thread_id or session.row()["id"], **params)
-        self._open_live(thread, f"resumed {session.thread_id}")
+        self._open_live(thread, session, f"resumed {session.thread_id}")
         return thread
 
     async def fork(self, session_id: str | None = None, **params: Any) -> Any:
@@ -241,7 +250,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         server = self._need_server("Fork")
         session = self._session(session_id)
         thread = await server.fork_thread(session.thread_id or session.row()["id"], **params)
-        self._open_live(thread, f"forked {session.thread_id} into {thread.thread_id}")
+        self._open_live(thread, session, f"forked {session.thread_id} into {thread.thread_id}")
         return thread
 
     async def refresh(self) -> list[dict[str, Any]]:
@@ -256,17 +265,26 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         self.table.live = live
         return live
 
-    def _open_live(self, thread: Any, what: str) -> None:
-        for widget in self.live_widgets:
-            widget.close()
+    def _open_live(self, thread: Any, session: CodexSession, what: str) -> None:
+        self._close_detail()
         self.thread = thread
-        self.live_widgets = [
-            TurnControls(thread),
-            PlanChecklist(thread),
-            PromptsWidget(thread),
-            Transcript(thread),
-        ]
-        self.detail.children = [ipywidgets.HTML(html.escape(f"Live: {what}")), *self.live_widgets]
+        notes = [f"Live: {what}"]
+        try:
+            replay: RolloutReplay | None = RolloutReplay(session.read())
+        except RolloutError as err:
+            replay = None
+            notes.append(f"its saved conversation cannot be shown: {err}")
+        plans = replay.rollout.plans if replay is not None else []
+        if plans and thread.latest_plan() is None:
+            # the checklist starts from the thread's last-value cache: seed it with the saved plan,
+            # which a live plan then replaces (it gets the next revision)
+            thread.emit(PlanUpdate.from_args(plans[-1].args), turn_id=plans[-1].turn_id)
+        transcript = Transcript(thread)
+        if replay is not None:
+            saved, earlier = replay.saved_turns(SAVED_TURNS)
+            transcript.show_saved(saved, earlier_turns=earlier)
+        self.live_widgets = [TurnControls(thread), PlanChecklist(thread), PromptsWidget(thread), transcript]
+        self.detail.children = [ipywidgets.HTML(html.escape("; ".join(notes))), *self.live_widgets]
         self.table.status = f"{what}: start a turn with browser.thread.start_turn(text)"
         self.table.error = ""
 
@@ -280,19 +298,31 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             )
             return
         kind = message["kind"]
-        action = (
-            self.refresh()
-            if kind == "refresh"
-            else (self.resume if kind == "resume" else self.fork)(message["session"])
-        )
-        loop = _running_loop()
-        if loop is None:
-            action.close()
-            self.table.error = "no running event loop to run it on (open the notebook in a kernel)"
+        try:
+            loop = self._need_server({"refresh": "The thread list", "resume": "Resume"}.get(kind, "Fork")).loop
+        except Exception as err:  # no server, or not started: said in the view  # noqa: BLE001
+            self.table.error = str(err).splitlines()[0][:400]
             return
-        task = loop.create_task(action)
-        self._tasks.add(task)
-        task.add_done_callback(self._done)
+        if loop.is_closed():
+            self.table.error = "the app-server's event loop is closed: start a new cx.CodexAppServer"
+            return
+        self.table.error = ""
+        self.run_on_loop(loop, kind, message.get("session"))
+
+    def run_on_loop(self, loop: asyncio.AbstractEventLoop, kind: str, session: str | None) -> None:
+        """Run the view's action ``kind`` (refresh | resume | fork) as a task on ``loop`` (the
+        app-server's), from any thread; its failure is shown in the table's ``error``."""
+
+        def start() -> None:
+            action = self.refresh() if kind == "refresh" else (self.resume if kind == "resume" else self.fork)(session)
+            task = loop.create_task(action)
+            self._tasks.add(task)
+            task.add_done_callback(self._done)
+
+        if _running_loop() is loop:
+            start()
+        else:
+            loop.call_soon_threadsafe(start)
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
@@ -301,13 +331,11 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         error = task.exception()
         if error is not None:
             log.warning("%s", error)
-            self.table.error = str(error).splitlines()[0][:400]
+            self.table.error = (str(error).splitlines() or [type(error).__name__])[0][:400]
 
     def close(self) -> None:
         """Close the table, the detail widgets and the live ones (a running turn goes on)."""
         self._close_detail()
-        for widget in self.live_widgets:
-            widget.close()
         self.table.close()
         super().close()
 

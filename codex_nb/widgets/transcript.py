@@ -17,13 +17,14 @@ import asyncio
 import html
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import anywidget
 import traitlets
 
 from ..protocol.events import Event
+from ..rollouts.rollout_replay import SavedTurn
 from ._static import asset
 from .checklist import _running_loop
 from .final_state import FinalStateFallback
@@ -111,6 +112,14 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
                 self.earlier = self.state.earlier(len(self.entries))
                 self.status = self.state.status
                 self.error = self.state.error
+
+    def show_saved(self, turns: Sequence[SavedTurn], *, earlier_turns: int = 0) -> None:
+        """Show a saved conversation above the live turns (a resumed or forked thread's history;
+        ``RolloutReplay.saved_turns()`` gives both arguments). Sent to the view at once."""
+        with self._lock:
+            self.state.load_saved(turns, earlier_turns=earlier_turns)
+            self._dirty = True
+            self._flush()
 
     def flush(self) -> None:
         """Send any pending update now (the timer would within ``1 / max_rate`` seconds)."""

@@ -13,6 +13,9 @@ A turn can hold thousands of tool calls, so the view is sent a window: the last 
 entries (``snapshot(last=rows)``), each entry's text cut to its head and tail past
 ``MAX_SHOWN_CHARS``. The state keeps at most ``MAX_ENTRIES`` entries of a turn; the oldest
 settled ones go first, counted in ``dropped``.
+
+A resumed or forked thread starts with its saved conversation (``load_saved``): those turns'
+entries stay above the live turn's, which a new turn does not clear.
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ import io
 import itertools
 import json
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..protocol.events import Event
+from ..rollouts.rollout_replay import SavedTurn
 from .hook_runs import hook_outcome, hook_title, seconds
 
 MAX_DETAIL_CHARS = 4000
@@ -37,7 +42,7 @@ TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution
 
 @dataclass
 class _Entry:
-    kind: str  # assistant | reasoning | tool | notice | error
+    kind: str  # assistant | reasoning | tool | notice | error | hook | user | saved
     id: str
     value: str = ""
     status: str = ""
@@ -83,6 +88,9 @@ class TranscriptState:
         self.status = "idle"
         self.error = ""
         self.turn_id: str | None = None
+        self.saved: list[_Entry] = []
+        """The saved conversation's entries (``load_saved``), shown before the live turn's."""
+        self.saved_dropped = 0
         self._streaming: dict[str, _Entry] = {}  # kind -> the entry still receiving deltas
         self._tools: dict[str, _Entry] = {}
         self._counter = 0
@@ -93,15 +101,42 @@ class TranscriptState:
         return False if handler is None else handler(self, event)
 
     def snapshot(self, last: int | None = None) -> list[dict[str, str]]:
-        """The entries as the view renders them; ``last``: only the newest ``last`` of them."""
-        if last is None or last >= len(self.entries):
-            return [entry.snapshot() for entry in self.entries]
-        newest = list(itertools.islice(reversed(self.entries), max(last, 0)))
+        """The entries as the view renders them (saved ones first); ``last``: only the newest ``last``."""
+        if last is None or last >= len(self.saved) + len(self.entries):
+            return [entry.snapshot() for entry in itertools.chain(self.saved, self.entries)]
+        newest = list(itertools.islice(itertools.chain(reversed(self.entries), reversed(self.saved)), max(last, 0)))
         return [entry.snapshot() for entry in reversed(newest)]
 
     def earlier(self, shown: int) -> int:
-        """How many entries of this turn come before the newest ``shown`` (dropped ones included)."""
-        return self.dropped + max(len(self.entries) - shown, 0)
+        """How many entries come before the newest ``shown`` (dropped ones included)."""
+        return self.dropped + self.saved_dropped + max(len(self.saved) + len(self.entries) - shown, 0)
+
+    def load_saved(self, turns: Sequence[SavedTurn], *, earlier_turns: int = 0) -> None:
+        """Show a saved conversation above the live turn: each turn's prompt (a ``user`` entry), its
+                entries, and how it ended when that was not a completion; a ``saved`` entry first says how
+                many turns are shown and how many earlier ones are not, a last one where it ends (live turns
+        follow). Keeps the newest ``max_entries``."""
+        shown = f"Saved conversation: {len(turns)} turn(s)"
+        if earlier_turns:
+            shown += f"; {earlier_turns} earlier turn(s) not shown"
+        saved = [_Entry(kind="saved", id="saved-head", value=shown, status="done")]
+        for n, turn in enumerate(turns):
+            scratch = TranscriptState(max_entries=self.max_entries)
+            for event in turn.events:
+                scratch.apply(event)
+            if turn.prompt:
+                saved.append(_Entry(kind="user", id=f"saved{n}-user", value=turn.prompt, status="done"))
+            for entry in scratch.entries:
+                entry.id = f"saved{n}-{entry.id}"
+                if entry.status in ("streaming", "running"):
+                    entry.status = "aborted" if entry.kind == "tool" else "done"
+                saved.append(entry)
+            end = {"interrupted": "this turn was interrupted", "running": "this turn has no saved end"}
+            if scratch.status in end:
+                saved.append(_Entry(kind="saved", id=f"saved{n}-end", value=end[scratch.status], status="done"))
+        saved.append(_Entry(kind="saved", id="saved-tail", value="End of the saved conversation", status="done"))
+        self.saved_dropped = max(len(saved) - self.max_entries, 0)
+        self.saved = saved[self.saved_dropped :]
 
     # -- turn ------------------------------------------------------------------------------
     def _turn_started(self, event: Event) -> bool:
@@ -215,6 +250,16 @@ class TranscriptState:
     def text(self) -> str:
         """Plain text of the transcript (the widget's ``text/plain``)."""
         lines = [f"Transcript: {self.status}"]
+        if self.saved_dropped:
+            lines.append(f"({self.saved_dropped} earlier saved entries dropped: a transcript keeps {self.max_entries})")
+        for entry in self.saved:
+            body = entry.text()
+            if entry.kind == "tool":
+                lines.append(f"tool {entry.title} [{entry.status}]" + (f": {_one_line(body)}" if body else ""))
+            elif entry.kind == "saved":
+                lines.append(f"-- {body} --")
+            else:
+                lines.append(f"{entry.kind}: {_one_line(body) if entry.kind == 'user' else body}")
         if self.dropped:
             lines.append(f"({self.dropped} earlier entries of this turn dropped: a turn keeps {self.max_entries})")
         for entry in self.entries:

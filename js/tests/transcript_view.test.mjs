@@ -35,3 +35,9 @@ test("entries before the window are counted in one folded line", () => {
     assert.equal(transcriptView({ entries: [entry], status: "running", error: "", earlier: /** @type {any} */ (earlier) }).folded, "");
   }
 });
+
+test("a resumed thread's saved conversation: the person's prompts and the saved notes are labelled", () => {
+  const row = (kind) => transcriptRow({ kind, id: kind, text: "x", status: "done", title: "", detail: "" });
+  assert.equal(row("user").label, "You");
+  assert.equal(row("saved").label, "Saved");
+});

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +16,10 @@ import pytest
 
 import codex_nb as cx
 from codex_nb.testing import SAMPLE_CODEX_HOME
+from codex_nb.rollouts.rollout_replay import RolloutReplay
 from codex_nb.widgets.sessions_browser import SessionsBrowser, visible_rows
+from codex_nb.widgets.transcript import Transcript
+from codex_nb.widgets.transcript_state import TranscriptState
 
 from helpers.app_server_helpers import plan_call, real_codex
 
@@ -51,6 +56,78 @@ def test_selecting_a_session_shows_its_plan_timeline_and_last_turn() -> None:
     browser.close()
 
 
+def _ended_badly(tmp_path: Path) -> Path:
+    """A copy of the sample home whose two-turn session failed its first turn (an ``error`` before
+    ``task_complete``) and was interrupted in its second (``turn_aborted``, no ``task_complete``)."""
+    home = tmp_path / "home"
+    shutil.copytree(HOME, home)
+    path = next(home.rglob(f"*{PARSER}.jsonl"))
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    ends = [i for i, line in enumerate(lines) if line["payload"].get("type") == "task_complete"]
+    first, second = lines[ends[0]], lines[ends[1]]
+    error = {**first, "payload": {"type": "error", "message": "stream disconnected before completion"}}
+    second["payload"] = {"type": "turn_aborted", "turn_id": second["payload"]["turn_id"], "reason": "interrupted"}
+    lines.insert(ends[0], error)
+    path.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines), encoding="utf-8")
+    return home
+
+
+def test_a_saved_failed_or_interrupted_turn_is_not_shown_as_completed(tmp_path: Path) -> None:
+    home = _ended_badly(tmp_path)
+    browser = SessionsBrowser(codex_home=home)
+    browser.select(PARSER)
+    assert "Transcript: interrupted" in browser.text()  # the last turn, as the detail shows it
+    replay = RolloutReplay(browser._session(PARSER).path)
+    first = Transcript(replay, max_rate=None)
+    replay.play_turn(0)
+    assert first.status == "failed" and first.error == "stream disconnected before completion"
+    saved, earlier = replay.saved_turns()
+    assert [t.status for t in saved] == ["failed", "interrupted"] and earlier == 0
+    state = TranscriptState()
+    state.load_saved(saved)
+    text = state.text()
+    assert "error: stream disconnected before completion" in text and "-- this turn was interrupted --" in text
+    first.close()
+    browser.close()
+
+
+def test_the_saved_conversation_is_shown_bounded_with_the_earlier_turns_counted() -> None:
+    replay = RolloutReplay(next(HOME.rglob(f"*{PARSER}.jsonl")))
+    saved, earlier = replay.saved_turns(1)
+    assert earlier == 1 and [t.prompt for t in saved] == ["Now run the whole test suite."]
+    state = TranscriptState()
+    state.load_saved(saved, earlier_turns=earlier)
+    assert state.snapshot()[0] == {
+        "kind": "saved",
+        "id": "saved-head",
+        "text": "Saved conversation: 1 turn(s); 1 earlier turn(s) not shown",
+        "status": "done",
+        "title": "",
+        "detail": "",
+    }
+    every, _ = replay.saved_turns()
+    state.load_saved(every)
+    kinds = [(e["kind"], e["text"]) for e in state.snapshot() if e["kind"] in ("user", "assistant")]
+    assert kinds[0] == ("user", "The CSV parser drops the last field. Fix it.")
+    assert kinds[-1] == ("assistant", "All 42 tests pass.")
+    assert state.earlier(2) == len(state.snapshot()) - 2 and len(state.snapshot(last=2)) == 2
+    with pytest.raises(ValueError, match="how many saved turns to keep"):
+        replay.saved_turns(-1)
+
+
+def test_selecting_another_session_closes_the_previous_ones_widgets() -> None:
+    browser = SessionsBrowser(codex_home=HOME)
+    browser.select(PARSER)
+    shown, timeline = list(browser.detail.children), browser.timeline
+    assert shown and all(w.comm is not None for w in shown)
+    browser.select("01a2420a-d53c-7570-94a9-1a27f0a05fdd")
+    assert all(w.comm is None for w in shown), [type(w).__name__ for w in shown if w.comm is not None]
+    assert timeline is not None and timeline is not browser.timeline
+    now = list(browser.detail.children)
+    browser.close()
+    assert all(w.comm is None for w in now)
+
+
 def test_the_views_messages_are_checked_and_resume_without_a_server_says_what_to_do() -> None:
     browser = SessionsBrowser(codex_home=HOME)
     sent: list[Any] = []
@@ -59,6 +136,8 @@ def test_the_views_messages_are_checked_and_resume_without_a_server_says_what_to
     assert "unknown message kind 'launch'" in browser.table.error and sent[0]["kind"] == "error"
     with pytest.raises(RuntimeError, match="Resume needs a running Codex: pass server="):
         asyncio.run(browser.resume(PARSER))
+    browser._on_view_msg(browser.table, {"id": "r2", "kind": "resume", "session": PARSER}, [])
+    assert browser.table.error.startswith("Resume needs a running Codex")  # said in the view, not raised
 
 
 def test_python_and_view_rules_agree_on_a_table() -> None:
@@ -100,8 +179,27 @@ async def test_resume_and_fork_from_the_table_into_live_widgets(tmp_path: Path) 
         assert [s.session_id for s in browser.sessions] == [first.thread_id]
         assert browser.sessions[0].plan_progress == "1/1" and browser.sessions[0].first_prompt == "the secret is 42"
         browser.select(first.thread_id)
-        resumed = await browser.resume()
-        assert resumed.thread_id == first.thread_id and browser.thread is resumed
+        selected = list(browser.detail.children)
+        opened = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        browser.table.observe(lambda _change: loop.call_soon_threadsafe(opened.set), names=["status", "error"])
+
+        async def click_resume() -> None:  # a comm message on another thread, in another loop (ipykernel's)
+            message = {"id": "r1", "kind": "resume", "session": first.thread_id}
+            browser._on_view_msg(browser.table, message, [])
+
+        clicker = threading.Thread(target=asyncio.run, args=(click_resume(),))
+        clicker.start()
+        await asyncio.to_thread(clicker.join)
+        await asyncio.wait_for(opened.wait(), 60)
+        assert browser.table.error == "" and browser.table.status.startswith("resumed ")
+        resumed = browser.thread
+        assert resumed is not None and resumed.thread_id == first.thread_id
+        assert all(w.comm is None for w in selected)  # the selected session's widgets, closed on Resume
+        saved = browser.live_widgets[3].text()  # the saved conversation, before any new turn
+        assert "-- Saved conversation: 1 turn(s) --" in saved and "user: the secret is 42" in saved
+        assert "assistant: answer 1" in saved
+        assert "✔ remember" in browser.live_widgets[1].text()  # the last saved plan, not an empty one
         assert [type(w).__name__ for w in browser.live_widgets] == [
             "TurnControls",
             "PlanChecklist",
@@ -109,8 +207,11 @@ async def test_resume_and_fork_from_the_table_into_live_widgets(tmp_path: Path) 
             "Transcript",
         ]
         assert (await resumed.start_turn("what is the secret?")).status == "completed"
-        assert "answer" in browser.live_widgets[3].text()
+        live = browser.live_widgets[3].text()
+        assert "Transcript: completed" in live and "user: the secret is 42" in live and "answer 2" in live
+        resumed_widgets = list(browser.live_widgets)
         forked = await browser.fork()
+        assert all(w.comm is None for w in resumed_widgets)
         assert forked.thread_id != first.thread_id
         assert (await forked.start_turn("and in the fork?")).status == "completed"
         assert "the secret is 42" in seen[-1]  # the fork carries the history
