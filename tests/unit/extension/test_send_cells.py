@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from acp.schema import PromptRequest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
@@ -132,6 +133,8 @@ def test_images_go_with_their_own_type_to_an_acp_agent_that_takes_them() -> None
         agent_capabilities=SimpleNamespace(prompt_capabilities=SimpleNamespace(image=True)))))  # fmt: skip
     blocks, _ = turn_input(takes, "acp", "look", found)
     assert blocks[1] == {"type": "image", "mimeType": "image/jpeg", "data": JPEG}
+    sent = PromptRequest.model_validate({"sessionId": "s", "prompt": blocks}).prompt  # as AcpSession sends it
+    assert sent[1].mime_type == "image/jpeg" and sent[1].data == JPEG
     app_text, options = turn_input(object(), "app_server", "look", found)
     assert options["input"][1]["url"] == f"data:image/jpeg;base64,{JPEG}"
     blind = notebook_cells([cell(0, "show()", outputs=[_image("image/jpeg", JPEG)])])
