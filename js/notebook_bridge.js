@@ -159,10 +159,13 @@ function serveSendCells(app, context, model, send) {
   const snapshot = (index) => ({ index, ...cellJSON(shared.cells[index]) });
   const handler = (/** @type {any} */ panel) => {
     const indexes = selectedIndexes(panel);
-    send({ kind: "attach", selected: indexes.length, cells: indexes.slice(0, MAX_SENT_CELLS).map(snapshot) });
+    const cells = indexes.slice(0, MAX_SENT_CELLS).map(snapshot);
+    last = JSON.stringify(cells);
+    send({ kind: "attach", selected: indexes.length, cells });
   };
   handlers.set(context, handler);
   let queued = false;
+  let last = "";
   const resend = () => {
     queued = false;
     const ids = new Set(model.get("attached_ids") ?? []);
@@ -172,6 +175,9 @@ function serveSendCells(app, context, model, send) {
     shared.cells.forEach((/** @type {any} */ cell, /** @type {number} */ i) => {
       if (ids.has(cell.getId())) cells.push(snapshot(i));
     });
+    const text = JSON.stringify(cells);
+    if (text === last) return; // another cell changed (a running cell's output): nothing to send
+    last = text;
     send({ kind: "cells_changed", cells });
   };
   const changed = () => {
