@@ -19,6 +19,13 @@
 // started cannot be taken back half-way (a running cell runs to its end), so the page says what it
 // did when it ends (`stopped`, outcome `finished` or `failed`). Reading the cells changes nothing
 // and is answered at once.
+//
+// Send to agent: the extension's bridge (`cells_command`) registers `codex_nb:send-cells-to-agent`
+// once per application (the cell context menu here, the palette through ipylab from the kernel).
+// Each notebook's bridge adds its handler, keyed by the notebook's context, so the command sends the
+// selected cells to the kernel of the notebook it runs in. While the kernel lists cells in
+// `attached_ids`, each change to the notebook resends those cells (`cells_changed`, coalesced in a
+// microtask: it reaches the kernel before the run of a prompt the person starts afterwards).
 
 const GET_MODEL_TIMEOUT_MS = 4000;
 
@@ -90,6 +97,112 @@ export async function perform(env, op, args) {
     return cellJSON(findCell(shared, args.cell_id).cell);
   }
   throw new Error(`unknown operation ${op}`);
+}
+
+export const SEND_CELLS = "codex_nb:send-cells-to-agent";
+export const CELL_SELECTOR = ".jp-Notebook .jp-Cell";
+const MAX_SENT_CELLS = 51; // one more than the kernel takes, so it can say there were too many
+const REGISTRY = Symbol.for("codex_nb.send_cells");
+
+/** The notebook panel in focus, if any. @param {any} app */
+function currentNotebook(app) {
+  const widget = app.shell.currentWidget;
+  return widget && widget.context && widget.content && "activeCellIndex" in widget.content ? widget : null;
+}
+
+/** The indexes of the selected cells (the active one when none is selected). @param {any} panel */
+export function selectedIndexes(panel) {
+  const notebook = panel.content;
+  /** @type {number[]} */
+  const out = [];
+  notebook.widgets.forEach((/** @type {any} */ cell, /** @type {number} */ i) => {
+    if (notebook.isSelectedOrActive(cell)) out.push(i);
+  });
+  return out;
+}
+
+/**
+ * The command, registered once per application; each notebook's bridge adds its handler.
+ * @param {any} app @returns {Map<any, (panel: any) => void>}
+ */
+function sendCellsHandlers(app) {
+  if (app[REGISTRY]) return app[REGISTRY];
+  /** @type {Map<any, (panel: any) => void>} */
+  const handlers = new Map();
+  app[REGISTRY] = handlers;
+  app.commands.addCommand(SEND_CELLS, {
+    label: "Send to agent",
+    caption: "Attach the selected cells to the next %%codex prompt of this notebook's kernel (codex_nb)",
+    isEnabled: () => {
+      const panel = currentNotebook(app);
+      return Boolean(panel && handlers.has(panel.context));
+    },
+    execute: () => {
+      const panel = currentNotebook(app);
+      const handler = panel && handlers.get(panel.context);
+      if (!handler) throw new Error("Send to agent: this notebook's kernel has not run %load_ext codex_nb");
+      handler(panel);
+    },
+  });
+  app.contextMenu.addItem({ command: SEND_CELLS, selector: CELL_SELECTOR, rank: 30 });
+  return handlers;
+}
+
+/**
+ * This notebook's side of Send to agent; returns what undoes it.
+ * @param {any} app @param {any} context @param {any} model @param {(message: Record<string, any>) => void} send
+ */
+function serveSendCells(app, context, model, send) {
+  const shared = context.model.sharedModel;
+  const handlers = sendCellsHandlers(app);
+  /** @param {number} index */
+  const snapshot = (index) => ({ index, ...cellJSON(shared.cells[index]) });
+  const handler = (/** @type {any} */ panel) => {
+    const indexes = selectedIndexes(panel);
+    const cells = indexes.slice(0, MAX_SENT_CELLS).map(snapshot);
+    last = JSON.stringify(cells);
+    send({ kind: "attach", selected: indexes.length, cells });
+  };
+  handlers.set(context, handler);
+  let queued = false;
+  let last = "";
+  const resend = () => {
+    queued = false;
+    const ids = new Set(model.get("attached_ids") ?? []);
+    if (!ids.size) return;
+    /** @type {any[]} */
+    const cells = [];
+    shared.cells.forEach((/** @type {any} */ cell, /** @type {number} */ i) => {
+      if (ids.has(cell.getId())) cells.push(snapshot(i));
+    });
+    const text = JSON.stringify(cells);
+    if (text === last) return; // another cell changed (a running cell's output): nothing to send
+    last = text;
+    send({ kind: "cells_changed", cells });
+  };
+  const changed = () => {
+    if (queued || !(model.get("attached_ids") ?? []).length) return;
+    queued = true;
+    queueMicrotask(resend);
+  };
+  const notify = () => {
+    const status = model.get("attach_status") ?? {};
+    if (!status.text || !app.commands.hasCommand("apputils:notify")) return;
+    app.commands.execute("apputils:notify", {
+      message: `codex_nb: ${status.text}`,
+      type: status.ok ? "success" : "error",
+      options: { autoClose: 8000 },
+    }).catch(() => {});
+  };
+  // every change of the document (a cell's source, its outputs) is an update of its Y.Doc
+  const ydoc = shared.ydoc;
+  ydoc.on("update", changed);
+  model.on("change:attach_status", notify);
+  return () => {
+    if (handlers.get(context) === handler) handlers.delete(context);
+    ydoc.off("update", changed);
+    model.off("change:attach_status", notify);
+  };
 }
 
 const READS = new Set(["cells"]);
@@ -185,8 +298,12 @@ async function initialize({ model }) {
   };
   model.on("change:requests", serve);
   model.on("change:owner", serve);
+  const stopSending = app && document && model.get("cells_command")
+    ? serveSendCells(app, context, model, (message) => model.send({ ...message, id: page, page }))
+    : () => {};
   model.send({ kind: "hello", id: page, app: appName, document, commands: Boolean(app), reason: why });
   return () => {
+    stopSending();
     model.off("change:requests", serve);
     model.off("change:owner", serve);
   };

@@ -61,7 +61,10 @@ def load_ipython_extension(shell: Any) -> None:
     if agent(shell) is not None:
         return  # loaded twice (%load_ext again, or config + cell): keep the running state
     settings = CodexNbExtension(parent=shell)
-    shell.register_magics(CodexMagics(shell, KernelAgent(settings=settings, namespace=shell.user_ns)))
+    state = KernelAgent(settings=settings, namespace=shell.user_ns)
+    shell.register_magics(CodexMagics(shell, state))
+    if getattr(shell, "kernel", None) is not None:  # a front end may show it: Send to agent
+        state.connect_page()
 
 
 def unload_ipython_extension(shell: Any) -> None:

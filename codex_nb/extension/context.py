@@ -190,6 +190,12 @@ def collect(
                 f"--vars: no variable named {name!r} in the notebook; define it first (or check the spelling)"
             )
         found.items.append(describe(name, namespace[name], found.notes))
+    return bounded(found)
+
+
+def bounded(found: Attachments) -> Attachments:
+    """``found`` within the bounds one prompt may carry: images past ``MAX_IMAGES`` go as text (said
+    in ``notes``); more than ``MAX_TOTAL`` characters raises ``ContextError``."""
     images = found.images
     if len(images) > MAX_IMAGES:
         found.notes.append(f"{len(images)} images: only the first {MAX_IMAGES} are attached as images")
@@ -202,6 +208,73 @@ def collect(
             "attach fewer cells or variables"
         )
     return found
+
+
+IMAGE_TYPES = ("image/png", "image/jpeg")
+
+
+def notebook_cells(cells: list[dict[str, Any]], *, outputs: bool = True) -> Attachments:
+    """The cells the page sent (``Send to agent``: nbformat cells with their ``index``), as they are
+    now: each source, then its outputs (text, PNG/JPEG images), each bounded; ``bounded`` applies."""
+    found = Attachments()
+    for cell in cells:
+        label = cell_label(cell)
+        source, cut = _cut(str(cell.get("source", "")), found.notes, label)
+        found.items.append(Attachment(kind="cell", label=label, text=source, truncated=cut))
+        if outputs:
+            found.items.extend(_outputs(cell, label, found.notes))
+    return bounded(found)
+
+
+def cell_label(cell: dict[str, Any]) -> str:
+    """``notebook cell 4 (In [3])``: its place in the notebook (1-based), and its run if it ran."""
+    count = cell.get("execution_count")
+    ran = f" (In [{count}])" if isinstance(count, int) else ""
+    kind = "" if cell.get("cell_type", "code") == "code" else f" ({cell.get('cell_type')})"
+    return f"notebook cell {int(cell.get('index', 0)) + 1}{ran}{kind}"
+
+
+def _outputs(cell: dict[str, Any], label: str, notes: list[str]) -> list[Attachment]:
+    texts: list[str] = []
+    images: list[Attachment] = []
+    for output in cell.get("outputs") or []:
+        if not isinstance(output, dict):
+            continue
+        kind = output.get("output_type")
+        if kind == "stream":
+            texts.append(_joined(output.get("text")))
+        elif kind == "error":
+            texts.append(f"{output.get('ename', 'Error')}: {output.get('evalue', '')}")
+        elif kind in ("execute_result", "display_data"):
+            data = output.get("data") or {}
+            mime = next((m for m in IMAGE_TYPES if isinstance(data.get(m), str)), None)
+            if mime is not None:
+                raw = str(data[mime]).replace("\n", "")
+                size = len(raw) * 3 // 4 - (len(raw) - len(raw.rstrip("=")))
+                what = f"image of the output of {label}"
+                if size > MAX_IMAGE_BYTES:
+                    notes.append(f"{what} is {size:,} bytes, more than {MAX_IMAGE_BYTES:,}: sent as text only")
+                    texts.append(f"({mime} image too large to attach)")
+                else:
+                    images.append(
+                        Attachment(
+                            kind="image",
+                            label=what,
+                            text=f"an image ({mime}, {size:,} bytes) shown as the output of {label}",
+                            image=f"data:{mime};base64,{raw}",
+                        )
+                    )
+            if "text/plain" in data:
+                texts.append(_joined(data["text/plain"]))
+    out: list[Attachment] = []
+    if texts:
+        text, cut = _cut("\n".join(t.rstrip("\n") for t in texts), notes, f"output of {label}")
+        out.append(Attachment(kind="output", label=f"output of {label}", text=text, truncated=cut))
+    return out + images
+
+
+def _joined(text: Any) -> str:
+    return "".join(text) if isinstance(text, list) else str(text or "")
 
 
 def _as_text(a: Attachment) -> Attachment:
@@ -219,9 +292,10 @@ def turn_input(source: Any, kind: str, message: str, found: Attachments) -> tupl
     if kind == "acp" and images and _acp_takes_images(source):
         text = found.prompt(message, images=True)
         blocks: list[dict[str, Any]] = [{"type": "text", "text": text}]
-        for a in images:
-            data = (a.image or "").partition(",")[2]
-            blocks.append({"type": "image", "mimeType": "image/png", "data": data})
+        for a in images:  # ACP wants the image's own type: a cell's output may be a JPEG
+            head, _, data = (a.image or "").partition(",")
+            mime = head.removeprefix("data:").partition(";")[0] or "image/png"
+            blocks.append({"type": "image", "mimeType": mime, "data": data})
         return blocks, {}
     if images:
         who = "codex_nb's runtime" if kind == "session" else "this agent"

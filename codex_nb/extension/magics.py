@@ -23,7 +23,7 @@ from IPython.display import display
 from ..config import Config
 from ..errors import CodexNbError
 from ..config.hooks import HooksConfig, parse_hooks_json, parse_hooks_table, parse_hooks_toml
-from .context import Attachments, ContextError, collect
+from .context import Attachments, ContextError, bounded, collect
 from .magic_files import read_text_file
 from .sources import SourceError, needs_model
 from .state import KernelAgent
@@ -164,6 +164,7 @@ class CodexMagics(Magics):
             from .panel import PlanPanel  # ipywidgets/anywidget load with the first view, not with %load_ext
 
             self.agent.panel = PlanPanel(source, label=self.agent.current)
+            self.agent.announce()
         else:
             self.agent.panel.follow(source, label=self.agent.current)
         return self.agent.panel
@@ -213,7 +214,16 @@ class CodexMagics(Magics):
         found = None
         if args.cells or args.outputs or args.vars:
             found = collect(self._user_ns, cells=args.cells, outputs=args.outputs, variables=args.vars)
+        sent = self.agent.peek_attachments()  # Send to agent's cells, as they are now
+        if sent is not None:
+            found = (
+                sent
+                if found is None
+                else bounded(Attachments(items=[*sent.items, *found.items], notes=[*sent.notes, *found.notes]))
+            )
         running = self.agent.start_turn(text.strip(), model=args.model, mode=args.mode, attachments=found)
+        if sent is not None:  # taken by this prompt only once its turn started
+            self.agent.clear_attachments()
         if args.out is not None:
             self._user_ns[args.out] = running.handle
         beat = heartbeat(source) if self._shows_widgets() else None
@@ -231,6 +241,31 @@ class CodexMagics(Magics):
         if beat is not None:  # a finished turn's heartbeat must not follow the session's next turn
             running.task.add_done_callback(lambda _: beat.detach())
         display(view)
+
+    # -- %codex_attachments ----------------------------------------------------------
+    @magic_arguments()
+    @_HELP
+    @argument("--clear", action="store_true", help="drop them (the next prompt goes without them)")
+    @line_magic
+    @_guarded
+    def codex_attachments(self, args: Any, _cell: None) -> None:
+        """List the cells Send to agent attached (the cell context menu or the command palette of
+        JupyterLab / Notebook 7); the next %%codex prompt takes them, read as they are then."""
+        if args.clear:
+            dropped = self.agent.clear_attachments()
+            print(f"dropped {dropped} attached cell{'' if dropped == 1 else 's'}" if dropped else "no cells attached")
+            return
+        if not self.agent.pending_cells:
+            print(
+                "no cells attached; select cells and choose Send to agent (cell context menu or command "
+                "palette), or name them in %%codex --cells N,M-K"
+            )
+            return
+        found = self.agent.peek_attachments()
+        assert found is not None
+        print(f"{self.agent.attached_line()} (the next %%codex prompt takes them):\n{found.summary()}")
+        for note in found.notes:
+            print(f"Note: {note}")
 
     # -- %codex_plan -----------------------------------------------------------------
     @magic_arguments()

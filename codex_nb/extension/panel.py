@@ -163,17 +163,24 @@ class PlanPanel:
         self.content.layout.padding = "4px 8px"
         self.sidecar: Any = None
         self.cells: list[PanelCell] = []
+        self.attached = ipywidgets.HTML("")
+        """``2 cells attached``: cells Send to agent holds for the next prompt (empty when none)."""
+        self.attached.add_class("cx-plan-panel-attached")
         self._build(source, label)
 
     def _build(self, source: Any, label: str) -> None:
-        old = [w for w in self.content.children if w is not self.header]
+        old = [w for w in self.content.children if w is not self.header and w is not self.attached]
         self.source, self.label = source, label
         self.header.label = label
         self.controls = TurnControls(source)
         self.checklist = PlanChecklist(source)
-        self.content.children = (self.header, self.controls, self.checklist)
+        self.content.children = (self.header, self.controls, self.checklist, self.attached)
         for widget in old:
             widget.close()
+
+    def show_attached(self, line: str) -> None:
+        """Show ``line`` (``2 cells attached``) under the header; ``""`` hides it."""
+        self.attached.value = f'<div class="cx-plan-panel-attached">📎 {html.escape(line)}</div>' if line else ""
 
     def follow(self, source: Any, *, label: str) -> None:
         """Show ``source`` from now on (no-op if it is already the one shown)."""

@@ -78,6 +78,11 @@ class KernelAgent:
     turns: list[RunningTurn] = field(default_factory=list)
     widgets: list[Any] = field(default_factory=list)
     panel: Any = None
+    bridge: Any = None
+    """The notebook bridge that registers ``Send to agent`` in the page (None without a front end)."""
+    pending_cells: list[dict[str, Any]] = field(default_factory=list)
+    """Cells ``Send to agent`` attached (nbformat cells with their ``index``), as the page last sent
+    them; the next ``%%codex`` prompt takes them (``take_attachments``)."""
     closed: bool = False
     _closing: set[asyncio.Task[None]] = field(default_factory=set)
 
@@ -185,6 +190,72 @@ class KernelAgent:
         running.task.add_done_callback(lambda _: self._forget(running))
         return running
 
+    # -- cells attached from the page (Send to agent) ---------------------------------
+    def attach_cells(self, cells: list[dict[str, Any]], *, selected: int | None = None) -> str:
+        """Keep ``cells`` (the page's selection) for the next prompt, replacing any pending ones;
+        returns the line the person sees. Raises ``ContextError`` past ``MAX_CELLS`` cells or
+        ``MAX_TOTAL`` characters (nothing is kept then)."""
+        from .context import MAX_CELLS, ContextError, notebook_cells
+
+        count = len(cells) if selected is None else selected
+        if count > MAX_CELLS:
+            raise ContextError(
+                f"{count} cells are selected; at most {MAX_CELLS} can be attached to one prompt: select fewer"
+            )
+        if not cells:
+            raise ContextError("no cells are selected: select the cells to send, then run Send to agent again")
+        notebook_cells(cells)  # the bounds now, while the person is looking (read again at send time)
+        self.pending_cells = [dict(c) for c in cells]
+        self.announce()
+        return f"{self.attached_line()}: the next %%codex prompt takes them"
+
+    def update_cells(self, cells: list[dict[str, Any]]) -> None:
+        """The page's current state of attached cells (edited or re-run since), by cell id."""
+        latest = {c.get("id"): c for c in cells}
+        self.pending_cells = [dict(latest.get(c.get("id"), c)) for c in self.pending_cells]
+
+    def clear_attachments(self) -> int:
+        """Drop the pending cells; returns how many there were."""
+        dropped = len(self.pending_cells)
+        self.pending_cells = []
+        self.announce()
+        return dropped
+
+    def peek_attachments(self) -> Attachments | None:
+        """The pending cells as they are now, bounded (``ContextError`` if they no longer fit);
+        None when there are none. They stay pending until ``clear_attachments``."""
+        if not self.pending_cells:
+            return None
+        from .context import notebook_cells
+
+        return notebook_cells(self.pending_cells)
+
+    def connect_page(self) -> None:
+        """Register ``Send to agent`` in the notebook's page (the cell context menu and the command
+        palette), through the notebook bridge; the selected cells arrive in ``attach_cells``."""
+        from ..widgets.notebook_bridge import NotebookBridge  # the widget stack loads here, with a kernel
+
+        self.bridge = NotebookBridge(cells_command=True)
+        self.bridge.cells_listener = self._from_page
+
+    def _from_page(self, kind: str, cells: list[dict[str, Any]], selected: int) -> str:
+        if kind == "changed":
+            self.update_cells(cells)
+            return ""
+        return self.attach_cells(cells, selected=selected)
+
+    def attached_line(self) -> str:
+        """``2 cells attached`` (the side panel's line and the page's notice)."""
+        n = len(self.pending_cells)
+        return f"{n} cell{'' if n == 1 else 's'} attached"
+
+    def announce(self) -> None:
+        """Show the pending cells: the page watches them, the side panel says how many."""
+        if self.bridge is not None:
+            self.bridge.attached_ids = [str(c.get("id", "")) for c in self.pending_cells]
+        if self.panel is not None:
+            self.panel.show_attached(self.attached_line() if self.pending_cells else "")
+
     def _forget(self, running: RunningTurn) -> None:
         with contextlib.suppress(ValueError):
             self.turns.remove(running)
@@ -227,6 +298,10 @@ class KernelAgent:
             _quietly(widget.close, f"closing {type(widget).__name__}")
         self.widgets.clear()
         self.panel = None
+        self.pending_cells = []
+        if self.bridge is not None:
+            _quietly(self.bridge.close, "closing the notebook bridge")
+            self.bridge = None
         for session in self.sessions.values():
             await close_source(session)
         self.sessions.clear()

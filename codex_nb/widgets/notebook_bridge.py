@@ -19,6 +19,13 @@ that comes after the kernel stopped waiting (dropped, not an error), are kept in
 front end (nbclient, a plain kernel) no ``hello`` comes: the first call waits
 ``frontend_timeout_seconds`` and every later one fails at once with the same clear message, until a
 page says hello.
+
+``Send to agent``: a bridge made with ``cells_command=True`` (the extension's, at ``%load_ext
+codex_nb``) registers the command ``codex_nb:send-cells-to-agent`` in the page (the cell context menu
+and, through ipylab, the command palette). The page sends the selected cells (``attach``) and, while
+the kernel lists them in ``attached_ids``, their state after every change (``cells_changed``), so the
+prompt that takes them reads them as they are when it is sent; the kernel answers each ``attach``
+in ``attach_status``, which the page shows as a notice.
 """
 
 from __future__ import annotations
@@ -27,7 +34,9 @@ import asyncio
 import itertools
 import logging
 import threading
+import warnings
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import anywidget
@@ -42,6 +51,9 @@ from .browser_messages import ProtocolError, validate_to_kernel
 log = logging.getLogger("codex_nb.widgets.notebook_bridge")
 
 WIDGET = "notebook_bridge"
+SEND_CELLS = "codex_nb:send-cells-to-agent"
+"""The page's command that attaches the selected cells to the next prompt."""
+PALETTE_CATEGORY = "codex_nb"
 MAX_CELLS = 5_000
 MAX_AFTER_STOP = 100
 """Reports kept in ``after_stop`` (and requests remembered as given up), the newest ones."""
@@ -53,7 +65,9 @@ AWAITED_IN_CELL = (
 
 def _ipylab_front_end() -> Any:
     try:
-        from ipylab import JupyterFrontEnd
+        with warnings.catch_warnings():  # ipylab 1.1 passes a trait type, which traitlets deprecates
+            warnings.filterwarnings("ignore", "Traits should be given as instances", DeprecationWarning)
+            from ipylab import JupyterFrontEnd
     except ImportError:
         return None
     return JupyterFrontEnd()
@@ -67,6 +81,12 @@ class NotebookBridge(anywidget.AnyWidget):
     frontend = traitlets.Any(None).tag(sync=True, **widget_serialization)
     requests = traitlets.List(traitlets.Dict()).tag(sync=True)
     owner = traitlets.Unicode("").tag(sync=True)
+    cells_command = traitlets.Bool(False).tag(sync=True)
+    """Register ``Send to agent`` in the page (the extension's bridge)."""
+    attached_ids = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """Ids of the cells the kernel holds as pending attachments (the page sends their changes)."""
+    attach_status = traitlets.Dict().tag(sync=True)
+    """``{seq, ok, text}``: the kernel's answer to the latest ``attach``, shown by the page."""
     after_stop = traitlets.List(traitlets.Dict())
     """What the page did with requests the kernel had stopped waiting for (not synced; observe it):
     ``{id, op, why, outcome, detail}``, why ``stopped`` or ``timed out``, outcome ``skipped`` (the
@@ -86,6 +106,14 @@ class NotebookBridge(anywidget.AnyWidget):
         self._given_up: OrderedDict[str, tuple[str, str]] = OrderedDict()
         """Request id -> (op, why) of the requests the kernel stopped waiting for."""
         self.error = ""
+        self.cells_listener: Callable[[str, list[dict[str, Any]], int], str] | None = None
+        """Called with (``attach`` or ``changed``, cells, how many were selected); returns the notice
+        for an ``attach``, raises ``ValueError`` with the notice when it refuses them."""
+        self._palette: Any = None
+        if self.cells_command and self.frontend is not None:  # made now, so the page knows it by hello
+            from ipylab.commands import CommandPalette
+
+            self._palette = CommandPalette()
         self.on_msg(self._on_message)
 
     # -- browser -> kernel (any thread) ------------------------------------------------
@@ -98,6 +126,8 @@ class NotebookBridge(anywidget.AnyWidget):
             return
         if message["kind"] == "hello":
             self._hello(message)
+        elif message["kind"] in ("attach", "cells_changed"):  # any page of this notebook may send cells
+            self._cells(message)
         elif message.get("page") != self.owner:
             return
         elif message["kind"] == "stopped":
@@ -111,8 +141,27 @@ class NotebookBridge(anywidget.AnyWidget):
             self._absent = False
             waiters, self._hello_waiters = self._hello_waiters, []
         self.owner = message["id"]  # the newest page answers (a reload, or a second tab)
+        if self._palette is not None and message["commands"]:
+            self._palette.add_item(SEND_CELLS, PALETTE_CATEGORY)
         for loop, future in waiters:
             loop.call_soon_threadsafe(_settle, future, None)
+
+    def _cells(self, message: dict[str, Any]) -> None:
+        attach = message["kind"] == "attach"
+        cells = [c for c in message["cells"][:MAX_CELLS] if isinstance(c, dict)]
+        selected = message.get("selected", len(cells))
+        ok, text = False, "this kernel takes no cells (load the extension: %load_ext codex_nb)"
+        if self.cells_listener is not None:
+            try:
+                text = self.cells_listener("attach" if attach else "changed", cells, selected)
+                ok = True
+            except ValueError as err:
+                text = str(err)
+            except Exception as err:  # a comm handler must not die; the person sees why  # noqa: BLE001
+                log.exception("notebook bridge: attaching cells failed")
+                text = f"attaching the cells failed: {type(err).__name__}: {err}"
+        if attach:
+            self.attach_status = {"seq": int(self.attach_status.get("seq", 0)) + 1, "ok": ok, "text": text}
 
     def _reply(self, message: dict[str, Any]) -> None:
         with self._lock:

@@ -4,9 +4,12 @@ local scripted Responses server) runs the cell's turn; the cell's widgets follow
 
 from __future__ import annotations
 
+import base64
+import io
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
@@ -48,4 +51,39 @@ async def test_codex_cell_on_a_real_codex_thread(
         assert view.controls.status == "completed"
         assert "finished for real" in view.transcript.text()
         assert len(srv.requests) == 3
+    capsys.readouterr()
+
+
+@pytest.mark.requires_codex
+async def test_cells_sent_to_the_agent_reach_a_real_codex_thread_with_their_image(
+    shell: InteractiveShell, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Send to agent's cells go to the real Codex as its input: the text, and a cell's PNG output as
+    an input image (the page's half: tests/browser/test_send_cells_browser.py)."""
+    image = io.BytesIO()
+    Image.new("RGB", (8, 4), "steelblue").save(image, format="PNG")  # Codex decodes what it sends
+    png = base64.b64encode(image.getvalue()).decode()
+    plot = {
+        "index": 0,
+        "id": "c0",
+        "cell_type": "code",
+        "source": "chart",
+        "execution_count": 7,
+        "outputs": [
+            {"output_type": "display_data", "data": {"image/png": png, "text/plain": "<Image>"}, "metadata": {}}
+        ],
+    }
+    async with real_codex([[cx.assistant_message("seen")]], tmp_path / "home") as (server, srv):
+        shell.user_ns["thread"] = await server.start_thread(cwd=tmp_path)
+        state = extension.agent(shell)
+        assert state is not None
+        state.attach_cells([plot])
+        shell.run_cell_magic("codex", "--source thread --out turn", "What does it show?")
+        assert (await shell.user_ns["turn"]).status == "completed"
+        assert state.pending_cells == []
+        (user,) = [i for i in srv.requests[0]["input"] if i.get("role") == "user" and "Context" in str(i)]
+        parts = user["content"]
+        assert parts[0]["type"] == "input_text" and "[notebook cell 1 (In [7])]\nchart" in parts[0]["text"]
+        assert "[image of the output of notebook cell 1 (In [7])] (attached as an image)" in parts[0]["text"]
+        assert [p["image_url"] for p in parts if p["type"] == "input_image"] == [f"data:image/png;base64,{png}"]
     capsys.readouterr()

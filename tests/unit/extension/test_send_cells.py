@@ -1,0 +1,155 @@
+"""Send to agent: cells the page attached are kept pending, bounded, read as they are when the
+next ``%%codex`` prompt is sent, shown with its turn and in the side panel, and go to each kind of
+agent in the form it takes (images for an agent that takes them, with their own type; text
+otherwise, said). The page's half runs in tests/browser/test_send_cells_browser.py."""
+
+from __future__ import annotations
+
+import base64
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from acp.schema import PromptRequest
+from IPython.core.error import UsageError
+from IPython.core.interactiveshell import InteractiveShell
+
+import codex_nb as cx
+from codex_nb import extension
+from codex_nb.extension.context import MAX_CELLS, MAX_TOTAL, notebook_cells, turn_input
+from codex_nb.extension.state import KernelAgent
+
+PAGE = "page-test"
+JPEG = base64.b64encode(b"\xff\xd8\xff\xe0" + b"0" * 64).decode()
+
+
+def cell(index: int, source: str, *, cid: str | None = None, outputs: list[Any] | None = None) -> dict[str, Any]:
+    """A cell as the page sends it: nbformat JSON plus its index in the notebook."""
+    return {
+        "index": index,
+        "id": cid or f"c{index}",
+        "cell_type": "code",
+        "source": source,
+        "execution_count": index + 1,
+        "outputs": outputs or [],
+    }
+
+
+def from_page(state: KernelAgent, kind: str, cells: list[dict[str, Any]], selected: int | None = None) -> None:
+    """A message of the page's bridge, through the bridge's comm handler (validated as the page's are)."""
+    message: dict[str, Any] = {"kind": kind, "id": PAGE, "page": PAGE, "cells": cells}
+    if kind == "attach":
+        message["selected"] = len(cells) if selected is None else selected
+    state.bridge._on_message(state.bridge, message, [])
+
+
+@pytest.fixture
+def state(shell: InteractiveShell) -> KernelAgent:
+    agent = extension.agent(shell)
+    assert agent is not None and agent.bridge is None  # no kernel here: load_ext connects no page
+    agent.connect_page()
+    return agent
+
+
+async def test_attached_cells_reach_the_next_prompt_as_they_are_then(
+    shell: InteractiveShell, state: KernelAgent, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from_page(state, "attach", [cell(1, "x = 1"), cell(3, "x * 2", outputs=[_result("2")])])
+    assert state.bridge.attach_status == {
+        "seq": 1,
+        "ok": True,
+        "text": "2 cells attached: the next %%codex prompt takes them",
+    }
+    assert state.bridge.attached_ids == ["c1", "c3"]
+    shell.run_line_magic("codex_attachments", "")
+    listed = capsys.readouterr().out
+    assert "2 cells attached (the next %%codex prompt takes them)" in listed
+    assert "📎 notebook cell 4 (In [4])" in listed and "📎 output of notebook cell 4 (In [4])" in listed
+    # edited and re-run after Send to agent: the prompt reads the cell as it is when sent
+    from_page(state, "cells_changed", [cell(3, "x * 3", outputs=[_result("3")])])
+    model = cx.ScriptedModel([[cx.assistant_message("six")]], record_requests=True)
+    shell.user_ns["m"] = model
+    shell.run_cell_magic("codex", "--model m --out turn", "What is it?")
+    assert (await shell.user_ns["turn"]).status == "completed"
+    sent = model.requests[0].items[-1]["content"][0]["text"]
+    assert "[notebook cell 2 (In [2])]\nx = 1" in sent
+    assert "[notebook cell 4 (In [4])]\nx * 3\n\n[output of notebook cell 4 (In [4])]\n3" in sent
+    assert "x * 2" not in sent and sent.endswith("Message:\nWhat is it?")
+    shown = state.widgets[-1].text()
+    assert "Attachments:" in shown and "📎 notebook cell 4 (In [4])" in shown
+    assert state.pending_cells == [] and state.bridge.attached_ids == []  # taken by that prompt only
+
+
+async def test_too_many_or_too_large_cells_are_refused_with_what_to_do(
+    shell: InteractiveShell, state: KernelAgent, capsys: pytest.CaptureFixture[str]
+) -> None:
+    many = [cell(i, "pass") for i in range(MAX_CELLS + 1)]
+    from_page(state, "attach", many)
+    status = state.bridge.attach_status
+    assert not status["ok"] and status["text"] == (
+        f"{MAX_CELLS + 1} cells are selected; at most {MAX_CELLS} can be attached to one prompt: select fewer"
+    )
+    big = [cell(i, "y" * 3_900) for i in range(MAX_TOTAL // 3_900 + 1)]
+    from_page(state, "attach", big)
+    status = state.bridge.attach_status
+    assert not status["ok"] and f"more than the {MAX_TOTAL:,} one prompt may carry" in status["text"]
+    assert state.pending_cells == [] and status["seq"] == 2
+    # fits when attached, grown past the bound by the time of the prompt: refused, still pending
+    from_page(state, "attach", [cell(i, "small") for i in range(10)])
+    from_page(state, "cells_changed", [cell(i, "z" * 3_999, outputs=[_stream("w" * 3_999)]) for i in range(10)])
+    shell.user_ns["m"] = cx.ScriptedModel([[cx.assistant_message("never")]])
+    with pytest.raises(UsageError, match="attach fewer cells or variables"):
+        shell.run_cell_magic("codex", "--model m", "hi")
+    assert len(state.pending_cells) == 10 and state.turns == []
+    shell.run_line_magic("codex_attachments", "--clear")
+    assert capsys.readouterr().out.strip() == "dropped 10 attached cells"
+    assert state.pending_cells == [] and state.bridge.attached_ids == []
+    shell.run_line_magic("codex_attachments", "")
+    assert capsys.readouterr().out.startswith("no cells attached; select cells and choose Send to agent")
+
+
+def test_a_malformed_page_message_is_rejected_and_nothing_is_attached(state: KernelAgent) -> None:
+    state.bridge._on_message(state.bridge, {"kind": "attach", "id": PAGE, "page": PAGE, "cells": []}, [])
+    assert state.bridge.error == "attach: missing field 'selected'" and state.pending_cells == []
+    from_page(state, "attach", [])
+    assert state.bridge.attach_status["text"].startswith("no cells are selected")
+
+
+def test_the_side_panel_says_how_many_cells_are_attached(shell: InteractiveShell, state: KernelAgent) -> None:
+    from codex_nb.extension.panel import PlanPanel
+
+    state.panel = PlanPanel(state.source(), label="default")
+    from_page(state, "attach", [cell(0, "a"), cell(1, "b")])
+    assert "📎 2 cells attached" in state.panel.attached.value
+    assert state.panel.attached in state.panel.content.children
+    state.clear_attachments()
+    assert state.panel.attached.value == ""
+
+
+def test_images_go_with_their_own_type_to_an_acp_agent_that_takes_them() -> None:
+    found = notebook_cells([cell(0, "show()", outputs=[_image("image/jpeg", JPEG)])])
+    assert [a.kind for a in found.items] == ["cell", "output", "image"]
+    takes = SimpleNamespace(agent=SimpleNamespace(info=SimpleNamespace(
+        agent_capabilities=SimpleNamespace(prompt_capabilities=SimpleNamespace(image=True)))))  # fmt: skip
+    blocks, _ = turn_input(takes, "acp", "look", found)
+    assert blocks[1] == {"type": "image", "mimeType": "image/jpeg", "data": JPEG}
+    sent = PromptRequest.model_validate({"sessionId": "s", "prompt": blocks}).prompt  # as AcpSession sends it
+    assert sent[1].mime_type == "image/jpeg" and sent[1].data == JPEG
+    app_text, options = turn_input(object(), "app_server", "look", found)
+    assert options["input"][1]["url"] == f"data:image/jpeg;base64,{JPEG}"
+    blind = notebook_cells([cell(0, "show()", outputs=[_image("image/jpeg", JPEG)])])
+    text, _ = turn_input(SimpleNamespace(agent=None), "acp", "look", blind)
+    assert "an image (image/jpeg, 68 bytes) shown as the output of notebook cell 1 (In [1])" in text
+    assert blind.notes == ["this agent takes no images here: each image was sent as its text description"]
+
+
+def _result(text: str) -> dict[str, Any]:
+    return {"output_type": "execute_result", "execution_count": 1, "data": {"text/plain": text}, "metadata": {}}
+
+
+def _stream(text: str) -> dict[str, Any]:
+    return {"output_type": "stream", "name": "stdout", "text": text}
+
+
+def _image(mime: str, data: str) -> dict[str, Any]:
+    return {"output_type": "display_data", "data": {mime: data, "text/plain": "<Figure>"}, "metadata": {}}
