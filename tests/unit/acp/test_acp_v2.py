@@ -72,7 +72,7 @@ async def test_elicitation_complete_closes_the_open_request() -> None:
         await asked.wait()
         assert [r.call_id for r in session.frontend_requests.pending] == ["e1"]
         await agent._connection().ext_notification("v2/complete", {})
-        result = await handle
+        result = await asyncio.wait_for(handle, 30)  # a complete that closes nothing leaves it waiting
         assert session.frontend_requests.pending == []
         assert [(r.call_id, r.outcome) for r in resolved] == [("e1", "cancelled")]
         assert result.last_agent_message == 'elicitation: {"action": "accept"}'
@@ -97,7 +97,7 @@ async def test_an_agent_that_never_goes_idle_is_ended_by_stop_without_leaks() ->
         handle = session.prompt("never")
         await started.wait()
         assert session.interrupt() is True
-        result = await handle
+        result = await asyncio.wait_for(asyncio.shield(handle.task), 30)
         assert (result.status, handle.hard_aborted) == ("interrupted", True)
         assert session.active_turn is None
         assert (await session.prompt("still there?")).last_agent_message == "echo: still there?"
