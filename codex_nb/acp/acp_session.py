@@ -107,6 +107,8 @@ class AcpTurnHandle:
         self.idle: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         """The ``stopReason`` of the agent's idle ``state_update`` (ACP v2 draft: the turn's end when
         ``session/prompt`` only acknowledged the prompt)."""
+        self.idle_error: str | None = None
+        """The ``error`` an idle ``state_update`` with ``stopReason`` ``error`` described, if any."""
 
     @property
     def turn(self) -> AcpTurnHandle:  # what TurnControls reads on a Session's handle
@@ -321,7 +323,9 @@ class AcpSession(BusEventSource):
                 stop_reason = str(getattr(response.stop_reason, "value", response.stop_reason))
             status = turn_status(stop_reason)
             if status == "failed":
-                error = STOP_REASON_TEXT.get(stop_reason, f"the agent stopped with stopReason {stop_reason!r}")
+                error = handle.idle_error or STOP_REASON_TEXT.get(
+                    stop_reason, f"the agent stopped with stopReason {stop_reason!r}"
+                )
         except asyncio.CancelledError:
             if not handle.hard_aborted:
                 raise
@@ -487,25 +491,32 @@ class AcpSession(BusEventSource):
         if kind == "state_update":
             if update.get("state") != "idle":
                 return
-            reason = update.get("stopReason") or "end_turn"
             handle = self.active_turn
             if handle is None or handle.idle.done():
-                log.info("ACP agent reported idle with no prompt waiting for it (stopReason %s)", reason)
+                log.info("ACP agent reported idle with no prompt waiting for it (%s)", update.get("stopReason"))
                 return
+            reason = update.get("stopReason") or "end_turn"
+            error = update.get("error")
+            if reason == "error" and isinstance(error, dict) and isinstance(error.get("message"), str):
+                handle.idle_error = f"the agent ended the turn with an error: {error['message'][:_LATE_PREVIEW]}"
             handle.idle.set_result(str(reason))
         elif kind == "agent_message":
-            content = update.get("content")
-            text = content.get("text") if isinstance(content, dict) else None
-            if not isinstance(text, str):
-                self.emit(
-                    WarningEvent(message="the ACP agent sent an agent_message whose content is not text; ignored")
-                )
-                return
             message_id = update.get("messageId")
             if self._message_kind != "agent_message_chunk" or message_id is None or message_id != self._message_id:
                 self._flush_message()
-            # the whole message replaces what its chunks said so far
-            self._message, self._message_kind, self._message_id = [text], "agent_message_chunk", message_id
+            self._message_kind, self._message_id = "agent_message_chunk", message_id
+            if "content" not in update:
+                return  # v2 patch semantics: omitted content leaves the message as it is
+            blocks = update.get("content") or []
+            texts = [b.get("text") for b in blocks if isinstance(b, dict)] if isinstance(blocks, list) else []
+            if len(texts) != len(blocks) or not all(isinstance(t, str) for t in texts):
+                self.emit(
+                    WarningEvent(
+                        message=f"the ACP agent's agent_message {message_id!r} has content that is not text; only its text is kept"
+                    )
+                )
+            # the whole content replaces what the message's chunks said so far; later chunks append
+            self._message = [t for t in texts if isinstance(t, str)]
 
     def _flush_message(self) -> None:
         kind, parts = self._message_kind, self._message

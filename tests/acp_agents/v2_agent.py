@@ -2,13 +2,14 @@
 
 Real JSON-RPC over stdio, written by hand: the SDK's agent side cannot send a prompt response
 without a ``stopReason`` nor a ``state_update`` (its schema is v1). Only the agent's choices are
-scripted, by the prompt text; each prompt is acknowledged at once (``{}``) and ends with an idle
+scripted, by the prompt text; each prompt is acknowledged at once (``{"messageId": "u1"}``) and ends with an idle
 ``state_update`` unless said otherwise:
 
 - ``chunks``: message ``m1`` in chunks ``Hel`` / ``lo`` with a tool call between them, then
   message ``m2`` (``Bye``);
-- ``whole``: message ``m1`` chunked as ``draft``, then the whole ``agent_message`` ``m1`` ``Final``;
-- ``error``: idle with ``stopReason`` ``error``;
+- ``whole``: message ``m1`` chunked as ``draft``, then the whole ``agent_message`` ``m1`` ``Fin`` and a
+  chunk ``al`` of ``m1``;
+- ``error``: idle with ``stopReason`` ``error`` and an ``error`` object;
 - ``idle-first``: sends idle before the acknowledgement;
 - ``never``: starts a tool call and never goes idle, ignoring ``session/cancel``;
 - ``elicit``: a URL ``elicitation/create`` (id ``e1``); once the client sends the extension
@@ -62,9 +63,9 @@ def request(method: str, params: dict[str, Any]) -> dict[str, Any]:
 def prompt(rid: Any, session_id: str, text: str) -> None:
     if text == "idle-first":
         idle(session_id)
-        send({"id": rid, "result": {}})
+        send({"id": rid, "result": {"messageId": "u1"}})
         return
-    send({"id": rid, "result": {}})  # v2: accepted, not finished
+    send({"id": rid, "result": {"messageId": "u1"}})  # v2: accepted, not finished
     if text == "chunks":
         chunk(session_id, "Hel", "m1")
         update(session_id, {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "look", "status": "completed"})
@@ -72,10 +73,12 @@ def prompt(rid: Any, session_id: str, text: str) -> None:
         chunk(session_id, "Bye", "m2")
     elif text == "whole":
         chunk(session_id, "draft", "m1")
-        whole = {"sessionUpdate": "agent_message", "messageId": "m1", "content": {"type": "text", "text": "Final"}}
+        whole = {"sessionUpdate": "agent_message", "messageId": "m1", "content": [{"type": "text", "text": "Fin"}]}
         update(session_id, whole)
+        chunk(session_id, "al", "m1")  # a later chunk of the same message appends
     elif text == "error":
-        idle(session_id, "error")
+        error = {"sessionUpdate": "state_update", "state": "idle", "stopReason": "error"}
+        update(session_id, {**error, "error": {"code": -32603, "message": "the model is unavailable"}})
         return
     elif text == "never":
         update(
