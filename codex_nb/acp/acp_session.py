@@ -42,11 +42,12 @@ from ..protocol.events import (
     TurnStarted,
     WarningEvent,
 )
-from ..protocol.frontend import FrontendRequestResolved
+from ..protocol.frontend import FrontendRequestResolved, Question, QuestionOption, RequestUserInputEvent
 from ..tools.lifecycle import LifecycleRecord, ToolCallOutcome
 from ..tools.names import ToolName
 from . import quirks
 from .acp_errors import AcpError
+from .draft_v2 import acknowledged
 from .acp_events import AgentMessageDelta, AgentReasoningDelta, UserMessage
 from .fs import ConfinedFiles
 from .port import AgentPort
@@ -62,6 +63,8 @@ TOOL_NAMESPACE = "acp"
 RECORD_LIMIT = 10_000
 """Tool calls and lifecycle records kept per session (as ``Session`` keeps its records);
 older ones are dropped and counted in ``records_dropped`` (observers still see every record)."""
+
+ELICITATION_QUESTION = "elicitation"
 
 _LATE_PREVIEW = 200
 _PLAN_WARNINGS = 5
@@ -101,6 +104,11 @@ class AcpTurnHandle:
         self.event_log = TurnEventLog()
         """This prompt's events, as its ``AcpTurnResult`` will list them (deltas bounded)."""
         self.events: list[Event] = self.event_log.events
+        self.idle: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        """The ``stopReason`` of the agent's idle ``state_update`` (ACP v2 draft: the turn's end when
+        ``session/prompt`` only acknowledged the prompt)."""
+        self.idle_error: str | None = None
+        """The ``error`` an idle ``state_update`` with ``stopReason`` ``error`` described, if any."""
 
     @property
     def turn(self) -> AcpTurnHandle:  # what TurnControls reads on a Session's handle
@@ -173,8 +181,11 @@ class AcpSession(BusEventSource):
         self._revision = 0
         self._message: list[str] = []
         self._message_kind: str | None = None
+        self._message_id: str | None = None
         self._last_agent_message: str | None = None
         self._open_requests: dict[str, str] = {}
+        self._elicitations: dict[str, str] = {}
+        """Open URL elicitations: the agent's elicitation id -> the prompts broker's request id."""
 
     @property
     def lifecycle_log(self) -> list[LifecycleRecord]:
@@ -304,10 +315,17 @@ class AcpSession(BusEventSource):
         error: str | None = None
         try:
             response = await self.agent._connection().prompt(session_id=self.session_id, prompt=blocks)
-            stop_reason = str(getattr(response.stop_reason, "value", response.stop_reason))
+            if acknowledged(response):
+                # ACP v2 draft: the response only accepted the prompt; the turn ends with the
+                # agent's idle state_update (Stop still ends it after cancel_grace).
+                stop_reason = await handle.idle
+            else:
+                stop_reason = str(getattr(response.stop_reason, "value", response.stop_reason))
             status = turn_status(stop_reason)
             if status == "failed":
-                error = STOP_REASON_TEXT.get(stop_reason, f"the agent stopped with stopReason {stop_reason!r}")
+                error = handle.idle_error or STOP_REASON_TEXT.get(
+                    stop_reason, f"the agent stopped with stopReason {stop_reason!r}"
+                )
         except asyncio.CancelledError:
             if not handle.hard_aborted:
                 raise
@@ -406,16 +424,20 @@ class AcpSession(BusEventSource):
             if self._after_prompt and self._turn_id is None:
                 self._late_chunk(kind, text)
                 return
-            if self._message_kind != kind:
+            message_id = getattr(update, "message_id", None)
+            if self._message_kind != kind or message_id != self._message_id:
                 self._flush_message()
-                self._message_kind = kind
+                self._message_kind, self._message_id = kind, message_id
             self._message.append(text)
             if kind == "agent_message_chunk":
                 self.emit(AgentMessageDelta(delta=text))
             elif kind == "agent_thought_chunk":
                 self.emit(AgentReasoningDelta(delta=text))
             return
-        self._flush_message()
+        if self._message_id is None:
+            # a message without an id ends at the next other update; one with an id goes on
+            # until a chunk of another message (its chunks are joined around tool calls)
+            self._flush_message()
         if kind == "plan":
             entries = list(update.entries)
             notes = plan_notes(entries)
@@ -461,9 +483,44 @@ class AcpSession(BusEventSource):
             )
         )
 
+    def handle_v2_update(self, update: dict[str, Any]) -> None:
+        """Apply a v2-draft update the SDK's schema lacks (``draft_v2``): the idle ``state_update``
+        that ends the running prompt, or a whole ``agent_message`` that replaces the message of
+        its ``messageId``."""
+        kind = update.get("sessionUpdate")
+        if kind == "state_update":
+            if update.get("state") != "idle":
+                return
+            handle = self.active_turn
+            if handle is None or handle.idle.done():
+                log.info("ACP agent reported idle with no prompt waiting for it (%s)", update.get("stopReason"))
+                return
+            reason = update.get("stopReason") or "end_turn"
+            error = update.get("error")
+            if reason == "error" and isinstance(error, dict) and isinstance(error.get("message"), str):
+                handle.idle_error = f"the agent ended the turn with an error: {error['message'][:_LATE_PREVIEW]}"
+            handle.idle.set_result(str(reason))
+        elif kind == "agent_message":
+            message_id = update.get("messageId")
+            if self._message_kind != "agent_message_chunk" or message_id is None or message_id != self._message_id:
+                self._flush_message()
+            self._message_kind, self._message_id = "agent_message_chunk", message_id
+            if "content" not in update:
+                return  # v2 patch semantics: omitted content leaves the message as it is
+            blocks = update.get("content") or []
+            texts = [b.get("text") for b in blocks if isinstance(b, dict)] if isinstance(blocks, list) else []
+            if len(texts) != len(blocks) or not all(isinstance(t, str) for t in texts):
+                self.emit(
+                    WarningEvent(
+                        message=f"the ACP agent's agent_message {message_id!r} has content that is not text; only its text is kept"
+                    )
+                )
+            # the whole content replaces what the message's chunks said so far; later chunks append
+            self._message = [t for t in texts if isinstance(t, str)]
+
     def _flush_message(self) -> None:
         kind, parts = self._message_kind, self._message
-        self._message, self._message_kind = [], None
+        self._message, self._message_kind, self._message_id = [], None, None
         if not parts:
             return
         text = "".join(parts)
@@ -592,6 +649,58 @@ class AcpSession(BusEventSource):
         if choice.option_id is None:
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         return RequestPermissionResponse(outcome=AllowedOutcome(option_id=choice.option_id, outcome="selected"))
+
+    # -- elicitation (cx.AcpAgent(..., elicitation=True)) ------------------------------------------
+    async def request_elicitation(self, message: str, *, elicitation_id: str, url: str) -> Any:
+        """Show the agent's URL elicitation as a question (Done / Decline) until the person answers
+        or the agent's ``elicitation/complete`` closes it (then the answer is ``accept``)."""
+        from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
+
+        turn_id = self._turn_id or "no-turn"
+        question = Question(
+            id=ELICITATION_QUESTION,
+            header="Elicitation",
+            question=f"{message}\nOpen {url} and finish there.",
+            options=[
+                QuestionOption(label="Done", description="accept"),
+                QuestionOption(label="Decline", description="decline"),
+            ],
+        )
+        msg = RequestUserInputEvent(call_id=elicitation_id, turn_id=turn_id, questions=[question])
+        broker = self.frontend_requests
+        key = f"{turn_id}#elicitation-{next(self._request_keys)}"
+        request = broker.open(RequestKind.USER_INPUT, turn_id=key, call_id=elicitation_id, msg=msg)
+        self._open_requests[request.id] = turn_id
+        self._elicitations[elicitation_id] = request.id
+        try:
+            self.emit(msg)
+            settlement = await broker.wait(request)
+        finally:
+            broker.cancel(request.id)
+            self._open_requests.pop(request.id, None)
+            self._elicitations.pop(elicitation_id, None)
+            outcome = request.settled.outcome if request.settled is not None else Outcome.CANCELLED
+            self.emit(
+                FrontendRequestResolved(
+                    request_id=request.id,
+                    kind=RequestKind.USER_INPUT.value,
+                    call_id=elicitation_id,
+                    outcome=outcome.value,
+                )
+            )
+        if settlement.outcome == Outcome.CANCELLED and settlement.by == "server":
+            return AcceptElicitationResponse(action="accept")
+        answers = (settlement.response or {}).get("answers", {}).get(ELICITATION_QUESTION, {}).get("answers", [])
+        if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY) and "Done" in answers:
+            return AcceptElicitationResponse(action="accept")
+        if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY):
+            return DeclineElicitationResponse(action="decline")
+        return CancelElicitationResponse(action="cancel")
+
+    def complete_elicitation(self, elicitation_id: str) -> bool:
+        """The agent's ``elicitation/complete``: close the matching open request (the widget drops it)."""
+        request_id = self._elicitations.get(elicitation_id)
+        return request_id is not None and self.frontend_requests.cancel(request_id, by="server")
 
     # -- closing ---------------------------------------------------------------------------------
     def _agent_gone(self, message: str) -> None:

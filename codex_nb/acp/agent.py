@@ -51,6 +51,7 @@ class AcpAgent:
         inherit_env: bool = True,
         cwd: str | Path | None = None,
         terminals: bool = False,
+        elicitation: bool = False,
         cancel_grace: float = 5.0,
         startup_timeout: float = 60.0,
         stderr_lines: int = 200,
@@ -71,6 +72,9 @@ class AcpAgent:
         self.cwd = None if cwd is None else str(cwd)
         self.terminals = bool(terminals)
         """Offer ``terminal/*`` to the agent (commands run in the session's cwd); off by default."""
+        self.elicitation = bool(elicitation)
+        """Offer URL elicitation (``elicitation/create`` and ``elicitation/complete``, unstable in the
+        pinned SDK) to the agent; off by default, so ``initialize`` is as before."""
         self.cancel_grace = cancel_grace
         self.startup_timeout = startup_timeout
         self.stderr_lines = stderr_lines
@@ -138,7 +142,13 @@ class AcpAgent:
 
     async def _start(self, cwd: str | Path | None) -> None:
         import acp
-        from acp.schema import ClientCapabilities, FileSystemCapabilities, Implementation
+        from acp.schema import (
+            ClientCapabilities,
+            ElicitationCapabilities,
+            ElicitationUrlCapabilities,
+            FileSystemCapabilities,
+            Implementation,
+        )
 
         self._loop = asyncio.get_running_loop()
         cassette = self.cassette
@@ -158,9 +168,14 @@ class AcpAgent:
             tape=None if cassette is None else cassette.recorder,
         )
         # acp.Client lists every client method as required, in its own parameter order; its router
-        # calls only the methods a client defines (method_not_found for elicitation here), always
-        # with keyword arguments.
-        self._conn = acp.connect_to_agent(self._client, transport)  # type: ignore[arg-type]
+        # calls the methods a client defines, always with keyword arguments. Its unstable methods
+        # (elicitation) would raise a UserWarning in the kernel unless use_unstable_protocol is set:
+        # AcpClient refuses them itself when elicitation is off.
+        self._conn = acp.connect_to_agent(
+            self._client,  # type: ignore[arg-type]
+            transport,
+            use_unstable_protocol=True,
+        )
         self._spawn(self._watch(), name=f"acp-watch-{self.process.pid}")
         from importlib.metadata import PackageNotFoundError, version
 
@@ -169,7 +184,9 @@ class AcpAgent:
         except PackageNotFoundError:
             ours = "0"
         capabilities = ClientCapabilities(
-            fs=FileSystemCapabilities(read_text_file=True, write_text_file=True), terminal=self.terminals
+            fs=FileSystemCapabilities(read_text_file=True, write_text_file=True),
+            terminal=self.terminals,
+            elicitation=ElicitationCapabilities(url=ElicitationUrlCapabilities()) if self.elicitation else None,
         )
         try:
             self.info = await asyncio.wait_for(

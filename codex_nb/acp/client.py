@@ -27,6 +27,7 @@ from acp.schema import (
 )
 
 from ..protocol.events import WarningEvent
+from . import draft_v2
 from .fs import FileAccessError
 from .port import AgentPort
 
@@ -187,10 +188,40 @@ class AcpClient:
         await self.agent.sessions[session_id].terminals.release(terminal_id)
         return ReleaseTerminalResponse()
 
+    async def create_elicitation(self, message: str, mode: Any, **_: Any) -> Any:
+        if not self.agent.elicitation:
+            raise RequestError.method_not_found("elicitation/create")
+        scope = getattr(mode, "root", mode)
+        session_id = getattr(scope, "session_id", None)
+        elicitation_id = getattr(scope, "elicitation_id", None)
+        url = getattr(scope, "url", None)
+        if session_id is None or elicitation_id is None or url is None:
+            raise RequestError(
+                -32602,
+                "elicitation/create: this client shows URL elicitations of a session only (mode url with "
+                "sessionId); form and request-scoped elicitations are not supported",
+                {"supported": ["url"]},
+            )
+        session = self._session(session_id, "elicitation/create")
+        return await session.request_elicitation(message, elicitation_id=elicitation_id, url=str(url))
+
+    async def complete_elicitation(self, elicitation_id: str, **_: Any) -> None:
+        if not self.agent.elicitation:
+            return
+        for session in self.agent.sessions.values():
+            if session.complete_elicitation(elicitation_id):
+                return
+        log.info("elicitation/complete for %r matched no open elicitation", elicitation_id[:100])
+
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         raise RequestError.method_not_found(f"_{method}")
 
     async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
+        if method == draft_v2.EXT_METHOD:  # a v2-draft update the transport set aside
+            session = self.agent.sessions.get(str(params.get("sessionId")))
+            if session is not None:
+                session.handle_v2_update(params["update"])
+            return
         log.debug("ignoring ACP extension notification _%s", method)
 
     def on_connect(self, conn: Any) -> None:

@@ -23,6 +23,7 @@ STOP_REASON_TEXT = {
     "max_turn_requests": "the agent stopped: it reached its limit of model requests for one prompt "
     "(stopReason max_turn_requests)",
     "refusal": "the agent refused to continue (stopReason refusal)",
+    "error": "the agent ended the turn with an error (stopReason error, ACP v2 draft)",
 }
 
 

@@ -14,6 +14,7 @@ class AgentPort(Protocol):
     env: dict[str, str]
     cancel_grace: float
     terminals: bool
+    elicitation: bool
     sessions: dict[str, Any]
 
     def _connection(self) -> Any: ...

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import CassetteError
+from .draft_v2 import DraftV2Frames
 from .mapping import MAX_PLAN_ENTRIES, repair_plan_entries
 
 log = logging.getLogger("codex_nb.acp.transport")
@@ -57,12 +58,14 @@ class CheckedTransport:
         self._on_malformed = on_malformed
         self._lock = asyncio.Lock()
         self.malformed = 0
+        self._v2 = DraftV2Frames()
 
     async def send(self, message: dict[str, Any]) -> None:
         data = (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
         async with self._lock:
             if self._tape is not None:
                 self._tape.sent(message)
+            self._v2.sent(message)
             try:
                 self._writer.write(data)
             except CassetteError:
@@ -90,7 +93,7 @@ class CheckedTransport:
                 continue
             if self._tape is not None:
                 self._tape.received(text)
-            problem, message = _check(text)
+            problem, message = _check(text, self._v2)
             if problem is None:
                 return message
             self._report(f"{problem}: {_preview(text)}")
@@ -108,13 +111,14 @@ class CheckedTransport:
             self._writer.close()
 
 
-def _check(text: str) -> tuple[str | None, dict[str, Any] | None]:
+def _check(text: str, v2: DraftV2Frames) -> tuple[str | None, dict[str, Any] | None]:
     try:
         message = json.loads(text)
     except ValueError as err:
         return f"not JSON ({err})", None
     if not isinstance(message, dict):
         return f"not a JSON-RPC object but a JSON {type(message).__name__}", None
+    message = v2.received(message)
     method = message.get("method")
     if method is None:
         if "id" not in message or not ("result" in message or "error" in message):
