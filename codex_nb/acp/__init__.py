@@ -10,6 +10,7 @@ Modules:
 
 * ``agent``: ``AcpAgent``: the agent subprocess and its sessions.
 * ``client``: what the agent may ask of us, routed to its session.
+* ``draft_v2``: the ACP v2 draft's acknowledged prompts and whole messages, adapted for the v1 SDK.
 * ``acp_errors``: the client's errors.
 * ``acp_events``: the event payloads only ACP sessions emit.
 * ``fs``: ``fs/*`` confined to one directory.
