@@ -252,32 +252,30 @@ class TranscriptState:
         lines = [f"Transcript: {self.status}"]
         if self.saved_dropped:
             lines.append(f"({self.saved_dropped} earlier saved entries dropped: a transcript keeps {self.max_entries})")
-        for entry in self.saved:
-            body = entry.text()
-            if entry.kind == "tool":
-                lines.append(f"tool {entry.title} [{entry.status}]" + (f": {_one_line(body)}" if body else ""))
-            elif entry.kind == "saved":
-                lines.append(f"-- {body} --")
-            else:
-                lines.append(f"{entry.kind}: {_one_line(body) if entry.kind == 'user' else body}")
+        lines += [_entry_line(entry, saved=True) for entry in self.saved]
         if self.dropped:
             lines.append(f"({self.dropped} earlier entries of this turn dropped: a turn keeps {self.max_entries})")
-        for entry in self.entries:
-            body = entry.text()
-            if entry.kind == "tool":
-                lines.append(f"tool {entry.title} [{entry.status}]" + (f": {_one_line(body)}" if body else ""))
-            elif entry.kind == "assistant":
-                lines.append(f"assistant: {body}")
-            elif entry.kind == "hook":
-                lines.append(
-                    f"hook {entry.title} [{entry.status}] {entry.detail}".rstrip()
-                    + (f": {_one_line(body)}" if body else "")
-                )
-            elif entry.kind == "reasoning":
-                lines.append(f"reasoning: {_one_line(body)}")
-            else:
-                lines.append(f"{entry.kind}: {body}" + (f" ({_one_line(entry.detail)})" if entry.detail else ""))
+        lines += [_entry_line(entry, saved=False) for entry in self.entries]
         return "\n".join(lines)
+
+
+def _entry_line(entry: _Entry, *, saved: bool) -> str:
+    """One entry's line of the plain text (a saved entry is shown as the rollout kept it)."""
+    body = entry.text()
+    kind = entry.kind
+    if kind == "tool":
+        return f"tool {entry.title} [{entry.status}]" + (f": {_one_line(body)}" if body else "")
+    if saved:
+        if kind == "saved":
+            return f"-- {body} --"
+        return f"{kind}: {_one_line(body) if kind == 'user' else body}"
+    if kind == "assistant":
+        return f"assistant: {body}"
+    if kind == "hook":
+        return f"hook {entry.title} [{entry.status}] {entry.detail}".rstrip() + (f": {_one_line(body)}" if body else "")
+    if kind == "reasoning":
+        return f"reasoning: {_one_line(body)}"
+    return f"{kind}: {body}" + (f" ({_one_line(entry.detail)})" if entry.detail else "")
 
 
 def _tool_title(item: dict[str, Any]) -> str:
