@@ -153,6 +153,25 @@ def shown(seen: list[cx.events.Event], work: Path) -> list[tuple[str, str]]:
     return out
 
 
+async def prompt_once(
+    acp: cx.AcpAgent, server: Any, work: Path, text: str, subscriber: Any, *, mode: str | None = None
+) -> tuple[Any, Any]:
+    """One prompt in a new session of ``acp`` (permissions allowed once): the session and the prompt's
+    result, the agent closed after it and the stand-in server checked and closed whatever happens."""
+    try:
+        async with acp:
+            session = await acp.new_session(work)
+            if mode is not None:
+                await session.set_mode(mode)
+            session.subscribe(subscriber)
+            session.answer_policy = allow_once
+            result = await asyncio.wait_for(session.prompt(text), TIMEOUT)
+        server.check()
+    finally:
+        server.close()
+    return session, result
+
+
 @pytest.mark.parametrize("agent", AGENTS)
 async def test_initialize_capabilities_modes_and_sessions(agent: str, tmp_path: Path) -> None:
     expected = EXPECTED[agent]
@@ -209,15 +228,7 @@ async def test_a_turn_plan_permission_tool_call_and_message(agent: str, tmp_path
         if event.msg.type == "acp_tool_call" and event.msg.status == "completed" and "echo" in event.msg.title:
             done.set()
 
-    try:
-        async with acp:
-            session = await acp.new_session(work)
-            session.subscribe(record)
-            session.answer_policy = allow_once
-            result = await asyncio.wait_for(session.prompt("Write f.txt"), TIMEOUT)
-        server.check()
-    finally:
-        server.close()
+    session, result = await prompt_once(acp, server, work, "Write f.txt", record)
     plans = [e for e in seen if e.msg.type == "plan_update"]
     questions = [e.msg for e in seen if e.msg.type == "request_user_input"]
     kinds = [o.description for o in questions[-1].questions[0].options] if questions else []
@@ -403,16 +414,8 @@ async def test_codex_acp_auto_review_is_shown_as_an_automatic_review_not_the_per
     work.mkdir()
     server, acp = start("codex-acp", script, tmp_path, background=reviewer)
     seen: list[cx.events.Event] = []
-    try:
-        async with acp:
-            session = await acp.new_session(work)
-            await session.set_mode("agent")  # the person's choice: let Codex's reviewer decide
-            session.subscribe(seen.append)
-            session.answer_policy = allow_once
-            result = await asyncio.wait_for(session.prompt("Write f.txt"), TIMEOUT)
-        server.check()
-    finally:
-        server.close()
+    # the person's choice of mode "agent": let Codex's reviewer decide
+    _, result = await prompt_once(acp, server, work, "Write f.txt", seen.append, mode="agent")
     reviews = [
         e.msg for e in seen if e.msg.type == "acp_tool_call" and e.msg.call_id.startswith("guardian_assessment:")
     ]
@@ -462,15 +465,7 @@ async def test_client_files_and_terminals_are_used_as_each_agent_chooses(
                 calls_done.append(event.msg.call_id)
                 gates[min(len(calls_done), len(gates)) - 1].set()
 
-    try:
-        async with acp:
-            session = await acp.new_session(work)
-            session.subscribe(record)
-            session.answer_policy = allow_once
-            result = await asyncio.wait_for(session.prompt("Rewrite in.txt, create new.txt, run a command"), TIMEOUT)
-        server.check()
-    finally:
-        server.close()
+    _, result = await prompt_once(acp, server, work, "Rewrite in.txt, create new.txt, run a command", record)
     used = sorted(m for m in agent_requests(cassette) if m.startswith(("fs/", "terminal/")))
     read_back = any("from the client" in json.dumps(body) for body in server.requests)
     created = (work / "new.txt").is_file()

@@ -76,6 +76,27 @@ WIDGET_SCRIPTS = ("@jupyter-widgets", "/anywidget/", "blob:")
 the widget stack's about ours (a view that could not be built, a model that did not start)."""
 
 
+def gate_cell(label: str) -> str:
+    """Kernel code for a button that releases a scripted model's answer: ``gated(items)`` is a
+    script entry that waits (on the stand-in server's thread) until the button labelled ``label``
+    is clicked, so a test sees the turn running before it lets it go on."""
+    return f"""\
+import threading
+import ipywidgets as widgets
+
+gate = threading.Event()
+next_button = widgets.Button(description={label!r})
+next_button.on_click(lambda _button: gate.set())
+
+def gated(items):
+    def entry(body):  # runs on the scripted server's thread: hold the model's answer
+        gate.wait(120)
+        gate.clear()
+        return items
+    return entry
+"""
+
+
 def chromium_missing_reason() -> str | None:
     """Why browser tests cannot run here, or None. In CI a missing browser is a failure."""
     if Path(CHROMIUM).exists():

@@ -13,27 +13,19 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, NotebookPage, gate_cell, notebook_json
 
 pytestmark = [pytest.mark.browser, pytest.mark.requires_codex]
 
-SETUP = """\
+SETUP = (
+    gate_cell("Next snapshot")
+    + """\
 import asyncio, os, tempfile, threading
 os.environ.pop("CODEX_NB_ANSWER_POLICY", None)  # a person answers here
 import ipywidgets as widgets
 import codex_nb as cx
 from codex_nb.testing import ResponsesServer
 
-gate = threading.Event()
-next_button = widgets.Button(description="Next snapshot")
-next_button.on_click(lambda _button: gate.set())
-
-def gated(items):
-    def entry(body):  # runs on the scripted server's thread: hold the model's answer
-        gate.wait(120)
-        gate.clear()
-        return items
-    return entry
 
 def plan(*steps, explanation=None):
     args = {"plan": [{"step": s, "status": st} for s, st in steps]}
@@ -79,6 +71,7 @@ def show_final(event):
 thread.subscribe(show_final)
 display(checklist, next_button, prompts, received)
 """
+)
 
 TURNS = """\
 async def both():

@@ -15,25 +15,18 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, NotebookPage, gate_cell, notebook_json
 
 pytestmark = [pytest.mark.browser, pytest.mark.requires_codex]
 
-SETUP = """\
+SETUP = (
+    gate_cell("Next")
+    + """\
 import asyncio, os, tempfile, threading
 import ipywidgets as widgets
 import codex_nb as cx
 from codex_nb.testing import ResponsesServer
 
-gate = threading.Event()
-next_button = widgets.Button(description="Next")
-next_button.on_click(lambda _button: gate.set())
-
-def gated(items):
-    def entry(body):  # runs on the scripted server's thread: hold the model's answer
-        gate.wait(120)
-        return items
-    return entry
 
 plan = cx.function_call("update_plan", {"plan": [{"step": "Remember the secret", "status": "completed"}]})
 script = [[plan], [cx.assistant_message("I will remember 42.")],
@@ -53,6 +46,7 @@ ask = widgets.Button(description="Ask again")
 ask.on_click(lambda _b: server.loop.call_soon_threadsafe(browser.thread.start_turn, "what is the secret?"))
 display(browser, ask, next_button)
 """
+)
 
 
 @pytest.mark.parametrize("ui", ["lab", "notebook"])
