@@ -18,7 +18,7 @@ import { TURN_STATUS_LABELS } from "./protocol.js";
  * @property {string} turn_status
  * @property {string} error
  * @property {string} protocol_error
- * @property {string} [no_plan]  why the latest ended turn has no plan ("" when it had one)
+ * @property {string} [no_plan]  why the latest ended turn has no plan ("" when it had one; shown only while there is no plan)
  */
 
 /**
@@ -155,7 +155,9 @@ export function checklistView(state, options = {}) {
     turnText: turnText(turnStatus),
     error: error || null,
     protocolError: protocolError || null,
-    noPlan: state.no_plan ? String(state.no_plan) : null,
+    // as in the saved rendering: a shown plan (an earlier turn's, or a resumed session's saved one)
+    // is not contradicted by "No plan: ..." for a later turn that left it as it was
+    noPlan: !hasPlan && state.no_plan ? String(state.no_plan) : null,
   };
 }
 

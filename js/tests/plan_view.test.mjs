@@ -52,6 +52,13 @@ test("before the first snapshot there is a placeholder and no counter", () => {
   assert.equal(view.empty, false);
 });
 
+test("why there is no plan shows only while there is none, as the saved rendering does", () => {
+  const reason = "No plan: Codex sent no turn/plan/updated in turn u2";
+  assert.equal(checklistView(snapshot([], { revision: null, no_plan: reason })).noPlan, reason);
+  // a later turn that sent no update leaves the earlier plan on screen, uncontradicted
+  assert.equal(checklistView(snapshot([{ step: "x", status: "completed" }], { no_plan: reason })).noPlan, null);
+});
+
 test("explanation is trimmed like the TUI and blank means none", () => {
   assert.equal(checklistView(snapshot([], { explanation: "  why \n" })).explanation, "why");
   assert.equal(checklistView(snapshot([], { explanation: "   " })).explanation, null);
