@@ -105,3 +105,6 @@ export const SESSIONS_TO_KERNEL = Object.freeze(
 
 /** The sessions table's sortable columns, in order (the kernel sorts by the same names). */
 export const SESSION_COLUMNS = Object.freeze(/** @type {string[]} */ ([...PROTOCOL.widgets.sessions.columns]));
+
+/** The columns of an ACP agent's sessions (`session/list`: title, folder, last update). */
+export const ACP_SESSION_COLUMNS = Object.freeze(/** @type {string[]} */ ([...PROTOCOL.widgets.sessions.acp_columns]));

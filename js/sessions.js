@@ -1,12 +1,13 @@
 // The sessions browser view: a sortable, filterable table of a Codex home's saved sessions
 // (synced `rows`), the running app-server's own thread list (`live`), and Resume / Fork for the
-// selected one. Sort, filter and selection are synced traits (the kernel has the same API);
+// selected one; or an ACP agent's sessions (`columns` title, folder, updated; Refresh lists again). Sort, filter and selection are synced traits (the kernel has the same API);
 // Resume, Fork and Refresh are messages, checked against protocol.json by the kernel.
 import { SESSIONS_TO_KERNEL, SESSION_COLUMNS, newRequestId } from "./protocol.js";
 import { sessionCells, visibleSessions } from "./sessions_view.js";
 
 const TITLES = /** @type {Record<string, string>} */ ({
   started: "Started", cwd: "Folder", prompt: "First prompt", model: "Model", turns: "Turns", plan: "Plan", status: "Last turn",
+  title: "Title", updated: "Updated",
 });
 
 export default {
@@ -19,7 +20,7 @@ export default {
     bar.className = "cx-sessions-bar";
     const filter = document.createElement("input");
     filter.type = "search";
-    filter.placeholder = "Filter sessions (folder, prompt, model…)";
+    filter.placeholder = "Filter sessions (folder, prompt, title…)";
     filter.setAttribute("aria-label", "Filter sessions");
     const resume = document.createElement("button");
     resume.type = "button";
@@ -62,15 +63,17 @@ export default {
       if (filter.value !== model.get("query")) filter.value = model.get("query");
       resume.hidden = !features.resume;
       fork.hidden = !features.fork;  // a binary without thread/fork: no button
-      refresh.hidden = !features.resume;
+      refresh.hidden = !("refresh" in features ? features.refresh : features.resume);
       resume.disabled = fork.disabled = !selected;
       note.textContent = model.get("error") || model.get("status");
+      const stored = model.get("columns");
+      const columns = stored?.length ? stored : SESSION_COLUMNS;
       const rows = visibleSessions(model.get("rows") ?? [], model.get("query"), model.get("sort_by"), model.get("descending"));
       const head = document.createElement("tr");
-      for (const column of SESSION_COLUMNS) {
+      for (const column of columns) {
         const th = document.createElement("th");
         const arrow = model.get("sort_by") === column ? (model.get("descending") ? " ▾" : " ▴") : "";
-        th.textContent = TITLES[column] + arrow;
+        th.textContent = (TITLES[column] ?? column) + arrow;
         th.setAttribute("role", "button");
         th.tabIndex = 0;
         th.addEventListener("click", () => {
@@ -87,9 +90,9 @@ export default {
         if (row.id === selected) tr.className = "cx-selected";
         if (row.problem) tr.title = row.problem;
         const cells = /** @type {Record<string, string>} */ (sessionCells(row));
-        for (const column of SESSION_COLUMNS) {
+        for (const column of columns) {
           const td = document.createElement("td");
-          td.textContent = cells[column];
+          td.textContent = cells[column] ?? "";
           tr.append(td);
         }
         tr.addEventListener("click", () => {
@@ -104,7 +107,7 @@ export default {
         ? `The running app-server knows ${threads.length} thread(s): ` + threads.map((/** @type {any} */ t) => t.preview || t.id).join(" · ")
         : "";
     };
-    const names = ["rows", "live", "query", "sort_by", "descending", "selected", "features", "status", "error"];
+    const names = ["rows", "columns", "live", "query", "sort_by", "descending", "selected", "features", "status", "error"];
     for (const name of names) model.on(`change:${name}`, draw);
     draw();
     return () => {

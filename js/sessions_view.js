@@ -1,10 +1,11 @@
 // The sessions browser's pure part (no DOM): which rows a filter keeps and in what order, the
 // same rules as SessionsTable.visible() in the kernel (codex_nb/widgets/sessions_browser.py).
+// A Codex home's rows have the first set of fields, an ACP agent's only id, title, cwd, updated.
 
-/** @typedef {{id: string, started: string, cwd: string, prompt: string, model: string, turns: number, turns_exact: boolean, plan: string, status: string, size: number, problem: string}} SessionRow */
+/** @typedef {{id: string, started?: string, cwd: string, prompt?: string, model?: string, turns?: number, turns_exact?: boolean, plan?: string, status?: string, size?: number, problem?: string, title?: string, updated?: string}} SessionRow */
 
 const NUMERIC = new Set(["turns", "size"]);
-const SEARCHED = /** @type {const} */ (["id", "started", "cwd", "prompt", "model", "status", "problem"]);
+const SEARCHED = /** @type {const} */ (["id", "started", "cwd", "prompt", "model", "status", "problem", "title", "updated"]);
 
 /**
  * The rows a filter keeps (every word, case-insensitive, somewhere in the row), sorted by a column.
@@ -37,12 +38,14 @@ export function visibleSessions(rows, filter, sortBy, descending) {
  */
 export function sessionCells(row) {
   return {
-    started: row.started.replace("T", " ").slice(0, 16),
-    cwd: row.cwd,
-    prompt: row.prompt,
-    model: row.model,
+    started: (row.started ?? "").replace("T", " ").slice(0, 16),
+    cwd: row.cwd ?? "",
+    prompt: row.prompt ?? "",
+    model: row.model ?? "",
     turns: row.turns_exact ? String(row.turns) : `≥${row.turns}`,
-    plan: row.plan,
-    status: row.status,
+    plan: row.plan ?? "",
+    status: row.status ?? "",
+    title: row.title ?? "",
+    updated: (row.updated ?? "").replace("T", " ").slice(0, 16),
   };
 }

@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..errors import CassetteError
-from ..protocol.events import WarningEvent
+from ..protocol.events import Event, WarningEvent
 from ..cassettes.rpc_cassette import RpcCassette
 from .client import AcpClient
 from .acp_errors import AcpAuthError, AcpError
@@ -111,6 +111,12 @@ class AcpAgent:
         """The agent process's id (it leads its own process group), or None before ``start()`` and
         when a cassette replays the agent (no process exists then). It stays set after the process ends."""
         return None if self.process is None else self.process.pid
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        """The event loop the agent started on (its requests and sessions belong to it), or None
+        before ``start()``."""
+        return self._loop
 
     @property
     def running(self) -> bool:
@@ -215,9 +221,16 @@ class AcpAgent:
         return self._register(AcpSession(self, response.session_id, where, response=response))
 
     async def load_session(
-        self, session_id: str, cwd: str | Path | None = None, *, mcp_servers: Sequence[Any] = ()
+        self,
+        session_id: str,
+        cwd: str | Path | None = None,
+        *,
+        mcp_servers: Sequence[Any] = (),
+        on_replay: Callable[[Event], object] | None = None,
     ) -> AcpSession:
-        """``session/load``: resume a past session; the agent replays it as events."""
+        """``session/load``: resume a past session; the agent replays it as events. ``on_replay`` is
+        called with each event of that replay: subscribed before ``session/load`` is sent, removed
+        once it answers (a widget made after the load sees only the last plan, ``latest_plan()``)."""
         where = _directory(cwd)
         await self.start(where)
         if not getattr(self.info.agent_capabilities, "load_session", False):
@@ -225,15 +238,22 @@ class AcpAgent:
                 f"the ACP agent {self.command} cannot load sessions (its loadSession capability is off); "
                 f"start a new one with agent.new_session()"
             )
-        session = self._register(AcpSession(self, session_id, where))
+        session = AcpSession(self, session_id, where)
+        unsubscribe = None if on_replay is None else session.subscribe(on_replay)
+        self._register(session)
         try:
             session.response = await self._authenticated(
                 lambda: self._conn.load_session(cwd=where, session_id=session_id, mcp_servers=list(mcp_servers)),
                 "session/load",
             )
+            # the replay is over with the response: its last message is not held for the next prompt
+            session._flush_message()
         except BaseException:
             self.sessions.pop(session_id, None)
             raise
+        finally:
+            if unsubscribe is not None:
+                unsubscribe()
         return session
 
     async def list_sessions(self, cwd: str | Path | None = None, *, max_pages: int = 20) -> list[dict[str, Any]]:

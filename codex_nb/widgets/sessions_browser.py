@@ -14,6 +14,13 @@ the app-server's own loop (a comm message may arrive on another thread or loop, 
 futures belong to the loop it started on), as background tasks: a cell is never blocked, and a
 failure is shown in the table's error line. Sort, filter and selection are synced traits, so the
 Python calls and the view agree.
+
+``cx.SessionsBrowser(agent=acp_agent)`` is the same table over an ACP agent's ``session/list``
+(columns title, folder, updated): listed in the background when a loop runs (``await refresh()``
+lists again), ``await resume()`` loads the selected session (``session/load``; its replay becomes
+the transcript's saved conversation) or resumes it (``session/resume``) into the live widgets, and
+``await fork()`` forks it where the agent offers ``session/fork``; the buttons run on the agent's
+loop. What the agent lists is bounded: ``ACP_ROWS`` rows, titles and folders cut for display.
 """
 
 from __future__ import annotations
@@ -28,8 +35,8 @@ import anywidget
 import ipywidgets
 import traitlets
 
-from ..protocol.events import PlanUpdate
-from ..rollouts.rollout_replay import SAVED_TURNS, ReplayError, RolloutReplay
+from ..protocol.events import Event, PlanUpdate
+from ..rollouts.rollout_replay import SAVED_TURNS, ReplayError, RolloutReplay, SavedTurn
 from ..rollouts.rollout_lines import RolloutError
 from ..rollouts.sessions import CodexSession, SessionList, codex_sessions
 from ..timeline.recorder import PlanTimeline
@@ -44,7 +51,79 @@ from .turn_controls import TurnControls
 
 log = logging.getLogger("codex_nb.sessions")
 _NUMERIC = frozenset({"turns", "size"})
-_SEARCHED = ("id", "started", "cwd", "prompt", "model", "status", "problem")
+_SEARCHED = ("id", "started", "cwd", "prompt", "model", "status", "problem", "title", "updated")
+ACP_ROWS = 1000
+"""The most rows an ACP agent's listing shows (the rest are counted in the status line)."""
+_TITLE_CHARS = 200
+_CWD_CHARS = 400
+_ID_CHARS = 256
+
+
+def _cut(text: Any, limit: int) -> str:
+    text = "" if text is None else str(text)
+    text = " ".join(text.split())  # one line: a title may hold newlines
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def acp_rows(listed: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """The table rows of an ACP agent's ``list_sessions()`` answer: ``{id, title, cwd, updated}``,
+    titles and folders cut for display, at most ``ACP_ROWS`` of them; and how many were left out
+    (beyond ``ACP_ROWS``, repeated ids, ids that are not a short string)."""
+    rows: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for item in listed:
+        session_id = item.get("session_id")
+        if not isinstance(session_id, str) or not session_id or len(session_id) > _ID_CHARS or session_id in seen:
+            continue
+        if len(rows) == ACP_ROWS:
+            break
+        seen.add(session_id)
+        rows.append(
+            {
+                "id": session_id,
+                "title": _cut(item.get("title"), _TITLE_CHARS),
+                "cwd": _cut(item.get("cwd"), _CWD_CHARS),
+                "updated": _cut(item.get("updated_at"), 40),
+            }
+        )
+    return rows, len(listed) - len(rows)
+
+
+def acp_features(agent: Any) -> dict[str, bool]:
+    """Which buttons an ACP agent's capabilities allow: Resume (``loadSession`` or
+    ``sessionCapabilities.resume``), Fork (``sessionCapabilities.fork``), Refresh (``.list``)."""
+    info = getattr(agent, "info", None)
+    if info is None:  # not started yet: the first listing starts it and says
+        return {"resume": False, "fork": False, "refresh": True}
+    capabilities = getattr(info, "agent_capabilities", None)
+    sessions = getattr(capabilities, "session_capabilities", None)
+    return {
+        "resume": bool(getattr(capabilities, "load_session", False)) or getattr(sessions, "resume", None) is not None,
+        "fork": getattr(sessions, "fork", None) is not None,
+        "refresh": getattr(sessions, "list", None) is not None,
+    }
+
+
+def saved_acp_turns(events: list[Event]) -> list[SavedTurn]:
+    """An ACP ``session/load`` replay as saved turns: each replayed user message starts one (its
+    prompt); what the agent replayed after it is that turn's (the replay says nothing of how a turn
+    ended: each is shown as completed)."""
+    turns: list[SavedTurn] = []
+    for event in events:
+        if event.msg.type == "user_message":
+            turns.append(
+                SavedTurn(
+                    turn_id=f"replay-{len(turns)}",
+                    status="completed",
+                    prompt=str(getattr(event.msg, "message", "")),
+                    events=[],
+                )
+            )
+        elif event.msg.type not in ("turn_started", "turn_complete", "turn_aborted"):
+            if not turns:
+                turns.append(SavedTurn(turn_id="replay-0", status="completed", prompt=None, events=[]))
+            turns[-1].events.append(event)
+    return turns
 
 
 def visible_rows(rows: list[dict[str, Any]], query: str, sort_by: str, descending: bool) -> list[dict[str, Any]]:
@@ -65,7 +144,9 @@ class SessionsTable(StaticFallback, anywidget.AnyWidget):
     _css = asset("sessions.css")
 
     rows = traitlets.List(traitlets.Dict()).tag(sync=True)
-    """``CodexSession.row()`` of every listed session."""
+    """``CodexSession.row()`` of every listed session (an ACP agent's: ``acp_rows()``)."""
+    columns = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """The columns shown: a Codex home's (protocol ``columns``) or an ACP agent's (``acp_columns``)."""
     live = traitlets.List(traitlets.Dict()).tag(sync=True)
     """The running app-server's threads (``thread/list``): ``{id, preview, cwd, created}``."""
     query = traitlets.Unicode("").tag(sync=True)
@@ -73,13 +154,17 @@ class SessionsTable(StaticFallback, anywidget.AnyWidget):
     descending = traitlets.Bool(True).tag(sync=True)
     selected = traitlets.Unicode("").tag(sync=True)
     features = traitlets.Dict().tag(sync=True)
-    """``{"resume": bool, "fork": bool}``: which buttons the view shows."""
+    """``{"resume": bool, "fork": bool}`` (and ``"refresh"`` for an ACP agent): which buttons the view shows."""
     status = traitlets.Unicode("").tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)
 
+    @traitlets.default("columns")
+    def _codex_columns(self) -> list[str]:
+        return list(protocol()["widgets"]["sessions"]["columns"])
+
     @traitlets.validate("sort_by")
     def _check_column(self, proposal: dict[str, Any]) -> str:
-        columns = protocol()["widgets"]["sessions"]["columns"]
+        columns = list(self.columns)
         if proposal["value"] not in columns:
             raise traitlets.TraitError(f"sort_by must be one of {columns}, got {proposal['value']!r}")
         return str(proposal["value"])
@@ -90,12 +175,16 @@ class SessionsTable(StaticFallback, anywidget.AnyWidget):
 
     def text(self) -> str:
         shown = self.visible()
-        head = f"Codex sessions: {len(shown)} of {len(self.rows)} shown"
+        acp = "title" in self.columns
+        head = f"{'ACP' if acp else 'Codex'} sessions: {len(shown)} of {len(self.rows)} shown"
         if self.query:
             head += f" (filter {self.query!r})"
         lines = [head]
         for row in shown[:50]:
             mark = "*" if row["id"] == self.selected else " "
+            if acp:
+                lines.append(f"{mark} {row['updated'][:16].replace('T', ' ')}  {row['cwd']}  {row['title'][:60]!r}")
+                continue
             turns = str(row["turns"]) if row["turns_exact"] else f">={row['turns']}"
             plan = f" plan {row['plan']}" if row["plan"] else ""
             problem = f"  ! {row['problem']}" if row["problem"] else ""
@@ -114,7 +203,29 @@ class SessionsTable(StaticFallback, anywidget.AnyWidget):
 
 
 class SessionsBrowser(StaticFallback, ipywidgets.VBox):
-    """``cx.SessionsBrowser(codex_home=None, server=None)``: browse, open, resume and fork saved sessions."""
+    """``cx.SessionsBrowser(codex_home=None, server=None)``: browse, open, resume and fork saved
+    sessions; ``cx.SessionsBrowser(agent=acp_agent, cwd=None)``: the same for an ACP agent's sessions."""
+
+    def __new__(
+        cls,
+        sessions: SessionList | None = None,
+        *,
+        codex_home: str | os.PathLike[str] | None = None,
+        server: Any = None,
+        agent: Any = None,
+        cwd: str | os.PathLike[str] | None = None,
+        **kwargs: Any,
+    ) -> SessionsBrowser:
+        # checked here: a widget half-built by __init__ fails in __del__
+        if agent is not None and (sessions is not None or codex_home is not None or server is not None):
+            raise ValueError(
+                "SessionsBrowser shows a Codex home's sessions (codex_home=, server=) or an ACP agent's "
+                "(agent=), not both: make one browser for each"
+            )
+        if agent is None and cwd is not None:
+            raise ValueError("SessionsBrowser(cwd=...) filters an ACP agent's listing: pass agent= too")
+        browser: SessionsBrowser = super().__new__(cls)
+        return browser
 
     def __init__(
         self,
@@ -122,12 +233,28 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         *,
         codex_home: str | os.PathLike[str] | None = None,
         server: Any = None,
+        agent: Any = None,
+        cwd: str | os.PathLike[str] | None = None,
         **kwargs: Any,
     ) -> None:
-        self.sessions = sessions if sessions is not None else codex_sessions(codex_home)
+        self.agent = agent
+        """The ACP agent whose ``session/list`` the table shows (``agent=``), or None."""
+        self.cwd = None if cwd is None else str(cwd)
         self.server = server
-        self.table = SessionsTable(rows=[s.row() for s in self.sessions], status=self.sessions.summary())
-        self.table.features = self._features()
+        self._creation_loop = _running_loop()
+        if agent is None:
+            self.sessions: SessionList | None = sessions if sessions is not None else codex_sessions(codex_home)
+            self.table = SessionsTable(rows=[s.row() for s in self.sessions], status=self.sessions.summary())
+            self.table.features = self._features()
+        else:
+            self.sessions = None
+            name = os.path.basename(str(getattr(agent, "command", "") or "")) or "agent"
+            self.table = SessionsTable(
+                columns=list(protocol()["widgets"]["sessions"]["acp_columns"]),
+                status=f"the sessions of the ACP agent {name}: listing...",
+            )
+            self.table.sort_by = "updated"
+            self.table.features = acp_features(agent)
         self.detail = ipywidgets.VBox()
         self.replay: RolloutReplay | None = None
         self.timeline: PlanTimeline | None = None
@@ -138,6 +265,12 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         super().__init__([self.table, self.detail], **kwargs)
         self.table.observe(self._on_selected, names="selected")
         self.table.on_msg(self._on_view_msg)
+        if agent is not None:
+            loop = self._acp_loop()
+            if loop is not None and not loop.is_closed():
+                self.run_on_loop(loop, "refresh", None)
+            else:
+                self.table.status = f"the sessions of the ACP agent {name}: list them with await browser.refresh()"
 
     def _features(self) -> dict[str, bool]:
         if self.server is None:
@@ -146,27 +279,33 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         return {"resume": bool(features.get("thread/resume")), "fork": bool(features.get("thread/fork"))}
 
     # -- the table ---------------------------------------------------------------------------
-    def filter(self, query: str) -> list[CodexSession]:
+    def filter(self, query: str) -> list[Any]:
         """Show only sessions whose row holds every word of ``query``; returns them in view order."""
         self.table.query = query
         return self.visible()
 
-    def sort(self, column: str, *, descending: bool = False) -> list[CodexSession]:
+    def sort(self, column: str, *, descending: bool = False) -> list[Any]:
         """Sort the table by ``column`` (``started``, ``cwd``, ``prompt``, ``model``, ``turns``,
-        ``plan``, ``status``); returns the sessions in view order."""
+        ``plan``, ``status``; an ACP agent's: ``title``, ``cwd``, ``updated``); returns the sessions
+        in view order."""
         with self.table.hold_trait_notifications():
             self.table.sort_by = column
             self.table.descending = descending
         return self.visible()
 
-    def visible(self) -> list[CodexSession]:
-        """The sessions as the view shows them."""
+    def visible(self) -> list[Any]:
+        """The sessions as the view shows them (``CodexSession`` s; an ACP agent's: its rows,
+        ``{id, title, cwd, updated}``)."""
+        if self.sessions is None:
+            return self.table.visible()
         by_id = {s.row()["id"]: s for s in self.sessions}
         return [by_id[row["id"]] for row in self.table.visible()]
 
-    def select(self, session_id: str) -> CodexSession:
-        """Open a session: its plan timeline and its last turn's transcript appear below the table."""
-        session = self._session(session_id)
+    def select(self, session_id: str) -> Any:
+        """Open a session: its plan timeline and its last turn's transcript appear below the table
+        (an ACP agent's: what its listing says of it; Resume loads it). Returns the session (an ACP
+        agent's: its row)."""
+        session = self._acp_row(session_id) if self.sessions is None else self._session(session_id)
         if self.table.selected != session_id:
             self.table.selected = session_id  # _on_selected shows it
         else:
@@ -177,19 +316,32 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         wanted = session_id or self.table.selected
         if not wanted:
             raise KeyError("no session is selected; select one first: browser.select(session_id)")
+        assert self.sessions is not None
         for session in self.sessions:
             if session.row()["id"] == wanted:
                 return session
         raise KeyError(f"no session {wanted!r} in {self.sessions.home}")
 
+    def _acp_row(self, session_id: str | None) -> dict[str, Any]:
+        wanted = session_id or self.table.selected
+        if not wanted:
+            raise KeyError("no session is selected; select one first: browser.select(session_id)")
+        for row in self.table.rows:
+            if row["id"] == wanted:
+                return dict(row)
+        raise KeyError(f"no session {wanted!r} in the ACP agent's listing (await browser.refresh() lists it again)")
+
     def _on_selected(self, change: dict[str, Any]) -> None:
         if change["new"]:
             try:
-                self._show(self._session(change["new"]))
+                self._show(self._acp_row(change["new"]) if self.sessions is None else self._session(change["new"]))
             except KeyError as err:
                 self.table.error = str(err.args[0])
 
-    def _show(self, session: CodexSession) -> None:
+    def _show(self, session: Any) -> None:
+        if isinstance(session, dict):
+            self._show_acp(session)
+            return
         self._close_detail()
         header = ipywidgets.HTML(html.escape(f"{session.started or '?'} · {session.cwd or '?'} · {session.path.name}"))
         try:
@@ -215,6 +367,18 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         ]
         self.table.error = ""
 
+    def _show_acp(self, row: dict[str, Any]) -> None:
+        self._close_detail()
+        header = f"{row['title'] or '(no title)'} · {row['cwd'] or '?'} · updated {row['updated'] or '?'} · {row['id']}"
+        features = self.table.features
+        how = (
+            "Resume loads it into the live widgets (the agent replays it)"
+            if features.get("resume")
+            else "this agent cannot load or resume sessions"
+        )
+        self.detail.children = [ipywidgets.HTML(html.escape(header)), ipywidgets.HTML(html.escape(how))]
+        self.table.error = ""
+
     def _close_detail(self) -> None:
         """Close every widget the detail area shows (a session's or a live thread's): a new
         selection or a Resume replaces them, and an unclosed widget keeps its comm and its
@@ -237,7 +401,13 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
 
     async def resume(self, session_id: str | None = None, **params: Any) -> Any:
         """Reopen the selected (or given) session live through ``thread/resume``; its thread is shown
-        in the live widgets and returned. ``params`` go to ``CodexAppServer.resume_thread``."""
+        in the live widgets and returned. ``params`` go to ``CodexAppServer.resume_thread``.
+
+        An ACP agent's session is loaded (``session/load``: the agent replays it, shown as the
+        transcript's saved conversation), or resumed (``session/resume``) by an agent that cannot
+        load; the ``AcpSession`` is returned. ``params`` go to ``load_session`` (``mcp_servers``)."""
+        if self.agent is not None:
+            return await self._acp_open(session_id, fork=False, **params)
         server = self._need_server("Resume")
         session = self._session(session_id)
         thread = await server.resume_thread(session.thread_id or session.row()["id"], **params)
@@ -246,7 +416,10 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
 
     async def fork(self, session_id: str | None = None, **params: Any) -> Any:
         """Start a new thread from the selected (or given) session through ``thread/fork``; shown and
-        returned like ``resume``. Raises ``CodexVersionError`` when the binary has no ``thread/fork``."""
+        returned like ``resume``. Raises ``CodexVersionError`` when the binary has no ``thread/fork``.
+        An ACP agent's: ``session/fork`` (an ``AcpError`` when the agent does not offer it)."""
+        if self.agent is not None:
+            return await self._acp_open(session_id, fork=True, **params)
         server = self._need_server("Fork")
         session = self._session(session_id)
         thread = await server.fork_thread(session.thread_id or session.row()["id"], **params)
@@ -254,7 +427,11 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         return thread
 
     async def refresh(self) -> list[dict[str, Any]]:
-        """List the running app-server's threads (``thread/list``) under the table; returns them."""
+        """List the running app-server's threads (``thread/list``) under the table; returns them.
+        An ACP agent's sessions are listed again (``session/list``, for ``cwd`` when given): the
+        table's rows, returned."""
+        if self.agent is not None:
+            return await self._acp_list()
         server = self._need_server("The thread list")
         answer = await server.list_threads(limit=50)
         live = [
@@ -266,8 +443,6 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         return live
 
     def _open_live(self, thread: Any, session: CodexSession, what: str) -> None:
-        self._close_detail()
-        self.thread = thread
         notes = [f"Live: {what}"]
         try:
             replay: RolloutReplay | None = RolloutReplay(session.read())
@@ -279,14 +454,90 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             # the checklist starts from the thread's last-value cache: seed it with the saved plan,
             # which a live plan then replaces (it gets the next revision)
             thread.emit(PlanUpdate.from_args(plans[-1].args), turn_id=plans[-1].turn_id)
+        saved = replay.saved_turns(SAVED_TURNS) if replay is not None else None
+        self._show_live(thread, what, notes, saved)
+
+    def _show_live(self, thread: Any, what: str, notes: list[str], saved: tuple[list[SavedTurn], int] | None) -> None:
+        self._close_detail()
+        self.thread = thread
         transcript = Transcript(thread)
-        if replay is not None:
-            saved, earlier = replay.saved_turns(SAVED_TURNS)
-            transcript.show_saved(saved, earlier_turns=earlier)
+        if saved is not None:
+            transcript.show_saved(saved[0], earlier_turns=saved[1])
         self.live_widgets = [TurnControls(thread), PlanChecklist(thread), PromptsWidget(thread), transcript]
         self.detail.children = [ipywidgets.HTML(html.escape("; ".join(notes))), *self.live_widgets]
         self.table.status = f"{what}: start a turn with browser.thread.start_turn(text)"
         self.table.error = ""
+
+    # -- an ACP agent's sessions -------------------------------------------------------------------
+    def _acp_loop(self) -> asyncio.AbstractEventLoop | None:
+        """Where the agent's requests run: the loop it started on, else (not started yet) the loop
+        the browser was made on, else the running one."""
+        return getattr(self.agent, "loop", None) or self._creation_loop or _running_loop()
+
+    async def _acp_list(self) -> list[dict[str, Any]]:
+        agent = self.agent
+        name = os.path.basename(str(agent.command))
+        try:
+            listed = await agent.list_sessions(self.cwd)
+        except BaseException:
+            self.table.status = f"the sessions of the ACP agent {name}: not listed"
+            raise
+        finally:
+            self.table.features = acp_features(agent)  # known once the agent is started
+        rows, left_out = acp_rows(listed)
+        status = f"{len(rows)} session(s) of the ACP agent {name}" + (f" in {self.cwd}" if self.cwd else "")
+        if left_out:
+            status += f"; {left_out} more not shown (the first {ACP_ROWS} with a usable id are)"
+        with self.table.hold_trait_notifications():
+            self.table.rows = rows
+            self.table.status = status
+            self.table.error = ""
+        return rows
+
+    async def _acp_open(self, session_id: str | None, *, fork: bool, **params: Any) -> Any:
+        agent = self.agent
+        row = self._acp_row(session_id)
+        cwd = row["cwd"] or self.cwd
+        title = row["title"] or row["id"]
+        saved: tuple[list[SavedTurn], int] | None = None
+        if fork:
+            if params:
+                raise TypeError(f"forking an ACP session takes no parameters, got {sorted(params)}")
+            session = await agent.fork_session(row["id"], cwd)
+            what = f"forked {title!r} into {session.session_id}"
+        elif acp_features(agent)["resume"] and not getattr(agent.info.agent_capabilities, "load_session", False):
+            session = await agent.resume_session(row["id"], cwd)
+            what = f"resumed {title!r} (session/resume: the agent replays nothing)"
+        else:
+            replay: list[Event] = []
+            session = await agent.load_session(row["id"], cwd, on_replay=replay.append, **params)
+            turns = saved_acp_turns(replay)
+            saved = (turns[-SAVED_TURNS:], max(len(turns) - SAVED_TURNS, 0))
+            what = f"loaded {title!r}"
+        notes = [f"Live: {what}"]
+        if session.latest_plan() is None:
+            plan = self._saved_codex_plan(row["id"])
+            if plan is not None:
+                # codex-acp replays messages but no plan: its store is a Codex home, whose rollout has it
+                session.emit(PlanUpdate.from_args(plan.args))
+                notes.append("the checklist starts from the plan its Codex rollout saved")
+        self._show_live(session, what, notes, saved)
+        return session
+
+    def _saved_codex_plan(self, session_id: str) -> Any:
+        """The last plan the agent's Codex home saved for ``session_id`` (codex-acp keeps its
+        sessions as Codex rollouts under ``CODEX_HOME``), or None."""
+        home = (getattr(self.agent, "env", None) or {}).get("CODEX_HOME")
+        if not home or not os.path.isdir(home):
+            return None
+        try:
+            for session in codex_sessions(home):
+                if session.session_id == session_id:
+                    plans = session.read().plans
+                    return plans[-1] if plans else None
+        except (OSError, RolloutError) as err:
+            log.info("the saved plan of %s cannot be read: %s", session_id, err)
+        return None
 
     def _on_view_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
         try:
@@ -298,6 +549,14 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             )
             return
         kind = message["kind"]
+        if self.agent is not None:
+            acp_loop = self._acp_loop()
+            if acp_loop is None or acp_loop.is_closed():
+                self.table.error = "the ACP agent's event loop is gone: make a new cx.AcpAgent and browser"
+                return
+            self.table.error = ""
+            self.run_on_loop(acp_loop, kind, message.get("session"))
+            return
         try:
             loop = self._need_server({"refresh": "The thread list", "resume": "Resume"}.get(kind, "Fork")).loop
         except Exception as err:  # no server, or not started: said in the view  # noqa: BLE001
@@ -311,7 +570,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
 
     def run_on_loop(self, loop: asyncio.AbstractEventLoop, kind: str, session: str | None) -> None:
         """Run the view's action ``kind`` (refresh | resume | fork) as a task on ``loop`` (the
-        app-server's), from any thread; its failure is shown in the table's ``error``."""
+        app-server's, or the ACP agent's), from any thread; its failure is shown in the table's ``error``."""
 
         def start() -> None:
             action = self.refresh() if kind == "refresh" else (self.resume if kind == "resume" else self.fork)(session)

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { SESSIONS_TO_KERNEL, SESSION_COLUMNS } from "../protocol.js";
+import { ACP_SESSION_COLUMNS, SESSIONS_TO_KERNEL, SESSION_COLUMNS } from "../protocol.js";
 import { sessionCells, visibleSessions } from "../sessions_view.js";
 
 const row = (id, extra = {}) => ({
@@ -34,4 +34,18 @@ test("a lower-bound turn count is marked, the start time shortened", () => {
 test("the protocol names the messages and columns the kernel checks", () => {
   assert.deepEqual(Object.keys(SESSIONS_TO_KERNEL).sort(), ["fork", "refresh", "resume"]);
   assert.deepEqual([...SESSION_COLUMNS], ["started", "cwd", "prompt", "model", "turns", "plan", "status"]);
+});
+
+test("an ACP agent's rows: its columns, filtered by title and sorted by the last update", () => {
+  const acp = [
+    { id: "s1", title: "Fix the parser", cwd: "/w/a", updated: "2026-12-05T07:03:25.000Z" },
+    { id: "s2", title: "Write the docs", cwd: "/w/b", updated: "2026-12-05T09:00:00.000Z" },
+  ];
+  assert.deepEqual([...ACP_SESSION_COLUMNS], ["title", "cwd", "updated"]);
+  assert.deepEqual(visibleSessions(acp, "parser", "updated", true).map((r) => r.id), ["s1"]);
+  assert.deepEqual(visibleSessions(acp, "", "updated", true).map((r) => r.id), ["s2", "s1"]);
+  const cells = sessionCells(acp[0]);
+  assert.equal(cells.title, "Fix the parser");
+  assert.equal(cells.updated, "2026-12-05 07:03");
+  assert.equal(cells.started, "");  // a Codex column an ACP row lacks is empty, not an error
 });
