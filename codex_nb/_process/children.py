@@ -72,7 +72,11 @@ def _install_hooks() -> None:
 
 
 def _ipykernel() -> Any:
-    if "ipykernel" not in sys.modules:
+    # A running kernel was started by IPKernelApp, so its module is loaded. Importing it here when
+    # it is not (IPython with ipykernel merely imported, as under pytest with nbval) would import
+    # ipykernel.ipkernel, which replaces comm's process-wide comm manager: every widget made before
+    # then could no longer be closed (KeyError from its comm's close).
+    if "ipykernel.kernelapp" not in sys.modules:
         return None
     try:
         from ipykernel.kernelapp import IPKernelApp

@@ -92,3 +92,22 @@ def test_the_supervisor_imports_only_what_the_interpreter_has_at_hand() -> None:
     assert done.returncode == 0 and reported.strip().isdigit(), (done, reported)
     imported = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("import time:")}
     assert imported and not imported & {"enum", "functools", "collections", "ctypes", "signal"}, sorted(imported)
+
+
+def test_the_first_child_leaves_comms_alone_where_no_kernel_runs() -> None:
+    """Spawning looks for a running kernel's shutdown hook, but importing ipykernel.kernelapp where
+    none runs (ipykernel merely imported, as under pytest with nbval) would replace comm's comm
+    manager, and the widgets made before could no longer be closed."""
+    script = (
+        "import asyncio, sys, ipykernel, ipywidgets\n"
+        "from codex_nb import _process\n"
+        "w = ipywidgets.Label('made before the first child')\n"
+        "async def main():\n"
+        "    child = await _process.spawn(['true'])\n"
+        "    await child.end()\n"
+        "asyncio.run(main())\n"
+        "w.close()  # KeyError from comm when its comm manager was replaced\n"
+        "assert 'ipykernel.ipkernel' not in sys.modules, 'ipykernel.ipkernel was imported'\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
