@@ -14,7 +14,8 @@ new session each round) and its own stand-in server in a process of its own. Pri
 the best round of each side and their ratio (goal <= 1.2x; the agent and its model's round trips
 are most of either side's time, and on 2 shared cores the rounds spread widely, so the medians are
 printed too), and codex_nb's own CPU per plan update: this process's CPU time in a measured round
-minus that in the baseline round before it, the median over rounds, divided by ``updates``.
+minus that in the baseline round before it, the median over rounds, divided by ``updates`` (and
+the SDK client's own CPU per update beside it).
 An agent that is not installed is skipped with a one-line reason.
 
 Gemini CLI 0.61 sends no ACP plan (docs/agents.md): its ``write_todos`` reaches the client as a
@@ -224,7 +225,7 @@ async def bench(agent: str, updates: int, rounds: int, home: Path) -> dict[str, 
     """Interleaved rounds on ``agent`` (one warm-up round each, not counted)."""
     base = Baseline(agent, updates, rounds + 1, home / "sdk")
     ours = Measured(agent, updates, rounds + 1, home / "cx")
-    base_s, ours_s, extra_cpu = [], [], []
+    base_s, ours_s, base_cpu, extra_cpu = [], [], [], []
     try:
         await base.start()
         await ours.start()
@@ -234,6 +235,7 @@ async def bench(agent: str, updates: int, rounds: int, home: Path) -> dict[str, 
             if index:
                 base_s.append(b_wall)
                 ours_s.append(o_wall)
+                base_cpu.append(b_cpu)
                 extra_cpu.append(o_cpu - b_cpu)
             print(
                 f"  {agent} round {index}: SDK {b_wall * 1000:.0f} ms ({b_cpu * 1000:.0f} ms CPU), "
@@ -251,6 +253,7 @@ async def bench(agent: str, updates: int, rounds: int, home: Path) -> dict[str, 
         "base_median": statistics.median(base_s),
         "ours_median": statistics.median(ours_s),
         "cpu_per_update": statistics.median(extra_cpu) / updates,
+        "sdk_cpu_per_update": statistics.median(base_cpu) / updates,
     }
 
 
@@ -280,7 +283,8 @@ async def main(agents: list[str], updates: int, rounds: int) -> int:
             f"{agent}: {updates} {what} in a turn, best of {rounds} rounds: SDK client {got['base'] * 1000:.0f} ms, "
             f"cx.AcpAgent + PlanChecklist {got['ours'] * 1000:.0f} ms -> {ratio:.2f}x (goal <= {GOAL}x); "
             f"medians {got['base_median'] * 1000:.0f} / {got['ours_median'] * 1000:.0f} ms ({medians:.2f}x); "
-            f"codex_nb CPU {got['cpu_per_update'] * 1e6:.0f} us per update"
+            f"codex_nb CPU {got['cpu_per_update'] * 1e6:.0f} us per update on top of the SDK client's "
+            f"{got['sdk_cpu_per_update'] * 1e6:.0f} us"
         )
         report_figure(
             f"ACP {agent}: {updates} {what} in a turn, cx.AcpAgent + PlanChecklist vs the bare SDK client",
@@ -292,7 +296,7 @@ async def main(agents: list[str], updates: int, rounds: int) -> int:
         report_figure(
             f"ACP {agent}: codex_nb's CPU per {'plan update' if PLAN_UPDATES[agent] else 'todo tool call'}",
             f"{got['cpu_per_update'] * 1e6:.0f} us",
-            "the SDK client's CPU in the same round",
+            f"on top of the SDK client's own {got['sdk_cpu_per_update'] * 1e6:.0f} us (same round)",
             "-",
             None,
         )
