@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 from dataclasses import dataclass
 from .rollout import KNOWN_TYPES, Rollout, _output_text, _plan_args, read_rollout
 from .rollout import codex_home as _codex_home
-from .rollout_lines import RolloutError, _inflating, open_regular, size_text
+from .rollout_lines import RolloutError, _inflating, open_regular, open_regular_fd, size_text
 
 HEAD_BYTES = 64 << 10
 """Bytes read from a rollout's start (more when its first line, ``session_meta``, is longer)."""
@@ -196,18 +196,29 @@ class _Window:
         self.note: str | None = None
 
 
-def _read_plain(stream: BinaryIO, size: int, win: _Window) -> None:
+def _read(fd: int, count: int) -> bytes:
+    """One ``read`` of the descriptor (the list's only way of reading a plain rollout)."""
+    return os.read(fd, count)
+
+
+def _read_plain(fd: int, size: int, win: _Window) -> None:
     if size <= HEAD_BYTES + TAIL_BYTES:
-        win.head = stream.read()
+        data = _read(fd, size + 1)  # one read: a short one ends the file
+        if len(data) > size:  # it grew since fstat (a running session): read on to its end
+            parts = [data]
+            while more := _read(fd, _INFLATE_BLOCK):
+                parts.append(more)
+            data = b"".join(parts)
+        win.head = data
         return
-    head = stream.read(HEAD_BYTES)
+    head = _read(fd, HEAD_BYTES)
     while b"\n" not in head and len(head) < MAX_META_LINE:  # finish the session_meta line
-        more = stream.read(HEAD_BYTES)
+        more = _read(fd, HEAD_BYTES)
         if not more:
             break
         head += more
-    stream.seek(max(size - TAIL_BYTES, len(head)))
-    win.head, win.tail, win.whole = head, stream.read(TAIL_BYTES), False
+    os.lseek(fd, max(size - TAIL_BYTES, len(head)), os.SEEK_SET)
+    win.head, win.tail, win.whole = head, _read(fd, TAIL_BYTES), False
 
 
 class _Gunzip:
@@ -272,13 +283,17 @@ def _read_compressed(path: Path, stream: BinaryIO, win: _Window) -> None:
 
 def _window(path: Path) -> tuple[_Window, int]:
     win = _Window()
-    with open_regular(path) as stream:
-        size = os.fstat(stream.fileno()).st_size
-        if path.name.endswith((".zst", ".gz")):
+    if path.name.endswith((".zst", ".gz")):
+        with open_regular(path) as stream:
+            size = os.fstat(stream.fileno()).st_size
             _read_compressed(path, stream, win)
-        else:
-            _read_plain(stream, size, win)
-    return win, size
+        return win, size
+    fd, info = open_regular_fd(path)  # plain: read with the descriptor, no file object for each of thousands
+    try:
+        _read_plain(fd, info.st_size, win)
+    finally:
+        os.close(fd)
+    return win, info.st_size
 
 
 def _body(data: bytes) -> tuple[bytes, bytes]:

@@ -160,24 +160,28 @@ def test_each_file_is_read_only_in_its_windows(tmp_path: Path, monkeypatch: pyte
     big = rollout_bytes() + b"".join(rollout_bytes().split(b"\n", 1)[1] for _ in range(20))
     home = home_with(tmp_path, {PARSER: big})
     reads: list[int] = []
-    real_open = sessions_module.open_regular
+    real_read = sessions_module._read
 
-    def counting(path: Path):  # noqa: ANN202
-        stream = real_open(path)
-        read = stream.read
+    def counting(fd: int, count: int) -> bytes:
+        out = real_read(fd, count)
+        reads.append(len(out))
+        return out
 
-        def counted(n: int = -1) -> bytes:
-            out = read(n)
-            reads.append(len(out))
-            return out
-
-        stream.read = counted  # type: ignore[method-assign]
-        return stream
-
-    monkeypatch.setattr(sessions_module, "open_regular", counting)
+    monkeypatch.setattr(sessions_module, "_read", counting)
     only(home)
     assert len(big) > 4 * (sessions_module.HEAD_BYTES + sessions_module.TAIL_BYTES)
-    assert sum(reads) <= sessions_module.HEAD_BYTES + sessions_module.TAIL_BYTES
+    assert reads and sum(reads) <= sessions_module.HEAD_BYTES + sessions_module.TAIL_BYTES
+
+
+def test_a_file_that_grew_after_its_size_was_taken_is_read_to_its_end(tmp_path: Path) -> None:
+    path = home_with(tmp_path, {PARSER: rollout_bytes()}) / DAY / PARSER
+    win = sessions_module._Window()
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        sessions_module._read_plain(fd, 100, win)  # as if fstat had run when it held 100 bytes
+    finally:
+        os.close(fd)
+    assert win.whole and win.head == rollout_bytes()
 
 
 def test_a_copied_home_keeps_its_sessions(tmp_path: Path) -> None:
