@@ -136,9 +136,9 @@ class SessionList(list[CodexSession]):
         return f"<SessionList: {self.summary()}>"
 
 
-def _rollout_files(home: Path) -> list[tuple[Path, tuple[int, int] | None]]:
-    """Every rollout file under ``home/sessions`` with its ``(size, mtime_ns)`` (None if unknown)."""
-    found: list[tuple[Path, tuple[int, int] | None]] = []
+def _rollout_files(home: Path) -> list[Path]:
+    """Every rollout file under ``home/sessions`` (named so; what each is, is found out on reading it)."""
+    found: list[Path] = []
     stack = [home / "sessions"]
     while stack:
         try:
@@ -151,11 +151,7 @@ def _rollout_files(home: Path) -> list[tuple[Path, tuple[int, int] | None]]:
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(Path(entry.path))
                 elif name.startswith("rollout-") and name.endswith(_SUFFIXES):
-                    try:
-                        info = entry.stat()
-                        found.append((Path(entry.path), (info.st_size, info.st_mtime_ns)))
-                    except OSError:
-                        found.append((Path(entry.path), None))
+                    found.append(Path(entry.path))
             except OSError:
                 continue
     return found
@@ -174,11 +170,17 @@ def _copy(session: CodexSession) -> CodexSession:
     return twin
 
 
-def _row(path: Path, stamp: tuple[int, int] | None) -> CodexSession:
+def _row(path: Path) -> CodexSession:
     cached = _CACHE.get(path)
-    if cached is not None and stamp is not None and cached[0] == stamp:
-        return _copy(cached[1])
-    session = describe(path)
+    if cached is not None:
+        try:
+            info = os.stat(path)
+        except OSError:
+            pass
+        else:
+            if cached[0] == (info.st_size, info.st_mtime_ns):
+                return _copy(cached[1])
+    session, stamp = _describe(path)
     if stamp is not None:
         if len(_CACHE) >= MAX_CACHED:
             _CACHE.clear()
@@ -287,19 +289,20 @@ def _read_compressed(path: Path, stream: BinaryIO, win: _Window) -> None:
         win.whole = win.note is None
 
 
-def _window(path: Path) -> tuple[_Window, int]:
+def _window(path: Path) -> tuple[_Window, os.stat_result]:
+    """The windows of ``path`` and its ``fstat`` as it was opened."""
     win = _Window()
     if path.name.endswith((".zst", ".gz")):
         with open_regular(path) as stream:
-            size = os.fstat(stream.fileno()).st_size
+            info = os.fstat(stream.fileno())
             _read_compressed(path, stream, win)
-        return win, size
+        return win, info
     fd, info = open_regular_fd(path)  # plain: read with the descriptor, no file object for each of thousands
     try:
         _read_plain(fd, info.st_size, win)
     finally:
         os.close(fd)
-    return win, info.st_size
+    return win, info
 
 
 def _load(line: bytes) -> dict[str, Any] | None:
@@ -516,15 +519,25 @@ def _name_time(path: Path) -> str | None:
 
 def describe(path: Path) -> CodexSession:
     """One rollout as a list row; never raises for what the file holds (``problem`` says it)."""
+    return _describe(path)[0]
+
+
+def _describe(path: Path) -> tuple[CodexSession, tuple[int, int] | None]:
+    """The row, and the ``(size, mtime_ns)`` of the file it was read from (None: it could not be opened)."""
     session = CodexSession(path=path, started=_name_time(path))
     try:
-        win, session.size = _window(path)
+        win, info = _window(path)
     except RolloutError as err:
         session.problem = str(err).split(";")[0]
-        return session
+        return session, None
     except OSError as err:
         session.problem = f"cannot read it: {err.strerror or err}"
-        return session
+        return session, None
+    session.size = info.st_size
+    return _fill(session, win), (info.st_size, info.st_mtime_ns)
+
+
+def _fill(session: CodexSession, win: _Window) -> CodexSession:
     problems: list[str] = []
     first_end = win.head.find(b"\n")
     scan = _Scan(session)
@@ -585,7 +598,7 @@ def codex_sessions(codex_home: str | os.PathLike[str] | None = None) -> SessionL
     since an earlier call in this process (same size and modification time) is not read again."""
     started = time.perf_counter()
     home = _codex_home(codex_home)
-    sessions = [_row(path, stamp) for path, stamp in _rollout_files(home)]
+    sessions = [_row(path) for path in _rollout_files(home)]
     sessions.sort(key=lambda s: (s.started or "", s.path.name), reverse=True)
     return SessionList(sessions, home=home, seconds=time.perf_counter() - started)
 
