@@ -69,14 +69,16 @@ _KINDS = (
 )
 
 
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
 def open_regular_fd(file: Path) -> tuple[int, os.stat_result]:
     """``file`` opened for reading as a descriptor (left non-blocking, which a regular file's reads
     ignore) with its ``fstat``, or a ``RolloutError`` saying why it is not a rollout file."""
     # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; the
     # type is checked on the opened descriptor, so a file swapped after a check cannot slip by.
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(file, flags)
+        fd = os.open(file, _OPEN_FLAGS)
     except FileNotFoundError:
         raise _not_a_file(file, "it does not exist") from None
     except OSError as err:

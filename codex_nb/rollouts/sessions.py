@@ -141,17 +141,18 @@ def _rollout_files(home: Path) -> list[Path]:
     found: list[Path] = []
     stack = [home / "sessions"]
     while stack:
+        directory = stack.pop()
         try:
-            entries = list(os.scandir(stack.pop()))
+            entries = list(os.scandir(directory))
         except OSError:
             continue
         for entry in entries:
             name = entry.name
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    stack.append(Path(entry.path))
+                    stack.append(directory / name)
                 elif name.startswith("rollout-") and name.endswith(_SUFFIXES):
-                    found.append(Path(entry.path))
+                    found.append(directory / name)  # cheaper than Path(entry.path), the same path
             except OSError:
                 continue
     return found
@@ -358,6 +359,9 @@ _FIELDS = {
     name: re.compile(rb'"' + name.encode() + rb'":"((?:[^"\\\n]|\\.){0,4096})"')
     for name in ("id", "timestamp", "cwd", "cli_version")
 }
+_PLAIN_FIELDS = {name: re.compile(rb'"' + name.encode() + rb'":"([^"\\\n]{0,4096})"') for name in _FIELDS}
+"""The same without escapes, a third of the cost: its first match is ``_FIELDS``' when no backslash
+comes before it (an earlier string with an escape, which only ``_FIELDS`` matches, holds one)."""
 _STARTS = frozenset({b"task_started", b"turn_started"})
 _ENDS = frozenset({b"task_complete", b"turn_complete", b"turn_aborted"})
 _TASK_STARTED, _TURN_STARTED = (b"event_msg", b"task_started"), (b"event_msg", b"turn_started")
@@ -389,8 +393,11 @@ class _Scan:
         fields = (("id", "session_id"), ("timestamp", "started"), ("cwd", "cwd"), ("cli_version", "cli_version"))
         match = _META.match(head, 0, end)
         if match is not None:
+            start = match.end()
             for name, attr in fields:
-                found = _FIELDS[name].search(head, match.end(), end)
+                found = _PLAIN_FIELDS[name].search(head, start, end)
+                if found is None or head.find(b"\\", start, found.start()) >= 0:
+                    found = _FIELDS[name].search(head, start, end)
                 if found is not None:
                     raw = found[1]
                     try:

@@ -202,3 +202,10 @@ def test_an_unchanged_file_is_not_read_again_and_a_grown_one_is(tmp_path: Path) 
     assert again.cwd == "/home/ada/work/parser" and again.last_status == "running"
     (home / DAY / PARSER).write_bytes(data)  # the session went on: the file grew
     assert only(home).last_status == "completed"
+
+
+def test_session_meta_fields_with_escapes_and_lookalikes_inside_strings(tmp_path: Path) -> None:
+    data = rollout_bytes().replace(b'"cwd":"/home/ada/work/parser"', b'"cwd":"/home/ada/w\\u00f6rk/\\"p\\""', 1)
+    data = data.replace(b'"payload":{', b'"payload":{"note":"not \\"id\\":\\"this\\" nor \\"cwd\\":\\"/x\\"",', 1)
+    session = only(home_with(tmp_path, {PARSER: data}))
+    assert session.cwd == '/home/ada/w\u00f6rk/"p"' and session.session_id == "01a2420a-d25f-7bd1-81f9-db2acd04ba04"
