@@ -158,7 +158,7 @@ def _rollout_files(home: Path) -> list[Path]:
     return found
 
 
-_CACHE: dict[Path, tuple[tuple[int, int], CodexSession]] = {}
+_CACHE: dict[str, tuple[tuple[int, int], CodexSession]] = {}
 """Rows already read, by path, kept while the file's size and modification time stay the same (a
 running session's file grows, so it is read again); a browser's refresh lists a big home at once."""
 MAX_CACHED = 100_000
@@ -172,10 +172,11 @@ def _copy(session: CodexSession) -> CodexSession:
 
 
 def _row(path: Path) -> CodexSession:
-    cached = _CACHE.get(path)
+    key = str(path)  # a str hashes once; a Path hashes its parts each time
+    cached = _CACHE.get(key)
     if cached is not None:
         try:
-            info = os.stat(path)
+            info = os.stat(key)
         except OSError:
             pass
         else:
@@ -185,7 +186,7 @@ def _row(path: Path) -> CodexSession:
     if stamp is not None:
         if len(_CACHE) >= MAX_CACHED:
             _CACHE.clear()
-        _CACHE[path] = (stamp, _copy(session))
+        _CACHE[key] = (stamp, _copy(session))
     return session
 
 
@@ -306,9 +307,19 @@ def _window(path: Path) -> tuple[_Window, os.stat_result]:
     return win, info
 
 
+_DECODE = json.JSONDecoder().raw_decode
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
 def _load(line: bytes) -> dict[str, Any] | None:
     try:
-        value = json.loads(line)
+        if line[:2] == b'{"':  # json.loads reads such bytes as UTF-8 from the start: do that without its checks
+            text = line.decode("utf-8", "surrogatepass")
+            value, end = _DECODE(text)
+            if end != len(text) and _JSON_SPACE.match(text, end).end() != len(text):  # type: ignore[union-attr]
+                return None  # more than space after the object: json.loads refuses it ("Extra data")
+        else:
+            value = json.loads(line)
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None

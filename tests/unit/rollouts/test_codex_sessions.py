@@ -209,3 +209,33 @@ def test_session_meta_fields_with_escapes_and_lookalikes_inside_strings(tmp_path
     data = data.replace(b'"payload":{', b'"payload":{"note":"not \\"id\\":\\"this\\" nor \\"cwd\\":\\"/x\\"",', 1)
     session = only(home_with(tmp_path, {PARSER: data}))
     assert session.cwd == '/home/ada/w\u00f6rk/"p"' and session.session_id == "01a2420a-d25f-7bd1-81f9-db2acd04ba04"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"a":1}',
+        b'{"a":1}  \r\n\t',
+        b'{"a":1} x',
+        b'{"a":1}{"b":2}',
+        b'{"a":1}\x0b',
+        b'{"a":"\xff"}',
+        b'{"a":"\xc3\xa9\\ud800"}',
+        b'{"a":NaN}',
+        b' {"a":1}',
+        b'{"a":[1,',
+        b'{"' + b"[" * 100_000 + b"]" * 100_000,
+        b'{"a":1}\x00',
+        b"[1]",
+        b'"s"',
+        b"",
+    ],
+)
+def test_a_line_is_loaded_as_json_loads_loads_it(line: bytes) -> None:
+    import json
+
+    try:
+        expected = json.loads(line)
+    except (ValueError, RecursionError):
+        expected = None
+    assert sessions_module._load(line) == (expected if isinstance(expected, dict) else None)
