@@ -239,3 +239,14 @@ def test_a_line_is_loaded_as_json_loads_loads_it(line: bytes) -> None:
     except (ValueError, RecursionError):
         expected = None
     assert sessions_module._load(line) == (expected if isinstance(expected, dict) else None)
+
+
+def test_the_byte_classes_spelled_as_ranges_are_the_negated_ones() -> None:
+    import re
+
+    text = re.compile(sessions_module._TEXT)
+    plain = re.compile(sessions_module._PLAIN_FIELDS["id"].pattern[len(b'"id":"(') : -len(b'{0,4096})"')])
+    for byte in range(256):
+        char = bytes([byte])
+        assert bool(text.fullmatch(char)) == (char not in b'"\n')
+        assert bool(plain.fullmatch(char)) == (char not in b'"\\\n')
