@@ -213,8 +213,8 @@ def _read(fd: int, count: int) -> bytes:
 
 def _read_plain(fd: int, size: int, win: _Window) -> None:
     if size <= HEAD_BYTES + TAIL_BYTES:
-        data = _read(fd, size + 1)  # one read: a short one ends the file
-        if len(data) > size:  # it grew since fstat (a running session): read on to its end
+        data = _read(fd, size + 1)  # one read, as a rule: exactly the size fstat gave
+        if len(data) != size:  # grown since (a running session), or read in parts: read on to its end
             parts = [data]
             while more := _read(fd, _INFLATE_BLOCK):
                 parts.append(more)

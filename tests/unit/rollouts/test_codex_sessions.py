@@ -184,6 +184,13 @@ def test_a_file_that_grew_after_its_size_was_taken_is_read_to_its_end(tmp_path: 
     assert win.whole and win.head == rollout_bytes()
 
 
+def test_a_file_read_in_parts_is_read_to_its_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_read = sessions_module._read
+    monkeypatch.setattr(sessions_module, "_read", lambda fd, count: real_read(fd, min(count, 1000)))
+    session = only(home_with(tmp_path, {PARSER: rollout_bytes()}))
+    assert (session.problem, session.turns, session.plan_progress) == (None, 2, "3/3")
+
+
 def test_a_copied_home_keeps_its_sessions(tmp_path: Path) -> None:
     shutil.copytree(HOME, tmp_path / "copy")
     assert [s.session_id for s in cx.codex_sessions(tmp_path / "copy")] == [
