@@ -69,13 +69,16 @@ _KINDS = (
 )
 
 
-def open_regular(file: Path) -> BinaryIO:
-    """``file`` opened for reading, or a ``RolloutError`` saying why it is not a rollout file."""
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def open_regular_fd(file: Path) -> tuple[int, os.stat_result]:
+    """``file`` opened for reading as a descriptor (left non-blocking, which a regular file's reads
+    ignore) with its ``fstat``, or a ``RolloutError`` saying why it is not a rollout file."""
     # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever; the
     # type is checked on the opened descriptor, so a file swapped after a check cannot slip by.
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
-        fd = os.open(file, flags)
+        fd = os.open(file, _OPEN_FLAGS)
     except FileNotFoundError:
         raise _not_a_file(file, "it does not exist") from None
     except OSError as err:
@@ -83,10 +86,20 @@ def open_regular(file: Path) -> BinaryIO:
             raise _not_a_file(file, f"a symbolic link loop: {err.strerror}") from None
         raise RolloutError(f"cannot open {file}: {err.strerror or err}") from None
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            why = next((text for test, text in _KINDS if test(mode)), "it is not a regular file")
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            why = next((text for test, text in _KINDS if test(info.st_mode)), "it is not a regular file")
             raise _not_a_file(file, why)
+        return fd, info
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def open_regular(file: Path) -> BinaryIO:
+    """``file`` opened for reading, or a ``RolloutError`` saying why it is not a rollout file."""
+    fd, _ = open_regular_fd(file)
+    try:
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
         return os.fdopen(fd, "rb", buffering=0)

@@ -15,7 +15,6 @@ rollout (``cx.read_rollout``) for the plan timeline and transcript.
 
 from __future__ import annotations
 
-import copy
 import json
 import os
 import re
@@ -26,7 +25,7 @@ from typing import Any, BinaryIO
 from dataclasses import dataclass
 from .rollout import KNOWN_TYPES, Rollout, _output_text, _plan_args, read_rollout
 from .rollout import codex_home as _codex_home
-from .rollout_lines import RolloutError, _inflating, open_regular, size_text
+from .rollout_lines import RolloutError, _inflating, open_regular, open_regular_fd, size_text
 
 HEAD_BYTES = 64 << 10
 """Bytes read from a rollout's start (more when its first line, ``session_meta``, is longer)."""
@@ -137,46 +136,57 @@ class SessionList(list[CodexSession]):
         return f"<SessionList: {self.summary()}>"
 
 
-def _rollout_files(home: Path) -> list[tuple[Path, tuple[int, int] | None]]:
-    """Every rollout file under ``home/sessions`` with its ``(size, mtime_ns)`` (None if unknown)."""
-    found: list[tuple[Path, tuple[int, int] | None]] = []
+def _rollout_files(home: Path) -> list[Path]:
+    """Every rollout file under ``home/sessions`` (named so; what each is, is found out on reading it)."""
+    found: list[Path] = []
     stack = [home / "sessions"]
     while stack:
+        directory = stack.pop()
         try:
-            entries = list(os.scandir(stack.pop()))
+            entries = list(os.scandir(directory))
         except OSError:
             continue
         for entry in entries:
             name = entry.name
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    stack.append(Path(entry.path))
+                    stack.append(directory / name)
                 elif name.startswith("rollout-") and name.endswith(_SUFFIXES):
-                    try:
-                        info = entry.stat()
-                        found.append((Path(entry.path), (info.st_size, info.st_mtime_ns)))
-                    except OSError:
-                        found.append((Path(entry.path), None))
+                    found.append(directory / name)  # cheaper than Path(entry.path), the same path
             except OSError:
                 continue
     return found
 
 
-_CACHE: dict[Path, tuple[tuple[int, int], CodexSession]] = {}
+_CACHE: dict[str, tuple[tuple[int, int], CodexSession]] = {}
 """Rows already read, by path, kept while the file's size and modification time stay the same (a
 running session's file grows, so it is read again); a browser's refresh lists a big home at once."""
 MAX_CACHED = 100_000
 
 
-def _row(path: Path, stamp: tuple[int, int] | None) -> CodexSession:
-    cached = _CACHE.get(path)
-    if cached is not None and stamp is not None and cached[0] == stamp:
-        return copy.copy(cached[1])
-    session = describe(path)
+def _copy(session: CodexSession) -> CodexSession:
+    """A shallow copy (what ``copy.copy`` makes, without its generic protocol: a cold list makes 10,000)."""
+    twin = object.__new__(CodexSession)
+    twin.__dict__.update(session.__dict__)
+    return twin
+
+
+def _row(path: Path) -> CodexSession:
+    key = str(path)  # a str hashes once; a Path hashes its parts each time
+    cached = _CACHE.get(key)
+    if cached is not None:
+        try:
+            info = os.stat(key)
+        except OSError:
+            pass
+        else:
+            if cached[0] == (info.st_size, info.st_mtime_ns):
+                return _copy(cached[1])
+    session, stamp = _describe(path)
     if stamp is not None:
         if len(_CACHE) >= MAX_CACHED:
             _CACHE.clear()
-        _CACHE[path] = (stamp, copy.copy(session))
+        _CACHE[key] = (stamp, _copy(session))
     return session
 
 
@@ -196,18 +206,29 @@ class _Window:
         self.note: str | None = None
 
 
-def _read_plain(stream: BinaryIO, size: int, win: _Window) -> None:
+def _read(fd: int, count: int) -> bytes:
+    """One ``read`` of the descriptor (the list's only way of reading a plain rollout)."""
+    return os.read(fd, count)
+
+
+def _read_plain(fd: int, size: int, win: _Window) -> None:
     if size <= HEAD_BYTES + TAIL_BYTES:
-        win.head = stream.read()
+        data = _read(fd, size + 1)  # one read, as a rule: exactly the size fstat gave
+        if len(data) != size:  # grown since (a running session), or read in parts: read on to its end
+            parts = [data]
+            while more := _read(fd, _INFLATE_BLOCK):
+                parts.append(more)
+            data = b"".join(parts)
+        win.head = data
         return
-    head = stream.read(HEAD_BYTES)
+    head = _read(fd, HEAD_BYTES)
     while b"\n" not in head and len(head) < MAX_META_LINE:  # finish the session_meta line
-        more = stream.read(HEAD_BYTES)
+        more = _read(fd, HEAD_BYTES)
         if not more:
             break
         head += more
-    stream.seek(max(size - TAIL_BYTES, len(head)))
-    win.head, win.tail, win.whole = head, stream.read(TAIL_BYTES), False
+    os.lseek(fd, max(size - TAIL_BYTES, len(head)), os.SEEK_SET)
+    win.head, win.tail, win.whole = head, _read(fd, TAIL_BYTES), False
 
 
 class _Gunzip:
@@ -270,26 +291,35 @@ def _read_compressed(path: Path, stream: BinaryIO, win: _Window) -> None:
         win.whole = win.note is None
 
 
-def _window(path: Path) -> tuple[_Window, int]:
+def _window(path: Path) -> tuple[_Window, os.stat_result]:
+    """The windows of ``path`` and its ``fstat`` as it was opened."""
     win = _Window()
-    with open_regular(path) as stream:
-        size = os.fstat(stream.fileno()).st_size
-        if path.name.endswith((".zst", ".gz")):
+    if path.name.endswith((".zst", ".gz")):
+        with open_regular(path) as stream:
+            info = os.fstat(stream.fileno())
             _read_compressed(path, stream, win)
-        else:
-            _read_plain(stream, size, win)
-    return win, size
+        return win, info
+    fd, info = open_regular_fd(path)  # plain: read with the descriptor, no file object for each of thousands
+    try:
+        _read_plain(fd, info.st_size, win)
+    finally:
+        os.close(fd)
+    return win, info
 
 
-def _body(data: bytes) -> tuple[bytes, bytes]:
-    """``data`` as its whole lines, and the last line when it has no newline yet (else ``b""``)."""
-    end = data.rfind(b"\n") + 1
-    return data[:end], data[end:]
+_DECODE = json.JSONDecoder().raw_decode
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
 
 
 def _load(line: bytes) -> dict[str, Any] | None:
     try:
-        value = json.loads(line)
+        if line[:2] == b'{"':  # json.loads reads such bytes as UTF-8 from the start: do that without its checks
+            text = line.decode("utf-8", "surrogatepass")
+            value, end = _DECODE(text)
+            if end != len(text) and _JSON_SPACE.match(text, end).end() != len(text):  # type: ignore[union-attr]
+                return None  # more than space after the object: json.loads refuses it ("Extra data")
+        else:
+            value = json.loads(line)
     except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
@@ -327,42 +357,65 @@ def _prompt_text(payload: dict[str, Any]) -> str | None:
 
 # Codex writes each line as {"timestamp":..,"ordinal":..,"type":..,"payload":{"type":..,..}} with no
 # spaces, and JSON escapes every quote inside a string, so one regex pass over a window finds every
-# line's start, kind and payload kind; only the few lines the list shows are parsed. A line laid out
-# otherwise (another Codex, or not JSON) sends that window down the slow path, one line at a time.
+# line's start, kind and payload kind; only the few lines the list shows are parsed. The pattern
+# matches at every newline, with empty kinds where the line is laid out otherwise (another Codex, or
+# not JSON, or blank): such a line sends that window down the slow path, one line at a time.
+_TEXT = rb"[\x00-\t\x0b-!#-\xff]"
+"""``[^"\\n]`` (a byte inside a JSON string, on one line) spelled as ranges: ``re`` compiles it to one
+bitmap test a byte, where the negated pair costs two; the line-kinds pass takes a fifth less time."""
 _LINE = re.compile(
-    rb'\n\{"timestamp":"[^"\n]*",(?:"ordinal":\d+,)?"type":"([^"\n]{1,80})"(?:,"payload":\{"type":"([^"\n]{1,80})")?'
+    rb'\n(?:\{"timestamp":"' + _TEXT + rb'*",(?:"ordinal":\d+,)?"type":"(' + _TEXT + rb"{1,80})"
+    rb'"(?:,"payload":\{"type":"(' + _TEXT + rb'{1,80})")?)?'
 )
+_OTHER = (b"", b"")
+"""What ``_LINE`` finds at a newline whose line is not laid out as Codex writes it (or at the end)."""
 _META = re.compile(rb'\{"timestamp":"[^"\n]*",(?:"ordinal":\d+,)?"type":"session_meta","payload":\{')
 _FIELDS = {
     name: re.compile(rb'"' + name.encode() + rb'":"((?:[^"\\\n]|\\.){0,4096})"')
     for name in ("id", "timestamp", "cwd", "cli_version")
 }
+_PLAIN_FIELDS = {
+    name: re.compile(rb'"' + name.encode() + rb'":"([\x00-\t\x0b-!#-\[\]-\xff]{0,4096})"') for name in _FIELDS
+}
+"""The same for strings without escapes (any byte but a quote, a backslash or a newline, as ranges),
+a third of the cost: its first match is ``_FIELDS``' when no backslash comes before it (an earlier
+string with an escape, which only ``_FIELDS`` matches, holds one)."""
 _STARTS = frozenset({b"task_started", b"turn_started"})
 _ENDS = frozenset({b"task_complete", b"turn_complete", b"turn_aborted"})
+_TASK_STARTED, _TURN_STARTED = (b"event_msg", b"task_started"), (b"event_msg", b"turn_started")
+_USER_ITEM, _USER_EVENT = b'"type":"UserMessage"', b'"type":"user_message"'
 _MAX_TRIES = 20
 
+Chunk = tuple[bytes, int, int]
+"""Whole lines of a window without copying them: ``buf[lo:hi]``, which starts at a newline and ends
+with one (or is empty)."""
 
-def _line_at(chunk: bytes, pos: int) -> bytes:
-    start = chunk.rfind(b"\n", 0, pos) + 1
-    end = chunk.find(b"\n", pos)
-    return chunk[start : end if end >= 0 else len(chunk)]
+
+def _line_at(buf: bytes, pos: int, lo: int, hi: int) -> bytes:
+    """The line of the chunk ``buf[lo:hi]`` that holds ``pos``, without its newline."""
+    start = max(lo, buf.rfind(b"\n", lo, pos) + 1)
+    end = buf.find(b"\n", pos, hi)
+    return buf[start : end if end >= 0 else hi]
 
 
 class _Scan:
-    """Fills a ``CodexSession`` from the whole-line windows of a rollout (each starting at a newline)."""
+    """Fills a ``CodexSession`` from the whole-line chunks of a rollout's windows."""
 
     def __init__(self, session: CodexSession) -> None:
         self.s = session
         self.unknown: set[str] = set()
         self.bad = 0
 
-    def meta(self, line: bytes) -> str | None:
-        """Read the ``session_meta`` line; the reason when the file does not start with one."""
+    def meta(self, head: bytes, end: int) -> str | None:
+        """Read the ``session_meta`` line (``head[:end]``); the reason when the file does not start with one."""
         fields = (("id", "session_id"), ("timestamp", "started"), ("cwd", "cwd"), ("cli_version", "cli_version"))
-        match = _META.match(line)
+        match = _META.match(head, 0, end)
         if match is not None:
+            start = match.end()
             for name, attr in fields:
-                found = _FIELDS[name].search(line, match.end())
+                found = _PLAIN_FIELDS[name].search(head, start, end)
+                if found is None or head.find(b"\\", start, found.start()) >= 0:
+                    found = _FIELDS[name].search(head, start, end)
                 if found is not None:
                     raw = found[1]
                     try:
@@ -371,7 +424,7 @@ class _Scan:
                         continue
                     setattr(self.s, attr, value)
             return None
-        data = _load(line)  # another layout (an older or newer Codex): parse it
+        data = _load(head[:end])  # another layout (an older or newer Codex): parse it
         if data is None:
             return "not a Codex rollout: the first line is not a JSON object"
         if data.get("type") != "session_meta" or not isinstance(data.get("payload"), dict):
@@ -384,12 +437,18 @@ class _Scan:
             self.s.session_id = payload["session_id"]
         return None
 
-    def kinds(self, chunk: bytes) -> list[tuple[bytes, bytes]]:
-        """``(kind, payload kind)`` of every line of ``chunk`` (which starts at a newline)."""
-        found: list[tuple[bytes, bytes]] = _LINE.findall(chunk)
-        if len(found) < chunk.count(b"\n") - 1:  # the chunk is "\n" + lines, each ending in "\n"
-            found = self._slow(chunk)
-        self.unknown.update(kind.decode("utf-8", "replace")[:40] for kind in {k for k, _ in found} - _KNOWN)
+    def kinds(self, buf: bytes, lo: int, hi: int) -> list[tuple[bytes, bytes]]:
+        """``(kind, payload kind)`` of every line of the chunk ``buf[lo:hi]``."""
+        found: list[tuple[bytes, bytes]] = _LINE.findall(buf, lo, hi)
+        if found:
+            found.pop()  # the chunk's last newline, which ends it: no line after it
+        distinct = set(found)
+        if _OTHER in distinct:
+            found = self._slow(buf[lo:hi])
+            distinct = set(found)
+        unknown = {kind for kind, _ in distinct} - _KNOWN
+        if unknown:
+            self.unknown.update(kind.decode("utf-8", "replace")[:40] for kind in unknown)
         return found
 
     def _slow(self, chunk: bytes) -> list[tuple[bytes, bytes]]:
@@ -407,60 +466,63 @@ class _Scan:
             out.append((kind.encode(), sub.encode() if isinstance(sub, str) else b""))
         return out
 
-    def fill(self, chunks: list[bytes], kinds: list[tuple[bytes, bytes]], last: list[tuple[bytes, bytes]]) -> None:
-        """Turns, the last turn's end, model, first prompt and last plan."""
-        self.s.turns = sum(kinds.count((b"event_msg", start)) for start in _STARTS)
-        for kind, sub in reversed(last):
+    def fill(self, chunks: list[Chunk], found: list[list[tuple[bytes, bytes]]]) -> None:
+        """Turns, the last turn's end, model, first prompt and last plan (``found``: each chunk's kinds)."""
+        self.s.turns = sum(kinds.count(_TASK_STARTED) + kinds.count(_TURN_STARTED) for kinds in found)
+        for kind, sub in reversed(found[-1]):
             if kind == b"event_msg" and sub in _STARTS:
                 self.s.last_status = "running"
                 break
             if kind == b"event_msg" and sub in _ENDS:
                 self.s.last_status = "interrupted" if sub == b"turn_aborted" else "completed"
                 break
-        for chunk in reversed(chunks):
-            pos = chunk.rfind(b'"type":"turn_context"')
+        for buf, lo, hi in reversed(chunks):
+            pos = buf.rfind(b'"type":"turn_context"', lo, hi)
             if pos >= 0:
-                payload = _payload(_line_at(chunk, pos))
+                payload = _payload(_line_at(buf, pos, lo, hi))
                 model, cwd = payload.get("model"), payload.get("cwd")
                 self.s.model = model if isinstance(model, str) else None
                 if self.s.cwd is None and isinstance(cwd, str):
                     self.s.cwd = cwd
                 break
-        self._prompt(chunks[0])
-        self._plan(chunks[-1])
+        self._prompt(*chunks[0])
+        self._plan(*chunks[-1])
 
-    def _prompt(self, head: bytes) -> None:
-        found = [pos for tag in (b'"type":"UserMessage"', b'"type":"user_message"') if (pos := head.find(tag)) >= 0]
-        if found:
-            self.s.first_prompt = _prompt_text(_payload(_line_at(head, min(found))))
+    def _prompt(self, buf: bytes, lo: int, hi: int) -> None:
+        pos = buf.find(_USER_ITEM, lo, hi)
+        event = buf.find(_USER_EVENT, lo, hi if pos < 0 else min(hi, pos + len(_USER_EVENT) - 1))  # only before it
+        if event >= 0:
+            pos = event
+        if pos >= 0:
+            self.s.first_prompt = _prompt_text(_payload(_line_at(buf, pos, lo, hi)))
             return
-        pos = 0
+        pos = lo
         for _ in range(_MAX_TRIES):  # no prompt event (an older Codex): the user messages themselves
-            pos = head.find(b'"role":"user"', pos) + 1
+            pos = buf.find(b'"role":"user"', pos, hi) + 1
             if pos <= 0:
                 return
-            text = _prompt_text(_payload(_line_at(head, pos)))
+            text = _prompt_text(_payload(_line_at(buf, pos, lo, hi)))
             if text is not None:
                 self.s.first_prompt = text
                 return
 
-    def _plan(self, chunk: bytes) -> None:
-        """The last ``update_plan`` call in ``chunk`` whose output said ``Plan updated``."""
-        end = len(chunk)
+    def _plan(self, buf: bytes, lo: int, hi: int) -> None:
+        """The last ``update_plan`` call in the chunk whose output said ``Plan updated``."""
+        end = hi
         for _ in range(_MAX_TRIES):
-            pos = chunk.rfind(b'"name":"update_plan"', 0, end)
+            pos = buf.rfind(b'"name":"update_plan"', lo, end)
             if pos < 0:
                 return
-            line = _line_at(chunk, pos)
-            end = pos - (pos - chunk.rfind(b"\n", 0, pos))  # search before this line next
+            line = _line_at(buf, pos, lo, hi)
+            end = buf.rfind(b"\n", lo, pos)  # the newline before this line: search before it next
             payload = _payload(line)
             call_id = payload.get("call_id")
             if payload.get("type") != "function_call" or not isinstance(call_id, str):
                 continue
             tag = b'"call_id":' + json.dumps(call_id).encode()
-            after = chunk.find(tag, end + len(line) + 1)
+            after = buf.find(tag, end + len(line) + 1, hi)
             while after >= 0:
-                output = _payload(_line_at(chunk, after))
+                output = _payload(_line_at(buf, after, lo, hi))
                 if output.get("type") == "function_call_output":
                     args = _plan_args(payload.get("arguments"))
                     if args is not None and _output_text(output.get("output")) == "Plan updated":
@@ -468,7 +530,7 @@ class _Scan:
                         self.s.plan_done = sum(1 for step in args.plan if str(step.status) == "completed")
                         return
                     break
-                after = chunk.find(tag, after + 1)
+                after = buf.find(tag, after + 1, hi)
 
 
 _KNOWN = frozenset(kind.encode() for kind in KNOWN_TYPES)
@@ -482,15 +544,25 @@ def _name_time(path: Path) -> str | None:
 
 def describe(path: Path) -> CodexSession:
     """One rollout as a list row; never raises for what the file holds (``problem`` says it)."""
+    return _describe(path)[0]
+
+
+def _describe(path: Path) -> tuple[CodexSession, tuple[int, int] | None]:
+    """The row, and the ``(size, mtime_ns)`` of the file it was read from (None: it could not be opened)."""
     session = CodexSession(path=path, started=_name_time(path))
     try:
-        win, session.size = _window(path)
+        win, info = _window(path)
     except RolloutError as err:
         session.problem = str(err).split(";")[0]
-        return session
+        return session, None
     except OSError as err:
         session.problem = f"cannot read it: {err.strerror or err}"
-        return session
+        return session, None
+    session.size = info.st_size
+    return _fill(session, win), (info.st_size, info.st_mtime_ns)
+
+
+def _fill(session: CodexSession, win: _Window) -> CodexSession:
     problems: list[str] = []
     first_end = win.head.find(b"\n")
     scan = _Scan(session)
@@ -503,23 +575,25 @@ def describe(path: Path) -> CodexSession:
         else:
             session.problem = "not a Codex rollout: the first line is not a JSON object"
         return session
-    reason = scan.meta(win.head[:first_end])
+    reason = scan.meta(win.head, first_end)
     if reason is not None:
         session.problem = reason if win.note is None else f"{reason}; {win.note}"
         return session
-    if win.whole:
-        head, cut = _body(win.head[first_end:])
-        chunks = [head]
-    else:  # each window from a newline: the head's cut last line and the tail's cut first line dropped
-        head = win.head[first_end : win.head.rfind(b"\n") + 1]
+    # each window as whole lines from a newline: the head's cut last line and the tail's cut first line dropped
+    end = win.head.rfind(b"\n") + 1
+    chunks: list[Chunk] = [(win.head, first_end, end)]
+    cut = win.head[end:] if win.whole else b""
+    if not win.whole:
         start = win.tail.find(b"\n")
-        tail, cut = _body(win.tail[start:]) if start >= 0 else (b"", b"")
-        chunks = [head, tail]
+        end = win.tail.rfind(b"\n") + 1
+        chunks.append((win.tail, start, end) if start >= 0 else (b"", 0, 0))
+        cut = win.tail[end:] if start >= 0 else b""
     if cut and _load(cut) is not None:  # complete, only its newline not written yet
-        chunks[-1] += cut + b"\n"
+        buf, lo, hi = chunks[-1]
+        whole = buf[lo:hi] + cut + b"\n"
+        chunks[-1] = (whole, 0, len(whole))
         cut = b""
-    found = [scan.kinds(chunk) for chunk in chunks]
-    scan.fill(chunks, [k for kinds in found for k in kinds], found[-1])
+    scan.fill(chunks, [scan.kinds(*chunk) for chunk in chunks])
     session.turns_exact = win.whole
     if cut:
         problems.append("half written: the last line has no end yet (a session still running?)")
@@ -549,7 +623,7 @@ def codex_sessions(codex_home: str | os.PathLike[str] | None = None) -> SessionL
     since an earlier call in this process (same size and modification time) is not read again."""
     started = time.perf_counter()
     home = _codex_home(codex_home)
-    sessions = [_row(path, stamp) for path, stamp in _rollout_files(home)]
+    sessions = [_row(path) for path in _rollout_files(home)]
     sessions.sort(key=lambda s: (s.started or "", s.path.name), reverse=True)
     return SessionList(sessions, home=home, seconds=time.perf_counter() - started)
 

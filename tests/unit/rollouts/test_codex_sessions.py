@@ -160,24 +160,35 @@ def test_each_file_is_read_only_in_its_windows(tmp_path: Path, monkeypatch: pyte
     big = rollout_bytes() + b"".join(rollout_bytes().split(b"\n", 1)[1] for _ in range(20))
     home = home_with(tmp_path, {PARSER: big})
     reads: list[int] = []
-    real_open = sessions_module.open_regular
+    real_read = sessions_module._read
 
-    def counting(path: Path):  # noqa: ANN202
-        stream = real_open(path)
-        read = stream.read
+    def counting(fd: int, count: int) -> bytes:
+        out = real_read(fd, count)
+        reads.append(len(out))
+        return out
 
-        def counted(n: int = -1) -> bytes:
-            out = read(n)
-            reads.append(len(out))
-            return out
-
-        stream.read = counted  # type: ignore[method-assign]
-        return stream
-
-    monkeypatch.setattr(sessions_module, "open_regular", counting)
+    monkeypatch.setattr(sessions_module, "_read", counting)
     only(home)
     assert len(big) > 4 * (sessions_module.HEAD_BYTES + sessions_module.TAIL_BYTES)
-    assert sum(reads) <= sessions_module.HEAD_BYTES + sessions_module.TAIL_BYTES
+    assert reads and sum(reads) <= sessions_module.HEAD_BYTES + sessions_module.TAIL_BYTES
+
+
+def test_a_file_that_grew_after_its_size_was_taken_is_read_to_its_end(tmp_path: Path) -> None:
+    path = home_with(tmp_path, {PARSER: rollout_bytes()}) / DAY / PARSER
+    win = sessions_module._Window()
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        sessions_module._read_plain(fd, 100, win)  # as if fstat had run when it held 100 bytes
+    finally:
+        os.close(fd)
+    assert win.whole and win.head == rollout_bytes()
+
+
+def test_a_file_read_in_parts_is_read_to_its_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    real_read = sessions_module._read
+    monkeypatch.setattr(sessions_module, "_read", lambda fd, count: real_read(fd, min(count, 1000)))
+    session = only(home_with(tmp_path, {PARSER: rollout_bytes()}))
+    assert (session.problem, session.turns, session.plan_progress) == (None, 2, "3/3")
 
 
 def test_a_copied_home_keeps_its_sessions(tmp_path: Path) -> None:
@@ -198,3 +209,51 @@ def test_an_unchanged_file_is_not_read_again_and_a_grown_one_is(tmp_path: Path) 
     assert again.cwd == "/home/ada/work/parser" and again.last_status == "running"
     (home / DAY / PARSER).write_bytes(data)  # the session went on: the file grew
     assert only(home).last_status == "completed"
+
+
+def test_session_meta_fields_with_escapes_and_lookalikes_inside_strings(tmp_path: Path) -> None:
+    data = rollout_bytes().replace(b'"cwd":"/home/ada/work/parser"', b'"cwd":"/home/ada/w\\u00f6rk/\\"p\\""', 1)
+    data = data.replace(b'"payload":{', b'"payload":{"note":"not \\"id\\":\\"this\\" nor \\"cwd\\":\\"/x\\"",', 1)
+    session = only(home_with(tmp_path, {PARSER: data}))
+    assert session.cwd == '/home/ada/w\u00f6rk/"p"' and session.session_id == "01a2420a-d25f-7bd1-81f9-db2acd04ba04"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"a":1}',
+        b'{"a":1}  \r\n\t',
+        b'{"a":1} x',
+        b'{"a":1}{"b":2}',
+        b'{"a":1}\x0b',
+        b'{"a":"\xff"}',
+        b'{"a":"\xc3\xa9\\ud800"}',
+        b'{"a":NaN}',
+        b' {"a":1}',
+        b'{"a":[1,',
+        b'{"' + b"[" * 100_000 + b"]" * 100_000,
+        b'{"a":1}\x00',
+        b"[1]",
+        b'"s"',
+        b"",
+    ],
+)
+def test_a_line_is_loaded_as_json_loads_loads_it(line: bytes) -> None:
+    import json
+
+    try:
+        expected = json.loads(line)
+    except (ValueError, RecursionError):
+        expected = None
+    assert sessions_module._load(line) == (expected if isinstance(expected, dict) else None)
+
+
+def test_the_byte_classes_spelled_as_ranges_are_the_negated_ones() -> None:
+    import re
+
+    text = re.compile(sessions_module._TEXT)
+    plain = re.compile(sessions_module._PLAIN_FIELDS["id"].pattern[len(b'"id":"(') : -len(b'{0,4096})"')])
+    for byte in range(256):
+        char = bytes([byte])
+        assert bool(text.fullmatch(char)) == (char not in b'"\n')
+        assert bool(plain.fullmatch(char)) == (char not in b'"\\\n')
