@@ -2,7 +2,8 @@
 JupyterLab and Notebook 7, through PlanAnswersWidget: a comment typed beside a step while the turn
 runs goes in with ``turn/steer`` and the model's next request in that same turn carries it; a
 Plan-mode ``<proposed_plan>`` approved with the Approve button starts the next turn with Codex's
-"Implement the plan.".
+"Implement the plan."; one revised with a note plans again in Plan mode with the note, and Reject
+sends nothing.
 
 Codex samples from a local scripted Responses server (``ResponsesServer``) whose answers wait for
 the notebook's button, so the turn is still running when the person comments; what the scripted
@@ -109,6 +110,46 @@ handle = thread.start_turn("Plan the tidy-up", mode="plan")
 )
 
 
+REVISE_CELL = (
+    START
+    + """\
+first = "<proposed_plan>\\n1. Rewrite everything\\n</proposed_plan>\\n"
+second = "<proposed_plan>\\n1. Fix the one bug\\n</proposed_plan>\\n"
+got = []
+
+
+def replan(body):
+    got.append("Smaller: only the bug" in json.dumps(body["input"]))
+    return [cx.assistant_message(second)]
+
+
+srv, thread = await codex_on([[cx.assistant_message(first)], replan])
+answers = PlanAnswers(thread)
+outcome = widgets.Label(value="planning")
+modes = []
+
+
+def on_event(event):
+    if event.msg.type == "turn_started":
+        modes.append(event.msg.collaboration_mode_kind)
+    if event.msg.type == "turn_complete" and got:
+        outcome.value = f"{modes[-1]} mode | model received the note: {got[-1]}"
+
+
+def on_change():
+    if answers.decisions and answers.decisions[-1].decision == "rejected":
+        running = thread.active_turn is not None
+        outcome.value = f"rejected | {len(srv.requests)} requests | {len(modes)} turns | running {running}"
+
+
+thread.subscribe(on_event)
+answers.on_change(on_change)
+display(PlanAnswersWidget(answers), outcome)
+handle = thread.start_turn("Plan the fix", mode="plan")
+"""
+)
+
+
 @pytest.mark.parametrize("ui", ["lab", "notebook"])
 def test_a_comment_is_steered_into_the_running_codex_turn(page: Any, jupyter_server: JupyterServer, ui: str) -> None:
     from playwright.sync_api import expect
@@ -157,4 +198,33 @@ def test_an_approved_codex_plan_starts_implement_the_plan(page: Any, jupyter_ser
     expect(outcome).to_have_text("Implementing. | model received Implement the plan.: True", timeout=90_000)
     expect(proposal).to_have_count(0)
     notebook.screenshot(f"plan_answers_codex_approve_{ui}.png")
+    assert notebook.unplaced_page_errors() == []
+
+
+@pytest.mark.parametrize("ui", ["lab", "notebook"])
+def test_a_revised_codex_plan_plans_again_and_reject_sends_nothing(
+    page: Any, jupyter_server: JupyterServer, ui: str
+) -> None:
+    from playwright.sync_api import expect
+
+    name = f"plan_answers_codex_revise_{ui}.ipynb"
+    jupyter_server.write_notebook(name, notebook_json([REVISE_CELL]))
+    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook.run_all()
+
+    widget = page.locator(".cx-plan-answers")
+    proposal = widget.get_by_role("region", name="Proposed plan")
+    expect(proposal).to_contain_text("Rewrite everything", timeout=90_000)
+    proposal.get_by_role("button", name="Revise").click()
+    proposal.get_by_role("textbox", name="What should the plan change?").fill("Smaller: only the bug")
+    proposal.get_by_role("button", name="Send").click()
+    expect(widget.locator(".cx-pa-decision")).to_have_text("Proposed plan revised: Smaller: only the bug")
+    outcome = page.locator(".jp-OutputArea .widget-label")
+    expect(outcome).to_have_text("plan mode | model received the note: True", timeout=90_000)
+    expect(proposal).to_contain_text("Fix the one bug")
+
+    proposal.get_by_role("button", name="Reject").click()
+    expect(proposal).to_have_count(0)
+    expect(outcome).to_have_text("rejected | 2 requests | 2 turns | running False")
+    notebook.screenshot(f"plan_answers_codex_revise_{ui}.png")
     assert notebook.unplaced_page_errors() == []
