@@ -113,3 +113,80 @@ def test_comment_suggest_and_approve_through_the_widget(page: Any, jupyter_serve
     expect(proposal).to_have_count(0)
     notebook.screenshot(f"plan_answers_{ui}.png")
     assert notebook.unplaced_page_errors() == []
+
+
+REVISE_CELL = """\
+import ipywidgets as widgets
+import codex_nb as cx
+from codex_nb.timeline import PlanAnswers
+from codex_nb.widgets.plan_answers import PlanAnswersWidget
+
+first = "<proposed_plan>\\n1. Rewrite everything\\n</proposed_plan>"
+second = "<proposed_plan>\\n1. Fix the one bug\\n</proposed_plan>"
+model = cx.ScriptedModel(
+    [[cx.assistant_message(first)], [cx.assistant_message(second)]], record_requests=True, allow_leftover=True
+)
+session = cx.Session()
+answers = PlanAnswers(session, model=model)
+outcome = widgets.Label(value="waiting")
+reported = []
+
+
+def last_user_text(request):
+    said = [i for i in request.items if i.get("type", "message") == "message" and i.get("role") == "user"]
+    return " ".join(p.get("text", "") for p in said[-1]["content"])
+
+
+def on_change():
+    decision = answers.decisions[-1] if answers.decisions else None
+    if decision and decision.decision == "revised" and decision.delivery == "new_turn" and not reported:
+        reported.append(1)
+
+        def report(task):
+            request = model.requests[-1]
+            outcome.value = f"{request.mode} | {last_user_text(request)} | {task.result().status}"
+
+        answers.turns[-1].task.add_done_callback(report)
+    if decision and decision.decision == "rejected":
+        running = session.active_turn is not None
+        outcome.value = f"rejected | {len(model.requests)} requests | {len(answers.turns)} turns | running {running}"
+
+
+answers.on_change(on_change)
+display(PlanAnswersWidget(answers), outcome)
+handle = session.start_turn("Plan the fix", model=model, mode="plan")
+"""
+
+
+@pytest.mark.parametrize("ui", ["lab", "notebook"])
+def test_revise_plans_again_with_the_note_and_reject_sends_nothing(
+    page: Any, jupyter_server: JupyterServer, ui: str
+) -> None:
+    from playwright.sync_api import expect
+
+    name = f"plan_answers_revise_{ui}.ipynb"
+    jupyter_server.write_notebook(name, notebook_json([REVISE_CELL]))
+    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook.run_all()
+
+    widget = page.locator(".cx-plan-answers")
+    proposal = widget.get_by_role("region", name="Proposed plan")
+    expect(proposal).to_contain_text("Rewrite everything", timeout=60_000)
+    proposal.get_by_role("button", name="Revise").click()
+    proposal.get_by_role("textbox", name="What should the plan change?").fill("Smaller: only the bug")
+    proposal.get_by_role("button", name="Send").click()
+    expect(widget.locator(".cx-pa-decision")).to_have_text("Proposed plan revised: Smaller: only the bug")
+    # the note went to the model in a new Plan-mode turn, which proposed again
+    expect(page.get_by_text("plan | Smaller: only the bug | completed")).to_be_visible(timeout=30_000)
+    expect(proposal).to_contain_text("Fix the one bug")
+    expect(proposal).not_to_contain_text("Rewrite everything")
+
+    proposal.get_by_role("button", name="Reject").click()
+    expect(widget.locator(".cx-pa-decision")).to_have_text(
+        ["Proposed plan revised: Smaller: only the bug", "Proposed plan rejected"]
+    )
+    expect(proposal).to_have_count(0)
+    # Reject sends nothing: still the two model requests and the one turn Revise started, none running
+    expect(page.get_by_text("rejected | 2 requests | 1 turns | running False")).to_be_visible()
+    notebook.screenshot(f"plan_answers_revise_{ui}.png")
+    assert notebook.unplaced_page_errors() == []
