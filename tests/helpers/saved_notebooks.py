@@ -13,6 +13,7 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 RUNNING = re.compile(r"Turn: running|Turn running…")
 NO_PLAN = "(no plan yet)"
 FINISHED = re.compile(r"\bcompleted\b|✔")
+ENDED = re.compile(r"\b(?:completed|interrupted|failed)\b")
 # "(no plan yet)" with the reason beside it ("No plan: the ACP agent sent no plan update in turn
 # t1") is the truth about a finished turn that had no plan, not a stale first render.
 EXPLAINED = "No plan:"
@@ -35,11 +36,16 @@ def _shown(output: dict[str, Any]) -> str:
 
 def contradictions(notebook: dict[str, Any]) -> list[str]:
     """Each stored widget output that says a turn runs, or that no plan exists while a later
-    output (or the same one) says a turn finished."""
+    output (or the same one) says a turn finished; and printed text that shows a turn running
+    beside (or before) text saying it ended, which reads as a contradiction without a kernel."""
     found = []
     outputs = _outputs(notebook)
     for position, (cell, output) in enumerate(outputs):
         if WIDGET_VIEW not in output.get("data", {}):
+            running = RUNNING.search(_shown(output))
+            ended = next((c for c, o in outputs[position:] if ENDED.search(_shown(o))), None)
+            if running and ended is not None:
+                found.append(f"cell {cell}: printed {running.group(0)!r} before cell {ended}'s ended turn")
             continue
         shown = _shown(output)
         if RUNNING.search(shown):
