@@ -39,6 +39,13 @@ NO_WIDGETS = (
     "The live panel needs JupyterLab (or another notebook front end)."
 )
 _HELP = argument("-h", "--help", action="store_true", help="show this help and do nothing else")
+
+
+def _arguments(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The outermost of a magic's ``@argument`` stack: builds its parser, with ``--help``."""
+    return magic_arguments()(_HELP(fn))
+
+
 _SESSION = argument(
     "--session", metavar="NAME", help="an extension-owned session by name (created on first use); it becomes current"
 )
@@ -175,8 +182,7 @@ class CodexMagics(Magics):
         return bool(self.agent.settings.open_plan_panel or (isinstance(table, dict) and table.get("open_plan_panel")))
 
     # -- %%codex ---------------------------------------------------------------------
-    @magic_arguments()
-    @_HELP
+    @_arguments
     @argument(
         "--model",
         metavar="NAME",
@@ -243,8 +249,7 @@ class CodexMagics(Magics):
         display(view)
 
     # -- %codex_attachments ----------------------------------------------------------
-    @magic_arguments()
-    @_HELP
+    @_arguments
     @argument("--clear", action="store_true", help="drop them (the next prompt goes without them)")
     @line_magic
     @_guarded
@@ -268,8 +273,7 @@ class CodexMagics(Magics):
             print(f"Note: {note}")
 
     # -- %codex_plan -----------------------------------------------------------------
-    @magic_arguments()
-    @_HELP
+    @_arguments
     @argument(
         "--panel",
         action="store_true",
@@ -301,8 +305,7 @@ class CodexMagics(Magics):
         display(self.agent.keep(_turn_view(source, title=f"codex plan · session {self.agent.current}", turn=False)))
 
     # -- %codex_answers --------------------------------------------------------------
-    @magic_arguments()
-    @_HELP
+    @_arguments
     @_SESSION
     @_SOURCE
     @line_magic
@@ -315,8 +318,7 @@ class CodexMagics(Magics):
         display(self.agent.keep(plan_answers_widget(source, model)))
 
     # -- %codex_stop -----------------------------------------------------------------
-    @magic_arguments()
-    @_HELP
+    @_arguments
     @_SESSION
     @_SOURCE
     @line_magic
@@ -330,8 +332,7 @@ class CodexMagics(Magics):
             print(f"no turn is running on session {self.agent.current}")
 
     # -- %codex_config ---------------------------------------------------------------
-    @magic_arguments()
-    @_HELP
+    @_arguments
     @argument("path", nargs="?", help="a Codex config.toml to load (hooks in it run only once trusted)")
     @argument(
         "--codex-home",
@@ -413,8 +414,7 @@ class CodexMagics(Magics):
         return f"{name} ({type(self._user_ns[name]).__name__})"
 
     # -- %codex_hooks ----------------------------------------------------------------
-    @magic_arguments()
-    @_HELP
+    @_arguments
     @argument("--load", metavar="PATH", help="load hooks from a hooks.json, a config.toml or a layer directory")
     @argument(
         "--trust",
@@ -454,8 +454,7 @@ class CodexMagics(Magics):
         print(_table(rows))
 
     # -- %codex_tools ----------------------------------------------------------------
-    @magic_arguments()
-    @_HELP
+    @_arguments
     @argument("--mode", choices=("default", "plan"), default="default", help="collaboration mode to plan for")
     @_SESSION
     @line_magic

@@ -11,13 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar, Unpack
 
 from ..errors import HookError
-from ..config.hooks import DEFAULT_TIMEOUT_SEC, OnError
+from ..config.hooks import OnError
 from .engine import HookEngine, HookInfo
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class HookOptions(TypedDict, total=False):
+    """A notebook hook's options, each optional (defaults: every tool, 600 s, ``"allow"``, none)."""
+
+    matcher: str | None  # a tool-name regex, as in hooks.json; None matches every tool
+    timeout: float  # seconds before the hook is abandoned
+    on_error: OnError  # what a hook that raises or times out means: "allow" or "block"
+    status_message: str | None  # shown while the hook runs
 
 
 class SessionHooksMixin:
@@ -37,46 +46,24 @@ class SessionHooksMixin:
             )
         return self.hooks
 
-    def pre_tool_use(
-        self,
-        fn: F | None = None,
-        /,
-        *,
-        matcher: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT_SEC,
-        on_error: OnError = "allow",
-        status_message: str | None = None,
-    ) -> Any:
+    def pre_tool_use(self, fn: F | None = None, /, **options: Unpack[HookOptions]) -> Any:
         """Decorator: register a PreToolUse hook (``@session.pre_tool_use`` or with options).
 
         The hook gets a ``PreToolUseInput`` and returns None, ``Block``, ``Rewrite``,
         ``AddContext`` or the dict a command hook would print. Re-registering a function
         of the same name replaces the earlier hook."""
-        return self._hook_decorator(
-            "PreToolUse", fn, matcher=matcher, timeout=timeout, on_error=on_error, status_message=status_message
-        )
+        return self._hook_decorator("PreToolUse", fn, options)
 
-    def post_tool_use(
-        self,
-        fn: F | None = None,
-        /,
-        *,
-        matcher: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT_SEC,
-        on_error: OnError = "allow",
-        status_message: str | None = None,
-    ) -> Any:
+    def post_tool_use(self, fn: F | None = None, /, **options: Unpack[HookOptions]) -> Any:
         """Decorator: register a PostToolUse hook (gets ``PostToolUseInput``; may ``Block``/``Stop``)."""
-        return self._hook_decorator(
-            "PostToolUse", fn, matcher=matcher, timeout=timeout, on_error=on_error, status_message=status_message
-        )
+        return self._hook_decorator("PostToolUse", fn, options)
 
-    def _hook_decorator(self, event: str, fn: F | None, **options: Any) -> Any:
+    def _hook_decorator(self, event: str, fn: F | None, options: HookOptions) -> Any:
+        name = f"@session.{'pre' if event == 'PreToolUse' else 'post'}_tool_use"
         if fn is not None and not callable(fn):
-            raise HookError(
-                f"@session.{'pre' if event == 'PreToolUse' else 'post'}_tool_use takes a function; "
-                f"pass options by keyword, e.g. matcher={fn!r}"
-            )
+            raise HookError(f"{name} takes a function; pass options by keyword, e.g. matcher={fn!r}")
+        if unknown := sorted(set(options) - set(HookOptions.__annotations__)):
+            raise HookError(f"{name} got unknown option(s) {unknown}; it takes {list(HookOptions.__annotations__)}")
 
         def register(func: F) -> F:
             self.hook_engine.add_python(event, func, **options)

@@ -271,6 +271,24 @@ def _python_number(text: str) -> int | float:
     return int(text)
 
 
+NOT_LITERAL = object()
+_LITERALS = ((0x6E, b"ull", None), (0x74, b"rue", True), (0x66, b"alse", False))
+_LITERAL_NAMES = {None: "null", True: "boolean `true`", False: "boolean `false`"}
+
+
+def _positioned(method: Callable[..., _T]) -> Callable[..., _T]:
+    """serde_json's ``fix_position``: an error raised inside ``method`` without a position gets
+    the one where reading stopped."""
+
+    def positioned(self: Deserializer, *args: Any, **kwargs: Any) -> _T:
+        try:
+            return method(self, *args, **kwargs)
+        except SerdeJsonError as err:
+            raise self.fix(err) from None
+
+    return positioned
+
+
 class Deserializer:
     def __init__(self, text: str) -> None:
         self.data = text.encode("utf-8", "surrogatepass")
@@ -294,6 +312,22 @@ class Deserializer:
         if err.position is None:
             err.position = self._position_of(self.index)
         return err
+
+    def value_start(self) -> int:
+        """The next value's first byte, past whitespace (end of input is serde's EOF error)."""
+        peek = self.whitespace()
+        if peek is None:
+            raise self.peek_error(EOF_VALUE)
+        return peek
+
+    def literal(self, peek: int | None) -> Any:
+        """``null``/``true``/``false`` at ``peek`` read as None/True/False, else ``NOT_LITERAL``."""
+        for first, rest, value in _LITERALS:
+            if peek == first:
+                self.eat()
+                self.parse_ident(rest)
+                return value
+        return NOT_LITERAL
 
     # -- bytes --------------------------------------------------------------------------
     def peek(self) -> int | None:
@@ -448,26 +482,27 @@ class Deserializer:
                 buf.append(chr(p))
         return "".join(buf)
 
-    def parse_any_number(self, negative: bool) -> _Number:
-        """``arbitrary_precision``'s parse_any_number: u64/i64 when it fits, else text."""
-        text = self._scan_number(negative)
+    @staticmethod
+    def _integer(text: str, negative: bool) -> _Number | None:
+        """``text`` as serde's u64 or i64 when it is an integer that fits one, else None."""
         if not any(c in text for c in ".eE") and len(text) <= 40:  # longer digit runs never fit 64 bits
             value = int(text)
             if not negative and value < 2**64:
                 return _Number("u64", value)
             if negative and value >= -(2**63):
                 return _Number("i64", value)
-        return _Number("text", text)
+        return None
+
+    def parse_any_number(self, negative: bool) -> _Number:
+        """``arbitrary_precision``'s parse_any_number: u64/i64 when it fits, else text."""
+        text = self._scan_number(negative)
+        return self._integer(text, negative) or _Number("text", text)
 
     def parse_integer(self, negative: bool) -> _Number:
         """The exact parser behind deserialize_u64/i64/f64: u64, i64 or f64."""
         text = self._scan_number(negative)
-        if not any(c in text for c in ".eE") and len(text) <= 40:  # longer digit runs never fit 64 bits
-            value = int(text)
-            if not negative and value < 2**64:
-                return _Number("u64", value)
-            if negative and value >= -(2**63):
-                return _Number("i64", value)
+        if (integer := self._integer(text, negative)) is not None:
+            return integer
         try:
             value_f = float(text)
         except OverflowError:  # pragma: no cover - float() saturates to inf instead
@@ -478,18 +513,9 @@ class Deserializer:
 
     def peek_invalid_type(self, expected: str) -> SerdeJsonError:
         peek = self.peek()
-        if peek == 0x6E:
-            self.eat()
-            self.parse_ident(b"ull")
-            what = "null"
-        elif peek == 0x74:
-            self.eat()
-            self.parse_ident(b"rue")
-            what = "boolean `true`"
-        elif peek == 0x66:
-            self.eat()
-            self.parse_ident(b"alse")
-            what = "boolean `false`"
+        literal = self.literal(peek)
+        if literal is not NOT_LITERAL:
+            what = _LITERAL_NAMES[literal]
         elif peek == 0x2D:
             self.eat()
             what = self.parse_any_number(True).unexpected()
@@ -541,18 +567,14 @@ class Deserializer:
         end()
         return ret
 
+    @_positioned
     def struct(self, shape: Shape) -> dict[str, Any]:
-        peek = self.whitespace()
-        if peek is None:
-            raise self.peek_error(EOF_VALUE)
-        try:
-            if peek == 0x5B:
-                return self._container(peek, lambda: self._struct_seq(shape), self.end_seq)
-            if peek == 0x7B:
-                return self._container(peek, lambda: self._struct_map(shape), self.end_map)
-            raise self.peek_invalid_type(f"struct {shape.name}")
-        except SerdeJsonError as err:
-            raise self.fix(err) from None
+        peek = self.value_start()
+        if peek == 0x5B:
+            return self._container(peek, lambda: self._struct_seq(shape), self.end_seq)
+        if peek == 0x7B:
+            return self._container(peek, lambda: self._struct_map(shape), self.end_map)
+        raise self.peek_invalid_type(f"struct {shape.name}")
 
     def _struct_seq(self, shape: Shape) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -649,25 +671,19 @@ class Deserializer:
             raise self.peek_error(TRAILING_COMMA)
         raise self.peek_error(TRAILING_CHARACTERS if peek is not None else EOF_OBJECT)
 
+    @_positioned
     def seq(self, shape: Shape) -> list[Any]:
-        peek = self.whitespace()
-        if peek is None:
-            raise self.peek_error(EOF_VALUE)
-        inner = shape.inner or ANY
-        try:
-            if peek == 0x5B:
+        peek = self.value_start()
+        if peek == 0x5B:
+            return self._container(peek, lambda: self._items(lambda: self.value(shape.inner or ANY)), self.end_seq)
+        raise self.peek_invalid_type("a sequence")
 
-                def visit() -> list[Any]:
-                    items = []
-                    first = [True]
-                    while self._next_element(first):
-                        items.append(self.value(inner))
-                    return items
-
-                return self._container(peek, visit, self.end_seq)
-            raise self.peek_invalid_type("a sequence")
-        except SerdeJsonError as err:
-            raise self.fix(err) from None
+    def _items(self, item: Callable[[], Any]) -> list[Any]:
+        items = []
+        first = [True]
+        while self._next_element(first):
+            items.append(item())
+        return items
 
     def option(self, shape: Shape) -> Any:
         if self.whitespace() == 0x6E:
@@ -676,17 +692,13 @@ class Deserializer:
             return None
         return self.value(shape.inner or ANY)
 
+    @_positioned
     def string(self, expected: str) -> str:
-        peek = self.whitespace()
-        if peek is None:
-            raise self.peek_error(EOF_VALUE)
-        try:
-            if peek == 0x22:
-                self.eat()
-                return self.parse_str()
-            raise self.peek_invalid_type(expected)
-        except SerdeJsonError as err:
-            raise self.fix(err) from None
+        peek = self.value_start()
+        if peek == 0x22:
+            self.eat()
+            return self.parse_str()
+        raise self.peek_invalid_type(expected)
 
     def enum(self, shape: Shape) -> str:
         peek = self.whitespace()
@@ -713,51 +725,30 @@ class Deserializer:
             raise self.fix(SerdeJsonError(unknown_variant(name, list(shape.variants))))
         return name
 
+    @_positioned
     def _unit(self) -> None:
-        peek = self.whitespace()
-        if peek is None:
-            raise self.peek_error(EOF_VALUE)
-        try:
-            if peek == 0x6E:
-                self.eat()
-                self.parse_ident(b"ull")
-                return
+        if self.value_start() != 0x6E:
             raise self.peek_invalid_type("unit")
-        except SerdeJsonError as err:
-            raise self.fix(err) from None
+        self.eat()
+        self.parse_ident(b"ull")
 
+    @_positioned
     def boolean(self) -> bool:
-        peek = self.whitespace()
-        if peek is None:
-            raise self.peek_error(EOF_VALUE)
-        try:
-            if peek == 0x74:
-                self.eat()
-                self.parse_ident(b"rue")
-                return True
-            if peek == 0x66:
-                self.eat()
-                self.parse_ident(b"alse")
-                return False
+        if self.value_start() not in (0x74, 0x66):
             raise self.peek_invalid_type("a boolean")
-        except SerdeJsonError as err:
-            raise self.fix(err) from None
+        return bool(self.literal(self.peek()))
 
+    @_positioned
     def number(self, kind: str) -> int | float:
-        peek = self.whitespace()
-        if peek is None:
-            raise self.peek_error(EOF_VALUE)
-        try:
-            if peek == 0x2D:
-                self.eat()
-                number = self.parse_integer(True)
-            elif 0x30 <= peek <= 0x39:
-                number = self.parse_integer(False)
-            else:
-                raise self.peek_invalid_type(kind)
-            return self._visit_number(number, kind)
-        except SerdeJsonError as err:
-            raise self.fix(err) from None
+        peek = self.value_start()
+        if peek == 0x2D:
+            self.eat()
+            number = self.parse_integer(True)
+        elif 0x30 <= peek <= 0x39:
+            number = self.parse_integer(False)
+        else:
+            raise self.peek_invalid_type(kind)
+        return self._visit_number(number, kind)
 
     @staticmethod
     def _visit_number(number: _Number, kind: str) -> int | float:
@@ -773,59 +764,39 @@ class Deserializer:
         return value
 
     # -- untyped values ---------------------------------------------------------------------
+    @_positioned
     def any(self, exact: bool = True) -> Any:
         """``serde_json::Value``: any JSON; duplicate keys keep the last value. ``exact``: numbers
         as ``arbitrary_precision`` keeps them, else as u64/i64/f64 (out of range past f64)."""
-        number = self.parse_any_number if exact else self.parse_integer
-        peek = self.whitespace()
-        if peek is None:
-            raise self.peek_error(EOF_VALUE)
-        try:
-            if peek == 0x6E:
+        peek = self.value_start()
+        literal = self.literal(peek)
+        if literal is not NOT_LITERAL:
+            return literal
+        if peek == 0x2D or 0x30 <= peek <= 0x39:
+            start = self.index
+            if peek == 0x2D:
                 self.eat()
-                self.parse_ident(b"ull")
-                return None
-            if peek == 0x74:
-                self.eat()
-                self.parse_ident(b"rue")
-                return True
-            if peek == 0x66:
-                self.eat()
-                self.parse_ident(b"alse")
-                return False
-            if peek == 0x2D or 0x30 <= peek <= 0x39:
-                start = self.index
-                if peek == 0x2D:
-                    self.eat()
-                parsed = number(peek == 0x2D)
-                return parsed.python() if exact else _python_number(self.data[start : self.index].decode())
-            if peek == 0x22:
-                self.eat()
-                return self.parse_str()
-            if peek == 0x5B:
+            if exact:
+                return self.parse_any_number(peek == 0x2D).python()
+            self.parse_integer(peek == 0x2D)
+            return _python_number(self.data[start : self.index].decode())
+        if peek == 0x22:
+            self.eat()
+            return self.parse_str()
+        if peek == 0x5B:
+            return self._container(peek, lambda: self._items(lambda: self.any(exact)), self.end_seq)
+        if peek == 0x7B:
 
-                def visit_seq() -> list[Any]:
-                    items = []
-                    first = [True]
-                    while self._next_element(first):
-                        items.append(self.any(exact))
-                    return items
+            def visit_map() -> dict[str, Any]:
+                out: dict[str, Any] = {}
+                first = [True]
+                while (key := self._next_key(first)) is not None:
+                    self._colon()
+                    out[key] = self.any(exact)
+                return out
 
-                return self._container(peek, visit_seq, self.end_seq)
-            if peek == 0x7B:
-
-                def visit_map() -> dict[str, Any]:
-                    out: dict[str, Any] = {}
-                    first = [True]
-                    while (key := self._next_key(first)) is not None:
-                        self._colon()
-                        out[key] = self.any(exact)
-                    return out
-
-                return self._container(peek, visit_map, self.end_map)
-            raise self.peek_error(EXPECTED_VALUE)
-        except SerdeJsonError as err:
-            raise self.fix(err) from None
+            return self._container(peek, visit_map, self.end_map)
+        raise self.peek_error(EXPECTED_VALUE)
 
     def ignore(self) -> None:
         self.any()

@@ -282,6 +282,8 @@ def test_decorator_misuse_is_a_clear_error(session):
         session.pre_tool_use("update_plan")
     with pytest.raises(cx.errors.HookError, match="not a valid regular expression"):
         session.pre_tool_use(lambda i: None, matcher="(")
+    with pytest.raises(cx.errors.HookError, match=r"post_tool_use got unknown option\(s\) \['matchr'\]; it takes"):
+        session.post_tool_use(matchr="update_plan")
     with pytest.raises(cx.errors.HookError, match="built-in engine"):
         cx.Session(hooks=cx.tools.hook_points.NoHooks()).trust_hooks()
 
