@@ -55,6 +55,15 @@ def raw(line: str) -> None:
     os.write(1, (line + "\n").encode())
 
 
+def raw_update(session_id: str, update: dict[str, Any]) -> None:
+    """A ``session/update`` written past the SDK, so it may break the schema the SDK enforces."""
+    raw(
+        json.dumps(
+            {"jsonrpc": "2.0", "method": "session/update", "params": {"sessionId": session_id, "update": update}}
+        )
+    )
+
+
 class HostileAgent:
     def __init__(self) -> None:
         self.conn: Any = None
@@ -87,18 +96,7 @@ class HostileAgent:
 
     async def late(self, session_id: str) -> None:
         await self.say(session_id, "LATE")
-        raw(
-            json.dumps(
-                {
-                    "jsonrpc": "2.0",
-                    "method": "session/update",
-                    "params": {
-                        "sessionId": session_id,
-                        "update": {"sessionUpdate": "tool_call_update", "toolCallId": "late-1", "status": "completed"},
-                    },
-                }
-            )
-        )
+        raw_update(session_id, {"sessionUpdate": "tool_call_update", "toolCallId": "late-1", "status": "completed"})
 
     async def say(self, session_id: str, text: str) -> None:
         await self.conn.session_update(session_id=session_id, update=update_agent_message_text(text))
@@ -110,15 +108,7 @@ class HostileAgent:
             raw("[1, 2, 3]")
             raw("42")
             raw('{"jsonrpc": "2.0", "note": "neither request nor response"}')
-            raw(
-                json.dumps(
-                    {
-                        "jsonrpc": "2.0",
-                        "method": "session/update",
-                        "params": {"sessionId": session_id, "update": {"sessionUpdate": "plan", "entries": 7}},
-                    }
-                )
-            )
+            raw_update(session_id, {"sessionUpdate": "plan", "entries": 7})
             await self.conn.session_update(
                 session_id=session_id,
                 update=update_plan([plan_entry("survive the garbage", priority="high", status="completed")]),
@@ -200,22 +190,7 @@ class HostileAgent:
                 session_id=session_id, update=start_tool_call(call_id, "Quick", kind="read", status="in_progress")
             )
             await self.conn.session_update(session_id=session_id, update=update_agent_message_text("done "))
-            raw(
-                json.dumps(
-                    {
-                        "jsonrpc": "2.0",
-                        "method": "session/update",
-                        "params": {
-                            "sessionId": session_id,
-                            "update": {
-                                "sessionUpdate": "tool_call_update",
-                                "toolCallId": call_id,
-                                "status": "completed",
-                            },
-                        },
-                    }
-                )
-            )
+            raw_update(session_id, {"sessionUpdate": "tool_call_update", "toolCallId": call_id, "status": "completed"})
         elif text == "late":
             await self.conn.session_update(
                 session_id=session_id, update=start_tool_call("late-1", "Slow", kind="read", status="in_progress")
@@ -225,25 +200,17 @@ class HostileAgent:
             # this handler returns, before any other task runs).
             asyncio.get_running_loop().create_task(self.late(session_id))
         elif text == "badplan":
-            raw(
-                json.dumps(
-                    {
-                        "jsonrpc": "2.0",
-                        "method": "session/update",
-                        "params": {
-                            "sessionId": session_id,
-                            "update": {
-                                "sessionUpdate": "plan",
-                                "entries": [
-                                    {"content": "fine", "priority": "high", "status": "completed"},
-                                    {"content": "blocked one", "priority": "low", "status": "blocked"},
-                                    {"content": "urgent one", "priority": "urgent", "status": "pending"},
-                                    {"content": {"title": "an object"}, "priority": "medium", "status": "in_progress"},
-                                ],
-                            },
-                        },
-                    }
-                )
+            raw_update(
+                session_id,
+                {
+                    "sessionUpdate": "plan",
+                    "entries": [
+                        {"content": "fine", "priority": "high", "status": "completed"},
+                        {"content": "blocked one", "priority": "low", "status": "blocked"},
+                        {"content": "urgent one", "priority": "urgent", "status": "pending"},
+                        {"content": {"title": "an object"}, "priority": "medium", "status": "in_progress"},
+                    ],
+                },
             )
             await self.say(session_id, "planned")
         elif text.startswith("flood "):

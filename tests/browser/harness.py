@@ -333,3 +333,9 @@ class NotebookPage:
         path = ARTIFACTS / name
         locator.screenshot(path=str(path))
         return path
+
+
+def open_notebook(page: Any, server: JupyterServer, name: str, cells: list[str], *, ui: str = "lab") -> NotebookPage:
+    """Write ``cells`` as the notebook ``name`` and open it in ``ui`` with its kernel connected."""
+    server.write_notebook(name, notebook_json(cells))
+    return NotebookPage(page, server, name, ui=ui).open()

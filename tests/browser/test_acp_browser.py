@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.requires_acp_agent("codex-acp")]
 
@@ -87,8 +87,7 @@ START = 'handle = session.prompt("Write f.txt")'
 def test_codex_acp_plan_permission_and_stop(ui: str, page: Any, jupyter_server: JupyterServer) -> None:
     from playwright.sync_api import expect
 
-    jupyter_server.write_notebook("acp.ipynb", notebook_json([SETUP, START]))
-    notebook = NotebookPage(page, jupyter_server, "acp.ipynb", ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, "acp.ipynb", [SETUP, START], ui=ui)
     notebook.run_all()
     plan = page.locator(".codex-plan")
     expect(plan).to_be_visible(timeout=90_000)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.requires_acp_agent("codex-acp")]
 
@@ -56,9 +56,7 @@ display(browser, ask, next_button)
 def test_an_acp_agents_session_is_listed_loaded_and_prompted(page: Any, jupyter_server: JupyterServer, ui: str) -> None:
     from playwright.sync_api import expect
 
-    name = f"acp_sessions_{ui}.ipynb"
-    jupyter_server.write_notebook(name, notebook_json([SETUP]))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, f"acp_sessions_{ui}.ipynb", [SETUP], ui=ui)
     notebook.run_all()
 
     rows = page.locator(".cx-sessions-table tr[data-id]")

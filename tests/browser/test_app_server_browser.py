@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, gate_cell, notebook_json
+from .harness import JupyterServer, gate_cell, open_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.requires_codex]
 
@@ -88,8 +88,7 @@ def test_real_codex_plan_and_question_in_jupyterlab(page: Any, jupyter_server: J
 
     from .test_checklist_browser import expect_steps
 
-    jupyter_server.write_notebook("real_codex.ipynb", notebook_json([SETUP, TURNS]))
-    notebook = NotebookPage(page, jupyter_server, "real_codex.ipynb", ui="lab").open()
+    notebook = open_notebook(page, jupyter_server, "real_codex.ipynb", [SETUP, TURNS])
     notebook.run_all()
     plan = page.locator(".codex-plan")
     expect(plan).to_be_visible(timeout=60_000)

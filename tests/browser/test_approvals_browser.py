@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 from .test_widget_themes_browser import CONTRAST
 
 pytestmark = [pytest.mark.browser, pytest.mark.requires_codex]
@@ -139,8 +139,7 @@ def test_every_decision_and_both_elicitations_answered_in_the_browser(
 
     name = f"approvals_{ui}.ipynb"
     cells = [SETUP, TURNS, f"ELICIT_SERVER = {str(ELICIT_SERVER)!r}\n" + OWN]
-    jupyter_server.write_notebook(name, notebook_json(cells))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, name, cells, ui=ui)
     _set_theme(page, first_theme)
     notebook.run_all()
     status = page.locator(".widget-label", has_text="turn ")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, NotebookPage, open_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -91,9 +91,8 @@ ROWS_WATCHED = """ol => ({
 })"""
 
 
-def open_notebook(page: Any, server: JupyterServer, name: str, cells: list[str], ui: str) -> NotebookPage:
-    server.write_notebook(name, notebook_json(cells))
-    notebook = NotebookPage(page, server, name, ui=ui).open()
+def run_notebook(page: Any, server: JupyterServer, name: str, cells: list[str], ui: str) -> NotebookPage:
+    notebook = open_notebook(page, server, name, cells, ui=ui)
     notebook.run_all()
     return notebook
 
@@ -200,7 +199,7 @@ def switch_theme(page: Any, theme: str, light: bool) -> None:
 def test_checklist_follows_a_background_turn_in_jupyterlab(page: Any, jupyter_server: JupyterServer) -> None:
     from playwright.sync_api import expect
 
-    notebook = open_notebook(page, jupyter_server, "checklist_lab.ipynb", [SETUP, SCRIPT, START], "lab")
+    notebook = run_notebook(page, jupyter_server, "checklist_lab.ipynb", [SETUP, SCRIPT, START], "lab")
     drive(notebook, "checklist_jupyterlab.png")
     # the widget follows JupyterLab's theme variables
     plan = page.locator(".codex-plan")
@@ -216,14 +215,14 @@ def test_checklist_follows_a_background_turn_in_jupyterlab(page: Any, jupyter_se
 
 
 def test_checklist_follows_a_background_turn_in_notebook7(page: Any, jupyter_server: JupyterServer) -> None:
-    notebook = open_notebook(page, jupyter_server, "checklist_nb7.ipynb", [SETUP, SCRIPT, START], "notebook")
+    notebook = run_notebook(page, jupyter_server, "checklist_nb7.ipynb", [SETUP, SCRIPT, START], "notebook")
     drive(notebook, "checklist_notebook7.png")
 
 
 def test_a_huge_plan_renders_scrolls_and_stays_text(page: Any, jupyter_server: JupyterServer) -> None:
     from playwright.sync_api import expect
 
-    notebook = open_notebook(page, jupyter_server, "checklist_huge.ipynb", [HUGE], "lab")
+    notebook = run_notebook(page, jupyter_server, "checklist_huge.ipynb", [HUGE], "lab")
     plan = page.locator(".codex-plan")
     # A long plan is drawn folded (200 rows from the first unfinished step); the counter counts all.
     expect(plan.get_by_role("listitem")).to_have_count(200, timeout=60_000)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -55,8 +55,7 @@ display(comparison, outcome)
 def test_stop_one_then_stop_all_in_the_side_by_side_widget(page: Any, jupyter_server: JupyterServer) -> None:
     from playwright.sync_api import expect
 
-    jupyter_server.write_notebook("compare_lab.ipynb", notebook_json([CELL]))
-    notebook = NotebookPage(page, jupyter_server, "compare_lab.ipynb", ui="lab").open()
+    notebook = open_notebook(page, jupyter_server, "compare_lab.ipynb", [CELL])
     notebook.run_all()
 
     view = page.locator(".cx-compare")

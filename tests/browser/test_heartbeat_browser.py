@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -42,9 +42,7 @@ PROMPT = "%%codex\nTake your time."
 def test_the_heartbeat_counts_while_the_model_waits(page: Any, jupyter_server: JupyterServer, ui: str) -> None:
     from playwright.sync_api import expect
 
-    name = f"heartbeat_{ui}.ipynb"
-    jupyter_server.write_notebook(name, notebook_json([SETUP, PROMPT]))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, f"heartbeat_{ui}.ipynb", [SETUP, PROMPT], ui=ui)
     notebook.run_all()
 
     turn = page.locator(".jp-Notebook .jp-Cell").nth(1).locator(".jp-OutputArea")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -75,9 +75,7 @@ def test_agent_inserts_and_runs_a_cell_approves_code_and_a_hook_blocks(
 ) -> None:
     from playwright.sync_api import expect
 
-    name = f"workspace_{ui}.ipynb"
-    jupyter_server.write_notebook(name, notebook_json([SETUP, TURN]))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, f"workspace_{ui}.ipynb", [SETUP, TURN], ui=ui)
     notebook.run_all()
 
     # the inserted cell appears at the end of the notebook and runs in the page
@@ -133,9 +131,7 @@ handle = session.start_turn("add and edit a cell", model=model)
 def test_the_person_can_undo_the_agents_insert_and_edit(page: Any, jupyter_server: JupyterServer, ui: str) -> None:
     from playwright.sync_api import expect
 
-    name = f"workspace_undo_{ui}.ipynb"
-    jupyter_server.write_notebook(name, notebook_json([UNDO_SETUP]))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, f"workspace_undo_{ui}.ipynb", [UNDO_SETUP], ui=ui)
     notebook.run_all()
 
     cells = page.locator(".jp-Notebook .jp-Cell")

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.requires_codex]
 
@@ -77,9 +77,7 @@ TURN = 'handle = thread.start_turn("Add a cell that prints the sum, then double 
 def test_the_real_codex_inserts_a_cell_and_asks_to_run_code(page: Any, jupyter_server: JupyterServer, ui: str) -> None:
     from playwright.sync_api import expect
 
-    name = f"workspace_codex_{ui}.ipynb"
-    jupyter_server.write_notebook(name, notebook_json([SETUP, TURN]))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, f"workspace_codex_{ui}.ipynb", [SETUP, TURN], ui=ui)
     notebook.run_all()
 
     cells = page.locator(".jp-Notebook .jp-Cell")

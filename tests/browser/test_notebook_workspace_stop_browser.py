@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -75,9 +75,7 @@ def test_stop_skips_what_the_page_has_not_started_and_reports_what_it_had(
 ) -> None:
     from playwright.sync_api import expect
 
-    name = f"workspace_stop_{ui}.ipynb"
-    jupyter_server.write_notebook(name, notebook_json([SETUP, TURN]))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, f"workspace_stop_{ui}.ipynb", [SETUP, TURN], ui=ui)
     notebook.run_all()
 
     cells = page.locator(".jp-Notebook .jp-Cell")

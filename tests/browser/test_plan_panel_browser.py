@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, NotebookPage, notebook_json, open_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -69,8 +69,7 @@ def test_panel_follows_the_turn_while_scrolled_and_stop_interrupts_it(page: Any,
     from playwright.sync_api import expect
 
     cells = [SETUP, PANEL, *[FILLER] * 6, TURN]
-    jupyter_server.write_notebook("panel_lab.ipynb", notebook_json(cells))
-    notebook = NotebookPage(page, jupyter_server, "panel_lab.ipynb", ui="lab").open()
+    notebook = open_notebook(page, jupyter_server, "panel_lab.ipynb", cells)
     notebook.run_all()
 
     panel = page.locator("#jp-right-stack .jupyterlab-sidecar .cx-plan-panel")
@@ -103,8 +102,7 @@ def test_notebook7_shows_the_panel_in_the_cell_with_a_note(page: Any, jupyter_se
     from playwright.sync_api import expect
 
     cells = [SETUP, PANEL, TURN]
-    jupyter_server.write_notebook("panel_nb7.ipynb", notebook_json(cells))
-    notebook = NotebookPage(page, jupyter_server, "panel_nb7.ipynb", ui="notebook").open()
+    notebook = open_notebook(page, jupyter_server, "panel_nb7.ipynb", cells, ui="notebook")
     notebook.run_all()
 
     note = page.locator(".cx-plan-panel-note")
@@ -121,8 +119,7 @@ def test_a_panel_whose_kernel_is_gone_says_so_and_closes(page: Any, jupyter_serv
     from playwright.sync_api import expect
 
     cells = ["%load_ext codex_nb", PANEL]
-    jupyter_server.write_notebook("panel_dead.ipynb", notebook_json(cells))
-    notebook = NotebookPage(page, jupyter_server, "panel_dead.ipynb", ui="lab").open()
+    notebook = open_notebook(page, jupyter_server, "panel_dead.ipynb", cells)
     notebook.run_all()
 
     panel = page.locator("#jp-right-stack .jupyterlab-sidecar")

@@ -14,7 +14,7 @@ import pytest
 
 from helpers.plan_export import FINAL_STEPS, write_exported
 
-from .harness import ARTIFACTS, JupyterServer, NotebookPage, notebook_json
+from .harness import ARTIFACTS, JupyterServer, open_notebook
 from .test_widget_themes_browser import CONTRAST
 
 pytestmark = pytest.mark.browser
@@ -61,9 +61,7 @@ def _set_theme(page: Any, theme: str) -> None:
 def test_revisions_are_selected_by_click_and_arrow_keys(page: Any, jupyter_server: JupyterServer, ui: str) -> None:
     from playwright.sync_api import expect
 
-    name = f"plan_timeline_{ui}.ipynb"
-    jupyter_server.write_notebook(name, notebook_json([CELL, OFF_CELL]))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, f"plan_timeline_{ui}.ipynb", [CELL, OFF_CELL], ui=ui)
     notebook.run_all()
 
     # Both cells ended: their displays were updated in place at the cell's end (the stored
@@ -72,7 +70,7 @@ def test_revisions_are_selected_by_click_and_arrow_keys(page: Any, jupyter_serve
     expect(page.locator(".codex-timeline")).to_have_count(1)
     # Saved by the front end, the notebook holds those final states (what an export shows).
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-    saved = json.loads((jupyter_server.root / name).read_text(encoding="utf-8"))
+    saved = json.loads((jupyter_server.root / notebook.name).read_text(encoding="utf-8"))
     stored = [
         {kind: "".join(text) for kind, text in o["data"].items() if kind.startswith("text/")}  # saved as lines
         for c in saved["cells"]

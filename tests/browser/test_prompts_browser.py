@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -57,8 +57,7 @@ handle = session.start_turn("Plan the report", model=model, mode="plan")
 def test_answer_question_and_grant_permission_in_chromium(page: Any, jupyter_server: JupyterServer) -> None:
     from playwright.sync_api import expect
 
-    jupyter_server.write_notebook("prompts_lab.ipynb", notebook_json([SETUP, TURN]))
-    notebook = NotebookPage(page, jupyter_server, "prompts_lab.ipynb", ui="lab").open()
+    notebook = open_notebook(page, jupyter_server, "prompts_lab.ipynb", [SETUP, TURN])
     notebook.run_all()
 
     question = page.locator("form.cx-question")
@@ -129,8 +128,7 @@ BAD_MESSAGE = 'prompts.receive({"id": "req-42", "kind": "answer_permissions", "d
 def test_two_pending_requests_and_a_visible_error(page: Any, jupyter_server: JupyterServer) -> None:
     from playwright.sync_api import expect
 
-    jupyter_server.write_notebook("prompts_two.ipynb", notebook_json([SETUP, TWO_PENDING, BAD_MESSAGE]))
-    notebook = NotebookPage(page, jupyter_server, "prompts_two.ipynb", ui="lab").open()
+    notebook = open_notebook(page, jupyter_server, "prompts_two.ipynb", [SETUP, TWO_PENDING, BAD_MESSAGE])
     notebook.run_all()
 
     cards = page.locator(".cx-prompt")
@@ -176,8 +174,7 @@ def test_a_ticked_subset_is_granted_with_the_scope_clicked(page: Any, jupyter_se
     from playwright.sync_api import expect
 
     cells = [SETUP, "import asyncio\n" + SUBSET]
-    jupyter_server.write_notebook("prompts_subset.ipynb", notebook_json(cells))
-    notebook = NotebookPage(page, jupyter_server, "prompts_subset.ipynb", ui="notebook").open()
+    notebook = open_notebook(page, jupyter_server, "prompts_subset.ipynb", cells, ui="notebook")
     notebook.run_all()
 
     permission = page.locator(".cx-permission")

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from helpers.release import build_dist, release_venv, venv_python
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.release]
 
@@ -56,8 +56,7 @@ def test_jupyterlab_from_the_installed_wheel_draws_the_checklist(
     try:
         page = context.new_page()
         page.set_default_timeout(30_000)
-        server.write_notebook("release.ipynb", notebook_json(CELLS))
-        notebook = NotebookPage(page, server, "release.ipynb").open()
+        notebook = open_notebook(page, server, "release.ipynb", CELLS)
         notebook.run_all()
         output = page.locator(".jp-OutputArea-output").filter(has_text="completed |")
         expect(output).to_be_visible(timeout=60_000)

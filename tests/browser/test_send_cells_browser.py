@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -46,9 +46,7 @@ def test_selected_cells_go_to_the_next_prompt_from_the_context_menu(
 ) -> None:
     from playwright.sync_api import expect
 
-    name = f"send_cells_{ui}.ipynb"
-    jupyter_server.write_notebook(name, notebook_json([SETUP, FIRST, SECOND, PROMPT]))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, f"send_cells_{ui}.ipynb", [SETUP, FIRST, SECOND, PROMPT], ui=ui)
     cells = page.locator(".jp-Notebook .jp-Cell")
     run(page, 3, "notebook:run-all-above")
     expect(cells.nth(2).locator(".jp-OutputArea-output")).to_have_text("second cell", timeout=90_000)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -25,8 +25,7 @@ browser
 def test_filter_sort_and_select_in_the_table(page: Any, jupyter_server: JupyterServer) -> None:
     from playwright.sync_api import expect
 
-    jupyter_server.write_notebook("sessions_lab.ipynb", notebook_json([CELL]))
-    notebook = NotebookPage(page, jupyter_server, "sessions_lab.ipynb", ui="lab").open()
+    notebook = open_notebook(page, jupyter_server, "sessions_lab.ipynb", [CELL])
     notebook.run_all()
 
     rows = page.locator(".cx-sessions-table tr[data-id]")

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, gate_cell, notebook_json
+from .harness import JupyterServer, gate_cell, open_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.requires_codex]
 
@@ -53,9 +53,7 @@ display(browser, ask, next_button)
 def test_resume_shows_the_saved_conversation_and_a_live_turn(page: Any, jupyter_server: JupyterServer, ui: str) -> None:
     from playwright.sync_api import expect
 
-    name = f"sessions_resume_{ui}.ipynb"
-    jupyter_server.write_notebook(name, notebook_json([SETUP]))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, f"sessions_resume_{ui}.ipynb", [SETUP], ui=ui)
     notebook.run_all()
 
     rows = page.locator(".cx-sessions-table tr[data-id]")

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -29,8 +29,7 @@ handle = session.start_turn("stream please", model=cx.ResponsesModel(model="loca
 def test_transcript_streams_text_and_shows_tool_calls(page: Any, jupyter_server: JupyterServer) -> None:
     from playwright.sync_api import expect
 
-    jupyter_server.write_notebook("transcript_lab.ipynb", notebook_json([CELL]))
-    notebook = NotebookPage(page, jupyter_server, "transcript_lab.ipynb", ui="lab").open()
+    notebook = open_notebook(page, jupyter_server, "transcript_lab.ipynb", [CELL])
     notebook.run_all()
 
     header = page.locator(".cx-transcript-header")
@@ -73,8 +72,7 @@ def test_a_thousand_tool_calls_keep_the_page_small(page: Any, jupyter_server: Ju
     """The kernel sends the newest rows only: the page holds a hundred rows and one folded line."""
     from playwright.sync_api import expect
 
-    jupyter_server.write_notebook("transcript_long.ipynb", notebook_json([LONG_TURN]))
-    notebook = NotebookPage(page, jupyter_server, "transcript_long.ipynb", ui="lab").open()
+    notebook = open_notebook(page, jupyter_server, "transcript_long.ipynb", [LONG_TURN])
     notebook.run_all()
     expect(page.locator(".jp-OutputArea-output pre").last).to_have_text("completed 1001 901 True", timeout=120_000)
     transcript = page.locator(".cx-transcript")

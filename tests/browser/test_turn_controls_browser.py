@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -51,8 +51,7 @@ handle.task.add_done_callback(report)
 def test_stop_button_interrupts_the_running_turn(page: Any, jupyter_server: JupyterServer) -> None:
     from playwright.sync_api import expect
 
-    jupyter_server.write_notebook("stop_lab.ipynb", notebook_json([CELL]))
-    notebook = NotebookPage(page, jupyter_server, "stop_lab.ipynb", ui="lab").open()
+    notebook = open_notebook(page, jupyter_server, "stop_lab.ipynb", [CELL])
     notebook.run_all()
 
     status = page.locator(".cx-turn-status")

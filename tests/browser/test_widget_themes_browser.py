@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -90,8 +90,7 @@ def check_theme(page: Any, theme: str) -> None:
 def test_widgets_follow_both_themes_and_stay_accessible(page: Any, jupyter_server: JupyterServer) -> None:
     from playwright.sync_api import expect
 
-    jupyter_server.write_notebook("themes_lab.ipynb", notebook_json([CELL]))
-    notebook = NotebookPage(page, jupyter_server, "themes_lab.ipynb", ui="lab").open()
+    notebook = open_notebook(page, jupyter_server, "themes_lab.ipynb", [CELL])
     notebook.run_all()
 
     expect(page.locator(".cx-turn-status")).to_have_text("Turn: running", timeout=60_000)
