@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, notebook_json
+from .harness import JupyterServer, open_notebook
 
 pytestmark = pytest.mark.browser
 
@@ -83,9 +83,7 @@ handle = session.start_turn("Plot the data", model=model)
 def test_comment_suggest_and_approve_through_the_widget(page: Any, jupyter_server: JupyterServer, ui: str) -> None:
     from playwright.sync_api import expect
 
-    name = f"plan_answers_{ui}.ipynb"
-    jupyter_server.write_notebook(name, notebook_json([CELL]))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, f"plan_answers_{ui}.ipynb", [CELL], ui=ui)
     notebook.run_all()
 
     widget = page.locator(".cx-plan-answers")
@@ -164,9 +162,7 @@ def test_revise_plans_again_with_the_note_and_reject_sends_nothing(
 ) -> None:
     from playwright.sync_api import expect
 
-    name = f"plan_answers_revise_{ui}.ipynb"
-    jupyter_server.write_notebook(name, notebook_json([REVISE_CELL]))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, f"plan_answers_revise_{ui}.ipynb", [REVISE_CELL], ui=ui)
     notebook.run_all()
 
     widget = page.locator(".cx-plan-answers")

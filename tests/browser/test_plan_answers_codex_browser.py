@@ -1,9 +1,10 @@
 """The person answers the REAL Codex's plan (``codex app-server``, the pinned version) in a real
 JupyterLab and Notebook 7, through PlanAnswersWidget: a comment typed beside a step while the turn
-runs goes in with ``turn/steer`` and the model's next request in that same turn carries it; a
-Plan-mode ``<proposed_plan>`` approved with the Approve button starts the next turn with Codex's
-"Implement the plan."; one revised with a note plans again in Plan mode with the note, and Reject
-sends nothing.
+runs goes in with ``turn/steer`` and the model's next request in that same turn carries it, and
+so does a suggested change (its readable diff), marked adopted when Codex's next ``update_plan``
+drops the step; a Plan-mode ``<proposed_plan>`` approved with the Approve button starts the next
+turn with Codex's "Implement the plan."; one revised with a note plans again in Plan mode with the
+note, and Reject sends nothing.
 
 Codex samples from a local scripted Responses server (``ResponsesServer``) whose answers wait for
 the notebook's button, so the turn is still running when the person comments; what the scripted
@@ -16,66 +17,38 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, NotebookPage, gate_cell, notebook_json
+from .harness import JupyterServer, open_notebook
+from .real_codex import START, STEERED
 
 pytestmark = [pytest.mark.browser, pytest.mark.requires_codex]
 
-START = """\
-import json, os, tempfile
-os.environ.pop("CODEX_NB_ANSWER_POLICY", None)  # a person answers here
-import ipywidgets as widgets
-import codex_nb as cx
-from codex_nb.testing import ResponsesServer
-from codex_nb.timeline import PlanAnswers
-from codex_nb.widgets.plan_answers import PlanAnswersWidget
-
-
-def plan(*steps):
-    return cx.function_call("update_plan", {"plan": [{"step": s, "status": t} for s, t in steps]})
-
-
-async def codex_on(script):
-    srv = ResponsesServer(script, allow_leftover=True).start()
-    home = srv.write_codex_home(tempfile.mkdtemp(prefix="codex-home-"), tools={"update_plan": {"enabled": True}})
-    server = cx.CodexAppServer(codex_home=home, env={**os.environ, "OPENAI_API_KEY": "sk-local"})
-    await server.start()
-    return srv, await server.start_thread(cwd=tempfile.gettempdir())
-"""
-
 STEER_CELL = (
-    gate_cell("Let the model answer")
-    + START
+    STEERED
     + """\
 COMMENT = 'Comment on step 2 of your plan ("Plot it"):\\nUse bars, <i>not</i> lines'
-renamed = []
-
-
-def answer(body):  # on the scripted server's thread: waits for the button, then reads the request
-    gate.wait(120)
-    if renamed:
-        return [cx.assistant_message("done")]
-    if "Use bars" in json.dumps(body["input"]):
-        renamed.append(1)
-        return [plan(("Read the data", "completed"), ("Plot it as bars", "in_progress"))]
-    return [plan(("Read the data", "in_progress"), ("Plot it", "pending"))]
-
-
-srv, thread = await codex_on([[plan(("Read the data", "in_progress"), ("Plot it", "pending"))]] + [answer] * 3)
+first = plan(("Read the data", "in_progress"), ("Plot it", "pending"))
+renamed = plan(("Read the data", "completed"), ("Plot it as bars", "in_progress"))
+srv, thread = await codex_on(steered_answers(first, "Use bars", renamed))
 answers = PlanAnswers(thread)
-received = widgets.Label(value="turn running")
+received = report_steered(srv, thread, lambda: answers.comments, lambda comment: COMMENT)
+display(PlanAnswersWidget(answers), next_button, received)
+handle = thread.start_turn("Plot the data")
+"""
+)
 
-
-def on_event(event):
-    if event.msg.type == "turn_complete" and received.value == "turn running":
-        wanted = json.dumps(COMMENT, ensure_ascii=False)[1:-1]  # as it stands inside the request's JSON
-        carried = any(wanted in json.dumps(b["input"], ensure_ascii=False) for b in srv.requests)
-        comment = answers.comments[0] if answers.comments else None
-        in_turn = comment is not None and comment.turn_id == event.msg.turn_id
-        delivery = comment.delivery if comment else "none"
-        received.value = f"turn ended | comment {delivery} in this turn: {in_turn} | model received it: {carried}"
-
-
-thread.subscribe(on_event)
+SUGGESTION = (
+    "I suggest this change to your plan. Update the plan with update_plan if you agree.\n"
+    "Changes:\n- remove step: Publish it\n\nThe plan as I propose it:\n1. Read the data\n2. Plot it"
+)
+SUGGEST_CELL = (
+    STEERED
+    + f"""\
+SUGGESTION = {SUGGESTION!r}
+first = plan(("Read the data", "in_progress"), ("Plot it", "pending"), ("Publish it", "pending"))
+shorter = plan(("Read the data", "completed"), ("Plot it", "in_progress"))
+srv, thread = await codex_on(steered_answers(first, "- remove step: Publish it", shorter))
+answers = PlanAnswers(thread)
+received = report_steered(srv, thread, lambda: answers.suggestions, lambda suggestion: SUGGESTION)
 display(PlanAnswersWidget(answers), next_button, received)
 handle = thread.start_turn("Plot the data")
 """
@@ -154,9 +127,7 @@ handle = thread.start_turn("Plan the fix", mode="plan")
 def test_a_comment_is_steered_into_the_running_codex_turn(page: Any, jupyter_server: JupyterServer, ui: str) -> None:
     from playwright.sync_api import expect
 
-    name = f"plan_answers_codex_steer_{ui}.ipynb"
-    jupyter_server.write_notebook(name, notebook_json([STEER_CELL]))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, f"plan_answers_codex_steer_{ui}.ipynb", [STEER_CELL], ui=ui)
     notebook.run_all()
 
     widget = page.locator(".cx-plan-answers")
@@ -171,9 +142,7 @@ def test_a_comment_is_steered_into_the_running_codex_turn(page: Any, jupyter_ser
     expect(received).to_have_text("turn running")
 
     page.get_by_role("button", name="Let the model answer").click()
-    expect(received).to_have_text(
-        "turn ended | comment steered in this turn: True | model received it: True", timeout=90_000
-    )
+    expect(received).to_have_text("turn ended | steered in this turn: True | model received it: True", timeout=90_000)
     expect(widget.locator(".cx-pa-step-text", has_text="Plot it as bars")).to_be_visible()
     expect(comment.locator(".cx-pa-label")).to_contain_text("the agent renamed this step to “Plot it as bars”")
     notebook.screenshot(f"plan_answers_codex_steer_{ui}.png")
@@ -181,12 +150,39 @@ def test_a_comment_is_steered_into_the_running_codex_turn(page: Any, jupyter_ser
 
 
 @pytest.mark.parametrize("ui", ["lab", "notebook"])
+def test_a_suggested_change_is_steered_into_the_running_codex_turn_and_adopted(
+    page: Any, jupyter_server: JupyterServer, ui: str
+) -> None:
+    from playwright.sync_api import expect
+
+    notebook = open_notebook(page, jupyter_server, f"plan_answers_codex_suggest_{ui}.ipynb", [SUGGEST_CELL], ui=ui)
+    notebook.run_all()
+
+    widget = page.locator(".cx-plan-answers")
+    expect(widget.locator(".cx-pa-step-text", has_text="Publish it")).to_be_visible(timeout=90_000)
+    widget.get_by_role("button", name="Suggest a change").click()
+    widget.get_by_role("textbox").fill("Read the data\nPlot it")
+    widget.get_by_role("button", name="Send").click()
+    suggestion = widget.locator(".cx-pa-suggestion")
+    expect(suggestion.locator(".cx-pa-diff")).to_contain_text("- remove step: Publish it")
+    # turn/steer was accepted while the model still held its answer
+    expect(suggestion.locator(".cx-pa-label")).to_contain_text("steered into the running turn", timeout=60_000)
+    received = page.locator(".jp-OutputArea .widget-label")
+    expect(received).to_have_text("turn running")
+
+    page.get_by_role("button", name="Let the model answer").click()
+    expect(received).to_have_text("turn ended | steered in this turn: True | model received it: True", timeout=90_000)
+    expect(widget.locator(".cx-pa-step-text", has_text="Publish it")).to_have_count(0)
+    expect(suggestion.locator(".cx-pa-label")).to_have_text("Suggested change: adopted · steered into the running turn")
+    notebook.screenshot(f"plan_answers_codex_suggest_{ui}.png")
+    assert notebook.unplaced_page_errors() == []
+
+
+@pytest.mark.parametrize("ui", ["lab", "notebook"])
 def test_an_approved_codex_plan_starts_implement_the_plan(page: Any, jupyter_server: JupyterServer, ui: str) -> None:
     from playwright.sync_api import expect
 
-    name = f"plan_answers_codex_approve_{ui}.ipynb"
-    jupyter_server.write_notebook(name, notebook_json([APPROVE_CELL]))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, f"plan_answers_codex_approve_{ui}.ipynb", [APPROVE_CELL], ui=ui)
     notebook.run_all()
 
     widget = page.locator(".cx-plan-answers")
@@ -207,9 +203,7 @@ def test_a_revised_codex_plan_plans_again_and_reject_sends_nothing(
 ) -> None:
     from playwright.sync_api import expect
 
-    name = f"plan_answers_codex_revise_{ui}.ipynb"
-    jupyter_server.write_notebook(name, notebook_json([REVISE_CELL]))
-    notebook = NotebookPage(page, jupyter_server, name, ui=ui).open()
+    notebook = open_notebook(page, jupyter_server, f"plan_answers_codex_revise_{ui}.ipynb", [REVISE_CELL], ui=ui)
     notebook.run_all()
 
     widget = page.locator(".cx-plan-answers")

@@ -3,7 +3,10 @@ the person selects two cells, chooses Send to agent from the cell context menu, 
 and the next ``%%codex`` prompt carries both as they are then: its turn shows them as attachments
 and the (scripted) model's answer quotes what it received. The command palette lists the command.
 
-The model is scripted (a model's choices are the only fake); every wait is an auto-waiting ``expect``.
+The prompt runs on codex_nb's runtime, and on the REAL Codex (``%%codex --source thread``, the
+pinned ``codex app-server`` sampling from a local scripted Responses server), whose answer quotes
+the request Codex sent to that server. A model's choices are the only fake; every wait is an
+auto-waiting ``expect``.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from typing import Any
 import pytest
 
 from .harness import JupyterServer, open_notebook
+from .real_codex import START
 
 pytestmark = pytest.mark.browser
 
@@ -22,9 +26,25 @@ import codex_nb as cx
 echo = cx.ScriptedModel([lambda request: [cx.assistant_message("saw: " + request.items[-1]["content"][0]["text"])]])
 %codex_config --model echo
 """
+CODEX_SETUP = (
+    START
+    + """\
+
+
+def echo(body):  # the text of the last user message the real Codex sent
+    said = [i for i in body["input"] if i.get("type", "message") == "message" and i.get("role") == "user"]
+    return [cx.assistant_message("saw: " + said[-1]["content"][-1]["text"])]
+
+
+srv, thread = await codex_on([echo])
+%load_ext codex_nb
+"""
+)
 FIRST = "x = 6 * 7\nx"
 SECOND = "print('second cell')"
-PROMPT = "%%codex\nWhat do these cells do?"
+PROMPT = "What do these cells do?"
+SOURCES = {"runtime": (SETUP, "%%codex\n"), "codex": (CODEX_SETUP, "%%codex --source thread\n")}
+"""Each source's first cell and the magic line of its prompt."""
 
 
 def run(page: Any, index: int, command: str) -> None:
@@ -41,12 +61,16 @@ def run(page: Any, index: int, command: str) -> None:
 
 
 @pytest.mark.parametrize("ui", ["lab", "notebook"])
+@pytest.mark.parametrize("source", ["runtime", pytest.param("codex", marks=pytest.mark.requires_codex)])
 def test_selected_cells_go_to_the_next_prompt_from_the_context_menu(
-    page: Any, jupyter_server: JupyterServer, ui: str
+    page: Any, jupyter_server: JupyterServer, ui: str, source: str
 ) -> None:
     from playwright.sync_api import expect
 
-    notebook = open_notebook(page, jupyter_server, f"send_cells_{ui}.ipynb", [SETUP, FIRST, SECOND, PROMPT], ui=ui)
+    setup, magic = SOURCES[source]
+    notebook = open_notebook(
+        page, jupyter_server, f"send_cells_{source}_{ui}.ipynb", [setup, FIRST, SECOND, magic + PROMPT], ui=ui
+    )
     cells = page.locator(".jp-Notebook .jp-Cell")
     run(page, 3, "notebook:run-all-above")
     expect(cells.nth(2).locator(".jp-OutputArea-output")).to_have_text("second cell", timeout=90_000)
@@ -76,8 +100,11 @@ def test_selected_cells_go_to_the_next_prompt_from_the_context_menu(
     expect(output).to_contain_text("📎 output of notebook cell 2 (In [2])")
     expect(output).to_contain_text("📎 notebook cell 3 (In [3])")
     answer = output.locator(".cx-transcript")
-    expect(answer).to_contain_text("x = 6 * 8", timeout=60_000)  # the model's answer quotes the prompt
+    # the model's answer quotes the prompt it received
+    expect(answer).to_contain_text("saw: Context from the notebook:", timeout=90_000)
+    expect(answer).to_contain_text("x = 6 * 8")
     expect(answer).to_contain_text("[output of notebook cell 2 (In [2])] 42")
     expect(answer).to_contain_text("second cell")
-    notebook.screenshot(f"send_cells_{ui}.png")
+    expect(answer).to_contain_text(f"Message: {PROMPT}")
+    notebook.screenshot(f"send_cells_{source}_{ui}.png")
     assert not notebook.unplaced_page_errors(), notebook.console
