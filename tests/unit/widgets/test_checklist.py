@@ -88,6 +88,21 @@ def test_shrinking_and_empty_snapshots_replace_everything(session: cx.Session) -
     assert comm.updates()[-1]["steps"] == []
 
 
+def test_a_ranked_plan_carries_its_priorities_and_a_codex_plan_none(session: cx.Session) -> None:
+    from codex_nb.acp.acp_events import AcpPlanUpdate
+
+    widget, comm = make(session, max_rate=None)
+    steps = plan(("a", "in_progress"), ("b", "pending"), ("c", "pending")).plan
+    emit(session, AcpPlanUpdate(explanation=None, plan=steps, priorities=("high", "")), revision=1)
+    assert widget.steps == [
+        {"step": "a", "status": "in_progress", "priority": "high"},
+        {"step": "b", "status": "pending"},
+        {"step": "c", "status": "pending"},
+    ]
+    emit(session, plan(("a", "completed")), revision=2)
+    assert comm.updates()[-1]["steps"] == [{"step": "a", "status": "completed"}]
+
+
 def test_stale_and_out_of_order_revisions_are_dropped(session: cx.Session) -> None:
     widget, comm = make(session, max_rate=None)
     emit(session, plan(("new", "pending")), revision=3)
