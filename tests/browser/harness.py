@@ -97,6 +97,20 @@ def gated(items):
 """
 
 
+def final_label(source: str, *, prefix: str = "") -> str:
+    """Kernel code for ``received``, a label that shows ``prefix`` and the agent's last message once
+    a turn of ``source`` (a session or a thread) ends; "model is waiting" until then."""
+    return f"""\
+received = widgets.Label(value="model is waiting")
+
+def show_final(event):
+    if event.msg.type == "turn_complete" and event.msg.last_agent_message:
+        received.value = {prefix!r} + event.msg.last_agent_message
+
+{source}.subscribe(show_final)
+"""
+
+
 def chromium_missing_reason() -> str | None:
     """Why browser tests cannot run here, or None. In CI a missing browser is a failure."""
     if Path(CHROMIUM).exists():

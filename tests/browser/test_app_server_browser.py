@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, gate_cell, open_notebook
+from .harness import JupyterServer, final_label, gate_cell, open_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.requires_codex]
 
@@ -62,13 +62,9 @@ thread = await server.start_thread(cwd=tempfile.gettempdir())
 thread.frontend_requests.view_grace = 120  # a slow first render must not fail the request
 checklist = cx.PlanChecklist(thread)
 prompts = cx.PromptsWidget(thread)
-received = widgets.Label(value="model is waiting")
-
-def show_final(event):
-    if event.msg.type == "turn_complete" and event.msg.last_agent_message:
-        received.value = event.msg.last_agent_message
-
-thread.subscribe(show_final)
+"""
+    + final_label("thread")
+    + """\
 display(checklist, next_button, prompts, received)
 """
 )

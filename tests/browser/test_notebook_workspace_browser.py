@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, open_notebook
+from .harness import JupyterServer, final_label, open_notebook
 
 pytestmark = pytest.mark.browser
 
-SETUP = """\
+SETUP = (
+    """\
 import os
 os.environ.pop("CODEX_NB_ANSWER_POLICY", None)  # a person answers here
 import ipywidgets as widgets
@@ -34,20 +35,17 @@ run_cell = false
 session = cx.Session(config=config)
 session.frontend_requests.view_grace = 120  # a slow first render must not fail the request
 prompts = cx.PromptsWidget(session)
-received = widgets.Label(value="model is waiting")
-
 @session.pre_tool_use(matcher="^notebook__edit_cell$")
 def no_edits(hook_input):
     return {"decision": "block", "reason": "edits are off in this test"}
 
-def show_final(event):
-    if event.msg.type == "agent_message":
-        received.value = "model got: " + event.msg.message
-
-session.subscribe(show_final)
+"""
+    + final_label("session", prefix="model got: ")
+    + """\
 numbers = [3, 1, 2]
 display(prompts, received)
 """
+)
 
 TURN = """\
 import re

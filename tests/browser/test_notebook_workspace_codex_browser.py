@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, open_notebook
+from .harness import JupyterServer, final_label, open_notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.requires_codex]
 
-SETUP = """\
+SETUP = (
+    """\
 import json, os, tempfile
 os.environ.pop("CODEX_NB_ANSWER_POLICY", None)  # a person answers here
 import ipywidgets as widgets
@@ -60,15 +61,12 @@ thread = await codex.start_thread(cwd=tempfile.gettempdir())
 thread.frontend_requests.view_grace = 120  # a slow first render must not fail the request
 session.share_prompts_with(thread)
 prompts = cx.PromptsWidget(thread)
-received = widgets.Label(value="model is waiting")
-
-def show_final(event):
-    if event.msg.type == "turn_complete" and event.msg.last_agent_message:
-        received.value = event.msg.last_agent_message
-
-thread.subscribe(show_final)
+"""
+    + final_label("thread")
+    + """\
 display(prompts, received)
 """
+)
 
 TURN = 'handle = thread.start_turn("Add a cell that prints the sum, then double it")'
 

@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from .harness import JupyterServer, open_notebook
+from .harness import JupyterServer, final_label, open_notebook
 
 pytestmark = pytest.mark.browser
 
-SETUP = """\
+SETUP = (
+    """\
 import os
 os.environ.pop("CODEX_NB_ANSWER_POLICY", None)  # a person answers here
 import ipywidgets as widgets
@@ -25,15 +26,12 @@ import codex_nb as cx
 session = cx.Session(cx.Config(request_permissions_tool=True), cwd="/tmp/project")
 session.frontend_requests.view_grace = 120  # a slow first render must not fail the request
 prompts = cx.PromptsWidget(session)
-received = widgets.Label(value="model is waiting")
-
-def show_final(event):
-    if event.msg.type == "agent_message":
-        received.value = "model got: " + event.msg.message
-
-session.subscribe(show_final)
+"""
+    + final_label("session", prefix="model got: ")
+    + """\
 display(prompts, received)
 """
+)
 
 TURN = """\
 QUESTIONS = [
