@@ -178,6 +178,8 @@ class HookEngine:
             raise HookError(f"a hook must be callable, got {type(fn).__name__}")
         if on_error not in ("allow", "block"):
             raise HookError(f'on_error must be "allow" or "block", got {on_error!r}')
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout != timeout:
+            raise HookError(f"timeout must be a number of seconds (at least 1 is used), got {timeout!r:.100}")
         name = f"{getattr(fn, '__module__', None) or 'python'}.{getattr(fn, '__qualname__', type(fn).__name__)}"
         spec = HookSpec(
             event_name=event_name,

@@ -49,13 +49,18 @@ class SessionHooksMixin:
     def pre_tool_use(self, fn: F | None = None, /, **options: Unpack[HookOptions]) -> Any:
         """Decorator: register a PreToolUse hook (``@session.pre_tool_use`` or with options).
 
+        Options (``HookOptions``, all optional): ``matcher`` (a tool-name regex; default every
+        tool), ``timeout`` (seconds, default 600), ``on_error`` (``"allow"`` or ``"block"``: what a
+        hook that raises or times out means), ``status_message`` (shown while it runs).
         The hook gets a ``PreToolUseInput`` and returns None, ``Block``, ``Rewrite``,
         ``AddContext`` or the dict a command hook would print. Re-registering a function
         of the same name replaces the earlier hook."""
         return self._hook_decorator("PreToolUse", fn, options)
 
     def post_tool_use(self, fn: F | None = None, /, **options: Unpack[HookOptions]) -> Any:
-        """Decorator: register a PostToolUse hook (gets ``PostToolUseInput``; may ``Block``/``Stop``)."""
+        """Decorator: register a PostToolUse hook (gets ``PostToolUseInput``; may ``Block``/``Stop``).
+
+        Takes the options of ``pre_tool_use``."""
         return self._hook_decorator("PostToolUse", fn, options)
 
     def _hook_decorator(self, event: str, fn: F | None, options: HookOptions) -> Any:

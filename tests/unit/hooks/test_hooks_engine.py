@@ -284,6 +284,9 @@ def test_decorator_misuse_is_a_clear_error(session):
         session.pre_tool_use(lambda i: None, matcher="(")
     with pytest.raises(cx.errors.HookError, match=r"post_tool_use got unknown option\(s\) \['matchr'\]; it takes"):
         session.post_tool_use(matchr="update_plan")
+    for timeout in ("10", float("nan"), True):
+        with pytest.raises(cx.errors.HookError, match="timeout must be a number of seconds"):
+            session.pre_tool_use(lambda i: None, timeout=timeout)  # type: ignore[arg-type]
     with pytest.raises(cx.errors.HookError, match="built-in engine"):
         cx.Session(hooks=cx.tools.hook_points.NoHooks()).trust_hooks()
 
