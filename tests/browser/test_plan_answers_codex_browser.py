@@ -123,6 +123,18 @@ handle = thread.start_turn("Plan the fix", mode="plan")
 )
 
 
+def steered_then_released(page: Any, answer: Any) -> None:
+    """``answer`` (a comment or suggestion) went in with ``turn/steer`` while the model still held
+    its answer; released, the turn ends with the model having received it in that turn."""
+    from playwright.sync_api import expect
+
+    expect(answer.locator(".cx-pa-label")).to_contain_text("steered into the running turn", timeout=60_000)
+    received = page.locator(".jp-OutputArea .widget-label")
+    expect(received).to_have_text("turn running")
+    page.get_by_role("button", name="Let the model answer").click()
+    expect(received).to_have_text("turn ended | steered in this turn: True | model received it: True", timeout=90_000)
+
+
 @pytest.mark.parametrize("ui", ["lab", "notebook"])
 def test_a_comment_is_steered_into_the_running_codex_turn(page: Any, jupyter_server: JupyterServer, ui: str) -> None:
     from playwright.sync_api import expect
@@ -136,13 +148,7 @@ def test_a_comment_is_steered_into_the_running_codex_turn(page: Any, jupyter_ser
     widget.get_by_role("textbox").fill("Use bars, <i>not</i> lines")
     widget.get_by_role("button", name="Send").click()
     comment = widget.locator(".cx-pa-comment")
-    # turn/steer was accepted while the model still held its answer
-    expect(comment.locator(".cx-pa-label")).to_contain_text("steered into the running turn", timeout=60_000)
-    received = page.locator(".jp-OutputArea .widget-label")
-    expect(received).to_have_text("turn running")
-
-    page.get_by_role("button", name="Let the model answer").click()
-    expect(received).to_have_text("turn ended | steered in this turn: True | model received it: True", timeout=90_000)
+    steered_then_released(page, comment)
     expect(widget.locator(".cx-pa-step-text", has_text="Plot it as bars")).to_be_visible()
     expect(comment.locator(".cx-pa-label")).to_contain_text("the agent renamed this step to “Plot it as bars”")
     notebook.screenshot(f"plan_answers_codex_steer_{ui}.png")
@@ -165,13 +171,7 @@ def test_a_suggested_change_is_steered_into_the_running_codex_turn_and_adopted(
     widget.get_by_role("button", name="Send").click()
     suggestion = widget.locator(".cx-pa-suggestion")
     expect(suggestion.locator(".cx-pa-diff")).to_contain_text("- remove step: Publish it")
-    # turn/steer was accepted while the model still held its answer
-    expect(suggestion.locator(".cx-pa-label")).to_contain_text("steered into the running turn", timeout=60_000)
-    received = page.locator(".jp-OutputArea .widget-label")
-    expect(received).to_have_text("turn running")
-
-    page.get_by_role("button", name="Let the model answer").click()
-    expect(received).to_have_text("turn ended | steered in this turn: True | model received it: True", timeout=90_000)
+    steered_then_released(page, suggestion)
     expect(widget.locator(".cx-pa-step-text", has_text="Publish it")).to_have_count(0)
     expect(suggestion.locator(".cx-pa-label")).to_have_text("Suggested change: adopted · steered into the running turn")
     notebook.screenshot(f"plan_answers_codex_suggest_{ui}.png")

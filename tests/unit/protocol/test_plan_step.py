@@ -31,7 +31,7 @@ def test_the_kept_steps_are_bounded_and_dropped_together_when_full() -> None:
     for n in range(1, plan.MAX_SHARED + 1):
         plan_step(f"kept {n}", StepStatus.PENDING)
     assert len(plan._SHARED) <= plan.MAX_SHARED
-    assert plan.shared_step("kept 0", StepStatus.PENDING) is None
+    assert ("kept 0", StepStatus.PENDING) not in plan._SHARED
     assert plan_step("kept 0", StepStatus.PENDING) == first
 
 
