@@ -155,3 +155,16 @@ def test_real_images_pass_and_broken_ones_say_what_is_wrong() -> None:
         check(bytes(png), "image/png")
     with pytest.raises(ImageRefused, match="its bytes are PNG, not JPEG"):
         from_base64(image_b64("PNG"), "image/jpeg")
+
+
+def test_a_png_that_announces_billions_of_pixels_is_refused_before_inflating() -> None:
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", 100_000, 100_000, 8, 6, 0, 0, 0)
+    bomb = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 1_000_000, 9))
+    with pytest.raises(ImageRefused, match="100,000 x 100,000 pixels, more than the 40,000,000"):
+        check(bomb + chunk(b"IEND", b""), "image/png")
