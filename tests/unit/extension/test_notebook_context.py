@@ -10,6 +10,7 @@ from IPython.core.interactiveshell import InteractiveShell
 import codex_nb as cx
 from codex_nb import extension
 from codex_nb.extension.context import MAX_TEXT, Attachments, collect, describe, parse_cells, turn_input
+from helpers.images import image
 
 
 class Huge:
@@ -27,7 +28,7 @@ class Huge:
 
 class Png:
     def _repr_png_(self) -> bytes:
-        return b"\x89PNG\r\n\x1a\n" + b"0" * 100
+        return image("PNG")
 
 
 def test_cells_parse_and_bad_specs_say_what_to_write() -> None:

@@ -18,9 +18,10 @@ import codex_nb as cx
 from codex_nb import extension
 from codex_nb.extension.context import MAX_CELLS, MAX_TOTAL, notebook_cells, turn_input
 from codex_nb.extension.state import KernelAgent
+from helpers.images import image_b64
 
 PAGE = "page-test"
-JPEG = base64.b64encode(b"\xff\xd8\xff\xe0" + b"0" * 64).decode()
+JPEG = image_b64("JPEG")
 
 
 def cell(index: int, source: str, *, cid: str | None = None, outputs: list[Any] | None = None) -> dict[str, Any]:
@@ -139,7 +140,10 @@ def test_images_go_with_their_own_type_to_an_acp_agent_that_takes_them() -> None
     assert options["input"][1]["url"] == f"data:image/jpeg;base64,{JPEG}"
     blind = notebook_cells([cell(0, "show()", outputs=[_image("image/jpeg", JPEG)])])
     text, _ = turn_input(SimpleNamespace(agent=None), "acp", "look", blind)
-    assert "an image (image/jpeg, 68 bytes) shown as the output of notebook cell 1 (In [1])" in text
+    assert (
+        f"an image (image/jpeg, {len(base64.b64decode(JPEG)):,} bytes) shown as the output of notebook cell 1 (In [1])"
+        in text
+    )
     assert blind.notes == ["this agent takes no images here: each image was sent as its text description"]
 
 
