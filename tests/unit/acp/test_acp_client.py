@@ -643,3 +643,29 @@ async def test_the_keyboard_interrupt_during_await_stops_an_acp_prompt_like_stop
             assert cancelled_cell == []  # the relay took the signal, not the previous handler
             assert caught.value.result.status == "interrupted" and handle.hard_aborted
             assert (await handle) is caught.value.result
+
+
+@pytest.mark.requires_acp_agent
+async def test_a_prompt_arriving_while_another_is_starting_is_refused(tmp_path: Path) -> None:
+    """The interleaving forced: a second ``start_turn`` comes while the first is between its check
+    for a running prompt and setting it (a plain check-then-set let both start)."""
+    with ResponsesServer([[cx.assistant_message("only one")]]) as srv:
+        async with codex_acp(write_codex_acp_home(srv, tmp_path / "home")) as agent:
+            session = await agent.new_session(tmp_path)
+            require_running = agent._require_running  # runs while the first start builds its turn
+            second: list[BaseException] = []
+
+            def another_start_now() -> None:
+                agent._require_running = require_running  # type: ignore[method-assign]  # once
+                try:
+                    session.start_turn("second")
+                except cx.acp.AcpError as err:
+                    second.append(err)
+                require_running()
+
+            agent._require_running = another_start_now  # type: ignore[method-assign]
+            handle = session.start_turn("first")
+            assert len(second) == 1 and "already running" in str(second[0]), second
+            result = await handle
+            assert result.status == "completed" and result.last_agent_message == "only one"
+    assert len(srv.requests) == 1
