@@ -630,7 +630,9 @@ class AcpSession(BusEventSource):
         if handle is not None and handle.cancel.cancelled:
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         call_id = tool_call.tool_call_id
-        msg, labels = question_event(call_id=call_id, turn_id=turn_id, tool_call=tool_call, options=options)
+        msg, labels = question_event(
+            call_id=call_id, turn_id=turn_id, tool_call=tool_call, options=options, cwd=self.cwd
+        )
         broker = self.frontend_requests
         # The broker lets a newer question replace an older one of the same turn key (as
         # request_user_input does); ACP permission requests may be concurrent, so each

@@ -105,6 +105,9 @@ async def test_codex_acp_prompt_maps_plan_tools_permission_and_message(tmp_path:
         "No, and tell Codex what to do differently",
     ]
     assert [o.description for o in question.questions[0].options] == ["allow_once", "allow_always", "reject_once"]
+    asked = question.questions[0].question.splitlines()  # what it runs, not only its title
+    assert asked[0] == "The agent asks for permission: echo hi > f.txt", asked
+    assert "Command: /bin/bash -lc echo hi > f.txt" in asked and "OUTSIDE" not in "".join(asked), asked
     resolved = next(e.msg for e in seen if e.msg.type == "frontend_request_resolved")
     assert resolved.outcome == "policy"
     calls = [e.msg for e in seen if e.msg.type == "acp_tool_call"]
