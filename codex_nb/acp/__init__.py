@@ -17,6 +17,8 @@ Modules:
 * ``listing``: ``SessionListing``, what ``list_sessions()`` read and why it stopped.
 * ``mapping``: pure ACP update to codex_nb event translations.
 * ``permissions``: ``session/request_permission`` as a prompt.
+* ``permission_details``: the paths (marked outside the session folder), command and diff a
+  permission request is about.
 * ``port``: what a session needs from its agent.
 * ``agent_process``: the agent subprocess.
 * ``acp_session``: one ACP session as an event source.

@@ -154,6 +154,9 @@ class CodexThread(BusEventSource):
         self._lock = threading.RLock()
         self._revision = itertools.count(1)
         self._active: AppServerTurnHandle | None = None
+        self._starting = False
+        """True while a ``start_turn`` builds its turn (set under ``_lock``): a second caller, from
+        another thread or from code the start runs, is refused, so two turns never both start."""
         self._by_turn: dict[str, AppServerTurnHandle] = {}
         self._completions: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._errored: set[str] = set()
@@ -259,22 +262,32 @@ class CodexThread(BusEventSource):
             raise TurnError(f"start_turn() takes the user's text (str), got {type(text).__name__}")
         if mode not in MODES:
             raise TurnError(f"mode must be 'default' or 'plan', got {mode!r}")
-        if self.active_turn is not None:
-            raise TurnError(
-                f"turn {self.active_turn.turn_id or '(starting)'} is still running on this thread; "
-                f"await it or call handle.interrupt() before starting another"
-            )
-        self.server.check_open()
-        handle = AppServerTurnHandle(self)
-        params: dict[str, Any] = {"threadId": self.thread_id, "input": [{"type": "text", "text": text}], **overrides}
-        if mode != self._mode:  # Codex keeps a collaboration mode for later turns: switch only on change
-            params["collaborationMode"] = {
-                "mode": mode,
-                "settings": {"model": overrides.get("model") or self.model, "developer_instructions": None},
+        with self._lock:
+            active = self.active_turn
+            if active is not None or self._starting:
+                raise TurnError(
+                    f"turn {(active.turn_id if active is not None else '') or '(starting)'} is still running "
+                    f"on this thread; await it or call handle.interrupt() before starting another"
+                )
+            self._starting = True
+        try:
+            self.server.check_open()
+            handle = AppServerTurnHandle(self)
+            params: dict[str, Any] = {
+                "threadId": self.thread_id,
+                "input": [{"type": "text", "text": text}],
+                **overrides,
             }
-            self._mode = mode
-        handle.task = asyncio.ensure_future(self._run_turn(handle, params, mode))
-        self._active = handle
+            if mode != self._mode:  # Codex keeps a collaboration mode for later turns: switch only on change
+                params["collaborationMode"] = {
+                    "mode": mode,
+                    "settings": {"model": overrides.get("model") or self.model, "developer_instructions": None},
+                }
+                self._mode = mode
+            handle.task = asyncio.ensure_future(self._run_turn(handle, params, mode))
+            self._active = handle
+        finally:
+            self._starting = False
         return handle
 
     async def run_turn(self, text: str, *, mode: str = "default", **overrides: Any) -> AppServerTurnResult:
