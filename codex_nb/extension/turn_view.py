@@ -110,7 +110,9 @@ class TurnView(FinalStateFallback, ipywidgets.VBox):
 
     def text(self) -> str:
         lines = [self.title, *(part.text() for part in self.parts())]
-        return "\n".join([*lines, self.outcome.value] if self.outcome in self.children and self.outcome.value else lines)
+        return "\n".join(
+            [*lines, self.outcome.value] if self.outcome in self.children and self.outcome.value else lines
+        )
 
     def html(self) -> str:
         body = "".join(part.html() for part in self.parts())

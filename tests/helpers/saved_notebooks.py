@@ -73,7 +73,9 @@ def widget_state_contradictions(notebook: dict[str, Any]) -> list[str]:
         state = model.get("state", {})
         value = state.get("value")
         if state.get("status") == "running" or state.get("stoppable") is True:
-            found.append(f"widget {model_id}: saved with status {state.get('status')!r} beside cell {ended}'s ended turn")
+            found.append(
+                f"widget {model_id}: saved with status {state.get('status')!r} beside cell {ended}'s ended turn"
+            )
         elif isinstance(value, str) and RUNNING.search(value):
             found.append(f"widget {model_id}: saved as {value!r} beside cell {ended}'s ended turn")
     return found
