@@ -8,19 +8,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from helpers.emoji import emoji_in
+
 ROOT = Path(__file__).resolve().parents[2]
-
-# Characters drawn as emoji by default (Unicode Emoji_Presentation) in the Basic Multilingual Plane,
-# the variation selector that asks for emoji style, and the planes above where most emoji live.
-# Text-style symbols the widgets use on purpose (□ ■ ✔ •) are not among them.
-_BMP_EMOJI = set(
-    "⌚⌛⏩⏪⏫⏬⏰⏳◽◾☔☕♈♉♊♋♌♍♎♏♐♑♒♓♿⚓⚡⚪⚫⚽⚾⛄⛅⛎⛔⛪⛲⛳⛵⛺⛽✅✊✋✨❌❎❓❔❕❗➕➖➗➰➿⬛⬜⭐⭕\ufe0f"
-)
-
-
-def emoji_in(text: str) -> list[str]:
-    """The emoji characters of ``text``, in order."""
-    return [ch for ch in text if ch in _BMP_EMOJI or 0x1F000 <= ord(ch) <= 0x1FAFF]
 
 
 def _where(paths: list[Path]) -> dict[str, list[str]]:
