@@ -3,6 +3,7 @@
 // Reject when a Plan-mode turn ended with a proposed plan. State comes from synced traits;
 // each control sends one protocol.json `plan_answers` message, and the kernel replies by id in
 // `last_reply` (sent, or refused with the reason). Texts are set with textContent, never HTML.
+import { icon } from "./icons.js";
 import { ANSWERS_TO_KERNEL, newRequestId } from "./protocol.js";
 
 /** @typedef {{index: number, step: string, status: string}} Step */
@@ -129,7 +130,7 @@ export default {
         item.append(row);
         for (const c of by.get(step.index) ?? []) {
           const line = node("div", `cx-pa-comment cx-pa-${c.state}`);
-          line.append(node("span", "cx-pa-comment-text", c.text), node("span", "cx-pa-label", c.label));
+          line.append(icon("comment"), node("span", "cx-pa-comment-text", c.text), node("span", "cx-pa-label", c.label));
           item.append(line);
         }
         if (editing === step.index) {
@@ -143,7 +144,7 @@ export default {
       root.append(steps.length ? list : node("div", "cx-pa-empty", "No plan yet."));
       for (const c of orphans) {
         const line = node("div", `cx-pa-comment cx-pa-orphan cx-pa-${c.state}`);
-        line.append(node("span", "cx-pa-comment-text", `On “${c.step}”: ${c.text}`), node("span", "cx-pa-label", c.label));
+        line.append(icon("comment"), node("span", "cx-pa-comment-text", `On “${c.step}”: ${c.text}`), node("span", "cx-pa-label", c.label));
         root.append(line);
       }
       for (const s of suggestions) {

@@ -81,8 +81,9 @@ class Attachments:
         return "\n\n".join(parts)
 
     def summary(self) -> str:
-        """One line per attachment (the transcript's Attachments block)."""
-        return "\n".join(f"📎 {a.label}" + (" (cut)" if a.truncated else "") for a in self.items)
+        """One line per attachment (the transcript's Attachments block), in plain text: an emoji
+        (a paperclip) is an empty box where no emoji font is installed."""
+        return "\n".join(f"- {a.label}" + (" (cut)" if a.truncated else "") for a in self.items)
 
 
 def parse_cells(spec: str) -> list[int]:

@@ -226,9 +226,9 @@ class PlanAnswersWidget(FinalStateFallback, anywidget.AnyWidget):
         for step in self.steps:
             lines.append(f"  {MARK.get(step['status'], '?')} {step['step']}")
             for c in placed.get(step["index"], []):
-                lines.append(f"      💬 {c['text']}  ({c['label']})")
+                lines.append(f"      comment: {c['text']}  ({c['label']})")
         for c in orphans:
-            lines.append(f"  💬 on “{c['step']}”: {c['text']}  ({c['label']})")
+            lines.append(f"  comment on “{c['step']}”: {c['text']}  ({c['label']})")
         for s in self.suggestions:
             lines.append(f"  Suggested change ({s['label']}):")
             lines.extend(f"    {line}" for line in s["diff"].splitlines() if line.startswith(("+", "-", "~", ">")))

@@ -300,6 +300,8 @@ def _tool_input(item: dict[str, Any]) -> str:
     if item.get("type") == "commandExecution":
         return str(item.get("cwd") or "")
     args = item.get("arguments")
+    if args is None:  # an ACP tool call first seen in an update (Gemini CLI) carries no input: not "null"
+        return ""
     return args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
 
 

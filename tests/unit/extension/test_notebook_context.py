@@ -64,7 +64,7 @@ async def test_a_codex_cell_attaches_cells_outputs_and_variables(shell: Interact
     assert state is not None
     view = state.widgets[-1]
     shown = view.text()
-    assert "📎 cell 1" in shown and "📎 df: Huge (50000000, 3)" in shown
+    assert "- cell 1" in shown and "- df: Huge (50000000, 3)" in shown
     assert "codex_nb's runtime takes no images here: each image was sent as its text description" in shown
 
 

@@ -45,7 +45,7 @@ async def test_comment_and_suggest_from_the_view_and_what_it_shows() -> None:
     assert [r["outcome"] for r in widget.replies] == ["sent", "sent"]
     assert widget.comments[0]["state"] == "answered" and widget.suggestions[0]["state"] == "adopted"
     text = widget.text()
-    assert "💬 <script>alert(1)</script>  (answered · steered into the running turn)" in text
+    assert "comment: <script>alert(1)</script>  (answered · steered into the running turn)" in text
     assert "Suggested change (adopted · steered into the running turn):" in text and "+ add step 2: Clean" in text
     assert "<script>" not in widget.html() and "&lt;script&gt;" in widget.html()
     assert widget.steps[1] == {"index": 1, "step": "Clean", "status": "pending"}

@@ -288,3 +288,17 @@ async def test_a_response_of_a_thousand_tool_calls_is_coalesced_too() -> None:
     assert result.status == "completed" and len(view.state.entries) == 1001
     assert view.entries[-2]["text"] == "piece 999 done" and view.earlier == 901
     assert view.flushes < 200  # not two updates per call
+
+
+def test_a_tool_call_with_no_input_has_no_detail_not_null() -> None:
+    """Gemini CLI's first word of a tool call is a ``tool_call_update`` with no input: its row ended
+    in a literal ``null`` (notebook 14)."""
+    bus = EventBus("thread-x")
+    view = transcript(bus, max_rate=None)
+    bus.emit(TurnStarted(turn_id="t1"), id="t1", turn_id="t1")
+    item = {"type": "dynamicToolCall", "id": "c1", "tool": "Set 2 todo(s)", "status": "completed"}
+    bus.emit(ItemStarted(thread_id="thread-x", turn_id="t1", item=item, started_at_ms=0), id="t1", turn_id="t1")
+    bus.emit(ItemCompleted(thread_id="thread-x", turn_id="t1", item=item, completed_at_ms=1), id="t1", turn_id="t1")
+    view.flush()
+    assert [(e["kind"], e["detail"]) for e in view.entries] == [("tool", "")]
+    assert "null" not in view.text()
