@@ -294,6 +294,9 @@ class AcpSession(BusEventSource):
         self._active = handle
         handle.task = loop.create_task(self._run(handle, blocks), name=f"acp-prompt-{turn_id}")
         self.emit(TurnStarted(turn_id=turn_id))
+        said = "".join(getattr(b, "text", "") or "" for b in blocks)  # the text blocks: what the person said
+        if said:
+            self.emit(UserMessage(message=said))
         return handle
 
     needs_model = False

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from .._interrupt import await_interruptibly
 from ..errors import TurnError
-from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, WarningEvent
+from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, UserMessage, WarningEvent
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..events.turn_log import TurnEventLog
@@ -89,6 +89,8 @@ class AppServerTurnHandle:
         self.started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         """Resolves to the turn id once ``turn/start`` was accepted."""
         self.task: asyncio.Task[AppServerTurnResult] | None = None
+        self.prompt: str | None = None
+        """The person's text, shown (a ``user_message``) once Codex says the turn started; then None."""
         self.killed: str | None = None
         """Why codex_nb killed the server for this turn (it did not answer ``turn/start`` after a Stop)."""
 
@@ -218,6 +220,12 @@ class CodexThread(BusEventSource):
         mode = self._modes.get(turn_id or "") or self._starting_mode or "default"
         for msg in notification_events(method, params, mode=mode):
             self.emit(msg, turn_id=turn_id)
+        active = self._active
+        if method == "turn/started" and active is not None and active.prompt is not None:
+            # the person's words, after the turn_started that opens the turn; Codex's own
+            # ``userMessage`` item stays an item, so they are shown once
+            prompt, active.prompt = active.prompt, None
+            self.emit(UserMessage(message=prompt), turn_id=turn_id)
 
     def _turn_completed(self, turn: dict[str, Any]) -> None:
         turn_id = turn["id"]
@@ -266,6 +274,7 @@ class CodexThread(BusEventSource):
             )
         self.server.check_open()
         handle = AppServerTurnHandle(self)
+        handle.prompt = text
         params: dict[str, Any] = {"threadId": self.thread_id, "input": [{"type": "text", "text": text}], **overrides}
         if mode != self._mode:  # Codex keeps a collaboration mode for later turns: switch only on change
             params["collaborationMode"] = {
@@ -421,6 +430,7 @@ class CodexThread(BusEventSource):
             "turn/steer",
             {"threadId": self.thread_id, "expectedTurnId": turn_id, "input": [{"type": "text", "text": text}]},
         )
+        self.emit(UserMessage(message=text), turn_id=turn_id)  # accepted: the person's words join the turn
 
     def __repr__(self) -> str:
         return f"<CodexThread {self.thread_id}>"

@@ -1,7 +1,7 @@
 """The running turn as a list of transcript entries, folded from events alone.
 
 Any event source works (a ``Session``, a real Codex app-server thread, an ACP session,
-a replay): assistant text grows with ``agent_message_delta`` and is settled by
+a replay): the person's words are ``user_message`` rows ("You"); assistant text grows with ``agent_message_delta`` and is settled by
 ``agent_message``; reasoning summaries with ``agent_reasoning_delta`` / ``agent_reasoning``;
 tool calls appear with ``item_started`` and settle with ``item_completed`` (app-server v2
 ``dynamicToolCall``, ``mcpToolCall`` or ``commandExecution`` items); ``stream_error`` drops
@@ -42,7 +42,7 @@ TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution
 
 @dataclass
 class _Entry:
-    kind: str  # assistant | reasoning | tool | notice | error | hook | user | saved
+    kind: str  # user (the person's words) | assistant | reasoning | tool | notice | error | hook | saved
     id: str
     value: str = ""
     status: str = ""
@@ -169,6 +169,13 @@ class TranscriptState:
         return True
 
     # -- text --------------------------------------------------------------------------
+    def _user(self, event: Event) -> bool:
+        """The person's words: a row of their own, after what the agent said so far (a streamed
+        answer is settled first, so the agent's next words open a new row below)."""
+        self._settle_streaming()
+        self._add("user", getattr(event.msg, "message", ""), status="done")
+        return True
+
     def _delta(self, kind: str, delta: str) -> bool:
         entry = self._streaming.get(kind)
         if entry is None:
@@ -268,7 +275,9 @@ def _entry_line(entry: _Entry, *, saved: bool) -> str:
     if saved:
         if kind == "saved":
             return f"-- {body} --"
-        return f"{kind}: {_one_line(body) if kind == 'user' else body}"
+        return "you: " + _one_line(body) if kind == "user" else f"{kind}: {body}"
+    if kind == "user":
+        return f"you: {_one_line(body)}"
     if kind == "assistant":
         return f"assistant: {body}"
     if kind == "hook":
@@ -339,6 +348,7 @@ _HANDLERS: dict[str, Any] = {
     "turn_complete": TranscriptState._turn_complete,
     "turn_aborted": TranscriptState._turn_aborted,
     "error": TranscriptState._error,
+    "user_message": TranscriptState._user,
     "agent_message_delta": lambda s, e: s._delta("assistant", e.msg.delta),
     "agent_message": lambda s, e: s._final("assistant", e.msg.message),
     "agent_reasoning_delta": lambda s, e: s._delta("reasoning", e.msg.delta),
