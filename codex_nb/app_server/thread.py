@@ -220,11 +220,15 @@ class CodexThread(BusEventSource):
         mode = self._modes.get(turn_id or "") or self._starting_mode or "default"
         for msg in notification_events(method, params, mode=mode):
             self.emit(msg, turn_id=turn_id)
-        active = self._active
-        if method == "turn/started" and active is not None and active.prompt is not None:
-            # the person's words, after the turn_started that opens the turn; Codex's own
-            # ``userMessage`` item stays an item, so they are shown once
-            prompt, active.prompt = active.prompt, None
+        if method == "turn/started" and self._active is not None:
+            self._said(self._active, turn_id)
+
+    def _said(self, handle: AppServerTurnHandle, turn_id: str | None) -> None:
+        """The person's words, once: after ``turn/started`` or the ``turn/start`` answer, whichever
+        comes first (a steer can be answered before ``turn/started``). Codex's own ``userMessage``
+        item stays an item, so they are not shown twice."""
+        prompt, handle.prompt = handle.prompt, None
+        if prompt is not None:
             self.emit(UserMessage(message=prompt), turn_id=turn_id)
 
     def _turn_completed(self, turn: dict[str, Any]) -> None:
@@ -320,6 +324,7 @@ class CodexThread(BusEventSource):
             self._modes[turn_id] = mode
             self._starting_mode = None
             self._by_turn[turn_id] = handle
+            self._said(handle, turn_id)  # before a steer can be sent: the prompt comes first
             if not handle.started.done():
                 handle.started.set_result(turn_id)
             if handle.turn.cancel.cancelled:  # interrupt() came before the turn id was known

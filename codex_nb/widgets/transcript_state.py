@@ -93,6 +93,9 @@ class TranscriptState:
         self.saved_dropped = 0
         self._streaming: dict[str, _Entry] = {}  # kind -> the entry still receiving deltas
         self._tools: dict[str, _Entry] = {}
+        self._early: list[_Entry] = []
+        """The person's words that came before their turn's ``turn_started`` (an app-server answers
+        ``turn/start`` before it says the turn started): they open that turn."""
         self._counter = 0
 
     def apply(self, event: Event) -> bool:
@@ -144,6 +147,9 @@ class TranscriptState:
         self.dropped = 0
         self._streaming.clear()
         self._tools.clear()
+        for entry in self._early:
+            self.entries.append(entry)
+        self._early.clear()
         self.status, self.error = "running", ""
         self.turn_id = getattr(event.msg, "turn_id", None) or event.turn_id
         return True
@@ -173,7 +179,9 @@ class TranscriptState:
         """The person's words: a row of their own, after what the agent said so far (a streamed
         answer is settled first, so the agent's next words open a new row below)."""
         self._settle_streaming()
-        self._add("user", getattr(event.msg, "message", ""), status="done")
+        entry = self._add("user", getattr(event.msg, "message", ""), status="done")
+        if self.status != "running":
+            self._early.append(entry)
         return True
 
     def _delta(self, kind: str, delta: str) -> bool:
