@@ -283,9 +283,9 @@ def _entry_line(entry: _Entry, *, saved: bool) -> str:
     if saved:
         if kind == "saved":
             return f"-- {body} --"
-        return "you: " + _one_line(body) if kind == "user" else f"{kind}: {body}"
+        return _you(body) if kind == "user" else f"{kind}: {body}"
     if kind == "user":
-        return f"you: {_one_line(body)}"
+        return _you(body)
     if kind == "assistant":
         return f"assistant: {body}"
     if kind == "hook":
@@ -293,6 +293,13 @@ def _entry_line(entry: _Entry, *, saved: bool) -> str:
     if kind == "reasoning":
         return f"reasoning: {_one_line(body)}"
     return f"{kind}: {body}" + (f" ({_one_line(entry.detail)})" if entry.detail else "")
+
+
+def _you(text: str) -> str:
+    """The person's words on one line; a long prompt by its head and tail, since what they typed
+    comes last when the notebook's context is attached before it."""
+    line = text.replace("\n", " ⏎ ")
+    return f"you: {line if len(line) <= 160 else line[:60] + ' … ' + line[-97:]}"
 
 
 def _tool_title(item: dict[str, Any]) -> str:

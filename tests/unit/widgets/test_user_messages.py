@@ -125,3 +125,17 @@ def test_words_sent_before_their_turn_started_open_that_turn() -> None:
         bus.emit(AgentMessage(message=f"re {said}"), id=turn, turn_id=turn)
         bus.emit(TurnComplete(turn_id=turn), id=turn, turn_id=turn)
     assert view.text().splitlines() == ["Transcript: completed", "you: second", "assistant: re second"]
+
+
+def test_a_long_prompt_keeps_the_persons_message_at_its_end_in_the_text() -> None:
+    from codex_nb.events.bus import EventBus
+    from codex_nb.protocol.events import TurnStarted
+
+    bus = EventBus("thread-x")
+    view = transcript(bus)
+    bus.emit(TurnStarted(turn_id="t1"), id="t1", turn_id="t1")
+    prompt = "Context from the notebook:\n\n[sales: dict]\n" + "x" * 500 + "\n\nMessage:\nWhich region sold least?"
+    bus.emit(UserMessage(message=prompt), id="t1", turn_id="t1")
+    line = view.text().splitlines()[1]
+    assert line.startswith("you: Context from the notebook:") and line.endswith("Message: ⏎ Which region sold least?")
+    assert len(line) < 200 and view.entries[0]["text"] == prompt  # the view shows it whole
