@@ -25,7 +25,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..timeline.answer_records import PlanAnswerError, PlanSuggestion, StepComment
+from ..timeline.answer_records import PlanAnswerError, PlanSuggestion, ProposalAnswer, StepComment
 from ..timeline.answers import PlanAnswers
 from ._static import asset
 from .browser_messages import ProtocolError, validate_to_kernel
@@ -109,7 +109,12 @@ def started_turns(answers: PlanAnswers) -> list[dict[str, Any]]:
     conversation so far (the person's words, the agent's answer) from the timeline: the person
     sees what their answer started, in the widget they answered in."""
     ids: list[str] = []
-    for record in (*answers.comments, *answers.suggestions, *answers.decisions):
+    records: list[StepComment | PlanSuggestion | ProposalAnswer] = [
+        *answers.comments,
+        *answers.suggestions,
+        *answers.decisions,
+    ]
+    for record in records:
         if record.delivery in ("new_turn", "queued") and record.turn_id and record.turn_id not in ids:
             ids.append(record.turn_id)
     said: dict[str, list[dict[str, str]]] = {turn_id: [] for turn_id in ids}

@@ -48,7 +48,9 @@ async def test_the_runtime_shows_the_prompt_and_steered_input_in_order() -> None
     view, timeline = transcript(session), cx.PlanTimeline(session)
     script = [[cx.function_call("look", {}, call_id="l1")], [cx.assistant_message("Checked both.")]]
     async with ResponsesServer(script) as srv:
-        handles.append(session.start_turn("look at the code", model=cx.ResponsesModel(model="m", base_url=srv.base_url)))
+        handles.append(
+            session.start_turn("look at the code", model=cx.ResponsesModel(model="m", base_url=srv.base_url))
+        )
         assert (await handles[0]).status == "completed"
     assert view.text().splitlines() == [
         "Transcript: completed",
