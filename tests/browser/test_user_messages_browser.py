@@ -1,4 +1,4 @@
-"""The person's own words on screen, in a real JupyterLab and Notebook 7 (issue 49 items 1 and 2):
+"""The person's own words on screen, in a real JupyterLab and Notebook 7:
 the transcript shows the prompt and a comment sent from the plan widget as "You" rows, in order
 with the agent's answers; a comment that starts a turn shows that turn and the agent's answer in
 the widget it was typed in; and notebook 15 leaves a proposal for the reader whose Approve shows

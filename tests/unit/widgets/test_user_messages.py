@@ -1,4 +1,4 @@
-"""The person's own words on screen for every source (issue 49 item 1): the ``%%codex`` prompt and
+"""The person's own words on screen for every source: the ``%%codex`` prompt and
 steered input of codex_nb's runtime, the real Codex app-server's turns, ACP prompts; in the live
 transcript ("You" rows), its saved text (``you:`` lines) and the timeline export, in order."""
 
