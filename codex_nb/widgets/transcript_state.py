@@ -127,7 +127,7 @@ class TranscriptState:
             scratch = TranscriptState(max_entries=self.max_entries)
             for event in turn.events:
                 scratch.apply(event)
-            if turn.prompt:
+            if turn.prompt and not any(entry.kind == "user" for entry in scratch.entries):
                 saved.append(_Entry(kind="user", id=f"saved{n}-user", value=turn.prompt, status="done"))
             for entry in scratch.entries:
                 entry.id = f"saved{n}-{entry.id}"

@@ -220,3 +220,19 @@ async def test_resume_and_fork_from_the_table_into_live_widgets(tmp_path: Path) 
         server._refused.add("thread/fork")  # a server that answered thread/fork as unknown
         assert SessionsBrowser(codex_home=home, server=server).table.features == {"resume": True, "fork": False}
         browser.close()
+
+
+def test_a_replayed_turn_shows_the_persons_words_before_the_answer() -> None:
+    replay = RolloutReplay(next(HOME.rglob(f"*{PARSER}.jsonl")))
+    view = Transcript(replay, max_rate=None)
+    timeline = cx.PlanTimeline(replay)
+    replay.play_turn(-1)
+    lines = view.text().splitlines()
+    assert lines[1] == "you: Now run the whole test suite." and lines.count("you: Now run the whole test suite.") == 1
+    assert [m.role for m in timeline.messages][0] == "user" and timeline.messages[0].text.startswith("Now run")
+    saved, _ = replay.saved_turns(1)
+    state = TranscriptState()
+    state.load_saved(saved)
+    assert state.text().count("you: Now run the whole test suite.") == 1  # the prompt once, not twice
+    timeline.close()
+    view.close()
