@@ -62,6 +62,27 @@ function button(label, action) {
   return b;
 }
 
+/**
+ * The turns the person's answers started, each with its messages ("You" / "Agent"), so an answer
+ * that starts a turn shows that turn and the agent's reply where it was given.
+ * @param {{turn_id: string, messages: {role: string, text: string}[]}[]} turns
+ */
+export function startedTurns(turns) {
+  return turns.map((turn) => {
+    const box = node("div", "cx-pa-turn");
+    box.setAttribute("role", "log");
+    box.setAttribute("aria-label", "Turn your answer started");
+    box.append(node("div", "cx-pa-title", "Turn your answer started"));
+    for (const m of turn.messages) {
+      const line = node("div", `cx-pa-message cx-pa-${m.role === "user" ? "you" : "agent"}`);
+      line.append(node("span", "cx-pa-who", m.role === "user" ? "You" : "Agent"), node("span", "cx-pa-said", m.text));
+      box.append(line);
+    }
+    if (!turn.messages.some((m) => m.role === "assistant")) box.append(node("div", "cx-pa-label", "No answer from the agent yet."));
+    return box;
+  });
+}
+
 export default {
   /** @param {{model: any, el: HTMLElement}} ctx */
   render({ model, el }) {
@@ -189,6 +210,7 @@ export default {
         root.append(node("div", `cx-pa-decision cx-pa-${d.decision}`,
           `Proposed plan ${d.decision}${d.comment ? `: ${d.comment}` : ""}`));
       }
+      root.append(...startedTurns(model.get("turns") ?? []));
       const status = node("div", "cx-pa-status");
       status.setAttribute("role", "status");
       if (model.get("error")) status.textContent = model.get("error");
@@ -198,7 +220,7 @@ export default {
       root.dataset.reply = reply.id === pendingId ? reply.outcome ?? "" : "";
       root.append(status);
     };
-    const names = ["steps", "comments", "suggestions", "proposal", "decisions", "notice", "last_reply", "error"];
+    const names = ["steps", "comments", "suggestions", "proposal", "decisions", "notice", "last_reply", "error", "turns"];
     for (const name of names) model.on(`change:${name}`, draw);
     draw();
     return () => {

@@ -188,6 +188,8 @@ class AcpSession(BusEventSource):
         self._message_kind: str | None = None
         self._message_id: str | None = None
         self._last_agent_message: str | None = None
+        self._said: str | None = None
+        """The prompt just shown as the person's words: an agent that echoes it is not shown twice."""
         self._open_requests: dict[str, str] = {}
         self._elicitations: dict[str, str] = {}
         """Open URL elicitations: the agent's elicitation id -> the prompts broker's request id."""
@@ -306,6 +308,10 @@ class AcpSession(BusEventSource):
         finally:
             self._starting = False
         self.emit(TurnStarted(turn_id=turn_id))
+        said = "".join(getattr(b, "text", "") or "" for b in blocks)  # the text blocks: what the person said
+        self._said = said or None
+        if said:
+            self.emit(UserMessage(message=said))
         return handle
 
     needs_model = False
@@ -540,6 +546,9 @@ class AcpSession(BusEventSource):
             self._last_agent_message = text
             self.emit(AgentMessage(message=text))
         elif kind == "user_message_chunk":
+            if text == self._said:
+                self._said = None  # an agent echoing the prompt it was sent: shown once already
+                return
             self.emit(UserMessage(message=text))
 
     def _tool_call(self, update: Any, *, started: bool) -> None:

@@ -432,7 +432,7 @@ async def test_a_finished_turn_view_freezes(shell: InteractiveShell, capsys: pyt
     old = state.widgets[-1]
     await shell.user_ns["a"]
     assert old.prompts is None and len(old.children) == 4
-    assert old.transcript.text() == "Transcript: completed\nassistant: one"
+    assert old.transcript.text() == "Transcript: completed\nyou: One.\nassistant: one"
     shell.run_cell_magic("codex", "--model second --out b", "Two.")
     assert old.controls.stop()["outcome"] == "not_running"  # detached, but still a safe no-op
     assert not state.source().active_turn.turn.cancel.cancelled
@@ -444,7 +444,7 @@ async def test_a_finished_turn_view_freezes(shell: InteractiveShell, capsys: pyt
     shell.run_line_magic("codex_stop", "")
     assert (await shell.user_ns["b"]).status == "interrupted"
     assert old.controls.status == "completed"
-    assert old.transcript.text() == "Transcript: completed\nassistant: one"  # detached: not the second turn
+    assert old.transcript.text() == "Transcript: completed\nyou: One.\nassistant: one"  # detached: not the second turn
     capsys.readouterr()
 
 

@@ -35,7 +35,14 @@ async def test_pre_block_no_plan_update_block_message_and_rejected(session):
     model = script()
     result = await session.run_turn("plan it", model=model)
     assert result.status == "completed"
-    assert kinds(result.events) == ["turn_started", "hook_started", "hook_completed", "agent_message", "turn_complete"]
+    assert kinds(result.events) == [
+        "turn_started",
+        "user_message",
+        "hook_started",
+        "hook_completed",
+        "agent_message",
+        "turn_complete",
+    ]
     assert model.requests[1].outputs() == {"c1": BLOCK_TEXT}
     assert outcomes(session) == ["finish:Blocked"]  # no lifecycle start for a blocked call
     (fact,) = session.control_tool_facts

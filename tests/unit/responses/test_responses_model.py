@@ -250,7 +250,7 @@ async def test_5xx_is_retried_per_request_then_per_stream_then_fails_with_the_la
     assert len(srv.requests) == 4  # (1 + 1 request retry) x (1 + 1 stream retry), as Codex counts
     assert result.status == "failed"
     assert result.error == "exceeded retry limit, last status: 503 Service Unavailable: scripted HTTP 503"
-    assert log.types == ["turn_started", "stream_error", "error", "turn_complete"]
+    assert log.types == ["turn_started", "user_message", "stream_error", "error", "turn_complete"]
 
 
 @pytest.mark.parametrize(

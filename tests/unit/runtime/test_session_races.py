@@ -65,7 +65,13 @@ async def test_a_background_turn_result_carries_its_events():
     )
     handle = session.start_turn("go", model=model)
     result = await handle
-    assert [e.msg.type for e in result.events] == ["turn_started", "plan_update", "agent_message", "turn_complete"]
+    assert [e.msg.type for e in result.events] == [
+        "turn_started",
+        "user_message",
+        "plan_update",
+        "agent_message",
+        "turn_complete",
+    ]
     assert all(e.turn_id == result.turn_id for e in result.events)
 
 

@@ -101,7 +101,7 @@ async def test_codex_acp_sessions_listed_loaded_prompted_and_forked_from_the_tab
             assert "✔ Read the code" in checklist.text() and "Write f.txt" in checklist.text()
             saved = transcript.text()
             assert "-- Saved conversation: 1 turn(s) --" in saved
-            assert "user: make a plan" in saved and "assistant: first answer" in saved
+            assert "you: make a plan" in saved and "assistant: first answer" in saved
 
             result = await asyncio.wait_for(loaded.start_turn("and now?"), TIMEOUT)
             assert result.status == "completed" and result.last_agent_message == "loaded answer"
