@@ -63,6 +63,7 @@ async def test_pre_rewrite_changes_the_emitted_plan(session):
     result = await session.run_turn("plan it", model=model)
     assert kinds(result.events) == [
         "turn_started",
+        "user_message",
         "hook_started",
         "hook_completed",
         "plan_update",
@@ -101,6 +102,7 @@ async def test_post_block_replaces_output_but_plan_update_was_already_delivered(
     result = await session.run_turn("plan it", model=model)
     assert kinds(result.events) == [
         "turn_started",
+        "user_message",
         "plan_update",
         "hook_started",
         "hook_completed",
