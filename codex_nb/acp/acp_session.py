@@ -15,7 +15,6 @@ import asyncio
 import collections
 import itertools
 import logging
-import threading
 import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from typing import Any, Literal
 from acp import text_block
 from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
+from .._start_gate import StartGate
 from .._interrupt import await_interruptibly
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
@@ -172,10 +172,7 @@ class AcpSession(BusEventSource):
         self.current_mode: str | None = None
         self.usage: dict[str, Any] | None = None
         self._active: AcpTurnHandle | None = None
-        self._start_lock = threading.Lock()
-        self._starting = False
-        """True while a ``prompt`` builds its turn (set under ``_start_lock``): a second caller, from
-        another thread or from code the start runs, is refused, so two prompts never both start."""
+        self._start_gate = StartGate()
         self.closed = False
         self._lifecycle_observers: Observers[LifecycleRecord] = Observers(
             self._lifecycle_fault, what="a callable taking one lifecycle record"
@@ -277,6 +274,17 @@ class AcpSession(BusEventSource):
         self.current_mode = mode_id
 
     # -- prompts -----------------------------------------------------------------------------
+    def _prompt_refusal(self, starting: bool) -> AcpError | None:
+        """Why ``prompt`` may not start now (a prompt running or being started), or None."""
+        active = self.active_turn
+        if active is None and not starting:
+            return None
+        return AcpError(
+            f"a prompt is already running in ACP session {self.session_id} "
+            f"({active.turn_id if active is not None else 'starting'}); await it or call "
+            f"session.interrupt() first"
+        )
+
     def prompt(self, prompt: str | Sequence[Any]) -> AcpTurnHandle:
         """Send ``session/prompt`` in the background; returns its handle at once.
 
@@ -285,16 +293,7 @@ class AcpSession(BusEventSource):
         blocks = _blocks(prompt)
         if self.closed:
             raise AcpError(f"ACP session {self.session_id} is closed; start a new one with agent.new_session()")
-        with self._start_lock:
-            active = self.active_turn
-            if active is not None or self._starting:
-                raise AcpError(
-                    f"a prompt is already running in ACP session {self.session_id} "
-                    f"({active.turn_id if active is not None else 'starting'}); await it or call "
-                    f"session.interrupt() first"
-                )
-            self._starting = True
-        try:
+        with self._start_gate.claim(self._prompt_refusal):
             self.agent._require_running()
             loop = asyncio.get_running_loop()
             turn_id = f"turn-{next(self._turn_ids)}"
@@ -305,8 +304,6 @@ class AcpSession(BusEventSource):
             self._late_reported = False
             self._active = handle
             handle.task = loop.create_task(self._run(handle, blocks), name=f"acp-prompt-{turn_id}")
-        finally:
-            self._starting = False
         self.emit(TurnStarted(turn_id=turn_id))
         said = "".join(getattr(b, "text", "") or "" for b in blocks)  # the text blocks: what the person said
         self._said = said or None

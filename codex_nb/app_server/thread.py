@@ -15,6 +15,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .._start_gate import StartGate
 from .._interrupt import await_interruptibly
 from ..errors import TurnError
 from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, UserMessage, WarningEvent
@@ -156,9 +157,7 @@ class CodexThread(BusEventSource):
         self._lock = threading.RLock()
         self._revision = itertools.count(1)
         self._active: AppServerTurnHandle | None = None
-        self._starting = False
-        """True while a ``start_turn`` builds its turn (set under ``_lock``): a second caller, from
-        another thread or from code the start runs, is refused, so two turns never both start."""
+        self._start_gate = StartGate()
         self._by_turn: dict[str, AppServerTurnHandle] = {}
         self._completions: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._errored: set[str] = set()
@@ -274,15 +273,7 @@ class CodexThread(BusEventSource):
             raise TurnError(f"start_turn() takes the user's text (str), got {type(text).__name__}")
         if mode not in MODES:
             raise TurnError(f"mode must be 'default' or 'plan', got {mode!r}")
-        with self._lock:
-            active = self.active_turn
-            if active is not None or self._starting:
-                raise TurnError(
-                    f"turn {(active.turn_id if active is not None else '') or '(starting)'} is still running "
-                    f"on this thread; await it or call handle.interrupt() before starting another"
-                )
-            self._starting = True
-        try:
+        with self._start_gate.claim(self._start_refusal):
             self.server.check_open()
             handle = AppServerTurnHandle(self)
             handle.prompt = text
@@ -299,9 +290,17 @@ class CodexThread(BusEventSource):
                 self._mode = mode
             handle.task = asyncio.ensure_future(self._run_turn(handle, params, mode))
             self._active = handle
-        finally:
-            self._starting = False
         return handle
+
+    def _start_refusal(self, starting: bool) -> TurnError | None:
+        """Why ``start_turn`` may not start now (a turn running or being started), or None."""
+        active = self.active_turn
+        if active is None and not starting:
+            return None
+        return TurnError(
+            f"turn {(active.turn_id if active is not None else '') or '(starting)'} is still running "
+            f"on this thread; await it or call handle.interrupt() before starting another"
+        )
 
     async def run_turn(self, text: str, *, mode: str = "default", **overrides: Any) -> AppServerTurnResult:
         """``start_turn`` and wait for the turn to end; raises what ``start_turn`` raises, and what
