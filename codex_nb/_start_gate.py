@@ -9,8 +9,8 @@ at once both passed (1 round in 200), and code the start itself runs could start
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from types import TracebackType
 
 
 class StartGate:
@@ -21,16 +21,19 @@ class StartGate:
         self.starting = False
         """True while an admitted start builds its turn."""
 
-    @contextmanager
-    def claim(self, refusal: Callable[[bool], BaseException | None]) -> Iterator[None]:
+    def claim(self, refusal: Callable[[bool], BaseException | None]) -> StartGate:
         """Raise what ``refusal`` returns (it is told whether another start is building its turn),
-        else hold the start until the block ends, however it ends."""
+        else hold the start until the ``with`` block ends, however it ends."""
+        __tracebackhide__ = True  # IPython and pytest show the caller's line, not this one
         with self._lock:
             error = refusal(self.starting)
             if error is not None:
                 raise error
             self.starting = True
-        try:
-            yield
-        finally:
-            self.starting = False
+        return self
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        self.starting = False
