@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from .._interrupt import await_interruptibly
 from ..errors import TurnError
 from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, UserMessage, WarningEvent
+from ..protocol.model_stream import TokenCount, TokenUsage
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..events.turn_log import TurnEventLog
@@ -152,6 +153,8 @@ class CodexThread(BusEventSource):
         self.frontend_requests = FrontendRequests()
         self.items: dict[str, dict[str, Any]] = {}
         """The latest state of each ``fileChange`` item by id (approvals show its diff)."""
+        self.token_usage: TokenUsage | None = None
+        """The thread's token usage in all, as its latest ``thread/tokenUsage/updated`` said."""
         self.server_requests = ServerRequests(self)
         self._lock = threading.RLock()
         self._revision = itertools.count(1)
@@ -222,6 +225,8 @@ class CodexThread(BusEventSource):
             self._errored.add(turn_id)
         mode = self._modes.get(turn_id or "") or self._starting_mode or "default"
         for msg in notification_events(method, params, mode=mode):
+            if isinstance(msg, TokenCount) and msg.info is not None:
+                self.token_usage = msg.info.total_token_usage
             self.emit(msg, turn_id=turn_id)
         if method == "turn/started" and self._active is not None:
             self._said(self._active, turn_id)
