@@ -31,10 +31,7 @@ def answered(items: list[dict[str, Any]], *, rid: str, input_tokens: int, output
     return Events(
         [
             {"type": "response.created", "response": {"id": rid, "status": "in_progress"}},
-            *(
-                {"type": "response.output_item.done", "output_index": i, "item": item}
-                for i, item in enumerate(items)
-            ),
+            *({"type": "response.output_item.done", "output_index": i, "item": item} for i, item in enumerate(items)),
             {"type": "response.completed", "response": {"id": rid, "status": "completed", "usage": usage}},
         ]
     )
