@@ -32,7 +32,7 @@ import traitlets
 
 from ..events.source import EventSource
 from ..protocol.events import Event
-from ..protocol.model_stream import TokenUsageInfo
+from ..events.usage_meter import UsageMeter
 from ._static import asset, load_json
 from .browser_messages import ProtocolError, validate_to_kernel
 from .final_state import FinalStateFallback
@@ -46,10 +46,6 @@ def turn_status_labels() -> dict[str, str]:
     """The one wording of each turn status, from ``protocol.json`` (the views read it too)."""
     labels: dict[str, str] = load_json("protocol.json")["turn_status_labels"]
     return labels
-
-
-USAGE_FIELDS = ("context_used", "context_window", "turn", "total")
-"""The figures of ``TurnControls.usage``, each an int or absent (not reported)."""
 
 
 def usage_text(usage: dict[str, Any]) -> str:
@@ -89,8 +85,9 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     error = traitlets.Unicode("").tag(sync=True)
     """The latest rejected browser message (cleared by the next accepted one)."""
     usage = traitlets.Dict().tag(sync=True)
-    """Token usage, each figure only once reported: ``context_used`` (tokens in the context window),
-    ``context_window`` (its size), ``turn`` (this turn's tokens), ``total`` (the thread's)."""
+    """Token usage, each figure only once reported (``UsageMeter``): ``context_used`` (tokens in the
+    context window), ``context_window`` (its size), ``turn`` (this turn's tokens), ``total`` (the
+    thread's). Keys: ``codex_nb.events.usage_meter.FIGURES``."""
 
     def __new__(cls, session: EventSource | None = None, **kwargs: Any) -> TurnControls:
         # checked before any widget state exists, so a bad call leaves no comm behind
@@ -115,9 +112,8 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         # the thread's total so far (a later widget of the same session starts from it), so that
         # "this turn" is the running total less what it was when the turn started
         total = getattr(getattr(session, "token_usage", None), "total_tokens", None)
-        self._turn_base: int | None = None
-        if isinstance(total, int):
-            self.usage = {"total": total}
+        self._meter = UsageMeter(total if isinstance(total, int) else None)
+        self.usage = self._meter.snapshot()
         active = getattr(session, "active_turn", None)
         if active is not None:  # attached while a turn already runs
             self._set("running", active.turn_id, stoppable=not active.turn.cancel.cancelled)
@@ -128,11 +124,13 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     def _on_event(self, event: Event) -> None:
         kind = event.msg.type
         if kind == "token_count":
-            self._count(getattr(event.msg, "info", None))
+            with self._lock:
+                if self._meter.count(getattr(event.msg, "info", None)):
+                    self.usage = self._meter.snapshot()
         elif kind == "turn_started":
             with self._lock:
-                self._turn_base = self.usage.get("total", 0)
-                self.usage = {k: v for k, v in self.usage.items() if k != "turn"}
+                self._meter.start_turn()
+                self.usage = self._meter.snapshot()
             self._set("running", event.turn_id, stoppable=True)
         elif kind == "error" and event.turn_id is not None:
             self._failed_turns.add(event.turn_id)
@@ -140,23 +138,6 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
             self._set("failed" if event.turn_id in self._failed_turns else "completed", event.turn_id)
         elif kind == "turn_aborted" and event.turn_id == self._turn_id:
             self._set("interrupted", event.turn_id)
-
-    def _count(self, info: TokenUsageInfo | None) -> None:
-        """Fold one ``token_count`` into the meter: only the figures it reports change."""
-        if info is None:
-            return
-        with self._lock:
-            usage = dict(self.usage)
-            if info.last_token_usage is not None:
-                usage["context_used"] = info.last_token_usage.total_tokens
-            if info.model_context_window is not None:
-                usage["context_window"] = info.model_context_window
-            if info.total_token_usage is not None:
-                usage["total"] = info.total_token_usage.total_tokens
-                if self._turn_base is not None:
-                    usage["turn"] = max(usage["total"] - self._turn_base, 0)
-            if usage != self.usage:
-                self.usage = usage
 
     def _set(self, status: str, turn_id: str | None, *, stoppable: bool = False) -> None:
         with self._lock:
