@@ -30,7 +30,9 @@ markup, and each is cut to a stated length.
      "messages": [{"index": int, "time": ISO-8601, "turn_id": str|null, "role": "user"|"assistant",
                    "text": str, "truncated": bool}],   (only when the source carried a conversation)
      "no_plan": {"turn_id": str|null, "reason": "tool_off"|"rejected"|"not_called"|"no_update",
-                 "message": str, "fix": str|null}|null}
+                 "message": str, "fix": str|null}|null,
+     "usage": [{"turn_id": str|null, "context_used": int|null, "context_window": int|null,
+                "turn": int|null, "total": int|null}]}   (only when the source reported usage)
 
 ``changes`` compares each revision with the kept one before it (the first kept: with no
 plan). ``proposals`` are Plan mode's proposed plans (prose, not checklists); ``no_plan``
@@ -47,7 +49,16 @@ from typing import Any, Protocol
 
 from ..protocol.wire import well_formed
 from .answer_records import AnswerRecord, answer_data, answer_line
-from .records import ConversationMessage, DroppedRevision, PlanDiff, PlanProposal, PlanRevision, SourceKind, StepChange
+from .records import (
+    ConversationMessage,
+    DroppedRevision,
+    PlanDiff,
+    PlanProposal,
+    PlanRevision,
+    SourceKind,
+    StepChange,
+    TurnUsage,
+)
 from .why import NoPlan
 
 
@@ -73,6 +84,9 @@ class PlanTimeline(Protocol):
 
     @property
     def messages(self) -> tuple[ConversationMessage, ...]: ...
+
+    @property
+    def usage(self) -> tuple[TurnUsage, ...]: ...
 
     @property
     def revisions(self) -> tuple[PlanRevision, ...]: ...
@@ -137,6 +151,18 @@ def timeline_data(timeline: PlanTimeline) -> dict[str, Any]:
         **({"answers": [answer_data(a) for a in timeline.answers]} if timeline.answers else {}),
         # the conversation (both sides, in order), only when there is one: older exports stay as they were
         **({"messages": [_message_data(m) for m in timeline.messages]} if timeline.messages else {}),
+        # each turn's token usage, only when the source reported some: older exports stay as they were
+        **({"usage": [_usage_data(u) for u in timeline.usage]} if timeline.usage else {}),
+    }
+
+
+def _usage_data(usage: TurnUsage) -> dict[str, Any]:
+    return {
+        "turn_id": _opt(usage.turn_id),
+        "context_used": usage.context_used,
+        "context_window": usage.context_window,
+        "turn": usage.turn,
+        "total": usage.total,
     }
 
 
