@@ -66,3 +66,36 @@ def test_the_meter_shows_the_real_codexs_usage(ui: str, page: Any, jupyter_serve
     expect(page.get_by_text(re.compile(r"fallback: Context: 1,230 of .* In all: 2,280"))).to_be_visible()
     notebook.screenshot(f"usage_meter_{ui}.png")
     assert notebook.unplaced_page_errors() == [] and notebook.widget_errors == []
+
+
+PANEL_SETUP = """\
+import codex_nb as cx
+%load_ext codex_nb
+window = cx.ScriptedModel(
+    [[cx.function_call("update_plan", {"plan": [{"step": "Count", "status": "completed"}]}, call_id="p")],
+     [cx.assistant_message("Counted.")]],
+    usage=[{"total_tokens": 1200}, {"total_tokens": 1500}],
+)
+window.model_context_window = 10_000  # what a cx.ResponsesModel reads from config.toml
+"""
+
+
+@pytest.mark.parametrize("ui", ["lab", "notebook"])
+def test_the_side_panel_and_the_turn_view_show_codex_nbs_own_usage(
+    ui: str, page: Any, jupyter_server: JupyterServer
+) -> None:
+    from playwright.sync_api import expect
+
+    cells = [PANEL_SETUP, "%codex_plan --panel", "%%codex --model window\nCount the tokens."]
+    notebook = open_notebook(page, jupyter_server, f"usage_panel_{ui}.ipynb", cells, ui=ui)
+    notebook.run_all()
+    where = "#jp-right-stack .jupyterlab-sidecar .cx-plan-panel" if ui == "lab" else ".jp-Cell .cx-plan-panel"
+    panel = page.locator(where)
+    words = "Context: 1,500 of 10,000 tokens (15%) \u00b7 This turn: 2,700 \u00b7 In all: 2,700"
+    expect(panel.locator(".cx-turn-status")).to_have_text("Turn: completed", timeout=60_000)
+    expect(panel.locator(".cx-usage-text")).to_have_text(words)
+    turn_view = page.locator(".jp-Notebook .jp-Cell").last.locator(".cx-turn-view")
+    expect(turn_view.locator(".cx-usage-text")).to_have_text(words)
+    expect(turn_view.locator("meter.cx-usage-meter")).to_have_attribute("value", "1500")
+    notebook.screenshot(f"usage_panel_{ui}.png")
+    assert notebook.unplaced_page_errors() == [] and notebook.widget_errors == []
