@@ -66,6 +66,18 @@ class AppServerTurnResult:
     error: str | None = None
     turn: dict[str, Any] = field(default_factory=dict)
     """The raw ``Turn`` of ``turn/completed``."""
+    token_usage: TokenUsage | None = None
+    """The turn's token usage: the thread's total after it less the total before it (Codex may
+    repeat a report, so its ``last`` figures are not summed); None if Codex reported none."""
+
+
+def _since(total: TokenUsage, before: TokenUsage | None) -> TokenUsage:
+    """``total`` less ``before``, figure by figure (never below zero)."""
+    if before is None:
+        return total
+    return TokenUsage(
+        **{name: max(getattr(total, name) - getattr(before, name), 0) for name in type(total).model_fields}
+    )
 
 
 class _Cancel:
@@ -316,6 +328,7 @@ class CodexThread(BusEventSource):
     async def _run_turn(self, handle: AppServerTurnHandle, params: dict[str, Any], mode: str) -> AppServerTurnResult:
         log = TurnEventLog()  # one turn runs on a thread at a time: the others' events are few
         unsubscribe = self.subscribe(log.append)
+        before = self.token_usage
         try:
             self._starting_mode = mode
             try:
@@ -354,6 +367,11 @@ class CodexThread(BusEventSource):
         status = turn.get("status") or "failed"
         error = (turn.get("error") or {}).get("message")
         mine = [e for e in log.events if e.turn_id in (turn_id, None)]
+        totals = [
+            e.msg.info.total_token_usage
+            for e in mine
+            if isinstance(e.msg, TokenCount) and e.msg.info is not None and e.msg.info.total_token_usage is not None
+        ]
         return AppServerTurnResult(
             turn_id=turn_id,
             status=status,
@@ -362,6 +380,7 @@ class CodexThread(BusEventSource):
             dropped_deltas=log.dropped_deltas,
             error=error,
             turn=turn,
+            token_usage=_since(totals[-1], before) if totals else None,
         )
 
     def _send_interrupt(self, handle: AppServerTurnHandle) -> None:

@@ -63,6 +63,12 @@ async def test_token_usage_of_the_real_codex_is_token_count_and_the_meter_shows_
     assert info.total_token_usage.total_tokens == 1050 + 1220 + 1330
     assert info.total_token_usage.input_tokens == 3500
     assert thread.token_usage == info.total_token_usage
+    assert first.token_usage == TokenUsage(
+        input_tokens=1000, cached_input_tokens=10, output_tokens=50, reasoning_output_tokens=3, total_tokens=1050
+    )
+    assert second.token_usage == TokenUsage(
+        input_tokens=2500, cached_input_tokens=20, output_tokens=50, reasoning_output_tokens=6, total_tokens=2550
+    )
     # each token_count comes before its turn's end, so a view that stops following then counts it
     types = [t for t in log.types if t in ("token_count", "turn_complete")]
     assert types == ["token_count", "turn_complete", "token_count", "token_count", "turn_complete"]
