@@ -106,6 +106,8 @@ LINE_CHARS = 60
 PROPOSALS_SHOWN = 20
 """Proposed plans in a Markdown report (the newest)."""
 PROPOSAL_LINES = 200
+USAGE_SHOWN = 50
+"""Turns in a Markdown report's usage table (the newest)."""
 
 _BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 # Other controls, and the bidi overrides that could make a step read as something else.
@@ -299,7 +301,25 @@ def timeline_markdown(timeline: PlanTimeline, *, last: int | None) -> str:
             *(f"- {markdown_text(answer_line(a), PARAGRAPH_CHARS)}" for a in timeline.answers),
             "",
         ]
+    if timeline.usage:
+        lines += _usage_markdown(timeline.usage[-USAGE_SHOWN:])
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _tokens(value: int | None) -> str:
+    return "\u2013" if value is None else f"{value:,}"
+
+
+def _usage_markdown(usage: tuple[TurnUsage, ...]) -> list[str]:
+    """One row per turn: the tokens in the context window (of its size), the turn's, the thread's."""
+    lines = ["### Usage", "", "| Turn | Context | This turn | In all |", "|---|---|---|---|"]
+    for u in usage:
+        context = _tokens(u.context_used) if u.context_used is None else f"{u.context_used:,} tokens"
+        if u.context_used is not None and u.context_window:
+            context = f"{u.context_used:,} of {u.context_window:,} tokens ({u.context_used * 100 // u.context_window}%)"
+        turn = markdown_text(u.turn_id, LINE_CHARS) if u.turn_id is not None else "(between turns)"
+        lines.append(f"| {turn} | {context} | {_tokens(u.turn)} | {_tokens(u.total)} |")
+    return [*lines, ""]
 
 
 def _proposal_markdown(proposal: PlanProposal) -> list[str]:

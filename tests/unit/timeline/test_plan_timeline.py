@@ -532,7 +532,11 @@ async def test_each_turns_usage_is_kept_and_exported(session: cx.Session) -> Non
         {"turn_id": one.turn_id, "context_used": 120, "context_window": 1000, "turn": 220, "total": 220},
         {"turn_id": two.turn_id, "context_used": 130, "context_window": 1000, "turn": 130, "total": 350},
     ]
+    report = timeline.to_markdown()
+    assert "| Turn | Context | This turn | In all |" in report
+    assert f"| {one.turn_id} | 120 of 1,000 tokens (12%) | 220 | 220 |" in report
     later = cx.PlanTimeline(session)
     await session.run_turn("four", model=cx.ScriptedModel([[cx.assistant_message("d")]], usage=[{"total_tokens": 5}]))
     assert [(u.turn, u.total, u.context_window) for u in later.usage] == [(5, 355, None)]
+    assert later.to_markdown().endswith("| 5 tokens | 5 | 355 |\n")
     assert all(f.kw_only for f in dataclasses.fields(TurnUsage)) and TurnUsage.__dataclass_params__.frozen  # type: ignore[attr-defined]
