@@ -195,10 +195,11 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         return f"{self.status_text()}\n{meter}" if meter else self.status_text()
 
     def html(self) -> str:
-        """``text()`` as escaped HTML, with a disabled Stop button while a turn runs."""
+        """``text()`` as escaped HTML, with a disabled Stop button while a turn runs; the meter's
+        line is a block of its own, so a viewer without the widget's CSS shows it on its own line."""
         button = "<button disabled>Stop</button>" if self.status == "running" else ""
         meter = usage_text(self.usage)
-        usage = f'<span class="cx-turn-usage">{html.escape(meter)}</span>' if meter else ""
+        usage = f'<div class="cx-turn-usage">{html.escape(meter)}</div>' if meter else ""
         return (
             f'<div class="cx-turn-controls-static"><span class="cx-turn-status">'
             f"{html.escape(self.status_text())}</span>{button}{usage}</div>"

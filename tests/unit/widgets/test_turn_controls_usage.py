@@ -68,8 +68,8 @@ def test_the_saved_fallback_holds_the_meter(session):
     )
     assert bundle["text/html"] == (
         '<div class="cx-turn-controls-static"><span class="cx-turn-status">Turn: no turn yet</span>'
-        '<span class="cx-turn-usage">Context: 258,400 of 258,400 tokens (100%) \u00b7 This turn: 12 \u00b7 '
-        "In all: 9,007,199,254,740,991</span></div>"
+        '<div class="cx-turn-usage">Context: 258,400 of 258,400 tokens (100%) \u00b7 This turn: 12 \u00b7 '
+        "In all: 9,007,199,254,740,991</div></div>"
     )
 
 
