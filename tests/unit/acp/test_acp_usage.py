@@ -1,8 +1,8 @@
 """An ACP agent's usage as codex_nb's ``token_count``: ``usage_update`` (the tokens in its context,
-of its window) and a prompt response's ``usage`` (the turn's tokens). The pinned codex-acp, on the
-local Responses server whose ``response.completed`` carries the usage scripted here, sends the
-first only; the scripted agent sends both, as codex-acp 2.x does. The turn controls' meter shows
-what was sent, and nothing the agent did not say."""
+of its window) and a prompt response's ``usage`` (the turn's tokens). Each agent runs on the local
+Responses server, whose ``response.completed`` carries the usage scripted here: the legacy
+codex-acp (0.16) sends the first only; the current codex-acp (2.x) and the scripted agent send
+both. The turn controls' meter shows what was sent, and nothing the agent did not say."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import codex_nb as cx
 from codex_nb.acp.mapping import context_token_count, prompt_usage
 from codex_nb.protocol.model_stream import TokenUsage
 from codex_nb.testing import ResponsesServer, codex_acp_binary, write_codex_acp_home
+from codex_nb.testing.acp_agents import acp_agent
 from codex_nb.testing.responses_server import Events
 from codex_nb.widgets.testing import recording_comms
 from helpers.paths import ACP_AGENTS
@@ -63,7 +64,7 @@ async def test_codex_acp_usage_update_is_the_meters_context_and_nothing_more(tmp
             second = await session.prompt("second")
     counts = [(e.turn_id, e.msg.info) for e in seen if e.msg.type == "token_count"]
     assert [turn for turn, _ in counts] == [first.turn_id, second.turn_id]
-    # the pinned codex-acp (0.16) reports its context only: the last response's total, no breakdown
+    # the legacy codex-acp (0.16) reports its context only: the last response's total, no breakdown
     assert [info.last_token_usage for _, info in counts] == [
         TokenUsage(total_tokens=1050),
         TokenUsage(total_tokens=1460),
@@ -73,6 +74,38 @@ async def test_codex_acp_usage_update_is_the_meters_context_and_nothing_more(tmp
     window = session.usage["size"]
     assert controls.usage == {"context_used": 1460, "context_window": window}
     assert controls.text().splitlines()[1] == f"Context: 1,460 of {window:,} tokens ({1460 * 100 // window}%)"
+
+
+@pytest.mark.slow
+@pytest.mark.requires_acp_agent("codex-acp")
+async def test_the_current_codex_acp_reports_context_and_turn_and_the_meter_shows_both(tmp_path: Path) -> None:
+    """codex-acp 2.x (``.ci/acp-agents``, Codex 0.166 inside) sends ``usage_update`` after each
+    response and the turn's ``usage`` in its prompt response."""
+    spec = acp_agent("codex-acp")
+    server = spec.server(
+        [
+            answered("one", rid="r1", input_tokens=1000, output_tokens=50),
+            answered("two", rid="r2", input_tokens=1400, output_tokens=60),
+        ]
+    ).start()
+    try:
+        command = spec.command()
+        agent = cx.AcpAgent(command[0], command[1:], env=spec.env(server, tmp_path / "home"), startup_timeout=60)
+        work = tmp_path / "work"
+        work.mkdir()
+        async with agent:
+            session = await agent.new_session(work)
+            with recording_comms():
+                controls = cx.TurnControls(session)
+            first = await session.prompt("first")
+            second = await session.prompt("second")
+    finally:
+        server.close()
+    assert first.token_usage == TokenUsage(input_tokens=1000, output_tokens=50, total_tokens=1050)
+    assert second.token_usage == TokenUsage(input_tokens=1400, output_tokens=60, total_tokens=1460)
+    assert session.token_usage.total_tokens == 2510
+    window = session.usage["size"]
+    assert controls.usage == {"context_used": 1460, "context_window": window, "turn": 1460, "total": 2510}
 
 
 @pytest.mark.slow
