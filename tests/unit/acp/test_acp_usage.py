@@ -1,5 +1,5 @@
 """An ACP agent's usage as codex_nb's ``token_count``: ``usage_update`` (the tokens in its context,
-of its window) and a prompt response's ``usage`` (the turn's tokens). Each agent runs on the local
+of its window) and a prompt response's ``usage`` (the turn's tokens). codex-acp runs on the local
 Responses server, whose ``response.completed`` carries the usage scripted here: the legacy
 codex-acp (0.16) sends the first only; the current codex-acp (2.x) and the scripted agent send
 both. The turn controls' meter shows what was sent, and nothing the agent did not say."""
