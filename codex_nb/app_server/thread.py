@@ -19,6 +19,7 @@ from .._start_gate import StartGate
 from .._interrupt import await_interruptibly
 from ..errors import TurnError
 from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, UserMessage, WarningEvent
+from ..protocol.model_stream import TokenCount, TokenUsage
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..events.turn_log import TurnEventLog
@@ -66,6 +67,18 @@ class AppServerTurnResult:
     error: str | None = None
     turn: dict[str, Any] = field(default_factory=dict)
     """The raw ``Turn`` of ``turn/completed``."""
+    token_usage: TokenUsage | None = None
+    """The turn's token usage: the thread's total after it less the total before it (Codex may
+    repeat a report, so its ``last`` figures are not summed); None if Codex reported none."""
+
+
+def _since(total: TokenUsage, before: TokenUsage | None) -> TokenUsage:
+    """``total`` less ``before``, figure by figure (never below zero)."""
+    if before is None:
+        return total
+    return TokenUsage(
+        **{name: max(getattr(total, name) - getattr(before, name), 0) for name in type(total).model_fields}
+    )
 
 
 class _Cancel:
@@ -153,6 +166,8 @@ class CodexThread(BusEventSource):
         self.frontend_requests = FrontendRequests()
         self.items: dict[str, dict[str, Any]] = {}
         """The latest state of each ``fileChange`` item by id (approvals show its diff)."""
+        self.token_usage: TokenUsage | None = None
+        """The thread's token usage in all, as its latest ``thread/tokenUsage/updated`` said."""
         self.server_requests = ServerRequests(self)
         self._lock = threading.RLock()
         self._revision = itertools.count(1)
@@ -221,6 +236,8 @@ class CodexThread(BusEventSource):
             self._errored.add(turn_id)
         mode = self._modes.get(turn_id or "") or self._starting_mode or "default"
         for msg in notification_events(method, params, mode=mode):
+            if isinstance(msg, TokenCount) and msg.info is not None:
+                self.token_usage = msg.info.total_token_usage
             self.emit(msg, turn_id=turn_id)
         if method == "turn/started" and self._active is not None:
             self._said(self._active, turn_id)
@@ -310,6 +327,7 @@ class CodexThread(BusEventSource):
     async def _run_turn(self, handle: AppServerTurnHandle, params: dict[str, Any], mode: str) -> AppServerTurnResult:
         log = TurnEventLog()  # one turn runs on a thread at a time: the others' events are few
         unsubscribe = self.subscribe(log.append)
+        before = self.token_usage
         try:
             self._starting_mode = mode
             try:
@@ -348,6 +366,11 @@ class CodexThread(BusEventSource):
         status = turn.get("status") or "failed"
         error = (turn.get("error") or {}).get("message")
         mine = [e for e in log.events if e.turn_id in (turn_id, None)]
+        totals = [
+            e.msg.info.total_token_usage
+            for e in mine
+            if isinstance(e.msg, TokenCount) and e.msg.info is not None and e.msg.info.total_token_usage is not None
+        ]
         return AppServerTurnResult(
             turn_id=turn_id,
             status=status,
@@ -356,6 +379,7 @@ class CodexThread(BusEventSource):
             dropped_deltas=log.dropped_deltas,
             error=error,
             turn=turn,
+            token_usage=_since(totals[-1], before) if totals else None,
         )
 
     def _send_interrupt(self, handle: AppServerTurnHandle) -> None:
