@@ -82,7 +82,7 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "write": codex_write,
         "text": lambda t: [cx.assistant_message(t)],
     },
-    "claude-code-acp": {
+    "claude-agent-acp": {
         "plan": claude_plan,
         "command": claude_command,
         "terminal_command": claude_terminal_command,

@@ -47,11 +47,11 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "client_requests": [],
         "creates_files": True,
     },
-    "claude-code-acp": {
+    "claude-agent-acp": {
         "plan_updates": 2,
         "permission_kinds": ["allow_always", "allow_once", "reject_once"],
         "thought": True,
-        "modes": {"default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"},
+        "modes": {"default", "acceptEdits", "plan", "auto", "bypassPermissions"},
         "person_mode": "default",
         "session": {"load", "list", "fork", "resume"},
         "models": False,
@@ -371,7 +371,7 @@ async def test_modes_and_past_sessions_list_fork_resume_load(agent: str, tmp_pat
 
 
 @pytest.mark.requires_acp_agent("codex-acp")
-@pytest.mark.requires_acp_agent("claude-code-acp")
+@pytest.mark.requires_acp_agent("claude-agent-acp")
 @pytest.mark.requires_acp_agent("gemini-cli")
 async def test_compare_runs_one_prompt_on_the_three_agents_at_once(tmp_path: Path) -> None:
     started: list[tuple[Any, cx.AcpAgent]] = []

@@ -35,7 +35,7 @@ from test_send_cells import cell, from_page
 pytestmark = pytest.mark.slow  # real agents: left out of `pytest tests/unit`, run by --slow and .ci/test
 
 AGENTS = [
-    pytest.param(name, marks=pytest.mark.requires_acp_agent(name), id=name) for name in ("codex-acp", "claude-code-acp")
+    pytest.param(name, marks=pytest.mark.requires_acp_agent(name), id=name) for name in ("codex-acp", "claude-agent-acp")
 ]
 TIMEOUT = 90
 
@@ -52,13 +52,13 @@ JPEG = _image("JPEG", "darkorange")
 
 
 def _answer(agent: str, text: str) -> list[Any]:
-    return [AnthropicServer.text(text)] if agent == "claude-code-acp" else [cx.assistant_message(text)]
+    return [AnthropicServer.text(text)] if agent == "claude-agent-acp" else [cx.assistant_message(text)]
 
 
 def _images(agent: str, body: dict[str, Any]) -> list[tuple[str, str]]:
     """``(media type, base64 data)`` of each image input in one request the agent sent its model."""
     found: list[tuple[str, str]] = []
-    if agent == "claude-code-acp":
+    if agent == "claude-agent-acp":
         for message in body.get("messages") or []:
             for block in message.get("content") if isinstance(message.get("content"), list) else []:
                 if block.get("type") == "image" and block.get("source", {}).get("type") == "base64":
@@ -74,7 +74,7 @@ def _images(agent: str, body: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _texts(agent: str, body: dict[str, Any]) -> str:
     """Every text of the person's messages in one request (the agent may wrap or split them)."""
-    key, kinds = ("messages", ("text",)) if agent == "claude-code-acp" else ("input", ("input_text",))
+    key, kinds = ("messages", ("text",)) if agent == "claude-agent-acp" else ("input", ("input_text",))
     out: list[str] = []
     for item in body.get(key) or []:
         if item.get("role") != "user":
