@@ -3,6 +3,7 @@
 // Reject when a Plan-mode turn ended with a proposed plan. State comes from synced traits;
 // each control sends one protocol.json `plan_answers` message, and the kernel replies by id in
 // `last_reply` (sent, or refused with the reason). Texts are set with textContent, never HTML.
+import { icon } from "./icons.js";
 import { ANSWERS_TO_KERNEL, newRequestId } from "./protocol.js";
 
 /** @typedef {{index: number, step: string, status: string}} Step */
@@ -59,6 +60,27 @@ function button(label, action) {
   b.type = "button";
   b.dataset.action = action;
   return b;
+}
+
+/**
+ * The turns the person's answers started, each with its messages ("You" / "Agent"), so an answer
+ * that starts a turn shows that turn and the agent's reply where it was given.
+ * @param {{turn_id: string, messages: {role: string, text: string}[]}[]} turns
+ */
+export function startedTurns(turns) {
+  return turns.map((turn) => {
+    const box = node("div", "cx-pa-turn");
+    box.setAttribute("role", "log");
+    box.setAttribute("aria-label", "Turn your answer started");
+    box.append(node("div", "cx-pa-title", "Turn your answer started"));
+    for (const m of turn.messages) {
+      const line = node("div", `cx-pa-message cx-pa-${m.role === "user" ? "you" : "agent"}`);
+      line.append(node("span", "cx-pa-who", m.role === "user" ? "You" : "Agent"), node("span", "cx-pa-said", m.text));
+      box.append(line);
+    }
+    if (!turn.messages.some((m) => m.role === "assistant")) box.append(node("div", "cx-pa-label", "No answer from the agent yet."));
+    return box;
+  });
 }
 
 export default {
@@ -129,7 +151,7 @@ export default {
         item.append(row);
         for (const c of by.get(step.index) ?? []) {
           const line = node("div", `cx-pa-comment cx-pa-${c.state}`);
-          line.append(node("span", "cx-pa-comment-text", c.text), node("span", "cx-pa-label", c.label));
+          line.append(icon("comment"), node("span", "cx-pa-comment-text", c.text), node("span", "cx-pa-label", c.label));
           item.append(line);
         }
         if (editing === step.index) {
@@ -143,7 +165,7 @@ export default {
       root.append(steps.length ? list : node("div", "cx-pa-empty", "No plan yet."));
       for (const c of orphans) {
         const line = node("div", `cx-pa-comment cx-pa-orphan cx-pa-${c.state}`);
-        line.append(node("span", "cx-pa-comment-text", `On “${c.step}”: ${c.text}`), node("span", "cx-pa-label", c.label));
+        line.append(icon("comment"), node("span", "cx-pa-comment-text", `On “${c.step}”: ${c.text}`), node("span", "cx-pa-label", c.label));
         root.append(line);
       }
       for (const s of suggestions) {
@@ -188,6 +210,7 @@ export default {
         root.append(node("div", `cx-pa-decision cx-pa-${d.decision}`,
           `Proposed plan ${d.decision}${d.comment ? `: ${d.comment}` : ""}`));
       }
+      root.append(...startedTurns(model.get("turns") ?? []));
       const status = node("div", "cx-pa-status");
       status.setAttribute("role", "status");
       if (model.get("error")) status.textContent = model.get("error");
@@ -197,7 +220,7 @@ export default {
       root.dataset.reply = reply.id === pendingId ? reply.outcome ?? "" : "";
       root.append(status);
     };
-    const names = ["steps", "comments", "suggestions", "proposal", "decisions", "notice", "last_reply", "error"];
+    const names = ["steps", "comments", "suggestions", "proposal", "decisions", "notice", "last_reply", "error", "turns"];
     for (const name of names) model.on(`change:${name}`, draw);
     draw();
     return () => {

@@ -4,7 +4,7 @@
 // set with textContent only, so HTML in a step is shown as text.
 // Plain ES module; the kernel inlines protocol.js and plan_view.js into one _esm string.
 import { CHECKLIST_TO_KERNEL, CHECKLIST_TO_VIEW, checklistRequest } from "./protocol.js";
-import { checklistView, rowChanges, rowKey } from "./plan_view.js";
+import { checklistView, priorityLabel, rowChanges, rowKey } from "./plan_view.js";
 
 /** @typedef {import("./plan_view.js").ChecklistState} ChecklistState */
 
@@ -127,9 +127,9 @@ function fillRow(item, row) {
   const badge = /** @type {HTMLElement | undefined} */ (item.children[3]);
   if (row.priority) {
     const node = badge ?? item.appendChild(h("span", "codex-plan-priority"));
-    setText(node, row.priority);
+    setText(node, priorityLabel(row.priority));
     node.dataset.priority = row.priority;
-    node.title = `Priority: ${row.priority}`;
+    node.title = `The agent ranks this step ${row.priority} priority (ACP: high, medium or low)`;
   } else if (badge) {
     badge.remove();
   }

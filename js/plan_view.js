@@ -33,8 +33,18 @@ import { TURN_STATUS_LABELS } from "./protocol.js";
  */
 
 export const HEADER = "Updated Plan";
+/** The heading when a turn ended with no plan and the reason says so (nothing was updated). */
+export const NO_PLAN_HEADER = "Plan";
 export const EMPTY_TEXT = "(no steps provided)";
 export const NO_PLAN_TEXT = "(no plan yet)";
+/**
+ * The text of a step's ACP priority badge: labelled, since a bare "medium" beside a step says
+ * nothing to a reader who has not met ACP priorities.
+ * @param {string} priority
+ */
+export function priorityLabel(priority) {
+  return `${priority} priority`;
+}
 export const GLYPH_DONE = "\u2714";
 export const GLYPH_OPEN = "\u25a1";
 /** Steps drawn at most while folded: a model may send thousands, and the page must stay light. */
@@ -138,10 +148,14 @@ export function checklistView(state, options = {}) {
   const turnStatus = typeof state.turn_status === "string" ? state.turn_status : "idle";
   const error = state.error ? String(state.error) : "";
   const protocolError = state.protocol_error ? String(state.protocol_error) : "";
+  // as in the saved rendering: a shown plan (an earlier turn's, or a resumed session's saved one)
+  // is not contradicted by "No plan: ..." for a later turn that left it as it was; and the reason,
+  // when there is one, is said once (not under "Updated Plan" after "(no plan yet)")
+  const noPlan = !hasPlan && state.no_plan ? String(state.no_plan) : null;
   return {
-    header: HEADER,
+    header: noPlan ? NO_PLAN_HEADER : HEADER,
     hasPlan,
-    placeholder: hasPlan ? null : NO_PLAN_TEXT,
+    placeholder: hasPlan || noPlan ? null : NO_PLAN_TEXT,
     explanation: hasPlan && rawExplanation ? rawExplanation : null,
     empty: hasPlan && rows.length === 0,
     emptyText: EMPTY_TEXT,
@@ -155,9 +169,7 @@ export function checklistView(state, options = {}) {
     turnText: turnText(turnStatus),
     error: error || null,
     protocolError: protocolError || null,
-    // as in the saved rendering: a shown plan (an earlier turn's, or a resumed session's saved one)
-    // is not contradicted by "No plan: ..." for a later turn that left it as it was
-    noPlan: !hasPlan && state.no_plan ? String(state.no_plan) : null,
+    noPlan,
   };
 }
 

@@ -20,6 +20,7 @@ whole tree, waits, and as a last resort SIGKILLs the supervisor and the program'
 
 Modules:
 
+* ``capped``: a short command (``codex --version``) run with its output read up to a cap.
 * ``children``: the live children, ended with the kernel (atexit and kernel shutdown).
 * ``npm_binary``: the native executable an npm package ships (Codex, codex-acp).
 * ``supervisor``: the Linux subreaper each program runs below, so its whole tree ends with it.

@@ -14,8 +14,11 @@ Modules:
 * ``acp_errors``: the client's errors.
 * ``acp_events``: the event payloads only ACP sessions emit.
 * ``fs``: ``fs/*`` confined to one directory.
+* ``listing``: ``SessionListing``, what ``list_sessions()`` read and why it stopped.
 * ``mapping``: pure ACP update to codex_nb event translations.
 * ``permissions``: ``session/request_permission`` as a prompt.
+* ``permission_details``: the paths (marked outside the session folder), command and diff a
+  permission request is about.
 * ``port``: what a session needs from its agent.
 * ``agent_process``: the agent subprocess.
 * ``acp_session``: one ACP session as an event source.
@@ -32,6 +35,7 @@ from .agent import AcpAgent
 from .acp_errors import AcpAuthError, AcpError
 from .acp_events import AcpPlanUpdate, AcpToolCall, AgentMessageDelta, AgentReasoningDelta, UserMessage
 from .acp_session import AcpSession, AcpTurnHandle, AcpTurnResult
+from .listing import SessionListing
 
 __all__ = [
     "AcpAgent",
@@ -44,5 +48,6 @@ __all__ = [
     "AcpTurnResult",
     "AgentMessageDelta",
     "AgentReasoningDelta",
+    "SessionListing",
     "UserMessage",
 ]

@@ -17,15 +17,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ..protocol.events import AgentMessageDelta, EventMsg, PlanUpdate
+from ..protocol.events import AgentMessageDelta, EventMsg, PlanUpdate, UserMessage  # UserMessage: its old import path
 from ..protocol.model_stream import AgentReasoningDelta
-
-
-class UserMessage(EventMsg):
-    """Codex's ``user_message``: here, a user message the agent replays (``session/load``)."""
-
-    type: Literal["user_message"] = "user_message"
-    message: str
 
 
 class AcpPlanUpdate(PlanUpdate):

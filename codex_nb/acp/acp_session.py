@@ -15,6 +15,7 @@ import asyncio
 import collections
 import itertools
 import logging
+import threading
 import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -171,6 +172,10 @@ class AcpSession(BusEventSource):
         self.current_mode: str | None = None
         self.usage: dict[str, Any] | None = None
         self._active: AcpTurnHandle | None = None
+        self._start_lock = threading.Lock()
+        self._starting = False
+        """True while a ``prompt`` builds its turn (set under ``_start_lock``): a second caller, from
+        another thread or from code the start runs, is refused, so two prompts never both start."""
         self.closed = False
         self._lifecycle_observers: Observers[LifecycleRecord] = Observers(
             self._lifecycle_fault, what="a callable taking one lifecycle record"
@@ -183,6 +188,8 @@ class AcpSession(BusEventSource):
         self._message_kind: str | None = None
         self._message_id: str | None = None
         self._last_agent_message: str | None = None
+        self._said: str | None = None
+        """The prompt just shown as the person's words: an agent that echoes it is not shown twice."""
         self._open_requests: dict[str, str] = {}
         self._elicitations: dict[str, str] = {}
         """Open URL elicitations: the agent's elicitation id -> the prompts broker's request id."""
@@ -278,22 +285,33 @@ class AcpSession(BusEventSource):
         blocks = _blocks(prompt)
         if self.closed:
             raise AcpError(f"ACP session {self.session_id} is closed; start a new one with agent.new_session()")
-        if self.active_turn is not None and not self.active_turn.done():
-            raise AcpError(
-                f"a prompt is already running in ACP session {self.session_id} "
-                f"({self.active_turn.turn_id}); await it or call session.interrupt() first"
-            )
-        self.agent._require_running()
-        loop = asyncio.get_running_loop()
-        turn_id = f"turn-{next(self._turn_ids)}"
-        handle = AcpTurnHandle(self, turn_id)
-        self._turn_id = turn_id
-        self._last_agent_message = None
-        self._after_prompt = False
-        self._late_reported = False
-        self._active = handle
-        handle.task = loop.create_task(self._run(handle, blocks), name=f"acp-prompt-{turn_id}")
+        with self._start_lock:
+            active = self.active_turn
+            if active is not None or self._starting:
+                raise AcpError(
+                    f"a prompt is already running in ACP session {self.session_id} "
+                    f"({active.turn_id if active is not None else 'starting'}); await it or call "
+                    f"session.interrupt() first"
+                )
+            self._starting = True
+        try:
+            self.agent._require_running()
+            loop = asyncio.get_running_loop()
+            turn_id = f"turn-{next(self._turn_ids)}"
+            handle = AcpTurnHandle(self, turn_id)
+            self._turn_id = turn_id
+            self._last_agent_message = None
+            self._after_prompt = False
+            self._late_reported = False
+            self._active = handle
+            handle.task = loop.create_task(self._run(handle, blocks), name=f"acp-prompt-{turn_id}")
+        finally:
+            self._starting = False
         self.emit(TurnStarted(turn_id=turn_id))
+        said = "".join(getattr(b, "text", "") or "" for b in blocks)  # the text blocks: what the person said
+        self._said = said or None
+        if said:
+            self.emit(UserMessage(message=said))
         return handle
 
     needs_model = False
@@ -528,6 +546,9 @@ class AcpSession(BusEventSource):
             self._last_agent_message = text
             self.emit(AgentMessage(message=text))
         elif kind == "user_message_chunk":
+            if text == self._said:
+                self._said = None  # an agent echoing the prompt it was sent: shown once already
+                return
             self.emit(UserMessage(message=text))
 
     def _tool_call(self, update: Any, *, started: bool) -> None:
@@ -618,7 +639,9 @@ class AcpSession(BusEventSource):
         if handle is not None and handle.cancel.cancelled:
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         call_id = tool_call.tool_call_id
-        msg, labels = question_event(call_id=call_id, turn_id=turn_id, tool_call=tool_call, options=options)
+        msg, labels = question_event(
+            call_id=call_id, turn_id=turn_id, tool_call=tool_call, options=options, cwd=self.cwd
+        )
         broker = self.frontend_requests
         # The broker lets a newer question replace an older one of the same turn key (as
         # request_user_input does); ACP permission requests may be concurrent, so each

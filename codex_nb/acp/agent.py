@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,11 +23,16 @@ from .client import AcpClient
 from .acp_errors import AcpAuthError, AcpError
 from .agent_process import STREAM_LIMIT, AgentProcess, describe_exit
 from .acp_session import AcpSession
+from .listing import SessionListing
 from .transport import CheckedTransport
 
 log = logging.getLogger("codex_nb.acp")
 
 AUTH_REQUIRED = -32000
+LIST_LIMIT = 10_000
+"""The most sessions ``list_sessions()`` reads by default (an agent's pages may never end)."""
+LIST_BUDGET = 30.0
+"""Seconds ``list_sessions()`` spends paging by default."""
 CLIENT_NAME = "codex_nb"
 
 
@@ -256,10 +262,25 @@ class AcpAgent:
                 unsubscribe()
         return session
 
-    async def list_sessions(self, cwd: str | Path | None = None, *, max_pages: int = 20) -> list[dict[str, Any]]:
+    async def list_sessions(
+        self,
+        cwd: str | Path | None = None,
+        *,
+        max_pages: int = 20,
+        limit: int = LIST_LIMIT,
+        budget: float = LIST_BUDGET,
+    ) -> SessionListing:
         """``session/list``: the sessions the agent keeps (for ``cwd`` when given), newest first as it
-        answers, each ``{session_id, cwd, title, updated_at}``; every page up to ``max_pages``. An
-        agent whose ``sessionCapabilities.list`` is off gets an ``AcpError`` saying so."""
+        answers, each ``{session_id, cwd, title, updated_at}``; page after page until the agent's
+        cursor ends, ``limit`` rows were read, ``max_pages`` pages or ``budget`` seconds were spent
+        (``SessionListing.stopped`` says which). A first page that does not come within ``budget``
+        is an ``AcpError``. An agent whose ``sessionCapabilities.list`` is off gets an ``AcpError``
+        saying so."""
+        if limit < 1 or max_pages < 1 or not budget > 0:
+            raise ValueError(
+                f"list_sessions needs limit >= 1, max_pages >= 1 and budget > 0 seconds, "
+                f"got limit={limit!r}, max_pages={max_pages!r}, budget={budget!r}"
+            )
         await self.start(_directory(None))
         capabilities = getattr(self.info.agent_capabilities, "session_capabilities", None)
         if getattr(capabilities, "list", None) is None:
@@ -270,18 +291,35 @@ class AcpAgent:
         where = None if cwd is None else os.path.abspath(str(cwd))  # noqa: ASYNC240  a filter, no I/O
         found: list[dict[str, Any]] = []
         cursor: str | None = None
-        for _ in range(max_pages):
-            page = await self._authenticated(
-                lambda after=cursor: self._conn.list_sessions(cwd=where, cursor=after), "session/list"
-            )
+        deadline = time.monotonic() + budget
+        for pages in range(max_pages):
+            left = deadline - time.monotonic()
+            try:
+                if left <= 0:
+                    raise TimeoutError
+                page = await asyncio.wait_for(
+                    self._authenticated(
+                        lambda after=cursor: self._conn.list_sessions(cwd=where, cursor=after), "session/list"
+                    ),
+                    left,
+                )
+            except TimeoutError:
+                if pages == 0:
+                    raise AcpError(
+                        f"the ACP agent {self.command} did not answer session/list within {budget:g} s; "
+                        f"try again, or pass a larger budget= to list_sessions"
+                    ) from None
+                return SessionListing(found, stopped="time", pages=pages, budget=budget)
             found += [
                 {"session_id": s.session_id, "cwd": s.cwd, "title": s.title, "updated_at": s.updated_at}
-                for s in page.sessions
+                for s in page.sessions[: limit - len(found)]
             ]
             cursor = page.next_cursor
             if not cursor:
-                break
-        return found
+                return SessionListing(found, stopped=None, pages=pages + 1, budget=budget)
+            if len(found) >= limit:
+                return SessionListing(found, stopped="limit", pages=pages + 1, budget=budget)
+        return SessionListing(found, stopped="pages", pages=max_pages, budget=budget)
 
     async def fork_session(self, session_id: str, cwd: str | Path | None = None) -> AcpSession:
         """``session/fork``: a new session that starts from ``session_id``'s conversation."""

@@ -17,6 +17,7 @@ from ..frontend.answer_policy import ENV_VAR
 from ..frontend.requests import Outcome, Settlement
 from ..protocol.frontend import Question, QuestionOption, RequestUserInputEvent
 from .mapping import content_text
+from .permission_details import permission_details
 
 if TYPE_CHECKING:
     from acp.schema import PermissionOption
@@ -35,9 +36,10 @@ class Choice:
 
 
 def question_event(
-    *, call_id: str, turn_id: str, tool_call: Any, options: list[PermissionOption]
+    *, call_id: str, turn_id: str, tool_call: Any, options: list[PermissionOption], cwd: str | None = None
 ) -> tuple[RequestUserInputEvent, dict[str, str]]:
-    """The question to show and a label -> option id map (labels made unique)."""
+    """The question to show and a label -> option id map (labels made unique). With the session's
+    ``cwd``, the question also lists the tool call's paths (marking those outside it), command and diff."""
     labels: dict[str, str] = {}
     choices: list[QuestionOption] = []
     for option in options:
@@ -51,6 +53,8 @@ def question_event(
         t for t in (content_text(getattr(c, "content", None)) for c in getattr(tool_call, "content", None) or []) if t
     ]
     text = f"The agent asks for permission: {title}"
+    if cwd is not None:
+        text += "".join("\n" + line for line in permission_details(tool_call, cwd).lines())
     if details:
         detail = "\n".join(details)
         text += "\n" + (detail if len(detail) <= MAX_DETAIL else detail[:MAX_DETAIL] + "...")

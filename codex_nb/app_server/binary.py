@@ -18,12 +18,15 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
-from .._process import run_sync
+from .._process.capped import run_capped
 from ..errors import CodexNbError
 from .._process.npm_binary import NpmBinary, checked, native_in, pinned_in, resolve
 
 NPM_PACKAGE = "@openai/codex"
-_VERSION_RE = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+# a part longer than 9 digits is no release number (and int() refuses past 4,300 digits)
+_VERSION_RE = re.compile(r"(?<!\d)(\d{1,9})\.(\d{1,9})\.(\d{1,9})(?!\d)")
+_VERSION_OUTPUT_LIMIT = 16 * 1024
+"""Bytes read from ``codex --version`` (it prints one short line); past it the program is killed."""
 # <checkout>/codex_nb/app_server/binary.py: the checkout holds the pinned install
 _CHECKOUT = Path(__file__).resolve().parents[2]
 
@@ -104,22 +107,55 @@ def checked_binary(path: Path) -> Path:
 
 
 def parse_version(text: str) -> tuple[int, int, int] | None:
+    """The first ``X.Y.Z`` in ``text`` (each part at most 9 digits), or None."""
     match = _VERSION_RE.search(text)
     return None if match is None else (int(match[1]), int(match[2]), int(match[3]))
 
 
-@lru_cache(maxsize=16)
 def binary_version(path: Path) -> str:
-    """``codex --version`` -> ``X.Y.Z`` (raises ``CodexBinaryError`` if it cannot be read)."""
+    """``codex --version`` -> ``X.Y.Z`` (raises ``CodexBinaryError`` if it cannot be read).
+
+    Cached by the file's identity (path, inode, size, modification time), not its path alone:
+    after the upgrade an error recommends, the same path reports the new release."""
     try:
-        done = run_sync([str(path), "--version"], timeout=30)
+        info = os.stat(path)
+    except OSError as err:
+        raise CodexBinaryError(f"cannot run {path} --version: {err}; {install_hint()}") from None
+    return _version_of(path, (info.st_ino, info.st_size, info.st_mtime_ns))
+
+
+def _shown(data: bytes) -> str:
+    text = data.decode("utf-8", "replace").strip()
+    return repr(text[:200] + ("..." if len(text) > 200 else ""))
+
+
+@lru_cache(maxsize=16)
+def _version_of(path: Path, identity: tuple[int, int, int]) -> str:
+    try:
+        done = run_capped([str(path), "--version"], timeout=30, limit=_VERSION_OUTPUT_LIMIT)
     except (OSError, subprocess.TimeoutExpired) as err:
         raise CodexBinaryError(f"cannot run {path} --version: {err}; {install_hint()}") from None
-    version = parse_version(done.stdout)
+    if done.overflowed:
+        raise CodexBinaryError(
+            f"{path} --version printed more than {_VERSION_OUTPUT_LIMIT} bytes (it was stopped), "
+            f"not a version: it is not a Codex binary; {install_hint()}"
+        )
+    try:
+        stdout = done.stdout.decode("utf-8")
+    except UnicodeDecodeError as err:
+        bad_at: int | None = err.start
+    else:
+        bad_at = None
+    if bad_at is not None:  # raised here, out of the except: the message says it all
+        raise CodexBinaryError(
+            f"{path} --version printed bytes that are not UTF-8 (at byte {bad_at}: {_shown(done.stdout)}), "
+            f"not a version: it is not a Codex binary; {install_hint()}"
+        )
+    version = parse_version(stdout)
     if done.returncode != 0 or version is None:
         raise CodexBinaryError(
-            f"{path} --version did not print a version (exit {done.returncode}, "
-            f"output {done.stdout.strip()!r} {done.stderr.strip()[:200]!r}); {install_hint()}"
+            f"{path} --version did not print a version X.Y.Z (exit {done.returncode}, "
+            f"output {_shown(done.stdout)} {_shown(done.stderr)}); {install_hint()}"
         )
     return ".".join(map(str, version))
 

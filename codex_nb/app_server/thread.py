@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from .._interrupt import await_interruptibly
 from ..errors import TurnError
-from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, WarningEvent
+from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, UserMessage, WarningEvent
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..events.turn_log import TurnEventLog
@@ -89,6 +89,8 @@ class AppServerTurnHandle:
         self.started: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         """Resolves to the turn id once ``turn/start`` was accepted."""
         self.task: asyncio.Task[AppServerTurnResult] | None = None
+        self.prompt: str | None = None
+        """The person's text, shown (a ``user_message``) once Codex says the turn started; then None."""
         self.killed: str | None = None
         """Why codex_nb killed the server for this turn (it did not answer ``turn/start`` after a Stop)."""
 
@@ -154,6 +156,9 @@ class CodexThread(BusEventSource):
         self._lock = threading.RLock()
         self._revision = itertools.count(1)
         self._active: AppServerTurnHandle | None = None
+        self._starting = False
+        """True while a ``start_turn`` builds its turn (set under ``_lock``): a second caller, from
+        another thread or from code the start runs, is refused, so two turns never both start."""
         self._by_turn: dict[str, AppServerTurnHandle] = {}
         self._completions: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._errored: set[str] = set()
@@ -218,6 +223,16 @@ class CodexThread(BusEventSource):
         mode = self._modes.get(turn_id or "") or self._starting_mode or "default"
         for msg in notification_events(method, params, mode=mode):
             self.emit(msg, turn_id=turn_id)
+        if method == "turn/started" and self._active is not None:
+            self._said(self._active, turn_id)
+
+    def _said(self, handle: AppServerTurnHandle, turn_id: str | None) -> None:
+        """The person's words, once: after ``turn/started`` or the ``turn/start`` answer, whichever
+        comes first (a steer can be answered before ``turn/started``). Codex's own ``userMessage``
+        item stays an item, so they are not shown twice."""
+        prompt, handle.prompt = handle.prompt, None
+        if prompt is not None:
+            self.emit(UserMessage(message=prompt), turn_id=turn_id)
 
     def _turn_completed(self, turn: dict[str, Any]) -> None:
         turn_id = turn["id"]
@@ -259,22 +274,33 @@ class CodexThread(BusEventSource):
             raise TurnError(f"start_turn() takes the user's text (str), got {type(text).__name__}")
         if mode not in MODES:
             raise TurnError(f"mode must be 'default' or 'plan', got {mode!r}")
-        if self.active_turn is not None:
-            raise TurnError(
-                f"turn {self.active_turn.turn_id or '(starting)'} is still running on this thread; "
-                f"await it or call handle.interrupt() before starting another"
-            )
-        self.server.check_open()
-        handle = AppServerTurnHandle(self)
-        params: dict[str, Any] = {"threadId": self.thread_id, "input": [{"type": "text", "text": text}], **overrides}
-        if mode != self._mode:  # Codex keeps a collaboration mode for later turns: switch only on change
-            params["collaborationMode"] = {
-                "mode": mode,
-                "settings": {"model": overrides.get("model") or self.model, "developer_instructions": None},
+        with self._lock:
+            active = self.active_turn
+            if active is not None or self._starting:
+                raise TurnError(
+                    f"turn {(active.turn_id if active is not None else '') or '(starting)'} is still running "
+                    f"on this thread; await it or call handle.interrupt() before starting another"
+                )
+            self._starting = True
+        try:
+            self.server.check_open()
+            handle = AppServerTurnHandle(self)
+            handle.prompt = text
+            params: dict[str, Any] = {
+                "threadId": self.thread_id,
+                "input": [{"type": "text", "text": text}],
+                **overrides,
             }
-            self._mode = mode
-        handle.task = asyncio.ensure_future(self._run_turn(handle, params, mode))
-        self._active = handle
+            if mode != self._mode:  # Codex keeps a collaboration mode for later turns: switch only on change
+                params["collaborationMode"] = {
+                    "mode": mode,
+                    "settings": {"model": overrides.get("model") or self.model, "developer_instructions": None},
+                }
+                self._mode = mode
+            handle.task = asyncio.ensure_future(self._run_turn(handle, params, mode))
+            self._active = handle
+        finally:
+            self._starting = False
         return handle
 
     async def run_turn(self, text: str, *, mode: str = "default", **overrides: Any) -> AppServerTurnResult:
@@ -311,6 +337,7 @@ class CodexThread(BusEventSource):
             self._modes[turn_id] = mode
             self._starting_mode = None
             self._by_turn[turn_id] = handle
+            self._said(handle, turn_id)  # before a steer can be sent: the prompt comes first
             if not handle.started.done():
                 handle.started.set_result(turn_id)
             if handle.turn.cancel.cancelled:  # interrupt() came before the turn id was known
@@ -421,6 +448,7 @@ class CodexThread(BusEventSource):
             "turn/steer",
             {"threadId": self.thread_id, "expectedTurnId": turn_id, "input": [{"type": "text", "text": text}]},
         )
+        self.emit(UserMessage(message=text), turn_id=turn_id)  # accepted: the person's words join the turn
 
     def __repr__(self) -> str:
         return f"<CodexThread {self.thread_id}>"

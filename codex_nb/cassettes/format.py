@@ -3,7 +3,9 @@
 JSONL rather than vcrpy's YAML: one interaction per line diffs well in review, appends
 without rewriting structure, and a line number names the interaction at fault. Every
 line this module writes ends with ``\\n``; a file whose last line has none and does not
-parse was cut off mid-write (an older codex_nb, or a copy that stopped).
+parse was cut off mid-write (an older codex_nb, or a copy that stopped). A line whose JSON
+stops before its object closes was cut too, even when a newline follows (a tool that ends
+every file with one, or more written after the cut): it is named as cut, not as hand-edited.
 
 Version rules: ``FORMAT`` is the format this codex_nb writes; it reads every format in
 ``READABLE``. A newer format says to upgrade codex_nb; an older unreadable one says to
@@ -21,6 +23,8 @@ from typing import Any
 
 from .._version import __version__
 from ..errors import CassetteError
+from pydantic_core import from_json
+
 from ..protocol.wire import loads
 
 FORMAT = 1
@@ -91,7 +95,9 @@ def parse(
         except ValueError:
             if not raw.strip():
                 continue  # a blank line (hand-edited) holds nothing
-            raise _bad_line(path, number, truncated=number == last and not complete) from None
+            raise _bad_line(
+                path, number, truncated=number == last and not complete, cut=_cut_short(raw), last=number == last
+            ) from None
         if type(obj) is not dict:
             raise CassetteError(
                 f"cassette {path}, line {number}: an interaction must be a JSON object, got "
@@ -110,10 +116,16 @@ def parse(
     return header, interactions
 
 
-def _bad_line(path: Path, number: int, *, truncated: bool) -> CassetteError:
-    if truncated:
+def _bad_line(path: Path, number: int, *, truncated: bool, cut: bool = False, last: bool = True) -> CassetteError:
+    if truncated or cut:
+        if truncated:
+            how = "the file ends mid-line"
+        elif last:
+            how = "its JSON stops before the object closes, the rest of the line is missing"
+        else:
+            how = "its JSON stops before the object closes and more lines follow it"
         return CassetteError(
-            f"cassette {path} is truncated at line {number} (the file ends mid-line: a write or copy was cut "
+            f"cassette {path} is truncated at line {number} ({how}: a write or copy was cut "
             f"off); restore it from git or re-record it with record_mode='all'",
             path=path,
             line=number,
@@ -126,6 +138,24 @@ def _bad_line(path: Path, number: int, *, truncated: bool) -> CassetteError:
     )
 
 
+def _cut_short(raw: bytes) -> bool:
+    """True when ``raw`` is the start of a JSON object whose end is missing (the line was cut)."""
+    body = raw.rstrip()
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as err:
+        if err.reason != "unexpected end of data":
+            return False
+        body = body[: err.start]  # the cut fell inside a character
+    if not body.lstrip().startswith(b"{"):
+        return False
+    try:
+        from_json(body)
+    except ValueError as err:
+        return str(err).startswith("EOF while parsing")
+    return False
+
+
 def _header(raw: bytes, *, path: Path, kind: str, last: bool) -> Header:
     try:
         obj = json.loads(raw)
@@ -134,6 +164,8 @@ def _header(raw: bytes, *, path: Path, kind: str, last: bool) -> Header:
     if not isinstance(obj, dict) or HEADER_KEY not in obj:
         if last and raw.lstrip().startswith(b"{"):
             raise _bad_line(path, 1, truncated=True)
+        if _cut_short(raw):
+            raise _bad_line(path, 1, truncated=False, cut=True, last=last)
         raise CassetteError(
             f"cassette {path} is not a codex_nb cassette: line 1 is not its header "
             f'{{"{HEADER_KEY}": {FORMAT}, "kind": ...}}{_foreign_hint(raw)}. Point cassette= at a file '

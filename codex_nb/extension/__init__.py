@@ -11,12 +11,14 @@ Modules:
 
 * ``attachments_view``: the Attachments block of a ``%%codex --cells/--vars`` turn.
 * ``context``: cells, outputs and variables attached to a prompt, bounded.
+* ``image_bytes``: the check an image's bytes pass before they go to an agent.
 * ``magic_files``: files a magic reads, through the bounded reader.
 * ``magics``: ``%%codex`` and the line magics.
 * ``panel``: the side-panel checklist and Stop control.
 * ``sources``: the model and runner behind a ``%%codex`` cell.
 * ``state``: the extension's sessions, turns and widgets in one kernel.
 * ``turn_view``: the box of live widgets a ``%%codex`` cell shows.
+* ``value_summary``: bounded summaries of notebook values (frames, arrays, any repr).
 
 Layer: the top, with ``render/``, ``widgets/``, ``extension/`` and ``agent_server/``, which may import
 one another; it may import every layer below, and no lower layer imports it.

@@ -3,9 +3,12 @@
 ``%%codex --cells 3,5-7 --outputs --vars df,fig`` reads what the kernel already holds: the
 sources IPython keeps by execution count (``In``), the results it keeps (``Out``) and the
 notebook's variables. Everything is bounded before it is sent, since a cell may hold anything:
-a text at most ``MAX_TEXT`` characters (the cut is said), a DataFrame as its first ``TABLE_ROWS``
-rows (``head`` reads no more of a 500 MB frame than that), a value by ``reprlib`` (which never
-walks a whole container), at most ``MAX_IMAGES`` images of at most ``MAX_IMAGE_BYTES`` each.
+a text at most ``MAX_TEXT`` characters (the cut is said), a value by its bounded summary
+(``value_summary``: a DataFrame by its first rows, a Series, an array, a polars frame), at most
+``MAX_IMAGES`` images, each checked by its bytes (``image_bytes``: decodable, of the type it is
+sent as, at most ``MAX_IMAGE_BYTES``; one that is not is left out, and the note says why), at
+most ``MAX_CELLS`` cells and ``MAX_TOTAL`` characters in all. ``bounded`` enforces the caps,
+and runs again where the prompt is built (``turn_input``), whatever the attachments came from.
 
 How it reaches the agent depends on what the agent takes: the real Codex gets images as input
 images (``{"type": "image", "url": "data:..."}``), an ACP agent whose ``promptCapabilities.image``
@@ -17,18 +20,17 @@ from __future__ import annotations
 
 import base64
 import io
-import reprlib
+import weakref
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from dataclasses import dataclass
+from .image_bytes import MAX_IMAGE_BYTES, ImageRefused, check, data_url, from_base64, too_large
+from .value_summary import safe_str, summarize
 
 MAX_TEXT = 4_000
 MAX_TOTAL = 40_000
-TABLE_ROWS = 20
 MAX_IMAGES = 4
-MAX_IMAGE_BYTES = 2_000_000
 MAX_CELLS = 50
 
 
@@ -79,30 +81,43 @@ class Attachments:
         return "\n\n".join(parts)
 
     def summary(self) -> str:
-        """One line per attachment (the transcript's Attachments block)."""
-        return "\n".join(f"📎 {a.label}" + (" (cut)" if a.truncated else "") for a in self.items)
+        """One line per attachment (the transcript's Attachments block), in plain text: an emoji
+        (a paperclip) is an empty box where no emoji font is installed."""
+        return "\n".join(f"- {a.label}" + (" (cut)" if a.truncated else "") for a in self.items)
 
 
 def parse_cells(spec: str) -> list[int]:
-    """``"3,5-7"`` -> ``[3, 5, 6, 7]`` (execution counts, as IPython numbers them)."""
-    out: list[int] = []
-    for part in spec.split(","):
-        part = part.strip()
-        if not part:
-            continue
+    """``"3,5-7"`` -> ``[3, 5, 6, 7]`` (execution counts, as IPython numbers them; each once, in the
+    order named). More than ``MAX_CELLS`` is refused from the bounds, before any range is expanded."""
+    out: dict[int, None] = {}
+    parts = [part.strip() for part in spec.split(",") if part.strip()]
+    if len(parts) > MAX_CELLS:
+        raise ContextError(f"--cells {_shown(spec)}: at most {MAX_CELLS} cells at once ({len(parts):,} are named)")
+    for part in parts:
         first, sep, last = part.partition("-")
         try:
             lo, hi = int(first), int(last) if sep else int(first)
         except ValueError:
             raise ContextError(
-                f"--cells {spec!r}: give execution counts like 3,5-7 (the numbers in In [n]), not {part!r}"
+                f"--cells {_shown(spec)}: give execution counts like 3,5-7 (the numbers in In [n]), not {_shown(part)}"
             ) from None
         if lo < 1 or hi < lo:
-            raise ContextError(f"--cells {spec!r}: {part!r} is not a range of execution counts (n >= 1, low-high)")
-        out.extend(range(lo, hi + 1))
+            raise ContextError(
+                f"--cells {_shown(spec)}: {_shown(part)} is not a range of execution counts (n >= 1, low-high)"
+            )
+        if hi - lo + 1 > MAX_CELLS:
+            raise ContextError(
+                f"--cells {_shown(spec)}: {_shown(part)} is {hi - lo + 1:,} cells; at most {MAX_CELLS} at once"
+            )
+        out.update(dict.fromkeys(range(lo, hi + 1)))
         if len(out) > MAX_CELLS:
-            raise ContextError(f"--cells {spec!r}: at most {MAX_CELLS} cells at once")
-    return out
+            raise ContextError(f"--cells {_shown(spec)}: at most {MAX_CELLS} cells at once")
+    return list(out)
+
+
+def _shown(text: str) -> str:
+    """A spec in an error message, quoted and cut (a typo may be a megabyte long)."""
+    return repr(text) if len(text) <= 80 else repr(text[:80]) + f"… ({len(text):,} characters)"
 
 
 def _cut(text: str, notes: list[str], label: str) -> tuple[str, bool]:
@@ -112,13 +127,9 @@ def _cut(text: str, notes: list[str], label: str) -> tuple[str, bool]:
     return text[:MAX_TEXT] + f"\n… [{len(text) - MAX_TEXT:,} more characters]", True
 
 
-_REPR = reprlib.Repr()
-_REPR.maxstring = _REPR.maxother = 2 * MAX_TEXT  # reprlib bounds the work, _cut the text (saying so)
-_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 50
-
-
 def _png(value: Any) -> bytes | None:
-    """PNG bytes of a figure or of anything with ``_repr_png_`` (None if it is neither)."""
+    """PNG bytes of a figure or of anything with ``_repr_png_`` (None if it is neither, or if its
+    ``_repr_png_`` returns None, as IPython allows); raises whatever they raise."""
     if callable(getattr(value, "savefig", None)):
         buf = io.BytesIO()
         value.savefig(buf, format="png", dpi=72)
@@ -126,29 +137,54 @@ def _png(value: Any) -> bytes | None:
     repr_png = getattr(value, "_repr_png_", None)
     if callable(repr_png) and not isinstance(value, type):
         data = repr_png()
-        return data if isinstance(data, bytes) else None
+        if data is None:
+            return None
+        if isinstance(data, str):  # IPython also takes base64 text
+            return from_base64(data, "image/png")
+        if not isinstance(data, (bytes, bytearray)):
+            raise ImageRefused(f"its _repr_png_ returned {type(data).__name__}, not bytes")
+        return bytes(data)
     return None
 
 
 def describe(name: str, value: Any, notes: list[str]) -> Attachment:
-    """One value as an attachment: a DataFrame as a bounded table, a figure as an image, else its
-    type and bounded repr."""
+    """One value as an attachment: a figure or anything with ``_repr_png_`` as a checked PNG image,
+    else its bounded summary (``value_summary``). Never raises: an image that fails its check, or a
+    summary that fails, is said in ``notes`` and the value goes as what could be read of it."""
     kind = type(value).__name__
-    png = _png(value)
+    left_out = ""
+    try:
+        png = _png(value)
+        if png is not None:
+            check(png, "image/png")
+    except ImageRefused as refused:
+        left_out, png = str(refused), None
+    except Exception as err:  # noqa: BLE001  (a library's savefig or _repr_png_ may raise anything)
+        left_out, png = f"making it raised {type(err).__name__}: {safe_str(err)}", None
     if png is not None:
         label = f"{name}: {kind} (image)"
-        if len(png) > MAX_IMAGE_BYTES:
-            notes.append(f"{label} is {len(png):,} bytes, more than {MAX_IMAGE_BYTES:,}: sent as text only")
-            return Attachment(kind="variable", label=label, text=f"{kind} (image too large to attach)")
         url = "data:image/png;base64," + base64.b64encode(png).decode()
-        return Attachment(kind="image", label=label, text=f"an image ({kind}, {len(png):,} bytes of PNG)", image=url)
-    shape = getattr(value, "shape", None)
-    if callable(getattr(value, "head", None)) and callable(getattr(value, "to_string", None)) and shape is not None:
-        table = value.head(TABLE_ROWS).to_string(max_cols=20, max_colwidth=60)
-        text, cut = _cut(f"{kind} of shape {tuple(shape)}; first {TABLE_ROWS} rows:\n{table}", notes, name)
-        return Attachment(kind="variable", label=f"{name}: {kind} {tuple(shape)}", text=text, truncated=cut)
-    text, cut = _cut(_REPR.repr(value), notes, name)
-    return Attachment(kind="variable", label=f"{name}: {kind}", text=text, truncated=cut)
+        return _image(label, f"an image ({kind}, {len(png):,} bytes of PNG)", url)
+    summary = summarize(value)
+    said = summary.text
+    if left_out:
+        notes.append(f"{name}: its image was left out: {left_out}")
+        said = f"(its image was left out: {left_out})\n{said}"
+    if summary.note is not None:
+        notes.append(f"{name}: {summary.note}")
+    text, cut = _cut(said, notes, name)
+    return Attachment(kind="variable", label=f"{name}: {summary.kind}", text=text, truncated=cut)
+
+
+_CHECKED: weakref.WeakSet[Attachment] = weakref.WeakSet()
+"""Image attachments whose bytes were checked, so ``bounded`` (run again at the prompt) does not
+inflate the same pixels twice."""
+
+
+def _image(label: str, text: str, url: str) -> Attachment:
+    attachment = Attachment(kind="image", label=label, text=text, image=url)
+    _CHECKED.add(attachment)
+    return attachment
 
 
 def collect(
@@ -194,13 +230,34 @@ def collect(
 
 
 def bounded(found: Attachments) -> Attachments:
-    """``found`` within the bounds one prompt may carry: images past ``MAX_IMAGES`` go as text (said
-    in ``notes``); more than ``MAX_TOTAL`` characters raises ``ContextError``."""
-    images = found.images
-    if len(images) > MAX_IMAGES:
-        found.notes.append(f"{len(images)} images: only the first {MAX_IMAGES} are attached as images")
-        keep = {id(a) for a in images[:MAX_IMAGES]}
-        found.items = [a if a.image is None or id(a) in keep else _as_text(a) for a in found.items]
+    """``found`` within the bounds one prompt may carry, whatever made it: an image whose bytes fail
+    their check goes as text, images past ``MAX_IMAGES`` go as text (both said in ``notes``); more
+    than ``MAX_CELLS`` cells or ``MAX_TOTAL`` characters raises ``ContextError``."""
+    items: list[Attachment] = []
+    kept = extra = 0
+    for a in found.items:
+        if a.image is not None and kept >= MAX_IMAGES:  # not even checked: it goes as text anyway
+            extra += 1
+            a = _as_text(a)
+        elif a.image is not None and a not in _CHECKED:
+            try:
+                data_url(a.image)
+            except ImageRefused as refused:
+                found.notes.append(f"{a.label} was left out: {refused}")
+                a = Attachment(kind="variable", label=a.label, text=f"(image left out: {refused})")
+            else:
+                _CHECKED.add(a)
+        kept += a.image is not None
+        items.append(a)
+    found.items = items
+    if extra:
+        found.notes.append(f"{kept + extra} images: only the first {MAX_IMAGES} are attached as images")
+    cells = sum(1 for a in found.items if a.kind == "cell")
+    if cells > MAX_CELLS:
+        raise ContextError(
+            f"the attachments hold {cells} cells, more than the {MAX_CELLS} one prompt may carry; attach fewer "
+            "cells (%codex_attachments lists those Send to agent attached, --clear drops them)"
+        )
     total = sum(len(a.text) for a in found.items)
     if total > MAX_TOTAL:
         raise ContextError(
@@ -247,23 +304,18 @@ def _outputs(cell: dict[str, Any], label: str, notes: list[str]) -> list[Attachm
             texts.append(f"{output.get('ename', 'Error')}: {output.get('evalue', '')}")
         elif kind in ("execute_result", "display_data"):
             data = output.get("data") or {}
-            mime = next((m for m in IMAGE_TYPES if isinstance(data.get(m), str)), None)
-            if mime is not None:
-                raw = str(data[mime]).replace("\n", "")
-                size = len(raw) * 3 // 4 - (len(raw) - len(raw.rstrip("=")))
+            mime = next((m for m in IMAGE_TYPES if m in data), None)
+            if mime is not None:  # its bytes are checked by bounded (not past MAX_IMAGES: those go as text)
                 what = f"image of the output of {label}"
-                if size > MAX_IMAGE_BYTES:
-                    notes.append(f"{what} is {size:,} bytes, more than {MAX_IMAGE_BYTES:,}: sent as text only")
-                    texts.append(f"({mime} image too large to attach)")
+                raw = "".join(data[mime].split()) if isinstance(data[mime], str) else None
+                size = len(raw) * 3 // 4 - (len(raw) - len(raw.rstrip("="))) if raw is not None else 0
+                if raw is None or size > MAX_IMAGE_BYTES:
+                    why = "its data is not base64 text" if raw is None else too_large(size)
+                    notes.append(f"the {mime} {what} was left out: {why}")
+                    texts.append(f"({mime} image left out: {why})")
                 else:
-                    images.append(
-                        Attachment(
-                            kind="image",
-                            label=what,
-                            text=f"an image ({mime}, {size:,} bytes) shown as the output of {label}",
-                            image=f"data:{mime};base64,{raw}",
-                        )
-                    )
+                    text = f"an image ({mime}, {size:,} bytes) shown as the output of {label}"
+                    images.append(Attachment(kind="image", label=what, text=text, image=f"data:{mime};base64,{raw}"))
             if "text/plain" in data:
                 texts.append(_joined(data["text/plain"]))
     out: list[Attachment] = []
@@ -283,8 +335,10 @@ def _as_text(a: Attachment) -> Attachment:
 
 def turn_input(source: Any, kind: str, message: str, found: Attachments) -> tuple[Any, dict[str, Any]]:
     """``(text_or_blocks, start_turn options)`` for ``source`` of ``kind`` (``app_server``, ``acp``,
-    ``session``): images as the agent takes them, else described in text (and said in ``notes``)."""
-    images = found.images
+    ``session``): images as the agent takes them, else described in text (and said in ``notes``).
+    Every cap of ``bounded`` is enforced here again, where the prompt is built, whatever assembled
+    ``found`` (``ContextError`` past ``MAX_CELLS`` cells or ``MAX_TOTAL`` characters)."""
+    images = bounded(found).images
     if kind == "app_server" and images:
         text = found.prompt(message, images=True)
         items = [{"type": "text", "text": text}] + [{"type": "image", "url": a.image} for a in images]

@@ -180,7 +180,7 @@ class PlanPanel:
 
     def show_attached(self, line: str) -> None:
         """Show ``line`` (``2 cells attached``) under the header; ``""`` hides it."""
-        self.attached.value = f'<div class="cx-plan-panel-attached">📎 {html.escape(line)}</div>' if line else ""
+        self.attached.value = f'<div class="cx-plan-panel-attached">{html.escape(line)}</div>' if line else ""
 
     def follow(self, source: Any, *, label: str) -> None:
         """Show ``source`` from now on (no-op if it is already the one shown)."""

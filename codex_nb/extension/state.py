@@ -197,6 +197,11 @@ class KernelAgent:
         ``MAX_TOTAL`` characters (nothing is kept then)."""
         from .context import MAX_CELLS, ContextError, notebook_cells
 
+        if selected is not None and len(cells) > selected:  # a page that says fewer than it sends
+            raise ContextError(
+                f"the page sent {len(cells)} cells but said {selected} were selected; nothing was attached: "
+                "select the cells again and run Send to agent again"
+            )
         count = len(cells) if selected is None else selected
         if count > MAX_CELLS:
             raise ContextError(

@@ -57,10 +57,14 @@ class TurnView(FinalStateFallback, ipywidgets.VBox):
         prompts or outcome line of one turn."""
         self.title = title
         self.controls = TurnControls(source)
-        self.checklist = PlanChecklist(source)
+        # a turn's view starts empty: the session's previous plan beside "Turn: running" would say
+        # the new turn had already finished it
+        self.checklist = PlanChecklist(source, only_active_turn=turn)
         self.transcript = Transcript(source) if turn else None
         self.prompts = PromptsWidget(source) if turn and hasattr(source, "frontend_requests") else None
-        self.outcome = ipywidgets.Label(value="Turn running…" if turn else "")
+        # empty while the turn runs (the controls say "running"), so no saved or lagging view of
+        # it can say "running" beside a finished turn
+        self.outcome = ipywidgets.Label(value="")
         self.outcome.add_class("cx-turn-outcome")
         parts = [
             self.controls,
@@ -106,11 +110,13 @@ class TurnView(FinalStateFallback, ipywidgets.VBox):
 
     def text(self) -> str:
         lines = [self.title, *(part.text() for part in self.parts())]
-        return "\n".join([*lines, self.outcome.value] if self.outcome in self.children else lines)
+        return "\n".join(
+            [*lines, self.outcome.value] if self.outcome in self.children and self.outcome.value else lines
+        )
 
     def html(self) -> str:
         body = "".join(part.html() for part in self.parts())
-        if self.outcome in self.children:
+        if self.outcome in self.children and self.outcome.value:
             body += f"<div>{html.escape(self.outcome.value)}</div>"
         return f'<div class="cx-turn-view-static"><div><b>{html.escape(self.title)}</b></div>{body}</div>'
 

@@ -2,7 +2,9 @@
 
 ``start()`` spawns the owner task, which enters the transport (stdio subprocess or
 streamable HTTP) and ``ClientSession``, runs ``initialize`` and ``tools/list``, then
-waits until ``stop()``. Calls run from any task on the same loop. The connection's
+waits until ``stop()``. As in Codex, ``startup_timeout_sec`` bounds each of those steps on
+its own, and the SDK's first import (seconds on a loaded machine) happens in a worker
+thread before any clock starts: a server is never failed for the client's own slowness. Calls run from any task on the same loop. The connection's
 ``status`` is what people see: ``starting``, ``ready``, ``failed`` (did not start:
 bad command, garbage on stdout, startup timeout), ``crashed`` (the transport closed
 after start), ``stopped``. A failed or crashed server can be ``restart()``ed.
@@ -43,6 +45,42 @@ class ListingTooLarge(Exception):
     """A ``tools/list`` beyond Codex's bounds: the server does not start (or keeps its old tools)."""
 
 
+class StartupTimedOut(Exception):
+    """One startup step (transport, ``initialize``, ``tools/list``) outlasted ``startup_timeout_sec``."""
+
+
+_sdk_imported = False
+
+
+def _import_sdk() -> None:
+    from mcp.client.stdio import stdio_client  # noqa: F401
+    from mcp.client.streamable_http import streamable_http_client  # noqa: F401
+    from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: F401
+    from mcp.shared.exceptions import MCPError  # noqa: F401
+    from mcp.types import PaginatedRequestParams  # noqa: F401
+
+    from .lenient import lenient_session_class
+
+    lenient_session_class()
+
+
+async def import_sdk() -> None:
+    """Import the ``mcp`` SDK off the event loop, once: its first import took longer than a
+    startup timeout on a loaded machine, and counted against the first server to start."""
+    global _sdk_imported
+    if not _sdk_imported:
+        await asyncio.to_thread(_import_sdk)
+        _sdk_imported = True
+
+
+def startup_timeout_message(name: str, seconds: float) -> str:
+    """Codex's words for a server that did not start in time (``codex-mcp``), on one line."""
+    return (
+        f"MCP client for `{name}` timed out after {seconds:g} seconds. Add or adjust "
+        f"`startup_timeout_sec` in your config.toml: [mcp_servers.{name}] startup_timeout_sec = XX"
+    )
+
+
 class McpConnection:
     def __init__(
         self,
@@ -79,25 +117,30 @@ class McpConnection:
 
     # -- lifecycle ------------------------------------------------------------------
     async def start(self) -> None:
-        """Start and wait for ``initialize`` + ``tools/list`` (bounded by ``startup_timeout_sec``).
+        """Start and wait for ``initialize`` + ``tools/list`` (each bounded by ``startup_timeout_sec``).
 
         Never raises for a broken server: ``status`` becomes ``failed`` and ``error`` says why."""
         if self._owner is not None and not self._owner.done():
             return
         self._set_status("starting")
         self.error = None
+        await import_sdk()  # before the clock: the first import is the client's cost, not the server's
+        if self._owner is not None and not self._owner.done():
+            return  # a concurrent start() got there during the import
         ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._stop = asyncio.Event()
-        self._owner = asyncio.ensure_future(self._own(ready))
+        self._owner = owner = asyncio.ensure_future(self._own(ready))
         try:
-            await asyncio.wait_for(asyncio.shield(ready), self.config.startup_timeout_sec)
-        except asyncio.TimeoutError:
+            # every step in the owner is bounded; the owner ending without an answer is a failure too
+            await asyncio.wait([ready, owner], return_when=asyncio.FIRST_COMPLETED)
+            if not ready.done():
+                raise RuntimeError("the connection task ended before the server started")
+            ready.result()
+        except StartupTimedOut:
             await self._cancel_owner()
             self._fail(
                 "failed",
-                f"MCP client for `{self.config.name}` timed out after "
-                f"{self.config.startup_timeout_sec:g} seconds while starting"
-                f"{self._stderr_tail()}",
+                startup_timeout_message(self.config.name, self.config.startup_timeout_sec) + self._stderr_tail(),
             )
         except Exception as err:  # the owner reported why it could not start
             await self._cancel_owner()
@@ -141,15 +184,18 @@ class McpConnection:
 
         try:
             async with contextlib.AsyncExitStack() as stack:
-                read, write = await self._open_transport(stack)
+                async with self._step():
+                    read, write = await self._open_transport(stack)
                 options: dict[str, Any] = {"message_handler": self._on_message}
                 if self._elicitation_callback is not None:
                     options["elicitation_callback"] = self._elicitation_callback
                 session = await stack.enter_async_context(lenient_session_class()(read, write, **options))
-                init = await session.initialize()
+                async with self._step():
+                    init = await session.initialize()
                 self.instructions = init.instructions
                 self.server_name = init.server_info.name
-                self.tools = await self._list_tools(session)
+                async with self._step():
+                    self.tools = await self._list_tools(session)
                 self._session = session
                 self._set_status("ready")
                 if not ready.done():
@@ -160,7 +206,7 @@ class McpConnection:
             raise
         except BaseException as err:  # noqa: BLE001 -- a server's failure must never escape into the kernel
             if not ready.done():
-                kind = ListingTooLarge if _leaves(err, ListingTooLarge) else Exception
+                kind = next((k for k in (ListingTooLarge, StartupTimedOut) if _leaves(err, k)), Exception)
                 ready.set_exception(kind(_describe(err)))
             elif self.status == "ready":
                 self._fail("crashed", f"MCP server `{self.config.name}` stopped: {_describe(err)}")
@@ -168,6 +214,16 @@ class McpConnection:
             self._session = None
             if self.status == "ready" and self._stop is not None and not self._stop.is_set():
                 self._fail("crashed", f"MCP server `{self.config.name}` closed its connection{self._stderr_tail()}")
+
+    @contextlib.asynccontextmanager
+    async def _step(self) -> Any:
+        """One startup step, bounded by ``startup_timeout_sec`` as Codex bounds each (in this task:
+        the SDK's cancel scopes must be left in the task that entered them)."""
+        try:
+            async with asyncio.timeout(self.config.startup_timeout_sec):
+                yield
+        except TimeoutError:
+            raise StartupTimedOut(startup_timeout_message(self.config.name, self.config.startup_timeout_sec)) from None
 
     async def _open_transport(self, stack: contextlib.AsyncExitStack) -> tuple[Any, Any]:
         config = self.config

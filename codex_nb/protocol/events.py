@@ -73,6 +73,15 @@ class AgentMessage(EventMsg):
     message: str
 
 
+class UserMessage(EventMsg):
+    """Codex's ``user_message``: what the person said, as it was sent (a prompt, steered input, a
+    comment from the plan widget, a queued ACP prompt) or as an agent replays it; every source
+    emits it, so a transcript shows both sides of the conversation."""
+
+    type: Literal["user_message"] = "user_message"
+    message: str
+
+
 class AgentMessageDelta(EventMsg):
     """``agent_message_delta``: a chunk of the assistant's streamed reply (Codex core event)."""
 

@@ -31,6 +31,7 @@ from ..protocol.events import (
     TurnAborted,
     TurnComplete,
     TurnStarted,
+    UserMessage,
 )
 from .rollout import Rollout, RolloutTurn, read_rollout
 
@@ -177,7 +178,10 @@ class RolloutReplay(BusEventSource):
             if owner is not None and owner != turn_id:
                 continue
             kind = item.get("type")
-            if kind == "message" and item.get("role") == "assistant":
+            said = _user_text(item) if kind == "message" and item.get("role") == "user" else None
+            if said:
+                msgs.append(UserMessage(message=said))  # the prompt, and steered input where it joined
+            elif kind == "message" and item.get("role") == "assistant":
                 text = "".join(
                     str(part.get("text", "")) for part in item.get("content") or [] if isinstance(part, dict)
                 )

@@ -252,7 +252,10 @@ class Session(BusEventSource, SessionHooksMixin):
         """Per-thread, monotonic revision of ``plan_update`` events."""
         self._active: TurnHandle | None = None
         self._start_lock = threading.Lock()
-        """Checking for a running turn and starting one is atomic: two threads never both start."""
+        """Guards ``_starting``: checking for a running turn and claiming the start is atomic."""
+        self._starting = False
+        """True while a ``start_turn`` builds its turn: a second caller (another thread, or code
+        that the start runs) is refused, so two threads never both start."""
         self._closed = False
         self.frontend_requests = FrontendRequests()
         self.time_reminder = CurrentTimeReminder(self.config)
@@ -496,11 +499,14 @@ class Session(BusEventSource, SessionHooksMixin):
         with self._start_lock:
             if self._closed:
                 raise TurnError("this session is closed (aclose() ran); create a new cx.Session() for another turn")
-            if self.active_turn is not None:
+            active = self.active_turn
+            if active is not None or self._starting:
                 raise TurnError(
-                    f"turn {self.active_turn.turn_id} is still running on this session; await it or "
-                    f"call handle.interrupt() before starting another"
+                    f"turn {active.turn_id if active is not None else '(starting)'} is still running on this "
+                    f"session; await it or call handle.interrupt() before starting another"
                 )
+            self._starting = True
+        try:
             turn = self._new_turn(_mode(mode))
             self.code_mode.terminate_cells_on_cancel(turn)
             runner = TurnRunner(
@@ -516,6 +522,8 @@ class Session(BusEventSource, SessionHooksMixin):
             handle = TurnHandle(self, turn, asyncio.ensure_future(self._run_collecting(runner, turn.turn_id)))
             self._active = handle
             handle.task.add_done_callback(lambda _: self._release(handle))
+        finally:
+            self._starting = False
         return handle
 
     async def _run_collecting(self, runner: TurnRunner, turn_id: str) -> TurnResult:

@@ -15,7 +15,16 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
 from ..errors import CassetteError, ModelError, ScriptedModelError
-from ..protocol.events import AgentMessage, ErrorEvent, Event, TurnAborted, TurnComplete, TurnStarted, WarningEvent
+from ..protocol.events import (
+    AgentMessage,
+    ErrorEvent,
+    Event,
+    TurnAborted,
+    TurnComplete,
+    TurnStarted,
+    UserMessage,
+    WarningEvent,
+)
 from ..protocol.items import developer_message, malformed_item, message_text, user_message
 from ..protocol.model import Model, ModelRequest
 from ..protocol.model_stream import TokenCount, TokenUsage, TokenUsageInfo
@@ -116,6 +125,7 @@ class TurnRunner:
     async def run(self) -> TurnResult:
         turn = self.turn
         turn.emit(TurnStarted(turn_id=turn.turn_id, collaboration_mode_kind=str(turn.mode)))
+        turn.emit(UserMessage(message=self.user_text))
         self.history.append(user_message(self.user_text))
         # Items a tool adds beside its output (Code Mode notify): Codex 0.169 records them
         # after the outputs of the step that produced them (conformance cm_notify).
@@ -151,6 +161,7 @@ class TurnRunner:
         while not cancel.cancelled:
             if pending_input.pending:
                 for text in pending_input.drain():  # steered input joins before the next request
+                    turn.emit(UserMessage(message=text))
                     history.append(user_message(text))
             if window.new_context_requested:
                 self._start_new_context_window()

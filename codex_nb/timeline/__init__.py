@@ -21,7 +21,16 @@ below, and no lower layer imports it.
 
 from .answer_records import PlanAnswerError, PlanSuggestion, ProposalAnswer, StepComment
 from .answers import PlanAnswers
-from .records import DroppedRevision, PlanDiff, PlanProposal, PlanRevision, PlanStep, SourceKind, StepChange
+from .records import (
+    ConversationMessage,
+    DroppedRevision,
+    PlanDiff,
+    PlanProposal,
+    PlanRevision,
+    PlanStep,
+    SourceKind,
+    StepChange,
+)
 from .recorder import PlanTimeline
 from .why import NoPlan
 
@@ -32,6 +41,7 @@ __all__ = [
     "PlanAnswers",
     "PlanDiff",
     "PlanProposal",
+    "ConversationMessage",
     "PlanRevision",
     "PlanStep",
     "PlanSuggestion",

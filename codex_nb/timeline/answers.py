@@ -174,12 +174,14 @@ class PlanAnswers:
     @property
     def proposal(self) -> PlanProposal | None:
         """The proposed plan waiting for a decision: the newest one whose turn ended with it, if no
-        decision was given on it yet."""
+        decision on it was delivered yet (one that failed to send, e.g. with no model or the source
+        closed, leaves it open: the person can approve or revise it again)."""
         proposals = self.timeline.proposals
         if not proposals or not proposals[-1].awaiting_decision:
             return None
         latest = proposals[-1]
-        return None if any(d.proposal_index == latest.index for d in self.decisions) else latest
+        answered = any(d.proposal_index == latest.index and d.delivery != "failed" for d in self.decisions)
+        return None if answered else latest
 
     def on_change(self, fn: Callable[[], object]) -> Callable[[], None]:
         """Call ``fn()`` whenever an answer is added or moves on; returns a remover."""
@@ -381,10 +383,16 @@ class PlanAnswers:
             self._spawn(self._turn_id_later(handle, ids))
 
     async def _turn_id_later(self, handle: Any, ids: Sequence[str]) -> None:
-        with contextlib.suppress(Exception):
+        try:
             turn_id = await asyncio.shield(handle.started)
+        except Exception as err:  # noqa: BLE001 - Codex refused turn/start: the answer never arrived
             for rid in ids:
-                self._update(rid, turn_id=turn_id)
+                self._waiting_for_snapshot.pop(rid, None)
+                self._update(rid, delivery="failed", state="pending", error=str(err))
+            self.notices.append(f"could not send: {err}")
+            return
+        for rid in ids:
+            self._update(rid, turn_id=turn_id)
 
     def _after(self, handle: Any, fn: Callable[[], None]) -> None:
         """Run ``fn`` once ``handle``'s turn has ended (and the source has let go of it)."""

@@ -27,7 +27,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Literal
 
 from ..events.observers import Observers
 from ..events.source import EventSource
@@ -35,7 +35,7 @@ from ..protocol.events import Event, PlanUpdate
 from ..protocol.wire import well_formed
 from .answer_records import AnswerRecord
 from .diff import diff_plans
-from .records import DroppedRevision, PlanDiff, PlanProposal, PlanRevision, PlanStep, SourceKind
+from .records import ConversationMessage, DroppedRevision, PlanDiff, PlanProposal, PlanRevision, PlanStep, SourceKind
 from .report import timeline_data, timeline_json, timeline_markdown, timeline_text
 from .why import NoPlan, NoPlanTracker
 
@@ -49,6 +49,8 @@ MAX_INTERNED = 4096
 """Distinct (text, status) step records shared between revisions (then the table starts over)."""
 MAX_PROPOSALS = 1000
 MAX_PROPOSAL_TEXT = 20_000
+MAX_MESSAGES = 10_000
+"""Conversation messages kept (the oldest go first, counted in ``dropped_messages``)."""
 
 _KIND_BY_MODULE = (
     ("codex_nb.app_server", SourceKind.APP_SERVER),
@@ -116,6 +118,10 @@ class PlanTimeline:
         self._next_proposal = 0
         self.dropped_proposals = 0
         """Proposals evicted because more than ``MAX_PROPOSALS`` arrived."""
+        self._messages: collections.deque[ConversationMessage] = collections.deque(maxlen=MAX_MESSAGES)
+        self._next_message = 0
+        self.dropped_messages = 0
+        """Conversation messages evicted because more than ``MAX_MESSAGES`` arrived."""
         self._why = NoPlanTracker(source, self.source_kind, on_change=lambda _reason: self._changes.notify(None))
         self._answer_sources: list[Callable[[], tuple[AnswerRecord, ...]]] = []
         self._unsubscribe: list[Callable[[], None]] = []
@@ -185,6 +191,12 @@ class PlanTimeline:
         item = getattr(msg, "item", None)
         if msg.type == "item_completed" and isinstance(item, dict) and item.get("type") == "plan":
             self._propose(event, item)
+        elif msg.type == "user_message":
+            self._message(event, "user", msg.message)
+        elif msg.type == "agent_message":
+            self._message(event, "assistant", msg.message)
+        elif msg.type == "item_completed" and isinstance(item, dict) and item.get("type") == "agentMessage":
+            self._message(event, "assistant", item.get("text"))  # the app-server says it as an item
         elif msg.type in ("turn_complete", "turn_aborted"):
             self._end_proposals(
                 event.turn_id or getattr(msg, "turn_id", None), getattr(msg, "last_agent_message", None)
@@ -213,6 +225,30 @@ class PlanTimeline:
                 )
             )
             self._next_proposal += 1
+        self._changes.notify(None)
+
+    def _message(self, event: Event, role: Literal["user", "assistant"], raw: object) -> None:
+        text = well_formed(raw) if isinstance(raw, str) else ""
+        if not text:
+            return
+        truncated = len(text) > MAX_TEXT
+        if truncated:
+            text = text[:MAX_TEXT] + _CUT.format(len(text) - MAX_TEXT)
+        turn_id = event.turn_id or getattr(event.msg, "turn_id", None)
+        with self._lock:
+            if len(self._messages) == MAX_MESSAGES:
+                self.dropped_messages += 1
+            self._messages.append(
+                ConversationMessage(
+                    index=self._next_message,
+                    time=self._clock(),
+                    turn_id=turn_id,
+                    role=role,
+                    text=text,
+                    truncated=truncated,
+                )
+            )
+            self._next_message += 1
         self._changes.notify(None)
 
     def _end_proposals(self, turn_id: str | None, message: object) -> None:
@@ -326,6 +362,13 @@ class PlanTimeline:
         """Plan mode's proposed plans, oldest first (at most ``MAX_PROPOSALS``)."""
         with self._lock:
             return tuple(self._proposals)
+
+    @property
+    def messages(self) -> tuple[ConversationMessage, ...]:
+        """The conversation in order: the person's words and the agent's answers (the newest
+        ``MAX_MESSAGES``)."""
+        with self._lock:
+            return tuple(self._messages)
 
     @property
     def answers(self) -> tuple[AnswerRecord, ...]:

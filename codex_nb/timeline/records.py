@@ -160,6 +160,20 @@ class DroppedRevision:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class ConversationMessage:
+    """One message of the conversation the timeline's source carried: the person's (``role``
+    ``"user"``: a prompt, steered input, a comment sent from the plan widget) or the agent's
+    (``"assistant"``), in the order they were said; ``text`` is cut to ``MAX_TEXT``."""
+
+    index: int
+    time: float
+    turn_id: str | None
+    role: Literal["user", "assistant"]
+    text: str
+    truncated: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class PlanProposal:
     """A proposed plan of Codex's Plan mode: the ``<proposed_plan>`` block of the model's
     message, which the app-server sends as a ``plan`` item (``item/plan/delta``, then

@@ -27,6 +27,8 @@ markup, and each is cut to a stated length.
      "proposals": [{"index": int, "time": ISO-8601, "turn_id": str|null, "item_id": str|null,
                     "text": str, "truncated": bool, "turn_ended": bool,
                     "agent_message": str|null, "awaiting_decision": bool}],
+     "messages": [{"index": int, "time": ISO-8601, "turn_id": str|null, "role": "user"|"assistant",
+                   "text": str, "truncated": bool}],   (only when the source carried a conversation)
      "no_plan": {"turn_id": str|null, "reason": "tool_off"|"rejected"|"not_called"|"no_update",
                  "message": str, "fix": str|null}|null}
 
@@ -45,7 +47,7 @@ from typing import Any, Protocol
 
 from ..protocol.wire import well_formed
 from .answer_records import AnswerRecord, answer_data, answer_line
-from .records import DroppedRevision, PlanDiff, PlanProposal, PlanRevision, SourceKind, StepChange
+from .records import ConversationMessage, DroppedRevision, PlanDiff, PlanProposal, PlanRevision, SourceKind, StepChange
 from .why import NoPlan
 
 
@@ -68,6 +70,9 @@ class PlanTimeline(Protocol):
 
     @property
     def answers(self) -> tuple[AnswerRecord, ...]: ...
+
+    @property
+    def messages(self) -> tuple[ConversationMessage, ...]: ...
 
     @property
     def revisions(self) -> tuple[PlanRevision, ...]: ...
@@ -130,6 +135,19 @@ def timeline_data(timeline: PlanTimeline) -> dict[str, Any]:
         "no_plan": _no_plan_data(timeline.no_plan),
         # a person's answers (PlanAnswers), only when there are some: older exports stay as they were
         **({"answers": [answer_data(a) for a in timeline.answers]} if timeline.answers else {}),
+        # the conversation (both sides, in order), only when there is one: older exports stay as they were
+        **({"messages": [_message_data(m) for m in timeline.messages]} if timeline.messages else {}),
+    }
+
+
+def _message_data(message: ConversationMessage) -> dict[str, Any]:
+    return {
+        "index": message.index,
+        "time": iso_time(message.time),
+        "turn_id": _opt(message.turn_id),
+        "role": message.role,
+        "text": well_formed(message.text),
+        "truncated": message.truncated,
     }
 
 

@@ -15,6 +15,7 @@ Modules:
 * ``plan_static``: static renderings of one snapshot.
 * ``prompts``: ``PromptsWidget``, answers for the tools that ask.
 * ``replay``: ``ReplayScrubber`` for saved sessions.
+* ``saved_state``: widget state a background task changed, re-sent at each cell's end so it is saved.
 * ``sessions_browser``: ``SessionsBrowser``, a Codex home's saved sessions: browse, open, resume, fork.
 * ``static_fallback``: stable ``text/plain`` and ``text/html``.
 * ``testing``: a recording comm for tests without a kernel.

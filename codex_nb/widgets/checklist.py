@@ -109,8 +109,11 @@ class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
         *,
         width: int = 80,
         max_rate: float | None = DEFAULT_MAX_RATE,
+        only_active_turn: bool = False,
         **kwargs: Any,
     ) -> None:
+        """``only_active_turn``: start from the source's latest plan only if the turn running now
+        published it (a turn's own view), not from a finished turn's plan."""
         if not hasattr(session, "subscribe") or not hasattr(session, "thread_id"):
             raise TypeError(
                 f"PlanChecklist needs a codex_nb.Session (with .subscribe and .thread_id), "
@@ -149,6 +152,10 @@ class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
         # widget existed (subscribe first, so a newer snapshot wins by revision).
         latest = getattr(session, "latest_plan", None)
         current = latest() if callable(latest) else None
+        if current is not None and only_active_turn:
+            active = getattr(session, "active_turn", None)
+            if active is None or getattr(active, "turn_id", None) != current.turn_id:
+                current = None
         if current is not None:
             self._on_event(current)
 

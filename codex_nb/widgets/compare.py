@@ -363,7 +363,10 @@ class Comparison(FinalStateFallback, ipywidgets.VBox):
         for name, header in self._headers.items():
             run = self._lanes[name].run
             header.value = f"<b>{html.escape(name)}</b> · {html.escape(run.status)}"
-        self._stop_all.disabled = self.done()
+        done = self.done()
+        self._stop_all.disabled = done
+        # red asks for attention: once every agent has ended there is nothing left to stop
+        self._stop_all.button_style = "" if done else "danger"
 
     def summary(self) -> list[dict[str, Any]]:
         """The summary table as rows: agent, outcome, steps, revisions, tool calls, seconds, error."""

@@ -22,6 +22,7 @@ import uuid
 import weakref
 from typing import Any
 
+from . import saved_state
 from .static_fallback import StaticFallback
 
 log = logging.getLogger("codex_nb.widgets.final_state")
@@ -57,6 +58,8 @@ class FinalStateFallback(StaticFallback):
         if shell not in _HOOKED:
             shell.events.register("post_run_cell", _republish_all)
             _HOOKED.add(shell)
+        # after _republish_all (registered first), which sends what a checklist still coalesces
+        saved_state.install(shell)
 
     def before_static(self) -> None:
         """Called before the final state is read: send anything still being coalesced."""

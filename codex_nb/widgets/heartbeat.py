@@ -2,7 +2,7 @@
 
 A turn that waits on a slow model, a long tool, a hook or the person looks the same as a turn
 that hangs. The heartbeat says which it is: ``waiting for the model 12 s``, ``running tool
-update_plan 2 s``, ``hook PreToolUse: check-plan.sh 0.4 s``, ``waiting for your answer 30 s``,
+update_plan 2 s``, ``running hook PreToolUse: ./check-plan.sh 0.4 s``, ``waiting for your answer 30 s``,
 and marks a stall when nothing has happened for ``stall_after`` seconds.
 
 The state moves on events only (``turn_started``, deltas, items, hook runs, questions, the
@@ -25,7 +25,7 @@ import ipywidgets
 
 from ..events.source import EventSource
 from ..protocol.events import Event
-from .hook_runs import hook_title
+from .hook_runs import running_hook
 
 STALL_AFTER = 60.0
 TICK = 1.0
@@ -67,6 +67,7 @@ class Heartbeat(ipywidgets.HTML):
         """Timer callbacks run (for the benchmark)."""
         self.redraws = 0
         """Times the shown text changed."""
+        self._source = source
         self._removers = [source.subscribe(self._on_event)]
         lifecycle = getattr(source, "on_lifecycle", None)
         if callable(lifecycle):  # codex_nb's runtime reports tool calls as lifecycle records
@@ -95,7 +96,7 @@ class Heartbeat(ipywidgets.HTML):
         elif kind == "item_completed" and isinstance(msg.item, dict) and msg.item.get("type") in TOOL_ITEMS:
             self._set("waiting for the model")
         elif kind == "hook_started":
-            self._push(f"hook {hook_title(msg.run)}")
+            self._push(running_hook(msg.run, self._source))
         elif kind == "hook_completed":
             self._pop()
         elif kind in ("request_user_input", "request_permissions", "exec_approval_request"):

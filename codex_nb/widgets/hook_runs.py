@@ -24,6 +24,37 @@ def handler_name(run: Any) -> str:
     return os.path.basename(path) or "hook"
 
 
+COMMAND_SHOWN = 60
+"""Characters of a hook's command the heartbeat shows (a long command ends in an ellipsis)."""
+
+
+def running_hook(run: Any, source: Any = None) -> str:
+    """What the heartbeat says while a hook runs: ``running hook PreToolUse: ./check.sh``.
+
+    A command hook is named by its command (looked up in ``source``'s hook configuration, since
+    a run carries only where its config came from): it runs through the login shell, so a slow
+    shell profile shows up here as a hook that takes seconds on every tool call."""
+    name = getattr(run, "status_message", None) or _command(run, source) or handler_name(run)
+    name = " ".join(str(name).split())
+    if len(name) > COMMAND_SHOWN:
+        name = name[: COMMAND_SHOWN - 1] + "…"
+    return f"running hook {EVENT_LABEL.get(run.event_name, run.event_name)}: {name}"
+
+
+def _command(run: Any, source: Any) -> str | None:
+    specs = getattr(getattr(source, "hooks", None), "specs", None)
+    if not isinstance(specs, list):
+        return None  # not codex_nb's engine (an app-server's hooks run inside Codex)
+    try:
+        spec = specs[run.display_order]  # a run's display order is its index among the specs
+    except (IndexError, TypeError):
+        return None
+    if getattr(spec, "source_path", None) != run.source_path:
+        return None  # the configuration changed since the run started
+    command = getattr(spec.handler, "command", None)
+    return command if isinstance(command, str) and command.strip() else None
+
+
 def hook_title(run: Any) -> str:
     """``PreToolUse: check-plan.sh``."""
     return f"{EVENT_LABEL.get(run.event_name, run.event_name)}: {handler_name(run)}"

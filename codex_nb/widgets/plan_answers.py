@@ -25,7 +25,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-from ..timeline.answer_records import PlanAnswerError, PlanSuggestion, StepComment
+from ..timeline.answer_records import PlanAnswerError, PlanSuggestion, ProposalAnswer, StepComment
 from ..timeline.answers import PlanAnswers
 from ._static import asset
 from .browser_messages import ProtocolError, validate_to_kernel
@@ -52,6 +52,9 @@ DELIVERY_LABEL = {
     "not_sent": "not sent",
     "failed": "not sent (failed)",
 }
+
+
+_WHO = {"user": "you", "assistant": "agent"}
 
 
 def _comment(c: StepComment) -> dict[str, Any]:
@@ -101,6 +104,26 @@ def comments_by_step(
     return placed, orphans
 
 
+def started_turns(answers: PlanAnswers) -> list[dict[str, Any]]:
+    """The turns the answers started (a new turn or a queued prompt), in order, each with its
+    conversation so far (the person's words, the agent's answer) from the timeline: the person
+    sees what their answer started, in the widget they answered in."""
+    ids: list[str] = []
+    records: list[StepComment | PlanSuggestion | ProposalAnswer] = [
+        *answers.comments,
+        *answers.suggestions,
+        *answers.decisions,
+    ]
+    for record in records:
+        if record.delivery in ("new_turn", "queued") and record.turn_id and record.turn_id not in ids:
+            ids.append(record.turn_id)
+    said: dict[str, list[dict[str, str]]] = {turn_id: [] for turn_id in ids}
+    for message in answers.timeline.messages:
+        if message.turn_id in said:
+            said[message.turn_id].append({"role": message.role, "text": message.text})
+    return [{"turn_id": turn_id, "messages": said[turn_id]} for turn_id in ids]
+
+
 def _running(loop: asyncio.AbstractEventLoop) -> bool:
     """True when called from ``loop``'s own thread while it runs."""
     try:
@@ -128,6 +151,8 @@ class PlanAnswersWidget(FinalStateFallback, anywidget.AnyWidget):
     """Reply to the latest request: ``{"id", "outcome": "sent" | "refused", "message"}``."""
     error = traitlets.Unicode("").tag(sync=True)
     """The latest malformed browser message (cleared by the next accepted one)."""
+    turns: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
+    """The turns answers started: ``[{"turn_id", "messages": [{"role": "user" | "assistant", "text"}]}]``."""
 
     def __init__(self, answers: PlanAnswers, **kwargs: Any) -> None:
         if not isinstance(answers, PlanAnswers):
@@ -168,6 +193,7 @@ class PlanAnswersWidget(FinalStateFallback, anywidget.AnyWidget):
                 for d in answers.decisions
             ]
             self.notice = answers.notices[-1] if answers.notices else ""
+            self.turns = started_turns(answers)
 
     # -- view -> kernel ---------------------------------------------------------------------
     def _on_view_msg(self, _widget: object, content: object, _buffers: object) -> None:
@@ -226,9 +252,9 @@ class PlanAnswersWidget(FinalStateFallback, anywidget.AnyWidget):
         for step in self.steps:
             lines.append(f"  {MARK.get(step['status'], '?')} {step['step']}")
             for c in placed.get(step["index"], []):
-                lines.append(f"      💬 {c['text']}  ({c['label']})")
+                lines.append(f"      comment: {c['text']}  ({c['label']})")
         for c in orphans:
-            lines.append(f"  💬 on “{c['step']}”: {c['text']}  ({c['label']})")
+            lines.append(f"  comment on “{c['step']}”: {c['text']}  ({c['label']})")
         for s in self.suggestions:
             lines.append(f"  Suggested change ({s['label']}):")
             lines.extend(f"    {line}" for line in s["diff"].splitlines() if line.startswith(("+", "-", "~", ">")))
@@ -236,6 +262,11 @@ class PlanAnswersWidget(FinalStateFallback, anywidget.AnyWidget):
             lines.append("  Proposed plan, waiting for your decision: [Approve] [Revise] [Reject]")
         for d in self.decisions:
             lines.append(f"  Proposed plan {d['decision']}" + (f": {d['comment']}" if d["comment"] else ""))
+        for turn in self.turns:
+            lines.append("  Turn your answer started:")
+            lines.extend(f"    {_WHO[m['role']]}: {m['text']}" for m in turn["messages"])
+            if not any(m["role"] == "assistant" for m in turn["messages"]):
+                lines.append("    (no answer from the agent yet)")
         if self.notice:
             lines.append(f"  Note: {self.notice}")
         return "\n".join(lines)

@@ -11,13 +11,16 @@ import html
 from ..protocol.plan import StepStatus, UpdatePlanArgs
 
 NO_PLAN_TEXT = "• Updated Plan\n  └ (no plan yet)"
+NO_PLAN_HEADER = "• Plan"
+"""The heading when a turn ended with no plan and the reason says why (nothing was updated)."""
 
 
 def plain_text(args: UpdatePlanArgs | None, *, width: int = 80, error: str = "", no_plan: str = "") -> str:
     """The Codex text rendering (or ``(no plan yet)`` and why), plus the error line if any."""
-    body = NO_PLAN_TEXT if args is None else _render_text(args, width)
-    if args is None and no_plan:
-        body += f"\n    {no_plan}"
+    if args is None and no_plan:  # said once, not under "Updated Plan" after "(no plan yet)"
+        body = f"{NO_PLAN_HEADER}\n  └ {no_plan}"
+    else:
+        body = NO_PLAN_TEXT if args is None else _render_text(args, width)
     return f"{body}\n  ! {error}" if error else body
 
 
@@ -52,8 +55,10 @@ def static_html(args: UpdatePlanArgs | None, *, error: str = "", no_plan: str = 
     esc = html.escape
     parts = ['<div class="codex-plan-static">']
     if args is None:
-        parts.append("<div><strong>Updated Plan</strong></div><p><em>(no plan yet)</em></p>")
-        if no_plan:
+        if not no_plan:
+            parts.append("<div><strong>Updated Plan</strong></div><p><em>(no plan yet)</em></p>")
+        else:
+            parts.append("<div><strong>Plan</strong></div>")
             parts.append(f'<p role="status" class="codex-plan-no-plan"><strong>{esc(no_plan)}</strong></p>')
     else:
         done = sum(1 for item in args.plan if item.status == StepStatus.COMPLETED)

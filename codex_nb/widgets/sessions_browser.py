@@ -35,6 +35,7 @@ import anywidget
 import ipywidgets
 import traitlets
 
+from ..acp.listing import SessionListing
 from ..protocol.events import Event, PlanUpdate
 from ..rollouts.rollout_replay import SAVED_TURNS, ReplayError, RolloutReplay, SavedTurn
 from ..rollouts.rollout_lines import RolloutError
@@ -54,6 +55,8 @@ _NUMERIC = frozenset({"turns", "size"})
 _SEARCHED = ("id", "started", "cwd", "prompt", "model", "status", "problem", "title", "updated")
 ACP_ROWS = 1000
 """The most rows an ACP agent's listing shows (the rest are counted in the status line)."""
+ACP_LIST_BUDGET = 10.0
+"""Seconds a listing (Refresh) pages an ACP agent's ``session/list`` before it shows what it has."""
 _TITLE_CHARS = 200
 _CWD_CHARS = 400
 _ID_CHARS = 256
@@ -478,7 +481,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         agent = self.agent
         name = os.path.basename(str(agent.command))
         try:
-            listed = await agent.list_sessions(self.cwd)
+            listed = await agent.list_sessions(self.cwd, limit=ACP_ROWS, budget=ACP_LIST_BUDGET)
         except BaseException:
             self.table.status = f"the sessions of the ACP agent {name}: not listed"
             raise
@@ -488,6 +491,9 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         status = f"{len(rows)} session(s) of the ACP agent {name}" + (f" in {self.cwd}" if self.cwd else "")
         if left_out:
             status += f"; {left_out} more not shown (the first {ACP_ROWS} with a usable id are)"
+        note = listed.note() if isinstance(listed, SessionListing) else ""
+        if note:
+            status += f"; {note}"
         with self.table.hold_trait_notifications():
             self.table.rows = rows
             self.table.status = status

@@ -34,7 +34,7 @@ DEFAULT_MAX_RATE = 20.0
 DEFAULT_ROWS = 200
 # Sent at once; everything else (text deltas, tool calls starting and ending) is coalesced to
 # max_rate, since a response of a thousand tool calls would otherwise be two thousand updates.
-_URGENT = frozenset({"turn_started", "turn_complete", "turn_aborted", "error", "stream_error"})
+_URGENT = frozenset({"user_message", "turn_started", "turn_complete", "turn_aborted", "error", "stream_error"})
 
 
 class Transcript(FinalStateFallback, anywidget.AnyWidget):
@@ -44,7 +44,7 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
     _css = asset("transcript.css")
 
     entries = traitlets.List(traitlets.Dict()).tag(sync=True)
-    """``[{kind, id, text, status, title, detail}]``; kind is assistant | reasoning | tool | notice | error."""
+    """``[{kind, id, text, status, title, detail}]``; kind is user (the person's words) | assistant | reasoning | tool | notice | error."""
     status = traitlets.Unicode("idle").tag(sync=True)
     """idle | running | completed | interrupted | failed (the latest turn)."""
     error = traitlets.Unicode("").tag(sync=True)

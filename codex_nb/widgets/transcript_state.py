@@ -1,7 +1,7 @@
 """The running turn as a list of transcript entries, folded from events alone.
 
 Any event source works (a ``Session``, a real Codex app-server thread, an ACP session,
-a replay): assistant text grows with ``agent_message_delta`` and is settled by
+a replay): the person's words are ``user_message`` rows ("You"); assistant text grows with ``agent_message_delta`` and is settled by
 ``agent_message``; reasoning summaries with ``agent_reasoning_delta`` / ``agent_reasoning``;
 tool calls appear with ``item_started`` and settle with ``item_completed`` (app-server v2
 ``dynamicToolCall``, ``mcpToolCall`` or ``commandExecution`` items); ``stream_error`` drops
@@ -42,7 +42,7 @@ TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution
 
 @dataclass
 class _Entry:
-    kind: str  # assistant | reasoning | tool | notice | error | hook | user | saved
+    kind: str  # user (the person's words) | assistant | reasoning | tool | notice | error | hook | saved
     id: str
     value: str = ""
     status: str = ""
@@ -93,6 +93,9 @@ class TranscriptState:
         self.saved_dropped = 0
         self._streaming: dict[str, _Entry] = {}  # kind -> the entry still receiving deltas
         self._tools: dict[str, _Entry] = {}
+        self._early: list[_Entry] = []
+        """The person's words that came before their turn's ``turn_started`` (an app-server answers
+        ``turn/start`` before it says the turn started): they open that turn."""
         self._counter = 0
 
     def apply(self, event: Event) -> bool:
@@ -124,7 +127,7 @@ class TranscriptState:
             scratch = TranscriptState(max_entries=self.max_entries)
             for event in turn.events:
                 scratch.apply(event)
-            if turn.prompt:
+            if turn.prompt and not any(entry.kind == "user" for entry in scratch.entries):
                 saved.append(_Entry(kind="user", id=f"saved{n}-user", value=turn.prompt, status="done"))
             for entry in scratch.entries:
                 entry.id = f"saved{n}-{entry.id}"
@@ -144,6 +147,9 @@ class TranscriptState:
         self.dropped = 0
         self._streaming.clear()
         self._tools.clear()
+        for entry in self._early:
+            self.entries.append(entry)
+        self._early.clear()
         self.status, self.error = "running", ""
         self.turn_id = getattr(event.msg, "turn_id", None) or event.turn_id
         return True
@@ -169,6 +175,15 @@ class TranscriptState:
         return True
 
     # -- text --------------------------------------------------------------------------
+    def _user(self, event: Event) -> bool:
+        """The person's words: a row of their own, after what the agent said so far (a streamed
+        answer is settled first, so the agent's next words open a new row below)."""
+        self._settle_streaming()
+        entry = self._add("user", getattr(event.msg, "message", ""), status="done")
+        if self.status != "running":
+            self._early.append(entry)
+        return True
+
     def _delta(self, kind: str, delta: str) -> bool:
         entry = self._streaming.get(kind)
         if entry is None:
@@ -268,7 +283,9 @@ def _entry_line(entry: _Entry, *, saved: bool) -> str:
     if saved:
         if kind == "saved":
             return f"-- {body} --"
-        return f"{kind}: {_one_line(body) if kind == 'user' else body}"
+        return _you(body) if kind == "user" else f"{kind}: {body}"
+    if kind == "user":
+        return _you(body)
     if kind == "assistant":
         return f"assistant: {body}"
     if kind == "hook":
@@ -276,6 +293,13 @@ def _entry_line(entry: _Entry, *, saved: bool) -> str:
     if kind == "reasoning":
         return f"reasoning: {_one_line(body)}"
     return f"{kind}: {body}" + (f" ({_one_line(entry.detail)})" if entry.detail else "")
+
+
+def _you(text: str) -> str:
+    """The person's words on one line; a long prompt by its head and tail, since what they typed
+    comes last when the notebook's context is attached before it."""
+    line = text.replace("\n", " ⏎ ")
+    return f"you: {line if len(line) <= 160 else line[:60] + ' … ' + line[-97:]}"
 
 
 def _tool_title(item: dict[str, Any]) -> str:
@@ -300,6 +324,8 @@ def _tool_input(item: dict[str, Any]) -> str:
     if item.get("type") == "commandExecution":
         return str(item.get("cwd") or "")
     args = item.get("arguments")
+    if args is None:  # an ACP tool call first seen in an update (Gemini CLI) carries no input: not "null"
+        return ""
     return args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
 
 
@@ -339,6 +365,7 @@ _HANDLERS: dict[str, Any] = {
     "turn_complete": TranscriptState._turn_complete,
     "turn_aborted": TranscriptState._turn_aborted,
     "error": TranscriptState._error,
+    "user_message": TranscriptState._user,
     "agent_message_delta": lambda s, e: s._delta("assistant", e.msg.delta),
     "agent_message": lambda s, e: s._final("assistant", e.msg.message),
     "agent_reasoning_delta": lambda s, e: s._delta("reasoning", e.msg.delta),

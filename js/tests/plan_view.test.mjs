@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  EMPTY_TEXT, GLYPH_DONE, GLYPH_OPEN, NO_PLAN_TEXT, checklistView, counter, rowChanges, rowKey, rowView,
+  EMPTY_TEXT, GLYPH_DONE, GLYPH_OPEN, HEADER, NO_PLAN_HEADER, NO_PLAN_TEXT, checklistView, priorityLabel, counter, rowChanges, rowKey, rowView,
 } from "../plan_view.js";
 
 const snapshot = (steps, extra = {}) => ({
@@ -54,7 +54,12 @@ test("before the first snapshot there is a placeholder and no counter", () => {
 
 test("why there is no plan shows only while there is none, as the saved rendering does", () => {
   const reason = "No plan: Codex sent no turn/plan/updated in turn u2";
-  assert.equal(checklistView(snapshot([], { revision: null, no_plan: reason })).noPlan, reason);
+  const none = checklistView(snapshot([], { revision: null, no_plan: reason }));
+  assert.equal(none.noPlan, reason);
+  // said once: no "(no plan yet)" above it and no "Updated Plan" heading (nothing was updated)
+  assert.equal(none.placeholder, null);
+  assert.equal(none.header, NO_PLAN_HEADER);
+  assert.equal(checklistView(snapshot([], { revision: null })).header, HEADER);
   // a later turn that sent no update leaves the earlier plan on screen, uncontradicted
   assert.equal(checklistView(snapshot([{ step: "x", status: "completed" }], { no_plan: reason })).noPlan, null);
 });
@@ -115,6 +120,7 @@ test("an ACP priority is kept on the row; Codex rows have none", () => {
   const view = checklistView(snapshot([{ step: "Ship", status: "pending", priority: "high" }, { step: "Tidy", status: "pending" }]));
   assert.equal(view.rows[0].priority, "high");
   assert.equal("priority" in view.rows[1], false);
+  assert.equal(priorityLabel("medium"), "medium priority");  // a bare "medium" badge said nothing
 });
 
 test("a long plan is drawn folded around its first unfinished step", async () => {

@@ -98,7 +98,7 @@ def test_codex_acp_plan_permission_and_stop(ui: str, page: Any, jupyter_server: 
     expect(items).to_have_count(1, timeout=60_000)
     expect(items.first.locator(".codex-plan-text")).to_have_text("Read the code")
     expect(items.first).to_have_attribute("data-status", "in_progress")
-    expect(items.first.locator(".codex-plan-priority")).to_have_text("medium")
+    expect(items.first.locator(".codex-plan-priority")).to_have_text("medium priority")
     expect(plan.locator(".codex-plan-turn")).to_have_text("Turn running")
     next_button.click()
 

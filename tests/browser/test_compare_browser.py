@@ -1,4 +1,4 @@
-"""cx.compare in a real JupyterLab: three agents side by side, one Stop, then Stop all.
+"""cx.compare in a real JupyterLab and Notebook 7: three agents side by side, one Stop, then Stop all.
 
 Three codex_nb sessions each publish a plan and then wait in a tool until they are stopped. The
 cell shows the comparison and returns at once (the agents run in the background). A person
@@ -9,6 +9,7 @@ No sleeps: every wait is an auto-waiting expect.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -52,10 +53,11 @@ display(comparison, outcome)
 """
 
 
-def test_stop_one_then_stop_all_in_the_side_by_side_widget(page: Any, jupyter_server: JupyterServer) -> None:
+@pytest.mark.parametrize("ui", ["lab", "notebook"])
+def test_stop_one_then_stop_all_in_the_side_by_side_widget(page: Any, jupyter_server: JupyterServer, ui: str) -> None:
     from playwright.sync_api import expect
 
-    notebook = open_notebook(page, jupyter_server, "compare_lab.ipynb", [CELL])
+    notebook = open_notebook(page, jupyter_server, f"compare_{ui}.ipynb", [CELL], ui=ui)
     notebook.run_all()
 
     view = page.locator(".cx-compare")
@@ -78,5 +80,7 @@ def test_stop_one_then_stop_all_in_the_side_by_side_widget(page: Any, jupyter_se
         page.get_by_text("ended: alpha=interrupted, beta=interrupted, gamma=interrupted | running: 0")
     ).to_be_visible()
     expect(view.locator("table.codex-nb-compare")).to_contain_text("interrupted")
-    expect(view.get_by_role("button", name="Stop all")).to_be_disabled()
-    notebook.screenshot("compare_stopped.png")
+    stop_all = view.get_by_role("button", name="Stop all")
+    expect(stop_all).to_be_disabled()
+    expect(stop_all).not_to_have_class(re.compile(r"\bmod-danger\b"))  # red once nothing was left to stop
+    notebook.screenshot(f"compare_stopped_{ui}.png")

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from helpers.emoji import emoji_in
+
 from .harness import JupyterServer, open_notebook
 
 pytestmark = pytest.mark.browser
@@ -96,6 +98,9 @@ def test_comment_suggest_and_approve_through_the_widget(page: Any, jupyter_serve
     expect(comment.locator(".cx-pa-label")).to_contain_text("the agent renamed this step to “Plot it as bars”")
     expect(widget.locator(".cx-pa-step-text", has_text="Plot it as bars")).to_be_visible()
     expect(comment).to_have_count(1)  # drawn once, beside the renamed step
+    # the comment's icon is the SVG the bundle ships, not an emoji (an empty box without an emoji font)
+    expect(comment.locator("svg.cx-icon-comment")).to_be_visible()
+    assert not emoji_in(widget.inner_text())
 
     widget.get_by_role("button", name="Suggest a change").click()
     widget.get_by_role("textbox").fill("Read the data\nPlot it as bars")

@@ -96,9 +96,9 @@ def test_selected_cells_go_to_the_next_prompt_from_the_context_menu(
     )
     run(page, 3, "notebook:run-cell")
     output = cells.nth(3).locator(".jp-OutputArea")
-    expect(output).to_contain_text("📎 notebook cell 2 (In [2])", timeout=60_000)
-    expect(output).to_contain_text("📎 output of notebook cell 2 (In [2])")
-    expect(output).to_contain_text("📎 notebook cell 3 (In [3])")
+    expect(output).to_contain_text("- notebook cell 2 (In [2])", timeout=60_000)
+    expect(output).to_contain_text("- output of notebook cell 2 (In [2])")
+    expect(output).to_contain_text("- notebook cell 3 (In [3])")
     answer = output.locator(".cx-transcript")
     # the model's answer quotes the prompt it received
     expect(answer).to_contain_text("saw: Context from the notebook:", timeout=90_000)

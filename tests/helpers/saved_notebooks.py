@@ -56,3 +56,26 @@ def contradictions(notebook: dict[str, Any]) -> list[str]:
             if done is not None:
                 found.append(f"cell {cell}: a widget stored with {NO_PLAN!r} beside cell {done[0]}'s finished result")
     return found
+
+
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def widget_state_contradictions(notebook: dict[str, Any]) -> list[str]:
+    """Each saved widget model (``metadata.widgets``, what a widget manager redraws from) that says
+    a turn runs while an output says a turn ended: the saved view and the outputs disagree."""
+    states = notebook.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    ended = next((cell for cell, output in _outputs(notebook) if ENDED.search(_shown(output))), None)
+    if ended is None:
+        return []
+    found = []
+    for model_id, model in states.items():
+        state = model.get("state", {})
+        value = state.get("value")
+        if state.get("status") == "running" or state.get("stoppable") is True:
+            found.append(
+                f"widget {model_id}: saved with status {state.get('status')!r} beside cell {ended}'s ended turn"
+            )
+        elif isinstance(value, str) and RUNNING.search(value):
+            found.append(f"widget {model_id}: saved as {value!r} beside cell {ended}'s ended turn")
+    return found

@@ -135,7 +135,7 @@ def test_codex_cell_returns_at_once_and_shows_the_widgets(executed: nbformat.Not
     # shown while the turn ran, stored as it ended: updated in place when a later cell ended
     assert display.data["text/plain"] == (
         "codex · session default\nTurn: completed\n• Updated Plan\n  └ ✔ Wait\n"
-        "Transcript: completed\nassistant: All done.\nTurn completed: All done."
+        "Transcript: completed\nyou: Wait for the gate, then finish.\nassistant: All done.\nTurn completed: All done."
     )
     assert "cx-turn-view-static" in display.data["text/html"] and "Turn: completed" in display.data["text/html"]
 

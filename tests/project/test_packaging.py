@@ -91,13 +91,32 @@ def _lab_extras() -> list[str]:
     return extras.group(1).split(",")
 
 
+def _own_requires(extras: set[str]) -> list[str]:
+    """codex_nb's requirements with these extras, read from this tree's pyproject.toml (the
+    installed metadata may be another checkout's: the editable install of a shared venv)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    lines = list(project.get("dependencies", []))
+    for extra in sorted(extras):
+        lines += project["optional-dependencies"][extra]
+    return lines
+
+
 def _closure(requirements: list[str]) -> set[str]:
-    """Every distribution these requirements pull in (read from the installed metadata)."""
+    """Every distribution these requirements pull in (read from the installed metadata; codex_nb's
+    own from pyproject.toml, its extras naming each other included)."""
     seen: set[str] = set()
+    own_extras: set[str] = set()
     todo = [Requirement(line) for line in requirements]
     while todo:
         req = todo.pop()
         name = canonicalize_name(req.name)
+        if name == "codex-nb":
+            new = set(req.extras) - own_extras
+            if new or name not in seen:
+                own_extras |= new
+                seen.add(name)
+                todo += [Requirement(line) for line in _own_requires(new or set())]
+            continue
         if name in seen:
             continue
         seen.add(name)
@@ -109,28 +128,49 @@ def _closure(requirements: list[str]) -> set[str]:
     return seen
 
 
-def test_ci_lab_installs_what_the_notebooks_import() -> None:
-    """.ci/lab installs codex_nb with a few extras, not the test set: every module a notebook (or
-    an MCP server a notebook starts) imports must come from a distribution that install pulls in."""
-    extras = _lab_extras()
-    assert "test" not in extras
-    installed = _closure([f"codex_nb[{','.join(extras)}]"])
+def _notebook_imports() -> set[str]:
+    """The top-level modules the notebooks (and the MCP servers a notebook starts) import."""
     sources = [cell for nb in sorted(NOTEBOOKS.glob("*.ipynb")) for cell in _code_cells(nb)]
     sources += [path.read_text() for path in (ROOT / "tests" / "mcp_servers").glob("*.py")]
-    modules = {
-        node.module if isinstance(node, ast.ImportFrom) else alias.name
+    return {
+        str(node.module if isinstance(node, ast.ImportFrom) else alias.name).partition(".")[0]
         for source in sources
         for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.Import | ast.ImportFrom) and not getattr(node, "level", 0)
         for alias in node.names
     }
+
+
+def _missing_from(installed: set[str]) -> dict[str, list[str]]:
     owners = metadata.packages_distributions()
-    missing = {
+    return {
         top: owners[top]
-        for top in {str(m).partition(".")[0] for m in modules}
+        for top in _notebook_imports()
         if top in owners and not {canonicalize_name(d) for d in owners[top]} & installed
     }
-    assert not missing, f"notebooks import modules .ci/lab does not install: {missing}"
+
+
+def test_ci_lab_installs_the_lab_extra_alone() -> None:
+    """.ci/lab installs codex_nb[lab], not the test set: the one extra README names for the notebooks."""
+    assert _lab_extras() == ["lab"]
+
+
+def test_the_lab_extra_covers_every_notebook_import() -> None:
+    """``pip install 'codex_nb[lab]'`` (the wheel's extra README names) is enough for every notebook:
+    every module a notebook (or an MCP server a notebook starts) imports comes from a distribution
+    it pulls in (Pillow for notebook 15 once was not)."""
+    missing = _missing_from(_closure(["codex_nb[lab]"]))
+    assert not missing, f"notebooks import modules the [lab] extra does not install: {missing}"
+
+
+def test_the_lab_extra_installs_notebook_7() -> None:
+    """README and the notebooks describe JupyterLab and Notebook 7: `bash .ci/lab` once served no
+    `/tree` (Notebook 7 was only in the test set)."""
+    installed = _closure(["codex_nb[lab]"])
+    assert {"jupyterlab", "notebook"} <= installed
+    lab = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["lab"]
+    notebook = next(Requirement(line) for line in lab if canonicalize_name(Requirement(line).name) == "notebook")
+    assert notebook.specifier.contains("7.2") and not notebook.specifier.contains("6.5")
 
 
 def _code_cells(path) -> list[str]:

@@ -105,6 +105,9 @@ async def test_codex_acp_prompt_maps_plan_tools_permission_and_message(tmp_path:
         "No, and tell Codex what to do differently",
     ]
     assert [o.description for o in question.questions[0].options] == ["allow_once", "allow_always", "reject_once"]
+    asked = question.questions[0].question.splitlines()  # what it runs, not only its title
+    assert asked[0] == "The agent asks for permission: echo hi > f.txt", asked
+    assert "Command: /bin/bash -lc echo hi > f.txt" in asked and "OUTSIDE" not in "".join(asked), asked
     resolved = next(e.msg for e in seen if e.msg.type == "frontend_request_resolved")
     assert resolved.outcome == "policy"
     calls = [e.msg for e in seen if e.msg.type == "acp_tool_call"]
@@ -643,3 +646,29 @@ async def test_the_keyboard_interrupt_during_await_stops_an_acp_prompt_like_stop
             assert cancelled_cell == []  # the relay took the signal, not the previous handler
             assert caught.value.result.status == "interrupted" and handle.hard_aborted
             assert (await handle) is caught.value.result
+
+
+@pytest.mark.requires_acp_agent
+async def test_a_prompt_arriving_while_another_is_starting_is_refused(tmp_path: Path) -> None:
+    """The interleaving forced: a second ``start_turn`` comes while the first is between its check
+    for a running prompt and setting it (a plain check-then-set let both start)."""
+    with ResponsesServer([[cx.assistant_message("only one")]]) as srv:
+        async with codex_acp(write_codex_acp_home(srv, tmp_path / "home")) as agent:
+            session = await agent.new_session(tmp_path)
+            require_running = agent._require_running  # runs while the first start builds its turn
+            second: list[BaseException] = []
+
+            def another_start_now() -> None:
+                agent._require_running = require_running  # type: ignore[method-assign]  # once
+                try:
+                    session.start_turn("second")
+                except cx.acp.AcpError as err:
+                    second.append(err)
+                require_running()
+
+            agent._require_running = another_start_now  # type: ignore[method-assign]
+            handle = session.start_turn("first")
+            assert len(second) == 1 and "already running" in str(second[0]), second
+            result = await handle
+            assert result.status == "completed" and result.last_agent_message == "only one"
+    assert len(srv.requests) == 1

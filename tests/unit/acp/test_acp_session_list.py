@@ -41,3 +41,35 @@ async def test_an_agent_without_session_list_says_so() -> None:
             cx.acp.AcpError, match=r"does not list its sessions \(its sessionCapabilities.list is off\)"
         ):
             await agent.list_sessions()
+
+
+ENDLESS = ROOT / "tests" / "acp_agents" / "endless_list_agent.py"
+
+
+@pytest.mark.slow
+async def test_pages_without_end_stop_at_the_limit_and_say_so() -> None:
+    """5,000 sessions a page and a cursor that never ends: the reading stops once ``limit`` rows
+    are in (one page here), not at 20 pages (100,000 rows), and the result says it is partial."""
+    async with cx.AcpAgent(sys.executable, [str(ENDLESS)]) as agent:
+        listed = await agent.list_sessions(limit=1000)
+        assert isinstance(listed, cx.acp.SessionListing)
+        assert len(listed) == 1000 and listed.stopped == "limit" and not listed.complete
+        assert listed.pages == 1 and listed[0]["session_id"] == "s0-0"
+        assert listed.note() == "the agent lists more sessions (the first 1000 read)"
+        default = await agent.list_sessions()  # the default limit: 10,000 rows, not 20 pages of 5,000
+        assert (len(default), default.stopped, default.pages) == (10_000, "limit", 2)
+        pages = await agent.list_sessions(max_pages=1, limit=50_000)
+        assert (len(pages), pages.stopped) == (5000, "pages")
+        assert pages.note() == "the agent lists more sessions (paging stopped after 1 page)"
+
+
+@pytest.mark.slow
+async def test_a_page_that_never_comes_stops_the_listing_at_its_time_budget() -> None:
+    async with cx.AcpAgent(sys.executable, [str(ENDLESS), "--page", "10", "--hang-after", "2"]) as agent:
+        listed = await agent.list_sessions(budget=0.5)
+        assert (len(listed), listed.stopped, listed.pages) == (20, "time", 2)
+        assert listed.note() == "the agent lists more sessions (paging stopped after 0.5 s)"
+        with pytest.raises(cx.acp.AcpError, match=r"did not answer session/list within 0.5 s"):
+            await agent.list_sessions(budget=0.5)  # its first page is the hanging one now
+        with pytest.raises(ValueError, match="limit >= 1"):
+            await agent.list_sessions(limit=0)

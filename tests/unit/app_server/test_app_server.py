@@ -523,3 +523,28 @@ def test_the_previous_pin_is_still_accepted(tmp_path: Path, monkeypatch: pytest.
     older.write_text("#!/bin/sh\necho 'codex-cli 0.169.0'\n")
     older.chmod(older.stat().st_mode | stat.S_IEXEC)
     assert check_version(older) == "0.169.0"
+
+
+@pytest.mark.requires_codex
+async def test_a_start_turn_arriving_while_another_is_starting_gets_turn_error(tmp_path: Path) -> None:
+    """The interleaving forced: a second ``start_turn`` comes while the first is between its check
+    for a running turn and setting it (a plain check-then-set let both start)."""
+    async with real_codex([[cx.assistant_message("only one")]], tmp_path / "home") as (server, srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        check_open = server.check_open  # runs while the first start builds its turn
+        second: list[BaseException] = []
+
+        def another_start_now() -> None:
+            server.check_open = check_open  # type: ignore[method-assign]  # once
+            try:
+                thread.start_turn("second")
+            except cx.TurnError as err:
+                second.append(err)
+            check_open()
+
+        server.check_open = another_start_now  # type: ignore[method-assign]
+        handle = thread.start_turn("first")
+        assert len(second) == 1 and "(starting) is still running" in str(second[0]), second
+        result = await handle
+        assert result.status == "completed" and thread.active_turn is None
+    assert [json.dumps(r["input"]).count("second") for r in srv.requests] == [0]

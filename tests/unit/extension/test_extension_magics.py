@@ -393,6 +393,27 @@ def test_panel_note_repr_is_stable() -> None:
     note.close()
 
 
+async def test_a_rerun_codex_cell_starts_with_no_plan_and_no_outcome(
+    shell: InteractiveShell, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The previous turn's finished plan, or a "running" outcome line, beside the new turn's
+    "Turn: running" would contradict it (a view lagging behind shows the outcome line longest)."""
+    shell.user_ns["script"] = [[cx.function_call("update_plan", PLAN, call_id="p")], [cx.assistant_message("ok")]]
+    shell.run_cell_magic("codex", "--model script --out a", "Plan it.")
+    state = extension.agent(shell)
+    assert state is not None
+    await shell.user_ns["a"]
+    shell.run_cell_magic("codex", "--model script --out b", "Plan it again.")
+    view = state.widgets[-1]
+    assert (view.controls.status, view.checklist.steps, view.outcome.value) == ("running", [], "")
+    assert view.text().splitlines()[-1] != "" and "Turn running" not in view.text() + view.html()
+    await shell.user_ns["b"]
+    await view.checklist.settled()
+    assert (view.checklist.steps, view.outcome.value) == (PLAN["plan"], "Turn completed: ok")
+    assert view.text().endswith("\nTurn completed: ok")
+    capsys.readouterr()
+
+
 async def test_a_finished_turn_view_freezes(shell: InteractiveShell, capsys: pytest.CaptureFixture[str]) -> None:
     """An old %%codex cell must not show, or stop, the session's next turn."""
     first = [[cx.function_call("update_plan", PLAN, call_id="p")], [cx.assistant_message("one")]]
@@ -411,7 +432,7 @@ async def test_a_finished_turn_view_freezes(shell: InteractiveShell, capsys: pyt
     old = state.widgets[-1]
     await shell.user_ns["a"]
     assert old.prompts is None and len(old.children) == 4
-    assert old.transcript.text() == "Transcript: completed\nassistant: one"
+    assert old.transcript.text() == "Transcript: completed\nyou: One.\nassistant: one"
     shell.run_cell_magic("codex", "--model second --out b", "Two.")
     assert old.controls.stop()["outcome"] == "not_running"  # detached, but still a safe no-op
     assert not state.source().active_turn.turn.cancel.cancelled
@@ -423,7 +444,7 @@ async def test_a_finished_turn_view_freezes(shell: InteractiveShell, capsys: pyt
     shell.run_line_magic("codex_stop", "")
     assert (await shell.user_ns["b"]).status == "interrupted"
     assert old.controls.status == "completed"
-    assert old.transcript.text() == "Transcript: completed\nassistant: one"  # detached: not the second turn
+    assert old.transcript.text() == "Transcript: completed\nyou: One.\nassistant: one"  # detached: not the second turn
     capsys.readouterr()
 
 

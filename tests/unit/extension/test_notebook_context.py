@@ -10,6 +10,7 @@ from IPython.core.interactiveshell import InteractiveShell
 import codex_nb as cx
 from codex_nb import extension
 from codex_nb.extension.context import MAX_TEXT, Attachments, collect, describe, parse_cells, turn_input
+from helpers.images import image
 
 
 class Huge:
@@ -27,7 +28,7 @@ class Huge:
 
 class Png:
     def _repr_png_(self) -> bytes:
-        return b"\x89PNG\r\n\x1a\n" + b"0" * 100
+        return image("PNG")
 
 
 def test_cells_parse_and_bad_specs_say_what_to_write() -> None:
@@ -63,7 +64,7 @@ async def test_a_codex_cell_attaches_cells_outputs_and_variables(shell: Interact
     assert state is not None
     view = state.widgets[-1]
     shown = view.text()
-    assert "📎 cell 1" in shown and "📎 df: Huge (50000000, 3)" in shown
+    assert "- cell 1" in shown and "- df: Huge (50000000, 3)" in shown
     assert "codex_nb's runtime takes no images here: each image was sent as its text description" in shown
 
 

@@ -18,9 +18,10 @@ import codex_nb as cx
 from codex_nb import extension
 from codex_nb.extension.context import MAX_CELLS, MAX_TOTAL, notebook_cells, turn_input
 from codex_nb.extension.state import KernelAgent
+from helpers.images import image_b64
 
 PAGE = "page-test"
-JPEG = base64.b64encode(b"\xff\xd8\xff\xe0" + b"0" * 64).decode()
+JPEG = image_b64("JPEG")
 
 
 def cell(index: int, source: str, *, cid: str | None = None, outputs: list[Any] | None = None) -> dict[str, Any]:
@@ -64,7 +65,7 @@ async def test_attached_cells_reach_the_next_prompt_as_they_are_then(
     shell.run_line_magic("codex_attachments", "")
     listed = capsys.readouterr().out
     assert "2 cells attached (the next %%codex prompt takes them)" in listed
-    assert "📎 notebook cell 4 (In [4])" in listed and "📎 output of notebook cell 4 (In [4])" in listed
+    assert "- notebook cell 4 (In [4])" in listed and "- output of notebook cell 4 (In [4])" in listed
     # edited and re-run after Send to agent: the prompt reads the cell as it is when sent
     from_page(state, "cells_changed", [cell(3, "x * 3", outputs=[_result("3")])])
     model = cx.ScriptedModel([[cx.assistant_message("six")]], record_requests=True)
@@ -76,7 +77,7 @@ async def test_attached_cells_reach_the_next_prompt_as_they_are_then(
     assert "[notebook cell 4 (In [4])]\nx * 3\n\n[output of notebook cell 4 (In [4])]\n3" in sent
     assert "x * 2" not in sent and sent.endswith("Message:\nWhat is it?")
     shown = state.widgets[-1].text()
-    assert "Attachments:" in shown and "📎 notebook cell 4 (In [4])" in shown
+    assert "Attachments:" in shown and "- notebook cell 4 (In [4])" in shown
     assert state.pending_cells == [] and state.bridge.attached_ids == []  # taken by that prompt only
 
 
@@ -120,7 +121,7 @@ def test_the_side_panel_says_how_many_cells_are_attached(shell: InteractiveShell
 
     state.panel = PlanPanel(state.source(), label="default")
     from_page(state, "attach", [cell(0, "a"), cell(1, "b")])
-    assert "📎 2 cells attached" in state.panel.attached.value
+    assert ">2 cells attached" in state.panel.attached.value
     assert state.panel.attached in state.panel.content.children
     state.clear_attachments()
     assert state.panel.attached.value == ""
@@ -139,7 +140,10 @@ def test_images_go_with_their_own_type_to_an_acp_agent_that_takes_them() -> None
     assert options["input"][1]["url"] == f"data:image/jpeg;base64,{JPEG}"
     blind = notebook_cells([cell(0, "show()", outputs=[_image("image/jpeg", JPEG)])])
     text, _ = turn_input(SimpleNamespace(agent=None), "acp", "look", blind)
-    assert "an image (image/jpeg, 68 bytes) shown as the output of notebook cell 1 (In [1])" in text
+    assert (
+        f"an image (image/jpeg, {len(base64.b64decode(JPEG)):,} bytes) shown as the output of notebook cell 1 (In [1])"
+        in text
+    )
     assert blind.notes == ["this agent takes no images here: each image was sent as its text description"]
 
 

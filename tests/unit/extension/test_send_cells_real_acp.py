@@ -176,7 +176,7 @@ async def test_cells_sent_to_the_agent_reach_its_model_with_their_images(
     assert "[image of the output of notebook cell 5 (In [5])] (attached as an image)" in sent
     assert "What do the outputs show?" in sent
     assert _images(agent, request) == [("image/png", PNG), ("image/jpeg", JPEG)]
-    assert "📎 image of the output of notebook cell 5 (In [5])" in view
+    assert "- image of the output of notebook cell 5 (In [5])" in view
     assert "takes no images" not in view and state.pending_cells == []
 
 

@@ -35,7 +35,14 @@ async def test_pre_block_no_plan_update_block_message_and_rejected(session):
     model = script()
     result = await session.run_turn("plan it", model=model)
     assert result.status == "completed"
-    assert kinds(result.events) == ["turn_started", "hook_started", "hook_completed", "agent_message", "turn_complete"]
+    assert kinds(result.events) == [
+        "turn_started",
+        "user_message",
+        "hook_started",
+        "hook_completed",
+        "agent_message",
+        "turn_complete",
+    ]
     assert model.requests[1].outputs() == {"c1": BLOCK_TEXT}
     assert outcomes(session) == ["finish:Blocked"]  # no lifecycle start for a blocked call
     (fact,) = session.control_tool_facts
@@ -56,6 +63,7 @@ async def test_pre_rewrite_changes_the_emitted_plan(session):
     result = await session.run_turn("plan it", model=model)
     assert kinds(result.events) == [
         "turn_started",
+        "user_message",
         "hook_started",
         "hook_completed",
         "plan_update",
@@ -94,6 +102,7 @@ async def test_post_block_replaces_output_but_plan_update_was_already_delivered(
     result = await session.run_turn("plan it", model=model)
     assert kinds(result.events) == [
         "turn_started",
+        "user_message",
         "plan_update",
         "hook_started",
         "hook_completed",

@@ -44,6 +44,7 @@ async def test_text_streams_as_agent_message_deltas_then_one_agent_message(no_le
     wire = [e.msg.to_wire() for e in result.events]
     assert [w["type"] for w in wire] == [
         "turn_started",
+        "user_message",
         "agent_message_delta",
         "agent_message_delta",
         "agent_message_delta",
@@ -52,7 +53,7 @@ async def test_text_streams_as_agent_message_deltas_then_one_agent_message(no_le
         "turn_complete",
     ]
     assert [w["delta"] for w in wire if w["type"] == "agent_message_delta"] == ["Hel", "lo, ", "world"]
-    assert wire[4] == {"type": "agent_message", "message": "Hello, world"}
+    assert wire[5] == {"type": "agent_message", "message": "Hello, world"}
     usage = {
         "input_tokens": 7,
         "cached_input_tokens": 3,
@@ -60,7 +61,7 @@ async def test_text_streams_as_agent_message_deltas_then_one_agent_message(no_le
         "reasoning_output_tokens": 2,
         "total_tokens": 12,
     }
-    assert wire[5] == {
+    assert wire[6] == {
         "type": "token_count",
         "info": {"total_token_usage": usage, "last_token_usage": usage, "model_context_window": None},
         "rate_limits": None,
@@ -97,8 +98,9 @@ async def test_reasoning_summaries_stream_and_the_item_comes_back_with_its_encry
         session = cx.Session()
         result = await session.run_turn("plan it", model=model_for(srv))
     types = [e.msg.type for e in result.events]
-    assert types[:6] == [
+    assert types[:7] == [
         "turn_started",
+        "user_message",
         "agent_reasoning_delta",
         "agent_reasoning_delta",
         "agent_reasoning_section_break",
@@ -250,7 +252,7 @@ async def test_5xx_is_retried_per_request_then_per_stream_then_fails_with_the_la
     assert len(srv.requests) == 4  # (1 + 1 request retry) x (1 + 1 stream retry), as Codex counts
     assert result.status == "failed"
     assert result.error == "exceeded retry limit, last status: 503 Service Unavailable: scripted HTTP 503"
-    assert log.types == ["turn_started", "stream_error", "error", "turn_complete"]
+    assert log.types == ["turn_started", "user_message", "stream_error", "error", "turn_complete"]
 
 
 @pytest.mark.parametrize(

@@ -82,7 +82,7 @@ async def test_interrupt_aborts_the_running_call_records_marker_and_event(sessio
     assert result.items[3]["role"] == "user"
     assert result.items[3]["content"][0]["text"] == TURN_ABORTED_MARKER
     assert outcomes(session, "s1") == ["start", "Aborted"]
-    assert log.types == ["turn_started", "turn_aborted"]
+    assert log.types == ["turn_started", "user_message", "turn_aborted"]
     aborted = log.events[-1].msg.to_wire()
     assert list(aborted) == ["type", "turn_id", "reason", "started_at", "completed_at", "duration_ms"]
     assert aborted["reason"] == "interrupted" and aborted["turn_id"] == handle.turn_id
@@ -183,7 +183,7 @@ async def test_interrupt_while_the_model_is_sampling(session, no_leaked_tasks):
     result = await handle
     assert result.status == "interrupted"
     assert [i["type"] for i in result.items] == ["message", "message"]  # user text, marker
-    assert log.types == ["turn_started", "turn_aborted"]
+    assert log.types == ["turn_started", "user_message", "turn_aborted"]
 
 
 # -- where a cancel lands relative to the PlanUpdate send, each case placed exactly, 50 times ------------------------
@@ -218,7 +218,7 @@ async def test_cancel_just_before_the_send_no_plan_update(rep, no_leaked_tasks):
         "go", model=model_then_leftover([cx.function_call("update_plan", two_in_progress, call_id="p1")])
     )
     result = await handle
-    assert log.types == ["turn_started", "warning", "turn_aborted"]
+    assert log.types == ["turn_started", "user_message", "warning", "turn_aborted"]
     assert_aborted_text(result.outputs()["p1"])
     assert outcomes(session, "p1") == ["start", "Aborted"]
     assert [f.status for f in session.control_tool_facts] == [ControlToolStatus.INTERRUPTED]
@@ -232,7 +232,7 @@ async def test_cancel_at_the_send_event_delivered_and_real_result_kept(session, 
     log = cx.testing.RecordingSubscriber(session)
     session.subscribe(lambda e: session.interrupt() if e.msg.type == "plan_update" else None)
     result = await session.start_turn("go", model=model_then_leftover([plan_call()]))
-    assert log.types == ["turn_started", "plan_update", "turn_aborted"]
+    assert log.types == ["turn_started", "user_message", "plan_update", "turn_aborted"]
     assert result.status == "interrupted"
     assert result.outputs()["p1"] == "Plan updated"
     assert outcomes(session, "p1") == ["start", "Completed{success:true}"]
@@ -258,7 +258,7 @@ async def test_cancel_after_the_send_while_awaiting_event_stays_output_aborted(s
     await sent.wait()
     handle.interrupt()
     result = await handle
-    assert log.types == ["turn_started", "plan_update", "turn_aborted"]
+    assert log.types == ["turn_started", "user_message", "plan_update", "turn_aborted"]
     assert_aborted_text(result.outputs()["w1"])
     assert outcomes(session, "w1") == ["start", "Aborted"]
 
@@ -375,7 +375,7 @@ async def test_external_cancel_is_told_apart(session, no_leaked_tasks):
     with pytest.raises(asyncio.CancelledError):
         await handle
     assert handle.turn.cancel.source == CancelSource.EXTERNAL
-    assert log.types == ["turn_started", "turn_aborted"]
+    assert log.types == ["turn_started", "user_message", "turn_aborted"]
     assert all(TURN_ABORTED_MARKER not in str(i) for i in session.history)  # not "on purpose"
     assert [i.get("output") for i in session.history if i["type"] == "function_call_output"] == ["aborted"]
     assert outcomes(session, "s1") == ["start", "Aborted"]

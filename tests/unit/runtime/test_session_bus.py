@@ -66,7 +66,7 @@ async def test_async_consumer_receives_events_in_order(session: cx.Session) -> N
     )
     await session.run_turn("go", model=model)
     await consumer
-    assert received == ["turn_started", "plan_update", "agent_message", "turn_complete"]
+    assert received == ["turn_started", "user_message", "plan_update", "agent_message", "turn_complete"]
 
 
 async def test_bounded_consumer_drops_oldest() -> None:

@@ -65,7 +65,13 @@ async def test_a_background_turn_result_carries_its_events():
     )
     handle = session.start_turn("go", model=model)
     result = await handle
-    assert [e.msg.type for e in result.events] == ["turn_started", "plan_update", "agent_message", "turn_complete"]
+    assert [e.msg.type for e in result.events] == [
+        "turn_started",
+        "user_message",
+        "plan_update",
+        "agent_message",
+        "turn_complete",
+    ]
     assert all(e.turn_id == result.turn_id for e in result.events)
 
 
@@ -82,3 +88,34 @@ async def test_a_checklist_created_after_a_plan_starts_with_it():
     await widget.settled()
     assert widget.steps == [{"step": "Newer", "status": "pending"}]
     widget.close()
+
+
+async def test_a_start_turn_arriving_while_another_is_starting_gets_turn_error() -> None:
+    """The interleaving forced: a second thread calls ``start_turn`` while the first is between its
+    check for a running turn and setting it (a plain check-then-set let both start)."""
+    session = cx.Session()
+    model = cx.ScriptedModel([[cx.assistant_message("only one")]])
+    second: list[object] = []
+    building = session.code_mode.terminate_cells_on_cancel  # runs while the first start builds its turn
+
+    def other_thread_starts_now(turn: object) -> None:
+        async def start() -> object:
+            try:
+                return session.start_turn("second", model=cx.ScriptedModel([[cx.assistant_message("two")]]))
+            except cx.TurnError as err:
+                return err
+
+        thread = threading.Thread(target=lambda: second.append(asyncio.run(start())))
+        thread.start()
+        thread.join(timeout=10)  # a start that waits for the first one to finish would stall here
+        assert not thread.is_alive(), "the second start_turn blocked instead of being refused"
+        building(turn)
+
+    session.code_mode.terminate_cells_on_cancel = other_thread_starts_now  # type: ignore[method-assign]
+    handle = session.start_turn("first", model=model)
+    assert len(second) == 1 and isinstance(second[0], cx.TurnError), second
+    assert "(starting) is still running" in str(second[0])
+    assert (await handle).last_agent_message == "only one"
+    session.code_mode.terminate_cells_on_cancel = building  # type: ignore[method-assign]
+    third = await session.run_turn("third", model=cx.ScriptedModel([[cx.assistant_message("3")]]))
+    assert third.last_agent_message == "3"  # the refused start left nothing claimed

@@ -46,7 +46,13 @@ async def test_update_plan_tool_emits_plan_update_event(session: cx.Session) -> 
     assert len(plan_events) == 1
     assert plan_events[0].msg.model_dump(mode="json") == {"type": "plan_update", **HARNESS_ARGS}
     assert plan_events[0].id == result.turn_id
-    assert [e.msg.type for e in result.events] == ["turn_started", "plan_update", "agent_message", "turn_complete"]
+    assert [e.msg.type for e in result.events] == [
+        "turn_started",
+        "user_message",
+        "plan_update",
+        "agent_message",
+        "turn_complete",
+    ]
     follow_up = model.requests[1]
     assert {"type": "function_call_output", "call_id": "call-1", "output": "Plan updated"} in follow_up.items
 

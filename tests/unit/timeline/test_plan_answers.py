@@ -251,3 +251,36 @@ async def test_revise_plans_again_with_the_note_and_reject_sends_nothing() -> No
     assert session.active_turn is None and len(model.requests) == 2 and answers.proposal is None
     with pytest.raises(PlanAnswerError, match="revision note is empty"):
         answers.revise(" ")
+
+
+async def test_a_decision_that_fails_to_send_leaves_the_proposal_open() -> None:
+    text = "<proposed_plan>\n1. Fix the bug\n</proposed_plan>"
+    model = cx.ScriptedModel([[cx.assistant_message(text)], [cx.assistant_message("fixed")]], record_requests=True)
+    session = cx.Session()
+    answers = PlanAnswers(session)  # no model yet: an approval cannot start the turn
+    await session.run_turn("plan it", model=model, mode="plan")
+    with pytest.raises(PlanAnswerError, match="no model to start one"):
+        answers.approve()
+    assert answers.decisions[0].delivery == "failed" and "no model" in (answers.decisions[0].error or "")
+    assert answers.proposal is not None and answers.proposal.text == "1. Fix the bug\n"
+    with pytest.raises(PlanAnswerError, match="no model to start one"):
+        answers.revise("smaller")
+    answers.model = model
+    approved = answers.approve()  # the proposal is still there to approve
+    assert approved.delivery == "new_turn"
+    await answers.turns[-1]
+    assert user_texts(model.requests[1])[-1] == IMPLEMENT_MESSAGE and answers.proposal is None
+
+
+async def test_a_decision_on_a_closed_session_leaves_the_proposal_open() -> None:
+    model = cx.ScriptedModel([[cx.assistant_message("<proposed_plan>\n1. Read\n</proposed_plan>")]])
+    session = cx.Session()
+    answers = PlanAnswers(session, model=model)
+    await session.run_turn("plan it", model=model, mode="plan")
+    await session.aclose()
+    with pytest.raises(cx.TurnError, match="session is closed"):
+        answers.approve()
+    assert [d.delivery for d in answers.decisions] == ["failed"] and answers.proposal is not None
+    with pytest.raises(cx.TurnError, match="session is closed"):
+        answers.revise("again")  # refused for the same reason, not as "already answered"
+    assert [d.delivery for d in answers.decisions] == ["failed", "failed"] and answers.proposal is not None

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import codex_nb as cx
+from codex_nb.app_server import AppServerError
 from codex_nb.timeline.answers import IMPLEMENT_MESSAGE, PlanAnswers
 from helpers.app_server_helpers import plan_call, real_codex
 
@@ -78,3 +79,20 @@ async def test_a_proposed_plan_approved_starts_the_default_mode_turn_codex_start
     last = json.dumps(srv.requests[-1]["input"])
     assert IMPLEMENT_MESSAGE in last
     assert answers.decisions[0].turn_id == result.turn_id
+
+
+@pytest.mark.requires_codex
+async def test_a_decision_when_codex_has_closed_leaves_the_proposal_open(tmp_path: Path) -> None:
+    script = [[cx.assistant_message("<proposed_plan>\n1. Read\n</proposed_plan>\n")]]
+    async with real_codex(script, tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        answers = PlanAnswers(thread)
+        await thread.start_turn("plan it", mode="plan")
+        assert answers.proposal is not None
+        await server.close()
+        with pytest.raises(AppServerError):
+            answers.approve()
+        assert [d.delivery for d in answers.decisions] == ["failed"]
+        assert answers.proposal is not None and answers.proposal.text == "1. Read\n"
+        with pytest.raises(AppServerError):
+            answers.revise("smaller")  # refused for what it is, not as "already answered"

@@ -44,7 +44,9 @@ async def test_update_plan_off_in_the_config_names_the_key_that_turns_it_on() ->
     assert isinstance(why, NoPlan) and why.reason == "tool_off" and why.fix == CONFIG_FIX
     assert "[tools.update_plan] enabled = true" in why.line
     assert checklist.no_plan == why.line
-    assert why.line in checklist.text() and "(no plan yet)" in checklist.text()
+    # said once: not under "Updated Plan" after "(no plan yet)" (notebook 14's Gemini column)
+    assert checklist.text() == f"• Plan\n  └ {why.line}"
+    assert "Updated Plan" not in checklist.html() and "(no plan yet)" not in checklist.html()
     assert "[tools.update_plan] enabled = true" in checklist.html()
     assert why.line in timeline.text() and html.escape(why.line) in PlanTimelineWidget(timeline).html()
     assert json.loads(timeline.to_json())["no_plan"]["reason"] == "tool_off"

@@ -168,6 +168,7 @@ async def test_views_are_the_widgets_every_source_uses(no_leaked_tasks) -> None:
     await comparison
     stop_all, grid, table = comparison.children
     assert stop_all.description == "Stop all" and stop_all.disabled
+    assert stop_all.button_style == ""  # red asked to stop agents that had all ended
     columns = grid.children
     assert len(columns) == 2
     kinds = [type(w).__name__ for w in columns[0].children]

@@ -53,7 +53,7 @@ async def test_the_heartbeat_says_what_the_turn_does_and_for_how_long() -> None:
     assert beat.text() == "waiting for the model 42 s · stalled? nothing has happened for 42 s" and beat.stalled
     release.set()
     await handle
-    assert seen["hook"] == "hook PreToolUse: check-plan.sh 0 s"
+    assert seen["hook"] == "running hook PreToolUse: check-plan.sh 0 s"
     assert seen["tool"] == "running tool update_plan 0 s"
     assert beat.text() == "" and beat._timer is None  # idle: no timer left
     beat.close()
@@ -81,3 +81,34 @@ async def test_one_timer_per_view_and_unchanged_text_is_not_sent() -> None:
     await handle
     assert beat._timer is None
     beat.close()
+
+
+async def test_a_running_command_hook_is_named_by_its_command(tmp_path: Any) -> None:
+    """A command hook runs through the login shell: a slow profile makes every tool call wait on
+    it, and the heartbeat must say that the wait is this hook (a real ``/bin/sh -lc`` process)."""
+    from helpers.hook_processes import BASE_ENV, command_hook_session
+
+    long = "echo " + "x" * 100
+    session = command_hook_session(tmp_path, "true  # the check", env=BASE_ENV)
+    with recording_comms():
+        beat = Heartbeat(session)
+    during: list[str] = []
+
+    def on_hook(event: Any) -> None:
+        if event.msg.type == "hook_started":
+            during.append(beat.text())
+
+    session.subscribe(on_hook)
+    plan = {"plan": [{"step": "A", "status": "completed"}]}
+    model = cx.ScriptedModel([[cx.function_call("update_plan", plan)], [cx.assistant_message("done")]])
+    assert (await session.start_turn("go", model=model)).status == "completed"
+    assert during == ["running hook PreToolUse: true # the check 0 s"]
+    beat.close()
+
+    from codex_nb.widgets.hook_runs import COMMAND_SHOWN, running_hook
+
+    session = command_hook_session(tmp_path, long, env=BASE_ENV)
+    run = type("Run", (), {"event_name": "pre_tool_use", "display_order": 0, "source_path": "<test>"})()
+    shown = running_hook(run, session)
+    assert shown.endswith("…") and len(shown) == len("running hook PreToolUse: ") + COMMAND_SHOWN
+    assert running_hook(run, object()) == "running hook PreToolUse: <test>"  # no engine: where it came from

@@ -44,7 +44,7 @@ async def test_a_codex_hook_that_blocks_is_in_the_transcript_and_the_heartbeat(t
     hooks = [line for line in transcript.text().splitlines() if line.startswith("hook ")]
     assert len(hooks) == 1 and hooks[0].startswith("hook PreToolUse: check-plan [blocked] "), hooks
     assert "a plan needs two steps" in hooks[0]
-    assert during == ["hook PreToolUse: check-plan 0 s"]
+    assert during == ["running hook PreToolUse: check-plan 0 s"]
     assert beat.text() == ""
     beat.close()
     transcript.close()

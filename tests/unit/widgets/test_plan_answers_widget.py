@@ -45,7 +45,7 @@ async def test_comment_and_suggest_from_the_view_and_what_it_shows() -> None:
     assert [r["outcome"] for r in widget.replies] == ["sent", "sent"]
     assert widget.comments[0]["state"] == "answered" and widget.suggestions[0]["state"] == "adopted"
     text = widget.text()
-    assert "💬 <script>alert(1)</script>  (answered · steered into the running turn)" in text
+    assert "comment: <script>alert(1)</script>  (answered · steered into the running turn)" in text
     assert "Suggested change (adopted · steered into the running turn):" in text and "+ add step 2: Clean" in text
     assert "<script>" not in widget.html() and "&lt;script&gt;" in widget.html()
     assert widget.steps[1] == {"index": 1, "step": "Clean", "status": "pending"}
@@ -107,3 +107,27 @@ async def test_a_message_arriving_on_another_thread_is_handled_on_the_kernels_lo
     assert widget.replies == [{"id": "t", "outcome": "sent", "message": ""}]
     await widget.answers.turns[-1]  # the comment started the next turn on the loop, not on the thread
     assert model.requests[-1].items[-1]["content"][0]["text"].endswith("hi")
+
+
+async def test_a_comment_that_starts_a_turn_shows_that_turn_and_the_agents_answer() -> None:
+    model = cx.ScriptedModel(
+        [
+            update(("Read", "completed"), ("Plot", "pending")),
+            [cx.assistant_message("Planned.")],
+            [cx.assistant_message("Both steps are done.")],
+        ]
+    )
+    session = cx.Session()
+    answers = PlanAnswers(session, model=model)
+    widget, comm = make(answers)
+    await session.run_turn("go", model=model)
+    comm.send_custom({"id": "r1", "kind": "comment", "step": 1, "text": "is plotting done too?"})
+    assert widget.replies[-1]["outcome"] == "sent" and "started a turn" in widget.comments[0]["label"]
+    await answers.turns[-1]
+    assert [m for t in widget.turns for m in t["messages"]] == [
+        {"role": "user", "text": widget.turns[0]["messages"][0]["text"]},
+        {"role": "assistant", "text": "Both steps are done."},
+    ]
+    assert "is plotting done too?" in widget.turns[0]["messages"][0]["text"]
+    text = widget.text()
+    assert "  Turn your answer started:" in text and "    agent: Both steps are done." in text

@@ -197,7 +197,7 @@ async def test_resume_and_fork_from_the_table_into_live_widgets(tmp_path: Path) 
         assert resumed is not None and resumed.thread_id == first.thread_id
         assert all(w.comm is None for w in selected)  # the selected session's widgets, closed on Resume
         saved = browser.live_widgets[3].text()  # the saved conversation, before any new turn
-        assert "-- Saved conversation: 1 turn(s) --" in saved and "user: the secret is 42" in saved
+        assert "-- Saved conversation: 1 turn(s) --" in saved and "you: the secret is 42" in saved
         assert "assistant: answer 1" in saved
         assert "✔ remember" in browser.live_widgets[1].text()  # the last saved plan, not an empty one
         assert [type(w).__name__ for w in browser.live_widgets] == [
@@ -208,7 +208,7 @@ async def test_resume_and_fork_from_the_table_into_live_widgets(tmp_path: Path) 
         ]
         assert (await resumed.start_turn("what is the secret?")).status == "completed"
         live = browser.live_widgets[3].text()
-        assert "Transcript: completed" in live and "user: the secret is 42" in live and "answer 2" in live
+        assert "Transcript: completed" in live and "you: the secret is 42" in live and "answer 2" in live
         resumed_widgets = list(browser.live_widgets)
         forked = await browser.fork()
         assert all(w.comm is None for w in resumed_widgets)
@@ -220,3 +220,19 @@ async def test_resume_and_fork_from_the_table_into_live_widgets(tmp_path: Path) 
         server._refused.add("thread/fork")  # a server that answered thread/fork as unknown
         assert SessionsBrowser(codex_home=home, server=server).table.features == {"resume": True, "fork": False}
         browser.close()
+
+
+def test_a_replayed_turn_shows_the_persons_words_before_the_answer() -> None:
+    replay = RolloutReplay(next(HOME.rglob(f"*{PARSER}.jsonl")))
+    view = Transcript(replay, max_rate=None)
+    timeline = cx.PlanTimeline(replay)
+    replay.play_turn(-1)
+    lines = view.text().splitlines()
+    assert lines[1] == "you: Now run the whole test suite." and lines.count("you: Now run the whole test suite.") == 1
+    assert [m.role for m in timeline.messages][0] == "user" and timeline.messages[0].text.startswith("Now run")
+    saved, _ = replay.saved_turns(1)
+    state = TranscriptState()
+    state.load_saved(saved)
+    assert state.text().count("you: Now run the whole test suite.") == 1  # the prompt once, not twice
+    timeline.close()
+    view.close()

@@ -101,7 +101,7 @@ async def test_codex_acp_sessions_listed_loaded_prompted_and_forked_from_the_tab
             assert "✔ Read the code" in checklist.text() and "Write f.txt" in checklist.text()
             saved = transcript.text()
             assert "-- Saved conversation: 1 turn(s) --" in saved
-            assert "user: make a plan" in saved and "assistant: first answer" in saved
+            assert "you: make a plan" in saved and "assistant: first answer" in saved
 
             result = await asyncio.wait_for(loaded.start_turn("and now?"), TIMEOUT)
             assert result.status == "completed" and result.last_agent_message == "loaded answer"
@@ -148,7 +148,7 @@ class ListingAgent:
     def __init__(self, listed: list[dict[str, Any]]) -> None:
         self.listed = listed
 
-    async def list_sessions(self, cwd: Any = None) -> list[dict[str, Any]]:
+    async def list_sessions(self, cwd: Any = None, **_: Any) -> list[dict[str, Any]]:
         return self.listed
 
 
@@ -179,3 +179,22 @@ def test_one_browser_shows_a_codex_home_or_an_agent_not_both(tmp_path: Path) -> 
     with pytest.raises(Exception, match="sort_by must be one of"):
         browser.sort("turns")  # a Codex column, not an ACP listing's
     browser.close()
+
+
+@pytest.mark.slow
+async def test_an_agent_paging_forever_fills_the_table_and_refresh_answers() -> None:
+    """A real agent whose ``session/list`` pages never end: the table gets its 1,000 rows from the
+    first page, the status says the agent lists more, and Refresh answers the same way."""
+    endless = ROOT / "tests" / "acp_agents" / "endless_list_agent.py"
+    async with cx.AcpAgent(sys.executable, [str(endless)]) as agent:
+        browser = SessionsBrowser(agent=agent)
+        await until(lambda: browser.table.rows, "the first listing")
+        assert len(browser.table.rows) == ACP_ROWS
+        assert f"{ACP_ROWS} session(s) of the ACP agent" in browser.table.status
+        assert "the agent lists more sessions (the first 1000 read)" in browser.table.status
+        browser.table.status = ""
+        browser._on_view_msg(browser.table, {"id": "r1", "kind": "refresh"}, [])  # the Refresh button
+        await until(lambda: browser.table.status, "Refresh answered")
+        assert "the agent lists more sessions (the first 1000 read)" in browser.table.status
+        assert len(browser.table.rows) == ACP_ROWS and browser.table.error == ""
+        browser.close()

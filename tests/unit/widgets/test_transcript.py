@@ -55,9 +55,15 @@ async def test_a_streaming_turn_shows_text_and_each_tool_call_with_its_output() 
         view = transcript(session)
         await session.run_turn("plan", model=cx.ResponsesModel(model="m", base_url=srv.base_url))
     view.flush()
-    assert view.text() == ("Transcript: completed\ntool update_plan [completed]: Plan updated\nassistant: All planned.")
-    assert [(e["kind"], e["status"]) for e in view.entries] == [("tool", "completed"), ("assistant", "done")]
-    assert view.entries[0]["detail"] == '{"plan": [{"step": "Read the code", "status": "in_progress"}]}'
+    assert view.text() == (
+        "Transcript: completed\nyou: plan\ntool update_plan [completed]: Plan updated\nassistant: All planned."
+    )
+    assert [(e["kind"], e["status"]) for e in view.entries] == [
+        ("user", "done"),
+        ("tool", "completed"),
+        ("assistant", "done"),
+    ]
+    assert view.entries[1]["detail"] == '{"plan": [{"step": "Read the code", "status": "in_progress"}]}'
     assert view.status == "completed"
 
 
@@ -69,6 +75,7 @@ async def test_a_retry_drops_the_abandoned_text_and_notes_the_retry() -> None:
     view.flush()
     assert view.text().splitlines() == [
         "Transcript: completed",
+        "you: hi",
         "notice: Reconnecting... 1/5 (stream disconnected before completion: stream closed before response.completed)",
         "assistant: Whole answer.",
     ]
@@ -106,11 +113,11 @@ async def test_an_interrupted_call_shows_aborted() -> None:
         handle = session.start_turn("go", model=cx.ResponsesModel(model="m", base_url=srv.base_url))
         await started.wait()
         view.flush()
-        assert view.entries[0]["status"] == "running"
+        assert view.entries[1]["status"] == "running"
         handle.interrupt()
         await handle
     assert view.status == "interrupted"
-    assert view.text().splitlines()[1].startswith("tool hang [aborted]: aborted by user after ")
+    assert view.text().splitlines()[2].startswith("tool hang [aborted]: aborted by user after ")
 
 
 async def test_ten_thousand_deltas_are_coalesced_and_the_final_text_is_whole() -> None:
@@ -194,7 +201,7 @@ async def test_detach_keeps_what_is_shown_and_ignores_later_turns() -> None:
         await session.run_turn("one", model=model)
         view.detach()
         await session.run_turn("two", model=model)
-    assert view.text() == "Transcript: completed\nassistant: First."
+    assert view.text() == "Transcript: completed\nyou: one\nassistant: First."
     assert view.entries[-1]["text"] == "First."
 
 
@@ -285,6 +292,20 @@ async def test_a_response_of_a_thousand_tool_calls_is_coalesced_too() -> None:
     view = transcript(session, rows=100)
     async with ResponsesServer([calls, [cx.assistant_message("All done.")]]) as srv:
         result = await session.run_turn("long", model=cx.ResponsesModel(model="m", base_url=srv.base_url))
-    assert result.status == "completed" and len(view.state.entries) == 1001
-    assert view.entries[-2]["text"] == "piece 999 done" and view.earlier == 901
+    assert result.status == "completed" and len(view.state.entries) == 1002
+    assert view.entries[-2]["text"] == "piece 999 done" and view.earlier == 902
     assert view.flushes < 200  # not two updates per call
+
+
+def test_a_tool_call_with_no_input_has_no_detail_not_null() -> None:
+    """Gemini CLI's first word of a tool call is a ``tool_call_update`` with no input: its row ended
+    in a literal ``null`` (notebook 14)."""
+    bus = EventBus("thread-x")
+    view = transcript(bus, max_rate=None)
+    bus.emit(TurnStarted(turn_id="t1"), id="t1", turn_id="t1")
+    item = {"type": "dynamicToolCall", "id": "c1", "tool": "Set 2 todo(s)", "status": "completed"}
+    bus.emit(ItemStarted(thread_id="thread-x", turn_id="t1", item=item, started_at_ms=0), id="t1", turn_id="t1")
+    bus.emit(ItemCompleted(thread_id="thread-x", turn_id="t1", item=item, completed_at_ms=1), id="t1", turn_id="t1")
+    view.flush()
+    assert [(e["kind"], e["detail"]) for e in view.entries] == [("tool", "")]
+    assert "null" not in view.text()

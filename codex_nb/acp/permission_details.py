@@ -1,0 +1,156 @@
+"""What an ACP permission request is about: the paths, command and diff behind its title.
+
+An agent's ``session/request_permission`` names its tool call with a title ("Edit file") that does
+not say which file, or that the file lies outside the session's folder. ``permission_details``
+reads the tool call's ``locations``, its ``diff`` content and its ``raw_input`` (the command or path
+the agent will use), marks each path outside the session's ``cwd``, and bounds everything, so the
+person sees what they approve and a hostile agent cannot flood the prompt.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+MAX_PATHS = 20
+"""Paths listed for one request (the rest are counted)."""
+MAX_PATH = 500
+"""Characters of one path or command shown."""
+MAX_DIFF = 4000
+"""Characters of the diff shown (a diff is read before it is approved; a longer one is cut, and says so)."""
+MAX_DIFF_INPUT = 200_000
+"""Characters of a file's old or new text compared (beyond this only the sizes are told)."""
+OUTSIDE = "outside the session folder"
+RAW_PATH_KEYS = ("path", "file_path", "filePath", "abs_path", "target", "destination", "cwd", "workdir")
+RAW_COMMAND_KEYS = ("command", "cmd")
+
+
+@dataclass(frozen=True, kw_only=True)
+class PermissionPath:
+    """One path the tool call touches, and whether it lies outside the session's folder."""
+
+    path: str
+    outside: bool
+    line: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PermissionDetails:
+    """What a permission request is about, bounded for a person to read."""
+
+    paths: tuple[PermissionPath, ...] = ()
+    more_paths: int = 0
+    """Paths left out past ``MAX_PATHS``."""
+    command: str | None = None
+    diff: str | None = None
+
+    @property
+    def outside(self) -> tuple[str, ...]:
+        """The paths that lie outside the session's folder."""
+        return tuple(p.path for p in self.paths if p.outside)
+
+    def lines(self) -> list[str]:
+        """The details as lines of text (what the question shows under its title)."""
+        out: list[str] = []
+        for p in self.paths:
+            where = f"{p.path}:{p.line}" if p.line is not None else p.path
+            out.append(f"Path: {where}" + (f"  [{OUTSIDE.upper()}]" if p.outside else ""))
+        if self.more_paths:
+            out.append(f"... and {self.more_paths} more paths")
+        if self.command is not None:
+            out.append(f"Command: {self.command}")
+        if self.diff:
+            out.append("Diff:")
+            out.append(self.diff)
+        if self.outside:
+            out.insert(0, f"Warning: {len(self.outside)} path(s) lie {OUTSIDE}.")
+        return out
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more characters]"
+
+
+def _outside(path: str, cwd: str) -> bool:
+    """True when ``path`` (relative paths are taken from ``cwd``) resolves outside ``cwd``."""
+    try:
+        root = os.path.realpath(cwd)
+        full = os.path.realpath(os.path.join(root, os.path.expanduser(path)))
+        return os.path.commonpath([root, full]) != root
+    except ValueError:  # a NUL byte, another drive (Windows): not provably inside
+        return True
+
+
+def _raw_paths(raw: Any) -> Iterable[str]:
+    if not isinstance(raw, dict):
+        return ()
+    found = [raw[k] for k in RAW_PATH_KEYS if isinstance(raw.get(k), str) and raw[k]]
+    for key in ("paths", "files"):
+        value = raw.get(key)
+        if isinstance(value, list):
+            found.extend(v for v in value[: MAX_PATHS + 1] if isinstance(v, str) and v)
+    return found
+
+
+def _command(raw: Any) -> str | None:
+    if not isinstance(raw, dict):
+        return None
+    for key in RAW_COMMAND_KEYS:
+        value = raw.get(key)
+        if isinstance(value, str) and value:
+            return _cut(value, MAX_PATH)
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value[:100]):
+            return _cut(" ".join(value[:100]), MAX_PATH)
+    return None
+
+
+def _diff(content: Iterable[Any]) -> str | None:
+    parts: list[str] = []
+    for block in content:
+        if getattr(block, "type", None) != "diff":
+            continue
+        path = str(getattr(block, "path", "") or "?")
+        old, new = getattr(block, "old_text", None) or "", getattr(block, "new_text", None) or ""
+        if not isinstance(old, str) or not isinstance(new, str):
+            continue
+        if len(old) > MAX_DIFF_INPUT or len(new) > MAX_DIFF_INPUT:
+            parts.append(
+                f"{_cut(path, MAX_PATH)}: {len(old)} characters -> {len(new)} characters (too long to compare)"
+            )
+            continue
+        lines = difflib.unified_diff(
+            old.splitlines(), new.splitlines(), fromfile=f"a/{path}", tofile=f"b/{path}", lineterm="", n=2
+        )
+        parts.append("\n".join(lines))
+        if sum(len(p) for p in parts) > MAX_DIFF:
+            break
+    return _cut("\n".join(p for p in parts if p), MAX_DIFF) if parts else None
+
+
+def permission_details(tool_call: Any, cwd: str) -> PermissionDetails:
+    """The paths (each marked outside ``cwd`` or not), command and diff of an ACP ``tool_call``."""
+    content = list((getattr(tool_call, "content", None) or [])[:MAX_PATHS])
+    seen: dict[str, PermissionPath] = {}
+    candidates: list[tuple[Any, int | None]] = []
+    for location in getattr(tool_call, "locations", None) or []:
+        line = getattr(location, "line", None)
+        candidates.append((getattr(location, "path", None), line if isinstance(line, int) else None))
+    candidates += [(getattr(block, "path", None), None) for block in content if getattr(block, "type", None) == "diff"]
+    candidates += [(p, None) for p in _raw_paths(getattr(tool_call, "raw_input", None))]
+    more = 0
+    for path, line in candidates:
+        if not isinstance(path, str) or not path or path in seen:
+            continue
+        if len(seen) >= MAX_PATHS:
+            more += 1
+            continue
+        seen[path] = PermissionPath(path=_cut(path, MAX_PATH), outside=_outside(path, cwd), line=line)
+    return PermissionDetails(
+        paths=tuple(seen.values()),
+        more_paths=more,
+        command=_command(getattr(tool_call, "raw_input", None)),
+        diff=_diff(content),
+    )

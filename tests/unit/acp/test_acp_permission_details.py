@@ -1,0 +1,81 @@
+"""An ACP permission request shows what it is about: the tool call's paths (those outside the
+session's folder marked), its command and its diff, each bounded."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from acp.schema import (
+    FileEditToolCallContent,
+    PermissionOption,
+    ToolCallLocation,
+    ToolCallUpdate,
+)
+
+from codex_nb.acp.permission_details import MAX_DIFF, MAX_PATH, MAX_PATHS, permission_details
+from codex_nb.acp.permissions import question_event
+
+
+def call(**fields: object) -> ToolCallUpdate:
+    return ToolCallUpdate(tool_call_id="t1", title="Edit file", **fields)  # type: ignore[arg-type]
+
+
+def test_paths_outside_the_session_folder_are_marked(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "link").symlink_to(tmp_path)  # inside by name, outside once resolved
+    tool_call = call(
+        locations=[
+            ToolCallLocation(path=str(work / "a.py"), line=3),
+            ToolCallLocation(path="/etc/passwd"),
+            ToolCallLocation(path="b.py"),
+            ToolCallLocation(path="../escape.py"),
+            ToolCallLocation(path=str(work / "link" / "x")),
+            ToolCallLocation(path="bad\0path"),
+        ]
+    )
+    details = permission_details(tool_call, str(work))
+    assert [(p.path, p.outside) for p in details.paths] == [
+        (str(work / "a.py"), False),
+        ("/etc/passwd", True),
+        ("b.py", False),
+        ("../escape.py", True),
+        (str(work / "link" / "x"), True),
+        ("bad\0path", True),
+    ]
+    lines = details.lines()
+    assert lines[0] == "Warning: 4 path(s) lie outside the session folder."
+    assert f"Path: {work / 'a.py'}:3" in lines and "Path: /etc/passwd  [OUTSIDE THE SESSION FOLDER]" in lines
+
+
+def test_the_command_and_the_diff_are_shown_and_the_question_carries_them(tmp_path: Path) -> None:
+    edit = FileEditToolCallContent(type="diff", path=str(tmp_path / "f.py"), old_text="a\nb\n", new_text="a\nc\n")
+    tool_call = call(content=[edit], raw_input={"command": ["bash", "-lc", "rm -rf build"]})
+    options = [PermissionOption(option_id="ok", name="Allow", kind="allow_once")]
+    msg, _ = question_event(call_id="t1", turn_id="turn-1", tool_call=tool_call, options=options, cwd=str(tmp_path))
+    text = msg.questions[0].question
+    assert text.startswith("The agent asks for permission: Edit file\n")
+    assert f"Path: {tmp_path / 'f.py'}" in text and "Command: bash -lc rm -rf build" in text
+    assert "-b\n+c" in text and "OUTSIDE" not in text
+
+
+def test_everything_a_peer_sends_is_bounded(tmp_path: Path) -> None:
+    huge = "x" * 1_000_000
+    tool_call = call(
+        locations=[ToolCallLocation(path=f"/p{i}") for i in range(10_000)] + [ToolCallLocation(path="/" + huge)],
+        content=[
+            FileEditToolCallContent(type="diff", path="big.txt", old_text="", new_text="\n".join(["y" * 50] * 500)),
+            FileEditToolCallContent(type="diff", path="huge.txt", old_text=huge, new_text=""),
+        ],
+        raw_input={"command": huge},
+    )
+    details = permission_details(tool_call, str(tmp_path))
+    assert len(details.paths) == MAX_PATHS and details.more_paths > 9_000
+    assert details.command is not None and len(details.command) < MAX_PATH + 50
+    assert details.diff is not None and len(details.diff) < MAX_DIFF + 50 and "more characters" in details.diff
+    assert len("\n".join(details.lines())) < 20_000
+
+
+def test_a_tool_call_with_nothing_to_show_adds_nothing(tmp_path: Path) -> None:
+    assert permission_details(call(), os.fspath(tmp_path)).lines() == []
