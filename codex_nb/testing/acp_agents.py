@@ -236,10 +236,15 @@ def codex_background(body: dict[str, Any]) -> Any:
 
 
 def claude_background(body: dict[str, Any]) -> Any:
-    """Claude Code's small-model requests (a title, a summary of a command's output) use no script entry."""
+    """Claude Code's small-model requests (a title, a summary of a command's output) and its one-token
+    probes use no script entry."""
     from .anthropic_server import AnthropicServer
 
-    return [AnthropicServer.text("Stand-in summary")] if body.get("model") == CLAUDE_SMALL_MODEL else None
+    # max_tokens 1 is a probe, never a turn: claude-agent-acp 0.101 validates the model it sets on a
+    # forked or resumed session that way ("Hi"), as Claude Code checks a key or a quota
+    if body.get("model") == CLAUDE_SMALL_MODEL or body.get("max_tokens") == 1:
+        return [AnthropicServer.text("Stand-in summary")]
+    return None
 
 
 def gemini_background(body: dict[str, Any]) -> Any:

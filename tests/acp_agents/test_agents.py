@@ -49,22 +49,21 @@ EXPECTED: dict[str, dict[str, Any]] = {
     },
     "claude-agent-acp": {
         "plan_updates": 2,
-        "permission_kinds": ["allow_always", "allow_once", "reject_once"],
+        "permission_kinds": ["allow_once", "allow_always", "reject_once"],
         "thought": True,
         "modes": {"default", "acceptEdits", "plan", "auto", "bypassPermissions"},
+        # the mode the suite runs in comes from CLAUDE_CONFIG_DIR's settings.json (acp_agents.py):
+        # without it claude-agent-acp 0.101 starts in "auto"
         "person_mode": "default",
         "session": {"load", "list", "fork", "resume"},
-        "models": False,
+        # claude-agent-acp 0.101 offers config options mode, model (the stand-in's model among
+        # them), effort and ultracode
+        "models": True,
         "stop_reason": "cancelled",
-        # Claude Code swaps its own Read/Write/Bash for mcp__acp__* tools on what the client offers
-        "client_requests": [
-            "fs/read_text_file",
-            "fs/write_text_file",
-            "terminal/create",
-            "terminal/output",
-            "terminal/release",
-            "terminal/wait_for_exit",
-        ],
+        # claude-agent-acp 0.101 uses neither of the client's offers: Claude Code reads, writes and
+        # runs commands itself (its own Read/Write/Bash; the older claude-code-acp offered mcp__acp__*
+        # tools on the client's files and terminals instead)
+        "client_requests": [],
         "creates_files": True,
     },
     "gemini-cli": {
