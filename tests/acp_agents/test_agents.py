@@ -241,7 +241,10 @@ async def test_a_turn_plan_permission_tool_call_and_message(agent: str, tmp_path
             "status": result.status,
             "plan_updates": len(plans),
             "priorities": sorted({p for e in plans for p in e.msg.priorities}),
-            "permission_options": [o.label for o in questions[-1].questions[0].options] if questions else [],
+            # the session folder's random name (Claude Code's "allow access to work-xxxx/") as {work}
+            "permission_options": [o.label.replace(work.name, "{work}") for o in questions[-1].questions[0].options]
+            if questions
+            else [],
             "permission_kinds": kinds,
             "command_kind": command[-1].kind if command else None,
             "tool_calls": sorted({c.title for c in calls}),

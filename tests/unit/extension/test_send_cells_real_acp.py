@@ -6,10 +6,10 @@ Send to agent (the page's message through the real bridge handler) and ``%%codex
 --outputs`` attach a cell's source, its text output and its PNG / JPEG image. Both agents advertise
 ``promptCapabilities.image``, so the images go as ACP image blocks with their own type, and both
 pass them on to their model unchanged, as an image input: codex-acp 2.6 as Responses
-``input_image`` data URLs with the block's type; Claude Code 0.16 as Anthropic ``image`` blocks
-whose ``media_type`` it reads from the image's bytes (a JPEG sent as ``image/png`` still reaches
-the model as ``image/jpeg``, so for Claude Code only codex-acp's run checks the block's type;
-tests/unit/extension/test_send_cells.py checks the blocks themselves)."""
+``input_image`` data URLs with the block's type; claude-agent-acp 0.101 as Anthropic ``image``
+blocks (the older claude-code-acp 0.16 read their ``media_type`` from the image's bytes, so a JPEG
+sent as ``image/png`` still reached the model as ``image/jpeg``: the block's type itself is checked
+in tests/unit/extension/test_send_cells.py)."""
 
 from __future__ import annotations
 
