@@ -35,7 +35,8 @@ from test_send_cells import cell, from_page
 pytestmark = pytest.mark.slow  # real agents: left out of `pytest tests/unit`, run by --slow and .ci/test
 
 AGENTS = [
-    pytest.param(name, marks=pytest.mark.requires_acp_agent(name), id=name) for name in ("codex-acp", "claude-agent-acp")
+    pytest.param(name, marks=pytest.mark.requires_acp_agent(name), id=name)
+    for name in ("codex-acp", "claude-agent-acp")
 ]
 TIMEOUT = 90
 
