@@ -1,10 +1,49 @@
-// The turn controls view: the session's turn status and a Stop button.
-// State comes from synced traits (status, stoppable, last_stop, error); Stop sends
+// The turn controls view: the session's turn status, its token usage meter and a Stop button.
+// State comes from synced traits (status, stoppable, last_stop, usage, error); Stop sends
 // {id, kind: "stop"} with model.send. The kernel replies through `last_stop` (same id).
 // Kinds come from protocol.json, the one definition the kernel validates against.
 import { CONTROLS_TO_KERNEL, TURN_STATUS_LABELS, newRequestId } from "./protocol.js";
 
 /** @typedef {{status: string, stoppable: boolean, last_stop: {id?: string, outcome?: string}, error: string}} ControlsState */
+/** @typedef {{context_used?: number, context_window?: number, turn?: number, total?: number}} Usage */
+
+/** @param {number} n */
+const tokens = (n) => n.toLocaleString("en-US");
+
+/**
+ * The meter's words, as the kernel writes them (turn_controls.py usage_text): a figure the
+ * source has not reported is left out, never shown as zero.
+ * @param {Usage} usage
+ */
+export function usageText(usage) {
+  const parts = [];
+  const used = usage.context_used;
+  const window = usage.context_window;
+  if (typeof used === "number" && typeof window === "number" && window > 0) {
+    parts.push(`Context: ${tokens(used)} of ${tokens(window)} tokens (${Math.floor((used * 100) / window)}%)`);
+  } else if (typeof used === "number") {
+    parts.push(`Context: ${tokens(used)} tokens`);
+  }
+  if (typeof usage.turn === "number") parts.push(`This turn: ${tokens(usage.turn)}`);
+  if (typeof usage.total === "number") parts.push(`In all: ${tokens(usage.total)}`);
+  return parts.join(" \u00b7 ");
+}
+
+/**
+ * Pure usage -> meter model: its words and how full the context window is (null: unknown).
+ * @param {Usage} usage
+ */
+export function usageView(usage) {
+  const used = usage.context_used;
+  const window = usage.context_window;
+  const known = typeof used === "number" && typeof window === "number" && window > 0;
+  return {
+    text: usageText(usage),
+    fill: known ? Math.min(used / window, 1) : null,
+    used: known ? used : 0,
+    window: known ? window : 0,
+  };
+}
 
 
 /**
@@ -58,7 +97,16 @@ export default {
     const note = document.createElement("span");
     note.className = "cx-turn-note";
     note.setAttribute("role", "status");
-    root.append(status, button, note);
+    const usage = document.createElement("span");
+    usage.className = "cx-turn-usage";
+    const meter = document.createElement("meter");
+    meter.className = "cx-usage-meter";
+    meter.min = 0;
+    meter.setAttribute("aria-label", "Context window used");
+    const usageLabel = document.createElement("span");
+    usageLabel.className = "cx-usage-text";
+    usage.append(meter, usageLabel);
+    root.append(status, button, note, usage);
     el.append(root);
 
     /** @type {string | null} */
@@ -75,6 +123,14 @@ export default {
       root.setAttribute("aria-busy", view.status === "running" ? "true" : "false");
       button.disabled = view.stopDisabled;
       note.textContent = view.note;
+      const figures = usageView(model.get("usage") ?? {});
+      usage.hidden = figures.text === "";
+      usageLabel.textContent = figures.text;
+      meter.hidden = figures.fill === null;
+      meter.max = figures.window || 1;
+      meter.value = figures.used;
+      meter.high = 0.8 * (figures.window || 1);
+      meter.optimum = 0;
     };
     button.addEventListener("click", () => {
       const request = controlsRequest(CONTROLS_TO_KERNEL.stop);
@@ -82,11 +138,12 @@ export default {
       draw();
       model.send(request);
     }, { signal: controller.signal });
-    for (const name of ["status", "stoppable", "last_stop", "error"]) model.on(`change:${name}`, draw);
+    const traits = ["status", "stoppable", "last_stop", "usage", "error"];
+    for (const name of traits) model.on(`change:${name}`, draw);
     draw();
     return () => {
       controller.abort();
-      for (const name of ["status", "stoppable", "last_stop", "error"]) model.off(`change:${name}`, draw);
+      for (const name of traits) model.off(`change:${name}`, draw);
     };
   },
 };

@@ -45,7 +45,7 @@ from typing import Literal
 from . import children
 from .tail import StderrTail
 
-__all__ = ["ChildProcess", "StderrTail", "describe_exit", "live_children", "run_sync", "spawn"]
+__all__ = ["ChildProcess", "StderrTail", "describe_exit", "live_children", "spawn"]
 
 SUPERVISOR = str(Path(__file__).with_name("supervisor.py"))
 SUPERVISED = sys.platform.startswith("linux") and bool(sys.executable)
@@ -333,30 +333,6 @@ async def _readable(fd: int) -> None:
 def live_children() -> list[ChildProcess]:
     """Children codex_nb started that have not been ended yet."""
     return [c for c in children.live() if isinstance(c, ChildProcess)]
-
-
-def run_sync(
-    argv: Sequence[str], *, timeout: float, env: Mapping[str, str] | None = None, cwd: str | None = None
-) -> subprocess.CompletedProcess[str]:
-    """Run a short command to its end (``codex --version``); on timeout its whole group is
-    SIGKILLed and ``subprocess.TimeoutExpired`` raised."""
-    with subprocess.Popen(
-        [str(a) for a in argv],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=dict(env) if env is not None else None,
-        cwd=cwd,
-        start_new_session=True,
-    ) as popen:
-        try:
-            out, err = popen.communicate(timeout=timeout)
-        except BaseException:
-            _signal(popen.pid, signal.SIGKILL, group=True)
-            popen.communicate()
-            raise
-        return subprocess.CompletedProcess(popen.args, popen.returncode, out, err)
 
 
 def describe_exit(code: int | None) -> str:

@@ -1,5 +1,5 @@
-"""Run a short command whose output is only a few words (``codex --version``), reading at most a
-fixed number of bytes from it.
+"""Run a short command to its end (``codex --version``, ``codex app-server generate-json-schema``),
+reading at most a fixed number of bytes from it.
 
 ``subprocess.communicate`` reads everything a program prints: a binary that prints without end
 (a wrong file named as Codex, a broken build) would fill the kernel's memory before the timeout.

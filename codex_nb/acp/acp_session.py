@@ -15,7 +15,6 @@ import asyncio
 import collections
 import itertools
 import logging
-import threading
 import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from typing import Any, Literal
 from acp import text_block
 from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
+from .._start_gate import StartGate
 from .._interrupt import await_interruptibly
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
@@ -43,6 +43,7 @@ from ..protocol.events import (
     TurnStarted,
     WarningEvent,
 )
+from ..protocol.model_stream import TokenCount, TokenUsage, TokenUsageInfo
 from ..protocol.frontend import FrontendRequestResolved, Question, QuestionOption, RequestUserInputEvent
 from ..tools.lifecycle import LifecycleRecord, ToolCallOutcome
 from ..tools.names import ToolName
@@ -52,7 +53,16 @@ from .draft_v2 import acknowledged
 from .acp_events import AgentMessageDelta, AgentReasoningDelta, UserMessage
 from .fs import ConfinedFiles
 from .port import AgentPort
-from .mapping import STOP_REASON_TEXT, PlanMapping, ToolCallState, content_text, plan_notes, turn_status
+from .mapping import (
+    STOP_REASON_TEXT,
+    PlanMapping,
+    ToolCallState,
+    content_text,
+    context_token_count,
+    plan_notes,
+    prompt_usage,
+    turn_status,
+)
 from .permissions import choice_from, how_to_answer, question_event
 from .terminals import Terminals
 
@@ -85,6 +95,8 @@ class AcpTurnResult:
     dropped_deltas: int = 0
     """Text and reasoning delta events not kept in ``events`` (past the first 10,000: the completed
     message holds their text; subscribers saw every one)."""
+    token_usage: TokenUsage | None = None
+    """The turn's token usage, as the agent's prompt response reported it (None if it did not)."""
 
 
 class _CancelState:
@@ -171,11 +183,11 @@ class AcpSession(BusEventSource):
         self.available_commands: list[dict[str, Any]] = []
         self.current_mode: str | None = None
         self.usage: dict[str, Any] | None = None
+        """The agent's latest ``usage_update`` as sent (``used``, ``size``, ``cost``)."""
+        self.token_usage: TokenUsage | None = None
+        """This session's token usage: the sum of its prompts' reported usage (None before any)."""
         self._active: AcpTurnHandle | None = None
-        self._start_lock = threading.Lock()
-        self._starting = False
-        """True while a ``prompt`` builds its turn (set under ``_start_lock``): a second caller, from
-        another thread or from code the start runs, is refused, so two prompts never both start."""
+        self._start_gate = StartGate()
         self.closed = False
         self._lifecycle_observers: Observers[LifecycleRecord] = Observers(
             self._lifecycle_fault, what="a callable taking one lifecycle record"
@@ -277,6 +289,17 @@ class AcpSession(BusEventSource):
         self.current_mode = mode_id
 
     # -- prompts -----------------------------------------------------------------------------
+    def _prompt_refusal(self, starting: bool) -> AcpError | None:
+        """Why ``prompt`` may not start now (a prompt running or being started), or None."""
+        active = self.active_turn
+        if active is None and not starting:
+            return None
+        return AcpError(
+            f"a prompt is already running in ACP session {self.session_id} "
+            f"({active.turn_id if active is not None else 'starting'}); await it or call "
+            f"session.interrupt() first"
+        )
+
     def prompt(self, prompt: str | Sequence[Any]) -> AcpTurnHandle:
         """Send ``session/prompt`` in the background; returns its handle at once.
 
@@ -285,16 +308,7 @@ class AcpSession(BusEventSource):
         blocks = _blocks(prompt)
         if self.closed:
             raise AcpError(f"ACP session {self.session_id} is closed; start a new one with agent.new_session()")
-        with self._start_lock:
-            active = self.active_turn
-            if active is not None or self._starting:
-                raise AcpError(
-                    f"a prompt is already running in ACP session {self.session_id} "
-                    f"({active.turn_id if active is not None else 'starting'}); await it or call "
-                    f"session.interrupt() first"
-                )
-            self._starting = True
-        try:
+        with self._start_gate.claim(self._prompt_refusal):
             self.agent._require_running()
             loop = asyncio.get_running_loop()
             turn_id = f"turn-{next(self._turn_ids)}"
@@ -305,8 +319,6 @@ class AcpSession(BusEventSource):
             self._late_reported = False
             self._active = handle
             handle.task = loop.create_task(self._run(handle, blocks), name=f"acp-prompt-{turn_id}")
-        finally:
-            self._starting = False
         self.emit(TurnStarted(turn_id=turn_id))
         said = "".join(getattr(b, "text", "") or "" for b in blocks)  # the text blocks: what the person said
         self._said = said or None
@@ -331,8 +343,10 @@ class AcpSession(BusEventSource):
     async def _run(self, handle: AcpTurnHandle, blocks: list[Any]) -> AcpTurnResult:
         stop_reason: str | None = None
         error: str | None = None
+        turn_usage: TokenUsage | None = None
         try:
             response = await self.agent._connection().prompt(session_id=self.session_id, prompt=blocks)
+            turn_usage = prompt_usage(getattr(response, "usage", None))
             if acknowledged(response):
                 # ACP v2 draft: the response only accepted the prompt; the turn ends with the
                 # agent's idle state_update (Stop still ends it after cancel_grace).
@@ -353,6 +367,10 @@ class AcpSession(BusEventSource):
         # The SDK has applied every session/update the agent sent before this response
         # (ClientSideConnection.prompt waits for them): what is buffered now is this turn's.
         self._flush_message()
+        if turn_usage is not None:
+            # before the turn's end, so a view that stops following at the end still counts it
+            self.token_usage = turn_usage if self.token_usage is None else self.token_usage + turn_usage
+            self.emit(TokenCount(info=TokenUsageInfo(total_token_usage=self.token_usage, last_token_usage=None)))
         self._settle_turn(handle, aborted=status != "completed", stop_reason=stop_reason)
         if status == "interrupted":
             self.emit(TurnAborted(turn_id=handle.turn_id, reason="interrupted"))
@@ -368,6 +386,7 @@ class AcpSession(BusEventSource):
             error=error,
             events=list(handle.events),
             dropped_deltas=handle.event_log.dropped_deltas,
+            token_usage=turn_usage,
         )
         self._turn_id = None
         self._after_prompt = True
@@ -481,6 +500,7 @@ class AcpSession(BusEventSource):
             self.current_mode = update.current_mode_id
         elif kind == "usage_update":
             self.usage = update.model_dump(mode="json", by_alias=True, exclude_none=True)
+            self.emit(context_token_count(update.used, update.size))
         else:
             log.debug("ACP session update %s kept no state", kind)
 

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..protocol.model_stream import MAX_TOKEN_COUNT, TokenCount, TokenUsage, TokenUsageInfo
 from ..protocol.plan import PlanItemArg, StepStatus, plan_step
 from .acp_events import AcpPlanUpdate, AcpToolCall
 
@@ -25,6 +26,36 @@ STOP_REASON_TEXT = {
     "refusal": "the agent refused to continue (stopReason refusal)",
     "error": "the agent ended the turn with an error (stopReason error, ACP v2 draft)",
 }
+
+
+def _tokens(value: Any) -> int:
+    return min(value, MAX_TOKEN_COUNT) if type(value) is int and value >= 0 else 0
+
+
+def context_token_count(used: int, size: int) -> TokenCount:
+    """The ``token_count`` of a ``usage_update``: the tokens in the agent's context (``used``) of its
+    window (``size``). It says nothing of the turn's or the session's usage, so those stay None."""
+    return TokenCount(
+        info=TokenUsageInfo(
+            total_token_usage=None,
+            last_token_usage=TokenUsage(total_tokens=_tokens(used)),
+            model_context_window=_tokens(size) or None,
+        )
+    )
+
+
+def prompt_usage(usage: Any) -> TokenUsage | None:
+    """A prompt response's ``usage`` (ACP's unstable ``Usage``: this turn's tokens, as codex-acp
+    sends them) as a ``TokenUsage``; None when the agent sent none."""
+    if usage is None:
+        return None
+    return TokenUsage(
+        input_tokens=_tokens(getattr(usage, "input_tokens", None)),
+        cached_input_tokens=_tokens(getattr(usage, "cached_read_tokens", None)),
+        output_tokens=_tokens(getattr(usage, "output_tokens", None)),
+        reasoning_output_tokens=_tokens(getattr(usage, "thought_tokens", None)),
+        total_tokens=_tokens(getattr(usage, "total_tokens", None)),
+    )
 
 
 PLAN_NOTE = "codex_nb/note"

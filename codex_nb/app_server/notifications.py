@@ -11,6 +11,7 @@ app-server notification        codex_nb event (``msg.type``)
 ``turn/plan/updated``          ``plan_update`` (``inProgress`` -> ``in_progress``; per-thread revision)
 ``item/started|completed``     ``item_started`` / ``item_completed`` (the v2 item as is)
 ``item/agentMessage/delta``    ``agent_message_delta``
+``thread/tokenUsage/updated``  ``token_count`` (the event codex_nb's own runtime sends)
 ``hook/started|completed``     ``hook_started`` / ``hook_completed`` (tool hooks), else raw
 ``error``                      ``error`` (``willRetry`` false) or ``warning`` (will retry)
 ``warning``                    ``warning``
@@ -39,6 +40,7 @@ from ..protocol.events import (
     TurnStarted,
     WarningEvent,
 )
+from ..protocol.model_stream import MAX_TOKEN_COUNT, TokenCount, TokenUsage, TokenUsageInfo
 from ..protocol.plan import PlanItemArg, StepStatus
 
 _STEP_STATUS = {"pending": StepStatus.PENDING, "inProgress": StepStatus.IN_PROGRESS, "completed": StepStatus.COMPLETED}
@@ -139,6 +141,60 @@ def hook_event(kind: str, params: dict[str, Any]) -> EventMsg:
         return AppServerNotification(method=kind, params=params)
 
 
+class TokenUsageNotificationError(ValueError):
+    """A ``thread/tokenUsage/updated`` whose ``tokenUsage`` is not ``{last, total, modelContextWindow}``."""
+
+
+_BREAKDOWN = {
+    "inputTokens": "input_tokens",
+    "cachedInputTokens": "cached_input_tokens",
+    "outputTokens": "output_tokens",
+    "reasoningOutputTokens": "reasoning_output_tokens",
+    "totalTokens": "total_tokens",
+}
+"""Codex's ``TokenUsageBreakdown`` fields -> ``TokenUsage``'s (``cacheWriteInputTokens``, which
+codex_nb's own runtime does not count, is not kept)."""
+
+
+def _tokens(value: Any) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _breakdown(name: str, value: Any) -> TokenUsage:
+    if not isinstance(value, dict) or not all(_tokens(value.get(key)) for key in _BREAKDOWN):
+        raise TokenUsageNotificationError(
+            f"thread/tokenUsage/updated `{name}` is not {{{', '.join(_BREAKDOWN)}: non-negative integer}}: "
+            f"{str(value)[:200]}"
+        )
+    return TokenUsage(**{ours: min(value[key], MAX_TOKEN_COUNT) for key, ours in _BREAKDOWN.items()})
+
+
+def token_count(params: dict[str, Any]) -> TokenCount:
+    """The ``token_count`` event of a ``thread/tokenUsage/updated`` notification.
+
+    Codex's ``tokenUsage`` is ``{total, last, modelContextWindow}``, the thread's running sum, the
+    last response's usage and the window, as its core's ``TokenUsageInfo``: the same figures
+    codex_nb's own runtime publishes, so one meter reads both. The server is a peer: a
+    malformed figure raises ``TokenUsageNotificationError`` naming it."""
+    usage = params.get("tokenUsage")
+    if not isinstance(usage, dict):
+        raise TokenUsageNotificationError(
+            f"thread/tokenUsage/updated needs an object `tokenUsage`; got {str(usage)[:200]}"
+        )
+    window = usage.get("modelContextWindow")
+    if window is not None and not _tokens(window):
+        raise TokenUsageNotificationError(
+            f"thread/tokenUsage/updated `modelContextWindow` is not a non-negative integer or null: {window!r}"
+        )
+    return TokenCount(
+        info=TokenUsageInfo(
+            total_token_usage=_breakdown("total", usage.get("total")),
+            last_token_usage=_breakdown("last", usage.get("last")),
+            model_context_window=None if window is None else min(window, MAX_TOKEN_COUNT),
+        )
+    )
+
+
 def turn_end_events(turn: dict[str, Any], *, error_seen: bool) -> list[EventMsg]:
     """What ``turn/completed`` becomes, by the turn's status."""
     turn_id = turn["id"]
@@ -188,6 +244,11 @@ def notification_events(method: str, params: dict[str, Any], *, mode: str = "def
         return [AgentMessageDelta(delta=params["delta"])]
     if method in ("hook/started", "hook/completed"):
         return [hook_event(method, params)]
+    if method == "thread/tokenUsage/updated":
+        try:
+            return [token_count(params)]
+        except TokenUsageNotificationError as err:
+            return [WarningEvent(message=f"{err}; the usage meter keeps its last figures")]
     if method == "warning":
         return [WarningEvent(message=str(params.get("message", "")))]
     if method == "error":

@@ -15,9 +15,11 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from .._start_gate import StartGate
 from .._interrupt import await_interruptibly
 from ..errors import TurnError
 from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, UserMessage, WarningEvent
+from ..protocol.model_stream import TokenCount, TokenUsage
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..events.turn_log import TurnEventLog
@@ -65,6 +67,18 @@ class AppServerTurnResult:
     error: str | None = None
     turn: dict[str, Any] = field(default_factory=dict)
     """The raw ``Turn`` of ``turn/completed``."""
+    token_usage: TokenUsage | None = None
+    """The turn's token usage: the thread's total after it less the total before it (Codex may
+    repeat a report, so its ``last`` figures are not summed); None if Codex reported none."""
+
+
+def _since(total: TokenUsage, before: TokenUsage | None) -> TokenUsage:
+    """``total`` less ``before``, figure by figure (never below zero)."""
+    if before is None:
+        return total
+    return TokenUsage(
+        **{name: max(getattr(total, name) - getattr(before, name), 0) for name in type(total).model_fields}
+    )
 
 
 class _Cancel:
@@ -152,13 +166,13 @@ class CodexThread(BusEventSource):
         self.frontend_requests = FrontendRequests()
         self.items: dict[str, dict[str, Any]] = {}
         """The latest state of each ``fileChange`` item by id (approvals show its diff)."""
+        self.token_usage: TokenUsage | None = None
+        """The thread's token usage in all, as its latest ``thread/tokenUsage/updated`` said."""
         self.server_requests = ServerRequests(self)
         self._lock = threading.RLock()
         self._revision = itertools.count(1)
         self._active: AppServerTurnHandle | None = None
-        self._starting = False
-        """True while a ``start_turn`` builds its turn (set under ``_lock``): a second caller, from
-        another thread or from code the start runs, is refused, so two turns never both start."""
+        self._start_gate = StartGate()
         self._by_turn: dict[str, AppServerTurnHandle] = {}
         self._completions: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._errored: set[str] = set()
@@ -222,6 +236,8 @@ class CodexThread(BusEventSource):
             self._errored.add(turn_id)
         mode = self._modes.get(turn_id or "") or self._starting_mode or "default"
         for msg in notification_events(method, params, mode=mode):
+            if isinstance(msg, TokenCount) and msg.info is not None:
+                self.token_usage = msg.info.total_token_usage
             self.emit(msg, turn_id=turn_id)
         if method == "turn/started" and self._active is not None:
             self._said(self._active, turn_id)
@@ -274,15 +290,7 @@ class CodexThread(BusEventSource):
             raise TurnError(f"start_turn() takes the user's text (str), got {type(text).__name__}")
         if mode not in MODES:
             raise TurnError(f"mode must be 'default' or 'plan', got {mode!r}")
-        with self._lock:
-            active = self.active_turn
-            if active is not None or self._starting:
-                raise TurnError(
-                    f"turn {(active.turn_id if active is not None else '') or '(starting)'} is still running "
-                    f"on this thread; await it or call handle.interrupt() before starting another"
-                )
-            self._starting = True
-        try:
+        with self._start_gate.claim(self._start_refusal):
             self.server.check_open()
             handle = AppServerTurnHandle(self)
             handle.prompt = text
@@ -299,9 +307,17 @@ class CodexThread(BusEventSource):
                 self._mode = mode
             handle.task = asyncio.ensure_future(self._run_turn(handle, params, mode))
             self._active = handle
-        finally:
-            self._starting = False
         return handle
+
+    def _start_refusal(self, starting: bool) -> TurnError | None:
+        """Why ``start_turn`` may not start now (a turn running or being started), or None."""
+        active = self.active_turn
+        if active is None and not starting:
+            return None
+        return TurnError(
+            f"turn {(active.turn_id if active is not None else '') or '(starting)'} is still running "
+            f"on this thread; await it or call handle.interrupt() before starting another"
+        )
 
     async def run_turn(self, text: str, *, mode: str = "default", **overrides: Any) -> AppServerTurnResult:
         """``start_turn`` and wait for the turn to end; raises what ``start_turn`` raises, and what
@@ -311,6 +327,7 @@ class CodexThread(BusEventSource):
     async def _run_turn(self, handle: AppServerTurnHandle, params: dict[str, Any], mode: str) -> AppServerTurnResult:
         log = TurnEventLog()  # one turn runs on a thread at a time: the others' events are few
         unsubscribe = self.subscribe(log.append)
+        before = self.token_usage
         try:
             self._starting_mode = mode
             try:
@@ -349,6 +366,11 @@ class CodexThread(BusEventSource):
         status = turn.get("status") or "failed"
         error = (turn.get("error") or {}).get("message")
         mine = [e for e in log.events if e.turn_id in (turn_id, None)]
+        totals = [
+            e.msg.info.total_token_usage
+            for e in mine
+            if isinstance(e.msg, TokenCount) and e.msg.info is not None and e.msg.info.total_token_usage is not None
+        ]
         return AppServerTurnResult(
             turn_id=turn_id,
             status=status,
@@ -357,6 +379,7 @@ class CodexThread(BusEventSource):
             dropped_deltas=log.dropped_deltas,
             error=error,
             turn=turn,
+            token_usage=_since(totals[-1], before) if totals else None,
         )
 
     def _send_interrupt(self, handle: AppServerTurnHandle) -> None:

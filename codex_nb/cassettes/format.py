@@ -25,6 +25,7 @@ from .._version import __version__
 from ..errors import CassetteError
 from pydantic_core import from_json
 
+from ..protocol.serde_json import EOF_LIST, EOF_OBJECT, EOF_STRING, EOF_VALUE
 from ..protocol.wire import loads
 
 FORMAT = 1
@@ -152,7 +153,7 @@ def _cut_short(raw: bytes) -> bool:
     try:
         from_json(body)
     except ValueError as err:
-        return str(err).startswith("EOF while parsing")
+        return str(err).startswith((EOF_VALUE, EOF_LIST, EOF_OBJECT, EOF_STRING))
     return False
 
 

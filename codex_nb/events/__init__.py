@@ -10,6 +10,7 @@ Modules:
 * ``observers``: observer lists that detach and report a faulty observer.
 * ``source``: ``EventSource``, what a widget reads.
 * ``turn_log``: the events a turn's result keeps, with text deltas bounded.
+* ``usage_meter``: ``UsageMeter``, token usage folded from ``token_count`` events.
 
 Layer: above ``protocol/`` (which it may import), beside ``frontend/`` and ``config/``; ``tools/``
 and everything above may import it.

@@ -67,12 +67,20 @@ def _count(value: Any) -> int:
 
 
 class TokenUsageInfo(BaseModel):
-    """Codex ``TokenUsageInfo``: the thread's running total and the last response's usage."""
+    """Codex ``TokenUsageInfo``: the thread's running total and the last response's usage.
+
+    The same event carries every source's usage: codex_nb's own runtime and the real Codex
+    (``thread/tokenUsage/updated``) fill both figures; an ACP agent reports the tokens in its
+    context (``usage_update``: ``last_token_usage.total_tokens`` only, no breakdown) apart from
+    its turn's usage (the prompt's answer: ``total_token_usage``), so a figure it has not
+    reported in that message is None, never a made-up zero. The tokens in the context window
+    are ``last_token_usage.total_tokens``, as Codex counts them.
+    """
 
     model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
-    total_token_usage: TokenUsage
-    last_token_usage: TokenUsage
+    total_token_usage: TokenUsage | None
+    last_token_usage: TokenUsage | None
     model_context_window: int | None = None
 
 

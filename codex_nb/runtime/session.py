@@ -15,13 +15,13 @@ import asyncio
 import contextlib
 import itertools
 import os
-import threading
 import time
 import uuid
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .._start_gate import StartGate
 from ..code_mode.planning import CodeModeFinalizer
 from ..config import Config
 from ..errors import ToolCallError, TurnError
@@ -251,11 +251,7 @@ class Session(BusEventSource, SessionHooksMixin):
         self.next_plan_revision = itertools.count(1).__next__
         """Per-thread, monotonic revision of ``plan_update`` events."""
         self._active: TurnHandle | None = None
-        self._start_lock = threading.Lock()
-        """Guards ``_starting``: checking for a running turn and claiming the start is atomic."""
-        self._starting = False
-        """True while a ``start_turn`` builds its turn: a second caller (another thread, or code
-        that the start runs) is refused, so two threads never both start."""
+        self._start_gate = StartGate()
         self._closed = False
         self.frontend_requests = FrontendRequests()
         self.time_reminder = CurrentTimeReminder(self.config)
@@ -496,17 +492,7 @@ class Session(BusEventSource, SessionHooksMixin):
                 "start_turn() needs a running asyncio loop: call it from a notebook cell or an "
                 "async function (use `await session.run_turn(...)` in scripts)"
             ) from None
-        with self._start_lock:
-            if self._closed:
-                raise TurnError("this session is closed (aclose() ran); create a new cx.Session() for another turn")
-            active = self.active_turn
-            if active is not None or self._starting:
-                raise TurnError(
-                    f"turn {active.turn_id if active is not None else '(starting)'} is still running on this "
-                    f"session; await it or call handle.interrupt() before starting another"
-                )
-            self._starting = True
-        try:
+        with self._start_gate.claim(self._start_refusal):
             turn = self._new_turn(_mode(mode))
             self.code_mode.terminate_cells_on_cancel(turn)
             runner = TurnRunner(
@@ -522,9 +508,19 @@ class Session(BusEventSource, SessionHooksMixin):
             handle = TurnHandle(self, turn, asyncio.ensure_future(self._run_collecting(runner, turn.turn_id)))
             self._active = handle
             handle.task.add_done_callback(lambda _: self._release(handle))
-        finally:
-            self._starting = False
         return handle
+
+    def _start_refusal(self, starting: bool) -> TurnError | None:
+        """Why ``start_turn`` may not start now (closed, a turn running or being started), or None."""
+        if self._closed:
+            return TurnError("this session is closed (aclose() ran); create a new cx.Session() for another turn")
+        active = self.active_turn
+        if active is None and not starting:
+            return None
+        return TurnError(
+            f"turn {active.turn_id if active is not None else '(starting)'} is still running on this "
+            f"session; await it or call handle.interrupt() before starting another"
+        )
 
     async def _run_collecting(self, runner: TurnRunner, turn_id: str) -> TurnResult:
         """The turn, with its events on the result whether it was awaited or started in the background."""

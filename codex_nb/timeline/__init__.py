@@ -1,7 +1,8 @@
 """The plan flight recorder: every plan revision of an event source, their diffs and reports.
 
 ``PlanTimeline`` (``cx.PlanTimeline``) records; the record types (``PlanRevision``,
-``PlanStep``, ``PlanDiff``, ``StepChange``, ``DroppedRevision``, ``SourceKind``, ``PlanProposal``) are in
+``PlanStep``, ``PlanDiff``, ``StepChange``, ``DroppedRevision``, ``SourceKind``, ``PlanProposal``,
+``TurnUsage``) are in
 ``codex_nb.timeline.records`` and re-exported here.
 
 Modules:
@@ -30,6 +31,7 @@ from .records import (
     PlanStep,
     SourceKind,
     StepChange,
+    TurnUsage,
 )
 from .recorder import PlanTimeline
 from .why import NoPlan
@@ -50,4 +52,5 @@ __all__ = [
     "SourceKind",
     "StepChange",
     "StepComment",
+    "TurnUsage",
 ]

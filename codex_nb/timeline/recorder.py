@@ -31,11 +31,21 @@ from typing import Any, Literal
 
 from ..events.observers import Observers
 from ..events.source import EventSource
+from ..events.usage_meter import UsageMeter
 from ..protocol.events import Event, PlanUpdate
 from ..protocol.wire import well_formed
 from .answer_records import AnswerRecord
 from .diff import diff_plans
-from .records import ConversationMessage, DroppedRevision, PlanDiff, PlanProposal, PlanRevision, PlanStep, SourceKind
+from .records import (
+    ConversationMessage,
+    DroppedRevision,
+    PlanDiff,
+    PlanProposal,
+    PlanRevision,
+    PlanStep,
+    SourceKind,
+    TurnUsage,
+)
 from .report import timeline_data, timeline_json, timeline_markdown, timeline_text
 from .why import NoPlan, NoPlanTracker
 
@@ -50,6 +60,8 @@ MAX_INTERNED = 4096
 MAX_PROPOSALS = 1000
 MAX_PROPOSAL_TEXT = 20_000
 MAX_MESSAGES = 10_000
+MAX_TURN_USAGE = 10_000
+"""Turns whose usage is kept (the newest)."""
 """Conversation messages kept (the oldest go first, counted in ``dropped_messages``)."""
 
 _KIND_BY_MODULE = (
@@ -122,6 +134,9 @@ class PlanTimeline:
         self._next_message = 0
         self.dropped_messages = 0
         """Conversation messages evicted because more than ``MAX_MESSAGES`` arrived."""
+        total = getattr(getattr(source, "token_usage", None), "total_tokens", None)
+        self._meter = UsageMeter(total if isinstance(total, int) else None)
+        self._usage: dict[str | None, TurnUsage] = {}
         self._why = NoPlanTracker(source, self.source_kind, on_change=lambda _reason: self._changes.notify(None))
         self._answer_sources: list[Callable[[], tuple[AnswerRecord, ...]]] = []
         self._unsubscribe: list[Callable[[], None]] = []
@@ -197,6 +212,11 @@ class PlanTimeline:
             self._message(event, "assistant", msg.message)
         elif msg.type == "item_completed" and isinstance(item, dict) and item.get("type") == "agentMessage":
             self._message(event, "assistant", item.get("text"))  # the app-server says it as an item
+        elif msg.type == "turn_started":
+            with self._lock:
+                self._meter.start_turn()
+        elif msg.type == "token_count":
+            self._count(event)
         elif msg.type in ("turn_complete", "turn_aborted"):
             self._end_proposals(
                 event.turn_id or getattr(msg, "turn_id", None), getattr(msg, "last_agent_message", None)
@@ -249,6 +269,25 @@ class PlanTimeline:
                 )
             )
             self._next_message += 1
+        self._changes.notify(None)
+
+    def _count(self, event: Event) -> None:
+        """Keep the turn's usage as the meter shows it after this ``token_count``."""
+        turn_id = event.turn_id
+        with self._lock:
+            if not self._meter.count(getattr(event.msg, "info", None)):
+                return
+            figures = self._meter.figures
+            self._usage.pop(turn_id, None)  # re-inserted: the dict's order is the turns' order
+            self._usage[turn_id] = TurnUsage(
+                turn_id=turn_id,
+                context_used=figures.get("context_used"),
+                context_window=figures.get("context_window"),
+                turn=figures.get("turn"),
+                total=figures.get("total"),
+            )
+            while len(self._usage) > MAX_TURN_USAGE:
+                del self._usage[next(iter(self._usage))]
         self._changes.notify(None)
 
     def _end_proposals(self, turn_id: str | None, message: object) -> None:
@@ -369,6 +408,13 @@ class PlanTimeline:
         ``MAX_MESSAGES``)."""
         with self._lock:
             return tuple(self._messages)
+
+    @property
+    def usage(self) -> tuple[TurnUsage, ...]:
+        """Each turn's token usage as its source last reported it, in the order reported (the
+        newest ``MAX_TURN_USAGE`` turns); empty when the source reports none."""
+        with self._lock:
+            return tuple(self._usage.values())
 
     @property
     def answers(self) -> tuple[AnswerRecord, ...]:

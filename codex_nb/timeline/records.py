@@ -3,7 +3,8 @@
 Each type is a frozen, keyword-only dataclass, so a report or a test can hold a revision
 without it changing under it. ``PlanRevision`` is one accepted plan snapshot; ``PlanDiff``
 is the step-level comparison of two of them (``PlanTimeline.diff``); ``DroppedRevision``
-is a snapshot that arrived out of order and was refused rather than re-ordered.
+is a snapshot that arrived out of order and was refused rather than re-ordered;
+``TurnUsage`` is a turn's token usage as its source last reported it.
 """
 
 from __future__ import annotations
@@ -200,3 +201,19 @@ class PlanProposal:
     def awaiting_decision(self) -> bool:
         """The turn ended with this plan and no agent message."""
         return self.turn_ended and not (self.agent_message or "").strip()
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TurnUsage:
+    """A turn's token usage, as the meter showed it at the turn's last ``token_count`` (a figure the
+    source never reported is None, not zero)."""
+
+    turn_id: str | None
+    """None: usage reported between turns (a resumed thread's, before its first turn)."""
+    context_used: int | None
+    """Tokens in the context window (the last response's ``total_tokens``)."""
+    context_window: int | None
+    turn: int | None
+    """This turn's tokens."""
+    total: int | None
+    """The thread's tokens in all, up to this turn."""

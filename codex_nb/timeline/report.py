@@ -30,7 +30,9 @@ markup, and each is cut to a stated length.
      "messages": [{"index": int, "time": ISO-8601, "turn_id": str|null, "role": "user"|"assistant",
                    "text": str, "truncated": bool}],   (only when the source carried a conversation)
      "no_plan": {"turn_id": str|null, "reason": "tool_off"|"rejected"|"not_called"|"no_update",
-                 "message": str, "fix": str|null}|null}
+                 "message": str, "fix": str|null}|null,
+     "usage": [{"turn_id": str|null, "context_used": int|null, "context_window": int|null,
+                "turn": int|null, "total": int|null}]}   (only when the source reported usage)
 
 ``changes`` compares each revision with the kept one before it (the first kept: with no
 plan). ``proposals`` are Plan mode's proposed plans (prose, not checklists); ``no_plan``
@@ -47,7 +49,16 @@ from typing import Any, Protocol
 
 from ..protocol.wire import well_formed
 from .answer_records import AnswerRecord, answer_data, answer_line
-from .records import ConversationMessage, DroppedRevision, PlanDiff, PlanProposal, PlanRevision, SourceKind, StepChange
+from .records import (
+    ConversationMessage,
+    DroppedRevision,
+    PlanDiff,
+    PlanProposal,
+    PlanRevision,
+    SourceKind,
+    StepChange,
+    TurnUsage,
+)
 from .why import NoPlan
 
 
@@ -75,6 +86,9 @@ class PlanTimeline(Protocol):
     def messages(self) -> tuple[ConversationMessage, ...]: ...
 
     @property
+    def usage(self) -> tuple[TurnUsage, ...]: ...
+
+    @property
     def revisions(self) -> tuple[PlanRevision, ...]: ...
 
     @property
@@ -92,6 +106,8 @@ LINE_CHARS = 60
 PROPOSALS_SHOWN = 20
 """Proposed plans in a Markdown report (the newest)."""
 PROPOSAL_LINES = 200
+USAGE_SHOWN = 50
+"""Turns in a Markdown report's usage table (the newest)."""
 
 _BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 # Other controls, and the bidi overrides that could make a step read as something else.
@@ -137,6 +153,18 @@ def timeline_data(timeline: PlanTimeline) -> dict[str, Any]:
         **({"answers": [answer_data(a) for a in timeline.answers]} if timeline.answers else {}),
         # the conversation (both sides, in order), only when there is one: older exports stay as they were
         **({"messages": [_message_data(m) for m in timeline.messages]} if timeline.messages else {}),
+        # each turn's token usage, only when the source reported some: older exports stay as they were
+        **({"usage": [_usage_data(u) for u in timeline.usage]} if timeline.usage else {}),
+    }
+
+
+def _usage_data(usage: TurnUsage) -> dict[str, Any]:
+    return {
+        "turn_id": _opt(usage.turn_id),
+        "context_used": usage.context_used,
+        "context_window": usage.context_window,
+        "turn": usage.turn,
+        "total": usage.total,
     }
 
 
@@ -273,7 +301,25 @@ def timeline_markdown(timeline: PlanTimeline, *, last: int | None) -> str:
             *(f"- {markdown_text(answer_line(a), PARAGRAPH_CHARS)}" for a in timeline.answers),
             "",
         ]
+    if timeline.usage:
+        lines += _usage_markdown(timeline.usage[-USAGE_SHOWN:])
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _tokens(value: int | None) -> str:
+    return "\u2013" if value is None else f"{value:,}"
+
+
+def _usage_markdown(usage: tuple[TurnUsage, ...]) -> list[str]:
+    """One row per turn: the tokens in the context window (of its size), the turn's, the thread's."""
+    lines = ["### Usage", "", "| Turn | Context | This turn | In all |", "|---|---|---|---|"]
+    for u in usage:
+        context = _tokens(u.context_used) if u.context_used is None else f"{u.context_used:,} tokens"
+        if u.context_used is not None and u.context_window:
+            context = f"{u.context_used:,} of {u.context_window:,} tokens ({u.context_used * 100 // u.context_window}%)"
+        turn = markdown_text(u.turn_id, LINE_CHARS) if u.turn_id is not None else "(between turns)"
+        lines.append(f"| {turn} | {context} | {_tokens(u.turn)} | {_tokens(u.total)} |")
+    return [*lines, ""]
 
 
 def _proposal_markdown(proposal: PlanProposal) -> list[str]:

@@ -410,7 +410,11 @@ class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
     def html(self) -> str:
         """A static, escaped HTML rendering for nbconvert, GitHub and other non-widget viewers."""
         args, error = self._latest()
-        return static_html(args, error=error, no_plan=self._no_plan_line(args))
+        with self._lock:
+            pending = self._pending.snapshot
+            steps = pending.steps if pending is not None else self.steps
+        priorities = [step.get("priority", "") for step in steps]
+        return static_html(args, error=error, no_plan=self._no_plan_line(args), priorities=priorities)
 
     def __repr__(self) -> str:
         return f"<PlanChecklist revision={self.revision} steps={len(self.steps)} turn_status={self.turn_status}>"

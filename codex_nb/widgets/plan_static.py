@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from ..protocol.plan import StepStatus, UpdatePlanArgs
 
@@ -50,8 +51,11 @@ _STATIC_STEP = {
 }
 
 
-def static_html(args: UpdatePlanArgs | None, *, error: str = "", no_plan: str = "") -> str:
-    """Escaped HTML for one snapshot; status is carried by text and semantic tags, not colour only."""
+def static_html(
+    args: UpdatePlanArgs | None, *, error: str = "", no_plan: str = "", priorities: Sequence[str] = ()
+) -> str:
+    """Escaped HTML for one snapshot; status is carried by text and semantic tags, not colour only.
+    ``priorities[i]`` is step *i*'s ACP priority, labelled as the live checklist's badge is."""
     esc = html.escape
     parts = ['<div class="codex-plan-static">']
     if args is None:
@@ -69,11 +73,13 @@ def static_html(args: UpdatePlanArgs | None, *, error: str = "", no_plan: str = 
             parts.append('<p style="opacity:.6"><em>(no steps provided)</em></p>')
         else:
             parts.append('<ol style="list-style:none;padding-left:1em">')
-            for item in args.plan:
+            for index, item in enumerate(args.plan):
                 glyph, label, tag, style = _STATIC_STEP[str(item.status)]
+                priority = priorities[index] if index < len(priorities) else ""
+                badge = f' <small class="codex-plan-priority">({esc(priority)} priority)</small>' if priority else ""
                 parts.append(
                     f'<li data-status="{item.status}" title="{label}" style="{style}">'
-                    f"{glyph} <{tag}>{esc(item.step)}</{tag}></li>"
+                    f"{glyph} <{tag}>{esc(item.step)}</{tag}>{badge}</li>"
                 )
             parts.append("</ol>")
     if error:

@@ -1,12 +1,19 @@
-"""TurnControls: the session's turn state and a Stop button.
+"""TurnControls: the session's turn state, its token usage and a Stop button.
 
 Kernel interrupt does not stop a cell that awaits a turn, and a background turn has no
 cell to interrupt at all; this widget is the way to stop one. It follows the session's
 events only (``turn_started`` -> running, ``turn_complete`` -> completed or failed,
 ``turn_aborted`` -> interrupted), never reading runtime state after it is built.
 
+The usage meter follows ``token_count``, the one event every source sends its usage in
+(codex_nb's runtime from the Responses API's ``usage``, the real Codex's
+``thread/tokenUsage/updated``, an ACP agent's ``usage_update`` and prompt usage): the tokens in
+the context window of its size, this turn's tokens (the running total less the total when the
+turn started) and the thread's total. A figure a source has not reported is left out, never
+shown as zero.
+
 Kernel -> browser is synced state: ``status``, ``stoppable``, ``last_stop`` (the
-reply to the latest Stop request, by id) and ``error``. Browser -> kernel is
+reply to the latest Stop request, by id), ``usage`` and ``error``. Browser -> kernel is
 ``{"id": ..., "kind": "stop"}`` (``protocol.json``, widget ``turn_controls``), which
 calls ``session.interrupt()``; every request gets exactly one reply in ``last_stop``:
 ``interrupting`` or ``not_running``. The handler is thread-safe (comm messages may
@@ -25,6 +32,7 @@ import traitlets
 
 from ..events.source import EventSource
 from ..protocol.events import Event
+from ..events.usage_meter import UsageMeter
 from ._static import asset, load_json
 from .browser_messages import ProtocolError, validate_to_kernel
 from .final_state import FinalStateFallback
@@ -38,6 +46,23 @@ def turn_status_labels() -> dict[str, str]:
     """The one wording of each turn status, from ``protocol.json`` (the views read it too)."""
     labels: dict[str, str] = load_json("protocol.json")["turn_status_labels"]
     return labels
+
+
+def usage_text(usage: dict[str, Any]) -> str:
+    """The meter's words (the view writes the same, ``js/turn_controls.js`` ``usageText``):
+    ``Context: 11,142 of 258,400 tokens (4%) · This turn: 44,001 · In all: 44,001``; a figure
+    not in ``usage`` is left out, and no figure at all is the empty string."""
+    parts = []
+    used, window = usage.get("context_used"), usage.get("context_window")
+    if used is not None and window:
+        parts.append(f"Context: {used:,} of {window:,} tokens ({used * 100 // window}%)")
+    elif used is not None:
+        parts.append(f"Context: {used:,} tokens")
+    if usage.get("turn") is not None:
+        parts.append(f"This turn: {usage['turn']:,}")
+    if usage.get("total") is not None:
+        parts.append(f"In all: {usage['total']:,}")
+    return " \u00b7 ".join(parts)
 
 
 def stop_outcomes() -> tuple[str, ...]:
@@ -59,6 +84,10 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     """Reply to the latest Stop request: ``{"id": ..., "outcome": "interrupting" | "not_running"}``."""
     error = traitlets.Unicode("").tag(sync=True)
     """The latest rejected browser message (cleared by the next accepted one)."""
+    usage = traitlets.Dict().tag(sync=True)
+    """Token usage, each figure only once reported (``UsageMeter``): ``context_used`` (tokens in the
+    context window), ``context_window`` (its size), ``turn`` (this turn's tokens), ``total`` (the
+    thread's). Keys: ``codex_nb.events.usage_meter.FIGURES``."""
 
     def __new__(cls, session: EventSource | None = None, **kwargs: Any) -> TurnControls:
         # checked before any widget state exists, so a bad call leaves no comm behind
@@ -80,6 +109,11 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         self.rejected: list[str] = []
         self.stops: list[dict[str, str]] = []
         """Every Stop reply, in order (for tests and notebooks)."""
+        # the thread's total so far (a later widget of the same session starts from it), so that
+        # "this turn" is the running total less what it was when the turn started
+        total = getattr(getattr(session, "token_usage", None), "total_tokens", None)
+        self._meter = UsageMeter(total if isinstance(total, int) else None)
+        self.usage = self._meter.snapshot()
         active = getattr(session, "active_turn", None)
         if active is not None:  # attached while a turn already runs
             self._set("running", active.turn_id, stoppable=not active.turn.cancel.cancelled)
@@ -89,7 +123,14 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     # -- kernel -> view (from events only) -------------------------------------------------
     def _on_event(self, event: Event) -> None:
         kind = event.msg.type
-        if kind == "turn_started":
+        if kind == "token_count":
+            with self._lock:
+                if self._meter.count(getattr(event.msg, "info", None)):
+                    self.usage = self._meter.snapshot()
+        elif kind == "turn_started":
+            with self._lock:
+                self._meter.start_turn()
+                self.usage = self._meter.snapshot()
             self._set("running", event.turn_id, stoppable=True)
         elif kind == "error" and event.turn_id is not None:
             self._failed_turns.add(event.turn_id)
@@ -138,7 +179,7 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         self.error = text
 
     # -- reprs (stable for nbval: no addresses, no ids, no times) ---------------------------
-    def text(self) -> str:
+    def status_text(self) -> str:
         """The turn status in one line (``Turn: running [Stop]``), in the wording the view shows;
         ``(stopping)`` once a Stop was accepted and the turn has not ended yet."""
         line = f"Turn: {turn_status_labels().get(self.status, self.status)}"
@@ -148,12 +189,20 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
             line += " (stopping)"
         return line
 
+    def text(self) -> str:
+        """``status_text()``, then the usage meter's line once a source has reported usage."""
+        meter = usage_text(self.usage)
+        return f"{self.status_text()}\n{meter}" if meter else self.status_text()
+
     def html(self) -> str:
-        """``text()`` as escaped HTML, with a disabled Stop button while a turn runs."""
+        """``text()`` as escaped HTML, with a disabled Stop button while a turn runs; the meter's
+        line is a block of its own, so a viewer without the widget's CSS shows it on its own line."""
         button = "<button disabled>Stop</button>" if self.status == "running" else ""
+        meter = usage_text(self.usage)
+        usage = f'<div class="cx-turn-usage">{html.escape(meter)}</div>' if meter else ""
         return (
             f'<div class="cx-turn-controls-static"><span class="cx-turn-status">'
-            f"{html.escape(self.text())}</span>{button}</div>"
+            f"{html.escape(self.status_text())}</span>{button}{usage}</div>"
         )
 
     def __repr__(self) -> str:

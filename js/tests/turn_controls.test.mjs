@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CONTROLS_TO_KERNEL } from "../protocol.js";
-import { controlsRequest, controlsView } from "../turn_controls.js";
+import { controlsRequest, controlsView, usageText, usageView } from "../turn_controls.js";
 
 const state = (extra = {}) => ({ status: "running", stoppable: true, last_stop: {}, error: "", ...extra });
 
@@ -35,4 +35,25 @@ test("requests carry an id and a known kind only", () => {
   assert.ok(request.id.length > 0);
   assert.deepEqual(Object.keys(CONTROLS_TO_KERNEL), ["stop"]);
   assert.throws(() => controlsRequest("explode"), /unknown turn controls message kind/);
+});
+
+test("the usage meter words each reported figure as the kernel does, and leaves out the rest", () => {
+  // the same cases as tests/unit/widgets/test_turn_controls_usage.py
+  assert.equal(usageText({}), "");
+  assert.equal(usageText({ total: 0 }), "In all: 0");
+  assert.equal(usageText({ context_used: 5, context_window: 0 }), "Context: 5 tokens");
+  assert.equal(usageText({ context_used: 999, context_window: 1000 }), "Context: 999 of 1,000 tokens (99%)");
+  assert.equal(usageText({ turn: 3 }), "This turn: 3");
+  assert.equal(usageText({ context_used: 1500, context_window: 10000, turn: 2700, total: 2700 }),
+    "Context: 1,500 of 10,000 tokens (15%) \u00b7 This turn: 2,700 \u00b7 In all: 2,700");
+  assert.equal(usageText({ context_used: 258400, context_window: 258400, turn: 12, total: 2 ** 53 - 1 }),
+    "Context: 258,400 of 258,400 tokens (100%) \u00b7 This turn: 12 \u00b7 In all: 9,007,199,254,740,991");
+});
+
+test("the meter fills with the context window used, and is empty when the window is unknown", () => {
+  assert.deepEqual(usageView({ context_used: 500, context_window: 1000 }),
+    { text: "Context: 500 of 1,000 tokens (50%)", fill: 0.5, used: 500, window: 1000 });
+  assert.equal(usageView({ context_used: 2000, context_window: 1000 }).fill, 1);
+  assert.equal(usageView({ context_used: 500 }).fill, null);
+  assert.equal(usageView({}).text, "");
 });

@@ -22,6 +22,8 @@ does on ``session/prompt`` is named by the prompt text:
   non-string content (the SDK would drop them one by one);
 - ``flood <n>``: ``n`` tool calls, each started and completed;
 - ``ghosts <n>``: one update for each of ``n`` session ids that do not exist;
+- ``usage <used> <size> <input> <output>``: a ``usage_update`` (``used`` of ``size`` tokens in
+  context), then ``end_turn`` with the turn's ``usage`` as codex-acp 2.x sends it;
 - anything else: answers ``echo: <text>``.
 
 ``--require-auth``: ``session/new`` fails with auth_required until ``authenticate`` is
@@ -46,6 +48,7 @@ from acp.schema import (
     InitializeResponse,
     NewSessionResponse,
     PromptResponse,
+    Usage,
 )
 
 REQUIRE_AUTH = "--require-auth" in sys.argv
@@ -222,6 +225,20 @@ class HostileAgent:
         elif text.startswith("ghosts "):
             for i in range(int(text.split()[1])):
                 await self.conn.session_update(session_id=f"ghost-{i}", update=update_agent_message_text("boo"))
+        elif text.startswith("usage "):
+            used, size, input_tokens, output_tokens = (int(n) for n in text.split()[1:])
+            raw_update(session_id, {"sessionUpdate": "usage_update", "used": used, "size": size})
+            await self.say(session_id, "counted")
+            return PromptResponse(
+                stop_reason="end_turn",
+                usage=Usage(
+                    input_tokens=input_tokens,
+                    output_tokens=output_tokens,
+                    total_tokens=input_tokens + output_tokens,
+                    cached_read_tokens=0,
+                    thought_tokens=0,
+                ),
+            )
         elif text == "crash":
             await self.say(session_id, "about to crash")
             sys.stderr.write("hostile agent: fatal error: the flux capacitor broke\n")

@@ -20,7 +20,7 @@ NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 CELL_WIDGETS = {
-    "checklist": ".codex-plan",
+    "checklist": ".codex-plan:not(.codex-timeline-detail)",  # a timeline's detail is drawn as a plan too
     "controls": ".cx-turn-controls",
     "prompts": ".cx-prompts",
     "transcript": ".cx-transcript",

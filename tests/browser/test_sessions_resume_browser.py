@@ -72,7 +72,8 @@ def test_resume_shows_the_saved_conversation_and_a_live_turn(page: Any, jupyter_
 
     page.get_by_role("button", name="Ask again").click()
     expect(transcript.locator(".cx-transcript-header")).to_have_text("Transcript: running", timeout=60_000)
-    expect(transcript.locator(".cx-kind-user")).to_contain_text("the secret is 42")  # kept above the live turn
+    expect(transcript.locator(".cx-kind-user").first).to_contain_text("the secret is 42")  # kept above the live turn
+    expect(transcript.locator(".cx-kind-user").last).to_contain_text("what is the secret?")  # the person's new words
     expect(transcript.locator(".cx-kind-saved").last).to_contain_text("End of the saved conversation")
     page.get_by_role("button", name="Next").click()
     expect(transcript.locator(".cx-transcript-header")).to_have_text("Transcript: completed", timeout=60_000)

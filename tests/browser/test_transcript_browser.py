@@ -74,10 +74,10 @@ def test_a_thousand_tool_calls_keep_the_page_small(page: Any, jupyter_server: Ju
 
     notebook = open_notebook(page, jupyter_server, "transcript_long.ipynb", [LONG_TURN])
     notebook.run_all()
-    expect(page.locator(".jp-OutputArea-output pre").last).to_have_text("completed 1001 901 True", timeout=120_000)
+    expect(page.locator(".jp-OutputArea-output pre").last).to_have_text("completed 1002 902 True", timeout=120_000)
     transcript = page.locator(".cx-transcript")
     expect(transcript.locator(".cx-transcript-header")).to_have_text("Transcript: completed")
-    expect(transcript.locator(".cx-transcript-folded")).to_have_text("901 earlier entries of this turn not shown")
+    expect(transcript.locator(".cx-transcript-folded")).to_have_text("902 earlier entries of this turn not shown")
     expect(transcript.locator(".cx-transcript-row")).to_have_count(100)
     expect(transcript.locator(".cx-kind-assistant .cx-transcript-text")).to_have_text("All done.")
     assert transcript.evaluate("el => el.querySelectorAll('*').length") < 600  # 100 rows of 4 nodes, plus the frame

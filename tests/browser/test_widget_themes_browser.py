@@ -1,6 +1,6 @@
 """The prompts widget, the turn controls and the checklist in a real JupyterLab, in the light AND
-the dark theme: theme colours with readable contrast (error text >= 4.5:1), a running indicator,
-styled controls, accessible names, and no leftover highlight after an interrupt."""
+the dark theme: theme colours with readable contrast (error and usage text >= 4.5:1), a running
+indicator, styled controls, accessible names, and no leftover highlight after an interrupt."""
 
 from __future__ import annotations
 
@@ -43,7 +43,8 @@ model = cx.ScriptedModel([[
     cx.function_call("update_plan", {"plan": [{"step": "Ask first", "status": "in_progress"}]}, call_id="p"),
     cx.function_call("request_user_input", {"questions": [question]}, call_id="q"),
     cx.function_call("hang", {}, call_id="h"),
-]])
+]], usage=[{"total_tokens": 1200}])
+model.model_context_window = 10_000
 display(controls, checklist, prompts)
 handle = session.start_turn("ask", model=model)
 """
@@ -83,7 +84,7 @@ def check_theme(page: Any, theme: str) -> None:
     submit = page.locator("button.cx-submit")
     brand = submit.evaluate("(b) => getComputedStyle(b).backgroundColor")
     assert brand not in ("rgba(0, 0, 0, 0)", "rgb(239, 239, 239)"), theme  # not the browser's default button
-    for text in (".cx-q-text", ".cx-option-label", ".cx-waiting"):
+    for text in (".cx-q-text", ".cx-option-label", ".cx-waiting", ".cx-usage-text"):
         assert page.locator(text).first.evaluate(CONTRAST) >= 4.5, (theme, text)
 
 
@@ -105,6 +106,10 @@ def test_widgets_follow_both_themes_and_stay_accessible(page: Any, jupyter_serve
     expect(page.get_by_role("textbox", name="Confirm: other answer or note")).to_be_visible()
     expect(page.get_by_role("button", name="Stop the running turn")).to_be_enabled()
     expect(page.locator(".cx-turn-controls")).to_have_attribute("aria-busy", "true")
+    expect(page.locator(".cx-usage-text")).to_have_text(
+        "Context: 1,200 of 10,000 tokens (12%) \u00b7 This turn: 1,200 \u00b7 In all: 1,200"
+    )
+    expect(page.get_by_role("meter", name="Context window used")).to_have_attribute("value", "1200")
 
     check_theme(page, "JupyterLab Light")
     notebook.screenshot("widgets_light.png")

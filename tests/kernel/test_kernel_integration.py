@@ -47,7 +47,7 @@ print("cell returned")
     )
     # handshake: the turn reached its tool (under load the next cell may run before it starts)
     out = run(kernel, "await waiting.wait()\nprint(handle.done(), seen)")
-    assert out.strip() == "False ['turn_started', 'plan_update']"
+    assert out.strip() == "False ['turn_started', 'user_message', 'plan_update']"
     run(kernel, "gate.set()")
     out = run(kernel, "result = await handle\nprint(result.status, result.outputs(), seen[-1])")
     assert out.strip() == "completed {'p': 'Plan updated', 'g': 'released'} turn_complete"

@@ -4,7 +4,7 @@ Every import in codex_nb is read with ``ast``: module level, inside functions (l
 and under ``TYPE_CHECKING`` alike. The layers, lowest first (an arrow points at
 what a layer may import):
 
-    protocol/, errors, _files, _lazy, _process/, _interrupt, _secrets, _version, _front_end
+    protocol/, errors, _files, _lazy, _process/, _interrupt, _start_gate, _secrets, _version, _front_end
         <-  frontend/, events/, config/  <-  tools/ (with tools/notebook/)
         <-  hooks/, code_mode/, app_server/, acp/, responses/, mcp/, rollouts/, cassettes/
         <-  runtime/, timeline/  <-  render/, widgets/, extension/, agent_server/
@@ -36,6 +36,7 @@ LAYERS: list[tuple[str, ...]] = [
         "_lazy",
         "_process",
         "_interrupt",
+        "_start_gate",
         "_secrets",
         "_version",
         "_front_end",

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..._process import run_sync
+from ..._process.capped import run_capped
 from ..binary import binary_version, codex_binary
 from . import release_range
 from . import CLIENT_REQUESTS, NOTIFICATIONS, SCHEMA_FILE, SERVER_REQUESTS
@@ -61,9 +61,10 @@ def _reach(flat: dict[str, Any], roots: list[str]) -> dict[str, Any]:
 def generated(codex: Path) -> dict[str, Any]:
     """Every definition ``codex app-server generate-json-schema --experimental`` prints, flattened."""
     with tempfile.TemporaryDirectory() as tmp:
-        done = run_sync([str(codex), "app-server", "generate-json-schema", "--experimental", "--out", tmp], timeout=300)
+        argv = [str(codex), "app-server", "generate-json-schema", "--experimental", "--out", tmp]
+        done = run_capped(argv, timeout=300, limit=1 << 20)
         if done.returncode != 0:
-            raise subprocess.CalledProcessError(done.returncode, done.args, done.stdout, done.stderr)
+            raise subprocess.CalledProcessError(done.returncode or -1, argv, done.stdout, done.stderr)
         return _load_all(Path(tmp))
 
 

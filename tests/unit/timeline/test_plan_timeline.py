@@ -504,3 +504,39 @@ async def test_a_direct_call_tool_is_recorded_with_its_call_id(session: cx.Sessi
     await session.call_tool("update_plan", {"plan": [{"step": "a", "status": "pending"}]})
     (revision,) = timeline.revisions
     assert revision.call_id is not None and revision.call_id.startswith("call_")
+
+
+# ---- token usage, kept per turn ---------------------------------------------------------------
+
+
+async def test_each_turns_usage_is_kept_and_exported(session: cx.Session) -> None:
+    from codex_nb.timeline import TurnUsage
+
+    timeline = cx.PlanTimeline(session, clock=fixed_clock)
+    assert timeline.usage == () and "usage" not in timeline.to_dict()  # older exports stay as they were
+    first = cx.ScriptedModel(
+        [[plan_call([("a", "completed")], call_id="p")], [cx.assistant_message("one")]],
+        usage=[{"total_tokens": 100}, {"total_tokens": 120}],
+    )
+    first.model_context_window = 1000  # type: ignore[attr-defined]
+    one = await session.run_turn("one", model=first)
+    two = await session.run_turn(
+        "two", model=cx.ScriptedModel([[cx.assistant_message("b")]], usage=[{"total_tokens": 130}])
+    )
+    await session.run_turn("three", model=cx.ScriptedModel([[cx.assistant_message("c")]]))  # reports none
+    assert timeline.usage == (
+        TurnUsage(turn_id=one.turn_id, context_used=120, context_window=1000, turn=220, total=220),
+        TurnUsage(turn_id=two.turn_id, context_used=130, context_window=1000, turn=130, total=350),
+    )
+    assert json.loads(timeline.to_json())["usage"] == [
+        {"turn_id": one.turn_id, "context_used": 120, "context_window": 1000, "turn": 220, "total": 220},
+        {"turn_id": two.turn_id, "context_used": 130, "context_window": 1000, "turn": 130, "total": 350},
+    ]
+    report = timeline.to_markdown()
+    assert "| Turn | Context | This turn | In all |" in report
+    assert f"| {one.turn_id} | 120 of 1,000 tokens (12%) | 220 | 220 |" in report
+    later = cx.PlanTimeline(session)
+    await session.run_turn("four", model=cx.ScriptedModel([[cx.assistant_message("d")]], usage=[{"total_tokens": 5}]))
+    assert [(u.turn, u.total, u.context_window) for u in later.usage] == [(5, 355, None)]
+    assert later.to_markdown().endswith("| 5 tokens | 5 | 355 |\n")
+    assert all(f.kw_only for f in dataclasses.fields(TurnUsage)) and TurnUsage.__dataclass_params__.frozen  # type: ignore[attr-defined]
