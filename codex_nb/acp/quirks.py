@@ -6,7 +6,8 @@ functions on the updates it receives, so the widgets see the protocol's meaning:
 
 * Gemini CLI (0.61) echoes a mode switch as an agent message chunk ``[MODE_UPDATE] <mode id>``
   instead of (only) a ``current_mode_update``: it is a mode change, not words of the answer.
-* Claude Code (claude-code-acp 0.16) starts a message with an empty text chunk: nothing to show.
+* Claude Code (the deprecated claude-code-acp 0.16; claude-agent-acp 0.101 no longer does) starts
+  a message with an empty text chunk: nothing to show.
 * codex-acp (2.x) reports an approval decided by Codex's automatic reviewer ("Guardian") as a
   ``think`` tool call titled "Guardian Review" with id ``guardian_assessment:<id>``: shown as an
   automatic review, so a person never takes it for their own approval.

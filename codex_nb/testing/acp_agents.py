@@ -2,7 +2,7 @@
 
 ``ACP_AGENTS``: the agent suite's agents of three vendors (``.ci/acp-agents``): the current
 codex-acp (``@agentclientprotocol/codex-acp``, Codex app-server inside), Claude Code
-(``@zed-industries/claude-code-acp``) and Gemini CLI (``--experimental-acp``), each with the env
+(``@agentclientprotocol/claude-agent-acp``) and Gemini CLI (``--experimental-acp``), each with the env
 that runs it offline against the stand-in of the model API it speaks.
 
 The legacy agent, npm ``@zed-industries/codex-acp``, kept for the ACP client tests:
@@ -183,15 +183,21 @@ def _codex_env(server: Any, home: Path) -> dict[str, str]:
 
 
 def _claude_env(server: Any, home: Path) -> dict[str, str]:
+    import json
     import os
 
+    # With no defaultMode, claude-agent-acp starts a session in "auto", where a classifier model
+    # decides each tool call instead of the person: "default" asks the person, as a notebook should.
+    config = home / ".claude"
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "settings.json").write_text(json.dumps({"permissions": {"defaultMode": "default"}}), encoding="utf-8")
     env = {
         "ANTHROPIC_BASE_URL": server.base_url,
         "ANTHROPIC_API_KEY": "sk-ant-local",
         "ANTHROPIC_MODEL": CLAUDE_MODEL,
         "ANTHROPIC_SMALL_FAST_MODEL": CLAUDE_SMALL_MODEL,
         "ANTHROPIC_DEFAULT_HAIKU_MODEL": CLAUDE_SMALL_MODEL,
-        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+        "CLAUDE_CONFIG_DIR": str(config),
         # one switch for the auto-updater, telemetry, error reporting and the bug command
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
         "DISABLE_TELEMETRY": "1",
@@ -219,7 +225,7 @@ def _gemini_env(server: Any, home: Path) -> dict[str, str]:
     return {"GOOGLE_GEMINI_BASE_URL": server.base_url, "GEMINI_API_KEY": "local", "GEMINI_TELEMETRY_ENABLED": "false"}
 
 
-_AGENT_ENV = {"codex-acp": _codex_env, "claude-code-acp": _claude_env, "gemini-cli": _gemini_env}
+_AGENT_ENV = {"codex-acp": _codex_env, "claude-agent-acp": _claude_env, "gemini-cli": _gemini_env}
 
 
 def codex_background(body: dict[str, Any]) -> Any:
@@ -230,10 +236,15 @@ def codex_background(body: dict[str, Any]) -> Any:
 
 
 def claude_background(body: dict[str, Any]) -> Any:
-    """Claude Code's small-model requests (a title, a summary of a command's output) use no script entry."""
+    """Claude Code's small-model requests (a title, a summary of a command's output) and its one-token
+    probes use no script entry."""
     from .anthropic_server import AnthropicServer
 
-    return [AnthropicServer.text("Stand-in summary")] if body.get("model") == CLAUDE_SMALL_MODEL else None
+    # max_tokens 1 is a probe, never a turn: claude-agent-acp 0.101 validates the model it sets on a
+    # forked or resumed session that way ("Hi"), as Claude Code checks a key or a quota
+    if body.get("model") == CLAUDE_SMALL_MODEL or body.get("max_tokens") == 1:
+        return [AnthropicServer.text("Stand-in summary")]
+    return None
 
 
 def gemini_background(body: dict[str, Any]) -> Any:
@@ -261,8 +272,8 @@ ACP_AGENTS: dict[str, AcpAgentSpec] = {
             api="responses",
         ),
         AcpAgentSpec(
-            name="claude-code-acp",
-            package="@zed-industries/claude-code-acp",
+            name="claude-agent-acp",
+            package="@agentclientprotocol/claude-agent-acp",
             vendor="Anthropic",
             entry="dist/index.js",
             api="anthropic",
@@ -290,7 +301,7 @@ def pinned_acp_agents() -> dict[str, str]:
 
 
 def acp_agent(name: str) -> AcpAgentSpec:
-    """The pinned agent ``name`` (``codex-acp``, ``claude-code-acp``, ``gemini-cli``)."""
+    """The pinned agent ``name`` (``codex-acp``, ``claude-agent-acp``, ``gemini-cli``)."""
     try:
         return ACP_AGENTS[name]
     except KeyError:

@@ -1,6 +1,6 @@
 """A local Anthropic Messages-API server on 127.0.0.1, scripted per request.
 
-What Claude Code (and so ``claude-code-acp``) speaks: each ``POST /v1/messages`` takes the next
+What Claude Code (and so ``claude-agent-acp``) speaks: each ``POST /v1/messages`` takes the next
 script entry, a list of content blocks (``AnthropicServer.text``, ``.tool_use``, ``.thinking``),
 and answers it as the real API does: an SSE stream (``message_start``, ``content_block_start``,
 ``content_block_delta``, ``content_block_stop``, ``message_delta`` with the stop reason,

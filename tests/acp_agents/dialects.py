@@ -44,16 +44,11 @@ def claude_command(command: str) -> list[Any]:
 
 
 def claude_read(path: str) -> list[Any]:
-    return [Claude.tool_use("mcp__acp__Read", {"file_path": path})]  # the client's files, offered by ACP
+    return [Claude.tool_use("Read", {"file_path": path})]
 
 
 def claude_write(path: str, text: str, old: str | None = None) -> list[Any]:
-    return [Claude.tool_use("mcp__acp__Write", {"file_path": path, "content": text})]
-
-
-def claude_terminal_command(command: str) -> list[Any]:
-    """With the client's terminals offered, Claude Code hides its own Bash and offers this one."""
-    return [Claude.tool_use("mcp__acp__Bash", {"command": command, "description": "write a file", "timeout": 60_000})]
+    return [Claude.tool_use("Write", {"file_path": path, "content": text})]
 
 
 def gemini_plan(steps: list[Step]) -> list[Any]:
@@ -82,10 +77,11 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "write": codex_write,
         "text": lambda t: [cx.assistant_message(t)],
     },
-    "claude-code-acp": {
+    "claude-agent-acp": {
         "plan": claude_plan,
         "command": claude_command,
-        "terminal_command": claude_terminal_command,
+        # claude-agent-acp 0.101 offers Claude Code's own Read/Write/Bash whatever the client offers
+        "terminal_command": claude_command,
         "read": claude_read,
         "write": claude_write,
         "text": lambda t: [Claude.text(t)],

@@ -54,7 +54,7 @@ from dialects import DIALECTS  # noqa: E402
 
 GOAL = 1.2
 TIMEOUT = 120
-PLAN_UPDATES = {"codex-acp": True, "claude-code-acp": True, "gemini-cli": False}
+PLAN_UPDATES = {"codex-acp": True, "claude-agent-acp": True, "gemini-cli": False}
 """Whether the agent turns its plan tool into ACP plan updates (tests/acp_agents/test_agents.py EXPECTED)."""
 
 

@@ -20,7 +20,7 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-EXECUTABLES = ("codex", "codex-acp", "claude-code-acp", "claude", "gemini")
+EXECUTABLES = ("codex", "codex-acp", "claude-agent-acp", "claude", "gemini")
 OVERRIDES = ("CODEX_BIN", "CODEX_ACP_BIN", "CODEX_NB_CODEX_REF")
 
 

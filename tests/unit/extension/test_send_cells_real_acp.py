@@ -6,10 +6,10 @@ Send to agent (the page's message through the real bridge handler) and ``%%codex
 --outputs`` attach a cell's source, its text output and its PNG / JPEG image. Both agents advertise
 ``promptCapabilities.image``, so the images go as ACP image blocks with their own type, and both
 pass them on to their model unchanged, as an image input: codex-acp 2.6 as Responses
-``input_image`` data URLs with the block's type; Claude Code 0.16 as Anthropic ``image`` blocks
-whose ``media_type`` it reads from the image's bytes (a JPEG sent as ``image/png`` still reaches
-the model as ``image/jpeg``, so for Claude Code only codex-acp's run checks the block's type;
-tests/unit/extension/test_send_cells.py checks the blocks themselves)."""
+``input_image`` data URLs with the block's type; claude-agent-acp 0.101 as Anthropic ``image``
+blocks (the older claude-code-acp 0.16 read their ``media_type`` from the image's bytes, so a JPEG
+sent as ``image/png`` still reached the model as ``image/jpeg``: the block's type itself is checked
+in tests/unit/extension/test_send_cells.py)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,8 @@ from test_send_cells import cell, from_page
 pytestmark = pytest.mark.slow  # real agents: left out of `pytest tests/unit`, run by --slow and .ci/test
 
 AGENTS = [
-    pytest.param(name, marks=pytest.mark.requires_acp_agent(name), id=name) for name in ("codex-acp", "claude-code-acp")
+    pytest.param(name, marks=pytest.mark.requires_acp_agent(name), id=name)
+    for name in ("codex-acp", "claude-agent-acp")
 ]
 TIMEOUT = 90
 
@@ -52,13 +53,13 @@ JPEG = _image("JPEG", "darkorange")
 
 
 def _answer(agent: str, text: str) -> list[Any]:
-    return [AnthropicServer.text(text)] if agent == "claude-code-acp" else [cx.assistant_message(text)]
+    return [AnthropicServer.text(text)] if agent == "claude-agent-acp" else [cx.assistant_message(text)]
 
 
 def _images(agent: str, body: dict[str, Any]) -> list[tuple[str, str]]:
     """``(media type, base64 data)`` of each image input in one request the agent sent its model."""
     found: list[tuple[str, str]] = []
-    if agent == "claude-code-acp":
+    if agent == "claude-agent-acp":
         for message in body.get("messages") or []:
             for block in message.get("content") if isinstance(message.get("content"), list) else []:
                 if block.get("type") == "image" and block.get("source", {}).get("type") == "base64":
@@ -74,7 +75,7 @@ def _images(agent: str, body: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _texts(agent: str, body: dict[str, Any]) -> str:
     """Every text of the person's messages in one request (the agent may wrap or split them)."""
-    key, kinds = ("messages", ("text",)) if agent == "claude-code-acp" else ("input", ("input_text",))
+    key, kinds = ("messages", ("text",)) if agent == "claude-agent-acp" else ("input", ("input_text",))
     out: list[str] = []
     for item in body.get(key) or []:
         if item.get("role") != "user":

@@ -101,7 +101,9 @@ def test_a_ranked_plan_carries_its_priorities_and_a_codex_plan_none(session: cx.
     ]
     # the saved rendering labels the rank as the live badge does ("high priority"), only where one is
     page = widget.html()
-    assert page.count("priority)") == 1 and "<strong>a</strong> <small class=\"codex-plan-priority\">(high priority)" in page
+    assert (
+        page.count("priority)") == 1 and '<strong>a</strong> <small class="codex-plan-priority">(high priority)' in page
+    )
     emit(session, plan(("a", "completed")), revision=2)
     assert "priority" not in widget.html()
     assert comm.updates()[-1]["steps"] == [{"step": "a", "status": "completed"}]
