@@ -319,6 +319,13 @@ class CodexAppServer:
         thread = self.threads.get(thread_id)
         if thread is None:
             thread = self.threads[thread_id] = CodexThread(self, info)
+            # Codex sends a new thread's first notifications (a fork's inherited token usage) before
+            # it answers thread/start, fork or resume: they were kept unrouted, and belong to it.
+            early = [(m, p) for m, p in self.unrouted if p.get("threadId") == thread_id]
+            if early:
+                self.unrouted = [(m, p) for m, p in self.unrouted if p.get("threadId") != thread_id]
+                for method, params in early:
+                    thread.on_notification(method, params)
         return thread
 
     # -- from the connection ---------------------------------------------------------------------

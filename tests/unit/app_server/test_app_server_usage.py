@@ -80,6 +80,29 @@ async def test_token_usage_of_the_real_codex_is_token_count_and_the_meter_shows_
     )
 
 
+@pytest.mark.slow
+@pytest.mark.requires_codex
+async def test_a_forked_thread_starts_from_the_usage_it_inherits(tmp_path: Path) -> None:
+    """Codex sends the fork's inherited usage before it answers thread/fork: the new thread keeps
+    it, so its first turn's meter counts that turn only (it counted the whole thread)."""
+    script = [
+        answered([cx.assistant_message("one")], rid="r1", input_tokens=1000, output_tokens=50),
+        answered([cx.assistant_message("two")], rid="r2", input_tokens=1300, output_tokens=30),
+    ]
+    async with real_codex(script, tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        await thread.start_turn("first")
+        forked = await server.fork_thread(thread.thread_id)
+        assert forked.token_usage == thread.token_usage
+        assert forked.token_usage is not None and forked.token_usage.total_tokens == 1050
+        assert not [p for _m, p in server.unrouted if p.get("threadId") == forked.thread_id]
+        with recording_comms():
+            controls = cx.TurnControls(forked)
+        await forked.start_turn("second")
+        assert server.connection.schema_errors == []
+    assert controls.usage["turn"] == 1330 and controls.usage["total"] == 1050 + 1330
+
+
 def test_a_malformed_token_usage_notification_is_a_warning_naming_the_field() -> None:
     good = {"inputTokens": 1, "cachedInputTokens": 0, "outputTokens": 2, "reasoningOutputTokens": 0, "totalTokens": 3}
     params = {"threadId": "t", "turnId": "u", "tokenUsage": {"total": good, "last": good, "modelContextWindow": None}}
