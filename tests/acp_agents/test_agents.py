@@ -506,11 +506,6 @@ async def test_gemini_write_todos_reaches_the_checklist_as_far_as_the_agent_send
     calls = [e.msg for e in seen if e.msg.type == "acp_tool_call" and quirks.todo_tool(e.msg.call_id)]
     warnings = [e.msg.message for e in seen if e.msg.type == "warning"]
     plans = [e.msg for e in seen if e.msg.type == "plan_update"]
-    report(
-        "gemini-cli",
-        "todos",
-        {"todo_calls": len({c.call_id for c in calls}), "raw_input": any(c.raw_input is not None for c in calls)},
-    )
     assert result.status == "completed" and result.last_agent_message == "Planned."
     assert {(c.title, c.kind, c.status) for c in calls if c.status == "completed"} == {
         ("Set 2 todo(s)", "other", "completed")
