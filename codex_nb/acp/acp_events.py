@@ -8,7 +8,7 @@ Codex's ``agent_reasoning_delta``.
 whole picture; each call also opens and closes a v2 ``dynamicToolCall`` item
 (``item_started`` / ``item_completed``), the shape a transcript shows for any source.
 ``AcpPlanUpdate`` is a ``plan_update`` whose wire form is Codex's, with
-the ACP ``priority`` of each step kept outside the wire payload.
+the ACP ``priority`` of each step and where the plan came from kept outside the wire payload.
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ class AcpPlanUpdate(PlanUpdate):
     """A ``plan_update`` from an ACP agent; ``priorities[i]`` is step *i*'s ACP priority."""
 
     priorities: tuple[str, ...] = Field(default=(), exclude=True)
+    origin: str | None = Field(default=None, exclude=True)
+    """None for an ACP ``plan`` update; the tool's name (``"write_todos"``) for a plan taken from the
+    arguments of an agent's todo tool (``mapping.todo_plan``). Kept outside the wire payload."""
 
 
 class AcpToolCall(EventMsg):

@@ -61,6 +61,7 @@ from .mapping import (
     context_token_count,
     plan_notes,
     prompt_usage,
+    todo_plan,
     turn_status,
 )
 from .permissions import choice_from, how_to_answer, question_event
@@ -79,6 +80,7 @@ ELICITATION_QUESTION = "elicitation"
 
 _LATE_PREVIEW = 200
 _PLAN_WARNINGS = 5
+_UNSET = object()
 
 
 @dataclass(kw_only=True)
@@ -180,6 +182,9 @@ class AcpSession(BusEventSource):
         self._late_reported = False
         self._plan_notes: list[str] = []
         self._plans = PlanMapping()
+        self._todos_shown: dict[str, Any] = {}
+        """The ``write_todos`` arguments last shown as the plan, by call id (a call is shown once)."""
+        self._todos_unsent = False
         self.available_commands: list[dict[str, Any]] = []
         self.current_mode: str | None = None
         self.usage: dict[str, Any] | None = None
@@ -597,9 +602,35 @@ class AcpSession(BusEventSource):
                 )
             )
             self._lifecycle("start", state, None)
+        if quirks.todo_tool(call_id) and state.status == "completed":
+            self._todo_plan(state)
         if state.finished and not state.lifecycle_done:
             self._item_completed(state)
             self._lifecycle("finish", state, ToolCallOutcome.completed(state.status == "completed"))
+
+    def _todo_plan(self, state: ToolCallState) -> None:
+        """The plan of a finished ``write_todos`` call (``quirks.todo_tool``): its arguments took
+        effect, so they are the agent's plan now; a call the person rejected changed nothing."""
+        if state.raw_input is None:
+            if not self._todos_unsent:  # said once a session: every such call is the same
+                self._todos_unsent = True
+                self.emit(
+                    WarningEvent(
+                        message=f"the agent's write_todos call {state.title[:_LATE_PREVIEW]!r} carries no todos "
+                        f"(Gemini CLI 0.61 sends only its title over ACP), so the checklist cannot show its plan"
+                    )
+                )
+            return
+        if self._todos_shown.get(state.call_id, _UNSET) == state.raw_input:
+            return
+        if len(self._todos_shown) >= RECORD_LIMIT:
+            self._todos_shown.clear()
+        self._todos_shown[state.call_id] = state.raw_input
+        event, error = todo_plan(state.raw_input)
+        if event is None:
+            self.emit(WarningEvent(message=f"the agent's write_todos call was not shown as its plan: {error}"))
+            return
+        self.emit(event)
 
     def _trim_tool_calls(self) -> None:
         while len(self.tool_calls) > RECORD_LIMIT:

@@ -131,6 +131,11 @@ def _text(value: Any) -> str:
         return _preview(repr(value))
 
 
+def _json_text(value: Any) -> str:
+    """``value`` as the JSON it was sent as (a string quoted), cut for a message."""
+    return json.dumps(_preview(value), ensure_ascii=False) if isinstance(value, str) else _text(value)
+
+
 def plan_notes(entries: list[Any]) -> list[str]:
     """The notes ``repair_plan_entries`` left on a validated plan's entries."""
     return [
@@ -278,3 +283,58 @@ def content_text(content: Any) -> str | None:
     resource = getattr(content, "resource", None)
     text = getattr(resource, "text", None)
     return text if isinstance(text, str) else None
+
+
+TODO_ORIGIN = "write_todos"
+"""``AcpPlanUpdate.origin`` of a plan taken from Gemini CLI's ``write_todos`` arguments."""
+TODO_NOTE = "from the agent's write_todos tool"
+"""The explanation a todo plan is shown with: the checklist and the timeline say where it came from."""
+MAX_TODO_TEXT = 2_000
+"""A todo's description is cut to this many characters (a step is one line of a checklist)."""
+_TODO_STATUS = {
+    "pending": (StepStatus.PENDING, ""),
+    "in_progress": (StepStatus.IN_PROGRESS, ""),
+    "completed": (StepStatus.COMPLETED, ""),
+    # Gemini CLI's two statuses a Codex plan lacks: the step stays in the list, its text says so
+    "cancelled": (StepStatus.COMPLETED, " (cancelled)"),
+    "blocked": (StepStatus.PENDING, " (blocked)"),
+}
+
+
+def todo_plan(raw_input: Any) -> tuple[AcpPlanUpdate | None, str | None]:
+    """The plan of Gemini CLI's ``write_todos`` arguments (``{"todos": [{"description", "status"}]}``,
+    its ``write-todos.ts`` schema), or None and why it was not one.
+
+    The arguments come from the agent, so they are trusted only as far as they are well-formed: a
+    list that is not Gemini's shape, has more than ``MAX_PLAN_ENTRIES`` todos, a todo without a
+    non-empty description or with an unknown status is ignored whole (a plan half right would
+    mislead). Statuses map as Gemini's own checklist reads them: ``cancelled`` is a finished step
+    whose text ends "(cancelled)", ``blocked`` a pending one ending "(blocked)". A description
+    longer than ``MAX_TODO_TEXT`` characters is cut there.
+    """
+    todos = raw_input.get("todos") if isinstance(raw_input, dict) else None
+    if not isinstance(todos, list):
+        return None, f"its arguments are a JSON {_json_type(raw_input)} without a todos list"
+    if len(todos) > MAX_PLAN_ENTRIES:
+        return None, f"it has {len(todos)} todos, more than the {MAX_PLAN_ENTRIES} a checklist shows"
+    steps: list[PlanItemArg] = []
+    for index, todo in enumerate(todos):
+        description = todo.get("description") if isinstance(todo, dict) else None
+        status = todo.get("status") if isinstance(todo, dict) else None
+        if not isinstance(description, str) or not description.strip():
+            return None, f"todo {index + 1} has no description (a non-empty string)"
+        if not isinstance(status, str) or status not in _TODO_STATUS:
+            return None, (
+                f"todo {index + 1} ({_preview(description)!r}) has the status {_json_text(status)}, not one of "
+                f"{', '.join(_TODO_STATUS)}"
+            )
+        step_status, mark = _TODO_STATUS[status]
+        text = description.strip()
+        if len(text) > MAX_TODO_TEXT:
+            text = text[:MAX_TODO_TEXT] + "..."
+        steps.append(plan_step(text + mark, step_status))
+    return (
+        # Gemini's todos have no priority: none is shown rather than one made up
+        AcpPlanUpdate(explanation=TODO_NOTE, plan=steps, origin=TODO_ORIGIN),
+        None,
+    )

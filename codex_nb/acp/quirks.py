@@ -11,6 +11,11 @@ functions on the updates it receives, so the widgets see the protocol's meaning:
 * codex-acp (2.x) reports an approval decided by Codex's automatic reviewer ("Guardian") as a
   ``think`` tool call titled "Guardian Review" with id ``guardian_assessment:<id>``: shown as an
   automatic review, so a person never takes it for their own approval.
+* Gemini CLI (0.61) keeps its plan in its ``write_todos`` tool and sends no ACP ``plan``: the call's
+  id starts ``write_todos__`` (Gemini names a call ``<tool>__<tool>_<time>_<n>``), its kind is
+  ``other`` and its title "Set N todo(s)". 0.61 sends neither ``rawInput`` nor content for it (its
+  result display is an object the ACP bridge drops), so the todos never reach a client; when an
+  agent does send the arguments, the session shows them as the plan (``mapping.todo_plan``).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Any
 
 _MODE_UPDATE = re.compile(r"^\[MODE_UPDATE\] (\S+)$")
 GUARDIAN_PREFIX = "guardian_assessment:"
+TODO_TOOL_PREFIX = "write_todos__"
 GUARDIAN_TITLE = "Automatic review (Codex Guardian)"
 """The title an automatic review's tool call is shown with."""
 
@@ -49,3 +55,8 @@ def apply_to_tool_call(state: Any) -> None:
     """Name an automatic review's tool call as one (``state`` is the merged ``ToolCallState``)."""
     if automatic_review(state.call_id):
         state.title = review_title(state.title)
+
+
+def todo_tool(call_id: str) -> bool:
+    """True for Gemini CLI's ``write_todos`` call: its arguments are the agent's plan."""
+    return call_id.startswith(TODO_TOOL_PREFIX)

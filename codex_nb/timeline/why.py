@@ -11,7 +11,9 @@ turns and says which of these happened, only when the source showed it:
   error the model got (the call's output in the session history).
 * ``not_called``: the tool was offered and the model never called it.
 * ``no_update``: a peer (Codex app-server, an ACP agent) sent no plan update in the turn;
-  what the peer offered its model is not visible, so no cause is named.
+  what the peer offered its model is not visible, so no cause is named, except one the peer
+  showed: an ACP agent's todo-tool call (Gemini CLI's ``write_todos``, ``acp.quirks.todo_tool``)
+  that carried no todos, which the line names.
 
 Any other source, or a turn whose facts fit none of these, gets no line: no guessing.
 
@@ -25,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..acp.quirks import todo_tool
 from ..protocol.events import Event
 from ..protocol.wire import well_formed
 from .records import SourceKind
@@ -64,6 +67,8 @@ class _Turn:
     called: int = 0
     plans: int = 0
     proposals: int = 0
+    todos_unsent: bool = False
+    """An ACP todo-tool call of the turn finished without its todos (``acp.quirks.todo_tool``)."""
 
 
 class NoPlanTracker:
@@ -94,6 +99,10 @@ class NoPlanTracker:
             with self._lock:
                 if self._turn is not None:
                     self._turn.proposals += 1
+        elif kind == "acp_tool_call" and _todos_unsent(event.msg):
+            with self._lock:
+                if self._turn is not None:
+                    self._turn.todos_unsent = True
         elif kind in _TURN_END:
             self._end(event)
 
@@ -153,7 +162,10 @@ class NoPlanTracker:
             return NoPlan(turn_id=tid, reason="not_called", message=f"the model never called update_plan {where}")
         peer = _PEER.get(self._kind)
         if peer is not None:
-            return NoPlan(turn_id=tid, reason="no_update", message=f"{peer} {where}")
+            unsent = "; its write_todos call carried no todos (Gemini CLI 0.61 sends only its title)"
+            return NoPlan(
+                turn_id=tid, reason="no_update", message=f"{peer} {where}" + (unsent if turn.todos_unsent else "")
+            )
         return None  # no fact to go on: say nothing rather than guess
 
     def _model_error(self, call_id: str) -> str:
@@ -171,6 +183,10 @@ class NoPlanTracker:
         self.latest = value
         if changed and self._on_change is not None:
             self._on_change(value)
+
+
+def _todos_unsent(msg: Any) -> bool:
+    return msg.status == "completed" and msg.raw_input is None and todo_tool(msg.call_id)
 
 
 def _is_proposal(event: Event) -> bool:

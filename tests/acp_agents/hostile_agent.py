@@ -24,6 +24,8 @@ does on ``session/prompt`` is named by the prompt text:
 - ``ghosts <n>``: one update for each of ``n`` session ids that do not exist;
 - ``usage <used> <size> <input> <output>``: a ``usage_update`` (``used`` of ``size`` tokens in
   context), then ``end_turn`` with the turn's ``usage`` as codex-acp 2.x sends it;
+- ``todos <json>``: a Gemini-style ``write_todos`` call (id ``write_todos__write_todos_<n>_0``, kind
+  other) whose ``rawInput`` is the JSON given (or none when it is ``-``), started and completed;
 - anything else: answers ``echo: <text>``.
 
 ``--require-auth``: ``session/new`` fails with auth_required until ``authenticate`` is
@@ -71,6 +73,7 @@ class HostileAgent:
     def __init__(self) -> None:
         self.conn: Any = None
         self.authenticated = False
+        self.todo_calls = 0
 
     def on_connect(self, conn: Any) -> None:
         self.conn = conn
@@ -179,6 +182,18 @@ class HostileAgent:
                         ]
                     ),
                 )
+        elif text.startswith("todos "):
+            self.todo_calls += 1
+            call: dict[str, Any] = {
+                "toolCallId": f"write_todos__write_todos_{self.todo_calls}_0",
+                "title": "Set todo(s)",
+                "kind": "other",
+                "status": "in_progress",
+            }
+            if text[6:] != "-":
+                call["rawInput"] = json.loads(text[6:])
+            raw_update(session_id, {"sessionUpdate": "tool_call", **call})
+            raw_update(session_id, {"sessionUpdate": "tool_call_update", **call, "status": "completed"})
         elif text.startswith("stop "):
             return PromptResponse(stop_reason=text[5:])
         elif text == "hang":

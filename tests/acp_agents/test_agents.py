@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 
 import codex_nb as cx
-from codex_nb.acp import AcpError
+from codex_nb.acp import AcpError, quirks
 from codex_nb.testing.acp_agents import ACP_AGENTS, acp_agent
+from codex_nb.widgets.testing import recording_comms
 
 from dialects import DIALECTS
 
@@ -478,3 +479,40 @@ async def test_client_files_and_terminals_are_used_as_each_agent_chooses(
     assert created == expected["creates_files"]
     assert (work / "cmd.txt").read_text(encoding="utf-8") == "ran\n"
     assert used == expected["client_requests"]
+
+
+@pytest.mark.requires_acp_agent("gemini-cli")
+async def test_gemini_write_todos_reaches_the_checklist_as_far_as_the_agent_sends_it(
+    tmp_path: Path, temp_dirs: Any
+) -> None:
+    """Gemini CLI keeps its plan in its write_todos tool. The checklist follows the call's arguments
+    (``rawInput``) when the agent sends them; Gemini CLI 0.61 sends only the call's title ("Set 2
+    todo(s)"), so the checklist stays empty and the person is told why, once, in a warning. A
+    release that starts sending the todos fails the first assertion: the checklist then shows them."""
+    say = DIALECTS["gemini-cli"]
+    server, acp = start("gemini-cli", [say["plan"](PLAN_1), say["plan"](PLAN_2), say["text"]("Planned.")], tmp_path)
+    seen: list[cx.events.Event] = []
+    try:
+        async with acp:
+            session = await acp.new_session(temp_dirs("work-"))
+            session.subscribe(seen.append)
+            session.answer_policy = allow_once
+            with recording_comms():
+                checklist = cx.PlanChecklist(session, max_rate=None)
+                result = await asyncio.wait_for(session.prompt("Keep a plan"), TIMEOUT)
+        server.check()
+    finally:
+        server.close()
+    calls = [e.msg for e in seen if e.msg.type == "acp_tool_call" and quirks.todo_tool(e.msg.call_id)]
+    warnings = [e.msg.message for e in seen if e.msg.type == "warning"]
+    plans = [e.msg for e in seen if e.msg.type == "plan_update"]
+    assert result.status == "completed" and result.last_agent_message == "Planned."
+    assert {(c.title, c.kind, c.status) for c in calls if c.status == "completed"} == {
+        ("Set 2 todo(s)", "other", "completed")
+    }
+    assert all(c.raw_input is None and not c.content for c in calls)  # 0.61: the todos are not sent
+    assert plans == [] and checklist.steps == [] and checklist.explanation is None
+    assert [w for w in warnings if "write_todos" in w] == [
+        "the agent's write_todos call 'Set 2 todo(s)' carries no todos (Gemini CLI 0.61 sends only its "
+        "title over ACP), so the checklist cannot show its plan"
+    ]

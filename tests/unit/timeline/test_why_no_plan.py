@@ -94,6 +94,25 @@ async def test_an_acp_agent_that_sends_no_plan_is_said_so_without_naming_a_cause
     assert result.status == "completed"
     assert timeline.no_plan is not None and timeline.no_plan.reason == "no_update"
     assert "the ACP agent sent no plan update" in timeline.no_plan.line and timeline.no_plan.fix is None
+    assert "write_todos" not in timeline.no_plan.line
+
+
+@pytest.mark.slow
+async def test_an_acp_todo_tool_call_without_its_todos_is_named_as_why_there_is_no_plan() -> None:
+    """Gemini CLI 0.61's write_todos call carries no todos over ACP (the hostile agent plays its
+    shape): the line says so; a call that carried them made a plan, so there is no line."""
+    agent = cx.AcpAgent(sys.executable, [str(ACP_AGENTS / "hostile_agent.py")])
+    async with agent:
+        session = await agent.new_session()
+        timeline = cx.PlanTimeline(session)
+        await session.prompt("todos -")
+        assert timeline.no_plan is not None and timeline.no_plan.reason == "no_update"
+        assert timeline.no_plan.line == (
+            "No plan: the ACP agent sent no plan update in turn turn-1; its write_todos call carried no "
+            "todos (Gemini CLI 0.61 sends only its title)"
+        )
+        await session.prompt('todos {"todos": [{"description": "a", "status": "pending"}]}')
+        assert timeline.no_plan is None
 
 
 @pytest.mark.slow
