@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import itertools
 import logging
 import time
@@ -52,6 +53,7 @@ from .acp_errors import AcpError
 from .draft_v2 import acknowledged
 from .acp_events import AgentMessageDelta, AgentReasoningDelta, UserMessage
 from .fs import ConfinedFiles
+from .options import AgentOption, parse_options
 from .port import AgentPort
 from .mapping import (
     STOP_REASON_TEXT,
@@ -76,6 +78,9 @@ RECORD_LIMIT = 10_000
 older ones are dropped and counted in ``records_dropped`` (observers still see every record)."""
 
 ELICITATION_QUESTION = "elicitation"
+
+SET_OPTION_TIMEOUT = 30.0
+"""Seconds ``set_option`` waits for the agent's answer to ``session/set_config_option``."""
 
 _LATE_PREVIEW = 200
 _PLAN_WARNINGS = 5
@@ -163,9 +168,13 @@ class AcpSession(BusEventSource):
         self.agent = agent
         self.session_id = session_id
         self.cwd = cwd
-        self.response = response
-        """The agent's ``session/new`` (or ``session/load``) response: modes, models, config options."""
         self.bus = EventBus(session_id)
+        self._options: dict[str, AgentOption] = {}
+        self.option_notes: tuple[str, ...] = ()
+        """What was wrong with the agent's latest option list (dropped, cut or repeated options), one
+        line each; each new list of notes is also shown as warnings."""
+        self.current_mode: str | None = None
+        self._response: Any = None
         self.frontend_requests = FrontendRequests()
         self.files = ConfinedFiles(cwd)
         self.terminals = Terminals(self.files, agent.env)
@@ -181,7 +190,6 @@ class AcpSession(BusEventSource):
         self._plan_notes: list[str] = []
         self._plans = PlanMapping()
         self.available_commands: list[dict[str, Any]] = []
-        self.current_mode: str | None = None
         self.usage: dict[str, Any] | None = None
         """The agent's latest ``usage_update`` as sent (``used``, ``size``, ``cost``)."""
         self.token_usage: TokenUsage | None = None
@@ -205,6 +213,7 @@ class AcpSession(BusEventSource):
         self._open_requests: dict[str, str] = {}
         self._elicitations: dict[str, str] = {}
         """Open URL elicitations: the agent's elicitation id -> the prompts broker's request id."""
+        self.response = response
 
     @property
     def lifecycle_log(self) -> list[LifecycleRecord]:
@@ -267,6 +276,99 @@ class AcpSession(BusEventSource):
         return event
 
     # -- modes and options -------------------------------------------------------------------
+    @property
+    def response(self) -> Any:
+        """The agent's ``session/new`` (or ``session/load``) response: modes, models, config options."""
+        return self._response
+
+    @response.setter
+    def response(self, value: Any) -> None:
+        self._response = value
+        self._take_options(getattr(value, "config_options", None))
+
+    @property
+    def options(self) -> dict[str, AgentOption]:
+        """What the agent lets you choose for this session, by id, as it last reported them (a copy):
+        its config options (``configOptions``: codex-acp's ``collaboration_mode``, ``model``,
+        ``reasoning_effort``; Claude's ``mode``, ``model``, ``effort``) and, for an agent that offers
+        modes only, one ``mode`` option. Change one with ``await session.set_option(id, value)``."""
+        return dict(self._options)
+
+    def _take_options(self, config_options: Any) -> None:
+        """Replace the options with the agent's full list (``configOptions`` always lists them all)."""
+        modes = getattr(self._response, "modes", None)
+        parsed = parse_options(config_options, modes)
+        self._options = dict(parsed.options)
+        if self.current_mode is not None:
+            self._mode_changed(self.current_mode)
+        if parsed.notes and parsed.notes != self.option_notes:
+            for note in parsed.notes:
+                self.emit(WarningEvent(message=f"the ACP agent's options: {note}"))
+        self.option_notes = parsed.notes
+
+    def _mode_changed(self, mode_id: str) -> None:
+        """Keep the mode option (made of modes, or a config option of category mode listing this
+        mode) in step with ``current_mode``."""
+        for key, option in self._options.items():
+            if option.category == "mode" and mode_id in {c.value for c in option.choices}:
+                self._options[key] = dataclasses.replace(option, current=mode_id)
+
+    async def set_option(
+        self, option_id: str, value: str | bool, *, timeout: float = SET_OPTION_TIMEOUT
+    ) -> AgentOption:
+        """Set one of the agent's ``options`` to one of its values (``session/set_config_option``; a
+        ``mode`` option made of modes goes through ``set_mode``) and return the option as the agent
+        reports it afterwards. A value the option does not list is refused here, before anything is
+        sent; the agent's own refusal, or no answer within ``timeout`` seconds, is an ``AcpError`` too.
+
+        ``await session.set_option("collaboration_mode", "plan")`` puts codex-acp in Plan mode."""
+        if self.closed:
+            raise AcpError(f"ACP session {self.session_id} is closed; start a new one with agent.new_session()")
+        option = self._options.get(option_id) if isinstance(option_id, str) else None
+        if option is None:
+            raise AcpError(
+                f"the ACP agent offers no option {option_id!r} in this session; its options are {list(self._options)}"
+            )
+        try:
+            checked = option.check(value)
+        except ValueError as err:
+            raise AcpError(f"the ACP agent's {err}") from None
+        if option.via == "mode":
+            assert isinstance(checked, str)
+            await self.set_mode(checked)
+            return self._options.get(option_id, dataclasses.replace(option, current=checked))
+        from acp import RequestError
+
+        self.agent._require_running()
+        method = "session/set_config_option"
+        try:
+            response = await asyncio.wait_for(
+                self.agent._call(
+                    self.agent._connection().set_config_option(
+                        config_id=option_id, session_id=self.session_id, value=checked
+                    ),
+                    method,
+                ),
+                timeout,
+            )
+        except RequestError as err:
+            raise AcpError(
+                f"the ACP agent refused option {option_id!r} = {checked!r}: {err} ({err.code}); "
+                f"the values it listed are {option.values}"
+            ) from None
+        except asyncio.TimeoutError:
+            raise AcpError(
+                f"the ACP agent did not answer {method} for option {option_id!r} within {timeout} s; "
+                f"the option may or may not have changed (see session.options after its next update)"
+            ) from None
+        if response is not None:
+            self._take_options(response.config_options)
+        if option.category == "mode" and isinstance(checked, str):
+            modes = getattr(self._response, "modes", None)
+            if checked in {m.id for m in getattr(modes, "available_modes", None) or ()}:
+                self.current_mode = checked
+        return self._options.get(option_id, dataclasses.replace(option, current=checked))
+
     async def set_mode(self, mode_id: str) -> None:
         """``session/set_mode``: switch to one of the agent's modes (``response.modes``). Who approves
         is part of a mode for some agents: codex-acp's ``agent`` mode sends approvals to Codex's
@@ -287,6 +389,7 @@ class AcpSession(BusEventSource):
                 f"the ACP agent refused session/set_mode {mode_id!r}: {err} ({err.code}) {err.data or ''}"
             ) from None
         self.current_mode = mode_id
+        self._mode_changed(mode_id)
 
     # -- prompts -----------------------------------------------------------------------------
     def _prompt_refusal(self, starting: bool) -> AcpError | None:
@@ -455,6 +558,7 @@ class AcpSession(BusEventSource):
                 mode = quirks.mode_echo(text)
                 if mode is not None:
                     self.current_mode = mode
+                    self._mode_changed(mode)
                     return
             if quirks.empty_chunk(text):
                 return
@@ -498,6 +602,9 @@ class AcpSession(BusEventSource):
             ]
         elif kind == "current_mode_update":
             self.current_mode = update.current_mode_id
+            self._mode_changed(update.current_mode_id)
+        elif kind == "config_option_update":
+            self._take_options(update.config_options)
         elif kind == "usage_update":
             self.usage = update.model_dump(mode="json", by_alias=True, exclude_none=True)
             self.emit(context_token_count(update.used, update.size))
