@@ -211,7 +211,7 @@ def parse_options(config_options: Iterable[Any] | None, modes: Any = None) -> Pa
         else:
             options[option.id] = option
     if overflow:
-        notes.append(f"only the agent's first {MAX_OPTIONS} options are kept ({overflow} more were dropped)")
+        notes.insert(0, f"only the agent's first {MAX_OPTIONS} options are kept ({overflow} more were dropped)")
     if modes is not None and not any(o.category == "mode" for o in options.values()):
         mode = mode_option(modes, notes)
         if mode is not None and MODE_OPTION not in options:
