@@ -17,7 +17,7 @@ import dataclasses
 import itertools
 import logging
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -313,6 +313,19 @@ class AcpSession(BusEventSource):
             if option.category == "mode" and mode_id in {c.value for c in option.choices}:
                 self._options[key] = dataclasses.replace(option, current=mode_id)
 
+    def _checked_option(self, option_id: str, value: Any) -> tuple[AgentOption, str | bool]:
+        """The option ``option_id`` and ``value`` as the agent takes it, or an ``AcpError`` naming
+        what it offers."""
+        option = self._options.get(option_id) if isinstance(option_id, str) else None
+        if option is None:
+            raise AcpError(
+                f"the ACP agent offers no option {option_id!r} in this session; its options are {list(self._options)}"
+            )
+        try:
+            return option, option.check(value)
+        except ValueError as err:
+            raise AcpError(f"the ACP agent's {err}") from None
+
     async def set_option(
         self, option_id: str, value: str | bool, *, timeout: float = SET_OPTION_TIMEOUT
     ) -> AgentOption:
@@ -324,15 +337,7 @@ class AcpSession(BusEventSource):
         ``await session.set_option("collaboration_mode", "plan")`` puts codex-acp in Plan mode."""
         if self.closed:
             raise AcpError(f"ACP session {self.session_id} is closed; start a new one with agent.new_session()")
-        option = self._options.get(option_id) if isinstance(option_id, str) else None
-        if option is None:
-            raise AcpError(
-                f"the ACP agent offers no option {option_id!r} in this session; its options are {list(self._options)}"
-            )
-        try:
-            checked = option.check(value)
-        except ValueError as err:
-            raise AcpError(f"the ACP agent's {err}") from None
+        option, checked = self._checked_option(option_id, value)
         if option.via == "mode":
             assert isinstance(checked, str)
             await self.set_mode(checked)
@@ -403,12 +408,16 @@ class AcpSession(BusEventSource):
             f"session.interrupt() first"
         )
 
-    def prompt(self, prompt: str | Sequence[Any]) -> AcpTurnHandle:
+    def prompt(self, prompt: str | Sequence[Any], *, options: Mapping[str, str | bool] | None = None) -> AcpTurnHandle:
         """Send ``session/prompt`` in the background; returns its handle at once.
 
         ``prompt`` is the user's text or a list of ACP content blocks (``acp.text_block(...)``
-        and friends, or their JSON dicts)."""
+        and friends, or their JSON dicts). ``options`` (``{"collaboration_mode": "plan"}``) are set
+        with ``set_option`` first, in order, as part of the turn: each is checked here (an unknown
+        option or value raises at once), and the agent's refusal fails the turn before the prompt is
+        sent."""
         blocks = _blocks(prompt)
+        settings = [(key, self._checked_option(key, value)[1]) for key, value in (options or {}).items()]
         if self.closed:
             raise AcpError(f"ACP session {self.session_id} is closed; start a new one with agent.new_session()")
         with self._start_gate.claim(self._prompt_refusal):
@@ -421,7 +430,7 @@ class AcpSession(BusEventSource):
             self._after_prompt = False
             self._late_reported = False
             self._active = handle
-            handle.task = loop.create_task(self._run(handle, blocks), name=f"acp-prompt-{turn_id}")
+            handle.task = loop.create_task(self._run(handle, blocks, settings), name=f"acp-prompt-{turn_id}")
         self.emit(TurnStarted(turn_id=turn_id))
         said = "".join(getattr(b, "text", "") or "" for b in blocks)  # the text blocks: what the person said
         self._said = said or None
@@ -432,22 +441,36 @@ class AcpSession(BusEventSource):
     needs_model = False
     """An ACP agent brings its own model (for ``%%codex --source``)."""
 
-    def start_turn(self, text: str | Sequence[Any], mode: str = "default", **_: Any) -> AcpTurnHandle:
-        """``prompt()`` under the name ``Session`` uses; ACP has no plan mode, so ``mode`` must be
-        ``default`` (switch the agent's own modes with its session config instead)."""
+    def start_turn(
+        self,
+        text: str | Sequence[Any],
+        mode: str = "default",
+        options: Mapping[str, str | bool] | None = None,
+        **_: Any,
+    ) -> AcpTurnHandle:
+        """``prompt()`` under the name ``Session`` uses; ``mode`` must be ``default`` (an agent's Plan
+        mode is one of its ``options``: ``options={"collaboration_mode": "plan"}`` on codex-acp,
+        ``{"mode": "plan"}`` on Claude or Gemini)."""
         if mode != "default":
-            raise AcpError(f"an ACP session has no {mode!r} mode here; use mode='default'")
-        return self.prompt(text)
+            raise AcpError(
+                f"an ACP session has no {mode!r} mode here; use mode='default' and set the agent's own "
+                f"option (session.options), e.g. options={{'collaboration_mode': 'plan'}} on codex-acp"
+            )
+        return self.prompt(text, options=options)
 
     async def run(self, prompt: str | Sequence[Any]) -> AcpTurnResult:
         """``await session.run(text)`` is ``await session.prompt(text)``."""
         return await self.prompt(prompt)
 
-    async def _run(self, handle: AcpTurnHandle, blocks: list[Any]) -> AcpTurnResult:
+    async def _run(
+        self, handle: AcpTurnHandle, blocks: list[Any], settings: Sequence[tuple[str, str | bool]] = ()
+    ) -> AcpTurnResult:
         stop_reason: str | None = None
         error: str | None = None
         turn_usage: TokenUsage | None = None
         try:
+            for option_id, value in settings:
+                await self.set_option(option_id, value)
             response = await self.agent._connection().prompt(session_id=self.session_id, prompt=blocks)
             turn_usage = prompt_usage(getattr(response, "usage", None))
             if acknowledged(response):
@@ -465,6 +488,8 @@ class AcpSession(BusEventSource):
             if not handle.hard_aborted:
                 raise
             status = "interrupted"
+        except AcpError as err:  # an option the agent refused or did not answer: said as it is
+            status, error = "failed", str(err)
         except Exception as err:  # noqa: BLE001 - every failure of the prompt becomes a failed turn
             status, error = "failed", await self.agent._describe_failure(err, "session/prompt")
         # The SDK has applied every session/update the agent sent before this response

@@ -154,3 +154,20 @@ def test_parse_options_keeps_a_bounded_list_from_raw_dicts() -> None:
     garbage: list[Any] = [{"type": "select"}] * 1000 + [7, None, "x"]
     parsed = parse_options(garbage)
     assert not parsed.options and len(parsed.notes) == 6 and "more problems" in parsed.notes[-1]
+
+
+@pytest.mark.slow
+async def test_a_prompt_sets_its_options_first_and_a_refusal_fails_it_before_sending() -> None:
+    async with options_agent() as agent:
+        session = await agent.new_session()
+        result = await asyncio.wait_for(session.start_turn("hi", options={"speed": "fast", "verbose": "true"}), TIMEOUT)
+        assert (result.status, result.last_agent_message) == ("completed", "echo: hi")
+        assert (session.options["speed"].current, session.options["verbose"].current) == ("fast", True)
+        # checked when the prompt is started: no turn begins
+        with pytest.raises(AcpError, match=r"option 'speed' \(Speed\) has no value 'warp'"):
+            session.prompt("hi", options={"speed": "warp"})
+        assert session.active_turn is None
+        refused = await asyncio.wait_for(session.prompt("never sent", options={"strict": "b"}), TIMEOUT)
+        assert refused.status == "failed" and refused.error is not None
+        assert refused.error.startswith("the ACP agent refused option 'strict' = 'b'")
+        assert refused.last_agent_message is None  # the prompt itself was not sent
