@@ -340,7 +340,13 @@ class AcpSession(BusEventSource):
         option, checked = self._checked_option(option_id, value)
         if option.via == "mode":
             assert isinstance(checked, str)
-            await self.set_mode(checked)
+            try:
+                await asyncio.wait_for(self.set_mode(checked), timeout)
+            except asyncio.TimeoutError:
+                raise AcpError(
+                    f"the ACP agent did not answer session/set_mode for option {option_id!r} within {timeout} s; "
+                    f"the mode may or may not have changed (see session.current_mode after its next update)"
+                ) from None
             return self._options.get(option_id, dataclasses.replace(option, current=checked))
         from acp import RequestError
 

@@ -7,8 +7,8 @@ A real subprocess on the official SDK's agent side (``acp.run_agent``). ``sessio
   invalid params, as codex-acp and Claude do for a value they do not take;
 - ``stuck`` (select ``a`` / ``b``): ``session/set_config_option`` is never answered.
 
-With ``--modes-only`` it offers no config options, only modes ``ask`` / ``code``
-(``session/set_mode``, which it acknowledges with a ``current_mode_update``).
+With ``--modes-only`` it offers no config options, only modes ``ask`` / ``code`` / ``stuck``
+(``session/set_mode``, which it acknowledges with a ``current_mode_update``, except ``stuck``: never answered).
 
 What it does on ``session/prompt`` is named by the prompt text, each one ``config_option_update``:
 
@@ -92,13 +92,15 @@ class OptionsAgent:
     async def new_session(self, cwd: str, **_: Any) -> NewSessionResponse:
         session_id = f"options-{uuid.uuid4().hex[:8]}"
         if MODES_ONLY:
-            modes = [SessionMode(id="ask", name="Ask"), SessionMode(id="code", name="Code")]
+            modes = [SessionMode(id=m, name=m.title()) for m in ("ask", "code", "stuck")]
             return NewSessionResponse(
                 session_id=session_id, modes=SessionModeState(available_modes=modes, current_mode_id="ask")
             )
         return NewSessionResponse.model_validate({"sessionId": session_id, "configOptions": self.config()})
 
     async def set_session_mode(self, session_id: str, mode_id: str, **_: Any) -> SetSessionModeResponse:
+        if mode_id == "stuck":
+            await asyncio.Event().wait()
         await self.conn.session_update(
             session_id=session_id,
             update=CurrentModeUpdate(session_update="current_mode_update", current_mode_id=mode_id),

@@ -89,13 +89,16 @@ async def test_an_agent_with_modes_only_offers_its_modes_as_the_mode_option() ->
     async with options_agent("--modes-only") as agent:
         session = await agent.new_session()
         mode = session.options["mode"]
-        assert (mode.via, mode.current, mode.values) == ("mode", "ask", ["ask", "code"])
+        assert (mode.via, mode.current, mode.values) == ("mode", "ask", ["ask", "code", "stuck"])
         changed = await session.set_option("mode", "code")
         assert (changed.current, session.current_mode) == ("code", "code")
         with pytest.raises(
-            AcpError, match=r"option 'mode' \(Mode\) has no value 'plan'; its values are \['ask', 'code'\]"
+            AcpError, match=r"option 'mode' \(Mode\) has no value 'plan'; its values are \['ask', 'code', 'stuck'\]"
         ):
             await session.set_option("mode", "plan")
+        with pytest.raises(AcpError, match=r"did not answer session/set_mode for option 'mode' within 0.5 s"):
+            await session.set_option("mode", "stuck", timeout=0.5)
+        assert session.current_mode == "code"
 
 
 @pytest.mark.slow
