@@ -19,6 +19,7 @@ Modules:
 * ``permissions``: ``session/request_permission`` as a prompt.
 * ``permission_details``: the paths (marked outside the session folder), command and diff a
   permission request is about.
+* ``options``: ``AgentOption``, the agent's config options and modes as one bounded list.
 * ``port``: what a session needs from its agent.
 * ``agent_process``: the agent subprocess.
 * ``acp_session``: one ACP session as an event source.
@@ -36,6 +37,7 @@ from .acp_errors import AcpAuthError, AcpError
 from .acp_events import AcpPlanUpdate, AcpToolCall, AgentMessageDelta, AgentReasoningDelta, UserMessage
 from .acp_session import AcpSession, AcpTurnHandle, AcpTurnResult
 from .listing import SessionListing
+from .options import AgentOption, OptionChoice
 
 __all__ = [
     "AcpAgent",
@@ -46,8 +48,10 @@ __all__ = [
     "AcpToolCall",
     "AcpTurnHandle",
     "AcpTurnResult",
+    "AgentOption",
     "AgentMessageDelta",
     "AgentReasoningDelta",
+    "OptionChoice",
     "SessionListing",
     "UserMessage",
 ]

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import dataclasses
 import itertools
 import logging
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -52,6 +53,7 @@ from .acp_errors import AcpError
 from .draft_v2 import acknowledged
 from .acp_events import AgentMessageDelta, AgentReasoningDelta, UserMessage
 from .fs import ConfinedFiles
+from .options import AgentOption, parse_options
 from .port import AgentPort
 from .mapping import (
     STOP_REASON_TEXT,
@@ -77,6 +79,9 @@ RECORD_LIMIT = 10_000
 older ones are dropped and counted in ``records_dropped`` (observers still see every record)."""
 
 ELICITATION_QUESTION = "elicitation"
+
+SET_OPTION_TIMEOUT = 30.0
+"""Seconds ``set_option`` waits for the agent's answer to ``session/set_config_option``."""
 
 _LATE_PREVIEW = 200
 _PLAN_WARNINGS = 5
@@ -165,9 +170,13 @@ class AcpSession(BusEventSource):
         self.agent = agent
         self.session_id = session_id
         self.cwd = cwd
-        self.response = response
-        """The agent's ``session/new`` (or ``session/load``) response: modes, models, config options."""
         self.bus = EventBus(session_id)
+        self._options: dict[str, AgentOption] = {}
+        self.option_notes: tuple[str, ...] = ()
+        """What was wrong with the agent's latest option list (dropped, cut or repeated options), one
+        line each; each new list of notes is also shown as warnings."""
+        self.current_mode: str | None = None
+        self._response: Any = None
         self.frontend_requests = FrontendRequests()
         self.files = ConfinedFiles(cwd)
         self.terminals = Terminals(self.files, agent.env)
@@ -186,7 +195,6 @@ class AcpSession(BusEventSource):
         """The ``write_todos`` arguments last shown as the plan, by call id (a call is shown once)."""
         self._todos_unsent = False
         self.available_commands: list[dict[str, Any]] = []
-        self.current_mode: str | None = None
         self.usage: dict[str, Any] | None = None
         """The agent's latest ``usage_update`` as sent (``used``, ``size``, ``cost``)."""
         self.token_usage: TokenUsage | None = None
@@ -210,6 +218,7 @@ class AcpSession(BusEventSource):
         self._open_requests: dict[str, str] = {}
         self._elicitations: dict[str, str] = {}
         """Open URL elicitations: the agent's elicitation id -> the prompts broker's request id."""
+        self.response = response
 
     @property
     def lifecycle_log(self) -> list[LifecycleRecord]:
@@ -272,6 +281,110 @@ class AcpSession(BusEventSource):
         return event
 
     # -- modes and options -------------------------------------------------------------------
+    @property
+    def response(self) -> Any:
+        """The agent's ``session/new`` (or ``session/load``) response: modes, models, config options."""
+        return self._response
+
+    @response.setter
+    def response(self, value: Any) -> None:
+        self._response = value
+        self._take_options(getattr(value, "config_options", None))
+
+    @property
+    def options(self) -> dict[str, AgentOption]:
+        """What the agent lets you choose for this session, by id, as it last reported them (a copy):
+        its config options (``configOptions``: codex-acp's ``collaboration_mode``, ``model``,
+        ``reasoning_effort``; Claude's ``mode``, ``model``, ``effort``) and, for an agent that offers
+        modes only, one ``mode`` option. Change one with ``await session.set_option(id, value)``."""
+        return dict(self._options)
+
+    def _take_options(self, config_options: Any) -> None:
+        """Replace the options with the agent's full list (``configOptions`` always lists them all)."""
+        modes = getattr(self._response, "modes", None)
+        parsed = parse_options(config_options, modes)
+        self._options = dict(parsed.options)
+        if self.current_mode is not None:
+            self._mode_changed(self.current_mode)
+        if parsed.notes and parsed.notes != self.option_notes:
+            for note in parsed.notes:
+                self.emit(WarningEvent(message=f"the ACP agent's options: {note}"))
+        self.option_notes = parsed.notes
+
+    def _mode_changed(self, mode_id: str) -> None:
+        """Keep the mode option (made of modes, or a config option of category mode listing this
+        mode) in step with ``current_mode``."""
+        for key, option in self._options.items():
+            if option.category == "mode" and mode_id in {c.value for c in option.choices}:
+                self._options[key] = dataclasses.replace(option, current=mode_id)
+
+    def _checked_option(self, option_id: str, value: Any) -> tuple[AgentOption, str | bool]:
+        """The option ``option_id`` and ``value`` as the agent takes it, or an ``AcpError`` naming
+        what it offers."""
+        option = self._options.get(option_id) if isinstance(option_id, str) else None
+        if option is None:
+            raise AcpError(
+                f"the ACP agent offers no option {option_id!r} in this session; its options are {list(self._options)}"
+            )
+        try:
+            return option, option.check(value)
+        except ValueError as err:
+            raise AcpError(f"the ACP agent's {err}") from None
+
+    async def set_option(
+        self, option_id: str, value: str | bool, *, timeout: float = SET_OPTION_TIMEOUT
+    ) -> AgentOption:
+        """Set one of the agent's ``options`` to one of its values (``session/set_config_option``; a
+        ``mode`` option made of modes goes through ``set_mode``) and return the option as the agent
+        reports it afterwards. A value the option does not list is refused here, before anything is
+        sent; the agent's own refusal, or no answer within ``timeout`` seconds, is an ``AcpError`` too.
+
+        ``await session.set_option("collaboration_mode", "plan")`` puts codex-acp in Plan mode."""
+        if self.closed:
+            raise AcpError(f"ACP session {self.session_id} is closed; start a new one with agent.new_session()")
+        option, checked = self._checked_option(option_id, value)
+        if option.via == "mode":
+            assert isinstance(checked, str)
+            try:
+                await asyncio.wait_for(self.set_mode(checked), timeout)
+            except asyncio.TimeoutError:
+                raise AcpError(
+                    f"the ACP agent did not answer session/set_mode for option {option_id!r} within {timeout} s; "
+                    f"the mode may or may not have changed (see session.current_mode after its next update)"
+                ) from None
+            return self._options.get(option_id, dataclasses.replace(option, current=checked))
+        from acp import RequestError
+
+        self.agent._require_running()
+        method = "session/set_config_option"
+        try:
+            response = await asyncio.wait_for(
+                self.agent._call(
+                    self.agent._connection().set_config_option(
+                        config_id=option_id, session_id=self.session_id, value=checked
+                    ),
+                    method,
+                ),
+                timeout,
+            )
+        except RequestError as err:
+            raise AcpError(
+                f"the ACP agent refused option {option_id!r} = {checked!r}: {err} ({err.code}); "
+                f"the values it listed are {option.values}"
+            ) from None
+        except asyncio.TimeoutError:
+            raise AcpError(
+                f"the ACP agent did not answer {method} for option {option_id!r} within {timeout} s; "
+                f"the option may or may not have changed (see session.options after its next update)"
+            ) from None
+        if response is not None:
+            self._take_options(response.config_options)
+        if option.category == "mode" and isinstance(checked, str):
+            modes = getattr(self._response, "modes", None)
+            if checked in {m.id for m in getattr(modes, "available_modes", None) or ()}:
+                self.current_mode = checked
+        return self._options.get(option_id, dataclasses.replace(option, current=checked))
+
     async def set_mode(self, mode_id: str) -> None:
         """``session/set_mode``: switch to one of the agent's modes (``response.modes``). Who approves
         is part of a mode for some agents: codex-acp's ``agent`` mode sends approvals to Codex's
@@ -292,6 +405,7 @@ class AcpSession(BusEventSource):
                 f"the ACP agent refused session/set_mode {mode_id!r}: {err} ({err.code}) {err.data or ''}"
             ) from None
         self.current_mode = mode_id
+        self._mode_changed(mode_id)
 
     # -- prompts -----------------------------------------------------------------------------
     def _prompt_refusal(self, starting: bool) -> AcpError | None:
@@ -305,12 +419,16 @@ class AcpSession(BusEventSource):
             f"session.interrupt() first"
         )
 
-    def prompt(self, prompt: str | Sequence[Any]) -> AcpTurnHandle:
+    def prompt(self, prompt: str | Sequence[Any], *, options: Mapping[str, str | bool] | None = None) -> AcpTurnHandle:
         """Send ``session/prompt`` in the background; returns its handle at once.
 
         ``prompt`` is the user's text or a list of ACP content blocks (``acp.text_block(...)``
-        and friends, or their JSON dicts)."""
+        and friends, or their JSON dicts). ``options`` (``{"collaboration_mode": "plan"}``) are set
+        with ``set_option`` first, in order, as part of the turn: each is checked here (an unknown
+        option or value raises at once), and the agent's refusal fails the turn before the prompt is
+        sent."""
         blocks = _blocks(prompt)
+        settings = [(key, self._checked_option(key, value)[1]) for key, value in (options or {}).items()]
         if self.closed:
             raise AcpError(f"ACP session {self.session_id} is closed; start a new one with agent.new_session()")
         with self._start_gate.claim(self._prompt_refusal):
@@ -323,7 +441,7 @@ class AcpSession(BusEventSource):
             self._after_prompt = False
             self._late_reported = False
             self._active = handle
-            handle.task = loop.create_task(self._run(handle, blocks), name=f"acp-prompt-{turn_id}")
+            handle.task = loop.create_task(self._run(handle, blocks, settings), name=f"acp-prompt-{turn_id}")
         self.emit(TurnStarted(turn_id=turn_id))
         said = "".join(getattr(b, "text", "") or "" for b in blocks)  # the text blocks: what the person said
         self._said = said or None
@@ -334,22 +452,36 @@ class AcpSession(BusEventSource):
     needs_model = False
     """An ACP agent brings its own model (for ``%%codex --source``)."""
 
-    def start_turn(self, text: str | Sequence[Any], mode: str = "default", **_: Any) -> AcpTurnHandle:
-        """``prompt()`` under the name ``Session`` uses; ACP has no plan mode, so ``mode`` must be
-        ``default`` (switch the agent's own modes with its session config instead)."""
+    def start_turn(
+        self,
+        text: str | Sequence[Any],
+        mode: str = "default",
+        options: Mapping[str, str | bool] | None = None,
+        **_: Any,
+    ) -> AcpTurnHandle:
+        """``prompt()`` under the name ``Session`` uses; ``mode`` must be ``default`` (an agent's Plan
+        mode is one of its ``options``: ``options={"collaboration_mode": "plan"}`` on codex-acp,
+        ``{"mode": "plan"}`` on Claude or Gemini)."""
         if mode != "default":
-            raise AcpError(f"an ACP session has no {mode!r} mode here; use mode='default'")
-        return self.prompt(text)
+            raise AcpError(
+                f"an ACP session has no {mode!r} mode here; use mode='default' and set the agent's own "
+                f"option (session.options), e.g. options={{'collaboration_mode': 'plan'}} on codex-acp"
+            )
+        return self.prompt(text, options=options)
 
     async def run(self, prompt: str | Sequence[Any]) -> AcpTurnResult:
         """``await session.run(text)`` is ``await session.prompt(text)``."""
         return await self.prompt(prompt)
 
-    async def _run(self, handle: AcpTurnHandle, blocks: list[Any]) -> AcpTurnResult:
+    async def _run(
+        self, handle: AcpTurnHandle, blocks: list[Any], settings: Sequence[tuple[str, str | bool]] = ()
+    ) -> AcpTurnResult:
         stop_reason: str | None = None
         error: str | None = None
         turn_usage: TokenUsage | None = None
         try:
+            for option_id, value in settings:
+                await self.set_option(option_id, value)
             response = await self.agent._connection().prompt(session_id=self.session_id, prompt=blocks)
             turn_usage = prompt_usage(getattr(response, "usage", None))
             if acknowledged(response):
@@ -367,6 +499,8 @@ class AcpSession(BusEventSource):
             if not handle.hard_aborted:
                 raise
             status = "interrupted"
+        except AcpError as err:  # an option the agent refused or did not answer: said as it is
+            status, error = "failed", str(err)
         except Exception as err:  # noqa: BLE001 - every failure of the prompt becomes a failed turn
             status, error = "failed", await self.agent._describe_failure(err, "session/prompt")
         # The SDK has applied every session/update the agent sent before this response
@@ -460,6 +594,7 @@ class AcpSession(BusEventSource):
                 mode = quirks.mode_echo(text)
                 if mode is not None:
                     self.current_mode = mode
+                    self._mode_changed(mode)
                     return
             if quirks.empty_chunk(text):
                 return
@@ -503,6 +638,9 @@ class AcpSession(BusEventSource):
             ]
         elif kind == "current_mode_update":
             self.current_mode = update.current_mode_id
+            self._mode_changed(update.current_mode_id)
+        elif kind == "config_option_update":
+            self._take_options(update.config_options)
         elif kind == "usage_update":
             self.usage = update.model_dump(mode="json", by_alias=True, exclude_none=True)
             self.emit(context_token_count(update.used, update.size))

@@ -90,6 +90,19 @@ def _parse(magic: Any, line: str) -> Any:
         raise UsageError(f"{message}; {_usage(magic)}") from None
 
 
+def _agent_options(given: list[str] | None) -> dict[str, str] | None:
+    """``--option NAME=VALUE`` flags as ``{NAME: VALUE}`` (the agent checks the values), or None."""
+    if not given:
+        return None
+    out: dict[str, str] = {}
+    for item in given:
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip() or not value.strip():
+            raise UsageError(f"--option {item!r}: give NAME=VALUE, e.g. --option collaboration_mode=plan")
+        out[name.strip()] = value.strip()
+    return out
+
+
 def _closest(magic: Any, given: list[str]) -> str:
     flags = [flag for action in magic.parser._actions for flag in action.option_strings if flag.startswith("--")]
     for word in given:
@@ -200,6 +213,13 @@ class CodexMagics(Magics):
     @argument("--cells", metavar="N,M-K", help="attach the sources of these cells (execution counts, as In [n])")
     @argument("--outputs", action="store_true", help="with --cells: also attach their outputs (bounded)")
     @argument("--vars", metavar="A,B", help="attach these variables (type and bounded repr; tables, images)")
+    @argument(
+        "--option",
+        metavar="NAME=VALUE",
+        action="append",
+        help="set one of an ACP agent's options (session.options) before the prompt, e.g. "
+        "collaboration_mode=plan on codex-acp or mode=plan on Claude; repeat for more",
+    )
     @argument("message", nargs="*", help="line form only: the message (the cell form uses the cell text)")
     @line_cell_magic
     @_guarded
@@ -227,7 +247,10 @@ class CodexMagics(Magics):
                 if found is None
                 else bounded(Attachments(items=[*sent.items, *found.items], notes=[*sent.notes, *found.notes]))
             )
-        running = self.agent.start_turn(text.strip(), model=args.model, mode=args.mode, attachments=found)
+        settings = _agent_options(args.option)
+        running = self.agent.start_turn(
+            text.strip(), model=args.model, mode=args.mode, attachments=found, agent_options=settings
+        )
         if sent is not None:  # taken by this prompt only once its turn started
             self.agent.clear_attachments()
         if args.out is not None:

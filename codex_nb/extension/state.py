@@ -156,12 +156,19 @@ class KernelAgent:
 
     # -- turns -----------------------------------------------------------------------
     def start_turn(
-        self, text: str, *, model: str | None, mode: str, attachments: Attachments | None = None
+        self,
+        text: str,
+        *,
+        model: str | None,
+        mode: str,
+        attachments: Attachments | None = None,
+        agent_options: dict[str, str] | None = None,
     ) -> RunningTurn:
         """Start a turn on the current source, in the background, and keep it until it ends (so
-        ``%unload_ext`` can interrupt it). ``model`` names a variable for a source that needs a model.
-        Raises ``SourceError`` while a turn runs on that source, or for ``--model`` given to a source
-        that brings its own model."""
+        ``%unload_ext`` can interrupt it). ``model`` names a variable for a source that needs a model;
+        ``agent_options`` (``--option``) are set on an ACP session before its prompt. Raises
+        ``SourceError`` while a turn runs on that source, for ``--model`` given to a source that brings
+        its own model, or for ``--option`` given to a source that offers no options."""
         source = self.source()
         if getattr(source, "active_turn", None) is not None:
             raise SourceError(
@@ -170,6 +177,13 @@ class KernelAgent:
                 f"--session NAME"
             )
         options: dict[str, Any] = {"mode": mode}
+        if agent_options:
+            if not callable(getattr(source, "set_option", None)):
+                raise SourceError(
+                    f"--option: {self.current} ({type(source).__name__}) offers no agent options; they are "
+                    f"an ACP session's (session.options): drop --option (--mode plan is Plan mode here)"
+                )
+            options["options"] = agent_options
         if needs_model(source):
             options["model"] = self.model_for(model)
         elif model is not None:

@@ -27,6 +27,7 @@ CHECKS = {
     "test_stop_cancels_the_pending_permission_and_shows_no_late_update": "Stop with a pending permission",
     "test_modes_and_past_sessions_list_fork_resume_load": "set_mode, session list/fork/resume/load",
     "test_client_files_and_terminals_are_used_as_each_agent_chooses": "the client's fs and terminals offered",
+    "test_options_are_read_and_plan_mode_set_from_python": "session.options, Plan mode and effort set with set_option",
 }
 
 
@@ -65,6 +66,7 @@ def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
             ("Session methods offered", ", ".join(init.get("session", [])) or "none"),
             ("Modes (the suite's)", f"{', '.join(init.get('modes', []))} (runs in `{init.get('current_mode')}`)"),
             ("Model picker (config option)", "yes" if init.get("models") else "no"),
+            ("Options (`session.options`)", ", ".join(checks.get("options", {}).get("options", [])) or "-"),
             (
                 "Plan updates in the turn",
                 f"{turn.get('plan_updates')} (priorities {', '.join(turn.get('priorities', [])) or '-'})",

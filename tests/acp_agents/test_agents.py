@@ -47,6 +47,12 @@ EXPECTED: dict[str, dict[str, Any]] = {
         # runs commands itself; a command's tool call only names a terminal id in its content
         "client_requests": [],
         "creates_files": True,
+        # config options (session/set_config_option); Plan mode is collaboration_mode=plan, which
+        # Codex tells its model in a developer message
+        "options": {"mode", "collaboration_mode", "model", "reasoning_effort"},
+        "plan_option": "collaboration_mode",
+        "effort_option": "reasoning_effort",
+        "plan_marker": "<collaboration_mode># Plan Mode",
     },
     "claude-agent-acp": {
         "plan_updates": 2,
@@ -66,6 +72,10 @@ EXPECTED: dict[str, dict[str, Any]] = {
         # tools on the client's files and terminals instead)
         "client_requests": [],
         "creates_files": True,
+        "options": {"mode", "model", "effort"},
+        "plan_option": "mode",
+        "effort_option": "effort",
+        "plan_marker": "Plan mode is active",
     },
     "gemini-cli": {
         # Gemini CLI 0.61 sends no ACP plan: its write_todos is a tool call ("Set 2 todo(s)", kind
@@ -90,6 +100,11 @@ EXPECTED: dict[str, dict[str, Any]] = {
         # file"; the SDK hands it the client's JSON-RPC error (-32002, "Resource not found") as a plain
         # object, so write_file cannot create a new file through the client (it fails the call)
         "creates_files": False,
+        # Gemini CLI 0.61 offers modes only: its options are the one "mode" made of them (set_mode)
+        "options": {"mode"},
+        "plan_option": "mode",
+        "effort_option": None,
+        "plan_marker": None,
     },
 }
 
@@ -371,6 +386,69 @@ async def test_modes_and_past_sessions_list_fork_resume_load(agent: str, tmp_pat
         assert facts.get("loaded", True) is True
     if "fork" in offered:
         assert facts["forked"] == (True, "forked answer")
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+async def test_options_are_read_and_plan_mode_set_from_python(agent: str, tmp_path: Path) -> None:
+    """``session.options`` lists what the agent offers; ``set_option`` enters Plan mode (the agent's
+    next request to its model says so) and sets the effort; a value it does not list is refused
+    here with the values it does."""
+    expected = EXPECTED[agent]
+    say = DIALECTS[agent]
+    bodies: list[str] = []
+
+    def answer(text: str) -> Any:
+        def entry(body: dict[str, Any]) -> Any:
+            bodies.append(json.dumps(body))
+            return say["text"](text)
+
+        return entry
+
+    marker = expected["plan_marker"]
+    script = [answer("before"), answer("planned")] if marker else []
+    work = tmp_path / "work"
+    work.mkdir()
+    server, acp = start(agent, script, tmp_path)
+    plan_option, effort_option = expected["plan_option"], expected["effort_option"]
+    try:
+        async with acp:
+            session = await acp.new_session(work)
+            options = session.options
+            if marker:
+                await asyncio.wait_for(session.prompt("Say something"), TIMEOUT)
+            before = options[plan_option].current
+            planned = await session.set_option(plan_option, "plan")
+            with pytest.raises(AcpError) as refused:
+                await session.set_option(plan_option, "no-such-value")
+            effort = await session.set_option(effort_option, "high") if effort_option else None
+            if marker:
+                await asyncio.wait_for(session.prompt("Plan it"), TIMEOUT)
+            after = session.options
+        server.check()
+    finally:
+        server.close()
+    report(
+        agent,
+        "options",
+        {
+            "options": sorted(options),
+            "categories": sorted({o.category for o in options.values() if o.category}),
+            "plan_mode_set": planned.current == "plan",
+            "effort_set": None if effort is None else effort.current == "high",
+        },
+    )
+    assert expected["options"] <= set(options)
+    assert before != "plan" and planned.current == "plan" and after[plan_option].current == "plan"
+    message = str(refused.value)
+    assert message.startswith(f"the ACP agent's option '{plan_option}' (") and "\n" not in message
+    assert message.endswith(f"has no value 'no-such-value'; its values are {options[plan_option].values}")
+    if effort_option:
+        assert options[effort_option].category == "thought_level"
+        assert effort is not None and effort.current == "high" == after[effort_option].current
+    else:
+        assert options["mode"].via == "mode"
+    if marker:
+        assert marker not in bodies[0] and marker in bodies[1]
 
 
 @pytest.mark.requires_acp_agent("codex-acp")
