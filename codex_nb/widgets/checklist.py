@@ -413,8 +413,11 @@ class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
         with self._lock:
             pending = self._pending.snapshot
             steps = pending.steps if pending is not None else self.steps
+            turn_status = str(self._pending.meta.get("turn_status", self.turn_status))
         priorities = [step.get("priority", "") for step in steps]
-        return static_html(args, error=error, no_plan=self._no_plan_line(args), priorities=priorities)
+        return static_html(
+            args, error=error, no_plan=self._no_plan_line(args), priorities=priorities, turn_status=turn_status
+        )
 
     def __repr__(self) -> str:
         return f"<PlanChecklist revision={self.revision} steps={len(self.steps)} turn_status={self.turn_status}>"

@@ -10,6 +10,7 @@ import html
 from collections.abc import Sequence
 
 from ..protocol.plan import StepStatus, UpdatePlanArgs
+from ._static import load_json
 
 NO_PLAN_TEXT = "• Updated Plan\n  └ (no plan yet)"
 NO_PLAN_HEADER = "• Plan"
@@ -52,12 +53,22 @@ _STATIC_STEP = {
 
 
 def static_html(
-    args: UpdatePlanArgs | None, *, error: str = "", no_plan: str = "", priorities: Sequence[str] = ()
+    args: UpdatePlanArgs | None,
+    *,
+    error: str = "",
+    no_plan: str = "",
+    priorities: Sequence[str] = (),
+    turn_status: str = "idle",
 ) -> str:
     """Escaped HTML for one snapshot; status is carried by text and semantic tags, not colour only.
-    ``priorities[i]`` is step *i*'s ACP priority, labelled as the live checklist's badge is."""
+    ``priorities[i]`` is step *i*'s ACP priority, labelled as the live checklist's badge is;
+    ``turn_status`` other than idle is said as the live header says it ("Turn interrupted"), so a
+    step left in progress by an ended turn does not read as work still going on."""
     esc = html.escape
     parts = ['<div class="codex-plan-static">']
+    if turn_status != "idle":
+        label = load_json("protocol.json")["turn_status_labels"].get(turn_status, turn_status)
+        parts.append(f'<div class="codex-plan-turn" data-turn-status="{esc(turn_status)}">Turn {esc(label)}</div>')
     if args is None:
         if not no_plan:
             parts.append("<div><strong>Updated Plan</strong></div><p><em>(no plan yet)</em></p>")

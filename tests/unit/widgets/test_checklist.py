@@ -337,6 +337,8 @@ async def test_an_interrupted_turn_is_shown(session: cx.Session) -> None:
     assert result.status == "interrupted"
     await widget.settled()
     assert widget.turn_status == "interrupted"
+    # the saved rendering says the turn ended, as the live header does
+    assert '<div class="codex-plan-turn" data-turn-status="interrupted">Turn interrupted</div>' in widget.html()
 
 
 async def test_session_checklist_convenience(session: cx.Session) -> None:
