@@ -52,6 +52,9 @@ _STATIC_STEP = {
 }
 
 
+_ENDED = frozenset({"completed", "interrupted", "failed"})
+
+
 def static_html(
     args: UpdatePlanArgs | None,
     *,
@@ -62,11 +65,12 @@ def static_html(
 ) -> str:
     """Escaped HTML for one snapshot; status is carried by text and semantic tags, not colour only.
     ``priorities[i]`` is step *i*'s ACP priority, labelled as the live checklist's badge is;
-    ``turn_status`` other than idle is said as the live header says it ("Turn interrupted"), so a
-    step left in progress by an ended turn does not read as work still going on."""
+    an ended ``turn_status`` is said as the live header says it ("Turn interrupted"), so a step left
+    in progress by an ended turn does not read as work still going on. A running turn is not said:
+    read later, without a kernel, nothing is running any more."""
     esc = html.escape
     parts = ['<div class="codex-plan-static">']
-    if turn_status != "idle":
+    if turn_status in _ENDED:
         label = load_json("protocol.json")["turn_status_labels"].get(turn_status, turn_status)
         parts.append(f'<div class="codex-plan-turn" data-turn-status="{esc(turn_status)}">Turn {esc(label)}</div>')
     if args is None:
