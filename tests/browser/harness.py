@@ -205,12 +205,23 @@ class JupyterServer:
             "--LabApp.expose_app_in_browser=True",
             "--JupyterNotebookApp.expose_app_in_browser=True",
         ]
-        with self.log_path.open("wb") as log:  # the child keeps its own copy of the descriptor
-            self.process = subprocess.Popen(
-                command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=self.root, start_new_session=True
-            )
-        self._wait_ready(timeout)
-        return self
+        # free_port() releases the port before the server binds it: another process (the other
+        # pytest run of .ci/test, a kernel's ZMQ sockets) may take it in between. With
+        # port_retries=0 the server then exits saying so, and starts again on a new port.
+        for attempt in range(3):
+            with self.log_path.open("wb") as log:  # the child keeps its own copy of the descriptor
+                self.process = subprocess.Popen(
+                    command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=self.root, start_new_session=True
+                )
+            try:
+                self._wait_ready(timeout)
+                return self
+            except RuntimeError:
+                if attempt == 2 or f"The port {self.port} is already in use" not in self.log():
+                    raise
+            self.port = free_port()
+            command = [f"--port={self.port}" if part.startswith("--port=") else part for part in command]
+        raise AssertionError("unreachable")
 
     def _wait_ready(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout

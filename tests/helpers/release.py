@@ -6,11 +6,13 @@ package index and the developer's pip cache). The venv is kept outside the check
 folder, one folder per checkout) under the wheel's sha256 (hatchling's wheels are reproducible:
 the same sources give the same bytes), so the project tests and the browser test, two pytest runs
 of ``.ci/test``, share one, and a run on unchanged sources reuses it; a changed wheel gets a new
-venv and the old one is removed.
+venv and the old one is removed. ``.ci/test`` runs those two pytest runs at the same time: a lock
+file makes the second wait for the venv the first is making, instead of removing it half made.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
@@ -72,6 +74,14 @@ def release_venv(wheel: Path) -> Path:
     if (venv / ".complete").is_file():
         return venv
     VENVS.mkdir(parents=True, exist_ok=True)
+    with (VENVS.parent / f"{VENVS.name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also if this process dies
+        return _make_venv(wheel, venv)
+
+
+def _make_venv(wheel: Path, venv: Path) -> Path:
+    if (venv / ".complete").is_file():  # made by the other pytest run while this one waited
+        return venv
     for old in VENVS.iterdir():
         shutil.rmtree(old, ignore_errors=True)
     # The base interpreter, not this checkout's .venv, creates it: nothing of ours is inherited.
