@@ -134,7 +134,9 @@ def summary_lines(summary: DiffSummary, *, cut_chars: int = 0, indent: str = "  
     if summary.more_files:
         lines.append(f"{indent}... {summary.more_files} more file(s) not listed")
     if cut_chars:
-        lines.append(f"{indent}(the diff was cut: {cut_chars} characters past the first {MAX_TURN_DIFF_CHARS} not kept)")
+        lines.append(
+            f"{indent}(the diff was cut: {cut_chars} characters past the first {MAX_TURN_DIFF_CHARS} not kept)"
+        )
     return lines
 
 

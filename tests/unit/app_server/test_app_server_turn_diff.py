@@ -4,6 +4,7 @@ work tree (Codex diffs a turn against the files as they were when the turn first
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -45,6 +46,7 @@ async def test_the_real_codex_turn_diff_arrives_with_its_files_and_lines(tmp_pat
         log = RecordingSubscriber(thread)
         with recording_comms():
             transcript = cx.Transcript(thread, max_rate=None)
+        timeline = cx.PlanTimeline(thread)
         result = await thread.start_turn("write notes and bump x")
         assert server.connection.schema_errors == []
     assert result.status == "completed"
@@ -62,6 +64,20 @@ async def test_the_real_codex_turn_diff_arrives_with_its_files_and_lines(tmp_pat
     text = transcript.text()
     assert "changes: 2 files changed, +4 -1" in text
     assert "  add notes.txt +2 -0" in text and "  update app.py +2 -1" in text
+    html = transcript.html()
+    assert "<b>What changed</b>: 2 files changed, +4 -1" in html and "+second" in html
+    [changes] = timeline.turn_changes
+    assert changes.turn_id == result.turn_id and (changes.added, changes.removed) == (4, 1)
+    assert [(f.path, f.kind, f.added, f.removed) for f in changes.files] == [  # Codex sorts them by path
+        ("app.py", "update", 2, 1),
+        ("notes.txt", "add", 2, 0),
+    ]
+    [exported] = json.loads(timeline.to_json())["changes"]
+    assert exported["files"][0] == {"path": "app.py", "kind": "update", "added": 2, "removed": 1}
+    assert exported["unified_diff"] == result.diff.unified_diff and exported["cut_chars"] == 0
+    markdown = timeline.to_markdown()
+    assert "### What changed" in markdown and "- app.py (update) +2 -1" in markdown
+    assert "```diff\n" in markdown and "\n+y = 3\n" in markdown
 
 
 def test_a_huge_diff_is_cut_on_a_line_and_says_how_much() -> None:
