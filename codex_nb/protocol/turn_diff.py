@@ -57,16 +57,20 @@ class DiffFile:
 
 @dataclass(frozen=True, slots=True)
 class DiffSummary:
+    """A unified diff read by file (``diff_files``)."""
+
     files: tuple[DiffFile, ...]
     more_files: int = 0
     """Files past ``MAX_DIFF_FILES`` not listed."""
 
     @property
     def added(self) -> int:
+        """Lines added, in all the listed files."""
         return sum(f.added for f in self.files)
 
     @property
     def removed(self) -> int:
+        """Lines removed, in all the listed files."""
         return sum(f.removed for f in self.files)
 
     def headline(self) -> str:

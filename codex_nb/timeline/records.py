@@ -245,8 +245,10 @@ class TurnChanges:
 
     @property
     def added(self) -> int:
+        """Lines the turn added, in all its listed files."""
         return sum(f.added for f in self.files)
 
     @property
     def removed(self) -> int:
+        """Lines the turn removed, in all its listed files."""
         return sum(f.removed for f in self.files)

@@ -9,7 +9,6 @@ turn's diff so far. A cell is named ``cell <id>`` in the diff (a notebook has no
 
 from __future__ import annotations
 
-import difflib
 import threading
 
 from ..protocol.turn_diff import TurnDiff, bounded_diff
@@ -31,6 +30,8 @@ class ChangeTracker:
 
     def unified_diff(self) -> str:
         """The turn's changes as a git-style unified diff, paths in the order first changed."""
+        import difflib  # here: a session that never changes a cell does not load it (import cost)
+
         with self._lock:
             paths = list(self._paths.items())
         parts: list[str] = []
