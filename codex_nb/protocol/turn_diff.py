@@ -15,8 +15,9 @@ from typing import Literal
 
 from .events import EventMsg
 
-MAX_TURN_DIFF_CHARS = 200_000
-"""Characters of a turn's diff kept (its head); the rest is counted in ``TurnDiff.cut_chars``."""
+MAX_TURN_DIFF_CHARS = 100_000
+"""Characters of a turn's diff kept (its head); the rest is counted in ``TurnDiff.cut_chars``. The
+transcript shows an entry's text whole up to the same size, so the view never cuts a kept diff."""
 
 MAX_DIFF_FILES = 500
 """Files of one diff listed (the first); the rest are counted in ``DiffSummary.more_files``."""

@@ -335,6 +335,14 @@ def test_the_turns_diff_is_one_entry_after_the_turn_replaced_by_each_newer_one()
     assert "<b>What changed</b>: 2 files changed, +2 -1</summary>" in html
     assert '<span style="background:rgba(46,160,67,.15)">+x = &lt;2&gt;</span>' in html
     assert "<code>app.py</code> (update)" in html and "cut: 7 characters" in html
+    # a kept diff is never cut again by the view's cap on an entry's text, so the view reads every file
+    from codex_nb.app_server.notifications import turn_diff
+    from codex_nb.widgets.transcript_state import MAX_SHOWN_CHARS
+
+    huge = turn_diff({"turnId": "t1", "diff": one + ("+" + "y" * 99 + "\n") * 5000})
+    assert huge.cut_chars > 0 and len(huge.unified_diff) <= MAX_SHOWN_CHARS
+    bus.emit(huge, id="t1", turn_id="t1")
+    assert view.entries[-1]["text"] == huge.unified_diff
     bus.emit(TurnStarted(turn_id="t2"), id="t2", turn_id="t2")  # the next turn starts with no diff
     assert "diff" not in [e["kind"] for e in view.entries] and "changes:" not in view.text()
     assert "What changed" not in view.html()
