@@ -2,6 +2,7 @@
 // prompt, a command or file-change approval, an MCP elicitation). Pending requests come from the synced `requests` trait; answers go back with
 // model.send({id, kind, ...}). Cards are keyed by request id, so typing in one card survives
 // updates of the others; a settled request's card disappears when the kernel drops it.
+import { diffBlock } from "./diff_block.js";
 import { answerApprovalMessage, answerElicitationMessage, answerPermissionsMessage, answerUserInputMessage, buildAnswers, buildElicitationContent, cardModel, countdownText, diffCards, grantMessage, inputType, readyMessage } from "./prompts_view.js";
 
 /** @param {string} tag @param {Record<string, string>} attrs @param {(Node | string)[]} children */
@@ -97,20 +98,6 @@ function permissionCard(model, card) {
   const countdown = h("div", { class: "cx-countdown" });
   node.append(buttons, countdown);
   return { node, countdown };
-}
-
-/** A file's diff, coloured by line kind, in a collapsible block (open at first).
- * @param {any} change */
-function diffBlock(change) {
-  const adds = change.lines.filter((/** @type {any} */ l) => l.cls === "add").length;
-  const dels = change.lines.filter((/** @type {any} */ l) => l.cls === "del").length;
-  const details = /** @type {HTMLDetailsElement} */ (h("details", { class: "cx-file-diff", open: "" }));
-  details.append(h("summary", { class: "cx-file" }, [`${change.kind}: ${change.path} `,
-    h("span", { class: "cx-diff-add" }, [`+${adds}`]), " ", h("span", { class: "cx-diff-del" }, [`-${dels}`])]));
-  const pre = h("pre", { class: "cx-diff" });
-  for (const line of change.lines) pre.append(h("span", { class: `cx-diff-line cx-diff-${line.cls}` }, [line.text]), "\n");
-  details.append(pre);
-  return details;
 }
 
 /** A command (shown as is) or file changes (path and diff each), then each decision offered.

@@ -1,6 +1,29 @@
 // The transcript view: rows keyed by entry id, updated in place as text streams.
 // State comes only from synced traits (entries, status, error); nothing is sent back.
 import { transcriptView } from "./transcript_view.js";
+import { diffBlock } from "./diff_block.js";
+
+/**
+ * The "what changed" entry: a collapsible list of the turn's files, each a collapsed block of its
+ * coloured lines; redrawn only when the diff changes, keeping what the person opened or closed.
+ * @param {HTMLElement} holder @param {import("./transcript_view.js").TranscriptRow} row
+ */
+function drawDiff(holder, row) {
+  if (holder.dataset.diff === row.text) return;
+  const before = /** @type {HTMLDetailsElement | null} */ (holder.querySelector(":scope > details"));
+  const opened = new Set([...holder.querySelectorAll("details.cx-file-diff[open]")].map(
+    (d) => /** @type {HTMLElement} */ (d).dataset.path));
+  const details = document.createElement("details");
+  details.className = "cx-turn-diff";
+  details.open = before ? before.open : true;
+  const summary = document.createElement("summary");
+  const count = row.files?.length ?? 0;
+  summary.textContent = `${count} file${count === 1 ? "" : "s"} (open one for its lines)`;
+  details.append(summary);
+  for (const file of row.files ?? []) details.append(diffBlock(file, { open: opened.has(file.path) }));
+  holder.replaceChildren(details);
+  holder.dataset.diff = row.text;
+}
 
 export default {
   /** @param {{model: any, el: HTMLElement}} ctx */
@@ -58,7 +81,8 @@ export default {
         dom.li.dataset.live = String(row.live);
         if (dom.label.textContent !== row.label) dom.label.textContent = row.label;
         if (dom.detail.textContent !== row.detail) dom.detail.textContent = row.detail;
-        if (dom.text.textContent !== row.text) dom.text.textContent = row.text;
+        if (row.kind === "diff") drawDiff(dom.text, row);
+        else if (dom.text.textContent !== row.text) dom.text.textContent = row.text;
         /** @type {ChildNode | null} */
         const anchor = previous ? previous.nextSibling : list.firstChild;
         if (anchor !== dom.li) list.insertBefore(dom.li, anchor);

@@ -2,7 +2,9 @@
 // Entries come from the kernel's synced `entries` trait: {kind, id, text, status, title, detail}.
 
 /** @typedef {{kind: string, id: string, text: string, status: string, title: string, detail: string}} TranscriptEntry */
-/** @typedef {{key: string, kind: string, label: string, text: string, detail: string, status: string, live: boolean}} TranscriptRow */
+/** @typedef {{key: string, kind: string, label: string, text: string, detail: string, status: string, live: boolean, files?: import("./diff_view.js").DiffFileView[]}} TranscriptRow */
+
+import { turnDiffFiles } from "./diff_view.js";
 
 const TOOL_LABELS = Object.freeze({
   running: "running",
@@ -32,6 +34,12 @@ export function transcriptRow(entry) {
     const status = TOOL_LABELS[/** @type {keyof typeof TOOL_LABELS} */ (entry.status)] ?? entry.status;
     return { key: entry.id, kind, label: `${entry.title} · ${status}`, text: entry.text, detail: entry.detail,
              status: entry.status, live };
+  }
+  if (kind === "diff") {
+    // the turn's whole diff so far (text), its headline from the kernel (title): one collapsible
+    // "what changed" entry listing each file with its lines, coloured as an approval's diff
+    return { key: entry.id, kind, label: `What changed · ${entry.title}`, text: entry.text, detail: entry.detail,
+             status: entry.status, live: false, files: turnDiffFiles(entry.text) };
   }
   if (kind === "hook") {
     const label = `Hook ${entry.title} · ${entry.status}${entry.detail ? ` · ${entry.detail}` : ""}`;

@@ -12,6 +12,7 @@ app-server notification        codex_nb event (``msg.type``)
 ``item/started|completed``     ``item_started`` / ``item_completed`` (the v2 item as is)
 ``item/agentMessage/delta``    ``agent_message_delta``
 ``thread/tokenUsage/updated``  ``token_count`` (the event codex_nb's own runtime sends)
+``turn/diff/updated``          ``turn_diff`` (the turn's whole diff so far, cut past a bound)
 ``hook/started|completed``     ``hook_started`` / ``hook_completed`` (tool hooks), else raw
 ``error``                      ``error`` (``willRetry`` false) or ``warning`` (will retry)
 ``warning``                    ``warning``
@@ -42,6 +43,7 @@ from ..protocol.events import (
 )
 from ..protocol.model_stream import MAX_TOKEN_COUNT, TokenCount, TokenUsage, TokenUsageInfo
 from ..protocol.plan import PlanItemArg, StepStatus
+from ..protocol.turn_diff import TurnDiff, bounded_diff
 
 _STEP_STATUS = {"pending": StepStatus.PENDING, "inProgress": StepStatus.IN_PROGRESS, "completed": StepStatus.COMPLETED}
 _HOOK_EVENTS = {"preToolUse": "pre_tool_use", "postToolUse": "post_tool_use"}
@@ -195,6 +197,20 @@ def token_count(params: dict[str, Any]) -> TokenCount:
     )
 
 
+def turn_diff(params: dict[str, Any]) -> TurnDiff | WarningEvent:
+    """The ``turn_diff`` event of a ``turn/diff/updated`` notification: Codex's ``diff`` (the
+    unified diff of everything the turn changed so far) kept up to ``MAX_TURN_DIFF_CHARS``, saying
+    how much was cut; a ``diff`` that is not a string is a warning, and the last diff stays."""
+    diff = params.get("diff")
+    if type(diff) is not str:
+        return WarningEvent(
+            message=f"turn/diff/updated needs a string `diff`; got {type(diff).__name__}: the turn's last diff stays"
+        )
+    turn_id = params.get("turnId")
+    kept, cut = bounded_diff(diff)
+    return TurnDiff(turn_id=turn_id if type(turn_id) is str else None, unified_diff=kept, cut_chars=cut)
+
+
 def turn_end_events(turn: dict[str, Any], *, error_seen: bool) -> list[EventMsg]:
     """What ``turn/completed`` becomes, by the turn's status."""
     turn_id = turn["id"]
@@ -249,6 +265,8 @@ def notification_events(method: str, params: dict[str, Any], *, mode: str = "def
             return [token_count(params)]
         except TokenUsageNotificationError as err:
             return [WarningEvent(message=f"{err}; the usage meter keeps its last figures")]
+    if method == "turn/diff/updated":
+        return [turn_diff(params)]
     if method == "warning":
         return [WarningEvent(message=str(params.get("message", "")))]
     if method == "error":

@@ -20,6 +20,7 @@ from .._interrupt import await_interruptibly
 from ..errors import TurnError
 from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, UserMessage, WarningEvent
 from ..protocol.model_stream import TokenCount, TokenUsage
+from ..protocol.turn_diff import TurnDiff
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..events.turn_log import TurnEventLog
@@ -70,6 +71,13 @@ class AppServerTurnResult:
     token_usage: TokenUsage | None = None
     """The turn's token usage: the thread's total after it less the total before it (Codex may
     repeat a report, so its ``last`` figures are not summed); None if Codex reported none."""
+    diff: TurnDiff | None = None
+    """The turn's whole diff, as Codex's last ``turn/diff/updated`` of it said; None if it changed
+    no file (or Codex sent no diff)."""
+
+
+MAX_TURN_DIFFS = 100
+"""Turns whose latest diff a thread keeps (the newest)."""
 
 
 def _since(total: TokenUsage, before: TokenUsage | None) -> TokenUsage:
@@ -168,6 +176,8 @@ class CodexThread(BusEventSource):
         """The latest state of each ``fileChange`` item by id (approvals show its diff)."""
         self.token_usage: TokenUsage | None = None
         """The thread's token usage in all, as its latest ``thread/tokenUsage/updated`` said."""
+        self.turn_diffs: dict[str, TurnDiff] = {}
+        """The latest ``turn_diff`` of each turn by turn id (the newest ``MAX_TURN_DIFFS`` turns)."""
         self.server_requests = ServerRequests(self)
         self._lock = threading.RLock()
         self._revision = itertools.count(1)
@@ -238,9 +248,18 @@ class CodexThread(BusEventSource):
         for msg in notification_events(method, params, mode=mode):
             if isinstance(msg, TokenCount) and msg.info is not None:
                 self.token_usage = msg.info.total_token_usage
+            elif isinstance(msg, TurnDiff) and msg.turn_id:
+                self._keep_diff(msg)
             self.emit(msg, turn_id=turn_id)
         if method == "turn/started" and self._active is not None:
             self._said(self._active, turn_id)
+
+    def _keep_diff(self, msg: TurnDiff) -> None:
+        assert msg.turn_id is not None
+        self.turn_diffs.pop(msg.turn_id, None)  # re-inserted: the dict's order is the turns' order
+        self.turn_diffs[msg.turn_id] = msg
+        while len(self.turn_diffs) > MAX_TURN_DIFFS:
+            del self.turn_diffs[next(iter(self.turn_diffs))]
 
     def _said(self, handle: AppServerTurnHandle, turn_id: str | None) -> None:
         """The person's words, once: after ``turn/started`` or the ``turn/start`` answer, whichever
@@ -380,6 +399,7 @@ class CodexThread(BusEventSource):
             error=error,
             turn=turn,
             token_usage=_since(totals[-1], before) if totals else None,
+            diff=self.turn_diffs.get(turn_id),
         )
 
     def _send_interrupt(self, handle: AppServerTurnHandle) -> None:

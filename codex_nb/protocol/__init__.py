@@ -12,6 +12,7 @@ Modules:
 * ``plan``: ``update_plan`` arguments, strict like serde.
 * ``serde``: fast typed parsing with duplicate-key detection.
 * ``serde_json``: serde_json's error texts, for the slow path.
+* ``turn_diff``: ``turn_diff``, the whole turn's unified diff, read by file.
 * ``structs``: the two pydantic struct kinds the protocol uses.
 * ``wire``: JSON bytes as serde_json writes them.
 

@@ -2,7 +2,7 @@
 
 ``PlanTimeline`` (``cx.PlanTimeline``) records; the record types (``PlanRevision``,
 ``PlanStep``, ``PlanDiff``, ``StepChange``, ``DroppedRevision``, ``SourceKind``, ``PlanProposal``,
-``TurnUsage``) are in
+``TurnUsage``, ``TurnChanges``, ``FileChange``) are in
 ``codex_nb.timeline.records`` and re-exported here.
 
 Modules:
@@ -31,6 +31,8 @@ from .records import (
     PlanStep,
     SourceKind,
     StepChange,
+    TurnChanges,
+    FileChange,
     TurnUsage,
 )
 from .recorder import PlanTimeline
@@ -52,5 +54,7 @@ __all__ = [
     "SourceKind",
     "StepChange",
     "StepComment",
+    "TurnChanges",
+    "FileChange",
     "TurnUsage",
 ]

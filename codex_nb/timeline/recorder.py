@@ -33,6 +33,7 @@ from ..events.observers import Observers
 from ..events.source import EventSource
 from ..events.usage_meter import UsageMeter
 from ..protocol.events import Event, PlanUpdate
+from ..protocol.turn_diff import diff_files
 from ..protocol.wire import well_formed
 from .answer_records import AnswerRecord
 from .diff import diff_plans
@@ -44,6 +45,8 @@ from .records import (
     PlanRevision,
     PlanStep,
     SourceKind,
+    TurnChanges,
+    FileChange,
     TurnUsage,
 )
 from .report import timeline_data, timeline_json, timeline_markdown, timeline_text
@@ -62,6 +65,8 @@ MAX_PROPOSAL_TEXT = 20_000
 MAX_MESSAGES = 10_000
 MAX_TURN_USAGE = 10_000
 """Turns whose usage is kept (the newest)."""
+MAX_TURN_CHANGES = 100
+"""Turns whose diff is kept (the newest; each diff is at most ``MAX_TURN_DIFF_CHARS``)."""
 """Conversation messages kept (the oldest go first, counted in ``dropped_messages``)."""
 
 _KIND_BY_MODULE = (
@@ -137,6 +142,7 @@ class PlanTimeline:
         total = getattr(getattr(source, "token_usage", None), "total_tokens", None)
         self._meter = UsageMeter(total if isinstance(total, int) else None)
         self._usage: dict[str | None, TurnUsage] = {}
+        self._changes_by_turn: dict[str | None, TurnChanges] = {}
         self._why = NoPlanTracker(source, self.source_kind, on_change=lambda _reason: self._changes.notify(None))
         self._answer_sources: list[Callable[[], tuple[AnswerRecord, ...]]] = []
         self._unsubscribe: list[Callable[[], None]] = []
@@ -217,6 +223,8 @@ class PlanTimeline:
                 self._meter.start_turn()
         elif msg.type == "token_count":
             self._count(event)
+        elif msg.type == "turn_diff":
+            self._diff(event)
         elif msg.type in ("turn_complete", "turn_aborted"):
             self._end_proposals(
                 event.turn_id or getattr(msg, "turn_id", None), getattr(msg, "last_agent_message", None)
@@ -288,6 +296,26 @@ class PlanTimeline:
             )
             while len(self._usage) > MAX_TURN_USAGE:
                 del self._usage[next(iter(self._usage))]
+        self._changes.notify(None)
+
+    def _diff(self, event: Event) -> None:
+        """Keep the turn's latest diff (each ``turn_diff`` is the whole turn's so far)."""
+        msg: Any = event.msg
+        turn_id = msg.turn_id or event.turn_id
+        text = well_formed(msg.unified_diff)
+        summary = diff_files(text)
+        changes = TurnChanges(
+            turn_id=turn_id,
+            files=tuple(FileChange(path=f.path, kind=f.kind, added=f.added, removed=f.removed) for f in summary.files),
+            more_files=summary.more_files,
+            unified_diff=text,
+            cut_chars=msg.cut_chars,
+        )
+        with self._lock:
+            self._changes_by_turn.pop(turn_id, None)  # re-inserted: the dict's order is the turns' order
+            self._changes_by_turn[turn_id] = changes
+            while len(self._changes_by_turn) > MAX_TURN_CHANGES:
+                del self._changes_by_turn[next(iter(self._changes_by_turn))]
         self._changes.notify(None)
 
     def _end_proposals(self, turn_id: str | None, message: object) -> None:
@@ -415,6 +443,13 @@ class PlanTimeline:
         newest ``MAX_TURN_USAGE`` turns); empty when the source reports none."""
         with self._lock:
             return tuple(self._usage.values())
+
+    @property
+    def turn_changes(self) -> tuple[TurnChanges, ...]:
+        """Each turn's changes as its source's last diff of the turn said, in the order of their
+        latest diffs (the newest ``MAX_TURN_CHANGES`` turns); empty when none changed one."""
+        with self._lock:
+            return tuple(self._changes_by_turn.values())
 
     @property
     def answers(self) -> tuple[AnswerRecord, ...]:

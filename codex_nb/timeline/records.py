@@ -4,7 +4,8 @@ Each type is a frozen, keyword-only dataclass, so a report or a test can hold a 
 without it changing under it. ``PlanRevision`` is one accepted plan snapshot; ``PlanDiff``
 is the step-level comparison of two of them (``PlanTimeline.diff``); ``DroppedRevision``
 is a snapshot that arrived out of order and was refused rather than re-ordered;
-``TurnUsage`` is a turn's token usage as its source last reported it.
+``TurnUsage`` is a turn's token usage as its source last reported it; ``TurnChanges`` is a
+turn's diff as its source last sent it.
 """
 
 from __future__ import annotations
@@ -217,3 +218,37 @@ class TurnUsage:
     """This turn's tokens."""
     total: int | None
     """The thread's tokens in all, up to this turn."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FileChange:
+    """One file a turn changed: its path, add | delete | update, and its added and removed lines."""
+
+    path: str
+    kind: str
+    added: int
+    removed: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TurnChanges:
+    """A turn's changes, as its source's last ``turn_diff`` of the turn said (the whole turn's diff
+    so far; a later one replaces it)."""
+
+    turn_id: str | None
+    files: tuple[FileChange, ...]
+    more_files: int
+    """Files past the listed ones (a diff of more than ``MAX_DIFF_FILES`` files)."""
+    unified_diff: str
+    cut_chars: int
+    """Characters of the source's diff not kept (past ``MAX_TURN_DIFF_CHARS``)."""
+
+    @property
+    def added(self) -> int:
+        """Lines the turn added, in all its listed files."""
+        return sum(f.added for f in self.files)
+
+    @property
+    def removed(self) -> int:
+        """Lines the turn removed, in all its listed files."""
+        return sum(f.removed for f in self.files)

@@ -32,7 +32,10 @@ markup, and each is cut to a stated length.
      "no_plan": {"turn_id": str|null, "reason": "tool_off"|"rejected"|"not_called"|"no_update",
                  "message": str, "fix": str|null}|null,
      "usage": [{"turn_id": str|null, "context_used": int|null, "context_window": int|null,
-                "turn": int|null, "total": int|null}]}   (only when the source reported usage)
+                "turn": int|null, "total": int|null}],   (only when the source reported usage)
+     "changes": [{"turn_id": str|null, "added": int, "removed": int, "more_files": int,
+                  "files": [{"path": str, "kind": "add"|"delete"|"update", "added": int, "removed": int}],
+                  "unified_diff": str, "cut_chars": int}]}   (only when a turn changed files)
 
 ``changes`` compares each revision with the kept one before it (the first kept: with no
 plan). ``proposals`` are Plan mode's proposed plans (prose, not checklists); ``no_plan``
@@ -57,6 +60,7 @@ from .records import (
     PlanRevision,
     SourceKind,
     StepChange,
+    TurnChanges,
     TurnUsage,
 )
 from .why import NoPlan
@@ -89,6 +93,9 @@ class PlanTimeline(Protocol):
     def usage(self) -> tuple[TurnUsage, ...]: ...
 
     @property
+    def turn_changes(self) -> tuple[TurnChanges, ...]: ...
+
+    @property
     def revisions(self) -> tuple[PlanRevision, ...]: ...
 
     @property
@@ -108,6 +115,10 @@ PROPOSALS_SHOWN = 20
 PROPOSAL_LINES = 200
 USAGE_SHOWN = 50
 """Turns in a Markdown report's usage table (the newest)."""
+CHANGES_SHOWN = 20
+"""Turns in a Markdown report's "What changed" section (the newest)."""
+DIFF_LINES_SHOWN = 200
+"""Lines of each turn's diff in a Markdown report (the first; the file list is always whole)."""
 
 _BREAKS = re.compile(r"\r\n|[\n\r\v\f\x1c-\x1e\x85\u2028\u2029]")
 # Other controls, and the bidi overrides that could make a step read as something else.
@@ -155,6 +166,20 @@ def timeline_data(timeline: PlanTimeline) -> dict[str, Any]:
         **({"messages": [_message_data(m) for m in timeline.messages]} if timeline.messages else {}),
         # each turn's token usage, only when the source reported some: older exports stay as they were
         **({"usage": [_usage_data(u) for u in timeline.usage]} if timeline.usage else {}),
+        # each turn's diff, only when a turn changed files: older exports stay as they were
+        **({"changes": [_changes_data(c) for c in timeline.turn_changes]} if timeline.turn_changes else {}),
+    }
+
+
+def _changes_data(changes: TurnChanges) -> dict[str, Any]:
+    return {
+        "turn_id": _opt(changes.turn_id),
+        "added": changes.added,
+        "removed": changes.removed,
+        "more_files": changes.more_files,
+        "files": [{"path": f.path, "kind": f.kind, "added": f.added, "removed": f.removed} for f in changes.files],
+        "unified_diff": changes.unified_diff,
+        "cut_chars": changes.cut_chars,
     }
 
 
@@ -303,6 +328,8 @@ def timeline_markdown(timeline: PlanTimeline, *, last: int | None) -> str:
         ]
     if timeline.usage:
         lines += _usage_markdown(timeline.usage[-USAGE_SHOWN:])
+    if timeline.turn_changes:
+        lines += _changes_markdown(timeline.turn_changes[-CHANGES_SHOWN:])
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
@@ -320,6 +347,31 @@ def _usage_markdown(usage: tuple[TurnUsage, ...]) -> list[str]:
         turn = markdown_text(u.turn_id, LINE_CHARS) if u.turn_id is not None else "(between turns)"
         lines.append(f"| {turn} | {context} | {_tokens(u.turn)} | {_tokens(u.total)} |")
     return [*lines, ""]
+
+
+def _changes_markdown(turns: tuple[TurnChanges, ...]) -> list[str]:
+    """Per turn: its files with their added and removed lines, then its diff in a fenced block."""
+    lines = ["### What changed", ""]
+    for c in turns:
+        turn = markdown_text(c.turn_id, LINE_CHARS) if c.turn_id is not None else "(between turns)"
+        count = len(c.files) + c.more_files
+        lines += [f"Turn {turn}: {count} file(s), +{c.added} -{c.removed}", ""]
+        lines += [f"- {markdown_text(f.path, CELL_CHARS)} ({f.kind}) +{f.added} -{f.removed}" for f in c.files]
+        if c.more_files:
+            lines.append(f"- {c.more_files} more file(s) not listed")
+        diff = c.unified_diff.splitlines()
+        shown = [_HIDDEN.sub("\ufffd", line) for line in diff[:DIFF_LINES_SHOWN]]
+        # a fence longer than any run of backticks in the diff, so no line of it ends the block
+        fence = "`" * max(3, 1 + max((len(run) for run in re.findall("`+", "\n".join(shown))), default=0))
+        lines += ["", f"{fence}diff", *shown, fence, ""]
+        cut = []
+        if len(diff) > DIFF_LINES_SHOWN:
+            cut.append(f"{len(diff) - DIFF_LINES_SHOWN} more line(s) of the diff not shown")
+        if c.cut_chars:
+            cut.append(f"the source's diff was cut: {c.cut_chars} characters not kept")
+        if cut:
+            lines += [f"*{'; '.join(cut)}*", ""]
+    return lines
 
 
 def _proposal_markdown(proposal: PlanProposal) -> list[str]:

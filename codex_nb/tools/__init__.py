@@ -10,6 +10,7 @@ Modules:
 * ``arguments``: JSON arguments parsed with serde-style messages.
 * ``base``: the ``Tool`` base class.
 * ``builtins``: the built-in tools, in Codex's planning order.
+* ``change_tracker``: what a turn's own tools changed, as the turn's unified diff.
 * ``calls``: one call under cancellation, and the parallel gate's walk.
 * ``cancellation``: cancellation tokens with a source and a reason.
 * ``context_window``: what a session knows of the model's context window.

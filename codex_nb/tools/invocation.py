@@ -24,6 +24,7 @@ from ..events.bus import EventBus
 from ..frontend.requests import FrontendRequests
 from ..protocol.events import Event, EventMsg
 from .cancellation import CancelToken
+from .change_tracker import ChangeTracker
 from .hook_points import NoHooks, ToolHooks
 from .lifecycle import DiscardRecords, RecordSink
 from .names import ToolName
@@ -130,6 +131,8 @@ class TurnContext:
     """The session's context-window state (token usage, new_context, announced tool namespaces)."""
     history: list[dict[str, Any]] | None = None
     """The thread's conversation so far (read-only for handlers: web.run's request, image_gen's recent images)."""
+    changes: ChangeTracker = field(default_factory=ChangeTracker)
+    """What this turn's tools changed (the notebook tools' cell edits), sent as ``turn_diff``."""
 
     def __post_init__(self) -> None:
         if self.events is None:

@@ -6,6 +6,7 @@ Modules:
 * ``browser_messages``: browser-to-kernel message validation.
 * ``checklist``: ``PlanChecklist``, the live checklist.
 * ``compare``: ``cx.compare`` and ``Comparison``, several agents on one task side by side.
+* ``diff_static``: a turn's diff as static HTML (the saved "what changed").
 * ``final_state``: stored outputs updated in place to the widget's final state.
 * ``heartbeat``: ``Heartbeat``, what the running turn does and for how long.
 * ``hook_runs``: one hook run in words (transcript and heartbeat).

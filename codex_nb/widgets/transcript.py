@@ -24,9 +24,11 @@ import anywidget
 import traitlets
 
 from ..protocol.events import Event
+from ..protocol.turn_diff import diff_files
 from ..rollouts.rollout_replay import SavedTurn
 from ._static import asset
 from .checklist import _running_loop
+from .diff_static import diff_html
 from .final_state import FinalStateFallback
 from .transcript_state import TranscriptState
 
@@ -44,7 +46,8 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
     _css = asset("transcript.css")
 
     entries = traitlets.List(traitlets.Dict()).tag(sync=True)
-    """``[{kind, id, text, status, title, detail}]``; kind is user (the person's words) | assistant | reasoning | tool | notice | error."""
+    """``[{kind, id, text, status, title, detail}]``; kind is user (the person's words) | assistant | reasoning |
+    tool | notice | error | hook | saved | diff (the turn's unified diff in ``text``, its headline in ``title``)."""
     status = traitlets.Unicode("idle").tag(sync=True)
     """idle | running | completed | interrupted | failed (the latest turn)."""
     error = traitlets.Unicode("").tag(sync=True)
@@ -138,8 +141,12 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
             return self.state.text()
 
     def html(self) -> str:
-        """``text()`` in an escaped ``<pre>`` block."""
-        return f'<pre class="cx-transcript-static">{html.escape(self.text())}</pre>'
+        """``text()`` in an escaped ``<pre>`` block, then the turn's diff by file (collapsible,
+        coloured) when the turn changed files."""
+        with self._lock:
+            text, diff = self.state.text(), self.state.diff
+            changes = "" if diff is None else diff_html(diff_files(diff.text()), note=diff.detail)
+        return f'<pre class="cx-transcript-static">{html.escape(text)}</pre>{changes}'
 
     def __repr__(self) -> str:
         return self.text()

@@ -14,6 +14,10 @@ entries (``snapshot(last=rows)``), each entry's text cut to its head and tail pa
 ``MAX_SHOWN_CHARS``. The state keeps at most ``MAX_ENTRIES`` entries of a turn; the oldest
 settled ones go first, counted in ``dropped``.
 
+The turn's diff (``turn_diff``, the whole turn's changes so far) is one ``diff`` entry after the
+turn's other entries, replaced by each newer diff: the view lists its files with their added and
+removed lines, and the plain text says the same, one line per file.
+
 A resumed or forked thread starts with its saved conversation (``load_saved``): those turns'
 entries stay above the live turn's, which a new turn does not clear.
 """
@@ -29,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..protocol.events import Event
+from ..protocol.turn_diff import diff_files, summary_lines
 from ..rollouts.rollout_replay import SavedTurn
 from .hook_runs import hook_outcome, hook_title, seconds
 
@@ -42,7 +47,7 @@ TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution
 
 @dataclass
 class _Entry:
-    kind: str  # user (the person's words) | assistant | reasoning | tool | notice | error | hook | saved
+    kind: str  # user (the person's words) | assistant | reasoning | tool | notice | error | hook | saved | diff
     id: str
     value: str = ""
     status: str = ""
@@ -97,6 +102,11 @@ class TranscriptState:
         """The person's words that came before their turn's ``turn_started`` (an app-server answers
         ``turn/start`` before it says the turn started): they open that turn."""
         self._counter = 0
+        self.diff: _Entry | None = None
+        """The turn's latest diff (a ``diff`` entry, shown after the turn's other entries)."""
+
+    def _live(self) -> list[_Entry]:
+        return [*self.entries, self.diff] if self.diff is not None else list(self.entries)
 
     def apply(self, event: Event) -> bool:
         """Fold one event in; True if the transcript changed."""
@@ -105,14 +115,15 @@ class TranscriptState:
 
     def snapshot(self, last: int | None = None) -> list[dict[str, str]]:
         """The entries as the view renders them (saved ones first); ``last``: only the newest ``last``."""
-        if last is None or last >= len(self.saved) + len(self.entries):
-            return [entry.snapshot() for entry in itertools.chain(self.saved, self.entries)]
-        newest = list(itertools.islice(itertools.chain(reversed(self.entries), reversed(self.saved)), max(last, 0)))
+        live = self._live()
+        if last is None or last >= len(self.saved) + len(live):
+            return [entry.snapshot() for entry in itertools.chain(self.saved, live)]
+        newest = list(itertools.islice(itertools.chain(reversed(live), reversed(self.saved)), max(last, 0)))
         return [entry.snapshot() for entry in reversed(newest)]
 
     def earlier(self, shown: int) -> int:
         """How many entries come before the newest ``shown`` (dropped ones included)."""
-        return self.dropped + self.saved_dropped + max(len(self.saved) + len(self.entries) - shown, 0)
+        return self.dropped + self.saved_dropped + max(len(self.saved) + len(self._live()) - shown, 0)
 
     def load_saved(self, turns: Sequence[SavedTurn], *, earlier_turns: int = 0) -> None:
         """Show a saved conversation above the live turn: each turn's prompt (a ``user`` entry), its
@@ -129,7 +140,7 @@ class TranscriptState:
                 scratch.apply(event)
             if turn.prompt and not any(entry.kind == "user" for entry in scratch.entries):
                 saved.append(_Entry(kind="user", id=f"saved{n}-user", value=turn.prompt, status="done"))
-            for entry in scratch.entries:
+            for entry in scratch._live():
                 entry.id = f"saved{n}-{entry.id}"
                 if entry.status in ("streaming", "running"):
                     entry.status = "aborted" if entry.kind == "tool" else "done"
@@ -144,6 +155,7 @@ class TranscriptState:
     # -- turn ------------------------------------------------------------------------------
     def _turn_started(self, event: Event) -> bool:
         self.entries.clear()
+        self.diff = None
         self.dropped = 0
         self._streaming.clear()
         self._tools.clear()
@@ -213,6 +225,20 @@ class TranscriptState:
             entry.status = "done"
         self._streaming.clear()
 
+    # -- the turn's diff ------------------------------------------------------------------
+    def _turn_diff(self, event: Event) -> bool:
+        msg: Any = event.msg
+        text = msg.unified_diff
+        summary = diff_files(text)
+        if self.diff is None:
+            self.diff = _Entry(kind="diff", id=f"diff-{msg.turn_id or event.turn_id or ''}", status="done")
+        self.diff.set(text)
+        self.diff.title = summary.headline()
+        self.diff.detail = (
+            f"cut: {msg.cut_chars} characters past the first {len(text)} not kept" if msg.cut_chars else ""
+        )
+        return True
+
     # -- hooks -------------------------------------------------------------------------
     def _hook(self, event: Event, *, done: bool) -> bool:
         run: Any = getattr(event.msg, "run", None)
@@ -270,7 +296,7 @@ class TranscriptState:
         lines += [_entry_line(entry, saved=True) for entry in self.saved]
         if self.dropped:
             lines.append(f"({self.dropped} earlier entries of this turn dropped: a turn keeps {self.max_entries})")
-        lines += [_entry_line(entry, saved=False) for entry in self.entries]
+        lines += [_entry_line(entry, saved=False) for entry in self._live()]
         return "\n".join(lines)
 
 
@@ -278,6 +304,11 @@ def _entry_line(entry: _Entry, *, saved: bool) -> str:
     """One entry's line of the plain text (a saved entry is shown as the rollout kept it)."""
     body = entry.text()
     kind = entry.kind
+    if kind == "diff":
+        return "\n".join(
+            [f"changes: {entry.title}", *summary_lines(diff_files(body))]
+            + ([f"  ({entry.detail})"] if entry.detail else [])
+        )
     if kind == "tool":
         return f"tool {entry.title} [{entry.status}]" + (f": {_one_line(body)}" if body else "")
     if saved:
@@ -373,6 +404,7 @@ _HANDLERS: dict[str, Any] = {
     "stream_error": TranscriptState._stream_error,
     "item_started": lambda s, e: s._item(e, done=False),
     "item_completed": lambda s, e: s._item(e, done=True),
+    "turn_diff": TranscriptState._turn_diff,
     "hook_started": lambda s, e: s._hook(e, done=False),
     "hook_completed": lambda s, e: s._hook(e, done=True),
 }

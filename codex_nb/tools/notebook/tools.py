@@ -230,6 +230,7 @@ class InsertCell(NotebookTool):
         )
         cell = await self.workspace.document().insert_cell(index=index, cell_type=kind, source=source)
         self.workspace.remember(cell)
+        await _changed(invocation, cell.id, before=None, after=cell.source)
         return f"Inserted {kind} cell {cell.id} at index {index}"
 
 
@@ -256,6 +257,7 @@ class EditCell(NotebookTool):
         )
         edited = await self.workspace.document().edit_cell(cell_id=cell_id, expected_source=seen, source=source)
         self.workspace.remember(edited)
+        await _changed(invocation, cell_id, before=seen, after=edited.source)
         return f"Edited cell {cell_id} (index {index})"
 
 
@@ -281,6 +283,14 @@ class RunCell(NotebookTool):
         ran = await self.workspace.document().run_cell(cell_id=cell_id, timeout=timeout)
         self.workspace.remember(ran)
         return self.render(index, ran)
+
+
+async def _changed(invocation: ToolInvocation, cell_id: str, *, before: str | None, after: str) -> None:
+    """Record a cell's change in the turn and send the turn's diff so far (``turn_diff``), as Codex
+    does after each change its tools make."""
+    turn = invocation.turn
+    turn.changes.record(f"cell {cell_id}", before=before, after=after)
+    await invocation.emit(turn.changes.event(turn.turn_id))
 
 
 _TOOLS: dict[str, type[NotebookTool]] = {

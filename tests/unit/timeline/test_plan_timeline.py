@@ -540,3 +540,54 @@ async def test_each_turns_usage_is_kept_and_exported(session: cx.Session) -> Non
     assert [(u.turn, u.total, u.context_window) for u in later.usage] == [(5, 355, None)]
     assert later.to_markdown().endswith("| 5 tokens | 5 | 355 |\n")
     assert all(f.kw_only for f in dataclasses.fields(TurnUsage)) and TurnUsage.__dataclass_params__.frozen  # type: ignore[attr-defined]
+
+
+# ---- the turn's diff, kept per turn ---------------------------------------------------------------
+
+
+def test_each_turns_latest_diff_is_kept_exported_and_bounded() -> None:
+    from codex_nb.protocol.turn_diff import TurnDiff
+    from codex_nb.timeline.recorder import MAX_TURN_CHANGES
+
+    source = BusSource()
+    timeline = cx.PlanTimeline(source)
+    assert timeline.turn_changes == () and "changes" not in timeline.to_dict()  # older exports stay as they were
+    first = "--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+one\n"
+    source.bus.emit(TurnDiff(turn_id="t1", unified_diff=first), id="t1", turn_id="t1")
+    # a later diff of the turn is the whole turn's so far: it replaces the first; a backtick fence in it stays inside
+    whole = first + "--- a/b.md\n+++ b/b.md\n@@ -1 +1 @@\n-```\n+````python\n"
+    source.bus.emit(TurnDiff(turn_id="t1", unified_diff=whole, cut_chars=9), id="t1", turn_id="t1")
+    [changes] = timeline.turn_changes
+    assert [(f.path, f.kind, f.added, f.removed) for f in changes.files] == [
+        ("a.txt", "add", 1, 0),
+        ("b.md", "update", 1, 1),
+    ]
+    assert json.loads(timeline.to_json())["changes"] == [
+        {
+            "turn_id": "t1",
+            "added": 2,
+            "removed": 1,
+            "more_files": 0,
+            "files": [
+                {"path": "a.txt", "kind": "add", "added": 1, "removed": 0},
+                {"path": "b.md", "kind": "update", "added": 1, "removed": 1},
+            ],
+            "unified_diff": whole,
+            "cut_chars": 9,
+        }
+    ]
+    markdown = timeline.to_markdown()
+    section = markdown[markdown.index("### What changed") :]
+    assert section.splitlines()[:6] == [
+        "### What changed",
+        "",
+        "Turn t1: 2 file(s), +2 -1",
+        "",
+        "- a.txt (add) +1 -0",
+        "- b.md (update) +1 -1",
+    ]
+    assert "\n`````diff\n" in section and "\n+````python\n`````\n" in section  # the fence outlasts the diff's
+    assert "*the source's diff was cut: 9 characters not kept*" in section
+    for n in range(MAX_TURN_CHANGES + 5):
+        source.bus.emit(TurnDiff(turn_id=f"u{n}", unified_diff=first), id=f"u{n}", turn_id=f"u{n}")
+    assert len(timeline.turn_changes) == MAX_TURN_CHANGES and timeline.turn_changes[0].turn_id == "u5"

@@ -309,3 +309,40 @@ def test_a_tool_call_with_no_input_has_no_detail_not_null() -> None:
     view.flush()
     assert [(e["kind"], e["detail"]) for e in view.entries] == [("tool", "")]
     assert "null" not in view.text()
+
+
+def test_the_turns_diff_is_one_entry_after_the_turn_replaced_by_each_newer_one() -> None:
+    from codex_nb.protocol.turn_diff import TurnDiff
+
+    bus = EventBus("thread-x")
+    view = transcript(bus, max_rate=None)
+    bus.emit(TurnStarted(turn_id="t1"), id="t1", turn_id="t1")
+    one = "--- /dev/null\n+++ b/notes.txt\n@@ -0,0 +1 @@\n+first\n"
+    bus.emit(TurnDiff(turn_id="t1", unified_diff=one), id="t1", turn_id="t1")
+    bus.emit(AgentMessage(message="done"), id="t1", turn_id="t1")
+    two = one + "--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-x = 1\n+x = <2>\n"
+    bus.emit(TurnDiff(turn_id="t1", unified_diff=two, cut_chars=7), id="t1", turn_id="t1")
+    bus.emit(TurnComplete(turn_id="t1"), id="t1", turn_id="t1")
+    assert [(e["kind"], e["id"]) for e in view.entries] == [("assistant", "assistant-1"), ("diff", "diff-t1")]
+    assert view.entries[-1]["title"] == "2 files changed, +2 -1" and view.entries[-1]["text"] == two
+    assert view.text().splitlines()[2:] == [
+        "changes: 2 files changed, +2 -1",
+        "  add notes.txt +1 -0",
+        "  update app.py +1 -1",
+        f"  (cut: 7 characters past the first {len(two)} not kept)",
+    ]
+    html = view.html()
+    assert "<b>What changed</b>: 2 files changed, +2 -1</summary>" in html
+    assert '<span style="background:rgba(46,160,67,.15)">+x = &lt;2&gt;</span>' in html
+    assert "<code>app.py</code> (update)" in html and "cut: 7 characters" in html
+    # a kept diff is never cut again by the view's cap on an entry's text, so the view reads every file
+    from codex_nb.app_server.notifications import turn_diff
+    from codex_nb.widgets.transcript_state import MAX_SHOWN_CHARS
+
+    huge = turn_diff({"turnId": "t1", "diff": one + ("+" + "y" * 99 + "\n") * 5000})
+    assert huge.cut_chars > 0 and len(huge.unified_diff) <= MAX_SHOWN_CHARS
+    bus.emit(huge, id="t1", turn_id="t1")
+    assert view.entries[-1]["text"] == huge.unified_diff
+    bus.emit(TurnStarted(turn_id="t2"), id="t2", turn_id="t2")  # the next turn starts with no diff
+    assert "diff" not in [e["kind"] for e in view.entries] and "changes:" not in view.text()
+    assert "What changed" not in view.html()

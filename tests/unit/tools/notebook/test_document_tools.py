@@ -111,3 +111,46 @@ async def test_without_a_front_end_the_document_tools_say_so() -> None:
     for name, args in [("list_cells", {}), ("read_cell", {"index": 0}), ("insert_cell", {"source": "1"})]:
         result = await session.call_tool(f"notebook.{name}", args)
         assert result.output == NO_FRONT_END and result.success is False
+
+
+async def test_a_turns_cell_edits_are_its_diff_growing_as_it_works() -> None:
+    import codex_nb as cx
+    from codex_nb.protocol.turn_diff import diff_files
+    from codex_nb.testing import RecordingSubscriber
+    from codex_nb.widgets.testing import recording_comms
+
+    doc = MemoryNotebook.of("total = 1\nprint(total)\n")
+    session, _ = session_with(trusting(), document=doc)
+    log = RecordingSubscriber(session)
+    with recording_comms():
+        transcript = cx.Transcript(session, max_rate=None)
+    timeline = cx.PlanTimeline(session)
+
+    def call(name: str, args: dict, call_id: str) -> list:
+        return [cx.function_call(name, args, call_id=call_id, namespace="notebook")]
+
+    model = cx.ScriptedModel(
+        [
+            call("read_cell", {"cell_id": "cell-0"}, "r1"),
+            call("edit_cell", {"cell_id": "cell-0", "source": "total = 2\nprint(total)\n"}, "e1"),
+            call("read_cell", {"cell_id": "cell-0"}, "r2"),
+            call("edit_cell", {"cell_id": "cell-0", "source": "total = 3\nprint(total)\n"}, "e2"),
+            call("insert_cell", {"source": "assert total == 3"}, "i1"),
+            [cx.assistant_message("done")],
+        ]
+    )
+    result = await session.run_turn("bump the total", model=model)
+    assert result.status == "completed" and doc.items[0].source == "total = 3\nprint(total)\n"
+    diffs = [e.msg for e in log.of_type("turn_diff")]
+    assert len(diffs) == 3 and all(d.turn_id == result.turn_id for d in diffs)
+    # against the cell as the turn found it: the second edit's diff is 1 -> 3, not 2 -> 3
+    last = diff_files(diffs[-1].unified_diff)
+    assert [(f.path, f.kind, f.added, f.removed) for f in last.files] == [
+        ("cell cell-0", "update", 1, 1),
+        ("cell new-1", "add", 1, 0),
+    ]
+    assert "-total = 1\n+total = 3\n" in diffs[-1].unified_diff
+    assert "+assert total == 3\n\\ No newline at end of file\n" in diffs[-1].unified_diff
+    assert "changes: 2 files changed, +2 -1" in transcript.text()
+    [changes] = timeline.turn_changes
+    assert changes.turn_id == result.turn_id and (changes.added, changes.removed) == (2, 1)
