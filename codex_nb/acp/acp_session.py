@@ -30,7 +30,8 @@ from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..events.turn_log import TurnEventLog
 from ..events.observers import Observers, observer_name
-from ..frontend.answer_policy import route
+from ..frontend.answer_policy import ask_and_wait, route
+from ..frontend.elicitation import ContentError
 from ..frontend.requests import FrontendRequests, Outcome, RequestKind
 from ..protocol.events import (
     AgentMessage,
@@ -52,6 +53,7 @@ from . import quirks
 from .acp_errors import AcpError
 from .draft_v2 import acknowledged
 from .acp_events import AgentMessageDelta, AgentReasoningDelta, UserMessage
+from .form_questions import UnsupportedSchema, form_questions
 from .fs import ConfinedFiles
 from .options import AgentOption, parse_options
 from .port import AgentPort
@@ -906,6 +908,64 @@ class AcpSession(BusEventSource):
         if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY) and "Done" in answers:
             return AcceptElicitationResponse(action="accept")
         if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY):
+            return DeclineElicitationResponse(action="decline")
+        return CancelElicitationResponse(action="cancel")
+
+    async def request_form(
+        self, message: str, schema: dict[str, Any], *, tool_call_id: str | None, meta: Mapping[str, Any]
+    ) -> Any:
+        """Ask the person the agent's form elicitation as a question card (``form_questions``) and
+        answer the agent: ``accept`` with the form's content, ``decline`` when the person declined or
+        the form cannot be shown (said in a warning), ``cancel`` on Stop, the agent's deadline or a
+        closed session."""
+        from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
+
+        turn_id = self._turn_id or "no-turn"
+        call_id = (tool_call_id or f"question-{next(self._request_keys)}")[:200]
+        handle = self.active_turn
+        if self.closed or (handle is not None and handle.cancel.cancelled):
+            return CancelElicitationResponse(action="cancel")
+        broker = self.frontend_requests
+        codex, auto_ms = quirks.codex_user_input(message, dict(meta))
+        try:
+            form = form_questions(
+                message, schema, call_id=call_id, turn_id=turn_id, auto_resolution_ms=auto_ms, codex_fields=codex
+            )
+        except UnsupportedSchema as err:
+            reason = str(err)[:_LATE_PREVIEW * 2]
+            self.emit(
+                WarningEvent(
+                    message=f"codex_nb declined the ACP agent's question (its form cannot be shown as a "
+                    f"question card): {reason}"
+                )
+            )
+            broker.record_unshown(
+                RequestKind.USER_INPUT,
+                turn_id=turn_id,
+                call_id=call_id,
+                request={"message": message[:_LATE_PREVIEW]},
+                answer={"action": "decline"},
+                reason=reason,
+            )
+            return DeclineElicitationResponse(action="decline")
+        key = f"{turn_id}#question-{next(self._request_keys)}"
+        request = broker.open(RequestKind.USER_INPUT, turn_id=key, call_id=call_id, msg=form.event)
+        request.check = form.check
+        self._open_requests[request.id] = turn_id
+        try:
+            settlement = await ask_and_wait(broker, request, emit=self.emit, what="the ACP agent's question")
+        finally:
+            self._open_requests.pop(request.id, None)
+        if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY):
+            if form.declined(settlement.response):
+                return DeclineElicitationResponse(action="decline")
+            try:
+                return AcceptElicitationResponse(action="accept", content=form.content(settlement.response))
+            except ContentError as err:  # checked when answered: only a changed answer gets here
+                self.emit(WarningEvent(message=f"codex_nb declined the ACP agent's question: {err}"))
+                return DeclineElicitationResponse(action="decline")
+        if settlement.outcome == Outcome.UNANSWERABLE:
+            self.emit(WarningEvent(message=f"{settlement.response}; codex_nb declined the ACP agent's question"))
             return DeclineElicitationResponse(action="decline")
         return CancelElicitationResponse(action="cancel")
 

@@ -16,6 +16,10 @@ functions on the updates it receives, so the widgets see the protocol's meaning:
   ``other`` and its title "Set N todo(s)". 0.61 sends neither ``rawInput`` nor content for it (its
   result display is an object the ACP bridge drops), so the todos never reach a client; when an
   agent does send the arguments, the session shows them as the plan (``mapping.todo_plan``).
+* codex-acp (2.6) sends its model's ``request_user_input`` questions as one form elicitation with
+  the fixed message "Codex needs your input to continue.", each question a field whose title is
+  the question and whose description is its short header, and its deadline in
+  ``_meta.codex.autoResolutionMs``: shown as Codex's own question card (``codex_user_input``).
 """
 
 from __future__ import annotations
@@ -60,3 +64,15 @@ def apply_to_tool_call(state: Any) -> None:
 def todo_tool(call_id: str) -> bool:
     """True for Gemini CLI's ``write_todos`` call: its arguments are the agent's plan."""
     return call_id.startswith(TODO_TOOL_PREFIX)
+
+
+CODEX_USER_INPUT_MESSAGE = "Codex needs your input to continue."
+
+
+def codex_user_input(message: str, meta: Any) -> tuple[bool, Any]:
+    """Whether a form elicitation is codex-acp's ``request_user_input`` (its fixed message and
+    ``_meta.codex``), and its ``autoResolutionMs`` (None when it gave none)."""
+    codex = meta.get("codex") if isinstance(meta, dict) else None
+    if message != CODEX_USER_INPUT_MESSAGE or not isinstance(codex, dict):
+        return False, None
+    return True, codex.get("autoResolutionMs")
