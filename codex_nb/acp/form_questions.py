@@ -130,15 +130,17 @@ def form_questions(
     raw = schema.get("properties", {})
     questions: list[Question] = []
     values: dict[str, dict[str, str]] = {}
-    lone = len(fields) == 1
+    said = codex_fields or not message  # the message is said once: as a question, or before the first
     for field in fields:
         spec = raw.get(field.name, {})
         title = field.title or field.name
         if codex_fields:
             header, text = (field.description or "")[:MAX_HEADER], title
+        elif field.description:
+            header, text = title[:MAX_HEADER], field.description
         else:
-            header = title[:MAX_HEADER]
-            text = field.description or (message[:MAX_TEXT] if lone and message else title)
+            header, text = title[:MAX_HEADER], title if said else message[:MAX_TEXT]
+            said = True
         options, labels = _options(field, spec)
         if labels:
             values[field.name] = labels
@@ -148,7 +150,7 @@ def form_questions(
         questions.append(
             Question(id=field.name, header=header, question=text, options=options, isSecret=secret is True)
         )
-    if not lone and message and not codex_fields:
+    if not said:
         first = questions[0]
         questions[0] = first.model_copy(update={"question": f"{message[:MAX_TEXT]}\n\n{first.question}"})
     auto = auto_resolution_ms
