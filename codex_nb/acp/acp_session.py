@@ -932,7 +932,7 @@ class AcpSession(BusEventSource):
                 message, schema, call_id=call_id, turn_id=turn_id, auto_resolution_ms=auto_ms, codex_fields=codex
             )
         except UnsupportedSchema as err:
-            reason = str(err)[:_LATE_PREVIEW * 2]
+            reason = str(err)[: _LATE_PREVIEW * 2]
             self.emit(
                 WarningEvent(
                     message=f"codex_nb declined the ACP agent's question (its form cannot be shown as a "

@@ -178,7 +178,9 @@ def _options(field: ElicitationField, spec: Any) -> tuple[list[QuestionOption] |
         if option.label in labels:
             raise UnsupportedSchema(f"field {field.name!r} lists the option {option.label!r:.100} twice")
         labels[option.label] = option.description
-        shown.append(QuestionOption(label=option.label, description=described.get(option.description, "")[:MAX_TEXT]))
+        shown.append(
+            QuestionOption(label=option.label, description=(described.get(option.description) or "")[:MAX_TEXT])
+        )
     return shown, labels
 
 

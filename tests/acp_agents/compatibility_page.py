@@ -31,6 +31,8 @@ CHECKS = {
     "test_a_question_reaches_the_person_and_their_answer_the_model": "a question (form elicitation) answered, the model reads it",
 }
 
+OFFERED_ONLY = {"test_a_question_reaches_the_person_and_their_answer_the_model"}
+"""Checks run only on the agents that offer what they check (``EXPECTED[agent]`` says which)."""
 
 META = {"agent", "check", "package", "vendor", "version"}
 
@@ -108,7 +110,10 @@ def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
         ]
         lines = [f"### {agent}", "", "| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]
         lines += ["", "| Check (tests/acp_agents/test_agents.py) | Result |", "|---|---|"]
-        lines += [f"| `{test}`: {what} | {results.get((test, agent), 'not run')} |" for test, what in CHECKS.items()]
+        lines += [
+            f"| `{test}`: {what} | {results.get((test, agent), 'not offered by the agent' if test in OFFERED_ONLY else 'not run')} |"
+            for test, what in CHECKS.items()
+        ]
         parts.append("\n".join(lines))
     return "\n\n".join(parts)
 

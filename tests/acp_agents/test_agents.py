@@ -612,7 +612,9 @@ QUESTION_AGENTS = [p for p in AGENTS if EXPECTED[str(p.values[0])]["question"] i
 
 
 @pytest.mark.parametrize("agent", QUESTION_AGENTS)
-async def test_a_question_reaches_the_person_and_their_answer_the_model(agent: str, tmp_path: Path, temp_dirs: Any) -> None:
+async def test_a_question_reaches_the_person_and_their_answer_the_model(
+    agent: str, tmp_path: Path, temp_dirs: Any
+) -> None:
     """The model asks (codex-acp: ``request_user_input`` in Plan mode; Claude: AskUserQuestion); the
     agent's form elicitation is shown as Codex's question card, the person's answer (scripted) goes
     back, and the model's next request carries it in the tool's result."""
@@ -654,7 +656,11 @@ async def test_a_question_reaches_the_person_and_their_answer_the_model(agent: s
     )
     assert result.status == "completed" and result.last_agent_message == "Wide it is."
     assert len(cards) == 1 and question is not None
-    assert (question.id, question.header, question.question) == (expected["id"], "Scope", "Which scope should the change have?")
+    assert (question.id, question.header, question.question) == (
+        expected["id"],
+        "Scope",
+        "Which scope should the change have?",
+    )
     assert [o.label for o in question.options or []][:2] == ["Narrow", "Wide"]
     assert resolved == ["policy"]
     assert [r.answered_by for r in session.frontend_requests.approvals] == ["policy"]

@@ -63,7 +63,11 @@ async def test_form_elicitation_is_offered_and_the_persons_answer_reaches_the_ag
     ]
     assert [m.outcome for m in seen if m.type == "frontend_request_resolved"] == ["policy"]
     record = session.frontend_requests.approvals[-1]
-    assert (record.kind, record.outcome, record.answer) == ("user_input", "policy", {"answers": {"color": {"answers": ["Red"]}, "ok": {"answers": ["Yes"]}}})
+    assert (record.kind, record.outcome, record.answer) == (
+        "user_input",
+        "policy",
+        {"answers": {"color": {"answers": ["Red"]}, "ok": {"answers": ["Yes"]}}},
+    )
 
 
 async def test_the_deny_policy_declines_and_a_wrong_answer_is_refused_at_once() -> None:

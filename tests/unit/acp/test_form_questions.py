@@ -152,12 +152,18 @@ def test_the_message_is_said_before_the_first_question_when_no_field_says_it() -
 @pytest.mark.parametrize(
     ("schema", "why"),
     [
-        ({"type": "object", "properties": {f"f{i}": {"type": "string"} for i in range(51)}}, "has 51 fields; at most 50"),
+        (
+            {"type": "object", "properties": {f"f{i}": {"type": "string"} for i in range(51)}},
+            "has 51 fields; at most 50",
+        ),
         (
             {"type": "object", "properties": {"deep": {"type": "object", "properties": {"x": {"type": "string"}}}}},
             "field 'deep' has type 'object'",
         ),
-        ({"type": "object", "properties": {"e": {"type": "string", "enum": [str(i) for i in range(201)]}}}, "201 options"),
+        (
+            {"type": "object", "properties": {"e": {"type": "string", "enum": [str(i) for i in range(201)]}}},
+            "201 options",
+        ),
         (
             {"type": "object", "properties": {"e": {"type": "string", "oneOf": [{"const": "a", "title": "A"}] * 2}}},
             "lists the option 'A' twice",
@@ -175,10 +181,18 @@ def test_a_form_that_cannot_be_shown_whole_is_refused_with_why(schema: Any, why:
 
 
 def test_huge_texts_are_cut_and_a_wild_deadline_is_ignored() -> None:
-    schema = {"type": "object", "properties": {"a": {"type": "string", "title": "T" * 100_000, "description": "D" * 100_000}}}
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "string", "title": "T" * 100_000, "description": "D" * 100_000}},
+    }
     form = ask(schema, "M" * 100_000, auto_resolution_ms=10**15)
     question = form.event.questions[0]
     assert len(question.header) == 200 and len(question.question) <= 20_100
     assert form.event.autoResolutionMs is None
     for bad in (-1, True, "5", 1.5):
-        assert ask({"type": "object", "properties": {"a": {"type": "string"}}}, auto_resolution_ms=bad).event.autoResolutionMs is None
+        assert (
+            ask(
+                {"type": "object", "properties": {"a": {"type": "string"}}}, auto_resolution_ms=bad
+            ).event.autoResolutionMs
+            is None
+        )
