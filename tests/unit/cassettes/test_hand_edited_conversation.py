@@ -44,7 +44,7 @@ async def test_ids_of_any_json_type_and_raw_lines_are_played_as_a_peer_would_sen
             await server.start_thread(cwd=tmp_path)
 
 
-@pytest.mark.slow  # a kernel-free replay, but the SDK's connection takes about 0.7 s to close
+@pytest.mark.slow  # about 0.7 s here, starting and closing the replayed agent
 async def test_an_acp_cassette_recorded_before_a_new_client_capability_still_replays(tmp_path: Path) -> None:
     """The client capabilities codex_nb offers grow (form elicitation); a cassette recorded with fewer
     replays, since the agent's recorded side does not depend on them and every answer is still compared."""
