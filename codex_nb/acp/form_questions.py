@@ -134,8 +134,12 @@ def form_questions(
     for field in fields:
         spec = raw.get(field.name, {})
         title = field.title or field.name
+        meta = spec.get("_meta") if isinstance(spec, Mapping) else None
+        codex = meta.get("codex") if isinstance(meta, Mapping) else None
+        codex = codex if isinstance(codex, Mapping) else {}
         if codex_fields:
-            header, text = (field.description or "")[:MAX_HEADER], title
+            note = codex.get("role") == "user_note"  # the free-text note beside a "None of the above" option
+            header, text = (field.description or ("Note" if note else ""))[:MAX_HEADER], title
         elif field.description:
             header, text = title[:MAX_HEADER], field.description
         else:
@@ -145,10 +149,10 @@ def form_questions(
         if labels:
             values[field.name] = labels
         text += _hint(field)
-        meta = spec.get("_meta") if isinstance(spec, Mapping) else None
-        secret = isinstance(meta, Mapping) and isinstance(meta.get("codex"), Mapping) and meta["codex"].get("isSecret")
         questions.append(
-            Question(id=field.name, header=header, question=text, options=options, isSecret=secret is True)
+            Question(
+                id=field.name, header=header, question=text, options=options, isSecret=codex.get("isSecret") is True
+            )
         )
     if not said:
         first = questions[0]

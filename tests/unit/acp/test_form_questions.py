@@ -108,15 +108,21 @@ def test_codex_acp_request_user_input_shows_as_codex_shows_it() -> None:
                 ],
             },
             "token": {"type": "string", "title": "Your token?", "_meta": {"codex": {"isSecret": True}}},
+            "scope_note": {
+                "type": "string",
+                "title": "Additional answer or note",
+                "_meta": {"codex": {"questionId": "scope", "role": "user_note"}},
+            },
         },
         "required": ["scope", "token"],
     }
     codex, auto = quirks.codex_user_input(quirks.CODEX_USER_INPUT_MESSAGE, {"codex": {"autoResolutionMs": 60000}})
     assert (codex, auto) == (True, 60000)
     form = ask(schema, quirks.CODEX_USER_INPUT_MESSAGE, codex_fields=codex, auto_resolution_ms=auto)
-    scope, token = form.event.questions
+    scope, token, note = form.event.questions
     assert (scope.header, scope.question, scope.isSecret) == ("Scope", "Which scope?", False)
     assert (token.header, token.question, token.isSecret) == ("", "Your token?", True)
+    assert (note.header, note.question) == ("Note", "Additional answer or note")
     assert form.event.autoResolutionMs == 60000
     assert form.content(wire(scope="Small", token="s3cret")) == {"scope": "Small", "token": "s3cret"}
     assert quirks.codex_user_input("Codex needs your input to continue.", {}) == (False, None)
