@@ -15,6 +15,7 @@ import asyncio
 import collections
 import dataclasses
 import itertools
+import json
 import logging
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
@@ -918,7 +919,7 @@ class AcpSession(BusEventSource):
         answer the agent: ``accept`` with the form's content, ``decline`` when the person declined or
         the form cannot be shown (said in a warning), ``cancel`` on Stop, the agent's deadline or a
         closed session."""
-        from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
+        from acp.schema import CancelElicitationResponse, DeclineElicitationResponse
 
         turn_id = self._turn_id or "no-turn"
         call_id = (tool_call_id or f"question-{next(self._request_keys)}")[:200]
@@ -952,10 +953,36 @@ class AcpSession(BusEventSource):
         request = broker.open(RequestKind.USER_INPUT, turn_id=key, call_id=call_id, msg=form.event)
         request.check = form.check
         self._open_requests[request.id] = turn_id
+        # codex-acp sends no tool call for its model's request_user_input: the transcript gets the
+        # question as Codex's own tool item (an agent's own tool call, Claude's, is shown already)
+        item = None if call_id in self.tool_calls else _question_item(call_id, form.event)
+        if item is not None:
+            self.emit(ItemStarted(thread_id=self.session_id, turn_id=turn_id, item=item, started_at_ms=_now_ms()))
+        response: Any = CancelElicitationResponse(action="cancel")
         try:
             settlement = await ask_and_wait(broker, request, emit=self.emit, what="the ACP agent's question")
+            response = self._form_response(form, settlement)
         finally:
             self._open_requests.pop(request.id, None)
+            if item is not None:
+                said = json.dumps(
+                    response.model_dump(mode="json", exclude_none=True), ensure_ascii=False, sort_keys=True
+                )
+                done = {
+                    **item,
+                    "status": "completed",
+                    "success": response.action == "accept",
+                    "contentItems": [{"type": "inputText", "text": said}],
+                }
+                self.emit(
+                    ItemCompleted(thread_id=self.session_id, turn_id=turn_id, item=done, completed_at_ms=_now_ms())
+                )
+        return response
+
+    def _form_response(self, form: Any, settlement: Any) -> Any:
+        """What the agent is told of a settled question: accept with the content, decline or cancel."""
+        from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
+
         if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY):
             if form.declined(settlement.response):
                 return DeclineElicitationResponse(action="decline")
@@ -987,6 +1014,21 @@ class AcpSession(BusEventSource):
 
     def __repr__(self) -> str:
         return f"<AcpSession {self.session_id} of {self.agent.command}>"
+
+
+def _question_item(call_id: str, event: RequestUserInputEvent) -> dict[str, Any]:
+    """The question as the ``dynamicToolCall`` item Codex's ``request_user_input`` is shown as."""
+    return {
+        "type": "dynamicToolCall",
+        "id": call_id,
+        "namespace": None,
+        "tool": "request_user_input",
+        "arguments": {"questions": [q.model_dump(mode="json") for q in event.questions]},
+        "status": "inProgress",
+        "contentItems": None,
+        "success": None,
+        "durationMs": None,
+    }
 
 
 def _now_ms() -> int:

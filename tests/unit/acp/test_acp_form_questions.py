@@ -14,6 +14,7 @@ import pytest
 import codex_nb as cx
 from codex_nb.acp import quirks
 from codex_nb.errors import AnswerError
+from codex_nb.widgets.transcript_state import TranscriptState
 from helpers.paths import ACP_AGENTS
 
 # real processes: left out of `pytest tests/unit`, run by --slow and .ci/test
@@ -62,6 +63,13 @@ async def test_form_elicitation_is_offered_and_the_persons_answer_reaches_the_ag
         ("ok", "Agree", ["Yes", "No"]),
     ]
     assert [m.outcome for m in seen if m.type == "frontend_request_resolved"] == ["policy"]
+    transcript = TranscriptState()  # the question is a tool item, as Codex's request_user_input is
+    for event in result.events:
+        transcript.apply(event)
+    assert transcript.text().splitlines()[-2:] == [
+        'tool request_user_input [completed]: {"action": "accept", "content": {"color": "r", "ok": true}}',
+        'assistant: answer: {"action": "accept", "content": {"color": "r", "ok": true}}',
+    ]
     record = session.frontend_requests.approvals[-1]
     assert (record.kind, record.outcome, record.answer) == (
         "user_input",
