@@ -54,7 +54,7 @@ from . import quirks
 from .acp_errors import AcpError
 from .draft_v2 import acknowledged
 from .acp_events import AgentMessageDelta, AgentReasoningDelta, UserMessage
-from .form_questions import UnsupportedSchema, form_questions
+from .form_questions import UnsupportedSchema, form_questions, schema_json
 from .fs import ConfinedFiles
 from .options import AgentOption, parse_options
 from .port import AgentPort
@@ -913,7 +913,7 @@ class AcpSession(BusEventSource):
         return CancelElicitationResponse(action="cancel")
 
     async def request_form(
-        self, message: str, schema: dict[str, Any], *, tool_call_id: str | None, meta: Mapping[str, Any]
+        self, message: str, schema: Any, *, tool_call_id: str | None, meta: Mapping[str, Any]
     ) -> Any:
         """Ask the person the agent's form elicitation as a question card (``form_questions``) and
         answer the agent: ``accept`` with the form's content, ``decline`` when the person declined or
@@ -930,7 +930,12 @@ class AcpSession(BusEventSource):
         codex, auto_ms = quirks.codex_user_input(message, dict(meta))
         try:
             form = form_questions(
-                message, schema, call_id=call_id, turn_id=turn_id, auto_resolution_ms=auto_ms, codex_fields=codex
+                message,
+                schema_json(schema),
+                call_id=call_id,
+                turn_id=turn_id,
+                auto_resolution_ms=auto_ms,
+                codex_fields=codex,
             )
         except UnsupportedSchema as err:
             reason = str(err)[: _LATE_PREVIEW * 2]

@@ -206,7 +206,7 @@ class AcpClient:
             session = self._session(session_id, "elicitation/create")
             return await session.request_form(
                 message if isinstance(message, str) else "",
-                schema.model_dump(mode="json", by_alias=True, exclude_none=True),
+                schema,
                 tool_call_id=getattr(scope, "tool_call_id", None),
                 meta=meta,
             )

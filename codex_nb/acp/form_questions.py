@@ -36,7 +36,22 @@ MAX_AUTO_RESOLUTION_MS = 24 * 3600 * 1000
 """The longest ``autoResolutionMs`` taken from an agent (a day); a longer one is not a deadline."""
 YES, NO = "Yes", "No"
 
-__all__ = ["FormQuestions", "UnsupportedSchema", "form_questions"]
+__all__ = ["FormQuestions", "UnsupportedSchema", "form_questions", "schema_json"]
+
+
+def schema_json(schema: Any) -> Any:
+    """The SDK's ``requestedSchema`` model as JSON (a dict passes as it is); ``UnsupportedSchema``
+    when it cannot be turned back into JSON (pydantic stops at a nesting depth a form never has)."""
+    dump = getattr(schema, "model_dump", None)
+    if dump is None:
+        return schema
+    try:
+        return dump(mode="json", by_alias=True, exclude_none=True)
+    except Exception as err:  # noqa: BLE001 - pydantic's serialization errors: the form is unreadable
+        raise UnsupportedSchema(
+            f"requestedSchema cannot be read ({str(err)[:200]}); a form's fields are flat: string, number, "
+            f"integer, boolean and enum"
+        ) from None
 
 
 @dataclass(frozen=True)

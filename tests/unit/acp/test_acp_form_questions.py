@@ -108,17 +108,41 @@ class _ReadyFrontend:
     ready = True
 
 
-async def test_a_form_that_cannot_be_shown_is_declined_with_a_warning() -> None:
-    nested = {"type": "object", "properties": {"deep": {"type": "object", "properties": {}}}}
+def _nested(depth: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(depth):
+        schema = {"type": "object", "properties": {"deep": schema}}
+    return schema
+
+
+HOSTILE = {
+    "nested": (
+        _nested(2),
+        "field 'deep' has type 'object'; an elicitation form takes only string, number, integer, boolean and enum fields",
+    ),
+    "deep": (
+        _nested(200),
+        "requestedSchema cannot be read (Maximum serialization depth exceeded); a form's fields are flat: string, "
+        "number, integer, boolean and enum",
+    ),
+    "huge": (
+        {"type": "object", "properties": {f"f{i}": {"type": "string", "title": "T" * 1000} for i in range(5000)}},
+        "requestedSchema has 5000 fields; at most 50 are shown",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+async def test_a_form_that_cannot_be_shown_is_declined_with_a_warning(case: str) -> None:
+    schema, why = HOSTILE[case]
     async with agent() as acp:
         session = await acp.new_session()
         session.answer_policy = cx.AnswerPolicy.scripted([])
-        result = await asyncio.wait_for(session.prompt(asking(nested)), TIMEOUT)
+        result = await asyncio.wait_for(session.prompt(asking(schema)), TIMEOUT)
     assert told(result) == {"action": "decline"}
     warnings = [e.msg.message for e in result.events if e.msg.type == "warning"]
     assert warnings == [
-        "codex_nb declined the ACP agent's question (its form cannot be shown as a question card): field 'deep' "
-        "has type 'object'; an elicitation form takes only string, number, integer, boolean and enum fields"
+        f"codex_nb declined the ACP agent's question (its form cannot be shown as a question card): {why}"
     ]
     assert not [e for e in result.events if e.msg.type == "request_user_input"]
     assert session.frontend_requests.approvals[-1].answered_by == "codex_nb"
