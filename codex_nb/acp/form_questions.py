@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import AnswerError
+from . import quirks
 from ..frontend.elicitation import MAX_TEXT, ContentError, UnsupportedSchema, check_content, read_schema
+from ..frontend.requests import NOTE_PREFIX
 from ..protocol.frontend import ElicitationField, Question, QuestionOption, RequestUserInputEvent
 
 MAX_HEADER = 200
@@ -62,17 +65,37 @@ class FormQuestions:
     fields: tuple[ElicitationField, ...]
     values: Mapping[str, Mapping[str, str]]
     """Per enum field, the option label shown -> the value the agent gets."""
+    notes: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Per select field, the free-text field that holds its note (``quirks.note_field``): not a
+    question of its own, filled from the note written under the select field's question."""
 
     def content(self, response: Mapping[str, Any]) -> dict[str, Any]:
-        """The wire answer ``{"answers": {field: {"answers": [...]}}}`` as the form's content;
+        """The wire answer ``{"answers": {field: {"answers": [...]}}}`` (a note written under a question
+        is an answer ``"user_note: ..."``, as Codex's card sends it) as the form's content;
         ``ContentError`` names the field whose answer does not fit."""
         answers = response.get("answers", {}) if isinstance(response, Mapping) else {}
         out: dict[str, Any] = {}
-        for field in self.fields:
-            given = answers.get(field.name, {}).get("answers", []) if isinstance(answers, Mapping) else []
-            texts = [t.strip() for t in given if isinstance(t, str) and t.strip()]
-            if texts:
-                out[field.name] = self._value(field, texts)
+        shown = {q.id for q in self.event.questions}
+        for spec in self.fields:
+            if spec.name not in shown:
+                continue
+            given = answers.get(spec.name, {}).get("answers", []) if isinstance(answers, Mapping) else []
+            texts = [t for t in given if isinstance(t, str)]
+            choices = [t.strip() for t in texts if not t.startswith(NOTE_PREFIX) and t.strip()]
+            notes = [t[len(NOTE_PREFIX) :].strip() for t in texts if t.startswith(NOTE_PREFIX)]
+            notes = [n for n in notes if n]
+            if spec.type in ("enum", "multi_enum", "boolean"):
+                note_field = self.notes.get(spec.name)
+                if notes and note_field is not None:
+                    out[note_field] = "\n".join(notes)
+                elif notes and not choices:
+                    choices = notes  # an option's name typed instead of picked
+                elif notes:
+                    raise ContentError(f"field {spec.name!r} takes one of its options; it has no room for a note")
+                if choices:
+                    out[spec.name] = self._value(spec, choices)
+            elif choices or notes:
+                out[spec.name] = self._value(spec, choices + notes)
         return check_content(list(self.fields), out)
 
     @staticmethod
@@ -143,32 +166,33 @@ def form_questions(
     if not fields:
         raise UnsupportedSchema("the form has no fields to ask (a form with only a message is not a question)")
     raw = schema.get("properties", {})
+    selects = {f.name for f in fields if f.type in ("enum", "multi_enum", "boolean")}
+    notes: dict[str, str] = {}
+    for spec in fields:
+        owner = quirks.note_field(spec.name, raw.get(spec.name), selects) if spec.type == "string" else None
+        if owner is not None and owner not in notes and not spec.required:
+            notes[owner] = spec.name
     questions: list[Question] = []
     values: dict[str, dict[str, str]] = {}
     said = codex_fields or not message  # the message is said once: as a question, or before the first
-    for field in fields:
-        spec = raw.get(field.name, {})
-        title = field.title or field.name
-        meta = spec.get("_meta") if isinstance(spec, Mapping) else None
-        codex = meta.get("codex") if isinstance(meta, Mapping) else None
-        codex = codex if isinstance(codex, Mapping) else {}
+    for spec in fields:
+        if spec.name in notes.values():
+            continue  # written as the note under its select field's question
+        props = raw.get(spec.name, {})
+        title = spec.title or spec.name
         if codex_fields:
-            note = codex.get("role") == "user_note"  # the free-text note beside a "None of the above" option
-            header, text = (field.description or ("Note" if note else ""))[:MAX_HEADER], title
-        elif field.description:
-            header, text = title[:MAX_HEADER], field.description
+            header, text = (spec.description or "")[:MAX_HEADER], title
+        elif spec.description:
+            header, text = title[:MAX_HEADER], spec.description
         else:
             header, text = title[:MAX_HEADER], title if said else message[:MAX_TEXT]
             said = True
-        options, labels = _options(field, spec)
+        options, labels = _options(spec, props)
         if labels:
-            values[field.name] = labels
-        text += _hint(field)
-        questions.append(
-            Question(
-                id=field.name, header=header, question=text, options=options, isSecret=codex.get("isSecret") is True
-            )
-        )
+            values[spec.name] = labels
+        text += _hint(spec)
+        secret = quirks.codex_field_meta(props).get("isSecret") is True
+        questions.append(Question(id=spec.name, header=header, question=text, options=options, isSecret=secret))
     if not said:
         first = questions[0]
         questions[0] = first.model_copy(update={"question": f"{message[:MAX_TEXT]}\n\n{first.question}"})
@@ -176,7 +200,7 @@ def form_questions(
     if isinstance(auto, bool) or not isinstance(auto, int) or not 0 <= auto <= MAX_AUTO_RESOLUTION_MS:
         auto = None
     event = RequestUserInputEvent(call_id=call_id, turn_id=turn_id, questions=questions, autoResolutionMs=auto)
-    return FormQuestions(event=event, fields=tuple(fields), values=values)
+    return FormQuestions(event=event, fields=tuple(fields), values=values, notes=notes)
 
 
 def _options(field: ElicitationField, spec: Any) -> tuple[list[QuestionOption] | None, dict[str, str]]:

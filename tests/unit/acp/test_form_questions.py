@@ -119,12 +119,17 @@ def test_codex_acp_request_user_input_shows_as_codex_shows_it() -> None:
     codex, auto = quirks.codex_user_input(quirks.CODEX_USER_INPUT_MESSAGE, {"codex": {"autoResolutionMs": 60000}})
     assert (codex, auto) == (True, 60000)
     form = ask(schema, quirks.CODEX_USER_INPUT_MESSAGE, codex_fields=codex, auto_resolution_ms=auto)
-    scope, token, note = form.event.questions
+    scope, token = form.event.questions  # the note field is the note written under its question
     assert (scope.header, scope.question, scope.isSecret) == ("Scope", "Which scope?", False)
     assert (token.header, token.question, token.isSecret) == ("", "Your token?", True)
-    assert (note.header, note.question) == ("Note", "Additional answer or note")
     assert form.event.autoResolutionMs == 60000
+    # the card sends a note as "user_note: ..." (Codex's convention) and free text as a note too
+    answer = wire(scope=["None of the above", "user_note: both files"], token="user_note: s3cret")
+    form.check(answer)
+    assert form.content(answer) == {"scope": "None of the above", "scope_note": "both files", "token": "s3cret"}
     assert form.content(wire(scope="Small", token="s3cret")) == {"scope": "Small", "token": "s3cret"}
+    with pytest.raises(AnswerError, match="field 'scope' is required"):
+        form.check(wire(scope="user_note: just a note", token="t"))  # the note, but no option picked
     assert quirks.codex_user_input("Codex needs your input to continue.", {}) == (False, None)
     assert quirks.codex_user_input("Sign in", {"codex": {"autoResolutionMs": 1}}) == (False, None)
 
@@ -140,14 +145,25 @@ def test_claude_ask_user_question_shows_its_question_once() -> None:
         },
     }
     form = ask(schema, "Which scope?")
-    first, other = form.event.questions
-    assert (first.header, first.question, other.header, other.question) == (
+    (first,) = form.event.questions  # the "Other" box is the note written under the question
+    assert (first.header, first.question, [o.label for o in first.options or []]) == (
         "Scope",
         "Which scope?",
-        "Other",
-        "Type your own answer.",
+        ["Large"],
     )
     assert form.content(wire(question_0="Large")) == {"question_0": "Large"}
+    assert form.content(wire(question_0="user_note: Medium")) == {"question_0_custom": "Medium"}
+    assert form.content(wire(question_0=["Large", "user_note: and tests"])) == {
+        "question_0": "Large",
+        "question_0_custom": "and tests",
+    }
+
+
+def test_a_note_under_a_select_without_a_note_field_is_an_option_typed_or_refused() -> None:
+    form = ask(FORM)
+    assert form.content(wire(name="Ada", color="user_note: Blue"))["color"] == "b"  # an option's name typed
+    with pytest.raises(AnswerError, match="field 'color' takes one of its options; it has no room for a note"):
+        form.check(wire(name="Ada", color=["Red", "user_note: darker"]))
 
 
 def test_the_message_is_said_before_the_first_question_when_no_field_says_it() -> None:
