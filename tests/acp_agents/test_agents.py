@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -665,3 +666,57 @@ async def test_a_question_reaches_the_person_and_their_answer_the_model(
     assert resolved == ["policy"]
     assert [r.answered_by for r in session.frontend_requests.approvals] == ["policy"]
     assert any(expected["model_reads"] in r for r in results), results
+
+
+@pytest.mark.requires_acp_agent("codex-acp")
+async def test_codex_acp_brings_an_mcp_servers_form_to_the_person_and_the_answer_to_the_model(tmp_path: Path) -> None:
+    """An MCP server of the session (``tests/mcp_servers/elicit_server.py``, started by Codex from
+    ``session/new``'s ``mcpServers``) asks with a form elicitation; codex-acp 2.6 passes it on as an
+    ACP form elicitation, and the person's answer comes back as the MCP tool's result."""
+    from acp.schema import McpServerStdio
+
+    from helpers.app_server_helpers import ELICIT_SERVER
+
+    state = {"phase": "wait", "waits": 0}
+
+    def step(body: dict[str, Any]) -> list[Any]:
+        # Codex lists a started MCP server in tool_search's description ("- forms: ...")
+        if state["phase"] == "wait" and "- forms:" not in json.dumps(body.get("tools", [])):
+            state["waits"] += 1
+            return DIALECTS["codex-acp"]["plan"]([("Wait for the forms server", "in_progress")])
+        if state["phase"] == "wait":
+            state["phase"] = "called"
+            sign_up = cx.function_call("sign_up", {}, namespace="mcp__forms", call_id="sign-up")
+            return [cx.tool_search_call("forms", limit=50, call_id="search"), sign_up]
+        return [cx.assistant_message("Signed up.")]
+
+    def answer(request: Any) -> Any:
+        questions = request.msg.questions
+        if questions[0].id == "permission":  # Codex asks before an MCP tool runs
+            return {"permission": next(o.label for o in questions[0].options if o.description == "allow_once")}
+        return {"email": "user_note: ada@example.com", "age": "user_note: 36", "plan": "Pro", "newsletter": "No"}
+
+    server, acp = start("codex-acp", [step] * 40, tmp_path, allow_leftover=True)
+    work = tmp_path / "work"
+    work.mkdir()
+    seen: list[cx.events.Event] = []
+    try:
+        async with acp:
+            forms = McpServerStdio(name="forms", command=sys.executable, args=[str(ELICIT_SERVER)], env=[])
+            session = await acp.new_session(work, mcp_servers=[forms])
+            session.subscribe(seen.append)
+            session.answer_policy = cx.AnswerPolicy.callback(answer)
+            result = await asyncio.wait_for(session.prompt("Sign me up"), TIMEOUT)
+    finally:
+        server.close()
+    cards = [e.msg for e in seen if e.msg.type == "request_user_input" and e.msg.questions[0].id != "permission"]
+    outputs = {
+        i["call_id"]: i["output"] for i in server.requests[-1]["input"] if i.get("type") == "function_call_output"
+    }
+    assert result.status == "completed" and result.last_agent_message == "Signed up."
+    assert len(cards) == 1 and {q.id for q in cards[0].questions} == {"age", "email", "newsletter", "plan", "topics"}
+    sent = {"age": 36, "email": "ada@example.com", "newsletter": False, "plan": "pro"}
+    assert (
+        json.dumps({"action": "accept", "content": sent}, sort_keys=True)
+        in json.loads(outputs["sign-up"].split("Output:\n", 1)[1])["result"]
+    )
