@@ -720,3 +720,40 @@ async def test_codex_acp_brings_an_mcp_servers_form_to_the_person_and_the_answer
         json.dumps({"action": "accept", "content": sent}, sort_keys=True)
         in json.loads(outputs["sign-up"].split("Output:\n", 1)[1])["result"]
     )
+
+
+@pytest.mark.parametrize("agent", QUESTION_AGENTS)
+async def test_stop_answers_the_agents_pending_question_cancel(agent: str, tmp_path: Path, temp_dirs: Any) -> None:
+    """Stop while the agent's question waits for the person: the question is closed (answered
+    ``cancel``), the agent ends the prompt as cancelled, and nothing is left waiting."""
+    expected = EXPECTED[agent]["question"]
+    say = DIALECTS[agent]
+    script = [say["question"]("Which scope should the change have?", "Scope", ["Narrow", "Wide"])]
+    server, acp = start(agent, script, tmp_path, allow_leftover=True)
+    asked = asyncio.Event()
+    release = asyncio.Event()
+
+    async def person(request: Any) -> dict[str, str]:  # a person who has not answered yet
+        asked.set()
+        await release.wait()
+        return {expected["id"]: "Wide"}
+
+    seen: list[cx.events.Event] = []
+    try:
+        async with acp:
+            session = await acp.new_session(temp_dirs("work-"))
+            if expected["plan_mode"]:
+                await session.set_option(EXPECTED[agent]["plan_option"], "plan")
+            session.subscribe(seen.append)
+            session.answer_policy = person
+            handle = session.prompt("Change the module")
+            await asyncio.wait_for(asked.wait(), TIMEOUT)
+            assert session.interrupt() is True
+            result = await asyncio.wait_for(handle, TIMEOUT)
+            release.set()
+            pending = session.frontend_requests.pending
+    finally:
+        server.close()
+    resolved = [e.msg.outcome for e in seen if e.msg.type == "frontend_request_resolved"]
+    assert (result.status, result.stop_reason, handle.hard_aborted) == ("interrupted", "cancelled", False)
+    assert resolved == ["cancelled"] and pending == []
