@@ -13,6 +13,10 @@ the answer policies and the approvals record treat it as Codex's own question:
 * a boolean: the options Yes / No;
 * a string, number or integer: a free-text answer (a number is read back as one).
 
+A free-text field that belongs to a select field (``quirks.note_field``: codex-acp's note of a
+question, Claude's "Other" box) is not a question of its own: the card asks every question it
+shows, and takes a note under each (``user_note: ...``), which fills that field.
+
 ``FormQuestions.content`` turns the answers into the ``content`` object the schema asks for,
 checked against its fields (types, bounds, required, formats); ``check`` is the same check run
 when the answer is given, so a wrong answer is refused at once with the field named. A form that
@@ -174,28 +178,23 @@ def form_questions(
             notes[owner] = spec.name
     questions: list[Question] = []
     values: dict[str, dict[str, str]] = {}
-    said = codex_fields or not message  # the message is said once: as a question, or before the first
-    for spec in fields:
-        if spec.name in notes.values():
-            continue  # written as the note under its select field's question
+    shown = [spec for spec in fields if spec.name not in notes.values()]  # a note field is written under its question
+    for spec in shown:
         props = raw.get(spec.name, {})
         title = spec.title or spec.name
         if codex_fields:
             header, text = (spec.description or "")[:MAX_HEADER], title
-        elif spec.description:
-            header, text = title[:MAX_HEADER], spec.description
         else:
-            header, text = title[:MAX_HEADER], title if said else message[:MAX_TEXT]
-            said = True
+            header, text = title[:MAX_HEADER], spec.description or title
+        if message and not codex_fields and not questions:  # the message is said once, with the first question
+            lone = len(shown) == 1 and not spec.description
+            text = message[:MAX_TEXT] if lone else f"{message[:MAX_TEXT]}\n\n{text}"
         options, labels = _options(spec, props)
         if labels:
             values[spec.name] = labels
         text += _hint(spec)
         secret = quirks.codex_field_meta(props).get("isSecret") is True
         questions.append(Question(id=spec.name, header=header, question=text, options=options, isSecret=secret))
-    if not said:
-        first = questions[0]
-        questions[0] = first.model_copy(update={"question": f"{message[:MAX_TEXT]}\n\n{first.question}"})
     auto = auto_resolution_ms
     if isinstance(auto, bool) or not isinstance(auto, int) or not 0 <= auto <= MAX_AUTO_RESOLUTION_MS:
         auto = None

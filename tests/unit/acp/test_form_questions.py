@@ -44,7 +44,7 @@ def test_each_field_type_is_a_question_and_its_answer_the_typed_value() -> None:
     form = ask(FORM, "Your details")
     questions = {q.id: q for q in form.event.questions}
     assert [q.id for q in form.event.questions] == list(FORM["properties"])
-    assert questions["name"].question == "Your details" and questions["name"].options is None
+    assert questions["name"].question == "Your details\n\nName" and questions["name"].options is None
     assert [(o.label, o.description) for o in questions["color"].options or []] == [("Red", "warm"), ("Blue", "")]
     assert [o.label for o in questions["size"].options or []] == ["S", "M"]
     assert [o.label for o in questions["ok"].options or []] == ["Yes", "No"]
