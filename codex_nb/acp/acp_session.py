@@ -15,6 +15,7 @@ import asyncio
 import collections
 import dataclasses
 import itertools
+import json
 import logging
 import time
 from collections.abc import Callable, Generator, Mapping, Sequence
@@ -30,7 +31,8 @@ from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..events.turn_log import TurnEventLog
 from ..events.observers import Observers, observer_name
-from ..frontend.answer_policy import route
+from ..frontend.answer_policy import ask_and_wait, route
+from ..frontend.elicitation import ContentError
 from ..frontend.requests import FrontendRequests, Outcome, RequestKind
 from ..protocol.events import (
     AgentMessage,
@@ -52,6 +54,7 @@ from . import quirks
 from .acp_errors import AcpError
 from .draft_v2 import acknowledged
 from .acp_events import AgentMessageDelta, AgentReasoningDelta, UserMessage
+from .form_questions import UnsupportedSchema, form_questions, schema_json
 from .fs import ConfinedFiles
 from .options import AgentOption, parse_options
 from .port import AgentPort
@@ -909,6 +912,95 @@ class AcpSession(BusEventSource):
             return DeclineElicitationResponse(action="decline")
         return CancelElicitationResponse(action="cancel")
 
+    async def request_form(
+        self, message: str, schema: Any, *, tool_call_id: str | None, meta: Mapping[str, Any]
+    ) -> Any:
+        """Ask the person the agent's form elicitation as a question card (``form_questions``) and
+        answer the agent: ``accept`` with the form's content, ``decline`` when the person declined or
+        the form cannot be shown (said in a warning), ``cancel`` on Stop, the agent's deadline or a
+        closed session."""
+        from acp.schema import CancelElicitationResponse, DeclineElicitationResponse
+
+        turn_id = self._turn_id or "no-turn"
+        call_id = (tool_call_id or f"question-{next(self._request_keys)}")[:200]
+        handle = self.active_turn
+        if self.closed or (handle is not None and handle.cancel.cancelled):
+            return CancelElicitationResponse(action="cancel")
+        broker = self.frontend_requests
+        codex, auto_ms = quirks.codex_user_input(message, dict(meta))
+        try:
+            form = form_questions(
+                message,
+                schema_json(schema),
+                call_id=call_id,
+                turn_id=turn_id,
+                auto_resolution_ms=auto_ms,
+                codex_fields=codex,
+            )
+        except UnsupportedSchema as err:
+            reason = str(err)[: _LATE_PREVIEW * 2]
+            self.emit(
+                WarningEvent(
+                    message=f"codex_nb declined the ACP agent's question (its form cannot be shown as a "
+                    f"question card): {reason}"
+                )
+            )
+            broker.record_unshown(
+                RequestKind.USER_INPUT,
+                turn_id=turn_id,
+                call_id=call_id,
+                request={"message": message[:_LATE_PREVIEW]},
+                answer={"action": "decline"},
+                reason=reason,
+            )
+            return DeclineElicitationResponse(action="decline")
+        key = f"{turn_id}#question-{next(self._request_keys)}"
+        request = broker.open(RequestKind.USER_INPUT, turn_id=key, call_id=call_id, msg=form.event)
+        request.check = form.check
+        self._open_requests[request.id] = turn_id
+        # codex-acp sends no tool call for its model's request_user_input: the transcript gets the
+        # question as Codex's own tool item (an agent's own tool call, Claude's, is shown already)
+        item = None if call_id in self.tool_calls else _question_item(call_id, form.event)
+        if item is not None:
+            self.emit(ItemStarted(thread_id=self.session_id, turn_id=turn_id, item=item, started_at_ms=_now_ms()))
+        response: Any = CancelElicitationResponse(action="cancel")
+        try:
+            settlement = await ask_and_wait(broker, request, emit=self.emit, what="the ACP agent's question")
+            response = self._form_response(form, settlement)
+        finally:
+            self._open_requests.pop(request.id, None)
+            if item is not None:
+                said = json.dumps(
+                    response.model_dump(mode="json", exclude_none=True), ensure_ascii=False, sort_keys=True
+                )
+                done = {
+                    **item,
+                    "status": "completed",
+                    "success": response.action == "accept",
+                    "contentItems": [{"type": "inputText", "text": said}],
+                }
+                self.emit(
+                    ItemCompleted(thread_id=self.session_id, turn_id=turn_id, item=done, completed_at_ms=_now_ms())
+                )
+        return response
+
+    def _form_response(self, form: Any, settlement: Any) -> Any:
+        """What the agent is told of a settled question: accept with the content, decline or cancel."""
+        from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
+
+        if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY):
+            if form.declined(settlement.response):
+                return DeclineElicitationResponse(action="decline")
+            try:
+                return AcceptElicitationResponse(action="accept", content=form.content(settlement.response))
+            except ContentError as err:  # checked when answered: only a changed answer gets here
+                self.emit(WarningEvent(message=f"codex_nb declined the ACP agent's question: {err}"))
+                return DeclineElicitationResponse(action="decline")
+        if settlement.outcome == Outcome.UNANSWERABLE:
+            self.emit(WarningEvent(message=f"{settlement.response}; codex_nb declined the ACP agent's question"))
+            return DeclineElicitationResponse(action="decline")
+        return CancelElicitationResponse(action="cancel")
+
     def complete_elicitation(self, elicitation_id: str) -> bool:
         """The agent's ``elicitation/complete``: close the matching open request (the widget drops it)."""
         request_id = self._elicitations.get(elicitation_id)
@@ -927,6 +1019,21 @@ class AcpSession(BusEventSource):
 
     def __repr__(self) -> str:
         return f"<AcpSession {self.session_id} of {self.agent.command}>"
+
+
+def _question_item(call_id: str, event: RequestUserInputEvent) -> dict[str, Any]:
+    """The question as the ``dynamicToolCall`` item Codex's ``request_user_input`` is shown as."""
+    return {
+        "type": "dynamicToolCall",
+        "id": call_id,
+        "namespace": None,
+        "tool": "request_user_input",
+        "arguments": {"questions": [q.model_dump(mode="json") for q in event.questions]},
+        "status": "inProgress",
+        "contentItems": None,
+        "success": None,
+        "durationMs": None,
+    }
 
 
 def _now_ms() -> int:

@@ -43,7 +43,9 @@ class AcpAgent:
     ``env`` is added to the kernel's environment (``inherit_env=False``: only ``env``);
     ``cwd`` is where the process starts (default: the session cwd of the first
     ``new_session``). ``terminals=True`` lets the agent run commands through ``terminal/*``
-    (in the session's cwd or below). ``cancel_grace`` is how long an interrupted prompt may take to
+    (in the session's cwd or below). The agent's questions (form elicitations) reach the person as
+    question cards unless ``form_elicitation=False``; ``elicitation=True`` adds URL elicitations.
+    ``cancel_grace`` is how long an interrupted prompt may take to
     answer ``session/cancel`` before the turn is ended locally. Use ``async with`` or
     ``await agent.aclose()``; the process group is also killed when the kernel exits.
     """
@@ -58,6 +60,7 @@ class AcpAgent:
         cwd: str | Path | None = None,
         terminals: bool = False,
         elicitation: bool = False,
+        form_elicitation: bool = True,
         cancel_grace: float = 5.0,
         startup_timeout: float = 60.0,
         stderr_lines: int = 200,
@@ -81,6 +84,11 @@ class AcpAgent:
         self.elicitation = bool(elicitation)
         """Offer URL elicitation (``elicitation/create`` and ``elicitation/complete``, unstable in the
         pinned SDK) to the agent; off by default, so ``initialize`` is as before."""
+        self.form_elicitation = bool(form_elicitation)
+        """Offer form elicitation (``clientCapabilities.elicitation.form``): the agent's questions reach
+        the person as question cards (codex-acp's ``request_user_input``, Claude's AskUserQuestion, MCP
+        forms). On by default; without it codex-acp answers its model's questions itself with no answer
+        and claude-agent-acp turns AskUserQuestion off."""
         self.cancel_grace = cancel_grace
         self.startup_timeout = startup_timeout
         self.stderr_lines = stderr_lines
@@ -157,6 +165,7 @@ class AcpAgent:
         from acp.schema import (
             ClientCapabilities,
             ElicitationCapabilities,
+            ElicitationFormCapabilities,
             ElicitationUrlCapabilities,
             FileSystemCapabilities,
             Implementation,
@@ -198,7 +207,12 @@ class AcpAgent:
         capabilities = ClientCapabilities(
             fs=FileSystemCapabilities(read_text_file=True, write_text_file=True),
             terminal=self.terminals,
-            elicitation=ElicitationCapabilities(url=ElicitationUrlCapabilities()) if self.elicitation else None,
+            elicitation=ElicitationCapabilities(
+                form=ElicitationFormCapabilities() if self.form_elicitation else None,
+                url=ElicitationUrlCapabilities() if self.elicitation else None,
+            )
+            if self.form_elicitation or self.elicitation
+            else None,
         )
         try:
             self.info = await asyncio.wait_for(

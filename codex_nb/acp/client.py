@@ -188,19 +188,38 @@ class AcpClient:
         await self.agent.sessions[session_id].terminals.release(terminal_id)
         return ReleaseTerminalResponse()
 
-    async def create_elicitation(self, message: str, mode: Any, **_: Any) -> Any:
-        if not self.agent.elicitation:
-            raise RequestError.method_not_found("elicitation/create")
+    async def create_elicitation(self, message: str, mode: Any, **meta: Any) -> Any:
+        # the SDK spreads the request's _meta into the keyword arguments (codex-acp: codex={...})
         scope = getattr(mode, "root", mode)
         session_id = getattr(scope, "session_id", None)
+        schema = getattr(scope, "requested_schema", None)
+        if schema is not None:  # a form: the agent's question to the person
+            if not self.agent.form_elicitation:
+                raise RequestError.method_not_found("elicitation/create")
+            if session_id is None:
+                raise RequestError(
+                    -32602,
+                    "elicitation/create: this client shows the form elicitations of a session only (with "
+                    "sessionId); request-scoped forms are not supported",
+                    {"supported": ["form with sessionId", "url with sessionId"]},
+                )
+            session = self._session(session_id, "elicitation/create")
+            return await session.request_form(
+                message if isinstance(message, str) else "",
+                schema,
+                tool_call_id=getattr(scope, "tool_call_id", None),
+                meta=meta,
+            )
+        if not self.agent.elicitation:
+            raise RequestError.method_not_found("elicitation/create")
         elicitation_id = getattr(scope, "elicitation_id", None)
         url = getattr(scope, "url", None)
         if session_id is None or elicitation_id is None or url is None:
             raise RequestError(
                 -32602,
                 "elicitation/create: this client shows URL elicitations of a session only (mode url with "
-                "sessionId); form and request-scoped elicitations are not supported",
-                {"supported": ["url"]},
+                "sessionId); request-scoped URL elicitations are not supported",
+                {"supported": ["url with sessionId", "form with sessionId"]},
             )
         session = self._session(session_id, "elicitation/create")
         return await session.request_elicitation(message, elicitation_id=elicitation_id, url=str(url))

@@ -15,6 +15,7 @@ class AgentPort(Protocol):
     cancel_grace: float
     terminals: bool
     elicitation: bool
+    form_elicitation: bool
     sessions: dict[str, Any]
 
     def _connection(self) -> Any: ...

@@ -16,6 +16,14 @@ functions on the updates it receives, so the widgets see the protocol's meaning:
   ``other`` and its title "Set N todo(s)". 0.61 sends neither ``rawInput`` nor content for it (its
   result display is an object the ACP bridge drops), so the todos never reach a client; when an
   agent does send the arguments, the session shows them as the plan (``mapping.todo_plan``).
+* codex-acp (2.6) sends its model's ``request_user_input`` questions as one form elicitation with
+  the fixed message "Codex needs your input to continue.", each question a field whose title is
+  the question and whose description is its short header, and its deadline in
+  ``_meta.codex.autoResolutionMs``: shown as Codex's own question card (``codex_user_input``). A
+  question that allows another answer gets a "None of the above" option and an optional note field
+  (``_meta.codex.role`` ``user_note``, ``questionId``); claude-agent-acp (0.101) gives each
+  AskUserQuestion question an optional "Other" field ``question_<n>_custom``. Such a field is the
+  note written under its question on the card (``note_field``), as on Codex's own card.
 """
 
 from __future__ import annotations
@@ -60,3 +68,34 @@ def apply_to_tool_call(state: Any) -> None:
 def todo_tool(call_id: str) -> bool:
     """True for Gemini CLI's ``write_todos`` call: its arguments are the agent's plan."""
     return call_id.startswith(TODO_TOOL_PREFIX)
+
+
+CODEX_USER_INPUT_MESSAGE = "Codex needs your input to continue."
+
+
+def codex_user_input(message: str, meta: Any) -> tuple[bool, Any]:
+    """Whether a form elicitation is codex-acp's ``request_user_input`` (its fixed message and
+    ``_meta.codex``), and its ``autoResolutionMs`` (None when it gave none)."""
+    codex = meta.get("codex") if isinstance(meta, dict) else None
+    if message != CODEX_USER_INPUT_MESSAGE or not isinstance(codex, dict):
+        return False, None
+    return True, codex.get("autoResolutionMs")
+
+
+def codex_field_meta(spec: Any) -> dict[str, Any]:
+    """A form field's ``_meta.codex`` (codex-acp's facts about the question), or {}."""
+    meta = spec.get("_meta") if isinstance(spec, dict) else None
+    codex = meta.get("codex") if isinstance(meta, dict) else None
+    return codex if isinstance(codex, dict) else {}
+
+
+def note_field(name: str, spec: Any, selects: set[str]) -> str | None:
+    """The select field (one of ``selects``) whose note the free-text field ``name`` holds:
+    codex-acp's ``user_note`` field of a question, claude-agent-acp's ``question_<n>_custom``."""
+    codex = codex_field_meta(spec)
+    if codex.get("role") == "user_note" and codex.get("questionId") in selects:
+        return str(codex["questionId"])
+    owner = name.removesuffix("_custom")
+    if owner != name and owner.startswith("question_") and owner in selects:
+        return owner
+    return None

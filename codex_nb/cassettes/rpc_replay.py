@@ -29,8 +29,11 @@ from .places import Places
 
 log = logging.getLogger("codex_nb.cassette.replay")
 
-VOLATILE_KEYS = frozenset({"clientInfo", "client_info"})
-"""Keys whose values are codex_nb's own version facts: a newer codex_nb replays an older cassette."""
+VOLATILE_KEYS = frozenset({"clientInfo", "client_info", "clientCapabilities"})
+"""Keys whose values are codex_nb's own version facts: a newer codex_nb replays an older cassette.
+``clientCapabilities`` is what codex_nb offers an ACP agent (a newer one offers more, e.g. form
+elicitation): the recorded agent's side is replayed as recorded, and what codex_nb answers it is
+still compared line by line."""
 _PREVIEW = 300
 
 

@@ -103,6 +103,9 @@ class FrontendRequest:
     reroute: Callable[[], None] | None = None
     """Called (on ``loop``) when the last ready frontend goes away while this request waits for a
     person: the asking tool routes it again (a policy, or the fail-fast message)."""
+    check: Callable[[dict[str, Any]], None] | None = None
+    """The asker's own check of a normalized answer (an ACP agent's form: each field's type and
+    bounds), run before the answer settles the request; it raises ``AnswerError`` naming what is wrong."""
 
     @property
     def deadline(self) -> float | None:
@@ -358,6 +361,8 @@ class FrontendRequests:
         from .normalize import normalize_answer
 
         normalized = normalize_answer(request, response)
+        if request.check is not None:
+            request.check(normalized)
         settlement = Settlement(outcome=outcome, response=normalized, by=by, policy=policy)
         if not self._settle(request, settlement):
             raise AnswerError(

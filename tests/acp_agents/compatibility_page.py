@@ -28,8 +28,11 @@ CHECKS = {
     "test_modes_and_past_sessions_list_fork_resume_load": "set_mode, session list/fork/resume/load",
     "test_client_files_and_terminals_are_used_as_each_agent_chooses": "the client's fs and terminals offered",
     "test_options_are_read_and_plan_mode_set_from_python": "session.options, Plan mode and effort set with set_option",
+    "test_a_question_reaches_the_person_and_their_answer_the_model": "a question (form elicitation) answered, the model reads it",
 }
 
+OFFERED_ONLY = {"test_a_question_reaches_the_person_and_their_answer_the_model"}
+"""Checks run only on the agents that offer what they check (``EXPECTED[agent]`` says which)."""
 
 META = {"agent", "check", "package", "vendor", "version"}
 
@@ -80,6 +83,7 @@ def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
                     )
                 ),
             ),
+            ("Questions (form elicitation)", _questions(checks.get("questions"))),
             ("Shell command tool call kind", str(turn.get("command_kind"))),
             ("Thoughts shown", "yes" if turn.get("thought") else "no"),
             ("Cassette replay equals the live turn", "yes" if checks.get("cassette", {}).get("replayed") else "no"),
@@ -106,9 +110,19 @@ def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
         ]
         lines = [f"### {agent}", "", "| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]
         lines += ["", "| Check (tests/acp_agents/test_agents.py) | Result |", "|---|---|"]
-        lines += [f"| `{test}`: {what} | {results.get((test, agent), 'not run')} |" for test, what in CHECKS.items()]
+        lines += [
+            f"| `{test}`: {what} | {results.get((test, agent), 'not offered by the agent' if test in OFFERED_ONLY else 'not run')} |"
+            for test, what in CHECKS.items()
+        ]
         parts.append("\n".join(lines))
     return "\n\n".join(parts)
+
+
+def _questions(facts: dict | None) -> str:
+    if facts is None:
+        return "not offered by the agent"
+    shown = f"asked as a question card ({', '.join(facts.get('options', []))})" if facts.get("asked") else "never asked"
+    return f"{shown}; the model read the answer: {'yes' if facts.get('model_read_answer') else 'no'}"
 
 
 def main() -> int:

@@ -34,6 +34,20 @@ def codex_write(path: str, text: str, old: str | None = None) -> list[Any]:
     return [cx.custom_tool_call("apply_patch", f"*** Begin Patch\n{change}\n*** End Patch\n")]
 
 
+def codex_question(question: str, header: str, labels: list[str]) -> list[Any]:
+    """Codex's ``request_user_input`` (offered to the model in Plan mode only)."""
+    options = [{"label": label, "description": f"choose {label}"} for label in labels]
+    questions = [{"id": "q1", "header": header, "question": question, "options": options}]
+    return [cx.function_call("request_user_input", {"questions": questions})]
+
+
+def claude_question(question: str, header: str, labels: list[str]) -> list[Any]:
+    """Claude Code's AskUserQuestion (offered only to a client that says it shows form elicitations)."""
+    options = [{"label": label, "description": f"choose {label}"} for label in labels]
+    args = {"questions": [{"question": question, "header": header, "options": options, "multiSelect": False}]}
+    return [Claude.tool_use("AskUserQuestion", args)]
+
+
 def claude_plan(steps: list[Step]) -> list[Any]:
     todos = [{"content": s, "status": st, "activeForm": s} for s, st in steps]
     return [Claude.thinking("Plan the work."), Claude.tool_use("TodoWrite", {"todos": todos})]
@@ -68,6 +82,22 @@ def gemini_write(path: str, text: str, old: str | None = None) -> list[Any]:
     return [Gemini.function_call("write_file", {"file_path": path, "content": text})]
 
 
+def codex_tool_results(body: dict[str, Any]) -> list[str]:
+    return [str(i.get("output")) for i in body.get("input", []) if i.get("type") == "function_call_output"]
+
+
+def claude_tool_results(body: dict[str, Any]) -> list[str]:
+    blocks = [b for m in body.get("messages", []) if isinstance(m.get("content"), list) for b in m["content"]]
+    return [str(b.get("content")) for b in blocks if b.get("type") == "tool_result"]
+
+
+TOOL_RESULTS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "codex-acp": codex_tool_results,
+    "claude-agent-acp": claude_tool_results,
+}
+"""Per agent, the tool results a request to the model carries (what the model reads of its calls)."""
+
+
 DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
     "codex-acp": {
         "plan": codex_plan,
@@ -76,6 +106,7 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "read": codex_read,
         "write": codex_write,
         "text": lambda t: [cx.assistant_message(t)],
+        "question": codex_question,
     },
     "claude-agent-acp": {
         "plan": claude_plan,
@@ -85,6 +116,7 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "read": claude_read,
         "write": claude_write,
         "text": lambda t: [Claude.text(t)],
+        "question": claude_question,
     },
     "gemini-cli": {
         "plan": gemini_plan,
@@ -97,4 +129,4 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
 }
 """Per agent, the model's way to: make a plan, run a command (``terminal_command``: when the client
 offers terminals), read a file and write one (absolute paths; ``old`` is the line a file to update
-holds now), answer in text."""
+holds now), answer in text, and ask the person a question (``question``: where the agent offers it)."""

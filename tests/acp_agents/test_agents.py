@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import sys
 import threading
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from codex_nb.acp import AcpError, quirks
 from codex_nb.testing.acp_agents import ACP_AGENTS, acp_agent
 from codex_nb.widgets.testing import recording_comms
 
-from dialects import DIALECTS
+from dialects import DIALECTS, TOOL_RESULTS
 
 AGENTS = [pytest.param(name, marks=pytest.mark.requires_acp_agent(name), id=name) for name in ACP_AGENTS]
 TIMEOUT = 90
@@ -53,6 +54,9 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "plan_option": "collaboration_mode",
         "effort_option": "reasoning_effort",
         "plan_marker": "<collaboration_mode># Plan Mode",
+        # Codex offers its model request_user_input in Plan mode only; codex-acp 2.6 asks the client
+        # with a form elicitation (answered {"answers": {}} by itself when the client offers none)
+        "question": {"plan_mode": True, "id": "q1", "model_reads": '{"answers":{"q1":{"answers":["Wide"]}}}'},
     },
     "claude-agent-acp": {
         "plan_updates": 2,
@@ -76,6 +80,13 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "plan_option": "mode",
         "effort_option": "effort",
         "plan_marker": "Plan mode is active",
+        # claude-agent-acp 0.101 offers Claude Code's AskUserQuestion only to a client that shows form
+        # elicitations (without one it is in disallowedTools); each question is a field question_<n>
+        "question": {
+            "plan_mode": False,
+            "id": "question_0",
+            "model_reads": '"Which scope should the change have?"="Wide"',
+        },
     },
     "gemini-cli": {
         # Gemini CLI 0.61 sends no ACP plan: its write_todos is a tool call ("Set 2 todo(s)", kind
@@ -105,6 +116,8 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "plan_option": "mode",
         "effort_option": None,
         "plan_marker": None,
+        # Gemini CLI 0.61's ACP bridge reads only the client's fs capabilities: it asks no questions
+        "question": None,
     },
 }
 
@@ -594,3 +607,153 @@ async def test_gemini_write_todos_reaches_the_checklist_as_far_as_the_agent_send
         "the agent's write_todos call 'Set 2 todo(s)' carries no todos (Gemini CLI 0.61 sends only its "
         "title over ACP), so the checklist cannot show its plan"
     ]
+
+
+QUESTION_AGENTS = [p for p in AGENTS if EXPECTED[str(p.values[0])]["question"] is not None]
+
+
+@pytest.mark.parametrize("agent", QUESTION_AGENTS)
+async def test_a_question_reaches_the_person_and_their_answer_the_model(
+    agent: str, tmp_path: Path, temp_dirs: Any
+) -> None:
+    """The model asks (codex-acp: ``request_user_input`` in Plan mode; Claude: AskUserQuestion); the
+    agent's form elicitation is shown as Codex's question card, the person's answer (scripted) goes
+    back, and the model's next request carries it in the tool's result."""
+    expected = EXPECTED[agent]["question"]
+    say = DIALECTS[agent]
+    bodies: list[dict[str, Any]] = []
+
+    def reply(body: dict[str, Any]) -> list[Any]:
+        bodies.append(body)
+        return say["text"]("Wide it is.")
+
+    script = [say["question"]("Which scope should the change have?", "Scope", ["Narrow", "Wide"]), reply]
+    server, acp = start(agent, script, tmp_path)
+    seen: list[cx.events.Event] = []
+    try:
+        async with acp:
+            session = await acp.new_session(temp_dirs("work-"))
+            if expected["plan_mode"]:
+                await session.set_option(EXPECTED[agent]["plan_option"], "plan")
+            session.subscribe(seen.append)
+            session.answer_policy = cx.AnswerPolicy.scripted([{expected["id"]: "Wide"}])
+            result = await asyncio.wait_for(session.prompt("Change the module"), TIMEOUT)
+        server.check()
+    finally:
+        server.close()
+    cards = [e.msg for e in seen if e.msg.type == "request_user_input"]
+    resolved = [e.msg.outcome for e in seen if e.msg.type == "frontend_request_resolved"]
+    results = TOOL_RESULTS[agent](bodies[-1]) if bodies else []
+    question = cards[0].questions[0] if cards else None
+    report(
+        agent,
+        "questions",
+        {
+            "asked": bool(cards),
+            "question": None if question is None else question.question,
+            "options": [] if question is None else [o.label for o in question.options or []],
+            "model_read_answer": any(expected["model_reads"] in r for r in results),
+        },
+    )
+    assert result.status == "completed" and result.last_agent_message == "Wide it is."
+    assert len(cards) == 1 and question is not None
+    assert (question.id, question.header, question.question) == (
+        expected["id"],
+        "Scope",
+        "Which scope should the change have?",
+    )
+    assert [o.label for o in question.options or []][:2] == ["Narrow", "Wide"]
+    assert resolved == ["policy"]
+    assert [r.answered_by for r in session.frontend_requests.approvals] == ["policy"]
+    assert any(expected["model_reads"] in r for r in results), results
+
+
+@pytest.mark.requires_acp_agent("codex-acp")
+async def test_codex_acp_brings_an_mcp_servers_form_to_the_person_and_the_answer_to_the_model(tmp_path: Path) -> None:
+    """An MCP server of the session (``tests/mcp_servers/elicit_server.py``, started by Codex from
+    ``session/new``'s ``mcpServers``) asks with a form elicitation; codex-acp 2.6 passes it on as an
+    ACP form elicitation, and the person's answer comes back as the MCP tool's result."""
+    from acp.schema import McpServerStdio
+
+    from helpers.app_server_helpers import ELICIT_SERVER
+
+    state = {"phase": "wait", "waits": 0}
+
+    def step(body: dict[str, Any]) -> list[Any]:
+        # Codex lists a started MCP server in tool_search's description ("- forms: ...")
+        if state["phase"] == "wait" and "- forms:" not in json.dumps(body.get("tools", [])):
+            state["waits"] += 1
+            return DIALECTS["codex-acp"]["plan"]([("Wait for the forms server", "in_progress")])
+        if state["phase"] == "wait":
+            state["phase"] = "called"
+            sign_up = cx.function_call("sign_up", {}, namespace="mcp__forms", call_id="sign-up")
+            return [cx.tool_search_call("forms", limit=50, call_id="search"), sign_up]
+        return [cx.assistant_message("Signed up.")]
+
+    def answer(request: Any) -> Any:
+        questions = request.msg.questions
+        if questions[0].id == "permission":  # Codex asks before an MCP tool runs
+            return {"permission": next(o.label for o in questions[0].options if o.description == "allow_once")}
+        return {"email": "user_note: ada@example.com", "age": "user_note: 36", "plan": "Pro", "newsletter": "No"}
+
+    server, acp = start("codex-acp", [step] * 40, tmp_path, allow_leftover=True)
+    work = tmp_path / "work"
+    work.mkdir()
+    seen: list[cx.events.Event] = []
+    try:
+        async with acp:
+            forms = McpServerStdio(name="forms", command=sys.executable, args=[str(ELICIT_SERVER)], env=[])
+            session = await acp.new_session(work, mcp_servers=[forms])
+            session.subscribe(seen.append)
+            session.answer_policy = cx.AnswerPolicy.callback(answer)
+            result = await asyncio.wait_for(session.prompt("Sign me up"), TIMEOUT)
+    finally:
+        server.close()
+    cards = [e.msg for e in seen if e.msg.type == "request_user_input" and e.msg.questions[0].id != "permission"]
+    outputs = {
+        i["call_id"]: i["output"] for i in server.requests[-1]["input"] if i.get("type") == "function_call_output"
+    }
+    assert result.status == "completed" and result.last_agent_message == "Signed up."
+    assert len(cards) == 1 and {q.id for q in cards[0].questions} == {"age", "email", "newsletter", "plan", "topics"}
+    sent = {"age": 36, "email": "ada@example.com", "newsletter": False, "plan": "pro"}
+    assert (
+        json.dumps({"action": "accept", "content": sent}, sort_keys=True)
+        in json.loads(outputs["sign-up"].split("Output:\n", 1)[1])["result"]
+    )
+
+
+@pytest.mark.parametrize("agent", QUESTION_AGENTS)
+async def test_stop_answers_the_agents_pending_question_cancel(agent: str, tmp_path: Path, temp_dirs: Any) -> None:
+    """Stop while the agent's question waits for the person: the question is closed (answered
+    ``cancel``), the agent ends the prompt as cancelled, and nothing is left waiting."""
+    expected = EXPECTED[agent]["question"]
+    say = DIALECTS[agent]
+    script = [say["question"]("Which scope should the change have?", "Scope", ["Narrow", "Wide"])]
+    server, acp = start(agent, script, tmp_path, allow_leftover=True)
+    asked = asyncio.Event()
+    release = asyncio.Event()
+
+    async def person(request: Any) -> dict[str, str]:  # a person who has not answered yet
+        asked.set()
+        await release.wait()
+        return {expected["id"]: "Wide"}
+
+    seen: list[cx.events.Event] = []
+    try:
+        async with acp:
+            session = await acp.new_session(temp_dirs("work-"))
+            if expected["plan_mode"]:
+                await session.set_option(EXPECTED[agent]["plan_option"], "plan")
+            session.subscribe(seen.append)
+            session.answer_policy = person
+            handle = session.prompt("Change the module")
+            await asyncio.wait_for(asked.wait(), TIMEOUT)
+            assert session.interrupt() is True
+            result = await asyncio.wait_for(handle, TIMEOUT)
+            release.set()
+            pending = session.frontend_requests.pending
+    finally:
+        server.close()
+    resolved = [e.msg.outcome for e in seen if e.msg.type == "frontend_request_resolved"]
+    assert (result.status, result.stop_reason, handle.hard_aborted) == ("interrupted", "cancelled", False)
+    assert resolved == ["cancelled"] and pending == []

@@ -169,3 +169,24 @@ def test_protocol_and_bundle():
 
     assert (spec["other_label"], spec["note_prefix"]) == (OTHER_LABEL, NOTE_PREFIX)
     assert validate_message({"id": "a", "kind": "ready"}) == {"id": "a", "kind": "ready"}
+
+
+async def test_an_acp_agents_form_question_refuses_an_answer_that_does_not_fit_and_waits(session, widget):
+    """An ACP agent's form elicitation is a question card whose answer is checked against the form
+    (``codex_nb.acp.form_questions``): the widget shows why a wrong answer was refused, and the
+    question stays for the right one."""
+    from codex_nb.acp.form_questions import form_questions
+    from codex_nb.frontend.requests import RequestKind
+
+    schema = {"type": "object", "properties": {"count": {"type": "integer", "maximum": 5}}, "required": ["count"]}
+    form = form_questions("How many?", schema, call_id="c1", turn_id="t1")
+    request = session.frontend_requests.open(RequestKind.USER_INPUT, turn_id="t1#q", call_id="c1", msg=form.event)
+    request.check = form.check
+    await until(widget, lambda: widget.requests)
+    assert widget.requests[0]["request"]["questions"][0]["question"] == "How many? (a whole number, at most 5)"
+    send(widget, {"id": request.id, "kind": "answer_user_input", "answers": {"count": "9"}})
+    assert widget.error.startswith("this answer does not fit the agent's form: field 'count' must be at most 5")
+    assert request.settled is None and [r["id"] for r in widget.requests] == [request.id]
+    send(widget, {"id": request.id, "kind": "answer_user_input", "answers": {"count": "4"}})
+    settlement = await session.frontend_requests.wait(request)
+    assert widget.error == "" and form.content(settlement.response) == {"count": 4}

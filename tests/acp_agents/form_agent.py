@@ -1,0 +1,75 @@
+"""A scripted ACP agent that asks form elicitations, for the client's form-question tests.
+
+Real JSON-RPC over stdio, written by hand (a hostile agent's schema must reach the client as
+sent). The prompt's text is the JSON of an ``elicitation/create`` request's params without
+``sessionId`` (``{"message": ..., "mode": "form", "requestedSchema": {...}, "_meta": ...}``); the
+agent sends it, says the response as its message (``answer: <json>``) and ends the prompt
+(``cancelled`` once the client sent ``session/cancel``). ``initialize`` answers with the
+client capabilities it was offered under ``_meta.offered``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sys
+import threading
+from typing import Any
+
+_write_lock = threading.Lock()
+_ids = itertools.count(1000)
+_answers: dict[int, dict[str, Any]] = {}
+_answered = threading.Condition()
+_cancelled = threading.Event()
+
+
+def send(message: dict[str, Any]) -> None:
+    with _write_lock:
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")
+        sys.stdout.flush()
+
+
+def request(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    rid = next(_ids)
+    send({"id": rid, "method": method, "params": params})
+    with _answered:
+        _answered.wait_for(lambda: rid in _answers)
+        return _answers.pop(rid)
+
+
+def prompt(rid: Any, session_id: str, text: str) -> None:
+    _cancelled.clear()
+    answer = request("elicitation/create", {"sessionId": session_id, **json.loads(text)})
+    said = json.dumps(answer.get("result", answer.get("error")), sort_keys=True)
+    content = {"type": "text", "text": f"answer: {said}"}
+    update = {"sessionUpdate": "agent_message_chunk", "content": content}
+    send({"method": "session/update", "params": {"sessionId": session_id, "update": update}})
+    send({"id": rid, "result": {"stopReason": "cancelled" if _cancelled.is_set() else "end_turn"}})
+
+
+def main() -> None:
+    sessions = itertools.count(1)
+    for line in sys.stdin:
+        message = json.loads(line)
+        method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
+        if method is None:
+            with _answered:
+                _answers[rid] = message
+                _answered.notify_all()
+        elif method == "initialize":
+            offered = params.get("clientCapabilities")
+            result = {"protocolVersion": 1, "agentCapabilities": {}, "authMethods": [], "_meta": {"offered": offered}}
+            send({"id": rid, "result": result})
+        elif method == "session/new":
+            send({"id": rid, "result": {"sessionId": f"form-{next(sessions)}"}})
+        elif method == "session/prompt":
+            text = "".join(b.get("text", "") for b in params.get("prompt", []))
+            threading.Thread(target=prompt, args=(rid, params["sessionId"], text), daemon=True).start()
+        elif method == "session/cancel":
+            _cancelled.set()
+        elif rid is not None:
+            send({"id": rid, "error": {"code": -32601, "message": f"form_agent: no method {method}"}})
+
+
+if __name__ == "__main__":
+    main()
