@@ -16,6 +16,8 @@ class AgentPort(Protocol):
     terminals: bool
     elicitation: bool
     sessions: dict[str, Any]
+    info: Any
+    """The agent's ``initialize`` response (None before it answered)."""
 
     def _connection(self) -> Any: ...
 
