@@ -286,6 +286,7 @@ class AcpSession(BusEventSource):
             usage=True,
             tool_lifecycle=True,
             plan_notification="session/update (plan)",
+            no_plan_line="the ACP agent sent no plan update",
         )
 
     def send_during_turn(self, text: str) -> Sent:

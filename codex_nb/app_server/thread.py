@@ -160,6 +160,7 @@ CODEX_CAPABILITIES = Capabilities(
     images="input_items",
     usage=True,
     plan_notification="turn/plan/updated",
+    no_plan_line="Codex sent no turn/plan/updated",
 )
 """What a real Codex thread offers: ``turn/steer``, Plan mode, questions and approvals, images, Stop;
 it samples its own model, and a turn's id comes with Codex's answer to ``turn/start``."""

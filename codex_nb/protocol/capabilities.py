@@ -82,10 +82,14 @@ class Capabilities:
     """``source.on_lifecycle(fn)`` reports each tool call's start and finish."""
     tool_plan: bool = False
     """The source says which tools each turn offers (``source.tool_plan(mode)``, ``source.config``,
-    ``source.history``), so a missing plan can be explained by the tool being off or refused."""
+    ``source.history``), so a missing plan can be explained by the tool being off or refused, and its
+    plan snapshots come from its own ``update_plan`` calls, which its lifecycle records name."""
     plan_notification: str | None = None
     """The message the agent's plan arrives in on the wire (``turn/plan/updated``,
     ``session/update (plan)``), None when codex_nb makes the plan itself."""
+    no_plan_line: str | None = None
+    """What a turn that ended without a plan is said as when the source shows nothing more
+    (``Codex sent no turn/plan/updated``); None: nothing is said (no guessing)."""
     replay: bool = False
     """Events are played back as saved: nothing runs, and a plan snapshot's event id is the id of
     the ``update_plan`` call that made it."""
