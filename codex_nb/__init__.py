@@ -81,7 +81,8 @@ if _typing.TYPE_CHECKING:
     from .widgets.compare import compare as compare
     from .render.images import image_thumbnails as image_thumbnails
 
-    # real sources
+    # real sources, and what every source offers
+    from .protocol.capabilities import AgentSource as AgentSource, Capabilities as Capabilities
     from .acp.agent import AcpAgent as AcpAgent
     from .app_server.server import CodexAppServer as CodexAppServer
     from .mcp.manager import McpServers as McpServers

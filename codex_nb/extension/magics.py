@@ -338,7 +338,11 @@ class CodexMagics(Magics):
         """Show the current session's plan with Comment, Suggest a change and Approve/Revise/Reject
         controls. A turn an answer starts uses the default model (%codex_config --model NAME)."""
         source = self._select(args)
-        model = self.agent.model_for(None) if capabilities_of(source).needs_model and self.agent.settings.default_model else None
+        model = (
+            self.agent.model_for(None)
+            if capabilities_of(source).needs_model and self.agent.settings.default_model
+            else None
+        )
         display(self.agent.keep(plan_answers_widget(source, model)))
 
     # -- %codex_stop -----------------------------------------------------------------

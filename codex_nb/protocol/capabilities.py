@@ -179,4 +179,3 @@ def capabilities_of(source: object) -> Capabilities:
     widget may show any ``EventSource``: one made outside codex_nb offers its events and Stop)."""
     capabilities = getattr(source, "capabilities", None)
     return capabilities if isinstance(capabilities, Capabilities) else NO_CAPABILITIES
-
