@@ -122,9 +122,8 @@ def test_every_magic_has_help(shell: InteractiveShell, name: str, capsys: pytest
         ),
         (
             "%%codex --source number\nhello",
-            "UsageError: --source number: int cannot run turns; use a cx.Session or "
-            "another event source with thread_id, subscribe(), interrupt() and "
-            "start_turn()",
+            "UsageError: --source number: int cannot run turns; use a cx.Session, a Codex thread, "
+            "an ACP session, or another cx.AgentSource whose capabilities say runs_turns",
         ),
         (
             "%%codex --model m\n   ",
