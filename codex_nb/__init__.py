@@ -82,8 +82,8 @@ if _typing.TYPE_CHECKING:
     from .render.images import image_thumbnails as image_thumbnails
 
     # real sources, and what every source offers
-    from .protocol.capabilities import AgentSource as AgentSource, Capabilities as Capabilities
     from .acp.agent import AcpAgent as AcpAgent
+    from .protocol.capabilities import AgentSource as AgentSource, Capabilities as Capabilities
     from .app_server.server import CodexAppServer as CodexAppServer
     from .mcp.manager import McpServers as McpServers
     from .rollouts.rollout_replay import RolloutReplay as RolloutReplay

@@ -143,7 +143,9 @@ class AgentSource(Protocol):
     ``tool_plan(mode)`` (``tool_plan``)."""
 
     @property
-    def thread_id(self) -> str: ...
+    def thread_id(self) -> str:
+        """The thread this source's events belong to (Codex's thread id, an ACP ``sessionId``...)."""
+        ...
 
     @property
     def capabilities(self) -> Capabilities:
