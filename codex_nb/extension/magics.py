@@ -456,7 +456,7 @@ class CodexMagics(Magics):
     def codex_hooks(self, args: Any, _cell: None) -> None:
         """List the current session's hooks and their trust state (load and trust them too)."""
         session = self._select(args)
-        if not hasattr(session, "hook_engine"):
+        if not capabilities_of(session).hooks:
             raise UsageError(f"session {self.agent.current} ({type(session).__name__}) runs its hooks elsewhere")
         if args.load:
             session.hook_engine.add_config(_hooks_file(Path(args.load)))
@@ -490,7 +490,7 @@ class CodexMagics(Magics):
     def codex_tools(self, args: Any, _cell: None) -> None:
         """The tool plan one sampling step of the current session would see, in model order."""
         session = self._select(args)
-        if not hasattr(session, "tool_plan"):
+        if not capabilities_of(session).tool_plan:
             raise UsageError(f"session {self.agent.current} ({type(session).__name__}) plans its tools elsewhere")
         plan = session.tool_plan(mode=args.mode)
         rows = [("tool", "kind", "exposure")]

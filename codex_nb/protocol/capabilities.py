@@ -84,6 +84,9 @@ class Capabilities:
     """The source says which tools each turn offers (``source.tool_plan(mode)``, ``source.config``,
     ``source.history``), so a missing plan can be explained by the tool being off or refused, and its
     plan snapshots come from its own ``update_plan`` calls, which its lifecycle records name."""
+    hooks: bool = False
+    """The source runs codex_nb's hooks (``source.hook_engine``, ``source.trust_hooks``: ``%codex_hooks``);
+    the real Codex and ACP agents run theirs themselves."""
     plan_notification: str | None = None
     """The message the agent's plan arrives in on the wire (``turn/plan/updated``,
     ``session/update (plan)``), None when codex_nb makes the plan itself."""

@@ -216,6 +216,7 @@ SESSION_CAPABILITIES = Capabilities(
     usage=True,
     tool_lifecycle=True,
     tool_plan=True,
+    hooks=True,
 )
 """What every ``cx.Session`` offers (its tools and config decide the rest)."""
 

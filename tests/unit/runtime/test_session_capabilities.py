@@ -18,7 +18,7 @@ def test_a_session_says_what_the_runtime_offers() -> None:
     assert isinstance(session, cx.AgentSource) and isinstance(caps, cx.Capabilities)
     assert (caps.runs_turns, caps.mid_turn, caps.needs_model, caps.turn_ids) == (True, "steer", True, "at_start")
     assert caps.modes == ("default", "plan") and caps.options == () and caps.agent_modes == ()
-    assert caps.answers and caps.interrupt and caps.usage and caps.tool_lifecycle and caps.tool_plan
+    assert caps.answers and caps.interrupt and caps.usage and caps.tool_lifecycle and caps.tool_plan and caps.hooks
     assert caps.hands_back_unread and not caps.replay and caps.images == "none" and caps.can_send
     with pytest.raises(AttributeError):
         caps.mid_turn = "queue"  # type: ignore[misc]  # frozen: a caller cannot change what a source offers
