@@ -150,7 +150,7 @@ class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
         latest = getattr(session, "latest_plan", None)
         current = latest() if callable(latest) else None
         if current is not None and only_active_turn:
-            active = getattr(session, "active_turn", None)
+            active = runtime.active_turn if capabilities_of(session).runs_turns else None
             if active is None or getattr(active, "turn_id", None) != current.turn_id:
                 current = None
         if current is not None:
@@ -245,7 +245,8 @@ class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
 
     def _track_active(self, turn: str | None) -> None:
         """Follow the session's running turn task, so an exception in it is shown here."""
-        handle = getattr(self._session, "active_turn", None)
+        agent: Any = self._session
+        handle = agent.active_turn if capabilities_of(agent).runs_turns else None
         if handle is not None and handle is not self.handle and getattr(handle, "turn_id", None) == turn:
             self.handle = handle
             handle.task.add_done_callback(self._on_task_done)
