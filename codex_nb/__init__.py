@@ -81,8 +81,9 @@ if _typing.TYPE_CHECKING:
     from .widgets.compare import compare as compare
     from .render.images import image_thumbnails as image_thumbnails
 
-    # real sources
+    # real sources, and what every source offers
     from .acp.agent import AcpAgent as AcpAgent
+    from .protocol.capabilities import AgentSource as AgentSource, Capabilities as Capabilities
     from .app_server.server import CodexAppServer as CodexAppServer
     from .mcp.manager import McpServers as McpServers
     from .rollouts.rollout_replay import RolloutReplay as RolloutReplay

@@ -83,6 +83,16 @@ export function startedTurns(turns) {
   });
 }
 
+/**
+ * Which send controls the view offers: none for a source that takes no answers (a replay: its
+ * capabilities say so), which still shows the plan and the answers given.
+ * @param {{can_send?: boolean, steps: number, suggesting: boolean, proposal: boolean}} state
+ */
+export function sendControls({ can_send, steps, suggesting, proposal }) {
+  const canSend = can_send !== false;
+  return { comment: canSend, suggest: canSend && steps > 0 && !suggesting, decide: canSend && proposal };
+}
+
 export default {
   /** @param {{model: any, el: HTMLElement}} ctx */
   render({ model, el }) {
@@ -136,6 +146,9 @@ export default {
       const suggestions = model.get("suggestions") ?? [];
       const proposal = model.get("proposal") ?? {};
       const reply = model.get("last_reply") ?? {};
+      const offers = sendControls({
+        can_send: model.get("can_send"), steps: steps.length, suggesting, proposal: proposal.text !== undefined,
+      });
       root.replaceChildren();
       const { by, orphans } = commentsByStep(steps, comments);
       const list = node("ol", "cx-pa-steps");
@@ -147,7 +160,7 @@ export default {
         const open = button("Comment", "comment");
         open.setAttribute("aria-label", `Comment on step ${step.index + 1}: ${step.step}`);
         open.addEventListener("click", () => { editing = step.index; draw(); }, { signal: controller.signal });
-        row.append(open);
+        if (offers.comment) row.append(open);
         item.append(row);
         for (const c of by.get(step.index) ?? []) {
           const line = node("div", `cx-pa-comment cx-pa-${c.state}`);
@@ -174,7 +187,7 @@ export default {
         root.append(box);
       }
       const actions = node("div", "cx-pa-actions");
-      if (steps.length && !suggesting) {
+      if (offers.suggest) {
         const suggest = button("Suggest a change", "suggest");
         suggest.addEventListener("click", () => { suggesting = true; draw(); }, { signal: controller.signal });
         actions.append(suggest);
@@ -197,7 +210,7 @@ export default {
         approve.addEventListener("click", () => send(answersRequest("approve")), { signal: controller.signal });
         revise.addEventListener("click", () => { revising = true; draw(); }, { signal: controller.signal });
         reject.addEventListener("click", () => send(answersRequest("reject")), { signal: controller.signal });
-        box.append(approve, revise, reject);
+        if (offers.decide) box.append(approve, revise, reject);
         if (revising) {
           box.append(editor("What should the plan change?", "", (text) => {
             revising = false;
@@ -220,7 +233,7 @@ export default {
       root.dataset.reply = reply.id === pendingId ? reply.outcome ?? "" : "";
       root.append(status);
     };
-    const names = ["steps", "comments", "suggestions", "proposal", "decisions", "notice", "last_reply", "error", "turns"];
+    const names = ["steps", "comments", "suggestions", "proposal", "decisions", "notice", "last_reply", "error", "turns", "can_send"];
     for (const name of names) model.on(`change:${name}`, draw);
     draw();
     return () => {

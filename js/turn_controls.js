@@ -4,7 +4,7 @@
 // Kinds come from protocol.json, the one definition the kernel validates against.
 import { CONTROLS_TO_KERNEL, TURN_STATUS_LABELS, newRequestId } from "./protocol.js";
 
-/** @typedef {{status: string, stoppable: boolean, last_stop: {id?: string, outcome?: string}, error: string}} ControlsState */
+/** @typedef {{status: string, stoppable: boolean, can_stop?: boolean, last_stop: {id?: string, outcome?: string}, error: string}} ControlsState */
 /** @typedef {{context_used?: number, context_window?: number, turn?: number, total?: number}} Usage */
 
 /** @param {number} n */
@@ -62,6 +62,8 @@ export function controlsView(state, pendingId) {
     label: `Turn: ${TURN_STATUS_LABELS[state.status] ?? state.status}`,
     status: state.status,
     stopDisabled: !state.stoppable || waiting,
+    // a source that cannot stop a turn (a replay) offers no Stop (its capabilities say so)
+    stopHidden: state.can_stop === false,
     note,
   };
 }
@@ -115,6 +117,7 @@ export default {
       const view = controlsView({
         status: model.get("status"),
         stoppable: model.get("stoppable"),
+        can_stop: model.get("can_stop"),
         last_stop: model.get("last_stop") ?? {},
         error: model.get("error"),
       }, pendingId);
@@ -122,6 +125,7 @@ export default {
       root.dataset.status = view.status;
       root.setAttribute("aria-busy", view.status === "running" ? "true" : "false");
       button.disabled = view.stopDisabled;
+      button.hidden = view.stopHidden;
       note.textContent = view.note;
       const figures = usageView(model.get("usage") ?? {});
       usage.hidden = figures.text === "";
@@ -138,7 +142,7 @@ export default {
       draw();
       model.send(request);
     }, { signal: controller.signal });
-    const traits = ["status", "stoppable", "last_stop", "usage", "error"];
+    const traits = ["status", "stoppable", "can_stop", "last_stop", "usage", "error"];
     for (const name of traits) model.on(`change:${name}`, draw);
     draw();
     return () => {

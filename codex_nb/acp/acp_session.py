@@ -6,7 +6,8 @@ checklist, the prompts widget and the Stop control work on it unchanged. ``promp
 runs ``session/prompt`` as a background task and returns an ``AcpTurnHandle`` at
 once (the cell that owns a widget must never block); ``interrupt()`` sends
 ``session/cancel`` and, if the agent does not stop within ``cancel_grace`` seconds,
-ends the turn locally.
+ends the turn locally. ``capabilities`` says what the agent offered (``cx.AgentSource``); an ACP
+agent has no steering, so ``send_during_turn`` queues the person's words as the next prompt.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
 from .._start_gate import StartGate
 from .._interrupt import await_interruptibly
+from ..errors import TurnError
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..events.turn_log import TurnEventLog
@@ -34,6 +36,7 @@ from ..events.observers import Observers, observer_name
 from ..frontend.answer_policy import ask_and_wait, route
 from ..frontend.elicitation import ContentError
 from ..frontend.requests import FrontendRequests, Outcome, RequestKind
+from ..protocol.capabilities import Capabilities, SessionVerb, Sent
 from ..protocol.events import (
     AgentMessage,
     ErrorEvent,
@@ -167,7 +170,7 @@ class AcpTurnHandle:
 
 class AcpSession(BusEventSource):
     """An ACP session; implements the event-source protocol (``thread_id``, ``subscribe``,
-    ``latest_plan``, ``interrupt``, ``frontend_requests``)."""
+    ``latest_plan``, ``interrupt``, ``frontend_requests``) and ``cx.AgentSource``."""
 
     def __init__(self, agent: AgentPort, session_id: str, cwd: str, *, response: Any = None) -> None:
         self.agent = agent
@@ -203,6 +206,9 @@ class AcpSession(BusEventSource):
         self.token_usage: TokenUsage | None = None
         """This session's token usage: the sum of its prompts' reported usage (None before any)."""
         self._active: AcpTurnHandle | None = None
+        self._queued: list[str] = []
+        """What ``send_during_turn`` queued during the running prompt (sent when it ends)."""
+        self._queued_turn: asyncio.Future[AcpTurnHandle] | None = None
         self._start_gate = StartGate()
         self.closed = False
         self._lifecycle_observers: Observers[LifecycleRecord] = Observers(
@@ -250,6 +256,72 @@ class AcpSession(BusEventSource):
         a widget made after a prompt ended must not show it as running)."""
         active = self._active
         return active if active is not None and not active.done() else None
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What this agent offers (``cx.Capabilities``), from what it said in ``initialize`` (images,
+        saved sessions) and ``session/new`` (its options and modes, as it last reported them): no
+        steering (a message during a prompt is queued), no model to bring, Plan mode as an option."""
+        caps = getattr(self.agent.info, "agent_capabilities", None)
+        sessions = getattr(caps, "session_capabilities", None)
+        verbs: list[SessionVerb] = []
+        if getattr(sessions, "list", None) is not None:
+            verbs.append("list")
+        if getattr(caps, "load_session", False):
+            verbs.append("load")
+        if getattr(sessions, "resume", None) is not None:
+            verbs.append("resume")
+        if getattr(sessions, "fork", None) is not None:
+            verbs.append("fork")
+        modes = getattr(self._response, "modes", None)
+        takes_images = bool(getattr(getattr(caps, "prompt_capabilities", None), "image", False))
+        return Capabilities(
+            agent="the ACP agent",
+            runs_turns=True,
+            mid_turn="queue",
+            modes=("default",),
+            agent_modes=tuple(str(m.id) for m in getattr(modes, "available_modes", None) or ()),
+            options=tuple(self._options),
+            answers=True,
+            interrupt=True,
+            images="content_blocks" if takes_images else "none",
+            sessions=tuple(verbs),
+            usage=True,
+            tool_lifecycle=True,
+            plan_notification="session/update (plan)",
+            no_plan_line="the ACP agent sent no plan update",
+        )
+
+    def send_during_turn(self, text: str) -> Sent:
+        """Queue ``text`` for the running prompt's end (``cx.AgentSource``'s verb): ACP has no
+        steering, so what is queued while a prompt runs is sent as the next prompt, joined by blank
+        lines, once it ends. ``Sent.next_turn`` is done with that prompt's handle (or the error that
+        kept it from starting). Raises ``TurnError`` when no prompt runs (send a prompt instead)."""
+        if not isinstance(text, str):
+            raise TurnError(f"send_during_turn() takes the person's text (str), got {type(text).__name__}")
+        active = self.active_turn
+        if active is None:
+            raise TurnError(
+                f"no prompt is running in ACP session {self.session_id}, so there is nothing to add to; "
+                "send it as a prompt (session.prompt(text))"
+            )
+        if self._queued_turn is None or self._queued_turn.done():
+            self._queued_turn = active.task.get_loop().create_future()
+            active.task.add_done_callback(lambda _task: self._send_queued())
+        self._queued.append(text)
+        return Sent(how="queued", turn_id=None, next_turn=self._queued_turn)
+
+    def _send_queued(self) -> None:
+        """The prompt ended: send what was queued during it as the next prompt, once."""
+        queued, self._queued = self._queued, []
+        waiter, self._queued_turn = self._queued_turn, None
+        if waiter is None or waiter.done():
+            return
+        try:
+            waiter.set_result(self.prompt("\n\n".join(queued)))
+        except Exception as err:  # noqa: BLE001 - the waiter says why the queued words were not sent
+            waiter.set_exception(err)
+            waiter.exception()  # read here: a caller that stopped waiting must not leave it unretrieved
 
     def interrupt(self) -> bool:
         """Cancel the running prompt (``session/cancel``); False if none runs. Any thread."""
@@ -451,9 +523,6 @@ class AcpSession(BusEventSource):
         if said:
             self.emit(UserMessage(message=said))
         return handle
-
-    needs_model = False
-    """An ACP agent brings its own model (for ``%%codex --source``)."""
 
     def start_turn(
         self,

@@ -17,6 +17,8 @@ class AgentPort(Protocol):
     elicitation: bool
     form_elicitation: bool
     sessions: dict[str, Any]
+    info: Any
+    """The agent's ``initialize`` response (None before it answered)."""
 
     def _connection(self) -> Any: ...
 

@@ -1,7 +1,8 @@
 """``CodexThread``: one real Codex thread as a codex_nb event source.
 
 It implements what the widgets need (``thread_id``, ``subscribe``, ``latest_plan``,
-``interrupt``, ``frontend_requests``, ``active_turn``), reusing codex_nb's ``EventBus``
+``interrupt``, ``frontend_requests``, ``active_turn``) and the person's verbs of
+``cx.AgentSource`` (``capabilities``, ``start_turn``, ``send_during_turn``), reusing codex_nb's ``EventBus``
 and ``FrontendRequests``, so ``PlanChecklist``, ``TurnControls`` and ``PromptsWidget``
 work on it unchanged. Turns start in the background like ``Session.start_turn``.
 """
@@ -18,6 +19,7 @@ from typing import Any, Protocol
 from .._start_gate import StartGate
 from .._interrupt import await_interruptibly
 from ..errors import TurnError
+from ..protocol.capabilities import Capabilities, Sent
 from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, UserMessage, WarningEvent
 from ..protocol.model_stream import TokenCount, TokenUsage
 from ..protocol.turn_diff import TurnDiff
@@ -155,11 +157,25 @@ class AppServerTurnHandle:
         return f"<AppServerTurnHandle {self.turn_id or '(starting)'} {'done' if self.done() else 'running'}>"
 
 
+CODEX_CAPABILITIES = Capabilities(
+    agent="Codex",
+    runs_turns=True,
+    mid_turn="steer",
+    turn_ids="later",
+    modes=MODES,
+    answers=True,
+    interrupt=True,
+    images="input_items",
+    usage=True,
+    plan_notification="turn/plan/updated",
+    no_plan_line="Codex sent no turn/plan/updated",
+)
+"""What a real Codex thread offers: ``turn/steer``, Plan mode, questions and approvals, images, Stop;
+it samples its own model, and a turn's id comes with Codex's answer to ``turn/start``."""
+
+
 class CodexThread(BusEventSource):
     """A thread of a running ``CodexAppServer``; make it with ``server.start_thread()``."""
-
-    needs_model = False
-    """The real Codex samples its own model (``%%codex --source`` reads this)."""
 
     def __init__(self, server: _Server, info: dict[str, Any]) -> None:
         thread = info["thread"]
@@ -212,6 +228,25 @@ class CodexThread(BusEventSource):
         ``start_turn`` raises ``TurnError`` while this is set."""
         active = self._active
         return active if active is not None and not active.done() else None
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What the real Codex offers (``cx.Capabilities``; the same for every thread)."""
+        return CODEX_CAPABILITIES
+
+    def send_during_turn(self, text: str) -> Sent:
+        """Steer ``text`` into the running turn with ``turn/steer`` (``cx.AgentSource``'s verb); call it
+        on the server's loop. ``Sent.accepted`` is done when Codex accepted it (it raises if Codex
+        refused, e.g. because the turn ended first). Raises ``TurnError`` when no turn runs."""
+        active = self.active_turn
+        if active is None:
+            raise TurnError(
+                "no turn is running on this thread, so there is nothing to steer; start one with "
+                "thread.start_turn(text)"
+            )
+        if not isinstance(text, str):
+            raise TurnError(f"send_during_turn() takes the user's text (str), got {type(text).__name__}")
+        return Sent(how="steered", turn_id=active.turn_id or None, accepted=asyncio.ensure_future(active.steer(text)))
 
     def interrupt(self) -> bool:
         """Stop the running turn with ``turn/interrupt``, as the Stop button does; False if no turn

@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..protocol.capabilities import Capabilities
 from .image_bytes import MAX_IMAGE_BYTES, ImageRefused, check, data_url, from_base64, too_large
 from .value_summary import safe_str, summarize
 
@@ -333,17 +334,17 @@ def _as_text(a: Attachment) -> Attachment:
     return Attachment(kind="variable", label=a.label, text=a.text, truncated=a.truncated)
 
 
-def turn_input(source: Any, kind: str, message: str, found: Attachments) -> tuple[Any, dict[str, Any]]:
-    """``(text_or_blocks, start_turn options)`` for ``source`` of ``kind`` (``app_server``, ``acp``,
-    ``session``): images as the agent takes them, else described in text (and said in ``notes``).
+def turn_input(capabilities: Capabilities, message: str, found: Attachments) -> tuple[Any, dict[str, Any]]:
+    """``(text_or_blocks, start_turn options)`` for a source offering ``capabilities``: images as it
+    takes them (``capabilities.images``), else described in text (and said in ``notes``).
     Every cap of ``bounded`` is enforced here again, where the prompt is built, whatever assembled
     ``found`` (``ContextError`` past ``MAX_CELLS`` cells or ``MAX_TOTAL`` characters)."""
     images = bounded(found).images
-    if kind == "app_server" and images:
+    if capabilities.images == "input_items" and images:
         text = found.prompt(message, images=True)
         items = [{"type": "text", "text": text}] + [{"type": "image", "url": a.image} for a in images]
         return text, {"input": items}
-    if kind == "acp" and images and _acp_takes_images(source):
+    if capabilities.images == "content_blocks" and images:
         text = found.prompt(message, images=True)
         blocks: list[dict[str, Any]] = [{"type": "text", "text": text}]
         for a in images:  # ACP wants the image's own type: a cell's output may be a JPEG
@@ -352,12 +353,5 @@ def turn_input(source: Any, kind: str, message: str, found: Attachments) -> tupl
             blocks.append({"type": "image", "mimeType": mime, "data": data})
         return blocks, {}
     if images:
-        who = "codex_nb's runtime" if kind == "session" else "this agent"
-        found.notes.append(f"{who} takes no images here: each image was sent as its text description")
+        found.notes.append(f"{capabilities.agent} takes no images here: each image was sent as its text description")
     return found.prompt(message, images=False), {}
-
-
-def _acp_takes_images(source: Any) -> bool:
-    info = getattr(getattr(source, "agent", None), "info", None)
-    caps = getattr(getattr(info, "agent_capabilities", None), "prompt_capabilities", None)
-    return bool(getattr(caps, "image", False))

@@ -25,7 +25,8 @@ from ..errors import CodexNbError
 from ..config.hooks import HooksConfig, parse_hooks_json, parse_hooks_table, parse_hooks_toml
 from .context import Attachments, ContextError, bounded, collect
 from .magic_files import read_text_file
-from .sources import SourceError, needs_model
+from ..protocol.capabilities import capabilities_of
+from .sources import SourceError
 from .state import KernelAgent
 
 if TYPE_CHECKING:
@@ -235,7 +236,7 @@ class CodexMagics(Magics):
         source = self._select(args)
         if args.out is not None and not args.out.isidentifier():
             raise UsageError(f"--out {args.out!r}: give a Python variable name")
-        if args.model is not None and needs_model(source):
+        if args.model is not None and capabilities_of(source).needs_model:
             self._model_variable(args.model)
         found = None
         if args.cells or args.outputs or args.vars:
@@ -337,7 +338,11 @@ class CodexMagics(Magics):
         """Show the current session's plan with Comment, Suggest a change and Approve/Revise/Reject
         controls. A turn an answer starts uses the default model (%codex_config --model NAME)."""
         source = self._select(args)
-        model = self.agent.model_for(None) if needs_model(source) and self.agent.settings.default_model else None
+        model = (
+            self.agent.model_for(None)
+            if capabilities_of(source).needs_model and self.agent.settings.default_model
+            else None
+        )
         display(self.agent.keep(plan_answers_widget(source, model)))
 
     # -- %codex_stop -----------------------------------------------------------------
@@ -428,7 +433,7 @@ class CodexMagics(Magics):
 
     def _default_model(self) -> str:
         name = self.agent.settings.default_model
-        if not needs_model(self.agent.source()):
+        if not capabilities_of(self.agent.source()).needs_model:
             return "(not used: this source brings its own model)"
         if not name:
             return "(none: each %%codex cell needs --model VAR, or set one with %codex_config --model VAR)"
@@ -451,7 +456,7 @@ class CodexMagics(Magics):
     def codex_hooks(self, args: Any, _cell: None) -> None:
         """List the current session's hooks and their trust state (load and trust them too)."""
         session = self._select(args)
-        if not hasattr(session, "hook_engine"):
+        if not capabilities_of(session).hooks:
             raise UsageError(f"session {self.agent.current} ({type(session).__name__}) runs its hooks elsewhere")
         if args.load:
             session.hook_engine.add_config(_hooks_file(Path(args.load)))
@@ -485,7 +490,7 @@ class CodexMagics(Magics):
     def codex_tools(self, args: Any, _cell: None) -> None:
         """The tool plan one sampling step of the current session would see, in model order."""
         session = self._select(args)
-        if not hasattr(session, "tool_plan"):
+        if not capabilities_of(session).tool_plan:
             raise UsageError(f"session {self.agent.current} ({type(session).__name__}) plans its tools elsewhere")
         plan = session.tool_plan(mode=args.mode)
         rows = [("tool", "kind", "exposure")]

@@ -10,11 +10,10 @@ all when it already has the shape below:
   ``cx.ResponsesModel``...). A plain list of scripted responses becomes a *fresh*
   ``cx.ScriptedModel`` on every run, so re-running a cell replays its script; a
   zero-argument factory is called once per run.
-* a **turn source** is an event source that runs turns itself: ``thread_id``,
-  ``subscribe(fn)``, ``interrupt()`` and ``start_turn(text, ...)`` returning an awaitable
-  handle. ``cx.Session`` is one (it needs a model); a real Codex thread or an ACP session
-  brings its own model (its ``start_turn`` has no ``model`` parameter, or it says
-  ``needs_model = False``).
+* a **turn source** is a ``cx.AgentSource`` whose ``capabilities`` say it runs turns:
+  ``start_turn(text, ...)`` returns an awaitable handle. ``cx.Session`` is one (its
+  ``capabilities.needs_model`` is True: a cell names its model); a real Codex thread or an ACP
+  session brings its own model.
 """
 
 from __future__ import annotations
@@ -23,8 +22,9 @@ import asyncio
 import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeGuard
+from typing import Any, TypeGuard
 
+from ..protocol.capabilities import AgentSource, capabilities_of
 from ..runtime.models import ScriptedModel
 
 
@@ -58,28 +58,8 @@ def _is_factory(value: object) -> TypeGuard[Callable[[], object]]:
 
 
 def is_turn_source(value: object) -> bool:
-    return all(callable(getattr(value, name, None)) for name in ("start_turn", "subscribe", "interrupt")) and hasattr(
-        value, "thread_id"
-    )
-
-
-class _StartsTurns(Protocol):
-    """What ``needs_model`` reads: a turn source's ``start_turn`` (see ``is_turn_source``)."""
-
-    start_turn: Callable[..., Any]
-
-
-def needs_model(source: _StartsTurns) -> bool:
-    """Whether ``source.start_turn`` takes ``model=`` (a ``cx.Session`` does; real agents do not).
-
-    A ``needs_model`` attribute decides; otherwise the signature of ``start_turn`` does."""
-    explicit = getattr(source, "needs_model", None)
-    if explicit is not None:
-        return bool(explicit)
-    try:
-        return "model" in inspect.signature(source.start_turn).parameters
-    except (TypeError, ValueError):
-        return True
+    """A source that runs turns: its ``capabilities`` (``cx.Capabilities``) say ``runs_turns``."""
+    return isinstance(value, AgentSource) and capabilities_of(value).runs_turns
 
 
 def turn_task(handle: object) -> asyncio.Future[Any]:
@@ -158,6 +138,6 @@ class SourceRegistry:
             if adapter.accepts(value):
                 return adapter.adapt(value)
         raise SourceError(
-            f"--source {label}: {type(value).__name__} cannot run turns; use a cx.Session or "
-            f"another event source with thread_id, subscribe(), interrupt() and start_turn()"
+            f"--source {label}: {type(value).__name__} cannot run turns; use a cx.Session, a Codex thread, "
+            f"an ACP session, or another cx.AgentSource whose capabilities say runs_turns"
         )

@@ -25,7 +25,8 @@ from traitlets.config import Configurable
 
 from ..config import Config
 from ..runtime.session import Session
-from .sources import SourceError, SourceRegistry, needs_model, turn_task
+from ..protocol.capabilities import capabilities_of
+from .sources import SourceError, SourceRegistry, turn_task
 
 if TYPE_CHECKING:
     from .context import Attachments
@@ -145,7 +146,7 @@ class KernelAgent:
         """A new current extension-owned session with ``config`` (the old one is closed)."""
         name = self.current if self.current in self.sessions else DEFAULT_SESSION
         old = self.sessions[name]
-        if getattr(old, "active_turn", None) is not None:
+        if old.active_turn is not None:
             raise SourceError(
                 f"a turn is running on session {name!r}; stop it (%codex_stop) before loading a new config"
             )
@@ -170,7 +171,8 @@ class KernelAgent:
         ``SourceError`` while a turn runs on that source, for ``--model`` given to a source that brings
         its own model, or for ``--option`` given to a source that offers no options."""
         source = self.source()
-        if getattr(source, "active_turn", None) is not None:
+        capabilities = capabilities_of(source)
+        if source.active_turn is not None:
             raise SourceError(
                 f"a turn is still running on session {self.current}; wait for it, stop it "
                 f"(%codex_stop or its Stop button), or run this one on another thread with "
@@ -178,13 +180,13 @@ class KernelAgent:
             )
         options: dict[str, Any] = {"mode": mode}
         if agent_options:
-            if not callable(getattr(source, "set_option", None)):
+            if not capabilities.options:
                 raise SourceError(
                     f"--option: {self.current} ({type(source).__name__}) offers no agent options; they are "
                     f"an ACP session's (session.options): drop --option (--mode plan is Plan mode here)"
                 )
             options["options"] = agent_options
-        if needs_model(source):
+        if capabilities.needs_model:
             options["model"] = self.model_for(model)
         elif model is not None:
             raise SourceError(
@@ -193,10 +195,9 @@ class KernelAgent:
             )
         prompt: Any = text
         if attachments is not None and attachments.items:  # in the form this source takes (images or text)
-            from ..timeline.recorder import source_kind  # loaded by the first turn with attachments
-            from .context import turn_input
+            from .context import turn_input  # loaded by the first turn with attachments
 
-            prompt, extra = turn_input(source, str(source_kind(source)), text, attachments)
+            prompt, extra = turn_input(capabilities, text, attachments)
             options.update(extra)
         handle = source.start_turn(prompt, **options)
         running = RunningTurn(label=self.current, source=source, handle=handle, task=turn_task(handle))

@@ -17,6 +17,7 @@ from typing import Any
 
 import ipywidgets
 
+from ..protocol.capabilities import capabilities_of
 from ..widgets.checklist import PlanChecklist
 from ..widgets.final_state import FinalStateFallback
 from ..widgets.prompts import PromptsWidget
@@ -61,7 +62,7 @@ class TurnView(FinalStateFallback, ipywidgets.VBox):
         # the new turn had already finished it
         self.checklist = PlanChecklist(source, only_active_turn=turn)
         self.transcript = Transcript(source) if turn else None
-        self.prompts = PromptsWidget(source) if turn and hasattr(source, "frontend_requests") else None
+        self.prompts = PromptsWidget(source) if turn and capabilities_of(source).answers else None
         # empty while the turn runs (the controls say "running"), so no saved or lagging view of
         # it can say "running" beside a finished turn
         self.outcome = ipywidgets.Label(value="")

@@ -135,9 +135,10 @@ class McpServers:
         def warn(server: str, message: str) -> None:
             session.bus.emit(WarningEvent(message=message), id=f"mcp:{server}")
 
+        from ..protocol.capabilities import capabilities_of
         from .mcp_elicitation import Elicitor
 
-        elicitor = Elicitor(session) if getattr(session, "frontend_requests", None) is not None else None
+        elicitor = Elicitor(session) if capabilities_of(session).answers else None
         return cls(
             session.registry, servers, tool_search=tool_search, on_status=report, on_warning=warn, elicitor=elicitor
         )

@@ -18,6 +18,7 @@ from typing import Any
 from ..frontend.answer_policy import ask_and_wait
 from ..frontend.elicitation import UnsupportedSchema, event_from_params
 from ..frontend.requests import Outcome, RequestKind
+from ..protocol.capabilities import capabilities_of
 from ..protocol.events import WarningEvent
 
 log = logging.getLogger("codex_nb.mcp.elicitation")
@@ -38,8 +39,8 @@ class Elicitor:
         return callback
 
     def _turn_id(self) -> str:
-        active = getattr(self.session, "active_turn", None)
-        return getattr(active, "turn_id", "") if active is not None else ""
+        active = self.session.active_turn if capabilities_of(self.session).runs_turns else None
+        return active.turn_id if active is not None else ""
 
     def _emit(self, msg: Any, turn_id: str) -> None:
         self.session.bus.emit(msg, id=turn_id or self.session.thread_id, turn_id=turn_id or None)

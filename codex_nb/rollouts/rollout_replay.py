@@ -15,12 +15,13 @@ import itertools
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from ..errors import CodexNbError
+from ..errors import CodexNbError, TurnError
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..frontend.requests import FrontendRequests
+from ..protocol.capabilities import Capabilities
 from ..protocol.events import (
     AgentMessage,
     ErrorEvent,
@@ -68,6 +69,10 @@ def _user_text(item: dict[str, Any]) -> str | None:
     return None if not text or text.startswith(("<", "# AGENTS.md")) else text
 
 
+REPLAY_CAPABILITIES = Capabilities(agent="a saved session", replay=True)
+"""A replay offers its saved events only: no turn, no answers, no Stop."""
+
+
 class RolloutReplay(BusEventSource):
     """An event source over a rollout's plan snapshots (nothing is running: no interrupt)."""
 
@@ -87,6 +92,27 @@ class RolloutReplay(BusEventSource):
     def interrupt(self) -> bool:
         """Always False: a replay runs no turn, so there is nothing to stop."""
         return False
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What a replay offers (``cx.Capabilities``): its saved events, nothing to send or stop."""
+        return REPLAY_CAPABILITIES
+
+    @property
+    def active_turn(self) -> None:
+        """Always None: a replay runs no turn."""
+        return None
+
+    def start_turn(self, text: Any, **_options: Any) -> NoReturn:
+        """A replay runs no turn: raises ``TurnError`` (``capabilities.runs_turns`` is False)."""
+        raise TurnError(
+            f"{self.rollout.path.name} is a saved session played back; it runs no turn: resume it in Codex "
+            "(codex resume) or start a cx.Session to continue"
+        )
+
+    def send_during_turn(self, text: str) -> NoReturn:
+        """A replay runs no turn: raises ``TurnError`` (``capabilities.mid_turn`` is ``none``)."""
+        self.start_turn(text)
 
     def seek(self, index: int) -> Event:
         """Show snapshot ``index`` (negative counts from the end)."""

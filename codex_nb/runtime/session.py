@@ -31,6 +31,7 @@ from ..events.turn_log import TurnEventLog
 from ..frontend.requests import FrontendRequests
 from ..hooks.engine import HookEngine
 from ..hooks.session_api import SessionHooksMixin
+from ..protocol.capabilities import Capabilities, Sent
 from ..protocol.ids import random_uuid
 from ..protocol.events import Event
 from ..protocol.model import Model
@@ -173,6 +174,15 @@ class TurnHandle:
             )
         self.turn.pending_input.push(text)
 
+    def unread_input(self) -> bool:
+        """True while input steered into this turn waits to be read (the next model request takes it)."""
+        return self.turn.pending_input.pending
+
+    def take_unread_input(self) -> list[str]:
+        """Take the steered input this turn never read (it ended first), oldest first: the caller
+        sends it as the next turn (``Capabilities.hands_back_unread``)."""
+        return self.turn.pending_input.drain()
+
     def __await__(self) -> Generator[Any, None, TurnResult]:
         if self.task.done():
             return self.task.__await__()
@@ -194,10 +204,27 @@ def _session_servers(session: Session) -> McpServers | None:
     return session_servers(session)
 
 
+SESSION_CAPABILITIES = Capabilities(
+    agent="codex_nb's runtime",
+    runs_turns=True,
+    mid_turn="steer",
+    hands_back_unread=True,
+    needs_model=True,
+    modes=("default", "plan"),
+    answers=True,
+    interrupt=True,
+    usage=True,
+    tool_lifecycle=True,
+    tool_plan=True,
+    hooks=True,
+)
+"""What every ``cx.Session`` offers (its tools and config decide the rest)."""
+
+
 class Session(BusEventSource, SessionHooksMixin):
     """One conversation thread: the composition root of its registry, bus, hooks, history and turns.
 
-    Implements ``events.source.EventSource``. Use it as ``async with cx.Session() as s:``
+    Implements ``events.source.EventSource`` and ``cx.AgentSource``. Use it as ``async with cx.Session() as s:``
     or call ``await s.aclose()`` to end command hooks, Code Mode cells, pending
     frontend requests and the active turn. ``run_turn`` runs a turn to its end; in a notebook,
     ``start_turn`` returns a handle at once and the turn runs in the background while the widgets
@@ -539,7 +566,13 @@ class Session(BusEventSource, SessionHooksMixin):
         return await self.start_turn(user_text, model=model, mode=mode)
 
     def steer(self, text: str) -> None:
-        """Add user input to the running turn (see ``TurnHandle.steer``)."""
+        """Add user input to the running turn (see ``TurnHandle.steer``; ``send_during_turn`` is the
+        same, under the name every source shares)."""
+        self.send_during_turn(text)
+
+    def send_during_turn(self, text: str) -> Sent:
+        """Steer ``text`` into the running turn (``cx.AgentSource``'s verb; see ``TurnHandle.steer``):
+        the turn's next model request reads it. Raises ``TurnError`` when no turn runs or it has ended."""
         active = self.active_turn
         if active is None:
             raise TurnError(
@@ -547,6 +580,13 @@ class Session(BusEventSource, SessionHooksMixin):
                 "session.start_turn(text, model=...)"
             )
         active.steer(text)
+        return Sent(how="steered", turn_id=active.turn_id)
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What codex_nb's runtime offers (``cx.Capabilities``): it steers, needs a model to start a
+        turn, runs Plan mode, asks questions and approvals, reports its tools and usage."""
+        return SESSION_CAPABILITIES
 
     def interrupt(self, reason: str = "interrupted") -> bool:
         """Interrupt the running turn, if any (the Stop control calls this).

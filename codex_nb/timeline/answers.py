@@ -5,6 +5,9 @@ lets a person comment on a step, suggest a change to the plan, and approve, revi
 proposed plan of Plan mode, from Python (notebooks, tests, headless runs) and from the widget that
 sits on it. Each answer reaches the agent the way that agent takes input:
 
+How is read from the source's ``capabilities`` (``cx.Capabilities.mid_turn``) and done with its
+``send_during_turn``, never from what kind of source it is:
+
 * codex_nb's runtime (``cx.Session``): steered into the running turn (``TurnHandle.steer``), so the
   next model request carries it; input the turn never read (it ended first) starts the next turn,
   so nothing is lost and nothing is sent twice;
@@ -37,6 +40,7 @@ from typing import Any
 from ..errors import TurnError
 from ..events.observers import Observers
 from ..events.source import EventSource
+from ..protocol.capabilities import Capabilities, Sent, capabilities_of
 from ..protocol.events import Event
 from ..protocol.wire import well_formed
 from .answer_records import (
@@ -49,7 +53,7 @@ from .answer_records import (
     answer_data,
 )
 from .diff import diff_plans
-from .records import PlanProposal, PlanStep, SourceKind
+from .records import PlanProposal, PlanStep
 from .recorder import PlanTimeline
 from .suggestions import suggestion_diff, verdict
 
@@ -64,9 +68,8 @@ MAX_STEPS = 200
 IMPLEMENT_MESSAGE = "Implement the plan."
 """What Codex's TUI sends, in Default mode, when a person accepts a proposed plan (the pinned
 binary's ``PLAN_IMPLEMENTATION_CODING_MESSAGE``)."""
-ACP_QUEUED = (
-    "this ACP agent takes no input while a turn runs: your {what} will be sent as the next prompt when the turn ends"
-)
+QUEUED = "{agent} takes no input while a turn runs: your {what} will be sent as the next prompt when the turn ends"
+"""What ``notices`` says when the source queued an answer for the running turn's end (an ACP agent)."""
 
 
 def _text(value: object, what: str, limit: int = MAX_COMMENT) -> str:
@@ -118,6 +121,7 @@ class PlanAnswers:
         self.timeline = timeline if timeline is not None else PlanTimeline(source)
         self._own_timeline = timeline is None
         self.kind = self.timeline.source_kind
+        """The source's kind, as the timeline's records say it (a label: what is done reads ``capabilities``)."""
         self.model = model
         self.who = who
         self._clock = clock
@@ -130,8 +134,8 @@ class PlanAnswers:
         """Steered answers the agent has not read yet, by id -> the text sent."""
         self._snapshots: dict[str, tuple[str, ...]] = {}
         """The agent's steps when each comment was given (what its next snapshot is compared with)."""
-        self._queued: list[tuple[str, str]] = []
-        """ACP: (id, text) waiting for the running turn to end."""
+        self._batches: dict[asyncio.Future[Any], list[str]] = {}
+        """Answers the source queued for its running turn's end, by the future of the turn that sends them."""
         self._tasks: set[asyncio.Future[Any]] = set()
         self._watched: set[int] = set()
         self.turns: list[Any] = []
@@ -144,6 +148,11 @@ class PlanAnswers:
         self._unreport = self.timeline.add_answers(lambda: self.answers)
 
     # -- reading --------------------------------------------------------------------------------
+    @property
+    def capabilities(self) -> Capabilities:
+        """What the source offers (``cx.Capabilities``): how an answer reaches it is read from here."""
+        return capabilities_of(self.source)
+
     @property
     def steps(self) -> tuple[str, ...]:
         """The agent's current steps (texts of its newest snapshot), what a comment refers to."""
@@ -283,36 +292,46 @@ class PlanAnswers:
     def _send(self, record: AnswerRecord, message: str, what: str) -> Any:
         with self._lock:
             self._put(record)
-            active = getattr(self.source, "active_turn", None)
-            if active is None:
-                self._start(record.id, message, "default")
-            elif self.kind is SourceKind.SESSION:
-                self._steer_session(active, record.id, message)
-            elif self.kind is SourceKind.APP_SERVER:
-                self._spawn(self._steer_app_server(active, record.id, message))
-            elif self.kind is SourceKind.ACP:
-                self._queue(active, record.id, message, what)
-            else:
-                self._update(record.id, delivery="failed", error=f"a {self.kind} source takes no answers")
+            caps = self.capabilities
+            active = self.source.active_turn if caps.runs_turns else None
+            if not caps.runs_turns:
+                self._update(record.id, delivery="failed", error=f"{caps.agent} takes no answers")
                 raise PlanAnswerError(
-                    f"{type(self.source).__name__} takes no answers: use a cx.Session, a CodexThread or an AcpSession"
+                    f"{type(self.source).__name__} takes no answers ({caps.agent} runs no turn): "
+                    "use a cx.Session, a CodexThread or an AcpSession"
                 )
+            if active is None or caps.mid_turn == "none":
+                self._start(record.id, message, "default")
+            else:
+                self._during_turn(active, record.id, message, what)
         return self._get(record.id)
 
-    def _steer_session(self, handle: Any, record_id: str, message: str) -> None:
+    def _during_turn(self, handle: Any, record_id: str, message: str, what: str) -> None:
+        """Give the running turn the answer, as the source can (``send_during_turn``)."""
         try:
-            handle.steer(message)
+            sent = self.source.send_during_turn(message)
         except TurnError:  # it ended a moment ago: the answer starts the next turn
             self._after(handle, lambda: self._start(record_id, message, "default"))
             return
+        if sent.how == "queued":
+            self._queued(record_id, sent, what)
+            return
+        # expected before it is accepted: Codex may report the input recorded before it answers turn/steer
         self._unseen[record_id] = message
-        self._update(record_id, delivery="steered", turn_id=handle.turn_id, state="sent")
+        if sent.accepted is None:
+            self._steered(record_id, sent.turn_id or handle.turn_id, handle)
+        else:
+            self._spawn(self._steer_accepted(handle, sent.accepted, record_id, message))
+
+    def _steered(self, record_id: str, turn_id: str | None, handle: Any) -> None:
+        self._update(record_id, delivery="steered", turn_id=turn_id, state="sent")
         self._waiting_for_snapshot[record_id] = len(self.timeline)
-        self._after(handle, lambda: self._leftover(handle))
+        if self.capabilities.hands_back_unread:
+            self._after(handle, lambda: self._leftover(handle))
 
     def _leftover(self, handle: Any) -> None:
         """Input steered into a turn that ended before reading it starts the next turn, once."""
-        left = handle.turn.pending_input.drain()
+        left = handle.take_unread_input()
         if not left:
             return
         ids = [rid for rid, text in list(self._unseen.items()) if text in left]
@@ -320,35 +339,40 @@ class PlanAnswers:
             self._unseen.pop(rid, None)
         self._start(ids[0] if len(ids) == 1 else None, "\n\n".join(left), "default", also=ids)
 
-    async def _steer_app_server(self, handle: Any, record_id: str, message: str) -> None:
-        # expected before it is sent: Codex may report the input recorded before it answers turn/steer
-        self._unseen[record_id] = message
+    async def _steer_accepted(self, handle: Any, accepted: Any, record_id: str, message: str) -> None:
         try:
-            await handle.steer(message)
+            await accepted
         except Exception as err:  # noqa: BLE001 - the turn ended first (or refused): start the next one
             self._unseen.pop(record_id, None)
             if not handle.done():
                 with contextlib.suppress(Exception):
                     await asyncio.shield(handle.task)
-            self.notices.append(f"turn/steer was refused ({err}); the answer starts the next turn instead")
+            self.notices.append(f"the steer was refused ({err}); the answer starts the next turn instead")
             self._start(record_id, message, "default")
             return
-        self._update(record_id, delivery="steered", turn_id=handle.turn_id, state="sent")
-        self._waiting_for_snapshot[record_id] = len(self.timeline)
+        self._steered(record_id, handle.turn_id, handle)
 
-    def _queue(self, handle: Any, record_id: str, message: str, what: str) -> None:
-        self.notices.append(ACP_QUEUED.format(what=what))
-        first = not self._queued
-        self._queued.append((record_id, message))
+    def _queued(self, record_id: str, sent: Sent, what: str) -> None:
+        """The source holds the answer for the running turn's end; it goes in the next prompt."""
+        self.notices.append(QUEUED.format(agent=self.capabilities.agent, what=what))
         self._update(record_id, delivery="queued")
-        if first:
-            self._after(handle, self._flush_queue)
+        waiter = sent.next_turn
+        if waiter is None:
+            return
+        if waiter not in self._batches:
+            self._batches[waiter] = []
+            waiter.add_done_callback(self._queue_sent)
+        self._batches[waiter].append(record_id)
 
-    def _flush_queue(self) -> None:
-        queued, self._queued = self._queued, []
-        if queued:
-            ids = [rid for rid, _ in queued]
-            self._start(None, "\n\n".join(text for _, text in queued), "default", also=ids, delivery="queued")
+    def _queue_sent(self, waiter: asyncio.Future[Any]) -> None:
+        ids = self._batches.pop(waiter, [])
+        err = waiter.exception() if not waiter.cancelled() else asyncio.CancelledError("the queue was dropped")
+        if err is not None:
+            for rid in ids:
+                self._update(rid, delivery="failed", error=str(err))
+            self.notices.append(f"could not send after the turn ended: {err}")
+            return
+        self._started(waiter.result(), ids, "queued")
 
     def _start(
         self,
@@ -361,7 +385,7 @@ class PlanAnswers:
     ) -> None:
         ids = [i for i in [record_id, *also] if i is not None]
         try:
-            if self.kind is SourceKind.SESSION:
+            if self.capabilities.needs_model:
                 if self.model is None:
                     raise PlanAnswerError(
                         "no turn is running and this PlanAnswers has no model to start one: "
@@ -375,17 +399,21 @@ class PlanAnswers:
                 self._update(rid, delivery="failed", error=str(err))
             self.notices.append(f"could not send: {err}")
             raise
+        self._started(handle, ids, delivery)
+
+    def _started(self, handle: Any, ids: Sequence[str], delivery: Delivery) -> None:
         self.turns.append(handle)
         for rid in ids:
-            self._update(rid, delivery=delivery, state="sent", turn_id=getattr(handle, "turn_id", None) or None)
+            self._update(rid, delivery=delivery, state="sent", turn_id=handle.turn_id or None)
             self._waiting_for_snapshot[rid] = len(self.timeline)
-        if self.kind is SourceKind.APP_SERVER and not getattr(handle, "turn_id", ""):
+        if self.capabilities.turn_ids == "later" and not handle.turn_id:
             self._spawn(self._turn_id_later(handle, ids))
 
     async def _turn_id_later(self, handle: Any, ids: Sequence[str]) -> None:
+        """A source whose turn ids come later (``capabilities.turn_ids``): ``handle.started`` gives it."""
         try:
             turn_id = await asyncio.shield(handle.started)
-        except Exception as err:  # noqa: BLE001 - Codex refused turn/start: the answer never arrived
+        except Exception as err:  # noqa: BLE001 - the agent refused to start the turn: the answer never arrived
             for rid in ids:
                 self._waiting_for_snapshot.pop(rid, None)
                 self._update(rid, delivery="failed", state="pending", error=str(err))
@@ -415,7 +443,7 @@ class PlanAnswers:
         task.add_done_callback(self._tasks.discard)
 
     def _busy(self) -> bool:
-        return getattr(self.source, "active_turn", None) is not None
+        return self.capabilities.runs_turns and self.source.active_turn is not None
 
     # -- the agent answers ----------------------------------------------------------------------
     def _on_event(self, event: Event) -> None:
@@ -445,9 +473,9 @@ class PlanAnswers:
     def _seen(self, rid: str) -> bool:
         if rid not in self._unseen:
             return True
-        if self.kind is SourceKind.SESSION:
-            active = getattr(self.source, "active_turn", None)
-            if active is None or not active.turn.pending_input.pending:
+        if self.capabilities.hands_back_unread:
+            active = self.source.active_turn
+            if active is None or not active.unread_input():
                 self._unseen.pop(rid, None)  # the runtime drained it into the request before this snapshot
                 return True
         return False

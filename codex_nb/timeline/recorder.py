@@ -32,6 +32,7 @@ from typing import Any, Literal
 from ..events.observers import Observers
 from ..events.source import EventSource
 from ..events.usage_meter import UsageMeter
+from ..protocol.capabilities import capabilities_of
 from ..protocol.events import Event, PlanUpdate
 from ..protocol.turn_diff import diff_files
 from ..protocol.wire import well_formed
@@ -76,12 +77,12 @@ _KIND_BY_MODULE = (
     ("codex_nb.runtime", SourceKind.SESSION),
     ("codex_nb.runtime.session", SourceKind.SESSION),
 )
-_NOTIFICATION = {SourceKind.APP_SERVER: "turn/plan/updated", SourceKind.ACP: "session/update (plan)"}
 _CUT = "… [{} more characters]"
 
 
 def source_kind(source: object) -> SourceKind:
-    """The kind of ``source``, read from where its class (or a base class) is defined."""
+    """The kind of ``source``, read from where its class (or a base class) is defined: a label the
+    records keep (saved data); what is done with a source reads its ``capabilities`` instead."""
     for cls in type(source).__mro__:
         module = getattr(cls, "__module__", "") or ""
         for prefix, kind in _KIND_BY_MODULE:
@@ -114,6 +115,7 @@ class PlanTimeline:
             raise ValueError(f"max_revisions must be a positive int, got {max_revisions!r}")
         self.thread_id: str = source.thread_id
         self.source_kind = source_kind(source)
+        self._capabilities = capabilities_of(source)
         self.max_revisions = max_revisions
         self.dropped_oldest = 0
         """Revisions evicted because more than ``max_revisions`` arrived."""
@@ -143,13 +145,13 @@ class PlanTimeline:
         self._meter = UsageMeter(total if isinstance(total, int) else None)
         self._usage: dict[str | None, TurnUsage] = {}
         self._changes_by_turn: dict[str | None, TurnChanges] = {}
-        self._why = NoPlanTracker(source, self.source_kind, on_change=lambda _reason: self._changes.notify(None))
+        self._why = NoPlanTracker(source, on_change=lambda _reason: self._changes.notify(None))
         self._answer_sources: list[Callable[[], tuple[AnswerRecord, ...]]] = []
         self._unsubscribe: list[Callable[[], None]] = []
         self._unsubscribe.append(source.subscribe(self._on_event))
-        lifecycle = getattr(source, "on_lifecycle", None)
-        if self.source_kind is SourceKind.SESSION and callable(lifecycle):
-            self._unsubscribe.append(lifecycle(self._on_lifecycle))
+        if self._capabilities.tool_plan:  # the runtime names each update_plan call in its lifecycle
+            runtime: Any = source
+            self._unsubscribe.append(runtime.on_lifecycle(self._on_lifecycle))
         # Start from the plan published before the timeline existed (subscribed first, so a
         # newer snapshot arriving meanwhile wins by revision and this one is then refused).
         latest = getattr(source, "latest_plan", None)
@@ -362,7 +364,7 @@ class PlanTimeline:
             thread_id=event.thread_id,
             turn_id=event.turn_id,
             call_id=event.id if loaded else self._call_id(event),
-            notification=None if loaded else _NOTIFICATION.get(self.source_kind),
+            notification=None if loaded else self._capabilities.plan_notification,
             source_kind=SourceKind.ROLLOUT if loaded else self.source_kind,
             explanation=explanation,
             steps=tuple(steps),
@@ -371,7 +373,7 @@ class PlanTimeline:
         )
 
     def _call_id(self, event: Event) -> str | None:
-        if self.source_kind is SourceKind.ROLLOUT:
+        if self._capabilities.replay:
             return event.id  # a replay names each snapshot's event after its update_plan call
         calls = self._calls.get(event.turn_id)
         # The oldest running update_plan call of the turn: each call emits at most one snapshot.

@@ -15,6 +15,7 @@ turns and says which of these happened, only when the source showed it:
   showed: an ACP agent's todo-tool call (Gemini CLI's ``write_todos``, ``acp.quirks.todo_tool``)
   that carried no todos, which the line names.
 
+Which facts a source shows is read from its ``capabilities`` (``tool_plan``, ``no_plan_line``).
 Any other source, or a turn whose facts fit none of these, gets no line: no guessing.
 
 A turn that produced a plan, or a proposed plan (Plan mode), has no line.
@@ -30,14 +31,13 @@ from typing import Any, Literal
 from ..acp.quirks import todo_tool
 from ..protocol.events import Event
 from ..protocol.wire import well_formed
-from .records import SourceKind
+from ..protocol.capabilities import capabilities_of
 
 NoPlanReason = Literal["tool_off", "rejected", "not_called", "no_update"]
 ERROR_CHARS = 300
 """Characters of the model's error quoted in the line (the rest is cut, marked with …)."""
 CONFIG_FIX = "set `[tools.update_plan] enabled = true` in config.toml (`cx.Config(update_plan_enabled=True)`)"
 _TURN_END = ("turn_complete", "turn_aborted")
-_PEER = {SourceKind.APP_SERVER: "Codex sent no turn/plan/updated", SourceKind.ACP: "the ACP agent sent no plan update"}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -74,9 +74,9 @@ class _Turn:
 class NoPlanTracker:
     """Feed it a source's events (``on_event``) and a session's lifecycle records (``on_lifecycle``)."""
 
-    def __init__(self, source: object, kind: SourceKind, *, on_change: Callable[[NoPlan | None], object] | None = None):
+    def __init__(self, source: object, *, on_change: Callable[[NoPlan | None], object] | None = None):
         self._source = source
-        self._kind = kind
+        self._capabilities = capabilities_of(source)
         self._lock = threading.Lock()
         self._turn: _Turn | None = None
         self._on_change = on_change
@@ -121,15 +121,14 @@ class NoPlanTracker:
 
     def _start(self, turn_id: str | None, mode: str) -> None:
         turn = _Turn(turn_id=turn_id)
-        tool_plan = getattr(self._source, "tool_plan", None)
-        if self._kind is SourceKind.SESSION and callable(tool_plan):
+        if self._capabilities.tool_plan:  # the source says so: it has tool_plan(mode) and config
+            source: Any = self._source
             try:
-                names = tool_plan(mode).tool_names  # a property of ToolPlan
+                names = source.tool_plan(mode).tool_names  # a property of ToolPlan
                 turn.offered = "update_plan" in (names() if callable(names) else names)
             except Exception:  # a source's odd tool plan: then it says nothing
                 turn.offered = None
-            config = getattr(self._source, "config", None)
-            turn.config_on = getattr(config, "update_plan_enabled", None)
+            turn.config_on = getattr(source.config, "update_plan_enabled", None)
         with self._lock:
             self._turn = turn
 
@@ -160,7 +159,7 @@ class NoPlanTracker:
             return NoPlan(turn_id=tid, reason="rejected", message=f"update_plan was called and rejected {where}{said}")
         if turn.offered and not turn.called:
             return NoPlan(turn_id=tid, reason="not_called", message=f"the model never called update_plan {where}")
-        peer = _PEER.get(self._kind)
+        peer = self._capabilities.no_plan_line
         if peer is not None:
             unsent = "; its write_todos call carried no todos (Gemini CLI 0.61 sends only its title)"
             return NoPlan(

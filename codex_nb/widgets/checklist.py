@@ -27,14 +27,13 @@ import anywidget
 import traitlets
 
 from ..events.source import EventSource
+from ..protocol.capabilities import capabilities_of
 from ..protocol.events import Event
 from ..protocol.plan import PlanItemArg, StepStatus, UpdatePlanArgs
 from ..protocol.wire import well_formed
 from ._static import asset
 from .plan_static import plain_text, static_html
 from .browser_messages import ProtocolError, kinds, validate_to_kernel
-from ..timeline.recorder import source_kind
-from ..timeline.records import SourceKind
 from ..timeline.why import NoPlan, NoPlanTracker
 from .final_state import FinalStateFallback
 
@@ -139,21 +138,19 @@ class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
         self._handlers: dict[str, Callable[[dict[str, Any]], object]] = {"rendered": self._on_rendered}
         self._loop = _running_loop()
         self._session = session
-        self._why = NoPlanTracker(session, source_kind(session), on_change=self._on_no_plan)
+        self._why = NoPlanTracker(session, on_change=self._on_no_plan)
         self.on_msg(self._on_view_msg)
         self._unsubscribe: Callable[[], None] | None = session.subscribe(self._on_event)
-        lifecycle = getattr(session, "on_lifecycle", None)
+        runtime: Any = session  # its capabilities say it has on_lifecycle
         self._unlifecycle: Callable[[], None] | None = (
-            lifecycle(self._why.on_lifecycle)
-            if source_kind(session) is SourceKind.SESSION and callable(lifecycle)
-            else None
+            runtime.on_lifecycle(self._why.on_lifecycle) if capabilities_of(session).tool_plan else None
         )
         # Start current: the source's last-value cache holds the plan published before this
         # widget existed (subscribe first, so a newer snapshot wins by revision).
         latest = getattr(session, "latest_plan", None)
         current = latest() if callable(latest) else None
         if current is not None and only_active_turn:
-            active = getattr(session, "active_turn", None)
+            active = runtime.active_turn if capabilities_of(session).runs_turns else None
             if active is None or getattr(active, "turn_id", None) != current.turn_id:
                 current = None
         if current is not None:
@@ -248,7 +245,8 @@ class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
 
     def _track_active(self, turn: str | None) -> None:
         """Follow the session's running turn task, so an exception in it is shown here."""
-        handle = getattr(self._session, "active_turn", None)
+        agent: Any = self._session
+        handle = agent.active_turn if capabilities_of(agent).runs_turns else None
         if handle is not None and handle is not self.handle and getattr(handle, "turn_id", None) == turn:
             self.handle = handle
             handle.task.add_done_callback(self._on_task_done)

@@ -25,6 +25,7 @@ from typing import Any
 import ipywidgets
 
 from dataclasses import dataclass
+from ..protocol.capabilities import capabilities_of
 from ..protocol.events import Event
 from .final_state import FinalStateFallback
 
@@ -98,9 +99,8 @@ class _Lane:
         self._unsubscribes = [source.subscribe(self._on_event)]
         # codex_nb's runtime announces a call with an item only when its model streams; its
         # lifecycle records name every call (the same ids, so a call is counted once)
-        on_lifecycle = getattr(source, "on_lifecycle", None)
-        if callable(on_lifecycle):
-            self._unsubscribes.append(on_lifecycle(self._on_lifecycle))
+        if capabilities_of(source).tool_lifecycle:
+            self._unsubscribes.append(source.on_lifecycle(self._on_lifecycle))
 
     def _on_lifecycle(self, record: Any) -> None:
         if record.phase == "start" and getattr(record.tool_name, "name", None) != "update_plan":
@@ -132,7 +132,7 @@ class _Lane:
         from ..extension.sources import turn_task  # on use: importing the extension loads IPython
 
         try:
-            if self.model is not None:
+            if capabilities_of(self.source).needs_model:
                 self.handle = self.source.start_turn(prompt, model=self.model)
             else:
                 self.handle = self.source.start_turn(prompt)
@@ -228,7 +228,7 @@ class _Lane:
 
 
 def _lanes(sources: Mapping[str, Any] | Sequence[Any]) -> list[tuple[str, Any, Any]]:
-    from ..extension.sources import is_turn_source, needs_model  # on use: the extension loads IPython
+    from ..extension.sources import is_turn_source  # on use: the extension loads IPython
 
     items = list(sources.items()) if isinstance(sources, Mapping) else [(None, s) for s in sources]
     if not items:
@@ -245,9 +245,9 @@ def _lanes(sources: Mapping[str, Any] | Sequence[Any]) -> list[tuple[str, Any, A
                 f"compare(): {label} is a {type(source).__name__}, which cannot run turns; pass a "
                 f"cx.Session with its model as (session, model), a CodexAppServer thread or an ACP session"
             )
-        if needs_model(source) and model is None:
+        if capabilities_of(source).needs_model and model is None:
             raise TypeError(f"compare(): {label} is a {type(source).__name__} and needs a model: pass (source, model)")
-        if not needs_model(source) and model is not None:
+        if not capabilities_of(source).needs_model and model is not None:
             raise TypeError(f"compare(): {label} brings its own model; pass the source alone, not (source, model)")
         if label in names:
             raise ValueError(f"compare(): two sources are named {label!r}; give each a name of its own")

@@ -24,6 +24,7 @@ from typing import Any
 import ipywidgets
 
 from ..events.source import EventSource
+from ..protocol.capabilities import capabilities_of
 from ..protocol.events import Event
 from .hook_runs import running_hook
 
@@ -69,10 +70,11 @@ class Heartbeat(ipywidgets.HTML):
         """Times the shown text changed."""
         self._source = source
         self._removers = [source.subscribe(self._on_event)]
-        lifecycle = getattr(source, "on_lifecycle", None)
-        if callable(lifecycle):  # codex_nb's runtime reports tool calls as lifecycle records
-            self._removers.append(lifecycle(self._on_lifecycle))
-        if getattr(source, "active_turn", None) is not None:
+        capabilities = capabilities_of(source)
+        agent: Any = source  # what its capabilities say it has
+        if capabilities.tool_lifecycle:  # codex_nb's runtime reports tool calls as lifecycle records
+            self._removers.append(agent.on_lifecycle(self._on_lifecycle))
+        if capabilities.runs_turns and agent.active_turn is not None:
             self._set("waiting for the model")
         self._draw()
 

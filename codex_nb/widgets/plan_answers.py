@@ -146,6 +146,8 @@ class PlanAnswersWidget(FinalStateFallback, anywidget.AnyWidget):
     proposal = traitlets.Dict().tag(sync=True)
     """The proposed plan waiting for a decision (``{"index", "text"}``), or ``{}``."""
     decisions: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
+    can_send = traitlets.Bool(True).tag(sync=True)
+    """The source takes answers (``capabilities.can_send``); the view shows no send controls when not."""
     notice = traitlets.Unicode("").tag(sync=True)
     last_reply = traitlets.Dict().tag(sync=True)
     """Reply to the latest request: ``{"id", "outcome": "sent" | "refused", "message"}``."""
@@ -193,6 +195,7 @@ class PlanAnswersWidget(FinalStateFallback, anywidget.AnyWidget):
                 for d in answers.decisions
             ]
             self.notice = answers.notices[-1] if answers.notices else ""
+            self.can_send = answers.capabilities.can_send
             self.turns = started_turns(answers)
 
     # -- view -> kernel ---------------------------------------------------------------------

@@ -29,6 +29,7 @@ from ..events.source import EventSource
 from ..frontend.record import summarize
 from ..errors import AnswerError
 from ..frontend.requests import FrontendRequest, RequestKind
+from ..protocol.capabilities import capabilities_of
 from ..protocol.events import Event
 from ..protocol.frontend import FrontendRequestResolved
 from ..protocol.wire import well_formed, well_formed_json
@@ -77,10 +78,10 @@ class PromptsWidget(FinalStateFallback, anywidget.AnyWidget):
 
     def __new__(cls, session: EventSource | None = None, **kwargs: Any) -> PromptsWidget:
         # checked before any widget state exists, so a bad call leaves no half-built comm behind
-        if getattr(session, "frontend_requests", None) is None or not hasattr(session, "subscribe"):
+        if not capabilities_of(session).answers:
             raise TypeError(
-                f"PromptsWidget needs a codex_nb.Session, got {type(session).__name__}; "
-                f"create one with codex_nb.Session() and show cx.PromptsWidget(session)"
+                f"PromptsWidget needs a source that asks a person (its capabilities.answers), got "
+                f"{type(session).__name__}; show it for a codex_nb.Session, a Codex thread or an ACP session"
             )
         widget: PromptsWidget = super().__new__(cls, session, **kwargs)
         return widget

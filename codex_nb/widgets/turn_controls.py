@@ -31,6 +31,7 @@ import anywidget
 import traitlets
 
 from ..events.source import EventSource
+from ..protocol.capabilities import capabilities_of
 from ..protocol.events import Event
 from ..events.usage_meter import UsageMeter
 from ._static import asset, load_json
@@ -80,6 +81,8 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     """idle | running | completed | interrupted | failed (the latest turn of the session)."""
     stoppable = traitlets.Bool(False).tag(sync=True)
     """True while a turn runs and no Stop has been accepted for it yet."""
+    can_stop = traitlets.Bool(True).tag(sync=True)
+    """The source can stop a turn (``capabilities.interrupt``); the view shows no Stop button when not."""
     last_stop = traitlets.Dict().tag(sync=True)
     """Reply to the latest Stop request: ``{"id": ..., "outcome": "interrupting" | "not_running"}``."""
     error = traitlets.Unicode("").tag(sync=True)
@@ -114,7 +117,10 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         total = getattr(getattr(session, "token_usage", None), "total_tokens", None)
         self._meter = UsageMeter(total if isinstance(total, int) else None)
         self.usage = self._meter.snapshot()
-        active = getattr(session, "active_turn", None)
+        capabilities = capabilities_of(session)
+        self.can_stop = capabilities.interrupt
+        agent: Any = session  # a source that runs turns has active_turn
+        active = agent.active_turn if capabilities.runs_turns else None
         if active is not None:  # attached while a turn already runs
             self._set("running", active.turn_id, stoppable=not active.turn.cancel.cancelled)
         self._unsubscribe = session.subscribe(self._on_event)

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ANSWERS_TO_KERNEL } from "../protocol.js";
-import { answersRequest, commentsByStep } from "../plan_answers.js";
+import { answersRequest, commentsByStep, sendControls } from "../plan_answers.js";
 
 const steps = [{ index: 0, step: "Read", status: "completed" }, { index: 1, step: "Plot as bars", status: "pending" }];
 const comment = (extra) => ({ id: "c", step_index: 0, step: "Read", text: "t", state: "sent", label: "", renamed_to: null, ...extra });
@@ -22,4 +22,11 @@ test("a comment is drawn beside its step, the step it was renamed to, or apart w
   assert.deepEqual(by.get(0)?.map((c) => c.id), ["same", "moved"]);
   assert.deepEqual(by.get(1)?.map((c) => c.id), ["renamed"]);
   assert.deepEqual(orphans.map((c) => c.id), ["gone"]);
+});
+
+test("a source that takes no answers (its capabilities say so) gets no send controls", () => {
+  const state = { steps: 2, suggesting: false, proposal: true };
+  assert.deepEqual(sendControls({ ...state, can_send: true }), { comment: true, suggest: true, decide: true });
+  assert.deepEqual(sendControls({ ...state, can_send: false }), { comment: false, suggest: false, decide: false });
+  assert.deepEqual(sendControls({ ...state, steps: 0, proposal: false }), { comment: true, suggest: false, decide: false });
 });

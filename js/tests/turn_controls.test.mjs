@@ -7,7 +7,12 @@ const state = (extra = {}) => ({ status: "running", stoppable: true, last_stop: 
 
 test("a running, stoppable turn offers Stop", () => {
   assert.deepEqual(controlsView(state(), null),
-    { label: "Turn: running", status: "running", stopDisabled: false, note: "" });
+    { label: "Turn: running", status: "running", stopDisabled: false, stopHidden: false, note: "" });
+});
+
+test("a source that cannot stop a turn (its capabilities say so) shows no Stop", () => {
+  assert.equal(controlsView(state({ can_stop: false }), null).stopHidden, true);
+  assert.equal(controlsView(state({ can_stop: true }), null).stopHidden, false);
 });
 
 test("Stop stays disabled while our request awaits its reply, then the reply is shown", () => {

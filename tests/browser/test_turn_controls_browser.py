@@ -66,3 +66,38 @@ def test_stop_button_interrupts_the_running_turn(page: Any, jupyter_server: Jupy
     expect(page.get_by_text("result: interrupted / aborted by user")).to_be_visible()
     expect(page.locator(".codex-plan-text", has_text="Wait for Stop")).to_be_visible()  # the published plan stays
     notebook.screenshot("turn_controls_stopped.png")
+
+
+REPLAY_CELL = """\
+import json, tempfile, pathlib
+import codex_nb as cx
+from codex_nb.widgets.plan_answers import PlanAnswersWidget
+
+plan = {"plan": [{"step": "Read the saved plan", "status": "in_progress"}]}
+lines = [
+    {"type": "session_meta", "payload": {"id": "0199a213-81c0-7800-8aa1-bbab2a035a53", "cwd": "/tmp"}},
+    {"type": "event_msg", "payload": {"type": "task_started", "turn_id": "t1"}},
+    {"type": "response_item", "payload": {"type": "function_call", "name": "update_plan", "call_id": "p1",
+                                          "arguments": json.dumps(plan)}},
+    {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "p1", "output": "Plan updated"}},
+]
+path = pathlib.Path(tempfile.mkdtemp()) / "rollout-saved.jsonl"
+path.write_text("".join(json.dumps({"timestamp": "2026-12-01T10:00:00.000Z", **l}) + "\\n" for l in lines))
+replay = cx.RolloutReplay(path)
+replay.seek(0)
+display(cx.TurnControls(replay), PlanAnswersWidget.of(replay))
+"""
+
+
+def test_a_replay_shows_no_stop_and_no_send_controls(page: Any, jupyter_server: JupyterServer) -> None:
+    """A replay's capabilities offer neither Stop nor answers: the views leave those controls out."""
+    from playwright.sync_api import expect
+
+    notebook = open_notebook(page, jupyter_server, "replay_controls_lab.ipynb", [REPLAY_CELL])
+    notebook.run_all()
+
+    expect(page.locator(".cx-turn-status")).to_have_text("Turn: no turn yet", timeout=60_000)
+    expect(page.locator("button.cx-stop")).to_be_hidden()
+    expect(page.locator(".cx-pa-step-text", has_text="Read the saved plan")).to_be_visible()
+    expect(page.get_by_role("button", name="Comment on step 1: Read the saved plan")).to_have_count(0)
+    expect(page.get_by_role("button", name="Suggest a change")).to_have_count(0)

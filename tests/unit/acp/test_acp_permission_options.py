@@ -24,7 +24,9 @@ OPTIONS = [
 TOOL_CALL = SimpleNamespace(title="git push", content=[])
 
 
-class _Source:  # what PromptsWidget needs: a broker and a subscription
+class _Source:  # what PromptsWidget needs: a broker, a subscription and capabilities saying it asks
+    capabilities = cx.Capabilities(answers=True)
+
     def __init__(self) -> None:
         self.frontend_requests = FrontendRequests()
 

@@ -122,9 +122,8 @@ def test_every_magic_has_help(shell: InteractiveShell, name: str, capsys: pytest
         ),
         (
             "%%codex --source number\nhello",
-            "UsageError: --source number: int cannot run turns; use a cx.Session or "
-            "another event source with thread_id, subscribe(), interrupt() and "
-            "start_turn()",
+            "UsageError: --source number: int cannot run turns; use a cx.Session, a Codex thread, "
+            "an ACP session, or another cx.AgentSource whose capabilities say runs_turns",
         ),
         (
             "%%codex --model m\n   ",
@@ -481,13 +480,20 @@ async def test_auto_panel_opens_once_and_follows_the_current_session(
 
 class OwnModelAgent:
     """A turn source that brings its own model (as a real Codex thread or an ACP agent does):
-    ``start_turn`` takes no model and returns a bare awaitable."""
+    ``start_turn`` takes no model and returns a bare awaitable; its capabilities say so."""
+
+    capabilities = cx.Capabilities(agent="an agent of its own", runs_turns=True, mid_turn="steer", interrupt=True)
 
     def __init__(self) -> None:
         self.session = cx.Session()
         self.thread_id = self.session.thread_id
         self.subscribe = self.session.subscribe
         self.interrupt = self.session.interrupt
+        self.send_during_turn = self.session.send_during_turn
+
+    @property
+    def active_turn(self) -> Any:
+        return self.session.active_turn
 
     def start_turn(self, text: str, *, mode: str = "default") -> Any:
         handle = self.session.start_turn(

@@ -10,6 +10,7 @@ from IPython.core.interactiveshell import InteractiveShell
 import codex_nb as cx
 from codex_nb import extension
 from codex_nb.extension.context import MAX_TEXT, Attachments, collect, describe, parse_cells, turn_input
+from codex_nb.app_server.thread import CODEX_CAPABILITIES
 from helpers.images import image
 
 
@@ -87,10 +88,7 @@ def test_a_missing_cell_or_variable_is_a_usage_error_and_nothing_starts(shell: I
 def test_images_go_as_images_to_the_real_codex() -> None:
     found = collect({"img": Png()}, variables="img")
 
-    class Thread:
-        pass
-
-    text, options = turn_input(Thread(), "app_server", "look", found)
+    text, options = turn_input(CODEX_CAPABILITIES, "look", found)
     assert options["input"][0] == {"type": "text", "text": text}
     assert options["input"][1]["type"] == "image" and options["input"][1]["url"].startswith("data:image/png")
     assert "(attached as an image)" in text and found.notes == []

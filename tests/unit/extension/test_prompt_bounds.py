@@ -30,6 +30,7 @@ from codex_nb.extension.context import (
     turn_input,
 )
 from codex_nb.extension.image_bytes import ImageRefused, check, from_base64
+from codex_nb.app_server.thread import CODEX_CAPABILITIES as CODEX
 from helpers.images import image, image_b64
 
 
@@ -80,10 +81,10 @@ def test_a_page_that_sends_more_cells_than_it_selected_is_refused(shell: Interac
 def test_the_prompt_builder_enforces_the_caps_on_any_attachments() -> None:
     many = Attachments(items=[Attachment(kind="cell", label=f"cell {i}", text="x") for i in range(MAX_CELLS + 1)])
     with pytest.raises(ContextError, match="more than the 50 one prompt may carry"):
-        turn_input(object(), "session", "hi", many)
+        turn_input(cx.Session().capabilities, "hi", many)
     gif = "data:image/png;base64," + image_b64("GIF")
     forged = Attachments(items=[Attachment(kind="image", label="chart", text="an image", image=gif)])
-    text, options = turn_input(object(), "app_server", "look", forged)
+    text, options = turn_input(CODEX, "look", forged)
     assert options == {} and "[chart]\n(image left out: its bytes are GIF, not PNG)" in text
     assert forged.notes == ["chart was left out: its bytes are GIF, not PNG"]
 
@@ -103,7 +104,7 @@ def test_an_output_image_that_is_not_what_its_key_says_is_left_out(data: Any, wh
     found = notebook_cells([_cell(0, "plot()", [output])])
     assert found.images == []
     assert any(why in note and "image of the output of notebook cell 1 (In [1])" in note for note in found.notes)
-    text, options = turn_input(object(), "app_server", "look", found)
+    text, options = turn_input(CODEX, "look", found)
     assert options == {} and "image left out: " + why in text and "data:image/png" not in text
 
 

@@ -6,7 +6,6 @@ otherwise, said). The page's half runs in tests/browser/test_send_cells_browser.
 from __future__ import annotations
 
 import base64
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -130,21 +129,19 @@ def test_the_side_panel_says_how_many_cells_are_attached(shell: InteractiveShell
 def test_images_go_with_their_own_type_to_an_acp_agent_that_takes_them() -> None:
     found = notebook_cells([cell(0, "show()", outputs=[_image("image/jpeg", JPEG)])])
     assert [a.kind for a in found.items] == ["cell", "output", "image"]
-    takes = SimpleNamespace(agent=SimpleNamespace(info=SimpleNamespace(
-        agent_capabilities=SimpleNamespace(prompt_capabilities=SimpleNamespace(image=True)))))  # fmt: skip
-    blocks, _ = turn_input(takes, "acp", "look", found)
+    blocks, _ = turn_input(cx.Capabilities(agent="the ACP agent", images="content_blocks"), "look", found)
     assert blocks[1] == {"type": "image", "mimeType": "image/jpeg", "data": JPEG}
     sent = PromptRequest.model_validate({"sessionId": "s", "prompt": blocks}).prompt  # as AcpSession sends it
     assert sent[1].mime_type == "image/jpeg" and sent[1].data == JPEG
-    app_text, options = turn_input(object(), "app_server", "look", found)
+    app_text, options = turn_input(cx.Capabilities(agent="Codex", images="input_items"), "look", found)
     assert options["input"][1]["url"] == f"data:image/jpeg;base64,{JPEG}"
     blind = notebook_cells([cell(0, "show()", outputs=[_image("image/jpeg", JPEG)])])
-    text, _ = turn_input(SimpleNamespace(agent=None), "acp", "look", blind)
+    text, _ = turn_input(cx.Capabilities(agent="the ACP agent", images="none"), "look", blind)
     assert (
         f"an image (image/jpeg, {len(base64.b64decode(JPEG)):,} bytes) shown as the output of notebook cell 1 (In [1])"
         in text
     )
-    assert blind.notes == ["this agent takes no images here: each image was sent as its text description"]
+    assert blind.notes == ["the ACP agent takes no images here: each image was sent as its text description"]
 
 
 def _result(text: str) -> dict[str, Any]:

@@ -32,6 +32,8 @@ async def test_a_comment_during_an_acp_turn_is_the_next_prompt(tmp_path: Path) -
         async with cx.AcpAgent(codex_acp_binary(), env=env) as agent:
             session = await agent.new_session(work)
             answers = PlanAnswers(session)
+            sent = asyncio.Event()  # the queued comment started the next prompt
+            answers.on_change(lambda: answers.turns and sent.set())
 
             def on_plan(event: cx.events.Event) -> None:
                 if event.msg.type == "plan_update" and not answers.answers:
@@ -41,13 +43,13 @@ async def test_a_comment_during_an_acp_turn_is_the_next_prompt(tmp_path: Path) -
             session.subscribe(on_plan)
             first = await session.prompt("Write f.txt")
             queued = answers.comments[0]
-            await asyncio.sleep(0)  # the first prompt's done callbacks (the queue is sent by one) run
-            [follow_up] = answers.turns  # the queued comment started the next prompt
+            await sent.wait()  # the session sends its queue when the first prompt ends
+            [follow_up] = answers.turns
             second = await follow_up
     assert first.status == "completed" and second.status == "completed"
     assert queued.delivery == "queued"
     assert answers.notices == [
-        "this ACP agent takes no input while a turn runs: your comment will be sent as the next prompt "
+        "the ACP agent takes no input while a turn runs: your comment will be sent as the next prompt "
         "when the turn ends"
     ]
     carrying = [i for i, b in enumerate(srv.requests) if "Write it in UTF-8" in json.dumps(b["input"])]

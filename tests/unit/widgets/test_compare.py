@@ -52,13 +52,17 @@ def hanging(started: asyncio.Event) -> cx.ScriptedModel:
 class DeafSource:
     """A turn source whose turn ignores Stop: a hostile agent that never answers a cancel."""
 
-    needs_model = False
+    capabilities = cx.Capabilities(agent="a deaf agent", runs_turns=True, interrupt=True)
+    active_turn = None
 
     def __init__(self) -> None:
         self.session = cx.Session()
         self.thread_id = self.session.thread_id
         self.interrupts = 0
         self.task: asyncio.Task | None = None
+
+    def send_during_turn(self, text: str):
+        raise cx.TurnError("a deaf agent takes nothing during a turn")
 
     def subscribe(self, fn):
         return self.session.subscribe(fn)

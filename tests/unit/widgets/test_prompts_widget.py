@@ -147,7 +147,7 @@ def test_reprs_are_stable(session):
 
 
 def test_rejects_non_sessions():
-    with pytest.raises(TypeError, match="PromptsWidget needs a codex_nb.Session"):
+    with pytest.raises(TypeError, match="PromptsWidget needs a source that asks a person"):
         PromptsWidget(object())
 
 
