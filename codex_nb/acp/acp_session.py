@@ -828,6 +828,11 @@ class AcpSession(BusEventSource):
         if handle is not None and handle.cancel.cancelled:
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         call_id = tool_call.tool_call_id
+        if call_id not in self.tool_calls:
+            # Qwen Code 0.24 asks before it sends any tool_call: the request's toolCall (an ACP
+            # ToolCallUpdate) is then the call's first word, and its later update completes it
+            # (else the transcript showed a call with no title)
+            self._tool_call(tool_call, started=True)
         msg, labels = question_event(
             call_id=call_id, turn_id=turn_id, tool_call=tool_call, options=options, cwd=self.cwd
         )

@@ -68,6 +68,23 @@ def gemini_write(path: str, text: str, old: str | None = None) -> list[Any]:
     return [Gemini.function_call("write_file", {"file_path": path, "content": text})]
 
 
+def qwen_plan(steps: list[Step]) -> list[Any]:
+    todos = [{"id": str(i), "content": s, "status": st} for i, (s, st) in enumerate(steps, 1)]
+    return [cx.function_call("todo_write", {"todos": todos})]
+
+
+def qwen_command(command: str) -> list[Any]:
+    return [cx.function_call("run_shell_command", {"command": command, "description": "write a file"})]
+
+
+def qwen_read(path: str) -> list[Any]:
+    return [cx.function_call("read_file", {"file_path": path})]
+
+
+def qwen_write(path: str, text: str, old: str | None = None) -> list[Any]:
+    return [cx.function_call("write_file", {"file_path": path, "content": text})]
+
+
 DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
     "codex-acp": {
         "plan": codex_plan,
@@ -93,6 +110,14 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "read": gemini_read,
         "write": gemini_write,
         "text": lambda t: [Gemini.text(t)],
+    },
+    "qwen-code": {
+        "plan": qwen_plan,
+        "command": qwen_command,
+        "terminal_command": qwen_command,
+        "read": qwen_read,
+        "write": qwen_write,
+        "text": lambda t: [cx.assistant_message(t)],
     },
 }
 """Per agent, the model's way to: make a plan, run a command (``terminal_command``: when the client
