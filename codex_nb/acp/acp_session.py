@@ -187,6 +187,8 @@ class AcpSession(BusEventSource):
         self.files = ConfinedFiles(cwd)
         self.terminals = Terminals(self.files, agent.env)
         self.tool_calls: dict[str, ToolCallState] = {}
+        self._asked_calls: dict[str, Any] = {}
+        """The ``toolCall`` of a permission request for a call not sent yet, by id (see request_permission)."""
         """The merged state of the latest ``RECORD_LIMIT`` tool calls, by call id."""
         self._lifecycle_ring: collections.deque[LifecycleRecord] = collections.deque(maxlen=RECORD_LIMIT)
         self.records_dropped = 0
@@ -797,6 +799,9 @@ class AcpSession(BusEventSource):
             self.tool_calls.pop(call_id, None)  # re-inserted last: the dict's order is the calls' age
             self.tool_calls[call_id] = state
             self._trim_tool_calls()
+            asked = self._asked_calls.pop(call_id, None)
+            if asked is not None and not started:
+                state.apply(asked)
         state.apply(update)
         quirks.apply_to_tool_call(state)
         if state.turn_id != self._turn_id:
@@ -900,6 +905,14 @@ class AcpSession(BusEventSource):
         if handle is not None and handle.cancel.cancelled:
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         call_id = tool_call.tool_call_id
+        if call_id not in self.tool_calls:
+            # Qwen Code 0.24 asks before it sends anything of the call, then sends only a
+            # tool_call_update: the request's toolCall (an ACP ToolCallUpdate) names the call then
+            # (else the transcript showed a call with no title). Agents that send a tool_call after
+            # asking (codex-acp 0.16) name it themselves.
+            if len(self._asked_calls) >= RECORD_LIMIT:
+                self._asked_calls.clear()
+            self._asked_calls[call_id] = tool_call
         msg, labels = question_event(
             call_id=call_id, turn_id=turn_id, tool_call=tool_call, options=options, cwd=self.cwd
         )

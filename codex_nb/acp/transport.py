@@ -8,6 +8,9 @@ objects to the SDK and reports every other line (and every ``session/update`` wh
 params do not validate, which the SDK would otherwise swallow) to ``on_malformed``.
 Plan entries the SDK would drop one by one without a word (an unknown status, say) are
 repaired here instead, with a note the session shows (``mapping.repair_plan_entries``).
+A notification of a method that is neither ACP's nor an ``_`` extension (Qwen Code 0.24 sends
+``qwen/notify/session/mode-update``) is left out here with a log line: the SDK would log a
+"Method not found" traceback for it, which a notebook shows in red under the cell.
 
 A ``session/update`` is validated here once, and the validated ``SessionNotification``
 goes to the SDK in place of the raw params: the SDK's own ``model_validate`` returns a
@@ -58,6 +61,8 @@ class CheckedTransport:
         self._on_malformed = on_malformed
         self._lock = asyncio.Lock()
         self.malformed = 0
+        self.unread: dict[str, int] = {}
+        """Notifications of methods no client reads (neither ACP's nor ``_`` extensions), by method."""
         self._v2 = DraftV2Frames()
 
     async def send(self, message: dict[str, Any]) -> None:
@@ -94,9 +99,19 @@ class CheckedTransport:
             if self._tape is not None:
                 self._tape.received(text)
             problem, message = _check(text, self._v2)
-            if problem is None:
+            if problem is not None:
+                self._report(f"{problem}: {_preview(text)}")
+            elif message is not None and _unread_notification(message):
+                self._unread(message["method"])
+            else:
                 return message
-            self._report(f"{problem}: {_preview(text)}")
+
+    def _unread(self, method: str) -> None:
+        if method not in self.unread and len(self.unread) >= _UNREAD_METHODS:
+            method = "(other methods)"  # a hostile agent inventing names cannot grow this without bound
+        self.unread[method] = self.unread.get(method, 0) + 1
+        if self.unread[method] == 1:
+            log.info("the ACP agent sent notification %r, which no ACP client reads; ignored", method[:PREVIEW])
 
     def _report(self, what: str) -> None:
         self.malformed += 1
@@ -109,6 +124,21 @@ class CheckedTransport:
     async def close(self) -> None:
         if not self._writer.is_closing():
             self._writer.close()
+
+
+_UNREAD_METHODS = 100
+
+
+def _unread_notification(message: dict[str, Any]) -> bool:
+    from acp.meta import CLIENT_METHODS
+
+    method = message.get("method")
+    return (
+        "id" not in message
+        and isinstance(method, str)
+        and not method.startswith("_")
+        and method not in CLIENT_METHODS.values()
+    )
 
 
 def _check(text: str, v2: DraftV2Frames) -> tuple[str | None, dict[str, Any] | None]:

@@ -85,6 +85,10 @@ GEMINI_MODEL = "gemini-2.5-pro"
 """Gemini CLI 0.61 offers its ``write_todos`` tool with this model (not with its default gemini-3.1)."""
 
 
+QWEN_MODEL = "qwen3-coder-plus"
+"""The model Qwen Code asks the stand-in for (any name: the Responses stand-in serves every model)."""
+
+
 class AcpAgentNotFound(FileNotFoundError):
     """A pinned ACP agent is not installed: run ``bash .ci/setup`` (or install its npm package)."""
 
@@ -147,7 +151,8 @@ class AcpAgentSpec:
             return GeminiServer(script, **options)
         from .responses_server import ResponsesServer
 
-        options.setdefault("background", codex_background)
+        if self.name == "codex-acp":
+            options.setdefault("background", codex_background)
         return ResponsesServer(script, **options)
 
     def env(self, server: Any, home: str | Path) -> dict[str, str]:
@@ -225,7 +230,33 @@ def _gemini_env(server: Any, home: Path) -> dict[str, str]:
     return {"GOOGLE_GEMINI_BASE_URL": server.base_url, "GEMINI_API_KEY": "local", "GEMINI_TELEMETRY_ENABLED": "false"}
 
 
-_AGENT_ENV = {"codex-acp": _codex_env, "claude-agent-acp": _claude_env, "gemini-cli": _gemini_env}
+def _qwen_env(server: Any, home: Path) -> dict[str, str]:
+    import json
+
+    settings = {
+        "privacy": {"usageStatisticsEnabled": False},
+        "telemetry": {"enabled": False},
+        "general": {"enableAutoUpdate": False, "disableAutoUpdate": True, "disableUpdateNag": True},
+        "model": {"name": QWEN_MODEL},
+        # Qwen Code 0.24 keeps its plan in todo_write (sent to the client as ACP plans) only when
+        # this is on; its managed memory would ask the model more after each turn, in the background,
+        # "default" asks the person; Qwen Code's own default, "auto", asks a classifier model instead
+        "tools": {"todoWrite": {"enabled": True}, "approvalMode": "default"},
+        "memory": {"enableManagedAutoMemory": False, "enableManagedAutoDream": False},
+        # after each turn it would ask the model what the person might type next
+        "ui": {"enableFollowupSuggestions": False},
+    }
+    (home / ".qwen").mkdir(parents=True, exist_ok=True)
+    (home / ".qwen" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    return {"OPENAI_BASE_URL": server.base_url, "OPENAI_API_KEY": "sk-local"}
+
+
+_AGENT_ENV = {
+    "codex-acp": _codex_env,
+    "claude-agent-acp": _claude_env,
+    "gemini-cli": _gemini_env,
+    "qwen-code": _qwen_env,
+}
 
 
 def codex_background(body: dict[str, Any]) -> Any:
@@ -286,6 +317,16 @@ ACP_AGENTS: dict[str, AcpAgentSpec] = {
             args=("--experimental-acp",),
             api="gemini",
         ),
+        AcpAgentSpec(
+            name="qwen-code",
+            package="@qwen-code/qwen-code",
+            vendor="Alibaba (Qwen)",
+            entry="cli.js",
+            # Qwen Code speaks several model APIs; the Responses API is the one codex-acp's
+            # stand-in already serves
+            args=("--acp", "--auth-type", "openai-responses"),
+            api="responses",
+        ),
     )
 }
 """The agents of the agent suite, by name."""
@@ -301,7 +342,7 @@ def pinned_acp_agents() -> dict[str, str]:
 
 
 def acp_agent(name: str) -> AcpAgentSpec:
-    """The pinned agent ``name`` (``codex-acp``, ``claude-agent-acp``, ``gemini-cli``)."""
+    """The pinned agent ``name`` (``codex-acp``, ``claude-agent-acp``, ``gemini-cli``, ``qwen-code``)."""
     try:
         return ACP_AGENTS[name]
     except KeyError:

@@ -82,6 +82,23 @@ def gemini_write(path: str, text: str, old: str | None = None) -> list[Any]:
     return [Gemini.function_call("write_file", {"file_path": path, "content": text})]
 
 
+def qwen_plan(steps: list[Step]) -> list[Any]:
+    todos = [{"id": str(i), "content": s, "status": st} for i, (s, st) in enumerate(steps, 1)]
+    return [cx.function_call("todo_write", {"todos": todos})]
+
+
+def qwen_command(command: str) -> list[Any]:
+    return [cx.function_call("run_shell_command", {"command": command, "description": "write a file"})]
+
+
+def qwen_read(path: str) -> list[Any]:
+    return [cx.function_call("read_file", {"file_path": path})]
+
+
+def qwen_write(path: str, text: str, old: str | None = None) -> list[Any]:
+    return [cx.function_call("write_file", {"file_path": path, "content": text})]
+
+
 def codex_tool_results(body: dict[str, Any]) -> list[str]:
     return [str(i.get("output")) for i in body.get("input", []) if i.get("type") == "function_call_output"]
 
@@ -94,6 +111,7 @@ def claude_tool_results(body: dict[str, Any]) -> list[str]:
 TOOL_RESULTS: dict[str, Callable[[dict[str, Any]], list[str]]] = {
     "codex-acp": codex_tool_results,
     "claude-agent-acp": claude_tool_results,
+    "qwen-code": codex_tool_results,  # Responses API too
 }
 """Per agent, the tool results a request to the model carries (what the model reads of its calls)."""
 
@@ -125,6 +143,14 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "read": gemini_read,
         "write": gemini_write,
         "text": lambda t: [Gemini.text(t)],
+    },
+    "qwen-code": {
+        "plan": qwen_plan,
+        "command": qwen_command,
+        "terminal_command": qwen_command,
+        "read": qwen_read,
+        "write": qwen_write,
+        "text": lambda t: [cx.assistant_message(t)],
     },
 }
 """Per agent, the model's way to: make a plan, run a command (``terminal_command``: when the client

@@ -90,3 +90,28 @@ async def test_invalid_updates_are_reported_and_the_next_line_still_arrives() ->
     received, reported = await _received(broken, "[1]", ok)
     assert len(received) == 1 and type(received[0]["params"]) is SessionNotification
     assert len(reported) == 2 and reported[0].startswith("session/update with invalid params")
+
+
+async def test_a_notification_no_client_reads_is_left_out_without_a_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    """Qwen Code 0.24 sends ``qwen/notify/session/mode-update`` beside ACP's own update; the SDK
+    would log a "Method not found" traceback for it (red under a notebook cell). An extension
+    (``_`` prefix) and a request of an unknown method still reach the SDK, which answers them."""
+    reader = asyncio.StreamReader()
+    odd = {"jsonrpc": "2.0", "method": "qwen/notify/session/mode-update", "params": {"currentModeId": "default"}}
+    extension = {"jsonrpc": "2.0", "method": "_vendor/thing", "params": {}}
+    request = {"jsonrpc": "2.0", "id": 7, "method": "craft/drainMidTurnQueue", "params": {}}
+    invented = [{"jsonrpc": "2.0", "method": f"x/{i}"} for i in range(150)]
+    for message in [odd, odd, extension, request, *invented, _plan([])]:
+        reader.feed_data(json.dumps(message).encode() + b"\n")
+    reader.feed_eof()
+    reported: list[str] = []
+    transport = CheckedTransport(reader, None, reported.append, limit=2**16)  # type: ignore[arg-type]
+    received = []
+    with caplog.at_level("INFO", logger="codex_nb.acp.transport"):
+        while (message := await transport.receive()) is not None:
+            received.append(message)
+    assert [m["method"] for m in received] == ["_vendor/thing", "craft/drainMidTurnQueue", "session/update"]
+    assert not reported and transport.malformed == 0
+    assert transport.unread["qwen/notify/session/mode-update"] == 2
+    assert len(transport.unread) == 101 and transport.unread["(other methods)"] == 51  # bounded
+    assert [r.levelname for r in caplog.records] == ["INFO"] * 101
