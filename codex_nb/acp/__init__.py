@@ -13,6 +13,7 @@ Modules:
 * ``draft_v2``: the ACP v2 draft's acknowledged prompts and whole messages, adapted for the v1 SDK.
 * ``acp_errors``: the client's errors.
 * ``acp_events``: the event payloads only ACP sessions emit.
+* ``form_questions``: an agent's form elicitation as Codex's question card, and the answer back.
 * ``fs``: ``fs/*`` confined to one directory.
 * ``listing``: ``SessionListing``, what ``list_sessions()`` read and why it stopped.
 * ``mapping``: pure ACP update to codex_nb event translations.
