@@ -26,6 +26,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -237,6 +238,7 @@ def _literal(node: ast.expr) -> Any:
     return ast.literal_eval(node)
 
 
+@cache
 def expected() -> dict[str, dict[str, Any]]:
     """``EXPECTED`` of the agent suite, read from its source."""
     tree = ast.parse((ROOT / AGENTS_SUITE).read_text(encoding="utf-8"))
@@ -247,6 +249,7 @@ def expected() -> dict[str, dict[str, Any]]:
     raise LookupError(f"{AGENTS_SUITE} has no EXPECTED")
 
 
+@cache
 def declared(column: str) -> dict[str, Any]:
     """The ``Capabilities`` a built-in source declares: the keywords of its ``Capabilities(...)``
     over the dataclass's defaults."""
