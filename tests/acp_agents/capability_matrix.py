@@ -156,7 +156,9 @@ MATRIX: dict[str, dict[str, Cell]] = {
             f"{TL}/test_plan_answers.py::test_a_proposed_plan_in_plan_mode_is_approved_the_way_codex_does",
             f"{TL}/test_plan_answers.py::test_revise_plans_again_with_the_note_and_reject_sends_nothing",
         ),
-        CODEX: (f"{TL}/test_plan_answers_app_server.py::test_a_proposed_plan_approved_starts_the_default_mode_turn_codex_starts",),
+        CODEX: (
+            f"{TL}/test_plan_answers_app_server.py::test_a_proposed_plan_approved_starts_the_default_mode_turn_codex_starts",
+        ),
         **acp(),
     },
     "Comments and steering": {
@@ -168,11 +170,17 @@ MATRIX: dict[str, dict[str, Cell]] = {
             f"{TL}/test_plan_answers_app_server.py::test_a_comment_is_steered_into_the_running_codex_turn",
             f"{APP}/test_thread_capabilities.py::test_a_codex_thread_says_what_codex_offers_and_steers",
         ),
-        **acp(extra={"codex-acp": (f"{TL}/test_plan_answers_acp.py::test_a_comment_during_an_acp_turn_is_the_next_prompt",)}),
+        **acp(
+            extra={
+                "codex-acp": (f"{TL}/test_plan_answers_acp.py::test_a_comment_during_an_acp_turn_is_the_next_prompt",)
+            }
+        ),
     },
     "Attached cells and images": {
         RUNTIME: (f"{EXT}/test_send_cells.py::test_attached_cells_reach_the_next_prompt_as_they_are_then",),
-        CODEX: (f"{EXT}/test_extension_real_codex.py::test_cells_sent_to_the_agent_reach_a_real_codex_thread_with_their_image",),
+        CODEX: (
+            f"{EXT}/test_extension_real_codex.py::test_cells_sent_to_the_agent_reach_a_real_codex_thread_with_their_image",
+        ),
         **acp(
             extra={
                 agent: (
@@ -201,13 +209,17 @@ MATRIX: dict[str, dict[str, Cell]] = {
         ),
     },
     "Stop": {
-        RUNTIME: (f"{U}/runtime/test_cancellation.py::test_interrupt_aborts_the_running_call_records_marker_and_event",),
+        RUNTIME: (
+            f"{U}/runtime/test_cancellation.py::test_interrupt_aborts_the_running_call_records_marker_and_event",
+        ),
         CODEX: (f"{APP}/test_app_server.py::test_interrupt_mid_turn",),
         **acp(suite("test_stop_cancels_the_pending_permission_and_shows_no_late_update")),
     },
     "Usage": {
         RUNTIME: (f"{TL}/test_plan_timeline.py::test_each_turns_usage_is_kept_and_exported",),
-        CODEX: (f"{APP}/test_app_server_usage.py::test_token_usage_of_the_real_codex_is_token_count_and_the_meter_shows_it",),
+        CODEX: (
+            f"{APP}/test_app_server_usage.py::test_token_usage_of_the_real_codex_is_token_count_and_the_meter_shows_it",
+        ),
         **acp(
             extra={
                 "codex-acp": (
@@ -223,7 +235,9 @@ MATRIX: dict[str, dict[str, Cell]] = {
         CODEX: (f"{APP}/test_app_server_cassette.py::test_a_recorded_session_replays_identically_without_the_binary",),
         **acp(
             suite("test_a_turn_plan_permission_tool_call_and_message"),
-            extra={"codex-acp": (f"{U}/acp/test_acp_cassette.py::test_codex_acp_recorded_once_replays_without_the_agent",)},
+            extra={
+                "codex-acp": (f"{U}/acp/test_acp_cassette.py::test_codex_acp_recorded_once_replays_without_the_agent",)
+            },
         ),
     },
 }
@@ -286,8 +300,10 @@ def offered(column: str, field: str, facts: dict[str, dict[str, Any]]) -> tuple[
 
 
 def _show(value: Any) -> str:
-    """``repr`` with a set sorted, so the page is the same on every run."""
-    return "{" + ", ".join(map(repr, sorted(value))) + "}" if isinstance(value, (set, frozenset)) else repr(value)
+    """``repr`` with a set sorted, so the page is the same on every run; a long value (a question's
+    script) is said only to be set."""
+    text = "{" + ", ".join(map(repr, sorted(value))) + "}" if isinstance(value, (set, frozenset)) else repr(value)
+    return text if len(text) <= 80 else f"a {type(value).__name__} (set)"
 
 
 def node_ids() -> list[str]:
@@ -359,11 +375,14 @@ def page(results: dict[str, str]) -> str:
                 state, why = NO_TEST, "no test checks it for this source yet"
             else:
                 state = verdict(tests, results)
-                why = "<br>".join(f"`{node}`" + ("" if results.get(node) == "passed" else f" ({results.get(node, 'not run')})") for node in tests)
+                why = "<br>".join(
+                    f"`{node}`" + ("" if results.get(node) == "passed" else f" ({results.get(node, 'not run')})")
+                    for node in tests
+                )
                 if field:
                     why = f"{why}<br>(offered: {where})"
             shown.append(f"[{state}](#{anchor(row)})")
-            lines.append(f"| {column} | {state} | {why} |")
+            lines.append(f"| {column} | {state} | {why.replace('|', '&#124;')} |")
         table.append(f"| {row} | " + " | ".join(shown) + " |")
         details.append("\n".join(lines))
     return "\n".join(table) + "\n\n## The tests behind each cell\n\n" + "\n\n".join(details)

@@ -65,9 +65,18 @@ def test_every_test_the_matrix_names_exists() -> None:
     [
         ("tests/unit/nowhere.py::test_x", "does not exist"),
         ("tests/acp_agents/test_agents.py::test_no_such_check", "has no test"),
-        ("tests/acp_agents/test_agents.py::test_stop_cancels_the_pending_permission_and_shows_no_late_update", "name the case"),
-        ("tests/acp_agents/test_agents.py::test_stop_cancels_the_pending_permission_and_shows_no_late_update[nobody]", "none of the pinned"),
-        ("tests/acp_agents/test_agents.py::test_a_question_reaches_the_person_and_their_answer_the_model[gemini-cli]", "runs only"),
+        (
+            "tests/acp_agents/test_agents.py::test_stop_cancels_the_pending_permission_and_shows_no_late_update",
+            "name the case",
+        ),
+        (
+            "tests/acp_agents/test_agents.py::test_stop_cancels_the_pending_permission_and_shows_no_late_update[nobody]",
+            "none of the pinned",
+        ),
+        (
+            "tests/acp_agents/test_agents.py::test_a_question_reaches_the_person_and_their_answer_the_model[gemini-cli]",
+            "runs only",
+        ),
         ("tests/unit/app_server/test_app_server.py::test_interrupt_mid_turn[codex-acp]", "not parametrized"),
     ],
 )
