@@ -389,6 +389,9 @@ def page(results: dict[str, str]) -> str:
 
 
 def main() -> int:
+    if BEGIN not in PAGE.read_text(encoding="utf-8"):
+        print(f"{PAGE.relative_to(ROOT)} has no {BEGIN} marker: put it and {END} where the matrix goes")
+        return 2
     nodes = node_ids()
     with tempfile.TemporaryDirectory() as tmp:
         junit = Path(tmp) / "junit.xml"
