@@ -6,8 +6,8 @@
 #   finish_steps           waits for the lanes, prints their logs (failed steps last) and the
 #                          summary; returns 1 if any step failed
 # Lanes exist because most of a run is waiting (a browser, a kernel, a Codex process), not
-# computing: two lanes side by side take about 40 % less time on a 2-core machine than one after
-# the other (docs/benchmarks.md, "CI run"). A step's output is kept whole in build/test-logs/.
+# computing: two lanes side by side use the second core while the first waits (the run's wall
+# times: docs/benchmarks.md, "The CI run"). A step's output is kept whole in build/test-logs/.
 _steps_logs="build/test-logs"
 _lane_pids=()
 rm -rf "$_steps_logs" && mkdir -p "$_steps_logs"
