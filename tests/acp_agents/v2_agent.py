@@ -26,17 +26,9 @@ import sys
 import threading
 from typing import Any
 
-_write_lock = threading.Lock()
-_ids = itertools.count(1000)
-_answers: dict[int, dict[str, Any]] = {}
-_answered = threading.Condition()
+from stdio_rpc import answered, request, send
+
 _complete_asked = threading.Event()
-
-
-def send(message: dict[str, Any]) -> None:
-    with _write_lock:
-        sys.stdout.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")
-        sys.stdout.flush()
 
 
 def update(session_id: str, body: dict[str, Any]) -> None:
@@ -50,14 +42,6 @@ def chunk(session_id: str, text: str, message_id: str) -> None:
 
 def idle(session_id: str, reason: str = "end_turn") -> None:
     update(session_id, {"sessionUpdate": "state_update", "state": "idle", "stopReason": reason})
-
-
-def request(method: str, params: dict[str, Any]) -> dict[str, Any]:
-    rid = next(_ids)
-    send({"id": rid, "method": method, "params": params})
-    with _answered:
-        _answered.wait_for(lambda: rid in _answers)
-        return _answers.pop(rid)
 
 
 def prompt(rid: Any, session_id: str, text: str) -> None:
@@ -113,9 +97,7 @@ def main() -> None:
         message = json.loads(line)
         method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
         if method is None:
-            with _answered:
-                _answers[rid] = message
-                _answered.notify_all()
+            answered(message)
         elif method == "initialize":
             send({"id": rid, "result": {"protocolVersion": 1, "agentCapabilities": {}, "authMethods": []}})
         elif method == "session/new":
