@@ -33,3 +33,9 @@ def asset(name: str) -> Path:
 def load_json(name: str) -> dict[str, Any]:
     loaded: dict[str, Any] = json.loads(asset(name).read_text(encoding="utf-8"))  # our own files, each a JSON object
     return loaded
+
+
+def turn_status_labels() -> dict[str, str]:
+    """The one wording of each turn status, from ``protocol.json`` (the views read it too)."""
+    labels: dict[str, str] = load_json("protocol.json")["turn_status_labels"]
+    return labels

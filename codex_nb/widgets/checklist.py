@@ -401,9 +401,14 @@ class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
             return str(self._pending.meta.get("no_plan", self.no_plan))
 
     def text(self) -> str:
-        """The Codex text rendering of the latest snapshot (stable: no ids, no addresses)."""
+        """The Codex text rendering of the latest snapshot (stable: no ids, no addresses), and a last
+        line when the turn stopped short ("Turn interrupted")."""
         args, error = self._latest()
-        return plain_text(args, width=self.width, error=error, no_plan=self._no_plan_line(args))
+        with self._lock:
+            turn_status = str(self._pending.meta.get("turn_status", self.turn_status))
+        return plain_text(
+            args, width=self.width, error=error, no_plan=self._no_plan_line(args), turn_status=turn_status
+        )
 
     def html(self) -> str:
         """A static, escaped HTML rendering for nbconvert, GitHub and other non-widget viewers."""

@@ -10,20 +10,28 @@ import html
 from collections.abc import Sequence
 
 from ..protocol.plan import StepStatus, UpdatePlanArgs
-from ._static import load_json
+from ._static import turn_status_labels
 
 NO_PLAN_TEXT = "• Updated Plan\n  └ (no plan yet)"
 NO_PLAN_HEADER = "• Plan"
 """The heading when a turn ended with no plan and the reason says why (nothing was updated)."""
 
 
-def plain_text(args: UpdatePlanArgs | None, *, width: int = 80, error: str = "", no_plan: str = "") -> str:
-    """The Codex text rendering (or ``(no plan yet)`` and why), plus the error line if any."""
+def plain_text(
+    args: UpdatePlanArgs | None, *, width: int = 80, error: str = "", no_plan: str = "", turn_status: str = "idle"
+) -> str:
+    """The Codex text rendering (or ``(no plan yet)`` and why), plus the error line if any, and a
+    last line saying a turn that stopped short (interrupted or failed): a step it left in progress
+    is not work still going on."""
     if args is None and no_plan:  # said once, not under "Updated Plan" after "(no plan yet)"
         body = f"{NO_PLAN_HEADER}\n  └ {no_plan}"
     else:
         body = NO_PLAN_TEXT if args is None else _render_text(args, width)
-    return f"{body}\n  ! {error}" if error else body
+    if error:
+        body = f"{body}\n  ! {error}"
+    if turn_status in _STOPPED:
+        body = f"{body}\n  Turn {turn_status_labels().get(turn_status, turn_status)}"
+    return body
 
 
 def _render_text(args: UpdatePlanArgs, width: int) -> str:
@@ -53,6 +61,8 @@ _STATIC_STEP = {
 
 
 _ENDED = frozenset({"completed", "interrupted", "failed"})
+_STOPPED = frozenset({"interrupted", "failed"})
+"""Turns that ended before their plan did: a step they left in progress was stopped."""
 
 
 def static_html(
@@ -71,7 +81,7 @@ def static_html(
     esc = html.escape
     parts = ['<div class="codex-plan-static">']
     if turn_status in _ENDED:
-        label = load_json("protocol.json")["turn_status_labels"].get(turn_status, turn_status)
+        label = turn_status_labels().get(turn_status, turn_status)
         parts.append(f'<div class="codex-plan-turn" data-turn-status="{esc(turn_status)}">Turn {esc(label)}</div>')
     if args is None:
         if not no_plan:
@@ -90,6 +100,12 @@ def static_html(
             parts.append('<ol style="list-style:none;padding-left:1em">')
             for index, item in enumerate(args.plan):
                 glyph, label, tag, style = _STATIC_STEP[str(item.status)]
+                if item.status == StepStatus.IN_PROGRESS and turn_status in _STOPPED:
+                    # not drawn as live work: the turn that was doing it has stopped
+                    label, style = (
+                        f"In progress when the turn was {turn_status_labels().get(turn_status, turn_status)}",
+                        "opacity:.6",
+                    )
                 priority = priorities[index] if index < len(priorities) else ""
                 badge = f' <small class="codex-plan-priority">({esc(priority)} priority)</small>' if priority else ""
                 parts.append(

@@ -34,19 +34,13 @@ from ..events.source import EventSource
 from ..protocol.capabilities import capabilities_of
 from ..protocol.events import Event
 from ..events.usage_meter import UsageMeter
-from ._static import asset, load_json
+from ._static import asset, load_json, turn_status_labels
 from .browser_messages import ProtocolError, validate_to_kernel
 from .final_state import FinalStateFallback
 
 log = logging.getLogger("codex_nb.widgets.turn_controls")
 
 WIDGET = "turn_controls"
-
-
-def turn_status_labels() -> dict[str, str]:
-    """The one wording of each turn status, from ``protocol.json`` (the views read it too)."""
-    labels: dict[str, str] = load_json("protocol.json")["turn_status_labels"]
-    return labels
 
 
 def usage_text(usage: dict[str, Any]) -> str:

@@ -339,6 +339,24 @@ async def test_an_interrupted_turn_is_shown(session: cx.Session) -> None:
     assert widget.turn_status == "interrupted"
     # the saved rendering says the turn ended, as the live header does
     assert '<div class="codex-plan-turn" data-turn-status="interrupted">Turn interrupted</div>' in widget.html()
+    assert widget.text().endswith("\n  Turn interrupted")
+
+
+def test_a_step_a_stopped_turn_left_in_progress_reads_as_stopped_in_the_saved_renderings() -> None:
+    """Opened without a kernel, an interrupted turn's plan must not show live work."""
+    from codex_nb.protocol.plan import UpdatePlanArgs
+    from codex_nb.widgets.plan_static import plain_text, static_html
+
+    args = UpdatePlanArgs.model_validate({"plan": [{"step": "Wait for it", "status": "in_progress"}]})
+    live = static_html(args, turn_status="running")
+    assert 'title="In progress"' in live and "jp-brand-color1" in live and "codex-plan-turn" not in live
+    assert "Turn" not in plain_text(args, turn_status="running")
+    for status in ("interrupted", "failed"):
+        saved = static_html(args, turn_status=status)
+        assert f'title="In progress when the turn was {status}" style="opacity:.6"' in saved
+        assert "jp-brand-color1" not in saved
+        assert plain_text(args, turn_status=status).endswith(f"\n  Turn {status}")
+    assert "Turn" not in plain_text(args, turn_status="completed")
 
 
 async def test_session_checklist_convenience(session: cx.Session) -> None:
