@@ -23,12 +23,13 @@ import re
 import subprocess
 import sys
 import tempfile
-import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from compatibility_page import junit_cases, write_between
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -337,11 +338,9 @@ def run(nodes: list[str], junit: Path) -> int:
 def outcomes(junit: Path) -> dict[str, str]:
     """node id -> passed | failed | skipped, from pytest's JUnit XML."""
     out = {}
-    for case in ET.parse(junit).getroot().iter("testcase"):
+    for case, state in junit_cases(junit):
         module, name = case.get("classname", ""), case.get("name", "")
-        node = f"{module.replace('.', '/')}.py::{name}"
-        failed = case.find("failure") is not None or case.find("error") is not None
-        out[node] = "failed" if failed else "skipped" if case.find("skipped") is not None else "passed"
+        out[f"{module.replace('.', '/')}.py::{name}"] = state
     return out
 
 
@@ -397,10 +396,7 @@ def main() -> int:
         junit = Path(tmp) / "junit.xml"
         code = run(nodes, junit)
         results = outcomes(junit) if junit.exists() else {}
-    text = PAGE.read_text(encoding="utf-8")
-    head, _, rest = text.partition(BEGIN)
-    _, _, tail = rest.partition(END)
-    PAGE.write_text(f"{head}{BEGIN}\n{page(results)}\n{END}{tail}", encoding="utf-8")
+    write_between(PAGE, BEGIN, END, page(results))
     print(f"wrote {PAGE.relative_to(ROOT)} from {len(nodes)} tests (pytest exited {code})")
     return code
 

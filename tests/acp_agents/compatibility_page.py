@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -43,13 +44,25 @@ def run_suite(report: Path, junit: Path) -> int:
     return subprocess.run([*command, f"--junitxml={junit}"], cwd=ROOT, env=env, check=False).returncode
 
 
+def junit_cases(junit: Path) -> Iterator[tuple[ET.Element, str]]:
+    """Each test case of pytest's JUnit XML with its state: passed, failed or skipped."""
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        state = "failed" if case.find("failure") is not None or case.find("error") is not None else "passed"
+        yield case, "skipped" if case.find("skipped") is not None else state
+
+
+def write_between(page: Path, begin: str, end: str, body: str) -> None:
+    """Replace the text between ``page``'s ``begin`` and ``end`` markers with ``body``."""
+    head, _, rest = page.read_text(encoding="utf-8").partition(begin)
+    _, _, tail = rest.partition(end)
+    page.write_text(f"{head}{begin}\n{body}\n{end}{tail}", encoding="utf-8")
+
+
 def outcomes(junit: Path) -> dict[tuple[str, str], str]:
     """``(test, agent) -> passed | failed | skipped``."""
     out = {}
-    for case in ET.parse(junit).getroot().iter("testcase"):
+    for case, state in junit_cases(junit):
         name, _, agent = case.get("name", "").partition("[")
-        state = "failed" if case.find("failure") is not None or case.find("error") is not None else "passed"
-        state = "skipped" if case.find("skipped") is not None else state
         out[(name, agent.rstrip("]"))] = state
     return out
 
@@ -133,10 +146,7 @@ def main() -> int:
             [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines()] if report.exists() else []
         )
         body = tables(facts, outcomes(junit))
-    text = PAGE.read_text(encoding="utf-8")
-    head, _, rest = text.partition(BEGIN)
-    _, _, tail = rest.partition(END)
-    PAGE.write_text(f"{head}{BEGIN}\n{body}\n{END}{tail}", encoding="utf-8")
+    write_between(PAGE, BEGIN, END, body)
     print(f"wrote {PAGE.relative_to(ROOT)} (the suite exited {code})")
     return code
 
