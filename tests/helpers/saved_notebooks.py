@@ -17,6 +17,8 @@ ENDED = re.compile(r"\b(?:completed|interrupted|failed)\b")
 # "(no plan yet)" with the reason beside it ("No plan: the ACP agent sent no plan update in turn
 # t1") is the truth about a finished turn that had no plan, not a stale first render.
 EXPLAINED = "No plan:"
+STOPPED_WITH_LIVE_STEP = re.compile(r'data-turn-status="(?:interrupted|failed)".*title="In progress"', re.S)
+"""A saved checklist of a turn that stopped short drawing a step as live work."""
 
 
 def _text(value: Any) -> str:
@@ -35,8 +37,9 @@ def _shown(output: dict[str, Any]) -> str:
 
 
 def contradictions(notebook: dict[str, Any]) -> list[str]:
-    """Each stored widget output that says a turn runs, or that no plan exists while a later
-    output (or the same one) says a turn finished; and printed text that shows a turn running
+    """Each stored widget output that says a turn runs, that draws a step in progress under a turn
+    that stopped short, or that no plan exists while a later output (or the same one) says a turn
+    finished; and printed text that shows a turn running
     beside (or before) text saying it ended, which reads as a contradiction without a kernel."""
     found = []
     outputs = _outputs(notebook)
@@ -50,6 +53,8 @@ def contradictions(notebook: dict[str, Any]) -> list[str]:
         shown = _shown(output)
         if RUNNING.search(shown):
             found.append(f"cell {cell}: a widget stored while its turn was running: {RUNNING.search(shown).group(0)!r}")
+        if STOPPED_WITH_LIVE_STEP.search(_text(output.get("data", {}).get("text/html"))):
+            found.append(f"cell {cell}: a checklist of a stopped turn stored with a step drawn in progress")
         if NO_PLAN in shown and EXPLAINED not in shown:
             later = [(c, _shown(o)) for c, o in outputs[position:]]
             done = next(((c, FINISHED.search(t)) for c, t in later if FINISHED.search(t)), None)

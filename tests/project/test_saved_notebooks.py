@@ -71,3 +71,17 @@ def test_a_finished_turn_without_a_plan_that_says_why_is_no_contradiction() -> N
         [{"output_type": "stream", "name": "stdout", "text": "gemini-cli completed\n"}],
     )
     assert contradictions(explained) == []
+
+
+def test_the_check_finds_a_stopped_turns_step_drawn_in_progress() -> None:
+    """Notebook 04 saved its interrupted build turn with "Wait for it" drawn as live work."""
+    html = (
+        '<div class="codex-plan-turn" data-turn-status="interrupted">Turn interrupted</div>'
+        '<ol><li data-status="in_progress" title="In progress">Wait for it</li></ol>'
+    )
+    output = {"output_type": "display_data", "data": {WIDGET_VIEW: {}, "text/plain": "", "text/html": html}}
+    notebook = {"cells": [{"cell_type": "code", "outputs": [output]}]}
+    assert contradictions(notebook) == ["cell 0: a checklist of a stopped turn stored with a step drawn in progress"]
+    fixed = html.replace('title="In progress"', 'title="In progress when the turn was interrupted"')
+    output["data"]["text/html"] = fixed
+    assert contradictions(notebook) == []
