@@ -1,6 +1,7 @@
 """Notebooks 07 (the real Codex), 10 (codex-acp), 11 (documentation tests), 13 (the real Codex
 calling the kernel's notebook MCP server) and 14 (three ACP agents) replay their committed cassettes under nbval with no
-binary anywhere, and recording them again against the real binaries gives the outputs they store
+binary anywhere (``helpers.hidden_binaries``: codex_nb copied outside the checkout, no executable on
+``PATH``; the Run All test of the other notebooks hides them the same way), and recording them again against the real binaries gives the outputs they store
 (after the shipped sanitizer rules): the replay shows what the binaries show."""
 
 from __future__ import annotations
@@ -14,25 +15,21 @@ from pathlib import Path
 import pytest
 
 from codex_nb.testing import NBVAL_SANITIZE
-from helpers.binary_requirements import NOTEBOOK_NEEDS
+from helpers.binary_requirements import NOTEBOOK_CASSETTES, NOTEBOOK_NEEDS
+from helpers.hidden_binaries import copy_outside_checkout, hidden_environ
 from helpers.paths import NOTEBOOKS, ROOT, TESTS
 
 pytestmark = pytest.mark.kernel
 
-NOTEBOOKS_WITH_CASSETTES = {
-    "07_real_codex.ipynb": "07_real_codex.cassette.jsonl",
-    "10_any_agent.ipynb": "10_any_agent.cassette.jsonl",
-    "11_docs_tests.ipynb": "11_docs_tests.codex.cassette.jsonl",
-    "13_notebook_workspace.ipynb": "13_notebook_workspace.codex.cassette.jsonl",
-    "14_many_agents.ipynb": "14_many_agents.codex-acp.cassette.jsonl",
-}
 
-
-def _nbval(notebook: Path, tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+def _nbval(notebook: Path, tmp_path: Path, *, site: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """nbval over ``notebook`` in a fresh HOME; with ``site``, codex_nb from there and no binary to find."""
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
     child = {k: v for k, v in os.environ.items() if k not in ("CI", "CODEX_NB_RECORD_MODE")}
-    child.update(PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]), HOME=str(home), **env)
+    child.update(PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]), HOME=str(home))
+    if site is not None:
+        child = hidden_environ(site, child)
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-c", str(ROOT / "pyproject.toml")]
     command += ["--rootdir", str(notebook.parent), "-q", "-rs", "--nbval", "--nbval-current-env"]
     command += ["--nbval-sanitize-with", str(NBVAL_SANITIZE), str(notebook)]
@@ -47,17 +44,16 @@ def _cells(notebook: Path) -> int:
     return sum(c["cell_type"] == "code" for c in json.loads(notebook.read_text(encoding="utf-8"))["cells"])
 
 
-@pytest.mark.parametrize("name", sorted(NOTEBOOKS_WITH_CASSETTES))
-def test_the_committed_notebook_replays_its_cassette_without_the_binaries(name: str, tmp_path: Path) -> None:
-    done = _nbval(
-        NOTEBOOKS / name,
-        tmp_path,
-        CODEX_NB_SKIP_CODEX="1",
-        CODEX_NB_SKIP_ACP="1",
-        CODEX_BIN=str(tmp_path / "no-codex"),  # any lookup of a binary fails
-        CODEX_ACP_BIN=str(tmp_path / "no-codex-acp"),
-        PATH=os.path.dirname(sys.executable),
-    )
+@pytest.fixture(scope="module")
+def no_binaries(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_outside_checkout(tmp_path_factory.mktemp("site"))
+
+
+@pytest.mark.parametrize("name", sorted(NOTEBOOK_CASSETTES))
+def test_the_committed_notebook_replays_its_cassette_without_the_binaries(
+    name: str, no_binaries: Path, tmp_path: Path
+) -> None:
+    done = _nbval(NOTEBOOKS / name, tmp_path, site=no_binaries)
     assert done.returncode == 0 and f"{_cells(NOTEBOOKS / name)} passed" in done.stdout, done.stdout + done.stderr
     assert "skipped" not in done.stdout
 
@@ -76,7 +72,7 @@ def test_recording_again_with_the_real_binary_gives_the_stored_outputs(name: str
     work = tmp_path / "nb"
     (work / "cassettes").mkdir(parents=True)
     shutil.copyfile(NOTEBOOKS / name, work / name)
-    cassette = work / "cassettes" / NOTEBOOKS_WITH_CASSETTES[name]
+    cassette = work / NOTEBOOK_CASSETTES[name]
     recorded = _nbval(work / name, tmp_path)  # no cassette: the notebook records against the binary
     assert recorded.returncode == 0, recorded.stdout + recorded.stderr
     assert cassette.is_file()

@@ -3,45 +3,39 @@ that needs an optional binary says in a sentence that it skipped, and the cells 
 All of notebook 06 once stopped at its real-Codex cell, so its later sections, which need no
 binary, never ran). What ``bash .ci/lab`` gives a newcomer: the notebooks' extra and nothing else.
 
-The binaries are hidden for real: codex_nb runs from a copy outside the checkout (so it finds no
-pinned ``.codex-ref``/``.acp-agents`` folder beside it), the override variables are unset, and
-every ``PATH`` folder holding one of the executables is left out.
+The binaries are hidden for real (``helpers.hidden_binaries``). The notebooks that replay a cassette
+are run that way by ``test_notebook_cassettes``, whose nbval run also compares their outputs; they
+are left out here.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
-ROOT = Path(__file__).resolve().parents[2]
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-EXECUTABLES = ("codex", "codex-acp", "claude-agent-acp", "claude", "gemini")
-OVERRIDES = ("CODEX_BIN", "CODEX_ACP_BIN", "CODEX_NB_CODEX_REF")
+from helpers.binary_requirements import NOTEBOOK_CASSETTES
+from helpers.hidden_binaries import copy_outside_checkout, hidden_environ
+from helpers.paths import NOTEBOOKS as NOTEBOOK_DIR
+
+NOTEBOOKS = sorted(p for p in NOTEBOOK_DIR.glob("*.ipynb") if p.name not in NOTEBOOK_CASSETTES)
 
 
 @pytest.fixture(scope="module")
 def no_binaries(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder with a copy of codex_nb (and the MCP servers notebooks start) outside the checkout."""
-    site = tmp_path_factory.mktemp("site")
-    shutil.copytree(ROOT / "codex_nb", site / "codex_nb", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(ROOT / "tests" / "mcp_servers", site / "tests" / "mcp_servers")
-    return site
+    return copy_outside_checkout(tmp_path_factory.mktemp("site"))
 
 
 def _hidden_env(monkeypatch: pytest.MonkeyPatch, site: Path) -> None:
-    for name in OVERRIDES:
-        monkeypatch.delenv(name, raising=False)
-    folders = [d for d in os.environ.get("PATH", "").split(os.pathsep) if d]
-    kept = [d for d in folders if not any((Path(d) / exe).exists() for exe in EXECUTABLES)]
-    monkeypatch.setenv("PATH", os.pathsep.join(kept))
-    monkeypatch.setenv("PYTHONPATH", str(site))
-    for exe in EXECUTABLES:
-        assert shutil.which(exe, path=os.pathsep.join(kept)) is None
+    hidden = hidden_environ(site)
+    for name in set(os.environ) - set(hidden):
+        monkeypatch.delenv(name)
+    for name, value in hidden.items():
+        monkeypatch.setenv(name, value)
 
 
 @pytest.mark.slow
