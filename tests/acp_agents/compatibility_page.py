@@ -30,6 +30,7 @@ CHECKS = {
     "test_client_files_and_terminals_are_used_as_each_agent_chooses": "the client's fs and terminals offered",
     "test_options_are_read_and_plan_mode_set_from_python": "session.options, Plan mode and effort set with set_option",
     "test_a_question_reaches_the_person_and_their_answer_the_model": "a question (form elicitation) answered, the model reads it",
+    "test_a_write_outside_the_session_folder_is_shown_as_outside_before_the_person_answers": "a write outside the session folder",
 }
 
 OFFERED_ONLY = {"test_a_question_reaches_the_person_and_their_answer_the_model"}
@@ -119,6 +120,7 @@ def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
                     checks.get("client_capabilities", {}).get("creates_files"), "-"
                 ),
             ),
+            ("A write outside the session folder", _outside(checks.get("outside_write"))),
             ("Past sessions", ", ".join(f"{k}: {v}" for k, v in sessions.items() if k not in META) or "-"),
         ]
         lines = [f"### {agent}", "", "| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]
@@ -129,6 +131,15 @@ def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
         ]
         parts.append("\n".join(lines))
     return "\n\n".join(parts)
+
+
+def _outside(facts: dict | None) -> str:
+    if facts is None:
+        return "-"
+    if not facts.get("asked"):
+        return f"refused by the agent itself, nothing asked (turn {facts.get('status')})"
+    marked = "the file named and marked outside" if facts.get("marked") else "NOT marked outside"
+    return f"asked, {marked}; rejected, not written (turn {facts.get('status')})"
 
 
 def _questions(facts: dict | None) -> str:

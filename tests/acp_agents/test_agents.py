@@ -14,7 +14,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import sys
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -27,9 +29,11 @@ from codex_nb.testing.acp_agents import ACP_AGENTS, acp_agent
 from codex_nb.widgets.testing import recording_comms
 
 from dialects import DIALECTS, TOOL_RESULTS
+from helpers.paths import ROOT
 
 AGENTS = [pytest.param(name, marks=pytest.mark.requires_acp_agent(name), id=name) for name in ACP_AGENTS]
 TIMEOUT = 90
+BUILD = ROOT / "build"
 CANCEL_GRACE = 5.0
 
 PLAN_1 = [("Read the code", "in_progress"), ("Write f.txt", "pending")]
@@ -58,6 +62,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         # Codex offers its model request_user_input in Plan mode only; codex-acp 2.6 asks the client
         # with a form elicitation (answered {"answers": {}} by itself when the client offers none)
         "question": {"plan_mode": True, "id": "q1", "model_reads": '{"answers":{"q1":{"answers":["Wide"]}}}'},
+        "outside_write": {"asked": True, "status": "interrupted"},  # Codex ends the turn on a declined patch
     },
     "claude-agent-acp": {
         "plan_updates": 2,
@@ -88,6 +93,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
             "id": "question_0",
             "model_reads": '"Which scope should the change have?"="Wide"',
         },
+        "outside_write": {"asked": True, "status": "completed"},  # the model is told and goes on
     },
     "gemini-cli": {
         # Gemini CLI 0.61 sends no ACP plan: its write_todos is a tool call ("Set 2 todo(s)", kind
@@ -119,6 +125,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "plan_marker": None,
         # Gemini CLI 0.61's ACP bridge reads only the client's fs capabilities: it asks no questions
         "question": None,
+        "outside_write": {"asked": False, "status": "completed"},  # "Path not in workspace": refused by itself
     },
     "qwen-code": {
         # Qwen Code 0.24 keeps its plan in todo_write (on in the suite's settings) and sends each
@@ -145,6 +152,7 @@ EXPECTED: dict[str, dict[str, Any]] = {
         # Qwen Code 0.24's ACP bridge reads only the client's fs capabilities (and a _meta flag):
         # it sends no form elicitation, so it asks no questions through the client
         "question": None,
+        "outside_write": {"asked": True, "status": "completed"},
     },
 }
 
@@ -787,3 +795,57 @@ async def test_stop_answers_the_agents_pending_question_cancel(agent: str, tmp_p
     resolved = [e.msg.outcome for e in seen if e.msg.type == "frontend_request_resolved"]
     assert (result.status, result.stop_reason, handle.hard_aborted) == ("interrupted", "cancelled", False)
     assert resolved == ["cancelled"] and pending == []
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+async def test_a_write_outside_the_session_folder_is_shown_as_outside_before_the_person_answers(
+    agent: str, tmp_path: Path, temp_dirs: Any
+) -> None:
+    """The model writes a file outside the session's folder. Where the agent asks the person, the
+    question names the file and marks it outside the folder (the title alone, "Write", says
+    neither); the person rejects, and the file is not written. Where the agent refuses by itself,
+    nothing is asked and nothing is written: ``EXPECTED[agent]["outside_write"]``."""
+    say = DIALECTS[agent]
+    work = temp_dirs("work-")
+    # outside the temporary folder too: Codex lets its sandbox write there without asking
+    BUILD.mkdir(exist_ok=True)
+    outside = Path(tempfile.mkdtemp(prefix="outside-", dir=BUILD))
+    target = outside / "escaped.txt"
+    calls: list[Any] = []
+    ended = threading.Event()
+    script = [say["write"](str(target), "escaped"), after(ended, say["text"]("Done."))]
+    # after a rejection some agents end the turn, others tell the model: the last answer may go unread
+    server, acp = start(agent, script, tmp_path, allow_leftover=True)
+    asked: list[str] = []
+
+    def reject(request: Any) -> dict[str, str]:
+        question = request.msg.questions[0]
+        asked.append(question.question)
+        return {"permission": next(o.label for o in question.options if o.description == "reject_once")}
+
+    def record(event: cx.events.Event) -> None:
+        if event.msg.type == "acp_tool_call":
+            calls.append((event.msg.title, event.msg.status))
+            if event.msg.status in ("completed", "failed"):
+                ended.set()
+
+    try:
+        async with acp:
+            session = await acp.new_session(work)
+            session.subscribe(record)
+            session.answer_policy = reject
+            result = await asyncio.wait_for(session.prompt(f"Write {target}"), TIMEOUT)
+        server.check()
+    finally:
+        server.close()
+        shutil.rmtree(outside, ignore_errors=True)
+    marked = bool(asked) and str(target) in asked[0] and "OUTSIDE THE SESSION FOLDER" in asked[0]
+    expected = EXPECTED[agent]["outside_write"]
+    report(agent, "outside_write", {"asked": bool(asked), "marked": marked, "status": result.status})
+    assert result.status == expected["status"], (asked, calls)
+    assert not target.exists(), f"asked {asked}: a write the person rejected (or the agent refused) happened"
+    assert bool(asked) == expected["asked"], (asked, calls)
+    if asked:
+        assert marked, asked[0]
+    else:  # the refusal is shown as the call's failure
+        assert calls and calls[-1][1] == "failed", calls
