@@ -139,7 +139,13 @@ MATRIX: dict[str, dict[str, Cell]] = {
             f"{APP}/test_app_server.py::test_command_approval_is_a_prompt_answered_in_the_widget",
             f"{APP}/test_app_server_approvals.py::test_the_decisions_codex_offers_are_shown_each_with_its_label_and_rule",
         ),
-        **acp(suite("test_a_turn_plan_permission_tool_call_and_message"), field="permission_kinds"),
+        **acp(
+            lambda agent: (
+                *suite("test_a_turn_plan_permission_tool_call_and_message")(agent),
+                *suite("test_a_write_outside_the_session_folder_is_shown_as_outside_before_the_person_answers")(agent),
+            ),
+            field="permission_kinds",
+        ),
     },
     "Plan mode": {
         RUNTIME: (
