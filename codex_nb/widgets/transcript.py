@@ -30,6 +30,7 @@ from ..protocol.events import Event
 from ..protocol.turn_diff import diff_files
 from ..rollouts.rollout_replay import SavedTurn
 from ._static import asset
+from .browser_messages import ProtocolError, validate_to_kernel
 from .checklist import _running_loop
 from .diff_static import diff_html
 from .final_state import FinalStateFallback
@@ -105,11 +106,10 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
     def receive(self, content: object) -> bool:
         """Apply one browser message: ``{kind: "override_review", id: <review id>}`` sends the
         override to Codex; anything else is refused in ``review_error``. True if sent."""
-        review_id = content.get("id") if isinstance(content, dict) else None
-        if not isinstance(content, dict) or content.get("kind") != "override_review" or not isinstance(review_id, str):
-            self.review_error = (
-                f"the transcript takes {{kind: 'override_review', id: string}}, got {str(content)[:120]}"
-            )
+        try:
+            review_id = validate_to_kernel("transcript", content)["id"]
+        except ProtocolError as err:
+            self.review_error = f"the transcript refused a message from its view: {err}"
             return False
         if self._override is None or self._override_loop is None:
             self.review_error = "this source cannot override an automatic review (only a real Codex thread can)"

@@ -235,4 +235,7 @@ def test_the_transcript_refuses_a_bad_message_and_a_source_without_overrides() -
     assert not transcript.receive({"kind": "override_review", "id": "r1"})
     assert "only a real Codex thread can" in transcript.review_error
     assert not transcript.receive({"kind": "delete_everything"})
-    assert transcript.review_error.startswith("the transcript takes {kind: 'override_review', id: string}")
+    assert transcript.review_error == (
+        "the transcript refused a message from its view: unknown message kind 'delete_everything'; "
+        "expected one of ['override_review']"
+    )
