@@ -66,6 +66,7 @@ async def test_an_approved_review_runs_the_command_and_says_codex_approved_it_no
         log = RecordingSubscriber(thread)
         with recording_comms():
             transcript = cx.Transcript(thread, max_rate=None)
+        timeline = cx.PlanTimeline(thread)
         result = await thread.start_turn("make the file")
         assert server.connection.schema_errors == []
     assert result.status == "completed" and (tmp_path / "approved.txt").exists()
@@ -92,6 +93,14 @@ async def test_an_approved_review_runs_the_command_and_says_codex_approved_it_no
     )
     assert transcript.can_override
     assert "automatic review [approved by the automatic review]" in transcript.html()
+    # the timeline keeps it apart from the person's answers, in its JSON and its Markdown
+    assert timeline.auto_reviews == (done,) and timeline.answers == ()
+    [exported] = json.loads(timeline.to_json())["auto_reviews"]
+    assert (exported["status"], exported["overridden"], exported["risk_level"]) == ("approved", False, "low")
+    assert exported["line"].startswith("automatic review [approved by the automatic review]")
+    markdown = timeline.to_markdown()
+    assert "### Automatic reviews (Codex's reviewer, not the person)" in markdown
+    assert "approved by the automatic review" in markdown
 
 
 @pytest.mark.slow
@@ -116,6 +125,7 @@ async def test_a_denied_review_does_not_run_and_the_persons_override_reaches_the
         log = RecordingSubscriber(thread)
         with recording_comms():
             transcript = cx.Transcript(thread, max_rate=None)
+        timeline = cx.PlanTimeline(thread)
         first = await thread.start_turn("make the file")
         assert first.status == "completed" and not (tmp_path / "approved.txt").exists()
         denied = reviews(log)[-1]
@@ -130,6 +140,8 @@ async def test_a_denied_review_does_not_run_and_the_persons_override_reaches_the
         overridden = thread.auto_reviews[denied.review_id]
         assert overridden.overridden and not overridden.can_override
         assert "denied by the automatic review; overridden by you" in transcript.text()
+        assert [r.overridden for r in timeline.auto_reviews] == [True]
+        assert '"overridden": true' in timeline.to_json()
         with pytest.raises(TurnError, match="already overridden"):
             await thread.approve_denied_action(denied)
         second = await thread.start_turn("go ahead")
