@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from .._start_gate import StartGate
 from .._interrupt import await_interruptibly
 from ..errors import TurnError
-from ..protocol.auto_review import AutoApprovalReview
+from ..protocol.auto_review import MAX_OVERRIDE_ACTION_CHARS, AutoApprovalReview
 from ..protocol.capabilities import Capabilities, Sent
 from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, UserMessage, WarningEvent
 from ..protocol.model_stream import TokenCount, TokenUsage
@@ -326,6 +326,11 @@ class CodexThread(BusEventSource):
                 f"no automatic review {str(review_id)[:80]!r} on this thread; pass one of thread.auto_reviews"
             )
         if not known.can_override:
+            if known.status == "denied" and not known.overridden:
+                raise TurnError(
+                    f"automatic review {review_id} denied an action too large to send back (over "
+                    f"{MAX_OVERRIDE_ACTION_CHARS:,} characters as JSON): approve it in Codex's own client"
+                )
             state = "already overridden" if known.overridden else known.status.replace("_", " ")
             raise TurnError(f"automatic review {review_id} is {state}: only a denial can be overridden")
         await self.server.request(

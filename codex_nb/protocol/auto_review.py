@@ -15,6 +15,7 @@ Everything here comes from a peer: the action's text and the rationale are cut t
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Literal
 
@@ -24,6 +25,9 @@ MAX_RATIONALE_CHARS = 2000
 """Characters of the reviewer's rationale kept (its head)."""
 MAX_REVIEW_TEXT_CHARS = 500
 """Characters of the reviewed action's one-line description kept."""
+MAX_OVERRIDE_ACTION_CHARS = 100_000
+"""The largest action (as JSON) kept whole for an override: Codex approves exactly the action sent
+back, so a larger one is not kept and its denial cannot be overridden from here."""
 
 ReviewStatus = Literal["in_progress", "approved", "denied", "timed_out", "aborted"]
 _STATUSES: dict[str, ReviewStatus] = {
@@ -60,13 +64,14 @@ class AutoApprovalReview(EventMsg):
     overridden: bool = False
     """The person overrode this denial (``thread.approve_denied_action``)."""
     assessment: dict[str, Any]
-    """The review as Codex's core serialises it (``GuardianAssessmentEvent``): what
-    ``thread/approveGuardianDeniedAction`` must be sent back to override a denial."""
+    """The review as Codex's core serialises it (``GuardianAssessmentEvent``, its rationale cut as
+    ``rationale``): what ``thread/approveGuardianDeniedAction`` sends back to override a denial;
+    empty when the action is larger than ``MAX_OVERRIDE_ACTION_CHARS``."""
 
     @property
     def can_override(self) -> bool:
-        """A denial the person has not overridden yet (only a denial can be)."""
-        return self.status == "denied" and not self.overridden
+        """A denial the person has not overridden yet (only a denial can be), whose action was kept."""
+        return self.status == "denied" and not self.overridden and bool(self.assessment)
 
 
 def _snake(name: str) -> str:
@@ -104,7 +109,9 @@ def action_text(action: dict[str, Any]) -> str:
 
 def _assessment(params: dict[str, Any], review: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
     """The core's ``GuardianAssessmentEvent`` (snake_case fields, snake_case enum values) that the
-    app-server's camelCase notification was made from."""
+    app-server's camelCase notification was made from; empty for an action too large to keep."""
+    if len(json.dumps(action, ensure_ascii=False)) > MAX_OVERRIDE_ACTION_CHARS:
+        return {}
     core_action = {
         _snake(key): (_snake(value) if key in ("type", "source", "protocol") and isinstance(value, str) else value)
         for key, value in action.items()
@@ -121,7 +128,7 @@ def _assessment(params: dict[str, Any], review: dict[str, Any], action: dict[str
         "completed_at_ms": params.get("completedAtMs"),
         "risk_level": review.get("riskLevel"),
         "user_authorization": review.get("userAuthorization"),
-        "rationale": review.get("rationale"),
+        "rationale": review["rationale"][:MAX_RATIONALE_CHARS] if isinstance(review.get("rationale"), str) else None,
         "decision_source": params.get("decisionSource"),
     }
     out.update({key: value for key, value in optional.items() if value is not None})

@@ -19,7 +19,12 @@ import codex_nb as cx
 from codex_nb.app_server.binary import codex_binary
 from codex_nb.app_server.notifications import notification_events
 from codex_nb.errors import TurnError
-from codex_nb.protocol.auto_review import MAX_RATIONALE_CHARS, MAX_REVIEW_TEXT_CHARS, AutoApprovalReview
+from codex_nb.protocol.auto_review import (
+    MAX_OVERRIDE_ACTION_CHARS,
+    MAX_RATIONALE_CHARS,
+    MAX_REVIEW_TEXT_CHARS,
+    AutoApprovalReview,
+)
 from codex_nb.testing import RecordingSubscriber, ResponsesServer
 from codex_nb.widgets.testing import recording_comms
 
@@ -170,6 +175,13 @@ async def test_only_a_seen_denial_can_be_overridden(tmp_path: Path) -> None:
         thread.on_notification("item/autoApprovalReview/completed", approved)
         with pytest.raises(TurnError, match="is approved: only a denial can be overridden"):
             await thread.approve_denied_action("r1")
+        huge = review_params()
+        huge["reviewId"] = "r2"
+        huge["action"] = {**huge["action"], "command": "x" * MAX_OVERRIDE_ACTION_CHARS}
+        thread.on_notification("item/autoApprovalReview/completed", huge)
+        assert thread.auto_reviews["r2"].assessment == {} and not thread.auto_reviews["r2"].can_override
+        with pytest.raises(TurnError, match="denied an action too large to send back"):
+            await thread.approve_denied_action("r2")
 
 
 def review_params(**review: Any) -> dict[str, Any]:
@@ -227,6 +239,7 @@ def test_an_unknown_action_kind_and_a_huge_rationale_are_kept_bounded() -> None:
     assert msg.action == "teleport" and msg.action_kind == "teleport"
     assert msg.rationale is not None and len(msg.rationale) == MAX_RATIONALE_CHARS
     assert msg.rationale_cut_chars == 40_000 - MAX_RATIONALE_CHARS
+    assert len(msg.assessment["rationale"]) == MAX_RATIONALE_CHARS
     params["action"] = {"type": "command", "command": "y" * 10_000}
     [msg] = notification_events("item/autoApprovalReview/completed", params)
     assert len(msg.action) == MAX_REVIEW_TEXT_CHARS  # type: ignore[attr-defined]
