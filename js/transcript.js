@@ -36,6 +36,8 @@ function drawOverride(holder, row, model) {
     holder.replaceChildren();
     return;
   }
+  // an override Codex refused (review_error says why) may be tried again
+  if (model.get("review_error") && holder.querySelector("button:disabled")) holder.replaceChildren();
   if (holder.childElementCount) return;
   const ask = document.createElement("button");
   ask.type = "button";
