@@ -1,5 +1,6 @@
 // The transcript view: rows keyed by entry id, updated in place as text streams.
-// State comes only from synced traits (entries, status, error); nothing is sent back.
+// State comes from synced traits (entries, status, error, can_override, review_error); the one
+// message sent back is a confirmed override of a denial by Codex's automatic review.
 import { transcriptView } from "./transcript_view.js";
 import { diffBlock } from "./diff_block.js";
 
@@ -25,6 +26,45 @@ function drawDiff(holder, row) {
   holder.dataset.diff = row.text;
 }
 
+/**
+ * A denied review's override: a button, then a confirmation saying what it does, then the
+ * message. Drawn once per row and kept while the row stays overridable.
+ * @param {HTMLElement} holder @param {import("./transcript_view.js").TranscriptRow} row @param {any} model
+ */
+function drawOverride(holder, row, model) {
+  if (!row.overridable) {
+    holder.replaceChildren();
+    return;
+  }
+  // an override Codex refused (review_error says why) may be tried again
+  if (model.get("review_error") && holder.querySelector("button:disabled")) holder.replaceChildren();
+  if (holder.childElementCount) return;
+  const ask = document.createElement("button");
+  ask.type = "button";
+  ask.className = "cx-review-override";
+  ask.textContent = "Override denial";
+  ask.addEventListener("click", () => {
+    const note = document.createElement("span");
+    note.className = "cx-review-confirm-text";
+    note.textContent = "Codex will tell the agent you approved this exact action; it may then run it. ";
+    const yes = document.createElement("button");
+    yes.type = "button";
+    yes.className = "cx-review-confirm";
+    yes.textContent = "Approve it";
+    const no = document.createElement("button");
+    no.type = "button";
+    no.className = "cx-review-cancel";
+    no.textContent = "Cancel";
+    yes.addEventListener("click", () => {
+      yes.disabled = no.disabled = true;
+      model.send({ kind: "override_review", id: row.reviewId });
+    });
+    no.addEventListener("click", () => holder.replaceChildren(ask));
+    holder.replaceChildren(note, yes, no);
+  });
+  holder.replaceChildren(ask);
+}
+
 export default {
   /** @param {{model: any, el: HTMLElement}} ctx */
   render({ model, el }) {
@@ -37,9 +77,12 @@ export default {
     folded.className = "cx-transcript-folded";
     const list = document.createElement("ol");
     list.className = "cx-transcript-rows";
-    root.append(header, folded, list);
+    const reviewError = document.createElement("div");
+    reviewError.className = "cx-transcript-review-error";
+    reviewError.setAttribute("role", "alert");
+    root.append(header, folded, list, reviewError);
     el.append(root);
-    /** @type {Map<string, {li: HTMLLIElement, label: HTMLElement, text: HTMLElement, detail: HTMLElement}>} */
+    /** @type {Map<string, {li: HTMLLIElement, label: HTMLElement, text: HTMLElement, detail: HTMLElement, actions: HTMLElement}>} */
     const rows = new Map();
 
     /** @param {import("./transcript_view.js").TranscriptRow} row */
@@ -51,8 +94,10 @@ export default {
       detail.className = "cx-transcript-detail";
       const text = document.createElement("div");
       text.className = "cx-transcript-text";
-      li.append(label, detail, text);
-      return { li, label, text, detail };
+      const actions = document.createElement("div");
+      actions.className = "cx-transcript-actions";
+      li.append(label, detail, text, actions);
+      return { li, label, text, detail, actions };
     };
 
     const draw = () => {
@@ -61,7 +106,10 @@ export default {
         status: model.get("status"),
         error: model.get("error"),
         earlier: model.get("earlier"),
+        canOverride: model.get("can_override"),
       });
+      reviewError.textContent = model.get("review_error") ?? "";
+      reviewError.hidden = !reviewError.textContent;
       header.textContent = view.header;
       folded.textContent = view.folded;
       folded.hidden = !view.folded;
@@ -83,6 +131,7 @@ export default {
         if (dom.detail.textContent !== row.detail) dom.detail.textContent = row.detail;
         if (row.kind === "diff") drawDiff(dom.text, row);
         else if (dom.text.textContent !== row.text) dom.text.textContent = row.text;
+        if (row.kind === "review") drawOverride(dom.actions, row, model);
         /** @type {ChildNode | null} */
         const anchor = previous ? previous.nextSibling : list.firstChild;
         if (anchor !== dom.li) list.insertBefore(dom.li, anchor);
@@ -95,7 +144,7 @@ export default {
         }
       }
     };
-    const traits = ["entries", "status", "error", "earlier"];
+    const traits = ["entries", "status", "error", "earlier", "can_override", "review_error"];
     for (const name of traits) model.on(`change:${name}`, draw);
     draw();
     return () => {

@@ -2,7 +2,7 @@
 // Entries come from the kernel's synced `entries` trait: {kind, id, text, status, title, detail}.
 
 /** @typedef {{kind: string, id: string, text: string, status: string, title: string, detail: string}} TranscriptEntry */
-/** @typedef {{key: string, kind: string, label: string, text: string, detail: string, status: string, live: boolean, files?: import("./diff_view.js").DiffFileView[]}} TranscriptRow */
+/** @typedef {{key: string, kind: string, label: string, text: string, detail: string, status: string, live: boolean, files?: import("./diff_view.js").DiffFileView[], reviewId?: string, overridable?: boolean}} TranscriptRow */
 
 import { turnDiffFiles } from "./diff_view.js";
 
@@ -22,14 +22,32 @@ const STATUS_LABELS = Object.freeze({
   failed: "failed",
 });
 
+// Codex's automatic review of an approval: its verdict, never worded as the person's answer.
+const REVIEW_LABELS = Object.freeze({
+  in_progress: "reviewing",
+  approved: "approved by the automatic review",
+  denied: "denied by the automatic review",
+  timed_out: "timed out (not run)",
+  aborted: "stopped (not run)",
+  overridden: "denied by the automatic review, overridden by you",
+});
+
 /**
- * One row per entry, in order.
+ * One row per entry, in order. `canOverride`: the source can override a denial (a real Codex
+ * thread), so a denied review's row offers it.
  * @param {TranscriptEntry} entry
+ * @param {boolean} [canOverride]
  * @returns {TranscriptRow}
  */
-export function transcriptRow(entry) {
+export function transcriptRow(entry, canOverride = false) {
   const kind = entry.kind;
-  const live = entry.status === "streaming" || entry.status === "running";
+  const live = entry.status === "streaming" || entry.status === "running" || entry.status === "in_progress";
+  if (kind === "review") {
+    const verdict = REVIEW_LABELS[/** @type {keyof typeof REVIEW_LABELS} */ (entry.status)] ?? entry.status;
+    return { key: entry.id, kind, label: `Automatic review · ${verdict} · ${entry.title}`, text: entry.text,
+             detail: entry.detail, status: entry.status, live, reviewId: entry.id.replace(/^review-/, ""),
+             overridable: canOverride && entry.status === "denied" };
+  }
   if (kind === "tool") {
     const status = TOOL_LABELS[/** @type {keyof typeof TOOL_LABELS} */ (entry.status)] ?? entry.status;
     return { key: entry.id, kind, label: `${entry.title} · ${status}`, text: entry.text, detail: entry.detail,
@@ -53,10 +71,10 @@ export function transcriptRow(entry) {
 
 /**
  * The kernel sends only the newest entries; `earlier` counts the ones before them.
- * @param {{entries: TranscriptEntry[], status: string, error: string, earlier?: number}} state
+ * @param {{entries: TranscriptEntry[], status: string, error: string, earlier?: number, canOverride?: boolean}} state
  */
 export function transcriptView(state) {
-  const rows = (state.entries ?? []).map(transcriptRow);
+  const rows = (state.entries ?? []).map((entry) => transcriptRow(entry, state.canOverride === true));
   const status = STATUS_LABELS[/** @type {keyof typeof STATUS_LABELS} */ (state.status)] ?? state.status;
   const earlier = Number.isInteger(state.earlier) && /** @type {number} */ (state.earlier) > 0 ? state.earlier : 0;
   const folded = earlier ? `${earlier} earlier ${earlier === 1 ? "entry" : "entries"} of this turn not shown` : "";

@@ -16,6 +16,8 @@ app-server notification        codex_nb event (``msg.type``)
 ``hook/started|completed``     ``hook_started`` / ``hook_completed`` (tool hooks), else raw
 ``error``                      ``error`` (``willRetry`` false) or ``warning`` (will retry)
 ``warning``                    ``warning``
+``item/autoApprovalReview/*``  ``auto_approval_review`` (Codex's reviewer, not the person)
+``guardianWarning``            ``warning`` (the reviewer's one-line note)
 anything else on the thread    ``app_server_notification`` (method and params, nothing lost)
 =============================  ==========================================================
 """
@@ -41,6 +43,7 @@ from ..protocol.events import (
     TurnStarted,
     WarningEvent,
 )
+from ..protocol.auto_review import AutoReviewNotificationError, review_event
 from ..protocol.model_stream import MAX_TOKEN_COUNT, TokenCount, TokenUsage, TokenUsageInfo
 from ..protocol.plan import PlanItemArg, StepStatus
 from ..protocol.turn_diff import TurnDiff, bounded_diff
@@ -269,6 +272,13 @@ def notification_events(method: str, params: dict[str, Any], *, mode: str = "def
         return [turn_diff(params)]
     if method == "warning":
         return [WarningEvent(message=str(params.get("message", "")))]
+    if method in ("item/autoApprovalReview/started", "item/autoApprovalReview/completed"):
+        try:
+            return [review_event(method, params)]
+        except AutoReviewNotificationError as err:
+            return [WarningEvent(message=f"{err}; this automatic review is not shown")]
+    if method == "guardianWarning":
+        return [WarningEvent(message=f"automatic review: {str(params.get('message', ''))[:500]}")]
     if method == "error":
         message = (params.get("error") or {}).get("message") or "error"
         if params.get("willRetry"):

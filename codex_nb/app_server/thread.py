@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from .._start_gate import StartGate
 from .._interrupt import await_interruptibly
 from ..errors import TurnError
+from ..protocol.auto_review import MAX_OVERRIDE_ACTION_CHARS, AutoApprovalReview
 from ..protocol.capabilities import Capabilities, Sent
 from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, UserMessage, WarningEvent
 from ..protocol.model_stream import TokenCount, TokenUsage
@@ -80,6 +81,8 @@ class AppServerTurnResult:
 
 MAX_TURN_DIFFS = 100
 """Turns whose latest diff a thread keeps (the newest)."""
+MAX_AUTO_REVIEWS = 1000
+"""Automatic reviews a thread keeps in ``auto_reviews`` (the newest)."""
 
 
 def _since(total: TokenUsage, before: TokenUsage | None) -> TokenUsage:
@@ -194,6 +197,9 @@ class CodexThread(BusEventSource):
         """The thread's token usage in all, as its latest ``thread/tokenUsage/updated`` said."""
         self.turn_diffs: dict[str, TurnDiff] = {}
         """The latest ``turn_diff`` of each turn by turn id (the newest ``MAX_TURN_DIFFS`` turns)."""
+        self.auto_reviews: dict[str, AutoApprovalReview] = {}
+        """Codex's automatic reviews of this thread's approvals by review id, each as its latest
+        notification said (the newest ``MAX_AUTO_REVIEWS``)."""
         self.server_requests = ServerRequests(self)
         self._lock = threading.RLock()
         self._revision = itertools.count(1)
@@ -285,6 +291,8 @@ class CodexThread(BusEventSource):
                 self.token_usage = msg.info.total_token_usage
             elif isinstance(msg, TurnDiff) and msg.turn_id:
                 self._keep_diff(msg)
+            elif isinstance(msg, AutoApprovalReview):
+                self._keep_review(msg)
             self.emit(msg, turn_id=turn_id)
         if method == "turn/started" and self._active is not None:
             self._said(self._active, turn_id)
@@ -295,6 +303,43 @@ class CodexThread(BusEventSource):
         self.turn_diffs[msg.turn_id] = msg
         while len(self.turn_diffs) > MAX_TURN_DIFFS:
             del self.turn_diffs[next(iter(self.turn_diffs))]
+
+    def _keep_review(self, msg: AutoApprovalReview) -> None:
+        self.auto_reviews.pop(msg.review_id, None)
+        self.auto_reviews[msg.review_id] = msg
+        while len(self.auto_reviews) > MAX_AUTO_REVIEWS:
+            del self.auto_reviews[next(iter(self.auto_reviews))]
+
+    async def approve_denied_action(self, review: AutoApprovalReview | str) -> AutoApprovalReview:
+        """Override a denial of Codex's automatic review (``thread/approveGuardianDeniedAction``):
+        ``review`` is the ``auto_approval_review`` event or its ``review_id``.
+
+        Codex does not run the action itself: it tells the model that the person approved that
+        exact action, in the running turn or, when none runs, at the start of the next one; the
+        model then asks again (and the reviewer sees the approval). The review comes again as an
+        event with ``overridden`` set. Raises ``TurnError`` for a review this thread has not seen
+        or one that is not a denial."""
+        review_id = review.review_id if isinstance(review, AutoApprovalReview) else review
+        known = self.auto_reviews.get(review_id) if isinstance(review_id, str) else None
+        if known is None:
+            raise TurnError(
+                f"no automatic review {str(review_id)[:80]!r} on this thread; pass one of thread.auto_reviews"
+            )
+        if not known.can_override:
+            if known.status == "denied" and not known.overridden:
+                raise TurnError(
+                    f"automatic review {review_id} denied an action too large to send back (over "
+                    f"{MAX_OVERRIDE_ACTION_CHARS:,} characters as JSON): approve it in Codex's own client"
+                )
+            state = "already overridden" if known.overridden else known.status.replace("_", " ")
+            raise TurnError(f"automatic review {review_id} is {state}: only a denial can be overridden")
+        await self.server.request(
+            "thread/approveGuardianDeniedAction", {"threadId": self.thread_id, "event": known.assessment}
+        )
+        overridden = known.model_copy(update={"overridden": True})
+        self._keep_review(overridden)
+        self.emit(overridden, turn_id=overridden.turn_id)
+        return overridden
 
     def _said(self, handle: AppServerTurnHandle, turn_id: str | None) -> None:
         """The person's words, once: after ``turn/started`` or the ``turn/start`` answer, whichever

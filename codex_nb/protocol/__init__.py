@@ -3,6 +3,7 @@
 Modules:
 
 * ``app_server``: app-server v2 shapes Codex clients read.
+* ``auto_review``: ``auto_approval_review``, Codex's automatic review of an approval.
 * ``capabilities``: ``AgentSource`` (the person's verbs on any source) and ``Capabilities`` (what it offers).
 * ``events``: core events, one class per ``msg.type``.
 * ``frontend``: wire types of the tools that wait for a person.

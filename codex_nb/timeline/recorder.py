@@ -32,6 +32,7 @@ from typing import Any, Literal
 from ..events.observers import Observers
 from ..events.source import EventSource
 from ..events.usage_meter import UsageMeter
+from ..protocol.auto_review import AutoApprovalReview
 from ..protocol.capabilities import capabilities_of
 from ..protocol.events import Event, PlanUpdate
 from ..protocol.turn_diff import diff_files
@@ -69,6 +70,8 @@ MAX_TURN_USAGE = 10_000
 MAX_TURN_CHANGES = 100
 """Turns whose diff is kept (the newest; each diff is at most ``MAX_TURN_DIFF_CHARS``)."""
 """Conversation messages kept (the oldest go first, counted in ``dropped_messages``)."""
+MAX_AUTO_REVIEWS = 1000
+"""Codex's automatic reviews a timeline keeps (the newest)."""
 
 _KIND_BY_MODULE = (
     ("codex_nb.app_server", SourceKind.APP_SERVER),
@@ -145,6 +148,7 @@ class PlanTimeline:
         self._meter = UsageMeter(total if isinstance(total, int) else None)
         self._usage: dict[str | None, TurnUsage] = {}
         self._changes_by_turn: dict[str | None, TurnChanges] = {}
+        self._reviews: dict[str, AutoApprovalReview] = {}
         self._why = NoPlanTracker(source, on_change=lambda _reason: self._changes.notify(None))
         self._answer_sources: list[Callable[[], tuple[AnswerRecord, ...]]] = []
         self._unsubscribe: list[Callable[[], None]] = []
@@ -227,6 +231,8 @@ class PlanTimeline:
             self._count(event)
         elif msg.type == "turn_diff":
             self._diff(event)
+        elif isinstance(msg, AutoApprovalReview):
+            self._review(msg)
         elif msg.type in ("turn_complete", "turn_aborted"):
             self._end_proposals(
                 event.turn_id or getattr(msg, "turn_id", None), getattr(msg, "last_agent_message", None)
@@ -318,6 +324,15 @@ class PlanTimeline:
             self._changes_by_turn[turn_id] = changes
             while len(self._changes_by_turn) > MAX_TURN_CHANGES:
                 del self._changes_by_turn[next(iter(self._changes_by_turn))]
+        self._changes.notify(None)
+
+    def _review(self, msg: AutoApprovalReview) -> None:
+        """Keep each automatic review as its latest event said (an override comes again)."""
+        with self._lock:
+            self._reviews.pop(msg.review_id, None)
+            self._reviews[msg.review_id] = msg
+            while len(self._reviews) > MAX_AUTO_REVIEWS:
+                del self._reviews[next(iter(self._reviews))]
         self._changes.notify(None)
 
     def _end_proposals(self, turn_id: str | None, message: object) -> None:
@@ -452,6 +467,14 @@ class PlanTimeline:
         latest diffs (the newest ``MAX_TURN_CHANGES`` turns); empty when none changed one."""
         with self._lock:
             return tuple(self._changes_by_turn.values())
+
+    @property
+    def auto_reviews(self) -> tuple[AutoApprovalReview, ...]:
+        """Codex's automatic reviews of approvals (a real Codex thread with ``approvals_reviewer =
+        "auto_review"``), each as its latest event said, in the order of their latest
+        events (the newest ``MAX_AUTO_REVIEWS``); never the person's answers, which are ``answers``."""
+        with self._lock:
+            return tuple(self._reviews.values())
 
     @property
     def answers(self) -> tuple[AnswerRecord, ...]:

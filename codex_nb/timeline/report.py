@@ -35,7 +35,11 @@ markup, and each is cut to a stated length.
                 "turn": int|null, "total": int|null}],   (only when the source reported usage)
      "changes": [{"turn_id": str|null, "added": int, "removed": int, "more_files": int,
                   "files": [{"path": str, "kind": "add"|"delete"|"update", "added": int, "removed": int}],
-                  "unified_diff": str, "cut_chars": int}]}   (only when a turn changed files)
+                  "unified_diff": str, "cut_chars": int}],   (only when a turn changed files)
+     "auto_reviews": [{"review_id": str, "turn_id": str, "status": "in_progress"|"approved"|"denied"|
+                       "timed_out"|"aborted", "overridden": bool, "action_kind": str, "action": str,
+                       "risk_level": str|null, "user_authorization": str|null, "rationale": str|null,
+                       "line": str}]}   (only when Codex's automatic reviewer decided an approval)
 
 ``changes`` compares each revision with the kept one before it (the first kept: with no
 plan). ``proposals`` are Plan mode's proposed plans (prose, not checklists); ``no_plan``
@@ -50,6 +54,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from ..protocol.auto_review import AutoApprovalReview, review_line
 from ..protocol.wire import well_formed
 from .answer_records import AnswerRecord, answer_data, answer_line
 from .records import (
@@ -94,6 +99,9 @@ class PlanTimeline(Protocol):
 
     @property
     def turn_changes(self) -> tuple[TurnChanges, ...]: ...
+
+    @property
+    def auto_reviews(self) -> tuple[AutoApprovalReview, ...]: ...
 
     @property
     def revisions(self) -> tuple[PlanRevision, ...]: ...
@@ -168,7 +176,18 @@ def timeline_data(timeline: PlanTimeline) -> dict[str, Any]:
         **({"usage": [_usage_data(u) for u in timeline.usage]} if timeline.usage else {}),
         # each turn's diff, only when a turn changed files: older exports stay as they were
         **({"changes": [_changes_data(c) for c in timeline.turn_changes]} if timeline.turn_changes else {}),
+        # Codex's automatic reviews, only when there are some: older exports stay as they were
+        **({"auto_reviews": [_review_data(r) for r in timeline.auto_reviews]} if timeline.auto_reviews else {}),
     }
+
+
+def _review_data(review: AutoApprovalReview) -> dict[str, Any]:
+    fields = ("review_id", "turn_id", "status", "overridden", "action_kind", "action", "risk_level")
+    data: dict[str, Any] = {name: getattr(review, name) for name in fields}
+    data["user_authorization"] = review.user_authorization
+    data["rationale"] = review.rationale
+    data["line"] = review_line(review)
+    return {k: well_formed(v) if isinstance(v, str) else v for k, v in data.items()}
 
 
 def _changes_data(changes: TurnChanges) -> dict[str, Any]:
@@ -330,6 +349,13 @@ def timeline_markdown(timeline: PlanTimeline, *, last: int | None) -> str:
         lines += _usage_markdown(timeline.usage[-USAGE_SHOWN:])
     if timeline.turn_changes:
         lines += _changes_markdown(timeline.turn_changes[-CHANGES_SHOWN:])
+    if timeline.auto_reviews:
+        lines += [
+            "### Automatic reviews (Codex's reviewer, not the person)",
+            "",
+            *(f"- {markdown_text(review_line(r), PARAGRAPH_CHARS)}" for r in timeline.auto_reviews[-CHANGES_SHOWN:]),
+            "",
+        ]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 

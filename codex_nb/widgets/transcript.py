@@ -5,7 +5,9 @@ It reads events only (``TranscriptState``), so a ``Session``, a real Codex app-s
 thread, an ACP session or a replay all show the same way. Kernel -> browser is synced
 state (``entries``, ``status``, ``error``, ``earlier``), coalesced: at most ``max_rate``
 updates per second while text streams (jupyter_server drops IOPub bursts), the latest state
-wins, and the end of a turn is always delivered at once. Nothing comes back from the browser.
+wins, and the end of a turn is always delivered at once. One message comes back from the browser:
+``{kind: "override_review", id}``, the person's confirmed override of a denial by Codex's automatic
+review (only on a source that offers it, ``can_override``: a real Codex thread).
 
 Only the newest ``rows`` entries are synced (``earlier`` counts the rest), so a turn of a
 thousand tool calls costs each update, and the page, the same as a turn of ``rows``.
@@ -14,6 +16,7 @@ thousand tool calls costs each update, and the page, the same as a turn of ``row
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import html
 import threading
 import time
@@ -27,6 +30,7 @@ from ..protocol.events import Event
 from ..protocol.turn_diff import diff_files
 from ..rollouts.rollout_replay import SavedTurn
 from ._static import asset
+from .browser_messages import ProtocolError, validate_to_kernel
 from .checklist import _running_loop
 from .diff_static import diff_html
 from .final_state import FinalStateFallback
@@ -47,13 +51,19 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
 
     entries = traitlets.List(traitlets.Dict()).tag(sync=True)
     """``[{kind, id, text, status, title, detail}]``; kind is user (the person's words) | assistant | reasoning |
-    tool | notice | error | hook | saved | diff (the turn's unified diff in ``text``, its headline in ``title``)."""
+    tool | notice | error | hook | saved | diff (the turn's unified diff in ``text``, its headline in ``title``) |
+    review (Codex's automatic review: action in ``title``, verdict in ``status``, rationale in ``text``)."""
     status = traitlets.Unicode("idle").tag(sync=True)
     """idle | running | completed | interrupted | failed (the latest turn)."""
     error = traitlets.Unicode("").tag(sync=True)
     """The error that failed the latest turn."""
     earlier = traitlets.Int(0).tag(sync=True)
     """Entries of the latest turn before the ``entries`` shown (``text()`` has the kept ones)."""
+    can_override = traitlets.Bool(False).tag(sync=True)
+    """The source can override a denial of Codex's automatic review (a real Codex thread): the
+    view offers it on a denied ``review`` entry."""
+    review_error = traitlets.Unicode("").tag(sync=True)
+    """Why the person's last override was refused (empty when it went through)."""
 
     def __new__(cls, source: Any = None, **kwargs: Any) -> Transcript:
         if not (hasattr(source, "subscribe") and hasattr(source, "thread_id")):
@@ -76,6 +86,11 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
         self.flushes = 0
         """How many state updates were sent to the browser (for tests and the benchmark)."""
         self._thread = source.thread_id
+        self._override: Callable[[str], Any] | None = getattr(source, "approve_denied_action", None)
+        self._override_loop: asyncio.AbstractEventLoop | None = getattr(getattr(source, "server", None), "loop", None)
+        self.can_override = self._override is not None
+        self.overrides: list[concurrent.futures.Future[Any]] = []
+        """The overrides sent from the view (for tests: each settles when Codex answered)."""
         self._interval = 1.0 / max_rate if max_rate else 0.0
         self._lock = threading.RLock()
         self._dirty = False
@@ -83,6 +98,32 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
         self._last_flush = float("-inf")
         self._loop = _running_loop()
         self._unsubscribe: Callable[[], None] = source.subscribe(self._on_event)
+        self.on_msg(self._on_view_msg)
+
+    def _on_view_msg(self, _widget: object, content: object, _buffers: object) -> None:
+        self.receive(content)
+
+    def receive(self, content: object) -> bool:
+        """Apply one browser message: ``{kind: "override_review", id: <review id>}`` sends the
+        override to Codex; anything else is refused in ``review_error``. True if sent."""
+        try:
+            review_id = validate_to_kernel("transcript", content)["id"]
+        except ProtocolError as err:
+            self.review_error = f"the transcript refused a message from its view: {err}"
+            return False
+        if self._override is None or self._override_loop is None:
+            self.review_error = "this source cannot override an automatic review (only a real Codex thread can)"
+            return False
+        self.review_error = ""
+        future = asyncio.run_coroutine_threadsafe(self._override(review_id), self._override_loop)
+        future.add_done_callback(self._override_done)
+        self.overrides.append(future)
+        return True
+
+    def _override_done(self, future: concurrent.futures.Future[Any]) -> None:
+        error = None if future.cancelled() else future.exception()
+        if error is not None:
+            self.review_error = f"the override was not sent: {str(error)[:300]}"
 
     def _on_event(self, event: Event) -> None:
         if event.thread_id and event.thread_id != self._thread:

@@ -18,6 +18,11 @@ The turn's diff (``turn_diff``, the whole turn's changes so far) is one ``diff``
 turn's other entries, replaced by each newer diff: the view lists its files with their added and
 removed lines, and the plain text says the same, one line per file.
 
+Codex's automatic review of an approval (``auto_approval_review``) is a ``review`` entry keyed by
+its review id: the action in ``title``, the verdict in ``status`` (``overridden`` once the person
+overrode a denial), risk and authorization in ``detail``, the reviewer's rationale as its text. It
+is never drawn as the person's answer.
+
 A resumed or forked thread starts with its saved conversation (``load_saved``): those turns'
 entries stay above the live turn's, which a new turn does not clear.
 """
@@ -32,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..protocol.auto_review import review_line
 from ..protocol.events import Event
 from ..protocol.turn_diff import diff_files, summary_lines
 from ..rollouts.rollout_replay import SavedTurn
@@ -47,12 +53,16 @@ TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution
 
 @dataclass
 class _Entry:
-    kind: str  # user (the person's words) | assistant | reasoning | tool | notice | error | hook | saved | diff
+    kind: (
+        str  # user (the person's words) | assistant | reasoning | tool | notice | error | hook | saved | diff | review
+    )
     id: str
     value: str = ""
     status: str = ""
     title: str = ""
     detail: str = ""
+    line: str = ""
+    """The entry's own line of plain text, when its kind writes one (a review)."""
     buffer: io.StringIO | None = field(default=None, repr=False)
     """Streaming text: amortised O(1) appends, one copy per snapshot, no per-delta objects kept."""
 
@@ -239,6 +249,23 @@ class TranscriptState:
         )
         return True
 
+    # -- Codex's automatic reviews ---------------------------------------------------------
+    def _review(self, event: Event) -> bool:
+        msg: Any = event.msg
+        entry_id = f"review-{msg.review_id}"
+        entry = self._tools.get(entry_id)
+        if entry is None:
+            entry = self._tools[entry_id] = self._add("review", "", entry_id=entry_id)
+        entry.title = msg.action
+        entry.status = "overridden" if msg.overridden else msg.status
+        facts = [f"risk {msg.risk_level}"] if msg.risk_level else []
+        if msg.user_authorization:
+            facts.append(f"authorization {msg.user_authorization}")
+        entry.detail = ", ".join(facts)
+        entry.set(msg.rationale or "")
+        entry.line = review_line(msg)
+        return True
+
     # -- hooks -------------------------------------------------------------------------
     def _hook(self, event: Event, *, done: bool) -> bool:
         run: Any = getattr(event.msg, "run", None)
@@ -309,6 +336,8 @@ def _entry_line(entry: _Entry, *, saved: bool) -> str:
             [f"changes: {entry.title}", *summary_lines(diff_files(body))]
             + ([f"  ({entry.detail})"] if entry.detail else [])
         )
+    if kind == "review":
+        return entry.line
     if kind == "tool":
         return f"tool {entry.title} [{entry.status}]" + (f": {_one_line(body)}" if body else "")
     if saved:
@@ -405,6 +434,7 @@ _HANDLERS: dict[str, Any] = {
     "item_started": lambda s, e: s._item(e, done=False),
     "item_completed": lambda s, e: s._item(e, done=True),
     "turn_diff": TranscriptState._turn_diff,
+    "auto_approval_review": TranscriptState._review,
     "hook_started": lambda s, e: s._hook(e, done=False),
     "hook_completed": lambda s, e: s._hook(e, done=True),
 }

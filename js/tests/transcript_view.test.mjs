@@ -41,3 +41,22 @@ test("a resumed thread's saved conversation: the person's prompts and the saved 
   assert.equal(row("user").label, "You");
   assert.equal(row("saved").label, "Saved");
 });
+
+test("an automatic review reads as Codex's verdict; only a denial on a source that can override offers it", () => {
+  const entry = (status) => ({ kind: "review", id: "review-r1", text: "Not asked for.", status,
+                               title: "touch a.txt", detail: "risk high, authorization low" });
+  const denied = transcriptRow(entry("denied"), true);
+  assert.equal(denied.label, "Automatic review · denied by the automatic review · touch a.txt");
+  assert.deepEqual([denied.reviewId, denied.overridable, denied.detail, denied.text],
+    ["r1", true, "risk high, authorization low", "Not asked for."]);
+  assert.equal(transcriptRow(entry("denied"), false).overridable, false);
+  assert.equal(transcriptRow(entry("approved"), true).overridable, false);
+  assert.equal(transcriptRow(entry("approved"), true).label, "Automatic review · approved by the automatic review · touch a.txt");
+  assert.equal(transcriptRow(entry("in_progress"), true).live, true);
+  const over = transcriptRow(entry("overridden"), true);
+  assert.equal(over.overridable, false);
+  assert.match(over.label, /overridden by you/);
+  const view = transcriptView({ entries: [entry("denied")], status: "completed", error: "", canOverride: true });
+  assert.equal(view.rows[0].overridable, true);
+  assert.ok(!/approved by you|You approved/.test(transcriptRow(entry("approved"), true).label));
+});
