@@ -1,6 +1,9 @@
-// The turn controls view: the session's turn status, its token usage meter and a Stop button.
-// State comes from synced traits (status, stoppable, last_stop, usage, error); Stop sends
-// {id, kind: "stop"} with model.send. The kernel replies through `last_stop` (same id).
+// The turn controls view: the session's turn status, its token usage meter, a Stop button and a
+// picker per option the source offers (an ACP agent's mode, model, effort).
+// State comes from synced traits (status, stoppable, last_stop, usage, options, last_option,
+// can_pick, error); Stop sends {id, kind: "stop"}, a pick {id, kind: "set_option", option, value}
+// with model.send. The kernel replies through `last_stop` / `last_option` (same id). A picker shows
+// the agent's reported value, never the pick: it changes when the agent has answered.
 // Kinds come from protocol.json, the one definition the kernel validates against.
 import { CONTROLS_TO_KERNEL, TURN_STATUS_LABELS, newRequestId } from "./protocol.js";
 
@@ -68,6 +71,50 @@ export function controlsView(state, pendingId) {
   };
 }
 
+/** @typedef {{value: string, name: string, group?: string | null}} OptionChoice */
+/** @typedef {{id: string, name: string, kind: string, current: string | boolean, category?: string | null, choices: OptionChoice[]}} AgentOption */
+/** @typedef {{id?: string, option?: string, outcome?: string, message?: string}} OptionReply */
+
+/**
+ * Pure options -> pickers model: each option's label, kind, current value and choices (grouped
+ * as the agent groups them), disabled while its pick awaits the agent or when picks are off; and
+ * the note under them (the latest refusal, or "Setting ..." while a pick is pending).
+ * @param {AgentOption[]} options
+ * @param {OptionReply} lastOption
+ * @param {Record<string, string>} pending option id -> id of our pick awaiting its reply
+ * @param {boolean} canPick
+ */
+export function optionsView(options, lastOption, pending, canPick) {
+  const settled = (/** @type {string} */ id) => lastOption.id === pending[id] && lastOption.outcome !== "setting";
+  const pickers = options.map((o) => {
+    const waiting = o.id in pending && !settled(o.id);
+    /** @type {{label: string | null, choices: OptionChoice[]}[]} */
+    const groups = [];
+    for (const c of o.choices ?? []) {
+      const label = c.group ?? null;
+      const last = groups[groups.length - 1];
+      if (last && last.label === label) last.choices.push(c);
+      else groups.push({ label, choices: [c] });
+    }
+    return { id: o.id, name: o.name, kind: o.kind, current: o.current, groups, disabled: !canPick || waiting };
+  });
+  let note = "";
+  const mine = Object.values(pending).includes(lastOption.id ?? "");
+  if (mine && lastOption.outcome === "refused") note = `${optionName(options, lastOption.option)}: ${lastOption.message}`;
+  else if (mine && lastOption.outcome === "setting") note = `Setting ${optionName(options, lastOption.option)}…`;
+  return { pickers, note };
+}
+
+/** @param {AgentOption[]} options @param {string | undefined} id */
+function optionName(options, id) {
+  return options.find((o) => o.id === id)?.name ?? id ?? "option";
+}
+
+/** @param {string} option @param {string | boolean} value */
+export function optionRequest(option, value) {
+  return { id: newRequestId(), kind: CONTROLS_TO_KERNEL.set_option, option, value };
+}
+
 /** @param {string} kind */
 export function controlsRequest(kind) {
   if (!(kind in CONTROLS_TO_KERNEL)) throw new Error(`unknown turn controls message kind ${JSON.stringify(kind)}`);
@@ -108,8 +155,65 @@ export default {
     const usageLabel = document.createElement("span");
     usageLabel.className = "cx-usage-text";
     usage.append(meter, usageLabel);
-    root.append(status, button, note, usage);
+    const pickers = document.createElement("span");
+    pickers.className = "cx-turn-options";
+    pickers.setAttribute("role", "group");
+    pickers.setAttribute("aria-label", "The agent's options");
+    const optionNote = document.createElement("span");
+    optionNote.className = "cx-turn-option-note";
+    optionNote.setAttribute("role", "status");
+    root.append(status, button, note, pickers, optionNote, usage);
     el.append(root);
+
+    /** @type {Record<string, string>} */
+    const pendingPicks = {};
+    /** @param {string} option @param {string | boolean} value */
+    const pick = (option, value) => {
+      const request = optionRequest(option, value);
+      pendingPicks[option] = request.id;
+      model.send(request);
+      drawOptions();
+    };
+    const drawOptions = () => {
+      const view = optionsView(model.get("options") ?? [], model.get("last_option") ?? {}, pendingPicks, model.get("can_pick") !== false);
+      pickers.hidden = view.pickers.length === 0;
+      pickers.replaceChildren(...view.pickers.map((p) => {
+        const label = document.createElement("label");
+        label.className = "cx-turn-option";
+        label.dataset.option = p.id;
+        const name = document.createElement("span");
+        name.textContent = p.name;
+        if (p.kind === "boolean") {
+          const box = document.createElement("input");
+          box.type = "checkbox";
+          box.checked = p.current === true;
+          box.disabled = p.disabled;
+          box.addEventListener("change", () => pick(p.id, box.checked), { signal: controller.signal });
+          label.append(box, name);
+          return label;
+        }
+        const select = document.createElement("select");
+        select.disabled = p.disabled;
+        for (const g of p.groups) {
+          const parent = g.label === null ? select : document.createElement("optgroup");
+          if (parent !== select) {
+            /** @type {HTMLOptGroupElement} */ (parent).label = g.label ?? "";
+            select.append(parent);
+          }
+          for (const c of g.choices) {
+            const option = document.createElement("option");
+            option.value = c.value;
+            option.textContent = c.name;
+            option.selected = c.value === p.current;
+            parent.append(option);
+          }
+        }
+        select.addEventListener("change", () => pick(p.id, select.value), { signal: controller.signal });
+        label.append(name, select);
+        return label;
+      }));
+      optionNote.textContent = view.note;
+    };
 
     /** @type {string | null} */
     let pendingId = null;
@@ -144,10 +248,14 @@ export default {
     }, { signal: controller.signal });
     const traits = ["status", "stoppable", "can_stop", "last_stop", "usage", "error"];
     for (const name of traits) model.on(`change:${name}`, draw);
+    const optionTraits = ["options", "last_option", "can_pick"];
+    for (const name of optionTraits) model.on(`change:${name}`, drawOptions);
     draw();
+    drawOptions();
     return () => {
       controller.abort();
       for (const name of traits) model.off(`change:${name}`, draw);
+      for (const name of optionTraits) model.off(`change:${name}`, drawOptions);
     };
   },
 };

@@ -30,6 +30,16 @@ class AcpPlanUpdate(PlanUpdate):
     arguments of an agent's todo tool (``mapping.todo_plan``). Kept outside the wire payload."""
 
 
+class AcpOptionsUpdated(EventMsg):
+    """``options_updated`` (codex_nb's own event): the session's options changed, by the agent's
+    ``config_option_update`` or mode update, or a ``set_option`` it answered. ``options`` is every
+    option, in the agent's order, as ``AgentOption.to_json()`` gives it (bounded by ``options.py``),
+    so a picker redraws from this one event."""
+
+    type: Literal["options_updated"] = "options_updated"
+    options: list[dict[str, Any]]
+
+
 class AcpToolCall(EventMsg):
     """One ACP tool call as it stands now (``phase`` says which message changed it)."""
 

@@ -56,7 +56,7 @@ from ..tools.names import ToolName
 from . import quirks
 from .acp_errors import AcpError
 from .draft_v2 import acknowledged
-from .acp_events import AgentMessageDelta, AgentReasoningDelta, UserMessage
+from .acp_events import AcpOptionsUpdated, AgentMessageDelta, AgentReasoningDelta, UserMessage
 from .form_questions import UnsupportedSchema, form_questions, schema_json
 from .fs import ConfinedFiles
 from .options import AgentOption, parse_options
@@ -178,6 +178,7 @@ class AcpSession(BusEventSource):
         self.cwd = cwd
         self.bus = EventBus(session_id)
         self._options: dict[str, AgentOption] = {}
+        self._shown_options: list[dict[str, Any]] = []
         self.option_notes: tuple[str, ...] = ()
         """What was wrong with the agent's latest option list (dropped, cut or repeated options), one
         line each; each new list of notes is also shown as warnings."""
@@ -383,6 +384,7 @@ class AcpSession(BusEventSource):
         self._options = dict(parsed.options)
         if self.current_mode is not None:
             self._mode_changed(self.current_mode)
+        self._options_changed()
         if parsed.notes and parsed.notes != self.option_notes:
             for note in parsed.notes:
                 self.emit(WarningEvent(message=f"the ACP agent's options: {note}"))
@@ -394,6 +396,14 @@ class AcpSession(BusEventSource):
         for key, option in self._options.items():
             if option.category == "mode" and mode_id in {c.value for c in option.choices}:
                 self._options[key] = dataclasses.replace(option, current=mode_id)
+        self._options_changed()
+
+    def _options_changed(self) -> None:
+        """Tell subscribers the options as they stand now, when they differ from what was told last."""
+        shown = [option.to_json() for option in self._options.values()]
+        if shown != self._shown_options:
+            self._shown_options = shown
+            self.emit(AcpOptionsUpdated(options=shown))
 
     def _checked_option(self, option_id: str, value: Any) -> tuple[AgentOption, str | bool]:
         """The option ``option_id`` and ``value`` as the agent takes it, or an ``AcpError`` naming

@@ -68,6 +68,19 @@ class AgentOption:
     """How it is set: ``session/set_config_option``, or ``session/set_mode`` for an agent that
     offers modes only."""
 
+    def to_json(self) -> dict[str, Any]:
+        """This option as a picker draws it (the ``options_updated`` event, the turn controls):
+        ``id``, ``name``, ``kind``, ``current``, ``category`` and each choice's ``value``, ``name``
+        and ``group``."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "current": self.current,
+            "category": self.category,
+            "choices": [{"value": c.value, "name": c.name, "group": c.group} for c in self.choices],
+        }
+
     @property
     def values(self) -> list[str | bool]:
         """The values ``set_option`` accepts for this option."""

@@ -1,4 +1,4 @@
-"""TurnControls: the session's turn state, its token usage and a Stop button.
+"""TurnControls: the session's turn state, its token usage, a Stop button and the agent's options.
 
 Kernel interrupt does not stop a cell that awaits a turn, and a background turn has no
 cell to interrupt at all; this widget is the way to stop one. It follows the session's
@@ -12,16 +12,27 @@ the context window of its size, this turn's tokens (the running total less the t
 turn started) and the thread's total. A figure a source has not reported is left out, never
 shown as zero.
 
+The option pickers follow the source's options (``capabilities.options``: an ACP agent's mode,
+model, effort, Plan mode...), drawn from ``source.options`` and redrawn on each ``options_updated``
+event, so a change the agent makes itself shows too. A person's pick calls
+``await source.set_option(id, value)`` on the kernel's loop; the options shown change only when the
+agent has answered (its own report of the option, never the pick), and a refusal is said under
+the pickers.
+
 Kernel -> browser is synced state: ``status``, ``stoppable``, ``last_stop`` (the
-reply to the latest Stop request, by id), ``usage`` and ``error``. Browser -> kernel is
-``{"id": ..., "kind": "stop"}`` (``protocol.json``, widget ``turn_controls``), which
-calls ``session.interrupt()``; every request gets exactly one reply in ``last_stop``:
-``interrupting`` or ``not_running``. The handler is thread-safe (comm messages may
-arrive on a subshell thread on ipykernel 7.0-7.3).
+reply to the latest Stop request, by id), ``usage``, ``options``, ``last_option`` and ``error``.
+Browser -> kernel is ``{"id": ..., "kind": "stop"}`` (``protocol.json``, widget
+``turn_controls``), which calls ``session.interrupt()``; every request gets exactly one reply in
+``last_stop``: ``interrupting`` or ``not_running``. ``{"id", "kind": "set_option", "option",
+"value"}`` is answered in ``last_option``: ``setting`` at once, then ``set`` or ``refused`` (with
+the reason). The handler is thread-safe (comm messages may arrive on a subshell thread on
+ipykernel 7.0-7.3).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import html
 import logging
 import threading
@@ -65,6 +76,33 @@ def stop_outcomes() -> tuple[str, ...]:
     return tuple(load_json("protocol.json")["widgets"][WIDGET]["stop_outcomes"])
 
 
+def option_outcomes() -> tuple[str, ...]:
+    """The reply outcomes of a ``set_option`` request, from ``protocol.json``."""
+    return tuple(load_json("protocol.json")["widgets"][WIDGET]["option_outcomes"])
+
+
+def options_text(options: list[dict[str, Any]]) -> str:
+    """The pickers' current values in one line (``Options: Mode: Plan · Model: gpt-5``), the name
+    of each current choice; the empty string when the source offers none."""
+    parts = []
+    for option in options:
+        current = option.get("current")
+        if option.get("kind") == "boolean":
+            shown = "on" if current else "off"
+        else:
+            names = {c.get("value"): c.get("name") for c in option.get("choices", [])}
+            shown = str(names.get(current) or current)
+        parts.append(f"{option.get('name')}: {shown}")
+    return "Options: " + " \u00b7 ".join(parts) if parts else ""
+
+
+def _running(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
 class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     """Turn state of ``session`` and a Stop button: ``cx.TurnControls(session)``."""
 
@@ -81,6 +119,14 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     """Reply to the latest Stop request: ``{"id": ..., "outcome": "interrupting" | "not_running"}``."""
     error = traitlets.Unicode("").tag(sync=True)
     """The latest rejected browser message (cleared by the next accepted one)."""
+    options = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """The source's options as pickers draw them (``AgentOption.to_json()``: ``id``, ``name``,
+    ``kind``, ``current``, ``category``, ``choices``), in the agent's order; empty when it offers none."""
+    can_pick = traitlets.Bool(True).tag(sync=True)
+    """Picks are sent (False once detached: a finished turn's controls show its options, frozen)."""
+    last_option = traitlets.Dict().tag(sync=True)
+    """Reply to the latest option pick: ``{"id", "option", "outcome": "setting" | "set" | "refused",
+    "message"}``."""
     usage = traitlets.Dict().tag(sync=True)
     """Token usage, each figure only once reported (``UsageMeter``): ``context_used`` (tokens in the
     context window), ``context_window`` (its size), ``turn`` (this turn's tokens), ``total`` (the
@@ -106,6 +152,12 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         self.rejected: list[str] = []
         self.stops: list[dict[str, str]] = []
         """Every Stop reply, in order (for tests and notebooks)."""
+        self.option_replies: list[dict[str, str]] = []
+        """Every option pick's replies, in order (for tests and notebooks)."""
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        with contextlib.suppress(RuntimeError):  # made outside a loop: picks are sent where they arrive
+            self._loop = asyncio.get_running_loop()
         # the thread's total so far (a later widget of the same session starts from it), so that
         # "this turn" is the running total less what it was when the turn started
         total = getattr(getattr(session, "token_usage", None), "total_tokens", None)
@@ -113,6 +165,10 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         self.usage = self._meter.snapshot()
         capabilities = capabilities_of(session)
         self.can_stop = capabilities.interrupt
+        self._option_ids = capabilities.options
+        if self._option_ids:
+            offered: Any = getattr(session, "options", {})
+            self.options = [o.to_json() for o in offered.values()]
         agent: Any = session  # a source that runs turns has active_turn
         active = agent.active_turn if capabilities.runs_turns else None
         if active is not None:  # attached while a turn already runs
@@ -138,6 +194,9 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
             self._set("failed" if event.turn_id in self._failed_turns else "completed", event.turn_id)
         elif kind == "turn_aborted" and event.turn_id == self._turn_id:
             self._set("interrupted", event.turn_id)
+        elif kind == "options_updated":
+            with self._lock:
+                self.options = list(getattr(event.msg, "options", []))
 
     def _set(self, status: str, turn_id: str | None, *, stoppable: bool = False) -> None:
         with self._lock:
@@ -148,6 +207,15 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
 
     # -- view -> kernel --------------------------------------------------------------------
     def _on_view_msg(self, _widget: object, content: object, _buffers: object) -> None:
+        # ipykernel 7.0-7.3 may deliver comm messages on a subshell thread: a pick starts a task on
+        # the kernel's loop, so the message is handled there (Stop is thread-safe either way)
+        loop = self._loop
+        if loop is not None and not loop.is_closed() and not _running(loop):
+            loop.call_soon_threadsafe(self._handle_view_msg, content)
+        else:
+            self._handle_view_msg(content)
+
+    def _handle_view_msg(self, content: object) -> None:
         try:
             self.handle_message(content)
         except ProtocolError as err:
@@ -159,7 +227,54 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     def handle_message(self, content: object) -> dict[str, str]:
         """Validate and apply one browser message; returns the reply (raises on a bad one)."""
         message = validate_to_kernel(WIDGET, content)
+        if message["kind"] == "set_option":
+            return self.set_option(message["option"], message["value"], request_id=message["id"])
         return self.stop(request_id=message["id"])
+
+    def set_option(self, option_id: str, value: str | bool, *, request_id: str = "python") -> dict[str, str]:
+        """What a picker does: ``await source.set_option(option_id, value)`` in a task on the
+        kernel's loop. Returns the first reply (``setting``, or ``refused`` at once when the source
+        offers no such option or no loop runs); the agent's answer follows in ``last_option`` (and
+        ``option_replies``): ``set``, or ``refused`` with the agent's reason."""
+        if self._detached:
+            return self._option_reply(
+                request_id,
+                option_id,
+                "refused",
+                "these controls show a finished turn; pick in the side panel, or pass --option to %%codex",
+            )
+        if option_id not in self._option_ids:
+            offered = ", ".join(self._option_ids) or "none"
+            return self._option_reply(
+                request_id, option_id, "refused", f"this source offers no option {option_id!r} (its options: {offered})"
+            )
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return self._option_reply(request_id, option_id, "refused", "no event loop runs to send the option on")
+        session: Any = self._session
+        task = loop.create_task(session.set_option(option_id, value))
+        self._tasks.add(task)
+
+        def done(task: asyncio.Task[Any]) -> None:
+            self._tasks.discard(task)
+            error = None if task.cancelled() else task.exception()
+            if task.cancelled():
+                self._option_reply(request_id, option_id, "refused", "the pick was cancelled before the agent answered")
+            elif error is not None:
+                self._option_reply(request_id, option_id, "refused", str(error))
+            else:
+                self._option_reply(request_id, option_id, "set", "")
+
+        task.add_done_callback(done)
+        return self._option_reply(request_id, option_id, "setting", "")
+
+    def _option_reply(self, request_id: str, option_id: str, outcome: str, text: str) -> dict[str, str]:
+        reply = {"id": request_id, "option": option_id, "outcome": outcome, "message": text}
+        with self._lock, self.hold_sync():
+            self.last_option = reply
+            self.error = ""
+        self.option_replies.append(reply)
+        return reply
 
     def stop(self, *, request_id: str = "python") -> dict[str, str]:
         """What the Stop button does: interrupt the running turn. Safe from any thread."""
@@ -190,9 +305,10 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         return line
 
     def text(self) -> str:
-        """``status_text()``, then the usage meter's line once a source has reported usage."""
-        meter = usage_text(self.usage)
-        return f"{self.status_text()}\n{meter}" if meter else self.status_text()
+        """``status_text()``, then the options' line where the source offers options, then the usage
+        meter's line once a source has reported usage."""
+        lines = [self.status_text(), options_text(self.options), usage_text(self.usage)]
+        return "\n".join(line for line in lines if line)
 
     def html(self) -> str:
         """``text()`` as escaped HTML, with a disabled Stop button while a turn runs; the meter's
@@ -200,9 +316,11 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         button = "<button disabled>Stop</button>" if self.status == "running" else ""
         meter = usage_text(self.usage)
         usage = f'<div class="cx-turn-usage">{html.escape(meter)}</div>' if meter else ""
+        chosen = options_text(self.options)
+        options = f'<div class="cx-turn-options">{html.escape(chosen)}</div>' if chosen else ""
         return (
             f'<div class="cx-turn-controls-static"><span class="cx-turn-status">'
-            f"{html.escape(self.status_text())}</span>{button}{usage}</div>"
+            f"{html.escape(self.status_text())}</span>{button}{options}{usage}</div>"
         )
 
     def __repr__(self) -> str:
@@ -211,8 +329,10 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     def detach(self) -> None:
         """Stop following the session (the shown state stays): a finished turn's controls.
 
-        A detached Stop never interrupts: it would stop a later turn it does not show."""
+        A detached Stop never interrupts: it would stop a later turn it does not show; its option
+        pickers are frozen too."""
         self._detached = True
+        self.can_pick = False
         self._unsubscribe()
 
     def close(self) -> None:

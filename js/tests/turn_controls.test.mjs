@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CONTROLS_TO_KERNEL } from "../protocol.js";
-import { controlsRequest, controlsView, usageText, usageView } from "../turn_controls.js";
+import { controlsRequest, controlsView, optionRequest, optionsView, usageText, usageView } from "../turn_controls.js";
 
 const state = (extra = {}) => ({ status: "running", stoppable: true, last_stop: {}, error: "", ...extra });
 
@@ -38,7 +38,7 @@ test("requests carry an id and a known kind only", () => {
   assert.equal(request.kind, "stop");
   assert.equal(typeof request.id, "string");
   assert.ok(request.id.length > 0);
-  assert.deepEqual(Object.keys(CONTROLS_TO_KERNEL), ["stop"]);
+  assert.deepEqual(Object.keys(CONTROLS_TO_KERNEL), ["stop", "set_option"]);
   assert.throws(() => controlsRequest("explode"), /unknown turn controls message kind/);
 });
 
@@ -61,4 +61,48 @@ test("the meter fills with the context window used, and is empty when the window
   assert.equal(usageView({ context_used: 2000, context_window: 1000 }).fill, 1);
   assert.equal(usageView({ context_used: 500 }).fill, null);
   assert.equal(usageView({}).text, "");
+});
+
+const OPTIONS = [
+  { id: "collaboration_mode", name: "Collaboration mode", kind: "select", current: "default", category: "mode",
+    choices: [{ value: "default", name: "Default", group: null }, { value: "plan", name: "Plan", group: null }] },
+  { id: "model", name: "Model", kind: "select", current: "m1", category: "model",
+    choices: [{ value: "m1", name: "Model one", group: "Fast" }, { value: "m2", name: "Model two", group: "Fast" },
+      { value: "m3", name: "Model three", group: "Deep" }] },
+  { id: "web", name: "Web search", kind: "boolean", current: false, category: null, choices: [] },
+];
+
+test("a picker per option, its choices grouped as the agent groups them, enabled when picks are on", () => {
+  const view = optionsView(OPTIONS, {}, {}, true);
+  assert.deepEqual(view.pickers.map((p) => [p.id, p.kind, p.current, p.disabled]),
+    [["collaboration_mode", "select", "default", false], ["model", "select", "m1", false], ["web", "boolean", false, false]]);
+  assert.deepEqual(view.pickers[1].groups.map((g) => [g.label, g.choices.map((c) => c.value)]),
+    [["Fast", ["m1", "m2"]], ["Deep", ["m3"]]]);
+  assert.deepEqual(view.pickers[0].groups, [{ label: null, choices: OPTIONS[0].choices }]);
+  assert.equal(view.note, "");
+  assert.deepEqual(optionsView([], {}, {}, true), { pickers: [], note: "" });
+});
+
+test("a pick disables its picker until the agent answers; a refusal is said, a frozen view picks nothing", () => {
+  const pending = { collaboration_mode: "p1" };
+  const waiting = optionsView(OPTIONS, { id: "p1", option: "collaboration_mode", outcome: "setting" }, pending, true);
+  assert.deepEqual(waiting.pickers.map((p) => p.disabled), [true, false, false]);
+  assert.equal(waiting.note, "Setting Collaboration mode…");
+  const refused = optionsView(OPTIONS, { id: "p1", option: "collaboration_mode", outcome: "refused", message: "no" }, pending, true);
+  assert.equal(refused.pickers[0].disabled, false);
+  assert.equal(refused.note, "Collaboration mode: no");
+  const set = optionsView(OPTIONS, { id: "p1", option: "collaboration_mode", outcome: "set", message: "" }, pending, true);
+  assert.equal(set.note, "");
+  // another view's reply is not ours to word
+  assert.equal(optionsView(OPTIONS, { id: "other", option: "model", outcome: "refused", message: "x" }, pending, true).note, "");
+  assert.ok(optionsView(OPTIONS, {}, {}, false).pickers.every((p) => p.disabled));
+});
+
+test("a pick is a set_option request with the option and its value", () => {
+  const request = optionRequest("collaboration_mode", "plan");
+  assert.equal(request.kind, "set_option");
+  assert.equal(request.option, "collaboration_mode");
+  assert.equal(request.value, "plan");
+  assert.ok(request.id.length > 0);
+  assert.equal(optionRequest("web", true).value, true);
 });

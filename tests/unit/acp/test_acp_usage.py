@@ -73,7 +73,7 @@ async def test_codex_acp_usage_update_is_the_meters_context_and_nothing_more(tmp
     assert first.token_usage is None and session.token_usage is None
     window = session.usage["size"]
     assert controls.usage == {"context_used": 1460, "context_window": window}
-    assert controls.text().splitlines()[1] == f"Context: 1,460 of {window:,} tokens ({1460 * 100 // window}%)"
+    assert controls.text().splitlines()[-1] == f"Context: 1,460 of {window:,} tokens ({1460 * 100 // window}%)"
 
 
 @pytest.mark.slow

@@ -139,7 +139,7 @@ def test_reprs_are_stable(session):
 
 
 def test_js_uses_the_protocol_kinds():
-    assert kinds("turn_controls", "to_kernel") == ("stop",)
+    assert kinds("turn_controls", "to_kernel") == ("stop", "set_option")
     assert stop_outcomes() == ("interrupting", "not_running")
     source = JS.read_text()
     assert "CONTROLS_TO_KERNEL.stop" in source
