@@ -34,6 +34,7 @@ from ..events.source import EventSource
 from ..events.usage_meter import UsageMeter
 from ..protocol.capabilities import capabilities_of
 from ..protocol.events import Event, PlanUpdate
+from ..protocol.rewind import MAX_REWOUND_TURNS
 from ..protocol.turn_diff import diff_files
 from ..protocol.wire import well_formed
 from .answer_records import AnswerRecord
@@ -145,6 +146,7 @@ class PlanTimeline:
         self._meter = UsageMeter(total if isinstance(total, int) else None)
         self._usage: dict[str | None, TurnUsage] = {}
         self._changes_by_turn: dict[str | None, TurnChanges] = {}
+        self._rewound: dict[str, None] = {}
         self._why = NoPlanTracker(source, on_change=lambda _reason: self._changes.notify(None))
         self._answer_sources: list[Callable[[], tuple[AnswerRecord, ...]]] = []
         self._unsubscribe: list[Callable[[], None]] = []
@@ -227,6 +229,8 @@ class PlanTimeline:
             self._count(event)
         elif msg.type == "turn_diff":
             self._diff(event)
+        elif msg.type == "thread_rewound":
+            self._rewind(msg.turn_ids)
         elif msg.type in ("turn_complete", "turn_aborted"):
             self._end_proposals(
                 event.turn_id or getattr(msg, "turn_id", None), getattr(msg, "last_agent_message", None)
@@ -318,6 +322,15 @@ class PlanTimeline:
             self._changes_by_turn[turn_id] = changes
             while len(self._changes_by_turn) > MAX_TURN_CHANGES:
                 del self._changes_by_turn[next(iter(self._changes_by_turn))]
+        self._changes.notify(None)
+
+    def _rewind(self, turn_ids: list[str]) -> None:
+        """Mark the turns a rewind undid (their revisions stay, drawn as undone)."""
+        with self._lock:
+            for turn_id in turn_ids:
+                self._rewound[well_formed(turn_id)] = None
+            while len(self._rewound) > MAX_REWOUND_TURNS:
+                del self._rewound[next(iter(self._rewound))]
         self._changes.notify(None)
 
     def _end_proposals(self, turn_id: str | None, message: object) -> None:
@@ -452,6 +465,13 @@ class PlanTimeline:
         latest diffs (the newest ``MAX_TURN_CHANGES`` turns); empty when none changed one."""
         with self._lock:
             return tuple(self._changes_by_turn.values())
+
+    @property
+    def rewound_turns(self) -> tuple[str, ...]:
+        """The turns a rewind undid (``thread_rewound``), in the order undone (the newest
+        ``MAX_REWOUND_TURNS``): their revisions, messages and changes stay, marked as undone."""
+        with self._lock:
+            return tuple(self._rewound)
 
     @property
     def answers(self) -> tuple[AnswerRecord, ...]:

@@ -18,6 +18,10 @@ The turn's diff (``turn_diff``, the whole turn's changes so far) is one ``diff``
 turn's other entries, replaced by each newer diff: the view lists its files with their added and
 removed lines, and the plain text says the same, one line per file.
 
+A rewind (``thread_rewound``) is a ``notice`` entry saying which turns were undone; the shown
+turn, when it is one of them, ends ``rewound``. Codex's compaction (a turn holding one
+``contextCompaction`` item) is a ``notice`` entry too.
+
 A resumed or forked thread starts with its saved conversation (``load_saved``): those turns'
 entries stay above the live turn's, which a new turn does not clear.
 """
@@ -33,6 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..protocol.events import Event
+from ..protocol.rewind import rewound_line
 from ..protocol.turn_diff import diff_files, summary_lines
 from ..rollouts.rollout_replay import SavedTurn
 from .hook_runs import hook_outcome, hook_title, seconds
@@ -42,6 +47,7 @@ MAX_SHOWN_CHARS = 100_000
 """An entry's text beyond this is shown as its first and last half (the whole text stays in ``text()``)."""
 MAX_ENTRIES = 10_000
 """Entries one turn keeps (a cap on the kernel's memory: about 10,000 x 8 KB of tool details)."""
+COMPACTED = "Context compacted: Codex replaced the thread's earlier turns with a summary"
 TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution"})
 
 
@@ -258,6 +264,8 @@ class TranscriptState:
     # -- tools -------------------------------------------------------------------------
     def _item(self, event: Event, *, done: bool) -> bool:
         item = getattr(event.msg, "item", None)
+        if isinstance(item, dict) and item.get("type") == "contextCompaction":
+            return self._compaction(str(item.get("id", "")), done=done)
         if not isinstance(item, dict) or item.get("type") not in TOOL_ITEM_TYPES:
             return False
         call_id = str(item.get("id", ""))
@@ -269,6 +277,23 @@ class TranscriptState:
         entry.detail = _clip(_tool_input(item))
         if done:
             entry.set(_clip(_tool_output(item)))
+        return True
+
+    def _compaction(self, item_id: str, *, done: bool) -> bool:
+        """Codex compacting the thread's context (its own turn with one ``contextCompaction`` item)."""
+        entry = self._tools.get(item_id)
+        if entry is None:
+            entry = self._tools[item_id] = self._add("notice", "", entry_id=item_id or None)
+        entry.status = "done" if done else "running"
+        entry.set(COMPACTED if done else "Compacting the context…")
+        return True
+
+    def _rewound(self, event: Event) -> bool:
+        """A rewind: one notice saying what was undone; the shown turn, if undone, says so."""
+        msg: Any = event.msg
+        if self.turn_id is not None and self.turn_id in msg.turn_ids:
+            self.status = "rewound"
+        self._add("notice", rewound_line(msg), status="done")
         return True
 
     def _add(self, kind: str, text: str, *, status: str = "", detail: str = "", entry_id: str | None = None) -> _Entry:
@@ -405,6 +430,7 @@ _HANDLERS: dict[str, Any] = {
     "item_started": lambda s, e: s._item(e, done=False),
     "item_completed": lambda s, e: s._item(e, done=True),
     "turn_diff": TranscriptState._turn_diff,
+    "thread_rewound": TranscriptState._rewound,
     "hook_started": lambda s, e: s._hook(e, done=False),
     "hook_completed": lambda s, e: s._hook(e, done=True),
 }
