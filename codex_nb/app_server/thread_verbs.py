@@ -16,6 +16,7 @@ turn of its own holding one ``contextCompaction`` item; archiving unloads the th
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..errors import TurnError
@@ -54,6 +55,18 @@ def checked_name(name: object) -> str:
             f"got {len(name)} characters{' with a line break' if chr(10) in name or chr(13) in name else ''}"
         )
     return name
+
+
+@dataclass(frozen=True, kw_only=True)
+class CompactionResult:
+    """How Codex's compaction turn ended (``thread.compact()``)."""
+
+    turn_id: str
+    status: str
+    """``completed`` | ``interrupted`` | ``failed``."""
+    error: str | None = None
+    turn: dict[str, Any] = field(default_factory=dict)
+    """The raw ``Turn`` of its ``turn/completed``."""
 
 
 class _Requests(Protocol):
@@ -175,12 +188,10 @@ class ThreadHistoryVerbs:
             self.emit(plan, turn_id=kept)
         return msg
 
-    async def compact(self: Any, *, timeout: float = DEFAULT_COMPACT_TIMEOUT) -> Any:
+    async def compact(self: Any, *, timeout: float = DEFAULT_COMPACT_TIMEOUT) -> CompactionResult:
         """Compact the thread's context (``thread/compact/start``) and wait for Codex's compaction
-        turn to end; returns that turn's ``AppServerTurnResult`` (the transcript shows it as a
+        turn to end; returns how that turn ended (the transcript shows it as a
         "context compacted" entry). Raises ``TurnError`` while a turn runs."""
-        from .thread import AppServerTurnResult
-
         self._refuse_while_running("compact the thread")
         loop = asyncio.get_running_loop()
         started: asyncio.Future[str] = loop.create_future()
@@ -203,10 +214,9 @@ class ThreadHistoryVerbs:
             ) from None
         finally:
             unsubscribe()
-        return AppServerTurnResult(
+        return CompactionResult(
             turn_id=turn_id,
             status=str(turn.get("status") or "failed"),
-            items=list(turn.get("items") or []),
             error=(turn.get("error") or {}).get("message"),
             turn=turn,
         )
@@ -232,6 +242,7 @@ class ThreadHistoryVerbs:
 
 
 __all__ = [
+    "CompactionResult",
     "MAX_KNOWN_TURNS",
     "MAX_THREAD_NAME_CHARS",
     "SavedThreadVerbs",
