@@ -1,4 +1,6 @@
-// The turn controls view: the session's turn status, its token usage meter and a Stop button.
+// The turn controls view: the session's turn status, its token usage meter, a Stop button, and a
+// Compact button on a real Codex thread that can compact (can_compact; sends {id, kind: "compact"},
+// the kernel says how it went in compact_note).
 // State comes from synced traits (status, stoppable, last_stop, usage, error); Stop sends
 // {id, kind: "stop"} with model.send. The kernel replies through `last_stop` (same id).
 // Kinds come from protocol.json, the one definition the kernel validates against.
@@ -108,7 +110,15 @@ export default {
     const usageLabel = document.createElement("span");
     usageLabel.className = "cx-usage-text";
     usage.append(meter, usageLabel);
-    root.append(status, button, note, usage);
+    const compact = document.createElement("button");
+    compact.type = "button";
+    compact.className = "cx-compact";
+    compact.textContent = "Compact";
+    compact.title = "Compact the thread's context (Codex summarises its earlier turns)";
+    const compactNote = document.createElement("span");
+    compactNote.className = "cx-compact-note";
+    compactNote.setAttribute("role", "status");
+    root.append(status, button, compact, compactNote, note, usage);
     el.append(root);
 
     /** @type {string | null} */
@@ -127,6 +137,9 @@ export default {
       button.disabled = view.stopDisabled;
       button.hidden = view.stopHidden;
       note.textContent = view.note;
+      compact.hidden = !model.get("can_compact");
+      compact.disabled = view.status === "running";
+      compactNote.textContent = model.get("compact_note") ?? "";
       const figures = usageView(model.get("usage") ?? {});
       usage.hidden = figures.text === "";
       usageLabel.textContent = figures.text;
@@ -142,7 +155,10 @@ export default {
       draw();
       model.send(request);
     }, { signal: controller.signal });
-    const traits = ["status", "stoppable", "can_stop", "last_stop", "usage", "error"];
+    compact.addEventListener("click", () => model.send(controlsRequest(CONTROLS_TO_KERNEL.compact)), {
+      signal: controller.signal,
+    });
+    const traits = ["status", "stoppable", "can_stop", "last_stop", "usage", "error", "can_compact", "compact_note"];
     for (const name of traits) model.on(`change:${name}`, draw);
     draw();
     return () => {

@@ -5,7 +5,12 @@ It reads events only (``TranscriptState``), so a ``Session``, a real Codex app-s
 thread, an ACP session or a replay all show the same way. Kernel -> browser is synced
 state (``entries``, ``status``, ``error``, ``earlier``), coalesced: at most ``max_rate``
 updates per second while text streams (jupyter_server drops IOPub bursts), the latest state
-wins, and the end of a turn is always delivered at once. Nothing comes back from the browser.
+wins, and the end of a turn is always delivered at once.
+
+On a real Codex thread whose binary has ``thread/revert`` the view offers "Rewind to here" on
+each turn it knows (``rewind_turns``): it asks first, saying how many turns are undone and that
+the files they changed are not restored, then sends ``rewind`` (the only message it sends); the
+kernel runs ``thread.rewind(turn)`` on the app-server's loop and says how it went in ``rewind_note``.
 
 Only the newest ``rows`` entries are synced (``earlier`` counts the rest), so a turn of a
 thousand tool calls costs each update, and the page, the same as a turn of ``rows``.
@@ -30,6 +35,7 @@ from ._static import asset
 from .checklist import _running_loop
 from .diff_static import diff_html
 from .final_state import FinalStateFallback
+from .transcript_rewind import Rewinder
 from .transcript_state import TranscriptState
 
 DEFAULT_MAX_RATE = 20.0
@@ -54,6 +60,10 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
     """The error that failed the latest turn."""
     earlier = traitlets.Int(0).tag(sync=True)
     """Entries of the latest turn before the ``entries`` shown (``text()`` has the kept ones)."""
+    rewind_turns = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """The turns "Rewind to here" is offered on, oldest first (empty: no rewind on this source)."""
+    rewind_note = traitlets.Unicode("").tag(sync=True)
+    """How the last rewind asked from the view went (its one-line error, or what it undid)."""
 
     def __new__(cls, source: Any = None, **kwargs: Any) -> Transcript:
         if not (hasattr(source, "subscribe") and hasattr(source, "thread_id")):
@@ -82,11 +92,15 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
         self._timer: asyncio.TimerHandle | None = None
         self._last_flush = float("-inf")
         self._loop = _running_loop()
+        self._rewinder = Rewinder(source, self)
         self._unsubscribe: Callable[[], None] = source.subscribe(self._on_event)
+        self.on_msg(self._rewinder.on_view_msg)
 
     def _on_event(self, event: Event) -> None:
         if event.thread_id and event.thread_id != self._thread:
             return
+        if event.msg.type in ("turn_started", "thread_rewound"):
+            self._rewinder.refresh()
         with self._lock:
             if not self.state.apply(event):
                 return

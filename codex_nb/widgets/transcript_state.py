@@ -18,9 +18,10 @@ The turn's diff (``turn_diff``, the whole turn's changes so far) is one ``diff``
 turn's other entries, replaced by each newer diff: the view lists its files with their added and
 removed lines, and the plain text says the same, one line per file.
 
-A rewind (``thread_rewound``) is a ``notice`` entry saying which turns were undone; the shown
-turn, when it is one of them, ends ``rewound``. Codex's compaction (a turn holding one
-``contextCompaction`` item) is a ``notice`` entry too.
+A rewind (``thread_rewound``) is a ``note`` entry saying how many turns were undone, and every
+entry of those turns is marked ``rewound`` (shown, struck through); the shown turn, when it is one
+of them, ends ``rewound``. Codex's compaction (a turn holding one ``contextCompaction`` item) is a
+``note`` entry too.
 
 A resumed or forked thread starts with its saved conversation (``load_saved``): those turns'
 entries stay above the live turn's, which a new turn does not clear.
@@ -53,12 +54,16 @@ TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution
 
 @dataclass
 class _Entry:
-    kind: str  # user (the person's words) | assistant | reasoning | tool | notice | error | hook | saved | diff
+    kind: str  # user (the person's words) | assistant | reasoning | tool | notice | note | error | hook | saved | diff
     id: str
     value: str = ""
     status: str = ""
     title: str = ""
     detail: str = ""
+    turn: str = ""
+    """The turn the entry belongs to ("" when not known): a rewind marks that turn's entries."""
+    rewound: bool = False
+    """A rewind undid the entry's turn: it stays shown, marked."""
     buffer: io.StringIO | None = field(default=None, repr=False)
     """Streaming text: amortised O(1) appends, one copy per snapshot, no per-delta objects kept."""
 
@@ -77,8 +82,10 @@ class _Entry:
             self.value = self.buffer.getvalue()
         return self.value
 
-    def snapshot(self) -> dict[str, str]:
+    def snapshot(self) -> dict[str, Any]:
         return {
+            "turn": self.turn,
+            "rewound": self.rewound,
             "kind": self.kind,
             "id": self.id,
             "text": _shown(self.text()),
@@ -119,7 +126,7 @@ class TranscriptState:
         handler = _HANDLERS.get(event.msg.type)
         return False if handler is None else handler(self, event)
 
-    def snapshot(self, last: int | None = None) -> list[dict[str, str]]:
+    def snapshot(self, last: int | None = None) -> list[dict[str, Any]]:
         """The entries as the view renders them (saved ones first); ``last``: only the newest ``last``."""
         live = self._live()
         if last is None or last >= len(self.saved) + len(live):
@@ -145,9 +152,12 @@ class TranscriptState:
             for event in turn.events:
                 scratch.apply(event)
             if turn.prompt and not any(entry.kind == "user" for entry in scratch.entries):
-                saved.append(_Entry(kind="user", id=f"saved{n}-user", value=turn.prompt, status="done"))
+                saved.append(
+                    _Entry(kind="user", id=f"saved{n}-user", value=turn.prompt, status="done", turn=turn.turn_id or "")
+                )
             for entry in scratch._live():
                 entry.id = f"saved{n}-{entry.id}"
+                entry.turn = turn.turn_id or ""
                 if entry.status in ("streaming", "running"):
                     entry.status = "aborted" if entry.kind == "tool" else "done"
                 saved.append(entry)
@@ -165,11 +175,12 @@ class TranscriptState:
         self.dropped = 0
         self._streaming.clear()
         self._tools.clear()
+        self.turn_id = getattr(event.msg, "turn_id", None) or event.turn_id
         for entry in self._early:
+            entry.turn = self.turn_id or ""
             self.entries.append(entry)
         self._early.clear()
         self.status, self.error = "running", ""
-        self.turn_id = getattr(event.msg, "turn_id", None) or event.turn_id
         return True
 
     def _turn_complete(self, event: Event) -> bool:
@@ -283,7 +294,7 @@ class TranscriptState:
         """Codex compacting the thread's context (its own turn with one ``contextCompaction`` item)."""
         entry = self._tools.get(item_id)
         if entry is None:
-            entry = self._tools[item_id] = self._add("notice", "", entry_id=item_id or None)
+            entry = self._tools[item_id] = self._add("note", "", entry_id=item_id or None)
         entry.status = "done" if done else "running"
         entry.set(COMPACTED if done else "Compacting the context…")
         return True
@@ -293,12 +304,19 @@ class TranscriptState:
         msg: Any = event.msg
         if self.turn_id is not None and self.turn_id in msg.turn_ids:
             self.status = "rewound"
-        self._add("notice", rewound_line(msg), status="done")
+        undone = set(msg.turn_ids)
+        for entry in itertools.chain(self.saved, self._live()):
+            if entry.turn and entry.turn in undone:
+                entry.rewound = True
+        self._add("note", rewound_line(msg), status="done")
         return True
 
     def _add(self, kind: str, text: str, *, status: str = "", detail: str = "", entry_id: str | None = None) -> _Entry:
         self._counter += 1
-        entry = _Entry(kind=kind, id=entry_id or f"{kind}-{self._counter}", value=text, status=status, detail=detail)
+        turn = (self.turn_id or "") if self.status == "running" else ""
+        entry = _Entry(
+            kind=kind, id=entry_id or f"{kind}-{self._counter}", value=text, status=status, detail=detail, turn=turn
+        )
         self.entries.append(entry)
         while len(self.entries) > self.max_entries:
             self._drop_oldest()
@@ -318,11 +336,17 @@ class TranscriptState:
         lines = [f"Transcript: {self.status}"]
         if self.saved_dropped:
             lines.append(f"({self.saved_dropped} earlier saved entries dropped: a transcript keeps {self.max_entries})")
-        lines += [_entry_line(entry, saved=True) for entry in self.saved]
+        lines += [_marked(entry, saved=True) for entry in self.saved]
         if self.dropped:
             lines.append(f"({self.dropped} earlier entries of this turn dropped: a turn keeps {self.max_entries})")
-        lines += [_entry_line(entry, saved=False) for entry in self._live()]
+        lines += [_marked(entry, saved=False) for entry in self._live()]
         return "\n".join(lines)
+
+
+def _marked(entry: _Entry, *, saved: bool) -> str:
+    """An entry's line, marked when a rewind undid its turn."""
+    line = _entry_line(entry, saved=saved)
+    return f"{line} [rewound]" if entry.rewound else line
 
 
 def _entry_line(entry: _Entry, *, saved: bool) -> str:

@@ -98,6 +98,8 @@ def test_the_saved_conversation_is_shown_bounded_with_the_earlier_turns_counted(
     state = TranscriptState()
     state.load_saved(saved, earlier_turns=earlier)
     assert state.snapshot()[0] == {
+        "turn": "",
+        "rewound": False,
         "kind": "saved",
         "id": "saved-head",
         "text": "Saved conversation: 1 turn(s); 1 earlier turn(s) not shown",
