@@ -15,6 +15,7 @@ from codex_nb.app_server.thread_verbs import checked_id, checked_name
 from codex_nb.app_server.versions import FEATURES, features_of
 from codex_nb.testing import RecordingSubscriber, codex_binary
 from codex_nb.widgets.testing import recording_comms
+from codex_nb.widgets.timeline import PlanTimelineWidget
 
 from helpers.app_server_helpers import plan_call, real_codex
 
@@ -92,6 +93,12 @@ async def test_rewinding_two_turns_leaves_them_out_of_the_next_request(tmp_path:
         assert [s["status"] for s in checklist.steps] == ["completed", "pending"]
         assert "Rewound: 2 turns undone (files they changed were not restored)" in transcript.state.text()
         assert timeline.rewound_turns == tuple(ids[1:])
+        with recording_comms():
+            view = PlanTimelineWidget(timeline, max_rate=None)
+        marked = [e["rewound"] for e in view.entries if "rewound" in e]
+        assert len(marked) == 1 and "(rewound)" in view.text() and "<em>(rewound)</em>" in view.html()
+        # the plan after the rewind is the first turn's again, a revision of that turn (not undone)
+        assert view.entries[-1].get("rewound") is None and f"turn {ids[0][:8]}" in view.entries[-1]["label"]
         result = await thread.run_turn("question after")
         assert result.status == "completed"
         assert server.connection.schema_errors == []
