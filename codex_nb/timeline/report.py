@@ -96,6 +96,9 @@ class PlanTimeline(Protocol):
     def turn_changes(self) -> tuple[TurnChanges, ...]: ...
 
     @property
+    def rewound_turns(self) -> tuple[str, ...]: ...
+
+    @property
     def revisions(self) -> tuple[PlanRevision, ...]: ...
 
     @property
