@@ -450,7 +450,14 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
 
     # -- rename, archive, unarchive, delete -------------------------------------------------------
     def _thread_id(self, session_id: str | None) -> str:
-        session = self._session(session_id)
+        """The selected (or given) session's thread id; a given id the table does not list is taken
+        as a thread id (the app-server's lists hold threads the home's listing may not)."""
+        try:
+            session = self._session(session_id)
+        except KeyError:
+            if not session_id:
+                raise
+            return session_id
         return str(session.thread_id or session.row()["id"])
 
     async def rename(self, name: str, session_id: str | None = None) -> None:
