@@ -37,7 +37,7 @@ def said(body):
 
 def next_turn():
     handle = thread.start_turn("question after")
-    handle.task.add_done_callback(lambda _t: setattr(outcome, "value", "next request: " + " | ".join(said(srv.requests[-1]))))
+    handle.task.add_done_callback(lambda _t: setattr(outcome, "value", "next request: " + " | ".join(said(srv.requests[-1])[-3:])))
 
 go = widgets.Button(description="Next turn")
 go.on_click(lambda _b: server.loop.call_soon_threadsafe(next_turn))  # a comm may arrive on another thread
