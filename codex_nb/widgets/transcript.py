@@ -52,10 +52,12 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
     _css = asset("transcript.css")
 
     entries = traitlets.List(traitlets.Dict()).tag(sync=True)
-    """``[{kind, id, text, status, title, detail}]``; kind is user (the person's words) | assistant | reasoning |
-    tool | notice | error | hook | saved | diff (the turn's unified diff in ``text``, its headline in ``title``)."""
+    """``[{kind, id, text, status, title, detail, turn, rewound}]``; kind is user (the person's words) | assistant |
+    reasoning | tool | notice (a retry) | note (a rewind, a compaction) | error | hook | saved | diff (the turn's
+    unified diff in ``text``, its headline in ``title``); ``turn`` is the entry's turn id ("" when unknown),
+    ``rewound`` whether a rewind undid that turn."""
     status = traitlets.Unicode("idle").tag(sync=True)
-    """idle | running | completed | interrupted | failed (the latest turn)."""
+    """idle | running | completed | interrupted | failed (the latest turn) | rewound (a rewind undid it)."""
     error = traitlets.Unicode("").tag(sync=True)
     """The error that failed the latest turn."""
     earlier = traitlets.Int(0).tag(sync=True)
