@@ -89,6 +89,7 @@ function drawTimeline(parts, view, listChanged) {
       option.setAttribute("role", "option");
       option.setAttribute("aria-selected", String(item.selected));
       if (item.regression) option.dataset.regression = "true";
+      if (item.rewound) option.dataset.rewound = "true";
       option.append(
         el("span", "codex-timeline-label", item.label),
         el("span", "codex-timeline-detail-text", item.detail),

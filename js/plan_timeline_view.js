@@ -11,6 +11,7 @@ import { checklistView } from "./plan_view.js";
  * @property {number} done
  * @property {number} total
  * @property {boolean} regression
+ * @property {boolean} [rewound] its turn was undone by a rewind
  */
 
 /**
@@ -85,9 +86,10 @@ export function timelineView(state) {
   const items = entries.map((e) => ({
     index: e.index,
     id: `revision-${e.index}`,
-    label: String(e.label ?? `#${e.index}`),
+    label: String(e.label ?? `#${e.index}`) + (e.rewound ? " · rewound" : ""),
     detail: `${e.done}/${e.total} done · ${e.summary}`,
     regression: Boolean(e.regression),
+    rewound: Boolean(e.rewound),
     selected: e.index === shown,
   }));
   const steps = snapshot && Array.isArray(snapshot.steps) ? snapshot.steps : [];

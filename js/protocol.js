@@ -23,7 +23,7 @@ export const PROMPTS_PROTOCOL = PROTOCOL.widgets.prompts;
 
 /**
  * The protocol.json section of one widget (plan_checklist, prompts, turn_controls).
- * @param {"plan_checklist" | "prompts" | "turn_controls" | "plan_timeline" | "plan_answers"} widget
+ * @param {"plan_checklist" | "prompts" | "turn_controls" | "plan_timeline" | "plan_answers" | "transcript"} widget
  * @returns {{to_kernel: Record<string, unknown>, to_view: Record<string, unknown>}}
  */
 function widgetProtocol(widget) {
@@ -32,7 +32,7 @@ function widgetProtocol(widget) {
 
 /**
  * ``{kind: kind}`` for the message kinds of ``widget`` in one direction.
- * @param {"plan_checklist" | "prompts" | "turn_controls" | "plan_timeline" | "plan_answers"} widget
+ * @param {"plan_checklist" | "prompts" | "turn_controls" | "plan_timeline" | "plan_answers" | "transcript"} widget
  * @param {"to_kernel" | "to_view"} direction
  * @returns {Readonly<Record<string, string>>}
  */
@@ -57,6 +57,9 @@ export const TIMELINE_TO_VIEW = kindsOf("plan_timeline", "to_view");
 
 /** Message kinds the plan answers view sends to the kernel. */
 export const ANSWERS_TO_KERNEL = kindsOf("plan_answers", "to_kernel");
+
+/** Message kinds the transcript view sends to the kernel ("rewind to here"). */
+export const TRANSCRIPT_TO_KERNEL = kindsOf("transcript", "to_kernel");
 
 /** Message kinds the prompts view sends to the kernel. */
 export const PROMPTS_TO_KERNEL = kindsOf("prompts", "to_kernel");

@@ -1,7 +1,9 @@
 // The transcript view: rows keyed by entry id, updated in place as text streams.
-// State comes from synced traits (entries, status, error, can_override, review_error); the one
-// message sent back is a confirmed override of a denial by Codex's automatic review.
-import { transcriptView } from "./transcript_view.js";
+// State comes from synced traits (entries, status, error, can_override, review_error,
+// rewind_turns, rewind_note); two messages go back, each after the person confirmed it: an
+// override of a denial by Codex's automatic review, and "rewind" (to before a turn).
+import { offersRewind, rewindQuestion, transcriptView } from "./transcript_view.js";
+import { TRANSCRIPT_TO_KERNEL, newRequestId } from "./protocol.js";
 import { diffBlock } from "./diff_block.js";
 
 /**
@@ -80,9 +82,43 @@ export default {
     const reviewError = document.createElement("div");
     reviewError.className = "cx-transcript-review-error";
     reviewError.setAttribute("role", "alert");
-    root.append(header, folded, list, reviewError);
+    const note = document.createElement("div");
+    note.className = "cx-transcript-rewind-note";
+    note.setAttribute("role", "status");
+    // one confirmation at a time: what a rewind to before a turn undoes, then Rewind or Cancel
+    const confirm = document.createElement("div");
+    confirm.className = "cx-transcript-confirm";
+    confirm.setAttribute("role", "alertdialog");
+    confirm.hidden = true;
+    const question = document.createElement("p");
+    const yes = document.createElement("button");
+    yes.type = "button";
+    yes.textContent = "Rewind";
+    const no = document.createElement("button");
+    no.type = "button";
+    no.textContent = "Cancel";
+    confirm.append(question, yes, no);
+    root.append(header, folded, list, confirm, note, reviewError);
+    /** @type {string | null} */
+    let asking = null;
+    /** @param {string} turn */
+    const ask = (turn) => {
+      asking = turn;
+      question.textContent = rewindQuestion(turn, model.get("rewind_turns") ?? []);
+      confirm.hidden = false;
+      yes.focus();
+    };
+    const close = () => {
+      asking = null;
+      confirm.hidden = true;
+    };
+    yes.addEventListener("click", () => {
+      if (asking) model.send({ id: newRequestId(), kind: TRANSCRIPT_TO_KERNEL.rewind, turn: asking });
+      close();
+    });
+    no.addEventListener("click", close);
     el.append(root);
-    /** @type {Map<string, {li: HTMLLIElement, label: HTMLElement, text: HTMLElement, detail: HTMLElement, actions: HTMLElement}>} */
+    /** @type {Map<string, {li: HTMLLIElement, label: HTMLElement, text: HTMLElement, detail: HTMLElement, rewind: HTMLButtonElement, actions: HTMLElement}>} */
     const rows = new Map();
 
     /** @param {import("./transcript_view.js").TranscriptRow} row */
@@ -94,10 +130,19 @@ export default {
       detail.className = "cx-transcript-detail";
       const text = document.createElement("div");
       text.className = "cx-transcript-text";
+      const rewind = document.createElement("button");
+      rewind.type = "button";
+      rewind.className = "cx-transcript-rewind";
+      rewind.textContent = "Rewind to here";
+      rewind.title = "Undo this turn and every later one (asks first)";
+      rewind.hidden = true;
+      rewind.addEventListener("click", () => {
+        if (li.dataset.turn) ask(li.dataset.turn);
+      });
       const actions = document.createElement("div");
       actions.className = "cx-transcript-actions";
-      li.append(label, detail, text, actions);
-      return { li, label, text, detail, actions };
+      li.append(label, rewind, detail, text, actions);
+      return { li, label, text, detail, rewind, actions };
     };
 
     const draw = () => {
@@ -114,6 +159,10 @@ export default {
       folded.textContent = view.folded;
       folded.hidden = !view.folded;
       root.dataset.status = view.status;
+      const turns = /** @type {string[]} */ (model.get("rewind_turns") ?? []);
+      if (asking && !turns.includes(asking)) close();  // the turn went meanwhile: nothing to confirm
+      note.textContent = model.get("rewind_note") ?? "";
+      note.hidden = !note.textContent;
       const seen = new Set();
       /** @type {HTMLLIElement | null} */
       let previous = null;
@@ -127,6 +176,9 @@ export default {
         dom.li.className = `cx-transcript-row cx-kind-${row.kind}`;
         dom.li.dataset.status = row.status;
         dom.li.dataset.live = String(row.live);
+        dom.li.dataset.turn = row.turn ?? "";
+        dom.li.classList.toggle("cx-rewound", Boolean(row.rewound));
+        dom.rewind.hidden = !offersRewind(row, turns);
         if (dom.label.textContent !== row.label) dom.label.textContent = row.label;
         if (dom.detail.textContent !== row.detail) dom.detail.textContent = row.detail;
         if (row.kind === "diff") drawDiff(dom.text, row);
@@ -144,7 +196,7 @@ export default {
         }
       }
     };
-    const traits = ["entries", "status", "error", "earlier", "can_override", "review_error"];
+    const traits = ["entries", "status", "error", "earlier", "can_override", "review_error", "rewind_turns", "rewind_note"];
     for (const name of traits) model.on(`change:${name}`, draw);
     draw();
     return () => {

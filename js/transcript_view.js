@@ -1,8 +1,9 @@
 // Pure transcript state -> view model (no DOM), tested with node --test.
-// Entries come from the kernel's synced `entries` trait: {kind, id, text, status, title, detail}.
+// Entries come from the kernel's synced `entries` trait: {kind, id, text, status, title, detail,
+// turn, rewound}.
 
-/** @typedef {{kind: string, id: string, text: string, status: string, title: string, detail: string}} TranscriptEntry */
-/** @typedef {{key: string, kind: string, label: string, text: string, detail: string, status: string, live: boolean, files?: import("./diff_view.js").DiffFileView[], reviewId?: string, overridable?: boolean}} TranscriptRow */
+/** @typedef {{kind: string, id: string, text: string, status: string, title: string, detail: string, turn?: string, rewound?: boolean}} TranscriptEntry */
+/** @typedef {{key: string, kind: string, label: string, text: string, detail: string, status: string, live: boolean, turn?: string, rewound?: boolean, files?: import("./diff_view.js").DiffFileView[], reviewId?: string, overridable?: boolean}} TranscriptRow */
 
 import { turnDiffFiles } from "./diff_view.js";
 
@@ -40,6 +41,19 @@ const REVIEW_LABELS = Object.freeze({
  * @returns {TranscriptRow}
  */
 export function transcriptRow(entry, canOverride = false) {
+  const row = plainRow(entry, canOverride);
+  row.turn = entry.turn ?? "";
+  row.rewound = Boolean(entry.rewound);
+  if (row.rewound) row.label += " · rewound";
+  return row;
+}
+
+/**
+ * @param {TranscriptEntry} entry
+ * @param {boolean} canOverride
+ * @returns {TranscriptRow}
+ */
+function plainRow(entry, canOverride) {
   const kind = entry.kind;
   const live = entry.status === "streaming" || entry.status === "running" || entry.status === "in_progress";
   if (kind === "review") {
@@ -63,7 +77,7 @@ export function transcriptRow(entry, canOverride = false) {
     const label = `Hook ${entry.title} · ${entry.status}${entry.detail ? ` · ${entry.detail}` : ""}`;
     return { key: entry.id, kind, label, text: entry.text, detail: "", status: entry.status, live };
   }
-  const labels = { assistant: "Assistant", reasoning: "Reasoning", notice: "Retry", error: "Error", user: "You",
+  const labels = { assistant: "Assistant", reasoning: "Reasoning", notice: "Retry", note: "Note", error: "Error", user: "You",
                    saved: "Saved" };
   const label = labels[/** @type {keyof typeof labels} */ (kind)] ?? kind;
   return { key: entry.id, kind, label, text: entry.text, detail: entry.detail, status: entry.status, live };
@@ -79,4 +93,27 @@ export function transcriptView(state) {
   const earlier = Number.isInteger(state.earlier) && /** @type {number} */ (state.earlier) > 0 ? state.earlier : 0;
   const folded = earlier ? `${earlier} earlier ${earlier === 1 ? "entry" : "entries"} of this turn not shown` : "";
   return { header: `Transcript: ${status}`, status: state.status, rows, empty: rows.length === 0, folded };
+}
+
+/**
+ * Whether a row offers "Rewind to here": the person's words opening a turn the kernel offers
+ * (``rewind_turns``), not already rewound.
+ * @param {TranscriptRow} row @param {string[]} rewindTurns
+ */
+export function offersRewind(row, rewindTurns) {
+  return row.kind === "user" && Boolean(row.turn) && !row.rewound && rewindTurns.includes(/** @type {string} */ (row.turn));
+}
+
+/**
+ * What the confirmation says before a rewind to before ``turn``: how many turns go, and that the
+ * files they changed stay as they are (Codex's revert changes the thread's history only).
+ * @param {string} turn @param {string[]} rewindTurns
+ */
+export function rewindQuestion(turn, rewindTurns) {
+  const at = rewindTurns.indexOf(turn);
+  const count = at < 0 ? 1 : rewindTurns.length - at;
+  const after = count - 1;
+  const which = after === 0 ? "this turn" : `this turn and the ${after} after it`;
+  return `Rewind to before this turn? This undoes ${count} turn${count === 1 ? "" : "s"} (${which}) from the ` +
+    "thread's history: the next turn no longer sees them. Files they changed are not restored.";
 }

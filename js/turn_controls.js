@@ -1,5 +1,7 @@
-// The turn controls view: the session's turn status, its token usage meter, a Stop button and a
-// picker per option the source offers (an ACP agent's mode, model, effort).
+// The turn controls view: the session's turn status, its token usage meter, a Stop button, a
+// picker per option the source offers (an ACP agent's mode, model, effort), and a Compact button
+// on a real Codex thread that can compact (can_compact; sends {id, kind: "compact"}, the kernel
+// says how it went in compact_note).
 // State comes from synced traits (status, stoppable, last_stop, usage, options, last_option,
 // can_pick, error); Stop sends {id, kind: "stop"}, a pick {id, kind: "set_option", option, value}
 // with model.send. The kernel replies through `last_stop` / `last_option` (same id). A picker shows
@@ -162,7 +164,15 @@ export default {
     const optionNote = document.createElement("span");
     optionNote.className = "cx-turn-option-note";
     optionNote.setAttribute("role", "status");
-    root.append(status, button, note, pickers, optionNote, usage);
+    const compact = document.createElement("button");
+    compact.type = "button";
+    compact.className = "cx-compact";
+    compact.textContent = "Compact";
+    compact.title = "Compact the thread's context (Codex summarises its earlier turns)";
+    const compactNote = document.createElement("span");
+    compactNote.className = "cx-compact-note";
+    compactNote.setAttribute("role", "status");
+    root.append(status, button, compact, compactNote, note, pickers, optionNote, usage);
     el.append(root);
 
     /** @type {Record<string, string>} */
@@ -231,6 +241,9 @@ export default {
       button.disabled = view.stopDisabled;
       button.hidden = view.stopHidden;
       note.textContent = view.note;
+      compact.hidden = !model.get("can_compact");
+      compact.disabled = view.status === "running";
+      compactNote.textContent = model.get("compact_note") ?? "";
       const figures = usageView(model.get("usage") ?? {});
       usage.hidden = figures.text === "";
       usageLabel.textContent = figures.text;
@@ -246,7 +259,10 @@ export default {
       draw();
       model.send(request);
     }, { signal: controller.signal });
-    const traits = ["status", "stoppable", "can_stop", "last_stop", "usage", "error"];
+    compact.addEventListener("click", () => model.send(controlsRequest(CONTROLS_TO_KERNEL.compact)), {
+      signal: controller.signal,
+    });
+    const traits = ["status", "stoppable", "can_stop", "last_stop", "usage", "error", "can_compact", "compact_note"];
     for (const name of traits) model.on(`change:${name}`, draw);
     const optionTraits = ["options", "last_option", "can_pick"];
     for (const name of optionTraits) model.on(`change:${name}`, drawOptions);

@@ -12,6 +12,7 @@ Modules:
 * ``schema/``: the app-server JSON Schema subset we validate against.
 * ``server``: ``CodexAppServer``: start, handshake, threads.
 * ``thread``: ``CodexThread``: one real thread as an event source.
+* ``thread_verbs``: rewind, compact, rename, archive, unarchive and delete a thread.
 * ``versions``: the supported Codex range and the features each release offers.
 
 Layer: an adapter, with ``app_server/``, ``acp/``, ``responses/``, ``mcp/``, ``rollouts/`` and

@@ -30,6 +30,7 @@ from ..cassettes.rpc_cassette import ReplayedProcess, RpcCassette
 from .process import STREAM_LIMIT, spawn_app_server
 from .rpc import DEFAULT_TIMEOUT, METHOD_NOT_FOUND, JsonRpcConnection
 from .thread import CodexThread
+from .thread_verbs import SavedThreadVerbs
 from .versions import FEATURES, features_of, missing_method
 
 log = logging.getLogger("codex_nb.app_server")
@@ -47,7 +48,7 @@ def _client_version() -> str:
         return "0"
 
 
-class CodexAppServer:
+class CodexAppServer(SavedThreadVerbs):
     """One ``codex app-server`` subprocess and its JSON-RPC connection."""
 
     def __init__(

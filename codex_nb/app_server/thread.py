@@ -31,6 +31,7 @@ from ..frontend.requests import FrontendRequests
 from .app_server_errors import AppServerError
 from .notifications import notification_events, plan_update, turn_end_events
 from .server_requests import ServerRequests
+from .thread_verbs import ThreadHistoryVerbs
 
 
 class _Server(Protocol):
@@ -177,7 +178,7 @@ CODEX_CAPABILITIES = Capabilities(
 it samples its own model, and a turn's id comes with Codex's answer to ``turn/start``."""
 
 
-class CodexThread(BusEventSource):
+class CodexThread(ThreadHistoryVerbs, BusEventSource):
     """A thread of a running ``CodexAppServer``; make it with ``server.start_thread()``."""
 
     def __init__(self, server: _Server, info: dict[str, Any]) -> None:
@@ -215,6 +216,7 @@ class CodexThread(BusEventSource):
         self._mode = "default"
         self._interrupts: set[asyncio.Task[None]] = set()
         self._killed_turns: dict[str, str] = {}
+        self._follow_turns(info)
 
     @property
     def answer_policy(self) -> Any:

@@ -22,6 +22,12 @@ FEATURES: dict[str, str] = {
     "plan updates": "turn/plan/updated",
     "questions": "item/tool/requestUserInput",
     "hooks notifications": "hook/started",
+    "thread/revert": "thread/revert",
+    "thread/compact/start": "thread/compact/start",
+    "thread/name/set": "thread/name/set",
+    "thread/archive": "thread/archive",
+    "thread/unarchive": "thread/unarchive",
+    "thread/delete": "thread/delete",
 }
 """A feature codex_nb uses (the widgets ask by this name) -> the app-server method it rests on."""
 
@@ -52,7 +58,11 @@ def method_since(method: str) -> str | None:
     from .schema import protocol
 
     proto = protocol()
-    known = any(method in proto[t] for t in ("client_requests", "notifications", "server_requests"))
+    # FEATURES lists only methods asked of the pin's binary (tests/unit/app_server/test_thread_verbs.py
+    # checks each is in its schema); one the range's table does not date is in every release
+    known = method in FEATURES.values() or any(
+        method in proto[t] for t in ("client_requests", "notifications", "server_requests")
+    )
     return str(span["oldest"]) if known or method in span["methods_until"] else None
 
 

@@ -12,6 +12,7 @@ Modules:
 * ``model``: what a model is to the turn loop.
 * ``model_stream``: what a streaming model yields.
 * ``plan``: ``update_plan`` arguments, strict like serde.
+* ``rewind``: ``thread_rewound``, the turns a rewind undid.
 * ``serde``: fast typed parsing with duplicate-key detection.
 * ``serde_json``: serde_json's error texts, for the slow path.
 * ``turn_diff``: ``turn_diff``, the whole turn's unified diff, read by file.

@@ -35,6 +35,7 @@ from ..events.usage_meter import UsageMeter
 from ..protocol.auto_review import AutoApprovalReview
 from ..protocol.capabilities import capabilities_of
 from ..protocol.events import Event, PlanUpdate
+from ..protocol.rewind import MAX_REWOUND_TURNS
 from ..protocol.turn_diff import diff_files
 from ..protocol.wire import well_formed
 from .answer_records import AnswerRecord
@@ -149,6 +150,7 @@ class PlanTimeline:
         self._usage: dict[str | None, TurnUsage] = {}
         self._changes_by_turn: dict[str | None, TurnChanges] = {}
         self._reviews: dict[str, AutoApprovalReview] = {}
+        self._rewound: dict[str, None] = {}
         self._why = NoPlanTracker(source, on_change=lambda _reason: self._changes.notify(None))
         self._answer_sources: list[Callable[[], tuple[AnswerRecord, ...]]] = []
         self._unsubscribe: list[Callable[[], None]] = []
@@ -233,6 +235,8 @@ class PlanTimeline:
             self._diff(event)
         elif isinstance(msg, AutoApprovalReview):
             self._review(msg)
+        elif msg.type == "thread_rewound":
+            self._rewind(msg.turn_ids)
         elif msg.type in ("turn_complete", "turn_aborted"):
             self._end_proposals(
                 event.turn_id or getattr(msg, "turn_id", None), getattr(msg, "last_agent_message", None)
@@ -333,6 +337,14 @@ class PlanTimeline:
             self._reviews[msg.review_id] = msg
             while len(self._reviews) > MAX_AUTO_REVIEWS:
                 del self._reviews[next(iter(self._reviews))]
+
+    def _rewind(self, turn_ids: list[str]) -> None:
+        """Mark the turns a rewind undid (their revisions stay, drawn as undone)."""
+        with self._lock:
+            for turn_id in turn_ids:
+                self._rewound[well_formed(turn_id)] = None
+            while len(self._rewound) > MAX_REWOUND_TURNS:
+                del self._rewound[next(iter(self._rewound))]
         self._changes.notify(None)
 
     def _end_proposals(self, turn_id: str | None, message: object) -> None:
@@ -475,6 +487,13 @@ class PlanTimeline:
         events (the newest ``MAX_AUTO_REVIEWS``); never the person's answers, which are ``answers``."""
         with self._lock:
             return tuple(self._reviews.values())
+
+    @property
+    def rewound_turns(self) -> tuple[str, ...]:
+        """The turns a rewind undid (``thread_rewound``), in the order undone (the newest
+        ``MAX_REWOUND_TURNS``): their revisions, messages and changes stay, marked as undone."""
+        with self._lock:
+            return tuple(self._rewound)
 
     @property
     def answers(self) -> tuple[AnswerRecord, ...]:

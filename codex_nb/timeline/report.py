@@ -104,6 +104,9 @@ class PlanTimeline(Protocol):
     def auto_reviews(self) -> tuple[AutoApprovalReview, ...]: ...
 
     @property
+    def rewound_turns(self) -> tuple[str, ...]: ...
+
+    @property
     def revisions(self) -> tuple[PlanRevision, ...]: ...
 
     @property
@@ -538,10 +541,14 @@ def timeline_text(timeline: PlanTimeline, *, last: int) -> str:
     start = max(0, len(revisions) - max(0, last))
     if start:
         lines.append(f"  ... {start} earlier revision(s) not listed")
+    rewound = set(timeline.rewound_turns)
+    if rewound:
+        lines.append(f"  {len(rewound)} turn(s) rewound: their revisions are marked (rewound)")
     for i in range(start, len(revisions)):
         revision = revisions[i]
         changes = timeline.diff(revisions[i - 1] if i else None, revision)
-        lines.append("  " + _revision_line(revision, changes))
+        mark = " (rewound)" if revision.turn_id in rewound else ""
+        lines.append("  " + _revision_line(revision, changes) + mark)
     for proposal in timeline.proposals[-5:]:
         first = next((line for line in proposal.text.splitlines() if line.strip()), "")
         turn = f" turn {plain(proposal.turn_id, 40)}" if proposal.turn_id is not None else ""

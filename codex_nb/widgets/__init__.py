@@ -20,9 +20,11 @@ Modules:
 * ``sessions_browser``: ``SessionsBrowser``, a Codex home's saved sessions: browse, open, resume, fork.
 * ``static_fallback``: stable ``text/plain`` and ``text/html``.
 * ``testing``: a recording comm for tests without a kernel.
+* ``thread_actions``: a real Codex thread's verb a view asked for, run on the server's loop.
 * ``timeline``: ``PlanTimelineWidget``.
 * ``timeline_static``: the timeline as static HTML.
 * ``transcript``: ``Transcript``, the running turn.
+* ``transcript_rewind``: the transcript's "Rewind to here".
 * ``transcript_state``: the transcript folded from events.
 * ``turn_controls``: ``TurnControls`` and its Stop button.
 

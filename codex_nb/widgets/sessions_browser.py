@@ -15,6 +15,12 @@ futures belong to the loop it started on), as background tasks: a cell is never 
 failure is shown in the table's error line. Sort, filter and selection are synced traits, so the
 Python calls and the view agree.
 
+With a server whose release has them (``server.features``), the selected session can also be
+renamed (``await rename(name)``: ``thread/name/set``), archived (``await archive()``), deleted
+(``await delete()``: the view asks first) and, from the archived list under the table
+(``refresh()`` fills it), unarchived (``await unarchive(thread_id)``); the table is listed again
+after each. A button for what the release lacks is hidden.
+
 ``cx.SessionsBrowser(agent=acp_agent)`` is the same table over an ACP agent's ``session/list``
 (columns title, folder, updated): listed in the background when a loop runs (``await refresh()``
 lists again), ``await resume()`` loads the selected session (``session/load``; its replay becomes
@@ -57,6 +63,13 @@ ACP_ROWS = 1000
 """The most rows an ACP agent's listing shows (the rest are counted in the status line)."""
 ACP_LIST_BUDGET = 10.0
 """Seconds a listing (Refresh) pages an ACP agent's ``session/list`` before it shows what it has."""
+_THREAD_VERBS = {
+    "rename": "thread/name/set",
+    "archive": "thread/archive",
+    "unarchive": "thread/unarchive",
+    "delete": "thread/delete",
+}
+"""The sessions browser's thread buttons -> the feature each rests on (hidden without it)."""
 _TITLE_CHARS = 200
 _CWD_CHARS = 400
 _ID_CHARS = 256
@@ -152,12 +165,15 @@ class SessionsTable(StaticFallback, anywidget.AnyWidget):
     """The columns shown: a Codex home's (protocol ``columns``) or an ACP agent's (``acp_columns``)."""
     live = traitlets.List(traitlets.Dict()).tag(sync=True)
     """The running app-server's threads (``thread/list``): ``{id, preview, cwd, created}``."""
+    archived = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """The app-server's archived threads (``thread/list`` with ``archived``): ``{id, name, preview}``."""
     query = traitlets.Unicode("").tag(sync=True)
     sort_by = traitlets.Unicode("started").tag(sync=True)
     descending = traitlets.Bool(True).tag(sync=True)
     selected = traitlets.Unicode("").tag(sync=True)
     features = traitlets.Dict().tag(sync=True)
-    """``{"resume": bool, "fork": bool}`` (and ``"refresh"`` for an ACP agent): which buttons the view shows."""
+    """``{"resume": bool, "fork": bool, "rename", "archive", "unarchive", "delete"}`` (and
+    ``"refresh"`` for an ACP agent): which buttons the view shows."""
     status = traitlets.Unicode("").tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)
 
@@ -279,7 +295,10 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         if self.server is None:
             return {"resume": False, "fork": False}
         features = self.server.features
-        return {"resume": bool(features.get("thread/resume")), "fork": bool(features.get("thread/fork"))}
+        found = {"resume": bool(features.get("thread/resume")), "fork": bool(features.get("thread/fork"))}
+        for verb, method in _THREAD_VERBS.items():
+            found[verb] = bool(features.get(method))
+        return found
 
     # -- the table ---------------------------------------------------------------------------
     def filter(self, query: str) -> list[Any]:
@@ -429,6 +448,62 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         self._open_live(thread, session, f"forked {session.thread_id} into {thread.thread_id}")
         return thread
 
+    # -- rename, archive, unarchive, delete -------------------------------------------------------
+    def _thread_id(self, session_id: str | None) -> str:
+        """The selected (or given) session's thread id; a given id the table does not list is taken
+        as a thread id (the app-server's lists hold threads the home's listing may not)."""
+        try:
+            session = self._session(session_id)
+        except KeyError:
+            if not session_id:
+                raise
+            return session_id
+        return str(session.thread_id or session.row()["id"])
+
+    async def rename(self, name: str, session_id: str | None = None) -> None:
+        """Name the selected (or given) session's thread (``thread/name/set``); Codex's clients and
+        ``thread/list`` show the name."""
+        server = self._need_server("Rename")
+        thread_id = self._thread_id(session_id)
+        await server.rename_thread(thread_id, name)
+        await self._relist(f"renamed {thread_id}")
+
+    async def archive(self, session_id: str | None = None) -> None:
+        """Archive the selected (or given) session (``thread/archive``): it leaves the table and
+        the thread list; ``unarchive`` brings it back."""
+        server = self._need_server("Archive")
+        thread_id = self._thread_id(session_id)
+        await server.archive_thread(thread_id)
+        await self._relist(f"archived {thread_id}")
+
+    async def unarchive(self, thread_id: str) -> dict[str, Any]:
+        """Bring an archived thread back (``thread/unarchive``; ``refresh()`` lists the archived
+        ones); returns it as Codex lists it."""
+        server = self._need_server("Unarchive")
+        found: dict[str, Any] = await server.unarchive_thread(thread_id)
+        await self._relist(f"unarchived {thread_id}")
+        return found
+
+    async def delete(self, session_id: str | None = None) -> None:
+        """Delete the selected (or given) session for good (``thread/delete``: its rollout files
+        go). The view asks first; a Python call does not."""
+        server = self._need_server("Delete")
+        thread_id = self._thread_id(session_id)
+        await server.delete_thread(thread_id)
+        if self.table.selected in (session_id, thread_id) or session_id is None:
+            self._close_detail()
+            self.table.selected = ""
+        await self._relist(f"deleted {thread_id}")
+
+    async def _relist(self, what: str) -> None:
+        """List the home's sessions and the server's threads again after a change."""
+        if self.sessions is not None:
+            self.sessions = codex_sessions(self.sessions.home)
+            self.table.rows = [s.row() for s in self.sessions]
+        await self.refresh()
+        self.table.status = f"{what}; {self.sessions.summary() if self.sessions is not None else ''}".rstrip("; ")
+        self.table.error = ""
+
     async def refresh(self) -> list[dict[str, Any]]:
         """List the running app-server's threads (``thread/list``) under the table; returns them.
         An ACP agent's sessions are listed again (``session/list``, for ``cwd`` when given): the
@@ -442,6 +517,17 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             for t in answer.get("data") or []
             if isinstance(t, dict)
         ]
+        if server.features.get("thread/unarchive"):
+            archived = await server.list_threads(limit=50, archived=True)
+            self.table.archived = [
+                {
+                    "id": str(t.get("id")),
+                    "name": _cut(t.get("name"), _TITLE_CHARS),
+                    "preview": _cut(t.get("preview"), 80),
+                }
+                for t in archived.get("data") or []
+                if isinstance(t, dict) and isinstance(t.get("id"), str) and len(t["id"]) <= _ID_CHARS
+            ]
         self.table.live = live
         return live
 
@@ -564,7 +650,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             self.run_on_loop(acp_loop, kind, message.get("session"))
             return
         try:
-            loop = self._need_server({"refresh": "The thread list", "resume": "Resume"}.get(kind, "Fork")).loop
+            loop = self._need_server(kind.capitalize()).loop
         except Exception as err:  # no server, or not started: said in the view  # noqa: BLE001
             self.table.error = str(err).splitlines()[0][:400]
             return
@@ -572,14 +658,17 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             self.table.error = "the app-server's event loop is closed: start a new cx.CodexAppServer"
             return
         self.table.error = ""
-        self.run_on_loop(loop, kind, message.get("session"))
+        self.run_on_loop(loop, kind, message.get("session"), name=message.get("name"))
 
-    def run_on_loop(self, loop: asyncio.AbstractEventLoop, kind: str, session: str | None) -> None:
-        """Run the view's action ``kind`` (refresh | resume | fork) as a task on ``loop`` (the
-        app-server's, or the ACP agent's), from any thread; its failure is shown in the table's ``error``."""
+    def run_on_loop(
+        self, loop: asyncio.AbstractEventLoop, kind: str, session: str | None, *, name: str | None = None
+    ) -> None:
+        """Run the view's action ``kind`` (refresh | resume | fork | rename | archive | unarchive |
+        delete) as a task on ``loop`` (the app-server's, or the ACP agent's), from any thread; its
+        failure is shown in the table's ``error``."""
 
         def start() -> None:
-            action = self.refresh() if kind == "refresh" else (self.resume if kind == "resume" else self.fork)(session)
+            action = self._action(kind, session, name)
             task = loop.create_task(action)
             self._tasks.add(task)
             task.add_done_callback(self._done)
@@ -588,6 +677,16 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             start()
         else:
             loop.call_soon_threadsafe(start)
+
+    def _action(self, kind: str, session: str | None, name: str | None) -> Any:
+        if kind == "refresh":
+            return self.refresh()
+        if kind == "rename":
+            return self.rename(name or "", session)
+        if kind == "unarchive":
+            return self.unarchive(session or "")
+        verbs = {"resume": self.resume, "fork": self.fork, "archive": self.archive, "delete": self.delete}
+        return verbs[kind](session)
 
     def _done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)

@@ -67,7 +67,8 @@ class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
     entries: traitlets.List[dict[str, Any]] = traitlets.List().tag(
         sync=True, to_json=lambda value, _widget: _page_json(value)
     )
-    """One summary per listed revision, oldest first: index, label, summary, done, total, regression."""
+    """One summary per listed revision, oldest first: index, label, summary, done, total, regression
+    (and ``rewound`` when a rewind undid its turn)."""
     hidden = traitlets.Int(0).tag(sync=True)
     """Kept revisions older than the listed page."""
     newer = traitlets.Int(0).tag(sync=True)
@@ -129,7 +130,13 @@ class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
             revisions = self.timeline.revisions
             shown = self._shown(revisions)
             start, end = _page(revisions, shown)
-            entries = [self._entry(revisions, i)[0] for i in range(start, end)]
+            rewound = set(self.timeline.rewound_turns)
+            entries = [
+                {**self._entry(revisions, i)[0], "rewound": True}
+                if revisions[i].turn_id in rewound
+                else self._entry(revisions, i)[0]
+                for i in range(start, end)
+            ]
             if len(self._entries) > 2 * MAX_LISTED:  # forget lines of pages no longer listed
                 kept = {entry["index"] for entry in entries}
                 for index in [i for i in self._entries if i not in kept]:

@@ -113,14 +113,17 @@ def _list(timeline: PlanTimeline, revisions: tuple[PlanRevision, ...], listed: i
     parts = ['<details open><summary>Revisions</summary><ol style="margin:2px 0;padding-left:1em;list-style:none">']
     if start:
         parts.append(f'<li style="list-style:none;{_MUTED}"><em>… {start} earlier revision(s) not listed</em></li>')
+    rewound = set(timeline.rewound_turns)
     for i in range(start, len(revisions)):
         revision = revisions[i]
         changes = timeline.diff(revisions[i - 1] if i else None, revision)
         done = sum(1 for s in revision.steps if s.status == "completed")
+        undone = revision.turn_id in rewound
         where = f"#{revision.index}"
         if revision.turn_id is not None:
             where += f" · turn {_short(revision.turn_id)}"
         flag = " <strong>(regression)</strong>" if changes.regressions else ""
+        flag += " <em>(rewound)</em>" if undone else ""
         parts.append(
             f'<li data-index="{revision.index}">{where}: {done}/{len(revision.steps)} done'
             f" · {_esc(summarize(changes))}{flag}</li>"

@@ -5,9 +5,14 @@ It reads events only (``TranscriptState``), so a ``Session``, a real Codex app-s
 thread, an ACP session or a replay all show the same way. Kernel -> browser is synced
 state (``entries``, ``status``, ``error``, ``earlier``), coalesced: at most ``max_rate``
 updates per second while text streams (jupyter_server drops IOPub bursts), the latest state
-wins, and the end of a turn is always delivered at once. One message comes back from the browser:
-``{kind: "override_review", id}``, the person's confirmed override of a denial by Codex's automatic
-review (only on a source that offers it, ``can_override``: a real Codex thread).
+wins, and the end of a turn is always delivered at once.
+
+Two messages come back from the browser, both only on a source that offers them (a real Codex
+thread). ``{kind: "override_review", id}`` is the person's confirmed override of a denial by
+Codex's automatic review (``can_override``). Where the binary has ``thread/revert`` the view offers
+"Rewind to here" on each turn it knows (``rewind_turns``): it asks first, saying how many turns are
+undone and that the files they changed are not restored, then sends ``rewind``; the kernel runs
+``thread.rewind(turn)`` on the app-server's loop and says how it went in ``rewind_note``.
 
 Only the newest ``rows`` entries are synced (``earlier`` counts the rest), so a turn of a
 thousand tool calls costs each update, and the page, the same as a turn of ``rows``.
@@ -34,6 +39,7 @@ from .browser_messages import ProtocolError, validate_to_kernel
 from .checklist import _running_loop
 from .diff_static import diff_html
 from .final_state import FinalStateFallback
+from .transcript_rewind import Rewinder
 from .transcript_state import TranscriptState
 
 DEFAULT_MAX_RATE = 20.0
@@ -50,11 +56,13 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
     _css = asset("transcript.css")
 
     entries = traitlets.List(traitlets.Dict()).tag(sync=True)
-    """``[{kind, id, text, status, title, detail}]``; kind is user (the person's words) | assistant | reasoning |
-    tool | notice | error | hook | saved | diff (the turn's unified diff in ``text``, its headline in ``title``) |
-    review (Codex's automatic review: action in ``title``, verdict in ``status``, rationale in ``text``)."""
+    """``[{kind, id, text, status, title, detail, turn, rewound}]``; kind is user (the person's words) | assistant |
+    reasoning | tool | notice (a retry) | note (a rewind, a compaction) | error | hook | saved | diff (the turn's
+    unified diff in ``text``, its headline in ``title``) | review (Codex's automatic review: action in
+    ``title``, verdict in ``status``, rationale in ``text``); ``turn`` is the entry's turn id ("" when
+    unknown), ``rewound`` whether a rewind undid that turn."""
     status = traitlets.Unicode("idle").tag(sync=True)
-    """idle | running | completed | interrupted | failed (the latest turn)."""
+    """idle | running | completed | interrupted | failed (the latest turn) | rewound (a rewind undid it)."""
     error = traitlets.Unicode("").tag(sync=True)
     """The error that failed the latest turn."""
     earlier = traitlets.Int(0).tag(sync=True)
@@ -64,6 +72,10 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
     view offers it on a denied ``review`` entry."""
     review_error = traitlets.Unicode("").tag(sync=True)
     """Why the person's last override was refused (empty when it went through)."""
+    rewind_turns = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """The turns "Rewind to here" is offered on, oldest first (empty: no rewind on this source)."""
+    rewind_note = traitlets.Unicode("").tag(sync=True)
+    """How the last rewind asked from the view went (its one-line error, or what it undid)."""
 
     def __new__(cls, source: Any = None, **kwargs: Any) -> Transcript:
         if not (hasattr(source, "subscribe") and hasattr(source, "thread_id")):
@@ -97,11 +109,15 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
         self._timer: asyncio.TimerHandle | None = None
         self._last_flush = float("-inf")
         self._loop = _running_loop()
+        self._rewinder = Rewinder(source, self)
         self._unsubscribe: Callable[[], None] = source.subscribe(self._on_event)
         self.on_msg(self._on_view_msg)
 
-    def _on_view_msg(self, _widget: object, content: object, _buffers: object) -> None:
-        self.receive(content)
+    def _on_view_msg(self, widget: object, content: object, buffers: object) -> None:
+        if isinstance(content, dict) and content.get("kind") == "rewind":
+            self._rewinder.on_view_msg(widget, content, buffers)
+        else:
+            self.receive(content)
 
     def receive(self, content: object) -> bool:
         """Apply one browser message: ``{kind: "override_review", id: <review id>}`` sends the
@@ -128,6 +144,8 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
     def _on_event(self, event: Event) -> None:
         if event.thread_id and event.thread_id != self._thread:
             return
+        if event.msg.type in ("turn_started", "thread_rewound"):
+            self._rewinder.refresh()
         with self._lock:
             if not self.state.apply(event):
                 return

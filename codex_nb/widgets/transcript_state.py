@@ -23,6 +23,11 @@ its review id: the action in ``title``, the verdict in ``status`` (``overridden`
 overrode a denial), risk and authorization in ``detail``, the reviewer's rationale as its text. It
 is never drawn as the person's answer.
 
+A rewind (``thread_rewound``) is a ``note`` entry saying how many turns were undone, and every
+entry of those turns is marked ``rewound`` (shown, struck through); the shown turn, when it is one
+of them, ends ``rewound``. Codex's compaction (a turn holding one ``contextCompaction`` item) is a
+``note`` entry too.
+
 A resumed or forked thread starts with its saved conversation (``load_saved``): those turns'
 entries stay above the live turn's, which a new turn does not clear.
 """
@@ -39,6 +44,7 @@ from typing import Any
 
 from ..protocol.auto_review import review_line
 from ..protocol.events import Event
+from ..protocol.rewind import rewound_line
 from ..protocol.turn_diff import diff_files, summary_lines
 from ..rollouts.rollout_replay import SavedTurn
 from .hook_runs import hook_outcome, hook_title, seconds
@@ -48,14 +54,14 @@ MAX_SHOWN_CHARS = 100_000
 """An entry's text beyond this is shown as its first and last half (the whole text stays in ``text()``)."""
 MAX_ENTRIES = 10_000
 """Entries one turn keeps (a cap on the kernel's memory: about 10,000 x 8 KB of tool details)."""
+COMPACTED = "Context compacted: Codex replaced the thread's earlier turns with a summary"
 TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution"})
 
 
 @dataclass
 class _Entry:
-    kind: (
-        str  # user (the person's words) | assistant | reasoning | tool | notice | error | hook | saved | diff | review
-    )
+    # user (the person's words) | assistant | reasoning | tool | notice | note | error | hook | saved | diff | review
+    kind: str
     id: str
     value: str = ""
     status: str = ""
@@ -63,6 +69,10 @@ class _Entry:
     detail: str = ""
     line: str = ""
     """The entry's own line of plain text, when its kind writes one (a review)."""
+    turn: str = ""
+    """The turn the entry belongs to ("" when not known): a rewind marks that turn's entries."""
+    rewound: bool = False
+    """A rewind undid the entry's turn: it stays shown, marked."""
     buffer: io.StringIO | None = field(default=None, repr=False)
     """Streaming text: amortised O(1) appends, one copy per snapshot, no per-delta objects kept."""
 
@@ -81,8 +91,10 @@ class _Entry:
             self.value = self.buffer.getvalue()
         return self.value
 
-    def snapshot(self) -> dict[str, str]:
+    def snapshot(self) -> dict[str, Any]:
         return {
+            "turn": self.turn,
+            "rewound": self.rewound,
             "kind": self.kind,
             "id": self.id,
             "text": _shown(self.text()),
@@ -123,7 +135,7 @@ class TranscriptState:
         handler = _HANDLERS.get(event.msg.type)
         return False if handler is None else handler(self, event)
 
-    def snapshot(self, last: int | None = None) -> list[dict[str, str]]:
+    def snapshot(self, last: int | None = None) -> list[dict[str, Any]]:
         """The entries as the view renders them (saved ones first); ``last``: only the newest ``last``."""
         live = self._live()
         if last is None or last >= len(self.saved) + len(live):
@@ -149,9 +161,12 @@ class TranscriptState:
             for event in turn.events:
                 scratch.apply(event)
             if turn.prompt and not any(entry.kind == "user" for entry in scratch.entries):
-                saved.append(_Entry(kind="user", id=f"saved{n}-user", value=turn.prompt, status="done"))
+                saved.append(
+                    _Entry(kind="user", id=f"saved{n}-user", value=turn.prompt, status="done", turn=turn.turn_id or "")
+                )
             for entry in scratch._live():
                 entry.id = f"saved{n}-{entry.id}"
+                entry.turn = turn.turn_id or ""
                 if entry.status in ("streaming", "running"):
                     entry.status = "aborted" if entry.kind == "tool" else "done"
                 saved.append(entry)
@@ -169,11 +184,12 @@ class TranscriptState:
         self.dropped = 0
         self._streaming.clear()
         self._tools.clear()
+        self.turn_id = getattr(event.msg, "turn_id", None) or event.turn_id
         for entry in self._early:
+            entry.turn = self.turn_id or ""
             self.entries.append(entry)
         self._early.clear()
         self.status, self.error = "running", ""
-        self.turn_id = getattr(event.msg, "turn_id", None) or event.turn_id
         return True
 
     def _turn_complete(self, event: Event) -> bool:
@@ -285,6 +301,8 @@ class TranscriptState:
     # -- tools -------------------------------------------------------------------------
     def _item(self, event: Event, *, done: bool) -> bool:
         item = getattr(event.msg, "item", None)
+        if isinstance(item, dict) and item.get("type") == "contextCompaction":
+            return self._compaction(str(item.get("id", "")), done=done)
         if not isinstance(item, dict) or item.get("type") not in TOOL_ITEM_TYPES:
             return False
         call_id = str(item.get("id", ""))
@@ -298,9 +316,33 @@ class TranscriptState:
             entry.set(_clip(_tool_output(item)))
         return True
 
+    def _compaction(self, item_id: str, *, done: bool) -> bool:
+        """Codex compacting the thread's context (its own turn with one ``contextCompaction`` item)."""
+        entry = self._tools.get(item_id)
+        if entry is None:
+            entry = self._tools[item_id] = self._add("note", "", entry_id=item_id or None)
+        entry.status = "done" if done else "running"
+        entry.set(COMPACTED if done else "Compacting the context…")
+        return True
+
+    def _rewound(self, event: Event) -> bool:
+        """A rewind: one notice saying what was undone; the shown turn, if undone, says so."""
+        msg: Any = event.msg
+        if self.turn_id is not None and self.turn_id in msg.turn_ids:
+            self.status = "rewound"
+        undone = set(msg.turn_ids)
+        for entry in itertools.chain(self.saved, self._live()):
+            if entry.turn and entry.turn in undone:
+                entry.rewound = True
+        self._add("note", rewound_line(msg), status="done")
+        return True
+
     def _add(self, kind: str, text: str, *, status: str = "", detail: str = "", entry_id: str | None = None) -> _Entry:
         self._counter += 1
-        entry = _Entry(kind=kind, id=entry_id or f"{kind}-{self._counter}", value=text, status=status, detail=detail)
+        turn = (self.turn_id or "") if self.status == "running" else ""
+        entry = _Entry(
+            kind=kind, id=entry_id or f"{kind}-{self._counter}", value=text, status=status, detail=detail, turn=turn
+        )
         self.entries.append(entry)
         while len(self.entries) > self.max_entries:
             self._drop_oldest()
@@ -320,11 +362,17 @@ class TranscriptState:
         lines = [f"Transcript: {self.status}"]
         if self.saved_dropped:
             lines.append(f"({self.saved_dropped} earlier saved entries dropped: a transcript keeps {self.max_entries})")
-        lines += [_entry_line(entry, saved=True) for entry in self.saved]
+        lines += [_marked(entry, saved=True) for entry in self.saved]
         if self.dropped:
             lines.append(f"({self.dropped} earlier entries of this turn dropped: a turn keeps {self.max_entries})")
-        lines += [_entry_line(entry, saved=False) for entry in self._live()]
+        lines += [_marked(entry, saved=False) for entry in self._live()]
         return "\n".join(lines)
+
+
+def _marked(entry: _Entry, *, saved: bool) -> str:
+    """An entry's line, marked when a rewind undid its turn."""
+    line = _entry_line(entry, saved=saved)
+    return f"{line} [rewound]" if entry.rewound else line
 
 
 def _entry_line(entry: _Entry, *, saved: bool) -> str:
@@ -435,6 +483,7 @@ _HANDLERS: dict[str, Any] = {
     "item_completed": lambda s, e: s._item(e, done=True),
     "turn_diff": TranscriptState._turn_diff,
     "auto_approval_review": TranscriptState._review,
+    "thread_rewound": TranscriptState._rewound,
     "hook_started": lambda s, e: s._hook(e, done=False),
     "hook_completed": lambda s, e: s._hook(e, done=True),
 }

@@ -27,6 +27,10 @@ Browser -> kernel is ``{"id": ..., "kind": "stop"}`` (``protocol.json``, widget
 "value"}`` is answered in ``last_option``: ``setting`` at once, then ``set`` or ``refused`` (with
 the reason). The handler is thread-safe (comm messages may arrive on a subshell thread on
 ipykernel 7.0-7.3).
+
+A real Codex thread whose release has ``thread/compact/start`` also gets a Compact button
+(``can_compact``): ``{"id": ..., "kind": "compact"}`` runs ``thread.compact()`` on the server's
+loop, and ``compact_note`` says how it went; the transcript shows Codex's compaction turn.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ from ..events.usage_meter import UsageMeter
 from ._static import asset, load_json, turn_status_labels
 from .browser_messages import ProtocolError, validate_to_kernel
 from .final_state import FinalStateFallback
+from .thread_actions import offers, run_on_server
 
 log = logging.getLogger("codex_nb.widgets.turn_controls")
 
@@ -127,6 +132,11 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     last_option = traitlets.Dict().tag(sync=True)
     """Reply to the latest option pick: ``{"id", "option", "outcome": "setting" | "set" | "refused",
     "message"}``."""
+    can_compact = traitlets.Bool(False).tag(sync=True)
+    """The source can compact its thread (a real Codex thread whose release has
+    ``thread/compact/start``); the view shows a Compact button only then."""
+    compact_note = traitlets.Unicode("").tag(sync=True)
+    """How the last Compact went (``Compacting…``, ``Context compacted``, or its one-line error)."""
     usage = traitlets.Dict().tag(sync=True)
     """Token usage, each figure only once reported (``UsageMeter``): ``context_used`` (tokens in the
     context window), ``context_window`` (its size), ``turn`` (this turn's tokens), ``total`` (the
@@ -169,6 +179,8 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         if self._option_ids:
             offered: Any = getattr(session, "options", {})
             self.options = [o.to_json() for o in offered.values()]
+        self.can_compact = offers(session, "compact", "thread/compact/start")
+        self._compactions: set[asyncio.Task[Any]] = set()
         agent: Any = session  # a source that runs turns has active_turn
         active = agent.active_turn if capabilities.runs_turns else None
         if active is not None:  # attached while a turn already runs
@@ -229,6 +241,8 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         message = validate_to_kernel(WIDGET, content)
         if message["kind"] == "set_option":
             return self.set_option(message["option"], message["value"], request_id=message["id"])
+        if message["kind"] == "compact":
+            return self.compact(request_id=message["id"])
         return self.stop(request_id=message["id"])
 
     def set_option(self, option_id: str, value: str | bool, *, request_id: str = "python") -> dict[str, str]:
@@ -275,6 +289,29 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
             self.error = ""
         self.option_replies.append(reply)
         return reply
+
+    def compact(self, *, request_id: str = "python") -> dict[str, str]:
+        """What the Compact button does: ``thread.compact()`` on the server's loop, in the background;
+        ``compact_note`` says how it went. Refused (said in the note) while a turn runs."""
+        session: Any = self._session
+        if not self.can_compact:
+            self.compact_note = "this source cannot compact its thread"
+        elif self.status == "running":
+            self.compact_note = "a turn is running: stop it or let it end before compacting"
+        else:
+            self.compact_note = "Compacting…"
+            run_on_server(
+                session,
+                session.compact,
+                self._compacted,
+                done=lambda r: "Context compacted" if r.status == "completed" else f"Compaction {r.status}",
+                tasks=self._compactions,
+            )
+        self.error = ""
+        return {"id": request_id, "outcome": self.compact_note}
+
+    def _compacted(self, line: str) -> None:
+        self.compact_note = line
 
     def stop(self, *, request_id: str = "python") -> dict[str, str]:
         """What the Stop button does: interrupt the running turn. Safe from any thread."""

@@ -92,3 +92,14 @@ test("the view module sends only protocol kinds and never writes HTML", async ()
   for (const kind of sent) assert.ok(kind in TIMELINE_TO_KERNEL, kind);
   assert.doesNotMatch(source, /innerHTML/);
 });
+
+test("a revision of a rewound turn is marked rewound", () => {
+  const view = timelineView({
+    entries: [
+      { index: 0, label: "#0 · turn a", summary: "2 added", done: 0, total: 2, regression: false },
+      { index: 1, label: "#1 · turn b", summary: "1 done", done: 1, total: 2, regression: false, rewound: true },
+    ],
+    snapshot: null,
+  });
+  assert.deepEqual(view.items.map((i) => [i.label, i.rewound]), [["#0 · turn a", false], ["#1 · turn b · rewound", true]]);
+});

@@ -32,7 +32,7 @@ test("a lower-bound turn count is marked, the start time shortened", () => {
 });
 
 test("the protocol names the messages and columns the kernel checks", () => {
-  assert.deepEqual(Object.keys(SESSIONS_TO_KERNEL).sort(), ["fork", "refresh", "resume"]);
+  assert.deepEqual(Object.keys(SESSIONS_TO_KERNEL).sort(), ["archive", "delete", "fork", "refresh", "rename", "resume", "unarchive"]);
   assert.deepEqual([...SESSION_COLUMNS], ["started", "cwd", "prompt", "model", "turns", "plan", "status"]);
 });
 

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { transcriptRow, transcriptView } from "../transcript_view.js";
+import { transcriptRow, transcriptView, offersRewind, rewindQuestion } from "../transcript_view.js";
 
 test("tool rows show the tool and its status; streaming rows are live", () => {
   const view = transcriptView({
@@ -59,4 +59,24 @@ test("an automatic review reads as Codex's verdict; only a denial on a source th
   const view = transcriptView({ entries: [entry("denied")], status: "completed", error: "", canOverride: true });
   assert.equal(view.rows[0].overridable, true);
   assert.ok(!/approved by you|You approved/.test(transcriptRow(entry("approved"), true).label));
+});
+
+test("rewind to here: offered on the person's words of an offered turn, and the question says what goes", () => {
+  const offered = ["t1", "t2", "t3"];
+  const you = transcriptRow({ kind: "user", id: "u", text: "hi", status: "done", title: "", detail: "", turn: "t2" });
+  assert.equal(offersRewind(you, offered), true);
+  assert.equal(offersRewind({ ...you, turn: "t9" }, offered), false);
+  assert.equal(offersRewind({ ...you, kind: "assistant" }, offered), false);
+  const gone = transcriptRow({ kind: "user", id: "u", text: "hi", status: "done", title: "", detail: "", turn: "t2", rewound: true });
+  assert.equal(offersRewind(gone, offered), false);
+  assert.equal(gone.label, "You · rewound");
+  assert.match(rewindQuestion("t2", offered), /undoes 2 turns \(this turn and the 1 after it\)/);
+  assert.match(rewindQuestion("t3", offered), /undoes 1 turn \(this turn\)/);
+  assert.match(rewindQuestion("t3", offered), /Files they changed are not restored\./);
+});
+
+test("a note entry (a rewind, a compaction) is labelled Note, a retry Retry", () => {
+  const row = (kind) => transcriptRow({ kind, id: "n", text: "x", status: "done", title: "", detail: "" });
+  assert.equal(row("note").label, "Note");
+  assert.equal(row("notice").label, "Retry");
 });

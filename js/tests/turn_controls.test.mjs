@@ -38,7 +38,7 @@ test("requests carry an id and a known kind only", () => {
   assert.equal(request.kind, "stop");
   assert.equal(typeof request.id, "string");
   assert.ok(request.id.length > 0);
-  assert.deepEqual(Object.keys(CONTROLS_TO_KERNEL), ["stop", "set_option"]);
+  assert.deepEqual(Object.keys(CONTROLS_TO_KERNEL), ["stop", "set_option", "compact"]);
   assert.throws(() => controlsRequest("explode"), /unknown turn controls message kind/);
 });
 

@@ -1,6 +1,7 @@
 """The app-server smoke suite ``bash .ci/compat`` runs on every Codex release of the supported range
 (``.ci/codex-compat-versions``): a turn whose plan updates reach the checklist, its text, an
-approval, a question, Stop, steer, resume and fork, each offline against the local Responses server
+approval, a question, Stop, steer, resume and fork, rewind and compact, rename / archive / unarchive /
+delete, each offline against the local Responses server
 and validated against the range's merged schema (a message the schema does not cover fails the check).
 The test names are the checks of the Compatibility page's table (``tests/compat/report.py``)."""
 
@@ -207,3 +208,30 @@ CHECKS: list[Callable[..., Any]] = [
     test_fork,
 ]
 """The Compatibility table's columns, in order."""
+
+
+async def test_rewind(release_binary: Path, tmp_path: Path) -> None:
+    script = [[cx.assistant_message(f"answer {i}")] for i in range(3)] + [[cx.assistant_message("summary")]]
+    async with release_codex(release_binary, script, tmp_path / "home") as (server, srv):
+        assert server.features["thread/revert"] and server.features["thread/compact/start"]
+        thread = await server.start_thread(cwd=tmp_path)
+        for i in range(2):
+            await thread.run_turn(f"question {i}")
+        undone = await thread.rewind(turns=1)
+        assert len(undone.turn_ids) == 1
+        await thread.run_turn("question after")
+        assert "question 1" not in json.dumps(srv.requests[-1]["input"])
+        assert (await thread.compact()).status == "completed"
+
+
+async def test_thread_verbs(release_binary: Path, tmp_path: Path) -> None:
+    async with release_codex(release_binary, [[cx.assistant_message("hi")]], tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        await thread.run_turn("hello")
+        await thread.rename("named")
+        assert [t["name"] for t in (await server.list_threads())["data"]] == ["named"]
+        await thread.archive()
+        assert (await server.list_threads())["data"] == []
+        await thread.unarchive()
+        await thread.delete()
+        assert (await server.list_threads())["data"] == []

@@ -34,6 +34,7 @@ NOTEBOOK_NEEDS: dict[str, list[pytest.MarkDecorator]] = {
     "14_many_agents.ipynb": [
         pytest.mark.requires_acp_agent(name) for name in ("codex-acp", "claude-agent-acp", "gemini-cli")
     ],
+    "16_rewind_and_threads.ipynb": [pytest.mark.requires_codex],
 }
 """The committed notebooks that start a real binary, with the marks of what they start (nbval runs
 them, and so does a browser test): ``requires_acp_agent(name)`` is one agent of ``.ci/acp-agents``,
@@ -44,6 +45,7 @@ NOTEBOOK_CASSETTES = {
     "11_docs_tests.ipynb": "cassettes/11_docs_tests.codex.cassette.jsonl",
     "13_notebook_workspace.ipynb": "cassettes/13_notebook_workspace.codex.cassette.jsonl",
     "14_many_agents.ipynb": "cassettes/14_many_agents.codex-acp.cassette.jsonl",
+    "16_rewind_and_threads.ipynb": "cassettes/16_rewind_and_threads.cassette.jsonl",
 }
 """The cassette each of them replays when it is there: then the notebook needs no binary."""
 RECORD_MODE_VAR = "CODEX_NB_RECORD_MODE"

@@ -1,5 +1,6 @@
 """Notebooks 07 (the real Codex), 10 (codex-acp), 11 (documentation tests), 13 (the real Codex
-calling the kernel's notebook MCP server) and 14 (three ACP agents) replay their committed cassettes under nbval with no
+calling the kernel's notebook MCP server), 14 (three ACP agents) and 16 (the real Codex's rewind and
+thread verbs) replay their committed cassettes under nbval with no
 binary anywhere (``helpers.hidden_binaries``: codex_nb copied outside the checkout, no executable on
 ``PATH``; the Run All test of the other notebooks hides them the same way), and recording them again against the real binaries gives the outputs they store
 (after the shipped sanitizer rules): the replay shows what the binaries show."""
@@ -66,6 +67,7 @@ def test_the_committed_notebook_replays_its_cassette_without_the_binaries(
         pytest.param("11_docs_tests.ipynb", "codex", marks=pytest.mark.requires_codex),
         pytest.param("13_notebook_workspace.ipynb", "codex", marks=pytest.mark.requires_codex),
         pytest.param("14_many_agents.ipynb", "acp", marks=NOTEBOOK_NEEDS["14_many_agents.ipynb"]),
+        pytest.param("16_rewind_and_threads.ipynb", "codex", marks=pytest.mark.requires_codex),
     ],
 )
 def test_recording_again_with_the_real_binary_gives_the_stored_outputs(name: str, marker: str, tmp_path: Path) -> None:

@@ -262,5 +262,5 @@ def test_the_transcript_refuses_a_bad_message_and_a_source_without_overrides() -
     assert not transcript.receive({"kind": "delete_everything"})
     assert transcript.review_error == (
         "the transcript refused a message from its view: unknown message kind 'delete_everything'; "
-        "expected one of ['override_review']"
+        "expected one of ['override_review', 'rewind']"
     )

@@ -23,6 +23,8 @@ from codex_nb.widgets.transcript_state import TranscriptState
 
 from helpers.app_server_helpers import plan_call, real_codex
 
+VERBS = ("rename", "archive", "unarchive", "delete")
+
 HOME = SAMPLE_CODEX_HOME
 PARSER = "01a2420a-d25f-7bd1-81f9-db2acd04ba04"
 
@@ -98,6 +100,8 @@ def test_the_saved_conversation_is_shown_bounded_with_the_earlier_turns_counted(
     state = TranscriptState()
     state.load_saved(saved, earlier_turns=earlier)
     assert state.snapshot()[0] == {
+        "turn": "",
+        "rewound": False,
         "kind": "saved",
         "id": "saved-head",
         "text": "Saved conversation: 1 turn(s); 1 earlier turn(s) not shown",
@@ -175,7 +179,7 @@ async def test_resume_and_fork_from_the_table_into_live_widgets(tmp_path: Path) 
         first = await server.start_thread(cwd=tmp_path)
         assert (await first.start_turn("the secret is 42")).status == "completed"
         browser = SessionsBrowser(codex_home=home, server=server)
-        assert browser.table.features == {"resume": True, "fork": True}
+        assert browser.table.features == {"resume": True, "fork": True} | dict.fromkeys(VERBS, True)
         assert [s.session_id for s in browser.sessions] == [first.thread_id]
         assert browser.sessions[0].plan_progress == "1/1" and browser.sessions[0].first_prompt == "the secret is 42"
         browser.select(first.thread_id)
@@ -218,7 +222,8 @@ async def test_resume_and_fork_from_the_table_into_live_widgets(tmp_path: Path) 
         live = await browser.refresh()
         assert {first.thread_id, forked.thread_id} <= {t["id"] for t in live}
         server._refused.add("thread/fork")  # a server that answered thread/fork as unknown
-        assert SessionsBrowser(codex_home=home, server=server).table.features == {"resume": True, "fork": False}
+        features = SessionsBrowser(codex_home=home, server=server).table.features
+        assert features == {"resume": True, "fork": False} | dict.fromkeys(VERBS, True)
         browser.close()
 
 

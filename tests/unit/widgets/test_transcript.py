@@ -146,7 +146,16 @@ def test_any_event_source_works_app_server_items_included() -> None:
     bus.emit(ItemStarted(thread_id="thread-x", turn_id="t1", item=started, started_at_ms=0), id="t1", turn_id="t1")
     view.flush()
     assert view.entries == [
-        {"kind": "tool", "id": "cmd1", "text": "", "status": "running", "title": "ls -la", "detail": "/tmp"}
+        {
+            "kind": "tool",
+            "id": "cmd1",
+            "text": "",
+            "status": "running",
+            "title": "ls -la",
+            "detail": "/tmp",
+            "turn": "t1",
+            "rewound": False,
+        }
     ]
     done = {**started, "status": "completed", "aggregatedOutput": "total 0\n", "exitCode": 0}
     bus.emit(ItemCompleted(thread_id="thread-x", turn_id="t1", item=done, completed_at_ms=1), id="t1", turn_id="t1")
@@ -188,6 +197,8 @@ def test_state_fold_buffers_deltas_and_keeps_streaming_after_a_snapshot() -> Non
         "status": "streaming",
         "title": "",
         "detail": "",
+        "turn": "t1",
+        "rewound": False,
     }
     bus.emit(AgentMessage(message="final"), id="t1", turn_id="t1")
     assert state.snapshot()[0]["text"] == "final" and state.snapshot()[0]["status"] == "done"

@@ -139,14 +139,14 @@ def test_reprs_are_stable(session):
 
 
 def test_js_uses_the_protocol_kinds():
-    assert kinds("turn_controls", "to_kernel") == ("stop", "set_option")
+    assert kinds("turn_controls", "to_kernel") == ("stop", "set_option", "compact")
     assert stop_outcomes() == ("interrupting", "not_running")
     source = JS.read_text()
-    assert "CONTROLS_TO_KERNEL.stop" in source
+    assert "CONTROLS_TO_KERNEL.stop" in source and "CONTROLS_TO_KERNEL.compact" in source
     for outcome in stop_outcomes():
         if outcome != "interrupting":  # the view only needs to word the refusal
             assert f'"{outcome}"' in source
-    for name in ("status", "stoppable", "last_stop", "error"):
+    for name in ("status", "stoppable", "last_stop", "error", "can_compact", "compact_note"):
         assert f'"{name}"' in source
         assert name in TurnControls.class_trait_names(sync=True)
 
