@@ -46,6 +46,10 @@ def release_server(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> I
         yield server, venv
 
 
+# its setup builds the wheel, waits for the release venv (made once, under a lock, by whichever
+# lane of .ci/test gets there first) and starts a JupyterLab from it: on a 2-core machine at load
+# 15 that alone took over the default 300 s
+@pytest.mark.timeout(900)
 def test_jupyterlab_from_the_installed_wheel_draws_the_checklist(
     chromium: Any, release_server: tuple[JupyterServer, Path]
 ) -> None:
