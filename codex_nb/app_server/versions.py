@@ -22,6 +22,7 @@ FEATURES: dict[str, str] = {
     "plan updates": "turn/plan/updated",
     "questions": "item/tool/requestUserInput",
     "hooks notifications": "hook/started",
+    "goals": "thread/goal/set",
 }
 """A feature codex_nb uses (the widgets ask by this name) -> the app-server method it rests on."""
 
