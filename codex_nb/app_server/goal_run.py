@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from .._interrupt import await_interruptibly
 from ..errors import TurnError
@@ -23,8 +24,23 @@ from .app_server_errors import AppServerError
 from .binary import parse_version
 from .goals import ORIGIN_SINCE, GoalNotificationError, check_budget, check_objective, read_goal
 
-if TYPE_CHECKING:
-    from .thread import CodexThread
+
+
+class _Thread(Protocol):
+    """What goals need of their ``CodexThread`` (a protocol: the thread imports this module)."""
+
+    thread_id: str
+    server: Any
+    _completions: dict[str, asyncio.Future[dict[str, Any]]]
+
+    @property
+    def active_turn(self) -> object | None: ...
+
+    def emit(self, msg: Any, *, turn_id: str | None) -> Event: ...
+
+    def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]: ...
+
+    async def _interrupt(self, turn_id: str) -> None: ...
 
 MAX_GOAL_TURNS = 1_000
 """Continuation turns one ``GoalRunResult`` lists (the first; the rest are counted)."""
@@ -65,7 +81,7 @@ class GoalRunResult:
 class GoalRuns:
     """The goal of one ``CodexThread`` and the turns Codex runs for it."""
 
-    def __init__(self, thread: CodexThread) -> None:
+    def __init__(self, thread: _Thread) -> None:
         self.thread = thread
         self.goal: ThreadGoal | None = None
         self.running_turn: str | None = None

@@ -17,7 +17,7 @@ from codex_nb.errors import TurnError
 from codex_nb.protocol.goal import MAX_GOAL_FIGURE, MAX_OBJECTIVE_CHARS, ThreadGoal
 from codex_nb.testing import RecordingSubscriber
 
-from helpers.app_server_helpers import Reached, plan_call, real_codex
+from helpers.app_server_helpers import Reached, Waiter, of_type, plan_call, real_codex
 
 WIRE_GOAL = {
     "threadId": "t",
@@ -102,16 +102,14 @@ async def test_pause_resume_clear_and_bad_arguments(tmp_path: Path) -> None:
         paused = await thread.pause_goal()
         assert paused.status == "paused" and thread.goal.status == "paused"
         assert (await thread.resume_goal()).status == "active"
+        cleared = Waiter(thread, lambda e: e.msg.type == "goal_updated" and e.msg.goal is None)
         assert await thread.clear_goal() is True
-        await asyncio.wait_for(_until(lambda: thread.goal is None), 30)
-        assert log.of_type("goal_updated")[-1].msg.goal is None
+        await cleared.wait(30)
+        assert thread.goal is None and log.of_type("goal_updated")[-1].msg.goal is None
+        aborted = Waiter(thread, of_type("turn_aborted"))
         assert thread.interrupt()  # the goal is gone; its turn still runs and Stop ends it
-        await asyncio.wait_for(_until(lambda: thread.goals.running_turn is None), 30)
-
-
-async def _until(check: object) -> None:
-    while not check():  # type: ignore[operator]
-        await asyncio.sleep(0.01)
+        await aborted.wait(30)
+        assert thread.goals.running_turn is None
 
 
 def test_a_goal_from_the_wire_is_read_bounded_and_checked() -> None:
