@@ -1,11 +1,14 @@
-// The turn controls view: the session's turn status, its token usage meter and a Stop button.
-// State comes from synced traits (status, stoppable, last_stop, usage, error); Stop sends
+// The turn controls view: a real Codex thread's goal card, the session's turn status, its token
+// usage meter and a Stop button.
+// State comes from synced traits (status, stoppable, last_stop, usage, goal, error); Stop sends
 // {id, kind: "stop"} with model.send. The kernel replies through `last_stop` (same id).
 // Kinds come from protocol.json, the one definition the kernel validates against.
 import { CONTROLS_TO_KERNEL, TURN_STATUS_LABELS, newRequestId } from "./protocol.js";
 
 /** @typedef {{status: string, stoppable: boolean, can_stop?: boolean, last_stop: {id?: string, outcome?: string}, error: string}} ControlsState */
 /** @typedef {{context_used?: number, context_window?: number, turn?: number, total?: number}} Usage */
+
+/** @typedef {{objective?: string, status?: string, status_text?: string, usage_text?: string, tokens_used?: number, token_budget?: number | null}} Goal */
 
 /** @param {number} n */
 const tokens = (n) => n.toLocaleString("en-US");
@@ -45,6 +48,24 @@ export function usageView(usage) {
   };
 }
 
+/**
+ * Pure goal -> card model. The words come from the kernel (turn_controls.py goal_state), so the
+ * card says what the saved fallback says: "Goal (<status>): <objective>" and the usage line.
+ * @param {Goal} goal
+ */
+export function goalView(goal) {
+  if (!goal || typeof goal.objective !== "string") return { hidden: true, title: "", usage: "", status: "", fill: null, budget: 0 };
+  const budget = typeof goal.token_budget === "number" && goal.token_budget > 0 ? goal.token_budget : 0;
+  const used = typeof goal.tokens_used === "number" ? goal.tokens_used : 0;
+  return {
+    hidden: false,
+    title: `Goal (${goal.status_text ?? goal.status ?? ""}): ${goal.objective}`,
+    usage: goal.usage_text ?? "",
+    status: goal.status ?? "",
+    fill: budget ? Math.min(used, budget) : null,
+    budget,
+  };
+}
 
 /**
  * Pure state -> view model (no DOM).
@@ -108,7 +129,22 @@ export default {
     const usageLabel = document.createElement("span");
     usageLabel.className = "cx-usage-text";
     usage.append(meter, usageLabel);
-    root.append(status, button, note, usage);
+    const card = document.createElement("div");
+    card.className = "cx-goal-card";
+    card.setAttribute("role", "group");
+    card.setAttribute("aria-label", "Goal");
+    const goalTitle = document.createElement("div");
+    goalTitle.className = "cx-goal-title";
+    const goalUsage = document.createElement("div");
+    goalUsage.className = "cx-goal-usage";
+    const goalMeter = document.createElement("meter");
+    goalMeter.className = "cx-goal-meter";
+    goalMeter.min = 0;
+    goalMeter.setAttribute("aria-label", "Goal tokens used of its budget");
+    const goalText = document.createElement("span");
+    goalUsage.append(goalMeter, goalText);
+    card.append(goalTitle, goalUsage);
+    root.append(card, status, button, note, usage);
     el.append(root);
 
     /** @type {string | null} */
@@ -135,6 +171,14 @@ export default {
       meter.value = figures.used;
       meter.high = 0.8 * (figures.window || 1);
       meter.optimum = 0;
+      const goal = goalView(model.get("goal") ?? {});
+      card.hidden = goal.hidden;
+      card.dataset.status = goal.status;
+      goalTitle.textContent = goal.title;
+      goalText.textContent = goal.usage;
+      goalMeter.hidden = goal.fill === null;
+      goalMeter.max = goal.budget || 1;
+      goalMeter.value = goal.fill ?? 0;
     };
     button.addEventListener("click", () => {
       const request = controlsRequest(CONTROLS_TO_KERNEL.stop);
@@ -142,7 +186,7 @@ export default {
       draw();
       model.send(request);
     }, { signal: controller.signal });
-    const traits = ["status", "stoppable", "can_stop", "last_stop", "usage", "error"];
+    const traits = ["status", "stoppable", "can_stop", "last_stop", "usage", "goal", "error"];
     for (const name of traits) model.on(`change:${name}`, draw);
     draw();
     return () => {

@@ -25,7 +25,6 @@ from .binary import parse_version
 from .goals import ORIGIN_SINCE, GoalNotificationError, check_budget, check_objective, read_goal
 
 
-
 class _Thread(Protocol):
     """What goals need of their ``CodexThread`` (a protocol: the thread imports this module)."""
 
@@ -41,6 +40,7 @@ class _Thread(Protocol):
     def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]: ...
 
     async def _interrupt(self, turn_id: str) -> None: ...
+
 
 MAX_GOAL_TURNS = 1_000
 """Continuation turns one ``GoalRunResult`` lists (the first; the rest are counted)."""

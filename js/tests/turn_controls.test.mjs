@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CONTROLS_TO_KERNEL } from "../protocol.js";
-import { controlsRequest, controlsView, usageText, usageView } from "../turn_controls.js";
+import { controlsRequest, controlsView, goalView, usageText, usageView } from "../turn_controls.js";
 
 const state = (extra = {}) => ({ status: "running", stoppable: true, last_stop: {}, error: "", ...extra });
 
@@ -61,4 +61,20 @@ test("the meter fills with the context window used, and is empty when the window
   assert.equal(usageView({ context_used: 2000, context_window: 1000 }).fill, 1);
   assert.equal(usageView({ context_used: 500 }).fill, null);
   assert.equal(usageView({}).text, "");
+});
+
+test("goalView: the card's words come from the kernel, the meter only with a budget", () => {
+  assert.equal(goalView({}).hidden, true);
+  const goal = {
+    objective: "ship it", status: "active", status_text: "active",
+    usage_text: "12,952 of 100,000 tokens (12%) \u00b7 1 min 5 s", tokens_used: 12952, token_budget: 100000,
+  };
+  const view = goalView(goal);
+  assert.equal(view.hidden, false);
+  assert.equal(view.title, "Goal (active): ship it");
+  assert.equal(view.usage, goal.usage_text);
+  assert.equal(view.fill, 12952);
+  assert.equal(view.budget, 100000);
+  assert.equal(goalView({ ...goal, token_budget: null }).fill, null);
+  assert.equal(goalView({ ...goal, tokens_used: 10 ** 9 }).fill, 100000);  // never past the budget
 });

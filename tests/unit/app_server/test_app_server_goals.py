@@ -16,6 +16,7 @@ from codex_nb.app_server.versions import features_of
 from codex_nb.errors import TurnError
 from codex_nb.protocol.goal import MAX_GOAL_FIGURE, MAX_OBJECTIVE_CHARS, ThreadGoal
 from codex_nb.testing import RecordingSubscriber
+from codex_nb.widgets.testing import recording_comms
 
 from helpers.app_server_helpers import Reached, Waiter, of_type, plan_call, real_codex
 
@@ -49,6 +50,9 @@ async def test_a_goal_runs_through_continuation_turns_to_completion(tmp_path: Pa
         assert server.features["goals"]
         thread = await server.start_thread(cwd=tmp_path)
         log = RecordingSubscriber(thread)
+        with recording_comms():
+            controls = cx.TurnControls(thread)
+        assert controls.goal == {} and not controls.text().startswith("Goal")
         result = await thread.run_goal("make the tests pass", budget=500_000)
         assert server.connection.schema_errors == []
     assert result.status == "complete" and not result.stopped
@@ -63,6 +67,10 @@ async def test_a_goal_runs_through_continuation_turns_to_completion(tmp_path: Pa
     assert goals[0].status == "active" and goals[-1].status == "complete"
     assert [p.msg.plan[0].step for p in log.of_type("plan_update")] == ["look"]  # the plan reaches the timeline
     assert thread.active_turn is None and thread.goals.running_turn is None
+    # the goal card of the turn controls, live and saved, says what thread.goal says
+    assert controls.text().splitlines()[:3] == [*thread.goal.text().splitlines(), "Turn: completed"]
+    assert controls.goal["status_text"] == "complete"
+    assert '<div class="cx-goal-title">Goal (complete): make the tests pass</div>' in controls.html()
 
 
 @pytest.mark.slow
