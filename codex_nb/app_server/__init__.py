@@ -31,7 +31,7 @@ from .app_server_errors import (
 )
 from .notifications import AppServerNotification
 from .server import CodexAppServer
-from .goal_run import GoalRunResult, GoalTurn
+from .goal_run import GoalRunResult, GoalsDisabledError, GoalTurn
 from .thread import AppServerTurnHandle, AppServerTurnResult, CodexThread
 
 
@@ -61,6 +61,7 @@ __all__ = [
     "CodexVersionWarning",
     "GoalRunResult",
     "GoalTurn",
+    "GoalsDisabledError",
     "codex_binary",
     "supported_range",
 ]

@@ -20,7 +20,7 @@ from ..errors import TurnError
 from ..events.turn_log import TurnEventLog
 from ..protocol.events import Event, WarningEvent
 from ..protocol.goal import GoalUpdated, ThreadGoal
-from .app_server_errors import AppServerError
+from .app_server_errors import AppServerError, AppServerRpcError
 from .binary import parse_version
 from .goals import ORIGIN_SINCE, GoalNotificationError, check_budget, check_objective, read_goal
 
@@ -76,6 +76,25 @@ class GoalRunResult:
     def status(self) -> str:
         """The goal's final status (``complete``, ``paused``, ...; ``cleared`` when it was removed)."""
         return "cleared" if self.goal is None else self.goal.status
+
+
+class GoalsDisabledError(AppServerError):
+    """Codex has goals but its ``goals`` feature is off (``[features] goals = false``)."""
+
+
+async def _goal_request(server: Any, method: str, params: dict[str, Any]) -> Any:
+    """``request_feature`` for a ``thread/goal/*`` method; a feature switched off in config is a
+    ``GoalsDisabledError`` saying how to switch it on, not the server's bare refusal."""
+    try:
+        return await server.request_feature(method, params)
+    except AppServerRpcError as err:
+        if "goals feature is disabled" not in err.server_message:
+            raise
+        raise GoalsDisabledError(
+            f"{method}: this Codex has goals but its `goals` feature is off ({err.server_message!r}); "
+            f"remove `goals = false` from [features] in $CODEX_HOME/config.toml, or start the server with "
+            f"cx.CodexAppServer(config={{'features.goals': True}})"
+        ) from None
 
 
 class GoalRuns:
@@ -169,22 +188,22 @@ class GoalRuns:
     async def set(self, objective: str, *, budget: int | None) -> ThreadGoal:
         objective = check_objective(objective)
         params = self._params(objective=objective, status="active", tokenBudget=check_budget(budget))
-        goal = self._answer("thread/goal/set", await self.thread.server.request_feature("thread/goal/set", params))
+        goal = self._answer("thread/goal/set", await _goal_request(self.thread.server, "thread/goal/set", params))
         assert goal is not None  # a ThreadGoalSetResponse always holds one
         return goal
 
     async def set_status(self, status: str) -> ThreadGoal:
-        answer = await self.thread.server.request_feature("thread/goal/set", self._params(status=status))
+        answer = await _goal_request(self.thread.server, "thread/goal/set", self._params(status=status))
         goal = self._answer("thread/goal/set", answer)
         assert goal is not None
         return goal
 
     async def clear(self) -> bool:
-        answer = await self.thread.server.request_feature("thread/goal/clear", self._params())
+        answer = await _goal_request(self.thread.server, "thread/goal/clear", self._params())
         return bool(isinstance(answer, dict) and answer.get("cleared"))
 
     async def get(self) -> ThreadGoal | None:
-        answer = await self.thread.server.request_feature("thread/goal/get", {"threadId": self.thread.thread_id})
+        answer = await _goal_request(self.thread.server, "thread/goal/get", {"threadId": self.thread.thread_id})
         goal = self._answer("thread/goal/get", answer)
         if goal is None:
             self.goal = None
@@ -277,4 +296,4 @@ class GoalRuns:
         )
 
 
-__all__ = ["MAX_GOAL_TURNS", "GoalRunResult", "GoalRuns", "GoalTurn"]
+__all__ = ["MAX_GOAL_TURNS", "GoalRunResult", "GoalRuns", "GoalTurn", "GoalsDisabledError"]

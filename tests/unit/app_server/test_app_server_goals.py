@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 import codex_nb as cx
+from codex_nb.app_server.binary import CodexVersionError
+from codex_nb.app_server.goal_run import GoalsDisabledError
 from codex_nb.app_server.goals import GoalNotificationError, read_goal
 from codex_nb.app_server.versions import features_of
 from codex_nb.errors import TurnError
@@ -118,6 +120,28 @@ async def test_pause_resume_clear_and_bad_arguments(tmp_path: Path) -> None:
         assert thread.interrupt()  # the goal is gone; its turn still runs and Stop ends it
         await aborted.wait(30)
         assert thread.goals.running_turn is None
+
+
+@pytest.mark.slow
+@pytest.mark.requires_codex
+async def test_goals_switched_off_in_config_say_how_to_switch_them_on(tmp_path: Path) -> None:
+    async with real_codex([], tmp_path / "home", allow_leftover=True, features={"goals": False}) as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        with pytest.raises(GoalsDisabledError, match=r"feature is off .*features.goals"):
+            await thread.set_goal("x")
+    assert thread.goal is None
+
+
+@pytest.mark.slow
+@pytest.mark.requires_codex
+async def test_a_release_without_goals_is_told_so(tmp_path: Path) -> None:
+    async with real_codex([], tmp_path / "home", allow_leftover=True) as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        server._refused.add("thread/goal/set")  # as after the server answered it as unknown
+        assert server.features["goals"] is False
+        with pytest.raises(CodexVersionError, match=r"does not offer thread/goal/set .*supports Codex 0.160.0"):
+            await thread.run_goal("x")
+        assert thread.goals._run_turns is None  # the refused run left no state behind
 
 
 def test_a_goal_from_the_wire_is_read_bounded_and_checked() -> None:
