@@ -54,6 +54,7 @@ async def test_a_goal_runs_through_continuation_turns_to_completion(tmp_path: Pa
         log = RecordingSubscriber(thread)
         with recording_comms():
             controls = cx.TurnControls(thread)
+            transcript = cx.Transcript(thread)
         assert controls.goal == {} and not controls.text().startswith("Goal")
         result = await thread.run_goal("make the tests pass", budget=500_000)
         assert server.connection.schema_errors == []
@@ -72,6 +73,11 @@ async def test_a_goal_runs_through_continuation_turns_to_completion(tmp_path: Pa
     # the goal card of the turn controls, live and saved, says what thread.goal says
     assert controls.text().splitlines()[:3] == [*thread.goal.text().splitlines(), "Turn: completed"]
     assert controls.goal["status_text"] == "complete"
+    # the last continuation turn's transcript: what it worked toward, and how the goal ended
+    assert transcript.text().splitlines()[1:] == [
+        "notice: Goal (complete): make the tests pass",
+        "assistant: goal done",
+    ]
     assert '<div class="cx-goal-title">Goal (complete): make the tests pass</div>' in controls.html()
 
 
