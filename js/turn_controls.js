@@ -1,8 +1,8 @@
-// The turn controls view: the session's turn status, its token usage meter, a Stop button, a
-// picker per option the source offers (an ACP agent's mode, model, effort), and a Compact button
+// The turn controls view: a real Codex thread's goal card, the session's turn status, its token
+// usage meter, a Stop button, a picker per option the source offers (an ACP agent's mode, model, effort), and a Compact button
 // on a real Codex thread that can compact (can_compact; sends {id, kind: "compact"}, the kernel
 // says how it went in compact_note).
-// State comes from synced traits (status, stoppable, last_stop, usage, options, last_option,
+// State comes from synced traits (status, stoppable, last_stop, usage, goal, options, last_option,
 // can_pick, error); Stop sends {id, kind: "stop"}, a pick {id, kind: "set_option", option, value}
 // with model.send. The kernel replies through `last_stop` / `last_option` (same id). A picker shows
 // the agent's reported value, never the pick: it changes when the agent has answered.
@@ -11,6 +11,8 @@ import { CONTROLS_TO_KERNEL, TURN_STATUS_LABELS, newRequestId } from "./protocol
 
 /** @typedef {{status: string, stoppable: boolean, can_stop?: boolean, last_stop: {id?: string, outcome?: string}, error: string}} ControlsState */
 /** @typedef {{context_used?: number, context_window?: number, turn?: number, total?: number}} Usage */
+
+/** @typedef {{objective?: string, status?: string, status_text?: string, usage_text?: string, tokens_used?: number, token_budget?: number | null}} Goal */
 
 /** @param {number} n */
 const tokens = (n) => n.toLocaleString("en-US");
@@ -50,6 +52,24 @@ export function usageView(usage) {
   };
 }
 
+/**
+ * Pure goal -> card model. The words come from the kernel (turn_controls.py goal_state), so the
+ * card says what the saved fallback says: "Goal (<status>): <objective>" and the usage line.
+ * @param {Goal} goal
+ */
+export function goalView(goal) {
+  if (!goal || typeof goal.objective !== "string") return { hidden: true, title: "", usage: "", status: "", fill: null, budget: 0 };
+  const budget = typeof goal.token_budget === "number" && goal.token_budget > 0 ? goal.token_budget : 0;
+  const used = typeof goal.tokens_used === "number" ? goal.tokens_used : 0;
+  return {
+    hidden: false,
+    title: `Goal (${goal.status_text ?? goal.status ?? ""}): ${goal.objective}`,
+    usage: goal.usage_text ?? "",
+    status: goal.status ?? "",
+    fill: budget ? Math.min(used, budget) : null,
+    budget,
+  };
+}
 
 /**
  * Pure state -> view model (no DOM).
@@ -157,6 +177,21 @@ export default {
     const usageLabel = document.createElement("span");
     usageLabel.className = "cx-usage-text";
     usage.append(meter, usageLabel);
+    const card = document.createElement("div");
+    card.className = "cx-goal-card";
+    card.setAttribute("role", "group");
+    card.setAttribute("aria-label", "Goal");
+    const goalTitle = document.createElement("div");
+    goalTitle.className = "cx-goal-title";
+    const goalUsage = document.createElement("div");
+    goalUsage.className = "cx-goal-usage";
+    const goalMeter = document.createElement("meter");
+    goalMeter.className = "cx-goal-meter";
+    goalMeter.min = 0;
+    goalMeter.setAttribute("aria-label", "Goal tokens used of its budget");
+    const goalText = document.createElement("span");
+    goalUsage.append(goalMeter, goalText);
+    card.append(goalTitle, goalUsage);
     const pickers = document.createElement("span");
     pickers.className = "cx-turn-options";
     pickers.setAttribute("role", "group");
@@ -172,7 +207,7 @@ export default {
     const compactNote = document.createElement("span");
     compactNote.className = "cx-compact-note";
     compactNote.setAttribute("role", "status");
-    root.append(status, button, compact, compactNote, note, pickers, optionNote, usage);
+    root.append(card, status, button, compact, compactNote, note, pickers, optionNote, usage);
     el.append(root);
 
     /** @type {Record<string, string>} */
@@ -252,6 +287,14 @@ export default {
       meter.value = figures.used;
       meter.high = 0.8 * (figures.window || 1);
       meter.optimum = 0;
+      const goal = goalView(model.get("goal") ?? {});
+      card.hidden = goal.hidden;
+      card.dataset.status = goal.status;
+      goalTitle.textContent = goal.title;
+      goalText.textContent = goal.usage;
+      goalMeter.hidden = goal.fill === null;
+      goalMeter.max = goal.budget || 1;
+      goalMeter.value = goal.fill ?? 0;
     };
     button.addEventListener("click", () => {
       const request = controlsRequest(CONTROLS_TO_KERNEL.stop);
@@ -262,7 +305,7 @@ export default {
     compact.addEventListener("click", () => model.send(controlsRequest(CONTROLS_TO_KERNEL.compact)), {
       signal: controller.signal,
     });
-    const traits = ["status", "stoppable", "can_stop", "last_stop", "usage", "error", "can_compact", "compact_note"];
+    const traits = ["status", "stoppable", "can_stop", "last_stop", "usage", "goal", "error", "can_compact", "compact_note"];
     for (const name of traits) model.on(`change:${name}`, draw);
     const optionTraits = ["options", "last_option", "can_pick"];
     for (const name of optionTraits) model.on(`change:${name}`, drawOptions);

@@ -4,6 +4,8 @@ Modules:
 
 * ``binary``: find ``codex`` and check its protocol version.
 * ``app_server_errors``: the client's errors.
+* ``goals``: Codex's thread goals on the wire: read a peer's goal, check a person's arguments.
+* ``goal_run``: a thread's goal and a run that follows its continuation turns (``run_goal``).
 * ``notifications``: app-server notifications as codex_nb events.
 * ``permission_profiles``: permission profiles between camelCase v2 and our types.
 * ``process``: the ``codex app-server`` subprocess.
@@ -30,6 +32,7 @@ from .app_server_errors import (
 )
 from .notifications import AppServerNotification
 from .server import CodexAppServer
+from .goal_run import GoalRunResult, GoalsDisabledError, GoalTurn
 from .thread import AppServerTurnHandle, AppServerTurnResult, CodexThread
 
 
@@ -57,6 +60,9 @@ __all__ = [
     "CodexThread",
     "CodexVersionError",
     "CodexVersionWarning",
+    "GoalRunResult",
+    "GoalTurn",
+    "GoalsDisabledError",
     "codex_binary",
     "supported_range",
 ]

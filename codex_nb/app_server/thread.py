@@ -22,6 +22,7 @@ from ..errors import TurnError
 from ..protocol.auto_review import MAX_OVERRIDE_ACTION_CHARS, AutoApprovalReview
 from ..protocol.capabilities import Capabilities, Sent
 from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, UserMessage, WarningEvent
+from ..protocol.goal import ThreadGoal
 from ..protocol.model_stream import TokenCount, TokenUsage
 from ..protocol.turn_diff import TurnDiff
 from ..events.bus import EventBus
@@ -29,6 +30,7 @@ from ..events.source import BusEventSource
 from ..events.turn_log import TurnEventLog
 from ..frontend.requests import FrontendRequests
 from .app_server_errors import AppServerError
+from .goal_run import GoalRunResult, GoalRuns
 from .notifications import notification_events, plan_update, turn_end_events
 from .server_requests import ServerRequests
 from .thread_verbs import ThreadHistoryVerbs
@@ -43,6 +45,11 @@ class _Server(Protocol):
     def loop(self) -> asyncio.AbstractEventLoop: ...
 
     async def request(self, method: str, params: dict[str, Any], *, timeout: float | None = None) -> Any: ...
+
+    async def request_feature(self, method: str, params: dict[str, Any]) -> Any: ...
+
+    @property
+    def version(self) -> str | None: ...
 
     async def kill(self, reason: str) -> int | None: ...
 
@@ -217,6 +224,8 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
         self._interrupts: set[asyncio.Task[None]] = set()
         self._killed_turns: dict[str, str] = {}
         self._follow_turns(info)
+        self.goals = GoalRuns(self)
+        """The thread's goal and the continuation turns Codex starts for it (``set_goal``, ``run_goal``)."""
 
     @property
     def answer_policy(self) -> Any:
@@ -260,7 +269,9 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
         """Stop the running turn with ``turn/interrupt``, as the Stop button does; False if no turn
         runs or it is already stopping. Safe from any thread; never blocks."""
         active = self.active_turn
-        return active.interrupt() if active is not None else False
+        if active is not None:
+            return active.interrupt()
+        return self.goals.stop()
 
     def emit(self, msg: EventMsg, *, turn_id: str | None) -> Event:
         """Publish ``msg`` to this thread's subscribers as an event of ``turn_id`` (None: a
@@ -274,6 +285,9 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
         it here by ``threadId``): ``turn/plan/updated`` becomes a ``plan_update``, ``turn/completed``
         the turn's end events, and ``serverRequest/resolved`` settles the request it names."""
         turn_id = params.get("turnId") or (params.get("turn") or {}).get("id")
+        if method.startswith("thread/goal/"):
+            self.goals.on_notification(method, params)
+            return
         if method == "turn/plan/updated":
             self.emit(plan_update(params), turn_id=turn_id)
             return
@@ -282,6 +296,7 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
             return
         if method == "turn/completed":
             self._turn_completed(params["turn"])
+            self.goals.turn_ended(params["turn"]["id"])
             return
         if method in ("item/started", "item/completed") and (params.get("item") or {}).get("type") == "fileChange":
             self.items[params["item"]["id"]] = params["item"]
@@ -298,6 +313,8 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
             self.emit(msg, turn_id=turn_id)
         if method == "turn/started" and self._active is not None:
             self._said(self._active, turn_id)
+        elif method == "turn/started" and turn_id:  # no turn/start of ours: Codex's own (a goal's continuation)
+            self.goals.turn_started(turn_id)
 
     def _keep_diff(self, msg: TurnDiff) -> None:
         assert msg.turn_id is not None
@@ -364,6 +381,7 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
     def on_server_closed(self, error: AppServerError) -> None:
         """The server died: the running turn ends ``failed`` with the stderr tail."""
         self.server_requests.cancel_all()
+        self.goals.server_closed(error)
         for turn_id, waiter in list(self._completions.items()):
             if waiter.done():
                 continue
@@ -414,7 +432,7 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
         """Why ``start_turn`` may not start now (a turn running or being started), or None."""
         active = self.active_turn
         if active is None and not starting:
-            return None
+            return self.goals.start_refusal()
         return TurnError(
             f"turn {(active.turn_id if active is not None else '') or '(starting)'} is still running "
             f"on this thread; await it or call handle.interrupt() before starting another"
@@ -552,6 +570,49 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
         message = self._killed_turns[turn_id]
         self.emit(ErrorEvent(message=message), turn_id=turn_id)
         self._turn_completed({"id": turn_id, "status": "interrupted", "items": [], "error": {"message": message}})
+
+    # -- goals ----------------------------------------------------------------------------------
+    @property
+    def goal(self) -> ThreadGoal | None:
+        """The thread's goal as Codex last reported it (``thread/goal/updated``, ``/cleared``, or a
+        ``thread/goal/*`` answer), or None: objective, status, tokens and time against the budget."""
+        return self.goals.goal
+
+    async def set_goal(self, objective: str, *, budget: int | None = None) -> ThreadGoal:
+        """Start (or replace) the thread's goal (``thread/goal/set``). Codex then starts continuation
+        turns on its own until the goal is complete, paused, blocked or out of budget (``budget``:
+        tokens, None for none); ``run_goal`` follows them. Raises ``CodexVersionError`` on a
+        binary without goals (``server.features["goals"]``)."""
+        return await self.goals.set(objective, budget=budget)
+
+    async def pause_goal(self) -> ThreadGoal:
+        """Pause the goal: Codex starts no further continuation turn (a running one goes on;
+        Stop ends it). ``resume_goal`` continues it."""
+        return await self.goals.set_status("paused")
+
+    async def resume_goal(self) -> ThreadGoal:
+        """Make a paused (or blocked, or out-of-budget) goal active again: Codex continues it."""
+        return await self.goals.set_status("active")
+
+    async def clear_goal(self) -> bool:
+        """Remove the thread's goal (``thread/goal/clear``); True if there was one."""
+        return await self.goals.clear()
+
+    async def get_goal(self) -> ThreadGoal | None:
+        """Ask Codex for the goal now (``thread/goal/get``) and keep what it says in ``goal``."""
+        return await self.goals.get()
+
+    async def run_goal(self, objective: str, *, budget: int | None = None) -> GoalRunResult:
+        """``set_goal`` and follow the continuation turns Codex starts until the goal ends (complete,
+        paused, blocked, out of budget or usage, or cleared): each turn's events reach the
+        transcript and timeline as a person's turn does. Stop (``interrupt()``, the kernel's
+        interrupt) pauses the goal and interrupts the running turn, which ends the run."""
+        return await self.goals.run(objective, budget=budget)
+
+    def stop_goal(self) -> bool:
+        """What Stop does while a goal runs: pause it and interrupt Codex's running continuation
+        turn. False if no goal is active and no continuation turn runs. Safe from any thread."""
+        return self.goals.stop()
 
     async def steer(self, text: str) -> None:
         """Add user input to the running turn (``turn/steer``)."""

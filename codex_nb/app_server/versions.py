@@ -28,6 +28,7 @@ FEATURES: dict[str, str] = {
     "thread/archive": "thread/archive",
     "thread/unarchive": "thread/unarchive",
     "thread/delete": "thread/delete",
+    "goals": "thread/goal/set",
 }
 """A feature codex_nb uses (the widgets ask by this name) -> the app-server method it rests on."""
 

@@ -221,6 +221,13 @@ class CodexMagics(Magics):
         help="set one of an ACP agent's options (session.options) before the prompt, e.g. "
         "collaboration_mode=plan on codex-acp or mode=plan on Claude; repeat for more",
     )
+    @argument(
+        "--goal",
+        action="store_true",
+        help="the text is a goal's objective: the real Codex works on it turn after turn until it is "
+        "complete, paused, blocked or out of budget (thread.run_goal; Stop pauses it)",
+    )
+    @argument("--budget", metavar="TOKENS", type=int, help="with --goal: the goal's token budget")
     @argument("message", nargs="*", help="line form only: the message (the cell form uses the cell text)")
     @line_cell_magic
     @_guarded
@@ -238,6 +245,11 @@ class CodexMagics(Magics):
             raise UsageError(f"--out {args.out!r}: give a Python variable name")
         if args.model is not None and capabilities_of(source).needs_model:
             self._model_variable(args.model)
+        if args.budget is not None and not args.goal:
+            raise UsageError("--budget is a goal's token budget: give it with --goal")
+        if args.goal:
+            self._goal(source, text.strip(), args)
+            return
         found = None
         if args.cells or args.outputs or args.vars:
             found = collect(self._user_ns, cells=args.cells, outputs=args.outputs, variables=args.vars)
@@ -270,6 +282,31 @@ class CodexMagics(Magics):
         view.follow(running.task)
         if beat is not None:  # a finished turn's heartbeat must not follow the session's next turn
             running.task.add_done_callback(lambda _: beat.detach())
+        display(view)
+
+    def _goal(self, source: Any, objective: str, args: Any) -> None:
+        """``%%codex --goal``: the cell's text as the real Codex thread's goal, its continuation
+        turns followed in one view until the goal ends."""
+        extra_flags = [
+            f
+            for f, given in (
+                ("--cells", args.cells),
+                ("--vars", args.vars),
+                ("--option", args.option),
+                ("--model", args.model),
+            )
+            if given
+        ]
+        if extra_flags or args.mode != "default":
+            raise UsageError(
+                f"--goal takes the objective only: drop {', '.join(extra_flags) or '--mode plan'} "
+                f"(a goal's turns are Codex's own continuations)"
+            )
+        running = self.agent.start_goal(objective, budget=args.budget)
+        if args.out is not None:
+            self._user_ns[args.out] = running.task
+        view = self.agent.keep(_turn_view(source, title=f"codex goal · session {self.agent.current}", extra=[]))
+        view.follow(running.task)
         display(view)
 
     # -- %codex_attachments ----------------------------------------------------------

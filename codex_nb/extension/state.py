@@ -205,6 +205,27 @@ class KernelAgent:
         running.task.add_done_callback(lambda _: self._forget(running))
         return running
 
+    def start_goal(self, objective: str, *, budget: int | None) -> RunningTurn:
+        """Set ``objective`` as the current source's goal and follow its continuation turns in the
+        background (``thread.run_goal``). Raises ``SourceError`` for a source without goals (only
+        the real Codex has them) or while a turn runs on it."""
+        source = self.source()
+        if not hasattr(source, "run_goal"):
+            raise SourceError(
+                f"--goal: {self.current} ({type(source).__name__}) has no goals; goals are the real Codex's: "
+                f"pass --source THREAD, a thread of a cx.CodexAppServer (Codex 0.160 or newer)"
+            )
+        if source.active_turn is not None or getattr(getattr(source, "goals", None), "running_turn", None):
+            raise SourceError(
+                f"a turn is still running on session {self.current}; wait for it or stop it "
+                f"(%codex_stop or its Stop button) before starting a goal"
+            )
+        task = asyncio.ensure_future(source.run_goal(objective, budget=budget))
+        running = RunningTurn(label=self.current, source=source, handle=task, task=task)
+        self.turns.append(running)
+        task.add_done_callback(lambda _: self._forget(running))
+        return running
+
     # -- cells attached from the page (Send to agent) ---------------------------------
     def attach_cells(self, cells: list[dict[str, Any]], *, selected: int | None = None) -> str:
         """Keep ``cells`` (the page's selection) for the next prompt, replacing any pending ones;

@@ -27,7 +27,13 @@ from ..widgets.turn_controls import TurnControls
 
 
 def outcome_text(result: Any) -> str:
-    """One line for a finished turn: status, then the final message or the error."""
+    """One line for a finished turn: status, then the final message or the error (a goal run:
+    the goal's end and how many continuation turns it took)."""
+    if hasattr(result, "goal") and hasattr(result, "turns"):
+        turns = len(result.turns) + getattr(result, "more_turns", 0)
+        return f"Goal {result.status} after {turns} turn{'' if turns == 1 else 's'}" + (
+            " (stopped)" if getattr(result, "stopped", False) else ""
+        )
     status = getattr(result, "status", "completed")
     detail = (
         getattr(result, "error", None)

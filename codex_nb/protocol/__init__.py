@@ -7,6 +7,7 @@ Modules:
 * ``capabilities``: ``AgentSource`` (the person's verbs on any source) and ``Capabilities`` (what it offers).
 * ``events``: core events, one class per ``msg.type``.
 * ``frontend``: wire types of the tools that wait for a person.
+* ``goal``: ``goal_updated``, a thread goal's state and its one wording.
 * ``ids``: cheap uuid4-form ids.
 * ``items``: Responses API call and output items.
 * ``model``: what a model is to the turn loop.

@@ -45,6 +45,7 @@ from typing import Any
 from ..protocol.auto_review import review_line
 from ..protocol.events import Event
 from ..protocol.rewind import rewound_line
+from ..protocol.goal import STATUS_TEXT
 from ..protocol.turn_diff import diff_files, summary_lines
 from ..rollouts.rollout_replay import SavedTurn
 from .hook_runs import hook_outcome, hook_title, seconds
@@ -126,6 +127,8 @@ class TranscriptState:
         self._counter = 0
         self.diff: _Entry | None = None
         """The turn's latest diff (a ``diff`` entry, shown after the turn's other entries)."""
+        self._goal_said: tuple[str, str] | None = None
+        """The goal's objective and status the last ``goal`` notice said (usage updates add none)."""
 
     def _live(self) -> list[_Entry]:
         return [*self.entries, self.diff] if self.diff is not None else list(self.entries)
@@ -280,6 +283,22 @@ class TranscriptState:
         entry.detail = ", ".join(facts)
         entry.set(msg.rationale or "")
         entry.line = review_line(msg)
+        return True
+
+    # -- a real Codex thread's goal ------------------------------------------------------
+    def _goal(self, event: Event) -> bool:
+        """A ``notice`` when the goal starts, changes status or is cleared: a goal's continuation
+        turns have no prompt of the person's, so the transcript says what they work toward."""
+        goal: Any = getattr(event.msg, "goal", None)
+        said = None if goal is None else (goal.objective, goal.status)
+        if said == self._goal_said:
+            return False
+        self._goal_said = said
+        text = "Goal cleared" if goal is None else f"Goal ({STATUS_TEXT[goal.status]}): {goal.objective}"
+        entry = self._add("notice", text, status="done")
+        if self.status != "running":  # before its turn started: it opens that turn, as a prompt does
+            self.entries.remove(entry)
+            self._early.append(entry)
         return True
 
     # -- hooks -------------------------------------------------------------------------
@@ -484,6 +503,7 @@ _HANDLERS: dict[str, Any] = {
     "turn_diff": TranscriptState._turn_diff,
     "auto_approval_review": TranscriptState._review,
     "thread_rewound": TranscriptState._rewound,
+    "goal_updated": TranscriptState._goal,
     "hook_started": lambda s, e: s._hook(e, done=False),
     "hook_completed": lambda s, e: s._hook(e, done=True),
 }

@@ -12,6 +12,10 @@ the context window of its size, this turn's tokens (the running total less the t
 turn started) and the thread's total. A figure a source has not reported is left out, never
 shown as zero.
 
+A real Codex thread's goal (``goal_updated``: objective, status, tokens and time against its
+budget) shows as a card at the top, in the words ``ThreadGoal.text()`` writes, so the live view and
+the saved fallback say the same; Stop while a goal runs pauses it and ends its turn.
+
 The option pickers follow the source's options (``capabilities.options``: an ACP agent's mode,
 model, effort, Plan mode...), drawn from ``source.options`` and redrawn on each ``options_updated``
 event, so a change the agent makes itself shows too. A person's pick calls
@@ -20,7 +24,7 @@ agent has answered (its own report of the option, never the pick), and a refusal
 the pickers.
 
 Kernel -> browser is synced state: ``status``, ``stoppable``, ``last_stop`` (the
-reply to the latest Stop request, by id), ``usage``, ``options``, ``last_option`` and ``error``.
+reply to the latest Stop request, by id), ``usage``, ``goal``, ``options``, ``last_option`` and ``error``.
 Browser -> kernel is ``{"id": ..., "kind": "stop"}`` (``protocol.json``, widget
 ``turn_controls``), which calls ``session.interrupt()``; every request gets exactly one reply in
 ``last_stop``: ``interrupting`` or ``not_running``. ``{"id", "kind": "set_option", "option",
@@ -49,6 +53,7 @@ from ..events.source import EventSource
 from ..protocol.capabilities import capabilities_of
 from ..protocol.events import Event
 from ..events.usage_meter import UsageMeter
+from ..protocol.goal import STATUS_TEXT, ThreadGoal
 from ._static import asset, load_json, turn_status_labels
 from .browser_messages import ProtocolError, validate_to_kernel
 from .final_state import FinalStateFallback
@@ -74,6 +79,28 @@ def usage_text(usage: dict[str, Any]) -> str:
     if usage.get("total") is not None:
         parts.append(f"In all: {usage['total']:,}")
     return " \u00b7 ".join(parts)
+
+
+def goal_state(goal: ThreadGoal | None) -> dict[str, Any]:
+    """The synced ``goal`` trait of a goal ({} for none): its fields and its words, written once
+    here so the view and the saved fallback read the same."""
+    if goal is None:
+        return {}
+    return {
+        "objective": goal.objective,
+        "status": goal.status,
+        "status_text": STATUS_TEXT[goal.status],
+        "usage_text": goal.usage_text(),
+        "tokens_used": goal.tokens_used,
+        "token_budget": goal.token_budget,
+    }
+
+
+def goal_lines(goal: dict[str, Any]) -> list[str]:
+    """The goal card's two lines as plain text (``ThreadGoal.text()``), none for no goal."""
+    if not goal:
+        return []
+    return [f"Goal ({goal['status_text']}): {goal['objective']}", goal["usage_text"]]
 
 
 def stop_outcomes() -> tuple[str, ...]:
@@ -141,6 +168,9 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     """Token usage, each figure only once reported (``UsageMeter``): ``context_used`` (tokens in the
     context window), ``context_window`` (its size), ``turn`` (this turn's tokens), ``total`` (the
     thread's). Keys: ``codex_nb.events.usage_meter.FIGURES``."""
+    goal = traitlets.Dict().tag(sync=True)
+    """The thread's goal ({} for none; ``goal_state``): ``objective``, ``status``, ``status_text``,
+    ``usage_text``, ``tokens_used``, ``token_budget``."""
 
     def __new__(cls, session: EventSource | None = None, **kwargs: Any) -> TurnControls:
         # checked before any widget state exists, so a bad call leaves no comm behind
@@ -173,6 +203,8 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         total = getattr(getattr(session, "token_usage", None), "total_tokens", None)
         self._meter = UsageMeter(total if isinstance(total, int) else None)
         self.usage = self._meter.snapshot()
+        current = getattr(session, "goal", None)
+        self.goal = goal_state(current if isinstance(current, ThreadGoal) else None)
         capabilities = capabilities_of(session)
         self.can_stop = capabilities.interrupt
         self._option_ids = capabilities.options
@@ -191,7 +223,9 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     # -- kernel -> view (from events only) -------------------------------------------------
     def _on_event(self, event: Event) -> None:
         kind = event.msg.type
-        if kind == "token_count":
+        if kind == "goal_updated":
+            self.goal = goal_state(getattr(event.msg, "goal", None))
+        elif kind == "token_count":
             with self._lock:
                 if self._meter.count(getattr(event.msg, "info", None)):
                     self.usage = self._meter.snapshot()
@@ -342,9 +376,9 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         return line
 
     def text(self) -> str:
-        """``status_text()``, then the options' line where the source offers options, then the usage
-        meter's line once a source has reported usage."""
-        lines = [self.status_text(), options_text(self.options), usage_text(self.usage)]
+        """The goal card's lines (a real Codex thread with a goal), ``status_text()``, then the options'
+        line where the source offers options, then the usage meter's line once a source has reported usage."""
+        lines = [*goal_lines(self.goal), self.status_text(), options_text(self.options), usage_text(self.usage)]
         return "\n".join(line for line in lines if line)
 
     def html(self) -> str:
@@ -355,8 +389,16 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         usage = f'<div class="cx-turn-usage">{html.escape(meter)}</div>' if meter else ""
         chosen = options_text(self.options)
         options = f'<div class="cx-turn-options">{html.escape(chosen)}</div>' if chosen else ""
+        card = ""
+        if self.goal:
+            title, figures = goal_lines(self.goal)
+            card = (
+                f'<div class="cx-goal-card" data-status="{html.escape(self.goal["status"])}">'
+                f'<div class="cx-goal-title">{html.escape(title)}</div>'
+                f'<div class="cx-goal-usage">{html.escape(figures)}</div></div>'
+            )
         return (
-            f'<div class="cx-turn-controls-static"><span class="cx-turn-status">'
+            f'<div class="cx-turn-controls-static">{card}<span class="cx-turn-status">'
             f"{html.escape(self.status_text())}</span>{button}{options}{usage}</div>"
         )
 

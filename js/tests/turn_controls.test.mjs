@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CONTROLS_TO_KERNEL } from "../protocol.js";
-import { controlsRequest, controlsView, optionRequest, optionsView, usageText, usageView } from "../turn_controls.js";
+import { controlsRequest, controlsView, goalView, optionRequest, optionsView, usageText, usageView } from "../turn_controls.js";
 
 const state = (extra = {}) => ({ status: "running", stoppable: true, last_stop: {}, error: "", ...extra });
 
@@ -105,4 +105,20 @@ test("a pick is a set_option request with the option and its value", () => {
   assert.equal(request.value, "plan");
   assert.ok(request.id.length > 0);
   assert.equal(optionRequest("web", true).value, true);
+});
+
+test("goalView: the card's words come from the kernel, the meter only with a budget", () => {
+  assert.equal(goalView({}).hidden, true);
+  const goal = {
+    objective: "ship it", status: "active", status_text: "active",
+    usage_text: "12,952 of 100,000 tokens (12%) \u00b7 1 min 5 s", tokens_used: 12952, token_budget: 100000,
+  };
+  const view = goalView(goal);
+  assert.equal(view.hidden, false);
+  assert.equal(view.title, "Goal (active): ship it");
+  assert.equal(view.usage, goal.usage_text);
+  assert.equal(view.fill, 12952);
+  assert.equal(view.budget, 100000);
+  assert.equal(goalView({ ...goal, token_budget: null }).fill, null);
+  assert.equal(goalView({ ...goal, tokens_used: 10 ** 9 }).fill, 100000);  // never past the budget
 });

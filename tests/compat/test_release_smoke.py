@@ -197,6 +197,21 @@ async def test_fork(release_binary: Path, tmp_path: Path) -> None:
     assert fork.thread_id != thread_id and result.status == "completed" and seen == [True]
 
 
+async def test_goal(release_binary: Path, tmp_path: Path) -> None:
+    script = [
+        [cx.assistant_message("working")],
+        [cx.function_call("update_goal", {"status": "complete"}, call_id="g1")],
+        [cx.assistant_message("done")],
+    ]
+    async with release_codex(release_binary, script, tmp_path / "home") as (server, _srv):
+        assert server.features["goals"]
+        thread = await server.start_thread(cwd=tmp_path)
+        controls = cx.TurnControls(thread)
+        result = await thread.run_goal("finish", budget=1_000_000)
+    assert result.status == "complete" and [t.status for t in result.turns] == ["completed", "completed"]
+    assert controls.goal["status"] == "complete"
+
+
 CHECKS: list[Callable[..., Any]] = [
     test_plan,
     test_text,
@@ -206,6 +221,7 @@ CHECKS: list[Callable[..., Any]] = [
     test_steer,
     test_resume,
     test_fork,
+    test_goal,
 ]
 """The Compatibility table's columns, in order."""
 

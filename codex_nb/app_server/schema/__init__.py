@@ -37,6 +37,9 @@ CLIENT_REQUESTS = (
     "turn/start",
     "turn/steer",
     "turn/interrupt",
+    "thread/goal/set",
+    "thread/goal/get",
+    "thread/goal/clear",
 )
 NOTIFICATIONS = (
     "error",
@@ -51,6 +54,8 @@ NOTIFICATIONS = (
     "hook/started",
     "hook/completed",
     "serverRequest/resolved",
+    "thread/goal/updated",
+    "thread/goal/cleared",
 )
 SERVER_REQUESTS = (
     "item/tool/requestUserInput",

@@ -73,7 +73,7 @@ def test_every_magic_has_help(shell: InteractiveShell, name: str, capsys: pytest
             "%codex --sesion a hi",
             "UsageError: unrecognized arguments: --sesion (did you mean --session?); usage: %codex [-h] "
             "[--model NAME] [--mode {default,plan}] [--session NAME] [--source VAR] [--panel] "
-            "[--out VAR] [--cells N,M-K] [--outputs] [--vars A,B] [--option NAME=VALUE] [message ...]",
+            "[--out VAR] [--cells N,M-K] [--outputs] [--vars A,B] [--option NAME=VALUE] [--goal] [--budget TOKENS] [message ...]",
         ),
         (
             '%codex_config "my config.toml',

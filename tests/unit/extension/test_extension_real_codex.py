@@ -87,3 +87,35 @@ async def test_cells_sent_to_the_agent_reach_a_real_codex_thread_with_their_imag
         assert "[image of the output of notebook cell 1 (In [7])] (attached as an image)" in parts[0]["text"]
         assert [p["image_url"] for p in parts if p["type"] == "input_image"] == [f"data:image/png;base64,{png}"]
     capsys.readouterr()
+
+
+@pytest.mark.requires_codex
+async def test_codex_goal_cell_follows_the_goal_to_its_end(
+    shell: InteractiveShell, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = [
+        [cx.assistant_message("working on it")],
+        [cx.function_call("update_goal", {"status": "complete"}, call_id="g1")],
+        [cx.assistant_message("all done")],
+    ]
+    async with real_codex(script, tmp_path / "home") as (server, _srv):
+        shell.user_ns["thread"] = await server.start_thread(cwd=tmp_path)
+        shell.user_ns["session"] = cx.Session()
+        with pytest.raises(UsageError, match=r"^--budget is a goal's token budget: give it with --goal"):
+            shell.run_cell_magic("codex", "--source thread --budget 5", "x")
+        with pytest.raises(UsageError, match=r"^--goal takes the objective only: drop --vars"):
+            shell.run_cell_magic("codex", "--source thread --goal --vars a", "x")
+        with pytest.raises(UsageError, match=r"^--goal: session \(Session\) has no goals"):
+            shell.run_cell_magic("codex", "--source session --goal", "x")
+        shell.run_cell_magic("codex", "--source thread --goal --budget 900000 --out run", "Finish the job.")
+        state = extension.agent(shell)
+        assert state is not None
+        view = state.widgets[-1]
+        result = await shell.user_ns["run"]
+        await view.checklist.settled()
+        assert result.status == "complete" and len(result.turns) == 2
+        assert view.outcome.value == "Goal complete after 2 turns"
+        assert view.controls.goal["status"] == "complete"
+        assert view.controls.text().startswith("Goal (complete): Finish the job.\n")
+        assert state.turns == []
+    capsys.readouterr()
