@@ -22,8 +22,15 @@ FEATURES: dict[str, str] = {
     "plan updates": "turn/plan/updated",
     "questions": "item/tool/requestUserInput",
     "hooks notifications": "hook/started",
+    "thread history pages": "thread/turns/list",
 }
 """A feature codex_nb uses (the widgets ask by this name) -> the app-server method it rests on."""
+
+
+IN_EVERY_RELEASE = frozenset({"thread/turns/list", "thread/items/list", "thread/read"})
+"""Methods codex_nb calls that ``protocol.json``'s subset does not describe, which every release of
+the range has (the range's ``methods_since`` / ``methods_until`` name none of them;
+``tests/unit/app_server/test_history_pages.py`` asks the oldest and the pinned binary)."""
 
 
 def _range() -> dict[str, Any]:
@@ -52,7 +59,9 @@ def method_since(method: str) -> str | None:
     from .schema import protocol
 
     proto = protocol()
-    known = any(method in proto[t] for t in ("client_requests", "notifications", "server_requests"))
+    known = method in IN_EVERY_RELEASE or any(
+        method in proto[t] for t in ("client_requests", "notifications", "server_requests")
+    )
     return str(span["oldest"]) if known or method in span["methods_until"] else None
 
 
@@ -89,6 +98,7 @@ def missing_method(method: str, version: str | None, why: str) -> CodexVersionEr
 
 __all__ = [
     "FEATURES",
+    "IN_EVERY_RELEASE",
     "CodexVersionError",
     "checked_releases",
     "features_of",

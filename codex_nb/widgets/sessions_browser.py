@@ -36,6 +36,7 @@ import ipywidgets
 import traitlets
 
 from ..acp.listing import SessionListing
+from ..app_server.history import HistoryPage, ThreadHistory
 from ..protocol.events import Event, PlanUpdate
 from ..rollouts.rollout_replay import SAVED_TURNS, ReplayError, RolloutReplay, SavedTurn
 from ..rollouts.rollout_lines import RolloutError
@@ -57,6 +58,12 @@ ACP_ROWS = 1000
 """The most rows an ACP agent's listing shows (the rest are counted in the status line)."""
 ACP_LIST_BUDGET = 10.0
 """Seconds a listing (Refresh) pages an ACP agent's ``session/list`` before it shows what it has."""
+HISTORY_PAGE_TURNS = 20
+"""Turns a resumed or forked thread's transcript opens with, and each "Load older turns" adds, when
+the binary pages history (``thread/turns/list``)."""
+PLAN_SEED_BYTES = 4 * 1024 * 1024
+"""A paged Resume / Fork starts the checklist from the rollout's last plan only when the rollout is
+at most this big: a longer one is not read whole at open (the next live plan fills the checklist)."""
 _TITLE_CHARS = 200
 _CWD_CHARS = 400
 _ID_CHARS = 256
@@ -263,6 +270,11 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         self.timeline: PlanTimeline | None = None
         self.thread: Any = None
         """The thread the last Resume or Fork opened (a ``CodexThread``), or None."""
+        self.history: ThreadHistory | None = None
+        """The paged history of the thread the last Resume or Fork opened (``load_older()`` adds a
+        page), or None when the binary cannot page (its newest ``SAVED_TURNS`` come from the rollout)."""
+        self.older_button: ipywidgets.Button | None = None
+        """The "Load older turns" button above a paged history's transcript (None when none is shown)."""
         self.live_widgets: list[Any] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         super().__init__([self.table, self.detail], **kwargs)
@@ -346,6 +358,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             self._show_acp(session)
             return
         self._close_detail()
+        self.history = None  # a live thread's history is shown no more
         header = ipywidgets.HTML(html.escape(f"{session.started or '?'} · {session.cwd or '?'} · {session.path.name}"))
         try:
             rollout = session.read()
@@ -389,6 +402,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         for child in [*self.detail.children, *self.live_widgets]:
             child.close()
         self.live_widgets = []
+        self.older_button = None  # closed with the detail area's children
         if self.timeline is not None:
             self.timeline.close()
             self.timeline = None
@@ -413,8 +427,11 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             return await self._acp_open(session_id, fork=False, **params)
         server = self._need_server("Resume")
         session = self._session(session_id)
+        paged = self._pages()
+        if paged:
+            params.setdefault("excludeTurns", True)  # the history comes in pages, not whole
         thread = await server.resume_thread(session.thread_id or session.row()["id"], **params)
-        self._open_live(thread, session, f"resumed {session.thread_id}")
+        await self._open(thread, session, f"resumed {session.thread_id}", paged=paged)
         return thread
 
     async def fork(self, session_id: str | None = None, **params: Any) -> Any:
@@ -425,8 +442,11 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             return await self._acp_open(session_id, fork=True, **params)
         server = self._need_server("Fork")
         session = self._session(session_id)
+        paged = self._pages()
+        if paged:
+            params.setdefault("excludeTurns", True)
         thread = await server.fork_thread(session.thread_id or session.row()["id"], **params)
-        self._open_live(thread, session, f"forked {session.thread_id} into {thread.thread_id}")
+        await self._open(thread, session, f"forked {session.thread_id} into {thread.thread_id}", paged=paged)
         return thread
 
     async def refresh(self) -> list[dict[str, Any]]:
@@ -444,6 +464,102 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         ]
         self.table.live = live
         return live
+
+    def _pages(self) -> bool:
+        """True when the server reads history by pages (``features["thread history pages"]``)."""
+        return bool(self.server is not None and self.server.features.get("thread history pages"))
+
+    async def _open(self, thread: Any, session: CodexSession, what: str, *, paged: bool) -> None:
+        if not paged:
+            self.history = None
+            self._open_live(thread, session, what)
+            return
+        history = self.server.history(thread.thread_id, page_size=HISTORY_PAGE_TURNS)
+        page = await history.newest()
+        if not history.paged:  # the binary refused the pages: the rollout's newest turns, as before
+            self.history = None
+            self._open_live(thread, session, what)
+            return
+        notes = [f"Live: {what}"]
+        if session.size <= PLAN_SEED_BYTES:
+            try:
+                plans = session.read().plans
+            except RolloutError as err:
+                plans = []
+                notes.append(f"its saved plan cannot be shown: {err}")
+            if plans and thread.latest_plan() is None:
+                thread.emit(PlanUpdate.from_args(plans[-1].args), turn_id=plans[-1].turn_id)
+        else:
+            notes.append("its rollout is too long to read for the last plan at open; the next plan shows")
+        self.history = history
+        self._show_live(thread, what, notes, None)
+        self._show_history(page)
+
+    def _history_head(self) -> str:
+        history = self.history
+        assert history is not None
+        if history.more:
+            return (
+                f"Saved conversation: the newest {history.loaded} turn(s); older ones load on demand (Load older turns)"
+            )
+        head = f"Saved conversation: {history.loaded} turn(s)"
+        return f"{head}; {history.note}" if history.note else head
+
+    def _show_history(self, page: HistoryPage) -> None:
+        """The loaded turns in the live transcript, and the button while older ones remain."""
+        history = self.history
+        transcript = next((w for w in self.live_widgets if isinstance(w, Transcript)), None)
+        if history is None or transcript is None:
+            return
+        transcript.show_saved(history.turns, head=self._history_head())
+        button = self.older_button
+        if button is None or button not in self.detail.children:
+            button = self.older_button = ipywidgets.Button(
+                description="Load older turns", tooltip="Read the next older page of this thread's history"
+            )
+            button.add_class("cx-sessions-older")
+            button.on_click(self._on_older_clicked)
+            children = list(self.detail.children)
+            children.insert(children.index(transcript), button)
+            self.detail.children = children
+        button.disabled = False
+        button.layout.display = None if history.more else "none"
+
+    async def load_older(self) -> HistoryPage:
+        """Read the next older page of the opened thread's history into its transcript (the "Load
+        older turns" button); returns the page (no turns once the history is all loaded)."""
+        history = self.history
+        if history is None:
+            raise RuntimeError(
+                "no paged history is open: Resume or Fork a session first (with a binary that pages history)"
+            )
+        try:
+            page = await history.older()
+        finally:
+            if self.older_button is not None:
+                self.older_button.disabled = False
+        if history is self.history:  # not replaced by another Resume meanwhile
+            self._show_history(page)
+        return page
+
+    def _on_older_clicked(self, _button: Any) -> None:
+        try:
+            loop = self._need_server("Load older turns").loop
+        except Exception as err:  # noqa: BLE001  said in the view
+            self.table.error = str(err).splitlines()[0][:400]
+            return
+        if self.older_button is not None:
+            self.older_button.disabled = True
+
+        def start() -> None:
+            task = loop.create_task(self.load_older())
+            self._tasks.add(task)
+            task.add_done_callback(self._done)
+
+        if _running_loop() is loop:
+            start()
+        else:
+            loop.call_soon_threadsafe(start)
 
     def _open_live(self, thread: Any, session: CodexSession, what: str) -> None:
         notes = [f"Live: {what}"]
