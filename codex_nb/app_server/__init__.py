@@ -3,7 +3,7 @@
 Modules:
 
 * ``binary``: find ``codex`` and check its protocol version.
-* ``history``: a thread's history read page by page (``ThreadHistory``), newest first.
+* ``history_pages``: a thread's history read page by page (``ThreadHistory``), newest first.
 * ``app_server_errors``: the client's errors.
 * ``notifications``: app-server notifications as codex_nb events.
 * ``permission_profiles``: permission profiles between camelCase v2 and our types.
@@ -28,7 +28,7 @@ from .app_server_errors import (
     AppServerRpcError,
     AppServerTimeout,
 )
-from .history import HistoryError, HistoryPage, ThreadHistory
+from .history_pages import HistoryError, HistoryPage, ThreadHistory
 from .notifications import AppServerNotification
 from .server import CodexAppServer
 from .thread import AppServerTurnHandle, AppServerTurnResult, CodexThread

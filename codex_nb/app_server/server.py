@@ -29,7 +29,7 @@ from ..errors import CassetteError
 from ..cassettes.rpc_cassette import ReplayedProcess, RpcCassette
 from .process import STREAM_LIMIT, spawn_app_server
 from .rpc import DEFAULT_TIMEOUT, METHOD_NOT_FOUND, JsonRpcConnection
-from .history import PAGE_TURNS, ThreadHistory
+from .history_pages import PAGE_TURNS, ThreadHistory
 from .thread import CodexThread
 from .versions import FEATURES, features_of, missing_method
 

@@ -36,9 +36,10 @@ import ipywidgets
 import traitlets
 
 from ..acp.listing import SessionListing
-from ..app_server.history import HistoryPage, ThreadHistory
+from ..app_server.history_pages import HistoryPage, ThreadHistory
 from ..protocol.events import Event, PlanUpdate
 from ..rollouts.rollout_replay import SAVED_TURNS, ReplayError, RolloutReplay, SavedTurn
+from ..rollouts.rollout import Rollout
 from ..rollouts.rollout_lines import RolloutError
 from ..rollouts.sessions import CodexSession, SessionList, codex_sessions
 from ..timeline.recorder import PlanTimeline
@@ -61,6 +62,8 @@ ACP_LIST_BUDGET = 10.0
 HISTORY_PAGE_TURNS = 20
 """Turns a resumed or forked thread's transcript opens with, and each "Load older turns" adds, when
 the binary pages history (``thread/turns/list``)."""
+PAGED_PREVIEW_BYTES = 4 * 1024 * 1024
+"""Rollouts larger than this open by pages when a session is selected (``paged_preview_bytes``)."""
 PLAN_SEED_BYTES = 4 * 1024 * 1024
 """A paged Resume / Fork starts the checklist from the rollout's last plan only when the rollout is
 at most this big: a longer one is not read whole at open (the next live plan fills the checklist)."""
@@ -273,6 +276,10 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         self.history: ThreadHistory | None = None
         """The paged history of the thread the last Resume or Fork opened (``load_older()`` adds a
         page), or None when the binary cannot page (its newest ``SAVED_TURNS`` come from the rollout)."""
+        self.paged_preview_bytes = PAGED_PREVIEW_BYTES
+        """Selecting a session whose rollout is larger than this opens it by pages when the server
+        pages history (its newest turns first, no plan timeline); a smaller one is read whole."""
+        self._history_view: Transcript | None = None
         self.older_button: ipywidgets.Button | None = None
         """The "Load older turns" button above a paged history's transcript (None when none is shown)."""
         self.live_widgets: list[Any] = []
@@ -360,6 +367,9 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         self._close_detail()
         self.history = None  # a live thread's history is shown no more
         header = ipywidgets.HTML(html.escape(f"{session.started or '?'} · {session.cwd or '?'} · {session.path.name}"))
+        if session.size > self.paged_preview_bytes and session.thread_id and self._pages() and self._server_open():
+            self._show_paged(session, header)
+            return
         try:
             rollout = session.read()
         except RolloutError as err:
@@ -382,6 +392,50 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             transcript,
         ]
         self.table.error = ""
+
+    def _server_open(self) -> bool:
+        connection = getattr(self.server, "connection", None)
+        loop = getattr(self.server, "_loop", None)
+        return connection is not None and connection.closed is None and loop is not None and not loop.is_closed()
+
+    def _show_paged(self, session: CodexSession, header: ipywidgets.HTML) -> None:
+        """A long session opened by pages: its newest turns from the server (``thread/turns/list``)
+        in the transcript, older ones on demand; the rollout is not read whole, so no plan timeline."""
+        assert session.thread_id is not None
+        self.replay = RolloutReplay(Rollout(path=session.path, session_id=session.session_id))
+        transcript = Transcript(self.replay, max_rate=None)
+        self._history_view = transcript
+        note = ipywidgets.HTML(
+            html.escape(
+                f"{session.turns if session.turns_exact else f'at least {session.turns}'} turn(s), "
+                f"{session.size / 1e6:.1f} MB: read by pages, newest first (the plan timeline of a rollout "
+                "this long is not read at open; Resume shows the live thread)"
+            )
+        )
+        note.add_class("cx-sessions-paged")
+        self.detail.children = [header, note, transcript]
+        self.table.error = ""
+        self.history = self.server.history(session.thread_id, page_size=HISTORY_PAGE_TURNS)
+        self._run_history(self.server.loop, self._load_newest(self.history))
+
+    async def _load_newest(self, history: ThreadHistory) -> HistoryPage:
+        page = await history.newest()
+        if history is self.history:
+            self._show_history(page)
+        return page
+
+    def _run_history(self, loop: asyncio.AbstractEventLoop, action: Any) -> None:
+        """Run a history read on the server's loop (from any thread), its failure in the table's error."""
+
+        def start() -> None:
+            task = loop.create_task(action)
+            self._tasks.add(task)
+            task.add_done_callback(self._done)
+
+        if _running_loop() is loop:
+            start()
+        else:
+            loop.call_soon_threadsafe(start)
 
     def _show_acp(self, row: dict[str, Any]) -> None:
         self._close_detail()
@@ -493,6 +547,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             notes.append("its rollout is too long to read for the last plan at open; the next plan shows")
         self.history = history
         self._show_live(thread, what, notes, None)
+        self._history_view = next((w for w in self.live_widgets if isinstance(w, Transcript)), None)
         self._show_history(page)
 
     def _history_head(self) -> str:
@@ -508,8 +563,8 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
     def _show_history(self, page: HistoryPage) -> None:
         """The loaded turns in the live transcript, and the button while older ones remain."""
         history = self.history
-        transcript = next((w for w in self.live_widgets if isinstance(w, Transcript)), None)
-        if history is None or transcript is None:
+        transcript = self._history_view
+        if history is None or transcript is None or transcript not in self.detail.children:
             return
         transcript.show_saved(history.turns, head=self._history_head())
         button = self.older_button
@@ -550,16 +605,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             return
         if self.older_button is not None:
             self.older_button.disabled = True
-
-        def start() -> None:
-            task = loop.create_task(self.load_older())
-            self._tasks.add(task)
-            task.add_done_callback(self._done)
-
-        if _running_loop() is loop:
-            start()
-        else:
-            loop.call_soon_threadsafe(start)
+        self._run_history(loop, self.load_older())
 
     def _open_live(self, thread: Any, session: CodexSession, what: str) -> None:
         notes = [f"Live: {what}"]

@@ -15,11 +15,11 @@ import pytest
 
 import codex_nb as cx
 from codex_nb.app_server import HistoryError, ThreadHistory
-from codex_nb.app_server.history import WHOLE_TURNS, saved_turn
+from codex_nb.app_server.history_pages import WHOLE_TURNS, saved_turn
 from codex_nb.app_server.versions import FEATURES, IN_EVERY_RELEASE, features_of
 
 from helpers.app_server_helpers import real_codex
-from helpers.app_server_peer import connected, receive, send
+from helpers.app_server_peer import connected, send
 
 # real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
 pytestmark = pytest.mark.slow
