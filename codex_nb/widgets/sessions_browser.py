@@ -8,8 +8,13 @@ plan timeline and transcript, and Resume / Fork into live widgets.
 and ``await fork()`` starts a new thread from it through ``thread/fork`` (the Fork button is hidden
 when the binary lacks it: ``server.features``), each shown in the notebook's live widgets
 (checklist, turn controls, prompts, transcript); ``await refresh()`` lists the server's own threads
-(``thread/list``). The live transcript starts with the saved conversation (its newest
-``SAVED_TURNS`` turns) and the checklist with the last saved plan. The view's buttons run those on
+(``thread/list``). The live transcript starts with the saved conversation and the checklist with
+the last saved plan. With a server that pages history (``features["thread history pages"]``),
+Resume and Fork ask Codex for no turns (``excludeTurns``) and show the newest
+``HISTORY_PAGE_TURNS`` turns read by pages (``ThreadHistory``), a "Load older turns" button above
+the transcript adding the next older page (``await load_older()``); selecting a session whose
+rollout is larger than ``paged_preview_bytes`` shows its newest turns the same way instead of
+parsing the rollout whole. Without paging, the newest ``SAVED_TURNS`` turns come from the rollout. The view's buttons run those on
 the app-server's own loop (a comm message may arrive on another thread or loop, and the server's
 futures belong to the loop it started on), as background tasks: a cell is never blocked, and a
 failure is shown in the table's error line. Sort, filter and selection are synced traits, so the
@@ -36,7 +41,8 @@ import ipywidgets
 import traitlets
 
 from ..acp.listing import SessionListing
-from ..app_server.history_pages import HistoryPage, ThreadHistory
+from ..app_server.app_server_errors import AppServerError
+from ..app_server.history_pages import HistoryError, HistoryPage, ThreadHistory
 from ..protocol.events import Event, PlanUpdate
 from ..rollouts.rollout_replay import SAVED_TURNS, ReplayError, RolloutReplay, SavedTurn
 from ..rollouts.rollout import Rollout
@@ -62,6 +68,9 @@ ACP_LIST_BUDGET = 10.0
 HISTORY_PAGE_TURNS = 20
 """Turns a resumed or forked thread's transcript opens with, and each "Load older turns" adds, when
 the binary pages history (``thread/turns/list``)."""
+HISTORY_ROWS = 2_000
+"""The most transcript entries a paged history's view shows (about 500 plain turns): older turns
+loaded beyond them are counted in the view's fold line, not drawn."""
 PAGED_PREVIEW_BYTES = 4 * 1024 * 1024
 """Rollouts larger than this open by pages when a session is selected (``paged_preview_bytes``)."""
 PLAN_SEED_BYTES = 4 * 1024 * 1024
@@ -529,7 +538,11 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             self._open_live(thread, session, what)
             return
         history = self.server.history(thread.thread_id, page_size=HISTORY_PAGE_TURNS)
-        page = await history.newest()
+        try:
+            page = await history.newest()
+        except (HistoryError, AppServerError) as err:  # the thread is open: show it as before, saying why
+            log.warning("the newest turns of %s could not be read by pages: %s", thread.thread_id, err)
+            history.paged = False
         if not history.paged:  # the binary refused the pages: the rollout's newest turns, as before
             self.history = None
             self._open_live(thread, session, what)
@@ -566,6 +579,9 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         transcript = self._history_view
         if history is None or transcript is None or transcript not in self.detail.children:
             return
+        # the view shows the newest `rows` entries: widen it so the older turns just loaded show (bounded)
+        needed = sum(len(t.events) + 2 for t in history.turns) + 10
+        transcript.rows = max(transcript.rows, min(needed, HISTORY_ROWS))
         transcript.show_saved(history.turns, head=self._history_head())
         button = self.older_button
         if button is None or button not in self.detail.children:

@@ -46,6 +46,8 @@ async def make_long_thread(home: Path, turns: int, *, cwd: str | None = None) ->
                 result = await thread.run_turn(prompt(n))
                 if result.status != "completed":
                     raise RuntimeError(f"turn {n} of the long thread ended {result.status}: {result.error}")
+                # each request repeats the whole thread: keep the count (the script's index), not the bodies
+                srv.requests[:] = [{}] * len(srv.requests)
             thread_id = thread.thread_id
     mark.write_text(json.dumps({"turns": turns, "thread_id": thread_id}))
     return thread_id
