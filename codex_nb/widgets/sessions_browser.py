@@ -9,12 +9,12 @@ and ``await fork()`` starts a new thread from it through ``thread/fork`` (the Fo
 when the binary lacks it: ``server.features``), each shown in the notebook's live widgets
 (checklist, turn controls, prompts, transcript); ``await refresh()`` lists the server's own threads
 (``thread/list``). The live transcript starts with the saved conversation and the checklist with
-the last saved plan. With a server that pages history (``features["thread history pages"]``),
-Resume and Fork ask Codex for no turns (``excludeTurns``) and show the newest
-``HISTORY_PAGE_TURNS`` turns read by pages (``ThreadHistory``), a "Load older turns" button above
-the transcript adding the next older page (``await load_older()``); selecting a session whose
-rollout is larger than ``paged_preview_bytes`` shows its newest turns the same way instead of
-parsing the rollout whole. Without paging, the newest ``SAVED_TURNS`` turns come from the rollout. The view's buttons run those on
+the last saved plan. A long session (a rollout over ``long_thread_bytes``) with a server that pages
+history (``features["thread history pages"]``) is never parsed whole: selecting it shows its newest
+``HISTORY_PAGE_TURNS`` turns read by pages (``ThreadHistory``), Resume and Fork ask Codex for no
+turns (``excludeTurns``) and open with the newest page, and a "Load older turns" button above the
+transcript adds the next older page (``await load_older()``). Otherwise the newest ``SAVED_TURNS``
+turns come from the rollout. The view's buttons run those on
 the app-server's own loop (a comm message may arrive on another thread or loop, and the server's
 futures belong to the loop it started on), as background tasks: a cell is never blocked, and a
 failure is shown in the table's error line. Sort, filter and selection are synced traits, so the
@@ -71,8 +71,8 @@ the binary pages history (``thread/turns/list``)."""
 HISTORY_ROWS = 2_000
 """The most transcript entries a paged history's view shows (about 500 plain turns): older turns
 loaded beyond them are counted in the view's fold line, not drawn."""
-PAGED_PREVIEW_BYTES = 4 * 1024 * 1024
-"""Rollouts larger than this open by pages when a session is selected (``paged_preview_bytes``)."""
+LONG_THREAD_BYTES = 4 * 1024 * 1024
+"""Rollouts larger than this are read by pages (selection, Resume, Fork: ``long_thread_bytes``)."""
 PLAN_SEED_BYTES = 4 * 1024 * 1024
 """A paged Resume / Fork starts the checklist from the rollout's last plan only when the rollout is
 at most this big: a longer one is not read whole at open (the next live plan fills the checklist)."""
@@ -285,9 +285,11 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         self.history: ThreadHistory | None = None
         """The paged history of the thread the last Resume or Fork opened (``load_older()`` adds a
         page), or None when the binary cannot page (its newest ``SAVED_TURNS`` come from the rollout)."""
-        self.paged_preview_bytes = PAGED_PREVIEW_BYTES
-        """Selecting a session whose rollout is larger than this opens it by pages when the server
-        pages history (its newest turns first, no plan timeline); a smaller one is read whole."""
+        self.long_thread_bytes = LONG_THREAD_BYTES
+        """A session whose rollout is larger than this is read by pages when the server pages
+        history: selecting it shows its newest turns (no plan timeline), Resume and Fork ask Codex
+        for no turns and open with the newest page. A smaller one is read whole from its rollout,
+        which is as quick and shows its plan timeline."""
         self._history_view: Transcript | None = None
         self.older_button: ipywidgets.Button | None = None
         """The "Load older turns" button above a paged history's transcript (None when none is shown)."""
@@ -376,7 +378,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         self._close_detail()
         self.history = None  # a live thread's history is shown no more
         header = ipywidgets.HTML(html.escape(f"{session.started or '?'} · {session.cwd or '?'} · {session.path.name}"))
-        if session.size > self.paged_preview_bytes and session.thread_id and self._pages() and self._server_open():
+        if session.size > self.long_thread_bytes and session.thread_id and self._pages() and self._server_open():
             self._show_paged(session, header)
             return
         try:
@@ -490,7 +492,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             return await self._acp_open(session_id, fork=False, **params)
         server = self._need_server("Resume")
         session = self._session(session_id)
-        paged = self._pages()
+        paged = self._pages() and session.size > self.long_thread_bytes
         if paged:
             params.setdefault("excludeTurns", True)  # the history comes in pages, not whole
         thread = await server.resume_thread(session.thread_id or session.row()["id"], **params)
@@ -505,7 +507,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             return await self._acp_open(session_id, fork=True, **params)
         server = self._need_server("Fork")
         session = self._session(session_id)
-        paged = self._pages()
+        paged = self._pages() and session.size > self.long_thread_bytes
         if paged:
             params.setdefault("excludeTurns", True)
         thread = await server.fork_thread(session.thread_id or session.row()["id"], **params)

@@ -33,7 +33,7 @@ async with cx.CodexAppServer(codex_home=home, env=env) as first:
 server = cx.CodexAppServer(codex_home=home, env=env)
 await server.start()
 browser = cx.SessionsBrowser(codex_home=home, server=server)
-browser.paged_preview_bytes = 0  # this thread counts as long: it opens by pages
+browser.long_thread_bytes = 0  # this thread counts as long: it opens by pages
 browser
 """
 

@@ -1,7 +1,8 @@
 """The sessions browser reads a long thread by pages with the REAL pinned Codex (``thread/turns/list``):
 selecting it shows its newest turns without reading its rollout whole, Resume and Fork open with the
 newest page (``excludeTurns``: Codex sends no turns), and "Load older turns" adds the next older page
-until the history ends; a server that cannot page gets the old whole read."""
+until the history ends; a short thread, and a server that cannot page, get the old whole read. Here
+``long_thread_bytes = 0`` makes a five-turn thread count as long."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ async def test_a_long_thread_opens_by_pages_and_loads_older_turns(
         for n in range(5):
             assert (await thread.run_turn(f"question {n}")).status == "completed"
         browser = SessionsBrowser(codex_home=home, server=server)
-        browser.paged_preview_bytes = 0  # this thread counts as long
+        browser.long_thread_bytes = 0  # this thread counts as long
         reads: list[str] = []
         with monkeypatch.context() as patched:
             patched.setattr(type(browser.sessions[0]), "read", lambda s: reads.append(s.path.name))
@@ -80,6 +81,7 @@ async def test_a_long_thread_opens_by_pages_and_loads_older_turns(
 
         monkeypatch.setattr(second, "request", spy)
         browser = SessionsBrowser(codex_home=home, server=second)
+        browser.long_thread_bytes = 0
         resumed = await browser.resume(thread.thread_id)
         assert sent[0]["method"] == "thread/resume" and sent[0]["excludeTurns"] is True
         assert resumed.info["thread"]["turns"] == []
@@ -87,6 +89,12 @@ async def test_a_long_thread_opens_by_pages_and_loads_older_turns(
         assert browser.older_button is not None and browser.older_button in browser.detail.children
         await browser.load_older()
         assert _shown(browser.live_widgets[3])[1] == "you: question 1"
+        browser.long_thread_bytes = 10**12  # a short thread: read from its rollout, Codex sends its turns
+        again = await browser.resume(thread.thread_id)
+        assert sent[-1]["method"] == "thread/resume" and "excludeTurns" not in sent[-1] and again is resumed
+        assert browser.history is None and browser.older_button is None
+        assert "-- Saved conversation: 5 turn(s) --" in browser.live_widgets[3].text()
+        browser.long_thread_bytes = 0
 
         forked = await browser.fork(thread.thread_id)
         assert forked.thread_id != thread.thread_id and sent[-2]["excludeTurns"] is True
@@ -108,6 +116,7 @@ async def test_a_server_that_cannot_page_resumes_as_before(tmp_path: Path) -> No
     async with cx.CodexAppServer(codex_home=home, env=server._env) as second:
         second._refused.add("thread/turns/list")  # as after a build answered it as unknown
         browser = SessionsBrowser(codex_home=home, server=second)
+        browser.long_thread_bytes = 0
         await browser.resume(thread.thread_id)
         assert browser.history is None and browser.older_button is None
         assert "-- Saved conversation: 1 turn(s) --" in browser.live_widgets[3].text()
