@@ -18,8 +18,6 @@ from codex_nb.widgets.sessions_browser import SessionsBrowser
 
 from helpers.app_server_helpers import real_codex
 
-pytestmark = [pytest.mark.slow, pytest.mark.requires_codex]
-
 
 async def _settled(browser: SessionsBrowser) -> None:
     """Wait for the browser's background reads (a selection's page, a button's) to end."""
@@ -31,6 +29,8 @@ def _shown(widget: Any) -> list[str]:
     return [line for line in widget.text().splitlines() if line.startswith(("you:", "assistant:", "--"))]
 
 
+@pytest.mark.slow
+@pytest.mark.requires_codex
 async def test_a_long_thread_opens_by_pages_and_loads_older_turns(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -107,6 +107,8 @@ async def test_a_long_thread_opens_by_pages_and_loads_older_turns(
         browser.close()
 
 
+@pytest.mark.slow
+@pytest.mark.requires_codex
 async def test_a_server_that_cannot_page_resumes_as_before(tmp_path: Path) -> None:
     script = [[cx.assistant_message("remembered")]]
     home = tmp_path / "home"
@@ -123,3 +125,30 @@ async def test_a_server_that_cannot_page_resumes_as_before(tmp_path: Path) -> No
         with pytest.raises(RuntimeError, match="no paged history is open"):
             await browser.load_older()
         browser.close()
+
+
+def test_older_turns_loaded_widen_the_transcript_view_within_a_bound() -> None:
+    from codex_nb.app_server import ThreadHistory
+    from codex_nb.app_server.history_pages import saved_turn
+    from codex_nb.rollouts.rollout import Rollout
+    from codex_nb.rollouts.rollout_replay import RolloutReplay
+    from codex_nb.testing import SAMPLE_CODEX_HOME
+    from codex_nb.widgets.transcript import DEFAULT_ROWS, Transcript
+
+    def turn(n: int) -> dict[str, Any]:
+        said = {"type": "userMessage", "id": f"u{n}", "content": [{"type": "text", "text": f"question {n}"}]}
+        return {"id": f"t{n}", "status": "completed", "items": [said, {"type": "agentMessage", "text": f"a{n}"}]}
+
+    browser = SessionsBrowser(codex_home=SAMPLE_CODEX_HOME)
+    transcript = Transcript(RolloutReplay(Rollout(path=Path("t.jsonl"), session_id="th")), max_rate=None)
+    browser.detail.children = [transcript]
+    browser._history_view = transcript
+    browser.history = history = ThreadHistory(None, "th")  # type: ignore[arg-type]
+    history.turns = [saved_turn("th", turn(n)) for n in range(300)]  # as if 15 pages were loaded
+    browser._show_history(None)  # type: ignore[arg-type]
+    assert transcript.rows > DEFAULT_ROWS and transcript.earlier == 0  # every loaded turn is drawn
+    assert transcript.entries[1]["text"] == "question 0"
+    history.turns = [saved_turn("th", turn(n)) for n in range(2000)]
+    browser._show_history(None)  # type: ignore[arg-type]
+    assert transcript.rows == sessions_browser.HISTORY_ROWS and transcript.earlier > 0  # bounded, counted
+    browser.close()
