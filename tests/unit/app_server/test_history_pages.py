@@ -62,6 +62,11 @@ async def test_a_thread_read_in_pages_equals_the_whole_read_and_the_cursor_ends(
         assert (await history.older()).turns == []  # the cursor ended: nothing more is asked
         assert history.pages == 3
         assert ("agent_message", "answer 4") in _said(every)[-1][3]
+        # the bare requests: a metadata-only read says the thread is stored in pages
+        assert (await server.read_thread(thread.thread_id))["thread"]["historyMode"] == "paginated"
+        assert (await server.list_turns(thread.thread_id, limit=1))["data"][0]["id"] == every[-1].turn_id
+        items = await server.list_items(thread.thread_id, limit=2)
+        assert [e["item"]["type"] for e in items["data"]] == ["agentMessage", "userMessage"] and items["nextCursor"]
         env = server._env
 
     # the saved thread resumed without its turns by another server, then paged: the newest come first
