@@ -3,6 +3,7 @@
 Modules:
 
 * ``binary``: find ``codex`` and check its protocol version.
+* ``history_pages``: a thread's history read page by page (``ThreadHistory``), newest first.
 * ``app_server_errors``: the client's errors.
 * ``goals``: Codex's thread goals on the wire: read a peer's goal, check a person's arguments.
 * ``goal_run``: a thread's goal and a run that follows its continuation turns (``run_goal``).
@@ -30,6 +31,7 @@ from .app_server_errors import (
     AppServerRpcError,
     AppServerTimeout,
 )
+from .history_pages import HistoryError, HistoryPage, ThreadHistory
 from .notifications import AppServerNotification
 from .server import CodexAppServer
 from .goal_run import GoalRunResult, GoalsDisabledError, GoalTurn
@@ -63,6 +65,9 @@ __all__ = [
     "GoalRunResult",
     "GoalTurn",
     "GoalsDisabledError",
+    "HistoryError",
+    "HistoryPage",
+    "ThreadHistory",
     "codex_binary",
     "supported_range",
 ]

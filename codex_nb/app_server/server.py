@@ -29,6 +29,7 @@ from ..errors import CassetteError
 from ..cassettes.rpc_cassette import ReplayedProcess, RpcCassette
 from .process import STREAM_LIMIT, spawn_app_server
 from .rpc import DEFAULT_TIMEOUT, METHOD_NOT_FOUND, JsonRpcConnection
+from .history_pages import PAGE_TURNS, ThreadHistory
 from .thread import CodexThread
 from .thread_verbs import SavedThreadVerbs
 from .versions import FEATURES, features_of, missing_method
@@ -289,6 +290,62 @@ class CodexAppServer(SavedThreadVerbs):
             body["cursor"] = cursor
         answer: dict[str, Any] = await self.request_feature("thread/list", body)
         return answer
+
+    async def list_turns(
+        self,
+        thread_id: str,
+        *,
+        limit: int = PAGE_TURNS,
+        cursor: str | None = None,
+        sort_direction: str = "desc",
+        items_view: str = "full",
+    ) -> dict[str, Any]:
+        """One page of ``thread/turns/list``: a saved or running thread's turns, newest first by
+        default (``data``: v2 ``Turn``s, ``nextCursor`` for the next page), as the server answers.
+        ``ThreadHistory`` (``history()``) pages them with bounds; this is the bare request."""
+        body: dict[str, Any] = {
+            "threadId": thread_id,
+            "limit": limit,
+            "sortDirection": sort_direction,
+            "itemsView": items_view,
+        }
+        if cursor is not None:
+            body["cursor"] = cursor
+        answer: dict[str, Any] = await self.request_feature("thread/turns/list", body)
+        return answer
+
+    async def list_items(
+        self,
+        thread_id: str,
+        *,
+        turn_id: str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+        sort_direction: str = "desc",
+    ) -> dict[str, Any]:
+        """One page of ``thread/items/list``: a thread's items (of one turn with ``turn_id``), newest
+        first by default (``data``: ``{turnId, item}``, ``nextCursor``), as the server answers."""
+        body: dict[str, Any] = {"threadId": thread_id, "limit": limit, "sortDirection": sort_direction}
+        if turn_id is not None:
+            body["turnId"] = turn_id
+        if cursor is not None:
+            body["cursor"] = cursor
+        answer: dict[str, Any] = await self.request("thread/items/list", body)
+        return answer
+
+    async def read_thread(self, thread_id: str, *, include_turns: bool = False) -> dict[str, Any]:
+        """``thread/read``: a thread's metadata (``historyMode``, ``preview``, ``path``, ...) without
+        loading it; ``include_turns=True`` is the whole read (every turn: slow on a long thread)."""
+        answer: dict[str, Any] = await self.request(
+            "thread/read", {"threadId": thread_id, "includeTurns": include_turns}
+        )
+        return answer
+
+    def history(self, thread_id: str, **bounds: Any) -> ThreadHistory:
+        """A ``ThreadHistory`` of ``thread_id`` (saved or running): ``await history.newest()`` reads
+        its newest page, ``await history.older()`` the next older one. ``bounds``: ``page_size``,
+        ``max_turns``, ``budget`` (seconds), ``items_view``."""
+        return ThreadHistory(self, thread_id, **bounds)
 
     @property
     def features(self) -> dict[str, bool]:

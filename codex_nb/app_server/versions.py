@@ -29,8 +29,15 @@ FEATURES: dict[str, str] = {
     "thread/unarchive": "thread/unarchive",
     "thread/delete": "thread/delete",
     "goals": "thread/goal/set",
+    "thread history pages": "thread/turns/list",
 }
 """A feature codex_nb uses (the widgets ask by this name) -> the app-server method it rests on."""
+
+
+IN_EVERY_RELEASE = frozenset({"thread/turns/list", "thread/items/list", "thread/read"})
+"""Methods codex_nb calls that ``protocol.json``'s subset does not describe, which every release of
+the range has (the range's ``methods_since`` / ``methods_until`` name none of them;
+``tests/unit/app_server/test_history_pages.py`` asks the oldest and the pinned binary)."""
 
 
 def _range() -> dict[str, Any]:
@@ -61,8 +68,10 @@ def method_since(method: str) -> str | None:
     proto = protocol()
     # FEATURES lists only methods asked of the pin's binary (tests/unit/app_server/test_thread_verbs.py
     # checks each is in its schema); one the range's table does not date is in every release
-    known = method in FEATURES.values() or any(
-        method in proto[t] for t in ("client_requests", "notifications", "server_requests")
+    known = (
+        method in FEATURES.values()
+        or method in IN_EVERY_RELEASE
+        or any(method in proto[t] for t in ("client_requests", "notifications", "server_requests"))
     )
     return str(span["oldest"]) if known or method in span["methods_until"] else None
 
@@ -100,6 +109,7 @@ def missing_method(method: str, version: str | None, why: str) -> CodexVersionEr
 
 __all__ = [
     "FEATURES",
+    "IN_EVERY_RELEASE",
     "CodexVersionError",
     "checked_releases",
     "features_of",

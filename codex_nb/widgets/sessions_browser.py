@@ -8,8 +8,13 @@ plan timeline and transcript, and Resume / Fork into live widgets.
 and ``await fork()`` starts a new thread from it through ``thread/fork`` (the Fork button is hidden
 when the binary lacks it: ``server.features``), each shown in the notebook's live widgets
 (checklist, turn controls, prompts, transcript); ``await refresh()`` lists the server's own threads
-(``thread/list``). The live transcript starts with the saved conversation (its newest
-``SAVED_TURNS`` turns) and the checklist with the last saved plan. The view's buttons run those on
+(``thread/list``). The live transcript starts with the saved conversation and the checklist with
+the last saved plan. A long session (a rollout over ``long_thread_bytes``) with a server that pages
+history (``features["thread history pages"]``) is never parsed whole: selecting it shows its newest
+``HISTORY_PAGE_TURNS`` turns read by pages (``ThreadHistory``), Resume and Fork ask Codex for no
+turns (``excludeTurns``) and open with the newest page, and a "Load older turns" button above the
+transcript adds the next older page (``await load_older()``). Otherwise the newest ``SAVED_TURNS``
+turns come from the rollout. The view's buttons run those on
 the app-server's own loop (a comm message may arrive on another thread or loop, and the server's
 futures belong to the loop it started on), as background tasks: a cell is never blocked, and a
 failure is shown in the table's error line. Sort, filter and selection are synced traits, so the
@@ -42,8 +47,11 @@ import ipywidgets
 import traitlets
 
 from ..acp.listing import SessionListing
+from ..app_server.app_server_errors import AppServerError
+from ..app_server.history_pages import HistoryError, HistoryPage, ThreadHistory
 from ..protocol.events import Event, PlanUpdate
 from ..rollouts.rollout_replay import SAVED_TURNS, ReplayError, RolloutReplay, SavedTurn
+from ..rollouts.rollout import Rollout
 from ..rollouts.rollout_lines import RolloutError
 from ..rollouts.sessions import CodexSession, SessionList, codex_sessions
 from ..timeline.recorder import PlanTimeline
@@ -70,6 +78,17 @@ _THREAD_VERBS = {
     "delete": "thread/delete",
 }
 """The sessions browser's thread buttons -> the feature each rests on (hidden without it)."""
+HISTORY_PAGE_TURNS = 20
+"""Turns a resumed or forked thread's transcript opens with, and each "Load older turns" adds, when
+the binary pages history (``thread/turns/list``)."""
+HISTORY_ROWS = 2_000
+"""The most transcript entries a paged history's view shows (about 500 plain turns): older turns
+loaded beyond them are counted in the view's fold line, not drawn."""
+LONG_THREAD_BYTES = 4 * 1024 * 1024
+"""Rollouts larger than this are read by pages (selection, Resume, Fork: ``long_thread_bytes``)."""
+PLAN_SEED_BYTES = 4 * 1024 * 1024
+"""A paged Resume / Fork starts the checklist from the rollout's last plan only when the rollout is
+at most this big: a longer one is not read whole at open (the next live plan fills the checklist)."""
 _TITLE_CHARS = 200
 _CWD_CHARS = 400
 _ID_CHARS = 256
@@ -279,6 +298,17 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         self.timeline: PlanTimeline | None = None
         self.thread: Any = None
         """The thread the last Resume or Fork opened (a ``CodexThread``), or None."""
+        self.history: ThreadHistory | None = None
+        """The paged history of the thread the last Resume or Fork opened (``load_older()`` adds a
+        page), or None when the binary cannot page (its newest ``SAVED_TURNS`` come from the rollout)."""
+        self.long_thread_bytes = LONG_THREAD_BYTES
+        """A session whose rollout is larger than this is read by pages when the server pages
+        history: selecting it shows its newest turns (no plan timeline), Resume and Fork ask Codex
+        for no turns and open with the newest page. A smaller one is read whole from its rollout,
+        which is as quick and shows its plan timeline."""
+        self._history_view: Transcript | None = None
+        self.older_button: ipywidgets.Button | None = None
+        """The "Load older turns" button above a paged history's transcript (None when none is shown)."""
         self.live_widgets: list[Any] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         super().__init__([self.table, self.detail], **kwargs)
@@ -365,7 +395,11 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             self._show_acp(session)
             return
         self._close_detail()
+        self.history = None  # a live thread's history is shown no more
         header = ipywidgets.HTML(html.escape(f"{session.started or '?'} · {session.cwd or '?'} · {session.path.name}"))
+        if session.size > self.long_thread_bytes and session.thread_id and self._pages() and self._server_open():
+            self._show_paged(session, header)
+            return
         try:
             rollout = session.read()
         except RolloutError as err:
@@ -389,6 +423,50 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         ]
         self.table.error = ""
 
+    def _server_open(self) -> bool:
+        connection = getattr(self.server, "connection", None)
+        loop = getattr(self.server, "_loop", None)
+        return connection is not None and connection.closed is None and loop is not None and not loop.is_closed()
+
+    def _show_paged(self, session: CodexSession, header: ipywidgets.HTML) -> None:
+        """A long session opened by pages: its newest turns from the server (``thread/turns/list``)
+        in the transcript, older ones on demand; the rollout is not read whole, so no plan timeline."""
+        assert session.thread_id is not None
+        self.replay = RolloutReplay(Rollout(path=session.path, session_id=session.session_id))
+        transcript = Transcript(self.replay, max_rate=None)
+        self._history_view = transcript
+        note = ipywidgets.HTML(
+            html.escape(
+                f"{session.turns if session.turns_exact else f'at least {session.turns}'} turn(s), "
+                f"{session.size / 1e6:.1f} MB: read by pages, newest first (the plan timeline of a rollout "
+                "this long is not read at open; Resume shows the live thread)"
+            )
+        )
+        note.add_class("cx-sessions-paged")
+        self.detail.children = [header, note, transcript]
+        self.table.error = ""
+        self.history = self.server.history(session.thread_id, page_size=HISTORY_PAGE_TURNS)
+        self._run_history(self.server.loop, self._load_newest(self.history))
+
+    async def _load_newest(self, history: ThreadHistory) -> HistoryPage:
+        page = await history.newest()
+        if history is self.history:
+            self._show_history(page)
+        return page
+
+    def _run_history(self, loop: asyncio.AbstractEventLoop, action: Any) -> None:
+        """Run a history read on the server's loop (from any thread), its failure in the table's error."""
+
+        def start() -> None:
+            task = loop.create_task(action)
+            self._tasks.add(task)
+            task.add_done_callback(self._done)
+
+        if _running_loop() is loop:
+            start()
+        else:
+            loop.call_soon_threadsafe(start)
+
     def _show_acp(self, row: dict[str, Any]) -> None:
         self._close_detail()
         header = f"{row['title'] or '(no title)'} · {row['cwd'] or '?'} · updated {row['updated'] or '?'} · {row['id']}"
@@ -408,6 +486,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         for child in [*self.detail.children, *self.live_widgets]:
             child.close()
         self.live_widgets = []
+        self.older_button = None  # closed with the detail area's children
         if self.timeline is not None:
             self.timeline.close()
             self.timeline = None
@@ -432,8 +511,11 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             return await self._acp_open(session_id, fork=False, **params)
         server = self._need_server("Resume")
         session = self._session(session_id)
+        paged = self._pages() and session.size > self.long_thread_bytes
+        if paged:
+            params.setdefault("excludeTurns", True)  # the history comes in pages, not whole
         thread = await server.resume_thread(session.thread_id or session.row()["id"], **params)
-        self._open_live(thread, session, f"resumed {session.thread_id}")
+        await self._open(thread, session, f"resumed {session.thread_id}", paged=paged)
         return thread
 
     async def fork(self, session_id: str | None = None, **params: Any) -> Any:
@@ -444,8 +526,11 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             return await self._acp_open(session_id, fork=True, **params)
         server = self._need_server("Fork")
         session = self._session(session_id)
+        paged = self._pages() and session.size > self.long_thread_bytes
+        if paged:
+            params.setdefault("excludeTurns", True)
         thread = await server.fork_thread(session.thread_id or session.row()["id"], **params)
-        self._open_live(thread, session, f"forked {session.thread_id} into {thread.thread_id}")
+        await self._open(thread, session, f"forked {session.thread_id} into {thread.thread_id}", paged=paged)
         return thread
 
     # -- rename, archive, unarchive, delete -------------------------------------------------------
@@ -530,6 +615,101 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             ]
         self.table.live = live
         return live
+
+    def _pages(self) -> bool:
+        """True when the server reads history by pages (``features["thread history pages"]``)."""
+        return bool(self.server is not None and self.server.features.get("thread history pages"))
+
+    async def _open(self, thread: Any, session: CodexSession, what: str, *, paged: bool) -> None:
+        if not paged:
+            self.history = None
+            self._open_live(thread, session, what)
+            return
+        history = self.server.history(thread.thread_id, page_size=HISTORY_PAGE_TURNS)
+        try:
+            page = await history.newest()
+        except (HistoryError, AppServerError) as err:  # the thread is open: show it as before, saying why
+            log.warning("the newest turns of %s could not be read by pages: %s", thread.thread_id, err)
+            history.paged = False
+        if not history.paged:  # the binary refused the pages: the rollout's newest turns, as before
+            self.history = None
+            self._open_live(thread, session, what)
+            return
+        notes = [f"Live: {what}"]
+        if session.size <= PLAN_SEED_BYTES:
+            try:
+                plans = session.read().plans
+            except RolloutError as err:
+                plans = []
+                notes.append(f"its saved plan cannot be shown: {err}")
+            if plans and thread.latest_plan() is None:
+                thread.emit(PlanUpdate.from_args(plans[-1].args), turn_id=plans[-1].turn_id)
+        else:
+            notes.append("its rollout is too long to read for the last plan at open; the next plan shows")
+        self.history = history
+        self._show_live(thread, what, notes, None)
+        self._history_view = next((w for w in self.live_widgets if isinstance(w, Transcript)), None)
+        self._show_history(page)
+
+    def _history_head(self) -> str:
+        history = self.history
+        assert history is not None
+        if history.more:
+            return (
+                f"Saved conversation: the newest {history.loaded} turn(s); older ones load on demand (Load older turns)"
+            )
+        head = f"Saved conversation: {history.loaded} turn(s)"
+        return f"{head}; {history.note}" if history.note else head
+
+    def _show_history(self, page: HistoryPage) -> None:
+        """The loaded turns in the live transcript, and the button while older ones remain."""
+        history = self.history
+        transcript = self._history_view
+        if history is None or transcript is None or transcript not in self.detail.children:
+            return
+        # the view shows the newest `rows` entries: widen it so the older turns just loaded show (bounded)
+        needed = sum(len(t.events) + 2 for t in history.turns) + 10
+        transcript.rows = max(transcript.rows, min(needed, HISTORY_ROWS))
+        transcript.show_saved(history.turns, head=self._history_head())
+        button = self.older_button
+        if button is None or button not in self.detail.children:
+            button = self.older_button = ipywidgets.Button(
+                description="Load older turns", tooltip="Read the next older page of this thread's history"
+            )
+            button.add_class("cx-sessions-older")
+            button.on_click(self._on_older_clicked)
+            children = list(self.detail.children)
+            children.insert(children.index(transcript), button)
+            self.detail.children = children
+        button.disabled = False
+        button.layout.display = None if history.more else "none"
+
+    async def load_older(self) -> HistoryPage:
+        """Read the next older page of the opened thread's history into its transcript (the "Load
+        older turns" button); returns the page (no turns once the history is all loaded)."""
+        history = self.history
+        if history is None:
+            raise RuntimeError(
+                "no paged history is open: Resume or Fork a session first (with a binary that pages history)"
+            )
+        try:
+            page = await history.older()
+        finally:
+            if self.older_button is not None:
+                self.older_button.disabled = False
+        if history is self.history:  # not replaced by another Resume meanwhile
+            self._show_history(page)
+        return page
+
+    def _on_older_clicked(self, _button: Any) -> None:
+        try:
+            loop = self._need_server("Load older turns").loop
+        except Exception as err:  # noqa: BLE001  said in the view
+            self.table.error = str(err).splitlines()[0][:400]
+            return
+        if self.older_button is not None:
+            self.older_button.disabled = True
+        self._run_history(loop, self.load_older())
 
     def _open_live(self, thread: Any, session: CodexSession, what: str) -> None:
         notes = [f"Live: {what}"]

@@ -175,11 +175,13 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
                 self.status = self.state.status
                 self.error = self.state.error
 
-    def show_saved(self, turns: Sequence[SavedTurn], *, earlier_turns: int = 0) -> None:
+    def show_saved(self, turns: Sequence[SavedTurn], *, earlier_turns: int = 0, head: str | None = None) -> None:
         """Show a saved conversation above the live turns (a resumed or forked thread's history;
-        ``RolloutReplay.saved_turns()`` gives both arguments). Sent to the view at once."""
+        ``RolloutReplay.saved_turns()`` gives both arguments; ``head``: the first line's words in
+        place of the turn count, as a paged history says how much is loaded). Sent to the view at
+        once; showing it again replaces it (older turns loaded above)."""
         with self._lock:
-            self.state.load_saved(turns, earlier_turns=earlier_turns)
+            self.state.load_saved(turns, earlier_turns=earlier_turns, head=head)
             self._dirty = True
             self._flush()
 

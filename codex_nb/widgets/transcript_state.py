@@ -150,14 +150,17 @@ class TranscriptState:
         """How many entries come before the newest ``shown`` (dropped ones included)."""
         return self.dropped + self.saved_dropped + max(len(self.saved) + len(self._live()) - shown, 0)
 
-    def load_saved(self, turns: Sequence[SavedTurn], *, earlier_turns: int = 0) -> None:
+    def load_saved(self, turns: Sequence[SavedTurn], *, earlier_turns: int = 0, head: str | None = None) -> None:
         """Show a saved conversation above the live turn: each turn's prompt (a ``user`` entry), its
                 entries, and how it ended when that was not a completion; a ``saved`` entry first says how
                 many turns are shown and how many earlier ones are not, a last one where it ends (live turns
-        follow). Keeps the newest ``max_entries``."""
+        follow). Keeps the newest ``max_entries``. ``head`` replaces the first entry's words (a paged
+        history says how much of it is loaded)."""
         shown = f"Saved conversation: {len(turns)} turn(s)"
         if earlier_turns:
             shown += f"; {earlier_turns} earlier turn(s) not shown"
+        if head is not None:
+            shown = head
         saved = [_Entry(kind="saved", id="saved-head", value=shown, status="done")]
         for n, turn in enumerate(turns):
             scratch = TranscriptState(max_entries=self.max_entries)

@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 START, END = "<!-- compat-table:start -->", "<!-- compat-table:end -->"
-CHECKS = ["plan", "text", "approval", "question", "stop", "steer", "resume", "fork", "goal"]
+CHECKS = ["plan", "text", "approval", "question", "stop", "steer", "resume", "fork", "goal", "history"]
 _CASE = re.compile(r"test_(\w+)\[([\d.]+)\]")
 
 

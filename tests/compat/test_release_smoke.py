@@ -212,6 +212,24 @@ async def test_goal(release_binary: Path, tmp_path: Path) -> None:
     assert controls.goal["status"] == "complete"
 
 
+async def test_history(release_binary: Path, tmp_path: Path) -> None:
+    """Resume without turns, then the history by pages, newest first (``thread/turns/list``)."""
+    home = tmp_path / "home"
+    script = [[cx.assistant_message("first")], [cx.assistant_message("second")]]
+    async with release_codex(release_binary, script, home) as (server, _srv):
+        saved = await server.start_thread(cwd=tmp_path)
+        for text in ("one", "two"):
+            assert (await saved.start_turn(text)).status == "completed"
+    async with release_codex(release_binary, [], home) as (server, _srv):
+        assert server.features["thread history pages"]
+        resumed = await server.resume_thread(saved.thread_id, excludeTurns=True)
+        history = server.history(saved.thread_id, page_size=1)
+        newest = await history.newest()
+        every = await history.read_all()
+    assert resumed.info["thread"]["turns"] == [] and [t.prompt for t in newest.turns] == ["two"]
+    assert [t.prompt for t in every] == ["one", "two"] and history.pages == 2 and history.note == ""
+
+
 CHECKS: list[Callable[..., Any]] = [
     test_plan,
     test_text,
@@ -222,6 +240,7 @@ CHECKS: list[Callable[..., Any]] = [
     test_resume,
     test_fork,
     test_goal,
+    test_history,
 ]
 """The Compatibility table's columns, in order."""
 
