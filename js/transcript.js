@@ -61,6 +61,7 @@ export default {
         status: model.get("status"),
         error: model.get("error"),
         earlier: model.get("earlier"),
+        title: model.get("title"),
       });
       header.textContent = view.header;
       folded.textContent = view.folded;
@@ -95,7 +96,7 @@ export default {
         }
       }
     };
-    const traits = ["entries", "status", "error", "earlier"];
+    const traits = ["entries", "status", "error", "earlier", "title"];
     for (const name of traits) model.on(`change:${name}`, draw);
     draw();
     return () => {

@@ -35,7 +35,17 @@ layers above may import it.
 
 from .agent import AcpAgent
 from .acp_errors import AcpAuthError, AcpError
-from .acp_events import AcpPlanUpdate, AcpToolCall, AgentMessageDelta, AgentReasoningDelta, UserMessage
+from .acp_events import (
+    AcpCompaction,
+    AcpNotice,
+    AcpPlanUpdate,
+    AcpSessionTitle,
+    AcpSubagent,
+    AcpToolCall,
+    AgentMessageDelta,
+    AgentReasoningDelta,
+    UserMessage,
+)
 from .acp_session import AcpSession, AcpTurnHandle, AcpTurnResult
 from .listing import SessionListing
 from .options import AgentOption, OptionChoice
@@ -43,9 +53,13 @@ from .options import AgentOption, OptionChoice
 __all__ = [
     "AcpAgent",
     "AcpAuthError",
+    "AcpCompaction",
     "AcpError",
+    "AcpNotice",
     "AcpPlanUpdate",
     "AcpSession",
+    "AcpSessionTitle",
+    "AcpSubagent",
     "AcpToolCall",
     "AcpTurnHandle",
     "AcpTurnResult",

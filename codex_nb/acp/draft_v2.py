@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .unstable_updates import UPDATES
+
 ACK_META = "codex_nb/v2_prompt_ack"
 """Set in a prompt response's ``_meta`` when the agent only acknowledged the prompt."""
 
@@ -25,6 +27,8 @@ EXT_METHOD = "codex_nb/v2_update"
 
 V2_UPDATES = frozenset({"state_update", "agent_message"})
 """The v2 draft's ``session/update`` kinds the v1 schema lacks."""
+SET_ASIDE = V2_UPDATES | UPDATES
+"""Every update kind sent on as ``EXT_METHOD``: the v2 draft's and the unstable ones codex_nb reads."""
 
 
 class DraftV2Frames:
@@ -51,7 +55,7 @@ class DraftV2Frames:
         if message.get("method") == "session/update" and "id" not in message:
             params = message.get("params")
             update = params.get("update") if isinstance(params, dict) else None
-            if isinstance(update, dict) and update.get("sessionUpdate") in V2_UPDATES:
+            if isinstance(update, dict) and update.get("sessionUpdate") in SET_ASIDE:
                 return {"jsonrpc": "2.0", "method": f"_{EXT_METHOD}", "params": params}
         return message
 

@@ -36,7 +36,9 @@ DEFAULT_MAX_RATE = 20.0
 DEFAULT_ROWS = 200
 # Sent at once; everything else (text deltas, tool calls starting and ending) is coalesced to
 # max_rate, since a response of a thousand tool calls would otherwise be two thousand updates.
-_URGENT = frozenset({"user_message", "turn_started", "turn_complete", "turn_aborted", "error", "stream_error"})
+_URGENT = frozenset(
+    {"user_message", "turn_started", "turn_complete", "turn_aborted", "error", "stream_error", "acp_notice"}
+)
 
 
 class Transcript(FinalStateFallback, anywidget.AnyWidget):
@@ -47,11 +49,14 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
 
     entries = traitlets.List(traitlets.Dict()).tag(sync=True)
     """``[{kind, id, text, status, title, detail}]``; kind is user (the person's words) | assistant | reasoning |
-    tool | notice | error | hook | saved | diff (the turn's unified diff in ``text``, its headline in ``title``)."""
+    tool | notice | error | hook | saved | diff (the turn's unified diff in ``text``, its headline in ``title``) |
+    agent_notice | compaction | subagent (an ACP agent's notice, context compaction, subagent)."""
     status = traitlets.Unicode("idle").tag(sync=True)
     """idle | running | completed | interrupted | failed (the latest turn)."""
     error = traitlets.Unicode("").tag(sync=True)
     """The error that failed the latest turn."""
+    title = traitlets.Unicode("").tag(sync=True)
+    """The session's title as its source set it (an ACP agent's), shown in the header; "" for none."""
     earlier = traitlets.Int(0).tag(sync=True)
     """Entries of the latest turn before the ``entries`` shown (``text()`` has the kept ones)."""
 
@@ -115,6 +120,7 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
                 self.earlier = self.state.earlier(len(self.entries))
                 self.status = self.state.status
                 self.error = self.state.error
+                self.title = self.state.title
 
     def show_saved(self, turns: Sequence[SavedTurn], *, earlier_turns: int = 0) -> None:
         """Show a saved conversation above the live turns (a resumed or forked thread's history;
