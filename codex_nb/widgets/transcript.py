@@ -78,6 +78,9 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
         super().__init__(**kwargs)
         self.rows = rows
         self.state = TranscriptState()
+        title = getattr(source, "title", None)  # an ACP session's, set before this widget subscribed
+        if isinstance(title, str):
+            self.state.title = self.title = title
         self.flushes = 0
         """How many state updates were sent to the browser (for tests and the benchmark)."""
         self._thread = source.thread_id
