@@ -856,6 +856,8 @@ class AcpSession(BusEventSource):
         if event is None:
             self._malformed(problem)
             return
+        if event == before:
+            return  # said again as it was (claude-agent-acp 0.101 repeats a compaction's end): nothing new
         self.compactions.pop(event.compaction_id, None)  # re-inserted last: the dict's order is their age
         self.compactions[event.compaction_id] = event
         while len(self.compactions) > MAX_NOTICES:
