@@ -310,6 +310,7 @@ class PlanTimeline:
     def _notice(self, event: Event) -> None:
         """Keep an ACP agent's notice, or the latest state of its compaction or subagent."""
         msg: Any = event.msg
+        kind: Literal["notice", "compaction", "subagent"]
         with self._lock:
             index = self._next_notice
             if msg.type == "acp_notice":

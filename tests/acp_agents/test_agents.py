@@ -602,7 +602,9 @@ async def test_compaction_title_and_close_reach_the_transcript_and_the_agent(age
     report(agent, "notices", {"compaction": records, "title": session.title, "close": closed})
     assert first.status == second.status == "completed"
     assert session.title == expected["title"]
-    assert transcript.text().splitlines()[0] == "Transcript: completed" + (f" · {session.title}" if session.title else "")
+    assert transcript.text().splitlines()[0] == "Transcript: completed" + (
+        f" · {session.title}" if session.title else ""
+    )
     assert closed == expected["close"]
     if not compacts:
         assert records == []
