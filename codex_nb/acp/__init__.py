@@ -27,6 +27,7 @@ Modules:
 * ``quirks``: where an agent differs from the protocol, mapped in one place.
 * ``terminals``: ``terminal/*``, when enabled.
 * ``transport``: newline-delimited JSON framing with clear errors.
+* ``unstable_updates``: the notices, compactions and subagent updates the SDK's schema lacks, checked and bounded.
 
 Layer: an adapter, with ``app_server/``, ``acp/``, ``responses/``, ``mcp/``, ``rollouts/`` and
 ``cassettes/`` (above ``tools/``, which it may import with everything below); ``runtime/`` and the
