@@ -80,6 +80,12 @@ async def test_notices_compaction_title_and_subagents_reach_session_transcript_a
             ("compaction", "Context compaction", "completed"),
             ("subagent", "Explorer", "idle"),
         ]
+        exported = timeline.to_dict()["notices"]
+        assert [(n["kind"], n["key"], n["text"]) for n in exported] == [
+            ("notice", "0", "x"),
+            ("compaction", "c1", "Kept: the plan"),
+            ("subagent", CHILD, "1 tool call(s), 1 message(s): Found the bug"),
+        ]
         await session.aclose()
         assert session.closed and session.session_id not in acp.sessions
     assert log.read_text().split() == [session.session_id]  # closed once: aclose of the agent sent no second one
