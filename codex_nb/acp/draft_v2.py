@@ -10,7 +10,8 @@ This module adapts them in our own transport (``transport.CheckedTransport``), n
 privates: an acknowledging response gets a placeholder ``stopReason`` and ``ACK_META`` in its
 ``_meta`` (the session then waits for idle), and the v2 updates become the extension
 notification ``_codex_nb/v2_update``, which the SDK dispatches in arrival order with the other
-updates (so idle never overtakes the chunks sent before it).
+updates (so idle never overtakes the chunks sent before it). The unstable v1 updates codex_nb reads
+and the SDK lacks (``unstable_updates.UPDATES``: notices, compactions, subagents) take the same way.
 """
 
 from __future__ import annotations
