@@ -152,6 +152,7 @@ export default {
         error: model.get("error"),
         earlier: model.get("earlier"),
         canOverride: model.get("can_override"),
+        title: model.get("title"),
       });
       reviewError.textContent = model.get("review_error") ?? "";
       reviewError.hidden = !reviewError.textContent;
@@ -196,7 +197,7 @@ export default {
         }
       }
     };
-    const traits = ["entries", "status", "error", "earlier", "can_override", "review_error", "rewind_turns", "rewind_note"];
+    const traits = ["entries", "status", "error", "earlier", "can_override", "review_error", "rewind_turns", "rewind_note", "title"];
     for (const name of traits) model.on(`change:${name}`, draw);
     draw();
     return () => {

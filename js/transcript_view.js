@@ -77,6 +77,18 @@ function plainRow(entry, canOverride) {
     const label = `Hook ${entry.title} · ${entry.status}${entry.detail ? ` · ${entry.detail}` : ""}`;
     return { key: entry.id, kind, label, text: entry.text, detail: "", status: entry.status, live };
   }
+  if (kind === "agent_notice") {
+    // an ACP agent's notice: its title (with its severity) is the label, its description the text
+    return { key: entry.id, kind, label: `Notice · ${entry.title}`, text: entry.text, detail: "", status: entry.status,
+             live: false };
+  }
+  if (kind === "compaction" || kind === "subagent") {
+    // one entry per compaction or subagent, updated in place: its state, what it did, its last words
+    const name = kind === "compaction" ? "Context compaction" : `Subagent ${entry.title}`;
+    const label = entry.status ? `${name} · ${entry.status}` : name;
+    return { key: entry.id, kind, label, text: entry.text, detail: entry.detail, status: entry.status,
+             live: entry.status === "running" };
+  }
   const labels = { assistant: "Assistant", reasoning: "Reasoning", notice: "Retry", note: "Note", error: "Error", user: "You",
                    saved: "Saved" };
   const label = labels[/** @type {keyof typeof labels} */ (kind)] ?? kind;
@@ -84,15 +96,17 @@ function plainRow(entry, canOverride) {
 }
 
 /**
- * The kernel sends only the newest entries; `earlier` counts the ones before them.
- * @param {{entries: TranscriptEntry[], status: string, error: string, earlier?: number, canOverride?: boolean}} state
+ * The kernel sends only the newest entries; `earlier` counts the ones before them. `title` is the
+ * session's title as its agent set it, shown after the status as the kernel's plain text has it.
+ * @param {{entries: TranscriptEntry[], status: string, error: string, earlier?: number, canOverride?: boolean, title?: string}} state
  */
 export function transcriptView(state) {
   const rows = (state.entries ?? []).map((entry) => transcriptRow(entry, state.canOverride === true));
   const status = STATUS_LABELS[/** @type {keyof typeof STATUS_LABELS} */ (state.status)] ?? state.status;
   const earlier = Number.isInteger(state.earlier) && /** @type {number} */ (state.earlier) > 0 ? state.earlier : 0;
   const folded = earlier ? `${earlier} earlier ${earlier === 1 ? "entry" : "entries"} of this turn not shown` : "";
-  return { header: `Transcript: ${status}`, status: state.status, rows, empty: rows.length === 0, folded };
+  const title = typeof state.title === "string" && state.title ? ` · ${state.title}` : "";
+  return { header: `Transcript: ${status}${title}`, status: state.status, rows, empty: rows.length === 0, folded };
 }
 
 /**

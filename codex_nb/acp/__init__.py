@@ -27,6 +27,7 @@ Modules:
 * ``quirks``: where an agent differs from the protocol, mapped in one place.
 * ``terminals``: ``terminal/*``, when enabled.
 * ``transport``: newline-delimited JSON framing with clear errors.
+* ``unstable_updates``: the notices, compactions and subagent updates the SDK's schema lacks, checked and bounded.
 
 Layer: an adapter, with ``app_server/``, ``acp/``, ``responses/``, ``mcp/``, ``rollouts/`` and
 ``cassettes/`` (above ``tools/``, which it may import with everything below); ``runtime/`` and the
@@ -35,7 +36,17 @@ layers above may import it.
 
 from .agent import AcpAgent
 from .acp_errors import AcpAuthError, AcpError
-from .acp_events import AcpPlanUpdate, AcpToolCall, AgentMessageDelta, AgentReasoningDelta, UserMessage
+from .acp_events import (
+    AcpCompaction,
+    AcpNotice,
+    AcpPlanUpdate,
+    AcpSessionTitle,
+    AcpSubagent,
+    AcpToolCall,
+    AgentMessageDelta,
+    AgentReasoningDelta,
+    UserMessage,
+)
 from .acp_session import AcpSession, AcpTurnHandle, AcpTurnResult
 from .listing import SessionListing
 from .options import AgentOption, OptionChoice
@@ -43,9 +54,13 @@ from .options import AgentOption, OptionChoice
 __all__ = [
     "AcpAgent",
     "AcpAuthError",
+    "AcpCompaction",
     "AcpError",
+    "AcpNotice",
     "AcpPlanUpdate",
     "AcpSession",
+    "AcpSessionTitle",
+    "AcpSubagent",
     "AcpToolCall",
     "AcpTurnHandle",
     "AcpTurnResult",

@@ -9,6 +9,9 @@ whole picture; each call also opens and closes a v2 ``dynamicToolCall`` item
 (``item_started`` / ``item_completed``), the shape a transcript shows for any source.
 ``AcpPlanUpdate`` is a ``plan_update`` whose wire form is Codex's, with
 the ACP ``priority`` of each step and where the plan came from kept outside the wire payload.
+``acp_notice``, ``acp_compaction``, ``acp_session_title`` and ``acp_subagent`` carry the unstable
+updates a client reads only when it says so in ``initialize`` (``unstable_updates``), already
+checked and cut to bounds: a transcript shows them as entries, a timeline records them.
 """
 
 from __future__ import annotations
@@ -56,4 +59,59 @@ class AcpToolCall(EventMsg):
     raw_output: Any = None
 
 
-__all__ = ["AcpPlanUpdate", "AcpToolCall", "AgentMessageDelta", "AgentReasoningDelta", "UserMessage"]
+class AcpNotice(EventMsg):
+    """The agent's ``notice``: something for the person that is not the model's answer (a warning of
+    Codex, a rerouted model, a dropped answer). ``severity`` is info | warning | error or the agent's word."""
+
+    type: Literal["acp_notice"] = "acp_notice"
+    severity: str
+    title: str
+    description: str | None = None
+
+
+class AcpCompaction(EventMsg):
+    """The agent's ``compaction_update``: its context is being (or was) compacted. ``status`` is
+    in_progress | completed | failed | cancelled or the agent's word; ``summary`` is the text of the
+    summary it sent (its ``summary`` blocks and ``compaction_summary_chunk`` text), cut to bounds."""
+
+    type: Literal["acp_compaction"] = "acp_compaction"
+    compaction_id: str
+    status: str
+    summary: str = ""
+    error: str | None = None
+
+
+class AcpSessionTitle(EventMsg):
+    """The session's title as the agent set it (``session_info_update.title``; None: cleared)."""
+
+    type: Literal["acp_session_title"] = "acp_session_title"
+    title: str | None
+
+
+class AcpSubagent(EventMsg):
+    """One subagent of the session as it stands now (``subagent_update`` and what the agent said under
+    its session id): its name, its state (running | idle | requires_action | unknown | the agent's
+    word | "" before it said one) and what it did, counted and with its last message cut to bounds."""
+
+    type: Literal["acp_subagent"] = "acp_subagent"
+    session_id: str
+    name: str
+    description: str | None = None
+    state: str = ""
+    tool_calls: int = 0
+    messages: int = 0
+    last_message: str = ""
+    last_tool: str = ""
+
+
+__all__ = [
+    "AcpCompaction",
+    "AcpNotice",
+    "AcpSessionTitle",
+    "AcpSubagent",
+    "AcpPlanUpdate",
+    "AcpToolCall",
+    "AgentMessageDelta",
+    "AgentReasoningDelta",
+    "UserMessage",
+]

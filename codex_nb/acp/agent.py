@@ -106,6 +106,8 @@ class AcpAgent:
         self.cassette_error: CassetteError | None = None
         """Why the recording could not be written (``aclose()`` raises it too)."""
         self.sessions: dict[str, AcpSession] = {}
+        self.subagent_parents: dict[str, str] = {}
+        """A subagent's session id -> the session it works for (as each ``subagent_update`` says)."""
         self.info: Any = None
         """The agent's ``initialize`` response (capabilities, auth methods, agent info)."""
         self.malformed: list[str] = []
@@ -501,6 +503,13 @@ class AcpAgent:
             log.error("%s", err)
             self.cassette_error = err
 
+    def can_close_sessions(self) -> bool:
+        """Whether ``session/close`` can be sent now: the agent runs, and a replayed cassette recorded it
+        (one recorded before codex_nb closed sessions ends without it, and still replays)."""
+        if self._conn is None or self.process is None or self.process.returncode is not None:
+            return False
+        return self.cassette is None or not self.cassette.replaying or self.cassette.recorded("session/close")
+
     def _require_running(self) -> None:
         if self._closing:
             raise AcpError(f"this AcpAgent ({self.command}) was closed; create a new one")
@@ -527,14 +536,8 @@ class AcpAgent:
         if self._closing and self.process is None:
             return
         self._closing = True
-        for session in list(self.sessions.values()):
-            handle = session.active_turn
-            if handle is not None and not handle.done():
-                handle.hard_aborted = True
-                handle.task.cancel()
-                await asyncio.gather(handle.task, return_exceptions=True)
-            await session.terminals.close()
-            session._close()
+        # every session at once: each waits at most its CLOSE_TIMEOUT for the agent's session/close answer
+        await asyncio.gather(*(session.aclose() for session in list(self.sessions.values())))
         if self._conn is not None:
             try:
                 await asyncio.wait_for(self._conn.close(), 5.0)

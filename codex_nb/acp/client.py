@@ -56,16 +56,25 @@ class AcpClient:
 
     def _session(self, session_id: str, method: str) -> AcpSession:
         # AgentPort types its sessions Any: naming AcpSession there would be an import cycle
-        session: AcpSession | None = self.agent.sessions.get(session_id)
+        session: AcpSession | None = self.agent.sessions.get(session_id) or self._parent(session_id)
         if session is None:
             raise RequestError(
                 -32602, f"{method}: unknown session id {session_id!r}", {"known": sorted(self.agent.sessions)}
             )
         return session
 
+    def _parent(self, session_id: str) -> AcpSession | None:
+        """The session a subagent's session id works for (its requests and updates go there)."""
+        parent = self.agent.subagent_parents.get(session_id)
+        return None if parent is None else self.agent.sessions.get(parent)
+
     async def session_update(self, session_id: str, update: Any, **_: Any) -> None:
         session = self.agent.sessions.get(session_id)
         if session is None:
+            parent = self._parent(session_id)
+            if parent is not None:
+                parent.handle_subagent_activity(session_id, getattr(update, "session_update", None), update)
+                return
             self._buffer(session_id, update)
             return
         session.handle_update(update)
@@ -236,10 +245,14 @@ class AcpClient:
         raise RequestError.method_not_found(f"_{method}")
 
     async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
-        if method == draft_v2.EXT_METHOD:  # a v2-draft update the transport set aside
-            session = self.agent.sessions.get(str(params.get("sessionId")))
+        if method == draft_v2.EXT_METHOD:  # an update the SDK's schema lacks, set aside by the transport
+            session_id = str(params.get("sessionId"))
+            session = self.agent.sessions.get(session_id)
+            update = params["update"]
             if session is not None:
-                session.handle_v2_update(params["update"])
+                session.handle_v2_update(update)
+            elif (parent := self._parent(session_id)) is not None:
+                parent.handle_subagent_activity(session_id, update.get("sessionUpdate"), update)
             return
         log.debug("ignoring ACP extension notification _%s", method)
 

@@ -10,12 +10,15 @@ This module adapts them in our own transport (``transport.CheckedTransport``), n
 privates: an acknowledging response gets a placeholder ``stopReason`` and ``ACK_META`` in its
 ``_meta`` (the session then waits for idle), and the v2 updates become the extension
 notification ``_codex_nb/v2_update``, which the SDK dispatches in arrival order with the other
-updates (so idle never overtakes the chunks sent before it).
+updates (so idle never overtakes the chunks sent before it). The unstable v1 updates codex_nb reads
+and the SDK lacks (``unstable_updates.UPDATES``: notices, compactions, subagents) take the same way.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from .unstable_updates import UPDATES
 
 ACK_META = "codex_nb/v2_prompt_ack"
 """Set in a prompt response's ``_meta`` when the agent only acknowledged the prompt."""
@@ -25,6 +28,8 @@ EXT_METHOD = "codex_nb/v2_update"
 
 V2_UPDATES = frozenset({"state_update", "agent_message"})
 """The v2 draft's ``session/update`` kinds the v1 schema lacks."""
+SET_ASIDE = V2_UPDATES | UPDATES
+"""Every update kind sent on as ``EXT_METHOD``: the v2 draft's and the unstable ones codex_nb reads."""
 
 
 class DraftV2Frames:
@@ -51,7 +56,7 @@ class DraftV2Frames:
         if message.get("method") == "session/update" and "id" not in message:
             params = message.get("params")
             update = params.get("update") if isinstance(params, dict) else None
-            if isinstance(update, dict) and update.get("sessionUpdate") in V2_UPDATES:
+            if isinstance(update, dict) and update.get("sessionUpdate") in SET_ASIDE:
                 return {"jsonrpc": "2.0", "method": f"_{EXT_METHOD}", "params": params}
         return message
 

@@ -17,12 +17,16 @@ class AgentPort(Protocol):
     elicitation: bool
     form_elicitation: bool
     sessions: dict[str, Any]
+    subagent_parents: dict[str, str]
+    """A subagent's session id -> the id of the session it works for (``subagent_update``)."""
     info: Any
     """The agent's ``initialize`` response (None before it answered)."""
 
     def _connection(self) -> Any: ...
 
     def _require_running(self) -> None: ...
+
+    def can_close_sessions(self) -> bool: ...
 
     async def _call(self, awaitable: Awaitable[Any], method: str) -> Any: ...
 

@@ -30,6 +30,7 @@ from typing import Any
 from ..errors import CassetteError
 from .draft_v2 import DraftV2Frames
 from .mapping import MAX_PLAN_ENTRIES, repair_plan_entries
+from .unstable_updates import with_capabilities
 
 log = logging.getLogger("codex_nb.acp.transport")
 
@@ -66,6 +67,7 @@ class CheckedTransport:
         self._v2 = DraftV2Frames()
 
     async def send(self, message: dict[str, Any]) -> None:
+        message = with_capabilities(message)  # what the SDK's ClientCapabilities cannot carry
         data = (json.dumps(message, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
         async with self._lock:
             if self._tape is not None:

@@ -54,6 +54,14 @@ class RpcCassette:
     def meta(self) -> dict[str, Any]:
         return self.conversation.meta
 
+    def recorded(self, method: str) -> bool:
+        """Whether the recording has codex_nb sending ``method`` (a cassette recorded before codex_nb
+        sent it replays without it)."""
+        return any(
+            isinstance(entry.get("send"), dict) and entry["send"].get("method") == method
+            for entry in self.conversation.entries
+        )
+
     def process(self, *, limit: int) -> ReplayedProcess:
         return ReplayedProcess(self.conversation, self.places, who=self.who, limit=limit)
 

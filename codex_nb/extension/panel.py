@@ -11,7 +11,8 @@ says ``cell`` (Notebook 7, VS Code, classic Notebook) or ``sidecar`` is not inst
 same checklist and Stop control appear in that cell's output, and the note says why.
 
 The panel follows one event source at a time; ``follow()`` retargets it (a ``%%codex``
-cell on another session), replacing its widgets in place. Its header (``PanelHeader``) says
+cell on another session), replacing its widgets in place. Its header (``PanelHeader``) names the
+session (with its title, when an ACP agent set one) and says
 when no kernel backs the panel any more (the kernel shut down or restarted, or JupyterLab
 restored it from widget state saved in a notebook) and offers to close it.
 """
@@ -42,6 +43,10 @@ NO_SIDECAR = (
     "checkout, or pip install 'codex_nb[lab]' from a release, then reload JupyterLab); the plan and "
     "Stop control are shown here in the cell instead."
 )
+
+
+def _titled(label: str, title: object) -> str:
+    return f"{label} · {title}" if isinstance(title, str) and title else label
 
 
 def panel_areas() -> tuple[str, ...]:
@@ -166,17 +171,26 @@ class PlanPanel:
         self.attached = ipywidgets.HTML("")
         """``2 cells attached``: cells Send to agent holds for the next prompt (empty when none)."""
         self.attached.add_class("cx-plan-panel-attached")
+        self._unsubscribe_title: Callable[[], None] | None = None
         self._build(source, label)
 
     def _build(self, source: Any, label: str) -> None:
         old = [w for w in self.content.children if w is not self.header and w is not self.attached]
         self.source, self.label = source, label
-        self.header.label = label
+        if self._unsubscribe_title is not None:
+            self._unsubscribe_title()
+        # an ACP session's title (as its agent set it) follows its label, and changes with it
+        self.header.label = _titled(label, getattr(source, "title", None))
+        self._unsubscribe_title = source.subscribe(self._on_event)
         self.controls = TurnControls(source)
         self.checklist = PlanChecklist(source)
         self.content.children = (self.header, self.controls, self.checklist, self.attached)
         for widget in old:
             widget.close()
+
+    def _on_event(self, event: Any) -> None:
+        if event.msg.type == "acp_session_title":
+            self.header.label = _titled(self.label, event.msg.title)
 
     def show_attached(self, line: str) -> None:
         """Show ``line`` (``2 cells attached``) under the header; ``""`` hides it."""
@@ -216,6 +230,9 @@ class PlanPanel:
                 self.sidecar.append_display_data(self.content)
 
     def close(self) -> None:
+        if self._unsubscribe_title is not None:
+            self._unsubscribe_title()
+            self._unsubscribe_title = None
         if self.sidecar is not None:
             self.sidecar.close()
             self.sidecar = None

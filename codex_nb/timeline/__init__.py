@@ -23,6 +23,7 @@ below, and no lower layer imports it.
 from .answer_records import PlanAnswerError, PlanSuggestion, ProposalAnswer, StepComment
 from .answers import PlanAnswers
 from .records import (
+    AgentNotice,
     ConversationMessage,
     DroppedRevision,
     PlanDiff,
@@ -45,6 +46,7 @@ __all__ = [
     "PlanAnswers",
     "PlanDiff",
     "PlanProposal",
+    "AgentNotice",
     "ConversationMessage",
     "PlanRevision",
     "PlanStep",

@@ -41,6 +41,7 @@ from ..protocol.wire import well_formed
 from .answer_records import AnswerRecord
 from .diff import diff_plans
 from .records import (
+    AgentNotice,
     ConversationMessage,
     DroppedRevision,
     PlanDiff,
@@ -67,6 +68,8 @@ MAX_PROPOSALS = 1000
 MAX_PROPOSAL_TEXT = 20_000
 MAX_MESSAGES = 10_000
 MAX_TURN_USAGE = 10_000
+MAX_NOTICES = 1000
+"""An ACP agent's notices, compactions and subagents kept (``notices``); the oldest go first."""
 """Turns whose usage is kept (the newest)."""
 MAX_TURN_CHANGES = 100
 """Turns whose diff is kept (the newest; each diff is at most ``MAX_TURN_DIFF_CHARS``)."""
@@ -148,6 +151,8 @@ class PlanTimeline:
         total = getattr(getattr(source, "token_usage", None), "total_tokens", None)
         self._meter = UsageMeter(total if isinstance(total, int) else None)
         self._usage: dict[str | None, TurnUsage] = {}
+        self._notices: dict[tuple[str, str], AgentNotice] = {}
+        self._next_notice = 0
         self._changes_by_turn: dict[str | None, TurnChanges] = {}
         self._reviews: dict[str, AutoApprovalReview] = {}
         self._rewound: dict[str, None] = {}
@@ -237,6 +242,8 @@ class PlanTimeline:
             self._review(msg)
         elif msg.type == "thread_rewound":
             self._rewind(msg.turn_ids)
+        elif msg.type in ("acp_notice", "acp_compaction", "acp_subagent"):
+            self._notice(event)
         elif msg.type in ("turn_complete", "turn_aborted"):
             self._end_proposals(
                 event.turn_id or getattr(msg, "turn_id", None), getattr(msg, "last_agent_message", None)
@@ -308,6 +315,39 @@ class PlanTimeline:
             )
             while len(self._usage) > MAX_TURN_USAGE:
                 del self._usage[next(iter(self._usage))]
+        self._changes.notify(None)
+
+    def _notice(self, event: Event) -> None:
+        """Keep an ACP agent's notice, or the latest state of its compaction or subagent."""
+        msg: Any = event.msg
+        kind: Literal["notice", "compaction", "subagent"]
+        with self._lock:
+            index = self._next_notice
+            if msg.type == "acp_notice":
+                kind, key, title, status, text = "notice", str(index), msg.title, msg.severity, msg.description or ""
+            elif msg.type == "acp_compaction":
+                kind, key, title, status = "compaction", msg.compaction_id, "Context compaction", msg.status
+                text = msg.error or msg.summary
+            else:
+                kind, key, title, status = "subagent", msg.session_id, msg.name, msg.state
+                text = f"{msg.tool_calls} tool call(s), {msg.messages} message(s)" + (
+                    f": {msg.last_message}" if msg.last_message else ""
+                )
+            before = self._notices.pop((kind, key), None)
+            self._notices[(kind, key)] = AgentNotice(
+                index=index if before is None else before.index,
+                time=self._clock(),
+                turn_id=event.turn_id,
+                kind=kind,
+                key=well_formed(key),
+                title=well_formed(title),
+                status=well_formed(status),
+                text=well_formed(text)[:MAX_TEXT],
+            )
+            if before is None:
+                self._next_notice += 1
+            while len(self._notices) > MAX_NOTICES:
+                del self._notices[next(iter(self._notices))]
         self._changes.notify(None)
 
     def _diff(self, event: Event) -> None:
@@ -465,6 +505,13 @@ class PlanTimeline:
         ``MAX_MESSAGES``)."""
         with self._lock:
             return tuple(self._messages)
+
+    @property
+    def notices(self) -> tuple[AgentNotice, ...]:
+        """An ACP agent's notices, context compactions and subagents (each as it last stood), in the order
+        each first came; at most ``MAX_NOTICES``."""
+        with self._lock:
+            return tuple(sorted(self._notices.values(), key=lambda n: n.index))
 
     @property
     def usage(self) -> tuple[TurnUsage, ...]:

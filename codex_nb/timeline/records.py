@@ -5,7 +5,8 @@ without it changing under it. ``PlanRevision`` is one accepted plan snapshot; ``
 is the step-level comparison of two of them (``PlanTimeline.diff``); ``DroppedRevision``
 is a snapshot that arrived out of order and was refused rather than re-ordered;
 ``TurnUsage`` is a turn's token usage as its source last reported it; ``TurnChanges`` is a
-turn's diff as its source last sent it.
+turn's diff as its source last sent it; ``AgentNotice`` is an ACP agent's notice, context
+compaction or subagent as it last stood.
 """
 
 from __future__ import annotations
@@ -173,6 +174,23 @@ class ConversationMessage:
     role: Literal["user", "assistant"]
     text: str
     truncated: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AgentNotice:
+    """What an ACP agent told beside its answer: a ``notice`` (``title``, ``status`` its severity,
+    ``text`` its description), a context ``compaction`` (``status``, ``text`` its summary) or a
+    ``subagent`` (``title`` its name, ``status`` its state, ``text`` what it did). A compaction or a
+    subagent is one record, replaced as it changes (``key`` is its id)."""
+
+    index: int
+    time: float
+    turn_id: str | None
+    kind: Literal["notice", "compaction", "subagent"]
+    key: str
+    title: str
+    status: str
+    text: str
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -33,6 +33,9 @@ markup, and each is cut to a stated length.
                  "message": str, "fix": str|null}|null,
      "usage": [{"turn_id": str|null, "context_used": int|null, "context_window": int|null,
                 "turn": int|null, "total": int|null}],   (only when the source reported usage)
+     "notices": [{"index": int, "time": ISO-8601, "turn_id": str|null,
+                  "kind": "notice"|"compaction"|"subagent", "key": str, "title": str, "status": str,
+                  "text": str}],   (only when an ACP agent sent notices, compactions or subagents)
      "changes": [{"turn_id": str|null, "added": int, "removed": int, "more_files": int,
                   "files": [{"path": str, "kind": "add"|"delete"|"update", "added": int, "removed": int}],
                   "unified_diff": str, "cut_chars": int}],   (only when a turn changed files)
@@ -177,6 +180,8 @@ def timeline_data(timeline: PlanTimeline) -> dict[str, Any]:
         **({"messages": [_message_data(m) for m in timeline.messages]} if timeline.messages else {}),
         # each turn's token usage, only when the source reported some: older exports stay as they were
         **({"usage": [_usage_data(u) for u in timeline.usage]} if timeline.usage else {}),
+        # an ACP agent's notices, compactions and subagents, only when it sent some
+        **({"notices": [_notice_data(n) for n in notices]} if (notices := getattr(timeline, "notices", ())) else {}),
         # each turn's diff, only when a turn changed files: older exports stay as they were
         **({"changes": [_changes_data(c) for c in timeline.turn_changes]} if timeline.turn_changes else {}),
         # Codex's automatic reviews, only when there are some: older exports stay as they were
@@ -191,6 +196,19 @@ def _review_data(review: AutoApprovalReview) -> dict[str, Any]:
     data["rationale"] = review.rationale
     data["line"] = review_line(review)
     return {k: well_formed(v) if isinstance(v, str) else v for k, v in data.items()}
+
+
+def _notice_data(notice: Any) -> dict[str, Any]:
+    return {
+        "index": notice.index,
+        "time": iso_time(notice.time),
+        "turn_id": _opt(notice.turn_id),
+        "kind": notice.kind,
+        "key": notice.key,
+        "title": notice.title,
+        "status": notice.status,
+        "text": notice.text,
+    }
 
 
 def _changes_data(changes: TurnChanges) -> dict[str, Any]:

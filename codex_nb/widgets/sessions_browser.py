@@ -142,7 +142,8 @@ def acp_features(agent: Any) -> dict[str, bool]:
 def saved_acp_turns(events: list[Event]) -> list[SavedTurn]:
     """An ACP ``session/load`` replay as saved turns: each replayed user message starts one (its
     prompt); what the agent replayed after it is that turn's (the replay says nothing of how a turn
-    ended: each is shown as completed)."""
+    ended: each is shown as completed). The session's title is no turn's: ``Transcript`` reads it
+    from the session."""
     turns: list[SavedTurn] = []
     for event in events:
         if event.msg.type == "user_message":
@@ -154,7 +155,8 @@ def saved_acp_turns(events: list[Event]) -> list[SavedTurn]:
                     events=[],
                 )
             )
-        elif event.msg.type not in ("turn_started", "turn_complete", "turn_aborted"):
+        elif event.msg.type not in ("turn_started", "turn_complete", "turn_aborted", "acp_session_title"):
+            # the title is the session's (Transcript reads it from the session), no turn's
             if not turns:
                 turns.append(SavedTurn(turn_id="replay-0", status="completed", prompt=None, events=[]))
             turns[-1].events.append(event)

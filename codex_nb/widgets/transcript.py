@@ -46,7 +46,9 @@ DEFAULT_MAX_RATE = 20.0
 DEFAULT_ROWS = 200
 # Sent at once; everything else (text deltas, tool calls starting and ending) is coalesced to
 # max_rate, since a response of a thousand tool calls would otherwise be two thousand updates.
-_URGENT = frozenset({"user_message", "turn_started", "turn_complete", "turn_aborted", "error", "stream_error"})
+_URGENT = frozenset(
+    {"user_message", "turn_started", "turn_complete", "turn_aborted", "error", "stream_error", "acp_notice"}
+)
 
 
 class Transcript(FinalStateFallback, anywidget.AnyWidget):
@@ -59,12 +61,15 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
     """``[{kind, id, text, status, title, detail, turn, rewound}]``; kind is user (the person's words) | assistant |
     reasoning | tool | notice (a retry) | note (a rewind, a compaction) | error | hook | saved | diff (the turn's
     unified diff in ``text``, its headline in ``title``) | review (Codex's automatic review: action in
-    ``title``, verdict in ``status``, rationale in ``text``); ``turn`` is the entry's turn id ("" when
+    ``title``, verdict in ``status``, rationale in ``text``) | agent_notice | compaction | subagent (an ACP
+    agent's notice, context compaction, subagent); ``turn`` is the entry's turn id ("" when
     unknown), ``rewound`` whether a rewind undid that turn."""
     status = traitlets.Unicode("idle").tag(sync=True)
     """idle | running | completed | interrupted | failed (the latest turn) | rewound (a rewind undid it)."""
     error = traitlets.Unicode("").tag(sync=True)
     """The error that failed the latest turn."""
+    title = traitlets.Unicode("").tag(sync=True)
+    """The session's title as its source set it (an ACP agent's), shown in the header; "" for none."""
     earlier = traitlets.Int(0).tag(sync=True)
     """Entries of the latest turn before the ``entries`` shown (``text()`` has the kept ones)."""
     can_override = traitlets.Bool(False).tag(sync=True)
@@ -95,6 +100,9 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
         super().__init__(**kwargs)
         self.rows = rows
         self.state = TranscriptState()
+        title = getattr(source, "title", None)  # an ACP session's, set before this widget subscribed
+        if isinstance(title, str):
+            self.state.title = self.title = title
         self.flushes = 0
         """How many state updates were sent to the browser (for tests and the benchmark)."""
         self._thread = source.thread_id
@@ -174,6 +182,7 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
                 self.earlier = self.state.earlier(len(self.entries))
                 self.status = self.state.status
                 self.error = self.state.error
+                self.title = self.state.title
 
     def show_saved(self, turns: Sequence[SavedTurn], *, earlier_turns: int = 0, head: str | None = None) -> None:
         """Show a saved conversation above the live turns (a resumed or forked thread's history;

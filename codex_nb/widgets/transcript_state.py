@@ -28,6 +28,11 @@ entry of those turns is marked ``rewound`` (shown, struck through); the shown tu
 of them, ends ``rewound``. Codex's compaction (a turn holding one ``contextCompaction`` item) is a
 ``note`` entry too.
 
+An ACP agent's notices (``acp_notice``), context compactions (``acp_compaction``, one entry per
+compaction, updated in place) and subagents (``acp_subagent``, one entry per subagent: its name,
+state and what it did) are entries too; its session title (``acp_session_title``) is the
+transcript's ``title``, shown in the header line.
+
 A resumed or forked thread starts with its saved conversation (``load_saved``): those turns'
 entries stay above the live turn's, which a new turn does not clear.
 """
@@ -62,6 +67,7 @@ TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution
 @dataclass
 class _Entry:
     # user (the person's words) | assistant | reasoning | tool | notice | note | error | hook | saved | diff | review
+    # | agent_notice | compaction | subagent
     kind: str
     id: str
     value: str = ""
@@ -116,6 +122,8 @@ class TranscriptState:
         self.status = "idle"
         self.error = ""
         self.turn_id: str | None = None
+        self.title = ""
+        """The session's title as its source last set it (an ACP agent's ``session_info_update``)."""
         self.saved: list[_Entry] = []
         """The saved conversation's entries (``load_saved``), shown before the live turn's."""
         self.saved_dropped = 0
@@ -304,6 +312,55 @@ class TranscriptState:
             self._early.append(entry)
         return True
 
+    # -- an ACP agent's notices, compactions, subagents and title --------------------------------
+    def _keep_early(self, entry: _Entry) -> None:
+        """An entry outside a turn opens the next one (as the person's words do), not lost when it starts."""
+        if self.status != "running" and entry not in self._early:
+            self._early.append(entry)
+
+    def _notice(self, event: Event) -> bool:
+        msg: Any = event.msg
+        entry = self._add("agent_notice", _clip(msg.description or ""), status="done")
+        entry.title = f"{msg.title} ({msg.severity})"
+        self._keep_early(entry)
+        return True
+
+    def _compaction(self, event: Event) -> bool:
+        msg: Any = event.msg
+        key = f"compaction-{msg.compaction_id}"
+        entry = self._tools.get(key)
+        if entry is None:
+            entry = self._tools[key] = self._add("compaction", "", entry_id=key)
+        entry.status = {"in_progress": "running"}.get(msg.status, msg.status)
+        entry.title = "Context compaction"
+        entry.detail = _clip(msg.error or "")
+        entry.set(_clip(msg.summary))
+        self._keep_early(entry)
+        return True
+
+    def _subagent(self, event: Event) -> bool:
+        msg: Any = event.msg
+        key = f"subagent-{msg.session_id}"
+        entry = self._tools.get(key)
+        if entry is None:
+            entry = self._tools[key] = self._add("subagent", "", entry_id=key)
+        entry.title = msg.name
+        entry.status = msg.state
+        did = [f"{msg.tool_calls} tool call(s)", f"{msg.messages} message(s)"]
+        if msg.last_tool:
+            did.append(f"last tool: {msg.last_tool}")
+        entry.detail = _clip("; ".join(did))
+        entry.set(_clip(msg.last_message or msg.description or ""))
+        self._keep_early(entry)
+        return True
+
+    def _title(self, event: Event) -> bool:
+        title = getattr(event.msg, "title", None) or ""
+        if title == self.title:
+            return False
+        self.title = title
+        return True
+
     # -- hooks -------------------------------------------------------------------------
     def _hook(self, event: Event, *, done: bool) -> bool:
         run: Any = getattr(event.msg, "run", None)
@@ -324,7 +381,7 @@ class TranscriptState:
     def _item(self, event: Event, *, done: bool) -> bool:
         item = getattr(event.msg, "item", None)
         if isinstance(item, dict) and item.get("type") == "contextCompaction":
-            return self._compaction(str(item.get("id", "")), done=done)
+            return self._codex_compaction(str(item.get("id", "")), done=done)
         if not isinstance(item, dict) or item.get("type") not in TOOL_ITEM_TYPES:
             return False
         call_id = str(item.get("id", ""))
@@ -338,7 +395,7 @@ class TranscriptState:
             entry.set(_clip(_tool_output(item)))
         return True
 
-    def _compaction(self, item_id: str, *, done: bool) -> bool:
+    def _codex_compaction(self, item_id: str, *, done: bool) -> bool:
         """Codex compacting the thread's context (its own turn with one ``contextCompaction`` item)."""
         entry = self._tools.get(item_id)
         if entry is None:
@@ -381,7 +438,7 @@ class TranscriptState:
 
     def text(self) -> str:
         """Plain text of the transcript (the widget's ``text/plain``)."""
-        lines = [f"Transcript: {self.status}"]
+        lines = [f"Transcript: {self.status}" + (f" · {self.title}" if self.title else "")]
         if self.saved_dropped:
             lines.append(f"({self.saved_dropped} earlier saved entries dropped: a transcript keeps {self.max_entries})")
         lines += [_marked(entry, saved=True) for entry in self.saved]
@@ -418,6 +475,13 @@ def _entry_line(entry: _Entry, *, saved: bool) -> str:
         return _you(body)
     if kind == "assistant":
         return f"assistant: {body}"
+    if kind == "agent_notice":
+        return f"notice {entry.title}" + (f": {_one_line(body)}" if body else "")
+    if kind in ("compaction", "subagent"):
+        status = f" [{entry.status}]" if entry.status else ""
+        name = "context compaction" if kind == "compaction" else f"subagent {entry.title}"
+        parts = [p for p in (entry.detail, _one_line(body)) if p]
+        return f"{name}{status}" + (f": {' · '.join(parts)}" if parts else "")
     if kind == "hook":
         return f"hook {entry.title} [{entry.status}] {entry.detail}".rstrip() + (f": {_one_line(body)}" if body else "")
     if kind == "reasoning":
@@ -507,6 +571,10 @@ _HANDLERS: dict[str, Any] = {
     "auto_approval_review": TranscriptState._review,
     "thread_rewound": TranscriptState._rewound,
     "goal_updated": TranscriptState._goal,
+    "acp_notice": TranscriptState._notice,
+    "acp_compaction": TranscriptState._compaction,
+    "acp_subagent": TranscriptState._subagent,
+    "acp_session_title": TranscriptState._title,
     "hook_started": lambda s, e: s._hook(e, done=False),
     "hook_completed": lambda s, e: s._hook(e, done=True),
 }

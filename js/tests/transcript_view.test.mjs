@@ -80,3 +80,26 @@ test("a note entry (a rewind, a compaction) is labelled Note, a retry Retry", ()
   assert.equal(row("note").label, "Note");
   assert.equal(row("notice").label, "Retry");
 });
+
+test("an ACP agent's notice, compaction and subagent are labelled rows; its session title is in the header", () => {
+  const view = transcriptView({
+    status: "completed",
+    error: "",
+    title: "Fix the parser",
+    entries: [
+      { kind: "agent_notice", id: "n1", text: "x", status: "done", title: "Configuration warning (warning)", detail: "" },
+      { kind: "compaction", id: "compaction-c1", text: "Kept: the plan", status: "running", title: "Context compaction", detail: "" },
+      { kind: "subagent", id: "subagent-s1", text: "Found the bug", status: "idle", title: "Explorer",
+        detail: "1 tool call(s); 1 message(s)" },
+      { kind: "subagent", id: "subagent-s2", text: "", status: "", title: "subagent s2", detail: "" },
+    ],
+  });
+  assert.equal(view.header, "Transcript: completed · Fix the parser");
+  assert.deepEqual(view.rows.map((r) => [r.key, r.label, r.live]), [
+    ["n1", "Notice · Configuration warning (warning)", false],
+    ["compaction-c1", "Context compaction · running", true],
+    ["subagent-s1", "Subagent Explorer · idle", false],
+    ["subagent-s2", "Subagent subagent s2", false],
+  ]);
+  assert.equal(transcriptView({ entries: [], status: "idle", error: "", title: "" }).header, "Transcript: no turn yet");
+});

@@ -235,6 +235,24 @@ MATRIX: dict[str, dict[str, Cell]] = {
             }
         ),
     },
+    "Notices and compaction": {
+        RUNTIME: NO_TEST,
+        CODEX: NO_TEST,
+        **acp(
+            suite("test_compaction_title_and_close_reach_the_transcript_and_the_agent"),
+            field="compaction",
+        ),
+    },
+    "Session title and close": {
+        RUNTIME: NO_TEST,
+        CODEX: NO_TEST,
+        **acp(suite("test_compaction_title_and_close_reach_the_transcript_and_the_agent"), field="close"),
+    },
+    "Subagents": {
+        RUNTIME: NO_TEST,
+        CODEX: NO_TEST,
+        **acp(),
+    },
     "Cassette record and replay": {
         RUNTIME: (
             f"{U}/responses/test_responses_cassette.py::test_a_recorded_turn_replays_identically_with_the_server_stopped_and_no_key",

@@ -31,6 +31,7 @@ CHECKS = {
     "test_options_are_read_and_plan_mode_set_from_python": "session.options, Plan mode and effort set with set_option",
     "test_a_question_reaches_the_person_and_their_answer_the_model": "a question (form elicitation) answered, the model reads it",
     "test_a_write_outside_the_session_folder_is_shown_as_outside_before_the_person_answers": "a write outside the session folder",
+    "test_compaction_title_and_close_reach_the_transcript_and_the_agent": "/compact, the session title, session/close",
 }
 
 OFFERED_ONLY = {"test_a_question_reaches_the_person_and_their_answer_the_model"}
@@ -66,6 +67,19 @@ def outcomes(junit: Path) -> dict[tuple[str, str], str]:
         name, _, agent = case.get("name", "").partition("[")
         out[(name, agent.rstrip("]"))] = state
     return out
+
+
+def _notices(check: dict | None) -> str:
+    """What the compaction check saw: the compaction records, the session's title, session/close sent."""
+    if not check:
+        return "-"
+    compactions = ", ".join(
+        f"{status}" + (f" ({text!r})" if text else "") for _kind, status, text in check["compaction"]
+    )
+    return (
+        f"compaction: {compactions or 'none'}; title: {check['title']!r}; "
+        f"session/close: {'offered and sent' if check['close'] else 'not offered'}"
+    )
 
 
 def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
@@ -121,6 +135,7 @@ def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
                 ),
             ),
             ("A write outside the session folder", _outside(checks.get("outside_write"))),
+            ("Compaction, title, session/close", _notices(checks.get("notices"))),
             ("Past sessions", ", ".join(f"{k}: {v}" for k, v in sessions.items() if k not in META) or "-"),
         ]
         lines = [f"### {agent}", "", "| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]

@@ -27,6 +27,7 @@ import codex_nb as cx
 from codex_nb.acp import AcpError, quirks
 from codex_nb.testing.acp_agents import ACP_AGENTS, acp_agent
 from codex_nb.widgets.testing import recording_comms
+from codex_nb.widgets.transcript_state import TranscriptState
 
 from dialects import DIALECTS, TOOL_RESULTS
 from helpers.paths import ROOT
@@ -63,6 +64,12 @@ EXPECTED: dict[str, dict[str, Any]] = {
         # with a form elicitation (answered {"answers": {}} by itself when the client offers none)
         "question": {"plan_mode": True, "id": "q1", "model_reads": '{"answers":{"q1":{"answers":["Wide"]}}}'},
         "outside_write": {"asked": True, "status": "interrupted"},  # Codex ends the turn on a declined patch
+        # codex-acp 2.6 sends compaction_update (in_progress, then completed, no summary) for its /compact
+        # command to a client offering clientCapabilities.session.compaction, titles a session by its
+        # first prompt (session_info_update) and offers session/close
+        "compaction": {"summary": False},
+        "title": "Say hello",
+        "close": True,
     },
     "claude-agent-acp": {
         "plan_updates": 2,
@@ -94,6 +101,11 @@ EXPECTED: dict[str, dict[str, Any]] = {
             "model_reads": '"Which scope should the change have?"="Wide"',
         },
         "outside_write": {"asked": True, "status": "completed"},  # the model is told and goes on
+        # claude-agent-acp 0.101: Claude Code's /compact is a compaction_update with the model's summary,
+        # the session is titled by its first prompt, and session/close is offered
+        "compaction": {"summary": True},
+        "title": "Say hello",
+        "close": True,
     },
     "gemini-cli": {
         # Gemini CLI 0.61 sends no ACP plan: its write_todos is a tool call ("Set 2 todo(s)", kind
@@ -126,6 +138,10 @@ EXPECTED: dict[str, dict[str, Any]] = {
         # Gemini CLI 0.61's ACP bridge reads only the client's fs capabilities: it asks no questions
         "question": None,
         "outside_write": {"asked": False, "status": "completed"},  # "Path not in workspace": refused by itself
+        # Gemini CLI 0.61 sends no notice, compaction, title nor subagent update, and offers no session/close
+        "compaction": None,
+        "title": None,
+        "close": False,
     },
     "qwen-code": {
         # Qwen Code 0.24 keeps its plan in todo_write (on in the suite's settings) and sends each
@@ -153,6 +169,11 @@ EXPECTED: dict[str, dict[str, Any]] = {
         # it sends no form elicitation, so it asks no questions through the client
         "question": None,
         "outside_write": {"asked": True, "status": "completed"},
+        # Qwen Code 0.24 sends a session_info_update title only for a title the person set, no notice,
+        # compaction or subagent update, and offers no session/close (sessionCapabilities list, resume)
+        "compaction": None,
+        "title": None,
+        "close": False,
     },
 }
 
@@ -556,6 +577,55 @@ async def test_codex_acp_auto_review_is_shown_as_an_automatic_review_not_the_per
     assert reviews and all(r.title.startswith("Automatic review (Codex Guardian)") for r in reviews)
     assert reviews[-1].status == "failed" and not (work / "f.txt").exists()
     assert not [e for e in seen if e.msg.type == "request_user_input"]  # the person was not asked
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+async def test_compaction_title_and_close_reach_the_transcript_and_the_agent(agent: str, tmp_path: Path) -> None:
+    """Two prompts, the second the agent's ``/compact`` command where it has one: the compaction is a
+    transcript entry and a timeline record (``EXPECTED[agent]["compaction"]``), the session's title is in the
+    transcript's header (``"title"``), and closing the agent sends ``session/close`` where offered
+    (``"close"``, read from the cassette: the wire as it was)."""
+    expected = EXPECTED[agent]
+    say = DIALECTS[agent]["text"]
+    compacts = expected["compaction"] is not None
+    # every answer after the first is the summary: whichever request is the compaction's, it gets one
+    script = [say("Hello there."), *[say("The person said hello.")] * (2 if agent == "claude-agent-acp" else 1)]
+    cassette = tmp_path / f"{agent}.compact.cassette.jsonl"
+    server, acp = start(agent, script if compacts else script[:1], tmp_path, cassette=cassette)
+    work = tmp_path / "work"
+    work.mkdir()
+    try:
+        async with acp:
+            session = await acp.new_session(work)
+            transcript = TranscriptState()
+            session.subscribe(transcript.apply)
+            timeline = cx.PlanTimeline(session)
+            first = await asyncio.wait_for(session.prompt("Say hello"), TIMEOUT)
+            second = await asyncio.wait_for(session.prompt("/compact"), TIMEOUT) if compacts else first
+        server.check()
+    finally:
+        server.close()
+    records = [(r.kind, r.status, r.text) for r in timeline.notices]
+    closed = "session/close" in {m.get("method") for m in sent_messages(cassette)}
+    report(agent, "notices", {"compaction": records, "title": session.title, "close": closed})
+    assert first.status == second.status == "completed"
+    assert session.title == expected["title"]
+    assert transcript.text().splitlines()[0] == "Transcript: completed" + (
+        f" · {session.title}" if session.title else ""
+    )
+    assert closed == expected["close"]
+    if not compacts:
+        assert records == []
+        return
+    summary = "The person said hello." if expected["compaction"]["summary"] else ""
+    assert records == [("compaction", "completed", summary)]
+    assert f"context compaction [completed]{': ' + summary if summary else ''}" in transcript.text().splitlines()
+
+
+def sent_messages(cassette: Path) -> list[dict[str, Any]]:
+    """What the client sent the agent, as the cassette recorded the wire."""
+    lines = [json.loads(line) for line in cassette.read_text(encoding="utf-8").splitlines()]
+    return [line["send"] for line in lines if isinstance(line.get("send"), dict)]
 
 
 def agent_requests(cassette: Path) -> set[str]:

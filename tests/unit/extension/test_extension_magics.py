@@ -680,3 +680,20 @@ async def test_the_plan_panel_in_terminal_ipython_says_what_happens_instead(
     out, _ = run(shell, "%codex --panel --model script --out turn Hello.", capsys)
     assert out.splitlines()[0] == NO_WIDGETS and state.panel is None
     assert (await shell.user_ns["turn"]).status == "completed"
+
+
+def test_panel_header_names_the_session_by_its_title_as_the_agent_sets_it() -> None:
+    from codex_nb.acp import AcpSessionTitle
+
+    session = cx.Session()
+    panel = PlanPanel(session, label="acp")
+    assert panel.header.label == "acp"
+    session.bus.emit(AcpSessionTitle(title="Fix the parser"), id="t")
+    assert panel.header.label == "acp · Fix the parser"
+    session.bus.emit(AcpSessionTitle(title=None), id="t")
+    assert panel.header.label == "acp"
+    other = cx.Session()
+    panel.follow(other, label="default")
+    session.bus.emit(AcpSessionTitle(title="Not followed"), id="t")
+    assert panel.header.label == "default"
+    panel.close()

@@ -100,6 +100,8 @@ async def test_codex_acp_sessions_listed_loaded_prompted_and_forked_from_the_tab
             ]
             assert "✔ Read the code" in checklist.text() and "Write f.txt" in checklist.text()
             saved = transcript.text()
+            # codex-acp 2.6 titles a loaded session by its first prompt: the header says it, no turn of its own
+            assert loaded.title == "make a plan" and saved.startswith("Transcript: idle · make a plan\n")
             assert "-- Saved conversation: 1 turn(s) --" in saved
             assert "you: make a plan" in saved and "assistant: first answer" in saved
 

@@ -357,3 +357,37 @@ def test_the_turns_diff_is_one_entry_after_the_turn_replaced_by_each_newer_one()
     bus.emit(TurnStarted(turn_id="t2"), id="t2", turn_id="t2")  # the next turn starts with no diff
     assert "diff" not in [e["kind"] for e in view.entries] and "changes:" not in view.text()
     assert "What changed" not in view.html()
+
+
+def test_an_acp_agents_notices_compaction_subagent_and_title_read_the_same_live_and_saved() -> None:
+    from codex_nb.acp import AcpCompaction, AcpNotice, AcpSessionTitle, AcpSubagent
+
+    bus = EventBus("s1")
+    bus.title = "Old title"  # type: ignore[attr-defined]  # what an AcpSession carries before the widget
+    view = transcript(bus)
+    assert view.title == "Old title"
+    bus.emit(AcpNotice(severity="warning", title="Configuration warning", description="line 1\nline 2"), id="n")
+    bus.emit(TurnStarted(turn_id="t1"), id="t1", turn_id="t1")  # a notice before the turn stays, as the person's words
+    bus.emit(AcpSessionTitle(title="Fix <the> parser"), id="t1", turn_id="t1")
+    bus.emit(AcpCompaction(compaction_id="c1", status="in_progress"), id="t1", turn_id="t1")
+    bus.emit(AcpCompaction(compaction_id="c1", status="completed", summary="Kept"), id="t1", turn_id="t1")
+    bus.emit(AcpSubagent(session_id="k", name="Explorer", state="running", tool_calls=2), id="t1", turn_id="t1")
+    bus.emit(TurnComplete(turn_id="t1"), id="t1", turn_id="t1")
+    view.flush()
+    assert view.title == "Fix <the> parser"
+    assert [(e["kind"], e["title"], e["status"]) for e in view.entries] == [
+        ("agent_notice", "Configuration warning (warning)", "done"),
+        ("compaction", "Context compaction", "completed"),
+        ("subagent", "Explorer", "running"),
+    ]
+    text = view.text()
+    assert text.splitlines() == [
+        "Transcript: completed · Fix <the> parser",
+        "notice Configuration warning (warning): line 1 ⏎ line 2",
+        "context compaction [completed]: Kept",
+        "subagent Explorer [running]: 2 tool call(s); 0 message(s)",
+    ]
+    bundle, _ = view._repr_mimebundle_()
+    assert bundle["text/plain"] == text  # the saved notebook says what the view says
+    assert "Transcript: completed · Fix &lt;the&gt; parser" in bundle["text/html"]
+    view.close()
