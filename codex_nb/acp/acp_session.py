@@ -28,7 +28,7 @@ from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
 from .._start_gate import StartGate
 from .._interrupt import await_interruptibly
-from ..errors import TurnError
+from ..errors import AnswerError, TurnError
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..events.turn_log import TurnEventLog
@@ -204,9 +204,7 @@ class AcpSession(BusEventSource):
         """The agent's Markdown plans by id (``plan_update`` of type markdown; ``plan_removed`` drops one)."""
         self._review: tuple[PlanReview, ReviewRequest, dict[str, str]] | None = None
         """The plan review waiting for a decision, its options and the question's label -> option id."""
-        self._review_observers: Observers[None] = Observers(
-            self._review_fault, what="a callable taking no arguments"
-        )
+        self._review_observers: Observers[None] = Observers(self._review_fault, what="a callable taking no arguments")
         self._todos_shown: dict[str, Any] = {}
         """The ``write_todos`` arguments last shown as the plan, by call id (a call is shown once)."""
         self._todos_unsent = False
@@ -338,8 +336,6 @@ class AcpSession(BusEventSource):
         waiting, request, labels = review
         option = request.approve if decision == "approve" else request.keep_planning
         label = next(label for label, option_id in labels.items() if option_id == option)
-        from ..frontend.requests import AnswerError
-
         try:
             self.frontend_requests.answer(waiting.id, {QUESTION_ID: label}, by="plan_answers")
         except AnswerError as err:
@@ -804,7 +800,9 @@ class AcpSession(BusEventSource):
         if self.markdown_plans.shown(review.item_id, review.text):
             self._propose(review.item_id, review.text)
         self._review = (
-            PlanReview(id=request_id, turn_id=self._turn_id, item_id=review.item_id, text=review.text, options=tuple(labels)),
+            PlanReview(
+                id=request_id, turn_id=self._turn_id, item_id=review.item_id, text=review.text, options=tuple(labels)
+            ),
             review,
             labels,
         )

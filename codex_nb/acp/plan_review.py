@@ -67,9 +67,7 @@ def plan_review_of(tool_call: Any, options: list[Any]) -> ReviewRequest | None:
     call_id = str(getattr(tool_call, "tool_call_id", "") or "")
     # codex-acp names the review after Codex's plan item: plan-review:<item id>
     item_id = call_id.split(":", 1)[1] if call_id.startswith("plan-review:") else None
-    return ReviewRequest(
-        text=_cut(plan), item_id=item_id, approve=approve.option_id, keep_planning=reject[0].option_id
-    )
+    return ReviewRequest(text=_cut(plan), item_id=item_id, approve=approve.option_id, keep_planning=reject[0].option_id)
 
 
 class MarkdownPlans:
