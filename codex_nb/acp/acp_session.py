@@ -1010,7 +1010,7 @@ class AcpSession(BusEventSource):
         key = f"{turn_id}#permission-{next(self._request_keys)}"
         request = broker.open(RequestKind.USER_INPUT, turn_id=key, call_id=call_id, msg=msg)
         self._open_requests[request.id] = turn_id
-        review = plan_review_of(tool_call, options)
+        review = plan_review_of(tool_call, options, self.tool_calls.get(call_id))
         try:
             if review is not None:
                 self._open_review(request.id, review, labels)

@@ -50,13 +50,21 @@ def _cut(text: str) -> str:
     return text[:MAX_PLAN_TEXT] + f"\n... [{len(text) - MAX_PLAN_TEXT} more characters]"
 
 
-def plan_review_of(tool_call: Any, options: list[Any]) -> ReviewRequest | None:
+def _plan(raw: Any) -> Any:
+    return raw.get("plan") if isinstance(raw, dict) else None
+
+
+def plan_review_of(tool_call: Any, options: list[Any], known: Any = None) -> ReviewRequest | None:
     """The plan review ``tool_call`` asks for, or None when it is another permission request: a
-    ``switch_mode`` call whose ``rawInput.plan`` is text, with an option to allow and one to reject."""
-    if str(getattr(getattr(tool_call, "kind", None), "value", getattr(tool_call, "kind", None))) != REVIEW_KIND:
+    ``switch_mode`` call whose ``rawInput.plan`` is text, with an option to allow and one to reject.
+    ``known`` is what the agent sent of the call before asking (``ToolCallState``): Claude's adapter
+    asks with an empty ``rawInput`` after a ``tool_call_update`` that carried the plan."""
+    kinds = {getattr(tool_call, "kind", None), getattr(known, "kind", None)}
+    if REVIEW_KIND not in {str(getattr(k, "value", k)) for k in kinds if k is not None}:
         return None
-    raw = getattr(tool_call, "raw_input", None)
-    plan = raw.get("plan") if isinstance(raw, dict) else None
+    plan = _plan(getattr(tool_call, "raw_input", None))
+    if not isinstance(plan, str) or not plan.strip():
+        plan = _plan(getattr(known, "raw_input", None))
     if not isinstance(plan, str) or not plan.strip():
         return None
     allow = [o for o in options if _kind(o).startswith("allow_")]
@@ -96,8 +104,10 @@ class MarkdownPlans:
         return self.plans.pop(plan_id, None) is not None
 
     def unshown(self) -> list[tuple[str, str]]:
-        """The plans whose latest text was not shown as a proposal yet, marked shown now."""
-        out = [(pid, text) for pid, text in self.plans.items() if self._shown.get(pid) != text and text.strip()]
+        """The plans whose latest text was not shown as a proposal yet (under any id: Claude's adapter
+        sends the plan it just asked about again as ``plan-mode``), marked shown now."""
+        seen = set(self._shown.values())
+        out = [(pid, text) for pid, text in self.plans.items() if text not in seen and text.strip()]
         for pid, text in out:
             self._shown[pid] = text
         return out

@@ -41,6 +41,17 @@ def codex_question(question: str, header: str, labels: list[str]) -> list[Any]:
     return [cx.function_call("request_user_input", {"questions": questions})]
 
 
+def codex_proposal(plan: str) -> list[Any]:
+    """Plan mode's proposed plan: the ``<proposed_plan>`` block of the model's message (Codex makes it
+    a plan item; codex-acp then asks the client whether to implement it)."""
+    return [cx.assistant_message(f"<proposed_plan>\n{plan}\n</proposed_plan>")]
+
+
+def claude_proposal(plan: str) -> list[Any]:
+    """Claude Code leaves Plan mode with its ExitPlanMode tool, the plan in its input."""
+    return [Claude.tool_use("ExitPlanMode", {"plan": plan})]
+
+
 def claude_question(question: str, header: str, labels: list[str]) -> list[Any]:
     """Claude Code's AskUserQuestion (offered only to a client that says it shows form elicitations)."""
     options = [{"label": label, "description": f"choose {label}"} for label in labels]
@@ -125,6 +136,7 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "write": codex_write,
         "text": lambda t: [cx.assistant_message(t)],
         "question": codex_question,
+        "proposal": codex_proposal,
     },
     "claude-agent-acp": {
         "plan": claude_plan,
@@ -135,6 +147,7 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "write": claude_write,
         "text": lambda t: [Claude.text(t)],
         "question": claude_question,
+        "proposal": claude_proposal,
     },
     "gemini-cli": {
         "plan": gemini_plan,
