@@ -782,6 +782,9 @@ class AcpSession(BusEventSource):
         kind = getattr(plan, "type", None)
         if kind == "markdown":
             self.markdown_plans.update(plan.plan_id, plan.content)
+            if self._turn_id is None:  # a loaded session's history: shown now, not as the next turn's
+                for plan_id, text in self.markdown_plans.unshown():
+                    self._propose(plan_id, text)
         elif kind == "items":
             self.emit(self._plans.event(list(plan.entries)))
         else:

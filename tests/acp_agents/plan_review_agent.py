@@ -6,7 +6,8 @@ remove it (``plan_removed``), then ask ``session/request_permission`` for a ``sw
 ``plan-review:<id>`` with ``rawInput.plan`` and codex-acp's two options (``implement_plan``
 allow_once, ``revise_plan`` reject_once). It says the response as its message (``answer: <json>``),
 then ``implementing`` if the plan was approved, and ends the prompt (``cancelled`` once the client
-sent ``session/cancel``). Any other prompt is said back (``heard: <text>``). ``initialize``
+sent ``session/cancel``). Any other prompt is said back (``heard: <text>``). ``session/load``
+replays one Markdown plan of the history (``old-item``), as codex-acp replays a plan item. ``initialize``
 answers with the client capabilities it was offered under ``_meta.offered``.
 """
 
@@ -79,10 +80,14 @@ def main() -> None:
             answered(message)
         elif method == "initialize":
             offered = params.get("clientCapabilities")
-            result = {"protocolVersion": 1, "agentCapabilities": {}, "authMethods": [], "_meta": {"offered": offered}}
+            caps = {"loadSession": True}
+            result = {"protocolVersion": 1, "agentCapabilities": caps, "authMethods": [], "_meta": {"offered": offered}}
             send({"id": rid, "result": result})
         elif method == "session/new":
             send({"id": rid, "result": {"sessionId": f"plan-{next(sessions)}"}})
+        elif method == "session/load":  # the history holds a proposed plan, sent as codex-acp does
+            update(params["sessionId"], markdown("old-item", "# An old plan"))
+            send({"id": rid, "result": {}})
         elif method == "session/prompt":
             text = "".join(b.get("text", "") for b in params.get("prompt", []))
             threading.Thread(target=prompt, args=(rid, params["sessionId"], text), daemon=True).start()

@@ -57,9 +57,7 @@ def test_a_codex_acp_proposed_plan_approved_in_the_widget_is_implemented(
     expect(proposal).to_contain_text("Write greeting.txt", timeout=90_000)
     proposal.get_by_role("button", name="Approve").click()
     expect(widget.locator(".cx-pa-decision")).to_have_text("Proposed plan approved")
-    expect(page.locator(".widget-label", has_text="implementing:")).to_have_text(
-        "implementing: True", timeout=60_000
-    )
+    expect(page.locator(".widget-label", has_text="implementing:")).to_have_text("implementing: True", timeout=60_000)
     expect(proposal).to_have_count(0)
     notebook.screenshot(f"acp_plan_review_{ui}.png")
     assert not [line for line in notebook.console if "codex_nb" in line], notebook.console

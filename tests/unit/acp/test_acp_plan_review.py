@@ -151,3 +151,16 @@ async def test_with_nobody_following_the_answer_policy_decides_as_for_any_permis
         with pytest.raises(cx.acp.AcpError, match="no plan review waiting"):
             session.answer_plan_review("approve")
     assert told(result)["outcome"]["optionId"] == "implement_plan"
+
+
+async def test_a_loaded_sessions_markdown_plan_is_its_history_not_the_next_turns_proposal() -> None:
+    replayed: list[Any] = []
+    async with agent() as acp:
+        session = await acp.load_session("plan-9", on_replay=replayed.append)
+        answers = PlanAnswers(session)
+        result = await asyncio.wait_for(session.prompt("hello"), TIMEOUT)
+    plans = [e.msg.item for e in replayed if e.msg.type == "item_completed"]
+    assert plans == [{"type": "plan", "id": "old-item", "text": "# An old plan"}]
+    assert result.last_agent_message == "heard: hello"
+    assert [p.turn_id for p in answers.timeline.proposals if p.turn_id == result.turn_id] == []
+    assert answers.proposal is None
