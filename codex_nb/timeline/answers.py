@@ -17,6 +17,11 @@ How is read from the source's ``capabilities`` (``cx.Capabilities.mid_turn``) an
   (``notices`` says so before it is sent);
 * with no turn running, the answer starts the next turn.
 
+A proposed plan of Plan mode is decided in a new turn where the turn ended with it (codex_nb's
+runtime, the real Codex); where the agent waits on it instead (``capabilities.plan_review``: an ACP
+agent's plan-review permission), the decision answers the agent's request (``answer_plan_review``)
+and a revision note follows as the next prompt.
+
 The agent's snapshot stays the agent's: nothing here edits it. Each answer is a record
 (``answer_records``) that moves on as the agent answers: a comment is ``answered`` by the agent's
 next plan snapshot or the end of the turn that read it, or says its step was ``step_removed`` /
