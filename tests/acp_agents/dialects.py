@@ -52,6 +52,11 @@ def claude_proposal(plan: str) -> list[Any]:
     return [Claude.tool_use("ExitPlanMode", {"plan": plan})]
 
 
+def qwen_proposal(plan: str) -> list[Any]:
+    """Qwen Code leaves Plan mode with its exit_plan_mode tool, the plan in its arguments."""
+    return [cx.function_call("exit_plan_mode", {"plan": plan})]
+
+
 def claude_question(question: str, header: str, labels: list[str]) -> list[Any]:
     """Claude Code's AskUserQuestion (offered only to a client that says it shows form elicitations)."""
     options = [{"label": label, "description": f"choose {label}"} for label in labels]
@@ -164,6 +169,7 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "read": qwen_read,
         "write": qwen_write,
         "text": lambda t: [cx.assistant_message(t)],
+        "proposal": qwen_proposal,
     },
 }
 """Per agent, the model's way to: make a plan, run a command (``terminal_command``: when the client

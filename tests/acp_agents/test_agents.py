@@ -138,7 +138,8 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "plan_marker": None,
         # Gemini CLI 0.61's ACP bridge reads only the client's fs capabilities: it asks no questions
         "question": None,
-        # Gemini CLI 0.61 sends no proposed plan for a decision over ACP
+        # Gemini CLI 0.61 sends no proposed plan for a decision over ACP (its Plan mode has no exit tool
+        # that asks the client)
         "plan_review": None,
     },
     "qwen-code": {
@@ -166,8 +167,15 @@ EXPECTED: dict[str, dict[str, Any]] = {
         # Qwen Code 0.24's ACP bridge reads only the client's fs capabilities (and a _meta flag):
         # it sends no form elicitation, so it asks no questions through the client
         "question": None,
-        # Qwen Code 0.24's exit_plan_mode is not offered to the suite's model here: not tried
-        "plan_review": None,
+        # Qwen Code 0.24 asks for its exit_plan_mode tool (a switch_mode call, rawInput.plan): "Yes,
+        # restore previous mode (default)" (allow_once), "Yes, and auto-accept edits", "Yes, and
+        # manually approve edits", "No, keep planning (esc)"
+        "plan_review": {
+            "approve": "Yes, restore previous mode (default)",
+            "keep_planning": "No, keep planning (esc)",
+            "implements": "User approved. You can now start coding.",
+            "kept": "completed",
+        },
     },
 }
 
