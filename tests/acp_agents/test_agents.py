@@ -138,8 +138,9 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "plan_marker": None,
         # Gemini CLI 0.61's ACP bridge reads only the client's fs capabilities: it asks no questions
         "question": None,
-        # Gemini CLI 0.61 sends no proposed plan for a decision over ACP (its Plan mode has no exit tool
-        # that asks the client)
+        # Gemini CLI 0.61's exit_plan_mode names a plan file in its own plans directory (plan_path), not
+        # the plan's text: it is not taken for a plan review here (it stays a permission question);
+        # not checked by this suite
         "plan_review": None,
     },
     "qwen-code": {
