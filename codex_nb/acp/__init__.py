@@ -18,6 +18,8 @@ Modules:
 * ``listing``: ``SessionListing``, what ``list_sessions()`` read and why it stopped.
 * ``mapping``: pure ACP update to codex_nb event translations.
 * ``permissions``: ``session/request_permission`` as a prompt.
+* ``plan_review``: an agent's plan-review permission (a ``switch_mode`` call with ``rawInput.plan``)
+  and its Markdown plans by id, as the proposed plan ``PlanAnswers`` answers.
 * ``permission_details``: the paths (marked outside the session folder), command and diff a
   permission request is about.
 * ``options``: ``AgentOption``, the agent's config options and modes as one bounded list.

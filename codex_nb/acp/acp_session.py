@@ -28,7 +28,7 @@ from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
 from .._start_gate import StartGate
 from .._interrupt import await_interruptibly
-from ..errors import TurnError
+from ..errors import AnswerError, TurnError
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
 from ..events.turn_log import TurnEventLog
@@ -36,7 +36,7 @@ from ..events.observers import Observers, observer_name
 from ..frontend.answer_policy import ask_and_wait, route
 from ..frontend.elicitation import ContentError
 from ..frontend.requests import FrontendRequests, Outcome, RequestKind
-from ..protocol.capabilities import Capabilities, SessionVerb, Sent
+from ..protocol.capabilities import Capabilities, PlanDecision, PlanReview, SessionVerb, Sent
 from ..protocol.events import (
     AgentMessage,
     ErrorEvent,
@@ -82,7 +82,8 @@ from .mapping import (
     todo_plan,
     turn_status,
 )
-from .permissions import choice_from, how_to_answer, question_event
+from .permissions import QUESTION_ID, choice_from, how_to_answer, question_event
+from .plan_review import MarkdownPlans, ReviewRequest, plan_review_of
 from .terminals import Terminals
 
 
@@ -216,6 +217,11 @@ class AcpSession(BusEventSource):
         self._late_reported = False
         self._plan_notes: list[str] = []
         self._plans = PlanMapping()
+        self.markdown_plans = MarkdownPlans()
+        """The agent's Markdown plans by id (``plan_update`` of type markdown; ``plan_removed`` drops one)."""
+        self._review: tuple[PlanReview, ReviewRequest, dict[str, str]] | None = None
+        """The plan review waiting for a decision, its options and the question's label -> option id."""
+        self._review_observers: Observers[None] = Observers(self._review_fault, what="a callable taking no arguments")
         self._todos_shown: dict[str, Any] = {}
         """The ``write_todos`` arguments last shown as the plan, by call id (a call is shown once)."""
         self._todos_unsent = False
@@ -323,7 +329,49 @@ class AcpSession(BusEventSource):
             tool_lifecycle=True,
             plan_notification="session/update (plan)",
             no_plan_line="the ACP agent sent no plan update",
+            plan_review=True,
         )
+
+    # -- plan review (cx.Capabilities.plan_review) -------------------------------------------
+    @property
+    def plan_review(self) -> PlanReview | None:
+        """The proposed plan the agent waits on for a decision (its plan-review permission request),
+        or None."""
+        review = self._review
+        return review[0] if review is not None else None
+
+    def on_plan_review(self, fn: Callable[[], object]) -> Callable[[], None]:
+        """Call ``fn()`` when a plan review opens or closes; returns a remover. While a follower is
+        registered (``PlanAnswers`` is one), a plan review waits for the person's decision instead
+        of going to the answer policy (the prompts widget may answer it too)."""
+        if not callable(fn):
+            raise TypeError(f"on_plan_review expects a callable taking no arguments, got {type(fn).__name__}")
+        return self._review_observers.add(lambda _none: fn())
+
+    def _review_fault(self, fn: Callable[[None], object], err: Exception, _none: None) -> None:
+        log.warning("plan review observer %r raised %s: %s; it was detached", fn, type(err).__name__, err)
+
+    def answer_plan_review(self, decision: PlanDecision) -> PlanReview:
+        """Answer the waiting plan review: ``approve`` selects the agent's option that leaves Plan mode
+        and implements (its ``allow_once`` one first), ``revise`` and ``reject`` the one that keeps
+        planning (send the revision note as the next prompt). Raises ``AcpError`` when no review waits
+        or it was settled meanwhile (then nothing was sent)."""
+        review = self._review
+        if decision not in ("approve", "revise", "reject"):
+            raise AcpError(f"a plan review is answered 'approve', 'revise' or 'reject', got {decision!r}")
+        if review is None:
+            raise AcpError(
+                f"ACP session {self.session_id} has no plan review waiting (the agent asks for one when "
+                "its Plan-mode turn proposes a plan; a Stop or an earlier answer closes it)"
+            )
+        waiting, request, labels = review
+        option = request.approve if decision == "approve" else request.keep_planning
+        label = next(label for label, option_id in labels.items() if option_id == option)
+        try:
+            self.frontend_requests.answer(waiting.id, {QUESTION_ID: label}, by="plan_answers")
+        except AnswerError as err:
+            raise AcpError(f"the plan review could not be answered: {err}") from None
+        return waiting
 
     def send_during_turn(self, text: str) -> Sent:
         """Queue ``text`` for the running prompt's end (``cx.AgentSource``'s verb): ACP has no
@@ -620,6 +668,8 @@ class AcpSession(BusEventSource):
         # The SDK has applied every session/update the agent sent before this response
         # (ClientSideConnection.prompt waits for them): what is buffered now is this turn's.
         self._flush_message()
+        for plan_id, text in self.markdown_plans.unshown():
+            self._propose(plan_id, text)
         if turn_usage is not None:
             # before the turn's end, so a view that stops following at the end still counts it
             self.token_usage = turn_usage if self.token_usage is None else self.token_usage + turn_usage
@@ -746,6 +796,11 @@ class AcpSession(BusEventSource):
             self.emit(self._plans.event(entries))
         elif kind in ("tool_call", "tool_call_update"):
             self._tool_call(update, started=kind == "tool_call")
+        elif kind == "plan_update":
+            self._plan_update(update.plan)
+        elif kind == "plan_removed":
+            if not self.markdown_plans.remove(update.plan_id):
+                log.info("ACP agent removed plan %r, which it never sent", str(update.plan_id)[:100])
         elif kind == "available_commands_update":
             self.available_commands = [
                 c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in update.available_commands
@@ -763,6 +818,41 @@ class AcpSession(BusEventSource):
                 self._set_title(update.title)
         else:
             log.debug("ACP session update %s kept no state", kind)
+
+    def _plan_update(self, plan: Any) -> None:
+        """A ``plan_update`` (the ``plan`` capability): Markdown is kept by id until its review or its
+        turn's end shows it as a proposal; a list of items is the checklist, as a ``plan`` is."""
+        kind = getattr(plan, "type", None)
+        if kind == "markdown":
+            self.markdown_plans.update(plan.plan_id, plan.content)
+            if self._turn_id is None:  # a loaded session's history: shown now, not as the next turn's
+                for plan_id, text in self.markdown_plans.unshown():
+                    self._propose(plan_id, text)
+        elif kind == "items":
+            self.emit(self._plans.event(list(plan.entries)))
+        else:
+            self.emit(WarningEvent(message=f"the ACP agent's plan {plan.plan_id!r} is a file ({plan.uri}); not shown"))
+
+    def _propose(self, plan_id: str | None, text: str) -> None:
+        """Show ``text`` as the agent's proposed plan (the item a Plan-mode turn of Codex ends with)."""
+        item = {"type": "plan", "id": plan_id or f"plan-{self._turn_id}", "text": text}
+        self.emit(
+            ItemCompleted(thread_id=self.session_id, turn_id=self._turn_id or "", item=item, completed_at_ms=_now_ms())
+        )
+
+    def _open_review(self, request_id: str, review: ReviewRequest, labels: dict[str, str]) -> None:
+        """The agent asks for a decision on its proposed plan: the plan becomes the turn's proposal
+        (once), and ``plan_review`` says it waits."""
+        if self.markdown_plans.shown(review.item_id, review.text):
+            self._propose(review.item_id, review.text)
+        self._review = (
+            PlanReview(
+                id=request_id, turn_id=self._turn_id, item_id=review.item_id, text=review.text, options=tuple(labels)
+            ),
+            review,
+            labels,
+        )
+        self._review_observers.notify(None)
 
     def _late_chunk(self, kind: str, text: str) -> None:
         """A chunk after the prompt's response: ACP says the turn was over, so it is no part of
@@ -1079,9 +1169,14 @@ class AcpSession(BusEventSource):
         key = f"{turn_id}#permission-{next(self._request_keys)}"
         request = broker.open(RequestKind.USER_INPUT, turn_id=key, call_id=call_id, msg=msg)
         self._open_requests[request.id] = turn_id
+        review = plan_review_of(tool_call, options, self.tool_calls.get(call_id))
         try:
+            if review is not None:
+                self._open_review(request.id, review, labels)
             self.emit(msg)
-            if request.settled is None:
+            # a plan review someone follows (PlanAnswers) waits for the person's decision
+            followed = review is not None and len(self._review_observers) > 0
+            if request.settled is None and not followed:
                 try:
                     await route(broker, request, what="the ACP permission request", unanswerable=how_to_answer())
                 except Exception as err:  # noqa: BLE001 - a broken policy rejects, and says why
@@ -1090,6 +1185,9 @@ class AcpSession(BusEventSource):
         finally:
             broker.cancel(request.id)
             self._open_requests.pop(request.id, None)
+            if review is not None:
+                self._review = None
+                self._review_observers.notify(None)
             outcome = request.settled.outcome if request.settled is not None else Outcome.CANCELLED
             self.emit(
                 FrontendRequestResolved(

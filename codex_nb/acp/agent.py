@@ -171,6 +171,7 @@ class AcpAgent:
             ElicitationUrlCapabilities,
             FileSystemCapabilities,
             Implementation,
+            PlanCapabilities,
         )
 
         self._loop = asyncio.get_running_loop()
@@ -209,6 +210,9 @@ class AcpAgent:
         capabilities = ClientCapabilities(
             fs=FileSystemCapabilities(read_text_file=True, write_text_file=True),
             terminal=self.terminals,
+            # plan: the agent may send plan_update / plan_removed (codex-acp 2.6 then sends Codex's
+            # proposed plan as a Markdown plan, not as message text); plan_review.py shows it
+            plan=PlanCapabilities(),
             elicitation=ElicitationCapabilities(
                 form=ElicitationFormCapabilities() if self.form_elicitation else None,
                 url=ElicitationUrlCapabilities() if self.elicitation else None,

@@ -32,6 +32,8 @@ ImageInput = Literal["input_items", "content_blocks", "none"]
 """How a turn takes images: Codex's ``input`` items (``start_turn(text, input=[...])``), ACP
 content blocks (``start_turn([blocks])``), or not at all (described in text instead)."""
 SessionVerb = Literal["list", "load", "resume", "fork"]
+PlanDecision = Literal["approve", "revise", "reject"]
+"""A person's decision on a proposed plan the agent waits on (``source.answer_plan_review``)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -96,11 +98,34 @@ class Capabilities:
     replay: bool = False
     """Events are played back as saved: nothing runs, and a plan snapshot's event id is the id of
     the ``update_plan`` call that made it."""
+    plan_review: bool = False
+    """The agent asks for a decision on its proposed plan while its turn waits (an ACP agent's
+    plan-review permission: codex-acp's ``switch_mode`` request, Claude's ExitPlanMode):
+    ``source.plan_review`` is the ``PlanReview`` waiting (or None), ``source.answer_plan_review(d)``
+    answers it and ``source.on_plan_review(fn)`` follows it (a follower makes the review wait for
+    the person). Where False a proposed plan ends its turn and a decision starts the next turn
+    (codex_nb's runtime, the real Codex)."""
 
     @property
     def can_send(self) -> bool:
         """A person's message reaches the agent: it starts a turn, or goes into (or after) the running one."""
         return self.runs_turns
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlanReview:
+    """A proposed plan the agent waits on for a decision (``capabilities.plan_review``)."""
+
+    id: str
+    """The request's id (the prompts broker's: the same request the prompts widget may show)."""
+    turn_id: str | None
+    """The running turn that waits for the decision."""
+    item_id: str | None
+    """The plan's own id, as the agent named it (codex-acp: Codex's plan item id)."""
+    text: str
+    """The plan, as the agent sent it (Markdown)."""
+    options: tuple[str, ...] = ()
+    """The agent's own answers, by name (``Yes, implement this plan``...), for a person to read."""
 
 
 NO_CAPABILITIES = Capabilities(interrupt=True)
@@ -143,7 +168,8 @@ class AgentSource(Protocol):
     Every source has these; what each verb does there is in ``capabilities``. Optional verbs,
     present when ``capabilities`` says so: ``await set_option(id, value)`` (``options``),
     ``frontend_requests`` (``answers``), ``on_lifecycle(fn)`` (``tool_lifecycle``),
-    ``tool_plan(mode)`` (``tool_plan``)."""
+    ``tool_plan(mode)`` (``tool_plan``), ``plan_review`` / ``answer_plan_review(decision)`` /
+    ``on_plan_review(fn)`` (``plan_review``)."""
 
     @property
     def thread_id(self) -> str:

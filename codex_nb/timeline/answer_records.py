@@ -14,10 +14,11 @@ from typing import Any, Literal
 from dataclasses import dataclass
 from ..errors import CodexNbError
 
-Delivery = Literal["steered", "queued", "new_turn", "not_sent", "failed"]
+Delivery = Literal["steered", "queued", "new_turn", "answered", "not_sent", "failed"]
 """How a person's answer reached the agent: ``steered`` into the running turn (codex_nb's runtime,
 ``turn/steer``), ``queued`` for the next prompt (an ACP agent has no steering), ``new_turn`` (no turn
-was running), ``not_sent`` (only recorded, e.g. a rejected proposal) or ``failed`` (``error`` says why)."""
+was running), ``answered`` (the decision answered the agent's own request: an ACP plan review),
+``not_sent`` (only recorded, e.g. a rejected proposal) or ``failed`` (``error`` says why)."""
 
 CommentState = Literal["pending", "sent", "answered", "step_removed", "step_renamed"]
 SuggestionState = Literal["pending", "sent", "adopted", "partly_adopted", "ignored"]

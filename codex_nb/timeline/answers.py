@@ -17,6 +17,11 @@ How is read from the source's ``capabilities`` (``cx.Capabilities.mid_turn``) an
   (``notices`` says so before it is sent);
 * with no turn running, the answer starts the next turn.
 
+A proposed plan of Plan mode is decided in a new turn where the turn ended with it (codex_nb's
+runtime, the real Codex); where the agent waits on it instead (``capabilities.plan_review``: an ACP
+agent's plan-review permission), the decision answers the agent's request (``answer_plan_review``)
+and a revision note follows as the next prompt.
+
 The agent's snapshot stays the agent's: nothing here edits it. Each answer is a record
 (``answer_records``) that moves on as the agent answers: a comment is ``answered`` by the agent's
 next plan snapshot or the end of the turn that read it, or says its step was ``step_removed`` /
@@ -146,6 +151,9 @@ class PlanAnswers:
         self._unsubscribe = source.subscribe(self._on_event)
         self._unsubscribe_revisions = self.timeline.on_revision(lambda _r: self._on_revision())
         self._unreport = self.timeline.add_answers(lambda: self.answers)
+        self._unfollow_reviews: Callable[[], None] = lambda: None
+        if self.capabilities.plan_review:  # the agent waits on its proposal: follow it (and be its reviewer)
+            self._unfollow_reviews = source.on_plan_review(lambda: self._changes.notify(None))  # type: ignore[attr-defined]
 
     # -- reading --------------------------------------------------------------------------------
     @property
@@ -186,9 +194,21 @@ class PlanAnswers:
         decision on it was delivered yet (one that failed to send, e.g. with no model or the source
         closed, leaves it open: the person can approve or revise it again)."""
         proposals = self.timeline.proposals
+        if self.capabilities.plan_review:
+            return self._reviewed_proposal(proposals)
         if not proposals or not proposals[-1].awaiting_decision:
             return None
         latest = proposals[-1]
+        answered = any(d.proposal_index == latest.index and d.delivery != "failed" for d in self.decisions)
+        return None if answered else latest
+
+    def _reviewed_proposal(self, proposals: tuple[PlanProposal, ...]) -> PlanProposal | None:
+        """The proposal the agent waits on (``source.plan_review``), unless a decision on it was sent."""
+        review = self.source.plan_review
+        if review is None or not proposals:
+            return None
+        same = [p for p in proposals if review.item_id is not None and p.item_id == review.item_id]
+        latest = same[-1] if same else proposals[-1]
         answered = any(d.proposal_index == latest.index and d.delivery != "failed" for d in self.decisions)
         return None if answered else latest
 
@@ -261,6 +281,8 @@ class PlanAnswers:
         return self._decide("rejected", None, None, None)
 
     def _decide(self, decision: str, comment: str | None, message: str | None, mode: str | None) -> ProposalAnswer:
+        if self.capabilities.plan_review:
+            return self._answer_review(decision, comment, mode)
         with self._lock:
             proposal = self.proposal
             if proposal is None:
@@ -286,6 +308,47 @@ class PlanAnswers:
                 return record
             self._put(record)
         self._start(record.id, message, mode)
+        return self._get(record.id)  # type: ignore[return-value]
+
+    def _answer_review(self, decision: str, comment: str | None, mode: str | None) -> ProposalAnswer:
+        """The agent waits on its proposal (``capabilities.plan_review``): the decision answers its
+        request (approve: it leaves Plan mode and implements, in the same turn); a revision note then
+        goes to the agent as the next prompt, which stays in Plan mode. A decision that could not be
+        sent is ``failed`` and leaves the proposal open."""
+        with self._lock:
+            proposal = self.proposal
+            review = self.source.plan_review
+            if proposal is None or review is None:
+                raise PlanAnswerError(
+                    f"there is no proposed plan waiting for a decision ({self.capabilities.agent} asks for one "
+                    "when its Plan-mode turn proposes a plan, and each is answered once)"
+                )
+            record = ProposalAnswer(
+                id=self._id("p"),
+                time=self._clock(),
+                who=self.who,
+                proposal_index=proposal.index,
+                decision=decision,  # type: ignore[arg-type]
+                comment=comment,
+                message=comment,
+                mode=mode if decision != "rejected" else "plan",
+                turn_id=review.turn_id,
+            )
+            self._put(record)
+        verb = {"approved": "approve", "revised": "revise"}.get(decision, "reject")
+        try:
+            self.source.answer_plan_review(verb)
+        except Exception as err:
+            self._update(record.id, delivery="failed", error=str(err))
+            self.notices.append(f"could not send: {err}")
+            raise PlanAnswerError(f"the decision was not sent: {err}") from None
+        self._update(record.id, delivery="answered")
+        if comment is not None:
+            active = self.source.active_turn
+            if active is None:
+                self._start(record.id, comment, "default")
+            else:
+                self._during_turn(active, record.id, comment, "revision note")
         return self._get(record.id)  # type: ignore[return-value]
 
     # -- delivery -------------------------------------------------------------------------------
@@ -554,6 +617,7 @@ class PlanAnswers:
         """Stop following the source (the answers stay; queued ACP prompts are still sent)."""
         self._unsubscribe()
         self._unsubscribe_revisions()
+        self._unfollow_reviews()
         if self._own_timeline:
             self._unreport()
         if self._own_timeline:

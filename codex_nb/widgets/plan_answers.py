@@ -49,6 +49,7 @@ DELIVERY_LABEL = {
     "steered": "steered into the running turn",
     "queued": "queued: sent as the next prompt when the turn ends",
     "new_turn": "started a turn",
+    "answered": "answered the agent's request",
     "not_sent": "not sent",
     "failed": "not sent (failed)",
 }

@@ -166,7 +166,13 @@ MATRIX: dict[str, dict[str, Cell]] = {
         CODEX: (
             f"{TL}/test_plan_answers_app_server.py::test_a_proposed_plan_approved_starts_the_default_mode_turn_codex_starts",
         ),
-        **acp(),
+        **acp(
+            lambda agent: (
+                f"{AGENTS_SUITE}::test_a_proposed_plan_approved_in_plan_answers_is_implemented[{agent}]",
+                f"{AGENTS_SUITE}::test_a_proposed_plan_revised_then_rejected_keeps_planning[{agent}]",
+            ),
+            field="plan_review",
+        ),
     },
     "Comments and steering": {
         RUNTIME: (

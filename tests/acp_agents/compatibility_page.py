@@ -32,9 +32,15 @@ CHECKS = {
     "test_a_question_reaches_the_person_and_their_answer_the_model": "a question (form elicitation) answered, the model reads it",
     "test_a_write_outside_the_session_folder_is_shown_as_outside_before_the_person_answers": "a write outside the session folder",
     "test_compaction_title_and_close_reach_the_transcript_and_the_agent": "/compact, the session title, session/close",
+    "test_a_proposed_plan_approved_in_plan_answers_is_implemented": "a proposed plan approved in PlanAnswers, the agent implements it",
+    "test_a_proposed_plan_revised_then_rejected_keeps_planning": "a proposed plan revised (the note is the next prompt), then rejected",
 }
 
-OFFERED_ONLY = {"test_a_question_reaches_the_person_and_their_answer_the_model"}
+OFFERED_ONLY = {
+    "test_a_question_reaches_the_person_and_their_answer_the_model",
+    "test_a_proposed_plan_approved_in_plan_answers_is_implemented",
+    "test_a_proposed_plan_revised_then_rejected_keeps_planning",
+}
 """Checks run only on the agents that offer what they check (``EXPECTED[agent]`` says which)."""
 
 META = {"agent", "check", "package", "vendor", "version"}
@@ -112,6 +118,7 @@ def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
                 ),
             ),
             ("Questions (form elicitation)", _questions(checks.get("questions"))),
+            ("Plan review (Approve / Revise / Reject)", _review(checks.get("plan review"), checks.get("plan kept"))),
             ("Shell command tool call kind", str(turn.get("command_kind"))),
             ("Thoughts shown", "yes" if turn.get("thought") else "no"),
             ("Cassette replay equals the live turn", "yes" if checks.get("cassette", {}).get("replayed") else "no"),
@@ -162,6 +169,15 @@ def _questions(facts: dict | None) -> str:
         return "not offered by the agent"
     shown = f"asked as a question card ({', '.join(facts.get('options', []))})" if facts.get("asked") else "never asked"
     return f"{shown}; the model read the answer: {'yes' if facts.get('model_read_answer') else 'no'}"
+
+
+def _review(approved: dict | None, kept: dict | None) -> str:
+    if approved is None:
+        return "not offered by the agent"
+    said = f"asks with options {'; '.join(approved.get('options', []))}"
+    implements = "yes" if approved.get("approved_implements") else "no"
+    after = f"kept planning, the prompt ends {kept.get('status')}" if kept else "kept planning: not run"
+    return f"{said}; approved, the agent implements: {implements}; {after}"
 
 
 def main() -> int:

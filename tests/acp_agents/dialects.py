@@ -41,6 +41,22 @@ def codex_question(question: str, header: str, labels: list[str]) -> list[Any]:
     return [cx.function_call("request_user_input", {"questions": questions})]
 
 
+def codex_proposal(plan: str) -> list[Any]:
+    """Plan mode's proposed plan: the ``<proposed_plan>`` block of the model's message (Codex makes it
+    a plan item; codex-acp then asks the client whether to implement it)."""
+    return [cx.assistant_message(f"<proposed_plan>\n{plan}\n</proposed_plan>")]
+
+
+def claude_proposal(plan: str) -> list[Any]:
+    """Claude Code leaves Plan mode with its ExitPlanMode tool, the plan in its input."""
+    return [Claude.tool_use("ExitPlanMode", {"plan": plan})]
+
+
+def qwen_proposal(plan: str) -> list[Any]:
+    """Qwen Code leaves Plan mode with its exit_plan_mode tool, the plan in its arguments."""
+    return [cx.function_call("exit_plan_mode", {"plan": plan})]
+
+
 def claude_question(question: str, header: str, labels: list[str]) -> list[Any]:
     """Claude Code's AskUserQuestion (offered only to a client that says it shows form elicitations)."""
     options = [{"label": label, "description": f"choose {label}"} for label in labels]
@@ -125,6 +141,7 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "write": codex_write,
         "text": lambda t: [cx.assistant_message(t)],
         "question": codex_question,
+        "proposal": codex_proposal,
     },
     "claude-agent-acp": {
         "plan": claude_plan,
@@ -135,6 +152,7 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "write": claude_write,
         "text": lambda t: [Claude.text(t)],
         "question": claude_question,
+        "proposal": claude_proposal,
     },
     "gemini-cli": {
         "plan": gemini_plan,
@@ -151,6 +169,7 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "read": qwen_read,
         "write": qwen_write,
         "text": lambda t: [cx.assistant_message(t)],
+        "proposal": qwen_proposal,
     },
 }
 """Per agent, the model's way to: make a plan, run a command (``terminal_command``: when the client

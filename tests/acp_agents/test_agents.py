@@ -70,6 +70,15 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "compaction": {"summary": False},
         "title": "Say hello",
         "close": True,
+        # codex-acp 2.6 asks "Implement this plan?" (a switch_mode call, rawInput.plan) when a Plan-mode
+        # turn ends with a proposed plan; approved, it sets Default mode and prompts its model itself
+        "plan_review": {
+            "approve": "Yes, implement this plan",
+            "keep_planning": "No, and tell Codex what to do differently",
+            "implements": "Implement the approved plan.",
+            # kept planning, codex-acp ends the prompt as done
+            "kept": "completed",
+        },
     },
     "claude-agent-acp": {
         "plan_updates": 2,
@@ -106,6 +115,16 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "compaction": {"summary": True},
         "title": "Say hello",
         "close": True,
+        # claude-agent-acp 0.101 asks "Ready to code?" for ExitPlanMode (a switch_mode call with
+        # rawInput.plan): several allow_always options (auto mode, clear context...), then
+        # "Yes, manually approve edits" (allow_once) and "No, keep planning"
+        "plan_review": {
+            "approve": "Yes, manually approve edits",
+            "keep_planning": "No, keep planning",
+            "implements": "User has approved exiting plan mode",
+            # "No, keep planning" interrupts Claude Code's turn: the prompt ends cancelled
+            "kept": "interrupted",
+        },
     },
     "gemini-cli": {
         # Gemini CLI 0.61 sends no ACP plan: its write_todos is a tool call ("Set 2 todo(s)", kind
@@ -142,6 +161,10 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "compaction": None,
         "title": None,
         "close": False,
+        # Gemini CLI 0.61's exit_plan_mode names a plan file in its own plans directory (plan_path), not
+        # the plan's text: it is not taken for a plan review here (it stays a permission question);
+        # not checked by this suite
+        "plan_review": None,
     },
     "qwen-code": {
         # Qwen Code 0.24 keeps its plan in todo_write (on in the suite's settings) and sends each
@@ -174,6 +197,15 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "compaction": None,
         "title": None,
         "close": False,
+        # Qwen Code 0.24 asks for its exit_plan_mode tool (a switch_mode call, rawInput.plan): "Yes,
+        # restore previous mode (default)" (allow_once), "Yes, and auto-accept edits", "Yes, and
+        # manually approve edits", "No, keep planning (esc)"
+        "plan_review": {
+            "approve": "Yes, restore previous mode (default)",
+            "keep_planning": "No, keep planning (esc)",
+            "implements": "User approved. You can now start coding.",
+            "kept": "completed",
+        },
     },
 }
 
@@ -919,3 +951,93 @@ async def test_a_write_outside_the_session_folder_is_shown_as_outside_before_the
         assert marked, asked[0]
     else:  # the refusal is shown as the call's failure
         assert calls and calls[-1][1] == "failed", calls
+
+
+REVIEW_AGENTS = [p for p in AGENTS if EXPECTED[str(p.values[0])]["plan_review"] is not None]
+PROPOSED = "# Add a greeting\n\n1. Write hello.txt\n2. Check it"
+
+
+async def reviewed(agent: str, tmp_path: Path, script: list[Any], decide: Any) -> tuple[Any, list[Any], Any]:
+    """A Plan-mode prompt whose turn proposes a plan, followed in ``PlanAnswers``; ``decide(answers)``
+    answers it once it waits. Returns the answers, the prompts' results and the stand-in server."""
+    from codex_nb.timeline.answers import PlanAnswers
+
+    server, acp = start(agent, script, tmp_path)
+    results: list[Any] = []
+    try:
+        async with acp:
+            session = await acp.new_session(tmp_path)
+            await session.set_option(EXPECTED[agent]["plan_option"], "plan")
+            answers = PlanAnswers(session)
+            waiting = asyncio.Event()
+            answers.on_change(lambda: answers.proposal is not None and waiting.set())
+            handle = session.prompt("Plan a greeting file")
+            await asyncio.wait_for(waiting.wait(), TIMEOUT)
+            decide(answers)
+            results.append(await asyncio.wait_for(handle, TIMEOUT))
+            await answers.settled()
+            for turn in answers.turns:
+                results.append(await asyncio.wait_for(turn, TIMEOUT))
+        server.check()
+    finally:
+        server.close()
+    return answers, results, server
+
+
+@pytest.mark.parametrize("agent", REVIEW_AGENTS)
+async def test_a_proposed_plan_approved_in_plan_answers_is_implemented(agent: str, tmp_path: Path) -> None:
+    """Plan mode, the model proposes a plan; the agent asks whether to implement it, PlanAnswers shows
+    it as the proposed-plan card, and Approve answers with the agent's option that leaves Plan mode:
+    the agent's next request to its model implements the plan, out of Plan mode."""
+    expected = EXPECTED[agent]
+    say = DIALECTS[agent]
+    options: list[Any] = []
+
+    def approve(answers: Any) -> None:
+        options.extend(answers.source.plan_review.options)
+        assert answers.proposal.text.strip() == PROPOSED
+        answers.approve()
+
+    script = [say["proposal"](PROPOSED), say["text"]("Implemented.")]
+    answers, results, server = await reviewed(agent, tmp_path, script, approve)
+    review = expected["plan_review"]
+    following = json.dumps(server.requests[-1])
+    report(agent, "plan review", {"options": options, "approved_implements": review["implements"] in following})
+    assert [r.status for r in results] == ["completed"] and results[0].last_agent_message == "Implemented."
+    assert review["approve"] in options and review["keep_planning"] in options
+    assert [(d.decision, d.delivery) for d in answers.decisions] == [("approved", "answered")]
+    assert answers.proposal is None and not answers.turns
+    assert review["implements"] in following
+    if expected["plan_marker"]:
+        assert expected["plan_marker"] in json.dumps(server.requests[0])
+
+
+@pytest.mark.parametrize("agent", REVIEW_AGENTS)
+async def test_a_proposed_plan_revised_then_rejected_keeps_planning(agent: str, tmp_path: Path) -> None:
+    """Revise answers the agent's option that keeps planning and sends the person's note as the next
+    prompt (still Plan mode: the model proposes again); Reject keeps planning and sends nothing."""
+    expected = EXPECTED[agent]
+    say = DIALECTS[agent]
+    decisions = iter(["revise", "reject"])
+
+    def decide(answers: Any) -> None:
+        if next(decisions) == "revise":
+            answers.revise("Use hello.md instead")
+            # the note's prompt proposes again: reject that one as soon as it waits
+            answers.on_change(lambda: answers.proposal is not None and decide(answers))
+        else:
+            answers.reject()
+
+    # keeping planning ends the turn with no further request to the model (codex-acp ends its prompt;
+    # Claude Code stops at the refused ExitPlanMode)
+    script = [say["proposal"](PROPOSED), say["proposal"](PROPOSED.replace("hello.txt", "hello.md"))]
+    answers, results, server = await reviewed(agent, tmp_path, script, decide)
+    carrying = [i for i, body in enumerate(server.requests) if "Use hello.md instead" in json.dumps(body)]
+    assert [(d.decision, d.delivery) for d in answers.decisions] == [("revised", "queued"), ("rejected", "answered")]
+    kept = expected["plan_review"]["kept"]
+    report(agent, "plan kept", {"status": kept, "note_next_prompt": carrying == [1]})
+    assert [r.status for r in results] == [kept, kept]
+    assert carrying == [1]
+    if expected["plan_marker"]:
+        assert expected["plan_marker"] in json.dumps(server.requests[carrying[0]])
+    assert answers.proposal is None and len(answers.timeline.proposals) == 2

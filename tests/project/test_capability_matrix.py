@@ -51,12 +51,14 @@ def missing(node: str) -> str | None:
         return f"{path} has no test {name}"
     if not param:
         return f"{name} is parametrized: name the case ({name}[...])" if over else None
-    if over not in {"AGENTS", "QUESTION_AGENTS"}:
+    if over not in {"AGENTS", "QUESTION_AGENTS", "REVIEW_AGENTS"}:
         return f"{name} is not parametrized by agent, so {name}[{param}] is no test"
     if param not in matrix.ACP_AGENTS:
         return f"{param!r} is none of the pinned agents {matrix.ACP_AGENTS}"
     if over == "QUESTION_AGENTS" and matrix.expected()[param]["question"] is None:
         return f"{name} runs only on the agents whose EXPECTED question is set, not {param}"
+    if over == "REVIEW_AGENTS" and matrix.expected()[param]["plan_review"] is None:
+        return f"{name} runs only on the agents whose EXPECTED plan_review is set, not {param}"
     return None
 
 

@@ -14,8 +14,9 @@ import pytest
 from helpers.plan_timelines import BusSource
 
 import codex_nb as cx
-from codex_nb.protocol.capabilities import Sent
-from codex_nb.protocol.events import TurnComplete, TurnStarted
+from codex_nb.protocol.capabilities import PlanReview, Sent
+from codex_nb.protocol.events import ItemCompleted, TurnComplete, TurnStarted
+from codex_nb.timeline.answer_records import PlanAnswerError
 from codex_nb.timeline.answers import PlanAnswers
 from codex_nb.timeline.records import SourceKind
 
@@ -118,3 +119,58 @@ async def test_a_source_that_needs_a_model_gets_it_and_one_that_does_not_never_d
     assert brings.started[-1][1] == {"mode": "default"}
     answers.close()
     own.close()
+
+
+class ReviewingAgent(ThirdPartyAgent):
+    """A source of its own whose agent waits on its proposed plan (``capabilities.plan_review``)
+    and whose first answer cannot be sent (its connection dropped a moment)."""
+
+    def __init__(self) -> None:
+        super().__init__(cx.Capabilities(agent="my agent", runs_turns=True, mid_turn="queue", plan_review=True))
+        self.plan_review: PlanReview | None = None
+        self.answered: list[str] = []
+        self.fail_next = True
+        self._followers: list[Any] = []
+
+    def on_plan_review(self, fn: Any) -> Any:
+        self._followers.append(fn)
+        return lambda: self._followers.remove(fn)
+
+    def propose(self, text: str) -> None:
+        turn = self.active_turn
+        assert turn is not None
+        item = {"type": "plan", "id": "plan-1", "text": text}
+        self.bus.emit(ItemCompleted(thread_id="t", turn_id=turn.turn_id, item=item, completed_at_ms=0), id="x")
+        self.plan_review = PlanReview(id="r1", turn_id=turn.turn_id, item_id="plan-1", text=text)
+        for fn in self._followers:
+            fn()
+
+    def answer_plan_review(self, decision: str) -> PlanReview:
+        if self.fail_next:
+            self.fail_next = False
+            raise ConnectionError("the agent's connection dropped")
+        review, self.plan_review = self.plan_review, None
+        assert review is not None
+        self.answered.append(decision)
+        for fn in self._followers:
+            fn()
+        return review
+
+
+async def test_a_review_decision_that_fails_to_send_leaves_the_proposal_open() -> None:
+    source = ReviewingAgent()
+    answers = PlanAnswers(source)
+    changed: list[int] = []
+    answers.on_change(lambda: changed.append(1))
+    source.start_turn("plan it")
+    source.propose("1. Read\n2. Write")
+    assert changed and answers.proposal is not None and answers.proposal.text == "1. Read\n2. Write"
+    # the turn runs while the agent waits: the decision answers it, it does not wait for the end
+    with pytest.raises(PlanAnswerError, match="the decision was not sent: the agent's connection dropped"):
+        answers.approve()
+    assert answers.decisions[0].delivery == "failed" and answers.proposal is not None
+    decision = answers.approve()
+    assert (decision.delivery, decision.turn_id, source.answered) == ("answered", "t1", ["approve"])
+    assert answers.proposal is None and source.started == [("plan it", {})]
+    answers.close()
+    assert source._followers == []

@@ -1,0 +1,166 @@
+"""An ACP agent's plan review (codex-acp's ``switch_mode`` permission with ``rawInput.plan``) is the
+proposed-plan card ``PlanAnswers`` drives, against a real subprocess
+(``tests/acp_agents/plan_review_agent.py``): Approve selects the option that implements, Revise
+keeps planning and sends the note as the next prompt, Reject keeps planning and sends nothing, Stop
+answers ``cancelled``; the Markdown plans it streams (by id, one removed) become one proposal."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from typing import Any
+
+import pytest
+
+import codex_nb as cx
+from codex_nb.timeline.answer_records import PlanAnswerError
+from codex_nb.timeline.answers import PlanAnswers
+from codex_nb.widgets.plan_answers import PlanAnswersWidget
+from codex_nb.widgets.testing import recording_comms
+from helpers.paths import ACP_AGENTS
+
+# real processes: left out of `pytest tests/unit`, run by --slow and .ci/test
+pytestmark = pytest.mark.slow
+
+PLAN_AGENT = ACP_AGENTS / "plan_review_agent.py"
+TIMEOUT = 30
+PLAN = "# Plan\n\n1. Read notes.txt\n2. Add a line\n"
+
+
+def agent() -> cx.AcpAgent:
+    return cx.AcpAgent(sys.executable, [str(PLAN_AGENT)], cancel_grace=5.0)
+
+
+async def proposed(answers: PlanAnswers) -> None:
+    """Wait (event-driven) until the agent's proposal waits for a decision."""
+    ready = asyncio.Event()
+    remove = answers.on_change(lambda: answers.proposal is not None and ready.set())
+    try:
+        if answers.proposal is None:
+            await asyncio.wait_for(ready.wait(), TIMEOUT)
+    finally:
+        remove()
+
+
+def told(result: Any) -> dict[str, Any]:
+    text = result.last_agent_message
+    assert text is not None and text.startswith("answer: "), text
+    answer: dict[str, Any] = json.loads(text.removeprefix("answer: ").split("\n")[0])
+    return answer
+
+
+async def test_the_plan_capability_is_offered_and_approve_implements_the_proposal() -> None:
+    async with agent() as acp:
+        session = await acp.new_session()
+        assert acp.info.field_meta["offered"]["plan"] == {}
+        answers = PlanAnswers(session)
+        handle = session.prompt("Plan: " + PLAN)
+        await proposed(answers)
+        assert session.plan_review is not None and session.plan_review.options == (
+            "Yes, implement this plan",
+            "No, and tell Codex what to do differently",
+        )
+        assert (answers.proposal.text, answers.proposal.item_id) == (PLAN, "item-1")  # type: ignore[union-attr]
+        decision = answers.approve()
+        result = await asyncio.wait_for(handle, TIMEOUT)
+    assert (decision.decision, decision.delivery, decision.turn_id) == ("approved", "answered", handle.turn_id)
+    assert told(result) == {"outcome": {"optionId": "implement_plan", "outcome": "selected"}}
+    assert result.last_agent_message.endswith("implementing")  # type: ignore[union-attr]
+    assert answers.proposal is None and session.plan_review is None and not answers.turns
+    # the two updates of item-1 are one proposal; the removed draft is none
+    assert [(p.item_id, p.text) for p in answers.timeline.proposals] == [("item-1", PLAN)]
+    assert list(session.markdown_plans.plans) == ["item-1"]
+    with pytest.raises(PlanAnswerError, match="no proposed plan waiting"):
+        answers.approve()
+
+
+async def test_revise_keeps_planning_and_sends_the_note_as_the_next_prompt() -> None:
+    async with agent() as acp:
+        session = await acp.new_session()
+        answers = PlanAnswers(session)
+        handle = session.prompt("Plan: " + PLAN)
+        await proposed(answers)
+        sent = asyncio.Event()
+        answers.on_change(lambda: answers.turns and sent.set())
+        decision = answers.revise("Add a test first")
+        first = await asyncio.wait_for(handle, TIMEOUT)
+        await asyncio.wait_for(sent.wait(), TIMEOUT)
+        second = await asyncio.wait_for(answers.turns[0], TIMEOUT)
+    assert told(first) == {"outcome": {"optionId": "revise_plan", "outcome": "selected"}}
+    assert second.last_agent_message == "heard: Add a test first"
+    [record] = answers.decisions
+    assert (record.decision, record.comment, record.delivery, record.turn_id) == (
+        "revised",
+        "Add a test first",
+        "queued",
+        second.turn_id,
+    )
+    assert decision.id == record.id
+
+
+async def test_reject_keeps_planning_and_sends_nothing_more() -> None:
+    async with agent() as acp:
+        session = await acp.new_session()
+        answers = PlanAnswers(session)
+        handle = session.prompt("Plan: " + PLAN)
+        await proposed(answers)
+        decision = answers.reject()
+        result = await asyncio.wait_for(handle, TIMEOUT)
+    assert told(result) == {"outcome": {"optionId": "revise_plan", "outcome": "selected"}}
+    assert (decision.decision, decision.delivery) == ("rejected", "answered")
+    assert not answers.turns and answers.proposal is None
+
+
+async def test_the_widget_shows_the_card_and_its_approve_answers_the_agent() -> None:
+    with recording_comms():
+        async with agent() as acp:
+            session = await acp.new_session()
+            widget = PlanAnswersWidget.of(session)
+            handle = session.prompt("Plan: " + PLAN)
+            await proposed(widget.answers)
+            assert widget.proposal == {"index": 0, "text": PLAN}
+            assert "Proposed plan, waiting for your decision: [Approve] [Revise] [Reject]" in widget.text()
+            reply = widget.handle_message({"id": "v1", "kind": "approve"})
+            result = await asyncio.wait_for(handle, TIMEOUT)
+    assert reply["outcome"] == "sent"
+    assert told(result)["outcome"]["optionId"] == "implement_plan"
+    assert widget.proposal == {} and "Proposed plan approved" in widget.text()
+
+
+async def test_stop_answers_the_review_cancelled_and_closes_the_proposal() -> None:
+    async with agent() as acp:
+        session = await acp.new_session()
+        answers = PlanAnswers(session)
+        handle = session.prompt("Plan: " + PLAN)
+        await proposed(answers)
+        assert session.interrupt()
+        result = await asyncio.wait_for(handle, TIMEOUT)
+    assert result.status == "interrupted"
+    assert told(result) == {"outcome": {"outcome": "cancelled"}}
+    assert answers.proposal is None and session.plan_review is None and not answers.decisions
+    with pytest.raises(PlanAnswerError, match="no proposed plan waiting"):
+        answers.approve()
+
+
+async def test_with_nobody_following_the_answer_policy_decides_as_for_any_permission() -> None:
+    async with agent() as acp:
+        session = await acp.new_session()
+        session.answer_policy = cx.AnswerPolicy.scripted([{"permission": "Yes, implement this plan"}])
+        result = await asyncio.wait_for(session.prompt("Plan: " + PLAN), TIMEOUT)
+        with pytest.raises(cx.acp.AcpError, match="no plan review waiting"):
+            session.answer_plan_review("approve")
+    assert told(result)["outcome"]["optionId"] == "implement_plan"
+
+
+async def test_a_loaded_sessions_markdown_plan_is_its_history_not_the_next_turns_proposal() -> None:
+    replayed: list[Any] = []
+    async with agent() as acp:
+        session = await acp.load_session("plan-9", on_replay=replayed.append)
+        answers = PlanAnswers(session)
+        result = await asyncio.wait_for(session.prompt("hello"), TIMEOUT)
+    plans = [e.msg.item for e in replayed if e.msg.type == "item_completed"]
+    assert plans == [{"type": "plan", "id": "old-item", "text": "# An old plan"}]
+    assert result.last_agent_message == "heard: hello"
+    assert [p.turn_id for p in answers.timeline.proposals if p.turn_id == result.turn_id] == []
+    assert answers.proposal is None
