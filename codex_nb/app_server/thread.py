@@ -10,6 +10,7 @@ work on it unchanged. Turns start in the background like ``Session.start_turn``.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 import threading
 from collections.abc import Generator
@@ -20,7 +21,7 @@ from .._start_gate import StartGate
 from .._interrupt import await_interruptibly
 from ..errors import TurnError
 from ..protocol.auto_review import MAX_OVERRIDE_ACTION_CHARS, AutoApprovalReview
-from ..protocol.capabilities import Capabilities, Sent
+from ..protocol.capabilities import Capabilities, Sent, SessionVerb
 from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, UserMessage, WarningEvent
 from ..protocol.goal import ThreadGoal
 from ..protocol.model_stream import TokenCount, TokenUsage
@@ -184,6 +185,13 @@ CODEX_CAPABILITIES = Capabilities(
 """What a real Codex thread offers: ``turn/steer``, Plan mode, questions and approvals, images, Stop;
 it samples its own model, and a turn's id comes with Codex's answer to ``turn/start``."""
 
+_SESSION_VERBS: tuple[tuple[SessionVerb, str | None], ...] = (
+    ("list", "thread/list"),
+    ("resume", None),
+    ("fork", "thread/fork"),
+)
+"""Each saved-thread verb and the feature of ``server.features`` it needs (None: every release)."""
+
 
 class CodexThread(ThreadHistoryVerbs, BusEventSource):
     """A thread of a running ``CodexAppServer``; make it with ``server.start_thread()``."""
@@ -248,8 +256,14 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
 
     @property
     def capabilities(self) -> Capabilities:
-        """What the real Codex offers (``cx.Capabilities``; the same for every thread)."""
-        return CODEX_CAPABILITIES
+        """What the real Codex offers (``cx.Capabilities``): the same for every thread, with the
+        saved-thread verbs its release has (``sessions``: ``list``, ``resume``, and ``fork`` where
+        ``server.features`` says so). Codex lists, resumes and forks threads through the server
+        (``server.list_threads``, ``resume_thread``, ``fork_thread``), as an ACP agent does through
+        the agent: the thread's value says what its server offers."""
+        features: dict[str, bool] = getattr(self.server, "features", {})
+        sessions = tuple(verb for verb, feature in _SESSION_VERBS if feature is None or features.get(feature, False))
+        return dataclasses.replace(CODEX_CAPABILITIES, sessions=sessions)
 
     def send_during_turn(self, text: str) -> Sent:
         """Steer ``text`` into the running turn with ``turn/steer`` (``cx.AgentSource``'s verb); call it

@@ -111,6 +111,8 @@ async def test_the_real_binary_reports_version_and_features_and_forks_and_lists(
         assert server.version == pinned_codex_version()
         assert server.features == dict.fromkeys(versions.FEATURES, True)
         thread = await server.start_thread(cwd=tmp_path)
+        # the thread's capabilities say what its server does with saved threads
+        assert thread.capabilities.sessions == ("list", "resume", "fork")
         assert (await thread.start_turn("say hello")).status == "completed"
         listed = await server.list_threads(limit=10)
         assert thread.thread_id in [t["id"] for t in listed["data"]]
@@ -133,5 +135,7 @@ async def test_a_method_the_server_refuses_is_marked_missing(tmp_path: Path) -> 
         assert "thread/nope" in server._refused
         server._refused.add("thread/fork")
         assert server.features["thread/fork"] is False
+        thread = await server.start_thread(cwd=tmp_path)
+        assert thread.capabilities.sessions == ("list", "resume")  # no Fork offered where the release lacks it
         with pytest.raises(binaries.CodexVersionError, match="does not offer thread/fork"):
             await server.fork_thread("x")
