@@ -53,13 +53,15 @@ def _finite_float(text: str) -> float:
 
 
 def _bounded_int(text: str) -> int:
-    if len(text) > _MAX_F64_DIGITS:  # past f64's range, and Python refuses int strings over 4300 digits
+    if (
+        len(text) >= _MAX_F64_DIGITS
+    ):  # maybe past f64's range (the deserializer says), and Python refuses int strings over 4300 digits
         raise ValueError(text)
     return int(text)
 
 
 def _typed_int(text: str) -> int | float:
-    if len(text) > _MAX_F64_DIGITS:  # serde reads such an integer as f64: out of range past 1.8e308
+    if len(text) >= _MAX_F64_DIGITS:  # serde reads such an integer as f64: out of range past 1.8e308
         _finite_float(text)
     return int(text) if len(text) <= 4300 else float(text)  # Python refuses int strings over 4300 digits
 
@@ -68,6 +70,8 @@ def _typed_int(text: str) -> int | float:
 # one half, or a raw one in a Python str). Such a text goes to the deserializer.
 _SURROGATE_HINT = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
 _MAX_F64_DIGITS = 309
+"""Digits of f64's largest value (1.79e308): an integer this long may be past it (309 nines is), a
+shorter one never is."""
 
 
 def _fast_reads_as_serde(text: str) -> bool:

@@ -31,6 +31,7 @@ ODD_TOKENS = [
     "-1e400",
     "1e-400",
     "9" * 320,
+    "9" * 309,
     "-" + "9" * 309,
     "18446744073709551616",
     "-9223372036854775809",
@@ -109,6 +110,8 @@ PROPERTY = settings(max_examples=600, deadline=None, suppress_health_check=[Heal
 @example(text='{"a" 1}')
 @example(text="[" * 128 + "]" * 128)
 @example(text='{"plan":[{"step":"\ud800","status":"pending"}]}')
+@example(text="[" + "9" * 309 + "]")  # 309 digits, past f64's largest value (found by CI under load)
+@example(text="[1" + "0" * 308 + "]")  # 309 digits, within it
 def test_typed_loads_reads_like_the_deserializer(text: str) -> None:
     assert _outcome(typed_loads, text) == _outcome(lambda t: from_str(NUMBERS_AS_F64, t), text)
 
