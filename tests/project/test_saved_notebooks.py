@@ -18,8 +18,9 @@ import pytest
 from helpers.paths import NOTEBOOKS
 from helpers.saved_notebooks import WIDGET_VIEW, contradictions
 
-MAX_BYTES = 40_000
-"""The largest teaching notebook is about 31 KB with its final-state outputs."""
+MAX_BYTES = 48_000
+"""The largest teaching notebook, 07 (the real Codex, a goal's turns included), is about 43 KB with its
+final-state outputs."""
 
 
 NAMES = sorted(path.name for path in NOTEBOOKS.glob("*.ipynb"))
