@@ -11,6 +11,7 @@ Modules:
 * ``heartbeat``: ``Heartbeat``, what the running turn does and for how long.
 * ``hook_runs``: one hook run in words (transcript and heartbeat).
 * ``kernel_comm_parent``: replies kept with their own cell on ipykernel 7.4.
+* ``kernel_loop``: a view message's work handed to the kernel's loop (``call_on``).
 * ``notebook_bridge``: ``NotebookBridge``, the notebook tools' path to the open document.
 * ``plan_answers``: ``PlanAnswersWidget``, the plan with a person's comments, suggestions and decisions.
 * ``plan_static``: static renderings of one snapshot.
@@ -26,7 +27,7 @@ Modules:
 * ``transcript``: ``Transcript``, the running turn.
 * ``transcript_rewind``: the transcript's "Rewind to here".
 * ``transcript_state``: the transcript folded from events.
-* ``turn_controls``: ``TurnControls`` and its Stop button.
+* ``turn_controls``: ``TurnControls``: Stop, the usage meter, the goal card, option pickers, Compact.
 
 Layer: the top, with ``render/``, ``widgets/``, ``extension/`` and ``agent_server/``, which may import
 one another; it may import every layer below, and no lower layer imports it.

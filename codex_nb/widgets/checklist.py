@@ -36,6 +36,7 @@ from .plan_static import plain_text, static_html
 from .browser_messages import ProtocolError, kinds, validate_to_kernel
 from ..timeline.why import NoPlan, NoPlanTracker
 from .final_state import FinalStateFallback
+from .kernel_loop import running_loop
 
 log = logging.getLogger("codex_nb.widgets.checklist")
 
@@ -136,7 +137,7 @@ class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
         self._scheduled = False
         self._waiters: list[asyncio.Future[None]] = []
         self._handlers: dict[str, Callable[[dict[str, Any]], object]] = {"rendered": self._on_rendered}
-        self._loop = _running_loop()
+        self._loop = running_loop()
         self._session = session
         self._why = NoPlanTracker(session, on_change=self._on_no_plan)
         self.on_msg(self._on_view_msg)
@@ -271,11 +272,11 @@ class PlanChecklist(FinalStateFallback, anywidget.AnyWidget):
 
     def _request_flush(self, *, urgent: bool) -> None:
         """Called with the lock held: flush now, or make sure a flush is scheduled."""
-        loop = self._loop if self._loop is not None and not self._loop.is_closed() else _running_loop()
+        loop = self._loop if self._loop is not None and not self._loop.is_closed() else running_loop()
         self._loop = loop
         now = time.monotonic()
         due = self._last_flush + self._interval
-        on_loop = loop is not None and _running_loop() is loop
+        on_loop = loop is not None and running_loop() is loop
         if loop is None or (on_loop and (urgent or now >= due)):
             self._flush()
         elif not on_loop and (urgent or now >= due):
@@ -463,13 +464,6 @@ def _args(explanation: str | None, steps: list[dict[str, str]]) -> UpdatePlanArg
     return UpdatePlanArgs(
         explanation=explanation, plan=[PlanItemArg(step=s["step"], status=StepStatus(s["status"])) for s in steps]
     )
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None
 
 
 def _resolve(waiter: asyncio.Future[None]) -> None:

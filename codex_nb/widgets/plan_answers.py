@@ -30,6 +30,7 @@ from ..timeline.answers import PlanAnswers
 from ._static import asset
 from .browser_messages import ProtocolError, validate_to_kernel
 from .final_state import FinalStateFallback
+from .kernel_loop import call_on
 
 log = logging.getLogger("codex_nb.widgets.plan_answers")
 
@@ -125,14 +126,6 @@ def started_turns(answers: PlanAnswers) -> list[dict[str, Any]]:
     return [{"turn_id": turn_id, "messages": said[turn_id]} for turn_id in ids]
 
 
-def _running(loop: asyncio.AbstractEventLoop) -> bool:
-    """True when called from ``loop``'s own thread while it runs."""
-    try:
-        return asyncio.get_running_loop() is loop
-    except RuntimeError:
-        return False
-
-
 class PlanAnswersWidget(FinalStateFallback, anywidget.AnyWidget):
     """The plan with a person's answers: ``PlanAnswersWidget(cx.timeline.PlanAnswers(source, ...))``,
     or ``PlanAnswersWidget.of(source, model=...)``."""
@@ -203,11 +196,7 @@ class PlanAnswersWidget(FinalStateFallback, anywidget.AnyWidget):
     def _on_view_msg(self, _widget: object, content: object, _buffers: object) -> None:
         # ipykernel 7.0-7.3 may deliver comm messages on a subshell thread: answers start turns and
         # steering tasks, which belong on the kernel's loop, so the message is handled there
-        loop = self._loop
-        if loop is not None and not loop.is_closed() and not _running(loop):
-            loop.call_soon_threadsafe(self._handle_view_msg, content)
-        else:
-            self._handle_view_msg(content)
+        call_on(self._loop, self._handle_view_msg, content)
 
     def _handle_view_msg(self, content: object) -> None:
         try:

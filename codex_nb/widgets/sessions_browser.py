@@ -57,7 +57,8 @@ from ..rollouts.sessions import CodexSession, SessionList, codex_sessions
 from ..timeline.recorder import PlanTimeline
 from ._static import asset
 from .browser_messages import ProtocolError, protocol, validate_to_kernel
-from .checklist import PlanChecklist, _running_loop
+from .checklist import PlanChecklist
+from .kernel_loop import call_on, running_loop
 from .prompts import PromptsWidget
 from .static_fallback import StaticFallback
 from .timeline import PlanTimelineWidget
@@ -281,7 +282,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
         """The ACP agent whose ``session/list`` the table shows (``agent=``), or None."""
         self.cwd = None if cwd is None else str(cwd)
         self.server = server
-        self._creation_loop = _running_loop()
+        self._creation_loop = running_loop()
         if agent is None:
             self.sessions: SessionList | None = sessions if sessions is not None else codex_sessions(codex_home)
             self.table = SessionsTable(rows=[s.row() for s in self.sessions], status=self.sessions.summary())
@@ -464,10 +465,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             self._tasks.add(task)
             task.add_done_callback(self._done)
 
-        if _running_loop() is loop:
-            start()
-        else:
-            loop.call_soon_threadsafe(start)
+        call_on(loop, start)
 
     def _show_acp(self, row: dict[str, Any]) -> None:
         self._close_detail()
@@ -743,7 +741,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
     def _acp_loop(self) -> asyncio.AbstractEventLoop | None:
         """Where the agent's requests run: the loop it started on, else (not started yet) the loop
         the browser was made on, else the running one."""
-        return getattr(self.agent, "loop", None) or self._creation_loop or _running_loop()
+        return getattr(self.agent, "loop", None) or self._creation_loop or running_loop()
 
     async def _acp_list(self) -> list[dict[str, Any]]:
         agent = self.agent
@@ -855,10 +853,7 @@ class SessionsBrowser(StaticFallback, ipywidgets.VBox):
             self._tasks.add(task)
             task.add_done_callback(self._done)
 
-        if _running_loop() is loop:
-            start()
-        else:
-            loop.call_soon_threadsafe(start)
+        call_on(loop, start)
 
     def _action(self, kind: str, session: str | None, name: str | None) -> Any:
         if kind == "refresh":

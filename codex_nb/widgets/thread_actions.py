@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from .checklist import _running_loop
+from .kernel_loop import call_on
 
 log = logging.getLogger("codex_nb.widgets")
 
@@ -64,7 +64,4 @@ def run_on_server(
         tasks.add(task)
         task.add_done_callback(finished)
 
-    if _running_loop() is loop:
-        start()
-    else:
-        loop.call_soon_threadsafe(start)
+    call_on(loop, start)

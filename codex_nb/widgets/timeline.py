@@ -19,7 +19,6 @@ with an ``error`` reply. The kernel keeps running.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import threading
@@ -38,6 +37,7 @@ from .browser_messages import ProtocolError, validate_to_kernel
 from .final_state import FinalStateFallback
 from .timeline_static import notes as _notes
 from .timeline_static import static_timeline_html
+from .kernel_loop import running_loop
 
 log = logging.getLogger("codex_nb.widgets.timeline")
 
@@ -97,7 +97,7 @@ class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
         self._scheduled = False
         self._entries: dict[int, tuple[int | None, dict[str, Any], PlanDiff]] = {}
         """index -> (the predecessor it was compared with, its list line, its diff)."""
-        self._loop = _running_loop()
+        self._loop = running_loop()
         self.on_msg(self._on_view_msg)
         self._remove = self.timeline.on_change(self._on_revision)
         self._refresh()
@@ -114,7 +114,7 @@ class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
                 return
             self._scheduled = True
         delay = max(0.0, self._last_refresh + self._interval - loop.time())
-        if _running_loop() is loop:  # on the loop already: no wake-up write needed
+        if running_loop() is loop:  # on the loop already: no wake-up write needed
             if delay:
                 loop.call_later(delay, self._refresh)
             else:
@@ -312,10 +312,3 @@ def _change(change: StepChange | None) -> str:
     if change is None:
         return ""
     return describe_change(change, quote=lambda text: well_formed(text)[:120], status=str, regression="regression")
-
-
-def _running_loop() -> asyncio.AbstractEventLoop | None:
-    try:
-        return asyncio.get_running_loop()
-    except RuntimeError:
-        return None

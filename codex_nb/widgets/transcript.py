@@ -36,7 +36,7 @@ from ..protocol.turn_diff import diff_files
 from ..rollouts.rollout_replay import SavedTurn
 from ._static import asset
 from .browser_messages import ProtocolError, validate_to_kernel
-from .checklist import _running_loop
+from .kernel_loop import running_loop
 from .diff_static import diff_html
 from .final_state import FinalStateFallback
 from .transcript_rewind import Rewinder
@@ -116,7 +116,7 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
         self._dirty = False
         self._timer: asyncio.TimerHandle | None = None
         self._last_flush = float("-inf")
-        self._loop = _running_loop()
+        self._loop = running_loop()
         self._rewinder = Rewinder(source, self)
         self._unsubscribe: Callable[[], None] = source.subscribe(self._on_event)
         self.on_msg(self._on_view_msg)
@@ -159,7 +159,7 @@ class Transcript(FinalStateFallback, anywidget.AnyWidget):
                 return
             self._dirty = True
             urgent = event.msg.type in _URGENT
-            loop = _running_loop()
+            loop = running_loop()
             if loop is None or urgent or time.monotonic() - self._last_flush >= self._interval:
                 self._flush()
             elif self._timer is None:

@@ -283,9 +283,7 @@ class TranscriptState:
     def _review(self, event: Event) -> bool:
         msg: Any = event.msg
         entry_id = f"review-{msg.review_id}"
-        entry = self._tools.get(entry_id)
-        if entry is None:
-            entry = self._tools[entry_id] = self._add("review", "", entry_id=entry_id)
+        entry = self._keyed("review", entry_id)
         entry.title = msg.action
         entry.status = "overridden" if msg.overridden else msg.status
         facts = [f"risk {msg.risk_level}"] if msg.risk_level else []
@@ -328,9 +326,7 @@ class TranscriptState:
     def _compaction(self, event: Event) -> bool:
         msg: Any = event.msg
         key = f"compaction-{msg.compaction_id}"
-        entry = self._tools.get(key)
-        if entry is None:
-            entry = self._tools[key] = self._add("compaction", "", entry_id=key)
+        entry = self._keyed("compaction", key)
         entry.status = {"in_progress": "running"}.get(msg.status, msg.status)
         entry.title = "Context compaction"
         entry.detail = _clip(msg.error or "")
@@ -341,9 +337,7 @@ class TranscriptState:
     def _subagent(self, event: Event) -> bool:
         msg: Any = event.msg
         key = f"subagent-{msg.session_id}"
-        entry = self._tools.get(key)
-        if entry is None:
-            entry = self._tools[key] = self._add("subagent", "", entry_id=key)
+        entry = self._keyed("subagent", key)
         entry.title = msg.name
         entry.status = msg.state
         did = [f"{msg.tool_calls} tool call(s)", f"{msg.messages} message(s)"]
@@ -366,9 +360,7 @@ class TranscriptState:
         run: Any = getattr(event.msg, "run", None)
         if run is None:
             return False
-        entry = self._tools.get(run.id)
-        if entry is None:
-            entry = self._tools[run.id] = self._add("hook", "", entry_id=run.id)
+        entry = self._keyed("hook", run.id)
         outcome, said = hook_outcome(run)
         entry.title = hook_title(run)
         entry.status = outcome if done else "running"
@@ -385,9 +377,7 @@ class TranscriptState:
         if not isinstance(item, dict) or item.get("type") not in TOOL_ITEM_TYPES:
             return False
         call_id = str(item.get("id", ""))
-        entry = self._tools.get(call_id)
-        if entry is None:
-            entry = self._tools[call_id] = self._add("tool", "", entry_id=call_id)
+        entry = self._keyed("tool", call_id)
         entry.title = _tool_title(item)
         entry.status = _tool_status(item, done=done)
         entry.detail = _clip(_tool_input(item))
@@ -415,6 +405,14 @@ class TranscriptState:
                 entry.rewound = True
         self._add("note", rewound_line(msg), status="done")
         return True
+
+    def _keyed(self, kind: str, key: str) -> _Entry:
+        """The entry of ``key`` (a tool call, a hook run, a review, a compaction, a subagent), made on
+        first sight and updated in place after."""
+        entry = self._tools.get(key)
+        if entry is None:
+            entry = self._tools[key] = self._add(kind, "", entry_id=key)
+        return entry
 
     def _add(self, kind: str, text: str, *, status: str = "", detail: str = "", entry_id: str | None = None) -> _Entry:
         self._counter += 1

@@ -58,6 +58,7 @@ from ._static import asset, load_json, turn_status_labels
 from .browser_messages import ProtocolError, validate_to_kernel
 from .final_state import FinalStateFallback
 from .thread_actions import offers, run_on_server
+from .kernel_loop import call_on
 
 log = logging.getLogger("codex_nb.widgets.turn_controls")
 
@@ -126,13 +127,6 @@ def options_text(options: list[dict[str, Any]]) -> str:
             shown = str(names.get(current) or current)
         parts.append(f"{option.get('name')}: {shown}")
     return "Options: " + " \u00b7 ".join(parts) if parts else ""
-
-
-def _running(loop: asyncio.AbstractEventLoop) -> bool:
-    try:
-        return asyncio.get_running_loop() is loop
-    except RuntimeError:
-        return False
 
 
 class TurnControls(FinalStateFallback, anywidget.AnyWidget):
@@ -255,11 +249,7 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     def _on_view_msg(self, _widget: object, content: object, _buffers: object) -> None:
         # ipykernel 7.0-7.3 may deliver comm messages on a subshell thread: a pick starts a task on
         # the kernel's loop, so the message is handled there (Stop is thread-safe either way)
-        loop = self._loop
-        if loop is not None and not loop.is_closed() and not _running(loop):
-            loop.call_soon_threadsafe(self._handle_view_msg, content)
-        else:
-            self._handle_view_msg(content)
+        call_on(self._loop, self._handle_view_msg, content)
 
     def _handle_view_msg(self, content: object) -> None:
         try:

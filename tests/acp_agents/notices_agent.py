@@ -17,7 +17,7 @@ import json
 import sys
 from typing import Any
 
-from stdio_rpc import answered, send
+from stdio_rpc import incoming, send
 
 
 def prompt(rid: Any, session_id: str, text: str) -> None:
@@ -32,12 +32,8 @@ def main() -> None:
     args = sys.argv[1:]
     log = args[args.index("--log") + 1] if "--log" in args else None
     sessions = itertools.count(1)
-    for line in sys.stdin:
-        message = json.loads(line)
-        method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
-        if method is None:
-            answered(message)
-        elif method == "initialize":
+    for method, rid, params in incoming():
+        if method == "initialize":
             offered = params.get("clientCapabilities")
             closes = {} if "--no-close" in args else {"sessionCapabilities": {"close": {}}}
             result = {

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
 import threading
 from typing import Any
 
-from stdio_rpc import answered, request, send
+from stdio_rpc import incoming, request, send
 
 _cancelled = threading.Event()
 _plans = itertools.count(1)
@@ -73,12 +72,8 @@ def prompt(rid: Any, session_id: str, text: str) -> None:
 
 def main() -> None:
     sessions = itertools.count(1)
-    for line in sys.stdin:
-        message = json.loads(line)
-        method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
-        if method is None:
-            answered(message)
-        elif method == "initialize":
+    for method, rid, params in incoming():
+        if method == "initialize":
             offered = params.get("clientCapabilities")
             caps = {"loadSession": True}
             result = {"protocolVersion": 1, "agentCapabilities": caps, "authMethods": [], "_meta": {"offered": offered}}

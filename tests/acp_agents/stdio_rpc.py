@@ -1,6 +1,7 @@
-"""The JSON-RPC half of the hand-written test agents (``form_agent.py``, ``v2_agent.py``): one
-line writer for every thread, and requests to the client whose answers the agent's reading loop
-hands back with ``answered``. Written by hand, not with the SDK, so that an agent can send what
+"""The JSON-RPC half of the hand-written test agents (``form_agent.py``, ``v2_agent.py``,
+``notices_agent.py``, ``plan_review_agent.py``): one line writer for every thread, the client's
+messages read as ``(method, id, params)`` by ``incoming``, and requests to the client whose answers
+``incoming`` hands back to the ``request`` waiting for them. Written by hand, not with the SDK, so that an agent can send what
 the SDK's agent side would refuse (a v2 prompt response, a hostile schema)."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import itertools
 import json
 import sys
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 _write_lock = threading.Lock()
@@ -38,3 +40,15 @@ def answered(message: dict[str, Any]) -> None:
     with _answered:
         _answers[message["id"]] = message
         _answered.notify_all()
+
+
+def incoming() -> Iterator[tuple[str, Any, dict[str, Any]]]:
+    """Each request or notification the client sends on stdin, as ``(method, id, params)``; the
+    client's answers to the agent's own requests go to ``answered`` on the way."""
+    for line in sys.stdin:
+        message = json.loads(line)
+        method = message.get("method")
+        if method is None:
+            answered(message)
+            continue
+        yield method, message.get("id"), message.get("params") or {}

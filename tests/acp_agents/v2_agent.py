@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import sys
 import threading
 from typing import Any
 
-from stdio_rpc import answered, request, send
+from stdio_rpc import incoming, request, send
 
 _complete_asked = threading.Event()
 
@@ -93,12 +92,8 @@ def complete_when_asked(elicitation_id: str) -> None:
 
 def main() -> None:
     sessions = itertools.count(1)
-    for line in sys.stdin:
-        message = json.loads(line)
-        method, rid, params = message.get("method"), message.get("id"), message.get("params") or {}
-        if method is None:
-            answered(message)
-        elif method == "initialize":
+    for method, rid, params in incoming():
+        if method == "initialize":
             send({"id": rid, "result": {"protocolVersion": 1, "agentCapabilities": {}, "authMethods": []}})
         elif method == "session/new":
             send({"id": rid, "result": {"sessionId": f"v2-{next(sessions)}"}})
