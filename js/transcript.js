@@ -118,7 +118,7 @@ export default {
     });
     no.addEventListener("click", close);
     el.append(root);
-    /** @type {Map<string, {li: HTMLLIElement, label: HTMLElement, text: HTMLElement, detail: HTMLElement, rewind: HTMLButtonElement, actions: HTMLElement}>} */
+    /** @type {Map<string, {li: HTMLLIElement, label: HTMLElement, text: HTMLElement, detail: HTMLElement, rewind: HTMLButtonElement | null, actions: HTMLElement | null}>} */
     const rows = new Map();
 
     /** @param {import("./transcript_view.js").TranscriptRow} row */
@@ -130,18 +130,28 @@ export default {
       detail.className = "cx-transcript-detail";
       const text = document.createElement("div");
       text.className = "cx-transcript-text";
-      const rewind = document.createElement("button");
-      rewind.type = "button";
-      rewind.className = "cx-transcript-rewind";
-      rewind.textContent = "Rewind to here";
-      rewind.title = "Undo this turn and every later one (asks first)";
-      rewind.hidden = true;
-      rewind.addEventListener("click", () => {
-        if (li.dataset.turn) ask(li.dataset.turn);
-      });
-      const actions = document.createElement("div");
-      actions.className = "cx-transcript-actions";
-      li.append(label, rewind, detail, text, actions);
+      // a row's kind never changes, so only the person's words get a rewind button and only a
+      // review its actions: a thousand tool rows stay as small as before
+      /** @type {HTMLButtonElement | null} */
+      let rewind = null;
+      if (row.kind === "user") {
+        rewind = document.createElement("button");
+        rewind.type = "button";
+        rewind.className = "cx-transcript-rewind";
+        rewind.textContent = "Rewind to here";
+        rewind.title = "Undo this turn and every later one (asks first)";
+        rewind.hidden = true;
+        rewind.addEventListener("click", () => {
+          if (li.dataset.turn) ask(li.dataset.turn);
+        });
+      }
+      /** @type {HTMLElement | null} */
+      let actions = null;
+      if (row.kind === "review") {
+        actions = document.createElement("div");
+        actions.className = "cx-transcript-actions";
+      }
+      li.append(...[label, rewind, detail, text, actions].filter((n) => n !== null));
       return { li, label, text, detail, rewind, actions };
     };
 
@@ -179,12 +189,12 @@ export default {
         dom.li.dataset.live = String(row.live);
         dom.li.dataset.turn = row.turn ?? "";
         dom.li.classList.toggle("cx-rewound", Boolean(row.rewound));
-        dom.rewind.hidden = !offersRewind(row, turns);
+        if (dom.rewind) dom.rewind.hidden = !offersRewind(row, turns);
         if (dom.label.textContent !== row.label) dom.label.textContent = row.label;
         if (dom.detail.textContent !== row.detail) dom.detail.textContent = row.detail;
         if (row.kind === "diff") drawDiff(dom.text, row);
         else if (dom.text.textContent !== row.text) dom.text.textContent = row.text;
-        if (row.kind === "review") drawOverride(dom.actions, row, model);
+        if (dom.actions) drawOverride(dom.actions, row, model);
         /** @type {ChildNode | null} */
         const anchor = previous ? previous.nextSibling : list.firstChild;
         if (anchor !== dom.li) list.insertBefore(dom.li, anchor);

@@ -75,9 +75,14 @@ def test_an_acp_agents_session_is_listed_loaded_and_prompted(page: Any, jupyter_
     expect(page.locator(".cx-sessions-note")).to_contain_text("loaded")  # not an error
 
     page.get_by_role("button", name="Ask again").click()
-    expect(transcript.locator(".cx-transcript-header")).to_have_text("Transcript: running", timeout=60_000)
+    # the header says the session's title (codex-acp titles a session by its first prompt)
+    expect(transcript.locator(".cx-transcript-header")).to_have_text(
+        "Transcript: running · the secret is 42", timeout=60_000
+    )
     page.get_by_role("button", name="Next").click()
-    expect(transcript.locator(".cx-transcript-header")).to_have_text("Transcript: completed", timeout=60_000)
+    expect(transcript.locator(".cx-transcript-header")).to_have_text(
+        "Transcript: completed · the secret is 42", timeout=60_000
+    )
     expect(transcript.locator(".cx-kind-assistant .cx-transcript-text").last).to_have_text("The secret is 42.")
     notebook.screenshot(f"acp_sessions_{ui}.png")
     assert not notebook.unplaced_page_errors(), notebook.page_errors
