@@ -6,7 +6,7 @@
 #   finish_steps           waits for the lanes, prints their logs (failed steps last) and the
 #                          summary; returns 1 if any step failed
 # Lanes exist because most of a run is waiting (a browser, a kernel, a Codex process), not
-# computing: two lanes side by side use the second core while the first waits (the run's wall
+# computing: lanes side by side use the second core while the first waits (the run's wall
 # times: docs/benchmarks.md, "The CI run"). A step's output is kept whole in build/test-logs/.
 _steps_logs="build/test-logs"
 _lane_pids=()
