@@ -218,7 +218,14 @@ class JupyterServer:
                 return self
             except RuntimeError:
                 if attempt == 2 or f"The port {self.port} is already in use" not in self.log():
+                    self.stop()
                     raise
+            except BaseException:
+                # a timeout (ours, or pytest-timeout's in a slow fixture) or an interrupt while it
+                # boots: __exit__ never runs for a server whose __enter__ did not return, so stop it
+                # here (a loaded CI run once left one running after its test had failed)
+                self.stop()
+                raise
             self.port = free_port()
             command = [f"--port={self.port}" if part.startswith("--port=") else part for part in command]
         raise AssertionError("unreachable")
