@@ -13,12 +13,18 @@ repository keeps it. Run it after changing a notebook, then its nbval test:
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+
+# The kernels import this checkout's codex_nb, not whichever one the venv's editable install points
+# at (a second git worktree shares the venv).
+_CHECKOUT = str(Path(__file__).resolve().parents[1])
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (_CHECKOUT, os.environ.get("PYTHONPATH", "")) if p)
 
 
 def execute(path: Path) -> None:

@@ -3,6 +3,7 @@
 // Reject when a Plan-mode turn ended with a proposed plan. State comes from synced traits;
 // each control sends one protocol.json `plan_answers` message, and the kernel replies by id in
 // `last_reply` (sent, or refused with the reason). Texts are set with textContent, never HTML.
+import { el } from "./dom.js";
 import { icon } from "./icons.js";
 import { ANSWERS_TO_KERNEL, newRequestId } from "./protocol.js";
 
@@ -46,17 +47,9 @@ export function commentsByStep(steps, comments) {
   return { by, orphans };
 }
 
-/** @param {string} tag @param {string} cls @param {string} [text] */
-function node(tag, cls, text) {
-  const el = document.createElement(tag);
-  el.className = cls;
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
-
 /** @param {string} label @param {string} action */
 function button(label, action) {
-  const b = /** @type {HTMLButtonElement} */ (node("button", "cx-pa-button", label));
+  const b = /** @type {HTMLButtonElement} */ (el("button", "cx-pa-button", label));
   b.type = "button";
   b.dataset.action = action;
   return b;
@@ -69,16 +62,16 @@ function button(label, action) {
  */
 export function startedTurns(turns) {
   return turns.map((turn) => {
-    const box = node("div", "cx-pa-turn");
+    const box = el("div", "cx-pa-turn");
     box.setAttribute("role", "log");
     box.setAttribute("aria-label", "Turn your answer started");
-    box.append(node("div", "cx-pa-title", "Turn your answer started"));
+    box.append(el("div", "cx-pa-title", "Turn your answer started"));
     for (const m of turn.messages) {
-      const line = node("div", `cx-pa-message cx-pa-${m.role === "user" ? "you" : "agent"}`);
-      line.append(node("span", "cx-pa-who", m.role === "user" ? "You" : "Agent"), node("span", "cx-pa-said", m.text));
+      const line = el("div", `cx-pa-message cx-pa-${m.role === "user" ? "you" : "agent"}`);
+      line.append(el("span", "cx-pa-who", m.role === "user" ? "You" : "Agent"), el("span", "cx-pa-said", m.text));
       box.append(line);
     }
-    if (!turn.messages.some((m) => m.role === "assistant")) box.append(node("div", "cx-pa-label", "No answer from the agent yet."));
+    if (!turn.messages.some((m) => m.role === "assistant")) box.append(el("div", "cx-pa-label", "No answer from the agent yet."));
     return box;
   });
 }
@@ -95,13 +88,13 @@ export function sendControls({ can_send, steps, suggesting, proposal }) {
 
 export default {
   /** @param {{model: any, el: HTMLElement}} ctx */
-  render({ model, el }) {
+  render({ model, el: host }) {
     const controller = new AbortController();
-    const root = node("div", "cx-plan-answers");
+    const root = el("div", "cx-plan-answers");
     root.dataset.lmSuppressShortcuts = "true";  // typing in a comment must not act on the notebook
     root.setAttribute("role", "group");
     root.setAttribute("aria-label", "Answer the plan");
-    el.append(root);
+    host.append(root);
     /** @type {string | null} */
     let pendingId = null;
     /** @type {number | null} */
@@ -123,8 +116,8 @@ export default {
      * @param {() => void} onCancel
      */
     const editor = (placeholder, value, onSend, onCancel) => {
-      const box = node("div", "cx-pa-editor");
-      const area = /** @type {HTMLTextAreaElement} */ (node("textarea", "cx-pa-text"));
+      const box = el("div", "cx-pa-editor");
+      const area = /** @type {HTMLTextAreaElement} */ (el("textarea", "cx-pa-text"));
       area.placeholder = placeholder;
       area.value = value;
       area.setAttribute("aria-label", placeholder);
@@ -151,20 +144,20 @@ export default {
       });
       root.replaceChildren();
       const { by, orphans } = commentsByStep(steps, comments);
-      const list = node("ol", "cx-pa-steps");
+      const list = el("ol", "cx-pa-steps");
       for (const step of steps) {
-        const item = node("li", "cx-pa-step");
+        const item = el("li", "cx-pa-step");
         item.dataset.status = step.status;
-        const row = node("div", "cx-pa-row");
-        row.append(node("span", "cx-pa-mark", MARK[step.status] ?? "?"), node("span", "cx-pa-step-text", step.step));
+        const row = el("div", "cx-pa-row");
+        row.append(el("span", "cx-pa-mark", MARK[step.status] ?? "?"), el("span", "cx-pa-step-text", step.step));
         const open = button("Comment", "comment");
         open.setAttribute("aria-label", `Comment on step ${step.index + 1}: ${step.step}`);
         open.addEventListener("click", () => { editing = step.index; draw(); }, { signal: controller.signal });
         if (offers.comment) row.append(open);
         item.append(row);
         for (const c of by.get(step.index) ?? []) {
-          const line = node("div", `cx-pa-comment cx-pa-${c.state}`);
-          line.append(icon("comment"), node("span", "cx-pa-comment-text", c.text), node("span", "cx-pa-label", c.label));
+          const line = el("div", `cx-pa-comment cx-pa-${c.state}`);
+          line.append(icon("comment"), el("span", "cx-pa-comment-text", c.text), el("span", "cx-pa-label", c.label));
           item.append(line);
         }
         if (editing === step.index) {
@@ -175,18 +168,18 @@ export default {
         }
         list.append(item);
       }
-      root.append(steps.length ? list : node("div", "cx-pa-empty", "No plan yet."));
+      root.append(steps.length ? list : el("div", "cx-pa-empty", "No plan yet."));
       for (const c of orphans) {
-        const line = node("div", `cx-pa-comment cx-pa-orphan cx-pa-${c.state}`);
-        line.append(icon("comment"), node("span", "cx-pa-comment-text", `On “${c.step}”: ${c.text}`), node("span", "cx-pa-label", c.label));
+        const line = el("div", `cx-pa-comment cx-pa-orphan cx-pa-${c.state}`);
+        line.append(icon("comment"), el("span", "cx-pa-comment-text", `On “${c.step}”: ${c.text}`), el("span", "cx-pa-label", c.label));
         root.append(line);
       }
       for (const s of suggestions) {
-        const box = node("div", `cx-pa-suggestion cx-pa-${s.state}`);
-        box.append(node("span", "cx-pa-label", `Suggested change: ${s.label}`), node("pre", "cx-pa-diff", s.diff));
+        const box = el("div", `cx-pa-suggestion cx-pa-${s.state}`);
+        box.append(el("span", "cx-pa-label", `Suggested change: ${s.label}`), el("pre", "cx-pa-diff", s.diff));
         root.append(box);
       }
-      const actions = node("div", "cx-pa-actions");
+      const actions = el("div", "cx-pa-actions");
       if (offers.suggest) {
         const suggest = button("Suggest a change", "suggest");
         suggest.addEventListener("click", () => { suggesting = true; draw(); }, { signal: controller.signal });
@@ -200,10 +193,10 @@ export default {
         }, () => { suggesting = false; draw(); }));
       }
       if (proposal.text !== undefined) {
-        const box = node("div", "cx-pa-proposal");
+        const box = el("div", "cx-pa-proposal");
         box.setAttribute("role", "region");
         box.setAttribute("aria-label", "Proposed plan");
-        box.append(node("div", "cx-pa-title", "Implement this plan?"), node("pre", "cx-pa-proposal-text", proposal.text));
+        box.append(el("div", "cx-pa-title", "Implement this plan?"), el("pre", "cx-pa-proposal-text", proposal.text));
         const approve = button("Approve", "approve");
         const revise = button("Revise", "revise");
         const reject = button("Reject", "reject");
@@ -220,11 +213,11 @@ export default {
         root.append(box);
       }
       for (const d of model.get("decisions") ?? []) {
-        root.append(node("div", `cx-pa-decision cx-pa-${d.decision}`,
+        root.append(el("div", `cx-pa-decision cx-pa-${d.decision}`,
           `Proposed plan ${d.decision}${d.comment ? `: ${d.comment}` : ""}`));
       }
       root.append(...startedTurns(model.get("turns") ?? []));
-      const status = node("div", "cx-pa-status");
+      const status = el("div", "cx-pa-status");
       status.setAttribute("role", "status");
       if (model.get("error")) status.textContent = model.get("error");
       else if (pendingId !== null && reply.id !== pendingId) status.textContent = "Sending…";

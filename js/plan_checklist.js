@@ -3,6 +3,7 @@
 // is patched row by row, so only rows whose text or status changed are rewritten. Step text is
 // set with textContent only, so HTML in a step is shown as text.
 // Plain ES module; the kernel inlines protocol.js and plan_view.js into one _esm string.
+import { el } from "./dom.js";
 import { CHECKLIST_TO_KERNEL, CHECKLIST_TO_VIEW, checklistRequest } from "./protocol.js";
 import { checklistView, priorityLabel, rowChanges, rowKey } from "./plan_view.js";
 
@@ -36,38 +37,26 @@ function readState(model) {
 }
 
 /**
- * @param {string} tag
- * @param {string} className
- * @param {string} [text]
- */
-function h(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-/**
  * Build the static skeleton once per view; `draw` fills it on every change.
  * The controls slot is left alone by `draw` (for the turn controls of another widget).
  */
 function skeleton() {
-  const root = h("section", "codex-plan");
-  const header = h("div", "codex-plan-header");
+  const root = el("section", "codex-plan");
+  const header = el("div", "codex-plan-header");
   header.setAttribute("role", "heading");
   header.setAttribute("aria-level", "3");
-  header.append(h("span", "codex-plan-bullet", "\u2022 "), h("span", "codex-plan-title"));
-  const counter = h("span", "codex-plan-counter");
+  header.append(el("span", "codex-plan-bullet", "\u2022 "), el("span", "codex-plan-title"));
+  const counter = el("span", "codex-plan-counter");
   counter.setAttribute("aria-live", "polite");
   header.append(counter);
-  const turn = h("span", "codex-plan-turn");
+  const turn = el("span", "codex-plan-turn");
   header.append(turn);
-  const body = h("div", "codex-plan-body");
-  const error = h("div", "codex-plan-error");
+  const body = el("div", "codex-plan-body");
+  const error = el("div", "codex-plan-error");
   error.setAttribute("role", "alert");
-  const protocolError = h("div", "codex-plan-protocol-error");
+  const protocolError = el("div", "codex-plan-protocol-error");
   protocolError.setAttribute("role", "status");
-  const controls = h("div", "codex-plan-controls");
+  const controls = el("div", "codex-plan-controls");
   root.append(header, body, error, protocolError, controls);
   /** Set by render: show every step of a long plan from now on. */
   let expand = () => {};
@@ -85,11 +74,11 @@ function skeleton() {
  * @param {ReturnType<typeof skeleton>} parts
  */
 function fold(parts) {
-  const line = h("div", "codex-plan-fold");
-  const button = /** @type {HTMLButtonElement} */ (h("button", "codex-plan-show-all"));
+  const line = el("div", "codex-plan-fold");
+  const button = /** @type {HTMLButtonElement} */ (el("button", "codex-plan-show-all"));
   button.type = "button";
   button.addEventListener("click", () => parts.expand());
-  line.append(h("span", "codex-plan-fold-text"), button);
+  line.append(el("span", "codex-plan-fold-text"), button);
   return line;
 }
 
@@ -106,10 +95,10 @@ function setText(node, text) {
  * One step row's nodes, filled by `fillRow`.
  */
 function rowItem() {
-  const item = h("li", "");
-  const glyph = h("span", "codex-plan-glyph");
+  const item = el("li", "");
+  const glyph = el("span", "codex-plan-glyph");
   glyph.setAttribute("aria-hidden", "true");
-  item.append(glyph, h("span", "codex-plan-sr"), h("span", "codex-plan-text"));
+  item.append(glyph, el("span", "codex-plan-sr"), el("span", "codex-plan-text"));
   return item;
 }
 
@@ -126,7 +115,7 @@ function fillRow(item, row) {
   setText(text, row.text);
   const badge = /** @type {HTMLElement | undefined} */ (item.children[3]);
   if (row.priority) {
-    const node = badge ?? item.appendChild(h("span", "codex-plan-priority"));
+    const node = badge ?? item.appendChild(el("span", "codex-plan-priority"));
     setText(node, priorityLabel(row.priority));
     node.dataset.priority = row.priority;
     node.title = `The agent ranks this step ${row.priority} priority (ACP: high, medium or low)`;
@@ -140,12 +129,12 @@ function fillRow(item, row) {
  * update of one step's status rewrites that row only, whatever the plan's length.
  */
 function bodyParts() {
-  const placeholder = h("p", "codex-plan-placeholder");
-  const noPlan = h("p", "codex-plan-no-plan");
+  const placeholder = el("p", "codex-plan-placeholder");
+  const noPlan = el("p", "codex-plan-no-plan");
   noPlan.setAttribute("role", "status");
-  const explanation = h("p", "codex-plan-explanation");
-  const empty = h("p", "codex-plan-empty");
-  const list = /** @type {HTMLOListElement} */ (h("ol", "codex-plan-steps"));
+  const explanation = el("p", "codex-plan-explanation");
+  const empty = el("p", "codex-plan-empty");
+  const list = /** @type {HTMLOListElement} */ (el("ol", "codex-plan-steps"));
   list.setAttribute("aria-label", "Plan steps");
   return {
     placeholder, noPlan, explanation, empty, list,
@@ -225,12 +214,12 @@ function draw(parts, body, view) {
 }
 
 /** @param {{model: AnyModel, el: HTMLElement}} ctx */
-function render({ model, el }) {
+function render({ model, el: host }) {
   const controller = new AbortController();
   const { signal } = controller;
   const parts = skeleton();
   const body = bodyParts();
-  el.replaceChildren(parts.root);
+  host.replaceChildren(parts.root);
   /** @type {number | null} */
   let reported = null;
   /** @type {number | null} */
@@ -274,7 +263,7 @@ function render({ model, el }) {
     model.off("change", update);
     model.off("msg:custom", onReply);
     if (reportTimer !== null) clearTimeout(reportTimer);
-    el.replaceChildren();
+    host.replaceChildren();
   });
   update();
   return () => controller.abort();

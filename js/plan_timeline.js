@@ -3,6 +3,7 @@
 // selection: the view asks with a `select` request and draws what the synced state says.
 // Text is set with textContent only, so HTML in a step is shown as text.
 // Plain ES module; the kernel inlines protocol.js, plan_view.js and plan_timeline_view.js.
+import { el } from "./dom.js";
 import { TIMELINE_TO_KERNEL, TIMELINE_TO_VIEW, timelineRequest } from "./protocol.js";
 import { nextSelection, timelineView } from "./plan_timeline_view.js";
 
@@ -26,18 +27,6 @@ const TIMELINE_KEYS = /** @type {const} */ ([
   "no_plan",
   "protocol_error",
 ]);
-
-/**
- * @param {string} tag
- * @param {string} className
- * @param {string} [text]
- */
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function timelineSkeleton() {
   const root = el("section", "codex-timeline");

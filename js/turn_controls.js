@@ -7,6 +7,7 @@
 // with model.send. The kernel replies through `last_stop` / `last_option` (same id). A picker shows
 // the agent's reported value, never the pick: it changes when the agent has answered.
 // Kinds come from protocol.json, the one definition the kernel validates against.
+import { el } from "./dom.js";
 import { CONTROLS_TO_KERNEL, TURN_STATUS_LABELS, newRequestId } from "./protocol.js";
 
 /** @typedef {{status: string, stoppable: boolean, can_stop?: boolean, last_stop: {id?: string, outcome?: string}, error: string}} ControlsState */
@@ -145,70 +146,36 @@ export function controlsRequest(kind) {
 
 export default {
   /** @param {{model: any, el: HTMLElement}} ctx */
-  render({ model, el }) {
+  render({ model, el: host }) {
     const controller = new AbortController();
-    const root = document.createElement("div");
-    root.className = "cx-turn-controls";
+    const root = el("div", "cx-turn-controls", undefined, { role: "group", "aria-label": "Turn controls" });
     root.dataset.lmSuppressShortcuts = "true";  // Enter/Space on Stop must not act on the notebook cell
-    root.setAttribute("role", "group");
-    root.setAttribute("aria-label", "Turn controls");
-    const status = document.createElement("span");
-    status.className = "cx-turn-status";
-    const dot = document.createElement("span");
-    dot.className = "cx-turn-dot";
-    dot.setAttribute("aria-hidden", "true");
-    const label = document.createElement("span");
-    label.setAttribute("role", "status");
+    const dot = el("span", "cx-turn-dot", undefined, { "aria-hidden": "true" });
+    const label = el("span", "", undefined, { role: "status" });
+    const status = el("span", "cx-turn-status");
     status.append(dot, label);
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "cx-stop";
-    button.textContent = "Stop";
-    button.setAttribute("aria-label", "Stop the running turn");
-    const note = document.createElement("span");
-    note.className = "cx-turn-note";
-    note.setAttribute("role", "status");
-    const usage = document.createElement("span");
-    usage.className = "cx-turn-usage";
-    const meter = document.createElement("meter");
-    meter.className = "cx-usage-meter";
-    meter.min = 0;
-    meter.setAttribute("aria-label", "Context window used");
-    const usageLabel = document.createElement("span");
-    usageLabel.className = "cx-usage-text";
+    const button = el("button", "cx-stop", "Stop", { type: "button", "aria-label": "Stop the running turn" });
+    const note = el("span", "cx-turn-note", undefined, { role: "status" });
+    const meter = el("meter", "cx-usage-meter", undefined, { min: "0", "aria-label": "Context window used" });
+    const usageLabel = el("span", "cx-usage-text");
+    const usage = el("span", "cx-turn-usage");
     usage.append(meter, usageLabel);
-    const card = document.createElement("div");
-    card.className = "cx-goal-card";
-    card.setAttribute("role", "group");
-    card.setAttribute("aria-label", "Goal");
-    const goalTitle = document.createElement("div");
-    goalTitle.className = "cx-goal-title";
-    const goalUsage = document.createElement("div");
-    goalUsage.className = "cx-goal-usage";
-    const goalMeter = document.createElement("meter");
-    goalMeter.className = "cx-goal-meter";
-    goalMeter.min = 0;
-    goalMeter.setAttribute("aria-label", "Goal tokens used of its budget");
-    const goalText = document.createElement("span");
+    const goalTitle = el("div", "cx-goal-title");
+    const goalMeter = el("meter", "cx-goal-meter", undefined, { min: "0", "aria-label": "Goal tokens used of its budget" });
+    const goalText = el("span");
+    const goalUsage = el("div", "cx-goal-usage");
     goalUsage.append(goalMeter, goalText);
+    const card = el("div", "cx-goal-card", undefined, { role: "group", "aria-label": "Goal" });
     card.append(goalTitle, goalUsage);
-    const pickers = document.createElement("span");
-    pickers.className = "cx-turn-options";
-    pickers.setAttribute("role", "group");
-    pickers.setAttribute("aria-label", "The agent's options");
-    const optionNote = document.createElement("span");
-    optionNote.className = "cx-turn-option-note";
-    optionNote.setAttribute("role", "status");
-    const compact = document.createElement("button");
-    compact.type = "button";
-    compact.className = "cx-compact";
-    compact.textContent = "Compact";
-    compact.title = "Compact the thread's context (Codex summarises its earlier turns)";
-    const compactNote = document.createElement("span");
-    compactNote.className = "cx-compact-note";
-    compactNote.setAttribute("role", "status");
+    const pickers = el("span", "cx-turn-options", undefined, { role: "group", "aria-label": "The agent's options" });
+    const optionNote = el("span", "cx-turn-option-note", undefined, { role: "status" });
+    const compact = el("button", "cx-compact", "Compact", {
+      type: "button",
+      title: "Compact the thread's context (Codex summarises its earlier turns)",
+    });
+    const compactNote = el("span", "cx-compact-note", undefined, { role: "status" });
     root.append(card, status, button, compact, compactNote, note, pickers, optionNote, usage);
-    el.append(root);
+    host.append(root);
 
     /** @type {Record<string, string>} */
     const pendingPicks = {};
@@ -223,32 +190,24 @@ export default {
       const view = optionsView(model.get("options") ?? [], model.get("last_option") ?? {}, pendingPicks, model.get("can_pick") !== false);
       pickers.hidden = view.pickers.length === 0;
       pickers.replaceChildren(...view.pickers.map((p) => {
-        const label = document.createElement("label");
-        label.className = "cx-turn-option";
+        const label = el("label", "cx-turn-option");
         label.dataset.option = p.id;
-        const name = document.createElement("span");
-        name.textContent = p.name;
+        const name = el("span", "", p.name);
         if (p.kind === "boolean") {
-          const box = document.createElement("input");
-          box.type = "checkbox";
+          const box = el("input", "", undefined, { type: "checkbox" });
           box.checked = p.current === true;
           box.disabled = p.disabled;
           box.addEventListener("change", () => pick(p.id, box.checked), { signal: controller.signal });
           label.append(box, name);
           return label;
         }
-        const select = document.createElement("select");
+        const select = el("select");
         select.disabled = p.disabled;
         for (const g of p.groups) {
-          const parent = g.label === null ? select : document.createElement("optgroup");
-          if (parent !== select) {
-            /** @type {HTMLOptGroupElement} */ (parent).label = g.label ?? "";
-            select.append(parent);
-          }
+          const parent = g.label === null ? select : el("optgroup", "", undefined, { label: g.label ?? "" });
+          if (parent !== select) select.append(parent);
           for (const c of g.choices) {
-            const option = document.createElement("option");
-            option.value = c.value;
-            option.textContent = c.name;
+            const option = el("option", "", c.name, { value: c.value });
             option.selected = c.value === p.current;
             parent.append(option);
           }

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -25,7 +26,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-import codex_nb as cx
+# The kernels, Jupyter servers and agents these tests start import this checkout's codex_nb, not
+# whichever one the venv's editable install points at (a second git worktree shares the venv).
+_CHECKOUT = str(Path(__file__).resolve().parents[1])
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (_CHECKOUT, os.environ.get("PYTHONPATH", "")) if p)
+
+import codex_nb as cx  # noqa: E402  (after PYTHONPATH: the same checkout in this process and its children)
 from codex_nb.frontend.answer_policy import ENV_VAR
 
 from helpers.binary_requirements import mark_notebooks, pytest_runtest_setup  # noqa: F401  (a hook: found by name)

@@ -293,22 +293,34 @@ class PlanAnswers:
             if self._busy():
                 raise PlanAnswerError("the agent's turn is still running; decide on the plan when it has ended")
             message = message if message is not None else comment
-            record = ProposalAnswer(
-                id=self._id("p"),
-                time=self._clock(),
-                who=self.who,
-                proposal_index=proposal.index,
-                decision=decision,  # type: ignore[arg-type]
-                comment=comment,
-                message=message,
-                mode=mode,
-            )
+            record = self._proposal_answer(proposal.index, decision, comment, message, mode)
             if message is None or mode is None:
                 self._put(record)
                 return record
             self._put(record)
         self._start(record.id, message, mode)
         return self._get(record.id)  # type: ignore[return-value]
+
+    def _proposal_answer(
+        self,
+        proposal_index: int,
+        decision: str,
+        comment: str | None,
+        message: str | None,
+        mode: str | None,
+        turn_id: str | None = None,
+    ) -> ProposalAnswer:
+        return ProposalAnswer(
+            id=self._id("p"),
+            time=self._clock(),
+            who=self.who,
+            proposal_index=proposal_index,
+            decision=decision,  # type: ignore[arg-type]
+            comment=comment,
+            message=message,
+            mode=mode,
+            turn_id=turn_id,
+        )
 
     def _answer_review(self, decision: str, comment: str | None, mode: str | None) -> ProposalAnswer:
         """The agent waits on its proposal (``capabilities.plan_review``): the decision answers its
@@ -323,17 +335,8 @@ class PlanAnswers:
                     f"there is no proposed plan waiting for a decision ({self.capabilities.agent} asks for one "
                     "when its Plan-mode turn proposes a plan, and each is answered once)"
                 )
-            record = ProposalAnswer(
-                id=self._id("p"),
-                time=self._clock(),
-                who=self.who,
-                proposal_index=proposal.index,
-                decision=decision,  # type: ignore[arg-type]
-                comment=comment,
-                message=comment,
-                mode=mode if decision != "rejected" else "plan",
-                turn_id=review.turn_id,
-            )
+            mode = mode if decision != "rejected" else "plan"
+            record = self._proposal_answer(proposal.index, decision, comment, comment, mode, review.turn_id)
             self._put(record)
         verb = {"approved": "approve", "revised": "revise"}.get(decision, "reject")
         try:

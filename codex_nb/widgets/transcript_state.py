@@ -25,11 +25,13 @@ is never drawn as the person's answer.
 
 A rewind (``thread_rewound``) is a ``note`` entry saying how many turns were undone, and every
 entry of those turns is marked ``rewound`` (shown, struck through); the shown turn, when it is one
-of them, ends ``rewound``. Codex's compaction (a turn holding one ``contextCompaction`` item) is a
-``note`` entry too.
+of them, ends ``rewound``.
 
-An ACP agent's notices (``acp_notice``), context compactions (``acp_compaction``, one entry per
-compaction, updated in place) and subagents (``acp_subagent``, one entry per subagent: its name,
+A context compaction is one ``compaction`` entry, updated in place, whoever compacts: Codex (a turn
+holding one ``contextCompaction`` item) or an ACP agent (``acp_compaction``, with the model's summary
+where the agent sends one).
+
+An ACP agent's notices (``acp_notice``) and subagents (``acp_subagent``, one entry per subagent: its name,
 state and what it did) are entries too; its session title (``acp_session_title``) is the
 transcript's ``title``, shown in the header line.
 
@@ -60,7 +62,7 @@ MAX_SHOWN_CHARS = 100_000
 """An entry's text beyond this is shown as its first and last half (the whole text stays in ``text()``)."""
 MAX_ENTRIES = 10_000
 """Entries one turn keeps (a cap on the kernel's memory: about 10,000 x 8 KB of tool details)."""
-COMPACTED = "Context compacted: Codex replaced the thread's earlier turns with a summary"
+COMPACTED = "Codex replaced the thread's earlier turns with a summary"
 TOOL_ITEM_TYPES = frozenset({"dynamicToolCall", "mcpToolCall", "commandExecution"})
 
 
@@ -386,12 +388,12 @@ class TranscriptState:
         return True
 
     def _codex_compaction(self, item_id: str, *, done: bool) -> bool:
-        """Codex compacting the thread's context (its own turn with one ``contextCompaction`` item)."""
-        entry = self._tools.get(item_id)
-        if entry is None:
-            entry = self._tools[item_id] = self._add("note", "", entry_id=item_id or None)
+        """Codex compacting the thread's context (its own turn with one ``contextCompaction`` item):
+        the same ``compaction`` entry as an ACP agent's, so both read alike."""
+        entry = self._keyed("compaction", f"compaction-{item_id}")
+        entry.title = "Context compaction"
         entry.status = "done" if done else "running"
-        entry.set(COMPACTED if done else "Compacting the context…")
+        entry.set(COMPACTED if done else "")
         return True
 
     def _rewound(self, event: Event) -> bool:

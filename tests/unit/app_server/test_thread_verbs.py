@@ -141,7 +141,7 @@ async def test_compact_runs_codexs_compaction_turn_and_the_transcript_shows_it(t
         await thread.run_turn("question 0")
         result = await thread.compact()
         assert result.status == "completed" and result.turn_id in thread.turn_ids
-        assert "Context compacted" in transcript.state.text()
+        assert "context compaction [done]" in transcript.state.text()
         assert len(srv.requests) == 2  # the compaction sampled the model once
 
 
