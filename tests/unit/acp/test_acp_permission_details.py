@@ -3,6 +3,7 @@ session's folder marked), its command and its diff, each bounded."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -79,3 +80,72 @@ def test_everything_a_peer_sends_is_bounded(tmp_path: Path) -> None:
 
 def test_a_tool_call_with_nothing_to_show_adds_nothing(tmp_path: Path) -> None:
     assert permission_details(call(), os.fspath(tmp_path)).lines() == []
+
+
+def test_the_card_gets_the_details_as_json_outside_the_wire_form(tmp_path: Path) -> None:
+    """The event's ``details`` (the prompts widget's card) carries the same paths, command and diffs
+    as the question's text, each file's diff apart; Codex's wire form of the question is unchanged."""
+    edits = [
+        FileEditToolCallContent(type="diff", path="/etc/<b>x</b>.py", old_text="a\nb\n", new_text="a\nc\n"),
+        FileEditToolCallContent(type="diff", path=str(tmp_path / "new.txt"), old_text=None, new_text="hi\n"),
+    ]
+    tool_call = call(content=edits, raw_input={"cmd": "make"})
+    options = [PermissionOption(option_id="ok", name="Allow", kind="allow_once")]
+    msg, _ = question_event(call_id="t1", turn_id="turn-1", tool_call=tool_call, options=options, cwd=str(tmp_path))
+    assert msg.details is not None
+    assert msg.details["text"] == "The agent asks for permission: Edit file"
+    assert msg.details["paths"] == [
+        {"path": "/etc/<b>x</b>.py", "outside": True, "line": None},
+        {"path": str(tmp_path / "new.txt"), "outside": False, "line": None},
+    ]
+    assert msg.details["command"] == "make" and msg.details["more_paths"] == 0 == msg.details["more_diffs"]
+    diffs = msg.details["diffs"]
+    assert [(d["path"], d["kind"]) for d in diffs] == [
+        ("/etc/<b>x</b>.py", "update"),
+        (str(tmp_path / "new.txt"), "add"),
+    ]
+    assert "-b\n+c" in diffs[0]["diff"] and "+hi" in diffs[1]["diff"]
+    wire = msg.to_wire()
+    assert "details" not in wire and wire["type"] == "request_user_input"
+    assert "[OUTSIDE THE SESSION FOLDER]" in wire["questions"][0]["question"]
+
+
+def test_the_card_json_is_bounded_as_the_text_is(tmp_path: Path) -> None:
+    """10,000 paths and 10 MB of diffs: the card's JSON keeps MAX_PATHS paths and MAX_DIFF characters
+    of diff, and counts the rest."""
+    ten_mb = "z\n" * 5_000_000
+    edits = [
+        FileEditToolCallContent(type="diff", path=f"f{i}.txt", old_text="", new_text="y\n" * 3000) for i in range(5)
+    ]
+    edits.append(FileEditToolCallContent(type="diff", path="huge.txt", old_text="", new_text=ten_mb))
+    tool_call = call(locations=[ToolCallLocation(path=f"/p{i}") for i in range(10_000)], content=edits)
+    options = [PermissionOption(option_id="ok", name="Allow", kind="allow_once")]
+    msg, _ = question_event(call_id="t1", turn_id="turn-1", tool_call=tool_call, options=options, cwd=str(tmp_path))
+    assert msg.details is not None
+    assert len(msg.details["paths"]) == MAX_PATHS and msg.details["more_paths"] > 9_000
+    assert sum(len(d["diff"]) for d in msg.details["diffs"]) < MAX_DIFF + 50
+    assert msg.details["more_diffs"] == 5  # the first file's diff used the whole budget
+    assert len(json.dumps(msg.details)) < 20_000
+    assert "... and 5 more files' diffs" in msg.questions[0].question
+
+
+def test_without_the_session_folder_there_is_no_card(tmp_path: Path) -> None:
+    options = [PermissionOption(option_id="ok", name="Allow", kind="allow_once")]
+    msg, _ = question_event(call_id="t1", turn_id="turn-1", tool_call=call(), options=options)
+    assert msg.details is None
+
+
+async def test_the_prompts_widget_view_carries_the_details(tmp_path: Path) -> None:
+    """The pending request's view (the prompts widget's synced state) holds the card's JSON; a Codex
+    question's view has no ``details``."""
+    from codex_nb.frontend.requests import FrontendRequests, RequestKind
+    from codex_nb.protocol.frontend import Question, RequestUserInputEvent
+
+    options = [PermissionOption(option_id="ok", name="Allow", kind="allow_once")]
+    tool_call = call(locations=[ToolCallLocation(path="/etc/passwd")])
+    msg, _ = question_event(call_id="t1", turn_id="turn-1", tool_call=tool_call, options=options, cwd=str(tmp_path))
+    broker = FrontendRequests()
+    view = broker.open(RequestKind.USER_INPUT, turn_id="a", call_id="t1", msg=msg).view()
+    assert view["details"]["paths"] == [{"path": "/etc/passwd", "outside": True, "line": None}]
+    codex = RequestUserInputEvent(call_id="c", turn_id="t", questions=[Question(id="q", header="h", question="?")])
+    assert "details" not in broker.open(RequestKind.USER_INPUT, turn_id="b", call_id="c", msg=codex).view()
