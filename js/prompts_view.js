@@ -60,7 +60,7 @@ export function cardModel(pending) {
       details: about,
     }));
     // Each question's header is its fieldset legend; the card title does not repeat them.
-    const title = about ? "The agent asks for permission"
+    const title = about ? "Allow this tool call?"
       : questions.length > 1 ? `The model asks ${questions.length} questions` : "The model asks";
     const blocking = pending.request.isBlocking !== false;
     const waiting = blocking ? "The turn is waiting for your answer."

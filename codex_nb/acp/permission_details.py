@@ -103,6 +103,14 @@ class PermissionDetails:
         }
 
 
+def _get(value: Any, name: str, wire: str | None = None) -> Any:
+    """A field of an ACP schema object, or of its JSON (``wire``: its camelCase name there), as a
+    session keeps the calls it was sent (``ToolCallState``)."""
+    if isinstance(value, dict):
+        return value.get(wire or name)
+    return getattr(value, name, None)
+
+
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit] + f"... [{len(text) - limit} more characters]"
 
@@ -146,21 +154,23 @@ def _diffs(content: Iterable[Any]) -> tuple[tuple[PermissionDiff, ...], int]:
     diffs: list[PermissionDiff] = []
     left, more = MAX_DIFF, 0
     for block in content:
-        if getattr(block, "type", None) != "diff":
+        if _get(block, "type") != "diff":
             continue
-        raw_old, new = getattr(block, "old_text", None), getattr(block, "new_text", None) or ""
+        raw_old, new = _get(block, "old_text", "oldText"), _get(block, "new_text", "newText") or ""
         old = raw_old or ""
         if not isinstance(old, str) or not isinstance(new, str):
             continue
         if left <= 0:
             more += 1
             continue
-        path = _cut(str(getattr(block, "path", "") or "?"), MAX_PATH)
+        path = _cut(str(_get(block, "path") or "?"), MAX_PATH)
         if len(old) > MAX_DIFF_INPUT or len(new) > MAX_DIFF_INPUT:
             text = f"{path}: {len(old)} characters -> {len(new)} characters (too long to compare)"
         else:
+            after = path if path.startswith("/") else f"b/{path}"
+            before = "/dev/null" if raw_old is None else path if path.startswith("/") else f"a/{path}"
             lines = difflib.unified_diff(
-                old.splitlines(), new.splitlines(), fromfile=f"a/{path}", tofile=f"b/{path}", lineterm="", n=2
+                old.splitlines(), new.splitlines(), fromfile=before, tofile=after, lineterm="", n=2
             )
             text = "\n".join(lines)
         if not text:
@@ -170,16 +180,28 @@ def _diffs(content: Iterable[Any]) -> tuple[tuple[PermissionDiff, ...], int]:
     return tuple(diffs), more
 
 
-def permission_details(tool_call: Any, cwd: str) -> PermissionDetails:
-    """The paths (each marked outside ``cwd`` or not), command and diff of an ACP ``tool_call``."""
-    content = list((getattr(tool_call, "content", None) or [])[:MAX_PATHS])
+def permission_details(tool_call: Any, cwd: str, known: Any = None) -> PermissionDetails:
+    """The paths (each marked outside ``cwd`` or not), command and diff of an ACP ``tool_call``.
+
+    A request's ``toolCall`` is an update of the call: a field it leaves out keeps what the agent
+    sent before, read from ``known`` (the session's ``ToolCallState`` of the call). codex-acp sends
+    an edit's diff in its ``tool_call`` and asks with its path alone."""
+
+    def field(name: str) -> Any:
+        value = getattr(tool_call, name, None)
+        return value if value is not None else getattr(known, name, None)
+
+    blocks = field("content")
+    content = list(blocks[:MAX_PATHS]) if isinstance(blocks, list) else []
     seen: dict[str, PermissionPath] = {}
     candidates: list[tuple[Any, int | None]] = []
-    for location in getattr(tool_call, "locations", None) or []:
-        line = getattr(location, "line", None)
-        candidates.append((getattr(location, "path", None), line if isinstance(line, int) else None))
-    candidates += [(getattr(block, "path", None), None) for block in content if getattr(block, "type", None) == "diff"]
-    candidates += [(p, None) for p in _raw_paths(getattr(tool_call, "raw_input", None))]
+    locations = field("locations")
+    for location in locations if isinstance(locations, list) else []:
+        line = _get(location, "line")
+        candidates.append((_get(location, "path"), line if isinstance(line, int) else None))
+    candidates += [(_get(block, "path"), None) for block in content if _get(block, "type") == "diff"]
+    raw_input = field("raw_input")
+    candidates += [(p, None) for p in _raw_paths(raw_input)]
     more = 0
     for path, line in candidates:
         if not isinstance(path, str) or not path or path in seen:
@@ -192,7 +214,7 @@ def permission_details(tool_call: Any, cwd: str) -> PermissionDetails:
     return PermissionDetails(
         paths=tuple(seen.values()),
         more_paths=more,
-        command=_command(getattr(tool_call, "raw_input", None)),
+        command=_command(raw_input),
         diffs=diffs,
         more_diffs=more_diffs,
     )

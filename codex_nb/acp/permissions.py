@@ -41,11 +41,18 @@ class Choice:
 
 
 def question_event(
-    *, call_id: str, turn_id: str, tool_call: Any, options: list[PermissionOption], cwd: str | None = None
+    *,
+    call_id: str,
+    turn_id: str,
+    tool_call: Any,
+    options: list[PermissionOption],
+    cwd: str | None = None,
+    known: Any = None,
 ) -> tuple[AcpPermissionRequest, dict[str, str]]:
     """The question to show and a label -> option id map (labels made unique). With the session's
     ``cwd``, the question also lists the tool call's paths (marking those outside it), command and diff,
-    and carries them as ``details`` for the card."""
+    and carries them as ``details`` for the card; ``known`` is the call as the agent sent it before
+    (the fields the request leaves out)."""
     labels: dict[str, str] = {}
     choices: list[QuestionOption] = []
     for option in options:
@@ -66,7 +73,7 @@ def question_event(
     card: dict[str, Any] | None = None
     text = head + note
     if cwd is not None:
-        about = permission_details(tool_call, cwd)
+        about = permission_details(tool_call, cwd, known)
         text = head + "".join("\n" + line for line in about.lines()) + note
         card = {"text": head + note, **about.to_json()}
     question = Question(id=QUESTION_ID, header="Permission", question=text, options=choices)

@@ -42,7 +42,7 @@ const PENDING = {
 
 test("a permission request's question shows its text without the lines the card draws", () => {
   const card = cardModel(PENDING);
-  assert.equal(card.title, "The agent asks for permission");
+  assert.equal(card.title, "Allow this tool call?");
   assert.equal(card.questions[0].question, "The agent asks for permission: Edit file");
   assert.equal(card.questions[0].details.warning, "1 path lies outside the session folder");
   assert.deepEqual(card.questions[0].details.paths.map((p) => [p.where, p.outside]),

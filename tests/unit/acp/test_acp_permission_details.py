@@ -149,3 +149,27 @@ async def test_the_prompts_widget_view_carries_the_details(tmp_path: Path) -> No
     assert view["details"]["paths"] == [{"path": "/etc/passwd", "outside": True, "line": None}]
     codex = RequestUserInputEvent(call_id="c", turn_id="t", questions=[Question(id="q", header="h", question="?")])
     assert "details" not in broker.open(RequestKind.USER_INPUT, turn_id="b", call_id="c", msg=codex).view()
+
+
+def test_what_the_request_leaves_out_comes_from_the_call_sent_before(tmp_path: Path) -> None:
+    """codex-acp sends an edit's diff in its ``tool_call`` and asks with the path alone: the question
+    shows the diff the session kept (``ToolCallState``, the call's JSON); a field the request sends
+    replaces the kept one, as in any ``tool_call_update``."""
+    from codex_nb.acp.mapping import ToolCallState
+
+    target = str(tmp_path.parent / "notes.txt")
+    known = ToolCallState(call_id="t1", title="Edit files")
+    known.apply(
+        ToolCallUpdate(
+            tool_call_id="t1",
+            content=[FileEditToolCallContent(type="diff", path=target, old_text=None, new_text="hi\n")],
+            raw_input={"command": "old"},
+        )
+    )
+    tool_call = call(locations=[ToolCallLocation(path=target)], raw_input={"command": "new"})
+    details = permission_details(tool_call, str(tmp_path), known)
+    assert [(p.path, p.outside) for p in details.paths] == [(target, True)]
+    assert [(d.path, d.kind) for d in details.diffs] == [(target, "add")]
+    assert details.diff == f"--- /dev/null\n+++ {target}\n@@ -0,0 +1 @@\n+hi"
+    assert details.command == "new"
+    assert permission_details(tool_call, str(tmp_path)).diffs == ()
