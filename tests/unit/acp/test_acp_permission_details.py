@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from acp.schema import (
     FileEditToolCallContent,
@@ -173,3 +174,41 @@ def test_what_the_request_leaves_out_comes_from_the_call_sent_before(tmp_path: P
     assert details.diff == f"--- /dev/null\n+++ {target}\n@@ -0,0 +1 @@\n+hi"
     assert details.command == "new"
     assert permission_details(tool_call, str(tmp_path)).diffs == ()
+
+
+async def test_a_hostile_agents_flood_reaches_the_widget_bounded(tmp_path: Path) -> None:
+    """A real agent process (tests/acp_agents/hostile_agent.py) sends a call with a 10 MB diff among 30,
+    then asks with 10,000 locations named with markup: the prompts widget's view of the request (its
+    synced JSON) and the question's text stay small, the rest counted; the answer still goes back."""
+    import asyncio
+    import sys
+
+    import codex_nb as cx
+
+    hostile = os.path.join(
+        os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "acp_agents", "hostile_agent.py"
+    )
+    seen: list[dict[str, Any]] = []
+
+    def answer(request: Any) -> dict[str, str]:
+        seen.append({"view": request.view(), "text": request.msg.questions[0].question})
+        return {"permission": "Reject"}
+
+    async with cx.AcpAgent(sys.executable, [hostile]) as agent:
+        session = await agent.new_session(tmp_path)
+        session.answer_policy = answer
+        said: list[str] = []
+        session.subscribe(lambda e: said.append(e.msg.message) if e.msg.type == "agent_message" else None)
+        await asyncio.wait_for(session.prompt("ask-flood"), 60)
+    [asked] = seen
+    details = asked["view"]["details"]
+    assert len(json.dumps(asked["view"])) < 20_000 and len(asked["text"]) < 20_000
+    # the 10,000 locations and the paths of the diffs read (the first MAX_PATHS blocks), less those kept
+    assert len(details["paths"]) == MAX_PATHS and details["more_paths"] == 10_000 + MAX_PATHS - MAX_PATHS
+    assert details["paths"][0] == {"path": "/outside/<b>0</b>.txt", "outside": True, "line": None}
+    first = details["diffs"][0]
+    assert first["path"] == "/etc/<img src=x onerror=alert(1)>.conf" and first["kind"] == "add"
+    assert "too long to compare" in first["diff"]
+    assert sum(len(d["diff"]) for d in details["diffs"]) <= MAX_DIFF + 50
+    assert len(details["diffs"]) + details["more_diffs"] == MAX_PATHS  # the first MAX_PATHS blocks are read
+    assert said == ["outcome: no"]
