@@ -3,6 +3,7 @@
 // model.send({id, kind, ...}). Cards are keyed by request id, so typing in one card survives
 // updates of the others; a settled request's card disappears when the kernel drops it.
 import { diffBlock } from "./diff_block.js";
+import { permissionDetailsBlock } from "./permission_details.js";
 import { answerApprovalMessage, answerElicitationMessage, answerPermissionsMessage, answerUserInputMessage, buildAnswers, buildElicitationContent, cardModel, countdownText, diffCards, grantMessage, inputType, readyMessage } from "./prompts_view.js";
 
 /** @param {string} tag @param {Record<string, string>} attrs @param {(Node | string)[]} children */
@@ -27,6 +28,7 @@ function questionCard(model, card) {
     selections[q.id] = { choice: null, note: "" };
     const box = h("fieldset", { class: "cx-q", "data-question-id": q.id },
       [h("legend", {}, [q.header]), h("div", { class: "cx-q-text" }, [q.question])]);
+    if (q.details) box.append(permissionDetailsBlock(q.details));
     const choices = [...q.options.map((/** @type {any} */ o) => ({ ...o })),
       ...(q.other ? [{ label: q.other, description: "Write your own answer below." }] : [])];
     for (const option of choices) {

@@ -36,7 +36,7 @@ export const DECISION_LABELS = Object.freeze({
  * @typedef {{id: string, header: string, question: string, isOther: boolean, isSecret: boolean,
  *            options?: Option[]}} Question
  * @typedef {{id: string, kind: string, turn_id: string, call_id: string, request: any,
- *            deadline_ms: number | null}} PendingRequest
+ *            deadline_ms: number | null, details?: any}} PendingRequest
  * @typedef {{choice: string | null, note: string}} Selection
  */
 
@@ -47,16 +47,21 @@ export const DECISION_LABELS = Object.freeze({
 export function cardModel(pending) {
   const base = { id: pending.id, kind: pending.kind, deadlineMs: pending.deadline_ms ?? null };
   if (pending.kind === "user_input") {
+    // An ACP permission request's one question comes with what it is about (``details``): the card
+    // draws it, so the question shows its text without the lines that say the same.
+    const about = (pending.request.questions ?? []).length === 1 ? requestDetails(pending.details) : null;
     const questions = (pending.request.questions ?? []).map((/** @type {Question} */ q) => ({
       id: q.id,
       header: q.header,
-      question: q.question,
+      question: about ? about.text : q.question,
       secret: Boolean(q.isSecret),
       options: [...(q.options ?? [])],
       other: q.isOther ? OTHER_LABEL : null,
+      details: about,
     }));
     // Each question's header is its fieldset legend; the card title does not repeat them.
-    const title = questions.length > 1 ? `The model asks ${questions.length} questions` : "The model asks";
+    const title = about ? "Allow this tool call?"
+      : questions.length > 1 ? `The model asks ${questions.length} questions` : "The model asks";
     const blocking = pending.request.isBlocking !== false;
     const waiting = blocking ? "The turn is waiting for your answer."
       : "Not blocking: the model could go on without it, but waits for your answer.";
@@ -90,6 +95,54 @@ function approvalCardModel(base, req) {
   const changes = (req.changes ?? []).map((/** @type {any} */ c) => ({ path: c.path, kind: c.kind, diff: c.diff,
     lines: diffLines(c.kind, c.diff ?? "") }));
   return { ...common, title: "Apply these changes?", command: null, changes };
+}
+
+/** Paths a card lists, and diff lines it draws (all files together): the kernel bounds what an
+ * agent sends already; these keep a card readable and its DOM small whatever arrives. */
+export const MAX_CARD_PATHS = 50;
+export const MAX_CARD_DIFF_LINES = 400;
+export const OUTSIDE_LABEL = "outside the session folder";
+
+/**
+ * An ACP permission request's details (``PermissionDetails.to_json()`` and the question's ``text``)
+ * as a card draws them: each path with its line and whether it lies outside the session folder, a
+ * warning counting those, the command, each file's diff as classified lines (``diffLines``, as a
+ * Codex file-change approval's), and what was left out. Null when there is nothing to draw.
+ * @param {any} details
+ */
+export function requestDetails(details) {
+  if (!details || typeof details !== "object" || typeof details.text !== "string") return null;
+  const sent = Array.isArray(details.paths) ? details.paths : [];
+  const paths = sent.slice(0, MAX_CARD_PATHS).map((/** @type {any} */ p) => {
+    const path = String(p?.path ?? "");
+    return { path, outside: p?.outside === true, where: Number.isInteger(p?.line) ? `${path}:${p.line}` : path };
+  });
+  const morePaths = Math.max(0, sent.length - paths.length) + count(details.more_paths);
+  const outside = paths.filter((/** @type {{outside: boolean}} */ p) => p.outside).length;
+  /** @type {{path: string, kind: string, lines: {text: string, cls: string}[]}[]} */
+  const changes = [];
+  let left = MAX_CARD_DIFF_LINES;
+  let moreDiffs = count(details.more_diffs);
+  for (const d of Array.isArray(details.diffs) ? details.diffs : []) {
+    if (left <= 0) { moreDiffs += 1; continue; }
+    const all = diffLines("update", typeof d?.diff === "string" ? d.diff : "");
+    const lines = all.slice(0, left);
+    if (all.length > lines.length) lines.push({ text: `... ${all.length - lines.length} more lines`, cls: "meta" });
+    left -= all.length;
+    changes.push({ path: String(d?.path ?? "?"), kind: String(d?.kind ?? "update"), lines });
+  }
+  const command = typeof details.command === "string" ? details.command : null;
+  if (!paths.length && !morePaths && command === null && !changes.length && !moreDiffs) return null;
+  return {
+    text: details.text,
+    warning: outside ? `${outside} ${outside === 1 ? "path lies" : "paths lie"} ${OUTSIDE_LABEL}` : null,
+    paths, morePaths, command, changes, moreDiffs,
+  };
+}
+
+/** A count the kernel sent, or 0 for anything else. @param {unknown} n */
+function count(n) {
+  return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : 0;
 }
 
 /**

@@ -20,8 +20,8 @@ Modules:
 * ``permissions``: ``session/request_permission`` as a prompt.
 * ``plan_review``: an agent's plan-review permission (a ``switch_mode`` call with ``rawInput.plan``)
   and its Markdown plans by id, as the proposed plan ``PlanAnswers`` answers.
-* ``permission_details``: the paths (marked outside the session folder), command and diff a
-  permission request is about.
+* ``permission_details``: the paths (marked outside the session folder), command and diffs a
+  permission request is about, as the question's lines and as the prompts widget card's JSON.
 * ``options``: ``AgentOption``, the agent's config options and modes as one bounded list.
 * ``port``: what a session needs from its agent.
 * ``agent_process``: the agent subprocess.

@@ -9,6 +9,9 @@ whole picture; each call also opens and closes a v2 ``dynamicToolCall`` item
 (``item_started`` / ``item_completed``), the shape a transcript shows for any source.
 ``AcpPlanUpdate`` is a ``plan_update`` whose wire form is Codex's, with
 the ACP ``priority`` of each step and where the plan came from kept outside the wire payload.
+``AcpPermissionRequest`` is the ``request_user_input`` question an agent's ``session/request_permission``
+becomes, with what the request is about (its paths, command and diffs) kept outside the wire payload
+for the prompts widget to draw as a card.
 ``acp_notice``, ``acp_compaction``, ``acp_session_title`` and ``acp_subagent`` carry the unstable
 updates a client reads only when it says so in ``initialize`` (``unstable_updates``), already
 checked and cut to bounds: a transcript shows them as entries, a timeline records them.
@@ -21,6 +24,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from ..protocol.events import AgentMessageDelta, EventMsg, PlanUpdate, UserMessage  # UserMessage: its old import path
+from ..protocol.frontend import RequestUserInputEvent
 from ..protocol.model_stream import AgentReasoningDelta
 
 
@@ -31,6 +35,15 @@ class AcpPlanUpdate(PlanUpdate):
     origin: str | None = Field(default=None, exclude=True)
     """None for an ACP ``plan`` update; the tool's name (``"write_todos"``) for a plan taken from the
     arguments of an agent's todo tool (``mapping.todo_plan``). Kept outside the wire payload."""
+
+
+class AcpPermissionRequest(RequestUserInputEvent):
+    """An agent's permission request as Codex's ``request_user_input`` question. ``details`` is what
+    the request is about as bounded JSON (``PermissionDetails.to_json()`` and ``text``, the question's
+    text without the lines the card draws), kept outside the wire payload: the question's text
+    carries the same details as lines, for a saved notebook and an answer policy."""
+
+    details: dict[str, Any] | None = Field(default=None, exclude=True)
 
 
 class AcpOptionsUpdated(EventMsg):
@@ -109,6 +122,7 @@ __all__ = [
     "AcpNotice",
     "AcpSessionTitle",
     "AcpSubagent",
+    "AcpPermissionRequest",
     "AcpPlanUpdate",
     "AcpToolCall",
     "AgentMessageDelta",

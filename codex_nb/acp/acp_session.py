@@ -1160,7 +1160,12 @@ class AcpSession(BusEventSource):
                 self._asked_calls.clear()
             self._asked_calls[call_id] = tool_call
         msg, labels = question_event(
-            call_id=call_id, turn_id=turn_id, tool_call=tool_call, options=options, cwd=self.cwd
+            call_id=call_id,
+            turn_id=turn_id,
+            tool_call=tool_call,
+            options=options,
+            cwd=self.cwd,
+            known=self.tool_calls.get(call_id),
         )
         broker = self.frontend_requests
         # The broker lets a newer question replace an older one of the same turn key (as

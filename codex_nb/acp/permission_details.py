@@ -4,7 +4,10 @@ An agent's ``session/request_permission`` names its tool call with a title ("Edi
 not say which file, or that the file lies outside the session's folder. ``permission_details``
 reads the tool call's ``locations``, its ``diff`` content and its ``raw_input`` (the command or path
 the agent will use), marks each path outside the session's ``cwd``, and bounds everything, so the
-person sees what they approve and a hostile agent cannot flood the prompt.
+person sees what they approve and a hostile agent cannot flood the prompt. ``PermissionDetails``
+has two forms: ``lines()``, the text the question carries (what a saved notebook and a headless
+answer policy read), and ``to_json()``, what the prompts widget draws as a card (the paths with
+the outside ones marked, the command, each file's diff coloured as a Codex approval's).
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ MAX_PATHS = 20
 MAX_PATH = 500
 """Characters of one path or command shown."""
 MAX_DIFF = 4000
-"""Characters of the diff shown (a diff is read before it is approved; a longer one is cut, and says so)."""
+"""Characters of the diffs shown, all files together (a diff is read before it is approved; a longer
+one is cut, and says so; files past it are counted)."""
 MAX_DIFF_INPUT = 200_000
 """Characters of a file's old or new text compared (beyond this only the sizes are told)."""
 OUTSIDE = "outside the session folder"
@@ -38,6 +42,16 @@ class PermissionPath:
 
 
 @dataclass(frozen=True, kw_only=True)
+class PermissionDiff:
+    """One file's change as a unified diff (or a sentence saying it was too long to compare)."""
+
+    path: str
+    kind: str
+    """``add`` (the agent sent no old text: a new file) or ``update``, as Codex's file changes say."""
+    diff: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class PermissionDetails:
     """What a permission request is about, bounded for a person to read."""
 
@@ -45,7 +59,14 @@ class PermissionDetails:
     more_paths: int = 0
     """Paths left out past ``MAX_PATHS``."""
     command: str | None = None
-    diff: str | None = None
+    diffs: tuple[PermissionDiff, ...] = ()
+    more_diffs: int = 0
+    """Files whose diff is left out past ``MAX_DIFF``."""
+
+    @property
+    def diff(self) -> str | None:
+        """The diffs as one text, None without any."""
+        return "\n".join(d.diff for d in self.diffs) if self.diffs else None
 
     @property
     def outside(self) -> tuple[str, ...]:
@@ -65,9 +86,29 @@ class PermissionDetails:
         if self.diff:
             out.append("Diff:")
             out.append(self.diff)
+        if self.more_diffs:
+            out.append(f"... and {self.more_diffs} more files' diffs")
         if self.outside:
             out.insert(0, f"Warning: {len(self.outside)} path(s) lie {OUTSIDE}.")
         return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The details as JSON for the prompts widget's card (already bounded, as ``lines()`` is)."""
+        return {
+            "paths": [{"path": p.path, "outside": p.outside, "line": p.line} for p in self.paths],
+            "more_paths": self.more_paths,
+            "command": self.command,
+            "diffs": [{"path": d.path, "kind": d.kind, "diff": d.diff} for d in self.diffs],
+            "more_diffs": self.more_diffs,
+        }
+
+
+def _get(value: Any, name: str, wire: str | None = None) -> Any:
+    """A field of an ACP schema object, or of its JSON (``wire``: its camelCase name there), as a
+    session keeps the calls it was sent (``ToolCallState``)."""
+    if isinstance(value, dict):
+        return value.get(wire or name)
+    return getattr(value, name, None)
 
 
 def _cut(text: str, limit: int) -> str:
@@ -107,39 +148,60 @@ def _command(raw: Any) -> str | None:
     return None
 
 
-def _diff(content: Iterable[Any]) -> str | None:
-    parts: list[str] = []
+def _diffs(content: Iterable[Any]) -> tuple[tuple[PermissionDiff, ...], int]:
+    """Each diff block's unified diff, together at most ``MAX_DIFF`` characters; and how many
+    blocks were left out past that."""
+    diffs: list[PermissionDiff] = []
+    left, more = MAX_DIFF, 0
     for block in content:
-        if getattr(block, "type", None) != "diff":
+        if _get(block, "type") != "diff":
             continue
-        path = str(getattr(block, "path", "") or "?")
-        old, new = getattr(block, "old_text", None) or "", getattr(block, "new_text", None) or ""
+        raw_old, new = _get(block, "old_text", "oldText"), _get(block, "new_text", "newText") or ""
+        old = raw_old or ""
         if not isinstance(old, str) or not isinstance(new, str):
             continue
-        if len(old) > MAX_DIFF_INPUT or len(new) > MAX_DIFF_INPUT:
-            parts.append(
-                f"{_cut(path, MAX_PATH)}: {len(old)} characters -> {len(new)} characters (too long to compare)"
-            )
+        if left <= 0:
+            more += 1
             continue
-        lines = difflib.unified_diff(
-            old.splitlines(), new.splitlines(), fromfile=f"a/{path}", tofile=f"b/{path}", lineterm="", n=2
-        )
-        parts.append("\n".join(lines))
-        if sum(len(p) for p in parts) > MAX_DIFF:
-            break
-    return _cut("\n".join(p for p in parts if p), MAX_DIFF) if parts else None
+        path = _cut(str(_get(block, "path") or "?"), MAX_PATH)
+        if len(old) > MAX_DIFF_INPUT or len(new) > MAX_DIFF_INPUT:
+            text = f"{path}: {len(old)} characters -> {len(new)} characters (too long to compare)"
+        else:
+            after = path if path.startswith("/") else f"b/{path}"
+            before = "/dev/null" if raw_old is None else path if path.startswith("/") else f"a/{path}"
+            lines = difflib.unified_diff(
+                old.splitlines(), new.splitlines(), fromfile=before, tofile=after, lineterm="", n=2
+            )
+            text = "\n".join(lines)
+        if not text:
+            continue  # the same text before and after: nothing to read
+        diffs.append(PermissionDiff(path=path, kind="add" if raw_old is None else "update", diff=_cut(text, left)))
+        left -= len(text)
+    return tuple(diffs), more
 
 
-def permission_details(tool_call: Any, cwd: str) -> PermissionDetails:
-    """The paths (each marked outside ``cwd`` or not), command and diff of an ACP ``tool_call``."""
-    content = list((getattr(tool_call, "content", None) or [])[:MAX_PATHS])
+def permission_details(tool_call: Any, cwd: str, known: Any = None) -> PermissionDetails:
+    """The paths (each marked outside ``cwd`` or not), command and diff of an ACP ``tool_call``.
+
+    A request's ``toolCall`` is an update of the call: a field it leaves out keeps what the agent
+    sent before, read from ``known`` (the session's ``ToolCallState`` of the call). codex-acp sends
+    an edit's diff in its ``tool_call`` and asks with its path alone."""
+
+    def field(name: str) -> Any:
+        value = getattr(tool_call, name, None)
+        return value if value is not None else getattr(known, name, None)
+
+    blocks = field("content")
+    content = list(blocks[:MAX_PATHS]) if isinstance(blocks, list) else []
     seen: dict[str, PermissionPath] = {}
     candidates: list[tuple[Any, int | None]] = []
-    for location in getattr(tool_call, "locations", None) or []:
-        line = getattr(location, "line", None)
-        candidates.append((getattr(location, "path", None), line if isinstance(line, int) else None))
-    candidates += [(getattr(block, "path", None), None) for block in content if getattr(block, "type", None) == "diff"]
-    candidates += [(p, None) for p in _raw_paths(getattr(tool_call, "raw_input", None))]
+    locations = field("locations")
+    for location in locations if isinstance(locations, list) else []:
+        line = _get(location, "line")
+        candidates.append((_get(location, "path"), line if isinstance(line, int) else None))
+    candidates += [(_get(block, "path"), None) for block in content if _get(block, "type") == "diff"]
+    raw_input = field("raw_input")
+    candidates += [(p, None) for p in _raw_paths(raw_input)]
     more = 0
     for path, line in candidates:
         if not isinstance(path, str) or not path or path in seen:
@@ -148,9 +210,11 @@ def permission_details(tool_call: Any, cwd: str) -> PermissionDetails:
             more += 1
             continue
         seen[path] = PermissionPath(path=_cut(path, MAX_PATH), outside=_outside(path, cwd), line=line)
+    diffs, more_diffs = _diffs(content)
     return PermissionDetails(
         paths=tuple(seen.values()),
         more_paths=more,
-        command=_command(getattr(tool_call, "raw_input", None)),
-        diff=_diff(content),
+        command=_command(raw_input),
+        diffs=diffs,
+        more_diffs=more_diffs,
     )

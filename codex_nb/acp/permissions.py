@@ -6,6 +6,10 @@ answer ACP agents the way they answer ``request_user_input``. The chosen label m
 back to its ``optionId``; an empty answer (the ``deny`` policy), an unanswerable or
 cancelled request select the agent's first ``reject_once`` option if it has one, else
 the ``cancelled`` outcome.
+
+With the session's folder known, the question also says what the call is about (its paths, those
+outside the folder marked, its command and diff): as lines of its text, and as the event's
+``details`` JSON, which the prompts widget draws as a card in place of those lines.
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..frontend.answer_policy import ENV_VAR
 from ..frontend.requests import Outcome, Settlement
-from ..protocol.frontend import Question, QuestionOption, RequestUserInputEvent
+from ..protocol.frontend import Question, QuestionOption
+from .acp_events import AcpPermissionRequest
 from .mapping import content_text
 from .permission_details import permission_details
 
@@ -36,10 +41,18 @@ class Choice:
 
 
 def question_event(
-    *, call_id: str, turn_id: str, tool_call: Any, options: list[PermissionOption], cwd: str | None = None
-) -> tuple[RequestUserInputEvent, dict[str, str]]:
+    *,
+    call_id: str,
+    turn_id: str,
+    tool_call: Any,
+    options: list[PermissionOption],
+    cwd: str | None = None,
+    known: Any = None,
+) -> tuple[AcpPermissionRequest, dict[str, str]]:
     """The question to show and a label -> option id map (labels made unique). With the session's
-    ``cwd``, the question also lists the tool call's paths (marking those outside it), command and diff."""
+    ``cwd``, the question also lists the tool call's paths (marking those outside it), command and diff,
+    and carries them as ``details`` for the card; ``known`` is the call as the agent sent it before
+    (the fields the request leaves out)."""
     labels: dict[str, str] = {}
     choices: list[QuestionOption] = []
     for option in options:
@@ -52,14 +65,20 @@ def question_event(
     details = [
         t for t in (content_text(getattr(c, "content", None)) for c in getattr(tool_call, "content", None) or []) if t
     ]
-    text = f"The agent asks for permission: {title}"
-    if cwd is not None:
-        text += "".join("\n" + line for line in permission_details(tool_call, cwd).lines())
+    head = f"The agent asks for permission: {title}"
+    note = ""
     if details:
         detail = "\n".join(details)
-        text += "\n" + (detail if len(detail) <= MAX_DETAIL else detail[:MAX_DETAIL] + "...")
+        note = "\n" + (detail if len(detail) <= MAX_DETAIL else detail[:MAX_DETAIL] + "...")
+    card: dict[str, Any] | None = None
+    text = head + note
+    if cwd is not None:
+        about = permission_details(tool_call, cwd, known)
+        text = head + "".join("\n" + line for line in about.lines()) + note
+        card = {"text": head + note, **about.to_json()}
     question = Question(id=QUESTION_ID, header="Permission", question=text, options=choices)
-    return RequestUserInputEvent(call_id=call_id, turn_id=turn_id, questions=[question]), labels
+    event = AcpPermissionRequest(call_id=call_id, turn_id=turn_id, questions=[question], details=card)
+    return event, labels
 
 
 def _reject(options: list[PermissionOption]) -> str | None:

@@ -115,7 +115,7 @@ class FrontendRequest:
     def view(self) -> dict[str, Any]:
         """The JSON the prompts widget shows (synced trait entry)."""
         deadline = self.deadline
-        return {
+        view = {
             "id": self.id,
             "kind": self.kind.value,
             "turn_id": self.turn_id,
@@ -123,6 +123,13 @@ class FrontendRequest:
             "request": self.msg.to_wire(),
             "deadline_ms": None if deadline is None else int(deadline * 1000),
         }
+        # A source may say more than Codex's payload (an ACP permission request's paths, command and
+        # diffs): a ``details`` field of its event class, kept out of the wire form, bounded JSON.
+        if "details" in type(self.msg).model_fields:
+            details = getattr(self.msg, "details")  # noqa: B009  only some members of the msg union have it
+            if details is not None:
+                view["details"] = details
+        return view
 
     def __repr__(self) -> str:
         state = "pending" if self.settled is None else self.settled.outcome.value

@@ -24,6 +24,9 @@ does on ``session/prompt`` is named by the prompt text:
 - ``ghosts <n>``: one update for each of ``n`` session ids that do not exist;
 - ``usage <used> <size> <input> <output>``: a ``usage_update`` (``used`` of ``size`` tokens in
   context), then ``end_turn`` with the turn's ``usage`` as codex-acp 2.x sends it;
+- ``ask-flood``: a ``tool_call`` whose content is 30 diffs, the first of a 10 MB file, then a
+  ``session/request_permission`` for it naming 10,000 locations (markup in their names, most outside
+  the session folder) and no content (the diffs are the call's); answers with the outcome it got;
 - ``todos <json>``: a Gemini-style ``write_todos`` call (id ``write_todos__write_todos_<n>_0``, kind
   other) whose ``rawInput`` is the JSON given (or none when it is ``-``), started and completed;
 - anything else: answers ``echo: <text>``.
@@ -48,8 +51,13 @@ from acp.schema import (
     AuthenticateResponse,
     EnvVarAuthMethod,
     InitializeResponse,
+    FileEditToolCallContent,
     NewSessionResponse,
+    PermissionOption,
     PromptResponse,
+    ToolCallLocation,
+    ToolCallStart,
+    ToolCallUpdate,
     Usage,
 )
 
@@ -194,6 +202,36 @@ class HostileAgent:
                 call["rawInput"] = json.loads(text[6:])
             raw_update(session_id, {"sessionUpdate": "tool_call", **call})
             raw_update(session_id, {"sessionUpdate": "tool_call_update", **call, "status": "completed"})
+        elif text == "ask-flood":
+            diffs = [
+                FileEditToolCallContent(
+                    type="diff", path="/etc/<img src=x onerror=alert(1)>.conf", new_text="z\n" * 5_000_000
+                )
+            ]
+            diffs += [
+                FileEditToolCallContent(type="diff", path=f"f{i}.txt", old_text="a\n", new_text="b\n")
+                for i in range(29)
+            ]
+            start = ToolCallStart(
+                session_update="tool_call",
+                tool_call_id="flood-1",
+                title="Edit file",
+                kind="edit",
+                status="pending",
+                content=diffs,
+            )
+            await self.conn.session_update(session_id=session_id, update=start)
+            locations = [ToolCallLocation(path=f"/outside/<b>{i}</b>.txt") for i in range(10_000)]
+            options = [
+                PermissionOption(option_id="yes", name="Allow", kind="allow_once"),
+                PermissionOption(option_id="no", name="Reject", kind="reject_once"),
+            ]
+            asked = await self.conn.request_permission(
+                session_id=session_id,
+                tool_call=ToolCallUpdate(tool_call_id="flood-1", locations=locations),
+                options=options,
+            )
+            await self.say(session_id, f"outcome: {getattr(asked.outcome, 'option_id', asked.outcome.outcome)}")
         elif text.startswith("stop "):
             return PromptResponse(stop_reason=text[5:])
         elif text == "hang":

@@ -2,13 +2,17 @@
 (``@agentclientprotocol/codex-acp``, ``acp_agent("codex-acp")``) on the local Responses server.
 
 The checklist grows as codex-acp relays the scripted plan, the agent's permission
-request is answered in the prompts widget by clicking, and a second prompt is stopped
-with the Stop control. Pacing is a handshake: the scripted server holds a response
+requests are answered in the prompts widget by clicking (a patch outside the session folder, its
+card marking the path outside and showing the diff; then a command, its card showing it), and a
+second prompt is stopped with the Stop control. Pacing is a handshake: the scripted server holds a response
 until the test clicks the notebook's "Next step" button, which sets a threading.Event.
 """
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -52,10 +56,14 @@ def after_command(items):
 spec = acp_agent("codex-acp")
 work = tempfile.mkdtemp()
 command = {"cmd": "echo hi > f.txt", "sandbox_permissions": "require_escalated", "justification": "write f.txt"}
+# a file outside the session folder whose name is markup: the card shows it as text, marked outside
+escaped = os.path.join(OUTSIDE, "<img src=x onerror=alert(1)>.txt")
+patch = f"*** Begin Patch\\n*** Add File: {escaped}\\n+escaped\\n+second line\\n*** End Patch\\n"
 server = spec.server([
     [plan(("Read the code", "in_progress"))],
     paced([plan(("Read the code", "completed"), ("Write f.txt", "in_progress"), ("Report", "pending"))]),
-    paced([cx.function_call("exec_command", command, call_id="x1")]),
+    paced([cx.custom_tool_call("apply_patch", patch)]),
+    [cx.function_call("exec_command", command, call_id="x1")],
     after_command([plan(("Read the code", "completed"), ("Write f.txt", "completed"), ("Report", "completed"))]),
     [cx.assistant_message("Wrote f.txt.")],
     Stall(120),
@@ -83,11 +91,23 @@ display(cx.PlanChecklist(session), cx.PromptsWidget(session), cx.TurnControls(se
 START = 'handle = session.prompt("Write f.txt")'
 
 
+# outside the temporary folder too: Codex lets its sandbox write there without asking
+BUILD = Path(__file__).resolve().parents[2] / "build"
+
+
+@pytest.fixture
+def outside() -> Any:
+    BUILD.mkdir(exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="outside-", dir=BUILD))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.mark.parametrize("ui", ["lab", "notebook"])
-def test_codex_acp_plan_permission_and_stop(ui: str, page: Any, jupyter_server: JupyterServer) -> None:
+def test_codex_acp_plan_permission_and_stop(ui: str, page: Any, jupyter_server: JupyterServer, outside: Path) -> None:
     from playwright.sync_api import expect
 
-    notebook = open_notebook(page, jupyter_server, "acp.ipynb", [SETUP, START], ui=ui)
+    notebook = open_notebook(page, jupyter_server, "acp.ipynb", [f"OUTSIDE = {str(outside)!r}", SETUP, START], ui=ui)
     notebook.run_all()
     plan = page.locator(".codex-plan")
     expect(plan).to_be_visible(timeout=90_000)
@@ -108,12 +128,34 @@ def test_codex_acp_plan_permission_and_stop(ui: str, page: Any, jupyter_server: 
     expect(items.nth(1)).to_have_attribute("data-status", "in_progress")
     next_button.click()
 
-    # 3: codex-acp asks permission for the command; the options are the agent's own
+    # 3: codex-acp asks permission for a patch outside the session folder: the card marks the path
+    # (a warning, a badge) and shows the diff as a Codex approval's; the file's name stays text
+    name = str(outside / "<img src=x onerror=alert(1)>.txt")
     question = page.locator("form.cx-question")
     expect(question).to_be_visible(timeout=60_000)
+    card = question.locator(".cx-permission-details")
+    expect(question.locator(".cx-prompt-title")).to_have_text("Allow this tool call?")
+    expect(question.locator(".cx-q-text")).to_have_text("The agent asks for permission: Edit files")
+    expect(card.locator(".cx-outside-warning")).to_have_text("\u26a0 1 path lies outside the session folder")
+    path = card.locator("li.cx-path-outside")
+    expect(path.locator(".cx-path-name")).to_have_text(name)
+    expect(path.locator(".cx-outside-badge")).to_be_visible()
+    expect(card.locator(".cx-file-diff .cx-diff-line.cx-diff-add")).to_have_text(["+escaped", "+second line"])
+    expect(card.locator(".cx-file-diff summary")).to_contain_text(f"add: {name} +2 -0")
+    assert card.locator("img").count() == 0
+    notebook.screenshot_of(question, f"acp_permission_outside_{ui}.png")
     expect(question.locator(".cx-option-label")).to_contain_text(
         ["Yes, proceed", "Yes, and don't ask again", "No, and tell Codex what to do differently"]
     )
+    question.locator('input[type=radio][value="Yes, proceed"]').check()
+    question.get_by_role("button", name="Submit").click()
+
+    # codex-acp asks permission for the command: the card shows it, and its folder (not outside)
+    question = page.locator("form.cx-question", has=page.locator(".cx-command"))
+    expect(question.locator(".cx-command")).to_have_text("echo hi > f.txt", timeout=60_000)
+    expect(question.locator("li.cx-path")).to_have_attribute("data-outside", "false")
+    expect(question.locator(".cx-outside-warning")).to_have_count(0)
+    notebook.screenshot_of(question, f"acp_permission_command_{ui}.png")
     question.locator('input[type=radio][value="Yes, proceed"]').check()
     question.get_by_role("button", name="Submit").click()
 
@@ -122,6 +164,7 @@ def test_codex_acp_plan_permission_and_stop(ui: str, page: Any, jupyter_server: 
     expect(plan.locator(".codex-plan-counter")).to_have_text("3/3 done")
     expect(plan.locator(".codex-plan-turn")).to_have_text("Turn completed")
     expect(page.locator(".cx-prompts-empty")).to_be_visible()
+    assert (outside / "<img src=x onerror=alert(1)>.txt").read_text() == "escaped\nsecond line\n"
     notebook.screenshot(f"acp_{ui}.png")
 
     # 5: a second prompt waits on the model; Stop sends session/cancel

@@ -3,8 +3,10 @@ session's folder marked), its command and its diff, each bounded."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
+from typing import Any
 
 from acp.schema import (
     FileEditToolCallContent,
@@ -79,3 +81,134 @@ def test_everything_a_peer_sends_is_bounded(tmp_path: Path) -> None:
 
 def test_a_tool_call_with_nothing_to_show_adds_nothing(tmp_path: Path) -> None:
     assert permission_details(call(), os.fspath(tmp_path)).lines() == []
+
+
+def test_the_card_gets_the_details_as_json_outside_the_wire_form(tmp_path: Path) -> None:
+    """The event's ``details`` (the prompts widget's card) carries the same paths, command and diffs
+    as the question's text, each file's diff apart; Codex's wire form of the question is unchanged."""
+    edits = [
+        FileEditToolCallContent(type="diff", path="/etc/<b>x</b>.py", old_text="a\nb\n", new_text="a\nc\n"),
+        FileEditToolCallContent(type="diff", path=str(tmp_path / "new.txt"), old_text=None, new_text="hi\n"),
+    ]
+    tool_call = call(content=edits, raw_input={"cmd": "make"})
+    options = [PermissionOption(option_id="ok", name="Allow", kind="allow_once")]
+    msg, _ = question_event(call_id="t1", turn_id="turn-1", tool_call=tool_call, options=options, cwd=str(tmp_path))
+    assert msg.details is not None
+    assert msg.details["text"] == "The agent asks for permission: Edit file"
+    assert msg.details["paths"] == [
+        {"path": "/etc/<b>x</b>.py", "outside": True, "line": None},
+        {"path": str(tmp_path / "new.txt"), "outside": False, "line": None},
+    ]
+    assert msg.details["command"] == "make" and msg.details["more_paths"] == 0 == msg.details["more_diffs"]
+    diffs = msg.details["diffs"]
+    assert [(d["path"], d["kind"]) for d in diffs] == [
+        ("/etc/<b>x</b>.py", "update"),
+        (str(tmp_path / "new.txt"), "add"),
+    ]
+    assert "-b\n+c" in diffs[0]["diff"] and "+hi" in diffs[1]["diff"]
+    wire = msg.to_wire()
+    assert "details" not in wire and wire["type"] == "request_user_input"
+    assert "[OUTSIDE THE SESSION FOLDER]" in wire["questions"][0]["question"]
+
+
+def test_the_card_json_is_bounded_as_the_text_is(tmp_path: Path) -> None:
+    """10,000 paths and 10 MB of diffs: the card's JSON keeps MAX_PATHS paths and MAX_DIFF characters
+    of diff, and counts the rest."""
+    ten_mb = "z\n" * 5_000_000
+    edits = [
+        FileEditToolCallContent(type="diff", path=f"f{i}.txt", old_text="", new_text="y\n" * 3000) for i in range(5)
+    ]
+    edits.append(FileEditToolCallContent(type="diff", path="huge.txt", old_text="", new_text=ten_mb))
+    tool_call = call(locations=[ToolCallLocation(path=f"/p{i}") for i in range(10_000)], content=edits)
+    options = [PermissionOption(option_id="ok", name="Allow", kind="allow_once")]
+    msg, _ = question_event(call_id="t1", turn_id="turn-1", tool_call=tool_call, options=options, cwd=str(tmp_path))
+    assert msg.details is not None
+    assert len(msg.details["paths"]) == MAX_PATHS and msg.details["more_paths"] > 9_000
+    assert sum(len(d["diff"]) for d in msg.details["diffs"]) < MAX_DIFF + 50
+    assert msg.details["more_diffs"] == 5  # the first file's diff used the whole budget
+    assert len(json.dumps(msg.details)) < 20_000
+    assert "... and 5 more files' diffs" in msg.questions[0].question
+
+
+def test_without_the_session_folder_there_is_no_card(tmp_path: Path) -> None:
+    options = [PermissionOption(option_id="ok", name="Allow", kind="allow_once")]
+    msg, _ = question_event(call_id="t1", turn_id="turn-1", tool_call=call(), options=options)
+    assert msg.details is None
+
+
+async def test_the_prompts_widget_view_carries_the_details(tmp_path: Path) -> None:
+    """The pending request's view (the prompts widget's synced state) holds the card's JSON; a Codex
+    question's view has no ``details``."""
+    from codex_nb.frontend.requests import FrontendRequests, RequestKind
+    from codex_nb.protocol.frontend import Question, RequestUserInputEvent
+
+    options = [PermissionOption(option_id="ok", name="Allow", kind="allow_once")]
+    tool_call = call(locations=[ToolCallLocation(path="/etc/passwd")])
+    msg, _ = question_event(call_id="t1", turn_id="turn-1", tool_call=tool_call, options=options, cwd=str(tmp_path))
+    broker = FrontendRequests()
+    view = broker.open(RequestKind.USER_INPUT, turn_id="a", call_id="t1", msg=msg).view()
+    assert view["details"]["paths"] == [{"path": "/etc/passwd", "outside": True, "line": None}]
+    codex = RequestUserInputEvent(call_id="c", turn_id="t", questions=[Question(id="q", header="h", question="?")])
+    assert "details" not in broker.open(RequestKind.USER_INPUT, turn_id="b", call_id="c", msg=codex).view()
+
+
+def test_what_the_request_leaves_out_comes_from_the_call_sent_before(tmp_path: Path) -> None:
+    """codex-acp sends an edit's diff in its ``tool_call`` and asks with the path alone: the question
+    shows the diff the session kept (``ToolCallState``, the call's JSON); a field the request sends
+    replaces the kept one, as in any ``tool_call_update``."""
+    from codex_nb.acp.mapping import ToolCallState
+
+    target = str(tmp_path.parent / "notes.txt")
+    known = ToolCallState(call_id="t1", title="Edit files")
+    known.apply(
+        ToolCallUpdate(
+            tool_call_id="t1",
+            content=[FileEditToolCallContent(type="diff", path=target, old_text=None, new_text="hi\n")],
+            raw_input={"command": "old"},
+        )
+    )
+    tool_call = call(locations=[ToolCallLocation(path=target)], raw_input={"command": "new"})
+    details = permission_details(tool_call, str(tmp_path), known)
+    assert [(p.path, p.outside) for p in details.paths] == [(target, True)]
+    assert [(d.path, d.kind) for d in details.diffs] == [(target, "add")]
+    assert details.diff == f"--- /dev/null\n+++ {target}\n@@ -0,0 +1 @@\n+hi"
+    assert details.command == "new"
+    assert permission_details(tool_call, str(tmp_path)).diffs == ()
+
+
+async def test_a_hostile_agents_flood_reaches_the_widget_bounded(tmp_path: Path) -> None:
+    """A real agent process (tests/acp_agents/hostile_agent.py) sends a call with a 10 MB diff among 30,
+    then asks with 10,000 locations named with markup: the prompts widget's view of the request (its
+    synced JSON) and the question's text stay small, the rest counted; the answer still goes back."""
+    import asyncio
+    import sys
+
+    import codex_nb as cx
+
+    hostile = os.path.join(
+        os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "acp_agents", "hostile_agent.py"
+    )
+    seen: list[dict[str, Any]] = []
+
+    def answer(request: Any) -> dict[str, str]:
+        seen.append({"view": request.view(), "text": request.msg.questions[0].question})
+        return {"permission": "Reject"}
+
+    async with cx.AcpAgent(sys.executable, [hostile]) as agent:
+        session = await agent.new_session(tmp_path)
+        session.answer_policy = answer
+        said: list[str] = []
+        session.subscribe(lambda e: said.append(e.msg.message) if e.msg.type == "agent_message" else None)
+        await asyncio.wait_for(session.prompt("ask-flood"), 60)
+    [asked] = seen
+    details = asked["view"]["details"]
+    assert len(json.dumps(asked["view"])) < 20_000 and len(asked["text"]) < 20_000
+    # the 10,000 locations and the paths of the diffs read (the first MAX_PATHS blocks), less those kept
+    assert len(details["paths"]) == MAX_PATHS and details["more_paths"] == 10_000 + MAX_PATHS - MAX_PATHS
+    assert details["paths"][0] == {"path": "/outside/<b>0</b>.txt", "outside": True, "line": None}
+    first = details["diffs"][0]
+    assert first["path"] == "/etc/<img src=x onerror=alert(1)>.conf" and first["kind"] == "add"
+    assert "too long to compare" in first["diff"]
+    assert sum(len(d["diff"]) for d in details["diffs"]) <= MAX_DIFF + 50
+    assert len(details["diffs"]) + details["more_diffs"] == MAX_PATHS  # the first MAX_PATHS blocks are read
+    assert said == ["outcome: no"]
