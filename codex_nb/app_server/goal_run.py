@@ -21,8 +21,7 @@ from ..events.turn_log import TurnEventLog
 from ..protocol.events import Event, WarningEvent
 from ..protocol.goal import GoalUpdated, ThreadGoal
 from .app_server_errors import AppServerError, AppServerRpcError
-from .binary import parse_version
-from .goals import ORIGIN_SINCE, GoalNotificationError, check_budget, check_objective, read_goal
+from .goals import GoalNotificationError, check_budget, check_objective, goal_params, read_goal
 
 
 class _Thread(Protocol):
@@ -167,11 +166,7 @@ class GoalRuns:
 
     # -- requests -------------------------------------------------------------------------------
     def _params(self, **params: Any) -> dict[str, Any]:
-        body: dict[str, Any] = {"threadId": self.thread.thread_id, **params}
-        version = parse_version(self.thread.server.version or "")
-        if version is None or version >= ORIGIN_SINCE:  # an explicit action of the person
-            body["origin"] = "user"
-        return body
+        return goal_params(self.thread.thread_id, self.thread.server.version, **params)
 
     def _answer(self, method: str, answer: Any) -> ThreadGoal | None:
         raw = answer.get("goal") if isinstance(answer, dict) else None

@@ -13,10 +13,11 @@ from typing import Any
 
 from ..errors import TurnError
 from ..protocol.goal import GOAL_STATUSES, MAX_GOAL_FIGURE, MAX_OBJECTIVE_CHARS, ThreadGoal
+from .binary import parse_version
 
-ORIGIN_SINCE = (0, 171, 0)
+ORIGIN_SINCE = (0, 161, 0)
 """The first release of the range whose ``thread/goal/set`` / ``clear`` take ``origin`` (the
-schema's ``x-codex-since``); older ones are sent none."""
+merged schema's ``x-codex-since``, from every release's own schema); older ones are sent none."""
 
 _FIGURES = {
     "tokensUsed": "tokens_used",
@@ -61,6 +62,17 @@ def read_goal(value: Any) -> ThreadGoal:
     )
 
 
+def goal_params(thread_id: str, version: str | None, **params: Any) -> dict[str, Any]:
+    """The body of a person's ``thread/goal/set`` / ``clear`` to a Codex of ``version``: marked
+    ``origin: "user"`` (an explicit action of the person, not the goal's own lifecycle) where the
+    release takes it; an unknown version is sent it, as the pin takes it."""
+    body: dict[str, Any] = {"threadId": thread_id, **params}
+    parsed = parse_version(version or "")
+    if parsed is None or parsed >= ORIGIN_SINCE:
+        body["origin"] = "user"
+    return body
+
+
 def check_objective(objective: Any) -> str:
     """The objective as sent: a non-empty string, else a ``TurnError`` saying what to pass."""
     if not isinstance(objective, str) or not objective.strip():
@@ -85,5 +97,6 @@ __all__ = [
     "bounded_objective",
     "check_budget",
     "check_objective",
+    "goal_params",
     "read_goal",
 ]

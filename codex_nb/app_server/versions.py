@@ -31,13 +31,10 @@ FEATURES: dict[str, str] = {
     "goals": "thread/goal/set",
     "thread history pages": "thread/turns/list",
 }
-"""A feature codex_nb uses (the widgets ask by this name) -> the app-server method it rests on."""
-
-
-IN_EVERY_RELEASE = frozenset({"thread/turns/list", "thread/items/list", "thread/read"})
-"""Methods codex_nb calls that ``protocol.json``'s subset does not describe, which every release of
-the range has (the range's ``methods_since`` / ``methods_until`` name none of them;
-``tests/unit/app_server/test_history_pages.py`` asks the oldest and the pinned binary)."""
+"""A feature codex_nb uses (the widgets ask by this name) -> the app-server method it rests on.
+Every method is in ``protocol.json``'s subset (``schema.CLIENT_REQUESTS`` / ``NOTIFICATIONS`` /
+``SERVER_REQUESTS``), so the range's table dates it; ``tests/unit/app_server/test_codex_versions.py``
+checks that."""
 
 
 def _range() -> dict[str, Any]:
@@ -66,13 +63,8 @@ def method_since(method: str) -> str | None:
     from .schema import protocol
 
     proto = protocol()
-    # FEATURES lists only methods asked of the pin's binary (tests/unit/app_server/test_thread_verbs.py
-    # checks each is in its schema); one the range's table does not date is in every release
-    known = (
-        method in FEATURES.values()
-        or method in IN_EVERY_RELEASE
-        or any(method in proto[t] for t in ("client_requests", "notifications", "server_requests"))
-    )
+    # a method of the subset the range's table does not date is in every release of the range
+    known = any(method in proto[t] for t in ("client_requests", "notifications", "server_requests"))
     return str(span["oldest"]) if known or method in span["methods_until"] else None
 
 
@@ -109,7 +101,6 @@ def missing_method(method: str, version: str | None, why: str) -> CodexVersionEr
 
 __all__ = [
     "FEATURES",
-    "IN_EVERY_RELEASE",
     "CodexVersionError",
     "checked_releases",
     "features_of",

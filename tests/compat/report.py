@@ -17,7 +17,24 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 START, END = "<!-- compat-table:start -->", "<!-- compat-table:end -->"
-CHECKS = ["plan", "text", "approval", "question", "stop", "steer", "resume", "fork", "goal", "history"]
+CHECKS = [
+    "plan",
+    "text",
+    "approval",
+    "question",
+    "stop",
+    "steer",
+    "resume",
+    "fork",
+    "goal",
+    "history",
+    "rewind",
+    "thread_verbs",
+    "usage",
+    "diff",
+    "review",
+]
+"""The columns: the checks of ``test_release_smoke.CHECKS``, in order (a test there compares them)."""
 _CASE = re.compile(r"test_(\w+)\[([\d.]+)\]")
 
 

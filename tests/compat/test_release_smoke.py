@@ -1,9 +1,10 @@
 """The app-server smoke suite ``bash .ci/compat`` runs on every Codex release of the supported range
 (``.ci/codex-compat-versions``): a turn whose plan updates reach the checklist, its text, an
-approval, a question, Stop, steer, resume and fork, rewind and compact, rename / archive / unarchive /
-delete, each offline against the local Responses server
-and validated against the range's merged schema (a message the schema does not cover fails the check).
-The test names are the checks of the Compatibility page's table (``tests/compat/report.py``)."""
+approval, a question, Stop, steer, resume and fork, a goal, history by pages, rewind and compact,
+rename / archive / unarchive / delete, token usage, the turn's diff and Codex's automatic review, each
+offline against the local Responses server and validated against the range's merged schema (a
+message the schema does not cover fails the check). The test names are the checks of the
+Compatibility page's table (``CHECKS`` here, ``tests/compat/report.py`` writes it)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import os
+import subprocess
 import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -30,9 +32,14 @@ ESCALATED = {"cmd": "touch approved.txt", "sandbox_permissions": "require_escala
 
 @contextlib.asynccontextmanager
 async def release_codex(
-    binary: Path, script: list[Any], home: Path, **overrides: Any
+    binary: Path,
+    script: list[Any],
+    home: Path,
+    *,
+    background: Callable[[dict[str, Any]], Any] | None = None,
+    **overrides: Any,
 ) -> AsyncIterator[tuple[cx.CodexAppServer, ResponsesServer]]:
-    async with ResponsesServer(script, allow_leftover=True) as srv:
+    async with ResponsesServer(script, allow_leftover=True, background=background) as srv:
         srv.write_codex_home(home, **{**PLAN_TOOLS, **overrides})
         env = {**os.environ, "OPENAI_API_KEY": "sk-local-test"}
         async with cx.CodexAppServer(binary=binary, codex_home=home, env=env, validate=True) as server:
@@ -230,21 +237,6 @@ async def test_history(release_binary: Path, tmp_path: Path) -> None:
     assert [t.prompt for t in every] == ["one", "two"] and history.pages == 2 and history.note == ""
 
 
-CHECKS: list[Callable[..., Any]] = [
-    test_plan,
-    test_text,
-    test_approval,
-    test_question,
-    test_stop,
-    test_steer,
-    test_resume,
-    test_fork,
-    test_goal,
-    test_history,
-]
-"""The Compatibility table's columns, in order."""
-
-
 async def test_rewind(release_binary: Path, tmp_path: Path) -> None:
     script = [[cx.assistant_message(f"answer {i}")] for i in range(3)] + [[cx.assistant_message("summary")]]
     async with release_codex(release_binary, script, tmp_path / "home") as (server, srv):
@@ -270,3 +262,118 @@ async def test_thread_verbs(release_binary: Path, tmp_path: Path) -> None:
         await thread.unarchive()
         await thread.delete()
         assert (await server.list_threads())["data"] == []
+
+
+async def test_usage(release_binary: Path, tmp_path: Path) -> None:
+    """``thread/tokenUsage/updated``: the thread's total and the turn's share (the local server
+    reports usage with every response)."""
+    async with release_codex(release_binary, [[cx.assistant_message("counted")]], tmp_path / "home") as (
+        server,
+        _srv,
+    ):
+        thread = await server.start_thread(cwd=tmp_path)
+        result = await thread.start_turn("count")
+    assert result.status == "completed"
+    assert thread.token_usage is not None and thread.token_usage.total_tokens > 0
+    assert result.token_usage is not None and result.token_usage.total_tokens == thread.token_usage.total_tokens
+
+
+ADD_NOTES = "*** Begin Patch\n*** Add File: notes.txt\n+first\n+second\n*** End Patch\n"
+
+
+def git_work_tree(path: Path) -> Path:
+    """A git work tree with one commit (Codex diffs a turn against the files as they were)."""
+    path.mkdir()
+    (path / "app.py").write_text("x = 1\n")
+    for args in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one"]):
+        subprocess.run(["git", *args], cwd=path, check=True, capture_output=True)
+    return path
+
+
+async def test_diff(release_binary: Path, tmp_path: Path) -> None:
+    """``turn/diff/updated``: a patch applied in a git work tree is the turn's diff."""
+    work = git_work_tree(tmp_path / "work")
+    script = [
+        [cx.function_call("exec_command", {"cmd": f"apply_patch <<'EOF'\n{ADD_NOTES}EOF\n"}, call_id="a1")],
+        [cx.assistant_message("done")],
+    ]
+    async with release_codex(
+        release_binary, script, tmp_path / "home", approval_policy="never", sandbox_mode="workspace-write"
+    ) as (server, _srv):
+        thread = await server.start_thread(cwd=work)
+        thread.answer_policy = cx.AnswerPolicy.recommended()
+        result = await thread.start_turn("write notes")
+    assert result.status == "completed" and (work / "notes.txt").read_text() == "first\nsecond\n"
+    assert result.diff is not None and thread.turn_diffs[result.turn_id] is result.diff
+    assert "+++ b/notes.txt" in result.diff.unified_diff and "+second" in result.diff.unified_diff
+
+
+ALLOW = {"risk_level": "low", "user_authorization": "high", "outcome": "allow", "rationale": "Asked for."}
+DENY = {"risk_level": "high", "user_authorization": "low", "outcome": "deny", "rationale": "Not asked for."}
+OVERRIDDEN = "The user has manually approved a specific action that was previously"
+"""The developer message Codex adds after ``thread/approveGuardianDeniedAction``."""
+
+
+def reviewer(body: dict[str, Any]) -> Any:
+    """Codex's automatic reviewer (its own model requests): deny, until the person overrode it."""
+    text = json.dumps(body.get("input"))
+    if "APPROVAL REQUEST" not in text:
+        return None
+    return [cx.assistant_message(json.dumps(ALLOW if OVERRIDDEN in text else DENY))]
+
+
+async def test_review(release_binary: Path, tmp_path: Path) -> None:
+    """``approvals_reviewer = "auto_review"``: the reviewer denies (``item/autoApprovalReview/*``),
+    the person overrides (``thread/approveGuardianDeniedAction``), the model asks again and the
+    reviewer allows it; the person is never asked."""
+    script = [
+        [cx.function_call("exec_command", ESCALATED, call_id="e1")],
+        [cx.assistant_message("denied")],
+        [cx.function_call("exec_command", ESCALATED, call_id="e2")],
+        [cx.assistant_message("made")],
+    ]
+    async with release_codex(
+        release_binary,
+        script,
+        tmp_path / "home",
+        background=reviewer,
+        approval_policy="on-request",
+        sandbox_mode="workspace-write",
+        approvals_reviewer="auto_review",
+    ) as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        first = await thread.start_turn("make the file")
+        assert first.status == "completed" and not (tmp_path / "approved.txt").exists()
+        [denied] = [r for r in thread.auto_reviews.values() if r.status == "denied"]
+        assert denied.can_override
+        await thread.approve_denied_action(denied)
+        second = await thread.start_turn("go ahead")
+    assert second.status == "completed" and (tmp_path / "approved.txt").exists()
+    assert [r.status for r in thread.auto_reviews.values()][-1] == "approved"
+    assert thread.server_requests.answered == [] and not thread.frontend_requests.pending
+
+
+CHECKS: list[Callable[..., Any]] = [
+    test_plan,
+    test_text,
+    test_approval,
+    test_question,
+    test_stop,
+    test_steer,
+    test_resume,
+    test_fork,
+    test_goal,
+    test_history,
+    test_rewind,
+    test_thread_verbs,
+    test_usage,
+    test_diff,
+    test_review,
+]
+"""The Compatibility table's columns, in order."""
+
+
+def test_the_table_has_a_column_per_check() -> None:
+    from compat.report import CHECKS as COLUMNS
+
+    assert COLUMNS == [check.__name__.removeprefix("test_") for check in CHECKS]

@@ -40,6 +40,16 @@ CLIENT_REQUESTS = (
     "thread/goal/set",
     "thread/goal/get",
     "thread/goal/clear",
+    "thread/revert",
+    "thread/compact/start",
+    "thread/name/set",
+    "thread/archive",
+    "thread/unarchive",
+    "thread/delete",
+    "thread/read",
+    "thread/turns/list",
+    "thread/items/list",
+    "thread/approveGuardianDeniedAction",
 )
 NOTIFICATIONS = (
     "error",
@@ -56,6 +66,11 @@ NOTIFICATIONS = (
     "serverRequest/resolved",
     "thread/goal/updated",
     "thread/goal/cleared",
+    "thread/tokenUsage/updated",
+    "turn/diff/updated",
+    "item/autoApprovalReview/started",
+    "item/autoApprovalReview/completed",
+    "guardianWarning",
 )
 SERVER_REQUESTS = (
     "item/tool/requestUserInput",

@@ -13,7 +13,9 @@ import pytest
 import codex_nb as cx
 from codex_nb.app_server.binary import CodexVersionError
 from codex_nb.app_server.goal_run import GoalsDisabledError
-from codex_nb.app_server.goals import GoalNotificationError, read_goal
+from codex_nb.app_server.binary import parse_version
+from codex_nb.app_server.goals import ORIGIN_SINCE, GoalNotificationError, goal_params, read_goal
+from codex_nb.app_server.schema import SchemaValidator, protocol
 from codex_nb.app_server.versions import features_of
 from codex_nb.errors import TurnError
 from codex_nb.protocol.goal import MAX_GOAL_FIGURE, MAX_OBJECTIVE_CHARS, ThreadGoal
@@ -202,3 +204,16 @@ def test_a_malformed_goal_notification_is_a_warning_and_the_goal_stays() -> None
 
 def test_goals_are_a_feature_of_every_release_of_the_range() -> None:
     assert features_of("0.160.0")["goals"] and features_of("0.171.0")["goals"]
+
+
+def test_the_person_s_goal_requests_say_so_to_every_release_that_takes_origin() -> None:
+    """``origin: "user"`` goes to the releases whose schema has it (0.161.0 on, as every release's
+    own schema says; codex_nb once sent it from 0.171.0 only), none to 0.160.x, which has no such field."""
+    defs = protocol()["definitions"]
+    for params in ("ThreadGoalSetParams", "ThreadGoalClearParams"):
+        assert parse_version(defs[params]["properties"]["origin"]["x-codex-since"]) == ORIGIN_SINCE
+    assert "origin" not in goal_params("t", "0.160.1")
+    for version in ("0.161.0", "0.169.1", "0.171.0", None):
+        assert goal_params("t", version, status="paused") == {"threadId": "t", "status": "paused", "origin": "user"}
+    validator = SchemaValidator()
+    assert validator.errors("ThreadGoalSetParams", goal_params("t", "0.161.0", objective="ship it")) == []

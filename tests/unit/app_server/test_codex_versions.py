@@ -94,6 +94,23 @@ def test_features_follow_the_method_table() -> None:
     assert versions.method_since("no/such/method") is None
 
 
+def test_every_method_codex_nb_uses_is_in_the_merged_schema_and_dated_by_the_range() -> None:
+    """The schema subset describes every method a feature rests on, so the range's method table
+    (merged from every release) says which releases have it, and what Codex sends or codex_nb
+    sends with it is validated. Every one is in every release of the range (the binaries of
+    ``.ci/compat --schema`` say so: none is in ``methods_since`` or ``methods_until``)."""
+    proto = protocol()
+    tables = ("client_requests", "notifications", "server_requests")
+    described = {m for t in tables for m in proto[t]}
+    assert set(versions.FEATURES.values()) <= described
+    span = proto["range"]
+    oldest = span["oldest"]
+    for method in described:
+        assert method not in span["methods_until"], method
+        assert versions.method_since(method) == span["methods_since"].get(method, oldest), method
+    assert described & set(span["methods_since"]) == set()
+
+
 def test_fields_newer_releases_added_are_optional_and_say_since_when() -> None:
     defs = protocol()["definitions"]
     assert defs["Turn"]["properties"]["rootTurnId"]["x-codex-since"] == "0.162.1"
