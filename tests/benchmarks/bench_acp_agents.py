@@ -1,11 +1,11 @@
-"""Plan updates to a checklist through cx.AcpAgent vs the bare SDK client, on the three real agents.
+"""Plan updates to a checklist through cx.AcpAgent vs the bare SDK client, on the four real agents.
 
 Run: ``.venv/bin/python tests/benchmarks/bench_acp_agents.py [--updates 12] [--rounds 11] [--agents codex-acp ...]``
 
-Each of the agent suite's pinned agents (``codex_nb.testing.acp_agents``: codex-acp, Claude Code,
-Gemini CLI), offline against its local model stand-in, runs turns in which the scripted model
+Each of the agent suite's pinned agents (``codex_nb.testing.acp_agents``: codex-acp,
+claude-agent-acp, Gemini CLI, Qwen Code), offline against its local model stand-in, runs turns in which the scripted model
 makes ``updates`` plan tool calls in a row (Codex ``update_plan``, Claude ``TodoWrite``, Gemini
-``write_todos``; each one a model request) and then answers. The baseline is the official ACP SDK
+``write_todos``, Qwen Code ``todo_write``; each one a model request) and then answers. The baseline is the official ACP SDK
 client (``acp.connect_to_agent``) doing nothing with the updates; the measured side is
 ``cx.AcpAgent`` with a ``cx.PlanChecklist`` of the session (recording comms, as without a
 kernel). Both are timed from ``session/prompt`` to its response, in interleaved rounds (baseline,
@@ -54,7 +54,7 @@ from dialects import DIALECTS  # noqa: E402
 
 GOAL = 1.2
 TIMEOUT = 120
-PLAN_UPDATES = {"codex-acp": True, "claude-agent-acp": True, "gemini-cli": False}
+PLAN_UPDATES = {"codex-acp": True, "claude-agent-acp": True, "gemini-cli": False, "qwen-code": True}
 """Whether the agent turns its plan tool into ACP plan updates (tests/acp_agents/test_agents.py EXPECTED)."""
 
 

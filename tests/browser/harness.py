@@ -183,6 +183,10 @@ class JupyterServer:
             PYTHONUNBUFFERED="1",
         )
         env.pop("JUPYTER_PATH", None)
+        if self.python != sys.executable:
+            # Another venv's server (the release test) runs that venv's codex_nb, not the checkout
+            # that tests/conftest.py puts on PYTHONPATH.
+            env.pop("PYTHONPATH", None)
         labconfig = self.base / "config" / "labconfig"
         labconfig.mkdir(parents=True, exist_ok=True)
         (labconfig / "page_config.json").write_text(json.dumps({"disabledExtensions": DISABLED_EXTENSIONS}))

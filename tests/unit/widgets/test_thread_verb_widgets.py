@@ -100,7 +100,9 @@ async def test_rewind_to_here_from_the_transcript_and_compact_from_the_controls(
         controls.handle_message({"id": "c", "kind": "compact"})
         await _until(controls, ["compact_note"], lambda: controls.compact_note != "Compacting…")
         assert controls.compact_note == "Context compacted"
-        assert "context compaction [done]: Codex replaced the thread's earlier turns with a summary" in transcript.text()
+        assert (
+            "context compaction [done]: Codex replaced the thread's earlier turns with a summary" in transcript.text()
+        )
         await thread.run_turn("question after")
     said = [
         str(part.get("text"))
