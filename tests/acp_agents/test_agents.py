@@ -595,6 +595,10 @@ async def test_codex_acp_auto_review_is_shown_as_an_automatic_review_not_the_per
     review's tool call says it is an automatic review (quirks.py). The stand-in reviewer answers
     with no verdict, so the review fails and the command does not run."""
 
+    # Codex's reviewer (Guardian) asks the session's model, its approval request in ``input``, in every
+    # attempt (Codex 0.166 tries a review three times, each a follow-up carrying the request again);
+    # codex-acp's own side request, the session's title after the turn, stays answered by the stand-in
+    # (``AcpAgentSpec.server`` adds this background to the agent's own)
     def reviewer(body: dict[str, Any]) -> Any:
         return [cx.assistant_message("no verdict")] if "APPROVAL REQUEST" in json.dumps(body.get("input")) else None
 
