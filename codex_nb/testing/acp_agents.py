@@ -15,6 +15,7 @@ lives in ``.ci/codex-acp-version``; ``.ci/setup`` installs it into ``.acp-agents
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -137,23 +138,26 @@ class AcpAgentSpec:
             raise AcpAgentNotFound(f"{self.name} {installed} is installed but {self.version} is pinned; {hint}")
         return [node, str(script), *self.args]
 
-    def server(self, script: Any, **options: Any) -> Any:
-        """The stand-in of this agent's model API serving ``script`` (not started)."""
+    def server(self, script: Any, *, background: Callable[[dict[str, Any]], Any] | None = None, **options: Any) -> Any:
+        """The stand-in of this agent's model API serving ``script`` (not started).
+
+        The agent's own side requests (a title, a loop check) are answered in the background
+        whatever ``background`` a caller adds: the caller's answers first, then the agent's. An
+        agent sends some of them after the prompt has ended (codex-acp names a session once its
+        first turn completed), while its client is still closing it, so a caller's background
+        that replaced the agent's would let them take script entries now and then."""
         if self.api == "anthropic":
             from .anthropic_server import AnthropicServer
 
-            options.setdefault("background", claude_background)
-            return AnthropicServer(script, **options)
+            return AnthropicServer(script, background=_either(background, claude_background), **options)
         if self.api == "gemini":
             from .gemini_server import GeminiServer
 
-            options.setdefault("background", gemini_background)
-            return GeminiServer(script, **options)
+            return GeminiServer(script, background=_either(background, gemini_background), **options)
         from .responses_server import ResponsesServer
 
-        if self.name == "codex-acp":
-            options.setdefault("background", codex_background)
-        return ResponsesServer(script, **options)
+        own = codex_background if self.name == "codex-acp" else None
+        return ResponsesServer(script, background=_either(background, own), **options)
 
     def env(self, server: Any, home: str | Path) -> dict[str, str]:
         """The agent's environment on ``server``, its config written under ``home`` (a fresh folder)."""
@@ -259,8 +263,23 @@ _AGENT_ENV = {
 }
 
 
+def _either(
+    first: Callable[[dict[str, Any]], Any] | None, then: Callable[[dict[str, Any]], Any] | None
+) -> Callable[[dict[str, Any]], Any] | None:
+    """A background answering with ``first``'s answer, else with ``then``'s."""
+    if first is None or then is None:
+        return first or then
+
+    def answer(body: dict[str, Any]) -> Any:
+        found = first(body)
+        return found if found is not None else then(body)
+
+    return answer
+
+
 def codex_background(body: dict[str, Any]) -> Any:
-    """Codex's requests on another model than the session's (a thread title) use no script entry."""
+    """Requests on another model than the session's use no script entry: codex-acp names a session by
+    an ephemeral Codex thread on its title model (``gpt-5.6-luna``) once the first turn completed."""
     from ..protocol.items import assistant_message
 
     return [assistant_message("Stand-in title")] if body.get("model") not in (None, CODEX_MODEL) else None

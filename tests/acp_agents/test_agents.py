@@ -18,6 +18,7 @@ import shutil
 import sys
 import tempfile
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -594,6 +595,10 @@ async def test_codex_acp_auto_review_is_shown_as_an_automatic_review_not_the_per
     review's tool call says it is an automatic review (quirks.py). The stand-in reviewer answers
     with no verdict, so the review fails and the command does not run."""
 
+    # Codex's reviewer (Guardian) asks the session's model, its approval request in ``input``, in every
+    # attempt (Codex 0.166 tries a review three times, each a follow-up carrying the request again);
+    # codex-acp's own side request, the session's title after the turn, stays answered by the stand-in
+    # (``AcpAgentSpec.server`` adds this background to the agent's own)
     def reviewer(body: dict[str, Any]) -> Any:
         return [cx.assistant_message("no verdict")] if "APPROVAL REQUEST" in json.dumps(body.get("input")) else None
 
@@ -903,9 +908,29 @@ async def test_stop_answers_the_agents_pending_question_cancel(agent: str, tmp_p
     assert resolved == ["cancelled"] and pending == []
 
 
+@pytest.fixture
+def outside_the_sandbox() -> Iterator[Path]:
+    """A new folder outside the session folder that Codex's workspace-write sandbox may not write
+    without asking, removed after the test. Codex 0.166 lets it write the session folder, /tmp and
+    $TMPDIR (its permission profile's ``:slash_tmp`` and ``:tmpdir``): the checkout's build/ is no
+    such folder when the checkout itself lies under /tmp (a clean clone), /var/tmp is one unless
+    $TMPDIR points there."""
+    sandboxed = [Path(p).resolve() for p in ("/tmp", tempfile.gettempdir(), os.environ.get("TMPDIR") or "/tmp")]
+    for base in (Path("/var/tmp"), BUILD):
+        where = base.resolve()
+        if not any(where == root or root in where.parents for root in sandboxed):
+            break
+    else:
+        pytest.fail(f"/var/tmp and {BUILD} both lie in /tmp or $TMPDIR, which Codex writes without asking")
+    base.mkdir(exist_ok=True)
+    made = Path(tempfile.mkdtemp(prefix="codex-nb-outside-", dir=base))
+    yield made
+    shutil.rmtree(made, ignore_errors=True)
+
+
 @pytest.mark.parametrize("agent", AGENTS)
 async def test_a_write_outside_the_session_folder_is_shown_as_outside_before_the_person_answers(
-    agent: str, tmp_path: Path, temp_dirs: Any
+    agent: str, tmp_path: Path, temp_dirs: Any, outside_the_sandbox: Path
 ) -> None:
     """The model writes a file outside the session's folder. Where the agent asks the person, the
     question names the file and marks it outside the folder (the title alone, "Write", says
@@ -913,10 +938,7 @@ async def test_a_write_outside_the_session_folder_is_shown_as_outside_before_the
     nothing is asked and nothing is written: ``EXPECTED[agent]["outside_write"]``."""
     say = DIALECTS[agent]
     work = temp_dirs("work-")
-    # outside the temporary folder too: Codex lets its sandbox write there without asking
-    BUILD.mkdir(exist_ok=True)
-    outside = Path(tempfile.mkdtemp(prefix="outside-", dir=BUILD))
-    target = outside / "escaped.txt"
+    target = outside_the_sandbox / "escaped.txt"
     calls: list[Any] = []
     ended = threading.Event()
     script = [say["write"](str(target), "escaped"), after(ended, say["text"]("Done."))]
@@ -944,7 +966,6 @@ async def test_a_write_outside_the_session_folder_is_shown_as_outside_before_the
         server.check()
     finally:
         server.close()
-        shutil.rmtree(outside, ignore_errors=True)
     marked = bool(asked) and str(target) in asked[0] and "OUTSIDE THE SESSION FOLDER" in asked[0]
     expected = EXPECTED[agent]["outside_write"]
     report(agent, "outside_write", {"asked": bool(asked), "marked": marked, "status": result.status})
