@@ -631,7 +631,10 @@ def test_goal_changes_are_recorded_in_order_and_usage_alone_refreshes_the_newest
         (3, "budgetLimited", 1000, "t2"),
         (4, "cleared", 1000, None),
     ]
-    assert records[3].line() == "Goal (stopped: token budget used up): ship it \u00b7 1,000 of 1,000 tokens (100%) \u00b7 1 min 5 s"
+    assert (
+        records[3].line()
+        == "Goal (stopped: token budget used up): ship it \u00b7 1,000 of 1,000 tokens (100%) \u00b7 1 min 5 s"
+    )
     assert records[4].line() == "Goal cleared: ship it"
     exported = timeline.to_dict()["goals"]
     assert exported[0] == {
