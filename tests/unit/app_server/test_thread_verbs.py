@@ -245,3 +245,31 @@ async def test_a_release_without_revert_offers_no_rewind_on_the_timeline(tmp_pat
         source.server.features = {"thread/revert": True}  # type: ignore[attr-defined]
         with recording_comms():
             assert PlanTimelineWidget(source, max_rate=None).rewind_turns == ["t1"]
+
+
+@pytest.mark.slow
+@pytest.mark.requires_codex
+async def test_a_rewound_thread_is_one_row_and_a_fork_its_own(tmp_path: Path) -> None:
+    script = [[cx.assistant_message(f"answer {i}")] for i in range(2)]
+    async with real_codex(script, tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        for i in range(2):
+            await thread.run_turn(f"question {i}")
+        first_path = thread.path
+        await thread.rewind(turns=1)
+        fork = await server.fork_thread(thread.thread_id)
+        await thread.rewind(turns=1)
+        listed = [t["id"] for t in (await server.list_threads())["data"]]
+        assert server.connection.schema_errors == []
+    # Codex's thread/list has one entry per thread id; its home holds three files of the rewound one
+    assert sorted(listed) == sorted([thread.thread_id, fork.thread_id])
+    files = sorted((tmp_path / "home" / "sessions").rglob("*.jsonl"))
+    assert sum(thread.thread_id in f.name for f in files) == 3
+    sessions = cx.codex_sessions(tmp_path / "home")
+    assert sorted(s.session_id for s in sessions) == sorted([thread.thread_id, fork.thread_id])
+    row = sessions.by_id(thread.thread_id)
+    assert row.path == Path(thread.path) and len(row.earlier) == 2 and row.earlier[-1] == Path(first_path)
+    assert row.first_prompt == "question 0" and row.row()["rollouts"] == 3  # the oldest file's words
+    with recording_comms():
+        browser = cx.SessionsBrowser(codex_home=tmp_path / "home")
+    assert sorted(r["id"] for r in browser.table.rows) == sorted([thread.thread_id, fork.thread_id])
