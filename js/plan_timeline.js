@@ -5,7 +5,8 @@
 // Plain ES module; the kernel inlines protocol.js, plan_view.js and plan_timeline_view.js.
 import { el } from "./dom.js";
 import { TIMELINE_TO_KERNEL, TIMELINE_TO_VIEW, timelineRequest } from "./protocol.js";
-import { nextSelection, timelineView } from "./plan_timeline_view.js";
+import { nextSelection, rewindTurn, timelineView } from "./plan_timeline_view.js";
+import { rewindConfirm } from "./rewind_confirm.js";
 
 /**
  * The subset of the anywidget model API this view uses.
@@ -25,6 +26,9 @@ const TIMELINE_KEYS = /** @type {const} */ ([
   "snapshot",
   "proposals",
   "no_plan",
+  "goals",
+  "rewind_turns",
+  "rewind_note",
   "protocol_error",
 ]);
 
@@ -45,20 +49,28 @@ function timelineSkeleton() {
   list.dataset.lmSuppressShortcuts = "true";
   const proposals = el("div", "codex-timeline-proposals");
   proposals.setAttribute("aria-label", "Proposed plans");
-  side.append(noPlan, notes, list, proposals);
+  const goals = el("ol", "codex-timeline-goals");
+  goals.setAttribute("aria-label", "Goal");
+  side.append(noPlan, notes, list, goals, proposals);
   const detail = el("div", "codex-plan codex-timeline-detail");
   const heading = el("div", "codex-plan-header codex-timeline-heading");
   heading.setAttribute("role", "heading");
   heading.setAttribute("aria-level", "3");
   const summary = el("div", "codex-timeline-summary");
+  const rewind = el("button", "codex-timeline-rewind", "Rewind to here");
+  rewind.setAttribute("type", "button");
+  rewind.title = "Undo this revision's turn and every later one (asks first)";
+  rewind.hidden = true;
+  const rewindNote = el("div", "codex-timeline-rewind-note");
+  rewindNote.setAttribute("role", "status");
   const body = el("div", "codex-plan-body");
   const removed = el("ul", "codex-timeline-removed");
   removed.setAttribute("aria-label", "Removed steps");
   const protocolError = el("div", "codex-plan-protocol-error");
   protocolError.setAttribute("role", "status");
-  detail.append(heading, summary, body, removed, protocolError);
+  detail.append(heading, rewind, summary, body, removed, rewindNote, protocolError);
   root.append(side, detail);
-  return { root, notes, noPlan, list, proposals, heading, summary, body, removed, protocolError };
+  return { root, notes, noPlan, list, goals, proposals, heading, rewind, rewindNote, summary, body, removed, protocolError };
 }
 
 /**
@@ -104,6 +116,18 @@ function drawTimeline(parts, view, listChanged) {
       return card;
     }),
   );
+  parts.goals.replaceChildren(
+    ...view.goals.map((g) => {
+      const item = el("li", "codex-timeline-goal");
+      item.id = g.id;
+      item.dataset.status = g.status;
+      item.append(el("span", "codex-timeline-goal-line", g.line), el("span", "codex-timeline-goal-detail", g.detail));
+      return item;
+    }),
+  );
+  parts.goals.hidden = view.goals.length === 0;
+  parts.rewindNote.textContent = view.rewindNote;
+  parts.rewindNote.hidden = !view.rewindNote;
   const active = view.items.find((i) => i.selected);
   if (active) parts.list.setAttribute("aria-activedescendant", active.id);
   else parts.list.removeAttribute("aria-activedescendant");
@@ -151,6 +175,17 @@ function render({ model, el: host }) {
   let view = timelineView({});
   /** @type {unknown} */
   let drawnEntries = null;
+  // A kernel answered this view's hello: only then is "Rewind to here" offered (a view restored
+  // from a saved notebook has no kernel to rewind with).
+  let live = false;
+  /** @type {string | null} */
+  let offered = null;
+  const confirm = rewindConfirm({
+    className: "codex-timeline-confirm",
+    turns: () => /** @type {string[]} */ (model.get("rewind_turns") ?? []),
+    rewind: (turn) => model.send(timelineRequest(TIMELINE_TO_KERNEL.rewind, { turn })),
+  });
+  parts.rewindNote.before(confirm.box);
 
   /** @type {[unknown, unknown]} */
   let parsed = [null, []];
@@ -181,6 +216,9 @@ function render({ model, el: host }) {
     const listChanged = state.entries !== drawnEntries;
     drawnEntries = state.entries;
     drawTimeline(parts, view, listChanged);
+    offered = rewindTurn(state, live);
+    parts.rewind.hidden = offered === null;
+    confirm.follow();
   };
   /** @param {number | null} index */
   const select = (index) => model.send(timelineRequest(TIMELINE_TO_KERNEL.select, { index }));
@@ -203,10 +241,16 @@ function render({ model, el: host }) {
   };
   /** @param {any} msg */
   const onReply = (msg) => {
-    if (signal.aborted || !msg || msg.kind !== TIMELINE_TO_VIEW.error) return;
+    if (signal.aborted || !msg) return;
+    if (!live && (msg.kind === TIMELINE_TO_VIEW.ack || msg.kind === TIMELINE_TO_VIEW.error)) {
+      live = true;  // any answer says a kernel is there
+      update();
+    }
+    if (msg.kind !== TIMELINE_TO_VIEW.error) return;
     console.warn("codex_nb plan timeline: the kernel rejected a message:", msg.message);
   };
 
+  parts.rewind.addEventListener("click", () => { if (offered) confirm.ask(offered); }, { signal });
   parts.list.addEventListener("click", onClick, { signal });
   parts.list.addEventListener("keydown", onKey, { signal });
   model.on("change", update);
@@ -217,6 +261,7 @@ function render({ model, el: host }) {
     host.replaceChildren();
   });
   update();
+  model.send(timelineRequest(TIMELINE_TO_KERNEL.hello));
   return () => controller.abort();
 }
 

@@ -18,6 +18,7 @@ import { checklistView } from "./plan_view.js";
  * The selected revision, as the kernel sends it.
  * @typedef {object} TimelineSnapshot
  * @property {number} index
+ * @property {string | null} [turn_id] the revision's turn (whole)
  * @property {string} heading
  * @property {string} time
  * @property {string | null} explanation
@@ -36,6 +37,9 @@ import { checklistView } from "./plan_view.js";
  * @property {TimelineSnapshot | null} snapshot
  * @property {{index: number, heading: string, time: string, text: string, awaiting: boolean}[]} proposals
  * @property {string} no_plan
+ * @property {{index: number, status: string, line: string, time: string, turn: string | null}[]} goals
+ * @property {string[]} rewind_turns
+ * @property {string} rewind_note
  * @property {string} protocol_error
  */
 
@@ -76,6 +80,22 @@ export function nextSelection(key, entries, current, page = {}) {
 }
 
 /**
+ * The turn the shown revision offers "Rewind to here" on, or null: only with a kernel behind the
+ * view (`live`: it answered the view's hello; a saved view has none), for a turn the kernel
+ * offers (`rewind_turns`) that no rewind undid.
+ * @param {Partial<TimelineState>} state @param {boolean} live
+ */
+export function rewindTurn(state, live) {
+  const snapshot = state.snapshot && typeof state.snapshot === "object" ? state.snapshot : null;
+  const turn = snapshot && typeof snapshot.turn_id === "string" ? snapshot.turn_id : null;
+  if (!live || !turn) return null;
+  const offered = Array.isArray(state.rewind_turns) ? state.rewind_turns : [];
+  const entries = Array.isArray(state.entries) ? state.entries : [];
+  const undone = entries.some((e) => e.index === snapshot?.index && e.rewound);
+  return offered.includes(turn) && !undone ? turn : null;
+}
+
+/**
  * The whole view model for one state.
  * @param {Partial<TimelineState>} state
  */
@@ -103,7 +123,11 @@ export function timelineView(state) {
     items,
     shown,
     following: state.selected === null || state.selected === undefined,
-    emptyText: items.length === 0 && !(Array.isArray(state.proposals) && state.proposals.length) ? TIMELINE_EMPTY_TEXT : "",
+    emptyText:
+      items.length === 0 && !(Array.isArray(state.proposals) && state.proposals.length) &&
+      !(Array.isArray(state.goals) && state.goals.length)
+        ? TIMELINE_EMPTY_TEXT
+        : "",
     hiddenText: [
       state.hidden ? `${state.hidden} earlier revision(s) not listed` : "",
       state.newer ? `${state.newer} newer revision(s) not listed (End: the newest)` : "",
@@ -119,6 +143,14 @@ export function timelineView(state) {
     removed: snapshot && Array.isArray(snapshot.removed) ? snapshot.removed.map(String) : [],
     protocolError: state.protocol_error ? String(state.protocol_error) : "",
     noPlan: state.no_plan ? String(state.no_plan) : "",
+    rewindNote: state.rewind_note ? String(state.rewind_note) : "",
+    // A real Codex thread's goal: each set, status change and clearing, in order.
+    goals: (Array.isArray(state.goals) ? state.goals : []).map((g) => ({
+      id: `goal-${g.index}`,
+      status: String(g.status ?? ""),
+      line: String(g.line ?? ""),
+      detail: [String(g.time ?? ""), g.turn ? `turn ${g.turn}` : ""].filter(Boolean).join(" \u00b7 "),
+    })),
     // Plan mode's proposed plans: prose for a person to accept, shown as their own entries.
     proposals: (Array.isArray(state.proposals) ? state.proposals : []).map((p) => ({
       id: `proposal-${p.index}`,

@@ -2,7 +2,8 @@
 // State comes from synced traits (entries, status, error, can_override, review_error,
 // rewind_turns, rewind_note); two messages go back, each after the person confirmed it: an
 // override of a denial by Codex's automatic review, and "rewind" (to before a turn).
-import { offersRewind, rewindQuestion, transcriptView } from "./transcript_view.js";
+import { offersRewind, transcriptView } from "./transcript_view.js";
+import { rewindConfirm } from "./rewind_confirm.js";
 import { TRANSCRIPT_TO_KERNEL, newRequestId } from "./protocol.js";
 import { diffBlock } from "./diff_block.js";
 
@@ -86,37 +87,13 @@ export default {
     note.className = "cx-transcript-rewind-note";
     note.setAttribute("role", "status");
     // one confirmation at a time: what a rewind to before a turn undoes, then Rewind or Cancel
-    const confirm = document.createElement("div");
-    confirm.className = "cx-transcript-confirm";
-    confirm.setAttribute("role", "alertdialog");
-    confirm.hidden = true;
-    const question = document.createElement("p");
-    const yes = document.createElement("button");
-    yes.type = "button";
-    yes.textContent = "Rewind";
-    const no = document.createElement("button");
-    no.type = "button";
-    no.textContent = "Cancel";
-    confirm.append(question, yes, no);
-    root.append(header, folded, list, confirm, note, reviewError);
-    /** @type {string | null} */
-    let asking = null;
-    /** @param {string} turn */
-    const ask = (turn) => {
-      asking = turn;
-      question.textContent = rewindQuestion(turn, model.get("rewind_turns") ?? []);
-      confirm.hidden = false;
-      yes.focus();
-    };
-    const close = () => {
-      asking = null;
-      confirm.hidden = true;
-    };
-    yes.addEventListener("click", () => {
-      if (asking) model.send({ id: newRequestId(), kind: TRANSCRIPT_TO_KERNEL.rewind, turn: asking });
-      close();
+    const confirm = rewindConfirm({
+      className: "cx-transcript-confirm",
+      turns: () => model.get("rewind_turns") ?? [],
+      rewind: (turn) => model.send({ id: newRequestId(), kind: TRANSCRIPT_TO_KERNEL.rewind, turn }),
     });
-    no.addEventListener("click", close);
+    root.append(header, folded, list, confirm.box, note, reviewError);
+    const ask = confirm.ask;
     el.append(root);
     /** @type {Map<string, {li: HTMLLIElement, label: HTMLElement, text: HTMLElement, detail: HTMLElement, rewind: HTMLButtonElement | null, actions: HTMLElement | null}>} */
     const rows = new Map();
@@ -171,7 +148,7 @@ export default {
       folded.hidden = !view.folded;
       root.dataset.status = view.status;
       const turns = /** @type {string[]} */ (model.get("rewind_turns") ?? []);
-      if (asking && !turns.includes(asking)) close();  // the turn went meanwhile: nothing to confirm
+      confirm.follow();  // the turn went meanwhile: nothing to confirm
       note.textContent = model.get("rewind_note") ?? "";
       note.hidden = !note.textContent;
       const seen = new Set();

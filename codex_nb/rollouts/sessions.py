@@ -66,6 +66,10 @@ class CodexSession:
     """Bytes on disk."""
     problem: str | None = None
     """Why some of the row could not be read (one line), or None."""
+    earlier: tuple[Path, ...] = ()
+    """Older rollout files of the same thread, newest first: Codex writes a new one when a thread is
+    rewound (``thread/revert``) or its history rewritten, under the same id. The list shows one row
+    per thread, this (the newest) file's."""
 
     @property
     def thread_id(self) -> str | None:
@@ -96,6 +100,7 @@ class CodexSession:
             "status": self.last_status or "",
             "size": self.size,
             "problem": self.problem or "",
+            "rollouts": 1 + len(self.earlier),
         }
 
     def __repr__(self) -> str:
@@ -625,7 +630,32 @@ def codex_sessions(codex_home: str | os.PathLike[str] | None = None) -> SessionL
     home = _codex_home(codex_home)
     sessions = [_row(path) for path in _rollout_files(home)]
     sessions.sort(key=lambda s: (s.started or "", s.path.name), reverse=True)
-    return SessionList(sessions, home=home, seconds=time.perf_counter() - started)
+    return SessionList(one_per_thread(sessions), home=home, seconds=time.perf_counter() - started)
 
 
-__all__ = ["CodexSession", "SessionList", "codex_sessions", "describe", "forget_cached"]
+_INHERITED = ("cwd", "first_prompt", "model", "cli_version")
+"""Columns a thread's newest rollout may lack (a rewound thread's new file starts from its old
+one's history, not its words) and its older files of the same thread still say."""
+
+
+def one_per_thread(sessions: list[CodexSession]) -> list[CodexSession]:
+    """One session per thread id, newest first: the first of each id in ``sessions`` (sorted newest
+    first), with the older files of that id in its ``earlier`` and the columns it lacks taken from
+    them. A fork has its own id and keeps its own row; a file with no id is listed as it is."""
+    kept: list[CodexSession] = []
+    by_id: dict[str, CodexSession] = {}
+    for session in sessions:
+        first = by_id.get(session.session_id) if session.session_id else None
+        if first is None:
+            if session.session_id:
+                by_id[session.session_id] = session
+            kept.append(session)
+            continue
+        first.earlier = (*first.earlier, session.path)
+        for name in _INHERITED:
+            if getattr(first, name) is None and getattr(session, name) is not None:
+                setattr(first, name, getattr(session, name))
+    return kept
+
+
+__all__ = ["CodexSession", "SessionList", "codex_sessions", "describe", "forget_cached", "one_per_thread"]

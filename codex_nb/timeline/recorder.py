@@ -13,9 +13,10 @@ latest ``MAX_DROPPED_LISTED`` are listed). A snapshot keeps at most ``MAX_STEPS`
 each text at most ``MAX_TEXT`` characters (the cut is marked), since a peer may send
 anything.
 
-Two more things are recorded beside the revisions: Plan mode's proposed plans
-(``proposals``, at most ``MAX_PROPOSALS``, each cut to ``MAX_PROPOSAL_TEXT``), and, when
-the latest turn ended with no plan at all, why (``no_plan``, see ``codex_nb.timeline.why``).
+Beside the revisions are recorded: Plan mode's proposed plans (``proposals``, at most
+``MAX_PROPOSALS``, each cut to ``MAX_PROPOSAL_TEXT``), when the latest turn ended with no plan
+at all, why (``no_plan``, see ``codex_nb.timeline.why``), and a real Codex thread's goal as it
+was set, changed status or was cleared (``goals``).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from ..events.usage_meter import UsageMeter
 from ..protocol.auto_review import AutoApprovalReview
 from ..protocol.capabilities import capabilities_of
 from ..protocol.events import Event, PlanUpdate
+from ..protocol.goal import GoalUpdated
 from ..protocol.rewind import MAX_REWOUND_TURNS
 from ..protocol.turn_diff import diff_files
 from ..protocol.wire import well_formed
@@ -51,6 +53,7 @@ from .records import (
     SourceKind,
     TurnChanges,
     FileChange,
+    GoalRecord,
     TurnUsage,
 )
 from .report import timeline_data, timeline_json, timeline_markdown, timeline_text
@@ -76,6 +79,8 @@ MAX_TURN_CHANGES = 100
 """Conversation messages kept (the oldest go first, counted in ``dropped_messages``)."""
 MAX_AUTO_REVIEWS = 1000
 """Codex's automatic reviews a timeline keeps (the newest)."""
+MAX_GOAL_RECORDS = 1000
+"""A thread's goal records kept (the newest): each is a set, a status change or a clearing."""
 
 _KIND_BY_MODULE = (
     ("codex_nb.app_server", SourceKind.APP_SERVER),
@@ -121,6 +126,8 @@ class PlanTimeline:
         if type(max_revisions) is not int or max_revisions < 1:
             raise ValueError(f"max_revisions must be a positive int, got {max_revisions!r}")
         self.thread_id: str = source.thread_id
+        self.source = source
+        """What it records (a widget offers its verbs, such as a real Codex thread's rewind)."""
         self.source_kind = source_kind(source)
         self._capabilities = capabilities_of(source)
         self.max_revisions = max_revisions
@@ -156,6 +163,8 @@ class PlanTimeline:
         self._changes_by_turn: dict[str | None, TurnChanges] = {}
         self._reviews: dict[str, AutoApprovalReview] = {}
         self._rewound: dict[str, None] = {}
+        self._goals: collections.deque[GoalRecord] = collections.deque(maxlen=MAX_GOAL_RECORDS)
+        self._next_goal = 0
         self._why = NoPlanTracker(source, on_change=lambda _reason: self._changes.notify(None))
         self._answer_sources: list[Callable[[], tuple[AnswerRecord, ...]]] = []
         self._unsubscribe: list[Callable[[], None]] = []
@@ -242,6 +251,8 @@ class PlanTimeline:
             self._review(msg)
         elif msg.type == "thread_rewound":
             self._rewind(msg.turn_ids)
+        elif isinstance(msg, GoalUpdated):
+            self._goal(event, msg)
         elif msg.type in ("acp_notice", "acp_compaction", "acp_subagent"):
             self._notice(event)
         elif msg.type in ("turn_complete", "turn_aborted"):
@@ -385,6 +396,52 @@ class PlanTimeline:
                 self._rewound[well_formed(turn_id)] = None
             while len(self._rewound) > MAX_REWOUND_TURNS:
                 del self._rewound[next(iter(self._rewound))]
+        self._changes.notify(None)
+
+    def _goal(self, event: Event, msg: GoalUpdated) -> None:
+        """A new record when the goal is set, changes status, objective or budget, or is cleared;
+        a usage update alone refreshes the newest record's figures."""
+        goal = msg.goal
+        turn_id = msg.turn_id or event.turn_id
+        with self._lock:
+            newest = self._goals[-1] if self._goals else None
+            if goal is None:
+                if newest is None or newest.status == "cleared":
+                    return  # nothing was set here: a clearing of nothing is not a change
+                record = GoalRecord(
+                    index=self._next_goal,
+                    time=self._clock(),
+                    turn_id=turn_id,
+                    status="cleared",
+                    objective=newest.objective,
+                    token_budget=newest.token_budget,
+                    tokens_used=newest.tokens_used,
+                    time_used_seconds=newest.time_used_seconds,
+                )
+            else:
+                record = GoalRecord(
+                    index=self._next_goal,
+                    time=self._clock(),
+                    turn_id=turn_id,
+                    status=goal.status,
+                    objective=well_formed(goal.objective),
+                    token_budget=goal.token_budget,
+                    tokens_used=goal.tokens_used,
+                    time_used_seconds=goal.time_used_seconds,
+                )
+                if newest is not None and (newest.status, newest.objective, newest.token_budget) == (
+                    record.status,
+                    record.objective,
+                    record.token_budget,
+                ):
+                    if (newest.tokens_used, newest.time_used_seconds) == (record.tokens_used, record.time_used_seconds):
+                        return
+                    record = dataclasses.replace(
+                        newest, tokens_used=record.tokens_used, time_used_seconds=record.time_used_seconds
+                    )
+                    self._goals.pop()  # the same change: its usage is refreshed, not a new record
+            self._goals.append(record)
+            self._next_goal = max(self._next_goal, record.index + 1)
         self._changes.notify(None)
 
     def _end_proposals(self, turn_id: str | None, message: object) -> None:
@@ -541,6 +598,14 @@ class PlanTimeline:
         ``MAX_REWOUND_TURNS``): their revisions, messages and changes stay, marked as undone."""
         with self._lock:
             return tuple(self._rewound)
+
+    @property
+    def goals(self) -> tuple[GoalRecord, ...]:
+        """A real Codex thread's goal as it was set, changed status (paused, blocked, complete,
+        out of budget or usage, active again) or was cleared, in order, with its objective, budget
+        and usage (the newest ``MAX_GOAL_RECORDS``); empty when the source has no goal."""
+        with self._lock:
+            return tuple(self._goals)
 
     @property
     def answers(self) -> tuple[AnswerRecord, ...]:

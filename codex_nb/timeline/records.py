@@ -6,7 +6,8 @@ is the step-level comparison of two of them (``PlanTimeline.diff``); ``DroppedRe
 is a snapshot that arrived out of order and was refused rather than re-ordered;
 ``TurnUsage`` is a turn's token usage as its source last reported it; ``TurnChanges`` is a
 turn's diff as its source last sent it; ``AgentNotice`` is an ACP agent's notice, context
-compaction or subagent as it last stood.
+compaction or subagent as it last stood; ``GoalRecord`` is a real Codex thread's goal as it was
+set, changed status or was cleared.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
+
+from ..protocol.goal import STATUS_TEXT, ThreadGoal
 
 
 STATUS_RANK = {"pending": 0, "in_progress": 1, "completed": 2}
@@ -270,3 +273,40 @@ class TurnChanges:
     def removed(self) -> int:
         """Lines the turn removed, in all its listed files."""
         return sum(f.removed for f in self.files)
+
+
+GoalState = Literal["active", "paused", "blocked", "usageLimited", "budgetLimited", "complete", "cleared"]
+"""A goal record's state: Codex's ``ThreadGoalStatus``, or ``cleared`` (the goal was removed)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class GoalRecord:
+    """A real Codex thread's goal at one change: set (or replaced), a status change, or cleared.
+
+    Usage alone changing (a continuation turn's tokens) makes no new record: it updates the
+    newest one's figures, so a record's usage is as of the next change (or the latest report)."""
+
+    index: int
+    """The timeline's own count of goal records, from 0."""
+    time: float
+    turn_id: str | None
+    """The turn that changed it (a continuation turn, the model's ``update_goal``), or None."""
+    status: GoalState
+    objective: str
+    """The objective (cut as ``ThreadGoal`` cuts it); a cleared record keeps the last one's."""
+    token_budget: int | None
+    tokens_used: int
+    time_used_seconds: int
+
+    def line(self) -> str:
+        """``Goal set (active): ship it · 12,952 of 100,000 tokens (12%) · 1 min 5 s``."""
+        if self.status == "cleared":
+            return f"Goal cleared: {self.objective}" if self.objective else "Goal cleared"
+        usage = ThreadGoal(
+            objective=self.objective,
+            status=self.status,
+            token_budget=self.token_budget,
+            tokens_used=self.tokens_used,
+            time_used_seconds=self.time_used_seconds,
+        ).usage_text()
+        return f"Goal ({STATUS_TEXT[self.status]}): {self.objective} \u00b7 {usage}"

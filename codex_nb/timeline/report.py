@@ -42,7 +42,12 @@ markup, and each is cut to a stated length.
      "auto_reviews": [{"review_id": str, "turn_id": str, "status": "in_progress"|"approved"|"denied"|
                        "timed_out"|"aborted", "overridden": bool, "action_kind": str, "action": str,
                        "risk_level": str|null, "user_authorization": str|null, "rationale": str|null,
-                       "line": str}]}   (only when Codex's automatic reviewer decided an approval)
+                       "line": str}],   (only when Codex's automatic reviewer decided an approval)
+     "goals": [{"index": int, "time": ISO-8601, "turn_id": str|null,
+                "status": "active"|"paused"|"blocked"|"usageLimited"|"budgetLimited"|"complete"|"cleared",
+                "objective": str, "token_budget": int|null, "tokens_used": int, "time_used_seconds": int,
+                "line": str}],   (only when a real Codex thread's goal was set)
+     "rewound_turns": [str]}   (only when a rewind undid turns)
 
 ``changes`` compares each revision with the kept one before it (the first kept: with no
 plan). ``proposals`` are Plan mode's proposed plans (prose, not checklists); ``no_plan``
@@ -65,6 +70,7 @@ from .records import (
     DroppedRevision,
     PlanDiff,
     PlanProposal,
+    GoalRecord,
     PlanRevision,
     SourceKind,
     StepChange,
@@ -110,6 +116,9 @@ class PlanTimeline(Protocol):
     def rewound_turns(self) -> tuple[str, ...]: ...
 
     @property
+    def goals(self) -> tuple[GoalRecord, ...]: ...
+
+    @property
     def revisions(self) -> tuple[PlanRevision, ...]: ...
 
     @property
@@ -131,6 +140,8 @@ USAGE_SHOWN = 50
 """Turns in a Markdown report's usage table (the newest)."""
 CHANGES_SHOWN = 20
 """Turns in a Markdown report's "What changed" section (the newest)."""
+GOALS_SHOWN = 50
+"""Goal records (and rewound turns) in a Markdown report (the newest)."""
 DIFF_LINES_SHOWN = 200
 """Lines of each turn's diff in a Markdown report (the first; the file list is always whole)."""
 
@@ -186,6 +197,23 @@ def timeline_data(timeline: PlanTimeline) -> dict[str, Any]:
         **({"changes": [_changes_data(c) for c in timeline.turn_changes]} if timeline.turn_changes else {}),
         # Codex's automatic reviews, only when there are some: older exports stay as they were
         **({"auto_reviews": [_review_data(r) for r in timeline.auto_reviews]} if timeline.auto_reviews else {}),
+        # a real Codex thread's goal records and the turns a rewind undid, only when there are some
+        **({"goals": [_goal_data(g) for g in timeline.goals]} if timeline.goals else {}),
+        **({"rewound_turns": [well_formed(t) for t in timeline.rewound_turns]} if timeline.rewound_turns else {}),
+    }
+
+
+def _goal_data(goal: GoalRecord) -> dict[str, Any]:
+    return {
+        "index": goal.index,
+        "time": iso_time(goal.time),
+        "turn_id": _opt(goal.turn_id),
+        "status": goal.status,
+        "objective": well_formed(goal.objective),
+        "token_budget": goal.token_budget,
+        "tokens_used": goal.tokens_used,
+        "time_used_seconds": goal.time_used_seconds,
+        "line": well_formed(goal.line()),
     }
 
 
@@ -359,6 +387,16 @@ def timeline_markdown(timeline: PlanTimeline, *, last: int | None) -> str:
         lines += _revision_markdown(revisions[i], timeline.diff(revisions[i - 1] if i else None, revisions[i]))
     for proposal in timeline.proposals[-PROPOSALS_SHOWN:]:
         lines += _proposal_markdown(proposal)
+    if timeline.goals:
+        lines += [
+            "### Goal",
+            "",
+            *(_goal_markdown(g) for g in timeline.goals[-GOALS_SHOWN:]),
+            "",
+        ]
+    if timeline.rewound_turns:
+        turns = ", ".join(markdown_text(t, LINE_CHARS) for t in timeline.rewound_turns[-GOALS_SHOWN:])
+        lines += [f"*Rewound (undone, files not restored): turn(s) {turns}*", ""]
     if timeline.answers:
         lines += [
             "### Answers",
@@ -378,6 +416,11 @@ def timeline_markdown(timeline: PlanTimeline, *, last: int | None) -> str:
             "",
         ]
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _goal_markdown(goal: GoalRecord) -> str:
+    turn = f" (turn {markdown_text(goal.turn_id, LINE_CHARS)})" if goal.turn_id is not None else ""
+    return f"- {markdown_text(iso_time(goal.time), LINE_CHARS)}{turn}: {markdown_text(goal.line(), PARAGRAPH_CHARS)}"
 
 
 def _tokens(value: int | None) -> str:
@@ -567,6 +610,8 @@ def timeline_text(timeline: PlanTimeline, *, last: int) -> str:
         changes = timeline.diff(revisions[i - 1] if i else None, revision)
         mark = " (rewound)" if revision.turn_id in rewound else ""
         lines.append("  " + _revision_line(revision, changes) + mark)
+    for goal in timeline.goals[-5:]:
+        lines.append(f"  {plain(goal.line(), 200)}")
     for proposal in timeline.proposals[-5:]:
         first = next((line for line in proposal.text.splitlines() if line.strip()), "")
         turn = f" turn {plain(proposal.turn_id, 40)}" if proposal.turn_id is not None else ""

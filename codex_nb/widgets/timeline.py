@@ -12,9 +12,16 @@ Recording bursts are coalesced: every revision recorded in one pass of the event
 sent as one update, and at most ``max_rate`` updates a second (the last always lands, by a
 timer on the kernel's loop).
 
+A real Codex thread's goal records (``goals``: set, status changes, cleared, with objective, budget
+and usage) are listed beside the proposals. Where the source is a real Codex thread whose release
+rewinds (``thread/revert``), the selected revision's turn offers "Rewind to here" (``rewind_turns``),
+with the transcript's confirmation and its one rewind path (``transcript_rewind.Rewinder``); the
+outcome is ``rewind_note``. The view shows the button only once the kernel answered its ``hello``,
+so a view restored from a saved notebook, with no kernel behind it, offers none.
+
 Browser -> kernel: ``{id, kind: "select", index}`` (``index`` null: follow the newest),
-checked against ``protocol.json``; a bad one is shown in ``protocol_error`` and answered
-with an ``error`` reply. The kernel keeps running.
+``{id, kind: "hello"}`` and ``{id, kind: "rewind", turn}``, checked against ``protocol.json``; a
+bad one is shown in ``protocol_error`` and answered with an ``error`` reply. The kernel keeps running.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ import traitlets
 from ..events.source import EventSource
 from ..protocol.wire import well_formed
 from ..timeline.recorder import PlanTimeline
-from ..timeline.records import PlanDiff, PlanProposal, PlanRevision, StepChange
+from ..timeline.records import GoalRecord, PlanDiff, PlanProposal, PlanRevision, StepChange
 from ..timeline.report import describe_change, iso_time, summarize
 from ._static import asset
 from .browser_messages import ProtocolError, validate_to_kernel
@@ -38,6 +45,8 @@ from .final_state import FinalStateFallback
 from .timeline_static import notes as _notes
 from .timeline_static import static_timeline_html
 from .kernel_loop import running_loop
+from .thread_actions import offers
+from .transcript_rewind import Rewinder
 
 log = logging.getLogger("codex_nb.widgets.timeline")
 
@@ -50,6 +59,8 @@ LIST_ID_CHARS = 12
 PROPOSALS_LISTED = 20
 PROPOSAL_CHARS = 8000
 """Characters of a proposed plan sent to the view (the record keeps more; the cut is marked)."""
+GOALS_LISTED = 20
+"""Goal records sent to the view (the newest)."""
 STATIC_LISTED = 50
 """Revisions listed in the static HTML (the newest): it is stored in the notebook."""
 """Characters of a turn or call id in a list line (the selected revision's heading has them whole)."""
@@ -83,6 +94,12 @@ class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
     """Plan mode's proposed plans, the newest ``PROPOSALS_LISTED``: index, heading, text, awaiting."""
     no_plan = traitlets.Unicode("").tag(sync=True)
     """Why the latest ended turn has no plan, in one line ("" when it had one or nothing says why)."""
+    goals = traitlets.List(traitlets.Dict()).tag(sync=True)
+    """A real Codex thread's goal records, the newest ``GOALS_LISTED``: index, status, line, time, turn."""
+    rewind_turns = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    """The turns "Rewind to here" is offered on, oldest first (empty: the source cannot rewind)."""
+    rewind_note = traitlets.Unicode("").tag(sync=True)
+    """How the last rewind asked from the view went (its one-line error, or what it undid)."""
     protocol_error = traitlets.Unicode("").tag(sync=True)
 
     def __init__(
@@ -98,9 +115,17 @@ class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
         self._entries: dict[int, tuple[int | None, dict[str, Any], PlanDiff]] = {}
         """index -> (the predecessor it was compared with, its list line, its diff)."""
         self._loop = running_loop()
+        self._rewinder = Rewinder(self.timeline.source, self, view=WIDGET)
         self.on_msg(self._on_view_msg)
         self._remove = self.timeline.on_change(self._on_revision)
+        rewinds = offers(self.timeline.source, "rewind", "thread/revert")
+        self._unsubscribe = self.timeline.source.subscribe(self._on_source_event) if rewinds else None
         self._refresh()
+
+    def _on_source_event(self, event: Any) -> None:
+        """The turns a rewind is offered on follow the thread's (a turn started, ended or undone)."""
+        if event.msg.type in ("turn_started", "turn_complete", "turn_aborted", "thread_rewound"):
+            self._rewinder.refresh()
 
     # ---- kernel -> browser ----------------------------------------------------------------
 
@@ -154,6 +179,7 @@ class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
                 self.proposals = [_proposal(p) for p in self.timeline.proposals[-PROPOSALS_LISTED:]]
                 no_plan = self.timeline.no_plan
                 self.no_plan = "" if no_plan is None else well_formed(no_plan.line)
+                self.goals = [_goal(g) for g in self.timeline.goals[-GOALS_LISTED:]]
                 # set_trait: the trait allows None, which its declared (stub) type does not say
                 self.set_trait("snapshot", snapshot)
 
@@ -194,9 +220,13 @@ class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
     def _on_view_msg(self, _widget: object, content: object, _buffers: object) -> None:
         msg_id = content.get("id") if isinstance(content, dict) else None
         reply_id = msg_id if isinstance(msg_id, str) else None
+        if isinstance(content, dict) and content.get("kind") == "rewind":
+            self._rewinder.on_view_msg(_widget, content, _buffers)  # says how it went in rewind_note
+            return
         try:
             message = validate_to_kernel(WIDGET, content)
-            self.select(message["index"])
+            if message["kind"] == "select":
+                self.select(message["index"])
         except (ProtocolError, IndexError) as err:
             text = f"rejected a message from the timeline view: {err}"
             log.warning(text)
@@ -224,6 +254,9 @@ class PlanTimelineWidget(FinalStateFallback, anywidget.AnyWidget):
     def detach(self) -> None:
         """Stop following the timeline (and stop recording, if this widget made the timeline)."""
         self._remove()
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
         if self.owns_timeline:
             self.timeline.close()
 
@@ -280,6 +313,7 @@ def _snapshot(revision: PlanRevision, changes: PlanDiff) -> dict[str, Any]:
     by_position = {c.new_position: c for c in changes.changes if c.new_position is not None}
     return {
         "index": revision.index,
+        "turn_id": None if revision.turn_id is None else well_formed(revision.turn_id),
         "heading": _heading(revision),
         "time": iso_time(revision.time),
         "explanation": None if revision.explanation is None else well_formed(revision.explanation),
@@ -305,6 +339,16 @@ def _proposal(proposal: PlanProposal) -> dict[str, Any]:
         "time": iso_time(proposal.time),
         "text": text,
         "awaiting": proposal.awaiting_decision,
+    }
+
+
+def _goal(goal: GoalRecord) -> dict[str, Any]:
+    return {
+        "index": goal.index,
+        "status": goal.status,
+        "line": well_formed(goal.line()),
+        "time": iso_time(goal.time),
+        "turn": None if goal.turn_id is None else _short(goal.turn_id, LIST_ID_CHARS),
     }
 
 

@@ -1,8 +1,9 @@
 """The plan timeline as static HTML: what an exported notebook or a docs site shows without a kernel.
 
 The newest revision's checklist (each step's status as a word and a glyph, what changed, the
-steps it removed), the why-no-plan line, the newest revisions as a list and the newest
-proposed plans. Every string is escaped (a step's HTML is shown as text) and cut, so the
+steps it removed), the why-no-plan line, the newest revisions as a list, the newest
+proposed plans and a real Codex thread's goal records. It offers no "Rewind to here": a saved
+view has no kernel to rewind with. Every string is escaped (a step's HTML is shown as text) and cut, so the
 stored output stays small however long the history. Styles are inline (a notebook output
 cannot rely on a stylesheet) and use JupyterLab's theme variables with fallbacks that read on
 a light or a dark page: status is carried by words and tags, never by colour alone.
@@ -14,12 +15,14 @@ import html
 
 from ..protocol.wire import well_formed
 from ..timeline.recorder import PlanTimeline
-from ..timeline.records import PlanDiff, PlanProposal, PlanRevision
+from ..timeline.records import GoalRecord, PlanDiff, PlanProposal, PlanRevision
 from ..timeline.report import describe_change, iso_time, summarize
 
 STEP_CHARS = 500
 PROPOSAL_CHARS = 4000
 PROPOSALS_SHOWN = 5
+GOALS_SHOWN = 10
+"""Goal records in the static HTML (the newest)."""
 _STATUS = {
     "completed": ("✔", "Completed", "s", "opacity:.7"),
     "in_progress": ("□", "In progress", "strong", "color:var(--jp-brand-color1,#1a8fb0)"),
@@ -70,6 +73,8 @@ def static_timeline_html(timeline: PlanTimeline, *, listed: int) -> str:
         parts.append(_list(timeline, revisions, listed))
     for proposal in proposals[-PROPOSALS_SHOWN:]:
         parts.append(_proposal(proposal))
+    if timeline.goals:
+        parts.append(_goals(timeline.goals[-GOALS_SHOWN:]))
     parts.append("</div>")
     return "".join(parts)
 
@@ -142,6 +147,19 @@ def _proposal(proposal: PlanProposal) -> str:
         f'<div><strong>{head}</strong><span style="{_MUTED}">{state}</span></div>'
         f'<pre style="white-space:pre-wrap;margin:2px 0;padding:4px 8px;border-left:3px solid '
         f'var(--jp-border-color1,#8888);font-family:inherit">{_esc(proposal.text, PROPOSAL_CHARS)}</pre></div>'
+    )
+
+
+def _goals(goals: tuple[GoalRecord, ...]) -> str:
+    items = "".join(
+        f'<li data-goal-status="{html.escape(g.status)}">{_esc(g.line(), 1000)}'
+        f'<span style="{_MUTED}"> · {_esc(iso_time(g.time))}'
+        f"{f' · turn {_short(g.turn_id)}' if g.turn_id is not None else ''}</span></li>"
+        for g in goals
+    )
+    return (
+        '<div class="codex-timeline-static-goals" style="margin-top:6px"><div><strong>Goal</strong></div>'
+        f'<ol style="margin:2px 0;padding-left:1em;list-style:none">{items}</ol></div>'
     )
 
 

@@ -1,4 +1,6 @@
-"""The transcript's "Rewind to here": which turns offer it, and running the rewind a view asked for.
+""" "Rewind to here": which turns offer it, and running the rewind a view asked for.
+
+The one rewind path of the widgets: the transcript's rows and the plan timeline's turns both use it.
 
 It works on any source with ``rewind`` and ``turn_ids`` (a real Codex ``CodexThread``) whose
 server offers ``thread/revert`` (``server.features``): other sources, and a release without it,
@@ -23,9 +25,11 @@ MAX_OFFERED_TURNS = 1000
 class Rewinder:
     """The part of a ``Transcript`` that offers and runs rewinds (see the module docstring)."""
 
-    def __init__(self, source: Any, widget: Any) -> None:
+    def __init__(self, source: Any, widget: Any, *, view: str = "transcript") -> None:
         self.source = source
         self.widget = widget
+        self.view = view
+        """The widget's name in ``protocol.json`` (its ``rewind`` request is checked against it)."""
         self.tasks: set[asyncio.Task[Any]] = set()
         self.refresh()
 
@@ -37,13 +41,14 @@ class Rewinder:
 
     def on_view_msg(self, _widget: object, content: object, _buffers: object) -> None:
         try:
-            message = validate_to_kernel("transcript", content)
+            message = validate_to_kernel(self.view, content)
         except ProtocolError as err:
             self.widget.rewind_note = f"the view sent a message codex_nb cannot read: {err}"
             return
         turn = message["turn"]
         if turn not in self.widget.rewind_turns:
-            self.widget.rewind_note = f"turn {turn[:40]!r} is not one this transcript offers to rewind to"
+            what = "transcript" if self.view == "transcript" else "timeline"
+            self.widget.rewind_note = f"turn {turn[:40]!r} is not one this {what} offers to rewind to"
             return
         self.widget.rewind_note = "Rewinding…"
         run_on_server(

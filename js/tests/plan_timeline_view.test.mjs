@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { TIMELINE_TO_KERNEL, TIMELINE_TO_VIEW, timelineRequest } from "../protocol.js";
-import { TIMELINE_EMPTY_TEXT, nextSelection, timelineView } from "../plan_timeline_view.js";
+import { TIMELINE_EMPTY_TEXT, nextSelection, timelineView, rewindTurn } from "../plan_timeline_view.js";
 
 const json = JSON.parse(await readFile(new URL("../protocol.json", import.meta.url), "utf8"));
 
@@ -102,4 +102,29 @@ test("a revision of a rewound turn is marked rewound", () => {
     snapshot: null,
   });
   assert.deepEqual(view.items.map((i) => [i.label, i.rewound]), [["#0 · turn a", false], ["#1 · turn b · rewound", true]]);
+});
+
+test("the shown revision offers Rewind to here only live, on an offered turn no rewind undid", () => {
+  const snapshot = { index: 2, turn_id: "t2", heading: "#2", time: "", explanation: null, steps: [], removed: [], summary: "" };
+  const entries = [{ index: 2, label: "#2", summary: "", done: 0, total: 0, regression: false }];
+  const state = { entries, snapshot, rewind_turns: ["t1", "t2"] };
+  assert.equal(rewindTurn(state, true), "t2");
+  assert.equal(rewindTurn(state, false), null); // a saved view: no kernel answered its hello
+  assert.equal(rewindTurn({ ...state, rewind_turns: ["t1"] }, true), null); // not offered (a release without rewind: none are)
+  assert.equal(rewindTurn({ ...state, entries: [{ ...entries[0], rewound: true }] }, true), null);
+  assert.equal(rewindTurn({ ...state, snapshot: { ...snapshot, turn_id: null } }, true), null);
+});
+
+test("goal records are listed in order with their time and turn", () => {
+  const view = timelineView({
+    goals: [
+      { index: 0, status: "active", line: "Goal (active): ship it · 0 tokens · 0 s", time: "T0", turn: null },
+      { index: 1, status: "cleared", line: "Goal cleared: ship it", time: "T1", turn: "turn-1" },
+    ],
+  });
+  assert.deepEqual(view.goals.map((g) => [g.id, g.status, g.detail]), [
+    ["goal-0", "active", "T0"],
+    ["goal-1", "cleared", "T1 \u00b7 turn turn-1"],
+  ]);
+  assert.equal(view.emptyText, "");
 });

@@ -6,11 +6,15 @@ malformed goal from the peer is a warning and the last state stays."""
 from __future__ import annotations
 
 import asyncio
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 import codex_nb as cx
+from codex_nb.app_server import binary as binary_module
 from codex_nb.app_server.binary import CodexVersionError
 from codex_nb.app_server.goal_run import GoalsDisabledError
 from codex_nb.app_server.binary import parse_version
@@ -19,10 +23,10 @@ from codex_nb.app_server.schema import SchemaValidator, protocol
 from codex_nb.app_server.versions import features_of
 from codex_nb.errors import TurnError
 from codex_nb.protocol.goal import MAX_GOAL_FIGURE, MAX_OBJECTIVE_CHARS, ThreadGoal
-from codex_nb.testing import RecordingSubscriber
+from codex_nb.testing import RecordingSubscriber, ResponsesServer
 from codex_nb.widgets.testing import recording_comms
 
-from helpers.app_server_helpers import Reached, Waiter, of_type, plan_call, real_codex
+from helpers.app_server_helpers import PLAN_TOOLS, Reached, Waiter, of_type, plan_call, real_codex
 
 WIRE_GOAL = {
     "threadId": "t",
@@ -114,6 +118,7 @@ async def test_pause_resume_clear_and_bad_arguments(tmp_path: Path) -> None:
         assert thread.goal is None and await thread.get_goal() is None
         assert await thread.clear_goal() is False
         log = RecordingSubscriber(thread)
+        timeline = cx.PlanTimeline(thread)
         goal = await thread.set_goal("later", budget=10)
         assert goal.status == "active" and goal.token_budget == 10
         await reached.wait()  # Codex started a continuation turn by itself
@@ -124,6 +129,13 @@ async def test_pause_resume_clear_and_bad_arguments(tmp_path: Path) -> None:
         assert await thread.clear_goal() is True
         await cleared.wait(30)
         assert thread.goal is None and log.of_type("goal_updated")[-1].msg.goal is None
+        # the plan timeline kept each change, in order, with the objective and budget
+        assert [(g.status, g.objective, g.token_budget) for g in timeline.goals] == [
+            ("active", "later", 10),
+            ("paused", "later", 10),
+            ("active", "later", 10),
+            ("cleared", "later", 10),
+        ]
         aborted = Waiter(thread, of_type("turn_aborted"))
         assert thread.interrupt()  # the goal is gone; its turn still runs and Stop ends it
         await aborted.wait(30)
@@ -217,3 +229,43 @@ def test_the_person_s_goal_requests_say_so_to_every_release_that_takes_origin() 
         assert goal_params("t", version, status="paused") == {"threadId": "t", "status": "paused", "origin": "user"}
     validator = SchemaValidator()
     assert validator.errors("ThreadGoalSetParams", goal_params("t", "0.161.0", objective="ship it")) == []
+
+
+def _goal_records(timeline: cx.PlanTimeline) -> list[dict[str, object]]:
+    """The exported goal records without their times (the timeline's clock differs run to run)."""
+    return [{k: v for k, v in g.items() if k != "time"} for g in timeline.to_dict()["goals"]]
+
+
+async def _goal_session(cassette: Path, home: Path, work: Path) -> list[dict[str, object]]:
+    env = {**os.environ, "OPENAI_API_KEY": "sk-local-test-key-0123456789"}
+    async with cx.CodexAppServer(codex_home=home, env=env, cassette=cassette, validate=True) as server:
+        thread = await server.start_thread(cwd=work)
+        timeline = cx.PlanTimeline(thread)
+        result = await thread.run_goal("make the tests pass", budget=500_000)
+        assert result.status == "complete"
+    return _goal_records(timeline)
+
+
+@pytest.mark.slow
+@pytest.mark.requires_codex
+async def test_a_goals_timeline_records_replay_from_a_cassette_without_the_binary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made = [Path(tempfile.mkdtemp(prefix=prefix)) for prefix in ("codex-home-", "work-", "codex-home-", "work-")]
+    try:
+        cassette = tmp_path / "goal.cassette.jsonl"
+        async with ResponsesServer(goal_script(), allow_leftover=True) as srv:
+            srv.write_codex_home(made[0], **PLAN_TOOLS)
+            live = await _goal_session(cassette, made[0], made[1])
+        assert [g["status"] for g in live] == ["active", "complete"]
+        assert live[-1]["objective"] == "make the tests pass" and live[-1]["token_budget"] == 500_000
+        assert isinstance(live[-1]["tokens_used"], int) and live[-1]["tokens_used"] > 0
+        # no Codex anywhere: the cassette alone gives the same records
+        monkeypatch.delenv("CODEX_BIN", raising=False)
+        monkeypatch.setenv("CODEX_NB_CODEX_REF", str(tmp_path / "no-codex-ref"))
+        monkeypatch.setattr(binary_module, "_CHECKOUT", tmp_path / "no-checkout")
+        monkeypatch.setenv("PATH", str(tmp_path / "no-path"))
+        assert await _goal_session(cassette, made[2], made[3]) == live
+    finally:
+        for path in made:
+            shutil.rmtree(path, ignore_errors=True)

@@ -3,6 +3,7 @@ sampling from the local Responses stand-in (offline), and what is refused before
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,8 @@ from codex_nb.testing import RecordingSubscriber, codex_binary
 from codex_nb.widgets.testing import recording_comms
 from codex_nb.widgets.timeline import PlanTimelineWidget
 
-from helpers.app_server_helpers import plan_call, real_codex
+from helpers.app_server_helpers import Waiter, plan_call, real_codex
+from helpers.plan_timelines import BusSource
 
 VERBS = (
     "thread/revert",
@@ -191,3 +193,83 @@ async def test_a_release_without_the_method_raises_a_version_error() -> None:
     with pytest.raises(CodexVersionError, match="does not offer thread/delete"):
         await server.delete_thread("t1")
     assert server.features["thread/delete"] is False
+
+
+@pytest.mark.slow
+@pytest.mark.requires_codex
+async def test_the_plan_timelines_rewind_to_here_runs_the_one_rewind_path(tmp_path: Path) -> None:
+    script = [
+        [plan_call([("Read", "in_progress")], call_id="p0")],
+        [cx.assistant_message("answer 0")],
+        [plan_call([("Read", "completed")], call_id="p1")],
+        [cx.assistant_message("answer 1")],
+    ]
+    async with real_codex(script, tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        with recording_comms():
+            view = PlanTimelineWidget(thread, max_rate=None)
+        assert view.rewind_turns == []  # no turn yet
+        ids = [(await thread.run_turn(f"question {i}")).turn_id for i in range(2)]
+        assert view.rewind_turns == ids  # each turn the thread holds is offered
+        view._refresh()
+        assert view.snapshot["turn_id"] == ids[1]
+        rewound = Waiter(thread, lambda e: e.msg.type == "thread_rewound")
+        view.comm.send_custom({"id": "r1", "kind": "rewind", "turn": ids[1]})  # what the view's Rewind sends
+        await rewound.wait(60)
+        for _ in range(1000):  # the note is set by the rewind task's done callback, a few loop passes on
+            if view.rewind_note != "Rewinding…":
+                break
+            await asyncio.sleep(0)
+        assert view.rewind_note == "Rewound: 1 turn undone (files they changed were not restored)"
+        assert view.rewind_turns == ids[:1] and thread.turn_ids == ids[:1]
+        view._refresh()
+        # the undone turn's revision is struck through; the plan is the kept turn's again
+        assert [e.get("rewound", False) for e in view.entries] == [False, True, False]
+        assert view.timeline.to_dict()["rewound_turns"] == ids[1:]
+        assert server.connection.schema_errors == []
+
+
+async def test_a_release_without_revert_offers_no_rewind_on_the_timeline(tmp_path: Path) -> None:
+    class Thread(BusSource):
+        turn_ids = ["t1"]
+
+        async def rewind(self, turn: str) -> None:
+            raise AssertionError("never called")
+
+    for features in ({"thread/revert": False}, None):
+        source = Thread()
+        source.server = type("Server", (), {"features": features})()  # type: ignore[attr-defined]
+        with recording_comms():
+            view = PlanTimelineWidget(source, max_rate=None)
+        assert view.rewind_turns == []
+        source.server.features = {"thread/revert": True}  # type: ignore[attr-defined]
+        with recording_comms():
+            assert PlanTimelineWidget(source, max_rate=None).rewind_turns == ["t1"]
+
+
+@pytest.mark.slow
+@pytest.mark.requires_codex
+async def test_a_rewound_thread_is_one_row_and_a_fork_its_own(tmp_path: Path) -> None:
+    script = [[cx.assistant_message(f"answer {i}")] for i in range(2)]
+    async with real_codex(script, tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        for i in range(2):
+            await thread.run_turn(f"question {i}")
+        first_path = thread.path
+        await thread.rewind(turns=1)
+        fork = await server.fork_thread(thread.thread_id)
+        await thread.rewind(turns=1)
+        listed = [t["id"] for t in (await server.list_threads())["data"]]
+        assert server.connection.schema_errors == []
+    # Codex's thread/list has one entry per thread id; its home holds three files of the rewound one
+    assert sorted(listed) == sorted([thread.thread_id, fork.thread_id])
+    files = sorted((tmp_path / "home" / "sessions").rglob("*.jsonl"))
+    assert sum(thread.thread_id in f.name for f in files) == 3
+    sessions = cx.codex_sessions(tmp_path / "home")
+    assert sorted(s.session_id for s in sessions) == sorted([thread.thread_id, fork.thread_id])
+    row = sessions.by_id(thread.thread_id)
+    assert row.path == Path(thread.path) and len(row.earlier) == 2 and row.earlier[-1] == Path(first_path)
+    assert row.first_prompt == "question 0" and row.row()["rollouts"] == 3  # the oldest file's words
+    with recording_comms():
+        browser = cx.SessionsBrowser(codex_home=tmp_path / "home")
+    assert sorted(r["id"] for r in browser.table.rows) == sorted([thread.thread_id, fork.thread_id])

@@ -257,3 +257,38 @@ def test_the_byte_classes_spelled_as_ranges_are_the_negated_ones() -> None:
         char = bytes([byte])
         assert bool(text.fullmatch(char)) == (char not in b'"\n')
         assert bool(plain.fullmatch(char)) == (char not in b'"\\\n')
+
+
+def test_a_thread_rewound_into_new_files_is_one_row_the_newest_and_a_fork_keeps_its_own(tmp_path: Path) -> None:
+    import json
+
+    thread = "01a2420a-d25f-7bd1-81f9-db2acd04ba04"
+    original = rollout_bytes()
+    # what Codex writes on thread/revert: a new file of the same thread, its head only (its history
+    # is the old file's up to a point), started later
+    meta = json.loads(original.splitlines()[0])
+    later = {**meta, "timestamp": "2026-12-04T18:00:00.000Z"}
+    later["payload"] = {k: v for k, v in meta["payload"].items() if k not in ("cwd",)} | {
+        "timestamp": "2026-12-04T18:00:00.000Z",
+        "history_base": {"thread_id": thread, "end_byte_offset": 10},
+    }
+    rewound = json.dumps(later).encode() + b"\n"
+    fork = original.replace(thread.encode(), b"01a2420a-ffff-7bd1-81f9-db2acd04ba04")
+    home = home_with(
+        tmp_path,
+        {
+            PARSER: original,
+            PARSER.replace(".jsonl", "_01a2420a-eeee-7000-8000-000000000000.jsonl"): rewound,
+            PARSER.replace(thread, "01a2420a-ffff-7bd1-81f9-db2acd04ba04"): fork,
+        },
+    )
+    listed = cx.codex_sessions(home)
+    assert sorted(s.session_id for s in listed) == sorted([thread, "01a2420a-ffff-7bd1-81f9-db2acd04ba04"])
+    row = listed.by_id(thread)
+    assert row.started == "2026-12-04T18:00:00.000Z" and "_01a2420a-eeee" in row.path.name  # the newest file
+    assert row.earlier == (home / DAY / PARSER,)
+    # what the new file lacks, its thread's older file says
+    assert row.cwd == "/home/ada/work/parser" and row.first_prompt == "The CSV parser drops the last field. Fix it."
+    assert row.row()["rollouts"] == 2 and listed.by_id("01a2420a-ffff-7bd1-81f9-db2acd04ba04").row()["rollouts"] == 1
+    again = cx.codex_sessions(home)  # cached rows are copies: merging once changes no later list
+    assert again.by_id(thread).earlier == (home / DAY / PARSER,)

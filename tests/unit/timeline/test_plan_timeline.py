@@ -591,3 +591,85 @@ def test_each_turns_latest_diff_is_kept_exported_and_bounded() -> None:
     for n in range(MAX_TURN_CHANGES + 5):
         source.bus.emit(TurnDiff(turn_id=f"u{n}", unified_diff=first), id=f"u{n}", turn_id=f"u{n}")
     assert len(timeline.turn_changes) == MAX_TURN_CHANGES and timeline.turn_changes[0].turn_id == "u5"
+
+
+# ---- a real Codex thread's goal --------------------------------------------------------------
+
+
+def _goal(status: str, *, used: int = 0, seconds: int = 0, objective: str = "ship it", budget: int | None = 1000):
+    from codex_nb.protocol.goal import ThreadGoal
+
+    return ThreadGoal(
+        objective=objective, status=status, token_budget=budget, tokens_used=used, time_used_seconds=seconds
+    )
+
+
+def test_goal_changes_are_recorded_in_order_and_usage_alone_refreshes_the_newest() -> None:
+    from codex_nb.protocol.goal import GoalUpdated
+    from codex_nb.timeline.recorder import MAX_GOAL_RECORDS
+
+    source = BusSource()
+    timeline = cx.PlanTimeline(source, clock=fixed_clock)
+    assert timeline.goals == () and "goals" not in timeline.to_dict()  # older exports stay as they were
+    source.bus.emit(GoalUpdated(goal=None), id="c0")  # a clearing of nothing: no record
+    for i, (goal, turn) in enumerate(
+        [
+            (_goal("active"), None),
+            (_goal("active", used=100, seconds=5), "t1"),  # usage alone
+            (_goal("paused", used=150, seconds=7), None),
+            (_goal("active", used=150, seconds=7), None),
+            (_goal("budgetLimited", used=1000, seconds=65), "t2"),
+            (None, None),
+        ]
+    ):
+        source.bus.emit(GoalUpdated(goal=goal, turn_id=turn), id=f"g{i}", turn_id=turn)
+    records = timeline.goals
+    assert [(g.index, g.status, g.tokens_used, g.turn_id) for g in records] == [
+        (0, "active", 100, None),  # set with no turn; a continuation turn's usage refreshed it
+        (1, "paused", 150, None),
+        (2, "active", 150, None),
+        (3, "budgetLimited", 1000, "t2"),
+        (4, "cleared", 1000, None),
+    ]
+    assert (
+        records[3].line()
+        == "Goal (stopped: token budget used up): ship it \u00b7 1,000 of 1,000 tokens (100%) \u00b7 1 min 5 s"
+    )
+    assert records[4].line() == "Goal cleared: ship it"
+    exported = timeline.to_dict()["goals"]
+    assert exported[0] == {
+        "index": 0,
+        "time": "2026-12-01T12:00:00.000Z",
+        "turn_id": None,
+        "status": "active",
+        "objective": "ship it",
+        "token_budget": 1000,
+        "tokens_used": 100,
+        "time_used_seconds": 5,
+        "line": "Goal (active): ship it \u00b7 100 of 1,000 tokens (10%) \u00b7 5 s",
+    }
+    assert [g["status"] for g in json.loads(timeline.to_json())["goals"]] == [g.status for g in records]
+    markdown = timeline.to_markdown()
+    section = markdown[markdown.index("### Goal") :].splitlines()
+    assert section[2] == (
+        "- 2026-12-01T12:00:00.000Z: Goal (active): ship it \u00b7 100 of 1,000 tokens (10%) \u00b7 5 s"
+    )
+    assert section[6] == "- 2026-12-01T12:00:00.000Z: Goal cleared: ship it"
+    assert "  Goal cleared: ship it" in timeline.text().splitlines()
+    # a hostile objective is escaped in the Markdown and kept whole in the JSON; the records are bounded
+    source.bus.emit(GoalUpdated(goal=_goal("active", objective="<b>|x|</b> @me")), id="h")
+    assert "&lt;b&gt;\\|x\\|&lt;/b&gt; @\u200bme" in timeline.to_markdown()
+    for n in range(MAX_GOAL_RECORDS + 5):
+        source.bus.emit(GoalUpdated(goal=_goal("paused" if n % 2 else "active", used=n)), id=f"n{n}")
+    assert len(timeline.goals) == MAX_GOAL_RECORDS and timeline.goals[-1].index == MAX_GOAL_RECORDS + 5 + 5
+
+
+def test_rewound_turns_are_exported() -> None:
+    from codex_nb.protocol.rewind import ThreadRewound
+
+    source = BusSource()
+    timeline = cx.PlanTimeline(source, clock=fixed_clock)
+    assert "rewound_turns" not in timeline.to_dict()
+    source.bus.emit(ThreadRewound(before_turn_id="t2", turn_ids=["t2", "t3"]), id="r")
+    assert timeline.to_dict()["rewound_turns"] == ["t2", "t3"]
+    assert "*Rewound (undone, files not restored): turn(s) t2, t3*" in timeline.to_markdown()

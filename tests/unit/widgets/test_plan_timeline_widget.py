@@ -226,3 +226,39 @@ async def test_a_stream_of_revisions_is_sent_at_most_max_rate_times_a_second() -
     assert loop.time() - first >= 0.05 - 1e-3
     assert [e["index"] for e in json.loads(comm.updates()[-1]["entries"])] == [0, 1, 2]
     widget.close()
+
+
+def test_goal_records_reach_the_view_and_the_saved_html() -> None:
+    from codex_nb.protocol.goal import GoalUpdated, ThreadGoal
+
+    source = BusSource()
+    widget, _comm = make(source)
+    goal = ThreadGoal(objective="<b>ship</b> it", status="active", token_budget=500, tokens_used=10)
+    source.bus.emit(GoalUpdated(goal=goal), id="g0")
+    source.bus.emit(GoalUpdated(goal=goal.model_copy(update={"status": "complete"}), turn_id="turn-1"), id="g1")
+    source.bus.emit(GoalUpdated(goal=None), id="g2")
+    widget._refresh()
+    assert [(g["index"], g["status"], g["turn"]) for g in widget.goals] == [
+        (0, "active", None),
+        (1, "complete", "turn-1"),
+        (2, "cleared", None),
+    ]
+    assert widget.goals[1]["line"] == "Goal (complete): <b>ship</b> it \u00b7 10 of 500 tokens (2%) \u00b7 0 s"
+    html = widget.html()
+    assert '<li data-goal-status="complete">Goal (complete): &lt;b&gt;ship&lt;/b&gt; it' in html
+    assert "Goal cleared: &lt;b&gt;ship&lt;/b&gt; it" in html and "Rewind" not in html  # a saved view offers none
+    assert "Goal cleared: <b>ship</b> it" in widget.text()
+
+
+def test_a_source_that_cannot_rewind_offers_none_and_a_hello_is_answered() -> None:
+    source = BusSource()
+    widget, comm = make(source)
+    source.plan([("a", "pending")], revision=1)
+    widget._refresh()
+    assert widget.rewind_turns == [] and widget.snapshot["turn_id"] == "t1"
+    comm.send_custom({"id": "h1", "kind": "hello"})
+    assert comm.customs()[-1] == {"kind": "ack", "id": "h1"}
+    comm.send_custom({"id": "r1", "kind": "rewind", "turn": "t1"})
+    assert widget.rewind_note == "turn 't1' is not one this timeline offers to rewind to"
+    comm.send_custom({"id": "r2", "kind": "rewind"})
+    assert widget.rewind_note.startswith("the view sent a message codex_nb cannot read: rewind: missing field 'turn'")
