@@ -13,6 +13,7 @@ Modules:
 * ``draft_v2``: the ACP v2 draft's acknowledged prompts and whole messages, adapted for the v1 SDK.
 * ``acp_errors``: the client's errors.
 * ``acp_events``: the event payloads only ACP sessions emit.
+* ``elicitations``: a session's ``elicitation/create`` questions (forms and URLs) and their answers.
 * ``form_questions``: an agent's form elicitation as Codex's question card, and the answer back.
 * ``fs``: ``fs/*`` confined to one directory.
 * ``listing``: ``SessionListing``, what ``list_sessions()`` read and why it stopped.
@@ -26,6 +27,7 @@ Modules:
 * ``port``: what a session needs from its agent.
 * ``agent_process``: the agent subprocess.
 * ``acp_session``: one ACP session as an event source.
+* ``acp_turn``: ``AcpTurnHandle``, a running prompt, and ``AcpTurnResult``, how it ended.
 * ``quirks``: where an agent differs from the protocol, mapped in one place.
 * ``terminals``: ``terminal/*``, when enabled.
 * ``transport``: newline-delimited JSON framing with clear errors.
@@ -49,7 +51,8 @@ from .acp_events import (
     AgentReasoningDelta,
     UserMessage,
 )
-from .acp_session import AcpSession, AcpTurnHandle, AcpTurnResult
+from .acp_session import AcpSession
+from .acp_turn import AcpTurnHandle, AcpTurnResult
 from .listing import SessionListing
 from .options import AgentOption, OptionChoice
 

@@ -16,25 +16,20 @@ import asyncio
 import collections
 import dataclasses
 import itertools
-import json
 import logging
 import time
-from collections.abc import Callable, Generator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from acp import text_block
 from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
 from .._start_gate import StartGate
-from .._interrupt import await_interruptibly
 from ..errors import AnswerError, TurnError
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
-from ..events.turn_log import TurnEventLog
 from ..events.observers import Observers, observer_name
-from ..frontend.answer_policy import ask_and_wait, route
-from ..frontend.elicitation import ContentError
+from ..frontend.answer_policy import route
 from ..frontend.requests import FrontendRequests, Outcome, RequestKind
 from ..protocol.capabilities import Capabilities, PlanDecision, PlanReview, SessionVerb, Sent
 from ..protocol.events import (
@@ -50,11 +45,12 @@ from ..protocol.events import (
     WarningEvent,
 )
 from ..protocol.model_stream import TokenCount, TokenUsage, TokenUsageInfo
-from ..protocol.frontend import FrontendRequestResolved, Question, QuestionOption, RequestUserInputEvent
+from ..protocol.frontend import FrontendRequestResolved
 from ..tools.lifecycle import LifecycleRecord, ToolCallOutcome
 from ..tools.names import ToolName
 from . import quirks
 from .acp_errors import AcpError
+from .acp_turn import AcpTurnHandle, AcpTurnResult
 from .draft_v2 import acknowledged
 from .acp_events import (
     AcpCompaction,
@@ -67,7 +63,7 @@ from .acp_events import (
     UserMessage,
 )
 from . import unstable_updates
-from .form_questions import UnsupportedSchema, form_questions, schema_json
+from .elicitations import Elicitations
 from .fs import ConfinedFiles
 from .options import AgentOption, parse_options
 from .port import AgentPort
@@ -95,8 +91,6 @@ RECORD_LIMIT = 10_000
 """Tool calls and lifecycle records kept per session (as ``Session`` keeps its records);
 older ones are dropped and counted in ``records_dropped`` (observers still see every record)."""
 
-ELICITATION_QUESTION = "elicitation"
-
 CLOSE_TIMEOUT = 3.0
 """Seconds ``aclose`` waits for the agent's answer to ``session/close`` (a hung agent does not hang it)."""
 
@@ -109,80 +103,6 @@ MAX_NOTICES = 100
 """Notices and compactions a session keeps (``notices``, ``compactions``); older ones are dropped."""
 _UPDATE_WARNINGS = 5
 _UNSET = object()
-
-
-@dataclass(kw_only=True)
-class AcpTurnResult:
-    """How a prompt ended. ``status``: completed | interrupted | failed."""
-
-    turn_id: str
-    status: str
-    stop_reason: str | None
-    """The agent's ``stopReason`` (None if the turn ended without one: crash, local abort)."""
-    last_agent_message: str | None
-    error: str | None = None
-    events: list[Event] = field(default_factory=list)
-    dropped_deltas: int = 0
-    """Text and reasoning delta events not kept in ``events`` (past the first 10,000: the completed
-    message holds their text; subscribers saw every one)."""
-    token_usage: TokenUsage | None = None
-    """The turn's token usage, as the agent's prompt response reported it (None if it did not)."""
-
-
-class _CancelState:
-    cancelled = False
-
-
-class AcpTurnHandle:
-    """A running prompt: ``await handle`` gives its ``AcpTurnResult``; ``interrupt()`` cancels it."""
-
-    def __init__(self, session: AcpSession, turn_id: str) -> None:
-        self.session = session
-        self.turn_id = turn_id
-        self.task: asyncio.Task[AcpTurnResult]
-        self.cancel = _CancelState()
-        """``cancel.cancelled`` is True once an interrupt was requested (as a Session turn's)."""
-        self.hard_aborted = False
-        """True if the agent did not stop within the grace period and the turn ended locally."""
-        self.event_log = TurnEventLog()
-        """This prompt's events, as its ``AcpTurnResult`` will list them (deltas bounded)."""
-        self.events: list[Event] = self.event_log.events
-        self.idle: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        """The ``stopReason`` of the agent's idle ``state_update`` (ACP v2 draft: the turn's end when
-        ``session/prompt`` only acknowledged the prompt)."""
-        self.idle_error: str | None = None
-        """The ``error`` an idle ``state_update`` with ``stopReason`` ``error`` described, if any."""
-
-    @property
-    def turn(self) -> AcpTurnHandle:  # what TurnControls reads on a Session's handle
-        """The handle itself: ``TurnControls`` reads ``handle.turn.cancel`` on any source's handle, as
-        on a ``Session`` turn's."""
-        return self
-
-    def done(self) -> bool:
-        """True once the prompt's task has finished: ``await handle`` returns (or raises) at once."""
-        return self.task.done()
-
-    def interrupt(self) -> bool:
-        """Ask the agent to stop (``session/cancel``). Safe from any thread; never blocks."""
-        if self.task.done() or self.cancel.cancelled:
-            return False
-        self.cancel.cancelled = True
-        try:
-            self.task.get_loop().call_soon_threadsafe(self.session._begin_cancel, self)
-        except RuntimeError:  # the loop is closed
-            return False
-        return True
-
-    def __await__(self) -> Generator[Any, None, AcpTurnResult]:
-        if self.task.done():
-            return self.task.__await__()
-        # the kernel's interrupt button stops the prompt as Stop does (see codex_nb._interrupt)
-        return await_interruptibly(self.task, interrupt=self.interrupt, what=f"ACP prompt {self.turn_id}").__await__()
-
-    def __repr__(self) -> str:
-        state = "done" if self.task.done() else "running"
-        return f"<AcpTurnHandle {self.turn_id} {state}>"
 
 
 class AcpSession(BusEventSource):
@@ -264,8 +184,10 @@ class AcpSession(BusEventSource):
         self._said: str | None = None
         """The prompt just shown as the person's words: an agent that echoes it is not shown twice."""
         self._open_requests: dict[str, str] = {}
-        self._elicitations: dict[str, str] = {}
-        """Open URL elicitations: the agent's elicitation id -> the prompts broker's request id."""
+        self.elicitations = Elicitations(
+            self, turn_id=lambda: self._turn_id, open_requests=self._open_requests, request_keys=self._request_keys
+        )
+        """The agent's ``elicitation/create`` questions (forms and URLs) in this session."""
         self.response = response
 
     @property
@@ -1201,147 +1123,6 @@ class AcpSession(BusEventSource):
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         return RequestPermissionResponse(outcome=AllowedOutcome(option_id=choice.option_id, outcome="selected"))
 
-    # -- elicitation (cx.AcpAgent(..., elicitation=True)) ------------------------------------------
-    async def request_elicitation(self, message: str, *, elicitation_id: str, url: str) -> Any:
-        """Show the agent's URL elicitation as a question (Done / Decline) until the person answers
-        or the agent's ``elicitation/complete`` closes it (then the answer is ``accept``)."""
-        from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
-
-        turn_id = self._turn_id or "no-turn"
-        question = Question(
-            id=ELICITATION_QUESTION,
-            header="Elicitation",
-            question=f"{message}\nOpen {url} and finish there.",
-            options=[
-                QuestionOption(label="Done", description="accept"),
-                QuestionOption(label="Decline", description="decline"),
-            ],
-        )
-        msg = RequestUserInputEvent(call_id=elicitation_id, turn_id=turn_id, questions=[question])
-        broker = self.frontend_requests
-        key = f"{turn_id}#elicitation-{next(self._request_keys)}"
-        request = broker.open(RequestKind.USER_INPUT, turn_id=key, call_id=elicitation_id, msg=msg)
-        self._open_requests[request.id] = turn_id
-        self._elicitations[elicitation_id] = request.id
-        try:
-            self.emit(msg)
-            settlement = await broker.wait(request)
-        finally:
-            broker.cancel(request.id)
-            self._open_requests.pop(request.id, None)
-            self._elicitations.pop(elicitation_id, None)
-            outcome = request.settled.outcome if request.settled is not None else Outcome.CANCELLED
-            self.emit(
-                FrontendRequestResolved(
-                    request_id=request.id,
-                    kind=RequestKind.USER_INPUT.value,
-                    call_id=elicitation_id,
-                    outcome=outcome.value,
-                )
-            )
-        if settlement.outcome == Outcome.CANCELLED and settlement.by == "server":
-            return AcceptElicitationResponse(action="accept")
-        answers = (settlement.response or {}).get("answers", {}).get(ELICITATION_QUESTION, {}).get("answers", [])
-        if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY) and "Done" in answers:
-            return AcceptElicitationResponse(action="accept")
-        if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY):
-            return DeclineElicitationResponse(action="decline")
-        return CancelElicitationResponse(action="cancel")
-
-    async def request_form(
-        self, message: str, schema: Any, *, tool_call_id: str | None, meta: Mapping[str, Any]
-    ) -> Any:
-        """Ask the person the agent's form elicitation as a question card (``form_questions``) and
-        answer the agent: ``accept`` with the form's content, ``decline`` when the person declined or
-        the form cannot be shown (said in a warning), ``cancel`` on Stop, the agent's deadline or a
-        closed session."""
-        from acp.schema import CancelElicitationResponse, DeclineElicitationResponse
-
-        turn_id = self._turn_id or "no-turn"
-        call_id = (tool_call_id or f"question-{next(self._request_keys)}")[:200]
-        handle = self.active_turn
-        if self.closed or (handle is not None and handle.cancel.cancelled):
-            return CancelElicitationResponse(action="cancel")
-        broker = self.frontend_requests
-        codex, auto_ms = quirks.codex_user_input(message, dict(meta))
-        try:
-            form = form_questions(
-                message,
-                schema_json(schema),
-                call_id=call_id,
-                turn_id=turn_id,
-                auto_resolution_ms=auto_ms,
-                codex_fields=codex,
-            )
-        except UnsupportedSchema as err:
-            reason = str(err)[: _LATE_PREVIEW * 2]
-            self.emit(
-                WarningEvent(
-                    message=f"codex_nb declined the ACP agent's question (its form cannot be shown as a "
-                    f"question card): {reason}"
-                )
-            )
-            broker.record_unshown(
-                RequestKind.USER_INPUT,
-                turn_id=turn_id,
-                call_id=call_id,
-                request={"message": message[:_LATE_PREVIEW]},
-                answer={"action": "decline"},
-                reason=reason,
-            )
-            return DeclineElicitationResponse(action="decline")
-        key = f"{turn_id}#question-{next(self._request_keys)}"
-        request = broker.open(RequestKind.USER_INPUT, turn_id=key, call_id=call_id, msg=form.event)
-        request.check = form.check
-        self._open_requests[request.id] = turn_id
-        # codex-acp sends no tool call for its model's request_user_input: the transcript gets the
-        # question as Codex's own tool item (an agent's own tool call, Claude's, is shown already)
-        item = None if call_id in self.tool_calls else _question_item(call_id, form.event)
-        if item is not None:
-            self.emit(ItemStarted(thread_id=self.session_id, turn_id=turn_id, item=item, started_at_ms=_now_ms()))
-        response: Any = CancelElicitationResponse(action="cancel")
-        try:
-            settlement = await ask_and_wait(broker, request, emit=self.emit, what="the ACP agent's question")
-            response = self._form_response(form, settlement)
-        finally:
-            self._open_requests.pop(request.id, None)
-            if item is not None:
-                said = json.dumps(
-                    response.model_dump(mode="json", exclude_none=True), ensure_ascii=False, sort_keys=True
-                )
-                done = {
-                    **item,
-                    "status": "completed",
-                    "success": response.action == "accept",
-                    "contentItems": [{"type": "inputText", "text": said}],
-                }
-                self.emit(
-                    ItemCompleted(thread_id=self.session_id, turn_id=turn_id, item=done, completed_at_ms=_now_ms())
-                )
-        return response
-
-    def _form_response(self, form: Any, settlement: Any) -> Any:
-        """What the agent is told of a settled question: accept with the content, decline or cancel."""
-        from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
-
-        if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY):
-            if form.declined(settlement.response):
-                return DeclineElicitationResponse(action="decline")
-            try:
-                return AcceptElicitationResponse(action="accept", content=form.content(settlement.response))
-            except ContentError as err:  # checked when answered: only a changed answer gets here
-                self.emit(WarningEvent(message=f"codex_nb declined the ACP agent's question: {err}"))
-                return DeclineElicitationResponse(action="decline")
-        if settlement.outcome == Outcome.UNANSWERABLE:
-            self.emit(WarningEvent(message=f"{settlement.response}; codex_nb declined the ACP agent's question"))
-            return DeclineElicitationResponse(action="decline")
-        return CancelElicitationResponse(action="cancel")
-
-    def complete_elicitation(self, elicitation_id: str) -> bool:
-        """The agent's ``elicitation/complete``: close the matching open request (the widget drops it)."""
-        request_id = self._elicitations.get(elicitation_id)
-        return request_id is not None and self.frontend_requests.cancel(request_id, by="server")
-
     # -- closing ---------------------------------------------------------------------------------
     @property
     def offers_close(self) -> bool:
@@ -1401,21 +1182,6 @@ class AcpSession(BusEventSource):
 
     def __repr__(self) -> str:
         return f"<AcpSession {self.session_id} of {self.agent.command}>"
-
-
-def _question_item(call_id: str, event: RequestUserInputEvent) -> dict[str, Any]:
-    """The question as the ``dynamicToolCall`` item Codex's ``request_user_input`` is shown as."""
-    return {
-        "type": "dynamicToolCall",
-        "id": call_id,
-        "namespace": None,
-        "tool": "request_user_input",
-        "arguments": {"questions": [q.model_dump(mode="json") for q in event.questions]},
-        "status": "inProgress",
-        "contentItems": None,
-        "success": None,
-        "durationMs": None,
-    }
 
 
 def _now_ms() -> int:
