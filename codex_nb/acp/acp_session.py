@@ -79,7 +79,8 @@ from .mapping import (
     turn_status,
 )
 from .permissions import QUESTION_ID, choice_from, how_to_answer, question_event
-from .plan_review import MarkdownPlans, ReviewRequest, plan_review_of
+from .plan_files import PlanFileError, PlanFolders, read_plan_file
+from .plan_review import MarkdownPlans, ReviewRequest, decision_options, file_plan_review, plan_review_of
 from .terminals import Terminals
 
 
@@ -1081,6 +1082,11 @@ class AcpSession(BusEventSource):
             if len(self._asked_calls) >= RECORD_LIMIT:
                 self._asked_calls.clear()
             self._asked_calls[call_id] = tool_call
+        review = plan_review_of(tool_call, options, self.tool_calls.get(call_id))
+        if review is None and quirks.plan_file(getattr(tool_call, "title", None)) is not None:
+            review = await self._file_plan_review(tool_call, options)
+            if handle is not None and handle.cancel.cancelled:  # Stop while the plan was read
+                return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         msg, labels = question_event(
             call_id=call_id, turn_id=turn_id, tool_call=tool_call, options=options, cwd=self.cwd
         )
@@ -1091,7 +1097,6 @@ class AcpSession(BusEventSource):
         key = f"{turn_id}#permission-{next(self._request_keys)}"
         request = broker.open(RequestKind.USER_INPUT, turn_id=key, call_id=call_id, msg=msg)
         self._open_requests[request.id] = turn_id
-        review = plan_review_of(tool_call, options, self.tool_calls.get(call_id))
         try:
             if review is not None:
                 self._open_review(request.id, review, labels)
@@ -1122,6 +1127,26 @@ class AcpSession(BusEventSource):
         if choice.option_id is None:
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         return RequestPermissionResponse(outcome=AllowedOutcome(option_id=choice.option_id, outcome="selected"))
+
+    async def _file_plan_review(self, tool_call: Any, options: list[Any]) -> ReviewRequest | None:
+        """The plan review of a request that names its plan's file (Gemini CLI's exit_plan_mode), once
+        ``plan_files`` read the file safely; otherwise None, and a warning says why it stays a
+        permission question."""
+        path = quirks.plan_file(getattr(tool_call, "title", None)) or ""
+        if decision_options(options) is None:
+            return None
+        folders = PlanFolders.of(session_folder=self.cwd, session_id=self.session_id, env=self.agent.env)
+        try:
+            text = await read_plan_file(path, folders)
+        except PlanFileError as err:
+            self.emit(
+                WarningEvent(
+                    message=f"the ACP agent asks to approve the plan in {path[:_LATE_PREVIEW]!r}, which codex_nb "
+                    f"did not read ({err}); it is asked as a permission question, not shown as a proposed plan"
+                )
+            )
+            return None
+        return file_plan_review(text, options)
 
     # -- closing ---------------------------------------------------------------------------------
     @property
