@@ -19,6 +19,7 @@ Modules:
 * ``listing``: ``SessionListing``, what ``list_sessions()`` read and why it stopped.
 * ``mapping``: pure ACP update to codex_nb event translations.
 * ``permissions``: ``session/request_permission`` as a prompt.
+* ``plan_files``: the text of a plan an agent names by its file (Gemini CLI), read only where it is safe.
 * ``plan_review``: an agent's plan-review permission (a ``switch_mode`` call with ``rawInput.plan``)
   and its Markdown plans by id, as the proposed plan ``PlanAnswers`` answers.
 * ``permission_details``: the paths (marked outside the session folder), command and diff a
@@ -28,6 +29,7 @@ Modules:
 * ``agent_process``: the agent subprocess.
 * ``acp_session``: one ACP session as an event source.
 * ``acp_turn``: ``AcpTurnHandle``, a running prompt, and ``AcpTurnResult``, how it ended.
+* ``side_updates``: the session's title, notices, compactions and subagents, as the agent last sent them.
 * ``quirks``: where an agent differs from the protocol, mapped in one place.
 * ``terminals``: ``terminal/*``, when enabled.
 * ``transport``: newline-delimited JSON framing with clear errors.

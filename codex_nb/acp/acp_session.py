@@ -56,7 +56,6 @@ from .acp_events import (
     AcpCompaction,
     AcpOptionsUpdated,
     AcpNotice,
-    AcpSessionTitle,
     AcpSubagent,
     AgentMessageDelta,
     AgentReasoningDelta,
@@ -81,6 +80,7 @@ from .mapping import (
 from .permissions import QUESTION_ID, choice_from, how_to_answer, question_event
 from .plan_files import PlanFileError, PlanFolders, read_plan_file
 from .plan_review import MarkdownPlans, ReviewRequest, decision_options, file_plan_review, plan_review_of
+from .side_updates import SideUpdates
 from .terminals import Terminals
 
 
@@ -100,9 +100,6 @@ SET_OPTION_TIMEOUT = 30.0
 
 _LATE_PREVIEW = 200
 _PLAN_WARNINGS = 5
-MAX_NOTICES = 100
-"""Notices and compactions a session keeps (``notices``, ``compactions``); older ones are dropped."""
-_UPDATE_WARNINGS = 5
 _UNSET = object()
 
 
@@ -147,20 +144,8 @@ class AcpSession(BusEventSource):
         """The ``write_todos`` arguments last shown as the plan, by call id (a call is shown once)."""
         self._todos_unsent = False
         self.available_commands: list[dict[str, Any]] = []
-        self.title: str | None = None
-        """The session's title as the agent last set it (``session_info_update``), or None."""
-        self.notices: collections.deque[AcpNotice] = collections.deque(maxlen=MAX_NOTICES)
-        """The agent's latest ``MAX_NOTICES`` notices, oldest first."""
-        self.compactions: dict[str, AcpCompaction] = {}
-        """The agent's latest ``MAX_NOTICES`` context compactions by id, as each last stood."""
-        self.subagents: dict[str, AcpSubagent] = {}
-        """The subagents working for this session (at most ``MAX_SUBAGENTS``) by session id, as each stands."""
-        self.subagents_dropped = 0
-        """Subagents past ``MAX_SUBAGENTS``: announced by the agent, neither kept nor shown."""
-        self.malformed_updates = 0
-        """Notices, compactions and subagent updates dropped because they were malformed."""
-        self._subagent_talk: dict[str, str | None] = {}
-        """Per subagent, the kind of its latest update (a new message starts after another kind)."""
+        self.side_updates = SideUpdates(self)
+        """The session's title, the agent's notices, compactions and subagents, as it last sent them."""
         self.usage: dict[str, Any] | None = None
         """The agent's latest ``usage_update`` as sent (``used``, ``size``, ``cost``)."""
         self.token_usage: TokenUsage | None = None
@@ -190,6 +175,37 @@ class AcpSession(BusEventSource):
         )
         """The agent's ``elicitation/create`` questions (forms and URLs) in this session."""
         self.response = response
+
+    @property
+    def title(self) -> str | None:
+        """The session's title as the agent last set it (``session_info_update``), or None."""
+        return self.side_updates.title
+
+    @property
+    def notices(self) -> collections.deque[AcpNotice]:
+        """The agent's latest ``side_updates.MAX_NOTICES`` notices, oldest first."""
+        return self.side_updates.notices
+
+    @property
+    def compactions(self) -> dict[str, AcpCompaction]:
+        """The agent's latest ``side_updates.MAX_NOTICES`` context compactions by id, as each last stood."""
+        return self.side_updates.compactions
+
+    @property
+    def subagents(self) -> dict[str, AcpSubagent]:
+        """The subagents working for this session (at most ``unstable_updates.MAX_SUBAGENTS``) by session
+        id, as each stands."""
+        return self.side_updates.subagents
+
+    @property
+    def subagents_dropped(self) -> int:
+        """Subagents past ``unstable_updates.MAX_SUBAGENTS``: announced by the agent, neither kept nor shown."""
+        return self.side_updates.subagents_dropped
+
+    @property
+    def malformed_updates(self) -> int:
+        """Notices, compactions and subagent updates dropped because they were malformed."""
+        return self.side_updates.malformed_updates
 
     @property
     def lifecycle_log(self) -> list[LifecycleRecord]:
@@ -738,7 +754,7 @@ class AcpSession(BusEventSource):
             self.emit(context_token_count(update.used, update.size))
         elif kind == "session_info_update":
             if "title" in update.model_fields_set:  # absent: unchanged; null: cleared (ACP's patch rule)
-                self._set_title(update.title)
+                self.side_updates.set_title(update.title)
         else:
             log.debug("ACP session update %s kept no state", kind)
 
@@ -800,7 +816,7 @@ class AcpSession(BusEventSource):
         its ``messageId``."""
         kind = update.get("sessionUpdate")
         if kind in unstable_updates.UPDATES:
-            self._unstable_update(kind, update)
+            self.side_updates.apply(kind, update)
         elif kind == "state_update":
             if update.get("state") != "idle":
                 return
@@ -830,117 +846,6 @@ class AcpSession(BusEventSource):
                 )
             # the whole content replaces what the message's chunks said so far; later chunks append
             self._message = [t for t in texts if isinstance(t, str)]
-
-    # -- notices, compactions, title and subagents ------------------------------------------------
-    def _set_title(self, title: Any) -> None:
-        if title is not None and not isinstance(title, str):
-            return
-        shown = None if title is None else unstable_updates.cut(" ".join(title.split()), unstable_updates.MAX_TITLE)
-        if shown == self.title:
-            return
-        self.title = shown or None
-        self.emit(AcpSessionTitle(title=self.title))
-
-    def _malformed(self, problem: str | None) -> None:
-        """One line for each of the first malformed unstable updates; the rest are only counted."""
-        self.malformed_updates += 1
-        if self.malformed_updates <= _UPDATE_WARNINGS:
-            more = " (more are only counted in session.malformed_updates)" if self.malformed_updates == 5 else ""
-            self.emit(WarningEvent(message=f"the ACP agent sent {problem}{more}"))
-
-    def _unstable_update(self, kind: str, update: dict[str, Any]) -> None:
-        if kind == "notice":
-            notice, problem = unstable_updates.notice(update)
-            if notice is None:
-                self._malformed(problem)
-                return
-            self.notices.append(notice)
-            self.emit(notice)
-        elif kind in ("compaction_update", "compaction_summary_chunk"):
-            self._compaction(kind, update)
-        elif kind == "subagent_update":
-            self._subagent(update)
-
-    def _compaction(self, kind: str, update: dict[str, Any]) -> None:
-        compaction_id = update.get("compactionId")
-        before = self.compactions.get(compaction_id) if isinstance(compaction_id, str) else None
-        summary = before.summary if before is not None else ""
-        if kind == "compaction_summary_chunk":
-            content = update.get("content")
-            text = content.get("text") if isinstance(content, dict) else None
-            if before is None or not isinstance(text, str):
-                self._malformed("a compaction_summary_chunk of no compaction it announced, or without text; dropped")
-                return
-            event, problem = unstable_updates.compaction(
-                {"compactionId": compaction_id, "status": before.status, "error": before.error}, summary + text
-            )
-        else:
-            summary += unstable_updates.summary_text(update.get("summary"))
-            event, problem = unstable_updates.compaction(update, summary)
-        if event is None:
-            self._malformed(problem)
-            return
-        if event == before:
-            return  # said again as it was (claude-agent-acp 0.101 repeats a compaction's end): nothing new
-        self.compactions.pop(event.compaction_id, None)  # re-inserted last: the dict's order is their age
-        self.compactions[event.compaction_id] = event
-        while len(self.compactions) > MAX_NOTICES:
-            del self.compactions[next(iter(self.compactions))]
-        self.emit(event)
-
-    def _subagent(self, update: dict[str, Any]) -> None:
-        child = update.get("sessionId")
-        before = self.subagents.get(child) if isinstance(child, str) else None
-        if before is None and isinstance(child, str) and len(self.subagents) >= unstable_updates.MAX_SUBAGENTS:
-            self.subagents_dropped += 1
-            if self.subagents_dropped == 1:
-                self.emit(
-                    WarningEvent(
-                        message=f"the ACP agent started more than {unstable_updates.MAX_SUBAGENTS} subagents in "
-                        f"this session; later ones are counted in session.subagents_dropped, not shown"
-                    )
-                )
-            return
-        event, problem = unstable_updates.subagent(update, before)
-        if event is None:
-            self._malformed(problem)
-            return
-        self.subagents[event.session_id] = event
-        if event.session_id not in self.agent.sessions:  # its own updates and requests come here
-            self.agent.subagent_parents[event.session_id] = self.session_id
-        self.emit(event)
-
-    def handle_subagent_activity(self, child: str, kind: Any, update: Any) -> None:
-        """An update the agent sent under a subagent's session id: what that subagent did, counted on its
-        entry (its tool calls, its messages, the last of each), not shown as this session's own."""
-        if kind == "subagent_update" and isinstance(update, dict):  # a subagent of the subagent: ours too
-            self._subagent(update)
-            return
-        before = self.subagents.get(child)
-        if before is None:
-            return
-        fields: dict[str, Any] = {}
-        if kind == "agent_message_chunk":
-            text = content_text(getattr(update, "content", None))
-            if text is None:
-                return
-            said = text if self._subagent_talk.get(child) != kind else before.last_message + text
-            fields["last_message"] = said[-unstable_updates.MAX_TEXT :]
-            if self._subagent_talk.get(child) != kind:
-                fields["messages"] = before.messages + 1
-        elif kind == "tool_call":
-            fields["tool_calls"] = before.tool_calls + 1
-            title = getattr(update, "title", None)
-            fields["last_tool"] = (
-                unstable_updates.cut(title, unstable_updates.MAX_TITLE) if isinstance(title, str) else ""
-            )
-        elif kind == "session_info_update" and isinstance(getattr(update, "title", None), str) and update.title.strip():
-            fields["name"] = unstable_updates.cut(update.title.strip(), unstable_updates.MAX_TITLE)
-        self._subagent_talk[child] = kind if isinstance(kind, str) else None
-        if fields:
-            event = before.model_copy(update=fields)
-            self.subagents[child] = event
-            self.emit(event)
 
     def _flush_message(self) -> None:
         kind, parts = self._message_kind, self._message
@@ -1199,7 +1104,7 @@ class AcpSession(BusEventSource):
     def _close(self) -> None:
         self.closed = True
         self.agent.sessions.pop(self.session_id, None)
-        for child in self.subagents:
+        for child in self.side_updates.subagents:
             self.agent.subagent_parents.pop(child, None)
         for request in self.frontend_requests.pending:
             self.frontend_requests.cancel(request.id)

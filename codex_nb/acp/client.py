@@ -73,7 +73,7 @@ class AcpClient:
         if session is None:
             parent = self._parent(session_id)
             if parent is not None:
-                parent.handle_subagent_activity(session_id, getattr(update, "session_update", None), update)
+                parent.side_updates.subagent_activity(session_id, getattr(update, "session_update", None), update)
                 return
             self._buffer(session_id, update)
             return
@@ -252,7 +252,7 @@ class AcpClient:
             if session is not None:
                 session.handle_v2_update(update)
             elif (parent := self._parent(session_id)) is not None:
-                parent.handle_subagent_activity(session_id, update.get("sessionUpdate"), update)
+                parent.side_updates.subagent_activity(session_id, update.get("sessionUpdate"), update)
             return
         log.debug("ignoring ACP extension notification _%s", method)
 
