@@ -11,15 +11,20 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .._interrupt import await_interruptibly
 from ..events.turn_log import TurnEventLog
 from ..protocol.events import Event
 from ..protocol.model_stream import TokenUsage
 
-if TYPE_CHECKING:
-    from .acp_session import AcpSession
+
+class TurnOwner(Protocol):
+    """What a handle needs of the session that runs its prompt (``AcpSession``)."""
+
+    def _begin_cancel(self, handle: AcpTurnHandle) -> None:
+        """Send ``session/cancel`` and end the prompt here if the agent does not within its grace."""
+        ...
 
 
 @dataclass(kw_only=True)
@@ -47,8 +52,9 @@ class _CancelState:
 class AcpTurnHandle:
     """A running prompt: ``await handle`` gives its ``AcpTurnResult``; ``interrupt()`` cancels it."""
 
-    def __init__(self, session: AcpSession, turn_id: str) -> None:
+    def __init__(self, session: TurnOwner, turn_id: str) -> None:
         self.session = session
+        """The ``AcpSession`` that runs this prompt."""
         self.turn_id = turn_id
         self.task: asyncio.Task[AcpTurnResult]
         self.cancel = _CancelState()
