@@ -13,11 +13,13 @@ Modules:
 * ``draft_v2``: the ACP v2 draft's acknowledged prompts and whole messages, adapted for the v1 SDK.
 * ``acp_errors``: the client's errors.
 * ``acp_events``: the event payloads only ACP sessions emit.
+* ``elicitations``: a session's ``elicitation/create`` questions (forms and URLs) and their answers.
 * ``form_questions``: an agent's form elicitation as Codex's question card, and the answer back.
 * ``fs``: ``fs/*`` confined to one directory.
 * ``listing``: ``SessionListing``, what ``list_sessions()`` read and why it stopped.
 * ``mapping``: pure ACP update to codex_nb event translations.
 * ``permissions``: ``session/request_permission`` as a prompt.
+* ``plan_files``: the text of a plan an agent names by its file (Gemini CLI), read only where it is safe.
 * ``plan_review``: an agent's plan-review permission (a ``switch_mode`` call with ``rawInput.plan``)
   and its Markdown plans by id, as the proposed plan ``PlanAnswers`` answers.
 * ``permission_details``: the paths (marked outside the session folder), command and diffs a
@@ -26,6 +28,8 @@ Modules:
 * ``port``: what a session needs from its agent.
 * ``agent_process``: the agent subprocess.
 * ``acp_session``: one ACP session as an event source.
+* ``acp_turn``: ``AcpTurnHandle``, a running prompt, and ``AcpTurnResult``, how it ended.
+* ``side_updates``: the session's title, notices, compactions and subagents, as the agent last sent them.
 * ``quirks``: where an agent differs from the protocol, mapped in one place.
 * ``terminals``: ``terminal/*``, when enabled.
 * ``transport``: newline-delimited JSON framing with clear errors.
@@ -49,7 +53,8 @@ from .acp_events import (
     AgentReasoningDelta,
     UserMessage,
 )
-from .acp_session import AcpSession, AcpTurnHandle, AcpTurnResult
+from .acp_session import AcpSession
+from .acp_turn import AcpTurnHandle, AcpTurnResult
 from .listing import SessionListing
 from .options import AgentOption, OptionChoice
 

@@ -16,25 +16,20 @@ import asyncio
 import collections
 import dataclasses
 import itertools
-import json
 import logging
 import time
-from collections.abc import Callable, Generator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 from acp import text_block
 from acp.schema import AllowedOutcome, DeniedOutcome, RequestPermissionResponse
 
 from .._start_gate import StartGate
-from .._interrupt import await_interruptibly
 from ..errors import AnswerError, TurnError
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
-from ..events.turn_log import TurnEventLog
 from ..events.observers import Observers, observer_name
-from ..frontend.answer_policy import ask_and_wait, route
-from ..frontend.elicitation import ContentError
+from ..frontend.answer_policy import route
 from ..frontend.requests import FrontendRequests, Outcome, RequestKind
 from ..protocol.capabilities import Capabilities, PlanDecision, PlanReview, SessionVerb, Sent
 from ..protocol.events import (
@@ -50,24 +45,24 @@ from ..protocol.events import (
     WarningEvent,
 )
 from ..protocol.model_stream import TokenCount, TokenUsage, TokenUsageInfo
-from ..protocol.frontend import FrontendRequestResolved, Question, QuestionOption, RequestUserInputEvent
+from ..protocol.frontend import FrontendRequestResolved
 from ..tools.lifecycle import LifecycleRecord, ToolCallOutcome
 from ..tools.names import ToolName
 from . import quirks
 from .acp_errors import AcpError
+from .acp_turn import AcpTurnHandle, AcpTurnResult
 from .draft_v2 import acknowledged
 from .acp_events import (
     AcpCompaction,
     AcpOptionsUpdated,
     AcpNotice,
-    AcpSessionTitle,
     AcpSubagent,
     AgentMessageDelta,
     AgentReasoningDelta,
     UserMessage,
 )
 from . import unstable_updates
-from .form_questions import UnsupportedSchema, form_questions, schema_json
+from .elicitations import Elicitations
 from .fs import ConfinedFiles
 from .options import AgentOption, parse_options
 from .port import AgentPort
@@ -83,7 +78,9 @@ from .mapping import (
     turn_status,
 )
 from .permissions import QUESTION_ID, choice_from, how_to_answer, question_event
-from .plan_review import MarkdownPlans, ReviewRequest, plan_review_of
+from .plan_files import PlanFileError, PlanFolders, read_plan_file
+from .plan_review import MarkdownPlans, ReviewRequest, decision_options, file_plan_review, plan_review_of
+from .side_updates import SideUpdates
 from .terminals import Terminals
 
 
@@ -95,8 +92,6 @@ RECORD_LIMIT = 10_000
 """Tool calls and lifecycle records kept per session (as ``Session`` keeps its records);
 older ones are dropped and counted in ``records_dropped`` (observers still see every record)."""
 
-ELICITATION_QUESTION = "elicitation"
-
 CLOSE_TIMEOUT = 3.0
 """Seconds ``aclose`` waits for the agent's answer to ``session/close`` (a hung agent does not hang it)."""
 
@@ -105,84 +100,7 @@ SET_OPTION_TIMEOUT = 30.0
 
 _LATE_PREVIEW = 200
 _PLAN_WARNINGS = 5
-MAX_NOTICES = 100
-"""Notices and compactions a session keeps (``notices``, ``compactions``); older ones are dropped."""
-_UPDATE_WARNINGS = 5
 _UNSET = object()
-
-
-@dataclass(kw_only=True)
-class AcpTurnResult:
-    """How a prompt ended. ``status``: completed | interrupted | failed."""
-
-    turn_id: str
-    status: str
-    stop_reason: str | None
-    """The agent's ``stopReason`` (None if the turn ended without one: crash, local abort)."""
-    last_agent_message: str | None
-    error: str | None = None
-    events: list[Event] = field(default_factory=list)
-    dropped_deltas: int = 0
-    """Text and reasoning delta events not kept in ``events`` (past the first 10,000: the completed
-    message holds their text; subscribers saw every one)."""
-    token_usage: TokenUsage | None = None
-    """The turn's token usage, as the agent's prompt response reported it (None if it did not)."""
-
-
-class _CancelState:
-    cancelled = False
-
-
-class AcpTurnHandle:
-    """A running prompt: ``await handle`` gives its ``AcpTurnResult``; ``interrupt()`` cancels it."""
-
-    def __init__(self, session: AcpSession, turn_id: str) -> None:
-        self.session = session
-        self.turn_id = turn_id
-        self.task: asyncio.Task[AcpTurnResult]
-        self.cancel = _CancelState()
-        """``cancel.cancelled`` is True once an interrupt was requested (as a Session turn's)."""
-        self.hard_aborted = False
-        """True if the agent did not stop within the grace period and the turn ended locally."""
-        self.event_log = TurnEventLog()
-        """This prompt's events, as its ``AcpTurnResult`` will list them (deltas bounded)."""
-        self.events: list[Event] = self.event_log.events
-        self.idle: asyncio.Future[str] = asyncio.get_running_loop().create_future()
-        """The ``stopReason`` of the agent's idle ``state_update`` (ACP v2 draft: the turn's end when
-        ``session/prompt`` only acknowledged the prompt)."""
-        self.idle_error: str | None = None
-        """The ``error`` an idle ``state_update`` with ``stopReason`` ``error`` described, if any."""
-
-    @property
-    def turn(self) -> AcpTurnHandle:  # what TurnControls reads on a Session's handle
-        """The handle itself: ``TurnControls`` reads ``handle.turn.cancel`` on any source's handle, as
-        on a ``Session`` turn's."""
-        return self
-
-    def done(self) -> bool:
-        """True once the prompt's task has finished: ``await handle`` returns (or raises) at once."""
-        return self.task.done()
-
-    def interrupt(self) -> bool:
-        """Ask the agent to stop (``session/cancel``). Safe from any thread; never blocks."""
-        if self.task.done() or self.cancel.cancelled:
-            return False
-        self.cancel.cancelled = True
-        try:
-            self.task.get_loop().call_soon_threadsafe(self.session._begin_cancel, self)
-        except RuntimeError:  # the loop is closed
-            return False
-        return True
-
-    def __await__(self) -> Generator[Any, None, AcpTurnResult]:
-        if self.task.done():
-            return self.task.__await__()
-        # the kernel's interrupt button stops the prompt as Stop does (see codex_nb._interrupt)
-        return await_interruptibly(self.task, interrupt=self.interrupt, what=f"ACP prompt {self.turn_id}").__await__()
-
-    def __repr__(self) -> str:
-        state = "done" if self.task.done() else "running"
-        return f"<AcpTurnHandle {self.turn_id} {state}>"
 
 
 class AcpSession(BusEventSource):
@@ -226,20 +144,8 @@ class AcpSession(BusEventSource):
         """The ``write_todos`` arguments last shown as the plan, by call id (a call is shown once)."""
         self._todos_unsent = False
         self.available_commands: list[dict[str, Any]] = []
-        self.title: str | None = None
-        """The session's title as the agent last set it (``session_info_update``), or None."""
-        self.notices: collections.deque[AcpNotice] = collections.deque(maxlen=MAX_NOTICES)
-        """The agent's latest ``MAX_NOTICES`` notices, oldest first."""
-        self.compactions: dict[str, AcpCompaction] = {}
-        """The agent's latest ``MAX_NOTICES`` context compactions by id, as each last stood."""
-        self.subagents: dict[str, AcpSubagent] = {}
-        """The subagents working for this session (at most ``MAX_SUBAGENTS``) by session id, as each stands."""
-        self.subagents_dropped = 0
-        """Subagents past ``MAX_SUBAGENTS``: announced by the agent, neither kept nor shown."""
-        self.malformed_updates = 0
-        """Notices, compactions and subagent updates dropped because they were malformed."""
-        self._subagent_talk: dict[str, str | None] = {}
-        """Per subagent, the kind of its latest update (a new message starts after another kind)."""
+        self.side_updates = SideUpdates(self)
+        """The session's title, the agent's notices, compactions and subagents, as it last sent them."""
         self.usage: dict[str, Any] | None = None
         """The agent's latest ``usage_update`` as sent (``used``, ``size``, ``cost``)."""
         self.token_usage: TokenUsage | None = None
@@ -264,9 +170,42 @@ class AcpSession(BusEventSource):
         self._said: str | None = None
         """The prompt just shown as the person's words: an agent that echoes it is not shown twice."""
         self._open_requests: dict[str, str] = {}
-        self._elicitations: dict[str, str] = {}
-        """Open URL elicitations: the agent's elicitation id -> the prompts broker's request id."""
+        self.elicitations = Elicitations(
+            self, turn_id=lambda: self._turn_id, open_requests=self._open_requests, request_keys=self._request_keys
+        )
+        """The agent's ``elicitation/create`` questions (forms and URLs) in this session."""
         self.response = response
+
+    @property
+    def title(self) -> str | None:
+        """The session's title as the agent last set it (``session_info_update``), or None."""
+        return self.side_updates.title
+
+    @property
+    def notices(self) -> collections.deque[AcpNotice]:
+        """The agent's latest ``side_updates.MAX_NOTICES`` notices, oldest first."""
+        return self.side_updates.notices
+
+    @property
+    def compactions(self) -> dict[str, AcpCompaction]:
+        """The agent's latest ``side_updates.MAX_NOTICES`` context compactions by id, as each last stood."""
+        return self.side_updates.compactions
+
+    @property
+    def subagents(self) -> dict[str, AcpSubagent]:
+        """The subagents working for this session (at most ``unstable_updates.MAX_SUBAGENTS``) by session
+        id, as each stands."""
+        return self.side_updates.subagents
+
+    @property
+    def subagents_dropped(self) -> int:
+        """Subagents past ``unstable_updates.MAX_SUBAGENTS``: announced by the agent, neither kept nor shown."""
+        return self.side_updates.subagents_dropped
+
+    @property
+    def malformed_updates(self) -> int:
+        """Notices, compactions and subagent updates dropped because they were malformed."""
+        return self.side_updates.malformed_updates
 
     @property
     def lifecycle_log(self) -> list[LifecycleRecord]:
@@ -815,7 +754,7 @@ class AcpSession(BusEventSource):
             self.emit(context_token_count(update.used, update.size))
         elif kind == "session_info_update":
             if "title" in update.model_fields_set:  # absent: unchanged; null: cleared (ACP's patch rule)
-                self._set_title(update.title)
+                self.side_updates.set_title(update.title)
         else:
             log.debug("ACP session update %s kept no state", kind)
 
@@ -877,7 +816,7 @@ class AcpSession(BusEventSource):
         its ``messageId``."""
         kind = update.get("sessionUpdate")
         if kind in unstable_updates.UPDATES:
-            self._unstable_update(kind, update)
+            self.side_updates.apply(kind, update)
         elif kind == "state_update":
             if update.get("state") != "idle":
                 return
@@ -907,117 +846,6 @@ class AcpSession(BusEventSource):
                 )
             # the whole content replaces what the message's chunks said so far; later chunks append
             self._message = [t for t in texts if isinstance(t, str)]
-
-    # -- notices, compactions, title and subagents ------------------------------------------------
-    def _set_title(self, title: Any) -> None:
-        if title is not None and not isinstance(title, str):
-            return
-        shown = None if title is None else unstable_updates.cut(" ".join(title.split()), unstable_updates.MAX_TITLE)
-        if shown == self.title:
-            return
-        self.title = shown or None
-        self.emit(AcpSessionTitle(title=self.title))
-
-    def _malformed(self, problem: str | None) -> None:
-        """One line for each of the first malformed unstable updates; the rest are only counted."""
-        self.malformed_updates += 1
-        if self.malformed_updates <= _UPDATE_WARNINGS:
-            more = " (more are only counted in session.malformed_updates)" if self.malformed_updates == 5 else ""
-            self.emit(WarningEvent(message=f"the ACP agent sent {problem}{more}"))
-
-    def _unstable_update(self, kind: str, update: dict[str, Any]) -> None:
-        if kind == "notice":
-            notice, problem = unstable_updates.notice(update)
-            if notice is None:
-                self._malformed(problem)
-                return
-            self.notices.append(notice)
-            self.emit(notice)
-        elif kind in ("compaction_update", "compaction_summary_chunk"):
-            self._compaction(kind, update)
-        elif kind == "subagent_update":
-            self._subagent(update)
-
-    def _compaction(self, kind: str, update: dict[str, Any]) -> None:
-        compaction_id = update.get("compactionId")
-        before = self.compactions.get(compaction_id) if isinstance(compaction_id, str) else None
-        summary = before.summary if before is not None else ""
-        if kind == "compaction_summary_chunk":
-            content = update.get("content")
-            text = content.get("text") if isinstance(content, dict) else None
-            if before is None or not isinstance(text, str):
-                self._malformed("a compaction_summary_chunk of no compaction it announced, or without text; dropped")
-                return
-            event, problem = unstable_updates.compaction(
-                {"compactionId": compaction_id, "status": before.status, "error": before.error}, summary + text
-            )
-        else:
-            summary += unstable_updates.summary_text(update.get("summary"))
-            event, problem = unstable_updates.compaction(update, summary)
-        if event is None:
-            self._malformed(problem)
-            return
-        if event == before:
-            return  # said again as it was (claude-agent-acp 0.101 repeats a compaction's end): nothing new
-        self.compactions.pop(event.compaction_id, None)  # re-inserted last: the dict's order is their age
-        self.compactions[event.compaction_id] = event
-        while len(self.compactions) > MAX_NOTICES:
-            del self.compactions[next(iter(self.compactions))]
-        self.emit(event)
-
-    def _subagent(self, update: dict[str, Any]) -> None:
-        child = update.get("sessionId")
-        before = self.subagents.get(child) if isinstance(child, str) else None
-        if before is None and isinstance(child, str) and len(self.subagents) >= unstable_updates.MAX_SUBAGENTS:
-            self.subagents_dropped += 1
-            if self.subagents_dropped == 1:
-                self.emit(
-                    WarningEvent(
-                        message=f"the ACP agent started more than {unstable_updates.MAX_SUBAGENTS} subagents in "
-                        f"this session; later ones are counted in session.subagents_dropped, not shown"
-                    )
-                )
-            return
-        event, problem = unstable_updates.subagent(update, before)
-        if event is None:
-            self._malformed(problem)
-            return
-        self.subagents[event.session_id] = event
-        if event.session_id not in self.agent.sessions:  # its own updates and requests come here
-            self.agent.subagent_parents[event.session_id] = self.session_id
-        self.emit(event)
-
-    def handle_subagent_activity(self, child: str, kind: Any, update: Any) -> None:
-        """An update the agent sent under a subagent's session id: what that subagent did, counted on its
-        entry (its tool calls, its messages, the last of each), not shown as this session's own."""
-        if kind == "subagent_update" and isinstance(update, dict):  # a subagent of the subagent: ours too
-            self._subagent(update)
-            return
-        before = self.subagents.get(child)
-        if before is None:
-            return
-        fields: dict[str, Any] = {}
-        if kind == "agent_message_chunk":
-            text = content_text(getattr(update, "content", None))
-            if text is None:
-                return
-            said = text if self._subagent_talk.get(child) != kind else before.last_message + text
-            fields["last_message"] = said[-unstable_updates.MAX_TEXT :]
-            if self._subagent_talk.get(child) != kind:
-                fields["messages"] = before.messages + 1
-        elif kind == "tool_call":
-            fields["tool_calls"] = before.tool_calls + 1
-            title = getattr(update, "title", None)
-            fields["last_tool"] = (
-                unstable_updates.cut(title, unstable_updates.MAX_TITLE) if isinstance(title, str) else ""
-            )
-        elif kind == "session_info_update" and isinstance(getattr(update, "title", None), str) and update.title.strip():
-            fields["name"] = unstable_updates.cut(update.title.strip(), unstable_updates.MAX_TITLE)
-        self._subagent_talk[child] = kind if isinstance(kind, str) else None
-        if fields:
-            event = before.model_copy(update=fields)
-            self.subagents[child] = event
-            self.emit(event)
 
     def _flush_message(self) -> None:
         kind, parts = self._message_kind, self._message
@@ -1159,6 +987,11 @@ class AcpSession(BusEventSource):
             if len(self._asked_calls) >= RECORD_LIMIT:
                 self._asked_calls.clear()
             self._asked_calls[call_id] = tool_call
+        review = plan_review_of(tool_call, options, self.tool_calls.get(call_id))
+        if review is None and quirks.plan_file(getattr(tool_call, "title", None)) is not None:
+            review = await self._file_plan_review(tool_call, options)
+            if handle is not None and handle.cancel.cancelled:  # Stop while the plan was read
+                return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         msg, labels = question_event(
             call_id=call_id,
             turn_id=turn_id,
@@ -1174,7 +1007,6 @@ class AcpSession(BusEventSource):
         key = f"{turn_id}#permission-{next(self._request_keys)}"
         request = broker.open(RequestKind.USER_INPUT, turn_id=key, call_id=call_id, msg=msg)
         self._open_requests[request.id] = turn_id
-        review = plan_review_of(tool_call, options, self.tool_calls.get(call_id))
         try:
             if review is not None:
                 self._open_review(request.id, review, labels)
@@ -1206,146 +1038,25 @@ class AcpSession(BusEventSource):
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         return RequestPermissionResponse(outcome=AllowedOutcome(option_id=choice.option_id, outcome="selected"))
 
-    # -- elicitation (cx.AcpAgent(..., elicitation=True)) ------------------------------------------
-    async def request_elicitation(self, message: str, *, elicitation_id: str, url: str) -> Any:
-        """Show the agent's URL elicitation as a question (Done / Decline) until the person answers
-        or the agent's ``elicitation/complete`` closes it (then the answer is ``accept``)."""
-        from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
-
-        turn_id = self._turn_id or "no-turn"
-        question = Question(
-            id=ELICITATION_QUESTION,
-            header="Elicitation",
-            question=f"{message}\nOpen {url} and finish there.",
-            options=[
-                QuestionOption(label="Done", description="accept"),
-                QuestionOption(label="Decline", description="decline"),
-            ],
-        )
-        msg = RequestUserInputEvent(call_id=elicitation_id, turn_id=turn_id, questions=[question])
-        broker = self.frontend_requests
-        key = f"{turn_id}#elicitation-{next(self._request_keys)}"
-        request = broker.open(RequestKind.USER_INPUT, turn_id=key, call_id=elicitation_id, msg=msg)
-        self._open_requests[request.id] = turn_id
-        self._elicitations[elicitation_id] = request.id
+    async def _file_plan_review(self, tool_call: Any, options: list[Any]) -> ReviewRequest | None:
+        """The plan review of a request that names its plan's file (Gemini CLI's exit_plan_mode), once
+        ``plan_files`` read the file safely; otherwise None, and a warning says why it stays a
+        permission question."""
+        path = quirks.plan_file(getattr(tool_call, "title", None)) or ""
+        if decision_options(options) is None:
+            return None
+        folders = PlanFolders.of(session_folder=self.cwd, session_id=self.session_id, env=self.agent.env)
         try:
-            self.emit(msg)
-            settlement = await broker.wait(request)
-        finally:
-            broker.cancel(request.id)
-            self._open_requests.pop(request.id, None)
-            self._elicitations.pop(elicitation_id, None)
-            outcome = request.settled.outcome if request.settled is not None else Outcome.CANCELLED
-            self.emit(
-                FrontendRequestResolved(
-                    request_id=request.id,
-                    kind=RequestKind.USER_INPUT.value,
-                    call_id=elicitation_id,
-                    outcome=outcome.value,
-                )
-            )
-        if settlement.outcome == Outcome.CANCELLED and settlement.by == "server":
-            return AcceptElicitationResponse(action="accept")
-        answers = (settlement.response or {}).get("answers", {}).get(ELICITATION_QUESTION, {}).get("answers", [])
-        if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY) and "Done" in answers:
-            return AcceptElicitationResponse(action="accept")
-        if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY):
-            return DeclineElicitationResponse(action="decline")
-        return CancelElicitationResponse(action="cancel")
-
-    async def request_form(
-        self, message: str, schema: Any, *, tool_call_id: str | None, meta: Mapping[str, Any]
-    ) -> Any:
-        """Ask the person the agent's form elicitation as a question card (``form_questions``) and
-        answer the agent: ``accept`` with the form's content, ``decline`` when the person declined or
-        the form cannot be shown (said in a warning), ``cancel`` on Stop, the agent's deadline or a
-        closed session."""
-        from acp.schema import CancelElicitationResponse, DeclineElicitationResponse
-
-        turn_id = self._turn_id or "no-turn"
-        call_id = (tool_call_id or f"question-{next(self._request_keys)}")[:200]
-        handle = self.active_turn
-        if self.closed or (handle is not None and handle.cancel.cancelled):
-            return CancelElicitationResponse(action="cancel")
-        broker = self.frontend_requests
-        codex, auto_ms = quirks.codex_user_input(message, dict(meta))
-        try:
-            form = form_questions(
-                message,
-                schema_json(schema),
-                call_id=call_id,
-                turn_id=turn_id,
-                auto_resolution_ms=auto_ms,
-                codex_fields=codex,
-            )
-        except UnsupportedSchema as err:
-            reason = str(err)[: _LATE_PREVIEW * 2]
+            text = await read_plan_file(path, folders)
+        except PlanFileError as err:
             self.emit(
                 WarningEvent(
-                    message=f"codex_nb declined the ACP agent's question (its form cannot be shown as a "
-                    f"question card): {reason}"
+                    message=f"the ACP agent asks to approve the plan in {path[:_LATE_PREVIEW]!r}, which codex_nb "
+                    f"did not read ({err}); it is asked as a permission question, not shown as a proposed plan"
                 )
             )
-            broker.record_unshown(
-                RequestKind.USER_INPUT,
-                turn_id=turn_id,
-                call_id=call_id,
-                request={"message": message[:_LATE_PREVIEW]},
-                answer={"action": "decline"},
-                reason=reason,
-            )
-            return DeclineElicitationResponse(action="decline")
-        key = f"{turn_id}#question-{next(self._request_keys)}"
-        request = broker.open(RequestKind.USER_INPUT, turn_id=key, call_id=call_id, msg=form.event)
-        request.check = form.check
-        self._open_requests[request.id] = turn_id
-        # codex-acp sends no tool call for its model's request_user_input: the transcript gets the
-        # question as Codex's own tool item (an agent's own tool call, Claude's, is shown already)
-        item = None if call_id in self.tool_calls else _question_item(call_id, form.event)
-        if item is not None:
-            self.emit(ItemStarted(thread_id=self.session_id, turn_id=turn_id, item=item, started_at_ms=_now_ms()))
-        response: Any = CancelElicitationResponse(action="cancel")
-        try:
-            settlement = await ask_and_wait(broker, request, emit=self.emit, what="the ACP agent's question")
-            response = self._form_response(form, settlement)
-        finally:
-            self._open_requests.pop(request.id, None)
-            if item is not None:
-                said = json.dumps(
-                    response.model_dump(mode="json", exclude_none=True), ensure_ascii=False, sort_keys=True
-                )
-                done = {
-                    **item,
-                    "status": "completed",
-                    "success": response.action == "accept",
-                    "contentItems": [{"type": "inputText", "text": said}],
-                }
-                self.emit(
-                    ItemCompleted(thread_id=self.session_id, turn_id=turn_id, item=done, completed_at_ms=_now_ms())
-                )
-        return response
-
-    def _form_response(self, form: Any, settlement: Any) -> Any:
-        """What the agent is told of a settled question: accept with the content, decline or cancel."""
-        from acp.schema import AcceptElicitationResponse, CancelElicitationResponse, DeclineElicitationResponse
-
-        if settlement.outcome in (Outcome.ANSWERED, Outcome.POLICY):
-            if form.declined(settlement.response):
-                return DeclineElicitationResponse(action="decline")
-            try:
-                return AcceptElicitationResponse(action="accept", content=form.content(settlement.response))
-            except ContentError as err:  # checked when answered: only a changed answer gets here
-                self.emit(WarningEvent(message=f"codex_nb declined the ACP agent's question: {err}"))
-                return DeclineElicitationResponse(action="decline")
-        if settlement.outcome == Outcome.UNANSWERABLE:
-            self.emit(WarningEvent(message=f"{settlement.response}; codex_nb declined the ACP agent's question"))
-            return DeclineElicitationResponse(action="decline")
-        return CancelElicitationResponse(action="cancel")
-
-    def complete_elicitation(self, elicitation_id: str) -> bool:
-        """The agent's ``elicitation/complete``: close the matching open request (the widget drops it)."""
-        request_id = self._elicitations.get(elicitation_id)
-        return request_id is not None and self.frontend_requests.cancel(request_id, by="server")
+            return None
+        return file_plan_review(text, options)
 
     # -- closing ---------------------------------------------------------------------------------
     @property
@@ -1398,7 +1109,7 @@ class AcpSession(BusEventSource):
     def _close(self) -> None:
         self.closed = True
         self.agent.sessions.pop(self.session_id, None)
-        for child in self.subagents:
+        for child in self.side_updates.subagents:
             self.agent.subagent_parents.pop(child, None)
         for request in self.frontend_requests.pending:
             self.frontend_requests.cancel(request.id)
@@ -1406,21 +1117,6 @@ class AcpSession(BusEventSource):
 
     def __repr__(self) -> str:
         return f"<AcpSession {self.session_id} of {self.agent.command}>"
-
-
-def _question_item(call_id: str, event: RequestUserInputEvent) -> dict[str, Any]:
-    """The question as the ``dynamicToolCall`` item Codex's ``request_user_input`` is shown as."""
-    return {
-        "type": "dynamicToolCall",
-        "id": call_id,
-        "namespace": None,
-        "tool": "request_user_input",
-        "arguments": {"questions": [q.model_dump(mode="json") for q in event.questions]},
-        "status": "inProgress",
-        "contentItems": None,
-        "success": None,
-        "durationMs": None,
-    }
 
 
 def _now_ms() -> int:

@@ -73,7 +73,7 @@ class AcpClient:
         if session is None:
             parent = self._parent(session_id)
             if parent is not None:
-                parent.handle_subagent_activity(session_id, getattr(update, "session_update", None), update)
+                parent.side_updates.subagent_activity(session_id, getattr(update, "session_update", None), update)
                 return
             self._buffer(session_id, update)
             return
@@ -213,7 +213,7 @@ class AcpClient:
                     {"supported": ["form with sessionId", "url with sessionId"]},
                 )
             session = self._session(session_id, "elicitation/create")
-            return await session.request_form(
+            return await session.elicitations.ask_form(
                 message if isinstance(message, str) else "",
                 schema,
                 tool_call_id=getattr(scope, "tool_call_id", None),
@@ -231,13 +231,13 @@ class AcpClient:
                 {"supported": ["url with sessionId", "form with sessionId"]},
             )
         session = self._session(session_id, "elicitation/create")
-        return await session.request_elicitation(message, elicitation_id=elicitation_id, url=str(url))
+        return await session.elicitations.ask_url(message, elicitation_id=elicitation_id, url=str(url))
 
     async def complete_elicitation(self, elicitation_id: str, **_: Any) -> None:
         if not self.agent.elicitation:
             return
         for session in self.agent.sessions.values():
-            if session.complete_elicitation(elicitation_id):
+            if session.elicitations.complete(elicitation_id):
                 return
         log.info("elicitation/complete for %r matched no open elicitation", elicitation_id[:100])
 
@@ -252,7 +252,7 @@ class AcpClient:
             if session is not None:
                 session.handle_v2_update(update)
             elif (parent := self._parent(session_id)) is not None:
-                parent.handle_subagent_activity(session_id, update.get("sessionUpdate"), update)
+                parent.side_updates.subagent_activity(session_id, update.get("sessionUpdate"), update)
             return
         log.debug("ignoring ACP extension notification _%s", method)
 

@@ -7,7 +7,10 @@ reject_once; after approval it sets Default mode and prompts ``Implement the app
 itself), Claude's adapter asks ``Ready to code?`` for its ExitPlanMode tool (``switch_mode``,
 ``rawInput.plan``, several ``allow_*`` options and ``No, keep planning`` reject_once).
 ``plan_review_of`` recognises such a request by its shape (never by the agent's name) and says
-which option approves and which keeps planning.
+which option approves and which keeps planning. Gemini CLI 0.61's exit_plan_mode names a plan
+*file* instead (``quirks.plan_file``; options ``proceed_once`` "Allow" allow_once, ``cancel``
+"Reject" reject_once): once ``plan_files`` has read it safely, ``file_plan_review`` makes the same
+review of its text.
 
 With the client's ``plan`` capability, codex-acp sends the plan itself as Markdown
 ``plan_update``s (several plans by id, streamed whole each time, ``plan_removed`` to drop one)
@@ -67,15 +70,33 @@ def plan_review_of(tool_call: Any, options: list[Any], known: Any = None) -> Rev
         plan = _plan(getattr(known, "raw_input", None))
     if not isinstance(plan, str) or not plan.strip():
         return None
+    decision = decision_options(options)
+    if decision is None:
+        return None
+    call_id = str(getattr(tool_call, "tool_call_id", "") or "")
+    # codex-acp names the review after Codex's plan item: plan-review:<item id>
+    item_id = call_id.split(":", 1)[1] if call_id.startswith("plan-review:") else None
+    return ReviewRequest(text=_cut(plan), item_id=item_id, approve=decision[0], keep_planning=decision[1])
+
+
+def decision_options(options: list[Any]) -> tuple[str, str] | None:
+    """The option ids that approve (``allow_once`` first: no extra grants) and keep planning (the
+    first ``reject_*``), or None when the request offers no allow and reject option."""
     allow = [o for o in options if _kind(o).startswith("allow_")]
     reject = [o for o in options if _kind(o).startswith("reject_")]
     if not allow or not reject:
         return None
     approve = next((o for o in allow if _kind(o) == "allow_once"), allow[0])
-    call_id = str(getattr(tool_call, "tool_call_id", "") or "")
-    # codex-acp names the review after Codex's plan item: plan-review:<item id>
-    item_id = call_id.split(":", 1)[1] if call_id.startswith("plan-review:") else None
-    return ReviewRequest(text=_cut(plan), item_id=item_id, approve=approve.option_id, keep_planning=reject[0].option_id)
+    return str(approve.option_id), str(reject[0].option_id)
+
+
+def file_plan_review(text: str, options: list[Any]) -> ReviewRequest | None:
+    """The plan review of a plan read from the file the request names (``quirks.plan_file``), or
+    None when the text is empty or the request offers no allow and reject option."""
+    decision = decision_options(options)
+    if decision is None or not text.strip():
+        return None
+    return ReviewRequest(text=_cut(text), item_id=None, approve=decision[0], keep_planning=decision[1])
 
 
 class MarkdownPlans:

@@ -24,6 +24,10 @@ functions on the updates it receives, so the widgets see the protocol's meaning:
   (``_meta.codex.role`` ``user_note``, ``questionId``); claude-agent-acp (0.101) gives each
   AskUserQuestion question an optional "Other" field ``question_<n>_custom``. Such a field is the
   note written under its question on the card (``note_field``), as on Codex's own card.
+* Gemini CLI (0.61) ends Plan mode with its ``exit_plan_mode`` tool, whose permission request (kind
+  ``other``, no ``rawInput``, no locations) names the plan's file only in its title, "Requesting
+  plan approval for: <plans folder>/<file>.md" (``plan_file``); "Allow" (allow_once) leaves Plan
+  mode, "Reject" (reject_once) keeps planning (the model is told the call was cancelled).
 """
 
 from __future__ import annotations
@@ -68,6 +72,18 @@ def apply_to_tool_call(state: Any) -> None:
 def todo_tool(call_id: str) -> bool:
     """True for Gemini CLI's ``write_todos`` call: its arguments are the agent's plan."""
     return call_id.startswith(TODO_TOOL_PREFIX)
+
+
+PLAN_FILE_TITLE = "Requesting plan approval for: "
+
+
+def plan_file(title: Any) -> str | None:
+    """The plan file a Gemini CLI ``exit_plan_mode`` permission request's title names, else None
+    (the path is the agent's word: ``plan_files`` decides whether it may be read)."""
+    if not isinstance(title, str) or not title.startswith(PLAN_FILE_TITLE):
+        return None
+    path = title[len(PLAN_FILE_TITLE) :].strip()
+    return path or None
 
 
 CODEX_USER_INPUT_MESSAGE = "Codex needs your input to continue."

@@ -4,6 +4,8 @@ agent and the protocol are the real ones."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -55,6 +57,27 @@ def claude_proposal(plan: str) -> list[Any]:
 def qwen_proposal(plan: str) -> list[Any]:
     """Qwen Code leaves Plan mode with its exit_plan_mode tool, the plan in its arguments."""
     return [cx.function_call("exit_plan_mode", {"plan": plan})]
+
+
+GEMINI_PLANS_FOLDER = re.compile(r"in the plans directory: (/[^\s\"\\\\]+)")
+"""Where Gemini CLI 0.61 tells its model, in Plan mode, the session's plans folder is (write_file's
+description)."""
+
+
+def gemini_proposal(plan: str) -> Callable[[dict[str, Any]], list[Any]]:
+    """Gemini CLI leaves Plan mode with its exit_plan_mode tool, which names a plan file: the model
+    writes the plan in the plans folder its request names, then asks (after the write)."""
+
+    def answer(body: dict[str, Any]) -> list[Any]:
+        found = GEMINI_PLANS_FOLDER.search(json.dumps(body))
+        assert found, "Gemini CLI named no plans folder (is the session in Plan mode?)"
+        folder = found.group(1).rstrip("/.")
+        return [
+            Gemini.function_call("write_file", {"file_path": f"{folder}/greeting.md", "content": plan}),
+            Gemini.function_call("exit_plan_mode", {"plan_filename": "greeting.md", "wait_for_previous": True}),
+        ]
+
+    return answer
 
 
 def claude_question(question: str, header: str, labels: list[str]) -> list[Any]:
@@ -161,6 +184,7 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "read": gemini_read,
         "write": gemini_write,
         "text": lambda t: [Gemini.text(t)],
+        "proposal": gemini_proposal,
     },
     "qwen-code": {
         "plan": qwen_plan,

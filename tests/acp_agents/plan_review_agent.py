@@ -6,7 +6,10 @@ remove it (``plan_removed``), then ask ``session/request_permission`` for a ``sw
 ``plan-review:<id>`` with ``rawInput.plan`` and codex-acp's two options (``implement_plan``
 allow_once, ``revise_plan`` reject_once). It says the response as its message (``answer: <json>``),
 then ``implementing`` if the plan was approved, and ends the prompt (``cancelled`` once the client
-sent ``session/cancel``). Any other prompt is said back (``heard: <text>``). ``session/load``
+sent ``session/cancel``). A prompt ``File plan: <path>`` asks as Gemini CLI 0.61's exit_plan_mode
+does: a call of kind ``other`` titled "Requesting plan approval for: <path>", no ``rawInput``,
+options ``proceed_once`` "Allow" (allow_once) and ``cancel`` "Reject" (reject_once); the path is
+whatever the prompt says (a hostile agent's). Any other prompt is said back (``heard: <text>``). ``session/load``
 replays one Markdown plan of the history (``old-item``), as codex-acp replays a plan item. ``initialize``
 answers with the client capabilities it was offered under ``_meta.offered``.
 """
@@ -61,8 +64,30 @@ def propose(rid: Any, session_id: str, plan: str) -> None:
     send({"id": rid, "result": {"stopReason": "cancelled" if _cancelled.is_set() else "end_turn"}})
 
 
+def ask_file(rid: Any, session_id: str, path: str) -> None:
+    tool_call = {
+        "toolCallId": f"exit_plan_mode__exit_plan_mode_{next(_plans)}_0",
+        "title": f"Requesting plan approval for: {path}",
+        "kind": "other",
+        "status": "pending",
+        "content": [],
+        "locations": [],
+    }
+    options = [
+        {"optionId": "proceed_once", "name": "Allow", "kind": "allow_once"},
+        {"optionId": "cancel", "name": "Reject", "kind": "reject_once"},
+    ]
+    answer = request("session/request_permission", {"sessionId": session_id, "toolCall": tool_call, "options": options})
+    result = answer.get("result", answer.get("error"))
+    say(session_id, f"answer: {json.dumps(result, sort_keys=True)}")
+    send({"id": rid, "result": {"stopReason": "cancelled" if _cancelled.is_set() else "end_turn"}})
+
+
 def prompt(rid: Any, session_id: str, text: str) -> None:
     _cancelled.clear()
+    if text.startswith("File plan: "):
+        ask_file(rid, session_id, text.removeprefix("File plan: "))
+        return
     if text.startswith("Plan: "):
         propose(rid, session_id, text.removeprefix("Plan: "))
         return

@@ -164,10 +164,17 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "compaction": None,
         "title": None,
         "close": False,
-        # Gemini CLI 0.61's exit_plan_mode names a plan file in its own plans directory (plan_path), not
-        # the plan's text: it is not taken for a plan review here (it stays a permission question);
-        # not checked by this suite
-        "plan_review": None,
+        # Gemini CLI 0.61's exit_plan_mode names a plan *file* (in the session's plans folder, which its
+        # model writes first) in the title of its request, not the plan's text: read safely
+        # (acp.plan_files), it is the review's plan. "Allow" (allow_once) leaves Plan mode; "Reject"
+        # (reject_once) tells its model the call was cancelled and asks it again in the same prompt
+        "plan_review": {
+            "approve": "Allow",
+            "keep_planning": "Reject",
+            "implements": "Plan approved. Switching to Default mode",
+            "kept": "completed",
+            "model_told": True,
+        },
     },
     "qwen-code": {
         # Qwen Code 0.24 keeps its plan in todo_write (on in the suite's settings) and sends each
@@ -1054,15 +1061,19 @@ async def test_a_proposed_plan_revised_then_rejected_keeps_planning(agent: str, 
             answers.reject()
 
     # keeping planning ends the turn with no further request to the model (codex-acp ends its prompt;
-    # Claude Code stops at the refused ExitPlanMode)
-    script = [say["proposal"](PROPOSED), say["proposal"](PROPOSED.replace("hello.txt", "hello.md"))]
+    # Claude Code stops at the refused ExitPlanMode), except where the agent tells its model and asks
+    # it again (Gemini CLI): then the model answers in words
+    told = [say["text"]("Kept planning.")] if expected["plan_review"].get("model_told") else []
+    script = [say["proposal"](PROPOSED), *told, say["proposal"](PROPOSED.replace("hello.txt", "hello.md")), *told]
     answers, results, server = await reviewed(agent, tmp_path, script, decide)
     carrying = [i for i, body in enumerate(server.requests) if "Use hello.md instead" in json.dumps(body)]
     assert [(d.decision, d.delivery) for d in answers.decisions] == [("revised", "queued"), ("rejected", "answered")]
     kept = expected["plan_review"]["kept"]
-    report(agent, "plan kept", {"status": kept, "note_next_prompt": carrying == [1]})
+    # the note is the next prompt: the first request of that prompt carries it, and none before
+    first = 1 + len(told)
+    report(agent, "plan kept", {"status": kept, "note_next_prompt": carrying[:1] == [first]})
     assert [r.status for r in results] == [kept, kept]
-    assert carrying == [1]
+    assert carrying == list(range(first, len(server.requests)))
     if expected["plan_marker"]:
         assert expected["plan_marker"] in json.dumps(server.requests[carrying[0]])
     assert answers.proposal is None and len(answers.timeline.proposals) == 2

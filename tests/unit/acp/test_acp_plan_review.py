@@ -164,3 +164,65 @@ async def test_a_loaded_sessions_markdown_plan_is_its_history_not_the_next_turns
     assert result.last_agent_message == "heard: hello"
     assert [p.turn_id for p in answers.timeline.proposals if p.turn_id == result.turn_id] == []
     assert answers.proposal is None
+
+
+async def test_a_plan_file_in_the_session_folder_is_the_proposal_and_approve_allows(tmp_path: Any) -> None:
+    """Gemini CLI's shape: the request names the plan's file; read safely, it is the proposed plan."""
+    (tmp_path / "plan.md").write_text(PLAN, encoding="utf-8")
+    async with agent() as acp:
+        session = await acp.new_session(tmp_path)
+        answers = PlanAnswers(session)
+        handle = session.prompt(f"File plan: {tmp_path / 'plan.md'}")
+        await proposed(answers)
+        assert session.plan_review is not None and session.plan_review.options == ("Allow", "Reject")
+        assert answers.proposal is not None and answers.proposal.text == PLAN
+        answers.approve()
+        result = await asyncio.wait_for(handle, TIMEOUT)
+    assert told(result) == {"outcome": {"optionId": "proceed_once", "outcome": "selected"}}
+    assert [p.text for p in answers.timeline.proposals] == [PLAN]
+
+
+async def test_a_plan_file_in_the_agents_plans_folder_of_the_session_is_read_and_reject_keeps_planning(
+    tmp_path: Any,
+) -> None:
+    home, work = tmp_path / "home", tmp_path / "work"
+    work.mkdir()
+    async with cx.AcpAgent(sys.executable, [str(PLAN_AGENT)], env={"HOME": str(home)}, cancel_grace=5.0) as acp:
+        session = await acp.new_session(work)
+        plans = home / ".gemini" / "tmp" / "work" / session.session_id / "plans"
+        plans.mkdir(parents=True)
+        (plans / "greeting.md").write_text(PLAN, encoding="utf-8")
+        answers = PlanAnswers(session)
+        handle = session.prompt(f"File plan: {plans / 'greeting.md'}")
+        await proposed(answers)
+        assert answers.proposal is not None and answers.proposal.text == PLAN
+        answers.reject()
+        result = await asyncio.wait_for(handle, TIMEOUT)
+    assert told(result) == {"outcome": {"optionId": "cancel", "outcome": "selected"}}
+
+
+@pytest.mark.parametrize("target", ["passwd", "symlink", "fifo"])
+async def test_a_hostile_plan_file_stays_a_permission_question_and_is_never_read(tmp_path: Any, target: str) -> None:
+    """A path out of the session's folders (also through a symlink) or a FIFO is not read: a warning
+    says why, and the request is the permission question it is (the answer policy answers it)."""
+    import os
+
+    work, outside = tmp_path / "work", tmp_path / "outside"
+    work.mkdir()
+    outside.mkdir()
+    (outside / "secret.md").write_text("SECRET-TEXT", encoding="utf-8")
+    (work / "link.md").symlink_to(outside / "secret.md")
+    os.mkfifo(work / "fifo.md")
+    path = {"passwd": "/etc/passwd", "symlink": str(work / "link.md"), "fifo": str(work / "fifo.md")}[target]
+    seen: list[Any] = []
+    async with agent() as acp:
+        session = await acp.new_session(work)
+        answers = PlanAnswers(session)
+        session.subscribe(seen.append)
+        session.answer_policy = cx.AnswerPolicy.scripted([{"permission": "Reject"}])
+        result = await asyncio.wait_for(session.prompt(f"File plan: {path}"), TIMEOUT)
+    assert told(result) == {"outcome": {"optionId": "cancel", "outcome": "selected"}}
+    assert answers.proposal is None and not answers.timeline.proposals and session.plan_review is None
+    warnings = [e.msg.message for e in seen if e.msg.type == "warning"]
+    assert any("did not read" in w and "asked as a permission question" in w for w in warnings), warnings
+    assert "SECRET-TEXT" not in json.dumps([e.msg.model_dump(mode="json") for e in seen])
