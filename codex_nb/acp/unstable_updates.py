@@ -132,6 +132,8 @@ def subagent(update: dict[str, Any], before: AcpSubagent | None) -> tuple[AcpSub
     if state is not None:
         fields["state"] = state
     if before is None:
-        fields.setdefault("name", f"subagent {cut(child, 40)}")
+        # untitled, it is named by its id's last part (codex-acp's are "<parent>:subagent:<thread>"),
+        # never "subagent ...": the transcript already says "subagent <name>"
+        fields.setdefault("name", cut(child.rsplit(":", 1)[-1] or child, 40))
         return AcpSubagent(session_id=cut(child, MAX_ID), **fields), None
     return before.model_copy(update=fields), None
