@@ -89,6 +89,8 @@ class SideUpdates:
             self._compaction(kind, update)
         elif kind == "subagent_update":
             self._subagent(update)
+        # a session_message (a subagent's task or its reply) is read and not shown: the subagent's
+        # entry already has its task (its description) and its answer (its last message)
 
     def _compaction(self, kind: str, update: dict[str, Any]) -> None:
         compaction_id = update.get("compactionId")

@@ -1,14 +1,14 @@
 """The unstable ACP updates codex_nb reads, which the pinned SDK's schema lacks.
 
-``notice``, ``compaction_update`` (with ``compaction_summary_chunk``) and ``subagent_update`` are
-sent only to a client that says it reads them in ``initialize`` (codex-acp 2.6 and claude-agent-acp
-0.101 check ``clientCapabilities.session.notices`` and ``.session.compaction`` to be objects, and
-``clientCapabilities.subagents``); without them codex-acp writes its warnings into the model's
-answer as text. The SDK (``agent-client-protocol`` 0.12.1) has none of these fields nor updates: its
-``ClientCapabilities`` would drop the fields and its ``SessionNotification`` would reject the
-updates. So, as ``draft_v2`` does for the v2 draft, the transport adds ``CAPABILITIES`` to the
-``initialize`` it sends and hands these updates to the session as the extension notification
-``_codex_nb/v2_update``, never through SDK privates.
+``notice``, ``compaction_update`` (with ``compaction_summary_chunk``) and ``subagent_update`` (with
+``session_message``) are sent only to a client that says it reads them in ``initialize`` (codex-acp
+2.6 and claude-agent-acp 0.101 check ``clientCapabilities.session.notices`` and
+``.session.compaction`` to be objects, and ``clientCapabilities.subagents``); without them codex-acp
+writes its warnings into the model's answer as text. The SDK (``agent-client-protocol`` 0.12.1) has
+none of these fields nor updates: its ``ClientCapabilities`` would drop the fields and its
+``SessionNotification`` would reject the updates. So, as ``draft_v2`` does for the v2 draft, the
+transport adds ``CAPABILITIES`` to the ``initialize`` it sends and hands these updates to the
+session as the extension notification ``_codex_nb/v2_update``, never through SDK privates.
 
 Everything here is pure: an update (a JSON object from the peer) becomes a checked, bounded event
 or the one-line reason it was not one.
@@ -24,8 +24,10 @@ from .acp_events import AcpCompaction, AcpNotice, AcpSubagent
 CAPABILITIES: dict[str, Any] = {"session": {"notices": {}, "compaction": {}}, "subagents": {}}
 """What codex_nb adds to its ``clientCapabilities``: it shows notices, compactions and subagents."""
 
-UPDATES = frozenset({"notice", "compaction_update", "compaction_summary_chunk", "subagent_update"})
-"""The ``session/update`` kinds of ``CAPABILITIES`` the SDK's schema lacks."""
+UPDATES = frozenset({"notice", "compaction_update", "compaction_summary_chunk", "subagent_update", "session_message"})
+"""The ``session/update`` kinds of ``CAPABILITIES`` the SDK's schema lacks. ``session_message`` comes
+with ``subagents``: claude-agent-acp 0.101 sends the task a session gives its subagent and the
+subagent's reply that way, in place of its Agent tool call."""
 
 MAX_TITLE = 200
 """A notice's or a subagent's name, or a session title, is cut to this many characters."""
@@ -132,6 +134,8 @@ def subagent(update: dict[str, Any], before: AcpSubagent | None) -> tuple[AcpSub
     if state is not None:
         fields["state"] = state
     if before is None:
-        fields.setdefault("name", f"subagent {cut(child, 40)}")
+        # untitled, it is named by its id's last part (codex-acp's are "<parent>:subagent:<thread>"),
+        # never "subagent ...": the transcript already says "subagent <name>"
+        fields.setdefault("name", cut(child.rsplit(":", 1)[-1] or child, 40))
         return AcpSubagent(session_id=cut(child, MAX_ID), **fields), None
     return before.model_copy(update=fields), None

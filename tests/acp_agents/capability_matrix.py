@@ -257,7 +257,7 @@ MATRIX: dict[str, dict[str, Cell]] = {
     "Subagents": {
         RUNTIME: NO_TEST,
         CODEX: NO_TEST,
-        **acp(),
+        **acp(suite("test_a_subagent_reaches_the_transcript_and_the_timeline"), field="subagent"),
     },
     "Cassette record and replay": {
         RUNTIME: (

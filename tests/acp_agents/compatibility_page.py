@@ -32,6 +32,7 @@ CHECKS = {
     "test_a_question_reaches_the_person_and_their_answer_the_model": "a question (form elicitation) answered, the model reads it",
     "test_a_write_outside_the_session_folder_is_shown_as_outside_before_the_person_answers": "a write outside the session folder",
     "test_compaction_title_and_close_reach_the_transcript_and_the_agent": "/compact, the session title, session/close",
+    "test_a_subagent_reaches_the_transcript_and_the_timeline": "a subagent the model starts, in the transcript and the timeline",
     "test_a_proposed_plan_approved_in_plan_answers_is_implemented": "a proposed plan approved in PlanAnswers, the agent implements it",
     "test_a_proposed_plan_revised_then_rejected_keeps_planning": "a proposed plan revised (the note is the next prompt), then rejected",
 }
@@ -143,6 +144,7 @@ def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
             ),
             ("A write outside the session folder", _outside(checks.get("outside_write"))),
             ("Compaction, title, session/close", _notices(checks.get("notices"))),
+            ("Subagents (`subagent_update`)", _subagent(checks.get("subagent"))),
             ("Past sessions", ", ".join(f"{k}: {v}" for k, v in sessions.items() if k not in META) or "-"),
         ]
         lines = [f"### {agent}", "", "| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]
@@ -153,6 +155,17 @@ def tables(facts: list[dict], results: dict[tuple[str, str], str]) -> str:
         ]
         parts.append("\n".join(lines))
     return "\n\n".join(parts)
+
+
+def _subagent(facts: dict | None) -> str:
+    """What the subagent check saw: the subagent's name, its states, its timeline record at the prompt's end."""
+    if facts is None:
+        return "-"
+    if not facts.get("subagents"):
+        return "none sent"
+    _name, status, text = facts["record"]
+    name = repr(facts["name"]) if facts["name"] else "untitled (named by its id)"
+    return f"{name}, states {' -> '.join(facts['states'])}; at the prompt's end {status}: {text}"
 
 
 def _outside(facts: dict | None) -> str:

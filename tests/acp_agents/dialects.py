@@ -138,6 +138,25 @@ def qwen_write(path: str, text: str, old: str | None = None) -> list[Any]:
     return [cx.function_call("write_file", {"file_path": path, "content": text})]
 
 
+def claude_subagent(task: str) -> list[Any]:
+    """Claude Code's Agent tool, run in the foreground (its default is the background)."""
+    args = {"description": "Count the lines", "prompt": task, "subagent_type": "general-purpose"}
+    return [[Claude.tool_use("Agent", {**args, "run_in_background": False})]]
+
+
+def codex_subagent(task: str) -> list[Any]:
+    """Codex keeps its multi-agent tools deferred: the model finds them with ``tool_search`` (namespace
+    ``multi_agent_v1``), spawns the agent, then waits for it by the id ``spawn_agent`` returned."""
+
+    def wait(body: dict[str, Any]) -> list[Any]:
+        agent_id = json.loads(codex_tool_results(body)[-1])["agent_id"]
+        args = {"targets": [agent_id], "timeout_ms": 120_000}
+        return [cx.function_call("wait_agent", args, namespace="multi_agent_v1")]
+
+    spawn = cx.function_call("spawn_agent", {"message": task}, namespace="multi_agent_v1")
+    return [[cx.tool_search_call("spawn agent")], [spawn], wait]
+
+
 def codex_tool_results(body: dict[str, Any]) -> list[str]:
     return [str(i.get("output")) for i in body.get("input", []) if i.get("type") == "function_call_output"]
 
@@ -165,6 +184,7 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "text": lambda t: [cx.assistant_message(t)],
         "question": codex_question,
         "proposal": codex_proposal,
+        "subagent": codex_subagent,
     },
     "claude-agent-acp": {
         "plan": claude_plan,
@@ -176,6 +196,7 @@ DIALECTS: dict[str, dict[str, Callable[..., list[Any]]]] = {
         "text": lambda t: [Claude.text(t)],
         "question": claude_question,
         "proposal": claude_proposal,
+        "subagent": claude_subagent,
     },
     "gemini-cli": {
         "plan": gemini_plan,

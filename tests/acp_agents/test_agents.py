@@ -73,6 +73,11 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "compaction": {"summary": False},
         "title": "Say hello",
         "close": True,
+        # codex-acp 2.6 sends subagent_update to a client offering clientCapabilities.subagents (the
+        # "standard" form) for Codex's spawn_agent (multi_agent_v1, found through tool_search): no
+        # title (it names one only from multi_agent_v2's agent path or a thread rename), the prompt as
+        # its description; idle when its turn ends, unknown once the session closes its thread
+        "subagent": {"name": None, "states": ["running", "idle", "unknown"]},
         # codex-acp 2.6 asks "Implement this plan?" (a switch_mode call, rawInput.plan) when a Plan-mode
         # turn ends with a proposed plan; approved, it sets Default mode and prompts its model itself
         "plan_review": {
@@ -118,6 +123,10 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "compaction": {"summary": True},
         "title": "Say hello",
         "close": True,
+        # claude-agent-acp 0.101 sends subagent_update to a client offering clientCapabilities.subagents
+        # (the "rfd" form) for Claude Code's Agent tool: the call's description as its title, running,
+        # then idle; the Agent call itself becomes session_message updates (not read by codex_nb)
+        "subagent": {"name": "Count the lines", "states": ["running", "idle"]},
         # claude-agent-acp 0.101 asks "Ready to code?" for ExitPlanMode (a switch_mode call with
         # rawInput.plan): several allow_always options (auto mode, clear context...), then
         # "Yes, manually approve edits" (allow_once) and "No, keep planning"
@@ -164,6 +173,8 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "compaction": None,
         "title": None,
         "close": False,
+        # Gemini CLI 0.61 has no subagent_update: its ACP bridge reads only clientCapabilities.fs
+        "subagent": None,
         # Gemini CLI 0.61's exit_plan_mode names a plan *file* (in the session's plans folder, which its
         # model writes first) in the title of its request, not the plan's text: read safely
         # (acp.plan_files), it is the review's plan. "Allow" (allow_once) leaves Plan mode; "Reject"
@@ -207,6 +218,9 @@ EXPECTED: dict[str, dict[str, Any]] = {
         "compaction": None,
         "title": None,
         "close": False,
+        # Qwen Code 0.24 has no subagent_update: its ACP bridge sends a subagent's tool calls and messages
+        # as the parent session's, tagged _meta parentToolCallId and subagentType (its SubAgentTracker)
+        "subagent": None,
         # Qwen Code 0.24 asks for its exit_plan_mode tool (a switch_mode call, rawInput.plan): "Yes,
         # restore previous mode (default)" (allow_once), "Yes, and auto-accept edits", "Yes, and
         # manually approve edits", "No, keep planning (esc)"
@@ -1077,3 +1091,94 @@ async def test_a_proposed_plan_revised_then_rejected_keeps_planning(agent: str, 
     if expected["plan_marker"]:
         assert expected["plan_marker"] in json.dumps(server.requests[carrying[0]])
     assert answers.proposal is None and len(answers.timeline.proposals) == 2
+
+
+SUBAGENT_TASK = "Count the lines of notes.txt"
+"""The subagent's prompt, by which the stand-in tells the subagent's model requests from the parent's."""
+
+
+def asked_by_subagent(body: dict[str, Any]) -> bool:
+    """Whether a request to the model is the subagent's: one of its person's messages (tool results left
+    out) is the subagent's task (Anthropic ``messages`` or Responses ``input``)."""
+    items = body.get("messages") or body.get("input") or []
+    users = [i for i in items if isinstance(i, dict) and i.get("role") == "user"]
+    said = [b for u in users for b in (u["content"] if isinstance(u.get("content"), list) else [u.get("content")])]
+    return any(
+        SUBAGENT_TASK in json.dumps(b) for b in said if not (isinstance(b, dict) and b.get("type") == "tool_result")
+    )
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+async def test_a_subagent_reaches_the_transcript_and_the_timeline(agent: str, tmp_path: Path) -> None:
+    """The model delegates a task to a subagent (``EXPECTED[agent]["subagent"]``; None where the agent
+    sends no ``subagent_update``). The subagent's own model requests come to the same stand-in and are
+    answered by ``background`` (it reads notes.txt, then answers), so the parent's script stays in
+    order whenever they come. Its updates (announced, running, idle) and what it did under its own
+    session id are one transcript entry and one timeline record, and no tool call of the parent's."""
+    expected = EXPECTED[agent]["subagent"]
+    say = DIALECTS[agent]
+    script = [*(say["subagent"](SUBAGENT_TASK) if expected is not None else []), say["text"]("All done.")]
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "notes.txt").write_text("one\ntwo\nthree\n", encoding="utf-8")
+    side = acp_agent(agent).server([]).background  # the agent's own side requests, as in every test
+    asked: list[dict[str, Any]] = []
+
+    def subagent_model(body: dict[str, Any]) -> Any:
+        if not asked_by_subagent(body):
+            return side(body) if side else None
+        asked.append(body)
+        if not TOOL_RESULTS[agent](body):
+            return say["read"](str(work / "notes.txt"))
+        return say["text"]("notes.txt has 3 lines.")
+
+    server, acp = start(agent, script, tmp_path, background=subagent_model)
+    seen: list[cx.events.Event] = []
+    try:
+        async with acp:
+            session = await acp.new_session(work)
+            transcript = TranscriptState()
+            session.subscribe(transcript.apply)
+            session.subscribe(seen.append)
+            session.answer_policy = allow_once
+            timeline = cx.PlanTimeline(session)
+            result = await asyncio.wait_for(session.prompt("Delegate the count"), TIMEOUT)
+            at_end = list(timeline.notices)
+        server.check()
+    finally:
+        server.close()
+    updates = [e.msg for e in seen if e.msg.type == "acp_subagent"]
+    states = [s for i, s in enumerate(u.state for u in updates) if s and (i == 0 or updates[i - 1].state != s)]
+    records = [(r.kind, r.title, r.status, r.text) for r in at_end]
+    lines = [line for line in transcript.text().splitlines() if line.startswith("subagent ")]
+    calls = {e.msg.title for e in seen if e.msg.type == "acp_tool_call"}
+    report(
+        agent,
+        "subagent",
+        {
+            "subagents": len({u.session_id for u in updates}),
+            # an untitled subagent's name is its random id: reported as None
+            "name": updates[-1].name if updates and updates[-1].name not in updates[-1].session_id else None,
+            "states": states,
+            "record": records[0][1:] if records else None,
+            "parent_tool_calls": sorted(calls),
+        },
+    )
+    assert result.status == "completed" and result.last_agent_message == "All done."
+    # every update was read: claude-agent-acp's session_message (the task, the reply) is no "malformed" warning
+    assert [e.msg.message for e in seen if e.msg.type == "warning"] == []
+    if expected is None:
+        assert updates == [] and records == [] and lines == [] and asked == []
+        return
+    # the subagent really ran on the stand-in: it read the file and its answer came back to it
+    assert len(asked) == 2 and "three" in TOOL_RESULTS[agent](asked[-1])[-1]
+    (child,) = {u.session_id for u in updates}
+    assert session.subagents[child] is updates[-1]
+    name = expected["name"] or child.rsplit(":", 1)[-1]
+    assert updates[-1].name == name and states == expected["states"]
+    # the record as the prompt ended: the subagent idle, its one tool call and its answer counted
+    assert records == [("subagent", name, "idle", "1 tool call(s), 1 message(s): notes.txt has 3 lines.")]
+    assert len(lines) == 1 and lines[0].startswith(f"subagent {name} [{states[-1]}]: 1 tool call(s)")
+    assert lines[0].endswith("notes.txt has 3 lines.")
+    # the subagent's read is its own, not one of the parent's tool calls
+    assert not [c for c in calls if "notes.txt" in c]

@@ -159,3 +159,18 @@ async def test_a_cassette_records_and_replays_session_close(tmp_path: Path) -> N
     assert [n.title for n in session.notices] == ["Model rerouted"]
     assert log.read_text().split() == [_session.session_id]  # the replay reached no agent
     assert replayed.status == recorded.status == "completed"
+
+
+def test_an_untitled_subagent_is_named_by_the_last_part_of_its_id() -> None:
+    """codex-acp 2.6 titles no spawn_agent subagent and ids it ``<parent>:subagent:<thread>``: the name
+    is the thread id, not "subagent <id>" (the transcript's entry already says "subagent <name>")."""
+    from codex_nb.acp import unstable_updates
+
+    update = {"sessionUpdate": "subagent_update", "sessionId": "p-1:subagent:t-9", "description": "Count"}
+    event, problem = unstable_updates.subagent(update, None)
+    assert problem is None and event is not None
+    assert (event.name, event.description, event.session_id) == ("t-9", "Count", "p-1:subagent:t-9")
+    titled, _ = unstable_updates.subagent({"sessionId": "p-1:subagent:t-9", "title": "Explorer"}, event)
+    assert titled is not None and titled.name == "Explorer"
+    long, _ = unstable_updates.subagent({"sessionId": "x" * 300}, None)
+    assert long is not None and long.name.startswith("x" * 40 + "...")
