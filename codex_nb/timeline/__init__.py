@@ -2,7 +2,7 @@
 
 ``PlanTimeline`` (``cx.PlanTimeline``) records; the record types (``PlanRevision``,
 ``PlanStep``, ``PlanDiff``, ``StepChange``, ``DroppedRevision``, ``SourceKind``, ``PlanProposal``,
-``TurnUsage``, ``TurnChanges``, ``FileChange``) are in
+``TurnUsage``, ``TurnChanges``, ``FileChange``, ``GoalRecord``) are in
 ``codex_nb.timeline.records`` and re-exported here.
 
 Modules:
@@ -34,6 +34,7 @@ from .records import (
     StepChange,
     TurnChanges,
     FileChange,
+    GoalRecord,
     TurnUsage,
 )
 from .recorder import PlanTimeline
@@ -58,5 +59,6 @@ __all__ = [
     "StepComment",
     "TurnChanges",
     "FileChange",
+    "GoalRecord",
     "TurnUsage",
 ]
