@@ -68,6 +68,29 @@ print("turns:", len(thread.turn_ids))
 """
 
 
+def _cancel_then_rewind(rewind: Any, confirm: Any) -> None:
+    """Rewind to here asks what it undoes (the transcript's and the timeline's words are one); Cancel closes it."""
+    from playwright.sync_api import expect
+
+    rewind.click()
+    expect(confirm).to_be_visible()
+    expect(confirm.locator("p")).to_have_text(
+        "Rewind to before this turn? This undoes 1 turn (this turn) from the thread's history: the next turn "
+        "no longer sees them. Files they changed are not restored."
+    )
+    confirm.get_by_role("button", name="Cancel").click()
+    expect(confirm).to_be_hidden()
+
+
+def _confirm(rewind: Any, confirm: Any, note: Any) -> None:
+    """Asked again and confirmed, the rewind runs and its note says what it undid."""
+    from playwright.sync_api import expect
+
+    rewind.click()
+    confirm.get_by_role("button", name="Rewind").click()
+    expect(note).to_have_text("Rewound: 1 turn undone (files they changed were not restored)", timeout=60_000)
+
+
 @pytest.mark.parametrize("ui", ["lab", "notebook"])
 def test_rewind_to_here_asks_first_then_undoes_the_turn_for_the_next_request(
     ui: str, page: Any, jupyter_server: JupyterServer
@@ -84,21 +107,9 @@ def test_rewind_to_here_asks_first_then_undoes_the_turn_for_the_next_request(
     expect(you.locator(".cx-transcript-text")).to_have_text("question 1")
     rewind = you.locator("button.cx-transcript-rewind")
     expect(rewind).to_be_visible()
-    rewind.click()
-    confirm = view.locator(".cx-transcript-confirm")
-    expect(confirm).to_be_visible()
-    expect(confirm.locator("p")).to_have_text(
-        "Rewind to before this turn? This undoes 1 turn (this turn) from the thread's history: the next turn "
-        "no longer sees them. Files they changed are not restored."
-    )
-    confirm.get_by_role("button", name="Cancel").click()
-    expect(confirm).to_be_hidden()
+    _cancel_then_rewind(rewind, view.locator(".cx-transcript-confirm"))
     expect(you).not_to_have_class(re.compile("cx-rewound"))  # Cancel undid nothing
-    rewind.click()
-    confirm.get_by_role("button", name="Rewind").click()
-    expect(view.locator(".cx-transcript-rewind-note")).to_have_text(
-        "Rewound: 1 turn undone (files they changed were not restored)", timeout=60_000
-    )
+    _confirm(rewind, view.locator(".cx-transcript-confirm"), view.locator(".cx-transcript-rewind-note"))
     expect(you).to_have_class(re.compile("cx-rewound"))
     expect(you.locator(".cx-transcript-label")).to_have_text("You \u00b7 rewound")
     expect(rewind).to_be_hidden()  # an undone turn offers no rewind
@@ -124,21 +135,9 @@ def test_the_plan_timelines_rewind_to_here_asks_the_same_and_marks_the_undone_re
     expect(view.locator(".codex-timeline-detail .codex-plan-text")).to_have_text("Read")
     rewind = view.locator("button.codex-timeline-rewind")
     expect(rewind).to_be_visible()  # the shown (second) revision's turn
-    rewind.click()
-    confirm = view.locator(".codex-timeline-confirm")
-    expect(confirm).to_be_visible()
-    expect(confirm.locator("p")).to_have_text(
-        "Rewind to before this turn? This undoes 1 turn (this turn) from the thread's history: the next turn "
-        "no longer sees them. Files they changed are not restored."
-    )
-    confirm.get_by_role("button", name="Cancel").click()
-    expect(confirm).to_be_hidden()
+    _cancel_then_rewind(rewind, view.locator(".codex-timeline-confirm"))
     expect(view.locator('.codex-timeline-item[data-rewound="true"]')).to_have_count(0)  # Cancel undid nothing
-    rewind.click()
-    confirm.get_by_role("button", name="Rewind").click()
-    expect(view.locator(".codex-timeline-rewind-note")).to_have_text(
-        "Rewound: 1 turn undone (files they changed were not restored)", timeout=60_000
-    )
+    _confirm(rewind, view.locator(".codex-timeline-confirm"), view.locator(".codex-timeline-rewind-note"))
     undone = view.locator('.codex-timeline-item[data-rewound="true"]')
     expect(undone).to_have_count(1)
     expect(undone.locator(".codex-timeline-label")).to_contain_text("#1")
