@@ -70,7 +70,7 @@ function timelineSkeleton() {
   protocolError.setAttribute("role", "status");
   detail.append(heading, rewind, summary, body, removed, rewindNote, protocolError);
   root.append(side, detail);
-  return { root, notes, noPlan, list, goals, proposals, heading, rewind, rewindNote, summary, body, removed, protocolError };
+  return { root, notes, noPlan, list, goals, proposals, detail, heading, rewind, rewindNote, summary, body, removed, protocolError };
 }
 
 /**
@@ -106,6 +106,8 @@ function drawTimeline(parts, view, listChanged) {
   }
   parts.noPlan.textContent = view.noPlan;
   parts.noPlan.hidden = !view.noPlan;
+  // No revision to show: no empty "(no plan yet)" box beside the list (the side says why).
+  parts.detail.hidden = view.items.length === 0 && !view.protocolError && !view.rewindNote;
   parts.proposals.replaceChildren(
     ...view.proposals.map((p) => {
       const card = el("article", "codex-timeline-proposal");

@@ -123,8 +123,9 @@ export function timelineView(state) {
     items,
     shown,
     following: state.selected === null || state.selected === undefined,
+    // Nothing recorded yet: said once, by why the turn had no plan when a turn ended without one.
     emptyText:
-      items.length === 0 && !(Array.isArray(state.proposals) && state.proposals.length) &&
+      items.length === 0 && !state.no_plan && !(Array.isArray(state.proposals) && state.proposals.length) &&
       !(Array.isArray(state.goals) && state.goals.length)
         ? TIMELINE_EMPTY_TEXT
         : "",

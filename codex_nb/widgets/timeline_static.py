@@ -65,7 +65,7 @@ def static_timeline_html(timeline: PlanTimeline, *, listed: int) -> str:
         )
     for note in notes(timeline):
         parts.append(f'<p style="{_MUTED}"><em>{_esc(note)}</em></p>')
-    if not revisions and not proposals:
+    if not revisions and not proposals and no_plan is None:  # else the no-plan line says it
         parts.append(f'<p style="{_MUTED}"><em>(no plan revisions yet)</em></p>')
     if revisions:
         newest = revisions[-1]

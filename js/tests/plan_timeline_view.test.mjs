@@ -85,6 +85,14 @@ test("an empty timeline says so", () => {
   assert.equal(view.checklist.placeholder, "(no plan yet)");
 });
 
+test("an empty timeline whose turn had no plan says why once, not also that it is empty", () => {
+  const reason = "No plan: the ACP agent sent no plan update in turn-1";
+  const view = timelineView({ entries: [], selected: null, snapshot: null, no_plan: reason });
+  assert.equal(view.noPlan, reason);
+  assert.equal(view.emptyText, "");
+  assert.deepEqual(view.items, []); // the renderer hides the detail box then: no "(no plan yet)" beside it
+});
+
 test("the view module sends only protocol kinds and never writes HTML", async () => {
   const source = await readFile(new URL("../plan_timeline.js", import.meta.url), "utf8");
   const sent = [...source.matchAll(/timelineRequest\(TIMELINE_TO_KERNEL\.(\w+)/g)].map((m) => m[1]);

@@ -49,6 +49,7 @@ async def test_update_plan_off_in_the_config_names_the_key_that_turns_it_on() ->
     assert "Updated Plan" not in checklist.html() and "(no plan yet)" not in checklist.html()
     assert "[tools.update_plan] enabled = true" in checklist.html()
     assert why.line in timeline.text() and html.escape(why.line) in PlanTimelineWidget(timeline).html()
+    assert "(no plan revisions yet)" not in PlanTimelineWidget(timeline).html()  # the why says it, once
     assert json.loads(timeline.to_json())["no_plan"]["reason"] == "tool_off"
 
 
