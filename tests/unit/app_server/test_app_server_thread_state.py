@@ -127,6 +127,26 @@ async def test_a_pending_approval_shows_waiting_on_your_approval_until_it_is_ans
     assert thread.status == ThreadStatus(kind="idle") and controls.waiting == ""
 
 
+@pytest.mark.slow
+@pytest.mark.requires_codex
+async def test_queued_input_is_counted_never_invented(tmp_path: Path) -> None:
+    """0.171 sends ``thread/queue/changed`` when its queue of submissions changes; codex_nb never
+    queues (its published protocol has no queue request), so the binary's unpublished
+    ``thread/queue/add`` stands in for another client: Codex queues the input, takes it at once on
+    an idle thread and runs it as a turn of its own, saying twice that the queue changed."""
+    async with real_codex([[cx.assistant_message("ok")]], tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        log = RecordingSubscriber(thread)
+        ran = Waiter(thread, of_type("turn_complete"))
+        queued = {"threadId": thread.thread_id, "clientUserMessageId": "u1", "input": [{"type": "text", "text": "x"}]}
+        await server.request("thread/queue/add", queued)
+        await ran.wait()
+    changes = log.of_type("queue_changed")
+    assert [e.msg.count for e in changes] == [1, 2] and thread.queue_changes == 2
+    assert [e.msg.model_dump() for e in changes][0] == {"type": "queue_changed", "count": 1}  # no contents
+    assert log.types.index("queue_changed") < log.types.index("turn_started")
+
+
 # -- what a hostile server could send -------------------------------------------------------------
 
 
