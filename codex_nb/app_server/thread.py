@@ -232,7 +232,8 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
         self.status: ThreadStatus | None = None
         """The thread's status as Codex last reported it (the ``thread/start`` / ``resume`` answer,
         then each ``thread/status/changed``): ``kind`` and what an active thread waits on (``flags``:
-        ``waitingOnApproval``, ``waitingOnUserInput``); ``status.text()`` says it in words."""
+        ``waitingOnApproval``, ``waitingOnUserInput``); ``status.text()`` says it in words. None when
+        not known (an answer without a readable status; the server gone)."""
         self.settings: ThreadSettings | None = None
         """The settings of the thread's next turn as Codex last reported them (the answer's model,
         effort, approvals, sandbox, then each ``thread/settings/updated``, which adds the
@@ -440,7 +441,9 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
             waiter.set_result(turn)
 
     def on_server_closed(self, error: AppServerError) -> None:
-        """The server died: the running turn ends ``failed`` with the stderr tail."""
+        """The server died: the running turn ends ``failed`` with the stderr tail, and the thread's
+        status is no longer known (``status`` None: no server reports it)."""
+        self.status = None
         self.server_requests.cancel_all()
         self.goals.server_closed(error)
         for turn_id, waiter in list(self._completions.items()):

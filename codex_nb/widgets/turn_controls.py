@@ -214,7 +214,8 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         current = getattr(session, "goal", None)
         self.goal = goal_state(current if isinstance(current, ThreadGoal) else None)
         status = getattr(session, "status", None)
-        self.waiting = status.text() if isinstance(status, ThreadStatus) else ""
+        self._thread_status = status if isinstance(status, ThreadStatus) else None
+        self.waiting = self._thread_status.text() if self._thread_status is not None else ""
         settings = getattr(session, "settings", None)
         self.settings = settings.text() if isinstance(settings, ThreadSettings) else ""
         capabilities = capabilities_of(session)
@@ -238,6 +239,7 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         if kind == "goal_updated":
             self.goal = goal_state(getattr(event.msg, "goal", None))
         elif isinstance(event.msg, ThreadStatusChanged):
+            self._thread_status = event.msg.status
             self.waiting = event.msg.status.text()
         elif isinstance(event.msg, ThreadSettingsUpdated):
             self.settings = event.msg.settings.text()
@@ -254,11 +256,20 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
             self._failed_turns.add(event.turn_id)
         elif kind == "turn_complete" and event.turn_id == self._turn_id:
             self._set("failed" if event.turn_id in self._failed_turns else "completed", event.turn_id)
+            self._stop_waiting()
         elif kind == "turn_aborted" and event.turn_id == self._turn_id:
             self._set("interrupted", event.turn_id)
+            self._stop_waiting()
         elif kind == "options_updated":
             with self._lock:
                 self.options = list(getattr(event.msg, "options", []))
+
+    def _stop_waiting(self) -> None:
+        """A turn that ended waits on no one: a waiting note Codex did not take back (its server
+        died mid-question) goes with the turn; a system error stays, it is the thread's."""
+        status = self._thread_status
+        if status is not None and status.kind == "active":
+            self.waiting = ""
 
     def _set(self, status: str, turn_id: str | None, *, stoppable: bool = False) -> None:
         with self._lock:

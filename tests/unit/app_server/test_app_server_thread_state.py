@@ -129,6 +129,26 @@ async def test_a_pending_approval_shows_waiting_on_your_approval_until_it_is_ans
 
 @pytest.mark.slow
 @pytest.mark.requires_codex
+async def test_a_server_that_dies_mid_approval_leaves_no_waiting_note_and_no_status(tmp_path: Path) -> None:
+    script = [[cx.function_call("exec_command", ESCALATED, call_id="e1")], [cx.assistant_message("ok")]]
+    async with real_codex(
+        script, tmp_path / "home", allow_leftover=True, approval_policy="on-request", sandbox_mode="workspace-write"
+    ) as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        with recording_comms():
+            controls = cx.TurnControls(thread)
+        asked = Waiter(thread, of_type("exec_approval_request"))
+        handle = thread.start_turn("make the file")
+        await asked.wait()
+        assert controls.waiting == "Waiting on your approval"
+        await server.kill("the test kills it mid-approval")
+        result = await handle
+    assert result.status == "failed" and controls.status == "failed"
+    assert controls.waiting == "" and thread.status is None  # no server says what it does now
+
+
+@pytest.mark.slow
+@pytest.mark.requires_codex
 async def test_queued_input_is_counted_never_invented(tmp_path: Path) -> None:
     """0.171 sends ``thread/queue/changed`` when its queue of submissions changes; codex_nb never
     queues (its published protocol has no queue request), so the binary's unpublished

@@ -179,3 +179,21 @@ def test_a_codex_threads_waiting_note_and_settings_show_in_the_text_and_the_esca
     assert controls.text().splitlines()[0] == "Turn: no turn yet \u00b7 Codex reported a system error"
     bus.emit(ThreadStatusChanged(status=ThreadStatus(kind="idle")), id="s")
     assert "cx-turn-waiting" not in controls.html() and controls.text().splitlines()[0] == "Turn: no turn yet"
+
+
+def test_a_turn_that_ends_waits_on_no_one_but_a_system_error_stays(session):
+    from codex_nb.protocol.events import TurnComplete, TurnStarted
+    from codex_nb.protocol.thread_state import ThreadStatus, ThreadStatusChanged
+
+    controls, _comm = make(session)
+    bus = session.bus
+    bus.emit(TurnStarted(turn_id="t1"), id="t1", turn_id="t1")
+    bus.emit(ThreadStatusChanged(status=ThreadStatus(kind="active", flags=("waitingOnApproval",))), id="s")
+    assert controls.waiting == "Waiting on your approval"
+    # Codex's server died mid-approval: it never said idle, and the turn ended failed
+    bus.emit(TurnComplete(turn_id="t1"), id="t1", turn_id="t1")
+    assert controls.waiting == "" and controls.text() == "Turn: completed"
+    bus.emit(TurnStarted(turn_id="t2"), id="t2", turn_id="t2")
+    bus.emit(ThreadStatusChanged(status=ThreadStatus(kind="systemError")), id="s")
+    bus.emit(TurnComplete(turn_id="t2"), id="t2", turn_id="t2")
+    assert controls.text() == "Turn: completed \u00b7 Codex reported a system error"
