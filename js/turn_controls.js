@@ -2,8 +2,11 @@
 // usage meter, a Stop button, a picker per option the source offers (an ACP agent's mode, model, effort), and a Compact button
 // on a real Codex thread that can compact (can_compact; sends {id, kind: "compact"}, the kernel
 // says how it went in compact_note).
-// State comes from synced traits (status, stoppable, last_stop, usage, goal, options, last_option,
-// can_pick, error); Stop sends {id, kind: "stop"}, a pick {id, kind: "set_option", option, value}
+// A real Codex thread also shows what it waits on beside the status (waiting: "Waiting on your
+// approval"...) and the settings of its next turn on a line of their own (settings), both worded by
+// the kernel (codex_nb.protocol.thread_state) so the saved fallback says the same.
+// State comes from synced traits (status, stoppable, last_stop, usage, goal, waiting, settings,
+// options, last_option, can_pick, error); Stop sends {id, kind: "stop"}, a pick {id, kind: "set_option", option, value}
 // with model.send. The kernel replies through `last_stop` / `last_option` (same id). A picker shows
 // the agent's reported value, never the pick: it changes when the agent has answered.
 // Kinds come from protocol.json, the one definition the kernel validates against.
@@ -70,6 +73,18 @@ export function goalView(goal) {
     fill: budget ? Math.min(used, budget) : null,
     budget,
   };
+}
+
+/**
+ * Pure thread state -> view model: the waiting note beside the status (hidden when empty; "alert"
+ * while the thread waits on the person or reported an error) and the settings line ("Settings: ...").
+ * @param {unknown} waiting
+ * @param {unknown} settings
+ */
+export function threadStateView(waiting, settings) {
+  const note = typeof waiting === "string" ? waiting : "";
+  const line = typeof settings === "string" && settings !== "" ? `Settings: ${settings}` : "";
+  return { waiting: note, waitingHidden: note === "", settings: line, settingsHidden: line === "" };
 }
 
 /**
@@ -156,6 +171,8 @@ export default {
     status.append(dot, label);
     const button = el("button", "cx-stop", "Stop", { type: "button", "aria-label": "Stop the running turn" });
     const note = el("span", "cx-turn-note", undefined, { role: "status" });
+    const waiting = el("span", "cx-turn-waiting", undefined, { role: "status" });
+    const settings = el("div", "cx-turn-settings");
     const meter = el("meter", "cx-usage-meter", undefined, { min: "0", "aria-label": "Context window used" });
     const usageLabel = el("span", "cx-usage-text");
     const usage = el("span", "cx-turn-usage");
@@ -174,7 +191,7 @@ export default {
       title: "Compact the thread's context (Codex summarises its earlier turns)",
     });
     const compactNote = el("span", "cx-compact-note", undefined, { role: "status" });
-    root.append(card, status, button, compact, compactNote, note, pickers, optionNote, usage);
+    root.append(card, status, waiting, button, compact, compactNote, note, settings, pickers, optionNote, usage);
     host.append(root);
 
     /** @type {Record<string, string>} */
@@ -246,6 +263,11 @@ export default {
       meter.value = figures.used;
       meter.high = 0.8 * (figures.window || 1);
       meter.optimum = 0;
+      const thread = threadStateView(model.get("waiting"), model.get("settings"));
+      waiting.hidden = thread.waitingHidden;
+      waiting.textContent = thread.waiting;
+      settings.hidden = thread.settingsHidden;
+      settings.textContent = thread.settings;
       const goal = goalView(model.get("goal") ?? {});
       card.hidden = goal.hidden;
       card.dataset.status = goal.status;
@@ -264,7 +286,7 @@ export default {
     compact.addEventListener("click", () => model.send(controlsRequest(CONTROLS_TO_KERNEL.compact)), {
       signal: controller.signal,
     });
-    const traits = ["status", "stoppable", "can_stop", "last_stop", "usage", "goal", "error", "can_compact", "compact_note"];
+    const traits = ["status", "stoppable", "can_stop", "last_stop", "usage", "goal", "waiting", "settings", "error", "can_compact", "compact_note"];
     for (const name of traits) model.on(`change:${name}`, draw);
     const optionTraits = ["options", "last_option", "can_pick"];
     for (const name of optionTraits) model.on(`change:${name}`, drawOptions);

@@ -18,6 +18,9 @@ app-server notification        codex_nb event (``msg.type``)
 ``warning``                    ``warning``
 ``item/autoApprovalReview/*``  ``auto_approval_review`` (Codex's reviewer, not the person)
 ``guardianWarning``            ``warning`` (the reviewer's one-line note)
+``thread/status/changed``      ``thread_status`` (kind and active flags; a bad shape: ``warning``)
+``thread/settings/updated``    ``thread_settings`` (a bounded subset; a bad shape: ``warning``)
+``thread/queue/changed``       ``queue_changed`` (counted by ``CodexThread``: Codex sends no contents)
 anything else on the thread    ``app_server_notification`` (method and params, nothing lost)
 =============================  ==========================================================
 """
@@ -46,6 +49,13 @@ from ..protocol.events import (
 from ..protocol.auto_review import AutoReviewNotificationError, review_event
 from ..protocol.model_stream import MAX_TOKEN_COUNT, TokenCount, TokenUsage, TokenUsageInfo
 from ..protocol.plan import PlanItemArg, StepStatus
+from ..protocol.thread_state import (
+    ThreadSettingsUpdated,
+    ThreadStateError,
+    ThreadStatusChanged,
+    thread_settings,
+    thread_status,
+)
 from ..protocol.turn_diff import TurnDiff, bounded_diff
 
 _STEP_STATUS = {"pending": StepStatus.PENDING, "inProgress": StepStatus.IN_PROGRESS, "completed": StepStatus.COMPLETED}
@@ -214,6 +224,19 @@ def turn_diff(params: dict[str, Any]) -> TurnDiff | WarningEvent:
     return TurnDiff(turn_id=turn_id if type(turn_id) is str else None, unified_diff=kept, cut_chars=cut)
 
 
+def thread_state_event(method: str, params: dict[str, Any]) -> EventMsg:
+    """The ``thread_status`` of a ``thread/status/changed`` or the ``thread_settings`` of a
+    ``thread/settings/updated``; a value of the wrong shape is one ``warning`` saying what was
+    wrong, and the thread keeps what it knew."""
+    try:
+        if method == "thread/status/changed":
+            return ThreadStatusChanged(status=thread_status(params.get("status")))
+        return ThreadSettingsUpdated(settings=thread_settings(params.get("threadSettings")))
+    except ThreadStateError as err:
+        kept = "status stays" if method == "thread/status/changed" else "settings stay"
+        return WarningEvent(message=f"{method}: {err}; the thread's last known {kept}")
+
+
 def turn_end_events(turn: dict[str, Any], *, error_seen: bool) -> list[EventMsg]:
     """What ``turn/completed`` becomes, by the turn's status."""
     turn_id = turn["id"]
@@ -270,6 +293,8 @@ def notification_events(method: str, params: dict[str, Any], *, mode: str = "def
             return [WarningEvent(message=f"{err}; the usage meter keeps its last figures")]
     if method == "turn/diff/updated":
         return [turn_diff(params)]
+    if method in ("thread/status/changed", "thread/settings/updated"):
+        return [thread_state_event(method, params)]
     if method == "warning":
         return [WarningEvent(message=str(params.get("message", "")))]
     if method in ("item/autoApprovalReview/started", "item/autoApprovalReview/completed"):

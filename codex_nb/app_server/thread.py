@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import itertools
+import logging
 import threading
 from collections.abc import Generator
 from dataclasses import dataclass, field
@@ -25,6 +26,16 @@ from ..protocol.capabilities import Capabilities, Sent, SessionVerb
 from ..protocol.events import ErrorEvent, Event, EventMsg, TurnComplete, UserMessage, WarningEvent
 from ..protocol.goal import ThreadGoal
 from ..protocol.model_stream import TokenCount, TokenUsage
+from ..protocol.thread_state import (
+    QueueChanged,
+    ThreadSettings,
+    ThreadSettingsUpdated,
+    ThreadStateError,
+    ThreadStatus,
+    ThreadStatusChanged,
+    response_settings,
+    thread_status,
+)
 from ..protocol.turn_diff import TurnDiff
 from ..events.bus import EventBus
 from ..events.source import BusEventSource
@@ -35,6 +46,8 @@ from .goal_run import GoalRunResult, GoalRuns
 from .notifications import notification_events, plan_update, turn_end_events
 from .server_requests import ServerRequests
 from .thread_verbs import ThreadHistoryVerbs
+
+log = logging.getLogger("codex_nb.app_server.thread")
 
 
 class _Server(Protocol):
@@ -216,6 +229,19 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
         self.auto_reviews: dict[str, AutoApprovalReview] = {}
         """Codex's automatic reviews of this thread's approvals by review id, each as its latest
         notification said (the newest ``MAX_AUTO_REVIEWS``)."""
+        self.status: ThreadStatus | None = None
+        """The thread's status as Codex last reported it (the ``thread/start`` / ``resume`` answer,
+        then each ``thread/status/changed``): ``kind`` and what an active thread waits on (``flags``:
+        ``waitingOnApproval``, ``waitingOnUserInput``); ``status.text()`` says it in words. None when
+        not known (an answer without a readable status; the server gone)."""
+        self.settings: ThreadSettings | None = None
+        """The settings of the thread's next turn as Codex last reported them (the answer's model,
+        effort, approvals, sandbox, then each ``thread/settings/updated``, which adds the
+        collaboration mode); ``settings.text()`` is the one-line summary."""
+        self.queue_changes = 0
+        """How many ``thread/queue/changed`` Codex sent: its queue of pending input changed (it sends
+        no contents, and 0.171 has no request to read them)."""
+        self._read_state(info)
         self.server_requests = ServerRequests(self)
         self._lock = threading.RLock()
         self._revision = itertools.count(1)
@@ -234,6 +260,20 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
         self._follow_turns(info)
         self.goals = GoalRuns(self)
         """The thread's goal and the continuation turns Codex starts for it (``set_goal``, ``run_goal``)."""
+
+    def _read_state(self, info: dict[str, Any]) -> None:
+        """Status and settings from a ``thread/start`` / ``resume`` / ``fork`` answer; a value of the
+        wrong shape is logged once and left unknown (the next notification says it again)."""
+        try:
+            self.status = thread_status(info["thread"].get("status"))
+        except ThreadStateError as err:
+            log.warning("thread %s: the server's answer holds a bad status (%s); it stays unknown", self.thread_id, err)
+        try:
+            self.settings = response_settings(info)
+        except ThreadStateError as err:
+            log.warning(
+                "thread %s: the server's answer holds bad settings (%s); they stay unknown", self.thread_id, err
+            )
 
     @property
     def answer_policy(self) -> Any:
@@ -308,6 +348,10 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
         if method == "serverRequest/resolved":
             self.server_requests.resolved(params.get("requestId"))
             return
+        if method == "thread/queue/changed":
+            self.queue_changes += 1
+            self.emit(QueueChanged(count=self.queue_changes), turn_id=None)
+            return
         if method == "turn/completed":
             self._turn_completed(params["turn"])
             self.goals.turn_ended(params["turn"]["id"])
@@ -324,6 +368,10 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
                 self._keep_diff(msg)
             elif isinstance(msg, AutoApprovalReview):
                 self._keep_review(msg)
+            elif isinstance(msg, ThreadStatusChanged):
+                self.status = msg.status
+            elif isinstance(msg, ThreadSettingsUpdated):
+                self.settings = msg.settings
             self.emit(msg, turn_id=turn_id)
         if method == "turn/started" and self._active is not None:
             self._said(self._active, turn_id)
@@ -393,7 +441,9 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
             waiter.set_result(turn)
 
     def on_server_closed(self, error: AppServerError) -> None:
-        """The server died: the running turn ends ``failed`` with the stderr tail."""
+        """The server died: the running turn ends ``failed`` with the stderr tail, and the thread's
+        status is no longer known (``status`` None: no server reports it)."""
+        self.status = None
         self.server_requests.cancel_all()
         self.goals.server_closed(error)
         for turn_id, waiter in list(self._completions.items()):

@@ -16,6 +16,7 @@ Modules:
 * ``rewind``: ``thread_rewound``, the turns a rewind undid.
 * ``serde``: fast typed parsing with duplicate-key detection.
 * ``serde_json``: serde_json's error texts, for the slow path.
+* ``thread_state``: ``thread_status``, ``thread_settings``, ``queue_changed``: the real Codex's account of a thread.
 * ``turn_diff``: ``turn_diff``, the whole turn's unified diff, read by file.
 * ``structs``: the two pydantic struct kinds the protocol uses.
 * ``wire``: JSON bytes as serde_json writes them.

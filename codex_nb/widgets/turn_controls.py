@@ -16,6 +16,12 @@ A real Codex thread's goal (``goal_updated``: objective, status, tokens and time
 budget) shows as a card at the top, in the words ``ThreadGoal.text()`` writes, so the live view and
 the saved fallback say the same; Stop while a goal runs pauses it and ends its turn.
 
+A real Codex thread's own account of itself shows too: beside the turn status, what it waits on
+(``thread_status``: ``Waiting on your approval``, ``Waiting on your answer``, ``Codex reported a
+system error``), and under it the settings of its next turn (``thread_settings``: model, effort,
+Plan or Default mode, approvals, sandbox), each in the words ``ThreadStatus.text()`` /
+``ThreadSettings.text()`` write, so the live view and the saved fallback say the same.
+
 The option pickers follow the source's options (``capabilities.options``: an ACP agent's mode,
 model, effort, Plan mode...), drawn from ``source.options`` and redrawn on each ``options_updated``
 event, so a change the agent makes itself shows too. A person's pick calls
@@ -24,7 +30,8 @@ agent has answered (its own report of the option, never the pick), and a refusal
 the pickers.
 
 Kernel -> browser is synced state: ``status``, ``stoppable``, ``last_stop`` (the
-reply to the latest Stop request, by id), ``usage``, ``goal``, ``options``, ``last_option`` and ``error``.
+reply to the latest Stop request, by id), ``usage``, ``goal``, ``waiting``, ``settings``,
+``options``, ``last_option`` and ``error``.
 Browser -> kernel is ``{"id": ..., "kind": "stop"}`` (``protocol.json``, widget
 ``turn_controls``), which calls ``session.interrupt()``; every request gets exactly one reply in
 ``last_stop``: ``interrupting`` or ``not_running``. ``{"id", "kind": "set_option", "option",
@@ -54,6 +61,7 @@ from ..protocol.capabilities import capabilities_of
 from ..protocol.events import Event
 from ..events.usage_meter import UsageMeter
 from ..protocol.goal import STATUS_TEXT, ThreadGoal
+from ..protocol.thread_state import ThreadSettings, ThreadSettingsUpdated, ThreadStatus, ThreadStatusChanged
 from ._static import asset, load_json, turn_status_labels
 from .browser_messages import ProtocolError, validate_to_kernel
 from .final_state import FinalStateFallback
@@ -165,6 +173,12 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
     goal = traitlets.Dict().tag(sync=True)
     """The thread's goal ({} for none; ``goal_state``): ``objective``, ``status``, ``status_text``,
     ``usage_text``, ``tokens_used``, ``token_budget``."""
+    waiting = traitlets.Unicode("").tag(sync=True)
+    """What a real Codex thread waits on, as its status says (``ThreadStatus.text()``: ``Waiting on
+    your approval``...); "" when there is nothing to say (idle, running, another source)."""
+    settings = traitlets.Unicode("").tag(sync=True)
+    """The settings of a real Codex thread's next turn in one line (``ThreadSettings.text()``); ""
+    when the source reports none."""
 
     def __new__(cls, session: EventSource | None = None, **kwargs: Any) -> TurnControls:
         # checked before any widget state exists, so a bad call leaves no comm behind
@@ -199,6 +213,11 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         self.usage = self._meter.snapshot()
         current = getattr(session, "goal", None)
         self.goal = goal_state(current if isinstance(current, ThreadGoal) else None)
+        status = getattr(session, "status", None)
+        self._thread_status = status if isinstance(status, ThreadStatus) else None
+        self.waiting = self._thread_status.text() if self._thread_status is not None else ""
+        settings = getattr(session, "settings", None)
+        self.settings = settings.text() if isinstance(settings, ThreadSettings) else ""
         capabilities = capabilities_of(session)
         self.can_stop = capabilities.interrupt
         self._option_ids = capabilities.options
@@ -219,6 +238,11 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
         kind = event.msg.type
         if kind == "goal_updated":
             self.goal = goal_state(getattr(event.msg, "goal", None))
+        elif isinstance(event.msg, ThreadStatusChanged):
+            self._thread_status = event.msg.status
+            self.waiting = event.msg.status.text()
+        elif isinstance(event.msg, ThreadSettingsUpdated):
+            self.settings = event.msg.settings.text()
         elif kind == "token_count":
             with self._lock:
                 if self._meter.count(getattr(event.msg, "info", None)):
@@ -232,11 +256,20 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
             self._failed_turns.add(event.turn_id)
         elif kind == "turn_complete" and event.turn_id == self._turn_id:
             self._set("failed" if event.turn_id in self._failed_turns else "completed", event.turn_id)
+            self._stop_waiting()
         elif kind == "turn_aborted" and event.turn_id == self._turn_id:
             self._set("interrupted", event.turn_id)
+            self._stop_waiting()
         elif kind == "options_updated":
             with self._lock:
                 self.options = list(getattr(event.msg, "options", []))
+
+    def _stop_waiting(self) -> None:
+        """A turn that ended waits on no one: a waiting note Codex did not take back (its server
+        died mid-question) goes with the turn; a system error stays, it is the thread's."""
+        status = self._thread_status
+        if status is not None and status.kind == "active":
+            self.waiting = ""
 
     def _set(self, status: str, turn_id: str | None, *, stoppable: bool = False) -> None:
         with self._lock:
@@ -365,10 +398,27 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
             line += " (stopping)"
         return line
 
+    def status_line(self) -> str:
+        """``status_text()`` and, on a real Codex thread waiting on the person, what it waits on:
+        ``Turn: running [Stop] · Waiting on your approval``."""
+        return " \u00b7 ".join(part for part in (self.status_text(), self.waiting) if part)
+
+    def settings_text(self) -> str:
+        """``Settings: gpt-5.1-codex · Plan mode · approvals: never · sandbox: read-only``; "" when
+        the source reports no settings."""
+        return f"Settings: {self.settings}" if self.settings else ""
+
     def text(self) -> str:
-        """The goal card's lines (a real Codex thread with a goal), ``status_text()``, then the options'
-        line where the source offers options, then the usage meter's line once a source has reported usage."""
-        lines = [*goal_lines(self.goal), self.status_text(), options_text(self.options), usage_text(self.usage)]
+        """The goal card's lines (a real Codex thread with a goal), ``status_line()``, the settings
+        line (a real Codex thread), then the options' line where the source offers options, then the
+        usage meter's line once a source has reported usage."""
+        lines = [
+            *goal_lines(self.goal),
+            self.status_line(),
+            self.settings_text(),
+            options_text(self.options),
+            usage_text(self.usage),
+        ]
         return "\n".join(line for line in lines if line)
 
     def html(self) -> str:
@@ -387,9 +437,12 @@ class TurnControls(FinalStateFallback, anywidget.AnyWidget):
                 f'<div class="cx-goal-title">{html.escape(title)}</div>'
                 f'<div class="cx-goal-usage">{html.escape(figures)}</div></div>'
             )
+        waiting = f' <span class="cx-turn-waiting">\u00b7 {html.escape(self.waiting)}</span>' if self.waiting else ""
+        line = self.settings_text()
+        settings = f'<div class="cx-turn-settings">{html.escape(line)}</div>' if line else ""
         return (
             f'<div class="cx-turn-controls-static">{card}<span class="cx-turn-status">'
-            f"{html.escape(self.status_text())}</span>{button}{options}{usage}</div>"
+            f"{html.escape(self.status_text())}</span>{button}{waiting}{settings}{options}{usage}</div>"
         )
 
     def __repr__(self) -> str:

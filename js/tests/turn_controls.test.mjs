@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CONTROLS_TO_KERNEL } from "../protocol.js";
-import { controlsRequest, controlsView, goalView, optionRequest, optionsView, usageText, usageView } from "../turn_controls.js";
+import { controlsRequest, controlsView, goalView, optionRequest, optionsView, threadStateView, usageText, usageView } from "../turn_controls.js";
 
 const state = (extra = {}) => ({ status: "running", stoppable: true, last_stop: {}, error: "", ...extra });
 
@@ -121,4 +121,16 @@ test("goalView: the card's words come from the kernel, the meter only with a bud
   assert.equal(view.budget, 100000);
   assert.equal(goalView({ ...goal, token_budget: null }).fill, null);
   assert.equal(goalView({ ...goal, tokens_used: 10 ** 9 }).fill, 100000);  // never past the budget
+});
+
+test("a real Codex thread's waiting note and settings line show as the kernel words them, hidden when empty", () => {
+  assert.deepEqual(threadStateView("Waiting on your approval", "gpt-5.1-codex \u00b7 Plan mode"), {
+    waiting: "Waiting on your approval", waitingHidden: false,
+    settings: "Settings: gpt-5.1-codex \u00b7 Plan mode", settingsHidden: false,
+  });
+  // another source (no traits), or a thread with nothing to say
+  assert.deepEqual(threadStateView(undefined, undefined), { waiting: "", waitingHidden: true, settings: "", settingsHidden: true });
+  assert.deepEqual(threadStateView("", ""), { waiting: "", waitingHidden: true, settings: "", settingsHidden: true });
+  // a bad trait value never reaches the DOM as "[object Object]"
+  assert.deepEqual(threadStateView({ kind: "active" }, 5), { waiting: "", waitingHidden: true, settings: "", settingsHidden: true });
 });

@@ -71,6 +71,9 @@ NOTIFICATIONS = (
     "item/autoApprovalReview/started",
     "item/autoApprovalReview/completed",
     "guardianWarning",
+    "thread/status/changed",
+    "thread/settings/updated",
+    "thread/queue/changed",
 )
 SERVER_REQUESTS = (
     "item/tool/requestUserInput",

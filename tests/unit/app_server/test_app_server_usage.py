@@ -77,7 +77,7 @@ async def test_token_usage_of_the_real_codex_is_token_count_and_the_meter_shows_
     window = info.model_context_window
     assert isinstance(window, int) and window > 0
     assert controls.usage == {"context_used": 1330, "context_window": window, "turn": 2550, "total": 3600}
-    assert controls.text().splitlines()[1] == (
+    assert controls.text().splitlines()[-1] == (
         f"Context: 1,330 of {window:,} tokens ({1330 * 100 // window}%) \u00b7 This turn: 2,550 \u00b7 In all: 3,600"
     )
 

@@ -155,3 +155,45 @@ def test_session_convenience(session):
     with recording_comms():
         controls = cx.TurnControls(session)
     assert isinstance(controls, TurnControls) and controls.text() == "Turn: no turn yet"
+
+
+def test_a_codex_threads_waiting_note_and_settings_show_in_the_text_and_the_escaped_saved_html(session):
+    from codex_nb.protocol.thread_state import ThreadSettings, ThreadSettingsUpdated, ThreadStatus, ThreadStatusChanged
+
+    controls, comm = make(session)
+    assert controls.text() == "Turn: no turn yet" and controls.waiting == controls.settings == ""  # no such state
+    bus = session.bus
+    hostile = ThreadSettings(model="<b>gpt</b>", mode="plan", approval_policy="never", sandbox="readOnly")
+    bus.emit(ThreadSettingsUpdated(settings=hostile), id="s")
+    bus.emit(ThreadStatusChanged(status=ThreadStatus(kind="active", flags=("waitingOnUserInput",))), id="s")
+    assert controls.text() == (
+        "Turn: no turn yet \u00b7 Waiting on your answer\n"
+        "Settings: <b>gpt</b> \u00b7 Plan mode \u00b7 approvals: never \u00b7 sandbox: read-only"
+    )
+    page = controls.html()
+    assert "<b>gpt" not in page and "&lt;b&gt;gpt&lt;/b&gt; \u00b7 Plan mode" in page
+    assert '<span class="cx-turn-waiting">\u00b7 Waiting on your answer</span>' in page
+    sent = [u for u in comm.updates() if "waiting" in u or "settings" in u]
+    assert sent == [{"settings": hostile.text()}, {"waiting": "Waiting on your answer"}]
+    bus.emit(ThreadStatusChanged(status=ThreadStatus(kind="systemError")), id="s")
+    assert controls.text().splitlines()[0] == "Turn: no turn yet \u00b7 Codex reported a system error"
+    bus.emit(ThreadStatusChanged(status=ThreadStatus(kind="idle")), id="s")
+    assert "cx-turn-waiting" not in controls.html() and controls.text().splitlines()[0] == "Turn: no turn yet"
+
+
+def test_a_turn_that_ends_waits_on_no_one_but_a_system_error_stays(session):
+    from codex_nb.protocol.events import TurnComplete, TurnStarted
+    from codex_nb.protocol.thread_state import ThreadStatus, ThreadStatusChanged
+
+    controls, _comm = make(session)
+    bus = session.bus
+    bus.emit(TurnStarted(turn_id="t1"), id="t1", turn_id="t1")
+    bus.emit(ThreadStatusChanged(status=ThreadStatus(kind="active", flags=("waitingOnApproval",))), id="s")
+    assert controls.waiting == "Waiting on your approval"
+    # Codex's server died mid-approval: it never said idle, and the turn ended failed
+    bus.emit(TurnComplete(turn_id="t1"), id="t1", turn_id="t1")
+    assert controls.waiting == "" and controls.text() == "Turn: completed"
+    bus.emit(TurnStarted(turn_id="t2"), id="t2", turn_id="t2")
+    bus.emit(ThreadStatusChanged(status=ThreadStatus(kind="systemError")), id="s")
+    bus.emit(TurnComplete(turn_id="t2"), id="t2", turn_id="t2")
+    assert controls.text() == "Turn: completed \u00b7 Codex reported a system error"
