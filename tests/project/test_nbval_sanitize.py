@@ -27,7 +27,7 @@ def _sanitize(text: str) -> str:
 def test_nbval_reads_every_rule_of_the_shipped_file() -> None:
     text = NBVAL_SANITIZE.read_text(encoding="utf-8")
     patterns = get_sanitize_patterns(text)
-    assert len(patterns) == text.count("\nregex: ") == 15  # nbval drops a rule it cannot pair silently
+    assert len(patterns) == text.count("\nregex: ") == 16  # nbval drops a rule it cannot pair silently
     for regex, _replace in patterns:
         re.compile(regex)
     assert NBVAL_SANITIZE.parent.name == "testing" and NBVAL_SANITIZE.is_relative_to(ROOT / "codex_nb")
@@ -39,14 +39,16 @@ def test_what_changes_between_runs_is_masked_and_what_a_notebook_teaches_is_not(
         "took 12.5 ms (pid 4242, <Session at 0x7f18abc>) in /tmp/tmpab12cd/notes.txt, "
         "/tmp/pytest-of-root/pytest-12/test_x0/a, startedAtMs 1796179679311, rollout-2026-12-02T02-47-58-x, "
         "url: http://127.0.0.1:42023/v1/responses, Context: 11,650 of 258,400 tokens (4%) · This turn: 46,007 · "
-        "In all: 46,007, in all: 46007 tokens (45771 tokens in), goal: 12,952 of 100,000 tokens, Transcript: completed · Write hi into f.txt"
+        "In all: 46,007, in all: 46007 tokens (45771 tokens in), goal: 12,952 of 100,000 tokens, Transcript: completed · Write hi into f.txt\n"
+        "#0 · turn 01a24ea1-64…: 1/2 done"
     )
     two = (
         "thread 0b99ffff-0000-7aaa-8bbb-123456789abc, call call_Zz98Yy76Xx54 at 2027-01-31T23:59:01Z "
         "took 3 ms (pid 77, <Session at 0x55aa>) in /tmp/tmpzz99yy/notes.txt, "
         "/tmp/pytest-of-ci/pytest-7/test_x1/a, startedAtMs 1800000000000, rollout-2027-01-31T23-59-01-x, "
         "url: http://127.0.0.1:37159/v1/responses, Context: 11,664 of 258,400 tokens (4%) · This turn: 46,065 · "
-        "In all: 46,065, in all: 46065 tokens (45829 tokens in), goal: 13,001 of 100,000 tokens, Transcript: completed"
+        "In all: 46,065, in all: 46065 tokens (45829 tokens in), goal: 13,001 of 100,000 tokens, Transcript: completed\n"
+        "#0 · turn 01a2504a-d5…: 1/2 done"
     )
     assert _sanitize(one) == _sanitize(two)
     assert "<TMP>/notes.txt" in _sanitize(one) and "<UUID>" in _sanitize(one)
