@@ -65,6 +65,7 @@ def test_ci_test_runs_each_test_command_as_a_step():
     # the folders of the pytest steps cover tests/ once: the kernel lane leaves out what another runs
     kernel = next(line for line in steps if "--ignore=tests/browser" in line)
     assert "--ignore=tests/acp_agents" in kernel and any("--slow tests/acp_agents" in line for line in steps)
+    assert "--ignore=tests/kernel" in kernel and any("tests/acp_agents tests/kernel" in line for line in steps)
     assert any("pytest" in line and "tests/browser" in line for line in steps)
     # every test runs in CI: the ones marked slow too (a run over a folder leaves them out)
     assert all("--slow" in line for line in steps if "python -m pytest" in line)
