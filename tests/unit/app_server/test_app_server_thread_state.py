@@ -26,22 +26,9 @@ from codex_nb.protocol.thread_state import (
 from codex_nb.testing import RecordingSubscriber
 from codex_nb.widgets.testing import recording_comms
 
-from helpers.app_server_helpers import Waiter, of_type, real_codex
+from helpers.app_server_helpers import SCOPE_QUESTION, Waiter, of_type, real_codex
 from helpers.app_server_peer import connected, line, receive
 
-SCOPE_QUESTION = {
-    "questions": [
-        {
-            "id": "scope",
-            "header": "Scope",
-            "question": "Which scope?",
-            "options": [
-                {"label": "Small (Recommended)", "description": "less"},
-                {"label": "Large", "description": "more"},
-            ],
-        }
-    ]
-}
 ESCALATED = {"cmd": "touch approved.txt", "sandbox_permissions": "require_escalated", "justification": "make a file"}
 
 

@@ -229,12 +229,27 @@ async def test_runaway_in_promise_continuation_is_terminated(session):
     assert stable(after.item["output"])[1] == "next cell runs"
 
 
-async def test_wait_returns_completion_and_closes_cell(session):
-    first = await run(
-        session, '// @exec: {"yield_time_ms": 0}\nawait new Promise(r => setTimeout(r, 30)); text("late")'
-    )
+class HoldEcho(BlockEcho):
+    """A PreToolUse interceptor that holds ``echo`` until the test releases it: a script that cannot end
+    before the test says so (a timer in the script raced the yield on a loaded machine)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+
+    async def pre_tool_use(self, request: HookRequest) -> PreToolUseOutcome:
+        if request.tool_name == "echo":
+            await self.release.wait()
+        return PreToolUseOutcome()
+
+
+async def test_wait_returns_completion_and_closes_cell(make_session):
+    hooks = HoldEcho()
+    session = make_session(hooks=hooks)
+    first = await run(session, '// @exec: {"yield_time_ms": 0}\ntext(await tools.echo({text: "late"}))')
     assert stable(first.item["output"])[0].startswith("Script running with cell ID 1")
-    done = await session.call_tool("wait", {"cell_id": "1", "yield_time_ms": 5000})
+    hooks.release.set()
+    done = await session.call_tool("wait", {"cell_id": "1", "yield_time_ms": 60000})
     assert stable(done.item["output"]) == ["Script completed\nWall time X seconds\nOutput:\n", "late"]
 
 
