@@ -39,6 +39,19 @@ def markdown(plan_id: str, content: str) -> dict[str, Any]:
     return {"sessionUpdate": "plan_update", "plan": {"type": "markdown", "planId": plan_id, "content": content}}
 
 
+def ask(session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]) -> Any:
+    """Ask ``session/request_permission`` and say the client's response (or error) as the message."""
+    answer = request("session/request_permission", {"sessionId": session_id, "toolCall": tool_call, "options": options})
+    result = answer.get("result", answer.get("error"))
+    say(session_id, f"answer: {json.dumps(result, sort_keys=True)}")
+    return result
+
+
+def end(rid: Any) -> None:
+    """End the prompt: ``cancelled`` once the client sent ``session/cancel``."""
+    send({"id": rid, "result": {"stopReason": "cancelled" if _cancelled.is_set() else "end_turn"}})
+
+
 def propose(rid: Any, session_id: str, plan: str) -> None:
     item = f"item-{next(_plans)}"
     update(session_id, markdown(item, plan[: len(plan) // 2]))
@@ -56,12 +69,10 @@ def propose(rid: Any, session_id: str, plan: str) -> None:
         {"optionId": "implement_plan", "name": "Yes, implement this plan", "kind": "allow_once"},
         {"optionId": "revise_plan", "name": "No, and tell Codex what to do differently", "kind": "reject_once"},
     ]
-    answer = request("session/request_permission", {"sessionId": session_id, "toolCall": tool_call, "options": options})
-    result = answer.get("result", answer.get("error"))
-    say(session_id, f"answer: {json.dumps(result, sort_keys=True)}")
+    result = ask(session_id, tool_call, options)
     if isinstance(result, dict) and result.get("outcome", {}).get("optionId") == "implement_plan":
         say(session_id, "\nimplementing")
-    send({"id": rid, "result": {"stopReason": "cancelled" if _cancelled.is_set() else "end_turn"}})
+    end(rid)
 
 
 def ask_file(rid: Any, session_id: str, path: str) -> None:
@@ -77,10 +88,8 @@ def ask_file(rid: Any, session_id: str, path: str) -> None:
         {"optionId": "proceed_once", "name": "Allow", "kind": "allow_once"},
         {"optionId": "cancel", "name": "Reject", "kind": "reject_once"},
     ]
-    answer = request("session/request_permission", {"sessionId": session_id, "toolCall": tool_call, "options": options})
-    result = answer.get("result", answer.get("error"))
-    say(session_id, f"answer: {json.dumps(result, sort_keys=True)}")
-    send({"id": rid, "result": {"stopReason": "cancelled" if _cancelled.is_set() else "end_turn"}})
+    ask(session_id, tool_call, options)
+    end(rid)
 
 
 def prompt(rid: Any, session_id: str, text: str) -> None:

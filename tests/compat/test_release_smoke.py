@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import json
 import os
-import subprocess
 import threading
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -23,7 +22,17 @@ import pytest
 import codex_nb as cx
 from codex_nb.testing import RecordingSubscriber, ResponsesServer
 
-from helpers.app_server_helpers import PLAN_TOOLS, SCOPE_QUESTION, Reached, Waiter, of_type, plan_call
+from helpers.app_server_helpers import (
+    ADD_NOTES,
+    PLAN_TOOLS,
+    SCOPE_QUESTION,
+    Reached,
+    Waiter,
+    apply_patch_call,
+    git_work_tree,
+    of_type,
+    plan_call,
+)
 
 pytestmark = pytest.mark.compat
 
@@ -278,23 +287,11 @@ async def test_usage(release_binary: Path, tmp_path: Path) -> None:
     assert result.token_usage is not None and result.token_usage.total_tokens == thread.token_usage.total_tokens
 
 
-ADD_NOTES = "*** Begin Patch\n*** Add File: notes.txt\n+first\n+second\n*** End Patch\n"
-
-
-def git_work_tree(path: Path) -> Path:
-    """A git work tree with one commit (Codex diffs a turn against the files as they were)."""
-    path.mkdir()
-    (path / "app.py").write_text("x = 1\n")
-    for args in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one"]):
-        subprocess.run(["git", *args], cwd=path, check=True, capture_output=True)
-    return path
-
-
 async def test_diff(release_binary: Path, tmp_path: Path) -> None:
     """``turn/diff/updated``: a patch applied in a git work tree is the turn's diff."""
     work = git_work_tree(tmp_path / "work")
     script = [
-        [cx.function_call("exec_command", {"cmd": f"apply_patch <<'EOF'\n{ADD_NOTES}EOF\n"}, call_id="a1")],
+        [apply_patch_call(ADD_NOTES, "a1")],
         [cx.assistant_message("done")],
     ]
     async with release_codex(

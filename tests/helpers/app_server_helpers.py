@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import os
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -13,6 +14,25 @@ from typing import Any
 
 import codex_nb as cx
 from codex_nb.testing import ResponsesServer, codex_binary
+
+ADD_NOTES = "*** Begin Patch\n*** Add File: notes.txt\n+first\n+second\n*** End Patch\n"
+UPDATE_APP = "*** Begin Patch\n*** Update File: app.py\n@@\n-x = 1\n+x = 2\n+y = 3\n*** End Patch\n"
+
+
+def apply_patch_call(patch: str, call_id: str) -> dict[str, Any]:
+    """The model's ``exec_command`` call that applies ``patch`` with Codex's ``apply_patch``."""
+    return cx.function_call("exec_command", {"cmd": f"apply_patch <<'EOF'\n{patch}EOF\n"}, call_id=call_id)
+
+
+def git_work_tree(path: Path) -> Path:
+    """A git work tree holding ``app.py`` (``x = 1``) in one commit: Codex diffs a turn against the
+    files as they were when the turn first touched them."""
+    path.mkdir()
+    (path / "app.py").write_text("x = 1\n")
+    for args in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one"]):
+        subprocess.run(["git", *args], cwd=path, check=True, capture_output=True)
+    return path
+
 
 PLAN_TOOLS = {"tools": {"update_plan": {"enabled": True}}}
 # request_user_input arguments: one question, two options

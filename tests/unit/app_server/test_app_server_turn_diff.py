@@ -5,7 +5,6 @@ work tree (Codex diffs a turn against the files as they were when the turn first
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -16,27 +15,16 @@ from codex_nb.protocol.turn_diff import MAX_TURN_DIFF_CHARS, diff_files
 from codex_nb.testing import RecordingSubscriber
 from codex_nb.widgets.testing import recording_comms
 
-from helpers.app_server_helpers import real_codex
-
-ADD = "*** Begin Patch\n*** Add File: notes.txt\n+first\n+second\n*** End Patch\n"
-UPDATE = "*** Begin Patch\n*** Update File: app.py\n@@\n-x = 1\n+x = 2\n+y = 3\n*** End Patch\n"
-
-
-def _repo(path: Path) -> Path:
-    path.mkdir()
-    (path / "app.py").write_text("x = 1\n")
-    for args in (["init", "-q"], ["add", "."], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one"]):
-        subprocess.run(["git", *args], cwd=path, check=True, capture_output=True)
-    return path
+from helpers.app_server_helpers import ADD_NOTES, UPDATE_APP, apply_patch_call, git_work_tree, real_codex
 
 
 @pytest.mark.slow
 @pytest.mark.requires_codex
 async def test_the_real_codex_turn_diff_arrives_with_its_files_and_lines(tmp_path: Path) -> None:
-    work = _repo(tmp_path / "work")
+    work = git_work_tree(tmp_path / "work")
     script = [
-        [cx.function_call("exec_command", {"cmd": f"apply_patch <<'EOF'\n{ADD}EOF\n"}, call_id="a1")],
-        [cx.function_call("exec_command", {"cmd": f"apply_patch <<'EOF'\n{UPDATE}EOF\n"}, call_id="a2")],
+        [apply_patch_call(ADD_NOTES, "a1")],
+        [apply_patch_call(UPDATE_APP, "a2")],
         [cx.assistant_message("done")],
     ]
     home = tmp_path / "home"
