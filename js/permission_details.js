@@ -3,17 +3,20 @@
 // command, and each file's diff drawn by diffBlock as a Codex file-change approval's is. Everything
 // the agent sent goes in as text (textContent), never as HTML.
 import { diffBlock } from "./diff_block.js";
+import { el as element } from "./dom.js";
 
-/** @param {string} tag @param {string} cls @param {(Node | string)[]} children */
+/**
+ * dom.js's element with children appended (text or nodes).
+ * @template {keyof HTMLElementTagNameMap} K @param {K} tag @param {string} cls @param {(Node | string)[]} children
+ */
 function el(tag, cls, children = []) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  for (const c of children) node.append(c);
+  const node = element(tag, cls);
+  node.append(...children);
   return node;
 }
 
 /**
- * @param {{warning: string | null, paths: {where: string, outside: boolean}[], morePaths: number,
+ * @param {{warning: string | null, paths: {where: string, outside: boolean}[], morePaths: number, moreNote: string,
  *          command: string | null, changes: {path: string, kind: string, lines: {text: string, cls: string}[]}[],
  *          moreDiffs: number}} details ``requestDetails(...)`` of prompts_view.js
  */
@@ -34,7 +37,7 @@ export function permissionDetailsBlock(details) {
       if (p.outside) item.append(" ", el("span", "cx-outside-badge", ["outside the session folder"]));
       list.append(item);
     }
-    if (details.morePaths) list.append(el("li", "cx-path cx-more", [`... and ${details.morePaths} more paths`]));
+    if (details.morePaths) list.append(el("li", "cx-path cx-more", [`... and ${details.morePaths} more paths${details.moreNote}`]));
     box.append(list);
   }
   if (details.command !== null) box.append(el("pre", "cx-command", [details.command]));

@@ -118,7 +118,13 @@ export function requestDetails(details) {
     return { path, outside: p?.outside === true, where: Number.isInteger(p?.line) ? `${path}:${p.line}` : path };
   });
   const morePaths = Math.max(0, sent.length - paths.length) + count(details.more_paths);
-  const outside = paths.filter((/** @type {{outside: boolean}} */ p) => p.outside).length;
+  // paths past the card's list are counted, and those outside the session folder with them
+  const moreOutside = count(details.more_outside);
+  const unchecked = count(details.unchecked);
+  const outside = sent.filter((/** @type {any} */ p) => p?.outside === true).length + moreOutside;
+  const notes = [...(moreOutside ? [`${moreOutside} ${OUTSIDE_LABEL}`] : []),
+    ...(unchecked ? [`${unchecked} not checked`] : [])];
+  const moreNote = notes.length ? ` (${notes.join(", ")})` : "";
   /** @type {{path: string, kind: string, lines: {text: string, cls: string}[]}[]} */
   const changes = [];
   let left = MAX_CARD_DIFF_LINES;
@@ -136,7 +142,7 @@ export function requestDetails(details) {
   return {
     text: details.text,
     warning: outside ? `${outside} ${outside === 1 ? "path lies" : "paths lie"} ${OUTSIDE_LABEL}` : null,
-    paths, morePaths, command, changes, moreDiffs,
+    paths, morePaths, moreNote, command, changes, moreDiffs,
   };
 }
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import dataclasses
+import functools
 import itertools
 import logging
 import time
@@ -91,6 +92,10 @@ TOOL_NAMESPACE = "acp"
 RECORD_LIMIT = 10_000
 """Tool calls and lifecycle records kept per session (as ``Session`` keeps its records);
 older ones are dropped and counted in ``records_dropped`` (observers still see every record)."""
+
+DETAILS_TIMEOUT = 5.0
+"""Seconds the paths of a permission request may take to be checked (a hung network mount) before
+the question is asked without them, and says so."""
 
 CLOSE_TIMEOUT = 3.0
 """Seconds ``aclose`` waits for the agent's answer to ``session/close`` (a hung agent does not hang it)."""
@@ -976,7 +981,7 @@ class AcpSession(BusEventSource):
         nobody answered, gets the ``cancelled`` outcome."""
         turn_id = self._turn_id or "no-turn"
         handle = self.active_turn
-        if handle is not None and handle.cancel.cancelled:
+        if self._asking_ended(handle):
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         call_id = tool_call.tool_call_id
         if call_id not in self.tool_calls:
@@ -988,18 +993,31 @@ class AcpSession(BusEventSource):
                 self._asked_calls.clear()
             self._asked_calls[call_id] = tool_call
         review = plan_review_of(tool_call, options, self.tool_calls.get(call_id))
-        if review is None and quirks.plan_file(getattr(tool_call, "title", None)) is not None:
-            review = await self._file_plan_review(tool_call, options)
-            if handle is not None and handle.cancel.cancelled:  # Stop while the plan was read
-                return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
-        msg, labels = question_event(
+        plan_path = quirks.plan_file(getattr(tool_call, "title", None)) if review is None else None
+        if plan_path is not None:
+            review = await self._file_plan_review(plan_path, options)
+        # the paths' checks resolve symlinks the agent named: file system calls, off the event loop
+        asked = functools.partial(
+            question_event,
             call_id=call_id,
             turn_id=turn_id,
             tool_call=tool_call,
             options=options,
-            cwd=self.cwd,
             known=self.tool_calls.get(call_id),
         )
+        try:
+            msg, labels = await asyncio.wait_for(asyncio.to_thread(asked, cwd=self.cwd), DETAILS_TIMEOUT)
+        except asyncio.TimeoutError:
+            self.emit(
+                WarningEvent(
+                    message=f"codex_nb could not check the paths of the ACP agent's permission request within "
+                    f"{DETAILS_TIMEOUT:g} s (a file system did not answer); the question shows no paths, "
+                    f"command or diff: read the tool call before you allow it"
+                )
+            )
+            msg, labels = asked(cwd=None)
+        if self._asking_ended(handle):  # Stop or close while the plan or the paths were read
+            return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         broker = self.frontend_requests
         # The broker lets a newer question replace an older one of the same turn key (as
         # request_user_input does); ACP permission requests may be concurrent, so each
@@ -1038,11 +1056,14 @@ class AcpSession(BusEventSource):
             return RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
         return RequestPermissionResponse(outcome=AllowedOutcome(option_id=choice.option_id, outcome="selected"))
 
-    async def _file_plan_review(self, tool_call: Any, options: list[Any]) -> ReviewRequest | None:
-        """The plan review of a request that names its plan's file (Gemini CLI's exit_plan_mode), once
-        ``plan_files`` read the file safely; otherwise None, and a warning says why it stays a
-        permission question."""
-        path = quirks.plan_file(getattr(tool_call, "title", None)) or ""
+    def _asking_ended(self, handle: AcpTurnHandle | None) -> bool:
+        """True once the session closed or its prompt was stopped: a request is then cancelled, not asked."""
+        return self.closed or (handle is not None and handle.cancel.cancelled)
+
+    async def _file_plan_review(self, path: str, options: list[Any]) -> ReviewRequest | None:
+        """The plan review of a request that names its plan's file ``path`` (Gemini CLI's
+        exit_plan_mode), once ``plan_files`` read the file safely; otherwise None, and a warning says
+        why it stays a permission question."""
         if decision_options(options) is None:
             return None
         folders = PlanFolders.of(session_folder=self.cwd, session_id=self.session_id, env=self.agent.env)

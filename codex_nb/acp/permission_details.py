@@ -24,7 +24,10 @@ MAX_PATH = 500
 """Characters of one path or command shown."""
 MAX_DIFF = 4000
 """Characters of the diffs shown, all files together (a diff is read before it is approved; a longer
-one is cut, and says so; files past it are counted)."""
+one is cut, and says so; files past it, or past ``MAX_PATHS`` files, are counted)."""
+MAX_CHECKED = 1000
+"""Paths checked for lying outside the session folder, listed or not (past it they are counted as
+not checked)."""
 MAX_DIFF_INPUT = 200_000
 """Characters of a file's old or new text compared (beyond this only the sizes are told)."""
 OUTSIDE = "outside the session folder"
@@ -58,6 +61,10 @@ class PermissionDetails:
     paths: tuple[PermissionPath, ...] = ()
     more_paths: int = 0
     """Paths left out past ``MAX_PATHS``."""
+    more_outside: int = 0
+    """Of the paths left out, those that lie outside the session's folder."""
+    unchecked: int = 0
+    """Of the paths left out, those past ``MAX_CHECKED``: not checked (nor counted in ``more_outside``)."""
     command: str | None = None
     diffs: tuple[PermissionDiff, ...] = ()
     more_diffs: int = 0
@@ -80,7 +87,7 @@ class PermissionDetails:
             where = f"{p.path}:{p.line}" if p.line is not None else p.path
             out.append(f"Path: {where}" + (f"  [{OUTSIDE.upper()}]" if p.outside else ""))
         if self.more_paths:
-            out.append(f"... and {self.more_paths} more paths")
+            out.append(f"... and {self.more_paths} more paths{self._more_note()}")
         if self.command is not None:
             out.append(f"Command: {self.command}")
         if self.diff:
@@ -88,15 +95,22 @@ class PermissionDetails:
             out.append(self.diff)
         if self.more_diffs:
             out.append(f"... and {self.more_diffs} more files' diffs")
-        if self.outside:
-            out.insert(0, f"Warning: {len(self.outside)} path(s) lie {OUTSIDE}.")
+        if self.outside or self.more_outside:
+            out.insert(0, f"Warning: {len(self.outside) + self.more_outside} path(s) lie {OUTSIDE}.")
         return out
+
+    def _more_note(self) -> str:
+        notes = [f"{self.more_outside} {OUTSIDE}"] if self.more_outside else []
+        notes += [f"{self.unchecked} not checked"] if self.unchecked else []
+        return f" ({', '.join(notes)})" if notes else ""
 
     def to_json(self) -> dict[str, Any]:
         """The details as JSON for the prompts widget's card (already bounded, as ``lines()`` is)."""
         return {
             "paths": [{"path": p.path, "outside": p.outside, "line": p.line} for p in self.paths],
             "more_paths": self.more_paths,
+            "more_outside": self.more_outside,
+            "unchecked": self.unchecked,
             "command": self.command,
             "diffs": [{"path": d.path, "kind": d.kind, "diff": d.diff} for d in self.diffs],
             "more_diffs": self.more_diffs,
@@ -149,10 +163,10 @@ def _command(raw: Any) -> str | None:
 
 
 def _diffs(content: Iterable[Any]) -> tuple[tuple[PermissionDiff, ...], int]:
-    """Each diff block's unified diff, together at most ``MAX_DIFF`` characters; and how many
-    blocks were left out past that."""
+    """Each diff block's unified diff, together at most ``MAX_DIFF`` characters, of at most
+    ``MAX_PATHS`` blocks; and how many blocks were left out past that."""
     diffs: list[PermissionDiff] = []
-    left, more = MAX_DIFF, 0
+    left, more, compared = MAX_DIFF, 0, 0
     for block in content:
         if _get(block, "type") != "diff":
             continue
@@ -160,9 +174,10 @@ def _diffs(content: Iterable[Any]) -> tuple[tuple[PermissionDiff, ...], int]:
         old = raw_old or ""
         if not isinstance(old, str) or not isinstance(new, str):
             continue
-        if left <= 0:
+        if left <= 0 or compared >= MAX_PATHS:
             more += 1
             continue
+        compared += 1
         path = _cut(str(_get(block, "path") or "?"), MAX_PATH)
         if len(old) > MAX_DIFF_INPUT or len(new) > MAX_DIFF_INPUT:
             text = f"{path}: {len(old)} characters -> {len(new)} characters (too long to compare)"
@@ -192,7 +207,7 @@ def permission_details(tool_call: Any, cwd: str, known: Any = None) -> Permissio
         return value if value is not None else getattr(known, name, None)
 
     blocks = field("content")
-    content = list(blocks[:MAX_PATHS]) if isinstance(blocks, list) else []
+    content = blocks if isinstance(blocks, list) else []  # every block: one past a cap is counted, never lost
     seen: dict[str, PermissionPath] = {}
     candidates: list[tuple[Any, int | None]] = []
     locations = field("locations")
@@ -202,18 +217,27 @@ def permission_details(tool_call: Any, cwd: str, known: Any = None) -> Permissio
     candidates += [(_get(block, "path"), None) for block in content if _get(block, "type") == "diff"]
     raw_input = field("raw_input")
     candidates += [(p, None) for p in _raw_paths(raw_input)]
-    more = 0
+    more, more_outside, unchecked = 0, 0, 0
+    left_out: set[str] = set()
     for path, line in candidates:
-        if not isinstance(path, str) or not path or path in seen:
+        if not isinstance(path, str) or not path or path in seen or path in left_out:
             continue
         if len(seen) >= MAX_PATHS:
+            # a path past the list is still checked: twenty harmless paths must not hide the 21st
+            left_out.add(path)
             more += 1
+            if len(seen) + more > MAX_CHECKED:
+                unchecked += 1
+            elif _outside(path, cwd):
+                more_outside += 1
             continue
         seen[path] = PermissionPath(path=_cut(path, MAX_PATH), outside=_outside(path, cwd), line=line)
     diffs, more_diffs = _diffs(content)
     return PermissionDetails(
         paths=tuple(seen.values()),
         more_paths=more,
+        more_outside=more_outside,
+        unchecked=unchecked,
         command=_command(raw_input),
         diffs=diffs,
         more_diffs=more_diffs,

@@ -5,7 +5,8 @@ the plan's Markdown file (``quirks.plan_file``) and carries none of its text. Th
 the agent, so a hostile one could name ``/etc/passwd``, a FIFO that blocks a reader forever, a
 device or a file of gigabytes. ``read_plan_file`` reads it only when all of these hold:
 
-* the path is absolute and names a ``.md`` file;
+* the path is absolute and names a ``.md`` file, and so does the path with every symlink resolved
+  (a ``plan.md`` linked to the folder's ``.env`` is not read);
 * with every symlink resolved, it lies in the session's folder (Gemini's ``general.plan.directory``
   must lie in the project) or in Gemini's own plans folder of this session,
   ``<GEMINI_CLI_HOME or HOME>/.gemini/tmp/<project>/<session id>/plans/``, the home being the agent
@@ -13,7 +14,8 @@ device or a file of gigabytes. ``read_plan_file`` reads it only when all of thes
 * it is a regular file, checked before it is opened (``O_NONBLOCK``, ``O_NOFOLLOW``) and again on
   the open file, whose own path is checked once more where the system says it (``/proc``);
 * at most ``MAX_PLAN_BYTES`` are read (the rest is cut, and says so), in a worker thread, never on
-  the event loop, and given up after ``READ_TIMEOUT`` seconds.
+  the event loop, and given up after ``READ_TIMEOUT`` seconds (the thread itself ends when its
+  read returns: a thread cannot be stopped).
 
 Anything else raises ``PlanFileError`` saying why; the session then asks the request as the
 permission question it is.
@@ -86,6 +88,8 @@ def read_plan_file_now(path: str, folders: PlanFolders) -> str:
         real = os.path.realpath(path, strict=True)
     except OSError as err:
         raise PlanFileError(f"it cannot be found ({type(err).__name__})") from None
+    if not real.lower().endswith(SUFFIX):
+        raise PlanFileError(f"it is a link to a file that is not a Markdown ({SUFFIX}) file")
     if not folders.allows(real):
         raise PlanFileError("it lies outside the session's folder and the agent's plans folder of this session")
     try:
@@ -102,7 +106,8 @@ def read_plan_file_now(path: str, folders: PlanFolders) -> str:
             opened = os.readlink(f"/proc/self/fd/{fd}")
         except OSError:
             opened = real  # no /proc: the checks above stand
-        if not folders.allows(opened):  # a folder on the way was swapped for a symlink meanwhile
+        if not opened.lower().endswith(SUFFIX) or not folders.allows(opened):
+            # a folder on the way was swapped for a symlink meanwhile
             raise PlanFileError("it lies outside the session's folder and the agent's plans folder of this session")
         chunks: list[bytes] = []
         left = MAX_PLAN_BYTES

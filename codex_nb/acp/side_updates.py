@@ -77,7 +77,8 @@ class SideUpdates:
             self.host.emit(WarningEvent(message=f"the ACP agent sent {problem}{more}"))
 
     def apply(self, kind: str, update: dict[str, Any]) -> None:
-        """Apply one of ``unstable_updates.UPDATES`` (checked there; a malformed one is counted and said)."""
+        """Apply one of ``unstable_updates.UPDATES``: a notice, compaction or subagent update is checked
+        there (a malformed one is counted and said); a ``session_message`` is read and not kept."""
         if kind == "notice":
             notice, problem = unstable_updates.notice(update)
             if notice is None:

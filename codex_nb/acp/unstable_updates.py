@@ -36,6 +36,8 @@ MAX_TEXT = 2_000
 MAX_SUBAGENTS = 100
 """Subagents kept per session; later ones are counted, not shown."""
 MAX_ID = 200
+"""A compaction's or a subagent's id past this many characters makes its update malformed (an id is
+kept whole: it is how the agent's next update of it is found)."""
 
 
 def with_capabilities(message: dict[str, Any]) -> dict[str, Any]:
@@ -95,11 +97,13 @@ def compaction(update: dict[str, Any], summary: str) -> tuple[AcpCompaction | No
     status = update.get("status")
     if not isinstance(compaction_id, str) or not compaction_id:
         return None, "a compaction_update without a compactionId (a string) was dropped"
+    if len(compaction_id) > MAX_ID:  # kept whole: a cut id would not match the next update's
+        return None, f"a compaction_update whose compactionId is over {MAX_ID} characters was dropped"
     if not isinstance(status, str) or not status:
         return None, f"the compaction_update {cut(compaction_id, 80)!r} has no status; dropped"
     return (
         AcpCompaction(
-            compaction_id=cut(compaction_id, MAX_ID),
+            compaction_id=compaction_id,
             status=cut(status, 40),
             summary=cut(summary, MAX_TEXT),
             error=_text(update.get("error"), MAX_TEXT),
@@ -123,6 +127,8 @@ def subagent(update: dict[str, Any], before: AcpSubagent | None) -> tuple[AcpSub
     child = update.get("sessionId")
     if not isinstance(child, str) or not child:
         return None, "a subagent_update without a sessionId (a string) was dropped"
+    if len(child) > MAX_ID:  # kept whole: a cut id would match neither its updates nor its requests
+        return None, f"a subagent_update whose sessionId is over {MAX_ID} characters was dropped"
     fields: dict[str, Any] = {}
     title = update.get("title")
     if isinstance(title, str) and title.strip():
@@ -137,5 +143,5 @@ def subagent(update: dict[str, Any], before: AcpSubagent | None) -> tuple[AcpSub
         # untitled, it is named by its id's last part (codex-acp's are "<parent>:subagent:<thread>"),
         # never "subagent ...": the transcript already says "subagent <name>"
         fields.setdefault("name", cut(child.rsplit(":", 1)[-1] or child, 40))
-        return AcpSubagent(session_id=cut(child, MAX_ID), **fields), None
+        return AcpSubagent(session_id=child, **fields), None
     return before.model_copy(update=fields), None

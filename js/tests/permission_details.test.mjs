@@ -83,6 +83,15 @@ test("the card is bounded whatever arrives: paths, diff lines and files past the
   assert.equal(block.byClass("cx-more").at(-1).textContent, "... and 5 more files' diffs");
 });
 
+test("paths left out still count: those outside the session folder join the warning", () => {
+  const d = requestDetails({ ...DETAILS, more_paths: 30, more_outside: 2, unchecked: 5 });
+  assert.equal(d.moreNote, " (2 outside the session folder, 5 not checked)");
+  assert.equal(d.warning, "3 paths lie outside the session folder");
+  const block = permissionDetailsBlock(d);
+  assert.equal(block.byClass("cx-more")[0].textContent, "... and 30 more paths (2 outside the session folder, 5 not checked)");
+  assert.equal(requestDetails({ ...DETAILS, more_outside: "2", unchecked: -1 }).moreNote, "");
+});
+
 test("the drawing: a warning, each path with outside ones badged, the command, the diff coloured", () => {
   const block = permissionDetailsBlock(requestDetails(DETAILS));
   assert.equal(block.className, "cx-permission-details");

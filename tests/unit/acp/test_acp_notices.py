@@ -172,5 +172,18 @@ def test_an_untitled_subagent_is_named_by_the_last_part_of_its_id() -> None:
     assert (event.name, event.description, event.session_id) == ("t-9", "Count", "p-1:subagent:t-9")
     titled, _ = unstable_updates.subagent({"sessionId": "p-1:subagent:t-9", "title": "Explorer"}, event)
     assert titled is not None and titled.name == "Explorer"
-    long, _ = unstable_updates.subagent({"sessionId": "x" * 300}, None)
-    assert long is not None and long.name.startswith("x" * 40 + "...")
+    long_name, _ = unstable_updates.subagent({"sessionId": "x" * 200}, None)
+    assert long_name is not None and long_name.name.startswith("x" * 40 + "...")
+    assert long_name.session_id == "x" * 200
+
+
+def test_an_id_too_long_to_keep_whole_is_dropped_not_cut() -> None:
+    """Entries are found by their id: one cut to fit would never match the agent's next update of it
+    (nor a subagent's own requests), so an id past MAX_ID is a malformed update."""
+    from codex_nb.acp import unstable_updates
+
+    long = "x" * (unstable_updates.MAX_ID + 1)
+    event, problem = unstable_updates.subagent({"sessionId": long}, None)
+    assert event is None and problem is not None and "sessionId is over" in problem
+    compaction, problem = unstable_updates.compaction({"compactionId": long, "status": "running"}, "")
+    assert compaction is None and problem is not None and "compactionId is over" in problem

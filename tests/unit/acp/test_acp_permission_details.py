@@ -15,7 +15,7 @@ from acp.schema import (
     ToolCallUpdate,
 )
 
-from codex_nb.acp.permission_details import MAX_DIFF, MAX_PATH, MAX_PATHS, permission_details
+from codex_nb.acp.permission_details import MAX_CHECKED, MAX_DIFF, MAX_PATH, MAX_PATHS, permission_details
 from codex_nb.acp.permissions import question_event
 
 
@@ -203,12 +203,85 @@ async def test_a_hostile_agents_flood_reaches_the_widget_bounded(tmp_path: Path)
     [asked] = seen
     details = asked["view"]["details"]
     assert len(json.dumps(asked["view"])) < 20_000 and len(asked["text"]) < 20_000
-    # the 10,000 locations and the paths of the diffs read (the first MAX_PATHS blocks), less those kept
-    assert len(details["paths"]) == MAX_PATHS and details["more_paths"] == 10_000 + MAX_PATHS - MAX_PATHS
+    # the 10,000 locations and the 30 diffs' paths, less those kept; the first MAX_CHECKED are checked
+    assert len(details["paths"]) == MAX_PATHS and details["more_paths"] == 10_000 + 30 - MAX_PATHS
+    assert details["more_outside"] == MAX_CHECKED - MAX_PATHS
+    assert details["unchecked"] == 10_000 + 30 - MAX_CHECKED
     assert details["paths"][0] == {"path": "/outside/<b>0</b>.txt", "outside": True, "line": None}
     first = details["diffs"][0]
     assert first["path"] == "/etc/<img src=x onerror=alert(1)>.conf" and first["kind"] == "add"
     assert "too long to compare" in first["diff"]
     assert sum(len(d["diff"]) for d in details["diffs"]) <= MAX_DIFF + 50
-    assert len(details["diffs"]) + details["more_diffs"] == MAX_PATHS  # the first MAX_PATHS blocks are read
+    assert len(details["diffs"]) + details["more_diffs"] == 30  # every block is shown or counted
     assert said == ["outcome: no"]
+
+
+def test_a_file_past_the_listed_ones_is_still_counted_and_checked(tmp_path: Path) -> None:
+    """Twenty harmless edits do not hide a 21st outside the session folder: it is counted among the
+    paths left out, as outside, in the warning, and among the diffs left out."""
+    edits = [
+        FileEditToolCallContent(type="diff", path=str(tmp_path / f"f{i}.txt"), old_text="a\n", new_text="b\n")
+        for i in range(MAX_PATHS)
+    ]
+    edits.append(FileEditToolCallContent(type="diff", path="/etc/cron.d/evil", old_text=None, new_text="* * * * *\n"))
+    details = permission_details(call(content=edits), str(tmp_path))
+    assert len(details.paths) == MAX_PATHS and not details.outside
+    assert (details.more_paths, details.more_outside, details.unchecked) == (1, 1, 0)
+    assert details.more_diffs == 1
+    lines = details.lines()
+    assert lines[0] == "Warning: 1 path(s) lie outside the session folder."
+    assert "... and 1 more paths (1 outside the session folder)" in lines
+    assert "... and 1 more files' diffs" in lines
+    assert details.to_json()["more_outside"] == 1
+
+
+def test_paths_past_the_checked_ones_are_said_not_checked(tmp_path: Path) -> None:
+    tool_call = call(locations=[ToolCallLocation(path=f"p{i}") for i in range(MAX_CHECKED + 50)])
+    details = permission_details(tool_call, str(tmp_path))
+    assert details.more_paths == MAX_CHECKED + 50 - MAX_PATHS
+    assert details.more_outside == 0 and details.unchecked == 50
+    assert f"... and {details.more_paths} more paths (50 not checked)" in details.lines()
+
+
+async def test_paths_that_take_too_long_to_check_leave_the_question_without_them(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """The paths are checked off the event loop (a symlink on a hung network mount blocks the check);
+    past ``DETAILS_TIMEOUT`` the question is asked without them, and a warning says so."""
+    import asyncio
+    import sys
+    import threading
+
+    import codex_nb as cx
+    from codex_nb.acp import acp_session
+
+    hung, checked = threading.Event(), threading.Event()
+    real = acp_session.question_event
+
+    def slow_question_event(**fields: Any) -> Any:
+        if fields["cwd"] is not None:  # the check a hung file system would block
+            checked.set()
+            hung.wait(30)
+        return real(**fields)
+
+    monkeypatch.setattr(acp_session, "question_event", slow_question_event)
+    monkeypatch.setattr(acp_session, "DETAILS_TIMEOUT", 0.2)
+    hostile = os.path.join(
+        os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "acp_agents", "hostile_agent.py"
+    )
+    asked: list[str] = []
+    warnings: list[str] = []
+    try:
+        async with cx.AcpAgent(sys.executable, [hostile]) as agent:
+            session = await agent.new_session(tmp_path)
+            session.answer_policy = lambda request: (
+                asked.append(request.msg.questions[0].question) or {"permission": "Reject"}
+            )
+            session.subscribe(lambda e: warnings.append(e.msg.message) if e.msg.type == "warning" else None)
+            await asyncio.wait_for(session.prompt("ask-flood"), 60)
+    finally:
+        hung.set()
+    assert checked.is_set()
+    [text] = asked
+    assert "Path:" not in text and "Diff:" not in text
+    assert any("could not check the paths" in w and "read the tool call before you allow it" in w for w in warnings)

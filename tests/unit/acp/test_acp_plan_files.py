@@ -61,7 +61,8 @@ def test_a_plan_in_the_session_folder_or_the_sessions_plans_folder_is_read(
         ("plans_root", "outside the session's folder"),
         ("fifo", "not a regular file"),
         ("folder", "not a regular file"),
-        ("device", "outside the session's folder"),
+        ("device", "link to a file that is not a Markdown"),
+        ("symlink_to_env", "link to a file that is not a Markdown"),
         ("missing", "cannot be found"),
         ("empty", "empty"),
         ("nul", "not text"),
@@ -76,6 +77,8 @@ def test_a_hostile_path_is_refused_and_says_why(
     (outside / "secret.md").write_text("SECRET", encoding="utf-8")
     (work / "link.md").symlink_to(outside / "secret.md")
     (work / "zero.md").symlink_to("/dev/zero")
+    (work / ".env").write_text("API_KEY=sk-secret", encoding="utf-8")
+    (work / "plan.md").symlink_to(work / ".env")  # inside the folder, and still not a plan
     os.mkfifo(work / "fifo.md")  # a reader that opened it blocking would wait for a writer forever
     (work / "folder.md").mkdir()
     (work / "empty.md").write_text("  \n", encoding="utf-8")
@@ -93,6 +96,7 @@ def test_a_hostile_path_is_refused_and_says_why(
         "fifo": str(work / "fifo.md"),
         "folder": str(work / "folder.md"),
         "device": str(work / "zero.md"),
+        "symlink_to_env": str(work / "plan.md"),
         "missing": str(work / "gone.md"),
         "empty": str(work / "empty.md"),
         "nul": f"{work}/a\x00.md",

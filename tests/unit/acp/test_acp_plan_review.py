@@ -226,3 +226,40 @@ async def test_a_hostile_plan_file_stays_a_permission_question_and_is_never_read
     warnings = [e.msg.message for e in seen if e.msg.type == "warning"]
     assert any("did not read" in w and "asked as a permission question" in w for w in warnings), warnings
     assert "SECRET-TEXT" not in json.dumps([e.msg.model_dump(mode="json") for e in seen])
+
+
+async def test_a_session_closed_while_its_plan_file_is_read_asks_nothing(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plan file is read off the event loop; a session closed meanwhile answers the agent
+    ``cancelled`` and opens no question nobody could answer (the handler would wait for ever)."""
+    from codex_nb.acp import acp_session
+
+    reading, release = asyncio.Event(), asyncio.Event()
+
+    async def slow_read(path: str, folders: Any) -> str:
+        reading.set()
+        await release.wait()
+        return PLAN
+
+    monkeypatch.setattr(acp_session, "read_plan_file", slow_read)
+    (tmp_path / "plan.md").write_text(PLAN, encoding="utf-8")
+    async with cx.AcpAgent(sys.executable, [str(PLAN_AGENT)], cancel_grace=0.5) as acp:
+        session = await acp.new_session(tmp_path)
+        answered: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        asked = session.request_permission
+
+        async def request_permission(options: list[Any], tool_call: Any) -> Any:
+            response = await asked(options, tool_call)
+            answered.set_result(response)
+            return response
+
+        monkeypatch.setattr(session, "request_permission", request_permission)
+        handle = session.prompt(f"File plan: {tmp_path / 'plan.md'}")
+        await asyncio.wait_for(reading.wait(), TIMEOUT)
+        await session.aclose()
+        release.set()
+        response = await asyncio.wait_for(answered, TIMEOUT)
+        await asyncio.wait_for(handle, TIMEOUT)
+    assert response.outcome.outcome == "cancelled"
+    assert session.frontend_requests.pending == [] and session.plan_review is None
