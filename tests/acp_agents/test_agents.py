@@ -14,9 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shutil
 import sys
-import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,13 +29,12 @@ from codex_nb.widgets.testing import recording_comms
 from codex_nb.widgets.transcript_state import TranscriptState
 
 from dialects import DIALECTS, TOOL_RESULTS
-from helpers.paths import ROOT
+from helpers.paths import outside_codex_sandbox
 
 AGENTS = [pytest.param(name, marks=pytest.mark.requires_acp_agent(name), id=name) for name in ACP_AGENTS]
 TIMEOUT = 90
 SESSION_EVENTS = frozenset({"acp_session_title", "options_updated"})
 """Events about the session, which an agent may send at any time, a turn's end included."""
-BUILD = ROOT / "build"
 CANCEL_GRACE = 5.0
 
 PLAN_1 = [("Read the code", "in_progress"), ("Write f.txt", "pending")]
@@ -933,22 +930,9 @@ async def test_stop_answers_the_agents_pending_question_cancel(agent: str, tmp_p
 
 @pytest.fixture
 def outside_the_sandbox() -> Iterator[Path]:
-    """A new folder outside the session folder that Codex's workspace-write sandbox may not write
-    without asking, removed after the test. Codex 0.166 lets it write the session folder, /tmp and
-    $TMPDIR (its permission profile's ``:slash_tmp`` and ``:tmpdir``): the checkout's build/ is no
-    such folder when the checkout itself lies under /tmp (a clean clone), /var/tmp is one unless
-    $TMPDIR points there."""
-    sandboxed = [Path(p).resolve() for p in ("/tmp", tempfile.gettempdir(), os.environ.get("TMPDIR") or "/tmp")]
-    for base in (Path("/var/tmp"), BUILD):
-        where = base.resolve()
-        if not any(where == root or root in where.parents for root in sandboxed):
-            break
-    else:
-        pytest.fail(f"/var/tmp and {BUILD} both lie in /tmp or $TMPDIR, which Codex writes without asking")
-    base.mkdir(exist_ok=True)
-    made = Path(tempfile.mkdtemp(prefix="codex-nb-outside-", dir=base))
-    yield made
-    shutil.rmtree(made, ignore_errors=True)
+    """A folder Codex's sandbox may not write without asking (``helpers.paths.outside_codex_sandbox``)."""
+    with outside_codex_sandbox() as made:
+        yield made
 
 
 @pytest.mark.parametrize("agent", AGENTS)

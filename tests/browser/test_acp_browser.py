@@ -10,12 +10,12 @@ until the test clicks the notebook's "Next step" button, which sets a threading.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from helpers.paths import outside_codex_sandbox
 
 from .harness import JupyterServer, open_notebook
 
@@ -91,16 +91,12 @@ display(cx.PlanChecklist(session), cx.PromptsWidget(session), cx.TurnControls(se
 START = 'handle = session.prompt("Write f.txt")'
 
 
-# outside the temporary folder too: Codex lets its sandbox write there without asking
-BUILD = Path(__file__).resolve().parents[2] / "build"
-
-
 @pytest.fixture
 def outside() -> Any:
-    BUILD.mkdir(exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix="outside-", dir=BUILD))
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
+    """A folder codex-acp's sandbox may not write without asking: under /tmp (a clone there) the
+    patch would be written unasked."""
+    with outside_codex_sandbox() as folder:
+        yield folder
 
 
 @pytest.mark.parametrize("ui", ["lab", "notebook"])
