@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import json
 import re
 
@@ -192,12 +193,24 @@ async def test_huge_output_is_truncated(session):
     )
 
 
-async def test_yield_then_wait_then_terminate_runaway(session):
+async def test_yield_then_wait_then_terminate_runaway(session, monkeypatch):
+    from codex_nb.code_mode.host import Isolate
+
+    posted = threading.Event()
+    signal = Isolate._schedule_drain
+
+    def signalled(self: Isolate) -> None:  # the script's outbox got its first item: "before"
+        posted.set()
+        signal(self)
+
+    monkeypatch.setattr(Isolate, "_schedule_drain", signalled)
     first = await run(session, '// @exec: {"yield_time_ms": 50}\ntext("before"); while (true) {}')
     assert stable(first.item["output"]) == ["Script running with cell ID 1\nWall time X seconds\nOutput:\n"]
     again = await session.call_tool("wait", {"cell_id": "1", "yield_time_ms": 20})
     assert stable(again.item["output"]) == ["Script running with cell ID 1\nWall time X seconds\nOutput:\n"]
-    await asyncio.sleep(0)  # the kernel loop is free while V8 spins
+    # terminated only once V8 ran the text() call (on a loaded machine it may not have started yet);
+    # the kernel loop is free while V8 spins
+    assert await asyncio.to_thread(posted.wait, 30)
     done = await session.call_tool("wait", {"cell_id": "1", "terminate": True})
     # "before" was posted synchronously before the loop: it is handed over at termination
     assert stable(done.item["output"]) == ["Script terminated\nWall time X seconds\nOutput:\n", "before"]
