@@ -12,7 +12,8 @@ import select
 import sys
 
 import pytest
-from jupyter_client.manager import start_new_kernel
+
+from helpers.kernels import start_kernel
 
 pytestmark = [pytest.mark.kernel, pytest.mark.requires_acp_agent]
 
@@ -27,7 +28,7 @@ print(agent.pid, type(session).__name__)
 
 
 def start_agent_in_kernel():
-    manager, client = start_new_kernel(kernel_name="python3", startup_timeout=120)
+    manager, client = start_kernel()
     chunks: list[str] = []
     reply = client.execute_interactive(
         START,

@@ -8,9 +8,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from jupyter_client.manager import start_new_kernel
 
 from helpers.app_server_helpers import live_members
+from helpers.kernels import start_kernel
 from codex_nb.testing import codex_binary
 
 pytestmark = [pytest.mark.kernel, pytest.mark.requires_codex]
@@ -46,9 +46,7 @@ def _start_server(client, home: Path) -> int:
 
 @pytest.mark.parametrize("now", [False, True], ids=["graceful-restart", "hard-restart"])
 def test_kernel_restart_leaves_no_orphan(tmp_path: Path, now: bool) -> None:
-    manager, client = start_new_kernel(
-        kernel_name="python3", startup_timeout=120, env={**os.environ, "PYTHONUNBUFFERED": "1"}
-    )
+    manager, client = start_kernel(env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
         pid = _start_server(client, tmp_path / "home")
         assert pid in live_members(pid)  # Codex may still run helpers (git) in its group

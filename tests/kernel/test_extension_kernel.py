@@ -9,8 +9,9 @@ from typing import Any
 
 import nbformat
 import pytest
-from jupyter_client import KernelManager
 from nbclient import NotebookClient
+
+from helpers.kernels import start_kernel
 
 pytestmark = pytest.mark.kernel
 
@@ -244,12 +245,8 @@ def test_the_kernel_interrupt_stops_an_awaited_turn_like_stop() -> None:
     """The interrupt button during `await turn`: the turn stops at once (first-party, paired
     outputs) and the cell ends with one line, not a CancelledError traceback after the loop's
     next wake-up."""
-    km = KernelManager(kernel_name="python3")
-    km.start_kernel()
-    kc = km.client()
-    kc.start_channels()
+    km, kc = start_kernel()
     try:
-        kc.wait_for_ready(timeout=120)
         assert not [o for o in _execute(kc, INTERRUPT_SETUP) if o["type"] == "error"]
         sent: list[float] = []
         printed: list[str] = []

@@ -10,13 +10,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from jupyter_client.manager import start_new_kernel
 
 import codex_nb as cx
 from codex_nb.testing import ResponsesServer, Stall, codex_acp_binary, codex_binary, write_codex_acp_home
 
 from helpers.app_server_helpers import PLAN_TOOLS
 from helpers.hook_processes import BACKGROUNDED, hook_pids
+from helpers.kernels import start_kernel
 from helpers.process_trees import ESCAPING, fifo_at, kill_leftover, read_pid, wait_dead
 
 pytestmark = [pytest.mark.kernel, pytest.mark.requires_codex, pytest.mark.requires_acp_agent]
@@ -55,7 +55,7 @@ def test_kernel_shutdown_ends_every_child_and_what_it_started(tmp_path: Path) ->
             tmp_path / "home", approval_policy="never", sandbox_mode="danger-full-access", **PLAN_TOOLS
         )
         acp_home = write_codex_acp_home(acp_srv, tmp_path / "acp-home")
-        manager, client = start_new_kernel(kernel_name="python3", startup_timeout=120)
+        manager, client = start_kernel()
         try:
             out: list[str] = []
             code = CELL.format(

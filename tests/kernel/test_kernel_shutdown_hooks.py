@@ -7,9 +7,9 @@ import os
 from pathlib import Path
 
 import pytest
-from jupyter_client.manager import start_new_kernel
 
 from helpers.hook_processes import BACKGROUNDED, hook_pids, wait_dead
+from helpers.kernels import start_kernel
 
 pytestmark = pytest.mark.kernel
 
@@ -29,7 +29,7 @@ handle = session.start_turn("go", model=model)
 def test_kernel_shutdown_ends_a_running_hooks_process_group(tmp_path: Path) -> None:
     fifo = tmp_path / "pids"
     os.mkfifo(fifo)
-    manager, client = start_new_kernel(kernel_name="python3", startup_timeout=120)
+    manager, client = start_kernel()
     try:
         reply = client.execute_interactive(CELL.format(command=BACKGROUNDED.format(fifo=fifo)), timeout=60)
         assert reply["content"]["status"] == "ok", reply["content"]
