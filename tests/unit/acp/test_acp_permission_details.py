@@ -17,6 +17,7 @@ from acp.schema import (
 
 from codex_nb.acp.permission_details import MAX_CHECKED, MAX_DIFF, MAX_PATH, MAX_PATHS, permission_details
 from codex_nb.acp.permissions import question_event
+from helpers.paths import ACP_AGENTS
 
 
 def call(**fields: object) -> ToolCallUpdate:
@@ -185,9 +186,7 @@ async def test_a_hostile_agents_flood_reaches_the_widget_bounded(tmp_path: Path)
 
     import codex_nb as cx
 
-    hostile = os.path.join(
-        os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "acp_agents", "hostile_agent.py"
-    )
+    hostile = str(ACP_AGENTS / "hostile_agent.py")
     seen: list[dict[str, Any]] = []
 
     def answer(request: Any) -> dict[str, str]:
@@ -266,9 +265,7 @@ async def test_paths_that_take_too_long_to_check_leave_the_question_without_them
 
     monkeypatch.setattr(acp_session, "question_event", slow_question_event)
     monkeypatch.setattr(acp_session, "DETAILS_TIMEOUT", 0.2)
-    hostile = os.path.join(
-        os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "acp_agents", "hostile_agent.py"
-    )
+    hostile = str(ACP_AGENTS / "hostile_agent.py")
     asked: list[str] = []
     warnings: list[str] = []
     try:
