@@ -24,6 +24,11 @@ class AttachmentsView(StaticFallback, ipywidgets.HTML):
         super().__init__(value=self.html(), **kwargs)
         self.add_class("cx-attachments")
 
+    def show(self, found: Attachments) -> None:
+        """What went with the prompt, once known (Send to agent's cells are read again as it runs)."""
+        self.found = found
+        self.value = self.html()
+
     def text(self) -> str:
         """``Attachments:`` then one line per attachment, then the notes."""
         lines = ["Attachments:", *(f"  {line}" for line in self.found.summary().splitlines())]

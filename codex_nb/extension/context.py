@@ -230,6 +230,13 @@ def collect(
     return bounded(found)
 
 
+def joined(sent: Attachments, found: Attachments | None) -> Attachments:
+    """Send to agent's cells, then the ``--cells/--outputs/--vars`` ones, within one prompt's bounds."""
+    if found is None:
+        return sent
+    return bounded(Attachments(items=[*sent.items, *found.items], notes=[*sent.notes, *found.notes]))
+
+
 def bounded(found: Attachments) -> Attachments:
     """``found`` within the bounds one prompt may carry, whatever made it: an image whose bytes fail
     their check goes as text, images past ``MAX_IMAGES`` go as text (both said in ``notes``); more

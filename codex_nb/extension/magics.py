@@ -23,7 +23,7 @@ from IPython.display import display
 from ..config import Config
 from ..errors import CodexNbError
 from ..config.hooks import HooksConfig, parse_hooks_json, parse_hooks_table, parse_hooks_toml
-from .context import Attachments, ContextError, bounded, collect
+from .context import Attachments, ContextError, collect
 from .magic_files import read_text_file
 from ..protocol.capabilities import capabilities_of
 from .sources import SourceError
@@ -253,25 +253,27 @@ class CodexMagics(Magics):
         found = None
         if args.cells or args.outputs or args.vars:
             found = collect(self._user_ns, cells=args.cells, outputs=args.outputs, variables=args.vars)
-        sent = self.agent.peek_attachments()  # Send to agent's cells, as they are now
-        if sent is not None:
-            found = (
-                sent
-                if found is None
-                else bounded(Attachments(items=[*sent.items, *found.items], notes=[*sent.notes, *found.notes]))
-            )
-        settings = _agent_options(args.option)
+        shown: Any = None
+
+        def started(running: Any) -> None:  # what went (read from the page as it ran), and the handle
+            if shown is not None and running.attachments is not None:
+                shown.show(running.attachments)
+            if args.out is not None:
+                self._user_ns[args.out] = running.handle
+
         running = self.agent.start_turn(
-            text.strip(), model=args.model, mode=args.mode, attachments=found, agent_options=settings
+            text.strip(),
+            model=args.model,
+            mode=args.mode,
+            attachments=found,
+            agent_options=_agent_options(args.option),
+            on_start=started,
         )
-        if sent is not None:  # taken by this prompt only once its turn started
-            self.agent.clear_attachments()
-        if args.out is not None:
-            self._user_ns[args.out] = running.handle
         beat = heartbeat(source) if self._shows_widgets() else None
         extra: list[Any] = [beat] if beat is not None else []
-        if found is not None and found.items:
-            extra.append(attachments_view(found))
+        if running.attachments is not None and running.attachments.items:
+            shown = attachments_view(running.attachments)
+            extra.append(shown)
         if args.panel and not self._shows_widgets():
             print(NO_WIDGETS)
         elif args.panel or (self._auto_panel(source) and self.agent.panel is None and self._shows_widgets()):

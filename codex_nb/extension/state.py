@@ -36,6 +36,8 @@ log = logging.getLogger("codex_nb.extension")
 DEFAULT_SESSION = "default"
 UNLOAD_TURN_GRACE = 30.0
 """How long ``%unload_ext`` waits for an interrupted turn before cancelling its task."""
+PAGE_READ_TIMEOUT = 3.0
+"""How long a prompt waits for the page to send the attached cells as they are when it runs."""
 
 
 class CodexNbExtension(Configurable):
@@ -60,8 +62,11 @@ class RunningTurn:
     label: str
     source: Any
     handle: Any
+    """The source's turn handle; None while the turn waits to start (the page's cells are read)."""
     task: asyncio.Future[Any]
     """Ends with the turn (the handle's own task when it has one)."""
+    attachments: Attachments | None = None
+    """What went with the prompt, once the turn started."""
 
 
 @dataclass(kw_only=True)
@@ -164,15 +169,91 @@ class KernelAgent:
         mode: str,
         attachments: Attachments | None = None,
         agent_options: dict[str, str] | None = None,
+        on_start: Callable[[RunningTurn], None] | None = None,
     ) -> RunningTurn:
         """Start a turn on the current source, in the background, and keep it until it ends (so
         ``%unload_ext`` can interrupt it). ``model`` names a variable for a source that needs a model;
         ``agent_options`` (``--option``) are set on an ACP session before its prompt. Raises
         ``SourceError`` while a turn runs on that source, for ``--model`` given to a source that brings
-        its own model, or for ``--option`` given to a source that offers no options."""
+        its own model, or for ``--option`` given to a source that offers no options.
+
+        The cells ``Send to agent`` attached go first, then ``attachments``, and are taken by this
+        turn. With a page to ask, they are read from it again first (at most ``PAGE_READ_TIMEOUT``):
+        an edit made just before the prompt ran may reach the kernel after it. The turn then starts
+        when the page answered: ``handle`` is None until then, ``on_start`` is called with the
+        started turn, and ``attachments`` is replaced by what went. Raises ``ContextError`` when
+        the attached cells no longer fit (a later one ends the task)."""
+        from .context import Attachments, joined
+
         source = self.source()
+        options = self._turn_options(source, model=model, mode=mode, agent_options=agent_options)
+        sent = self.peek_attachments()  # their bounds now, while the person is looking
+        found = attachments if sent is None else joined(sent, attachments)
+        if sent is None or not self.page_cells_pending():
+            handle, task = self._start_on(source, text, options, found)
+            running = RunningTurn(label=self.current, source=source, handle=handle, task=task, attachments=found)
+            if sent is not None:  # taken by this prompt only once its turn started
+                self.clear_attachments()
+            self._keep_turn(running)
+            if on_start is not None:
+                on_start(running)
+            return running
+        loop = asyncio.get_running_loop()
+        running = RunningTurn(
+            label=self.current, source=source, handle=None, task=loop.create_future(), attachments=found
+        )
+
+        async def start() -> Any:
+            note = await self.read_page_cells()
+            if self.closed:
+                raise SourceError("%unload_ext codex_nb ran before this turn started; it did not start")
+            read = self.peek_attachments()
+            assert read is not None
+            if note:
+                read = Attachments(items=read.items, notes=[*read.notes, note])
+            running.attachments = joined(read, attachments)
+            running.handle, task = self._start_on(source, text, options, running.attachments)
+            self.clear_attachments()
+            if on_start is not None:
+                on_start(running)
+            return await task
+
+        running.task = loop.create_task(start())
+        self._keep_turn(running)
+        return running
+
+    async def read_page_cells(self) -> str:
+        """Replace the pending cells with the page's current state of them; returns a note for the
+        prompt when the page could not be read (they go as the page last sent them) or an attached
+        cell is gone from the notebook, else ``""``."""
+        from ..widgets.notebook_bridge import DocumentUnavailable
+
+        if self.bridge is None:
+            return ""
+        try:
+            cells = await self.bridge.cell_snapshots(timeout=PAGE_READ_TIMEOUT)
+        except DocumentUnavailable as err:
+            return f"the attached cells could not be read again from the page ({err}); they went as it last sent them"
+        wanted = {c.get("id") for c in self.pending_cells}
+        found = [c for c in cells if c.get("id") in wanted]
+        self.update_cells(found)
+        gone = len(wanted - {c.get("id") for c in found})
+        if gone:
+            return (
+                f"{gone} attached cell{'' if gone == 1 else 's'} no longer in the notebook; "
+                f"{'it' if gone == 1 else 'they'} went as the page last sent {'it' if gone == 1 else 'them'}"
+            )
+        return ""
+
+    def page_cells_pending(self) -> bool:
+        """Whether ``Send to agent`` cells wait for the next prompt and a page can be asked for them."""
+        return bool(self.pending_cells) and self.bridge is not None and self.bridge.page is not None
+
+    def _turn_options(
+        self, source: Any, *, model: str | None, mode: str, agent_options: dict[str, str] | None
+    ) -> dict[str, Any]:
         capabilities = capabilities_of(source)
-        if source.active_turn is not None:
+        if source.active_turn is not None or any(r.source is source and r.handle is None for r in self.turns):
             raise SourceError(
                 f"a turn is still running on session {self.current}; wait for it, stop it "
                 f"(%codex_stop or its Stop button), or run this one on another thread with "
@@ -193,17 +274,24 @@ class KernelAgent:
                 f"--model {model}: {self.current} ({type(source).__name__}) brings its own model; "
                 f"drop --model (or choose its model where you created it)"
             )
+        return options
+
+    def _start_on(
+        self, source: Any, text: str, options: dict[str, Any], attachments: Attachments | None
+    ) -> tuple[Any, asyncio.Future[Any]]:
         prompt: Any = text
+        options = dict(options)
         if attachments is not None and attachments.items:  # in the form this source takes (images or text)
             from .context import turn_input  # loaded by the first turn with attachments
 
-            prompt, extra = turn_input(capabilities, text, attachments)
+            prompt, extra = turn_input(capabilities_of(source), text, attachments)
             options.update(extra)
         handle = source.start_turn(prompt, **options)
-        running = RunningTurn(label=self.current, source=source, handle=handle, task=turn_task(handle))
+        return handle, turn_task(handle)
+
+    def _keep_turn(self, running: RunningTurn) -> None:
         self.turns.append(running)
         running.task.add_done_callback(lambda _: self._forget(running))
-        return running
 
     def start_goal(self, objective: str, *, budget: int | None) -> RunningTurn:
         """Set ``objective`` as the current source's goal and follow its continuation turns in the
@@ -215,7 +303,8 @@ class KernelAgent:
                 f"--goal: {self.current} ({type(source).__name__}) has no goals; goals are the real Codex's: "
                 f"pass --source THREAD, a thread of a cx.CodexAppServer (Codex 0.160 or newer)"
             )
-        if source.active_turn is not None or getattr(getattr(source, "goals", None), "running_turn", None):
+        starting = any(r.source is source and r.handle is None for r in self.turns)
+        if source.active_turn is not None or starting or getattr(getattr(source, "goals", None), "running_turn", None):
             raise SourceError(
                 f"a turn is still running on session {self.current}; wait for it or stop it "
                 f"(%codex_stop or its Stop button) before starting a goal"

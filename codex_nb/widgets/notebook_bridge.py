@@ -261,6 +261,17 @@ class NotebookBridge(anywidget.AnyWidget):
         except ValueError as err:
             raise DocumentUnavailable(f"the page sent a malformed cell: {err}") from None
 
+    async def cell_snapshots(self, *, timeout: float) -> list[dict[str, Any]]:
+        """The page's cells now, in the shape ``Send to agent`` sends them (nbformat fields and the
+        cell's ``index``): how a prompt reads attached cells again when it runs. The page's own
+        ``cells_changed`` cannot be relied on for that: a front end may send comm messages on a
+        kernel subshell, handled on another thread, so an edit sent before the prompt's run can
+        arrive after it."""
+        raw = await self._call("cells", {}, timeout=timeout)
+        if not isinstance(raw, list):
+            raise DocumentUnavailable("the page sent cells in an unknown shape (not a list)")
+        return [{**c, "index": i} for i, c in enumerate(raw[:MAX_CELLS]) if isinstance(c, dict)]
+
     async def insert_cell(self, *, index: int, cell_type: str, source: str) -> Cell:
         args = {"index": index, "cell_type": cell_type, "source": source}
         return _cell(await self._call("insert", args, timeout=self.frontend_timeout + 10))

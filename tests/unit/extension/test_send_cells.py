@@ -5,6 +5,7 @@ otherwise, said). The page's half runs in tests/browser/test_send_cells_browser.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 from typing import Any
 
@@ -78,6 +79,100 @@ async def test_attached_cells_reach_the_next_prompt_as_they_are_then(
     shown = state.widgets[-1].text()
     assert "Attachments:" in shown and "- notebook cell 4 (In [4])" in shown
     assert state.pending_cells == [] and state.bridge.attached_ids == []  # taken by that prompt only
+
+
+class Page:
+    """The open notebook's side of the bridge, as the page's bridge answers: a ``hello``, then each
+    ``cells`` request with the document as it is at that moment (``doc``). What it does not do on
+    its own is send ``cells_changed``: a front end that sends comm messages on a kernel subshell
+    may deliver them after the prompt's own run (JupyterLab 4.6 and Notebook 7.6 do)."""
+
+    def __init__(self, state: KernelAgent, doc: list[dict[str, Any]], *, answers: bool = True) -> None:
+        self.bridge = state.bridge
+        self.doc = doc
+        self.asked = 0
+        if answers:
+            self.bridge.observe(self._requests, names="requests")
+        self.bridge._on_message(
+            self.bridge,
+            {"kind": "hello", "id": PAGE, "app": "JupyterLab 4", "document": True, "commands": True, "reason": ""},
+            [],
+        )
+
+    def _requests(self, change: dict[str, Any]) -> None:
+        for request in change["new"]:
+            if request["op"] == "cells" and request["id"] not in {r["id"] for r in change["old"]}:
+                self.asked += 1
+                result = [{k: v for k, v in c.items() if k != "index"} for c in self.doc]
+                reply = {"kind": "reply", "id": request["id"], "page": PAGE, "ok": True, "result": result, "error": ""}
+                asyncio.get_running_loop().call_soon(self.bridge._on_message, self.bridge, reply, [])
+
+
+async def test_an_edit_whose_message_comes_after_the_prompt_still_goes_with_it(
+    shell: InteractiveShell, state: KernelAgent
+) -> None:
+    doc = [cell(0, "setup"), cell(1, "x = 6 * 7", outputs=[_result("42")]), cell(2, "print('second')")]
+    page = Page(state, doc)
+    from_page(state, "attach", doc[1:])
+    doc[1] = cell(1, "x = 6 * 8", outputs=[_result("42")])  # edited; its cells_changed not delivered yet
+    model = cx.ScriptedModel([[cx.assistant_message("ok")]], record_requests=True)
+    shell.user_ns["m"] = model
+    shell.run_cell_magic("codex", "--model m --out turn", "What do these do?")
+    assert "turn" not in shell.user_ns  # the turn starts once the page answered
+    view = state.widgets[-1]
+    await state.turns[-1].task
+    assert (await shell.user_ns["turn"]).status == "completed" and page.asked == 1
+    sent = model.requests[0].items[-1]["content"][0]["text"]
+    assert "x = 6 * 8" in sent and "6 * 7" not in sent and "print('second')" in sent
+    assert "- notebook cell 2 (In [2])" in view.text()
+    assert state.pending_cells == [] and state.bridge.attached_ids == []
+    from_page(state, "cells_changed", doc[1:])  # the late message: nothing is pending any more
+    assert state.pending_cells == []
+
+
+async def test_a_page_that_does_not_answer_or_lost_a_cell_is_said_in_the_prompt(
+    shell: InteractiveShell, state: KernelAgent, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from codex_nb.extension import state as state_module
+
+    monkeypatch.setattr(state_module, "PAGE_READ_TIMEOUT", 0.2)
+    doc = [cell(0, "a = 1"), cell(1, "b = 2")]
+    Page(state, doc, answers=False)
+    from_page(state, "attach", doc)
+    model = cx.ScriptedModel([[cx.assistant_message("ok")]], record_requests=True)
+    shell.user_ns["m"] = model
+    shell.run_cell_magic("codex", "--model m", "first")
+    assert (await state.turns[-1].task).status == "completed"
+    sent = model.requests[0].items[-1]["content"][0]["text"]
+    assert "a = 1" in sent and "b = 2" in sent
+    said = state.widgets[-1].text()  # the person is told; the model gets the cells
+    assert "Note: the attached cells could not be read again from the page (the notebook page did not answer" in said
+
+    page = Page(state, doc)
+    from_page(state, "attach", doc)
+    del doc[0]  # the person deleted an attached cell before the prompt ran
+    model = shell.user_ns["m"] = cx.ScriptedModel([[cx.assistant_message("ok")]], record_requests=True)
+    shell.run_cell_magic("codex", "--model m", "second")
+    assert (await state.turns[-1].task).status == "completed" and page.asked == 1
+    assert "a = 1" in model.requests[0].items[-1]["content"][0]["text"]
+    assert (
+        "Note: 1 attached cell no longer in the notebook; it went as the page last sent it" in state.widgets[-1].text()
+    )
+
+
+async def test_a_second_prompt_while_the_first_waits_for_the_page_is_refused(
+    shell: InteractiveShell, state: KernelAgent
+) -> None:
+    doc = [cell(0, "a = 1")]
+    Page(state, doc)
+    from_page(state, "attach", doc)
+    shell.user_ns["m"] = cx.ScriptedModel([[cx.assistant_message("ok")]])
+    shell.run_cell_magic("codex", "--model m", "first")
+    [first] = state.turns
+    assert first.handle is None  # waiting for the page
+    with pytest.raises(UsageError, match="a turn is still running on session default"):
+        shell.run_cell_magic("codex", "--model m", "second")
+    assert (await first.task).status == "completed"
 
 
 async def test_too_many_or_too_large_cells_are_refused_with_what_to_do(
