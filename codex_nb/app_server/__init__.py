@@ -34,7 +34,7 @@ from .app_server_errors import (
 from .history_pages import HistoryError, HistoryPage, ThreadHistory
 from .notifications import AppServerNotification
 from .server import CodexAppServer
-from .goal_run import GoalRunResult, GoalsDisabledError, GoalTurn
+from .goal_run import GoalRunResult, GoalsDisabledError, GoalStalledError, GoalTurn
 from .thread import AppServerTurnHandle, AppServerTurnResult, CodexThread
 
 
@@ -65,6 +65,7 @@ __all__ = [
     "GoalRunResult",
     "GoalTurn",
     "GoalsDisabledError",
+    "GoalStalledError",
     "HistoryError",
     "HistoryPage",
     "ThreadHistory",

@@ -11,6 +11,7 @@ own clients do: pause first (so no further turn starts), then ``turn/interrupt``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass, field
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -34,6 +35,9 @@ class _Thread(Protocol):
     @property
     def active_turn(self) -> object | None: ...
 
+    @property
+    def collaboration_mode(self) -> str: ...
+
     def emit(self, msg: Any, *, turn_id: str | None) -> Event: ...
 
     def subscribe(self, callback: Callable[[Event], None]) -> Callable[[], None]: ...
@@ -43,6 +47,10 @@ class _Thread(Protocol):
 
 MAX_GOAL_TURNS = 1_000
 """Continuation turns one ``GoalRunResult`` lists (the first; the rest are counted)."""
+GOAL_IDLE_TIMEOUT = 60.0
+"""How long a goal run waits for Codex to start a turn while the goal is active and none runs.
+Codex starts the next one as soon as a turn ends; it may also skip it without a word (its state
+database failed, or a turn's request to the model keeps failing), and then nothing would end the run."""
 
 
 @dataclass(kw_only=True)
@@ -75,6 +83,15 @@ class GoalRunResult:
     def status(self) -> str:
         """The goal's final status (``complete``, ``paused``, ...; ``cleared`` when it was removed)."""
         return "cleared" if self.goal is None else self.goal.status
+
+
+class GoalStalledError(TurnError):
+    """The goal is still active but Codex started no turn for it within the run's ``idle_timeout``."""
+
+    def __init__(self, message: str, result: GoalRunResult) -> None:
+        super().__init__(message)
+        self.result = result
+        """The run so far: the turns Codex ran, their events, the goal (still ``active``)."""
 
 
 class GoalsDisabledError(AppServerError):
@@ -240,21 +257,31 @@ class GoalRuns:
             self._wake()
 
     # -- a run ------------------------------------------------------------------------------------
-    async def run(self, objective: str, *, budget: int | None) -> GoalRunResult:
+    async def run(self, objective: str, *, budget: int | None, idle_timeout: float) -> GoalRunResult:
         if self._run_turns is not None:
             raise TurnError("a goal run is already following this thread's goal; await it or Stop it first")
         if self.thread.active_turn is not None or self.running_turn is not None:
             raise TurnError("a turn is running on this thread; await it or interrupt it before running a goal")
-        task = asyncio.ensure_future(self._follow(objective, budget))
+        if self.thread.collaboration_mode == "plan":  # Codex leaves a goal alone in Plan mode: no turn would start
+            raise TurnError(
+                "this thread is in Plan mode (its last turn ran with mode='plan'), where Codex does not work on "
+                "a goal: it would stay active and no turn would start. Run a turn in Default mode first "
+                "(await thread.run_turn('...', mode='default')), then the goal"
+            )
+        if not idle_timeout > 0:
+            raise TurnError(f"idle_timeout must be a positive number of seconds, got {idle_timeout!r}")
+        task = asyncio.ensure_future(self._follow(objective, budget, idle_timeout))
         return await await_interruptibly(task, interrupt=self.stop, what="Codex goal run")
 
-    async def _follow(self, objective: str, budget: int | None) -> GoalRunResult:
+    async def _follow(self, objective: str, budget: int | None, idle_timeout: float) -> GoalRunResult:
         log = TurnEventLog()
         unsubscribe = self.thread.subscribe(log.append)
         self._changed = asyncio.Event()
         self._run_turns = []
         self._ended = {}
         stopped = False
+        loop = asyncio.get_running_loop()
+        idle_since: float | None = None
         try:
             await self.set(objective, budget=budget)
             while True:
@@ -263,14 +290,38 @@ class GoalRuns:
                 if self._closed is not None:
                     raise self._closed
                 waiting = [t for t in self._run_turns if t not in self._ended]
-                if (self.goal is None or self.goal.ended) and self.running_turn is None and not waiting:
+                idle = self.running_turn is None and not waiting
+                if (self.goal is None or self.goal.ended) and idle:
                     if not self._stopping:
                         break
+                idle_since = (idle_since or loop.time()) if idle and not self._stopping else None
                 self._changed.clear()
-                await self._changed.wait()
+                if idle_since is None:
+                    await self._changed.wait()
+                    continue
+                left = idle_since + idle_timeout - loop.time()
+                if left <= 0:
+                    raise self._stalled(idle_timeout, log, stopped)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), left)
         finally:
             unsubscribe()
             turn_ids, self._run_turns, self._changed = self._run_turns or [], None, None
+        return self._result(turn_ids, log, stopped)
+
+    def _stalled(self, idle_timeout: float, log: TurnEventLog, stopped: bool) -> GoalStalledError:
+        turns = self._run_turns or []
+        since = f"its turn {turns[-1]} ended" if turns else "the goal was set"
+        result = self._result(list(turns), log, stopped)
+        return GoalStalledError(
+            f"the goal is still active, but Codex has started no turn for it in the {idle_timeout:g} s since "
+            f"{since} ({len(turns)} turn{'' if len(turns) == 1 else 's'} ran: the error's .result holds them). "
+            f"Codex continues a goal by itself and may skip that without a word; read its log, then "
+            f"thread.pause_goal() or thread.clear_goal(), or run_goal again (a longer idle_timeout for a slow model)",
+            result,
+        )
+
+    def _result(self, turn_ids: list[str], log: TurnEventLog, stopped: bool) -> GoalRunResult:
         turns = [
             GoalTurn(
                 turn_id=t,
@@ -291,4 +342,12 @@ class GoalRuns:
         )
 
 
-__all__ = ["MAX_GOAL_TURNS", "GoalRunResult", "GoalRuns", "GoalTurn", "GoalsDisabledError"]
+__all__ = [
+    "GOAL_IDLE_TIMEOUT",
+    "MAX_GOAL_TURNS",
+    "GoalRunResult",
+    "GoalRuns",
+    "GoalStalledError",
+    "GoalTurn",
+    "GoalsDisabledError",
+]

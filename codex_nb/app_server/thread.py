@@ -42,7 +42,7 @@ from ..events.source import BusEventSource
 from ..events.turn_log import TurnEventLog
 from ..frontend.requests import FrontendRequests
 from .app_server_errors import AppServerError
-from .goal_run import GoalRunResult, GoalRuns
+from .goal_run import GOAL_IDLE_TIMEOUT, GoalRunResult, GoalRuns
 from .notifications import notification_events, plan_update, turn_end_events
 from .server_requests import ServerRequests
 from .thread_verbs import ThreadHistoryVerbs
@@ -373,8 +373,9 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
             elif isinstance(msg, ThreadSettingsUpdated):
                 self.settings = msg.settings
             self.emit(msg, turn_id=turn_id)
-        if method == "turn/started" and self._active is not None:
-            self._said(self._active, turn_id)
+        ours = self.active_turn  # a finished turn of ours leaves _active set: Codex's own come after it
+        if method == "turn/started" and ours is not None:
+            self._said(ours, turn_id)
         elif method == "turn/started" and turn_id:  # no turn/start of ours: Codex's own (a goal's continuation)
             self.goals.turn_started(turn_id)
 
@@ -635,6 +636,13 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
         self.emit(ErrorEvent(message=message), turn_id=turn_id)
         self._turn_completed({"id": turn_id, "status": "interrupted", "items": [], "error": {"message": message}})
 
+    @property
+    def collaboration_mode(self) -> str:
+        """The collaboration mode the next turn runs in, ``default`` or ``plan``: as Codex last
+        reported it (``thread/settings/updated``), else the mode of the last turn started here."""
+        reported = self.settings.mode if self.settings is not None else None
+        return reported if reported in MODES else self._mode
+
     # -- goals ----------------------------------------------------------------------------------
     @property
     def goal(self) -> ThreadGoal | None:
@@ -666,12 +674,18 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
         """Ask Codex for the goal now (``thread/goal/get``) and keep what it says in ``goal``."""
         return await self.goals.get()
 
-    async def run_goal(self, objective: str, *, budget: int | None = None) -> GoalRunResult:
+    async def run_goal(
+        self, objective: str, *, budget: int | None = None, idle_timeout: float = GOAL_IDLE_TIMEOUT
+    ) -> GoalRunResult:
         """``set_goal`` and follow the continuation turns Codex starts until the goal ends (complete,
         paused, blocked, out of budget or usage, or cleared): each turn's events reach the
         transcript and timeline as a person's turn does. Stop (``interrupt()``, the kernel's
-        interrupt) pauses the goal and interrupts the running turn, which ends the run."""
-        return await self.goals.run(objective, budget=budget)
+        interrupt) pauses the goal and interrupts the running turn, which ends the run.
+
+        Raises ``TurnError`` at once in Plan mode (Codex leaves goals alone there), and
+        ``GoalStalledError`` (with the run so far in ``.result``) when the goal stays active but
+        Codex starts no turn for ``idle_timeout`` seconds."""
+        return await self.goals.run(objective, budget=budget, idle_timeout=idle_timeout)
 
     def stop_goal(self) -> bool:
         """What Stop does while a goal runs: pause it and interrupt Codex's running continuation

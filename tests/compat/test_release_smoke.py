@@ -219,11 +219,19 @@ async def test_goal(release_binary: Path, tmp_path: Path) -> None:
         [cx.function_call("update_goal", {"status": "complete"}, call_id="g1")],
         [cx.assistant_message("done")],
     ]
-    async with release_codex(release_binary, script, tmp_path / "home") as (server, _srv):
+    async with release_codex(release_binary, script, tmp_path / "home") as (server, srv):
         assert server.features["goals"]
         thread = await server.start_thread(cwd=tmp_path)
         controls = cx.TurnControls(thread)
-        result = await thread.run_goal("finish", budget=1_000_000)
+        log = RecordingSubscriber(thread)
+        try:  # bounded, and what was seen if it is not: a hang says nothing
+            result = await asyncio.wait_for(thread.run_goal("finish", budget=1_000_000), 180)
+        except (TimeoutError, cx.TurnError) as err:
+            seen = [e.msg.type for e in log.events][-40:]
+            raise AssertionError(
+                f"{type(err).__name__}: {err}; model requests {len(srv.requests)}, goal {thread.goal}, "
+                f"running turn {thread.goals.running_turn}, events {seen}"
+            ) from err
     assert result.status == "complete" and [t.status for t in result.turns] == ["completed", "completed"]
     assert controls.goal["status"] == "complete"
 

@@ -63,6 +63,21 @@ async def receive(reader: asyncio.StreamReader) -> dict[str, Any]:
     return parsed
 
 
+async def started_thread(
+    server: cx.CodexAppServer,
+    peer: tuple[asyncio.StreamReader, asyncio.StreamWriter],
+    cwd: Any,
+    answer: dict[str, Any] | None = None,
+) -> Any:
+    """``server.start_thread(cwd=...)``, its ``thread/start`` answered by the test playing the server
+    (``answer``: the answer's body; default a thread ``th`` on model ``m``)."""
+    reader, writer = peer
+    starting = asyncio.ensure_future(server.start_thread(cwd=cwd))
+    request = await receive(reader)
+    writer.write(line({"id": request["id"], "result": answer or {"thread": {"id": "th"}, "model": "m"}}))
+    return await starting
+
+
 class StandInServer:
     """Records what the request handler answers."""
 

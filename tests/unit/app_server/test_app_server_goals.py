@@ -16,7 +16,7 @@ import pytest
 import codex_nb as cx
 from codex_nb.app_server import binary as binary_module
 from codex_nb.app_server.binary import CodexVersionError
-from codex_nb.app_server.goal_run import GoalsDisabledError
+from codex_nb.app_server.goal_run import GoalsDisabledError, GoalStalledError
 from codex_nb.app_server.binary import parse_version
 from codex_nb.app_server.goals import ORIGIN_SINCE, GoalNotificationError, goal_params, read_goal
 from codex_nb.app_server.schema import SchemaValidator, protocol
@@ -27,6 +27,7 @@ from codex_nb.testing import RecordingSubscriber, ResponsesServer
 from codex_nb.widgets.testing import recording_comms
 
 from helpers.app_server_helpers import PLAN_TOOLS, Reached, Waiter, of_type, plan_call, real_codex
+from helpers.app_server_peer import connected, line, receive, started_thread
 
 WIRE_GOAL = {
     "threadId": "t",
@@ -162,6 +163,50 @@ async def test_a_release_without_goals_is_told_so(tmp_path: Path) -> None:
         with pytest.raises(CodexVersionError, match=r"does not offer thread/goal/set .*supports Codex 0.160.0"):
             await thread.run_goal("x")
         assert thread.goals._run_turns is None  # the refused run left no state behind
+
+
+@pytest.mark.slow
+@pytest.mark.requires_codex
+async def test_a_goal_after_a_plan_mode_turn_is_refused_before_it_is_set(tmp_path: Path) -> None:
+    """Codex leaves an active goal alone while the thread is in Plan mode: no turn would ever start
+    and the run would wait for nothing. Refused at once, with what to do; a Default turn clears it."""
+    script = [[cx.assistant_message("planned")], [cx.assistant_message("back")]]
+    script += [[cx.function_call("update_goal", {"status": "complete"}, call_id="g1")], [cx.assistant_message("done")]]
+    async with real_codex(script, tmp_path / "home") as (server, _srv):
+        thread = await server.start_thread(cwd=tmp_path)
+        assert (await thread.run_turn("plan it", mode="plan")).status == "completed"
+        assert thread.collaboration_mode == "plan"
+        with pytest.raises(TurnError, match=r"in Plan mode .* Run a turn in Default mode first"):
+            await thread.run_goal("finish")
+        assert thread.goal is None and thread.goals._run_turns is None  # nothing was set
+        assert (await thread.run_turn("go on", mode="default")).status == "completed"
+        assert thread.collaboration_mode == "default"
+        result = await thread.run_goal("finish")
+    assert result.status == "complete" and [t.status for t in result.turns] == ["completed"]
+
+
+async def test_a_goal_that_stays_active_with_no_turn_ends_the_run_with_what_happened(tmp_path: Path) -> None:
+    """A server that sets the goal and then starts no turn (as Codex does when it skips a
+    continuation without a word): the run ends after its idle_timeout, the goal still active, the
+    error saying so and holding the run so far."""
+    server = cx.CodexAppServer(codex_home=tmp_path)
+    server._loop = asyncio.get_running_loop()
+    async with connected(server) as (peer_reader, peer_writer, _connection):
+        thread = await started_thread(server, (peer_reader, peer_writer), tmp_path)
+        with pytest.raises(TurnError, match="idle_timeout must be a positive number of seconds"):
+            await thread.run_goal("finish", idle_timeout=0)
+        run = asyncio.ensure_future(thread.run_goal("finish", idle_timeout=0.5))
+        request = await receive(peer_reader)
+        assert request["method"] == "thread/goal/set"
+        goal = {**WIRE_GOAL, "threadId": "th", "objective": "finish", "tokenBudget": None}
+        peer_writer.write(line({"id": request["id"], "result": {"goal": goal}}))
+        with pytest.raises(GoalStalledError) as stalled:
+            await asyncio.wait_for(run, 30)
+    said = str(stalled.value)
+    assert "the goal is still active, but Codex has started no turn for it in the 0.5 s since the goal was set" in said
+    assert "thread.pause_goal() or thread.clear_goal()" in said
+    assert stalled.value.result.status == "active" and stalled.value.result.turns == []
+    assert thread.goals._run_turns is None  # the next run may start
 
 
 def test_a_goal_from_the_wire_is_read_bounded_and_checked() -> None:

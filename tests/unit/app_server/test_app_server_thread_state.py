@@ -27,7 +27,7 @@ from codex_nb.testing import RecordingSubscriber
 from codex_nb.widgets.testing import recording_comms
 
 from helpers.app_server_helpers import SCOPE_QUESTION, Waiter, of_type, real_codex
-from helpers.app_server_peer import connected, line, receive
+from helpers.app_server_peer import connected, line, started_thread
 
 ESCALATED = {"cmd": "touch approved.txt", "sandbox_permissions": "require_escalated", "justification": "make a file"}
 
@@ -246,11 +246,8 @@ async def test_a_hostile_server_gets_one_warning_per_bad_notification_and_the_th
     server = cx.CodexAppServer(codex_home=tmp_path)
     server._loop = asyncio.get_running_loop()
     async with connected(server) as (peer_reader, peer_writer, _connection):
-        starting = asyncio.ensure_future(server.start_thread(cwd=tmp_path))
-        request = await receive(peer_reader)
         answer = {"thread": {"id": "th", "status": {"type": "nonsense"}}, "model": "m", "sandbox": {"type": "readOnly"}}
-        peer_writer.write(line({"id": request["id"], "result": answer}))
-        thread = await starting
+        thread = await started_thread(server, (peer_reader, peer_writer), tmp_path, answer)
         assert thread.status is None  # the answer's bad status is unknown, not a crash
         assert thread.settings == ThreadSettings(model="m", sandbox="readOnly")
         log = RecordingSubscriber(thread)

@@ -15,7 +15,7 @@ import pytest
 import codex_nb as cx
 from codex_nb.testing import RecordingSubscriber
 
-from helpers.app_server_peer import connected, line, receive
+from helpers.app_server_peer import connected, line, receive, started_thread
 
 
 # real processes or long runs: left out of `pytest tests/unit`, run by --slow and .ci/test
@@ -26,10 +26,7 @@ async def test_turn_started_in_the_same_read_as_the_response_has_the_turns_mode(
     server = cx.CodexAppServer(codex_home=tmp_path)
     server._loop = asyncio.get_running_loop()
     async with connected(server) as (peer_reader, peer_writer, _connection):
-        starting = asyncio.ensure_future(server.start_thread(cwd=tmp_path))
-        request = await receive(peer_reader)
-        peer_writer.write(line({"id": request["id"], "result": {"thread": {"id": "th"}, "model": "m"}}))
-        thread = await starting
+        thread = await started_thread(server, (peer_reader, peer_writer), tmp_path)
         log = RecordingSubscriber(thread)
         handle = thread.start_turn("plan it", mode="plan")
         request = await receive(peer_reader)
