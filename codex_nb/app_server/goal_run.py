@@ -36,7 +36,7 @@ class _Thread(Protocol):
     def active_turn(self) -> object | None: ...
 
     @property
-    def collaboration_mode(self) -> str: ...
+    def collaboration_mode(self) -> str | None: ...
 
     def emit(self, msg: Any, *, turn_id: str | None) -> Event: ...
 
@@ -316,7 +316,8 @@ class GoalRuns:
         return GoalStalledError(
             f"the goal is still active, but Codex has started no turn for it in the {idle_timeout:g} s since "
             f"{since} ({len(turns)} turn{'' if len(turns) == 1 else 's'} ran: the error's .result holds them). "
-            f"Codex continues a goal by itself and may skip that without a word; read its log, then "
+            f"Codex continues a goal by itself and may skip that without a word (it does while the thread is in "
+            f"Plan mode, which a resumed thread may be); read its log, then "
             f"thread.pause_goal() or thread.clear_goal(), or run_goal again (a longer idle_timeout for a slow model)",
             result,
         )

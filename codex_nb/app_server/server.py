@@ -272,7 +272,7 @@ class CodexAppServer(SavedThreadVerbs):
         self, thread_id: str, *, cwd: str | Path | None = None, config: Mapping[str, Any] | None = None, **params: Any
     ) -> CodexThread:
         """``thread/resume`` of a thread saved on disk (or rejoin a running one)."""
-        return self._adopt(await self.request("thread/resume", _thread_body(thread_id, cwd, config, params)))
+        return self._adopt(await self.request("thread/resume", _thread_body(thread_id, cwd, config, params)), mode=None)
 
     async def fork_thread(
         self, thread_id: str, *, cwd: str | Path | None = None, config: Mapping[str, Any] | None = None, **params: Any
@@ -280,7 +280,11 @@ class CodexAppServer(SavedThreadVerbs):
         """``thread/fork``: a new thread holding a copy of ``thread_id``'s history (a saved or a
         running one); the original is left as it was. Raises ``CodexVersionError`` on a binary
         without ``thread/fork`` (``features["thread/fork"]``)."""
-        return self._adopt(await self.request_feature("thread/fork", _thread_body(thread_id, cwd, config, params)))
+        source = self.threads.get(thread_id)  # a fork keeps its source's mode, known if it runs here
+        mode = source.collaboration_mode if source is not None else None
+        return self._adopt(
+            await self.request_feature("thread/fork", _thread_body(thread_id, cwd, config, params)), mode=mode
+        )
 
     async def list_threads(self, *, limit: int = 50, cursor: str | None = None, **params: Any) -> dict[str, Any]:
         """One page of ``thread/list``: the threads this Codex home holds, newest first, as the
@@ -372,11 +376,13 @@ class CodexAppServer(SavedThreadVerbs):
             self._refused.add(method)
             raise missing_method(method, self.version, f"it answered {err.server_message!r}") from None
 
-    def _adopt(self, info: dict[str, Any]) -> CodexThread:
+    def _adopt(self, info: dict[str, Any], *, mode: str | None = "default") -> CodexThread:
+        """The thread of a ``thread/start``, ``resume`` or ``fork`` answer. ``mode``: its collaboration
+        mode, which the answer does not say (a new thread's is Default; None: not known)."""
         thread_id = info["thread"]["id"]
         thread = self.threads.get(thread_id)
         if thread is None:
-            thread = self.threads[thread_id] = CodexThread(self, info)
+            thread = self.threads[thread_id] = CodexThread(self, info, mode=mode)
             # Codex sends a new thread's first notifications (a fork's inherited token usage) before
             # it answers thread/start, fork or resume: they were kept unrouted, and belong to it.
             early = [(m, p) for m, p in self.unrouted if p.get("threadId") == thread_id]

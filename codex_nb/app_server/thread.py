@@ -209,7 +209,7 @@ _SESSION_VERBS: tuple[tuple[SessionVerb, str | None], ...] = (
 class CodexThread(ThreadHistoryVerbs, BusEventSource):
     """A thread of a running ``CodexAppServer``; make it with ``server.start_thread()``."""
 
-    def __init__(self, server: _Server, info: dict[str, Any]) -> None:
+    def __init__(self, server: _Server, info: dict[str, Any], *, mode: str | None = "default") -> None:
         thread = info["thread"]
         self.server = server
         self.thread_id: str = thread["id"]
@@ -254,7 +254,9 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
         self._starting_mode: str | None = None
         """The mode of a turn whose ``turn/start`` is not answered yet: its first notifications may be
         handled before the coroutine awaiting that answer runs (both lines in one read)."""
-        self._mode = "default"
+        self._mode: str | None = mode
+        """The collaboration mode Codex keeps for the next turn, as our turns set it; None: not known
+        (a resumed or forked thread: its answer does not say), so the next turn says its mode."""
         self._interrupts: set[asyncio.Task[None]] = set()
         self._killed_turns: dict[str, str] = {}
         self._follow_turns(info)
@@ -483,7 +485,7 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
                 "input": [{"type": "text", "text": text}],
                 **overrides,
             }
-            if mode != self._mode:  # Codex keeps a collaboration mode for later turns: switch only on change
+            if mode != self._mode:  # Codex keeps a collaboration mode for later turns: say it on change or if unknown
                 params["collaborationMode"] = {
                     "mode": mode,
                     "settings": {"model": overrides.get("model") or self.model, "developer_instructions": None},
@@ -637,9 +639,10 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
         self._turn_completed({"id": turn_id, "status": "interrupted", "items": [], "error": {"message": message}})
 
     @property
-    def collaboration_mode(self) -> str:
+    def collaboration_mode(self) -> str | None:
         """The collaboration mode the next turn runs in, ``default`` or ``plan``: as Codex last
-        reported it (``thread/settings/updated``), else the mode of the last turn started here."""
+        reported it (``thread/settings/updated``), else the mode of the last turn started here;
+        None for a resumed or forked thread before either (its next turn says its mode)."""
         reported = self.settings.mode if self.settings is not None else None
         return reported if reported in MODES else self._mode
 

@@ -1,4 +1,5 @@
-"""A turn's collaboration mode is known to its first notification, however the server's lines arrive.
+"""A turn's collaboration mode is known to its first notification, however the server's lines
+arrive; and a turn runs in the mode it asks for, on a resumed thread too.
 
 Codex answers ``turn/start`` and sends ``turn/started`` right after; when both lines arrive in
 one read, the connection dispatches the notification before the coroutine awaiting the
@@ -15,6 +16,7 @@ import pytest
 import codex_nb as cx
 from codex_nb.testing import RecordingSubscriber
 
+from helpers.app_server_helpers import real_codex
 from helpers.app_server_peer import connected, line, receive, started_thread
 
 
@@ -41,3 +43,23 @@ async def test_turn_started_in_the_same_read_as_the_response_has_the_turns_mode(
         result = await handle
     assert result.status == "completed"
     assert [e.msg.collaboration_mode_kind for e in log.of_type("turn_started")] == ["plan"]
+
+
+@pytest.mark.requires_codex
+async def test_a_default_turn_on_a_thread_resumed_in_plan_mode_runs_in_default_mode(tmp_path: Path) -> None:
+    """Codex keeps a thread's collaboration mode across restarts and its resume answer does not
+    say it: a resumed thread does not know its mode, so its next turn says the one it asks for
+    (before, a Default turn on a thread left in Plan mode ran in Plan mode)."""
+    home = tmp_path / "home"
+    async with real_codex([[cx.assistant_message("planned")]], home) as (server, _srv):
+        planned = await server.start_thread(cwd=tmp_path)
+        assert planned.collaboration_mode == "default"
+        assert (await planned.run_turn("plan it", mode="plan")).status == "completed"
+        assert planned.collaboration_mode == "plan"
+    async with real_codex([[cx.assistant_message("done")]], home) as (server, srv):
+        resumed = await server.resume_thread(planned.thread_id)
+        assert resumed.collaboration_mode is None  # the answer does not say
+        assert (await resumed.run_turn("now do it")).status == "completed"
+        assert resumed.collaboration_mode == "default"
+    said = str(srv.requests[-1]["input"])
+    assert said.rindex("# Collaboration Mode: Default") > said.rindex("# Plan Mode")
