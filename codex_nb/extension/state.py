@@ -296,12 +296,18 @@ class KernelAgent:
     def start_goal(self, objective: str, *, budget: int | None) -> RunningTurn:
         """Set ``objective`` as the current source's goal and follow its continuation turns in the
         background (``thread.run_goal``). Raises ``SourceError`` for a source without goals (only
-        the real Codex has them) or while a turn runs on it."""
+        the real Codex has them), in Plan mode, or while a turn runs on it."""
         source = self.source()
         if not hasattr(source, "run_goal"):
             raise SourceError(
                 f"--goal: {self.current} ({type(source).__name__}) has no goals; goals are the real Codex's: "
                 f"pass --source THREAD, a thread of a cx.CodexAppServer (Codex 0.160 or newer)"
+            )
+        if getattr(source, "collaboration_mode", None) == "plan":  # Codex leaves a goal alone in Plan mode
+            raise SourceError(
+                f"--goal: {self.current} is in Plan mode (its last turn ran with --mode plan), where Codex does "
+                f"not work on a goal: it would stay active and no turn would start. Run a %%codex turn without "
+                f"--mode plan first, then the goal"
             )
         starting = any(r.source is source and r.handle is None for r in self.turns)
         if source.active_turn is not None or starting or getattr(getattr(source, "goals", None), "running_turn", None):

@@ -119,3 +119,16 @@ async def test_codex_goal_cell_follows_the_goal_to_its_end(
         assert view.controls.text().startswith("Goal (complete): Finish the job.\n")
         assert state.turns == []
     capsys.readouterr()
+
+
+@pytest.mark.requires_codex
+async def test_a_goal_cell_on_a_thread_in_plan_mode_is_refused_in_the_cell(
+    shell: InteractiveShell, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async with real_codex([[cx.assistant_message("planned")]], tmp_path / "home") as (server, _srv):
+        thread = shell.user_ns["thread"] = await server.start_thread(cwd=tmp_path)
+        assert (await thread.run_turn("plan it", mode="plan")).status == "completed"
+        with pytest.raises(UsageError, match=r"^--goal: thread is in Plan mode .* Run a %%codex turn without"):
+            shell.run_cell_magic("codex", "--source thread --goal", "Finish the job.")
+        assert thread.goal is None  # nothing was set
+    capsys.readouterr()
