@@ -267,7 +267,10 @@ class NotebookBridge(anywidget.AnyWidget):
         ``cells_changed`` cannot be relied on for that: a front end may send comm messages on a
         kernel subshell, handled on another thread, so an edit sent before the prompt's run can
         arrive after it."""
-        raw = await self._call("cells", {}, timeout=timeout)
+        try:
+            raw = await self._call("cells", {}, timeout=timeout)
+        except (EditConflict, CellNotFound) as err:  # a read has no cell to miss: the page is wrong
+            raise DocumentUnavailable(f"the page answered a read with an edit's error ({err})") from None
         if not isinstance(raw, list):
             raise DocumentUnavailable("the page sent cells in an unknown shape (not a list)")
         return [{**c, "index": i} for i, c in enumerate(raw[:MAX_CELLS]) if isinstance(c, dict)]

@@ -87,9 +87,10 @@ class Page:
     its own is send ``cells_changed``: a front end that sends comm messages on a kernel subshell
     may deliver them after the prompt's own run (JupyterLab 4.6 and Notebook 7.6 do)."""
 
-    def __init__(self, state: KernelAgent, doc: list[dict[str, Any]], *, answers: bool = True) -> None:
+    def __init__(self, state: KernelAgent, doc: list[dict[str, Any]], *, answers: bool = True, error: str = "") -> None:
         self.bridge = state.bridge
         self.doc = doc
+        self.error = error
         self.asked = 0
         if answers:
             self.bridge.observe(self._requests, names="requests")
@@ -99,12 +100,17 @@ class Page:
             [],
         )
 
+    def close(self) -> None:
+        """The page is reloaded: this one answers no more."""
+        self.bridge.unobserve(self._requests, names="requests")
+
     def _requests(self, change: dict[str, Any]) -> None:
         for request in change["new"]:
             if request["op"] == "cells" and request["id"] not in {r["id"] for r in change["old"]}:
                 self.asked += 1
                 result = [{k: v for k, v in c.items() if k != "index"} for c in self.doc]
-                reply = {"kind": "reply", "id": request["id"], "page": PAGE, "ok": True, "result": result, "error": ""}
+                reply = {"kind": "reply", "id": request["id"], "page": PAGE, "ok": not self.error}
+                reply.update(result=None if self.error else result, error=self.error)
                 asyncio.get_running_loop().call_soon(self.bridge._on_message, self.bridge, reply, [])
 
 
@@ -130,7 +136,7 @@ async def test_an_edit_whose_message_comes_after_the_prompt_still_goes_with_it(
     assert state.pending_cells == []
 
 
-async def test_a_page_that_does_not_answer_or_lost_a_cell_is_said_in_the_prompt(
+async def test_a_page_that_does_not_answer_answers_wrong_or_lost_a_cell_is_said_under_the_attachments(
     shell: InteractiveShell, state: KernelAgent, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from codex_nb.extension import state as state_module
@@ -147,6 +153,16 @@ async def test_a_page_that_does_not_answer_or_lost_a_cell_is_said_in_the_prompt(
     assert "a = 1" in sent and "b = 2" in sent
     said = state.widgets[-1].text()  # the person is told; the model gets the cells
     assert "Note: the attached cells could not be read again from the page (the notebook page did not answer" in said
+
+    hostile = Page(state, doc, error="conflict:c0")  # an edit's error to a read
+    from_page(state, "attach", doc)
+    model = shell.user_ns["m"] = cx.ScriptedModel([[cx.assistant_message("ok")]])
+    shell.run_cell_magic("codex", "--model m", "again")
+    assert (await state.turns[-1].task).status == "completed"
+    assert "the page answered a read with an edit's error (c0)); they went as it last sent them" in (
+        state.widgets[-1].text()
+    )
+    hostile.close()
 
     page = Page(state, doc)
     from_page(state, "attach", doc)
