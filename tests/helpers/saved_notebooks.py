@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-RUNNING = re.compile(r"Turn: running|Turn running…")
+RUNNING = re.compile(r"Turn: running|Turn running…|\bturn runs\b")
 NO_PLAN = "(no plan yet)"
 FINISHED = re.compile(r"\bcompleted\b|✔")
 ENDED = re.compile(r"\b(?:completed|interrupted|failed)\b")
