@@ -295,13 +295,10 @@ class GoalRuns:
                     if not self._stopping:
                         break
                 idle_since = (idle_since or loop.time()) if idle and not self._stopping else None
-                self._changed.clear()
-                if idle_since is None:
-                    await self._changed.wait()
-                    continue
-                left = idle_since + idle_timeout - loop.time()
-                if left <= 0:
+                left = None if idle_since is None else idle_since + idle_timeout - loop.time()
+                if left is not None and left <= 0:
                     raise self._stalled(idle_timeout, log, stopped)
+                self._changed.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._changed.wait(), left)
         finally:

@@ -375,11 +375,12 @@ class CodexThread(ThreadHistoryVerbs, BusEventSource):
             elif isinstance(msg, ThreadSettingsUpdated):
                 self.settings = msg.settings
             self.emit(msg, turn_id=turn_id)
-        ours = self.active_turn  # a finished turn of ours leaves _active set: Codex's own come after it
-        if method == "turn/started" and ours is not None:
-            self._said(ours, turn_id)
-        elif method == "turn/started" and turn_id:  # no turn/start of ours: Codex's own (a goal's continuation)
-            self.goals.turn_started(turn_id)
+        if method == "turn/started":
+            ours = self.active_turn  # a finished turn of ours leaves _active set: Codex's own come after it
+            if ours is not None:
+                self._said(ours, turn_id)
+            elif turn_id:  # no turn/start of ours: Codex's own (a goal's continuation)
+                self.goals.turn_started(turn_id)
 
     def _keep_diff(self, msg: TurnDiff) -> None:
         assert msg.turn_id is not None

@@ -189,14 +189,18 @@ class KernelAgent:
         options = self._turn_options(source, model=model, mode=mode, agent_options=agent_options)
         sent = self.peek_attachments()  # their bounds now, while the person is looking
         found = attachments if sent is None else joined(sent, attachments)
+
+        def started(running: RunningTurn) -> None:
+            if sent is not None:  # taken by this prompt only once its turn started
+                self.clear_attachments()
+            if on_start is not None:
+                on_start(running)
+
         if sent is None or not self.page_cells_pending():
             handle, task = self._start_on(source, text, options, found)
             running = RunningTurn(label=self.current, source=source, handle=handle, task=task, attachments=found)
-            if sent is not None:  # taken by this prompt only once its turn started
-                self.clear_attachments()
             self._keep_turn(running)
-            if on_start is not None:
-                on_start(running)
+            started(running)
             return running
         loop = asyncio.get_running_loop()
         running = RunningTurn(
@@ -213,9 +217,7 @@ class KernelAgent:
                 read = Attachments(items=read.items, notes=[*read.notes, note])
             running.attachments = joined(read, attachments)
             running.handle, task = self._start_on(source, text, options, running.attachments)
-            self.clear_attachments()
-            if on_start is not None:
-                on_start(running)
+            started(running)
             return await task
 
         running.task = loop.create_task(start())
